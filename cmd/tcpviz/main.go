@@ -1,0 +1,8 @@
+// Command tcpviz turns packet captures into TCP graphs and statistics.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"tcpviz/charts"
+	"tcpviz/reassembly"
+)
+
+func streamsCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "streams",
+		Usage:     "list TCP connections: endpoints, start, duration, packets and bytes each way, state",
+		ArgsUsage: "CAPTURE|DIR|- ...",
+		Flags:     []cli.Flag{formatFlag, jobsFlag},
+		Action: func(c *cli.Context) error {
+			format, err := tableFormat(c, e.stdout)
+			if err != nil {
+				return err
+			}
+			ins, err := inputsOf(c)
+			if err != nil {
+				return err
+			}
+			t := &charts.Table{Columns: charts.StreamsColumns}
+			failed := false
+			forEachInput(ins, c.Int("jobs"), func(in input) fileResult {
+				return streamsOf(in, e)
+			}, func(in input, r fileResult) {
+				failed = report(e.stderr, r) || failed
+				t.Rows = append(t.Rows, r.rows...)
+			})
+			if err := t.Write(e.stdout, format); err != nil {
+				return err
+			}
+			if failed {
+				return errFailed
+			}
+			return nil
+		},
+	}
+}
+
+// streamsOf lists the connections of one capture.
+func streamsOf(in input, e *env) fileResult {
+	oc, err := in.open(e.stdin)
+	if err != nil {
+		return fileResult{err: err}
+	}
+	defer oc.close()
+	sc := reassembly.NewScanner(oc.Reader)
+	var conns []*reassembly.Conn
+	sc.Tracker().OnNew = func(c *reassembly.Conn) { conns = append(conns, c) }
+	for sc.Scan() {
+	}
+	var r fileResult
+	for _, c := range conns {
+		r.rows = append(r.rows, charts.StreamRow(in.name, c))
+	}
+	r.warnings = scanWarnings(in, sc)
+	if err := sc.Err(); err != nil {
+		r.err = fmt.Errorf("%s: %w (%d packets before it were read)", in.name, err, sc.Packets())
+	}
+	return r
+}
+
+// scanWarnings condenses a scan's per-packet problems into at most two
+// lines.
+func scanWarnings(in input, sc *reassembly.Scanner) []string {
+	var out []string
+	st := sc.Stats()
+	ws, more := sc.Warnings()
+	if n := st.Malformed; n > 0 {
+		first := ""
+		for _, w := range ws {
+			first = w.Error()
+			break
+		}
+		out = append(out, fmt.Sprintf("%s: %d packets could not be decoded and were skipped (first: %s)", in.name, n, first))
+	}
+	if n := st.UnknownLink; n > 0 {
+		out = append(out, fmt.Sprintf("%s: packet %d: unsupported link type; %d packets skipped", in.name, st.FirstUnknown, n))
+	}
+	_ = more
+	return out
+}

@@ -1,0 +1,381 @@
+package reassembly
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net/netip"
+
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+)
+
+// DecodeStats counts what the decoder saw, by outcome.
+type DecodeStats struct {
+	Packets        int64 // every packet handed to Decode
+	TCP            int64 // packets that carried a TCP header
+	NonTCP         int64 // well-formed packets without TCP (ARP, UDP, ...)
+	Fragments      int64 // IP fragments, counted and skipped
+	Malformed      int64 // packets whose headers could not be decoded
+	UnknownLink    int64 // packets of a link type tcpviz does not decode
+	SuperSegments  int64 // TSO/GSO/GRO segments: IPv4 total length 0 or payload above the MSS
+	HeaderOnly     int64 // TCP packets whose payload was not (fully) captured
+	FirstMalformed int64 // packet number of the first malformed packet
+	FirstUnknown   int64 // packet number of the first packet of an unknown link type
+}
+
+// Decoder turns captured packets into Segments using gopacket's
+// preallocated layers (the DecodingLayer fast path): decoding allocates
+// nothing per packet. A Decoder is not safe for concurrent use.
+type Decoder struct {
+	eth    layers.Ethernet
+	dot1q  layers.Dot1Q
+	sll    layers.LinuxSLL
+	sll2   layers.LinuxSLL2
+	loop   layers.Loopback
+	ip4    layers.IPv4
+	ip6    layers.IPv6
+	ip6ext layers.IPv6ExtensionSkipper
+	gre    layers.GRE
+
+	Stats DecodeStats
+}
+
+// SetTruncated implements gopacket.DecodeFeedback.
+func (d *Decoder) SetTruncated() {}
+
+// layer types of our own, for encapsulations gopacket decodes only through
+// its allocating path.
+var (
+	layerTypeRawIP = gopacket.RegisterLayerType(7001, gopacket.LayerTypeMetadata{Name: "tcpviz raw IP"})
+	layerTypePPP   = gopacket.RegisterLayerType(7002, gopacket.LayerTypeMetadata{Name: "tcpviz PPP"})
+)
+
+// maxLayers bounds how deep encapsulations may nest.
+const maxLayers = 24
+
+// Decode decodes one packet. It returns true and fills seg (all fields but
+// those the Tracker sets) when the packet carries TCP; false with a nil
+// error for packets without TCP or IP fragments; and false with an error
+// naming the layer for packets that cannot be decoded.
+func (d *Decoder) Decode(p *Packet, seg *Segment) (bool, error) {
+	d.Stats.Packets++
+	ok, err := d.decode(p, seg)
+	switch {
+	case ok:
+		d.Stats.TCP++
+	case err == errUnknownLink:
+		d.Stats.UnknownLink++
+		if d.Stats.FirstUnknown == 0 {
+			d.Stats.FirstUnknown = p.Number
+		}
+		err = fmt.Errorf("unsupported link type %d", uint16(p.LinkType))
+	case err == errFragment:
+		d.Stats.Fragments++
+		err = nil
+	case err != nil:
+		d.Stats.Malformed++
+		if d.Stats.FirstMalformed == 0 {
+			d.Stats.FirstMalformed = p.Number
+		}
+	default:
+		d.Stats.NonTCP++
+	}
+	return ok, err
+}
+
+var (
+	errUnknownLink = errors.New("unknown link type")
+	errFragment    = errors.New("ip fragment")
+)
+
+func linkLayer(lt layers.LinkType) gopacket.LayerType {
+	switch lt {
+	case layers.LinkTypeEthernet:
+		return layers.LayerTypeEthernet
+	case layers.LinkTypeNull, layers.LinkTypeLoop:
+		return layers.LayerTypeLoopback
+	case layers.LinkTypeRaw, layers.LinkTypeIPv4, layers.LinkTypeIPv6, 12, 14:
+		return layerTypeRawIP
+	case layers.LinkTypeLinuxSLL:
+		return layers.LayerTypeLinuxSLL
+	case layers.LinkTypeLinuxSLL2:
+		return layers.LayerTypeLinuxSLL2
+	case layers.LinkTypePPP, layers.LinkTypePPP_HDLC, 51 /* PPP_ETHER */ :
+		return layerTypePPP
+	}
+	return gopacket.LayerTypeZero
+}
+
+func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
+	data := p.Data
+	typ := linkLayer(p.LinkType)
+	if typ == gopacket.LayerTypeZero {
+		return false, errUnknownLink
+	}
+	if p.LinkType == 51 { // PPPoE session header without Ethernet
+		if len(data) < 6 {
+			return false, errors.New("pppoe: truncated header")
+		}
+		data = data[6:]
+	}
+	// ipLeft is what the innermost IP header says follows it, on the wire.
+	ipLeft := -1
+	ipVer := 0
+	for depth := 0; depth < maxLayers; depth++ {
+		var err error
+		switch typ {
+		case layers.LayerTypeEthernet:
+			if err = d.eth.DecodeFromBytes(data, d); err != nil {
+				return false, fmt.Errorf("ethernet: %w", lower(err))
+			}
+			data, typ = d.eth.Payload, d.eth.NextLayerType()
+		case layers.LayerTypeDot1Q:
+			if err = d.dot1q.DecodeFromBytes(data, d); err != nil {
+				return false, fmt.Errorf("802.1q: %w", lower(err))
+			}
+			data, typ = d.dot1q.Payload, d.dot1q.NextLayerType()
+		case layers.LayerTypeLinuxSLL:
+			if err = d.sll.DecodeFromBytes(data, d); err != nil {
+				return false, fmt.Errorf("linux sll: %w", lower(err))
+			}
+			data, typ = d.sll.Payload, d.sll.NextLayerType()
+		case layers.LayerTypeLinuxSLL2:
+			if err = d.sll2.DecodeFromBytes(data, d); err != nil {
+				return false, fmt.Errorf("linux sll2: %w", lower(err))
+			}
+			data, typ = d.sll2.Payload, d.sll2.NextLayerType()
+		case layers.LayerTypeLoopback:
+			if err = d.loop.DecodeFromBytes(data, d); err != nil {
+				return false, fmt.Errorf("null/loopback: %w", lower(err))
+			}
+			data, typ = d.loop.Payload, d.loop.NextLayerType()
+		case layers.LayerTypePPPoE:
+			// version/type, code, session id, length; then PPP.
+			if len(data) < 6 {
+				return false, errors.New("pppoe: truncated header")
+			}
+			data, typ = data[6:], layerTypePPP
+		case layerTypePPP:
+			data, typ, err = pppPayload(data)
+			if err != nil {
+				return false, err
+			}
+		case layers.LayerTypeMPLS:
+			data, typ, err = mplsPayload(data)
+			if err != nil {
+				return false, err
+			}
+		case layers.LayerTypeGRE:
+			if err = d.gre.DecodeFromBytes(data, d); err != nil {
+				return false, fmt.Errorf("gre: %w", lower(err))
+			}
+			data = d.gre.Payload
+			if d.gre.Protocol == layers.EthernetTypePPP {
+				typ = layerTypePPP
+			} else {
+				typ = d.gre.NextLayerType()
+			}
+		case layerTypeRawIP:
+			if len(data) < 1 {
+				return false, errors.New("raw ip: empty packet")
+			}
+			switch data[0] >> 4 {
+			case 4:
+				typ = layers.LayerTypeIPv4
+			case 6:
+				typ = layers.LayerTypeIPv6
+			default:
+				return false, fmt.Errorf("raw ip: ip version %d", data[0]>>4)
+			}
+		case layers.LayerTypeIPv4:
+			if err = d.ip4.DecodeFromBytes(data, d); err != nil {
+				return false, fmt.Errorf("ipv4: %w", lower(err))
+			}
+			ip := &d.ip4
+			if ip.Version != 4 {
+				return false, fmt.Errorf("ipv4: version %d", ip.Version)
+			}
+			hl := int(ip.IHL) * 4
+			if ip.Length == 0 || int(ip.Length) < hl {
+				// TSO/GSO: the length field is 0; the frame's wire length
+				// tells how much follows.
+				ipLeft = p.WireLen - (len(p.Data) - len(data)) - hl
+			} else {
+				ipLeft = int(ip.Length) - hl
+			}
+			if ip.Length == 0 {
+				d.Stats.SuperSegments++
+			}
+			ipVer = 4
+			seg.Src = netip.AddrFrom4([4]byte(ip.SrcIP))
+			seg.Dst = netip.AddrFrom4([4]byte(ip.DstIP))
+			seg.TTL, seg.IPID = ip.TTL, ip.Id
+			if ip.Flags&layers.IPv4MoreFragments != 0 || ip.FragOffset != 0 {
+				return false, errFragment
+			}
+			data, typ = ip.Payload, ip.NextLayerType()
+		case layers.LayerTypeIPv6:
+			if err = d.ip6.DecodeFromBytes(data, d); err != nil {
+				return false, fmt.Errorf("ipv6: %w", lower(err))
+			}
+			ip := &d.ip6
+			if ip.Version != 6 {
+				return false, fmt.Errorf("ipv6: version %d", ip.Version)
+			}
+			ipLeft = int(ip.Length)
+			if ip.HopByHop != nil {
+				ipLeft -= ip.HopByHop.ActualLength
+			}
+			ipVer = 6
+			seg.Src = netip.AddrFrom16([16]byte(ip.SrcIP))
+			seg.Dst = netip.AddrFrom16([16]byte(ip.DstIP))
+			seg.TTL, seg.IPID = ip.HopLimit, 0
+			data, typ = ip.Payload, ip.NextLayerType()
+		case layers.LayerTypeIPv6Fragment:
+			return false, errFragment
+		case layers.LayerTypeIPv6Destination, layers.LayerTypeIPv6Routing, layers.LayerTypeIPv6HopByHop:
+			if err = d.ip6ext.DecodeFromBytes(data, d); err != nil {
+				return false, fmt.Errorf("ipv6 extension header: %w", lower(err))
+			}
+			ipLeft -= len(d.ip6ext.Contents)
+			data, typ = d.ip6ext.Payload, d.ip6ext.NextLayerType()
+		case layers.LayerTypeTCP:
+			if err = d.decodeTCP(data, p, seg, ipVer, ipLeft); err != nil {
+				return false, err
+			}
+			return true, nil
+		default:
+			return false, nil
+		}
+	}
+	return false, fmt.Errorf("more than %d nested headers", maxLayers)
+}
+
+// pppPayload strips a PPP header (with or without HDLC address and
+// control bytes, with a one- or two-byte protocol field).
+func pppPayload(data []byte) ([]byte, gopacket.LayerType, error) {
+	if len(data) >= 2 && data[0] == 0xff && data[1] == 0x03 {
+		data = data[2:]
+	}
+	if len(data) < 1 {
+		return nil, 0, errors.New("ppp: truncated header")
+	}
+	var proto uint16
+	if data[0]&1 == 1 { // compressed protocol field
+		proto, data = uint16(data[0]), data[1:]
+	} else {
+		if len(data) < 2 {
+			return nil, 0, errors.New("ppp: truncated header")
+		}
+		proto, data = binary.BigEndian.Uint16(data), data[2:]
+	}
+	switch proto {
+	case 0x0021:
+		return data, layers.LayerTypeIPv4, nil
+	case 0x0057:
+		return data, layers.LayerTypeIPv6, nil
+	}
+	return data, gopacket.LayerTypeZero, nil
+}
+
+// mplsPayload strips an MPLS label stack and guesses the payload from the
+// IP version nibble, as Wireshark does by default.
+func mplsPayload(data []byte) ([]byte, gopacket.LayerType, error) {
+	for {
+		if len(data) < 4 {
+			return nil, 0, errors.New("mpls: truncated label stack")
+		}
+		bottom := data[2]&1 == 1
+		data = data[4:]
+		if bottom {
+			break
+		}
+	}
+	if len(data) > 0 {
+		switch data[0] >> 4 {
+		case 4:
+			return data, layers.LayerTypeIPv4, nil
+		case 6:
+			return data, layers.LayerTypeIPv6, nil
+		}
+	}
+	return data, gopacket.LayerTypeZero, nil
+}
+
+// decodeTCP decodes a TCP header by hand rather than with gopacket's
+// layers.TCP, which rejects a header whose options were cut by the snapshot
+// length (Wireshark still dissects such packets) and allocates for MPTCP
+// options. Options are read as far as they were captured.
+func (d *Decoder) decodeTCP(data []byte, p *Packet, seg *Segment, ipVer, ipLeft int) error {
+	if len(data) < 20 {
+		return fmt.Errorf("tcp: truncated header (%d bytes captured)", len(data))
+	}
+	hl := int(data[12]>>4) * 4
+	if hl < 20 {
+		return fmt.Errorf("tcp: header length %d is less than 20", hl)
+	}
+	seg.Frame = p.Number
+	seg.Time = p.Time
+	seg.Interface = int32(p.Interface)
+	seg.WireLen = p.WireLen
+	seg.IPVersion = uint8(ipVer)
+	seg.SrcPort, seg.DstPort = binary.BigEndian.Uint16(data), binary.BigEndian.Uint16(data[2:])
+	seg.Seq, seg.Ack = binary.BigEndian.Uint32(data[4:]), binary.BigEndian.Uint32(data[8:])
+	seg.Flags = Flags(binary.BigEndian.Uint16(data[12:]) & 0x1ff)
+	seg.Window = binary.BigEndian.Uint16(data[14:])
+	if ipLeft < 0 { // no IP length known: use what was captured
+		ipLeft = len(data)
+	}
+	seg.PayloadLen = max(ipLeft-hl, 0)
+	seg.Captured = min(max(len(data)-hl, 0), seg.PayloadLen)
+	if seg.Captured < seg.PayloadLen {
+		d.Stats.HeaderOnly++
+	}
+	parseOptions(&seg.Opt, data[20:min(hl, len(data))])
+	return nil
+}
+
+// parseOptions reads the TCP options tcpviz uses. A malformed option ends
+// the parse, keeping what was read before it.
+func parseOptions(o *Options, b []byte) {
+	*o = Options{WScale: -1}
+	for len(b) > 0 {
+		kind := b[0]
+		if kind == 0 { // end of option list
+			return
+		}
+		if kind == 1 { // no-operation
+			b = b[1:]
+			continue
+		}
+		if len(b) < 2 || int(b[1]) < 2 || int(b[1]) > len(b) {
+			return
+		}
+		v := b[2:b[1]]
+		b = b[b[1]:]
+		switch kind {
+		case 2:
+			if len(v) == 2 {
+				o.MSS = binary.BigEndian.Uint16(v)
+			}
+		case 3:
+			if len(v) == 1 {
+				o.WScale = int8(min(v[0], 14))
+			}
+		case 4:
+			o.SACKPermitted = true
+		case 5:
+			for len(v) >= 8 && int(o.NSACK) < len(o.SACK) {
+				o.SACK[o.NSACK] = SACKBlock{binary.BigEndian.Uint32(v), binary.BigEndian.Uint32(v[4:])}
+				o.NSACK++
+				v = v[8:]
+			}
+		case 8:
+			if len(v) == 8 {
+				o.HasTimestamp = true
+				o.TSVal, o.TSEcr = binary.BigEndian.Uint32(v), binary.BigEndian.Uint32(v[4:])
+			}
+		}
+	}
+}

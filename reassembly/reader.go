@@ -1,0 +1,236 @@
+package reassembly
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+	"github.com/gopacket/gopacket/pcapgo"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Format is a capture file format, detected from its first bytes.
+type Format string
+
+// Capture formats.
+const (
+	FormatPcap   Format = "pcap"
+	FormatPcapNG Format = "pcapng"
+	FormatSnoop  Format = "snoop"
+)
+
+// ErrNotCapture is returned (wrapped) by NewReader for input that is not a
+// capture file in any supported format.
+var ErrNotCapture = errors.New("not a capture file (pcap, pcapng, snoop, or gzip/zstd of one)")
+
+// Packet is one captured record as the reader returns it. Data is owned by
+// the Reader and is only valid until the next call to Next.
+type Packet struct {
+	Number    int64 // 1-based record number in the file, as Wireshark's frame.number
+	Time      int64 // nanoseconds since the Unix epoch
+	LinkType  layers.LinkType
+	Interface int // pcapng interface index, 0 otherwise
+	CapLen    int // bytes captured
+	WireLen   int // bytes on the wire
+	Data      []byte
+}
+
+type packetSource interface {
+	ZeroCopyReadPacketData() ([]byte, gopacket.CaptureInfo, error)
+}
+
+// Reader reads the packets of one capture. It is shaped like bufio.Scanner:
+// call Next until it returns false, then Err.
+type Reader struct {
+	format     Format
+	compressed string // "", "gzip" or "zstd"
+	src        packetSource
+	ng         *pcapgo.NgReader
+	linkType   layers.LinkType
+	pkt        Packet
+	err        error
+	closer     func()
+}
+
+const (
+	magicGzip      = "\x1f\x8b"
+	magicZstd      = "\x28\xb5\x2f\xfd"
+	magicPcapNG    = "\x0a\x0d\x0d\x0a"
+	magicSnoop     = "snoop\x00\x00\x00"
+	readBufferSize = 1 << 20
+)
+
+// Sniff reports whether the first bytes of a file (at least 8 of them, when
+// the file has that many) start a capture this package reads, possibly
+// compressed.
+func Sniff(head []byte) bool {
+	if bytes.HasPrefix(head, []byte(magicGzip)) || bytes.HasPrefix(head, []byte(magicZstd)) {
+		return true
+	}
+	_, ok := sniffFormat(head)
+	return ok
+}
+
+func sniffFormat(head []byte) (Format, bool) {
+	if len(head) < 4 {
+		return "", false
+	}
+	switch binary.LittleEndian.Uint32(head) {
+	case 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1:
+		return FormatPcap, true
+	}
+	if bytes.HasPrefix(head, []byte(magicPcapNG)) {
+		return FormatPcapNG, true
+	}
+	if bytes.HasPrefix(head, []byte(magicSnoop)) {
+		return FormatSnoop, true
+	}
+	return "", false
+}
+
+// NewReader detects the format of r from its first bytes (decompressing
+// gzip or zstd first) and reads the file header. The caller closes r.
+func NewReader(r io.Reader) (*Reader, error) {
+	br := bufio.NewReaderSize(r, readBufferSize)
+	rd := &Reader{closer: func() {}}
+	head, _ := br.Peek(8)
+	switch {
+	case bytes.HasPrefix(head, []byte(magicGzip)):
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		rd.compressed = "gzip"
+		br = bufio.NewReaderSize(zr, readBufferSize)
+	case bytes.HasPrefix(head, []byte(magicZstd)):
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
+		if err != nil {
+			return nil, fmt.Errorf("zstd: %w", err)
+		}
+		rd.compressed = "zstd"
+		rd.closer = zr.Close
+		br = bufio.NewReaderSize(zr, readBufferSize)
+	}
+	head, err := br.Peek(8)
+	if err != nil && len(head) == 0 {
+		if err == io.EOF {
+			return nil, fmt.Errorf("empty file: %w", ErrNotCapture)
+		}
+		return nil, err
+	}
+	format, ok := sniffFormat(head)
+	if !ok {
+		return nil, ErrNotCapture
+	}
+	rd.format = format
+	switch format {
+	case FormatPcap:
+		pr, err := newPcapReader(br)
+		if err != nil {
+			return nil, err
+		}
+		rd.src, rd.linkType = pr, pr.linkType
+	case FormatPcapNG:
+		nr, err := pcapgo.NewNgReader(br, pcapgo.NgReaderOptions{WantMixedLinkType: true, SkipUnknownVersion: true})
+		if err != nil {
+			return nil, fmt.Errorf("pcapng header: %w", lower(err))
+		}
+		rd.src, rd.ng = nr, nr
+	case FormatSnoop:
+		sr, err := pcapgo.NewSnoopReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("snoop header: %w", lower(err))
+		}
+		lt, err := sr.LinkType()
+		if err != nil {
+			return nil, fmt.Errorf("snoop header: %w", lower(err))
+		}
+		rd.src, rd.linkType = sr, *lt
+	}
+	return rd, nil
+}
+
+// Format returns the detected capture format.
+func (r *Reader) Format() Format { return r.format }
+
+// Compression returns "gzip", "zstd" or "".
+func (r *Reader) Compression() string { return r.compressed }
+
+// Next reads the next packet. It returns false at the end of the file or on
+// an error, which Err then returns.
+func (r *Reader) Next() bool {
+	if r.err != nil {
+		return false
+	}
+	data, ci, err := r.src.ZeroCopyReadPacketData()
+	if err != nil {
+		if err != io.EOF {
+			r.err = fmt.Errorf("packet %d: %w", r.pkt.Number+1, describeReadError(err))
+		} else {
+			r.err = io.EOF
+		}
+		r.closer()
+		return false
+	}
+	p := &r.pkt
+	p.Number++
+	p.Time = ci.Timestamp.UnixNano()
+	p.Interface = ci.InterfaceIndex
+	p.CapLen = ci.CaptureLength
+	p.WireLen = ci.Length
+	p.Data = data
+	p.LinkType = r.linkType
+	if r.ng != nil {
+		if iface, err := r.ng.Interface(ci.InterfaceIndex); err == nil {
+			p.LinkType = iface.LinkType
+		}
+	}
+	return true
+}
+
+// Packet returns the packet read by the last successful Next.
+func (r *Reader) Packet() *Packet { return &r.pkt }
+
+// Err returns the error that stopped Next, or nil at a clean end of file.
+func (r *Reader) Err() error {
+	if r.err == io.EOF {
+		return nil
+	}
+	return r.err
+}
+
+func describeReadError(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("truncated record (file ends inside it)")
+	}
+	return lower(err)
+}
+
+// lower makes an error from a library read like ours: lowercase first
+// letter, no trailing period.
+func lower(err error) error {
+	s := err.Error()
+	if s == "" {
+		return err
+	}
+	b := []byte(s)
+	if b[0] >= 'A' && b[0] <= 'Z' && (len(b) < 2 || b[1] < 'A' || b[1] > 'Z') {
+		b[0] += 'a' - 'A'
+	}
+	b = bytes.TrimSuffix(b, []byte("."))
+	return &loweredError{msg: string(b), err: err}
+}
+
+type loweredError struct {
+	msg string
+	err error
+}
+
+func (e *loweredError) Error() string { return e.msg }
+func (e *loweredError) Unwrap() error { return e.err }

@@ -1,0 +1,77 @@
+package reassembly
+
+import "fmt"
+
+// maxWarnings bounds how many per-packet warnings a Scanner keeps; the
+// rest are only counted.
+const maxWarnings = 20
+
+// Scanner reads a capture and returns its TCP segments one at a time,
+// already assigned to connections. It is shaped like bufio.Scanner.
+type Scanner struct {
+	r   *Reader
+	dec Decoder
+	trk *Tracker
+	seg Segment
+	cur *Conn
+
+	warnings        []error
+	droppedWarnings int64
+}
+
+// NewScanner returns a scanner reading from r.
+func NewScanner(r *Reader) *Scanner {
+	return &Scanner{r: r, trk: NewTracker()}
+}
+
+// Tracker returns the scanner's connection tracker, for callers that want
+// to be told of new connections.
+func (s *Scanner) Tracker() *Tracker { return s.trk }
+
+// Scan advances to the next TCP segment. It returns false at the end of
+// the capture or when the file cannot be read further (see Err).
+func (s *Scanner) Scan() bool {
+	for s.r.Next() {
+		p := s.r.Packet()
+		ok, err := s.dec.Decode(p, &s.seg)
+		if err != nil {
+			s.warn(fmt.Errorf("packet %d: %w", p.Number, err))
+		}
+		if !ok {
+			continue
+		}
+		s.cur = s.trk.Track(&s.seg)
+		return true
+	}
+	return false
+}
+
+func (s *Scanner) warn(err error) {
+	if len(s.warnings) < maxWarnings {
+		s.warnings = append(s.warnings, err)
+		return
+	}
+	s.droppedWarnings++
+}
+
+// Segment returns the segment read by the last Scan. The scanner reuses it:
+// copy it to keep it.
+func (s *Scanner) Segment() *Segment { return &s.seg }
+
+// Conn returns the connection of the segment read by the last Scan.
+func (s *Scanner) Conn() *Conn { return s.cur }
+
+// Err returns the error that ended the scan early (a damaged file), or nil.
+// Segments scanned before it are valid.
+func (s *Scanner) Err() error { return s.r.Err() }
+
+// Warnings returns problems with single packets (undecodable headers,
+// unknown link types) that did not stop the scan: the first few of them,
+// and how many more there were.
+func (s *Scanner) Warnings() ([]error, int64) { return s.warnings, s.droppedWarnings }
+
+// Stats returns the decoder's counts.
+func (s *Scanner) Stats() DecodeStats { return s.dec.Stats }
+
+// Packets returns how many packets were read.
+func (s *Scanner) Packets() int64 { return s.r.Packet().Number }

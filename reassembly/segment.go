@@ -1,0 +1,121 @@
+package reassembly
+
+import (
+	"net/netip"
+	"strings"
+)
+
+// Flags are the TCP header flags, as in the header's low 9 bits.
+type Flags uint16
+
+// TCP flags.
+const (
+	FIN Flags = 1 << iota
+	SYN
+	RST
+	PSH
+	ACK
+	URG
+	ECE
+	CWR
+	NS
+)
+
+// Has reports whether all of f2 are set in f.
+func (f Flags) Has(f2 Flags) bool { return f&f2 == f2 }
+
+func (f Flags) String() string {
+	names := [...]string{"FIN", "SYN", "RST", "PSH", "ACK", "URG", "ECE", "CWR", "NS"}
+	var parts []string
+	for i, n := range names {
+		if f&(1<<i) != 0 {
+			parts = append(parts, n)
+		}
+	}
+	return strings.Join(parts, "|")
+}
+
+// SACKBlock is one selective-acknowledgement block, [Left, Right).
+type SACKBlock struct{ Left, Right uint32 }
+
+// Options are the TCP options tcpviz uses.
+type Options struct {
+	MSS           uint16 // 0: absent
+	WScale        int8   // -1: absent
+	SACKPermitted bool
+	HasTimestamp  bool
+	TSVal, TSEcr  uint32
+	NSACK         uint8
+	SACK          [4]SACKBlock
+}
+
+// Direction of a segment within its connection.
+type Direction uint8
+
+// Directions: client to server (the SYN sender's side) and back.
+const (
+	C2S Direction = 0
+	S2C Direction = 1
+)
+
+func (d Direction) String() string {
+	if d == S2C {
+		return "s2c"
+	}
+	return "c2s"
+}
+
+// Reverse returns the other direction.
+func (d Direction) Reverse() Direction { return d ^ 1 }
+
+// Segment is one TCP packet as decoded from a capture, plus what the
+// connection tracker adds (stream, direction, unwrapped numbers). It is a
+// plain value: copying it is cheap and it holds no references into the
+// capture buffer.
+type Segment struct {
+	Frame     int64 // 1-based packet number in the capture file
+	Time      int64 // nanoseconds since the Unix epoch
+	Interface int32 // pcapng interface index
+
+	Src, Dst         netip.Addr
+	SrcPort, DstPort uint16
+	IPVersion        uint8
+	TTL              uint8  // IPv4 TTL or IPv6 hop limit
+	IPID             uint16 // IPv4 identification (0 for IPv6)
+
+	Seq, Ack   uint32 // raw header values
+	Flags      Flags
+	Window     uint16 // raw, unscaled
+	PayloadLen int    // TCP payload bytes on the wire, from the IP length
+	Captured   int    // TCP payload bytes present in the capture
+	WireLen    int    // bytes of the whole frame on the wire
+	Opt        Options
+
+	// Set by the Tracker.
+	Stream int       // Wireshark's tcp.stream
+	Dir    Direction // C2S or S2C
+	// SeqAbs and AckAbs are the unwrapped 64-bit sequence and ACK numbers.
+	// Their low 32 bits equal Seq and Ack; the first sequence number seen
+	// in a direction is placed at 1<<32 + Seq so that numbers slightly
+	// before it stay positive.
+	SeqAbs, AckAbs uint64
+	// Duplicate is set when this packet is the same packet captured again
+	// (another interface, or -i any on a forwarding host).
+	Duplicate bool
+}
+
+// SeqEnd is the unwrapped sequence number after this segment, counting SYN
+// and FIN as one byte each.
+func (s *Segment) SeqEnd() uint64 {
+	end := s.SeqAbs + uint64(s.PayloadLen)
+	if s.Flags&(SYN|FIN) != 0 {
+		end++
+	}
+	return end
+}
+
+// SrcAddrPort returns the sender's address and port.
+func (s *Segment) SrcAddrPort() netip.AddrPort { return netip.AddrPortFrom(s.Src, s.SrcPort) }
+
+// DstAddrPort returns the receiver's address and port.
+func (s *Segment) DstAddrPort() netip.AddrPort { return netip.AddrPortFrom(s.Dst, s.DstPort) }
