@@ -1,0 +1,95 @@
+package analyze
+
+import "tcpviz/reassembly"
+
+// Flag is one of Wireshark's tcp.analysis.* per-packet flags.
+type Flag uint32
+
+// Per-packet analysis flags, named after Wireshark's fields.
+const (
+	Retransmission     Flag = 1 << iota // tcp.analysis.retransmission (also set for fast and spurious)
+	FastRetransmission                  // tcp.analysis.fast_retransmission
+	SpuriousRetrans                     // tcp.analysis.spurious_retransmission
+	OutOfOrder                          // tcp.analysis.out_of_order
+	LostSegment                         // tcp.analysis.lost_segment (previous segment not captured)
+	DupAck                              // tcp.analysis.duplicate_ack
+	ZeroWindow                          // tcp.analysis.zero_window
+	ZeroWindowProbe                     // tcp.analysis.zero_window_probe
+	ZeroWindowProbeAck                  // tcp.analysis.zero_window_probe_ack
+	WindowFull                          // tcp.analysis.window_full
+	KeepAlive                           // tcp.analysis.keep_alive
+	KeepAliveAck                        // tcp.analysis.keep_alive_ack
+	WindowUpdate                        // tcp.analysis.window_update
+	AckUnseen                           // tcp.analysis.ack_lost_segment (ACKed segment that wasn't captured)
+	ReusedPorts                         // tcp.analysis.reused_ports
+	CaptureDuplicate                    // the same packet captured twice (tcpviz's own; not a Wireshark flag)
+)
+
+// PacketInfo is the analysis of one segment.
+type PacketInfo struct {
+	Flags Flag
+	// DupAckNum is Wireshark's tcp.analysis.duplicate_ack_num (0 if not a
+	// duplicate ACK) and DupAckOf the frame of the original ACK.
+	DupAckNum int
+	DupAckOf  int64
+	// BytesInFlight is tcp.analysis.bytes_in_flight, -1 when not set.
+	BytesInFlight int64
+	// AckRTT is tcp.analysis.ack_rtt in nanoseconds, -1 when this segment
+	// acknowledges no segment exactly; AckedFrame is the frame it acks.
+	AckRTT     int64
+	AckedFrame int64
+	// Window is the advertised receive window in bytes (scaled as
+	// Wireshark's tcp.window_size), -1 when the scale is unknown... see
+	// Analyzer for how an unknown scale is treated.
+	Window int64
+}
+
+// Has reports whether all of f2 are set.
+func (f Flag) Has(f2 Flag) bool { return f&f2 == f2 }
+
+// Record is a segment with its analysis: what the graphs of one connection
+// are drawn from. Seq and Ack are relative to the ISN of their direction.
+type Record struct {
+	Frame  int64
+	Time   int64 // ns since the epoch
+	Dir    reassembly.Direction
+	Seq    int64 // relative sequence number (SeqAbs - base)
+	Ack    int64 // relative acknowledgement number (of the other direction)
+	Len    int   // payload length on the wire
+	Flags  reassembly.Flags
+	HasAck bool
+	Window int64 // scaled receive window advertised by the sender of this segment
+	NSACK  int
+	SACK   [4][2]int64 // relative SACK blocks [left, right)
+	TSVal  uint32
+	TSEcr  uint32
+	HasTS  bool
+	Info   PacketInfo
+}
+
+// NewRecord makes the Record of segment s of connection c.
+func NewRecord(c *reassembly.Conn, s *reassembly.Segment, info PacketInfo) Record {
+	r := Record{
+		Frame: s.Frame, Time: s.Time, Dir: s.Dir,
+		Seq:    c.RelSeq(s.Dir, s.SeqAbs),
+		Len:    s.PayloadLen,
+		Flags:  s.Flags,
+		HasAck: s.Flags&reassembly.ACK != 0,
+		Window: info.Window,
+		TSVal:  s.Opt.TSVal, TSEcr: s.Opt.TSEcr, HasTS: s.Opt.HasTimestamp,
+		Info: info,
+	}
+	if r.HasAck {
+		r.Ack = c.RelSeq(s.Dir.Reverse(), s.AckAbs)
+		rev := s.AckAbs
+		for i := 0; i < int(s.Opt.NSACK); i++ {
+			b := s.Opt.SACK[i]
+			// SACK edges are unwrapped next to the ACK they come with.
+			l := rev + uint64(int64(int32(b.Left-s.Ack)))
+			rr := rev + uint64(int64(int32(b.Right-s.Ack)))
+			r.SACK[r.NSACK] = [2]int64{c.RelSeq(s.Dir.Reverse(), l), c.RelSeq(s.Dir.Reverse(), rr)}
+			r.NSACK++
+		}
+	}
+	return r
+}
