@@ -49,6 +49,7 @@ func (d *Decoder) SetTruncated() {}
 var (
 	layerTypeRawIP = gopacket.RegisterLayerType(7001, gopacket.LayerTypeMetadata{Name: "tcpviz raw IP"})
 	layerTypePPP   = gopacket.RegisterLayerType(7002, gopacket.LayerTypeMetadata{Name: "tcpviz PPP"})
+	layerTypeFDDI  = gopacket.RegisterLayerType(7003, gopacket.LayerTypeMetadata{Name: "tcpviz FDDI"})
 )
 
 // maxLayers bounds how deep encapsulations may nest.
@@ -103,6 +104,8 @@ func linkLayer(lt layers.LinkType) gopacket.LayerType {
 		return layers.LayerTypeLinuxSLL2
 	case layers.LinkTypePPP, layers.LinkTypePPP_HDLC, 51 /* PPP_ETHER */ :
 		return layerTypePPP
+	case layers.LinkTypeFDDI:
+		return layerTypeFDDI
 	}
 	return gopacket.LayerTypeZero
 }
@@ -122,6 +125,10 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 	// ipLeft is what the innermost IP header says follows it, on the wire.
 	ipLeft := -1
 	ipVer := 0
+	// wireEnd is where the packet ends on the wire, as an offset into
+	// p.Data; headers with length fields (PPPoE) can bring it forward.
+	wireEnd := p.WireLen
+	offset := func(b []byte) int { return len(p.Data) - len(b) }
 	for depth := 0; depth < maxLayers; depth++ {
 		var err error
 		switch typ {
@@ -155,7 +162,19 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			if len(data) < 6 {
 				return false, errors.New("pppoe: truncated header")
 			}
+			wireEnd = min(wireEnd, offset(data)+6+int(binary.BigEndian.Uint16(data[4:6])))
 			data, typ = data[6:], layerTypePPP
+		case layerTypeFDDI:
+			// Frame control, destination and source MAC (13 bytes), then an
+			// 802.2 LLC/SNAP header carrying an EtherType.
+			if len(data) < 13+8 {
+				return false, errors.New("fddi: truncated header")
+			}
+			llc := data[13:]
+			if llc[0] != 0xaa || llc[1] != 0xaa || llc[2] != 0x03 {
+				return false, nil
+			}
+			data, typ = llc[8:], layers.EthernetType(binary.BigEndian.Uint16(llc[6:8])).LayerType()
 		case layerTypePPP:
 			data, typ, err = pppPayload(data)
 			if err != nil {
@@ -197,15 +216,16 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 				return false, fmt.Errorf("ipv4: version %d", ip.Version)
 			}
 			hl := int(ip.IHL) * 4
-			if ip.Length == 0 || int(ip.Length) < hl {
-				// TSO/GSO: the length field is 0; the frame's wire length
-				// tells how much follows.
-				ipLeft = p.WireLen - (len(p.Data) - len(data)) - hl
-			} else {
-				ipLeft = int(ip.Length) - hl
-			}
-			if ip.Length == 0 {
+			// What follows the header on the wire: the total length field,
+			// but never more than the frame holds (Wireshark clamps to the
+			// reported length too), and for TSO/GSO/BIG TCP segments, whose
+			// total length is 0, the frame's length.
+			wireLeft := wireEnd - offset(data) - hl
+			if total := int(binary.BigEndian.Uint16(data[2:4])); total == 0 {
+				ipLeft = wireLeft
 				d.Stats.SuperSegments++
+			} else {
+				ipLeft = min(total-hl, wireLeft)
 			}
 			ipVer = 4
 			seg.Src = netip.AddrFrom4([4]byte(ip.SrcIP))
@@ -223,7 +243,7 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			if ip.Version != 6 {
 				return false, fmt.Errorf("ipv6: version %d", ip.Version)
 			}
-			ipLeft = int(ip.Length)
+			ipLeft = min(int(ip.Length), wireEnd-offset(data)-40)
 			if ip.HopByHop != nil {
 				ipLeft -= ip.HopByHop.ActualLength
 			}
