@@ -137,11 +137,28 @@ func NewReader(r io.Reader) (*Reader, error) {
 		}
 		rd.src, rd.linkType = pr, pr.linkType
 	case FormatPcapNG:
-		nr, err := pcapgo.NewNgReader(br, pcapgo.NgReaderOptions{WantMixedLinkType: true, SkipUnknownVersion: true})
-		if err != nil {
-			return nil, fmt.Errorf("pcapng header: %w", lower(err))
+		if shb, _ := br.Peek(16); len(shb) == 16 {
+			bo := binary.ByteOrder(binary.LittleEndian)
+			if binary.BigEndian.Uint32(shb[8:]) == 0x1a2b3c4d {
+				bo = binary.BigEndian
+			}
+			if major, minor := bo.Uint16(shb[12:]), bo.Uint16(shb[14:]); major != 1 {
+				return nil, fmt.Errorf("pcapng header: unsupported version %d.%d", major, minor)
+			}
 		}
-		rd.src, rd.ng = nr, nr
+		nr, err := pcapgo.NewNgReader(br, pcapgo.NgReaderOptions{WantMixedLinkType: true})
+		switch {
+		case err == io.EOF:
+			// A section without packets (or without interfaces) is a valid,
+			// empty capture.
+			rd.src = emptySource{}
+		case err == io.ErrUnexpectedEOF:
+			return nil, errors.New("pcapng header: truncated block")
+		case err != nil:
+			return nil, fmt.Errorf("pcapng header: %w", lower(err))
+		default:
+			rd.src, rd.ng = nr, nr
+		}
 	case FormatSnoop:
 		sr, err := pcapgo.NewSnoopReader(br)
 		if err != nil {
@@ -234,3 +251,9 @@ type loweredError struct {
 
 func (e *loweredError) Error() string { return e.msg }
 func (e *loweredError) Unwrap() error { return e.err }
+
+type emptySource struct{}
+
+func (emptySource) ZeroCopyReadPacketData() ([]byte, gopacket.CaptureInfo, error) {
+	return nil, gopacket.CaptureInfo{}, io.EOF
+}
