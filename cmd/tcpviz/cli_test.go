@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// tcpviz runs the command line in-process and returns stdout, stderr and
+// the exit status.
+func tcpviz(t *testing.T, stdin []byte, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"tcpviz"}, args...), bytes.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// checkGolden compares got with testdata/name, or rewrites it with -update.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+const demoCapture = "../../testdata/geo_short.pcap"
+
+func TestStreamsCSV(t *testing.T) {
+	stdout, stderr, code := tcpviz(t, nil, "streams", demoCapture)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	want := "file,stream,client_addr,client_port,server_addr,server_port,first_time,duration_s,c2s_packets,s2c_packets,c2s_bytes,s2c_bytes,state"
+	if !strings.HasPrefix(lines[0], want) {
+		t.Errorf("header %q does not start with PRODUCT.md's columns %q", lines[0], want)
+	}
+	checkGolden(t, "streams_geo_short.csv", stdout)
+}
+
+func TestStreamsFromStdinAndJSON(t *testing.T) {
+	data, err := os.ReadFile(demoCapture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := tcpviz(t, data, "streams", "--format", "json", "-")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stdout, `"file": "-"`) || !strings.Contains(stdout, `"stream": 1`) || !strings.Contains(stdout, `"server_port": 5201`) {
+		t.Errorf("unexpected JSON:\n%s", stdout)
+	}
+}
+
+func TestExitCodesAndErrors(t *testing.T) {
+	dir := t.TempDir()
+	junk := filepath.Join(dir, "notes.txt")
+	os.WriteFile(junk, []byte("not a capture at all\n"), 0o644)
+	capture, _ := os.ReadFile(demoCapture)
+	os.WriteFile(filepath.Join(dir, "a.pcap"), capture, 0o644)
+	cut := filepath.Join(t.TempDir(), "cut.pcap")
+	os.WriteFile(cut, capture[:len(capture)/2], 0o644)
+
+	tests := []struct {
+		name       string
+		args       []string
+		code       int
+		stderr     []string // substrings, each expected
+		stdoutRows int      // CSV data rows, -1: don't check
+	}{
+		{"no input", []string{"streams"}, 2, []string{"no input"}, -1},
+		{"unknown flag", []string{"streams", "--bogus", demoCapture}, 2, []string{"bogus"}, -1},
+		{"unknown command", []string{"bogus"}, 2, []string{"bogus"}, -1},
+		{"bad format", []string{"streams", "--format", "xml", demoCapture}, 2, []string{"unknown format"}, -1},
+		{"missing file", []string{"streams", filepath.Join(dir, "nope.pcap")}, 1, []string{"nope.pcap", "no such file"}, -1},
+		{"not a capture", []string{"streams", junk}, 1, []string{junk + ": not a capture file"}, 0},
+		{"directory skips non-captures", []string{"streams", dir}, 0, nil, 2},
+		{"cut capture keeps what was read", []string{"streams", cut}, 1, []string{cut + ": packet ", "truncated record"}, 2},
+		{"one bad input among good ones", []string{"streams", demoCapture, junk}, 1, []string{"notes.txt"}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := tcpviz(t, nil, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tt.code, stderr)
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr %q lacks %q", stderr, s)
+				}
+			}
+			if strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "panic") {
+				t.Errorf("stack trace on stderr: %s", stderr)
+			}
+			if tt.stdoutRows >= 0 {
+				rows := strings.Count(stdout, "\n") - 1
+				if rows != tt.stdoutRows {
+					t.Errorf("%d rows on stdout, want %d:\n%s", rows, tt.stdoutRows, stdout)
+				}
+			}
+		})
+	}
+}
+
+func TestHelpDocumentsExitCodes(t *testing.T) {
+	stdout, _, code := tcpviz(t, nil, "--help")
+	if code != 0 || !strings.Contains(stdout, "EXIT STATUS") || !strings.Contains(stdout, "2  usage error") {
+		t.Errorf("exit %d; help lacks exit codes:\n%s", code, stdout)
+	}
+}
