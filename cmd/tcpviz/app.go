@@ -63,6 +63,7 @@ func newApp(e *env) *cli.App {
 		},
 		Commands: []*cli.Command{
 			streamsCommand(e),
+			seqCommand(e),
 		},
 	}
 	return app

@@ -1,0 +1,259 @@
+package analyze
+
+import (
+	"math"
+	"net/netip"
+
+	"tcpviz/reassembly"
+)
+
+// GraphKind names a graph.
+type GraphKind string
+
+// The graphs tcpviz draws.
+const (
+	GraphTCPTrace   GraphKind = "seq"     // time/sequence, tcptrace style
+	GraphStevens    GraphKind = "stevens" // time/sequence, Stevens style
+	GraphThroughput GraphKind = "tput"    // throughput and goodput
+	GraphRTT        GraphKind = "rtt"     // round-trip time samples
+	GraphWindow     GraphKind = "window"  // bytes in flight and receive window
+)
+
+// SeriesKind tells a renderer how a series is meant to be drawn.
+type SeriesKind uint8
+
+// Series kinds.
+const (
+	Bars  SeriesKind = iota // vertical bar at each point from V[0] to V[1]
+	Steps                   // step line: each value holds until the next point
+	Lines                   // straight line through the points
+	Dots                    // one small dot per point
+	Marks                   // one glyph per point: rare events, never thinned away
+)
+
+// Point is one plotted point: the packet it comes from, its time and its
+// values (their meaning is named by Graph.Columns). Values are finite.
+type Point struct {
+	Frame int64 // 1-based packet number in the capture, as Wireshark numbers it
+	Time  int64 // ns since the epoch
+	V     [3]float64
+}
+
+// Series is a named list of points, in capture order.
+type Series struct {
+	Name string
+	Kind SeriesKind
+	// Cols is how many of Graph.Columns the points fill (the others are
+	// empty in exports); 0 means all.
+	Cols   int
+	Points []Point
+}
+
+// Axis describes one axis of a graph.
+type Axis struct {
+	Label string // what is measured
+	Unit  string // "s", "B", "bit/s", "ms" ("" for a plain number)
+	Time  bool   // values are times (seconds from Graph.TimeOrigin)
+}
+
+// Graph is the plain description of one graph of one connection direction:
+// the series to plot and what the axes mean. It holds no rendering state.
+type Graph struct {
+	Kind   GraphKind
+	Stream int
+	Dir    reassembly.Direction
+	// Src sends the data this graph describes; Dst receives it.
+	Src, Dst netip.AddrPort
+	// TimeOrigin (ns since the epoch) is subtracted from Point.Time to give
+	// the time axis: the connection's first packet, or 0 for absolute times.
+	TimeOrigin int64
+	X, Y       Axis
+	// Columns names the meaningful values of each point, in order.
+	Columns []string
+	// XCol is the index in Point.V of the x value, or -1 when x is the time.
+	XCol int
+	// YCol is the index in Point.V of the y value; for Bars, V[YCol+1] is
+	// the other end of the bar.
+	YCol int
+	// Zoom is the window asked for, in axis units; unset bounds follow
+	// the data.
+	Zoom   Zoom
+	Series []Series
+}
+
+// Seconds returns the x value of time t (ns since the epoch).
+func (g *Graph) Seconds(t int64) float64 { return float64(t-g.TimeOrigin) / 1e9 }
+
+// XY returns the x and y values of point p.
+func (g *Graph) XY(p *Point) (x, y float64) {
+	if g.XCol < 0 {
+		x = g.Seconds(p.Time)
+	} else {
+		x = p.V[g.XCol]
+	}
+	return x, p.V[g.YCol]
+}
+
+// Points returns the number of points in all series.
+func (g *Graph) Points() int {
+	n := 0
+	for i := range g.Series {
+		n += len(g.Series[i].Points)
+	}
+	return n
+}
+
+// Lookup returns the series called name, or nil.
+func (g *Graph) Lookup(name string) *Series {
+	for i := range g.Series {
+		if g.Series[i].Name == name {
+			return &g.Series[i]
+		}
+	}
+	return nil
+}
+
+// Zoom is a window on a graph's axes, in axis units.
+type Zoom struct {
+	XMin, XMax, YMin, YMax             float64
+	HasXMin, HasXMax, HasYMin, HasYMax bool
+}
+
+// Range is an inclusive interval; an unset bound is open.
+type Range struct {
+	Min, Max       int64
+	HasMin, HasMax bool
+}
+
+// Contains reports whether v is in the range.
+func (r Range) Contains(v int64) bool {
+	return (!r.HasMin || v >= r.Min) && (!r.HasMax || v <= r.Max)
+}
+
+// Overlaps reports whether [lo, hi] meets the range.
+func (r Range) Overlaps(lo, hi int64) bool {
+	return (!r.HasMin || hi >= r.Min) && (!r.HasMax || lo <= r.Max)
+}
+
+// Set reports whether either bound is set.
+func (r Range) Set() bool { return r.HasMin || r.HasMax }
+
+// SeriesOptions select what a graph shows of a connection.
+type SeriesOptions struct {
+	// Conn is the connection the records belong to.
+	Conn *reassembly.Conn
+	// Dir is the direction whose data is graphed (the other direction's
+	// ACKs, windows and SACK blocks are drawn against it).
+	Dir reassembly.Direction
+	// Time limits the points to times (ns from the connection's first
+	// packet) in the range.
+	Time Range
+	// Seq limits sequence-valued points to the range, in the numbering
+	// shown (relative, or absolute with AbsoluteSeq).
+	Seq Range
+	// AbsoluteSeq shows the sequence numbers from the headers (unwrapped)
+	// instead of relative to the ISN.
+	AbsoluteSeq bool
+	// AbsoluteTime puts times in seconds since the epoch instead of from the
+	// connection's first packet.
+	AbsoluteTime bool
+}
+
+// frame holds what the builders share: the options resolved against the
+// connection.
+type frame struct {
+	o         SeriesOptions
+	start     int64    // the connection's first packet, ns since the epoch
+	seqOffset [2]int64 // added to relative numbers of each direction
+	g         *Graph
+}
+
+func newFrame(kind GraphKind, o SeriesOptions) *frame {
+	f := &frame{o: o}
+	g := &Graph{Kind: kind, Dir: o.Dir, XCol: -1,
+		X: Axis{Label: "time since the connection's first packet", Unit: "s", Time: true}}
+	if c := o.Conn; c != nil {
+		f.start = c.FirstTime
+		g.Stream = c.Stream
+		g.Src, g.Dst = c.Client, c.Server
+		if o.Dir == reassembly.S2C {
+			g.Src, g.Dst = c.Server, c.Client
+		}
+		if o.AbsoluteSeq {
+			for d := range f.seqOffset {
+				f.seqOffset[d] = int64(uint32(c.Dir[d].Base))
+			}
+		}
+	}
+	g.TimeOrigin = f.start
+	if o.AbsoluteTime {
+		g.TimeOrigin = 0
+		g.X.Label = "time"
+	}
+	if o.Time.HasMin {
+		g.Zoom.XMin, g.Zoom.HasXMin = g.Seconds(f.start+o.Time.Min), true
+	}
+	if o.Time.HasMax {
+		g.Zoom.XMax, g.Zoom.HasXMax = g.Seconds(f.start+o.Time.Max), true
+	}
+	f.g = g
+	return f
+}
+
+// inTime reports whether record r is inside the time window.
+func (f *frame) inTime(t int64) bool { return f.o.Time.Contains(t - f.start) }
+
+// seq converts a relative number of direction d to the numbering shown.
+func (f *frame) seq(d reassembly.Direction, rel int64) int64 { return rel + f.seqOffset[d] }
+
+// seqWindow sets the graph's y zoom from the sequence window.
+func (f *frame) seqWindow() {
+	if f.o.Seq.HasMin {
+		f.g.Zoom.YMin, f.g.Zoom.HasYMin = float64(f.o.Seq.Min), true
+	}
+	if f.o.Seq.HasMax {
+		f.g.Zoom.YMax, f.g.Zoom.HasYMax = float64(f.o.Seq.Max), true
+	}
+}
+
+// series returns the series called name, adding it (with kind k) in
+// order of first use.
+type seriesSet struct {
+	order []string
+	by    map[string]*Series
+}
+
+func (s *seriesSet) add(name string, k SeriesKind, p Point) {
+	if s.by == nil {
+		s.by = map[string]*Series{}
+	}
+	sr := s.by[name]
+	if sr == nil {
+		sr = &Series{Name: name, Kind: k}
+		s.by[name] = sr
+		s.order = append(s.order, name)
+	}
+	sr.Points = append(sr.Points, p)
+}
+
+// list returns the series in the order given by names, skipping empty
+// ones (a series always has at least one point).
+func (s *seriesSet) list(names ...string) []Series {
+	var out []Series
+	for _, n := range names {
+		if sr := s.by[n]; sr != nil {
+			out = append(out, *sr)
+		}
+	}
+	return out
+}
+
+// finite reports whether all values are finite numbers.
+func finite(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,338 @@
+package charts
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"tcpviz/analyze"
+)
+
+// GraphFormat is what a graph is written as.
+type GraphFormat string
+
+// Graph formats. PNG, SVG and PDF are pictures; PointsCSV and PointsJSON
+// are the plotted points.
+const (
+	PNG        GraphFormat = "png"
+	SVG        GraphFormat = "svg"
+	PDF        GraphFormat = "pdf"
+	PointsCSV  GraphFormat = "csv"
+	PointsJSON GraphFormat = "json"
+)
+
+// GraphFormatOf picks the format from a file name's extension; "-" (standard
+// output) is CSV.
+func GraphFormatOf(name string) (GraphFormat, error) {
+	if name == "-" {
+		return PointsCSV, nil
+	}
+	switch f := GraphFormat(strings.TrimPrefix(strings.ToLower(filepath.Ext(name)), ".")); f {
+	case PNG, SVG, PDF, PointsCSV, PointsJSON:
+		return f, nil
+	}
+	return "", fmt.Errorf("%s: unknown output format (want .png, .svg, .pdf, .csv or .json)", name)
+}
+
+// PlotOptions set how a graph is drawn.
+type PlotOptions struct {
+	// Width and Height of the picture in pixels (at 96 dpi for PNG; SVG
+	// and PDF get the same size in points × 0.75). Zero picks 1200×700.
+	Width, Height int
+	// Title replaces the generated title when not empty.
+	Title string
+	// Capture names the capture in the generated title.
+	Capture string
+}
+
+// Default picture size, in pixels.
+const (
+	DefaultWidth  = 1200
+	DefaultHeight = 700
+	dpi           = 96
+)
+
+func (o PlotOptions) size() (w, h int) {
+	w, h = o.Width, o.Height
+	if w <= 0 {
+		w = DefaultWidth
+	}
+	if h <= 0 {
+		h = DefaultHeight
+	}
+	return w, h
+}
+
+// WriteGraph writes g to w in format f: a picture, or its points.
+func WriteGraph(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) error {
+	switch f {
+	case PointsCSV:
+		return WritePointsCSV(w, g)
+	case PointsJSON:
+		return WritePointsJSON(w, g)
+	case PNG, SVG, PDF:
+		return Render(w, g, f, o)
+	}
+	return fmt.Errorf("unknown graph format %q", f)
+}
+
+// graphNames are the titles of the graph kinds.
+var graphNames = map[analyze.GraphKind]string{
+	analyze.GraphTCPTrace:   "Time/sequence (tcptrace)",
+	analyze.GraphStevens:    "Time/sequence (Stevens)",
+	analyze.GraphThroughput: "Throughput",
+	analyze.GraphRTT:        "Round-trip time",
+	analyze.GraphWindow:     "Window",
+}
+
+// Title is the generated title of g: the graph, the connection and the
+// capture.
+func Title(g *analyze.Graph, capture string) string {
+	name := graphNames[g.Kind]
+	if name == "" {
+		name = string(g.Kind)
+	}
+	t := fmt.Sprintf("%s — %s → %s (stream %d, %s)", name, g.Src, g.Dst, g.Stream, g.Dir)
+	if capture != "" {
+		t += " — " + filepath.Base(capture)
+	}
+	return t
+}
+
+// Render draws g as a PNG, SVG or PDF picture to w.
+func Render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) error {
+	wpx, hpx := o.size()
+	width := vg.Length(wpx) * vg.Inch / dpi
+	height := vg.Length(hpx) * vg.Inch / dpi
+	var canvas vg.CanvasWriterTo
+	switch f {
+	case PNG:
+		c := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))
+		canvas = vgimg.PngCanvas{Canvas: c}
+	case SVG:
+		canvas = vgsvg.New(width, height)
+	case PDF:
+		canvas = vgpdf.New(width, height)
+	default:
+		return fmt.Errorf("cannot render format %q", f)
+	}
+	p, leg := newPlot(g, o, wpx, hpx)
+	dc := draw.New(canvas)
+	p.Draw(dc)
+	leg.draw(p.DataCanvas(dc))
+	_, err := canvas.WriteTo(w)
+	return err
+}
+
+// newPlot builds the gonum plot of g and its legend (drawn separately, on
+// a background, over the data).
+func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend) {
+	p := plot.New()
+	p.Title.Text = o.Title
+	if p.Title.Text == "" {
+		p.Title.Text = Title(g, o.Capture)
+	}
+	p.Title.TextStyle.Font.Size = vg.Points(11)
+	p.Title.Padding = vg.Points(6)
+	p.X.Label.Text = axisLabel(g.X)
+	p.Y.Label.Text = axisLabel(g.Y)
+	p.X.Tick.Marker = siTicks{}
+	p.Y.Tick.Marker = siTicks{}
+	if g.X.Time && g.TimeOrigin == 0 {
+		p.X.Tick.Marker = plot.TimeTicks{Format: "15:04:05.000"}
+		p.X.Label.Text = "time (UTC)"
+	}
+	grid := plotter.NewGrid()
+	grid.Vertical.Color = color.Gray{Y: 225}
+	grid.Horizontal.Color = color.Gray{Y: 225}
+	p.Add(grid)
+
+	xmin, xmax, ymin, ymax, any := dataRange(g)
+	z := g.Zoom
+	if z.HasXMin {
+		xmin = z.XMin
+	}
+	if z.HasXMax {
+		xmax = z.XMax
+	}
+	if z.HasYMin {
+		ymin = z.YMin
+	}
+	if z.HasYMax {
+		ymax = z.YMax
+	}
+	if !any && !z.HasXMin && !z.HasXMax {
+		xmin, xmax = 0, 1
+	}
+	if !any && !z.HasYMin && !z.HasYMax {
+		ymin, ymax = 0, 1
+	}
+	xmin, xmax = pad(xmin, xmax, 0.01, z.HasXMin, z.HasXMax)
+	ymin, ymax = pad(ymin, ymax, 0.03, z.HasYMin, z.HasYMax)
+	if g.Y.Unit != "" && ymin > 0 && ymin < 0.1*ymax && !z.HasYMin {
+		ymin = 0 // start counts and rates at zero when it costs little
+	}
+	// The plot area is a little smaller than the picture: thinning on the
+	// picture's pixels is finer than needed, never coarser.
+	pg := newPixelGrid(xmin, xmax, ymin, ymax, wpx, hpx)
+	leg := &legend{}
+	for i := range g.Series {
+		s := &g.Series[i]
+		sp := newSeriesPlot(g, s, pg)
+		p.Add(sp)
+		leg.add(styleOf(s.Name).legend, sp)
+	}
+	if !any {
+		leg.add("no packets in this connection direction and window", nil)
+	}
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, ymin, ymax
+	return p, leg
+}
+
+// dataRange is the extent of all points of g.
+func dataRange(g *analyze.Graph) (xmin, xmax, ymin, ymax float64, any bool) {
+	xmin, ymin = math.Inf(1), math.Inf(1)
+	xmax, ymax = math.Inf(-1), math.Inf(-1)
+	for i := range g.Series {
+		s := &g.Series[i]
+		for j := range s.Points {
+			x, y := g.XY(&s.Points[j])
+			xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
+			ymin, ymax = math.Min(ymin, y), math.Max(ymax, y)
+			if s.Kind == analyze.Bars {
+				ymax = math.Max(ymax, s.Points[j].V[g.YCol+1])
+			}
+			any = true
+		}
+	}
+	return
+}
+
+// pad widens [lo, hi] by frac on the sides not fixed by the user, and
+// makes an empty range non-empty.
+func pad(lo, hi, frac float64, fixedLo, fixedHi bool) (float64, float64) {
+	if hi < lo {
+		lo, hi = hi, lo
+	}
+	d := hi - lo
+	if d == 0 {
+		d = math.Max(math.Abs(lo)*0.1, 1)
+		frac = 0.5
+	}
+	if !fixedLo {
+		lo -= d * frac
+	}
+	if !fixedHi {
+		hi += d * frac
+	}
+	return lo, hi
+}
+
+func axisLabel(a analyze.Axis) string {
+	if a.Unit == "" {
+		return a.Label
+	}
+	return a.Label + " (" + a.Unit + ")"
+}
+
+// siTicks labels gonum's default ticks with SI prefixes (1.5M, 250k).
+type siTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (siTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = SI(ts[i].Value)
+		}
+	}
+	return ts
+}
+
+// SI formats v with an SI prefix (k, M, G, T) and at most 4 significant
+// digits.
+func SI(v float64) string {
+	a := math.Abs(v)
+	prefixes := []struct {
+		f float64
+		s string
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}}
+	for _, p := range prefixes {
+		if a >= p.f {
+			return trimFloat(v/p.f) + p.s
+		}
+	}
+	return trimFloat(v)
+}
+
+func trimFloat(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 3, 64)
+	s = strings.TrimRight(s, "0")
+	s = strings.TrimSuffix(s, ".")
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// legend is drawn over the data in the top-left corner, on a light
+// background so that it stays readable.
+type legend struct {
+	names  []string
+	thumbs []plot.Thumbnailer
+}
+
+func (l *legend) add(name string, t plot.Thumbnailer) {
+	l.names = append(l.names, name)
+	l.thumbs = append(l.thumbs, t)
+}
+
+func (l *legend) draw(c draw.Canvas) {
+	if len(l.names) == 0 {
+		return
+	}
+	sty := plot.NewLegend().TextStyle
+	sty.Font = font.From(plot.DefaultFont, 9)
+	thumbW := vg.Points(18)
+	em := sty.Rectangle(" ").Max.X
+	lineH := sty.Rectangle("Xg").Size().Y * 1.15
+	var textW vg.Length
+	for _, n := range l.names {
+		textW = max(textW, sty.Width(n))
+	}
+	margin := vg.Points(6)
+	boxW := thumbW + em + textW + 2*em
+	boxH := lineH*vg.Length(len(l.names)) + em
+	x0 := c.Min.X + margin
+	y1 := c.Max.Y - margin
+	box := vg.Rectangle{Min: vg.Point{X: x0, Y: y1 - boxH}, Max: vg.Point{X: x0 + boxW, Y: y1}}
+	c.SetColor(color.NRGBA{R: 255, G: 255, B: 255, A: 225})
+	c.Fill(box.Path())
+	c.SetLineStyle(draw.LineStyle{Color: color.Gray{Y: 180}, Width: vg.Points(0.5)})
+	c.Stroke(box.Path())
+	y := y1 - em/2 - lineH
+	for i, n := range l.names {
+		if t := l.thumbs[i]; t != nil {
+			tc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+				Min: vg.Point{X: x0 + em, Y: y + lineH*0.1},
+				Max: vg.Point{X: x0 + em + thumbW, Y: y + lineH*0.9},
+			}}
+			t.Thumbnail(&tc)
+		}
+		c.FillText(sty, vg.Point{X: x0 + 2*em + thumbW, Y: y + lineH*0.25}, n)
+		y -= lineH
+	}
+}

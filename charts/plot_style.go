@@ -1,0 +1,77 @@
+package charts
+
+import (
+	"image/color"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"tcpviz/analyze"
+)
+
+// The Tableau 10 palette, which Wireshark's graphs also use.
+var (
+	blue   = rgb(0x1f77b4)
+	orange = rgb(0xff7f0e)
+	green  = rgb(0x2ca02c)
+	red    = rgb(0xd62728)
+	purple = rgb(0x9467bd)
+	brown  = rgb(0x8c564b)
+	pink   = rgb(0xe377c2)
+	gray   = rgb(0x7f7f7f)
+	olive  = rgb(0xbcbd22)
+	cyan   = rgb(0x17becf)
+	black  = color.RGBA{A: 255}
+)
+
+func rgb(v uint32) color.RGBA {
+	return color.RGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 255}
+}
+
+// seriesStyle is how one series is drawn. Styles are fixed per series name
+// so that a colour means the same thing in every graph.
+type seriesStyle struct {
+	color  color.RGBA
+	width  vg.Length // line width, or glyph radius for marks
+	glyph  draw.GlyphDrawer
+	legend string // legend text
+}
+
+var seriesStyles = map[string]seriesStyle{
+	analyze.SeriesData:       {color: blue, width: 1, legend: "data segment"},
+	analyze.SeriesRetrans:    {color: red, width: 1.5, legend: "retransmission"},
+	analyze.SeriesOutOfOrder: {color: orange, width: 1.5, legend: "out-of-order"},
+	analyze.SeriesLost:       {color: pink, width: 4, glyph: draw.RingGlyph{}, legend: "lost segment (gap before)"},
+	analyze.SeriesAck:        {color: green, width: 1, legend: "ACK"},
+	analyze.SeriesRecvWindow: {color: olive, width: 1.2, legend: "receive window (ACK + window)"},
+	analyze.SeriesSACK:       {color: purple, width: 1.5, legend: "SACK block"},
+	analyze.SeriesDupAck:     {color: cyan, width: 3.5, glyph: tickGlyph{}, legend: "duplicate ACK"},
+	analyze.SeriesZeroWindow: {color: brown, width: 3.5, glyph: draw.BoxGlyph{}, legend: "zero window"},
+	analyze.SeriesSYN:        {color: gray, width: 4, glyph: draw.TriangleGlyph{}, legend: "SYN"},
+	analyze.SeriesFIN:        {color: black, width: 3.5, glyph: draw.SquareGlyph{}, legend: "FIN"},
+	analyze.SeriesRST:        {color: red, width: 4, glyph: draw.CrossGlyph{}, legend: "RST"},
+	analyze.SeriesThroughput: {color: blue, width: 1.2, legend: "throughput (all bytes sent)"},
+	analyze.SeriesGoodput:    {color: green, width: 1.2, legend: "goodput (newly acknowledged)"},
+	analyze.SeriesRTT:        {color: blue, width: 1.3, legend: "RTT sample"},
+	analyze.SeriesInFlight:   {color: blue, width: 1, legend: "bytes in flight"},
+	analyze.SeriesAdvertised: {color: olive, width: 1.5, legend: "advertised receive window"},
+}
+
+// styleOf returns the style of a series, with a fallback for names
+// without one.
+func styleOf(name string) seriesStyle {
+	if s, ok := seriesStyles[name]; ok {
+		return s
+	}
+	return seriesStyle{color: gray, width: 1, glyph: draw.CircleGlyph{}, legend: name}
+}
+
+// tickGlyph is a short vertical tick, for duplicate ACKs on the ACK line.
+type tickGlyph struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (tickGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	ls := draw.LineStyle{Color: sty.Color, Width: vg.Points(1.2)}
+	c.StrokeLine2(ls, pt.X, pt.Y-sty.Radius, pt.X, pt.Y+sty.Radius)
+	c.StrokeLine2(ls, pt.X-sty.Radius/2, pt.Y+sty.Radius, pt.X+sty.Radius/2, pt.Y+sty.Radius)
+}

@@ -1,0 +1,138 @@
+package charts
+
+import (
+	"math"
+	"sort"
+)
+
+// xyz is one point ready to draw, in data units: x, y, and for bars the
+// other end y2.
+type xyz struct{ x, y, y2 float64 }
+
+// pixelGrid maps data units to pixel columns and rows of the plot area.
+type pixelGrid struct {
+	x0, y0     float64 // data value at column 0 and row 0
+	sx, sy     float64 // pixels per data unit
+	cols, rows int
+}
+
+func newPixelGrid(xmin, xmax, ymin, ymax float64, cols, rows int) pixelGrid {
+	g := pixelGrid{x0: xmin, y0: ymin, cols: cols, rows: rows}
+	if xmax > xmin {
+		g.sx = float64(cols) / (xmax - xmin)
+	}
+	if ymax > ymin {
+		g.sy = float64(rows) / (ymax - ymin)
+	}
+	return g
+}
+
+// col returns the pixel column of x (clamped far outside the area, so
+// that points outside it still group together).
+func (g pixelGrid) col(x float64) int64 { return clampPixel((x - g.x0) * g.sx) }
+func (g pixelGrid) row(y float64) int64 { return clampPixel((y - g.y0) * g.sy) }
+
+func clampPixel(v float64) int64 {
+	const lim = 1 << 40
+	switch {
+	case v < -lim:
+		return -lim
+	case v > lim:
+		return lim
+	}
+	return int64(math.Floor(v))
+}
+
+// thinLine keeps, of each run of points in one pixel column, the first,
+// the lowest, the highest and the last, in their order: a line or step
+// line through them covers the same pixels as through all points.
+func thinLine(pts []xyz, g pixelGrid) []xyz {
+	if len(pts) <= 4 {
+		return pts
+	}
+	out := make([]xyz, 0, min(len(pts), 4*g.cols+8))
+	for i := 0; i < len(pts); {
+		c := g.col(pts[i].x)
+		j, lo, hi := i, i, i
+		for j < len(pts) && g.col(pts[j].x) == c {
+			if pts[j].y < pts[lo].y {
+				lo = j
+			}
+			if pts[j].y > pts[hi].y {
+				hi = j
+			}
+			j++
+		}
+		last := j - 1
+		keep := [4]int{i, lo, hi, last}
+		sort.Ints(keep[:])
+		prev := -1
+		for _, k := range keep {
+			if k != prev {
+				out = append(out, pts[k])
+				prev = k
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// thinBars merges, within each run of bars in one pixel column, bars whose
+// pixel rows touch or overlap: the merged bars cover exactly the pixels
+// the originals covered.
+func thinBars(pts []xyz, g pixelGrid) []xyz {
+	if len(pts) <= 2 {
+		return pts
+	}
+	out := make([]xyz, 0, 64)
+	var run []xyz
+	for i := 0; i < len(pts); {
+		c := g.col(pts[i].x)
+		j := i
+		for j < len(pts) && g.col(pts[j].x) == c {
+			j++
+		}
+		run = append(run[:0], pts[i:j]...)
+		sort.Slice(run, func(a, b int) bool { return run[a].y < run[b].y })
+		cur := run[0]
+		for _, b := range run[1:] {
+			if g.row(b.y) <= g.row(cur.y2)+1 {
+				cur.y2 = math.Max(cur.y2, b.y2)
+				continue
+			}
+			out = append(out, cur)
+			cur = b
+		}
+		out = append(out, cur)
+		i = j
+	}
+	return out
+}
+
+// thinCells keeps the first point of each cell of size×size pixels.
+func thinCells(pts []xyz, g pixelGrid, size int64) []xyz {
+	if len(pts) <= 1 {
+		return pts
+	}
+	type cell struct{ c, r int64 }
+	seen := make(map[cell]struct{}, min(len(pts), 1<<16))
+	out := make([]xyz, 0, min(len(pts), 1<<16))
+	for _, p := range pts {
+		k := cell{floorDiv(g.col(p.x), size), floorDiv(g.row(p.y), size)}
+		if _, ok := seen[k]; ok {
+			continue
+		}
+		seen[k] = struct{}{}
+		out = append(out, p)
+	}
+	return out
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
