@@ -25,7 +25,8 @@ func NewScanner(r *Reader) *Scanner {
 }
 
 // Tracker returns the scanner's connection tracker, for callers that want
-// to be told of new connections.
+// to be told of new and retired connections. When Scan returns false every
+// connection still open has been retired (Tracker.Flush).
 func (s *Scanner) Tracker() *Tracker { return s.trk }
 
 // Scan advances to the next TCP segment. It returns false at the end of
@@ -41,10 +42,18 @@ func (s *Scanner) Scan() bool {
 			continue
 		}
 		s.cur = s.trk.Track(&s.seg)
+		if p.Number&expireEvery == 0 {
+			s.trk.Expire(s.seg.Time)
+		}
 		return true
 	}
+	s.trk.Flush()
 	return false
 }
+
+// expireEvery+1 is how many packets pass between sweeps for finished and
+// idle connections.
+const expireEvery = 1<<13 - 1
 
 func (s *Scanner) warn(err error) {
 	if len(s.warnings) < maxWarnings {

@@ -2,6 +2,7 @@ package reassembly
 
 import (
 	"net/netip"
+	"slices"
 )
 
 // State summarises how far a connection got, from the flags seen.
@@ -128,6 +129,60 @@ type Tracker struct {
 	// OnNew, if set, is called when a connection is created, before the
 	// segment that created it is returned.
 	OnNew func(*Conn)
+	// OnRetire, if set, is called when a connection leaves the table (see
+	// Expire and Flush); the tracker forgets it afterwards.
+	OnRetire func(*Conn)
+}
+
+// Retirement policy. A connection stays in the table while packets may
+// still come for it, so that a late packet joins its stream as in
+// Wireshark; these times are of the capture's clock.
+const (
+	// closedIdle: a closed or reset connection idle this long is done.
+	closedIdle = 120e9
+	// idleTimeout: any connection idle this long is done.
+	idleTimeout = 30 * 60e9
+	// pressureConns: above this many live connections (a scan, a SYN
+	// flood), connections idle for pressureIdle are retired too.
+	pressureConns = 50000
+	pressureIdle  = 30e9
+)
+
+// Expire retires connections that are finished or idle at capture time
+// now, and returns how many it retired.
+func (t *Tracker) Expire(now int64) int {
+	n := 0
+	pressure := len(t.conns) > pressureConns
+	for k, c := range t.conns {
+		idle := now - c.LastTime
+		st := c.State()
+		done := idle > idleTimeout ||
+			(st == StateClosed || st == StateReset) && idle > closedIdle ||
+			pressure && idle > pressureIdle
+		if done {
+			delete(t.conns, k)
+			if t.OnRetire != nil {
+				t.OnRetire(c)
+			}
+			n++
+		}
+	}
+	return n
+}
+
+// Flush retires every connection still in the table, in stream order.
+func (t *Tracker) Flush() {
+	rest := make([]*Conn, 0, len(t.conns))
+	for _, c := range t.conns {
+		rest = append(rest, c)
+	}
+	slices.SortFunc(rest, func(a, b *Conn) int { return a.Stream - b.Stream })
+	clear(t.conns)
+	if t.OnRetire != nil {
+		for _, c := range rest {
+			t.OnRetire(c)
+		}
+	}
 }
 
 // NewTracker returns an empty tracker.
@@ -167,6 +222,9 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 			c.Client, c.Server = dst, src
 		default:
 			c.Client, c.Server = src, dst
+		}
+		if old := t.conns[key]; old != nil && t.OnRetire != nil {
+			t.OnRetire(old)
 		}
 		t.conns[key] = c
 		if t.OnNew != nil {

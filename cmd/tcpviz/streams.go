@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -51,13 +52,22 @@ func streamsOf(in input, e *env) fileResult {
 	}
 	defer oc.close()
 	sc := reassembly.NewScanner(oc.Reader)
-	var conns []*reassembly.Conn
-	sc.Tracker().OnNew = func(c *reassembly.Conn) { conns = append(conns, c) }
+	// Rows are made as connections are retired (finished, idle, or at the
+	// end of the capture), so that only live connections are held.
+	type row struct {
+		stream int
+		cells  []string
+	}
+	var rows []row
+	sc.Tracker().OnRetire = func(c *reassembly.Conn) {
+		rows = append(rows, row{c.Stream, charts.StreamRow(in.name, c)})
+	}
 	for sc.Scan() {
 	}
+	slices.SortFunc(rows, func(a, b row) int { return a.stream - b.stream })
 	var r fileResult
-	for _, c := range conns {
-		r.rows = append(r.rows, charts.StreamRow(in.name, c))
+	for _, rw := range rows {
+		r.rows = append(r.rows, rw.cells)
 	}
 	r.warnings = scanWarnings(in, sc)
 	if err := sc.Err(); err != nil {
