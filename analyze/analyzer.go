@@ -1,16 +1,448 @@
 package analyze
 
-import "tcpviz/reassembly"
+import (
+	"net/netip"
+
+	"tcpviz/reassembly"
+)
 
 // Analyzer applies Wireshark's TCP analysis to the segments of a capture,
 // fed in capture order, and accumulates per-direction statistics.
-type Analyzer struct{}
+//
+// The per-packet rules are those of tcp_analyze_sequence_number in
+// Wireshark 4.0's epan/dissectors/packet-tcp.c, run on the raw 32-bit
+// header values with the same serial-number comparisons, so that sequence
+// wrap at 2^32 and every quirk (0 meaning "not seen yet", 32-bit window
+// arithmetic) behave as in tshark. See (*Analyzer).Add.
+//
+// Memory: per connection, the analyzer keeps the segments not yet
+// acknowledged (at most maxUnacked per direction, as Wireshark caps its
+// list), a set of received sequence ranges for unique_bytes (bounded by
+// maxRanges), and the RTT samples of each direction (8 bytes per sample:
+// the exact median needs them; see DirStats.RTTMedianMs).
+type Analyzer struct {
+	conns map[*reassembly.Conn]*connState
+	seen  map[tupleKey]bool // 4-tuples that had a connection (reused ports)
+}
+
+type tupleKey struct{ a, b netip.AddrPort }
+
+// maxUnacked is Wireshark's TCP_MAX_UNACKED_SEGMENTS.
+const maxUnacked = 10000
 
 // New returns an Analyzer.
-func New() *Analyzer { return &Analyzer{} }
+func New() *Analyzer {
+	return &Analyzer{conns: make(map[*reassembly.Conn]*connState), seen: make(map[tupleKey]bool)}
+}
+
+// unacked is one segment not yet acknowledged (Wireshark's tcp_unacked_t).
+type unacked struct {
+	frame        int64
+	seq, nextseq uint32
+	ts           int64
+}
+
+// flow is Wireshark's per-direction analysis state (tcp_flow_t and its
+// tcp_analyze_seq_flow_info_t), on raw 32-bit numbers.
+type flow struct {
+	baseSet bool
+	baseSeq uint32
+
+	nextseq         uint32 // highest sequence number seen + 1; 0: none yet
+	nextseqframe    int64
+	nextseqtime     int64
+	maxseqtobeacked uint32
+	lastack         uint32
+	lastacktime     int64
+	lastnondupack   int64
+	dupacknum       int
+	window          uint32 // last raw window seen (MaxUint32: none)
+	winScale        int16  // -1 unknown, -2 no scaling, else the shift
+	lastFlags       Flag
+	validBIF        bool
+	isFirstAck      bool
+
+	// segs are the unacknowledged segments, oldest first (Wireshark's list
+	// is newest first: iterate backwards to visit them in its order).
+	segs []unacked
+
+	nsack        int
+	sackL, sackR [4]uint32
+}
+
+type connState struct {
+	flow     [2]flow
+	tsMruSyn int64 // time of the most recent pure SYN; 0 none
+	firstRTT int64 // handshake RTT (tcp.analysis.initial_rtt); 0 none
+	stats    [2]dirAcc
+}
+
+func newConnState() *connState {
+	cs := &connState{}
+	for i := range cs.flow {
+		f := &cs.flow[i]
+		f.window = ^uint32(0)
+		f.winScale = -1
+		f.validBIF = true
+	}
+	for i := range cs.stats {
+		cs.stats[i].init()
+	}
+	return cs
+}
+
+// Serial-number comparisons (RFC 1982), as Wireshark's GT_SEQ and friends.
+func gtSeq(a, b uint32) bool { return int32(a-b) > 0 }
+func ltSeq(a, b uint32) bool { return int32(a-b) < 0 }
+func leSeq(a, b uint32) bool { return int32(a-b) <= 0 }
+
+const (
+	thFIN = reassembly.FIN
+	thSYN = reassembly.SYN
+	thRST = reassembly.RST
+	thACK = reassembly.ACK
+)
 
 // Add analyses segment s of connection c (as returned by the tracker) and
-// returns its per-packet analysis.
+// returns its per-packet analysis. Segments must come in capture order.
+//
+// A capture duplicate (s.Duplicate) is flagged CaptureDuplicate and does
+// not change the analysis state: it is not a retransmission, a duplicate
+// ACK or anything else the network did. tshark, which does not recognise
+// such copies, flags them (usually as retransmissions or duplicate ACKs).
 func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
-	return PacketInfo{BytesInFlight: -1, AckRTT: -1, Window: int64(s.Window)}
+	cs := a.conns[c]
+	isNew := cs == nil
+	if isNew {
+		cs = newConnState()
+		a.conns[c] = cs
+	}
+	fwd, rev := &cs.flow[s.Dir], &cs.flow[s.Dir.Reverse()]
+	info := PacketInfo{BytesInFlight: -1, AckRTT: -1}
+	if s.Duplicate {
+		info.Flags = CaptureDuplicate
+		info.Window, info.ScaleFactor = scaledWindow(fwd, s)
+		cs.stats[s.Dir].add(cs, s, &info)
+		return info
+	}
+
+	key := tupleKey{s.SrcAddrPort(), s.DstAddrPort()}
+	if key.b.Addr().Less(key.a.Addr()) || (key.a.Addr() == key.b.Addr() && key.b.Port() < key.a.Port()) {
+		key.a, key.b = key.b, key.a
+	}
+	flags := s.Flags
+	if isNew {
+		if flags&(thSYN|thACK) == thSYN && a.seen[key] {
+			info.Flags |= ReusedPorts
+		}
+		a.seen[key] = true
+	} else if flags&(thSYN|thACK) == thSYN && fwd.baseSet && s.Seq == fwd.baseSeq {
+		// A SYN again with the same ISN: Wireshark restores nextseq (a RST
+		// may have moved it, issue 17616).
+		fwd.nextseq = fwd.maxseqtobeacked
+	}
+	if flags&(thSYN|thACK) == thSYN|thACK && fwd.baseSet && s.Seq != fwd.baseSeq {
+		info.Flags |= ReusedPorts
+		fwd.baseSeq = s.Seq
+	}
+	fwd.nsack = 0
+
+	seglen := uint32(s.PayloadLen)
+	a.analyzeSeq(cs, fwd, rev, s, seglen, &info)
+
+	info.Window, info.ScaleFactor = scaledWindow(fwd, s)
+
+	if flags&thSYN != 0 {
+		if flags&thACK == 0 {
+			cs.tsMruSyn = s.Time
+		}
+		fwd.isFirstAck = true
+	}
+	if flags&(thSYN|thACK) == thACK && cs.tsMruSyn != 0 && cs.firstRTT == 0 {
+		cs.firstRTT = s.Time - cs.tsMruSyn
+	}
+	if flags&(thSYN|thACK) == thACK {
+		fwd.isFirstAck = false
+	}
+	// Options, dissected after the analysis as Wireshark does.
+	if s.Opt.WScale >= 0 {
+		fwd.winScale = int16(s.Opt.WScale)
+	}
+	if s.Opt.NSACK > 0 {
+		fwd.nsack = 0
+		for i := 0; i < int(s.Opt.NSACK); i++ {
+			n := i + 1
+			if n >= 4 { // Wireshark stores ranges 1..MAX_TCP_SACK_RANGES-1
+				break
+			}
+			fwd.nsack = n
+			fwd.sackL[n] = s.Opt.SACK[i].Left
+			fwd.sackR[n] = s.Opt.SACK[i].Right
+		}
+	}
+	if flags&thSYN != 0 {
+		verifyWindowScaling(flags&thACK != 0, fwd, rev)
+	}
+	cs.stats[s.Dir].add(cs, s, &info)
+	if info.AckRTT >= 0 {
+		cs.stats[s.Dir.Reverse()].addRTT(info.AckRTT)
+	}
+	return info
+}
+
+// verifyWindowScaling is Wireshark's verify_tcp_window_scaling, run after
+// a SYN's options: scaling is used only when both SYNs carried the option.
+func verifyWindowScaling(synack bool, fwd, rev *flow) {
+	if fwd.winScale == -1 {
+		fwd.winScale, rev.winScale = -2, -2
+	} else if synack && rev.winScale == -2 {
+		fwd.winScale = -2
+	}
+}
+
+// scaledWindow is tcp.window_size and tcp.window_size_scalefactor (0 for
+// a SYN, which Wireshark never scales and shows no factor for).
+func scaledWindow(fwd *flow, s *reassembly.Segment) (int64, int32) {
+	w := int64(s.Window)
+	if s.Flags&thSYN != 0 {
+		return w, 0
+	}
+	switch {
+	case fwd.winScale >= 0:
+		return int64(uint32(w) << uint(fwd.winScale)), 1 << uint(fwd.winScale)
+	default:
+		return w, int32(fwd.winScale)
+	}
+}
+
+// analyzeSeq is tcp_analyze_sequence_number.
+func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segment, seglen uint32, info *PacketInfo) {
+	seq, ack, flags, window := s.Seq, s.Ack, s.Flags, uint32(s.Window)
+	now := s.Time
+
+	if !fwd.baseSet {
+		if flags&thSYN != 0 {
+			fwd.baseSeq = seq
+		} else {
+			fwd.baseSeq = seq - 1
+		}
+		fwd.baseSet = true
+	}
+	if !rev.baseSet && flags&thACK != 0 {
+		rev.baseSeq = ack - 1
+		rev.baseSet = true
+	}
+	if flags&thACK != 0 {
+		rev.validBIF = true
+	}
+
+	f := &info.Flags
+	func() {
+		// ZERO WINDOW PROBE
+		if seglen == 1 && seq == fwd.nextseq && rev.window == 0 {
+			*f |= ZeroWindowProbe
+			return
+		}
+		// ZERO WINDOW
+		if window == 0 && flags&(thRST|thFIN|thSYN) == 0 {
+			*f |= ZeroWindow
+		}
+		// LOST PACKET
+		if fwd.nextseq != 0 && gtSeq(seq, fwd.nextseq) && flags&thRST == 0 {
+			*f |= LostSegment
+			fwd.validBIF = false
+		}
+		// KEEP ALIVE
+		if seglen <= 1 && seq == fwd.nextseq-1 && flags&(thSYN|thFIN|thRST) == 0 {
+			*f |= KeepAlive
+		}
+		// WINDOW UPDATE
+		if seglen == 0 && window != 0 && window != fwd.window && seq == fwd.nextseq &&
+			ack == fwd.lastack && flags&(thSYN|thFIN|thRST) == 0 {
+			*f |= WindowUpdate
+		}
+		// WINDOW FULL
+		if seglen > 0 && rev.winScale != -1 && flags&(thSYN|thFIN|thRST) == 0 {
+			shift := uint(0)
+			if !rev.isFirstAck && rev.winScale >= 0 {
+				shift = uint(rev.winScale)
+			}
+			if seq+seglen == rev.lastack+(rev.window<<shift) {
+				*f |= WindowFull
+			}
+		}
+		// KEEP ALIVE ACK
+		if seglen == 0 && window != 0 && window == fwd.window && seq == fwd.nextseq &&
+			ack == fwd.lastack && rev.lastFlags&KeepAlive != 0 && flags&(thSYN|thFIN|thRST) == 0 {
+			*f |= KeepAliveAck
+			return
+		}
+		// ZERO WINDOW PROBE ACK
+		if seglen == 0 && window == 0 && window == fwd.window && seq == fwd.nextseq &&
+			ack == fwd.lastack && rev.lastFlags&ZeroWindowProbe != 0 && flags&(thSYN|thFIN|thRST) == 0 {
+			*f |= ZeroWindowProbeAck
+			return
+		}
+		// DUPLICATE ACK
+		if seglen == 0 && window != 0 && window == fwd.window && seq == fwd.nextseq &&
+			ack == fwd.lastack && flags&(thSYN|thFIN|thRST) == 0 {
+			if fwd.dupacknum == -1 {
+				fwd.dupacknum = 1
+			} else {
+				fwd.dupacknum++
+			}
+			*f |= DupAck
+			info.DupAckNum = fwd.dupacknum
+			info.DupAckOf = fwd.lastnondupack
+		}
+	}()
+
+	// finished_fwd:
+	if ack != fwd.lastack {
+		fwd.lastnondupack = s.Frame
+		fwd.dupacknum = 0
+	}
+
+	// ACKED LOST PACKET
+	if rev.maxseqtobeacked != 0 && gtSeq(ack, rev.maxseqtobeacked) && flags&thACK != 0 {
+		if rev.maxseqtobeacked > rev.nextseq {
+			rev.maxseqtobeacked = rev.nextseq
+			*f |= AckUnseen
+		} else {
+			if rev.dupacknum == 0 {
+				*f |= AckUnseen
+			}
+			rev.dupacknum = -1
+		}
+	}
+
+	// RETRANSMISSION / FAST RETRANSMISSION / OUT-OF-ORDER
+	if (seglen > 0 || flags&(thSYN|thFIN) != 0) && *f&KeepAlive == 0 {
+		func() {
+			seqNotAdvanced := fwd.nextseq != 0 && ltSeq(seq, fwd.nextseq)
+			if seglen > 1 && fwd.nextseq-1 == seq {
+				seqNotAdvanced = false
+			}
+			// SPURIOUS
+			if seglen > 0 && rev.lastack != 0 && leSeq(seq+seglen, rev.lastack) {
+				*f |= SpuriousRetrans | Retransmission
+				return
+			}
+			// FAST RETRANSMISSION (Wireshark's default precedence: before OOO)
+			t := now - rev.lastacktime
+			if seqNotAdvanced && rev.dupacknum >= 2 && rev.lastack == seq && t >= 0 && t < 20e6 {
+				*f |= FastRetransmission | Retransmission
+				return
+			}
+			// OUT-OF-ORDER
+			t = now - fwd.nextseqtime
+			thres := int64(3e6)
+			if cs.firstRTT != 0 {
+				thres = cs.firstRTT
+			}
+			end := seq + seglen
+			if flags&(thSYN|thFIN) != 0 {
+				end++
+			}
+			if seqNotAdvanced && t >= 0 && t < thres && fwd.nextseq != end {
+				*f |= OutOfOrder
+				return
+			}
+			if seqNotAdvanced {
+				*f |= Retransmission
+			}
+		}()
+	}
+
+	// finished_checking_retransmission_type:
+	nextseq := seq + seglen
+	if flags&(thSYN|thFIN) != 0 {
+		nextseq++
+	}
+	if (seglen > 0 || flags&(thSYN|thFIN) != 0) && len(fwd.segs) < maxUnacked {
+		fwd.segs = append(fwd.segs, unacked{frame: s.Frame, seq: seq, nextseq: nextseq, ts: now})
+	}
+	if gtSeq(nextseq, fwd.nextseq) || fwd.nextseq == 0 {
+		if *f&ZeroWindowProbe == 0 {
+			fwd.nextseq = nextseq
+			fwd.nextseqframe = s.Frame
+			fwd.nextseqtime = now
+		}
+	}
+	if seq == fwd.maxseqtobeacked || fwd.maxseqtobeacked == 0 {
+		if *f&ZeroWindowProbe == 0 {
+			fwd.maxseqtobeacked = fwd.nextseq
+		}
+	}
+	fwd.window = window
+	fwd.lastack = ack
+	fwd.lastacktime = now
+	fwd.lastFlags = *f
+
+	// Remove what this ACKs from the other direction's unacked list,
+	// visiting it newest first as Wireshark does: the last exact match
+	// visited is the first transmission.
+	segs := rev.segs
+	keep := len(segs)
+	for i := len(segs) - 1; i >= 0; i-- {
+		u := &segs[i]
+		if ack == u.nextseq {
+			info.AckedFrame = u.frame
+			info.AckRTT = now - u.ts
+		} else if gtSeq(ack, u.seq) && leSeq(ack, u.nextseq) {
+			u.seq = ack
+			continue
+		} else if gtSeq(u.nextseq, ack) {
+			continue
+		}
+		// Delete segs[i]: shift the kept tail (entries after i) down later.
+		keep--
+		u.frame = -1
+	}
+	if keep != len(segs) {
+		j := 0
+		for i := range segs {
+			if segs[i].frame != -1 {
+				segs[j] = segs[i]
+				j++
+			}
+		}
+		rev.segs = segs[:j]
+	}
+	if info.AckedFrame != 0 && info.AckRTT == 0 {
+		info.AckRTT = -1 // tshark shows no ack_rtt for a zero delay
+	}
+
+	// BYTES IN FLIGHT
+	if seglen != 0 && len(fwd.segs) > 0 && fwd.validBIF {
+		base := fwd.baseSeq
+		newest := fwd.segs[len(fwd.segs)-1]
+		first, last := newest.seq-base, newest.nextseq-base
+		for i := range fwd.segs {
+			u := &fwd.segs[i]
+			if u.nextseq-base > last {
+				last = u.nextseq - base
+			}
+			if u.seq-base < first {
+				first = u.seq - base
+			}
+		}
+		inFlight := last - first
+		if rev.nsack > 0 {
+			var delivered uint32
+			for i := 1; i <= rev.nsack; i++ {
+				delivered += rev.sackR[i] - rev.sackL[i]
+			}
+			inFlight -= delivered
+		}
+		if inFlight > 0 && inFlight < 2000000000 {
+			bif := int64(inFlight)
+			if flags&(thSYN|thFIN) != 0 {
+				bif--
+			}
+			if bif != 0 {
+				info.BytesInFlight = bif
+			}
+		}
+	}
 }

@@ -42,6 +42,11 @@ type PacketInfo struct {
 	// Wireshark's tcp.window_size), -1 when the scale is unknown... see
 	// Analyzer for how an unknown scale is treated.
 	Window int64
+	// ScaleFactor is tcp.window_size_scalefactor: the multiplier applied
+	// to the header's window (1<<shift), -1 when the scale is unknown (no
+	// handshake seen), -2 when the handshake said no scaling, 0 for a SYN
+	// (never scaled).
+	ScaleFactor int32
 }
 
 // Has reports whether all of f2 are set.

@@ -1,0 +1,359 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"net/netip"
+	"slices"
+	"sort"
+
+	"tcpviz/reassembly"
+)
+
+// DirStats are the statistics of one direction of one connection: what
+// `tcpviz summary` prints in one row. Counts are of the packets sent in
+// this direction. Fields whose Has* companion is false (or, for counts of
+// samples, are zero) are not measurable.
+type DirStats struct {
+	Stream int
+	Dir    reassembly.Direction
+	Src    netip.AddrPort // sender of this direction
+	Dst    netip.AddrPort
+	// FirstTime is the time of the connection's first packet (ns since the
+	// epoch) and Duration the connection's duration (ns), as `streams`.
+	FirstTime, Duration int64
+
+	Packets     int64 // packets sent, capture duplicates included (as tshark counts)
+	DataPackets int64 // packets with payload (tcp.len > 0)
+	DataBytes   int64 // payload bytes (sum of tcp.len)
+	// UniqueBytes counts each byte of sequence space carrying payload once
+	// (tcptrace's "unique bytes sent"): retransmitted and duplicated bytes
+	// are not counted again, bytes never captured are not counted.
+	UniqueBytes int64
+
+	RetransPackets  int64 // tcp.analysis.retransmission (fast and spurious included)
+	RetransBytes    int64 // their payload bytes
+	FastRetrans     int64
+	SpuriousRetrans int64
+	OutOfOrder      int64
+	LostSegments    int64
+	DupAcks         int64 // duplicate ACKs this side sent
+	ZeroWindows     int64 // zero-window advertisements this side sent
+	WindowFull      int64
+
+	MSS           int  // from this side's SYN; 0: not seen
+	WScale        int  // shift this side offered in its SYN; -1: not offered or no SYN
+	SACKPermitted bool // from this side's SYN
+	Timestamps    bool // from this side's SYN
+	HandshakeSeen bool // this side's SYN (or SYN/ACK) was captured
+
+	MaxRwnd int64 // largest advertised window (scaled as Wireshark shows it); -1 if no ACK sent
+
+	// RTT of data sent in this direction: Wireshark's tcp.analysis.ack_rtt
+	// on the other side's ACKs (an ACK exactly covering a segment's end,
+	// timed from the segment's first transmission).
+	RTTSamples                                         int64
+	RTTMinMs, RTTMedianMs, RTTMeanMs, RTTMaxMs, RTTStd float64
+
+	HasHandshakeRTT bool
+	HandshakeRTTMs  float64 // tcp.analysis.initial_rtt of the connection
+
+	// ThroughputBps is 8 × UniqueBytes / the connection's duration, as
+	// tcptrace's "throughput" (which is in bytes/s); 0 with HasThroughput
+	// false when the duration is 0.
+	HasThroughput bool
+	ThroughputBps float64
+
+	State     string
+	Diagnosis string
+
+	// Extras.
+	InitialWindowBytes int64 // payload sent before the other side acknowledged any of it
+	InitialWindowPkts  int64
+	MaxBytesInFlight   int64
+	KeepAlives         int64
+	ZeroWindowProbes   int64
+	WindowUpdates      int64
+	TripleDupAcks      int64 // duplicate ACKs numbered 3 (what triggers fast retransmit)
+	CaptureDuplicates  int64
+	AckUnseen          int64
+	MinRwnd            int64   // -1 if no ACK sent
+	AvgRwnd            float64 // mean advertised window over this side's ACKs
+	IdleMaxMs          float64 // longest gap between two packets of this direction
+	SYNs, FINs, RSTs   int64
+	PureAcks           int64
+}
+
+// rangeSet is a set of disjoint [lo, hi) sequence ranges, sorted.
+type rangeSet struct {
+	r     [][2]uint64
+	total int64
+}
+
+// maxRanges bounds a rangeSet: past it, the two ranges closest together
+// are merged (the bytes between them counted as seen). Only a capture with
+// more than that many holes never filled reaches it.
+const maxRanges = 4096
+
+func (rs *rangeSet) add(lo, hi uint64) {
+	if hi <= lo {
+		return
+	}
+	n := len(rs.r)
+	if n == 0 || lo > rs.r[n-1][1] { // fast path: beyond the last range
+		rs.r = append(rs.r, [2]uint64{lo, hi})
+		rs.total += int64(hi - lo)
+		rs.bound()
+		return
+	}
+	if lo >= rs.r[n-1][0] { // overlaps or extends the last range
+		if hi > rs.r[n-1][1] {
+			rs.total += int64(hi - rs.r[n-1][1])
+			rs.r[n-1][1] = hi
+		}
+		return
+	}
+	// General case: merge every range touching [lo, hi).
+	i := sort.Search(n, func(k int) bool { return rs.r[k][1] >= lo })
+	j := i
+	nlo, nhi := lo, hi
+	var covered int64
+	for j < n && rs.r[j][0] <= hi {
+		nlo = min(nlo, rs.r[j][0])
+		nhi = max(nhi, rs.r[j][1])
+		covered += int64(rs.r[j][1] - rs.r[j][0])
+		j++
+	}
+	rs.total += int64(nhi-nlo) - covered
+	rs.r = slices.Replace(rs.r, i, j, [2]uint64{nlo, nhi})
+	rs.bound()
+}
+
+func (rs *rangeSet) bound() {
+	if len(rs.r) <= maxRanges {
+		return
+	}
+	best, gap := 0, uint64(math.MaxUint64)
+	for k := 0; k+1 < len(rs.r); k++ {
+		if g := rs.r[k+1][0] - rs.r[k][1]; g < gap {
+			best, gap = k, g
+		}
+	}
+	rs.total += int64(gap)
+	rs.r[best][1] = rs.r[best+1][1]
+	rs.r = slices.Delete(rs.r, best+1, best+2)
+}
+
+// dirAcc accumulates one direction's statistics as segments arrive.
+type dirAcc struct {
+	s        DirStats
+	unique   rangeSet
+	rtt      []int64 // ns
+	rwndSum  float64
+	rwndN    int64
+	lastTime int64
+	idleMax  int64
+	// initial window: data sent until the other side acks any of it.
+	firstDataSeq uint64
+	sawData      bool
+	iwDone       bool
+}
+
+func (d *dirAcc) init() {
+	d.s.MaxRwnd, d.s.MinRwnd, d.s.WScale = -1, -1, -1
+}
+
+func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
+	st := &d.s
+	if st.Packets > 0 {
+		if gap := s.Time - d.lastTime; gap > d.idleMax {
+			d.idleMax = gap
+		}
+	}
+	d.lastTime = s.Time
+	st.Packets++
+	n := int64(s.PayloadLen)
+	if n > 0 {
+		st.DataPackets++
+		st.DataBytes += n
+		lo := s.SeqAbs
+		if s.Flags&thSYN != 0 {
+			lo++
+		}
+		d.unique.add(lo, lo+uint64(n))
+		if !d.sawData {
+			d.sawData, d.firstDataSeq = true, lo
+		}
+		if !d.iwDone && info.Flags&Retransmission == 0 && info.Flags&CaptureDuplicate == 0 {
+			st.InitialWindowBytes += n
+			st.InitialWindowPkts++
+		}
+	}
+	f := info.Flags
+	if s.Flags&thSYN != 0 {
+		st.SYNs++
+	}
+	if s.Flags&thFIN != 0 {
+		st.FINs++
+	}
+	if s.Flags&thRST != 0 {
+		st.RSTs++
+	}
+	if f&CaptureDuplicate != 0 {
+		st.CaptureDuplicates++
+		return
+	}
+	if s.Flags&thACK != 0 {
+		if n == 0 && s.Flags&(thSYN|thFIN|thRST) == 0 {
+			st.PureAcks++
+		}
+		w := info.Window
+		st.MaxRwnd = max(st.MaxRwnd, w)
+		if st.MinRwnd < 0 || w < st.MinRwnd {
+			st.MinRwnd = w
+		}
+		d.rwndSum += float64(w)
+		d.rwndN++
+		// This ACK ends the other direction's initial window once it
+		// acknowledges some of its data.
+		o := &cs.stats[s.Dir.Reverse()]
+		if o.sawData && !o.iwDone && s.AckAbs > o.firstDataSeq {
+			o.iwDone = true
+		}
+	}
+	if f&Retransmission != 0 {
+		st.RetransPackets++
+		st.RetransBytes += n
+	}
+	count := func(flag Flag, c *int64) {
+		if f&flag != 0 {
+			*c++
+		}
+	}
+	count(FastRetransmission, &st.FastRetrans)
+	count(SpuriousRetrans, &st.SpuriousRetrans)
+	count(OutOfOrder, &st.OutOfOrder)
+	count(LostSegment, &st.LostSegments)
+	count(DupAck, &st.DupAcks)
+	count(ZeroWindow, &st.ZeroWindows)
+	count(WindowFull, &st.WindowFull)
+	count(KeepAlive, &st.KeepAlives)
+	count(ZeroWindowProbe, &st.ZeroWindowProbes)
+	count(WindowUpdate, &st.WindowUpdates)
+	count(AckUnseen, &st.AckUnseen)
+	if info.DupAckNum == 3 {
+		st.TripleDupAcks++
+	}
+	st.MaxBytesInFlight = max(st.MaxBytesInFlight, info.BytesInFlight)
+}
+
+func (d *dirAcc) addRTT(ns int64) { d.rtt = append(d.rtt, ns) }
+
+// Stats returns the statistics of both directions of connection c, as
+// accumulated so far (indexed by reassembly.C2S and S2C).
+func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
+	var out [2]DirStats
+	cs := a.conns[c]
+	if cs == nil {
+		cs = newConnState()
+	}
+	for d := reassembly.C2S; d <= reassembly.S2C; d++ {
+		acc := &cs.stats[d]
+		st := acc.s
+		st.Stream, st.Dir = c.Stream, d
+		src, dst := c.Client, c.Server
+		if d == reassembly.S2C {
+			src, dst = dst, src
+		}
+		st.Src, st.Dst = src, dst
+		st.FirstTime, st.Duration = c.FirstTime, c.Duration()
+		di := &c.Dir[d]
+		st.MSS, st.WScale = int(di.MSS), int(di.WScale)
+		st.SACKPermitted, st.Timestamps, st.HandshakeSeen = di.SACKPermitted, di.Timestamps, di.SYN
+		st.UniqueBytes = acc.unique.total
+		st.IdleMaxMs = float64(acc.idleMax) / 1e6
+		if acc.rwndN > 0 {
+			st.AvgRwnd = acc.rwndSum / float64(acc.rwndN)
+		}
+		if cs.firstRTT != 0 {
+			st.HasHandshakeRTT, st.HandshakeRTTMs = true, float64(cs.firstRTT)/1e6
+		}
+		if dur := c.Duration(); dur > 0 {
+			st.HasThroughput = true
+			st.ThroughputBps = float64(st.UniqueBytes) * 8 / (float64(dur) / 1e9)
+		}
+		fillRTT(&st, acc.rtt)
+		st.State = string(c.State())
+		st.Diagnosis = diagnose(&st)
+		out[d] = st
+	}
+	return out
+}
+
+// fillRTT computes the RTT columns from the samples (ns). The median of an
+// even number of samples is the mean of the two middle ones.
+func fillRTT(st *DirStats, ns []int64) {
+	st.RTTSamples = int64(len(ns))
+	if len(ns) == 0 {
+		return
+	}
+	s := slices.Clone(ns)
+	slices.Sort(s)
+	var sum float64
+	for _, v := range s {
+		sum += float64(v)
+	}
+	mean := sum / float64(len(s))
+	var sq float64
+	for _, v := range s {
+		d := float64(v) - mean
+		sq += d * d
+	}
+	med := float64(s[len(s)/2])
+	if len(s)%2 == 0 {
+		med = (float64(s[len(s)/2-1]) + float64(s[len(s)/2])) / 2
+	}
+	st.RTTMinMs = float64(s[0]) / 1e6
+	st.RTTMaxMs = float64(s[len(s)-1]) / 1e6
+	st.RTTMeanMs = mean / 1e6
+	st.RTTMedianMs = med / 1e6
+	if len(s) > 1 {
+		st.RTTStd = math.Sqrt(sq/float64(len(s)-1)) / 1e6
+	}
+}
+
+// diagnose writes a one-line reading of the numbers, or "" when nothing
+// stands out.
+func diagnose(st *DirStats) string {
+	if st.DataBytes == 0 {
+		return ""
+	}
+	var parts []string
+	if st.ZeroWindows > 0 {
+		parts = append(parts, fmt.Sprintf("receiver window closed %d times", st.ZeroWindows))
+	}
+	if st.WindowFull > 0 && st.MaxBytesInFlight > 0 {
+		parts = append(parts, fmt.Sprintf("receiver-window limited: %d window-full segments, up to %s in flight", st.WindowFull, kb(st.MaxBytesInFlight)))
+	}
+	if st.DataPackets > 0 && st.RetransPackets > 0 {
+		pct := 100 * float64(st.RetransPackets) / float64(st.DataPackets)
+		if pct >= 1 {
+			parts = append(parts, fmt.Sprintf("loss: %.1f%% of data packets retransmitted", pct))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	out := parts[0]
+	for _, p := range parts[1:] {
+		out += "; " + p
+	}
+	return out
+}
+
+func kb(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d KB", (n+512)/1024)
+}
