@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
@@ -64,6 +65,9 @@ func newApp(e *env) *cli.App {
 		Commands: []*cli.Command{
 			streamsCommand(e),
 			seqCommand(e),
+			tputCommand(e),
+			rttCommand(e),
+			windowCommand(e),
 		},
 	}
 	return app
@@ -155,6 +159,26 @@ type fileResult struct {
 	rows     [][]string
 	warnings []string // one line each, already naming the file
 	err      error    // the file failed (partly or wholly); names the file
+}
+
+// withProgress wraps work so that, with several inputs and a terminal on
+// stderr, a progress bar shows how many files are done. Call the returned
+// done function when all are.
+func (e *env) withProgress(n int, work func(input) fileResult) (func(input) fileResult, func()) {
+	if n < 2 || !isTerminal(e.stderr) {
+		return work, func() {}
+	}
+	bar := progressbar.NewOptions(n,
+		progressbar.OptionSetWriter(e.stderr),
+		progressbar.OptionSetDescription("captures"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionClearOnFinish(),
+	)
+	return func(in input) fileResult {
+		r := work(in)
+		bar.Add(1)
+		return r
+	}, func() { bar.Finish() }
 }
 
 // forEachInput processes inputs with up to jobs workers and hands the

@@ -27,9 +27,11 @@ func streamsCommand(e *env) *cli.Command {
 			}
 			t := &charts.Table{Columns: charts.StreamsColumns}
 			failed := false
-			forEachInput(ins, c.Int("jobs"), func(in input) fileResult {
+			work, done := e.withProgress(len(ins), func(in input) fileResult {
 				return streamsOf(in, e)
-			}, func(in input, r fileResult) {
+			})
+			defer done()
+			forEachInput(ins, c.Int("jobs"), work, func(in input, r fileResult) {
 				failed = report(e.stderr, r) || failed
 				t.Rows = append(t.Rows, r.rows...)
 			})
