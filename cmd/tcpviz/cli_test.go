@@ -127,3 +127,36 @@ func TestHelpDocumentsExitCodes(t *testing.T) {
 		t.Errorf("exit %d; help lacks exit codes:\n%s", code, stdout)
 	}
 }
+
+// TestMalformedCorpus runs `tcpviz streams` on every broken file of the
+// shared corpus: exit status 0 or 1, a few lines on stderr naming the
+// file, never a stack trace.
+func TestMalformedCorpus(t *testing.T) {
+	names, _ := filepath.Glob("../../../shared/captures/malformed/*")
+	if len(names) == 0 {
+		t.Skip("../shared/captures/malformed not present")
+	}
+	for _, n := range names {
+		t.Run(filepath.Base(n), func(t *testing.T) {
+			_, stderr, code := tcpviz(t, nil, "streams", n)
+			if code != 0 && code != 1 {
+				t.Errorf("exit %d", code)
+			}
+			if strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "panic") {
+				t.Fatalf("stack trace:\n%s", stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if len(lines) > 3 {
+				t.Errorf("%d lines on stderr:\n%s", len(lines), stderr)
+			}
+			for _, l := range lines {
+				if l != "" && !strings.Contains(l, n) {
+					t.Errorf("stderr line does not name the file: %q", l)
+				}
+			}
+			if code == 1 && stderr == "" {
+				t.Errorf("failed without a message")
+			}
+		})
+	}
+}

@@ -90,11 +90,21 @@ func scanWarnings(in input, sc *reassembly.Scanner) []string {
 			first = w.Error()
 			break
 		}
-		out = append(out, fmt.Sprintf("%s: %d packets could not be decoded and were skipped (first: %s)", in.name, n, first))
+		out = append(out, fmt.Sprintf("%s: %s could not be decoded and skipped (first: %s)", in.name, plural(n, "packet"), first))
 	}
 	if n := st.UnknownLink; n > 0 {
-		out = append(out, fmt.Sprintf("%s: packet %d: unsupported link type; %d packets skipped", in.name, st.FirstUnknown, n))
+		out = append(out, fmt.Sprintf("%s: packet %d: unsupported link type; %s skipped", in.name, st.FirstUnknown, plural(n, "packet")))
 	}
-	_ = more
+	if more > 0 && len(out) == 0 {
+		out = append(out, fmt.Sprintf("%s: %s of other problems", in.name, plural(more, "packet")))
+	}
 	return out
+}
+
+// plural formats a count with a noun: "1 packet", "2 packets".
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
