@@ -101,6 +101,7 @@ func BenchmarkReadCapture(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
 	var packets int64
 	for i := 0; i < b.N; i++ {
 		r, err := NewReader(bytes.NewReader(data))
