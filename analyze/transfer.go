@@ -1,0 +1,163 @@
+package analyze
+
+import "tcpviz/reassembly"
+
+// SlowStart describes where a sender left slow start.
+type SlowStart struct {
+	Found bool
+	// End is when slow start ended, in ns since the connection's first
+	// packet, and Flight the most bytes in flight in the last round that
+	// still grew: an estimate of the congestion window it reached.
+	End    int64
+	Flight int64
+	Rounds int    // round trips spent in slow start
+	Reason string // "loss" (a retransmission or duplicate ACK) or "growth stopped"
+}
+
+// slowStartGrowth is how much a round's data must exceed the previous
+// round's to count as slow-start growth (doubling, with slack for delayed
+// ACKs and rounds cut at ACK arrivals).
+const slowStartGrowth = 1.5
+
+// minRoundBytes: leading rounds smaller than this (an application's
+// greeting, such as iperf3's cookie) are not counted as slow-start rounds.
+const minRoundBytes = 4000
+
+// FindSlowStart estimates the end of slow start for data sent in direction
+// d, by the ACK clock: a round trip starts with a data segment and ends
+// when the receiver acknowledges that segment; slow start lasts while
+// each round sends at least 1.5 times the previous round's new data, and
+// ends earlier at the first sign of loss (a retransmission of d's data or
+// a duplicate ACK from the receiver). It is an estimate: a sender that
+// runs out of data to send looks the same as one that stopped growing.
+func FindSlowStart(recs []Record, d reassembly.Direction) SlowStart {
+	if len(recs) == 0 {
+		return SlowStart{}
+	}
+	origin := recs[0].Time
+	var (
+		inRound          bool
+		roundEnd         int64 // the round ends when this is acknowledged
+		sent, prevSent   int64 // new data sent in this and the previous round
+		flight, prevFlt  int64 // most bytes in flight in this and the previous round
+		rounds           int
+		highest          int64 = -1 << 62
+		roundStartedTime int64
+	)
+	for i := range recs {
+		r := &recs[i]
+		if r.Dir == d {
+			if r.Info.Flags&(Retransmission|FastRetransmission) != 0 && rounds+btoi(inRound) > 0 {
+				return SlowStart{Found: true, End: r.Time - origin, Flight: max(prevFlt, flight), Rounds: rounds + btoi(inRound), Reason: "loss"}
+			}
+			if r.Len == 0 {
+				continue
+			}
+			if !inRound {
+				inRound, roundEnd, sent, flight, roundStartedTime = true, r.Seq+int64(r.Len), 0, 0, r.Time
+			}
+			if end := r.Seq + int64(r.Len); end > highest {
+				sent += end - max(highest, r.Seq)
+				highest = end
+			}
+			flight = max(flight, r.Info.BytesInFlight)
+			continue
+		}
+		if !r.HasAck {
+			continue
+		}
+		if r.Info.Flags&DupAck != 0 && rounds+btoi(inRound) > 0 {
+			return SlowStart{Found: true, End: r.Time - origin, Flight: max(prevFlt, flight), Rounds: rounds + btoi(inRound), Reason: "loss"}
+		}
+		if !inRound || r.Ack < roundEnd {
+			continue
+		}
+		// The round trip is over.
+		inRound = false
+		if rounds == 0 && sent < minRoundBytes {
+			continue // a greeting, not yet slow start
+		}
+		if rounds > 0 && float64(sent) < slowStartGrowth*float64(prevSent) {
+			return SlowStart{Found: true, End: roundStartedTime - origin, Flight: prevFlt, Rounds: rounds, Reason: "growth stopped"}
+		}
+		rounds++
+		prevSent, prevFlt = sent, flight
+	}
+	return SlowStart{}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Transfer summarises one direction of a connection for comparisons.
+type Transfer struct {
+	// Delivered[i] is the payload acknowledged by the receiver by
+	// DeliveredAt[i] after the connection's first packet.
+	Delivered [len(DeliveredAt)]int64
+	// TimeToMB is when the first MiB was acknowledged (ns after the first
+	// packet); HasTimeToMB is false when it never was.
+	TimeToMB    int64
+	HasTimeToMB bool
+	Total       int64 // payload acknowledged in all
+	SlowStart   SlowStart
+}
+
+// DeliveredAt are the instants at which Transfer reports delivered bytes.
+var DeliveredAt = [...]int64{1e9, 5e9, 10e9}
+
+// OneMB is the amount behind Transfer.TimeToMB.
+const OneMB = 1 << 20
+
+// Summarize computes the Transfer of direction d from the records of one
+// connection (both directions, in capture order).
+func Summarize(recs []Record, d reassembly.Direction) Transfer {
+	var t Transfer
+	if len(recs) == 0 {
+		return t
+	}
+	origin := recs[0].Time
+	// The first data byte: 1 after a SYN, else the first segment's start.
+	first := int64(-1)
+	for i := range recs {
+		r := &recs[i]
+		if r.Dir == d && (r.Len > 0 || r.Flags&reassembly.SYN != 0) {
+			first = r.Seq
+			if r.Flags&reassembly.SYN != 0 {
+				first++
+			}
+			break
+		}
+	}
+	if first < 0 {
+		return t
+	}
+	next := 0
+	var acked int64
+	for i := range recs {
+		r := &recs[i]
+		if r.Dir == d || !r.HasAck {
+			continue
+		}
+		at := r.Time - origin
+		for next < len(DeliveredAt) && at > DeliveredAt[next] {
+			t.Delivered[next] = acked
+			next++
+		}
+		if n := r.Ack - first; n > acked {
+			acked = n
+		}
+		if !t.HasTimeToMB && acked >= OneMB {
+			t.TimeToMB, t.HasTimeToMB = at, true
+		}
+	}
+	for ; next < len(DeliveredAt); next++ {
+		t.Delivered[next] = acked
+	}
+	t.Total = acked
+	t.SlowStart = FindSlowStart(recs, d)
+	return t
+}
