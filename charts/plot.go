@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -131,8 +132,19 @@ func Render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) error {
 	}
 	p, leg := newPlot(g, o, wpx, hpx)
 	dc := draw.New(canvas)
-	p.Draw(dc)
-	leg.draw(p.DataCanvas(dc))
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	// The title and the legend go above the plot, so that the legend never
+	// hides data.
+	title := p.Title
+	p.Title.Text = ""
+	top := dc.Max.Y - vg.Points(4)
+	dc.FillText(title.TextStyle, vg.Point{X: dc.Center().X, Y: top}, title.Text)
+	top -= title.TextStyle.Rectangle(title.Text).Size().Y + vg.Points(4)
+	top = leg.draw(dc, top)
+	pc := dc
+	pc.Max.Y = top - vg.Points(4)
+	p.Draw(pc)
 	_, err := canvas.WriteTo(w)
 	return err
 }
@@ -149,10 +161,10 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 	p.Title.Padding = vg.Points(6)
 	p.X.Label.Text = axisLabel(g.X)
 	p.Y.Label.Text = axisLabel(g.Y)
-	p.X.Tick.Marker = siTicks{}
-	p.Y.Tick.Marker = siTicks{}
+	p.X.Tick.Marker = siTicks{n: wpx / 110}
+	p.Y.Tick.Marker = siTicks{n: hpx / 80}
 	if g.X.Time && g.TimeOrigin == 0 {
-		p.X.Tick.Marker = plot.TimeTicks{Format: "15:04:05.000"}
+		p.X.Tick.Marker = plot.TimeTicks{Ticker: siTicks{n: wpx / 160}, Format: "15:04:05.000"}
 		p.X.Label.Text = "time (UTC)"
 	}
 	grid := plotter.NewGrid()
@@ -189,11 +201,22 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 	// picture's pixels is finer than needed, never coarser.
 	pg := newPixelGrid(xmin, xmax, ymin, ymax, wpx, hpx)
 	leg := &legend{}
+	plots := make([]*seriesPlot, len(g.Series))
 	for i := range g.Series {
 		s := &g.Series[i]
-		sp := newSeriesPlot(g, s, pg)
-		p.Add(sp)
-		leg.add(styleOf(s.Name).legend, sp)
+		plots[i] = newSeriesPlot(g, s, pg)
+		leg.add(styleOf(s.Name).legend, plots[i])
+	}
+	// Lines first, then bars and dots, then marks: the data and the rare
+	// events stay visible where the lines run over them.
+	for _, layer := range [][]analyze.SeriesKind{
+		{analyze.Steps, analyze.Lines}, {analyze.Bars, analyze.Dots}, {analyze.Marks},
+	} {
+		for _, sp := range plots {
+			if slices.Contains(layer, sp.kind) {
+				p.Add(sp)
+			}
+		}
 	}
 	if !any {
 		leg.add("no packets in this connection direction and window", nil)
@@ -248,15 +271,38 @@ func axisLabel(a analyze.Axis) string {
 	return a.Label + " (" + a.Unit + ")"
 }
 
-// siTicks labels gonum's default ticks with SI prefixes (1.5M, 250k).
-type siTicks struct{}
+// siTicks puts about n labelled ticks at round values (steps of 1, 2,
+// 2.5 or 5 times a power of ten), with minor ticks between, and labels
+// them with SI prefixes (1.5M, 250k).
+type siTicks struct{ n int }
 
 // Ticks implements plot.Ticker.
-func (siTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = SI(ts[i].Value)
+func (t siTicks) Ticks(lo, hi float64) []plot.Tick {
+	n := max(t.n, 2)
+	span := hi - lo
+	if !(span > 0) || math.IsInf(span, 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	raw := span / float64(n)
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step, minors := 10*mag, 5
+	for _, m := range []struct {
+		f      float64
+		minors int
+	}{{1, 5}, {2, 4}, {2.5, 5}, {5, 5}} {
+		if m.f*mag >= raw {
+			step, minors = m.f*mag, m.minors
+			break
+		}
+	}
+	minor := step / float64(minors)
+	var ts []plot.Tick
+	for k := math.Ceil(lo / minor); k*minor <= hi+minor*1e-9; k++ {
+		v := k * minor
+		if int64(k)%int64(minors) == 0 {
+			ts = append(ts, plot.Tick{Value: v, Label: SI(v)})
+		} else {
+			ts = append(ts, plot.Tick{Value: v})
 		}
 	}
 	return ts
@@ -288,8 +334,7 @@ func trimFloat(v float64) string {
 	return s
 }
 
-// legend is drawn over the data in the top-left corner, on a light
-// background so that it stays readable.
+// legend is drawn above the plot, as rows of entries.
 type legend struct {
 	names  []string
 	thumbs []plot.Thumbnailer
@@ -300,39 +345,48 @@ func (l *legend) add(name string, t plot.Thumbnailer) {
 	l.thumbs = append(l.thumbs, t)
 }
 
-func (l *legend) draw(c draw.Canvas) {
+// draw draws the legend in rows centred on c, the first row's top at
+// top, and returns the bottom of the last row.
+func (l *legend) draw(c draw.Canvas, top vg.Length) vg.Length {
 	if len(l.names) == 0 {
-		return
+		return top
 	}
 	sty := plot.NewLegend().TextStyle
 	sty.Font = font.From(plot.DefaultFont, 9)
-	thumbW := vg.Points(18)
+	thumbW := vg.Points(16)
 	em := sty.Rectangle(" ").Max.X
-	lineH := sty.Rectangle("Xg").Size().Y * 1.15
-	var textW vg.Length
-	for _, n := range l.names {
-		textW = max(textW, sty.Width(n))
-	}
-	margin := vg.Points(6)
-	boxW := thumbW + em + textW + 2*em
-	boxH := lineH*vg.Length(len(l.names)) + em
-	x0 := c.Min.X + margin
-	y1 := c.Max.Y - margin
-	box := vg.Rectangle{Min: vg.Point{X: x0, Y: y1 - boxH}, Max: vg.Point{X: x0 + boxW, Y: y1}}
-	c.SetColor(color.NRGBA{R: 255, G: 255, B: 255, A: 225})
-	c.Fill(box.Path())
-	c.SetLineStyle(draw.LineStyle{Color: color.Gray{Y: 180}, Width: vg.Points(0.5)})
-	c.Stroke(box.Path())
-	y := y1 - em/2 - lineH
+	lineH := sty.Rectangle("Xg").Size().Y * 1.3
+	gap := 3 * em
+	widths := make([]vg.Length, len(l.names))
 	for i, n := range l.names {
-		if t := l.thumbs[i]; t != nil {
-			tc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
-				Min: vg.Point{X: x0 + em, Y: y + lineH*0.1},
-				Max: vg.Point{X: x0 + em + thumbW, Y: y + lineH*0.9},
-			}}
-			t.Thumbnail(&tc)
-		}
-		c.FillText(sty, vg.Point{X: x0 + 2*em + thumbW, Y: y + lineH*0.25}, n)
-		y -= lineH
+		widths[i] = thumbW + em + sty.Width(n)
 	}
+	avail := c.Max.X - c.Min.X - 2*gap
+	for i := 0; i < len(l.names); {
+		// One row: as many entries as fit.
+		j, w := i, vg.Length(0)
+		for j < len(l.names) && (j == i || w+gap+widths[j] <= avail) {
+			if j > i {
+				w += gap
+			}
+			w += widths[j]
+			j++
+		}
+		x := c.Center().X - w/2
+		y := top - lineH
+		for k := i; k < j; k++ {
+			if t := l.thumbs[k]; t != nil {
+				tc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+					Min: vg.Point{X: x, Y: y + lineH*0.15},
+					Max: vg.Point{X: x + thumbW, Y: y + lineH*0.85},
+				}}
+				t.Thumbnail(&tc)
+			}
+			c.FillText(sty, vg.Point{X: x + thumbW + em, Y: y + lineH*0.25}, l.names[k])
+			x += widths[k] + gap
+		}
+		top = y
+		i = j
+	}
+	return top
 }
