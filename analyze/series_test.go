@@ -1,0 +1,237 @@
+package analyze
+
+import (
+	"math"
+	"net/netip"
+	"testing"
+
+	"tcpviz/reassembly"
+)
+
+// conn is a connection for series tests: client 10.0.0.1:40512, server
+// 10.0.0.2:5201, first packet at t0.
+const t0 = int64(1_700_000_000_000_000_000)
+
+func testConn() *reassembly.Conn {
+	c := &reassembly.Conn{Stream: 3, FirstTime: t0,
+		Client: netip.MustParseAddrPort("10.0.0.1:40512"), Server: netip.MustParseAddrPort("10.0.0.2:5201")}
+	c.Dir[reassembly.C2S].Base = 1<<32 | 1000
+	c.Dir[reassembly.S2C].Base = 1<<32 | 5000
+	return c
+}
+
+// builder makes records of a bulk transfer from the client.
+type builder struct {
+	recs  []Record
+	frame int64
+}
+
+func (b *builder) add(r Record) *Record {
+	b.frame++
+	r.Frame = b.frame
+	r.Time = t0 + r.Time
+	if r.Info.AckRTT == 0 {
+		r.Info.AckRTT = -1
+	}
+	if r.Info.BytesInFlight == 0 {
+		r.Info.BytesInFlight = -1
+	}
+	b.recs = append(b.recs, r)
+	return &b.recs[len(b.recs)-1]
+}
+
+// data adds a client segment at ms milliseconds.
+func (b *builder) data(ms float64, seq int64, n int, f Flag) *Record {
+	return b.add(Record{Time: int64(ms * 1e6), Dir: reassembly.C2S, Seq: seq, Len: n,
+		Flags: reassembly.ACK | reassembly.PSH, HasAck: true, Ack: 1, Window: 65535, Info: PacketInfo{Flags: f}})
+}
+
+// ack adds a server ACK at ms milliseconds.
+func (b *builder) ack(ms float64, ack, win int64, f Flag) *Record {
+	return b.add(Record{Time: int64(ms * 1e6), Dir: reassembly.S2C, Seq: 1, Ack: ack,
+		Flags: reassembly.ACK, HasAck: true, Window: win, Info: PacketInfo{Flags: f}})
+}
+
+func names(g *Graph) map[string]int {
+	m := map[string]int{}
+	for _, s := range g.Series {
+		m[s.Name] = len(s.Points)
+	}
+	return m
+}
+
+func TestTCPTraceSeries(t *testing.T) {
+	var b builder
+	b.add(Record{Dir: reassembly.C2S, Flags: reassembly.SYN})
+	b.add(Record{Time: 100e6, Dir: reassembly.S2C, Flags: reassembly.SYN | reassembly.ACK, HasAck: true, Ack: 1, Window: 1000})
+	b.data(200, 1, 1000, 0)
+	b.data(201, 1001, 1000, 0)
+	b.data(202, 3001, 1000, LostSegment)
+	r := b.ack(300, 1001, 10000, 0)
+	r.NSACK, r.SACK[0] = 1, [2]int64{3001, 4001}
+	b.ack(301, 1001, 10000, DupAck)
+	b.data(302, 2001, 1000, Retransmission)
+	b.data(303, 1501, 500, OutOfOrder)
+	b.ack(400, 4001, 0, ZeroWindow)
+	b.add(Record{Time: 500e6, Dir: reassembly.S2C, Flags: reassembly.RST})
+
+	o := SeriesOptions{Conn: testConn(), Dir: reassembly.C2S}
+	g := TCPTrace(b.recs, o)
+	want := map[string]int{SeriesData: 3, SeriesRetrans: 1, SeriesOutOfOrder: 1, SeriesLost: 1,
+		SeriesAck: 4, SeriesRecvWindow: 4, SeriesSACK: 1, SeriesDupAck: 1, SeriesZeroWindow: 1, SeriesSYN: 2}
+	got := names(g)
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("series %s: %d points, want %d (all: %v)", k, got[k], v, got)
+		}
+	}
+	if got[SeriesRST] != 0 {
+		t.Errorf("RST without ACK flag has no ACK value and should not be marked: %v", got)
+	}
+	d := g.Lookup(SeriesData).Points[2]
+	if d.Frame != 5 || d.V[0] != 3001 || d.V[1] != 4001 {
+		t.Errorf("third data point = %+v, want frame 5, seq 3001..4001", d)
+	}
+	if x, _ := g.XY(&d); math.Abs(x-0.202) > 1e-12 {
+		t.Errorf("x = %v, want 0.202 s", x)
+	}
+	if w := g.Lookup(SeriesRecvWindow).Points[1]; w.V[0] != 1001+10000 {
+		t.Errorf("window line = %v, want ack + window", w.V[0])
+	}
+	// Zoom: time and sequence windows, absolute numbers.
+	o.Time = Range{Min: 201e6, Max: 302e6, HasMin: true, HasMax: true}
+	o.Seq = Range{Min: 2000, Max: 3500, HasMin: true, HasMax: true}
+	g = TCPTrace(b.recs, o)
+	got = names(g)
+	if got[SeriesData] != 2 || got[SeriesRetrans] != 1 || got[SeriesAck] != 0 || got[SeriesSACK] != 1 {
+		t.Errorf("zoomed series = %v", got)
+	}
+	if !g.Zoom.HasXMin || g.Zoom.XMin != 0.201 || g.Zoom.YMax != 3500 {
+		t.Errorf("zoom = %+v", g.Zoom)
+	}
+	o = SeriesOptions{Conn: testConn(), Dir: reassembly.C2S, AbsoluteSeq: true, AbsoluteTime: true}
+	g = TCPTrace(b.recs, o)
+	if p := g.Lookup(SeriesData).Points[0]; p.V[0] != 1001 {
+		t.Errorf("absolute seq = %v, want 1001 (ISN 1000 + 1)", p.V[0])
+	}
+	if g.TimeOrigin != 0 {
+		t.Errorf("absolute time origin = %d", g.TimeOrigin)
+	}
+}
+
+func TestStevens(t *testing.T) {
+	var b builder
+	b.data(0, 1, 100, 0)
+	b.data(1, 101, 100, 0)
+	b.data(2, 1, 100, Retransmission)
+	b.ack(3, 201, 100, 0)
+	g := Stevens(b.recs, SeriesOptions{Conn: testConn()})
+	if got := names(g); got[SeriesData] != 2 || got[SeriesRetrans] != 1 || len(got) != 2 {
+		t.Errorf("series = %v", got)
+	}
+}
+
+func TestThroughput(t *testing.T) {
+	var b builder
+	// 1000 bytes every 10 ms for 2 s: 800 kbit/s; ACKs 100 ms later.
+	for i := 0; i < 200; i++ {
+		b.data(float64(i*10), int64(1+i*1000), 1000, 0)
+		b.ack(float64(i*10+100), int64(1+(i+1)*1000), 65535, 0)
+	}
+	g := Throughput(b.recs, SeriesOptions{Conn: testConn()}, ThroughputOptions{})
+	tp, gp := g.Lookup(SeriesThroughput), g.Lookup(SeriesGoodput)
+	if tp == nil || gp == nil {
+		t.Fatalf("series = %v", names(g))
+	}
+	if v := tp.Points[150].V[0]; v != 800e3 {
+		t.Errorf("throughput after 1.5 s = %v, want 800000", v)
+	}
+	if v := gp.Points[150].V[0]; v != 800e3 {
+		t.Errorf("goodput = %v, want 800000", v)
+	}
+	if v := tp.Points[9].V[0]; v != 80e3 {
+		t.Errorf("throughput at 90 ms over a 1 s window = %v, want 80000", v)
+	}
+	g = Throughput(b.recs, SeriesOptions{Conn: testConn()}, ThroughputOptions{Segments: 5})
+	if v := g.Lookup(SeriesThroughput).Points[50].V[0]; v != 800e3 {
+		t.Errorf("5-segment throughput = %v, want 800000", v)
+	}
+	for _, s := range g.Series {
+		for _, p := range s.Points {
+			if !finite(p.V[:]...) {
+				t.Fatalf("%s: non-finite value %v", s.Name, p.V)
+			}
+		}
+	}
+}
+
+func TestRTTSampling(t *testing.T) {
+	var b builder
+	s1 := b.data(0, 1, 100, 0)
+	s1.HasTS, s1.TSVal = true, 10
+	s2 := b.data(1, 101, 100, 0)
+	s2.HasTS, s2.TSVal = true, 11
+	s3 := b.data(2, 201, 100, 0)
+	s3.HasTS, s3.TSVal = true, 12
+	a1 := b.ack(50, 101, 1000, 0)
+	a1.HasTS, a1.TSEcr = true, 10
+	a1.Info.AckRTT, a1.Info.AckedFrame = 50e6, 1
+	// Segment 2 is lost and retransmitted at 300 ms.
+	r := b.data(300, 101, 100, Retransmission)
+	r.HasTS, r.TSVal = true, 40
+	a2 := b.ack(352, 301, 1000, 0)
+	a2.HasTS, a2.TSEcr = true, 40
+	a2.Info.AckRTT, a2.Info.AckedFrame = 350e6, 3
+
+	o := SeriesOptions{Conn: testConn()}
+	samples := func(s RTTSampling, bySeq bool) []Point {
+		g := RTT(b.recs, o, RTTOptions{Sampling: s, BySeq: bySeq})
+		if sr := g.Lookup(SeriesRTT); sr != nil {
+			return sr.Points
+		}
+		return nil
+	}
+	ack := samples(SampleAck, false)
+	if len(ack) != 2 || ack[1].V[0] != 350 || ack[1].Frame != 3 || ack[1].Time != t0+2e6 || ack[1].V[2] != 6 {
+		t.Errorf("ack samples = %+v", ack)
+	}
+	karn := samples(SampleKarn, false)
+	// Only segment 1; segment 3 is acknowledged by an ACK whose end
+	// matches it, but 101..201 was retransmitted: 301 is segment 3's end
+	// and segment 3 itself was sent once, so it counts.
+	if len(karn) != 2 || karn[0].V[0] != 50 || karn[1].Frame != 3 || karn[1].V[0] != 350 {
+		t.Errorf("karn samples = %+v", karn)
+	}
+	ts := samples(SampleTimestamps, true)
+	if len(ts) != 2 || ts[1].V[0] != 52 || ts[1].V[1] != 101 || ts[1].Frame != 5 {
+		t.Errorf("timestamp samples = %+v", ts)
+	}
+	g := RTT(b.recs, o, RTTOptions{Sampling: SampleTimestamps, BySeq: true})
+	if x, _ := g.XY(&g.Series[0].Points[1]); x != 101 || g.XCol != 1 {
+		t.Errorf("by seq: x = %v", x)
+	}
+}
+
+func TestKarnSkipsRetransmittedSegment(t *testing.T) {
+	var b builder
+	b.data(0, 1, 100, 0)
+	b.data(200, 1, 100, 0) // retransmitted (not flagged: detected by overlap)
+	b.ack(250, 101, 1000, 0)
+	g := RTT(b.recs, SeriesOptions{Conn: testConn()}, RTTOptions{Sampling: SampleKarn})
+	if len(g.Series) != 0 {
+		t.Errorf("karn sampled an ambiguous segment: %+v", g.Series)
+	}
+}
+
+func TestWindowSeries(t *testing.T) {
+	var b builder
+	r := b.data(0, 1, 100, 0)
+	r.Info.BytesInFlight = 100
+	b.data(1, 101, 100, 0) // no bytes in flight from the analysis: no point
+	b.ack(50, 101, 3000, 0)
+	b.ack(51, 201, -1, 0) // unknown window: no point
+	g := Window(b.recs, SeriesOptions{Conn: testConn()})
+	if got := names(g); got[SeriesInFlight] != 1 || got[SeriesAdvertised] != 1 {
+		t.Errorf("series = %v", got)
+	}
+}

@@ -1,0 +1,321 @@
+package charts
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"image"
+	"image/color"
+	"image/png"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tcpviz/analyze"
+	"tcpviz/reassembly"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// loadCapture reads a capture and returns the records of its busiest
+// connection, as the graph commands do.
+func loadCapture(t testing.TB, path string) (*reassembly.Conn, []analyze.Record) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := reassembly.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := reassembly.NewScanner(r)
+	a := analyze.New()
+	byStream := map[int][]analyze.Record{}
+	conns := map[int]*reassembly.Conn{}
+	for sc.Scan() {
+		seg, c := sc.Segment(), sc.Conn()
+		info := a.Add(c, seg)
+		byStream[c.Stream] = append(byStream[c.Stream], analyze.NewRecord(c, seg, info))
+		conns[c.Stream] = c
+	}
+	best := -1
+	for s, c := range conns {
+		if best < 0 || c.Dir[0].Bytes+c.Dir[1].Bytes > conns[best].Dir[0].Bytes+conns[best].Dir[1].Bytes {
+			best = s
+		}
+	}
+	return conns[best], byStream[best]
+}
+
+// goldenGraphs are the graphs with golden SVGs, named after the capture
+// and the flags.
+var goldenGraphs = []struct {
+	name  string
+	build func([]analyze.Record, analyze.SeriesOptions) *analyze.Graph
+}{
+	{"seq.tcptrace", analyze.TCPTrace},
+	{"seq.stevens", analyze.Stevens},
+	{"seq.tcptrace.zoom", func(r []analyze.Record, o analyze.SeriesOptions) *analyze.Graph {
+		o.Time = analyze.Range{Min: 2.4e9, Max: 3.2e9, HasMin: true, HasMax: true}
+		return analyze.TCPTrace(r, o)
+	}},
+	{"tput.window-1s", func(r []analyze.Record, o analyze.SeriesOptions) *analyze.Graph {
+		return analyze.Throughput(r, o, analyze.ThroughputOptions{})
+	}},
+	{"tput.segments-20", func(r []analyze.Record, o analyze.SeriesOptions) *analyze.Graph {
+		return analyze.Throughput(r, o, analyze.ThroughputOptions{Segments: 20})
+	}},
+	{"rtt.ack", func(r []analyze.Record, o analyze.SeriesOptions) *analyze.Graph {
+		return analyze.RTT(r, o, analyze.RTTOptions{})
+	}},
+	{"rtt.timestamps.seq", func(r []analyze.Record, o analyze.SeriesOptions) *analyze.Graph {
+		return analyze.RTT(r, o, analyze.RTTOptions{Sampling: analyze.SampleTimestamps, BySeq: true})
+	}},
+	{"window", analyze.Window},
+}
+
+// TestSVGGolden renders every graph of the bundled capture as SVG and
+// compares it byte for byte with testdata/geo_short.<graph>.svg (-update
+// rewrites them).
+func TestSVGGolden(t *testing.T) {
+	conn, recs := loadCapture(t, "../testdata/geo_short.pcap")
+	for _, tc := range goldenGraphs {
+		t.Run(tc.name, func(t *testing.T) {
+			g := tc.build(recs, analyze.SeriesOptions{Conn: conn, Dir: reassembly.C2S})
+			if g.Points() == 0 {
+				t.Fatalf("no points")
+			}
+			var buf bytes.Buffer
+			if err := Render(&buf, g, SVG, PlotOptions{Width: 800, Height: 480, Capture: "geo_short.pcap"}); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", "geo_short."+tc.name+".svg")
+			if *update {
+				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./charts -update)", err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("%s differs from the rendering (%d bytes vs %d); if intended, run go test ./charts -update", path, len(want), buf.Len())
+			}
+			if !strings.Contains(buf.String(), "10.88.1.1:57442 → 10.88.2.2:5201") {
+				t.Errorf("title does not name the connection")
+			}
+		})
+	}
+}
+
+// TestPNG decodes the rendered picture: the asked size, and not blank
+// (pixels of the data's colour are there).
+func TestPNG(t *testing.T) {
+	conn, recs := loadCapture(t, "../testdata/geo_short.pcap")
+	for _, tc := range goldenGraphs {
+		t.Run(tc.name, func(t *testing.T) {
+			g := tc.build(recs, analyze.SeriesOptions{Conn: conn, Dir: reassembly.C2S})
+			var buf bytes.Buffer
+			if err := Render(&buf, g, PNG, PlotOptions{Width: 640, Height: 400}); err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := img.Bounds(); b.Dx() != 640 || b.Dy() != 400 {
+				t.Fatalf("size %v, want 640×400", b)
+			}
+			if n := countColor(img, blue); n < 50 {
+				t.Errorf("%d pixels of the first series' colour: the graph looks blank", n)
+			}
+		})
+	}
+}
+
+// countColor counts the pixels within a small distance of colour c.
+func countColor(img image.Image, c color.RGBA) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			d := absDiff(r>>8, uint32(c.R)) + absDiff(g>>8, uint32(c.G)) + absDiff(bl>>8, uint32(c.B))
+			if d < 60 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func absDiff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+// TestEmptyGraph: a direction without data still renders, with a note.
+func TestEmptyGraph(t *testing.T) {
+	g := analyze.TCPTrace(nil, analyze.SeriesOptions{})
+	var buf bytes.Buffer
+	if err := Render(&buf, g, SVG, PlotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "no packets") {
+		t.Errorf("empty graph has no note")
+	}
+}
+
+func TestPointsExport(t *testing.T) {
+	conn, recs := loadCapture(t, "../testdata/geo_short.pcap")
+	g := analyze.TCPTrace(recs, analyze.SeriesOptions{Conn: conn, Dir: reassembly.C2S})
+	var buf bytes.Buffer
+	if err := WritePointsCSV(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rows[0], ","); got != "frame,time_s,series,seq,seq_end" {
+		t.Errorf("header %q", got)
+	}
+	if len(rows)-1 != g.Points() {
+		t.Errorf("%d rows, %d points", len(rows)-1, g.Points())
+	}
+	for _, r := range rows[1:] {
+		if r[2] == analyze.SeriesAck && r[4] != "" {
+			t.Fatalf("ack row has a seq_end: %v", r)
+		}
+		if r[2] == analyze.SeriesData && r[4] == "" {
+			t.Fatalf("data row without seq_end: %v", r)
+		}
+	}
+	buf.Reset()
+	if err := WritePointsJSON(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	var objs []map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &objs); err != nil {
+		t.Fatal(err)
+	}
+	if len(objs) != g.Points() || objs[0]["frame"] == nil || objs[0]["time_s"] == nil {
+		t.Errorf("JSON: %d objects, first %v", len(objs), objs[0])
+	}
+}
+
+func TestGraphFormatOf(t *testing.T) {
+	for in, want := range map[string]GraphFormat{"a.PNG": PNG, "x/y.svg": SVG, "b.pdf": PDF, "c.csv": PointsCSV, "d.json": PointsJSON, "-": PointsCSV} {
+		if got, err := GraphFormatOf(in); err != nil || got != want {
+			t.Errorf("%s: %v %v", in, got, err)
+		}
+	}
+	if _, err := GraphFormatOf("x.gif"); err == nil {
+		t.Errorf("x.gif accepted")
+	}
+}
+
+func TestSI(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 250e3: "250k", 1.5e6: "1.5M", 2e9: "2G", 0.25: "0.25", -5000: "-5k", 999: "999"} {
+		if got := SI(v); got != want {
+			t.Errorf("SI(%v) = %q, want %q", v, got, want)
+		}
+	}
+	ts := siTicks{n: 5}.Ticks(0, 1e6)
+	var labels []string
+	for _, tk := range ts {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if got := strings.Join(labels, " "); got != "0 200k 400k 600k 800k 1M" {
+		t.Errorf("ticks = %q", got)
+	}
+}
+
+// synthetic makes a bulk transfer of n data segments of 1448 bytes, with
+// an ACK every second segment 50 ms later, a retransmission every 997
+// segments and a SACK block on the ACKs that follow it.
+func synthetic(n int) (*reassembly.Conn, []analyze.Record) {
+	c := &reassembly.Conn{Stream: 0, FirstTime: 1e18,
+		Client: netip.MustParseAddrPort("10.0.0.1:40512"), Server: netip.MustParseAddrPort("10.0.0.2:5201")}
+	recs := make([]analyze.Record, 0, n*3/2+2)
+	frame := int64(0)
+	add := func(r analyze.Record) {
+		frame++
+		r.Frame = frame
+		recs = append(recs, r)
+	}
+	const mss = 1448
+	for i := 0; i < n; i++ {
+		t := c.FirstTime + int64(i)*10e3 // 10 µs apart: 1.16 Gbit/s
+		seq := int64(1 + i*mss)
+		info := analyze.PacketInfo{BytesInFlight: int64(mss * (1 + i%3000)), AckRTT: -1, Window: 6 << 20}
+		if i%997 == 996 {
+			info.Flags = analyze.Retransmission
+			seq -= 500 * mss
+		}
+		add(analyze.Record{Time: t, Dir: reassembly.C2S, Seq: seq, Len: mss, HasAck: true, Ack: 1,
+			Flags: reassembly.ACK, Window: 64 << 10, Info: info})
+		if i%2 == 1 {
+			ack := int64(1 + (i-4)*mss)
+			r := analyze.Record{Time: t + 50e6, Dir: reassembly.S2C, Seq: 1, Ack: max(ack, 1), HasAck: true,
+				Flags: reassembly.ACK, Window: 6 << 20, Info: analyze.PacketInfo{AckRTT: 50e6, AckedFrame: frame - 8, BytesInFlight: -1}}
+			if i%997 < 20 {
+				r.NSACK, r.SACK[0] = 1, [2]int64{ack + 2*mss, ack + 3*mss}
+				r.Info.Flags |= analyze.DupAck
+			}
+			add(r)
+		}
+	}
+	return c, recs
+}
+
+// TestLargeSVGBounded: a 600k-segment connection's tcptrace SVG stays
+// under 5 MB, and its rare events (retransmissions) survive thinning.
+func TestLargeSVGBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large")
+	}
+	conn, recs := synthetic(600_000)
+	g := analyze.TCPTrace(recs, analyze.SeriesOptions{Conn: conn})
+	var buf bytes.Buffer
+	if err := Render(&buf, g, SVG, PlotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() > 5<<20 {
+		t.Errorf("SVG is %d bytes, want < 5 MB", buf.Len())
+	}
+	pg := newPixelGrid(0, 6, 0, 1e9, DefaultWidth, DefaultHeight)
+	if sp := newSeriesPlot(g, g.Lookup(analyze.SeriesRetrans), pg); len(sp.pts) < 500 {
+		t.Errorf("%d retransmission bars after thinning, want all ~600 distinct ones", len(sp.pts))
+	}
+}
+
+func BenchmarkRender600k(b *testing.B) {
+	conn, recs := synthetic(600_000)
+	for _, f := range []GraphFormat{PNG, SVG} {
+		b.Run(string(f), func(b *testing.B) {
+			var size int
+			for i := 0; i < b.N; i++ {
+				g := analyze.TCPTrace(recs, analyze.SeriesOptions{Conn: conn})
+				var buf bytes.Buffer
+				if err := Render(&buf, g, f, PlotOptions{}); err != nil {
+					b.Fatal(err)
+				}
+				size = buf.Len()
+			}
+			b.ReportMetric(float64(size)/1e6, "MB")
+			b.ReportMetric(float64(len(recs)*b.N)/b.Elapsed().Seconds(), "records/s")
+		})
+	}
+}
