@@ -305,10 +305,13 @@ func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 
 	// ACKED LOST PACKET
 	if rev.maxseqtobeacked != 0 && gtSeq(ack, rev.maxseqtobeacked) && flags&thACK != 0 {
-		if rev.maxseqtobeacked > rev.nextseq {
+		if rev.maxseqtobeacked < rev.nextseq {
+			// Move 'max seq to be acked' up so the same loss is not
+			// reported again.
 			rev.maxseqtobeacked = rev.nextseq
 			*f |= AckUnseen
 		} else {
+			// The other side is stalled: report once until it acks anew.
 			if rev.dupacknum == 0 {
 				*f |= AckUnseen
 			}
