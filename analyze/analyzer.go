@@ -27,6 +27,10 @@ type Analyzer struct {
 
 type tupleKey struct{ a, b netip.AddrPort }
 
+// dupackNeutral is Wireshark's dupacknum = -1 (in an unsigned field) after
+// an ACK of an unseen segment.
+const dupackNeutral = ^uint32(0)
+
 // maxUnacked is Wireshark's TCP_MAX_UNACKED_SEGMENTS.
 const maxUnacked = 10000
 
@@ -55,7 +59,7 @@ type flow struct {
 	lastack         uint32
 	lastacktime     int64
 	lastnondupack   int64
-	dupacknum       int
+	dupacknum       uint32 // unsigned as in Wireshark: "-1" compares >= 2
 	window          uint32 // last raw window seen (MaxUint32: none)
 	winScale        int16  // -1 unknown, -2 no scaling, else the shift
 	lastFlags       Flag
@@ -286,13 +290,13 @@ func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 		// DUPLICATE ACK
 		if seglen == 0 && window != 0 && window == fwd.window && seq == fwd.nextseq &&
 			ack == fwd.lastack && flags&(thSYN|thFIN|thRST) == 0 {
-			if fwd.dupacknum == -1 {
+			if fwd.dupacknum == dupackNeutral {
 				fwd.dupacknum = 1
 			} else {
 				fwd.dupacknum++
 			}
 			*f |= DupAck
-			info.DupAckNum = fwd.dupacknum
+			info.DupAckNum = int(fwd.dupacknum)
 			info.DupAckOf = fwd.lastnondupack
 		}
 	}()
@@ -315,7 +319,7 @@ func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 			if rev.dupacknum == 0 {
 				*f |= AckUnseen
 			}
-			rev.dupacknum = -1
+			rev.dupacknum = dupackNeutral
 		}
 	}
 
