@@ -155,6 +155,11 @@ func parseGraphRequest(c *cli.Context, spec *graphSpec) (*graphRequest, error) {
 	if req.output != "" && len(ins) > 1 {
 		return nil, usagef("-o names one file but there are %d inputs: use --out-dir to write one file per input", len(ins))
 	}
+	if req.output != "" && req.output != "-" {
+		if err := refuseInput(req.output, ins); err != nil {
+			return nil, err
+		}
+	}
 	req.inputs = ins
 	req.graphID = spec.name(c)
 	return req, nil

@@ -1,0 +1,310 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"tcpviz/internal/golden"
+)
+
+const bundled = "../../testdata/geo_short.pcap"
+
+// parseNS turns "123.456" seconds into nanoseconds, exactly.
+func parseNS(t *testing.T, s string) int64 {
+	t.Helper()
+	sec, frac, _ := strings.Cut(s, ".")
+	frac = (frac + "000000000")[:9]
+	a, err1 := strconv.ParseInt(sec, 10, 64)
+	b, err2 := strconv.ParseInt(frac, 10, 64)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("bad seconds %q", s)
+	}
+	return a*1e9 + b
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// TestSeqCSVMatchesTshark checks, for the main connection of every lab
+// capture, that the tcptrace graph's CSV holds one row per data segment
+// with the frame number, the time from the connection's first packet and
+// the relative sequence number tshark gives, plus ACK and window rows (and
+// SACK rows when the receiver sent SACK blocks).
+func TestSeqCSVMatchesTshark(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(golden.Dir(), "lab__*.tsv.gz"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no lab golden files in %s (%v)", golden.Dir(), err)
+	}
+	for _, path := range files {
+		g, err := golden.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(g.Name, func(t *testing.T) {
+			if _, err := os.Stat(g.Capture); err != nil {
+				t.Skipf("capture not present: %v", err)
+			}
+			frames := g.Frames()
+			// The main connection: the most payload; the first of equals.
+			bytes := map[int64]int64{}
+			for _, f := range frames {
+				bytes[f.Int("stream")] += f.Int("len")
+			}
+			main := int64(-1)
+			for s, b := range bytes {
+				if main < 0 || b > bytes[main] || b == bytes[main] && s < main {
+					main = s
+				}
+			}
+			bySender := map[string]int64{}
+			first := int64(-1)
+			for _, f := range frames {
+				if f.Int("stream") != main {
+					continue
+				}
+				if first < 0 {
+					first = parseNS(t, f.Str("time_epoch"))
+				}
+				bySender[f.Str("src")+"|"+f.Str("srcport")] += f.Int("len")
+			}
+			sender, most := "", int64(-1)
+			for s, b := range bySender {
+				if b > most {
+					sender, most = s, b
+				}
+			}
+			out := filepath.Join(t.TempDir(), "seq.csv")
+			if _, stderr, code := tcpviz(t, nil, "seq", "-o", out, g.Capture); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			rows := readCSV(t, out)
+			if got := strings.Join(rows[0], ","); got != "frame,time_s,series,seq,seq_end" {
+				t.Fatalf("header %q", got)
+			}
+			type seg struct{ time, seq int64 }
+			got := map[int64]seg{}
+			count := map[string]int{}
+			for _, r := range rows[1:] {
+				count[r[2]]++
+				switch r[2] {
+				case "data", "retransmission", "out-of-order":
+				default:
+					continue
+				}
+				fr, _ := strconv.ParseInt(r[0], 10, 64)
+				seq, _ := strconv.ParseInt(r[3], 10, 64)
+				if _, dup := got[fr]; dup {
+					t.Errorf("frame %d: two data rows", fr)
+				}
+				got[fr] = seg{parseNS(t, r[1]), seq}
+			}
+			want, sacks := 0, 0
+			for _, f := range frames {
+				if f.Int("stream") != main {
+					continue
+				}
+				if f.Str("src")+"|"+f.Str("srcport") != sender {
+					if f.Str("sack") != "" {
+						sacks++
+					}
+					continue
+				}
+				if f.Int("len") == 0 {
+					continue
+				}
+				want++
+				fr := f.Int("frame")
+				s, ok := got[fr]
+				if !ok {
+					if want-len(got) < 5 {
+						t.Errorf("frame %d: data segment missing from the CSV", fr)
+					}
+					continue
+				}
+				if s.seq != f.Int("seq") {
+					t.Errorf("frame %d: seq %d, tshark %d", fr, s.seq, f.Int("seq"))
+				}
+				if wt := parseNS(t, f.Str("time_epoch")) - first; s.time != wt {
+					t.Errorf("frame %d: time_s %d ns, tshark %d ns", fr, s.time, wt)
+				}
+			}
+			if len(got) != want {
+				t.Errorf("%d data rows, tshark has %d data segments", len(got), want)
+			}
+			if count["ack"] == 0 || count["window"] == 0 {
+				t.Errorf("no ACK or window rows: %v", count)
+			}
+			if sacks > 0 && count["sack"] == 0 {
+				t.Errorf("receiver sent %d packets with SACK blocks, no sack rows: %v", sacks, count)
+			}
+		})
+	}
+}
+
+// TestGraphCommandsWritePNG runs every graph command without -o: each
+// writes <capture>-<graph>-s<N>.png into --out-dir and prints the path;
+// the PNG has the asked size and is not blank.
+func TestGraphCommandsWritePNG(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		file string
+	}{
+		{[]string{"seq"}, "geo_short-seq-s1.png"},
+		{[]string{"seq", "--style", "stevens"}, "geo_short-stevens-s1.png"},
+		{[]string{"tput", "--segments", "10"}, "geo_short-tput-s1.png"},
+		{[]string{"rtt", "--sampling", "timestamps", "--by", "seq"}, "geo_short-rtt-s1.png"},
+		{[]string{"window"}, "geo_short-window-s1.png"},
+	} {
+		args := append(tc.args, "--out-dir", dir, "--width", "500", "--height", "300", bundled)
+		stdout, stderr, code := tcpviz(t, nil, args...)
+		want := filepath.Join(dir, tc.file)
+		if code != 0 || strings.TrimSpace(stdout) != want {
+			t.Errorf("%v: exit %d, stdout %q (want %q), stderr %q", tc.args, code, stdout, want, stderr)
+			continue
+		}
+		f, err := os.Open(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", want, err)
+		}
+		if b := img.Bounds(); b.Dx() != 500 || b.Dy() != 300 {
+			t.Errorf("%s: size %v", want, b)
+		}
+		colours := map[uint32]bool{}
+		for y := 0; y < 300; y += 2 {
+			for x := 0; x < 500; x += 2 {
+				r, g, b, _ := img.At(x, y).RGBA()
+				colours[(r>>8)<<16|(g>>8)<<8|b>>8] = true
+			}
+		}
+		if len(colours) < 10 {
+			t.Errorf("%s: only %d colours: blank?", want, len(colours))
+		}
+	}
+}
+
+// TestGraphOutputs covers -o by extension, CSV on stdout, JSON, stdin,
+// stream and direction choice, and the errors.
+func TestGraphOutputs(t *testing.T) {
+	dir := t.TempDir()
+	capture, err := os.ReadFile(bundled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{"svg", "pdf", "json"} {
+		out := filepath.Join(dir, "g."+ext)
+		if stdout, stderr, code := tcpviz(t, nil, "window", "-o", out, bundled); code != 0 || strings.TrimSpace(stdout) != out {
+			t.Fatalf("-o %s: exit %d, %q %q", out, code, stdout, stderr)
+		}
+		data, _ := os.ReadFile(out)
+		switch ext {
+		case "svg":
+			if !strings.HasPrefix(string(data), "<?xml") || !strings.Contains(string(data), "<svg") {
+				t.Errorf("not an SVG")
+			}
+		case "pdf":
+			if !strings.HasPrefix(string(data), "%PDF") {
+				t.Errorf("not a PDF")
+			}
+		case "json":
+			var v []map[string]any
+			if err := json.Unmarshal(data, &v); err != nil || len(v) == 0 {
+				t.Errorf("JSON: %v, %d points", err, len(v))
+			}
+		}
+	}
+	// CSV on stdout, from stdin: the same as from the file.
+	fromFile, _, code := tcpviz(t, nil, "tput", "-o", "-", bundled)
+	fromStdin, stderr, code2 := tcpviz(t, capture, "tput", "-o", "-", "-")
+	if code != 0 || code2 != 0 || fromFile != fromStdin || !strings.HasPrefix(fromFile, "frame,time_s,series,bps\n") {
+		t.Errorf("stdin CSV differs or failed: %d %d %q %.100q", code, code2, stderr, fromStdin)
+	}
+	// Stream 0 is the control connection; its main direction is c2s.
+	out, _, code := tcpviz(t, nil, "seq", "-s", "0", "-o", "-", bundled)
+	if code != 0 || !strings.Contains(out, ",data,") {
+		t.Errorf("stream 0: exit %d", code)
+	}
+	// The other direction of the bulk connection carries no data.
+	out, _, _ = tcpviz(t, nil, "seq", "--direction", "s2c", "-o", "-", bundled)
+	if strings.Contains(out, ",data,") {
+		t.Errorf("s2c has data rows")
+	}
+	// Zoom: every data row inside the windows.
+	out, _, _ = tcpviz(t, nil, "seq", "--from", "3", "--to", "4", "--seq-from", "100000", "--seq-to", "200000", "-o", "-", bundled)
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		c := strings.Split(line, ",")
+		ts, _ := strconv.ParseFloat(c[1], 64)
+		if ts < 3 || ts > 4 {
+			t.Fatalf("row outside the time window: %s", line)
+		}
+		if c[2] == "data" {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Errorf("zoom kept no data rows")
+	}
+	disguised := filepath.Join(dir, "capture.png")
+	if err := os.WriteFile(disguised, capture, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"seq", "--style", "xplot", bundled}, 2, "--style"},
+		{[]string{"seq", "--direction", "up", bundled}, 2, "--direction"},
+		{[]string{"seq", "-o", "x.gif", bundled}, 2, "unknown output format"},
+		{[]string{"seq", "-o", filepath.Join(dir, "a.png"), bundled, bundled}, 2, "--out-dir"},
+		{[]string{"seq", "--from", "5", "--to", "1", bundled}, 2, "--from"},
+		{[]string{"rtt", "--sampling", "guess", bundled}, 2, "sampling"},
+		{[]string{"tput", "--segments", "1", bundled}, 2, "--segments"},
+		{[]string{"seq", "-s", "9", "-o", "-", bundled}, 1, "no stream 9"},
+		{[]string{"seq", "-o", disguised, disguised}, 2, "refusing to overwrite an input"},
+		{[]string{"seq"}, 2, "no input"},
+	} {
+		_, stderr, code := tcpviz(t, nil, tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, stderr, tc.code, tc.msg)
+		}
+	}
+}
+
+// TestGraphSeveralInputs writes one file per input into --out-dir.
+func TestGraphSeveralInputs(t *testing.T) {
+	dir := t.TempDir()
+	stdout, stderr, code := tcpviz(t, nil, "rtt", "--out-dir", dir, bundled, "../../testdata/geo_pep_short.pcap")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if code != 0 || len(lines) != 2 || filepath.Base(lines[1]) != "geo_pep_short-rtt-s1.png" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	for _, l := range lines {
+		if _, err := os.Stat(l); err != nil {
+			t.Error(err)
+		}
+	}
+}
