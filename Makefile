@@ -11,9 +11,25 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/tcpviz
 
-# The main job on the bundled capture.
+# The main job on the bundled capture: its connections, and the tcptrace
+# time/sequence graph of the busiest one (written here, path printed).
 demo: build
 	$(BIN) streams $(DEMO)
+	$(BIN) seq $(DEMO)
+
+# One example picture per graph, from the bundled captures, for the README
+# (IMAGES=dir to write elsewhere).
+IMAGES ?= docs/images
+.PHONY: images
+images: build
+	mkdir -p $(IMAGES)
+	$(BIN) seq --out-dir $(IMAGES) $(DEMO)
+	$(BIN) seq --from 2.4 --to 4.2 -o $(IMAGES)/geo_short-seq-zoom-s1.png $(DEMO)
+	$(BIN) seq --style stevens --out-dir $(IMAGES) $(DEMO)
+	$(BIN) tput --out-dir $(IMAGES) $(DEMO) testdata/geo_pep_short.pcap
+	$(BIN) rtt --sampling timestamps --out-dir $(IMAGES) $(DEMO)
+	$(BIN) window --out-dir $(IMAGES) $(DEMO)
+	$(BIN) seq --out-dir $(IMAGES) testdata/lossy_sll2.pcap
 
 # What CI runs.
 test: vet

@@ -48,7 +48,14 @@ func Throughput(recs []Record, o SeriesOptions, t ThroughputOptions) *Graph {
 		if m == nil {
 			continue
 		}
+		// After a pause longer than the window the average has fallen to
+		// zero: say so at the moment it did (on the last packet counted),
+		// so that the line does not slope down across the pause.
+		if last, ok := m.emptiedBefore(r.Time); ok && f.inTime(last+m.window) {
+			set.add(name, Lines, Point{Frame: m.lastFrame, Time: last + m.window})
+		}
 		bps, ok := m.add(r.Time, n)
+		m.lastFrame = r.Frame
 		if ok && f.inTime(r.Time) && finite(bps) {
 			set.add(name, Lines, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{bps}})
 		}
@@ -60,12 +67,13 @@ func Throughput(recs []Record, o SeriesOptions, t ThroughputOptions) *Graph {
 // mover is a moving average of byte counts over a time window or over the
 // last few events.
 type mover struct {
-	window   int64
-	segments int
-	times    []int64
-	bytes    []int64
-	head     int
-	sum      int64
+	lastFrame int64 // frame of the last event added
+	window    int64
+	segments  int
+	times     []int64
+	bytes     []int64
+	head      int
+	sum       int64
 }
 
 func newMover(t ThroughputOptions) *mover {
@@ -98,6 +106,17 @@ func (m *mover) add(t, n int64) (float64, bool) {
 	}
 	m.compact()
 	return float64(m.sum) * 8 / (float64(m.window) / 1e9), true
+}
+
+// emptiedBefore reports whether, in window mode, the window emptied
+// before time t: the last event is more than a window before t. It returns
+// the last event's time.
+func (m *mover) emptiedBefore(t int64) (int64, bool) {
+	if m.segments >= 2 || len(m.times) == 0 {
+		return 0, false
+	}
+	last := m.times[len(m.times)-1]
+	return last, t-last > m.window
 }
 
 // compact drops consumed events once they are half the queue.

@@ -39,12 +39,12 @@ type seriesStyle struct {
 
 var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesData:       {color: blue, width: 1, legend: "data segment"},
-	analyze.SeriesRetrans:    {color: red, width: 1.5, legend: "retransmission"},
-	analyze.SeriesOutOfOrder: {color: orange, width: 1.5, legend: "out-of-order"},
+	analyze.SeriesRetrans:    {color: red, width: 2, legend: "retransmission"},
+	analyze.SeriesOutOfOrder: {color: orange, width: 2, legend: "out-of-order"},
 	analyze.SeriesLost:       {color: pink, width: 4, glyph: draw.RingGlyph{}, legend: "lost segment (gap before)"},
 	analyze.SeriesAck:        {color: green, width: 1, legend: "ACK"},
 	analyze.SeriesRecvWindow: {color: olive, width: 1.2, legend: "receive window (ACK + window)"},
-	analyze.SeriesSACK:       {color: purple, width: 1.5, legend: "SACK block"},
+	analyze.SeriesSACK:       {color: purple, width: 0.8, legend: "SACK block"},
 	analyze.SeriesDupAck:     {color: cyan, width: 3.5, glyph: tickGlyph{}, legend: "duplicate ACK"},
 	analyze.SeriesZeroWindow: {color: brown, width: 3.5, glyph: draw.BoxGlyph{}, legend: "zero window"},
 	analyze.SeriesSYN:        {color: gray, width: 4, glyph: draw.TriangleGlyph{}, legend: "SYN"},
