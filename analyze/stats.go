@@ -335,10 +335,10 @@ func diagnose(st *DirStats) string {
 	if st.WindowFull > 0 && st.MaxBytesInFlight > 0 {
 		parts = append(parts, fmt.Sprintf("receiver-window limited: %d window-full segments, up to %s in flight", st.WindowFull, kb(st.MaxBytesInFlight)))
 	}
-	if st.DataPackets > 0 && st.RetransPackets > 0 {
-		pct := 100 * float64(st.RetransPackets) / float64(st.DataPackets)
+	if st.RetransBytes > 0 {
+		pct := 100 * float64(st.RetransBytes) / float64(st.DataBytes)
 		if pct >= 1 {
-			parts = append(parts, fmt.Sprintf("loss: %.1f%% of data packets retransmitted", pct))
+			parts = append(parts, fmt.Sprintf("loss: %.1f%% of payload bytes retransmitted", pct))
 		}
 	}
 	if len(parts) == 0 {

@@ -64,6 +64,7 @@ func newApp(e *env) *cli.App {
 		},
 		Commands: []*cli.Command{
 			streamsCommand(e),
+			summaryCommand(e),
 			seqCommand(e),
 			tputCommand(e),
 			rttCommand(e),

@@ -1,0 +1,187 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"tcpviz/internal/golden"
+	"tcpviz/reassembly"
+)
+
+// dirCounts are the per-direction numbers compared with tshark.
+type dirCounts struct {
+	Packets, DataPackets, DataBytes                            int64
+	Retrans, Fast, Spurious, OOO, Lost, DupAcks, ZeroWin, Full int64
+	RTTSamples                                                 int64
+	RTTMedianNs                                                float64
+}
+
+type dirKey struct {
+	stream int
+	src    string // addr:port of the sender
+}
+
+// TestSummaryMatchesTshark checks, per stream and direction, that packets,
+// data packets, payload bytes, the flag counts and the ack_rtt samples
+// (count and median) equal tshark's on every lab and real capture.
+func TestSummaryMatchesTshark(t *testing.T) {
+	files, err := golden.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no golden files")
+	}
+	exact := 0
+	for _, g := range files {
+		t.Run(g.Name, func(t *testing.T) {
+			if _, err := os.Stat(g.Capture); err != nil {
+				t.Skipf("capture not present: %v", err)
+			}
+			problems := compareSummary(t, g)
+			if len(problems) == 0 {
+				exact++
+				return
+			}
+			if why, ok := knownAnalysisDifferences[g.Name]; ok {
+				t.Logf("known differences (%s): %s", why, problems[0])
+				return
+			}
+			t.Errorf("%d directions differ from tshark:\n%s", len(problems), strings.Join(problems, "\n"))
+		})
+	}
+	t.Logf("%d captures: %d with every direction equal to tshark", len(files), exact)
+}
+
+func compareSummary(t *testing.T, g *golden.File) []string {
+	frames, a, conns := analyzeCapture(t, g.Capture)
+	ours := map[dirKey]dirCounts{}
+	for _, c := range conns {
+		st := a.Stats(c)
+		for _, s := range st {
+			ours[dirKey{s.Stream, s.Src.String()}] = dirCounts{
+				s.Packets, s.DataPackets, s.DataBytes,
+				s.RetransPackets, s.FastRetrans, s.SpuriousRetrans, s.OutOfOrder, s.LostSegments,
+				s.DupAcks, s.ZeroWindows, s.WindowFull,
+				s.RTTSamples, s.RTTMedianMs * 1e6,
+			}
+		}
+	}
+	theirs := map[dirKey]*dirCounts{}
+	rtts := map[dirKey][]int64{}
+	get := func(k dirKey) *dirCounts {
+		if theirs[k] == nil {
+			theirs[k] = &dirCounts{}
+		}
+		return theirs[k]
+	}
+	for _, fr := range g.Frames() {
+		if fr.Str("stream") == "" {
+			continue
+		}
+		src := fmt.Sprintf("%s:%s", fr.Str("src"), fr.Str("srcport"))
+		dst := fmt.Sprintf("%s:%s", fr.Str("dst"), fr.Str("dstport"))
+		if strings.Contains(fr.Str("src"), ":") {
+			src = fmt.Sprintf("[%s]:%s", fr.Str("src"), fr.Str("srcport"))
+			dst = fmt.Sprintf("[%s]:%s", fr.Str("dst"), fr.Str("dstport"))
+		}
+		k := dirKey{int(fr.Int("stream")), src}
+		c := get(k)
+		c.Packets++
+		if n := fr.Int("len"); n > 0 {
+			c.DataPackets++
+			c.DataBytes += n
+		}
+		if tsharkCutAtSACK(fr) {
+			// tshark shows no analysis for this frame (see
+			// compareAnalysis): count what we computed for it, so the
+			// rest is still checked against tshark.
+			if f, ok := frames[fr.Int("frame")]; ok {
+				countOurs(c, &rtts, k, dst, f.info)
+				continue
+			}
+		}
+		for _, x := range []struct {
+			col string
+			n   *int64
+		}{{"retrans", &c.Retrans}, {"fast_retrans", &c.Fast}, {"spurious", &c.Spurious}, {"ooo", &c.OOO},
+			{"lost", &c.Lost}, {"dupack", &c.DupAcks}, {"zero_win", &c.ZeroWin}, {"win_full", &c.Full}} {
+			if fr.Flag(x.col) {
+				*x.n++
+			}
+		}
+		if ns := parseNs(fr.Str("ack_rtt")); ns >= 0 {
+			rk := dirKey{k.stream, dst} // samples describe the other direction's data
+			rtts[rk] = append(rtts[rk], ns)
+		}
+	}
+	for k, v := range rtts {
+		c := get(k)
+		c.RTTSamples = int64(len(v))
+		var st DirStats
+		fillRTT(&st, v)
+		c.RTTMedianNs = st.RTTMedianMs * 1e6
+	}
+	var problems []string
+	for k, want := range theirs {
+		got, ok := ours[k]
+		if !ok {
+			problems = append(problems, fmt.Sprintf("stream %d from %s: not found", k.stream, k.src))
+			continue
+		}
+		if math.Abs(got.RTTMedianNs-want.RTTMedianNs) < 1 {
+			got.RTTMedianNs = want.RTTMedianNs
+		}
+		if got != *want {
+			problems = append(problems, fmt.Sprintf("stream %d from %s:\n  got  %+v\n  want %+v", k.stream, k.src, got, *want))
+		}
+	}
+	slices.Sort(problems)
+	return problems
+}
+
+// The summary's RTT median must be exact (the mean of the middle two for
+// an even count).
+func TestFillRTT(t *testing.T) {
+	for _, tc := range []struct {
+		ns             []int64
+		min, med, mean float64
+		max            float64
+		samples        int64
+	}{
+		{nil, 0, 0, 0, 0, 0},
+		{[]int64{3e6}, 3, 3, 3, 3, 1},
+		{[]int64{4e6, 1e6, 3e6, 2e6}, 1, 2.5, 2.5, 4, 4},
+		{[]int64{5e6, 1e6, 9e6}, 1, 5, 5, 9, 3},
+	} {
+		var st DirStats
+		fillRTT(&st, tc.ns)
+		if st.RTTSamples != tc.samples || st.RTTMinMs != tc.min || st.RTTMedianMs != tc.med || st.RTTMeanMs != tc.mean || st.RTTMaxMs != tc.max {
+			t.Errorf("%v: got %+v", tc.ns, st)
+		}
+	}
+}
+
+var _ = reassembly.C2S
+
+// countOurs adds our analysis of one frame to tshark's counts.
+func countOurs(c *dirCounts, rtts *map[dirKey][]int64, k dirKey, dst string, info PacketInfo) {
+	f := info.Flags
+	for _, x := range []struct {
+		flag Flag
+		n    *int64
+	}{{Retransmission, &c.Retrans}, {FastRetransmission, &c.Fast}, {SpuriousRetrans, &c.Spurious},
+		{OutOfOrder, &c.OOO}, {LostSegment, &c.Lost}, {DupAck, &c.DupAcks}, {ZeroWindow, &c.ZeroWin}, {WindowFull, &c.Full}} {
+		if f&x.flag != 0 {
+			*x.n++
+		}
+	}
+	if info.AckRTT >= 0 {
+		rk := dirKey{k.stream, dst}
+		(*rtts)[rk] = append((*rtts)[rk], info.AckRTT)
+	}
+}
