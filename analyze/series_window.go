@@ -18,7 +18,7 @@ func Window(recs []Record, o SeriesOptions) *Graph {
 		pt := func(v int64) Point { return Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(v)}} }
 		switch {
 		case r.Dir == o.Dir && r.Info.BytesInFlight >= 0:
-			set.add(SeriesInFlight, Lines, pt(r.Info.BytesInFlight))
+			set.add(SeriesInFlight, Dots, pt(r.Info.BytesInFlight))
 		case r.Dir == rev && r.HasAck && r.Window >= 0:
 			set.add(SeriesAdvertised, Steps, pt(r.Window))
 		}

@@ -53,7 +53,7 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesThroughput: {color: blue, width: 1.2, legend: "throughput (all bytes sent)"},
 	analyze.SeriesGoodput:    {color: green, width: 1.2, legend: "goodput (newly acknowledged)"},
 	analyze.SeriesRTT:        {color: blue, width: 1.3, legend: "RTT sample"},
-	analyze.SeriesInFlight:   {color: blue, width: 1, legend: "bytes in flight"},
+	analyze.SeriesInFlight:   {color: blue, width: 1.2, legend: "bytes in flight (at each segment sent)"},
 	analyze.SeriesAdvertised: {color: olive, width: 1.5, legend: "advertised receive window"},
 }
 
