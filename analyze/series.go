@@ -54,6 +54,7 @@ type Axis struct {
 	Label string // what is measured
 	Unit  string // "s", "B", "bit/s", "ms" ("" for a plain number)
 	Time  bool   // values are times (seconds from Graph.TimeOrigin)
+	Clock bool   // the times are wall-clock times (TimeOrigin is 0), shown in UTC
 }
 
 // Graph is the plain description of one graph of one connection direction:
@@ -188,7 +189,7 @@ func newFrame(kind GraphKind, o SeriesOptions) *frame {
 	g.TimeOrigin = f.start
 	if o.AbsoluteTime {
 		g.TimeOrigin = 0
-		g.X.Label = "time"
+		g.X.Label, g.X.Clock = "time", true
 	}
 	if o.Time.HasMin {
 		g.Zoom.XMin, g.Zoom.HasXMin = g.Seconds(f.start+o.Time.Min), true

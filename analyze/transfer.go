@@ -120,36 +120,15 @@ func Summarize(recs []Record, d reassembly.Direction) Transfer {
 		return t
 	}
 	origin := recs[0].Time
-	// The first data byte: 1 after a SYN, else the first segment's start.
-	first := int64(-1)
-	for i := range recs {
-		r := &recs[i]
-		if r.Dir == d && (r.Len > 0 || r.Flags&reassembly.SYN != 0) {
-			first = r.Seq
-			if r.Flags&reassembly.SYN != 0 {
-				first++
-			}
-			break
-		}
-	}
-	if first < 0 {
-		return t
-	}
 	next := 0
 	var acked int64
-	for i := range recs {
-		r := &recs[i]
-		if r.Dir == d || !r.HasAck {
-			continue
-		}
-		at := r.Time - origin
+	for _, p := range delivered(recs, d).Points {
+		at := p.Time - origin
 		for next < len(DeliveredAt) && at > DeliveredAt[next] {
 			t.Delivered[next] = acked
 			next++
 		}
-		if n := r.Ack - first; n > acked {
-			acked = n
-		}
+		acked = int64(p.V[0])
 		if !t.HasTimeToMB && acked >= OneMB {
 			t.TimeToMB, t.HasTimeToMB = at, true
 		}

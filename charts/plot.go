@@ -163,7 +163,7 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 	p.Y.Label.Text = axisLabel(g.Y)
 	p.X.Tick.Marker = siTicks{n: wpx / 110}
 	p.Y.Tick.Marker = siTicks{n: hpx / 80}
-	if g.X.Time && g.TimeOrigin == 0 {
+	if g.X.Time && g.X.Clock {
 		p.X.Tick.Marker = plot.TimeTicks{Ticker: siTicks{n: wpx / 160}, Format: "15:04:05.000"}
 		p.X.Label.Text = "time (UTC)"
 	}
@@ -204,8 +204,8 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 	plots := make([]*seriesPlot, len(g.Series))
 	for i := range g.Series {
 		s := &g.Series[i]
-		plots[i] = newSeriesPlot(g, s, pg)
-		leg.add(styleOf(s.Name).legend, plots[i])
+		plots[i] = newSeriesPlot(g, s, pg, i)
+		leg.add(plots[i].style.legend, plots[i])
 	}
 	// Lines first, then bars and dots, then marks: the data and the rare
 	// events stay visible where the lines run over them.

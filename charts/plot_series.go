@@ -37,7 +37,7 @@ const (
 	markCell = 1
 )
 
-func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid) *seriesPlot {
+func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int) *seriesPlot {
 	xy := seriesXY{g, s}
 	pts := make([]xyz, xy.Len())
 	for i := range pts {
@@ -57,7 +57,7 @@ func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid) *seriesPlo
 	case analyze.Marks:
 		pts = thinCells(pts, pg, markCell)
 	}
-	return &seriesPlot{kind: s.Kind, style: styleOf(s.Name), pts: pts}
+	return &seriesPlot{kind: s.Kind, style: styleOf(s.Name, index), pts: pts}
 }
 
 func (sp *seriesPlot) lineStyle() draw.LineStyle {

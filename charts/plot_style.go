@@ -57,13 +57,17 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesAdvertised: {color: olive, width: 1.5, legend: "advertised receive window"},
 }
 
-// styleOf returns the style of a series, with a fallback for names
-// without one.
-func styleOf(name string) seriesStyle {
+// palette colours series without a fixed style (the inputs of a
+// comparison), by their position in the graph.
+var palette = []color.RGBA{blue, orange, green, red, purple, brown, pink, gray, olive, cyan}
+
+// styleOf returns the style of a series: fixed per name for the series of
+// one connection's graphs, by position (index) for other names.
+func styleOf(name string, index int) seriesStyle {
 	if s, ok := seriesStyles[name]; ok {
 		return s
 	}
-	return seriesStyle{color: gray, width: 1, glyph: draw.CircleGlyph{}, legend: name}
+	return seriesStyle{color: palette[index%len(palette)], width: 1.5, glyph: draw.CircleGlyph{}, legend: name}
 }
 
 // tickGlyph is a short vertical tick, for duplicate ACKs on the ACK line.

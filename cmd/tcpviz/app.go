@@ -69,6 +69,7 @@ func newApp(e *env) *cli.App {
 			tputCommand(e),
 			rttCommand(e),
 			windowCommand(e),
+			compareCommand(e),
 		},
 	}
 	return app

@@ -177,7 +177,8 @@ func (req *graphRequest) graphOf(in input, e *env) fileResult {
 		defer os.Remove(tmp)
 		src.path = tmp
 	}
-	conn, recs, res := req.load(src, e)
+	l, res := load(src, e, req.stream)
+	conn, recs := l.conn, l.recs
 	if conn == nil {
 		return res
 	}
@@ -224,23 +225,30 @@ func (req *graphRequest) graphOf(in input, e *env) fileResult {
 	return res
 }
 
-// load reads a capture and returns the chosen connection and its records.
-// The first pass (skipped when --stream is given) finds the connection
-// with the most payload; the second runs the analysis over every segment
-// and keeps the records of that connection only.
-func (req *graphRequest) load(in input, e *env) (*reassembly.Conn, []analyze.Record, fileResult) {
+// loaded is one connection of a capture, analysed.
+type loaded struct {
+	conn  *reassembly.Conn
+	recs  []analyze.Record
+	stats [2]analyze.DirStats
+}
+
+// load reads a capture and returns connection stream (-1: the one with
+// the most payload) with its records and statistics; conn is nil when it
+// could not. The first pass (skipped when the stream is given) finds the
+// connection with the most payload; the second runs the analysis over
+// every segment and keeps the records of that connection only.
+func load(in input, e *env, stream int) (loaded, fileResult) {
 	var res fileResult
-	stream := req.stream
 	if stream < 0 {
 		s, err := busiestStream(in, e)
 		if err != nil {
-			return nil, nil, fileResult{err: err}
+			return loaded{}, fileResult{err: err}
 		}
 		stream = s
 	}
 	oc, err := in.open(e.stdin)
 	if err != nil {
-		return nil, nil, fileResult{err: err}
+		return loaded{}, fileResult{err: err}
 	}
 	defer oc.close()
 	sc := reassembly.NewScanner(oc.Reader)
@@ -269,9 +277,9 @@ func (req *graphRequest) load(in input, e *env) (*reassembly.Conn, []analyze.Rec
 				res.err = fmt.Errorf("%s: no stream %d (the capture has streams 0 to %d)", in.name, stream, streams-1)
 			}
 		}
-		return nil, nil, res
+		return loaded{}, res
 	}
-	return conn, recs, res
+	return loaded{conn: conn, recs: recs, stats: a.Stats(conn)}, res
 }
 
 // busiestStream is the first pass: the stream number of the connection
