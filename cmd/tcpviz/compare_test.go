@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/csv"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestComparePEP compares the bundled GEO transfers without and with the
+// proxy: the table has one row each, the proxy delivers more in 5 s and
+// its RTT (to the proxy) is far shorter; the graph is a real picture.
+func TestComparePEP(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cmp.png")
+	stdout, stderr, code := tcpviz(t, nil, "compare", "-o", out, "../../testdata/geo_short.pcap", "../../testdata/geo_pep_short.pcap#1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.TrimSpace(stderr) != out {
+		t.Errorf("stderr %q, want the graph's path", stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("want a header and 2 rows, got %d (%v):\n%s", len(rows), err, stdout)
+	}
+	col := map[string]int{}
+	for i, c := range rows[0] {
+		col[c] = i
+	}
+	num := func(r int, name string) float64 {
+		v, err := strconv.ParseFloat(rows[r][col[name]], 64)
+		if err != nil {
+			t.Fatalf("row %d %s: %q", r, name, rows[r][col[name]])
+		}
+		return v
+	}
+	if rows[2][col["input"]] != "geo_pep_short.pcap#1" || rows[1][col["stream"]] != "1" {
+		t.Errorf("inputs %q %q", rows[1][col["input"]], rows[2][col["input"]])
+	}
+	if a, b := num(1, "delivered_5s_bytes"), num(2, "delivered_5s_bytes"); b <= a {
+		t.Errorf("delivered in 5 s: %v without the proxy, %v with it; want more with it", a, b)
+	}
+	if a, b := num(1, "rtt_median_ms"), num(2, "rtt_median_ms"); a < 590 || a > 620 || b > 10 {
+		t.Errorf("median RTT %v ms (want ~600, the GEO link) and %v ms (want a few, to the proxy)", a, b)
+	}
+	if r := num(1, "throughput_ratio"); r != 1 {
+		t.Errorf("first input's throughput ratio %v, want 1", r)
+	}
+	if r := num(1, "slow_start_rounds"); r != 4 {
+		t.Errorf("slow start rounds without the proxy %v, want 4 (10, 20, 40, 74 segments)", r)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() < 600 || b.Dy() < 300 {
+		t.Errorf("picture %v", b)
+	}
+}
+
+func TestComparePointsAndErrors(t *testing.T) {
+	stdout, stderr, code := tcpviz(t, nil, "compare", "--graph", "tput", "-o", "-", "../../testdata/geo_short.pcap", "../../testdata/geo_pep_short.pcap")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.HasPrefix(stdout, "frame,time_s,series,bps\n") || !strings.Contains(stdout, ",geo_pep_short.pcap,") {
+		t.Errorf("points CSV:\n%.300s", stdout)
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"--graph", "bogus", "../../testdata/geo_short.pcap"}, 2, "unknown comparison"},
+		{[]string{"../../testdata/geo_short.pcap#7"}, 1, "no stream 7"},
+		{[]string{"../../testdata/nope.pcap"}, 1, "no such file"},
+	} {
+		args := append([]string{"compare", "-o", filepath.Join(t.TempDir(), "x.png")}, tt.args...)
+		_, stderr, code := tcpviz(t, nil, args...)
+		if code != tt.code || !strings.Contains(stderr, tt.msg) {
+			t.Errorf("%v: exit %d stderr %q; want %d and %q", tt.args, code, stderr, tt.code, tt.msg)
+		}
+	}
+}
