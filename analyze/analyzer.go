@@ -21,7 +21,7 @@ import (
 // maxRanges), and the RTT samples of each direction (8 bytes per sample:
 // the exact median needs them; see DirStats.RTTMedianMs).
 type Analyzer struct {
-	conns map[*reassembly.Conn]*connState
+	conns []*connState // by stream number; nil once forgotten
 	seen  map[tupleKey]bool // 4-tuples that had a connection (reused ports)
 }
 
@@ -36,7 +36,23 @@ const maxUnacked = 10000
 
 // New returns an Analyzer.
 func New() *Analyzer {
-	return &Analyzer{conns: make(map[*reassembly.Conn]*connState), seen: make(map[tupleKey]bool)}
+	return &Analyzer{seen: make(map[tupleKey]bool)}
+}
+
+// state returns the analysis state of c, nil if there is none.
+func (a *Analyzer) state(c *reassembly.Conn) *connState {
+	if c.Stream < len(a.conns) {
+		return a.conns[c.Stream]
+	}
+	return nil
+}
+
+// Forget drops the analysis state of c (call it once c is retired and its
+// Stats were taken), so that memory follows the live connections.
+func (a *Analyzer) Forget(c *reassembly.Conn) {
+	if c.Stream < len(a.conns) {
+		a.conns[c.Stream] = nil
+	}
 }
 
 // unacked is one segment not yet acknowledged (Wireshark's tcp_unacked_t).
@@ -115,11 +131,14 @@ const (
 // ACK or anything else the network did. tshark, which does not recognise
 // such copies, flags them (usually as retransmissions or duplicate ACKs).
 func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
-	cs := a.conns[c]
+	cs := a.state(c)
 	isNew := cs == nil
 	if isNew {
 		cs = newConnState()
-		a.conns[c] = cs
+		for len(a.conns) <= c.Stream {
+			a.conns = append(a.conns, nil)
+		}
+		a.conns[c.Stream] = cs
 	}
 	fwd, rev := &cs.flow[s.Dir], &cs.flow[s.Dir.Reverse()]
 	info := PacketInfo{BytesInFlight: -1, AckRTT: -1}

@@ -253,7 +253,7 @@ func (d *dirAcc) addRTT(ns int64) { d.rtt = append(d.rtt, ns) }
 // accumulated so far (indexed by reassembly.C2S and S2C).
 func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 	var out [2]DirStats
-	cs := a.conns[c]
+	cs := a.state(c)
 	if cs == nil {
 		cs = newConnState()
 	}

@@ -81,7 +81,7 @@ func analyzeCapture(t testing.TB, path string) (map[int64]*analyzed, *Analyzer, 
 	for sc.Scan() {
 		s := sc.Segment()
 		info := a.Add(sc.Conn(), s)
-		out[s.Frame] = &analyzed{seg: *s, info: info, irtt: a.conns[sc.Conn()].firstRTT}
+		out[s.Frame] = &analyzed{seg: *s, info: info, irtt: a.state(sc.Conn()).firstRTT}
 	}
 	return out, a, conns
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -11,71 +10,17 @@ import (
 )
 
 func streamsCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "streams",
-		Usage:     "list TCP connections: endpoints, start, duration, packets and bytes each way, state",
-		ArgsUsage: "CAPTURE|DIR|- ...",
-		Flags:     []cli.Flag{formatFlag, jobsFlag},
-		Action: func(c *cli.Context) error {
-			format, err := tableFormat(c, e.stdout)
-			if err != nil {
-				return err
-			}
-			ins, err := inputsOf(c)
-			if err != nil {
-				return err
-			}
-			t := &charts.Table{Columns: charts.StreamsColumns}
-			failed := false
-			work, done := e.withProgress(len(ins), func(in input) fileResult {
-				return streamsOf(in, e)
-			})
-			defer done()
-			forEachInput(ins, c.Int("jobs"), work, func(in input, r fileResult) {
-				failed = report(e.stderr, r) || failed
-				t.Rows = append(t.Rows, r.rows...)
-			})
-			if err := t.Write(e.stdout, format); err != nil {
-				return err
-			}
-			if failed {
-				return errFailed
-			}
-			return nil
-		},
-	}
+	return tableCommand(e, &cli.Command{
+		Name:  "streams",
+		Usage: "list TCP connections: endpoints, start, duration, packets and bytes each way, state",
+	}, charts.StreamsColumns, streamsOf)
 }
 
 // streamsOf lists the connections of one capture.
 func streamsOf(in input, e *env) fileResult {
-	oc, err := in.open(e.stdin)
-	if err != nil {
-		return fileResult{err: err}
-	}
-	defer oc.close()
-	sc := reassembly.NewScanner(oc.Reader)
-	// Rows are made as connections are retired (finished, idle, or at the
-	// end of the capture), so that only live connections are held.
-	type row struct {
-		stream int
-		cells  []string
-	}
-	var rows []row
-	sc.Tracker().OnRetire = func(c *reassembly.Conn) {
-		rows = append(rows, row{c.Stream, charts.StreamRow(in.name, c)})
-	}
-	for sc.Scan() {
-	}
-	slices.SortFunc(rows, func(a, b row) int { return a.stream - b.stream })
-	var r fileResult
-	for _, rw := range rows {
-		r.rows = append(r.rows, rw.cells)
-	}
-	r.warnings = scanWarnings(in, sc)
-	if err := sc.Err(); err != nil {
-		r.err = fmt.Errorf("%s: %w (%d packets before it were read)", in.name, err, sc.Packets())
-	}
-	return r
+	return scanCapture(in, e, nil, func(c *reassembly.Conn) [][]string {
+		return [][]string{charts.StreamRow(in.name, c)}
+	})
 }
 
 // scanWarnings condenses a scan's per-packet problems into at most two
