@@ -1,8 +1,6 @@
 package analyze
 
 import (
-	"net/netip"
-
 	"tcpviz/reassembly"
 )
 
@@ -22,10 +20,7 @@ import (
 // the exact median needs them; see DirStats.RTTMedianMs).
 type Analyzer struct {
 	conns []*connState // by stream number; nil once forgotten
-	seen  map[tupleKey]bool // 4-tuples that had a connection (reused ports)
 }
-
-type tupleKey struct{ a, b netip.AddrPort }
 
 // dupackNeutral is Wireshark's dupacknum = -1 (in an unsigned field) after
 // an ACK of an unseen segment.
@@ -36,7 +31,7 @@ const maxUnacked = 10000
 
 // New returns an Analyzer.
 func New() *Analyzer {
-	return &Analyzer{seen: make(map[tupleKey]bool)}
+	return &Analyzer{}
 }
 
 // state returns the analysis state of c, nil if there is none.
@@ -149,16 +144,11 @@ func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 		return info
 	}
 
-	key := tupleKey{s.SrcAddrPort(), s.DstAddrPort()}
-	if key.b.Addr().Less(key.a.Addr()) || (key.a.Addr() == key.b.Addr() && key.b.Port() < key.a.Port()) {
-		key.a, key.b = key.b, key.a
-	}
 	flags := s.Flags
 	if isNew {
-		if flags&(thSYN|thACK) == thSYN && a.seen[key] {
+		if flags&(thSYN|thACK) == thSYN && c.ReusedPorts {
 			info.Flags |= ReusedPorts
 		}
-		a.seen[key] = true
 	} else if flags&(thSYN|thACK) == thSYN && fwd.baseSet && s.Seq == fwd.baseSeq {
 		// A SYN again with the same ISN: Wireshark restores nextseq (a RST
 		// may have moved it, issue 17616).

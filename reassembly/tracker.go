@@ -74,6 +74,9 @@ type Conn struct {
 	SynAckSeen bool
 	// HandshakeDone is set once the client acknowledged the SYN/ACK.
 	HandshakeDone bool
+	// ReusedPorts is set when this connection's SYN took over the 4-tuple
+	// of an earlier connection (Wireshark's tcp.analysis.reused_ports).
+	ReusedPorts bool
 }
 
 // State reports the connection's state from the flags seen so far.
@@ -223,8 +226,11 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 		default:
 			c.Client, c.Server = src, dst
 		}
-		if old := t.conns[key]; old != nil && t.OnRetire != nil {
-			t.OnRetire(old)
+		if old := t.conns[key]; old != nil {
+			c.ReusedPorts = true
+			if t.OnRetire != nil {
+				t.OnRetire(old)
+			}
 		}
 		t.conns[key] = c
 		if t.OnNew != nil {

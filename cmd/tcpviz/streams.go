@@ -17,10 +17,10 @@ func streamsCommand(e *env) *cli.Command {
 }
 
 // streamsOf lists the connections of one capture.
-func streamsOf(in input, e *env) fileResult {
+func streamsOf(in input, e *env, sink func([][]string)) fileResult {
 	return scanCapture(in, e, nil, func(c *reassembly.Conn) [][]string {
 		return [][]string{charts.StreamRow(in.name, c)}
-	})
+	}, sink)
 }
 
 // scanWarnings condenses a scan's per-packet problems into at most two

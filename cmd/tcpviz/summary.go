@@ -19,12 +19,12 @@ func summaryCommand(e *env) *cli.Command {
 
 // summaryOf analyses one capture. A connection's rows are made, and its
 // analysis state dropped, when the tracker retires it.
-func summaryOf(in input, e *env) fileResult {
+func summaryOf(in input, e *env, sink func([][]string)) fileResult {
 	a := analyze.New()
 	return scanCapture(in, e, func(c *reassembly.Conn, s *reassembly.Segment) { a.Add(c, s) },
 		func(c *reassembly.Conn) [][]string {
 			st := a.Stats(c)
 			a.Forget(c)
 			return [][]string{charts.SummaryRow(in.name, &st[0]), charts.SummaryRow(in.name, &st[1])}
-		})
+		}, sink)
 }
