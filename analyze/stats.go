@@ -82,6 +82,10 @@ type DirStats struct {
 	IdleMaxMs          float64 // longest gap between two packets of this direction
 	SYNs, FINs, RSTs   int64
 	PureAcks           int64
+	// BottleneckBps estimates the bottleneck rate of this direction's path
+	// from the spacing of the receiver's ACKs within a flight; 0 when too
+	// few ACKs allowed an estimate.
+	BottleneckBps float64
 }
 
 // rangeSet is a set of disjoint [lo, hi) sequence ranges, sorted.
@@ -157,6 +161,11 @@ type dirAcc struct {
 	firstDataSeq uint64
 	sawData      bool
 	iwDone       bool
+	// ACK dispersion, for the bottleneck estimate (see ackDispersion).
+	ackSeen     bool
+	lastAck     uint64
+	lastAckTime int64
+	rates       *rateHist
 }
 
 func (d *dirAcc) init() {
@@ -219,6 +228,9 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		o := &cs.stats[s.Dir.Reverse()]
 		if o.sawData && !o.iwDone && s.AckAbs > o.firstDataSeq {
 			o.iwDone = true
+		}
+		if o.sawData {
+			o.ackDispersion(s.AckAbs, s.Time)
 		}
 	}
 	if f&Retransmission != 0 {
@@ -283,10 +295,12 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 			st.ThroughputBps = float64(st.UniqueBytes) * 8 / (float64(dur) / 1e9)
 		}
 		fillRTT(&st, acc.rtt)
+		st.BottleneckBps = acc.bottleneck()
 		st.State = string(c.State())
-		st.Diagnosis = diagnose(&st)
 		out[d] = st
 	}
+	out[0].Diagnosis = diagnose(&out[0], &out[1])
+	out[1].Diagnosis = diagnose(&out[1], &out[0])
 	return out
 }
 
@@ -322,36 +336,10 @@ func fillRTT(st *DirStats, ns []int64) {
 	}
 }
 
-// diagnose writes a one-line reading of the numbers, or "" when nothing
-// stands out.
-func diagnose(st *DirStats) string {
-	if st.DataBytes == 0 {
-		return ""
-	}
-	var parts []string
-	if st.ZeroWindows > 0 {
-		parts = append(parts, fmt.Sprintf("receiver window closed %d times", st.ZeroWindows))
-	}
-	if st.WindowFull > 0 && st.MaxBytesInFlight > 0 {
-		parts = append(parts, fmt.Sprintf("receiver-window limited: %d window-full segments, up to %s in flight", st.WindowFull, kb(st.MaxBytesInFlight)))
-	}
-	if st.RetransBytes > 0 {
-		pct := 100 * float64(st.RetransBytes) / float64(st.DataBytes)
-		if pct >= 1 {
-			parts = append(parts, fmt.Sprintf("loss: %.1f%% of payload bytes retransmitted", pct))
-		}
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	out := parts[0]
-	for _, p := range parts[1:] {
-		out += "; " + p
-	}
-	return out
-}
-
 func kb(n int64) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
 	if n >= 1<<20 {
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 	}

@@ -33,6 +33,7 @@ var SummaryColumns = []Column{
 	{"triple_dup_acks", Number}, {"ack_unseen", Number}, {"capture_duplicates", Number},
 	{"idle_max_ms", Number},
 	{"syn_packets", Number}, {"fin_packets", Number}, {"rst_packets", Number}, {"pure_acks", Number},
+	{"bottleneck_bps", Number},
 }
 
 // SummaryRow is one row of the summary table for one direction of a
@@ -78,6 +79,7 @@ func SummaryRow(file string, st *analyze.DirStats) []string {
 		i(st.TripleDupAcks), i(st.AckUnseen), i(st.CaptureDuplicates),
 		opt(st.Packets > 1, ms(st.IdleMaxMs)),
 		i(st.SYNs), i(st.FINs), i(st.RSTs), i(st.PureAcks),
+		opt(st.BottleneckBps > 0, strconv.FormatFloat(st.BottleneckBps, 'f', 0, 64)),
 	}
 	return row
 }

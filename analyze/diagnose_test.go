@@ -1,0 +1,102 @@
+package analyze
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tcpviz/reassembly"
+)
+
+func TestDiagnose(t *testing.T) {
+	base := DirStats{DataPackets: 1000, DataBytes: 1448000, MSS: 1448, RTTSamples: 100, RTTMinMs: 600, HasThroughput: true}
+	tests := []struct {
+		name     string
+		st, rcv  func(st, rcv *DirStats)
+		want     string
+		wantNone bool
+	}{
+		{name: "window limited below the BDP", st: func(st, rcv *DirStats) {
+			st.MaxBytesInFlight, st.BottleneckBps, rcv.MaxRwnd = 87000, 10e6, 87040
+		}, want: "receiver-window limited: 85 KB window vs at least 732 KB bandwidth-delay product (10.0 Mbit/s × 600 ms)"},
+		{name: "zero windows", st: func(st, rcv *DirStats) { rcv.ZeroWindows = 3 }, want: "receiver stalled: window closed 3 times"},
+		{name: "loss", st: func(st, rcv *DirStats) { st.RetransPackets = 25 }, want: "loss: 2.5% of data packets retransmitted"},
+		{name: "network limited", st: func(st, rcv *DirStats) {
+			st.MaxBytesInFlight, st.BottleneckBps, st.ThroughputBps, rcv.MaxRwnd = 900000, 10e6, 9e6, 4<<20
+		}, want: "network limited: bottleneck about 10.0 Mbit/s"},
+		{name: "sender limited", st: func(st, rcv *DirStats) {
+			st.MaxBytesInFlight, rcv.MaxRwnd = 20000, 1<<20
+		}, want: "sender limited (application or send buffer): at most 20 KB in flight, window 1.0 MB"},
+		{name: "window reached but at the BDP is not window limited", st: func(st, rcv *DirStats) {
+			st.MaxBytesInFlight, st.BottleneckBps, st.ThroughputBps, rcv.MaxRwnd = 750000, 10e6, 9e6, 760000
+		}, want: "network limited: bottleneck about 10.0 Mbit/s"},
+		{name: "too short to say", st: func(st, rcv *DirStats) { st.DataPackets = 3 }, wantNone: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, rcv := base, DirStats{MaxRwnd: -1}
+			tt.st(&st, &rcv)
+			got := diagnose(&st, &rcv)
+			if tt.wantNone && got != "" || !tt.wantNone && got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestBottleneckEstimate checks the ACK-dispersion estimate on the bundled
+// lab captures recorded through a 2 Mbit/s and a 10 Mbit/s emulated link,
+// and the diagnosis of the GEO transfer limited by its 85 KB socket
+// buffers.
+func TestBottleneckEstimate(t *testing.T) {
+	tests := []struct {
+		capture   string
+		lo, hi    float64 // bit/s
+		diagnosis string
+	}{
+		{"lossy_sll2.pcap", 1.7e6, 2.3e6, "network limited"},
+		{"v6_short.pcapng", 8.5e6, 11e6, "network limited"},
+		{"geo_short.pcap", 1e6, 11e6, "receiver-window limited: 105 KB window"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.capture, func(t *testing.T) {
+			st := mainStats(t, filepath.Join("..", "testdata", tt.capture))
+			if st.BottleneckBps < tt.lo || st.BottleneckBps > tt.hi {
+				t.Errorf("bottleneck %.0f bit/s, want %.0f to %.0f", st.BottleneckBps, tt.lo, tt.hi)
+			}
+			if !strings.HasPrefix(st.Diagnosis, tt.diagnosis) {
+				t.Errorf("diagnosis %q, want it to start with %q", st.Diagnosis, tt.diagnosis)
+			}
+		})
+	}
+}
+
+// mainStats returns the statistics of the direction that carried the most
+// payload in a capture.
+func mainStats(t *testing.T, path string) DirStats {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := reassembly.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := reassembly.NewScanner(r)
+	a := New()
+	var best DirStats
+	sc.Tracker().OnRetire = func(c *reassembly.Conn) {
+		for _, st := range a.Stats(c) {
+			if st.DataBytes > best.DataBytes {
+				best = st
+			}
+		}
+	}
+	for sc.Scan() {
+		a.Add(sc.Conn(), sc.Segment())
+	}
+	return best
+}
