@@ -70,6 +70,7 @@ func newApp(e *env) *cli.App {
 			rttCommand(e),
 			windowCommand(e),
 			compareCommand(e),
+			reportCommand(e),
 		},
 	}
 	return app
