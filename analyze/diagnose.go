@@ -73,25 +73,13 @@ func (d *dirAcc) ackDispersion(ack uint64, t int64) {
 	if gap <= 0 || adv < 536 || adv > 64<<10 {
 		return
 	}
-	if minRTT := d.minRTT(); minRTT > 0 && gap > minRTT/4 {
+	if d.rttMin > 0 && gap > d.rttMin/4 {
 		return
 	}
 	if d.rates == nil {
 		d.rates = new(rateHist)
 	}
 	d.rates.add(float64(adv) * 8 / (float64(gap) / 1e9))
-}
-
-// minRTT is the smallest RTT sample of this direction's data (ns), 0 if none.
-func (d *dirAcc) minRTT() int64 {
-	if len(d.rtt) == 0 {
-		return 0
-	}
-	m := d.rtt[0]
-	for _, v := range d.rtt[1:] {
-		m = min(m, v)
-	}
-	return m
 }
 
 // bottleneck is the estimated bottleneck rate in bit/s, 0 when there were

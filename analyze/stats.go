@@ -166,6 +166,7 @@ type dirAcc struct {
 	lastAck     uint64
 	lastAckTime int64
 	rates       *rateHist
+	rttMin      int64 // smallest of rtt, 0 before the first
 }
 
 func (d *dirAcc) init() {
@@ -259,7 +260,12 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 	st.MaxBytesInFlight = max(st.MaxBytesInFlight, info.BytesInFlight)
 }
 
-func (d *dirAcc) addRTT(ns int64) { d.rtt = append(d.rtt, ns) }
+func (d *dirAcc) addRTT(ns int64) {
+	d.rtt = append(d.rtt, ns)
+	if d.rttMin == 0 || ns < d.rttMin {
+		d.rttMin = ns
+	}
+}
 
 // Stats returns the statistics of both directions of connection c, as
 // accumulated so far (indexed by reassembly.C2S and S2C).
