@@ -239,12 +239,13 @@ type loaded struct {
 // every segment and keeps the records of that connection only.
 func load(in input, e *env, stream int) (loaded, fileResult) {
 	var res fileResult
+	expect := 0 // the stream's packets, when the first pass counted them
 	if stream < 0 {
-		s, err := busiestStream(in, e)
+		s, n, err := busiestStream(in, e)
 		if err != nil {
 			return loaded{}, fileResult{err: err}
 		}
-		stream = s
+		stream, expect = s, n
 	}
 	oc, err := in.open(e.stdin)
 	if err != nil {
@@ -256,13 +257,13 @@ func load(in input, e *env, stream int) (loaded, fileResult) {
 	sc.Tracker().OnNew = func(*reassembly.Conn) { streams++ }
 	a := analyze.New()
 	var conn *reassembly.Conn
-	var recs []analyze.Record
+	recs := records{all: make([]analyze.Record, 0, expect)}
 	for sc.Scan() {
 		seg, c := sc.Segment(), sc.Conn()
 		info := a.Add(c, seg)
 		if c.Stream == stream {
 			conn = c
-			recs = append(recs, analyze.NewRecord(c, seg, info))
+			recs.add(analyze.NewRecord(c, seg, info))
 		}
 	}
 	res.warnings = scanWarnings(in, sc)
@@ -279,35 +280,73 @@ func load(in input, e *env, stream int) (loaded, fileResult) {
 		}
 		return loaded{}, res
 	}
-	return loaded{conn: conn, recs: recs, stats: a.Stats(conn)}, res
+	return loaded{conn: conn, recs: recs.slice(), stats: a.Stats(conn)}, res
+}
+
+// records collects a connection's records. When the number to expect is
+// known, they go straight into one slice of that size; otherwise into
+// chunks joined at the end: growing one slice of a million records copies
+// it again and again, in steps the garbage collector cannot interrupt.
+type records struct {
+	all    []analyze.Record
+	chunks [][]analyze.Record
+	n      int
+}
+
+const recordChunk = 1 << 14
+
+func (r *records) add(rec analyze.Record) {
+	if len(r.all) < cap(r.all) {
+		r.all = append(r.all, rec)
+		return
+	}
+	if r.n%recordChunk == 0 {
+		r.chunks = append(r.chunks, make([]analyze.Record, 0, recordChunk))
+	}
+	last := &r.chunks[len(r.chunks)-1]
+	*last = append(*last, rec)
+	r.n++
+}
+
+func (r *records) slice() []analyze.Record {
+	if r.n == 0 {
+		return r.all
+	}
+	out := make([]analyze.Record, len(r.all)+r.n)
+	off := copy(out, r.all)
+	for i, c := range r.chunks {
+		off += copy(out[off:], c)
+		r.chunks[i] = nil
+	}
+	return out
 }
 
 // busiestStream is the first pass: the stream number of the connection
-// that carried the most payload (the first of equals).
-func busiestStream(in input, e *env) (int, error) {
+// that carried the most payload (the first of equals), and its packets.
+func busiestStream(in input, e *env) (int, int, error) {
 	oc, err := in.open(e.stdin)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer oc.close()
 	sc := reassembly.NewScanner(oc.Reader)
-	var conns []*reassembly.Conn
-	sc.Tracker().OnNew = func(c *reassembly.Conn) { conns = append(conns, c) }
+	best, bestBytes, packets := -1, int64(-1), 0
+	sc.Tracker().OnRetire = func(c *reassembly.Conn) {
+		b := c.Dir[0].Bytes + c.Dir[1].Bytes
+		if b > bestBytes || b == bestBytes && c.Stream < best {
+			best, bestBytes = c.Stream, b
+			packets = int(c.Dir[0].Packets + c.Dir[1].Packets)
+		}
+	}
 	for sc.Scan() {
 	}
-	if len(conns) == 0 {
+	if best < 0 {
 		if err := sc.Err(); err != nil {
-			return 0, fmt.Errorf("%s: %w", in.name, err)
+			return 0, 0, fmt.Errorf("%s: %w", in.name, err)
 		}
-		return 0, fmt.Errorf("%s: no TCP connection in the capture", in.name)
+		return 0, 0, fmt.Errorf("%s: no TCP connection in the capture", in.name)
 	}
-	best, bestBytes := 0, int64(-1)
-	for _, c := range conns {
-		if b := c.Dir[0].Bytes + c.Dir[1].Bytes; b > bestBytes {
-			best, bestBytes = c.Stream, b
-		}
-	}
-	return best, nil
+	return best, packets, nil
 }
 
 // mainDirection is the direction that carried the most payload (c2s when
