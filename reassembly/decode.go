@@ -234,6 +234,10 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			if ip.Flags&layers.IPv4MoreFragments != 0 || ip.FragOffset != 0 {
 				return false, errFragment
 			}
+			if ip.Protocol == layers.IPProtocolTCP { // the common case, without the table lookup
+				data, typ = ip.Payload, layers.LayerTypeTCP
+				continue
+			}
 			data, typ = ip.Payload, ip.NextLayerType()
 		case layers.LayerTypeIPv6:
 			if err = d.ip6.DecodeFromBytes(data, d); err != nil {

@@ -129,6 +129,9 @@ func lessAddrPort(a, b netip.AddrPort) bool {
 type Tracker struct {
 	conns map[connKey]*Conn
 	next  int
+	// last is the connection of the previous segment, and lastKey its key.
+	last    *Conn
+	lastKey connKey
 	// OnNew, if set, is called when a connection is created, before the
 	// segment that created it is returned.
 	OnNew func(*Conn)
@@ -163,6 +166,9 @@ func (t *Tracker) Expire(now int64) int {
 			(st == StateClosed || st == StateReset) && idle > closedIdle ||
 			pressure && idle > pressureIdle
 		if done {
+			if c == t.last {
+				t.last, t.lastKey = nil, connKey{}
+			}
 			delete(t.conns, k)
 			if t.OnRetire != nil {
 				t.OnRetire(c)
@@ -181,6 +187,7 @@ func (t *Tracker) Flush() {
 	}
 	slices.SortFunc(rest, func(a, b *Conn) int { return a.Stream - b.Stream })
 	clear(t.conns)
+	t.last, t.lastKey = nil, connKey{}
 	if t.OnRetire != nil {
 		for _, c := range rest {
 			t.OnRetire(c)
@@ -201,7 +208,12 @@ func (t *Tracker) Len() int { return len(t.conns) }
 func (t *Tracker) Track(seg *Segment) *Conn {
 	src, dst := seg.SrcAddrPort(), seg.DstAddrPort()
 	key := keyOf(src, dst)
-	c := t.conns[key]
+	var c *Conn
+	if t.last != nil && key == t.lastKey {
+		c = t.last // packets come in runs of one connection: skip the map
+	} else {
+		c = t.conns[key]
+	}
 	if c != nil && seg.Flags&(SYN|ACK) == SYN {
 		// Wireshark starts a new stream when a SYN's sequence number differs
 		// from the base of the conversation in that direction.
@@ -233,11 +245,13 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 			}
 		}
 		t.conns[key] = c
+		t.last, t.lastKey = nil, connKey{}
 		if t.OnNew != nil {
 			t.OnNew(c)
 		}
 	}
 	c.add(seg)
+	t.last, t.lastKey = c, key
 	return c
 }
 
