@@ -37,7 +37,7 @@ type DirInfo struct {
 	started  bool   // a segment of this direction was seen
 	baseSet  bool   // Base is valid
 	Base     uint64 // unwrapped number that relative sequence numbers count from
-	ref      uint64 // recent unwrapped sequence number, the reference for unwrapping
+	ref      uint64 // the last unwrapped sequence number, the reference for unwrapping
 	recent   [dupWindow]dupSig
 	recentAt int
 }
@@ -278,10 +278,11 @@ func (c *Conn) add(seg *Segment) {
 		fwd.started = true
 		fwd.ref = 1<<32 | uint64(seg.Seq)
 	}
+	// Unwrapping against the previous segment (not the highest) keeps
+	// consecutive segments of a direction within 2^31 of each other, even
+	// when a stray sequence number comes in between.
 	seg.SeqAbs = unwrap(seg.Seq, fwd.ref)
-	if seg.SeqAbs > fwd.ref {
-		fwd.ref = seg.SeqAbs
-	}
+	fwd.ref = seg.SeqAbs
 	if seg.Flags&SYN != 0 {
 		if !fwd.SYN || !fwd.baseSet {
 			fwd.ISN = seg.Seq
