@@ -1,9 +1,9 @@
 package analyze
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
+	"tcpviz/internal/capturetest"
 	"testing"
 
 	"tcpviz/reassembly"
@@ -76,16 +76,7 @@ func TestBottleneckEstimate(t *testing.T) {
 // payload in a capture.
 func mainStats(t *testing.T, path string) DirStats {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := reassembly.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := reassembly.NewScanner(r)
+	sc := capturetest.Scanner(t, path)
 	a := New()
 	var best DirStats
 	sc.Tracker().OnRetire = func(c *reassembly.Conn) {

@@ -4,9 +4,9 @@ import (
 	"encoding/binary"
 	"math"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"reflect"
+	"tcpviz/internal/capturetest"
 	"testing"
 
 	"tcpviz/reassembly"
@@ -168,16 +168,7 @@ func checkStats(t *testing.T, st *DirStats) {
 
 // seedFromCapture encodes the first n segments of a real capture.
 func seedFromCapture(f *testing.F, path string, n int) []byte {
-	fh, err := os.Open(path)
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer fh.Close()
-	r, err := reassembly.NewReader(fh)
-	if err != nil {
-		f.Fatal(err)
-	}
-	sc := reassembly.NewScanner(r)
+	sc := capturetest.Scanner(f, path)
 	var out []byte
 	var prev int64
 	for i := 0; i < n && sc.Scan(); i++ {

@@ -1,8 +1,8 @@
 package analyze
 
 import (
-	"os"
 	"path/filepath"
+	"tcpviz/internal/capturetest"
 	"testing"
 
 	"tcpviz/reassembly"
@@ -91,16 +91,7 @@ func TestSlowStartOnGEOCapture(t *testing.T) {
 // connection with the most payload, and its main direction.
 func loadMainConnection(t *testing.T, path string) ([]Record, reassembly.Direction) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Skip(err)
-	}
-	defer f.Close()
-	r, err := reassembly.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := reassembly.NewScanner(r)
+	sc := capturetest.Scanner(t, path)
 	a := New()
 	byStream := map[int][]Record{}
 	bytes := map[int][2]int64{}

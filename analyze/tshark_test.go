@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"tcpviz/internal/capturetest"
 	"testing"
 
 	"tcpviz/internal/golden"
@@ -64,16 +65,7 @@ type analyzed struct {
 // analyzeCapture runs the scanner and analyzer over a capture.
 func analyzeCapture(t testing.TB, path string) (map[int64]*analyzed, *Analyzer, []*reassembly.Conn) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := reassembly.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	sc := reassembly.NewScanner(r)
+	sc := capturetest.Scanner(t, path)
 	var conns []*reassembly.Conn
 	sc.Tracker().OnNew = func(c *reassembly.Conn) { conns = append(conns, c) }
 	a := New()

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"tcpviz/internal/capturetest"
 	"testing"
 
 	"tcpviz/analyze"
@@ -24,16 +25,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // connection, as the graph commands do.
 func loadCapture(t testing.TB, path string) (*reassembly.Conn, []analyze.Record) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := reassembly.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := reassembly.NewScanner(r)
+	sc := capturetest.Scanner(t, path)
 	a := analyze.New()
 	byStream := map[int][]analyze.Record{}
 	conns := map[int]*reassembly.Conn{}

@@ -168,15 +168,11 @@ func parseGraphRequest(c *cli.Context, spec *graphSpec) (*graphRequest, error) {
 // graphOf draws the graph of one input and writes it. The row it returns
 // holds the path written ("" when the graph went to standard output).
 func (req *graphRequest) graphOf(in input, e *env) fileResult {
-	src := in
-	if in.path == "" {
-		tmp, err := spoolStdin(e.stdin)
-		if err != nil {
-			return fileResult{err: fmt.Errorf("-: %w", err)}
-		}
-		defer os.Remove(tmp)
-		src.path = tmp
+	src, cleanup, err := rereadable(in, e)
+	if err != nil {
+		return fileResult{err: err}
 	}
+	defer cleanup()
 	l, res := load(src, e, req.stream)
 	conn, recs := l.conn, l.recs
 	if conn == nil {
@@ -358,23 +354,27 @@ func mainDirection(c *reassembly.Conn) reassembly.Direction {
 	return reassembly.C2S
 }
 
-// spoolStdin copies standard input to a temporary file, which the graph
-// commands read twice.
-func spoolStdin(stdin io.Reader) (string, error) {
+// rereadable returns an input that can be read more than once: the input
+// itself, or for standard input a temporary copy, removed by cleanup.
+func rereadable(in input, e *env) (input, func(), error) {
+	if in.path != "" {
+		return in, func() {}, nil
+	}
 	f, err := os.CreateTemp("", "tcpviz-stdin-*")
 	if err != nil {
-		return "", err
+		return in, nil, fmt.Errorf("-: %w", err)
 	}
-	if _, err := io.Copy(f, stdin); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return "", err
+	cleanup := func() { os.Remove(f.Name()) }
+	_, err = io.Copy(f, e.stdin)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return "", err
+	if err != nil {
+		cleanup()
+		return in, nil, fmt.Errorf("-: %w", err)
 	}
-	return f.Name(), nil
+	in.path = f.Name()
+	return in, cleanup, nil
 }
 
 // captureBase is the capture's file name without compression and capture

@@ -77,15 +77,11 @@ var reportGraphs = []struct {
 
 // reportOf writes the report folder of one input.
 func reportOf(in input, e *env, all []input, outDir string, stream int, po charts.PlotOptions) fileResult {
-	src := in
-	if in.path == "" {
-		tmp, err := spoolStdin(e.stdin)
-		if err != nil {
-			return fileResult{err: fmt.Errorf("-: %w", err)}
-		}
-		defer os.Remove(tmp)
-		src.path = tmp
+	src, cleanup, err := rereadable(in, e)
+	if err != nil {
+		return fileResult{err: err}
 	}
+	defer cleanup()
 	l, res := load(src, e, stream)
 	if l.conn == nil {
 		return res
