@@ -287,6 +287,13 @@ func TestBadFiles(t *testing.T) {
 	binary.LittleEndian.PutUint32(huge[off+8:], 0xfffffff0)
 	unknownLink := append([]byte(nil), good...)
 	binary.LittleEndian.PutUint32(unknownLink[20:], 147)
+	// pcapng whose last packet block claims more bytes than the file has.
+	overrun := pcapngOf(t, pkts)
+	last := 0
+	for off := 0; off+8 <= len(overrun); off += int(binary.LittleEndian.Uint32(overrun[off+4:])) {
+		last = off
+	}
+	binary.LittleEndian.PutUint32(overrun[last+4:], binary.LittleEndian.Uint32(overrun[last+4:])+4096)
 
 	tests := []struct {
 		name       string
@@ -302,6 +309,7 @@ func TestBadFiles(t *testing.T) {
 		{name: "cut in a record header", data: good[:24+16+len(pkts[0].frame(t))+5], segments: 1, scanErr: "packet 2: truncated record header"},
 		{name: "4 GB record", data: huge, segments: 2, scanErr: "packet 3: record claims 4294967280 captured bytes"},
 		{name: "unknown link type", data: unknownLink, segments: 0, unknownLTs: 4},
+		{name: "pcapng block overruns the file", data: overrun, segments: 3, scanErr: "packet 4: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
