@@ -80,7 +80,7 @@ func newApp(e *env) *cli.App {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	app := newApp(e)
-	err := app.Run(args)
+	err := app.Run(flagsFirst(app, args))
 	var ue *usageError
 	switch {
 	case err == nil:
@@ -100,6 +100,56 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tcpviz: %s\n", err)
 		return exitFailure
 	}
+}
+
+// flagsFirst moves a command's flags before its other arguments, so that
+// `tcpviz seq in.pcap -o out.png` works like `tcpviz seq -o out.png
+// in.pcap` (urfave/cli stops reading flags at the first argument). A "--"
+// ends the flags as usual.
+func flagsFirst(app *cli.App, args []string) []string {
+	if len(args) < 3 {
+		return args
+	}
+	var cmd *cli.Command
+	for _, c := range app.Commands {
+		if c.HasName(args[1]) {
+			cmd = c
+		}
+	}
+	if cmd == nil {
+		return args
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			takesValue[n] = !isBool
+		}
+	}
+	var flags, rest []string
+	rest = append(rest, args[:2]...)
+	var positional []string
+	for i := 2; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			positional = append(positional, args[i:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			positional = append(positional, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if takesValue[name] && i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	return append(append(rest, flags...), positional...)
 }
 
 var jobsFlag = &cli.IntFlag{

@@ -160,3 +160,20 @@ func TestMalformedCorpus(t *testing.T) {
 		})
 	}
 }
+
+func TestFlagsAfterArguments(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "seq.csv")
+	stdout, stderr, code := tcpviz(t, nil, "seq", demoCapture, "-o", out, "--absolute-seq", "--from=2")
+	if code != 0 || strings.TrimSpace(stdout) != out {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	stdout, _, code = tcpviz(t, nil, "streams", demoCapture, "--format", "json")
+	if code != 0 || !strings.HasPrefix(stdout, "[") {
+		t.Errorf("flags after the capture were not read: exit %d\n%s", code, stdout)
+	}
+	// After "--" everything is an input.
+	_, stderr, code = tcpviz(t, nil, "streams", "--", "--format")
+	if code != 1 || !strings.Contains(stderr, "--format: no such file") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
