@@ -24,66 +24,100 @@ const slowStartGrowth = 1.5
 const minRoundBytes = 4000
 
 // FindSlowStart estimates the end of slow start for data sent in direction
-// d, by the ACK clock: a round trip starts with a data segment and ends
-// when the receiver acknowledges that segment; slow start lasts while
-// each round sends at least 1.5 times the previous round's new data, and
-// ends earlier at the first sign of loss (a retransmission of d's data or
-// a duplicate ACK from the receiver). It is an estimate: a sender that
-// runs out of data to send looks the same as one that stopped growing.
+// d of one connection's records; see slowStart for how.
 func FindSlowStart(recs []Record, d reassembly.Direction) SlowStart {
 	if len(recs) == 0 {
 		return SlowStart{}
 	}
-	origin := recs[0].Time
-	var (
-		inRound          bool
-		roundEnd         int64 // the round ends when this is acknowledged
-		sent, prevSent   int64 // new data sent in this and the previous round
-		flight, prevFlt  int64 // most bytes in flight in this and the previous round
-		rounds           int
-		highest          int64 = -1 << 62
-		roundStartedTime int64
-	)
+	ss := slowStart{origin: recs[0].Time}
 	for i := range recs {
 		r := &recs[i]
 		if r.Dir == d {
-			if r.Info.Flags&(Retransmission|FastRetransmission) != 0 && rounds+btoi(inRound) > 0 {
-				return SlowStart{Found: true, End: r.Time - origin, Flight: max(prevFlt, flight), Rounds: rounds + btoi(inRound), Reason: "loss"}
-			}
-			if r.Len == 0 {
-				continue
-			}
-			if !inRound {
-				inRound, roundEnd, sent, flight, roundStartedTime = true, r.Seq+int64(r.Len), 0, 0, r.Time
-			}
-			if end := r.Seq + int64(r.Len); end > highest {
-				sent += end - max(highest, r.Seq)
-				highest = end
-			}
-			flight = max(flight, r.Info.BytesInFlight)
-			continue
+			ss.data(r.Time, r.Seq, int64(r.Len), r.Info)
+		} else if r.HasAck {
+			ss.ack(r.Time, r.Ack, r.Info)
 		}
-		if !r.HasAck {
-			continue
+		if ss.result.Found {
+			break
 		}
-		if r.Info.Flags&DupAck != 0 && rounds+btoi(inRound) > 0 {
-			return SlowStart{Found: true, End: r.Time - origin, Flight: max(prevFlt, flight), Rounds: rounds + btoi(inRound), Reason: "loss"}
-		}
-		if !inRound || r.Ack < roundEnd {
-			continue
-		}
-		// The round trip is over.
-		inRound = false
-		if rounds == 0 && sent < minRoundBytes {
-			continue // a greeting, not yet slow start
-		}
-		if rounds > 0 && float64(sent) < slowStartGrowth*float64(prevSent) {
-			return SlowStart{Found: true, End: roundStartedTime - origin, Flight: prevFlt, Rounds: rounds, Reason: "growth stopped"}
-		}
-		rounds++
-		prevSent, prevFlt = sent, flight
 	}
-	return SlowStart{}
+	return ss.result
+}
+
+// slowStart estimates, segment by segment, where a sender left slow start,
+// by the ACK clock: a round trip starts with a data segment and ends when
+// the receiver acknowledges that segment; slow start lasts while each
+// round sends at least 1.5 times the previous round's new data, and ends
+// earlier at the first sign of loss (a retransmission of the data or a
+// duplicate ACK from the receiver). It is an estimate: a sender that runs
+// out of data to send looks the same as one that stopped growing. Numbers
+// are of the data's direction, in any consistent numbering.
+type slowStart struct {
+	origin           int64 // times are reported from here
+	inRound          bool
+	roundEnd         int64 // the round ends when this is acknowledged
+	sent, prevSent   int64 // new data sent in this and the previous round
+	flight, prevFlt  int64 // most bytes in flight in this and the previous round
+	rounds           int
+	highest          int64
+	started          bool
+	roundStartedTime int64
+	result           SlowStart
+}
+
+// data takes a segment of the data direction.
+func (ss *slowStart) data(t, seq, n int64, info PacketInfo) {
+	if ss.result.Found {
+		return
+	}
+	if info.Flags&(Retransmission|FastRetransmission) != 0 && ss.rounds+btoi(ss.inRound) > 0 {
+		ss.lost(t)
+		return
+	}
+	if n == 0 {
+		return
+	}
+	if !ss.inRound {
+		ss.inRound, ss.roundEnd, ss.sent, ss.flight, ss.roundStartedTime = true, seq+n, 0, 0, t
+	}
+	if end := seq + n; !ss.started || end > ss.highest {
+		lo := seq
+		if ss.started {
+			lo = max(ss.highest, seq)
+		}
+		ss.sent += end - lo
+		ss.highest, ss.started = end, true
+	}
+	ss.flight = max(ss.flight, info.BytesInFlight)
+}
+
+// ack takes an ACK from the receiver.
+func (ss *slowStart) ack(t, ack int64, info PacketInfo) {
+	if ss.result.Found {
+		return
+	}
+	if info.Flags&DupAck != 0 && ss.rounds+btoi(ss.inRound) > 0 {
+		ss.lost(t)
+		return
+	}
+	if !ss.inRound || ack < ss.roundEnd {
+		return
+	}
+	// The round trip is over.
+	ss.inRound = false
+	if ss.rounds == 0 && ss.sent < minRoundBytes {
+		return // a greeting, not yet slow start
+	}
+	if ss.rounds > 0 && float64(ss.sent) < slowStartGrowth*float64(ss.prevSent) {
+		ss.result = SlowStart{Found: true, End: ss.roundStartedTime - ss.origin, Flight: ss.prevFlt, Rounds: ss.rounds, Reason: "growth stopped"}
+		return
+	}
+	ss.rounds++
+	ss.prevSent, ss.prevFlt = ss.sent, ss.flight
+}
+
+func (ss *slowStart) lost(t int64) {
+	ss.result = SlowStart{Found: true, End: t - ss.origin, Flight: max(ss.prevFlt, ss.flight), Rounds: ss.rounds + btoi(ss.inRound), Reason: "loss"}
 }
 
 func btoi(b bool) int {
