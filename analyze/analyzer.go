@@ -135,6 +135,7 @@ func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 		}
 		a.conns[c.Stream] = cs
 	}
+	cs.karnAdd(s)
 	fwd, rev := &cs.flow[s.Dir], &cs.flow[s.Dir.Reverse()]
 	info := PacketInfo{BytesInFlight: -1, AckRTT: -1}
 	if s.Duplicate {

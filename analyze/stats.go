@@ -58,6 +58,13 @@ type DirStats struct {
 	HasHandshakeRTT bool
 	HandshakeRTTMs  float64 // tcp.analysis.initial_rtt of the connection
 
+	// tcptrace-style RTT of data sent in this direction (Karn's rule: no
+	// sample from a retransmitted segment; see karnDir), as tcptrace -l
+	// prints "RTT samples/min/max/avg/stdev". KarnRTTStdevMs is 0 with two
+	// samples or fewer, as in tcptrace (an empty cell in the summary).
+	KarnRTTSamples                                           int64
+	KarnRTTMinMs, KarnRTTAvgMs, KarnRTTMaxMs, KarnRTTStdevMs float64
+
 	// ThroughputBps is 8 × UniqueBytes / the connection's duration, as
 	// tcptrace's "throughput" (which is in bytes/s); 0 with HasThroughput
 	// false when the duration is 0.
@@ -166,7 +173,8 @@ type dirAcc struct {
 	lastAck     uint64
 	lastAckTime int64
 	rates       *rateHist
-	rttMin      int64 // smallest of rtt, 0 before the first
+	rttMin      int64   // smallest of rtt, 0 before the first
+	karn        karnDir // tcptrace-style RTT of this direction's data
 }
 
 func (d *dirAcc) init() {
@@ -301,6 +309,7 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 			st.ThroughputBps = float64(st.UniqueBytes) * 8 / (float64(dur) / 1e9)
 		}
 		fillRTT(&st, acc.rtt)
+		acc.karn.fill(&st)
 		st.BottleneckBps = acc.bottleneck()
 		st.State = string(c.State())
 		out[d] = st

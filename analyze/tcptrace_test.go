@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"bufio"
+	"fmt"
 	"math"
 	"net/netip"
 	"os"
@@ -88,23 +89,35 @@ func parseTcptraceLong(path string) ([]tcptraceConn, error) {
 }
 
 // knownTcptraceDifferences lists the references we do not match, and why.
+// Every check of these captures is reported, not asserted.
 var knownTcptraceDifferences = map[string]string{
 	"6syns.dmp.gz":      truncatedFrames,
 	"fast_reuse.dmp.gz": truncatedFrames,
 	"long_rtt.dmp.gz":   truncatedFrames,
-	"urgent.dmp.gz":     "one direction has 1 unique byte more than tcptrace's 6192690 (not yet explained; throughput agrees)",
 }
 
 // truncatedFrames explains captures whose data frames are cut short.
-const truncatedFrames = "data frames are cut to 54 payload bytes and the record's wire length is the cut length: tshark, and tcpviz with it, take the payload length from the frame; tcptrace takes it from the IP total length"
+const truncatedFrames = "data frames are cut to 54 payload bytes and the record's wire length is the cut length: " +
+	"tshark, and tcpviz with it, take the payload length from the frame; tcptrace takes it from the IP total length, " +
+	"so unique bytes, throughput and the tcptrace-style RTT samples (segment ends no longer meet the ACKs) differ"
 
-// TestTcptraceReference compares unique bytes and throughput with
-// tcptrace's long output on its regression captures. tcptrace prints
-// throughput as whole bytes/s (unique bytes over the connection's elapsed
-// time): ours, in bits/s, must round to the same value (±1 B/s).
-// RTT is reported, not asserted: tcptrace's samples follow Karn's rule
-// (no sample from a retransmitted segment), the summary's rtt_* columns
-// follow Wireshark's ack_rtt rule (timed from the first transmission).
+// knownUniqueBytesExtra lists, by capture and sender, the unique bytes
+// tcpviz counts above tcptrace, and why; the rest of those captures is
+// asserted.
+var knownUniqueBytesExtra = map[string]struct {
+	extra int64
+	why   string
+}{
+	// Frames 8831 and 8833: the chargen server's zero-window probes carry
+	// byte 587913179, the receiver's window stays 0 and the capture ends
+	// before the window reopens. tcptrace does not count a probe's bytes
+	// as unique ("if (!probe) unique_bytes += ...", trace.c) and the byte
+	// is never sent outside a probe; tcpviz counts every byte sent once.
+	// (Earlier stalls end with the probed byte re-sent after the window
+	// reopens, which tcptrace then counts.)
+	"urgent.dmp.gz 132.235.1.12:19": {1, "a zero-window probe byte never re-sent before the capture ends: tcptrace does not count probe bytes"},
+}
+
 func TestTcptraceReference(t *testing.T) {
 	ref := filepath.Join(golden.SharedCaptures(), "reference", "tcptrace")
 	longs, _ := filepath.Glob(filepath.Join(ref, "*.long"))
@@ -112,6 +125,7 @@ func TestTcptraceReference(t *testing.T) {
 		t.Skip("no tcptrace references")
 	}
 	checked, rttEqual, rttTotal := 0, 0, 0
+	var karn, karnAsserted karnTally
 	for _, l := range longs {
 		name := strings.TrimSuffix(filepath.Base(l), ".long")
 		capture := filepath.Join(golden.SharedCaptures(), "real", "tcptrace__"+name)
@@ -153,10 +167,19 @@ func TestTcptraceReference(t *testing.T) {
 				}
 				for d := 0; d < 2; d++ {
 					checked++
-					if want := tc.values["unique bytes sent"][d]; float64(st[d].UniqueBytes) != want {
+					sender := tc.a
+					if d == 1 {
+						sender = tc.b
+					}
+					want := tc.values["unique bytes sent"][d]
+					if k, ok := knownUniqueBytesExtra[name+" "+sender]; ok {
+						t.Logf("%s: unique bytes %d, tcptrace %.0f + %d expected (%s)", sender, st[d].UniqueBytes, want, k.extra, k.why)
+						want += float64(k.extra)
+					}
+					if float64(st[d].UniqueBytes) != want {
 						errorf("%s-%s dir %d: unique bytes %d, tcptrace %.0f", tc.a, tc.b, d, st[d].UniqueBytes, want)
 					}
-					want := tc.values["throughput"][d]
+					want = tc.values["throughput"][d]
 					if got := st[d].ThroughputBps / 8; math.Abs(got-want) > 1 {
 						errorf("%s-%s dir %d: throughput %.1f B/s, tcptrace %v", tc.a, tc.b, d, got, want)
 					}
@@ -168,9 +191,81 @@ func TestTcptraceReference(t *testing.T) {
 							rttEqual++
 						}
 					}
+					k := karnCheck(tc, d, &st[d])
+					karn.add(k)
+					if _, known := knownTcptraceDifferences[name]; !known {
+						karnAsserted.add(k)
+					}
+					if k.problem != "" {
+						errorf("%s-%s dir %d: %s", tc.a, tc.b, d, k.problem)
+					}
 				}
 			}
 		})
 	}
-	t.Logf("%d directions checked; RTT min/avg/max equal to tcptrace's (0.1 ms print precision) in %d of %d directions with samples", checked, rttEqual, rttTotal)
+	t.Logf("%d directions checked; Wireshark-rule RTT min/avg/max equal to tcptrace's (0.1 ms print precision) in %d of %d directions with samples", checked, rttEqual, rttTotal)
+	for _, k := range []struct {
+		what string
+		n    *karnTally
+	}{{"all captures", &karn}, {"outside knownTcptraceDifferences", &karnAsserted}} {
+		t.Logf("tcptrace-style (Karn) RTT, %s: %d directions (%d with samples): samples equal in %d, min in %d, avg in %d, max in %d, stdev in %d",
+			k.what, k.n.dirs, k.n.withSamples, k.n.samples, k.n.min, k.n.avg, k.n.max, k.n.stdev)
+	}
+}
+
+// karnResult is the comparison of one direction's tcptrace-style RTT.
+type karnResult struct {
+	samples, min, avg, max, stdev bool // equal within tcptrace's print precision
+	withSamples                   bool // tcptrace has samples in this direction
+	problem                       string
+}
+
+type karnTally struct{ dirs, withSamples, samples, min, avg, max, stdev int }
+
+func (k *karnTally) add(r karnResult) {
+	k.dirs++
+	b := func(ok bool, n *int) {
+		if ok {
+			*n++
+		}
+	}
+	b(r.withSamples, &k.withSamples)
+	b(r.samples, &k.samples)
+	b(r.min, &k.min)
+	b(r.avg, &k.avg)
+	b(r.max, &k.max)
+	b(r.stdev, &k.stdev)
+}
+
+// rttTolerance: tcptrace prints RTTs in ms with one decimal ("%8.1f"), so
+// an exact value rounds to the printed one when within 0.05 ms (plus a
+// hair for binary rounding of the printed decimal).
+const rttTolerance = 0.05 + 1e-9
+
+// karnCheck compares the tcptrace-style RTT columns of one direction with
+// tcptrace's "RTT samples", "RTT min", "RTT avg", "RTT max" and "RTT
+// stdev" (0.0 with two samples or fewer, as ours).
+func karnCheck(tc tcptraceConn, d int, st *DirStats) karnResult {
+	var r karnResult
+	want := tc.values["RTT samples"][d]
+	r.withSamples = want > 0
+	r.samples = float64(st.KarnRTTSamples) == want
+	near := func(got float64, label string) bool {
+		return math.Abs(got-tc.values[label][d]) <= rttTolerance
+	}
+	if want == 0 {
+		r.min, r.avg, r.max, r.stdev = r.samples, r.samples, r.samples, r.samples
+	} else {
+		r.stdev = near(st.KarnRTTStdevMs, "RTT stdev")
+		r.min = near(st.KarnRTTMinMs, "RTT min")
+		// tcptrace's Average divides by count+0.0001.
+		r.avg = near(st.KarnRTTAvgMs*want/(want+0.0001), "RTT avg")
+		r.max = near(st.KarnRTTMaxMs, "RTT max")
+	}
+	if !r.samples || !r.min || !r.avg || !r.max || !r.stdev {
+		r.problem = fmt.Sprintf("tcptrace-style RTT samples %d min %.3f avg %.3f max %.3f stdev %.3f ms, tcptrace %.0f %.1f %.1f %.1f %.1f",
+			st.KarnRTTSamples, st.KarnRTTMinMs, st.KarnRTTAvgMs, st.KarnRTTMaxMs, st.KarnRTTStdevMs,
+			want, tc.values["RTT min"][d], tc.values["RTT avg"][d], tc.values["RTT max"][d], tc.values["RTT stdev"][d])
+	}
+	return r
 }

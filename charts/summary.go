@@ -34,6 +34,9 @@ var SummaryColumns = []Column{
 	{"idle_max_ms", Number},
 	{"syn_packets", Number}, {"fin_packets", Number}, {"rst_packets", Number}, {"pure_acks", Number},
 	{"bottleneck_bps", Number},
+	// tcptrace-style RTT (Karn's rule), as tcptrace -l prints it.
+	{"karn_rtt_samples", Number}, {"karn_rtt_min_ms", Number}, {"karn_rtt_avg_ms", Number},
+	{"karn_rtt_max_ms", Number}, {"karn_rtt_stdev_ms", Number},
 }
 
 // SummaryRow is one row of the summary table for one direction of a
@@ -48,6 +51,7 @@ func SummaryRow(file string, st *analyze.DirStats) []string {
 		return ""
 	}
 	rtt := st.RTTSamples > 0
+	karn := st.KarnRTTSamples > 0
 	hs := st.HandshakeSeen
 	row := []string{
 		file, strconv.Itoa(st.Stream), st.Dir.String(),
@@ -80,6 +84,9 @@ func SummaryRow(file string, st *analyze.DirStats) []string {
 		opt(st.Packets > 1, ms(st.IdleMaxMs)),
 		i(st.SYNs), i(st.FINs), i(st.RSTs), i(st.PureAcks),
 		opt(st.BottleneckBps > 0, strconv.FormatFloat(st.BottleneckBps, 'f', 0, 64)),
+		i(st.KarnRTTSamples),
+		opt(karn, ms(st.KarnRTTMinMs)), opt(karn, ms(st.KarnRTTAvgMs)),
+		opt(karn, ms(st.KarnRTTMaxMs)), opt(st.KarnRTTSamples > 2, ms(st.KarnRTTStdevMs)),
 	}
 	return row
 }
