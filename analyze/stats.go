@@ -62,7 +62,16 @@ type DirStats struct {
 	// sample from a retransmitted segment; see karnDir), as tcptrace -l
 	// prints "RTT samples/min/max/avg/stdev". KarnRTTStdevMs is 0 with two
 	// samples or fewer, as in tcptrace (an empty cell in the summary).
-	KarnRTTSamples                                           int64
+	// SlowStart is where this direction's sender left slow start (by the
+	// ACK clock; End is from the connection's first packet): Found is false
+	// when it never did, or sent too little to tell.
+	SlowStart SlowStart
+	// RwndLimitedNs is the time the sender spent with the receiver's window
+	// too full for another segment; ZeroWindowNs the time the windows this
+	// side advertised stayed at zero.
+	RwndLimitedNs, ZeroWindowNs int64
+	KarnRTTSamples              int64
+
 	KarnRTTMinMs, KarnRTTAvgMs, KarnRTTMaxMs, KarnRTTStdevMs float64
 
 	// ThroughputBps is 8 × UniqueBytes / the connection's duration, as
@@ -173,12 +182,38 @@ type dirAcc struct {
 	lastAck     uint64
 	lastAckTime int64
 	rates       *rateHist
-	rttMin      int64   // smallest of rtt, 0 before the first
+	rttMin      int64 // smallest of rtt, 0 before the first
+	win         windowState
 	karn        karnDir // tcptrace-style RTT of this direction's data
+	limits      *limits // made with the first data segment
+}
+
+// limits follows, for data sent in one direction, slow start and the time
+// the receiver's window held the sender back; and for windows this side
+// advertises, how long they stayed closed.
+type limits struct {
+	ss slowStart
+	// Receiver-window limited: a data segment after which the receiver's
+	// window has no room for another of the largest segments counts the
+	// time until the next data segment.
+	maxSeg       int64
+	lastLimited  bool
+	lastDataTime int64
+	rwndLimited  int64
+}
+
+// Window state of the advertising side, kept in dirAcc itself: it is
+// cheap and every direction advertises.
+type windowState struct {
+	lastWin     int64 // latest advertised (scaled) window, -1 none
+	zwOpen      bool
+	zwStart     int64
+	zeroWinTime int64
 }
 
 func (d *dirAcc) init() {
 	d.s.MaxRwnd, d.s.MinRwnd, d.s.WScale = -1, -1, -1
+	d.win.lastWin = -1
 }
 
 func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
@@ -206,6 +241,9 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			st.InitialWindowBytes += n
 			st.InitialWindowPkts++
 		}
+	}
+	if n > 0 && info.Flags&CaptureDuplicate == 0 {
+		d.dataLimits(cs, s, n, info)
 	}
 	f := info.Flags
 	if s.Flags&thSYN != 0 {
@@ -241,6 +279,10 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		if o.sawData {
 			o.ackDispersion(s.AckAbs, s.Time)
 		}
+		if o.limits != nil {
+			o.limits.ss.ack(s.Time, int64(s.AckAbs), *info)
+		}
+		d.window(s, w)
 	}
 	if f&Retransmission != 0 {
 		st.RetransPackets++
@@ -266,6 +308,40 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		st.TripleDupAcks++
 	}
 	st.MaxBytesInFlight = max(st.MaxBytesInFlight, info.BytesInFlight)
+}
+
+// dataLimits follows slow start and receiver-window limitation for a data
+// segment of this direction.
+func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info *PacketInfo) {
+	l := d.limits
+	if l == nil {
+		l = &limits{}
+		d.limits = l
+	}
+	l.ss.data(s.Time, int64(s.SeqAbs), n, *info)
+	if l.lastLimited {
+		l.rwndLimited += s.Time - l.lastDataTime
+	}
+	l.maxSeg = max(l.maxSeg, n)
+	rw := cs.stats[s.Dir.Reverse()].win.lastWin
+	l.lastLimited = info.BytesInFlight >= 0 && rw >= 0 && info.BytesInFlight+l.maxSeg > rw
+	l.lastDataTime = s.Time
+}
+
+// window follows the windows this side advertises: how long they were 0.
+func (d *dirAcc) window(s *reassembly.Segment, w int64) {
+	if s.Flags&(thSYN|thFIN|thRST) != 0 {
+		return
+	}
+	ws := &d.win
+	ws.lastWin = w
+	switch {
+	case w == 0 && !ws.zwOpen:
+		ws.zwOpen, ws.zwStart = true, s.Time
+	case w > 0 && ws.zwOpen:
+		ws.zwOpen = false
+		ws.zeroWinTime += s.Time - ws.zwStart
+	}
 }
 
 func (d *dirAcc) addRTT(ns int64) {
@@ -310,6 +386,17 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 		}
 		fillRTT(&st, acc.rtt)
 		acc.karn.fill(&st)
+		if l := acc.limits; l != nil {
+			if ss := l.ss.result; ss.Found {
+				st.SlowStart = ss
+				st.SlowStart.End -= c.FirstTime
+			}
+			st.RwndLimitedNs = l.rwndLimited
+		}
+		st.ZeroWindowNs = acc.win.zeroWinTime
+		if acc.win.zwOpen {
+			st.ZeroWindowNs += c.LastTime - acc.win.zwStart
+		}
 		st.BottleneckBps = acc.bottleneck()
 		st.State = string(c.State())
 		out[d] = st

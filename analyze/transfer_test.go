@@ -1,8 +1,10 @@
 package analyze
 
 import (
+	"os"
 	"path/filepath"
 	"tcpviz/internal/capturetest"
+	"tcpviz/internal/golden"
 	"testing"
 
 	"tcpviz/reassembly"
@@ -114,4 +116,29 @@ func loadMainConnection(t *testing.T, path string) ([]Record, reassembly.Directi
 		d = reassembly.S2C
 	}
 	return byStream[best], d
+}
+
+// TestStreamingLimits checks the summary's slow-start, window-limited and
+// zero-window times: the GEO transfer without a proxy leaves slow start as
+// the records-based estimate says and then spends most of its time held by
+// the 85 KB window; behind the proxy, the proxy's window stays closed most
+// of the time.
+func TestStreamingLimits(t *testing.T) {
+	st := mainStats(t, filepath.Join("..", "testdata", "geo_short.pcap"))
+	recs, d := loadMainConnection(t, filepath.Join("..", "testdata", "geo_short.pcap"))
+	want := FindSlowStart(recs, d)
+	if st.SlowStart != want || want.Rounds != 4 {
+		t.Errorf("streaming slow start %+v, from records %+v", st.SlowStart, want)
+	}
+	if st.RwndLimitedNs < 3e9 || st.RwndLimitedNs > st.Duration {
+		t.Errorf("receiver-window limited %d ns of %d", st.RwndLimitedNs, st.Duration)
+	}
+	pep := filepath.Join(golden.SharedCaptures(), "lab", "geo_pep_85k.pcap")
+	if _, err := os.Stat(pep); err != nil {
+		t.Skip(err)
+	}
+	st = mainStats(t, pep)
+	if st.RwndLimitedNs < 20e9 {
+		t.Errorf("behind the proxy: window limited %d ns, want most of the 32 s", st.RwndLimitedNs)
+	}
 }

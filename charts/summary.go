@@ -37,11 +37,14 @@ var SummaryColumns = []Column{
 	// tcptrace-style RTT (Karn's rule), as tcptrace -l prints it.
 	{"karn_rtt_samples", Number}, {"karn_rtt_min_ms", Number}, {"karn_rtt_avg_ms", Number},
 	{"karn_rtt_max_ms", Number}, {"karn_rtt_stdev_ms", Number},
+	{"slow_start_end_s", Number}, {"slow_start_rounds", Number}, {"slow_start_flight_bytes", Number},
+	{"rwnd_limited_s", Number}, {"zero_window_s", Number},
 }
 
 // SummaryRow is one row of the summary table for one direction of a
 // connection of file. Empty cells are "not measurable".
 func SummaryRow(file string, st *analyze.DirStats) []string {
+	ss := st.SlowStart
 	i := func(v int64) string { return strconv.FormatInt(v, 10) }
 	ms := func(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
 	opt := func(ok bool, s string) string {
@@ -87,6 +90,8 @@ func SummaryRow(file string, st *analyze.DirStats) []string {
 		i(st.KarnRTTSamples),
 		opt(karn, ms(st.KarnRTTMinMs)), opt(karn, ms(st.KarnRTTAvgMs)),
 		opt(karn, ms(st.KarnRTTMaxMs)), opt(st.KarnRTTSamples > 2, ms(st.KarnRTTStdevMs)),
+		opt(ss.Found, FormatSeconds(ss.End)), opt(ss.Found, strconv.Itoa(ss.Rounds)), opt(ss.Found, i(ss.Flight)),
+		opt(st.DataPackets > 0, FormatSeconds(st.RwndLimitedNs)), FormatSeconds(st.ZeroWindowNs),
 	}
 	return row
 }
