@@ -135,9 +135,12 @@ func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 		}
 		a.conns[c.Stream] = cs
 	}
-	cs.karnAdd(s)
+	smp := cs.karnAdd(s)
 	fwd, rev := &cs.flow[s.Dir], &cs.flow[s.Dir.Reverse()]
-	info := PacketInfo{BytesInFlight: -1, AckRTT: -1}
+	info := PacketInfo{BytesInFlight: -1, AckRTT: -1, KarnRTT: -1}
+	if smp.frame > 0 {
+		info.KarnRTT, info.KarnFrame, info.KarnSent = smp.rtt, smp.frame, smp.sent
+	}
 	if s.Duplicate {
 		info.Flags = CaptureDuplicate
 		info.Window, info.ScaleFactor = scaledWindow(fwd, s)

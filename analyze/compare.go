@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"net/netip"
 
 	"tcpviz/reassembly"
 )
@@ -16,9 +17,6 @@ const (
 	CompareRTT        CompareKind = "rtt"       // ack_rtt samples over time
 )
 
-// GraphCompare is the kind of comparison graphs.
-const GraphCompare GraphKind = "compare"
-
 // ParseCompareKind checks a --graph value of compare.
 func ParseCompareKind(s string) (CompareKind, error) {
 	switch k := CompareKind(s); k {
@@ -31,15 +29,20 @@ func ParseCompareKind(s string) (CompareKind, error) {
 // CompareInput is one connection direction to compare.
 type CompareInput struct {
 	Label string // the series name: the capture, and the stream
-	Recs  []Record
-	Opts  SeriesOptions // Conn and Dir are required
+	L     *Loaded
+}
+
+var compareTitles = map[CompareKind]string{
+	CompareDelivered:  "Bytes delivered",
+	CompareThroughput: "Goodput",
+	CompareRTT:        "Round-trip time",
 }
 
 // Compare overlays one series per input, each against the time since its
 // own connection's first packet, so that transfers recorded at different
 // times line up at their start.
 func Compare(kind CompareKind, ins []CompareInput) *Graph {
-	g := &Graph{Kind: GraphCompare, XCol: -1,
+	g := &Graph{Kind: GraphCompare, XCol: -1, Title: compareTitles[kind],
 		X: Axis{Label: "time since the connection's first packet", Unit: "s", Time: true}}
 	switch kind {
 	case CompareThroughput:
@@ -49,25 +52,23 @@ func Compare(kind CompareKind, ins []CompareInput) *Graph {
 	default:
 		g.Y, g.Columns = Axis{Label: "bytes acknowledged", Unit: "B"}, []string{"bytes"}
 	}
-	if len(ins) > 0 && ins[0].Opts.Conn != nil {
-		c := ins[0].Opts.Conn
-		g.Stream, g.Dir = c.Stream, ins[0].Opts.Dir
+	if len(ins) > 0 {
+		c := ins[0].L.Conn
+		g.Stream, g.Dir = c.Stream, ins[0].L.Dir
 		g.Src, g.Dst = c.Client, c.Server
 	}
 	for _, in := range ins {
-		if in.Opts.Conn == nil {
-			continue
-		}
+		o := SeriesOptions{Conn: in.L.Conn, Dir: in.L.Dir}
 		var s Series
 		switch kind {
 		case CompareThroughput:
-			s = pick(Throughput(in.Recs, in.Opts, ThroughputOptions{}), SeriesGoodput, Lines)
+			s = pick(Throughput(in.L.Records, o, ThroughputOptions{}), SeriesGoodput, Lines)
 		case CompareRTT:
-			s = pick(RTT(in.Recs, in.Opts, RTTOptions{}), SeriesRTT, Dots)
+			s = pick(RTT(in.L.Records, o, RTTOptions{}), SeriesRTT, Dots)
 		default:
-			s = delivered(in.Recs, in.Opts.Dir)
+			s = delivered(in.L.Records, in.L.Dir)
 		}
-		origin := in.Opts.Conn.FirstTime
+		origin := in.L.Conn.FirstTime
 		for i := range s.Points {
 			s.Points[i].Time -= origin
 		}
@@ -77,6 +78,40 @@ func Compare(kind CompareKind, ins []CompareInput) *Graph {
 		}
 	}
 	return g
+}
+
+// CompareRow is one line of compare's table: the main numbers of one
+// compared connection direction.
+type CompareRow struct {
+	Label    string
+	Stream   int
+	Dir      reassembly.Direction
+	Src, Dst netip.AddrPort
+	Transfer Transfer
+	Stats    *DirStats // of the compared direction
+	// ThroughputRatio is the throughput over the first input's;
+	// HasRatio is false when either is not measurable.
+	ThroughputRatio float64
+	HasRatio        bool
+}
+
+// CompareRows makes the table of a comparison, in input order.
+func CompareRows(ins []CompareInput) []CompareRow {
+	var out []CompareRow
+	var base float64
+	for i, in := range ins {
+		st := &in.L.Stats[in.L.Dir]
+		r := CompareRow{Label: in.Label, Stream: in.L.Conn.Stream, Dir: in.L.Dir, Src: st.Src, Dst: st.Dst,
+			Transfer: Summarize(in.L), Stats: st}
+		if i == 0 && st.HasThroughput {
+			base = st.ThroughputBps
+		}
+		if base > 0 && st.HasThroughput {
+			r.ThroughputRatio, r.HasRatio = st.ThroughputBps/base, true
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // pick returns a copy of the series called name (empty if absent).

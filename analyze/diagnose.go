@@ -122,20 +122,21 @@ func diagnose(st, rcv *DirStats) string {
 			// The ACKs of a window-limited flow show at most the link's
 			// rate (a pacing sender spaces them wider), so the product is a
 			// lower bound.
-			p += fmt.Sprintf(" vs at least %s bandwidth-delay product (%s × %.0f ms)", kb(bdp), rate(st.BottleneckBps), rtt)
+			p += fmt.Sprintf(" vs at least %s bandwidth-delay product (%s × %.0f ms)", kb(bdp), BitRate(st.BottleneckBps), rtt)
 		}
 		parts = append(parts, p)
 	case len(parts) == 0 && window > 0 && st.MaxBytesInFlight > 0 && st.MaxBytesInFlight < window/2 &&
 		(bdp == 0 || st.MaxBytesInFlight < bdp/2):
 		parts = append(parts, fmt.Sprintf("sender limited (application or send buffer): at most %s in flight, window %s", kb(st.MaxBytesInFlight), kb(window)))
 	case len(parts) == 0 && st.BottleneckBps > 0 && st.HasThroughput && st.ThroughputBps >= 0.5*st.BottleneckBps:
-		parts = append(parts, fmt.Sprintf("network limited: bottleneck about %s", rate(st.BottleneckBps)))
+		parts = append(parts, fmt.Sprintf("network limited: bottleneck about %s", BitRate(st.BottleneckBps)))
 	}
 	return strings.Join(parts, "; ")
 }
 
-// rate formats bit/s with an SI prefix.
-func rate(bps float64) string {
+// BitRate formats bit/s for people: "2.1 Mbit/s", "850 kbit/s". It is
+// the one bit-rate format of tcpviz's text (diagnoses, reports, tables).
+func BitRate(bps float64) string {
 	switch {
 	case bps >= 1e9:
 		return fmt.Sprintf("%.1f Gbit/s", bps/1e9)

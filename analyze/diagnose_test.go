@@ -6,7 +6,6 @@ import (
 	"tcpviz/internal/capturetest"
 	"testing"
 
-	"tcpviz/reassembly"
 )
 
 func TestDiagnose(t *testing.T) {
@@ -76,18 +75,16 @@ func TestBottleneckEstimate(t *testing.T) {
 // payload in a capture.
 func mainStats(t *testing.T, path string) DirStats {
 	t.Helper()
-	sc := capturetest.Scanner(t, path)
-	a := New()
 	var best DirStats
-	sc.Tracker().OnRetire = func(c *reassembly.Conn) {
-		for _, st := range a.Stats(c) {
+	_, err := Run(capturetest.Reader(t, path), RunOptions{Analyze: true, Keep: -1, OnConn: func(cr *ConnResult) {
+		for _, st := range cr.Stats {
 			if st.DataBytes > best.DataBytes {
 				best = st
 			}
 		}
-	}
-	for sc.Scan() {
-		a.Add(sc.Conn(), sc.Segment())
+	}})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return best
 }

@@ -126,10 +126,16 @@ func FuzzAnalysis(f *testing.F) {
 		}
 		for d := reassembly.C2S; d <= reassembly.S2C; d++ {
 			o := SeriesOptions{Conn: conns[0], Dir: d}
-			graphs := []*Graph{TCPTrace(recs, o), Stevens(recs, o), Throughput(recs, o, ThroughputOptions{}),
-				Throughput(recs, o, ThroughputOptions{Segments: 5}), Window(recs, o),
-				RTT(recs, o, RTTOptions{}), RTT(recs, o, RTTOptions{Sampling: SampleKarn}), RTT(recs, o, RTTOptions{Sampling: SampleTimestamps, BySeq: true}),
-				Compare(CompareDelivered, []CompareInput{{Label: "x", Recs: recs, Opts: o}})}
+			l := &Loaded{Conn: conns[0], Dir: d, Records: recs, Stats: a.Stats(conns[0])}
+			var graphs []*Graph
+			for _, rg := range ReportGraphs() {
+				graphs = append(graphs, rg.Spec.Draw(recs, o, rg.Params))
+			}
+			graphs = append(graphs, Throughput(recs, o, ThroughputOptions{Segments: 5}),
+				RTT(recs, o, RTTOptions{Sampling: SampleKarn}), RTT(recs, o, RTTOptions{Sampling: SampleTimestamps, BySeq: true}))
+			for _, k := range []CompareKind{CompareDelivered, CompareThroughput, CompareRTT} {
+				graphs = append(graphs, Compare(k, []CompareInput{{Label: "x", L: l}}))
+			}
 			for _, g := range graphs {
 				for _, s := range g.Series {
 					for _, p := range s.Points {
@@ -141,7 +147,7 @@ func FuzzAnalysis(f *testing.F) {
 					}
 				}
 			}
-			tr := Summarize(recs, d)
+			tr := Summarize(l)
 			if tr.Total < 0 || tr.SlowStart.Flight < 0 {
 				t.Fatalf("transfer %+v", tr)
 			}
@@ -170,7 +176,7 @@ func checkStats(t *testing.T, st *DirStats) {
 
 // seedFromCapture encodes the first n segments of a real capture.
 func seedFromCapture(f *testing.F, path string, n int) []byte {
-	sc := capturetest.Scanner(f, path)
+	sc := reassembly.NewScanner(capturetest.Reader(f, path))
 	var out []byte
 	var prev int64
 	for i := 0; i < n && sc.Scan(); i++ {

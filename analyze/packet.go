@@ -38,9 +38,15 @@ type PacketInfo struct {
 	// acknowledges no segment exactly; AckedFrame is the frame it acks.
 	AckRTT     int64
 	AckedFrame int64
-	// Window is the advertised receive window in bytes (scaled as
-	// Wireshark's tcp.window_size), -1 when the scale is unknown... see
-	// Analyzer for how an unknown scale is treated.
+	// KarnRTT is the tcptrace-style sample (Karn's rule, see karnDir) this
+	// ACK gave for the other direction's data, in ns, -1 when none: the
+	// very samples the summary's karn_rtt_* columns describe. KarnFrame
+	// and KarnSent are the measured segment's frame and send time.
+	KarnRTT, KarnFrame, KarnSent int64
+	// Window is the advertised receive window in bytes, as Wireshark's
+	// tcp.window_size: scaled when the handshake agreed on a scale, the
+	// header's value unscaled when the scale is unknown or none was agreed
+	// (ScaleFactor says which), never scaled on a SYN.
 	Window int64
 	// ScaleFactor is tcp.window_size_scalefactor: the multiplier applied
 	// to the header's window (1<<shift), -1 when the scale is unknown (no

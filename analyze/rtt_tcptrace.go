@@ -55,6 +55,7 @@ const maxKarnSegs = 4096
 type karnSeg struct {
 	first, last uint64
 	time        int64 // ns: first transmission, then the last retransmission
+	frame       int64 // the packet that sent it (last)
 	retrans     int32
 	acked       bool
 }
@@ -120,7 +121,8 @@ type karnDir struct {
 
 // karnAdd feeds segment s (capture duplicates included: tcptrace sees them
 // as retransmissions) to the tcptrace RTT state of its connection.
-func (cs *connState) karnAdd(s *reassembly.Segment) {
+// It returns the sample an ACK gave for the other direction's data, if any.
+func (cs *connState) karnAdd(s *reassembly.Segment) (smp karnSample) {
 	this, other := &cs.stats[s.Dir].karn, &cs.stats[s.Dir.Reverse()].karn
 	this.packets++
 	n := uint64(s.PayloadLen)
@@ -131,10 +133,10 @@ func (cs *connState) karnAdd(s *reassembly.Segment) {
 		n++
 	}
 	if n > 0 && !(other.packets > 0 && other.winLast == 0) {
-		this.add(s.Seq, n, s.Time)
+		this.add(s.Seq, n, s.Time, s.Frame)
 	}
 	if s.Flags&thACK != 0 {
-		other.ackIn(s.Ack, s.Time)
+		smp = other.ackIn(s.Ack, s.Time)
 	}
 	if s.Flags&thRST == 0 { // tcptrace returns before its window stats on a RST
 		if s.Flags&(thACK|thSYN) != 0 {
@@ -143,6 +145,13 @@ func (cs *connState) karnAdd(s *reassembly.Segment) {
 			this.winLast = 0
 		}
 	}
+	return smp
+}
+
+// karnSample is one tcptrace RTT sample: the segment measured (its frame
+// and time) and the round-trip time in ns. Zero frame: no sample.
+type karnSample struct {
+	frame, sent, rtt int64
 }
 
 // whichQuad is tcptrace's whichquad: the quadrant of seq, making sure it
@@ -171,29 +180,29 @@ func (k *karnDir) whichQuad(seq uint32) int {
 // As with tcptrace's 64-bit seqnum, a segment crossing 2^32 is split at
 // the quadrant boundary and its second part starts at 2^32 (never
 // acknowledged, since ACKs are below 2^32).
-func (k *karnDir) add(seq uint32, n uint64, now int64) {
+func (k *karnDir) add(seq uint32, n uint64, now, frame int64) {
 	first := uint64(seq)
 	last := first + n - 1
 	// Fast path, the usual case: new data after the last segment of a
 	// quadrant whichQuad would return as is.
 	if quad := &k.quads[seq>>30]; quad.exists && quad.next >= 0 && quad.prev >= 0 && first>>30 == last>>30 {
 		if m := len(quad.segs); m > 0 && m < cap(quad.segs) && m < maxKarnSegs && first > quad.segs[m-1].last {
-			quad.segs = append(quad.segs, karnSeg{first: first, last: last, time: now})
+			quad.segs = append(quad.segs, karnSeg{first: first, last: last, time: now, frame: frame})
 			return
 		}
 	}
 	q := k.whichQuad(seq)
 	if first>>30 != last>>30 {
 		n1 := (first>>30+1)<<30 - first
-		k.addSeg(q, first, n1, now)
-		k.addSeg(int(k.quads[q].next), (first>>30+1)<<30, n-n1, now)
+		k.addSeg(q, first, n1, now, frame)
+		k.addSeg(int(k.quads[q].next), (first>>30+1)<<30, n-n1, now, frame)
 		return
 	}
-	k.addSeg(q, first, n, now)
+	k.addSeg(q, first, n, now, frame)
 }
 
 // addSeg is tcptrace's addseg on quadrant q.
-func (k *karnDir) addSeg(q int, first, n uint64, now int64) {
+func (k *karnDir) addSeg(q int, first, n uint64, now, frame int64) {
 	last := first + n - 1
 	quad := &k.quads[q]
 	split := false
@@ -211,7 +220,7 @@ func (k *karnDir) addSeg(q int, first, n uint64, now int64) {
 		if first < quad.segs[i].first {
 			// Starts before this segment: the bytes before it are new.
 			end := min(last, quad.segs[i].first-1)
-			quad.insert(i, karnSeg{first: first, last: end, time: now})
+			quad.insert(i, karnSeg{first: first, last: end, time: now, frame: frame})
 			i++
 			if last < quad.segs[i].first {
 				return
@@ -222,7 +231,7 @@ func (k *karnDir) addSeg(q int, first, n uint64, now int64) {
 		s := &quad.segs[i]
 		s.retrans++
 		if !split {
-			s.time = now
+			s.time, s.frame = now, frame
 		}
 		if last <= s.last {
 			return
@@ -230,11 +239,11 @@ func (k *karnDir) addSeg(q int, first, n uint64, now int64) {
 		split = true
 		first = s.last + 1
 	}
-	quad.insert(len(quad.segs), karnSeg{first: first, last: last, time: now})
+	quad.insert(len(quad.segs), karnSeg{first: first, last: last, time: now, frame: frame})
 }
 
 // ackIn is tcptrace's ack_in for an ACK of this direction's data.
-func (k *karnDir) ackIn(ack uint32, now int64) {
+func (k *karnDir) ackIn(ack uint32, now int64) (smp karnSample) {
 	// Fast path: nothing to acknowledge in a quadrant whichQuad would
 	// return as is (e.g. the ACKs of a side that sends no data).
 	if quad := &k.quads[ack>>30]; quad.exists && quad.next >= 0 && quad.prev >= 0 &&
@@ -271,19 +280,22 @@ func (k *karnDir) ackIn(ack uint32, now int64) {
 		s.acked = true
 		changed = true
 		if a == s.last+1 {
-			k.sample(s, lastXmit > s.time, now)
+			if k.sample(s, lastXmit > s.time, now) {
+				smp = karnSample{frame: s.frame, sent: s.time, rtt: max(0, now-s.time)}
+			}
 		}
 	}
 	if changed {
 		k.collapse(q)
 	}
+	return smp
 }
 
 // sample is tcptrace's rtt_ackin: a sample unless the segment was
 // retransmitted or a segment before it was sent after it.
-func (k *karnDir) sample(s *karnSeg, intervening bool, now int64) {
+func (k *karnDir) sample(s *karnSeg, intervening bool, now int64) bool {
 	if intervening || s.retrans != 0 {
-		return
+		return false
 	}
 	us := 0.0
 	if now > s.time {
@@ -296,6 +308,7 @@ func (k *karnDir) sample(s *karnSeg, intervening bool, now int64) {
 	k.sumUs += us
 	k.sum2Us += us * us
 	k.n++
+	return true
 }
 
 // collapse is tcptrace's collapse_quad: merges the touching segments of

@@ -88,7 +88,7 @@ func TestKarnZeroWindowProbe(t *testing.T) {
 func TestKarnBounded(t *testing.T) {
 	var k karnDir
 	for i := range 3 * maxKarnSegs {
-		k.add(uint32(10+2*i), 1, int64(i)) // one byte every other byte
+		k.add(uint32(10+2*i), 1, int64(i), int64(i)+1) // one byte every other byte
 		k.ackIn(uint32(10+2*i+1), int64(i)+5)
 	}
 	if n := len(k.quads[0].segs); n > maxKarnSegs {

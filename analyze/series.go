@@ -7,18 +7,6 @@ import (
 	"tcpviz/reassembly"
 )
 
-// GraphKind names a graph.
-type GraphKind string
-
-// The graphs tcpviz draws.
-const (
-	GraphTCPTrace   GraphKind = "seq"     // time/sequence, tcptrace style
-	GraphStevens    GraphKind = "stevens" // time/sequence, Stevens style
-	GraphThroughput GraphKind = "tput"    // throughput and goodput
-	GraphRTT        GraphKind = "rtt"     // round-trip time samples
-	GraphWindow     GraphKind = "window"  // bytes in flight and receive window
-)
-
 // SeriesKind tells a renderer how a series is meant to be drawn.
 type SeriesKind uint8
 
@@ -60,7 +48,10 @@ type Axis struct {
 // Graph is the plain description of one graph of one connection direction:
 // the series to plot and what the axes mean. It holds no rendering state.
 type Graph struct {
-	Kind   GraphKind
+	Kind GraphKind
+	// Title names the graph ("Time/sequence (tcptrace)"); renderers add
+	// the connection and the capture.
+	Title  string
 	Stream int
 	Dir    reassembly.Direction
 	// Src sends the data this graph describes; Dst receives it.
@@ -217,8 +208,8 @@ func (f *frame) seqWindow() {
 	}
 }
 
-// series returns the series called name, adding it (with kind k) in
-// order of first use.
+// seriesSet gathers the points of a graph's series by name, each series
+// created (with its kind) on its first point.
 type seriesSet struct {
 	order []string
 	by    map[string]*Series

@@ -15,14 +15,22 @@ const (
 	// computed it: an ACK exactly covering a segment's end, timed from its
 	// first transmission.
 	SampleAck RTTSampling = "ack"
-	// SampleKarn takes the same ACKs, but only for segments never
-	// retransmitted (Karn's rule: no ambiguous samples).
+	// SampleKarn takes tcptrace's samples (Karn's rule: no sample from a
+	// retransmitted segment, nor across an intervening transmission), the
+	// ones the summary's karn_rtt_* columns describe.
 	SampleKarn RTTSampling = "karn"
 	// SampleTimestamps uses TCP timestamps: an ACK echoing TSecr=X measures
 	// from the first segment sent with TSval=X. It keeps measuring through
 	// loss recovery.
 	SampleTimestamps RTTSampling = "timestamps"
 )
+
+// rttSamplingNames say where each sampling's samples come from.
+var rttSamplingNames = map[RTTSampling]string{
+	SampleAck:        "ack_rtt",
+	SampleKarn:       "Karn's rule, as tcptrace",
+	SampleTimestamps: "TCP timestamps",
+}
 
 // ParseRTTSampling checks a sampling name.
 func ParseRTTSampling(s string) (RTTSampling, error) {
@@ -73,11 +81,11 @@ func RTT(recs []Record, o SeriesOptions, ro RTTOptions) *Graph {
 	var samples []rttSample
 	switch ro.Sampling {
 	case SampleKarn:
-		samples = karnSamples(recs, o.Dir)
+		samples = analysisSamples(recs, o.Dir, true)
 	case SampleTimestamps:
 		samples = timestampSamples(recs, o.Dir)
 	default:
-		samples = ackSamples(recs, o.Dir)
+		samples = analysisSamples(recs, o.Dir, false)
 	}
 	var set seriesSet
 	for _, s := range samples {
@@ -92,9 +100,12 @@ func RTT(recs []Record, o SeriesOptions, ro RTTOptions) *Graph {
 	return g
 }
 
-// ackSamples are the analysis's ack_rtt values, placed at the acknowledged
-// segment's first transmission.
-func ackSamples(recs []Record, d reassembly.Direction) []rttSample {
+// analysisSamples are samples the analysis took, each placed at the
+// measured segment's transmission: Wireshark's ack_rtt (timed from the
+// segment's first transmission) or, with karn, tcptrace's samples (Karn's
+// rule, see karnDir: exactly those the summary's karn_rtt_* columns
+// describe).
+func analysisSamples(recs []Record, d reassembly.Direction, karn bool) []rttSample {
 	seqOf := map[int64]int64{}
 	var out []rttSample
 	for i := range recs {
@@ -105,73 +116,14 @@ func ackSamples(recs []Record, d reassembly.Direction) []rttSample {
 			}
 			continue
 		}
-		if r.Info.AckRTT < 0 || r.Info.AckedFrame <= 0 {
+		rtt, frame, sent := r.Info.AckRTT, r.Info.AckedFrame, r.Time-r.Info.AckRTT
+		if karn {
+			rtt, frame, sent = r.Info.KarnRTT, r.Info.KarnFrame, r.Info.KarnSent
+		}
+		if rtt < 0 || frame <= 0 {
 			continue
 		}
-		out = append(out, rttSample{frame: r.Info.AckedFrame, time: r.Time - r.Info.AckRTT,
-			seq: seqOf[r.Info.AckedFrame], ackFrame: r.Frame, rtt: r.Info.AckRTT})
-	}
-	return out
-}
-
-// outstanding is a segment sent and not yet acknowledged.
-type outstanding struct {
-	seq, end    int64
-	time, frame int64
-	retrans     bool // this range was sent more than once
-}
-
-// karnSamples time, for each ACK that exactly covers the end of a
-// segment, that segment from its transmission, unless any of its bytes
-// were sent more than once.
-func karnSamples(recs []Record, d reassembly.Direction) []rttSample {
-	var q []outstanding // first transmissions, in sequence order
-	head := 0
-	var maxEnd int64
-	started := false
-	var out []rttSample
-	for i := range recs {
-		r := &recs[i]
-		if r.Dir == d {
-			end := r.Seq + int64(r.Len)
-			if r.Flags&(reassembly.SYN|reassembly.FIN) != 0 {
-				end++
-			}
-			if end == r.Seq {
-				continue
-			}
-			retrans := started && r.Seq < maxEnd || r.Info.Flags&Retransmission != 0
-			if retrans {
-				for k := head; k < len(q); k++ {
-					if q[k].seq < end && r.Seq < q[k].end {
-						q[k].retrans = true
-					}
-				}
-			}
-			if !started || end > maxEnd {
-				s := r.Seq
-				if started && s < maxEnd {
-					s = maxEnd
-				}
-				q = append(q, outstanding{seq: s, end: end, time: r.Time, frame: r.Frame, retrans: retrans})
-				maxEnd, started = end, true
-			}
-			continue
-		}
-		if !r.HasAck {
-			continue
-		}
-		for head < len(q) && q[head].end <= r.Ack {
-			s := &q[head]
-			if s.end == r.Ack && !s.retrans {
-				out = append(out, rttSample{frame: s.frame, time: s.time, seq: s.seq, ackFrame: r.Frame, rtt: r.Time - s.time})
-			}
-			head++
-		}
-		if head > 1024 && head*2 > len(q) {
-			q = append(q[:0], q[head:]...)
-			head = 0
-		}
+		out = append(out, rttSample{frame: frame, time: sent, seq: seqOf[frame], ackFrame: r.Frame, rtt: rtt})
 	}
 	return out
 }

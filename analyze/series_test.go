@@ -33,6 +33,9 @@ func (b *builder) add(r Record) *Record {
 	if r.Info.AckRTT == 0 {
 		r.Info.AckRTT = -1
 	}
+	if r.Info.KarnRTT == 0 {
+		r.Info.KarnRTT = -1
+	}
 	if r.Info.BytesInFlight == 0 {
 		r.Info.BytesInFlight = -1
 	}
@@ -176,6 +179,7 @@ func TestRTTSampling(t *testing.T) {
 	a1 := b.ack(50, 101, 1000, 0)
 	a1.HasTS, a1.TSEcr = true, 10
 	a1.Info.AckRTT, a1.Info.AckedFrame = 50e6, 1
+	a1.Info.KarnRTT, a1.Info.KarnFrame, a1.Info.KarnSent = 50e6, 1, t0
 	// Segment 2 is lost and retransmitted at 300 ms.
 	r := b.data(300, 101, 100, Retransmission)
 	r.HasTS, r.TSVal = true, 40
@@ -195,11 +199,11 @@ func TestRTTSampling(t *testing.T) {
 	if len(ack) != 2 || ack[1].V[0] != 350 || ack[1].Frame != 3 || ack[1].Time != t0+2e6 || ack[1].V[2] != 6 {
 		t.Errorf("ack samples = %+v", ack)
 	}
+	// The Karn series plots the analysis's tcptrace samples (here only
+	// segment 1's: the analysis saw segment 2 retransmitted before the ACK
+	// covering segment 3, an intervening transmission), and nothing else.
 	karn := samples(SampleKarn, false)
-	// Only segment 1; segment 3 is acknowledged by an ACK whose end
-	// matches it, but 101..201 was retransmitted: 301 is segment 3's end
-	// and segment 3 itself was sent once, so it counts.
-	if len(karn) != 2 || karn[0].V[0] != 50 || karn[1].Frame != 3 || karn[1].V[0] != 350 {
+	if len(karn) != 1 || karn[0].V[0] != 50 || karn[0].Frame != 1 || karn[0].Time != t0 || karn[0].V[2] != 4 {
 		t.Errorf("karn samples = %+v", karn)
 	}
 	ts := samples(SampleTimestamps, true)
@@ -209,17 +213,6 @@ func TestRTTSampling(t *testing.T) {
 	g := RTT(b.recs, o, RTTOptions{Sampling: SampleTimestamps, BySeq: true})
 	if x, _ := g.XY(&g.Series[0].Points[1]); x != 101 || g.XCol != 1 {
 		t.Errorf("by seq: x = %v", x)
-	}
-}
-
-func TestKarnSkipsRetransmittedSegment(t *testing.T) {
-	var b builder
-	b.data(0, 1, 100, 0)
-	b.data(200, 1, 100, 0) // retransmitted (not flagged: detected by overlap)
-	b.ack(250, 101, 1000, 0)
-	g := RTT(b.recs, SeriesOptions{Conn: testConn()}, RTTOptions{Sampling: SampleKarn})
-	if len(g.Series) != 0 {
-		t.Errorf("karn sampled an ambiguous segment: %+v", g.Series)
 	}
 }
 

@@ -1,6 +1,5 @@
 package analyze
 
-import "tcpviz/reassembly"
 
 // SlowStart describes where a sender left slow start.
 type SlowStart struct {
@@ -22,27 +21,6 @@ const slowStartGrowth = 1.5
 // minRoundBytes: leading rounds smaller than this (an application's
 // greeting, such as iperf3's cookie) are not counted as slow-start rounds.
 const minRoundBytes = 4000
-
-// FindSlowStart estimates the end of slow start for data sent in direction
-// d of one connection's records; see slowStart for how.
-func FindSlowStart(recs []Record, d reassembly.Direction) SlowStart {
-	if len(recs) == 0 {
-		return SlowStart{}
-	}
-	ss := slowStart{origin: recs[0].Time}
-	for i := range recs {
-		r := &recs[i]
-		if r.Dir == d {
-			ss.data(r.Time, r.Seq, int64(r.Len), r.Info)
-		} else if r.HasAck {
-			ss.ack(r.Time, r.Ack, r.Info)
-		}
-		if ss.result.Found {
-			break
-		}
-	}
-	return ss.result
-}
 
 // slowStart estimates, segment by segment, where a sender left slow start,
 // by the ACK clock: a round trip starts with a data segment and ends when
@@ -146,17 +124,18 @@ var DeliveredAt = [...]int64{1e9, 5e9, 10e9}
 // OneMB is the amount behind Transfer.TimeToMB.
 const OneMB = 1 << 20
 
-// Summarize computes the Transfer of direction d from the records of one
-// connection (both directions, in capture order).
-func Summarize(recs []Record, d reassembly.Direction) Transfer {
-	var t Transfer
-	if len(recs) == 0 {
+// Summarize computes the Transfer of the loaded connection's direction:
+// delivered bytes from its records, slow start as the statistics found it
+// (one state machine, fed while the capture was read, for every command).
+func Summarize(l *Loaded) Transfer {
+	t := Transfer{SlowStart: l.Stats[l.Dir].SlowStart}
+	if len(l.Records) == 0 {
 		return t
 	}
-	origin := recs[0].Time
+	origin := l.Conn.FirstTime
 	next := 0
 	var acked int64
-	for _, p := range delivered(recs, d).Points {
+	for _, p := range delivered(l.Records, l.Dir).Points {
 		at := p.Time - origin
 		for next < len(DeliveredAt) && at > DeliveredAt[next] {
 			t.Delivered[next] = acked
@@ -171,6 +150,5 @@ func Summarize(recs []Record, d reassembly.Direction) Transfer {
 		t.Delivered[next] = acked
 	}
 	t.Total = acked
-	t.SlowStart = FindSlowStart(recs, d)
 	return t
 }

@@ -35,7 +35,22 @@ func flights(rtt int64, perRound []int, lossAt int) []Record {
 	return recs
 }
 
-func TestFindSlowStart(t *testing.T) {
+// slowStartOf drives the slow-start state machine over records, as the
+// statistics do over segments.
+func slowStartOf(recs []Record, d reassembly.Direction) SlowStart {
+	ss := slowStart{origin: recs[0].Time}
+	for i := range recs {
+		r := &recs[i]
+		if r.Dir == d {
+			ss.data(r.Time, r.Seq, int64(r.Len), r.Info)
+		} else if r.HasAck {
+			ss.ack(r.Time, r.Ack, r.Info)
+		}
+	}
+	return ss.result
+}
+
+func TestSlowStartRounds(t *testing.T) {
 	const rtt = 100e6
 	tests := []struct {
 		name       string
@@ -51,7 +66,7 @@ func TestFindSlowStart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ss := FindSlowStart(flights(rtt, tt.perRound, tt.lossAt), reassembly.C2S)
+			ss := slowStartOf(flights(rtt, tt.perRound, tt.lossAt), reassembly.C2S)
 			if ss.Reason != tt.wantReason || ss.Rounds != tt.wantRounds || ss.Flight != tt.wantFlight {
 				t.Errorf("got %+v; want reason %q after %d rounds, flight %d", ss, tt.wantReason, tt.wantRounds, tt.wantFlight)
 			}
@@ -61,7 +76,8 @@ func TestFindSlowStart(t *testing.T) {
 
 func TestSummarizeDelivered(t *testing.T) {
 	recs := flights(400e6, []int{10, 20, 40, 80, 80, 80, 80, 80, 80, 80, 80, 80, 80, 80, 80, 80}, -1)
-	tr := Summarize(recs, reassembly.C2S)
+	conn := &reassembly.Conn{FirstTime: recs[0].Time}
+	tr := Summarize(&Loaded{Conn: conn, Dir: reassembly.C2S, Records: recs})
 	// Acks arrive at (round+2)*400ms - 1µs: by 1 s, rounds 0 (at 0.8 s)
 	// done: 10 segments.
 	if tr.Delivered[0] != 10000 {
@@ -77,58 +93,44 @@ func TestSummarizeDelivered(t *testing.T) {
 
 // TestSlowStartOnGEOCapture reads the bundled GEO capture (600 ms RTT,
 // 85 KB receive window, no proxy): slow start must end when the flight
-// reaches the receive window, a few round trips in.
+// reaches the receive window, a few round trips in, and the summary and
+// the comparisons (Summarize) must say the same.
 func TestSlowStartOnGEOCapture(t *testing.T) {
-	recs, d := loadMainConnection(t, filepath.Join("..", "testdata", "geo_short.pcap"))
-	ss := FindSlowStart(recs, d)
+	l := loadMain(t, filepath.Join("..", "testdata", "geo_short.pcap"))
+	ss := Summarize(l).SlowStart
 	// Flights of 10, 20, 40 and 74 segments (74 × 1448 bytes fill the
 	// window iperf3 asked for with -w 85K), then 74 again.
 	if !ss.Found || ss.Reason != "growth stopped" || ss.Flight < 100000 || ss.Flight > 115000 || ss.Rounds != 4 {
 		t.Errorf("slow start %+v: want it to end after 4 rounds with about 107 KB in flight", ss)
 	}
-	t.Logf("slow start: %+v", ss)
+	if st := mainStats(t, filepath.Join("..", "testdata", "geo_short.pcap")); st.SlowStart != ss {
+		t.Errorf("summary's slow start %+v, comparison's %+v", st.SlowStart, ss)
+	}
+	// The state machine over the records finds what it found over the
+	// segments (numbering differs: absolute there, relative here).
+	if rs := slowStartOf(l.Records, l.Dir); rs != ss {
+		t.Errorf("from records %+v, from segments %+v", rs, ss)
+	}
 }
 
-// loadMainConnection analyses a capture and returns the records of the
-// connection with the most payload, and its main direction.
-func loadMainConnection(t *testing.T, path string) ([]Record, reassembly.Direction) {
+// loadMain loads the connection with the most payload of a capture.
+func loadMain(t *testing.T, path string) *Loaded {
 	t.Helper()
-	sc := capturetest.Scanner(t, path)
-	a := New()
-	byStream := map[int][]Record{}
-	bytes := map[int][2]int64{}
-	for sc.Scan() {
-		s, c := sc.Segment(), sc.Conn()
-		info := a.Add(c, s)
-		byStream[c.Stream] = append(byStream[c.Stream], NewRecord(c, s, info))
-		b := bytes[c.Stream]
-		b[s.Dir] += int64(s.PayloadLen)
-		bytes[c.Stream] = b
+	l, err := Load(capturetest.Opener(t, path), LoadOptions{Stream: -1, Dir: -1})
+	if err != nil {
+		t.Fatal(err)
 	}
-	best, bestBytes := 0, int64(-1)
-	for s, b := range bytes {
-		if b[0]+b[1] > bestBytes || b[0]+b[1] == bestBytes && s < best {
-			best, bestBytes = s, b[0]+b[1]
-		}
-	}
-	d := reassembly.C2S
-	if bytes[best][1] > bytes[best][0] {
-		d = reassembly.S2C
-	}
-	return byStream[best], d
+	return l
 }
 
-// TestStreamingLimits checks the summary's slow-start, window-limited and
-// zero-window times: the GEO transfer without a proxy leaves slow start as
-// the records-based estimate says and then spends most of its time held by
+// TestStreamingLimits checks the summary's window-limited and zero-window
+// times: the GEO transfer without a proxy spends most of its time held by
 // the 85 KB window; behind the proxy, the proxy's window stays closed most
 // of the time.
 func TestStreamingLimits(t *testing.T) {
 	st := mainStats(t, filepath.Join("..", "testdata", "geo_short.pcap"))
-	recs, d := loadMainConnection(t, filepath.Join("..", "testdata", "geo_short.pcap"))
-	want := FindSlowStart(recs, d)
-	if st.SlowStart != want || want.Rounds != 4 {
-		t.Errorf("streaming slow start %+v, from records %+v", st.SlowStart, want)
+	if st.SlowStart.Rounds != 4 {
+		t.Errorf("slow start %+v", st.SlowStart)
 	}
 	if st.RwndLimitedNs < 3e9 || st.RwndLimitedNs > st.Duration {
 		t.Errorf("receiver-window limited %d ns of %d", st.RwndLimitedNs, st.Duration)

@@ -65,7 +65,7 @@ type analyzed struct {
 // analyzeCapture runs the scanner and analyzer over a capture.
 func analyzeCapture(t testing.TB, path string) (map[int64]*analyzed, *Analyzer, []*reassembly.Conn) {
 	t.Helper()
-	sc := capturetest.Scanner(t, path)
+	sc := reassembly.NewScanner(capturetest.Reader(t, path))
 	var conns []*reassembly.Conn
 	sc.Tracker().OnNew = func(c *reassembly.Conn) { conns = append(conns, c) }
 	a := New()

@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,17 +34,14 @@ const (
 	PointsJSON GraphFormat = "json"
 )
 
-// GraphFormatOf picks the format from a file name's extension; "-" (standard
-// output) is CSV.
-func GraphFormatOf(name string) (GraphFormat, error) {
-	if name == "-" {
-		return PointsCSV, nil
-	}
-	switch f := GraphFormat(strings.TrimPrefix(strings.ToLower(filepath.Ext(name)), ".")); f {
+// ParseGraphFormat checks a format name (a file extension without the
+// dot, in any case).
+func ParseGraphFormat(s string) (GraphFormat, error) {
+	switch f := GraphFormat(strings.ToLower(s)); f {
 	case PNG, SVG, PDF, PointsCSV, PointsJSON:
 		return f, nil
 	}
-	return "", fmt.Errorf("%s: unknown output format (want .png, .svg, .pdf, .csv or .json)", name)
+	return "", fmt.Errorf("unknown graph format %q (want png, svg, pdf, csv or json)", s)
 }
 
 // PlotOptions set how a graph is drawn.
@@ -55,16 +51,31 @@ type PlotOptions struct {
 	Width, Height int
 	// Title replaces the generated title when not empty.
 	Title string
-	// Capture names the capture in the generated title.
+	// Capture names the capture in the generated title, as it should be
+	// shown (a base name, "standard input").
 	Capture string
 }
 
-// Default picture size, in pixels.
+// Picture sizes, in pixels: the default, and the limits a picture must
+// stay within (a side of 8000 pixels is a 68 cm poster at 300 dpi; the
+// PNG canvas of the largest takes 256 MB).
 const (
 	DefaultWidth  = 1200
 	DefaultHeight = 700
+	MinSide       = 100
+	MaxSide       = 8000
 	dpi           = 96
 )
+
+// CheckSize returns an error when a side is outside MinSide..MaxSide.
+func CheckSize(w, h int) error {
+	for _, v := range []int{w, h} {
+		if v < MinSide || v > MaxSide {
+			return fmt.Errorf("picture size %d×%d: want %d to %d pixels a side", w, h, MinSide, MaxSide)
+		}
+	}
+	return nil
+}
 
 func (o PlotOptions) size() (w, h int) {
 	w, h = o.Width, o.Height
@@ -90,25 +101,16 @@ func WriteGraph(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) err
 	return fmt.Errorf("unknown graph format %q", f)
 }
 
-// graphNames are the titles of the graph kinds.
-var graphNames = map[analyze.GraphKind]string{
-	analyze.GraphTCPTrace:   "Time/sequence (tcptrace)",
-	analyze.GraphStevens:    "Time/sequence (Stevens)",
-	analyze.GraphThroughput: "Throughput",
-	analyze.GraphRTT:        "Round-trip time",
-	analyze.GraphWindow:     "Window",
-}
-
 // Title is the generated title of g: the graph, the connection and the
 // capture.
 func Title(g *analyze.Graph, capture string) string {
-	name := graphNames[g.Kind]
+	name := g.Title
 	if name == "" {
 		name = string(g.Kind)
 	}
 	t := fmt.Sprintf("%s — %s → %s (stream %d, %s)", name, g.Src, g.Dst, g.Stream, g.Dir)
 	if capture != "" {
-		t += " — " + filepath.Base(capture)
+		t += " — " + capture
 	}
 	return t
 }
@@ -116,6 +118,9 @@ func Title(g *analyze.Graph, capture string) string {
 // Render draws g as a PNG, SVG or PDF picture to w.
 func Render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) error {
 	wpx, hpx := o.size()
+	if err := CheckSize(wpx, hpx); err != nil {
+		return err
+	}
 	width := vg.Length(wpx) * vg.Inch / dpi
 	height := vg.Length(hpx) * vg.Inch / dpi
 	var canvas vg.CanvasWriterTo

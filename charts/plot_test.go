@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"io"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -21,64 +22,53 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// loadCapture reads a capture and returns the records of its busiest
-// connection, as the graph commands do.
-func loadCapture(t testing.TB, path string) (*reassembly.Conn, []analyze.Record) {
+// loadCapture reads a capture and returns its busiest connection, as the
+// graph commands do.
+func loadCapture(t testing.TB, path string) *analyze.Loaded {
 	t.Helper()
-	sc := capturetest.Scanner(t, path)
-	a := analyze.New()
-	byStream := map[int][]analyze.Record{}
-	conns := map[int]*reassembly.Conn{}
-	for sc.Scan() {
-		seg, c := sc.Segment(), sc.Conn()
-		info := a.Add(c, seg)
-		byStream[c.Stream] = append(byStream[c.Stream], analyze.NewRecord(c, seg, info))
-		conns[c.Stream] = c
+	l, err := analyze.Load(capturetest.Opener(t, path), analyze.LoadOptions{Stream: -1, Dir: int(reassembly.C2S)})
+	if err != nil {
+		t.Fatal(err)
 	}
-	best := -1
-	for s, c := range conns {
-		if best < 0 || c.Dir[0].Bytes+c.Dir[1].Bytes > conns[best].Dir[0].Bytes+conns[best].Dir[1].Bytes {
-			best = s
-		}
-	}
-	return conns[best], byStream[best]
+	return l
 }
 
 // goldenGraphs are the graphs with golden SVGs, named after the capture
-// and the flags.
+// and the flags, drawn through the registry as the commands draw them.
 var goldenGraphs = []struct {
-	name  string
-	build func([]analyze.Record, analyze.SeriesOptions) *analyze.Graph
+	name   string
+	kind   analyze.GraphKind
+	params analyze.GraphParams
+	time   analyze.Range
 }{
-	{"seq.tcptrace", analyze.TCPTrace},
-	{"seq.stevens", analyze.Stevens},
-	{"seq.tcptrace.zoom", func(r []analyze.Record, o analyze.SeriesOptions) *analyze.Graph {
-		o.Time = analyze.Range{Min: 2.4e9, Max: 3.2e9, HasMin: true, HasMax: true}
-		return analyze.TCPTrace(r, o)
-	}},
-	{"tput.window-1s", func(r []analyze.Record, o analyze.SeriesOptions) *analyze.Graph {
-		return analyze.Throughput(r, o, analyze.ThroughputOptions{})
-	}},
-	{"tput.segments-20", func(r []analyze.Record, o analyze.SeriesOptions) *analyze.Graph {
-		return analyze.Throughput(r, o, analyze.ThroughputOptions{Segments: 20})
-	}},
-	{"rtt.ack", func(r []analyze.Record, o analyze.SeriesOptions) *analyze.Graph {
-		return analyze.RTT(r, o, analyze.RTTOptions{})
-	}},
-	{"rtt.timestamps.seq", func(r []analyze.Record, o analyze.SeriesOptions) *analyze.Graph {
-		return analyze.RTT(r, o, analyze.RTTOptions{Sampling: analyze.SampleTimestamps, BySeq: true})
-	}},
-	{"window", analyze.Window},
+	{"seq.tcptrace", analyze.GraphTCPTrace, analyze.GraphParams{}, analyze.Range{}},
+	{"seq.stevens", analyze.GraphStevens, analyze.GraphParams{}, analyze.Range{}},
+	{"seq.tcptrace.zoom", analyze.GraphTCPTrace, analyze.GraphParams{}, analyze.Range{Min: 2.4e9, Max: 3.2e9, HasMin: true, HasMax: true}},
+	{"tput.window-1s", analyze.GraphThroughput, analyze.GraphParams{}, analyze.Range{}},
+	{"tput.segments-20", analyze.GraphThroughput, analyze.GraphParams{Throughput: analyze.ThroughputOptions{Segments: 20}}, analyze.Range{}},
+	{"rtt.ack", analyze.GraphRTT, analyze.GraphParams{}, analyze.Range{}},
+	{"rtt.timestamps.seq", analyze.GraphRTT, analyze.GraphParams{RTT: analyze.RTTOptions{Sampling: analyze.SampleTimestamps, BySeq: true}}, analyze.Range{}},
+	{"window", analyze.GraphWindow, analyze.GraphParams{}, analyze.Range{}},
+}
+
+// drawGolden draws golden graph i of a loaded connection.
+func drawGolden(t testing.TB, l *analyze.Loaded, i int) *analyze.Graph {
+	tc := goldenGraphs[i]
+	spec, ok := analyze.LookupGraph(tc.kind)
+	if !ok {
+		t.Fatalf("no graph %s in the registry", tc.kind)
+	}
+	return spec.Draw(l.Records, analyze.SeriesOptions{Conn: l.Conn, Dir: l.Dir, Time: tc.time}, tc.params)
 }
 
 // TestSVGGolden renders every graph of the bundled capture as SVG and
 // compares it byte for byte with testdata/geo_short.<graph>.svg (-update
 // rewrites them).
 func TestSVGGolden(t *testing.T) {
-	conn, recs := loadCapture(t, "../testdata/geo_short.pcap")
-	for _, tc := range goldenGraphs {
+	l := loadCapture(t, "../testdata/geo_short.pcap")
+	for i, tc := range goldenGraphs {
 		t.Run(tc.name, func(t *testing.T) {
-			g := tc.build(recs, analyze.SeriesOptions{Conn: conn, Dir: reassembly.C2S})
+			g := drawGolden(t, l, i)
 			if g.Points() == 0 {
 				t.Fatalf("no points")
 			}
@@ -110,10 +100,10 @@ func TestSVGGolden(t *testing.T) {
 // TestPNG decodes the rendered picture: the asked size, and not blank
 // (pixels of the data's colour are there).
 func TestPNG(t *testing.T) {
-	conn, recs := loadCapture(t, "../testdata/geo_short.pcap")
-	for _, tc := range goldenGraphs {
+	l := loadCapture(t, "../testdata/geo_short.pcap")
+	for i, tc := range goldenGraphs {
 		t.Run(tc.name, func(t *testing.T) {
-			g := tc.build(recs, analyze.SeriesOptions{Conn: conn, Dir: reassembly.C2S})
+			g := drawGolden(t, l, i)
 			var buf bytes.Buffer
 			if err := Render(&buf, g, PNG, PlotOptions{Width: 640, Height: 400}); err != nil {
 				t.Fatal(err)
@@ -168,8 +158,8 @@ func TestEmptyGraph(t *testing.T) {
 }
 
 func TestPointsExport(t *testing.T) {
-	conn, recs := loadCapture(t, "../testdata/geo_short.pcap")
-	g := analyze.TCPTrace(recs, analyze.SeriesOptions{Conn: conn, Dir: reassembly.C2S})
+	l := loadCapture(t, "../testdata/geo_short.pcap")
+	g := analyze.TCPTrace(l.Records, analyze.SeriesOptions{Conn: l.Conn, Dir: l.Dir})
 	var buf bytes.Buffer
 	if err := WritePointsCSV(&buf, g); err != nil {
 		t.Fatal(err)
@@ -205,14 +195,25 @@ func TestPointsExport(t *testing.T) {
 	}
 }
 
-func TestGraphFormatOf(t *testing.T) {
-	for in, want := range map[string]GraphFormat{"a.PNG": PNG, "x/y.svg": SVG, "b.pdf": PDF, "c.csv": PointsCSV, "d.json": PointsJSON, "-": PointsCSV} {
-		if got, err := GraphFormatOf(in); err != nil || got != want {
+func TestParseGraphFormat(t *testing.T) {
+	for in, want := range map[string]GraphFormat{"PNG": PNG, "svg": SVG, "pdf": PDF, "csv": PointsCSV, "json": PointsJSON} {
+		if got, err := ParseGraphFormat(in); err != nil || got != want {
 			t.Errorf("%s: %v %v", in, got, err)
 		}
 	}
-	if _, err := GraphFormatOf("x.gif"); err == nil {
-		t.Errorf("x.gif accepted")
+	if _, err := ParseGraphFormat("gif"); err == nil {
+		t.Errorf("gif accepted")
+	}
+}
+
+// TestSizeLimits: a picture outside the limits is refused before anything
+// is allocated for it.
+func TestSizeLimits(t *testing.T) {
+	g := analyze.TCPTrace(nil, analyze.SeriesOptions{})
+	for _, sz := range [][2]int{{200000, 200000}, {50, 700}, {1200, MaxSide + 1}} {
+		if err := Render(io.Discard, g, PNG, PlotOptions{Width: sz[0], Height: sz[1]}); err == nil {
+			t.Errorf("%v rendered", sz)
+		}
 	}
 }
 

@@ -4,36 +4,37 @@ import (
 	"strconv"
 	"time"
 
-	"tcpviz/reassembly"
+	"tcpviz/analyze"
 )
 
-// StreamsColumns are the columns of `tcpviz streams`, in order.
-var StreamsColumns = []Column{
-	{"file", String}, {"stream", Number},
-	{"client_addr", String}, {"client_port", Number},
-	{"server_addr", String}, {"server_port", Number},
-	{"first_time", String}, {"duration_s", Number},
-	{"c2s_packets", Number}, {"s2c_packets", Number},
-	{"c2s_bytes", Number}, {"s2c_bytes", Number},
-	{"state", String},
-	{"handshake", Bool},
-	{"c2s_duplicates", Number}, {"s2c_duplicates", Number},
+// StreamRow is one row of `tcpviz streams`: a connection of a capture.
+type StreamRow struct {
+	File string
+	Info analyze.ConnInfo
 }
 
-// StreamRow is one row of the streams table for connection c of file.
-func StreamRow(file string, c *reassembly.Conn) []string {
-	i := strconv.FormatInt
-	return []string{
-		file, strconv.Itoa(c.Stream),
-		c.Client.Addr().String(), strconv.Itoa(int(c.Client.Port())),
-		c.Server.Addr().String(), strconv.Itoa(int(c.Server.Port())),
-		FormatTime(c.FirstTime), FormatSeconds(c.Duration()),
-		i(c.Dir[reassembly.C2S].Packets, 10), i(c.Dir[reassembly.S2C].Packets, 10),
-		i(c.Dir[reassembly.C2S].Bytes, 10), i(c.Dir[reassembly.S2C].Bytes, 10),
-		string(c.State()),
-		strconv.FormatBool(c.Handshake),
-		i(c.Dir[reassembly.C2S].Duplicates, 10), i(c.Dir[reassembly.S2C].Duplicates, 10),
-	}
+func streamInt(f func(c *analyze.ConnInfo) int64) func(*StreamRow) Value {
+	return func(r *StreamRow) Value { return IntV(f(&r.Info)) }
+}
+
+// StreamsColumns are the columns of `tcpviz streams`, in order.
+var StreamsColumns = Schema[StreamRow]{
+	{"file", String, "", "the capture, as named on the command line (- for standard input)", func(r *StreamRow) Value { return StrV(r.File) }},
+	{"stream", Int, "", "Wireshark's tcp.stream number", streamInt(func(c *analyze.ConnInfo) int64 { return int64(c.Stream) })},
+	{"client_addr", String, "", "address of the client (the SYN sender; without a handshake, the side with the higher port)", func(r *StreamRow) Value { return StrV(r.Info.Client.Addr().String()) }},
+	{"client_port", Int, "", "the client's port", streamInt(func(c *analyze.ConnInfo) int64 { return int64(c.Client.Port()) })},
+	{"server_addr", String, "", "address of the server", func(r *StreamRow) Value { return StrV(r.Info.Server.Addr().String()) }},
+	{"server_port", Int, "", "the server's port", streamInt(func(c *analyze.ConnInfo) int64 { return int64(c.Server.Port()) })},
+	{"first_time", Time, "", "time of the connection's first packet, RFC 3339 UTC with nanoseconds", func(r *StreamRow) Value { return TimeV(r.Info.FirstTime) }},
+	{"duration_s", Float, "s", "from the first to the last packet of the connection", func(r *StreamRow) Value { return SecondsV(r.Info.Duration) }},
+	{"c2s_packets", Int, "packets", "packets from client to server (capture duplicates included, as tshark counts)", streamInt(func(c *analyze.ConnInfo) int64 { return c.Packets[0] })},
+	{"s2c_packets", Int, "packets", "packets from server to client", streamInt(func(c *analyze.ConnInfo) int64 { return c.Packets[1] })},
+	{"c2s_bytes", Int, "B", "TCP payload bytes from client to server", streamInt(func(c *analyze.ConnInfo) int64 { return c.Bytes[0] })},
+	{"s2c_bytes", Int, "B", "TCP payload bytes from server to client", streamInt(func(c *analyze.ConnInfo) int64 { return c.Bytes[1] })},
+	{"state", String, "", "how far the connection got: syn_sent, syn_recv, established, midstream, fin_one_way, closed or reset", func(r *StreamRow) Value { return StrV(r.Info.State) }},
+	{"handshake", Bool, "", "the three-way handshake was captured", func(r *StreamRow) Value { return BoolV(r.Info.Handshake) }},
+	{"c2s_duplicates", Int, "packets", "client-to-server packets captured twice (several interfaces, -i any)", streamInt(func(c *analyze.ConnInfo) int64 { return c.Duplicates[0] })},
+	{"s2c_duplicates", Int, "packets", "server-to-client packets captured twice", streamInt(func(c *analyze.ConnInfo) int64 { return c.Duplicates[1] })},
 }
 
 // FormatTime formats nanoseconds since the epoch as RFC 3339 UTC with

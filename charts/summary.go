@@ -1,97 +1,156 @@
 package charts
 
-import (
-	"strconv"
+import "tcpviz/analyze"
 
-	"tcpviz/analyze"
-)
+// SummaryRow is one row of `tcpviz summary`: one direction of one
+// connection of a capture.
+type SummaryRow struct {
+	File  string
+	Stats *analyze.DirStats
+}
 
-// SummaryColumns are the columns of `tcpviz summary`, in order: PRODUCT.md's
-// list, then extras.
-var SummaryColumns = []Column{
-	{"file", String}, {"stream", Number}, {"direction", String},
-	{"src_addr", String}, {"src_port", Number},
-	{"dst_addr", String}, {"dst_port", Number},
-	{"first_time", String}, {"duration_s", Number},
-	{"packets", Number}, {"data_packets", Number}, {"data_bytes", Number}, {"unique_bytes", Number},
-	{"retrans_packets", Number}, {"retrans_bytes", Number},
-	{"fast_retrans_packets", Number}, {"spurious_retrans_packets", Number},
-	{"out_of_order_packets", Number}, {"lost_segments", Number}, {"dup_acks", Number},
-	{"zero_windows", Number}, {"window_full", Number},
-	{"mss", Number}, {"wscale", Number}, {"sack_permitted", Bool}, {"timestamps", Bool},
-	{"max_rwnd_bytes", Number},
-	{"rtt_samples", Number}, {"rtt_min_ms", Number}, {"rtt_median_ms", Number},
-	{"rtt_mean_ms", Number}, {"rtt_max_ms", Number},
-	{"handshake_rtt_ms", Number}, {"throughput_bps", Number},
-	{"state", String}, {"diagnosis", String},
+type summaryCol = Column[SummaryRow]
+
+// count is an integer column that is always measurable.
+func count(name, unit, doc string, f func(*analyze.DirStats) int64) summaryCol {
+	return summaryCol{name, Int, unit, doc, func(r *SummaryRow) Value { return IntV(f(r.Stats)) }}
+}
+
+// ms is a column of milliseconds (six decimals), null when ok is false.
+func ms(name, doc string, f func(*analyze.DirStats) (float64, bool)) summaryCol {
+	return summaryCol{name, Float, "ms", doc, func(r *SummaryRow) Value {
+		v, ok := f(r.Stats)
+		return FloatV(v, 6).Or(ok)
+	}}
+}
+
+// SummaryColumns are the columns of `tcpviz summary`, in order: the
+// contract's list (PRODUCT.md, README), then the path and extra columns.
+var SummaryColumns = Schema[SummaryRow]{
+	{"file", String, "", "the capture, as named on the command line (- for standard input)", func(r *SummaryRow) Value { return StrV(r.File) }},
+	count("stream", "", "Wireshark's tcp.stream number", func(s *analyze.DirStats) int64 { return int64(s.Stream) }),
+	{"direction", String, "", "c2s (sent by the client, the SYN sender; without a handshake the side with the higher port) or s2c", func(r *SummaryRow) Value { return StrV(r.Stats.Dir.String()) }},
+	{"src_addr", String, "", "address of this direction's sender", func(r *SummaryRow) Value { return StrV(r.Stats.Src.Addr().String()) }},
+	count("src_port", "", "port of this direction's sender", func(s *analyze.DirStats) int64 { return int64(s.Src.Port()) }),
+	{"dst_addr", String, "", "address of this direction's receiver", func(r *SummaryRow) Value { return StrV(r.Stats.Dst.Addr().String()) }},
+	count("dst_port", "", "port of this direction's receiver", func(s *analyze.DirStats) int64 { return int64(s.Dst.Port()) }),
+	{"first_time", Time, "", "time of the connection's first packet, RFC 3339 UTC with nanoseconds", func(r *SummaryRow) Value { return TimeV(r.Stats.FirstTime) }},
+	{"duration_s", Float, "s", "from the connection's first to its last packet", func(r *SummaryRow) Value { return SecondsV(r.Stats.Duration) }},
+	count("packets", "packets", "packets sent in this direction (capture duplicates included, as tshark counts)", func(s *analyze.DirStats) int64 { return s.Packets }),
+	count("data_packets", "packets", "packets carrying payload (tcp.len > 0)", func(s *analyze.DirStats) int64 { return s.DataPackets }),
+	count("data_bytes", "B", "payload bytes sent (sum of tcp.len, retransmissions included)", func(s *analyze.DirStats) int64 { return s.DataBytes }),
+	count("unique_bytes", "B", "bytes of sequence space carrying payload, each counted once (tcptrace's unique bytes sent)", func(s *analyze.DirStats) int64 { return s.UniqueBytes }),
+	count("retrans_packets", "packets", "packets Wireshark flags tcp.analysis.retransmission (fast and spurious included)", func(s *analyze.DirStats) int64 { return s.RetransPackets }),
+	count("retrans_bytes", "B", "payload bytes of those packets", func(s *analyze.DirStats) int64 { return s.RetransBytes }),
+	count("fast_retrans_packets", "packets", "packets Wireshark flags tcp.analysis.fast_retransmission", func(s *analyze.DirStats) int64 { return s.FastRetrans }),
+	count("spurious_retrans_packets", "packets", "packets Wireshark flags tcp.analysis.spurious_retransmission", func(s *analyze.DirStats) int64 { return s.SpuriousRetrans }),
+	count("out_of_order_packets", "packets", "packets Wireshark flags tcp.analysis.out_of_order", func(s *analyze.DirStats) int64 { return s.OutOfOrder }),
+	count("lost_segments", "packets", "packets Wireshark flags tcp.analysis.lost_segment (a previous segment was not captured)", func(s *analyze.DirStats) int64 { return s.LostSegments }),
+	count("dup_acks", "packets", "duplicate ACKs this side sent (tcp.analysis.duplicate_ack)", func(s *analyze.DirStats) int64 { return s.DupAcks }),
+	count("zero_windows", "packets", "zero-window advertisements this side sent (tcp.analysis.zero_window)", func(s *analyze.DirStats) int64 { return s.ZeroWindows }),
+	count("window_full", "packets", "packets Wireshark flags tcp.analysis.window_full", func(s *analyze.DirStats) int64 { return s.WindowFull }),
+	{"mss", Int, "B", "maximum segment size this side announced in its SYN", func(r *SummaryRow) Value { return IntV(int64(r.Stats.MSS)).Or(r.Stats.MSS > 0) }},
+	{"wscale", Int, "", "window scale shift this side offered in its SYN", func(r *SummaryRow) Value {
+		return IntV(int64(r.Stats.WScale)).Or(r.Stats.HandshakeSeen && r.Stats.WScale >= 0)
+	}},
+	{"sack_permitted", Bool, "", "this side's SYN allowed SACK", func(r *SummaryRow) Value { return BoolV(r.Stats.SACKPermitted).Or(r.Stats.HandshakeSeen) }},
+	{"timestamps", Bool, "", "this side's SYN offered TCP timestamps", func(r *SummaryRow) Value { return BoolV(r.Stats.Timestamps).Or(r.Stats.HandshakeSeen) }},
+	{"max_rwnd_bytes", Int, "B", "largest receive window this side advertised (scaled, as Wireshark's tcp.window_size)", func(r *SummaryRow) Value { return IntV(r.Stats.MaxRwnd).Or(r.Stats.MaxRwnd >= 0) }},
+	count("rtt_samples", "", "round-trip samples of this direction's data (Wireshark's tcp.analysis.ack_rtt on the other side's ACKs)", func(s *analyze.DirStats) int64 { return s.RTTSamples }),
+	ms("rtt_min_ms", "smallest ack_rtt sample", func(s *analyze.DirStats) (float64, bool) { return s.RTTMinMs, s.RTTSamples > 0 }),
+	ms("rtt_median_ms", "median ack_rtt sample", func(s *analyze.DirStats) (float64, bool) { return s.RTTMedianMs, s.RTTSamples > 0 }),
+	ms("rtt_mean_ms", "mean ack_rtt sample", func(s *analyze.DirStats) (float64, bool) { return s.RTTMeanMs, s.RTTSamples > 0 }),
+	ms("rtt_max_ms", "largest ack_rtt sample", func(s *analyze.DirStats) (float64, bool) { return s.RTTMaxMs, s.RTTSamples > 0 }),
+	ms("handshake_rtt_ms", "the connection's handshake round trip (tcp.analysis.initial_rtt)", func(s *analyze.DirStats) (float64, bool) { return s.HandshakeRTTMs, s.HasHandshakeRTT }),
+	{"throughput_bps", Float, "bit/s", "8 × unique_bytes / duration_s (tcptrace's throughput, in bits)", func(r *SummaryRow) Value {
+		return FloatV(r.Stats.ThroughputBps, 0).Or(r.Stats.HasThroughput)
+	}},
+	{"state", String, "", "how far the connection got: syn_sent, syn_recv, established, midstream, fin_one_way, closed or reset", func(r *SummaryRow) Value { return StrV(r.Stats.State) }},
+	{"diagnosis", String, "", "what limited this direction, with the numbers that show it", func(r *SummaryRow) Value { return StrV(r.Stats.Diagnosis) }},
 	// Extras.
-	{"rtt_stdev_ms", Number},
-	{"initial_window_bytes", Number}, {"initial_window_packets", Number},
-	{"max_bytes_in_flight", Number},
-	{"min_rwnd_bytes", Number}, {"avg_rwnd_bytes", Number},
-	{"keep_alives", Number}, {"zero_window_probes", Number}, {"window_updates", Number},
-	{"triple_dup_acks", Number}, {"ack_unseen", Number}, {"capture_duplicates", Number},
-	{"idle_max_ms", Number},
-	{"syn_packets", Number}, {"fin_packets", Number}, {"rst_packets", Number}, {"pure_acks", Number},
-	{"bottleneck_bps", Number},
-	// tcptrace-style RTT (Karn's rule), as tcptrace -l prints it.
-	{"karn_rtt_samples", Number}, {"karn_rtt_min_ms", Number}, {"karn_rtt_avg_ms", Number},
-	{"karn_rtt_max_ms", Number}, {"karn_rtt_stdev_ms", Number},
-	{"slow_start_end_s", Number}, {"slow_start_rounds", Number}, {"slow_start_flight_bytes", Number},
-	{"rwnd_limited_s", Number}, {"zero_window_s", Number},
+	ms("rtt_stdev_ms", "standard deviation of the ack_rtt samples", func(s *analyze.DirStats) (float64, bool) { return s.RTTStd, s.RTTSamples > 1 }),
+	count("initial_window_bytes", "B", "payload sent before the other side acknowledged any of it", func(s *analyze.DirStats) int64 { return s.InitialWindowBytes }),
+	count("initial_window_packets", "packets", "packets of that payload", func(s *analyze.DirStats) int64 { return s.InitialWindowPkts }),
+	{"max_bytes_in_flight", Int, "B", "most bytes in flight (tcp.analysis.bytes_in_flight)", func(r *SummaryRow) Value {
+		return IntV(r.Stats.MaxBytesInFlight).Or(r.Stats.MaxBytesInFlight > 0)
+	}},
+	{"min_rwnd_bytes", Int, "B", "smallest receive window this side advertised", func(r *SummaryRow) Value { return IntV(r.Stats.MinRwnd).Or(r.Stats.MinRwnd >= 0) }},
+	{"avg_rwnd_bytes", Float, "B", "mean receive window over this side's ACKs", func(r *SummaryRow) Value { return FloatV(r.Stats.AvgRwnd, 0).Or(r.Stats.MaxRwnd >= 0) }},
+	count("keep_alives", "packets", "tcp.analysis.keep_alive", func(s *analyze.DirStats) int64 { return s.KeepAlives }),
+	count("zero_window_probes", "packets", "tcp.analysis.zero_window_probe", func(s *analyze.DirStats) int64 { return s.ZeroWindowProbes }),
+	count("window_updates", "packets", "tcp.analysis.window_update", func(s *analyze.DirStats) int64 { return s.WindowUpdates }),
+	count("triple_dup_acks", "packets", "duplicate ACKs numbered 3 (what triggers a fast retransmit)", func(s *analyze.DirStats) int64 { return s.TripleDupAcks }),
+	count("ack_unseen", "packets", "ACKs of a segment that was not captured (tcp.analysis.ack_lost_segment)", func(s *analyze.DirStats) int64 { return s.AckUnseen }),
+	count("capture_duplicates", "packets", "packets captured twice (not counted as retransmissions)", func(s *analyze.DirStats) int64 { return s.CaptureDuplicates }),
+	ms("idle_max_ms", "longest gap between two packets of this direction", func(s *analyze.DirStats) (float64, bool) { return s.IdleMaxMs, s.Packets > 1 }),
+	count("syn_packets", "packets", "packets with SYN", func(s *analyze.DirStats) int64 { return s.SYNs }),
+	count("fin_packets", "packets", "packets with FIN", func(s *analyze.DirStats) int64 { return s.FINs }),
+	count("rst_packets", "packets", "packets with RST", func(s *analyze.DirStats) int64 { return s.RSTs }),
+	count("pure_acks", "packets", "packets with ACK and nothing else (no payload, SYN, FIN or RST)", func(s *analyze.DirStats) int64 { return s.PureAcks }),
+	{"bottleneck_bps", Float, "bit/s", "the path's rate estimated from the spacing of the receiver's ACKs within a flight", func(r *SummaryRow) Value {
+		return FloatV(r.Stats.BottleneckBps, 0).Or(r.Stats.BottleneckBps > 0)
+	}},
+	count("karn_rtt_samples", "", "tcptrace's RTT samples (Karn's rule), as tcptrace -l prints them", func(s *analyze.DirStats) int64 { return s.KarnRTTSamples }),
+	ms("karn_rtt_min_ms", "tcptrace's RTT min", func(s *analyze.DirStats) (float64, bool) { return s.KarnRTTMinMs, s.KarnRTTSamples > 0 }),
+	ms("karn_rtt_avg_ms", "tcptrace's RTT avg", func(s *analyze.DirStats) (float64, bool) { return s.KarnRTTAvgMs, s.KarnRTTSamples > 0 }),
+	ms("karn_rtt_max_ms", "tcptrace's RTT max", func(s *analyze.DirStats) (float64, bool) { return s.KarnRTTMaxMs, s.KarnRTTSamples > 0 }),
+	ms("karn_rtt_stdev_ms", "tcptrace's RTT stdev", func(s *analyze.DirStats) (float64, bool) { return s.KarnRTTStdevMs, s.KarnRTTSamples > 2 }),
+	{"slow_start_end_s", Float, "s", "when the sender left slow start, from the connection's first packet (by the ACK clock)", func(r *SummaryRow) Value {
+		return SecondsV(r.Stats.SlowStart.End).Or(r.Stats.SlowStart.Found)
+	}},
+	{"slow_start_rounds", Int, "", "round trips spent in slow start", func(r *SummaryRow) Value {
+		return IntV(int64(r.Stats.SlowStart.Rounds)).Or(r.Stats.SlowStart.Found)
+	}},
+	{"slow_start_flight_bytes", Int, "B", "bytes in flight in the last round that still grew: an estimate of the congestion window reached", func(r *SummaryRow) Value {
+		return IntV(r.Stats.SlowStart.Flight).Or(r.Stats.SlowStart.Found)
+	}},
+	{"rwnd_limited_s", Float, "s", "time the receiver's window had no room for another segment", func(r *SummaryRow) Value {
+		return SecondsV(r.Stats.RwndLimitedNs).Or(r.Stats.DataPackets > 0)
+	}},
+	{"zero_window_s", Float, "s", "time the windows this side advertised stayed closed", func(r *SummaryRow) Value { return SecondsV(r.Stats.ZeroWindowNs) }},
 }
 
-// SummaryRow is one row of the summary table for one direction of a
-// connection of file. Empty cells are "not measurable".
-func SummaryRow(file string, st *analyze.DirStats) []string {
-	ss := st.SlowStart
-	i := func(v int64) string { return strconv.FormatInt(v, 10) }
-	ms := func(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
-	opt := func(ok bool, s string) string {
-		if ok {
-			return s
-		}
-		return ""
-	}
-	rtt := st.RTTSamples > 0
-	karn := st.KarnRTTSamples > 0
-	hs := st.HandshakeSeen
-	row := []string{
-		file, strconv.Itoa(st.Stream), st.Dir.String(),
-		st.Src.Addr().String(), strconv.Itoa(int(st.Src.Port())),
-		st.Dst.Addr().String(), strconv.Itoa(int(st.Dst.Port())),
-		FormatTime(st.FirstTime), FormatSeconds(st.Duration),
-		i(st.Packets), i(st.DataPackets), i(st.DataBytes), i(st.UniqueBytes),
-		i(st.RetransPackets), i(st.RetransBytes),
-		i(st.FastRetrans), i(st.SpuriousRetrans),
-		i(st.OutOfOrder), i(st.LostSegments), i(st.DupAcks),
-		i(st.ZeroWindows), i(st.WindowFull),
-		opt(st.MSS > 0, strconv.Itoa(st.MSS)),
-		opt(hs && st.WScale >= 0, strconv.Itoa(st.WScale)),
-		opt(hs, strconv.FormatBool(st.SACKPermitted)),
-		opt(hs, strconv.FormatBool(st.Timestamps)),
-		opt(st.MaxRwnd >= 0, i(st.MaxRwnd)),
-		i(st.RTTSamples),
-		opt(rtt, ms(st.RTTMinMs)), opt(rtt, ms(st.RTTMedianMs)),
-		opt(rtt, ms(st.RTTMeanMs)), opt(rtt, ms(st.RTTMaxMs)),
-		opt(st.HasHandshakeRTT, ms(st.HandshakeRTTMs)),
-		opt(st.HasThroughput, strconv.FormatFloat(st.ThroughputBps, 'f', 0, 64)),
-		st.State, st.Diagnosis,
-		opt(st.RTTSamples > 1, ms(st.RTTStd)),
-		i(st.InitialWindowBytes), i(st.InitialWindowPkts),
-		opt(st.MaxBytesInFlight > 0, i(st.MaxBytesInFlight)),
-		opt(st.MinRwnd >= 0, i(st.MinRwnd)),
-		opt(st.MaxRwnd >= 0, strconv.FormatFloat(st.AvgRwnd, 'f', 0, 64)),
-		i(st.KeepAlives), i(st.ZeroWindowProbes), i(st.WindowUpdates),
-		i(st.TripleDupAcks), i(st.AckUnseen), i(st.CaptureDuplicates),
-		opt(st.Packets > 1, ms(st.IdleMaxMs)),
-		i(st.SYNs), i(st.FINs), i(st.RSTs), i(st.PureAcks),
-		opt(st.BottleneckBps > 0, strconv.FormatFloat(st.BottleneckBps, 'f', 0, 64)),
-		i(st.KarnRTTSamples),
-		opt(karn, ms(st.KarnRTTMinMs)), opt(karn, ms(st.KarnRTTAvgMs)),
-		opt(karn, ms(st.KarnRTTMaxMs)), opt(st.KarnRTTSamples > 2, ms(st.KarnRTTStdevMs)),
-		opt(ss.Found, FormatSeconds(ss.End)), opt(ss.Found, strconv.Itoa(ss.Rounds)), opt(ss.Found, i(ss.Flight)),
-		opt(st.DataPackets > 0, FormatSeconds(st.RwndLimitedNs)), FormatSeconds(st.ZeroWindowNs),
-	}
-	return row
+type compareCol = Column[analyze.CompareRow]
+
+// CompareColumns are the columns of compare's table.
+var CompareColumns = Schema[analyze.CompareRow]{
+	{"input", String, "", "the input as named (CAPTURE or CAPTURE#STREAM)", func(r *analyze.CompareRow) Value { return StrV(r.Label) }},
+	{"stream", Int, "", "Wireshark's tcp.stream number of the compared connection", func(r *analyze.CompareRow) Value { return IntV(int64(r.Stream)) }},
+	{"direction", String, "", "the compared direction: c2s or s2c", func(r *analyze.CompareRow) Value { return StrV(r.Dir.String()) }},
+	{"src", String, "", "sender of the compared data (address:port)", func(r *analyze.CompareRow) Value { return StrV(r.Src.String()) }},
+	{"dst", String, "", "its receiver", func(r *analyze.CompareRow) Value { return StrV(r.Dst.String()) }},
+	deliveredCol(0), deliveredCol(1), deliveredCol(2),
+	{"time_to_1MiB_s", Float, "s", "when the receiver had acknowledged the first MiB, from the connection's first packet", func(r *analyze.CompareRow) Value {
+		return FloatV(float64(r.Transfer.TimeToMB)/1e9, 3).Or(r.Transfer.HasTimeToMB)
+	}},
+	{"mean_throughput_bps", Float, "bit/s", "the summary's throughput_bps", func(r *analyze.CompareRow) Value {
+		return FloatV(r.Stats.ThroughputBps, 0).Or(r.Stats.HasThroughput)
+	}},
+	{"throughput_ratio", Float, "", "mean throughput over the first input's", func(r *analyze.CompareRow) Value { return FloatV(r.ThroughputRatio, 2).Or(r.HasRatio) }},
+	{"rtt_median_ms", Float, "ms", "the summary's rtt_median_ms", func(r *analyze.CompareRow) Value {
+		return FloatV(r.Stats.RTTMedianMs, 3).Or(r.Stats.RTTSamples > 0)
+	}},
+	{"retrans_packets", Int, "packets", "the summary's retrans_packets", func(r *analyze.CompareRow) Value { return IntV(r.Stats.RetransPackets) }},
+	{"slow_start_end_s", Float, "s", "the summary's slow_start_end_s", func(r *analyze.CompareRow) Value {
+		ss := r.Transfer.SlowStart
+		return FloatV(float64(ss.End)/1e9, 3).Or(ss.Found)
+	}},
+	{"slow_start_rounds", Int, "", "the summary's slow_start_rounds", func(r *analyze.CompareRow) Value {
+		return IntV(int64(r.Transfer.SlowStart.Rounds)).Or(r.Transfer.SlowStart.Found)
+	}},
+	{"slow_start_flight_bytes", Int, "B", "the summary's slow_start_flight_bytes", func(r *analyze.CompareRow) Value {
+		return IntV(r.Transfer.SlowStart.Flight).Or(r.Transfer.SlowStart.Found)
+	}},
+	{"slow_start_end_reason", String, "", "why slow start ended: loss or growth stopped", func(r *analyze.CompareRow) Value {
+		return StrV(r.Transfer.SlowStart.Reason)
+	}},
 }
+
+func deliveredCol(i int) compareCol {
+	s := analyze.DeliveredAt[i] / 1e9
+	return compareCol{Name: "delivered_" + itoa(s) + "s_bytes", Kind: Int, Unit: "B",
+		Doc:  "payload the receiver had acknowledged " + itoa(s) + " s after the connection's first packet",
+		Cell: func(r *analyze.CompareRow) Value { return IntV(r.Transfer.Delivered[i]) }}
+}
+
+func itoa(v int64) string { return IntV(v).String() }

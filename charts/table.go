@@ -20,41 +20,154 @@ const (
 	TextTable TableFormat = "table"
 )
 
+// TableFormats are the formats ParseTableFormat accepts.
+var TableFormats = []TableFormat{CSV, JSON, TextTable}
+
 // ParseTableFormat checks a --format value.
 func ParseTableFormat(s string) (TableFormat, error) {
-	switch f := TableFormat(strings.ToLower(s)); f {
-	case CSV, JSON, TextTable:
-		return f, nil
+	for _, f := range TableFormats {
+		if TableFormat(strings.ToLower(s)) == f {
+			return f, nil
+		}
 	}
 	return "", fmt.Errorf("unknown format %q (want csv, json or table)", s)
 }
 
-// Kind says how a column's cells are typed in JSON.
+// Kind is the type of a column's values.
 type Kind uint8
 
 // Column kinds.
 const (
 	String Kind = iota
-	Number
+	Int
+	Float
 	Bool
+	Time // ns since the epoch, written as RFC 3339 UTC with nanoseconds
 )
 
-// Column is a table column.
-type Column struct {
-	Name string
-	Kind Kind
+func (k Kind) String() string {
+	return [...]string{"string", "integer", "number", "boolean", "timestamp"}[k]
 }
 
-// Table is tidy data: one row per observation, cells as text. An empty
-// cell means "not measurable".
-type Table struct {
-	Columns []Column
-	Rows    [][]string
+// Value is one typed cell; Null means "not measurable" (an empty CSV
+// cell, JSON null).
+type Value struct {
+	Kind Kind
+	Null bool
+	I    int64   // Int, Time
+	F    float64 // Float
+	Prec int     // Float: decimals written (-1: as few as exact)
+	S    string  // String
+	B    bool    // Bool
+	ns   bool    // Float holding I nanoseconds as seconds, written exactly
 }
+
+// Cell constructors.
+func IntV(v int64) Value              { return Value{Kind: Int, I: v} }
+func FloatV(v float64, prec int) Value { return Value{Kind: Float, F: v, Prec: prec} }
+func StrV(s string) Value             { return Value{Kind: String, S: s} }
+func BoolV(b bool) Value              { return Value{Kind: Bool, B: b} }
+func TimeV(ns int64) Value            { return Value{Kind: Time, I: ns} }
+
+// SecondsV is a duration in ns as seconds, written with exactly nine
+// decimals.
+func SecondsV(ns int64) Value { return Value{Kind: Float, I: ns, F: float64(ns) / 1e9, Prec: 9, ns: true} }
+
+// Or returns v, or a null of v's kind when ok is false.
+func (v Value) Or(ok bool) Value {
+	if !ok {
+		return Value{Kind: v.Kind, Null: true}
+	}
+	return v
+}
+
+// String is the cell as CSV and the text table show it ("" for null).
+func (v Value) String() string {
+	if v.Null {
+		return ""
+	}
+	switch v.Kind {
+	case Int:
+		return strconv.FormatInt(v.I, 10)
+	case Float:
+		if v.ns {
+			return FormatSeconds(v.I)
+		}
+		return strconv.FormatFloat(v.F, 'f', v.Prec, 64)
+	case Bool:
+		return strconv.FormatBool(v.B)
+	case Time:
+		return FormatTime(v.I)
+	}
+	return v.S
+}
+
+// json is the cell as a JSON value.
+func (v Value) json() string {
+	if v.Null {
+		return "null"
+	}
+	switch v.Kind {
+	case Int, Float, Bool:
+		return v.String()
+	}
+	b, _ := json.Marshal(v.String())
+	return string(b)
+}
+
+// Column describes one column of a table whose rows are R values: one
+// definition gives the CSV header, the JSON key and type, the
+// documentation and the cell.
+type Column[R any] struct {
+	Name string // unit-suffixed: duration_s, data_bytes
+	Kind Kind
+	Unit string // "s", "ms", "B", "bit/s", "packets", "" for none
+	Doc  string // what the column means, one sentence
+	Cell func(r *R) Value
+}
+
+// Schema is a table's columns, in order.
+type Schema[R any] []Column[R]
+
+// Doc is a column's description without its cell function.
+type Doc struct {
+	Name, Unit, Doc string
+	Kind            Kind
+}
+
+// Docs describes the columns.
+func (s Schema[R]) Docs() []Doc {
+	out := make([]Doc, len(s))
+	for i, c := range s {
+		out[i] = Doc{Name: c.Name, Unit: c.Unit, Doc: c.Doc, Kind: c.Kind}
+	}
+	return out
+}
+
+// Row makes the cells of r.
+func (s Schema[R]) Row(r *R) []Value {
+	out := make([]Value, len(s))
+	for i, c := range s {
+		out[i] = c.Cell(r)
+	}
+	return out
+}
+
+// Table is tidy data: one row per observation, typed cells.
+type Table struct {
+	Columns []Doc
+	Rows    [][]Value
+}
+
+// NewTable returns an empty table with the schema's columns.
+func NewTable[R any](s Schema[R]) *Table { return &Table{Columns: s.Docs()} }
+
+// Add appends the row of r.
+func AddRow[R any](t *Table, s Schema[R], r *R) { t.Rows = append(t.Rows, s.Row(r)) }
 
 // Write writes the table in format f. CSV is RFC 4180 with a header and
-// no padding; JSON is an array of objects (numbers as numbers, empty cells
-// as null); TextTable aligns columns for a terminal.
+// no padding; JSON is an array of objects (numbers as numbers, nulls for
+// what is not measurable); TextTable aligns columns for a terminal.
 func (t *Table) Write(w io.Writer, f TableFormat) error {
 	switch f {
 	case JSON:
@@ -70,18 +183,29 @@ func (t *Table) Write(w io.Writer, f TableFormat) error {
 func (t *Table) WriteCSV(w io.Writer, header bool) error {
 	cw := csv.NewWriter(w)
 	if header {
-		names := make([]string, len(t.Columns))
-		for i, c := range t.Columns {
-			names[i] = c.Name
-		}
-		if err := cw.Write(names); err != nil {
+		if err := cw.Write(t.names()); err != nil {
 			return err
 		}
 	}
-	if err := cw.WriteAll(t.Rows); err != nil {
-		return err
+	cells := make([]string, len(t.Columns))
+	for _, row := range t.Rows {
+		for i := range cells {
+			cells[i] = row[i].String()
+		}
+		if err := cw.Write(cells); err != nil {
+			return err
+		}
 	}
+	cw.Flush()
 	return cw.Error()
+}
+
+func (t *Table) names() []string {
+	names := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		names[i] = c.Name
+	}
+	return names
 }
 
 func (t *Table) writeJSON(w io.Writer) error {
@@ -99,11 +223,7 @@ func (t *Table) writeJSON(w io.Writer) error {
 			name, _ := json.Marshal(c.Name)
 			b.Write(name)
 			b.WriteString(": ")
-			cell := ""
-			if j < len(row) {
-				cell = row[j]
-			}
-			b.WriteString(jsonValue(cell, c.Kind))
+			b.WriteString(row[j].json())
 		}
 		b.WriteString("}")
 	}
@@ -112,39 +232,30 @@ func (t *Table) writeJSON(w io.Writer) error {
 	return err
 }
 
-func jsonValue(cell string, k Kind) string {
-	if cell == "" && k != String {
-		return "null"
-	}
-	switch k {
-	case Number:
-		if _, err := strconv.ParseFloat(cell, 64); err == nil {
-			return cell
-		}
-	case Bool:
-		if v, err := strconv.ParseBool(cell); err == nil {
-			return strconv.FormatBool(v)
-		}
-	}
-	s, _ := json.Marshal(cell)
-	return string(s)
-}
-
 func (t *Table) writeText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	line := func(cells []string) {
-		for _, c := range cells {
+	for _, n := range t.names() {
+		fmt.Fprintf(tw, "%s\t", n)
+	}
+	fmt.Fprintln(tw)
+	for _, r := range t.Rows {
+		for _, c := range r {
 			fmt.Fprintf(tw, "%s\t", c)
 		}
 		fmt.Fprintln(tw)
 	}
-	names := make([]string, len(t.Columns))
-	for i, c := range t.Columns {
-		names[i] = c.Name
-	}
-	line(names)
-	for _, r := range t.Rows {
-		line(r)
+	return tw.Flush()
+}
+
+// WriteDocs writes one line per column: name, type and unit, meaning.
+func WriteDocs(w io.Writer, docs []Doc) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, d := range docs {
+		unit := d.Kind.String()
+		if d.Unit != "" {
+			unit += ", " + d.Unit
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Name, unit, d.Doc)
 	}
 	return tw.Flush()
 }

@@ -5,22 +5,20 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
+	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
-
-	"tcpviz/charts"
 )
 
 // Exit codes.
 const (
 	exitOK      = 0
-	exitFailure = 1
-	exitUsage   = 2
+	exitFailure = 1 // an input could not be read, was damaged, or held nothing selected
+	exitUsage   = 2 // rejected before any input was read
 )
 
 // usageError marks errors in how tcpviz was called (exit status 2).
@@ -32,9 +30,10 @@ func usagef(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
-// failed is returned by a command that already reported its errors on
-// stderr; it only sets the exit status.
-var errFailed = errors.New("one or more inputs failed")
+// errReported is returned by a command whose failures were already
+// printed on stderr (one line per failed input): it only sets exit
+// status 1.
+var errReported = errors.New("one or more inputs failed")
 
 // env is what a command may touch: its streams and standard input.
 type env struct {
@@ -44,11 +43,23 @@ type env struct {
 
 const exitCodesHelp = `EXIT STATUS:
    0  success
-   1  runtime failure: an input could not be read or was damaged (the others were still processed)
-   2  usage error: unknown flag or command, bad flag value, missing input`
+   1  runtime failure: an input could not be read, was damaged, or held nothing the flags select (the others were still processed)
+   2  usage error: unknown command or flag, bad flag value, no input, an output that would overwrite an input`
+
+// commands are tcpviz's commands, in the order --help lists them.
+func commands(e *env) []*cli.Command {
+	cmds := []*cli.Command{streamsCommand(e), summaryCommand(e)}
+	cmds = append(cmds, graphCommands(e)...)
+	cmds = append(cmds, compareCommand(e), reportCommand(e))
+	for _, c := range cmds {
+		c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return &usageError{flagMessage(err.Error())} }
+		c.HideHelpCommand = true
+	}
+	return cmds
+}
 
 func newApp(e *env) *cli.App {
-	app := &cli.App{
+	return &cli.App{
 		Name:      "tcpviz",
 		Usage:     "TCP graphs and statistics from packet captures",
 		UsageText: "tcpviz COMMAND [flags] CAPTURE|DIR|- ...",
@@ -58,57 +69,104 @@ func newApp(e *env) *cli.App {
 		Writer:          e.stdout,
 		ErrWriter:       e.stderr,
 		HideHelpCommand: true,
+		HideVersion:     true,
 		ExitErrHandler:  func(*cli.Context, error) {},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return &usageError{err.Error()}
 		},
-		Commands: []*cli.Command{
-			streamsCommand(e),
-			summaryCommand(e),
-			seqCommand(e),
-			tputCommand(e),
-			rttCommand(e),
-			windowCommand(e),
-			compareCommand(e),
-			reportCommand(e),
-		},
+		Commands: commands(e),
 	}
-	return app
 }
 
 // run is tcpviz's main: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	app := newApp(e)
-	err := app.Run(flagsFirst(app, args))
+	err := checkCommand(app, args)
+	if err == nil {
+		args, err = flagsFirst(app, args)
+	}
+	if err == nil {
+		err = app.Run(args)
+	}
 	var ue *usageError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "tcpviz: %s\n", ue.msg)
-		fmt.Fprintln(stderr, "run 'tcpviz --help' for usage")
+		fmt.Fprintf(stderr, "tcpviz: %s\n", oneLine(ue.msg))
 		return exitUsage
-	case errors.Is(err, errFailed):
+	case errors.Is(err, errReported):
 		return exitFailure
-	case strings.HasPrefix(err.Error(), "flag provided but not defined"),
-		strings.HasPrefix(err.Error(), "No help topic"),
-		strings.Contains(err.Error(), "Required flag"):
-		fmt.Fprintf(stderr, "tcpviz: %s\n", err)
-		return exitUsage
 	default:
-		fmt.Fprintf(stderr, "tcpviz: %s\n", err)
+		fmt.Fprintf(stderr, "tcpviz: %s\n", oneLine(err.Error()))
 		return exitFailure
 	}
+}
+
+// checkCommand rejects a missing or unknown command before urfave/cli
+// sees it (it would print usage text).
+func checkCommand(app *cli.App, args []string) error {
+	if len(args) < 2 {
+		return usagef("no command (tcpviz --help lists them)")
+	}
+	a := args[1]
+	switch a {
+	case "-h", "--help", "-help", "help":
+		return nil
+	}
+	if strings.HasPrefix(a, "-") {
+		return usagef("%s: flags come after the command (tcpviz COMMAND [flags] CAPTURE ...)", escapeName(a))
+	}
+	for _, c := range app.Commands {
+		if c.HasName(a) {
+			return nil
+		}
+	}
+	return usagef("unknown command %q (tcpviz --help lists them)", a)
+}
+
+// Messages of Go's flag package, as urfave/cli passes them on.
+var (
+	invalidValue = regexp.MustCompile(`^invalid value ".*" for flag -(\S+): (.*)$`)
+	needsValue   = regexp.MustCompile(`^flag needs an argument: -(\S+)$`)
+	notDefined   = regexp.MustCompile(`^flag provided but not defined: -(\S+)$`)
+)
+
+// flagMessage rewords a flag parsing error to name the flag as typed
+// (--from, -s).
+func flagMessage(msg string) string {
+	dash := func(name string) string {
+		if len(name) == 1 {
+			return "-" + name
+		}
+		return "--" + name
+	}
+	if m := invalidValue.FindStringSubmatch(msg); m != nil {
+		return dash(m[1]) + " " + m[2]
+	}
+	if m := needsValue.FindStringSubmatch(msg); m != nil {
+		return dash(m[1]) + ": missing value"
+	}
+	if m := notDefined.FindStringSubmatch(msg); m != nil {
+		return "unknown flag " + dash(m[1])
+	}
+	return msg
+}
+
+// oneLine keeps a message on one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
 // flagsFirst moves a command's flags before its other arguments, so that
 // `tcpviz seq in.pcap -o out.png` works like `tcpviz seq -o out.png
 // in.pcap` (urfave/cli stops reading flags at the first argument). A "--"
-// ends the flags as usual.
-func flagsFirst(app *cli.App, args []string) []string {
+// ends the flags as usual. A flag that takes a value but ends the line is
+// a usage error.
+func flagsFirst(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 3 {
-		return args
+		return args, nil
 	}
 	var cmd *cli.Command
 	for _, c := range app.Commands {
@@ -117,7 +175,7 @@ func flagsFirst(app *cli.App, args []string) []string {
 		}
 	}
 	if cmd == nil {
-		return args
+		return args, nil
 	}
 	takesValue := map[string]bool{}
 	for _, f := range cmd.Flags {
@@ -144,41 +202,15 @@ func flagsFirst(app *cli.App, args []string) []string {
 		if strings.Contains(name, "=") {
 			continue
 		}
-		if takesValue[name] && i+1 < len(args) {
+		if takesValue[name] {
+			if i+1 >= len(args) {
+				return nil, usagef("%s: missing value", a)
+			}
 			i++
 			flags = append(flags, args[i])
 		}
 	}
-	return append(append(rest, flags...), positional...)
-}
-
-var jobsFlag = &cli.IntFlag{
-	Name:    "jobs",
-	Aliases: []string{"j"},
-	Usage:   "files processed in parallel (default: number of cores)",
-	Value:   runtime.NumCPU(),
-}
-
-var formatFlag = &cli.StringFlag{
-	Name:    "format",
-	Aliases: []string{"f"},
-	Usage:   "output format: csv, json or table (default: table on a terminal, csv otherwise)",
-}
-
-// tableFormat picks the table format from --format or from whether stdout
-// is a terminal.
-func tableFormat(c *cli.Context, stdout io.Writer) (charts.TableFormat, error) {
-	if s := c.String("format"); s != "" {
-		f, err := charts.ParseTableFormat(s)
-		if err != nil {
-			return "", &usageError{err.Error()}
-		}
-		return f, nil
-	}
-	if isTerminal(stdout) {
-		return charts.TextTable, nil
-	}
-	return charts.CSV, nil
+	return append(append(rest, flags...), positional...), nil
 }
 
 func isTerminal(w io.Writer) bool {
@@ -195,6 +227,9 @@ func inputsOf(c *cli.Context) ([]input, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(ins) == 0 {
+		return nil, fmt.Errorf("%s: no capture found", escapeName(strings.Join(c.Args().Slice(), " ")))
+	}
 	stdins := 0
 	for _, in := range ins {
 		if in.path == "" {
@@ -209,7 +244,7 @@ func inputsOf(c *cli.Context) ([]input, error) {
 
 // fileResult is what processing one input produced.
 type fileResult struct {
-	rows     [][]string
+	lines    []string // printed on stdout, one per line (paths written)
 	warnings []string // one line each, already naming the file
 	err      error    // the file failed (partly or wholly); names the file
 }
@@ -217,7 +252,7 @@ type fileResult struct {
 // withProgress wraps work so that, with several inputs and a terminal on
 // stderr, a progress bar shows how many files are done. Call the returned
 // done function when all are.
-func (e *env) withProgress(n int, work func(input) fileResult) (func(input) fileResult, func()) {
+func (e *env) withProgress(n int, work func(int, input) fileResult) (func(int, input) fileResult, func()) {
 	if n < 2 || !isTerminal(e.stderr) {
 		return work, func() {}
 	}
@@ -227,9 +262,12 @@ func (e *env) withProgress(n int, work func(input) fileResult) (func(input) file
 		progressbar.OptionShowCount(),
 		progressbar.OptionClearOnFinish(),
 	)
-	return func(in input) fileResult {
-		r := work(in)
+	var mu sync.Mutex
+	return func(i int, in input) fileResult {
+		r := work(i, in)
+		mu.Lock()
 		bar.Add(1)
+		mu.Unlock()
 		return r
 	}, func() { bar.Finish() }
 }
@@ -237,7 +275,7 @@ func (e *env) withProgress(n int, work func(input) fileResult) (func(input) file
 // forEachInput processes inputs with up to jobs workers and hands the
 // results to emit in input order, each as soon as it and all before it are
 // done.
-func forEachInput(ins []input, jobs int, work func(input) fileResult, emit func(input, fileResult)) {
+func forEachInput(ins []input, jobs int, work func(int, input) fileResult, emit func(int, input, fileResult)) {
 	if jobs < 1 {
 		jobs = 1
 	}
@@ -254,25 +292,37 @@ func forEachInput(ins []input, jobs int, work func(input) fileResult, emit func(
 			go func(i int, in input) {
 				defer wg.Done()
 				defer func() { <-sem }()
-				results[i] <- work(in)
+				results[i] <- work(i, in)
 			}(i, in)
 		}
 	}()
 	for i, in := range ins {
-		emit(in, <-results[i])
+		emit(i, in, <-results[i])
 	}
 	wg.Wait()
 }
 
-// report prints a file's warnings and error on stderr and tells whether it
-// failed.
-func report(stderr io.Writer, r fileResult) bool {
+// printResult prints a file's warnings and error on stderr and its lines
+// on stdout, and tells whether it failed.
+func (e *env) printResult(r fileResult) bool {
 	for _, w := range r.warnings {
-		fmt.Fprintf(stderr, "tcpviz: warning: %s\n", w)
+		fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", oneLine(w))
+	}
+	for _, l := range r.lines {
+		fmt.Fprintln(e.stdout, l)
 	}
 	if r.err != nil {
-		fmt.Fprintf(stderr, "tcpviz: %s\n", r.err)
+		fmt.Fprintf(e.stderr, "tcpviz: %s\n", oneLine(r.err.Error()))
 		return true
 	}
 	return false
+}
+
+// warningsOf prefixes an analysis's warnings with the input's name.
+func warningsOf(in input, ws []string) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = in.display() + ": " + w
+	}
+	return out
 }

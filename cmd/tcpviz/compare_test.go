@@ -79,7 +79,7 @@ func TestComparePointsAndErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"--graph", "bogus", "../../testdata/geo_short.pcap"}, 2, "unknown comparison"},
+		{[]string{"--graph", "bogus", "../../testdata/geo_short.pcap"}, 2, "--graph \"bogus\": want delivered, tput or rtt"},
 		{[]string{"../../testdata/geo_short.pcap#7"}, 1, "no stream 7"},
 		{[]string{"../../testdata/nope.pcap"}, 1, "no such file"},
 	} {

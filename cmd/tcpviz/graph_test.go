@@ -170,7 +170,7 @@ func TestGraphCommandsWritePNG(t *testing.T) {
 		{[]string{"seq"}, "geo_short-seq-s1.png"},
 		{[]string{"seq", "--style", "stevens"}, "geo_short-stevens-s1.png"},
 		{[]string{"tput", "--segments", "10"}, "geo_short-tput-s1.png"},
-		{[]string{"rtt", "--sampling", "timestamps", "--by", "seq"}, "geo_short-rtt-s1.png"},
+		{[]string{"rtt", "--sampling", "timestamps", "--by", "seq"}, "geo_short-rtt-timestamps-s1.png"},
 		{[]string{"window"}, "geo_short-window-s1.png"},
 	} {
 		args := append(tc.args, "--out-dir", dir, "--width", "500", "--height", "300", bundled)

@@ -9,18 +9,31 @@ import (
 	"tcpviz/reassembly"
 )
 
-// Scanner opens the capture at path and returns a scanner over it; the
-// file is closed when the test ends. A missing file fails the test.
-func Scanner(t testing.TB, path string) *reassembly.Scanner {
+// Opener returns a function that opens the capture at path for one pass
+// (as analyze.Load and analyze.Run want it); each file opened is closed
+// when the test ends. A missing or unreadable file fails the test.
+func Opener(t testing.TB, path string) func() (*reassembly.Reader, error) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
+	if _, err := os.Stat(path); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { f.Close() })
-	r, err := reassembly.NewReader(f)
+	return func() (*reassembly.Reader, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() { f.Close() })
+		return reassembly.NewReader(f)
+	}
+}
+
+// Reader opens the capture at path for one pass; a missing or unreadable
+// file fails the test.
+func Reader(t testing.TB, path string) *reassembly.Reader {
+	t.Helper()
+	r, err := Opener(t, path)()
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	return reassembly.NewScanner(r)
+	return r
 }

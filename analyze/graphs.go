@@ -1,0 +1,152 @@
+package analyze
+
+import "fmt"
+
+// GraphKind names a graph: the stem of its derived file names and its key
+// in the registry.
+type GraphKind string
+
+// The graphs tcpviz draws.
+const (
+	GraphTCPTrace   GraphKind = "seq"     // time/sequence, tcptrace style
+	GraphStevens    GraphKind = "stevens" // time/sequence, Stevens style
+	GraphThroughput GraphKind = "tput"    // throughput and goodput
+	GraphRTT        GraphKind = "rtt"     // round-trip time samples
+	GraphWindow     GraphKind = "window"  // bytes in flight and receive window
+	GraphCompare    GraphKind = "compare" // one series per compared connection
+)
+
+// GraphParams are the choices a graph takes besides the connection and
+// the window on it; each graph reads its own.
+type GraphParams struct {
+	Throughput ThroughputOptions
+	RTT        RTTOptions
+}
+
+// GraphSpec is one entry of the registry of graphs: every command that
+// draws a graph (the graph commands, report, compare) and every title
+// comes from here.
+type GraphSpec struct {
+	Kind GraphKind
+	// Command is the tcpviz command that draws it (seq draws two styles).
+	Command string
+	// Style is the --style value choosing it within Command, if any.
+	Style string
+	// Title names the graph.
+	Title string
+	// Build draws the graph from one connection's records.
+	Build func(recs []Record, o SeriesOptions, p GraphParams) *Graph
+}
+
+// graphs is the registry, in the order a report shows them.
+var graphs = []GraphSpec{
+	{Kind: GraphTCPTrace, Command: "seq", Style: "tcptrace", Title: "Time/sequence (tcptrace)",
+		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return TCPTrace(r, o) }},
+	{Kind: GraphStevens, Command: "seq", Style: "stevens", Title: "Time/sequence (Stevens)",
+		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return Stevens(r, o) }},
+	{Kind: GraphThroughput, Command: "tput", Title: "Throughput",
+		Build: func(r []Record, o SeriesOptions, p GraphParams) *Graph { return Throughput(r, o, p.Throughput) }},
+	{Kind: GraphRTT, Command: "rtt", Title: "Round-trip time",
+		Build: func(r []Record, o SeriesOptions, p GraphParams) *Graph { return RTT(r, o, p.RTT) }},
+	{Kind: GraphWindow, Command: "window", Title: "Window",
+		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return Window(r, o) }},
+}
+
+// Graphs returns the registry of graphs, in report order.
+func Graphs() []GraphSpec { return graphs }
+
+// LookupGraph returns the registry entry of kind k.
+func LookupGraph(k GraphKind) (GraphSpec, bool) {
+	for _, g := range graphs {
+		if g.Kind == k {
+			return g, true
+		}
+	}
+	return GraphSpec{}, false
+}
+
+// GraphOf returns the entry drawn by command with style ("" for the
+// command's first).
+func GraphOf(command, style string) (GraphSpec, error) {
+	var styles []string
+	for _, g := range graphs {
+		if g.Command != command {
+			continue
+		}
+		if style == "" || g.Style == style {
+			return g, nil
+		}
+		styles = append(styles, g.Style)
+	}
+	if len(styles) == 0 {
+		return GraphSpec{}, fmt.Errorf("no graph command %q", command)
+	}
+	return GraphSpec{}, fmt.Errorf("unknown style %q (want %s)", style, orList(styles))
+}
+
+// Stem is the name of the graph in derived file names: its kind, and for
+// RTT graphs the sampling when it is not the default one
+// ("rtt-timestamps").
+func (s GraphSpec) Stem(p GraphParams) string {
+	if s.Kind == GraphRTT && p.RTT.Sampling != "" && p.RTT.Sampling != SampleAck {
+		return string(s.Kind) + "-" + string(p.RTT.Sampling)
+	}
+	return string(s.Kind)
+}
+
+// Caption is the title of the graph with the parameters that change what
+// it shows.
+func (s GraphSpec) Caption(p GraphParams) string {
+	if s.Kind == GraphRTT {
+		sm := p.RTT.Sampling
+		if sm == "" {
+			sm = SampleAck
+		}
+		return fmt.Sprintf("%s (%s)", s.Title, rttSamplingNames[sm])
+	}
+	return s.Title
+}
+
+// Draw builds the graph and gives it its title.
+func (s GraphSpec) Draw(recs []Record, o SeriesOptions, p GraphParams) *Graph {
+	g := s.Build(recs, o, p)
+	g.Title = s.Title
+	return g
+}
+
+// ReportGraph is one graph of a report.
+type ReportGraph struct {
+	Spec   GraphSpec
+	Params GraphParams
+}
+
+// ReportGraphs are the graphs a report shows, in order: every registered
+// graph with its defaults, and the RTT also from TCP timestamps.
+func ReportGraphs() []ReportGraph {
+	var out []ReportGraph
+	for _, g := range graphs {
+		out = append(out, ReportGraph{Spec: g})
+		if g.Kind == GraphRTT {
+			out = append(out, ReportGraph{Spec: g, Params: GraphParams{RTT: RTTOptions{Sampling: SampleTimestamps}}})
+		}
+	}
+	return out
+}
+
+// orList joins names as "a, b or c".
+func orList(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	out := ""
+	for i, n := range names[:len(names)-1] {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out + " or " + names[len(names)-1]
+}

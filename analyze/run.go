@@ -1,0 +1,343 @@
+package analyze
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+
+	"tcpviz/reassembly"
+)
+
+// The pipeline: every command reads a capture through Run (one pass) or
+// Load (the one or two passes a graph of one connection needs). Nothing
+// else in tcpviz loops over a Scanner.
+
+// ConnInfo is what `tcpviz streams` says of one connection: the tracker's
+// view, without the analysis.
+type ConnInfo struct {
+	Stream         int
+	Client, Server netip.AddrPort
+	FirstTime      int64 // ns since the epoch
+	Duration       int64 // ns
+	Packets        [2]int64
+	Bytes          [2]int64 // TCP payload bytes, by direction
+	Duplicates     [2]int64 // capture duplicates, by direction
+	State          string
+	Handshake      bool
+}
+
+// NewConnInfo describes connection c.
+func NewConnInfo(c *reassembly.Conn) ConnInfo {
+	ci := ConnInfo{Stream: c.Stream, Client: c.Client, Server: c.Server,
+		FirstTime: c.FirstTime, Duration: c.Duration(), State: string(c.State()), Handshake: c.Handshake}
+	for d := range 2 {
+		ci.Packets[d] = c.Dir[d].Packets
+		ci.Bytes[d] = c.Dir[d].Bytes
+		ci.Duplicates[d] = c.Dir[d].Duplicates
+	}
+	return ci
+}
+
+// ConnResult is one connection at the end of its life: what the tracker
+// knew of it and, when the run analysed it, the statistics of both
+// directions (indexed by reassembly.Direction).
+type ConnResult struct {
+	Info  ConnInfo
+	Stats [2]DirStats
+}
+
+// RunOptions say what a Run computes.
+type RunOptions struct {
+	// Analyze runs the per-packet analysis (flags, RTT, statistics); off,
+	// only the tracker's view of each connection is made (streams).
+	Analyze bool
+	// Keep is the stream whose records are kept for graphs, or -1.
+	Keep int
+	// KeepHint is how many records to expect for Keep (0: unknown).
+	KeepHint int
+	// OnConn, if set, receives every connection once it is retired, in
+	// stream order (see reorder for the bound on what is held back).
+	OnConn func(*ConnResult)
+	// OnSegment, if set, sees every segment in capture order with its
+	// analysis (Analyze must be set); the segment is reused afterwards.
+	OnSegment func(*reassembly.Conn, *reassembly.Segment, PacketInfo)
+}
+
+// RunResult is what a Run found besides what went to OnConn.
+type RunResult struct {
+	Packets int64 // packets read
+	Streams int   // connections seen
+	// Busiest is the stream that carried the most payload (the first of
+	// equals), -1 when there was no connection; BusiestPackets its packets.
+	Busiest        int
+	BusiestPackets int
+	// Kept is the connection RunOptions.Keep named, nil if absent, with
+	// its records (both directions, capture order) and statistics.
+	Kept    *reassembly.Conn
+	Records []Record
+	Stats   [2]DirStats
+	// Warnings are per-packet problems that did not stop the scan, already
+	// condensed to a few lines.
+	Warnings []string
+}
+
+// Run reads one capture in one pass. The error, when not nil, is the
+// damage that stopped the read; what was read before it is in the result
+// (and was given to OnConn).
+func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
+	res := &RunResult{Busiest: -1}
+	sc := reassembly.NewScanner(r)
+	var a *Analyzer
+	if o.Analyze || o.Keep >= 0 {
+		a = New()
+	}
+	var ro *reorder
+	if o.OnConn != nil {
+		ro = &reorder{pending: map[int]*ConnResult{}, sink: o.OnConn}
+	}
+	var bestBytes int64 = -1
+	trk := sc.Tracker()
+	trk.OnNew = func(*reassembly.Conn) { res.Streams++ }
+	trk.OnRetire = func(c *reassembly.Conn) {
+		if b := c.Dir[0].Bytes + c.Dir[1].Bytes; b > bestBytes || b == bestBytes && c.Stream < res.Busiest {
+			res.Busiest, bestBytes = c.Stream, b
+			res.BusiestPackets = int(c.Dir[0].Packets + c.Dir[1].Packets)
+		}
+		if c.Stream == o.Keep && a != nil {
+			res.Stats = a.Stats(c)
+		}
+		if ro != nil {
+			cr := &ConnResult{Info: NewConnInfo(c)}
+			if o.Analyze {
+				cr.Stats = a.Stats(c)
+			}
+			ro.add(c.Stream, cr)
+		}
+		if a != nil {
+			a.Forget(c)
+		}
+	}
+	recs := records{all: make([]Record, 0, max(o.KeepHint, 0))}
+	for sc.Scan() {
+		seg, c := sc.Segment(), sc.Conn()
+		if a == nil {
+			continue
+		}
+		switch {
+		case o.Keep >= 0 && c.Stream == o.Keep:
+			res.Kept = c
+			info := a.Add(c, seg)
+			recs.add(NewRecord(c, seg, info))
+			if o.OnSegment != nil {
+				o.OnSegment(c, seg, info)
+			}
+		case o.OnSegment != nil:
+			o.OnSegment(c, seg, a.Add(c, seg))
+		case o.Analyze:
+			a.Add(c, seg)
+		}
+	}
+	if ro != nil {
+		ro.flush()
+	}
+	res.Records = recs.slice()
+	res.Packets = sc.Packets()
+	res.Warnings = scanWarnings(sc)
+	if err := sc.Err(); err != nil {
+		return res, fmt.Errorf("%w (%d packets before it were read)", err, sc.Packets())
+	}
+	return res, nil
+}
+
+// MainDirection is the direction of c that carried the most payload (c2s
+// when equal).
+func MainDirection(c *reassembly.Conn) reassembly.Direction {
+	if c.Dir[reassembly.S2C].Bytes > c.Dir[reassembly.C2S].Bytes {
+		return reassembly.S2C
+	}
+	return reassembly.C2S
+}
+
+// Loaded is one connection of a capture, analysed: what graphs are drawn
+// from.
+type Loaded struct {
+	Conn    *reassembly.Conn
+	Dir     reassembly.Direction // the direction asked for, else the main one
+	Records []Record
+	Stats   [2]DirStats
+	// Warnings of the pass that analysed the connection.
+	Warnings []string
+}
+
+// LoadOptions choose the connection of a Load.
+type LoadOptions struct {
+	Stream int // Wireshark's tcp.stream; -1: the connection with the most payload
+	Dir    int // a reassembly.Direction; -1: the direction with the most payload
+	// OnConn, if set, receives every connection, analysed, in stream
+	// order, during the pass that analyses the chosen one.
+	OnConn func(*ConnResult)
+}
+
+// NoConnError is returned by Load when the capture holds no connection, or
+// not the one asked for: valid flags that select nothing in this input.
+type NoConnError struct {
+	Stream  int // asked for; -1: any
+	Streams int // connections in the capture
+}
+
+func (e *NoConnError) Error() string {
+	if e.Streams == 0 {
+		return "no TCP connection in the capture"
+	}
+	return fmt.Sprintf("no stream %d (the capture has streams 0 to %d)", e.Stream, e.Streams-1)
+}
+
+// Load reads the connection o names from a capture. open is called once
+// when the stream is given, twice otherwise: a first pass finds the
+// connection with the most payload, the second analyses every connection
+// and keeps the records of that one only. The error of a damaged capture
+// comes with what was read before the damage, when that includes the
+// connection.
+func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, error) {
+	stream, hint := o.Stream, 0
+	if stream < 0 {
+		r, err := open()
+		if err != nil {
+			return nil, err
+		}
+		res, err := Run(r, RunOptions{Keep: -1})
+		if res.Busiest < 0 {
+			if err != nil {
+				return nil, err
+			}
+			return nil, &NoConnError{Stream: -1}
+		}
+		stream, hint = res.Busiest, res.BusiestPackets
+	}
+	r, err := open()
+	if err != nil {
+		return nil, err
+	}
+	res, err := Run(r, RunOptions{Analyze: o.OnConn != nil, Keep: stream, KeepHint: hint, OnConn: o.OnConn})
+	if res.Kept == nil {
+		if err != nil {
+			return nil, err
+		}
+		return nil, &NoConnError{Stream: stream, Streams: res.Streams}
+	}
+	l := &Loaded{Conn: res.Kept, Dir: MainDirection(res.Kept), Records: res.Records, Stats: res.Stats, Warnings: res.Warnings}
+	if o.Dir >= 0 {
+		l.Dir = reassembly.Direction(o.Dir)
+	}
+	return l, err
+}
+
+// scanWarnings condenses a scan's per-packet problems into at most two
+// lines.
+func scanWarnings(sc *reassembly.Scanner) []string {
+	var out []string
+	st := sc.Stats()
+	ws, more := sc.Warnings()
+	if n := st.Malformed; n > 0 {
+		first := ""
+		if len(ws) > 0 {
+			first = ws[0].Error()
+		}
+		out = append(out, fmt.Sprintf("%s could not be decoded and skipped (first: %s)", Plural(n, "packet"), first))
+	}
+	if n := st.UnknownLink; n > 0 {
+		out = append(out, fmt.Sprintf("packet %d: unsupported link type; %s skipped", st.FirstUnknown, Plural(n, "packet")))
+	}
+	if more > 0 && len(out) == 0 {
+		out = append(out, fmt.Sprintf("%s of other problems", Plural(more, "packet")))
+	}
+	return out
+}
+
+// Plural formats a count with a noun: "1 packet", "2 packets".
+func Plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// maxPendingConns bounds the connections held back to keep stream order.
+const maxPendingConns = 10000
+
+// reorder releases connections in stream order: each as soon as every
+// lower stream has been retired. Should more than maxPendingConns wait for
+// a long-lived connection, what is pending is let go in order.
+type reorder struct {
+	next    int
+	pending map[int]*ConnResult
+	sink    func(*ConnResult)
+}
+
+func (ro *reorder) add(stream int, cr *ConnResult) {
+	ro.pending[stream] = cr
+	for {
+		cr, ok := ro.pending[ro.next]
+		if !ok {
+			break
+		}
+		delete(ro.pending, ro.next)
+		ro.sink(cr)
+		ro.next++
+	}
+	if len(ro.pending) > maxPendingConns {
+		ro.flush()
+	}
+}
+
+// flush lets every pending connection go, in stream order.
+func (ro *reorder) flush() {
+	streams := make([]int, 0, len(ro.pending))
+	for s := range ro.pending {
+		streams = append(streams, s)
+	}
+	slices.Sort(streams)
+	for _, s := range streams {
+		ro.sink(ro.pending[s])
+		delete(ro.pending, s)
+		ro.next = max(ro.next, s+1)
+	}
+}
+
+// records collects a connection's records. When the number to expect is
+// known, they go straight into one slice of that size; otherwise into
+// chunks joined at the end: growing one slice of a million records copies
+// it again and again, in steps the garbage collector cannot interrupt.
+type records struct {
+	all    []Record
+	chunks [][]Record
+	n      int
+}
+
+const recordChunk = 1 << 14
+
+func (r *records) add(rec Record) {
+	if len(r.all) < cap(r.all) {
+		r.all = append(r.all, rec)
+		return
+	}
+	if r.n%recordChunk == 0 {
+		r.chunks = append(r.chunks, make([]Record, 0, recordChunk))
+	}
+	last := &r.chunks[len(r.chunks)-1]
+	*last = append(*last, rec)
+	r.n++
+}
+
+func (r *records) slice() []Record {
+	if r.n == 0 {
+		return r.all
+	}
+	out := make([]Record, len(r.all)+r.n)
+	off := copy(out, r.all)
+	for i, c := range r.chunks {
+		off += copy(out[off:], c)
+		r.chunks[i] = nil
+	}
+	return out
+}

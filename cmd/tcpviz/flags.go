@@ -1,0 +1,417 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"tcpviz/analyze"
+	"tcpviz/charts"
+	"tcpviz/reassembly"
+)
+
+// Flags are declared once per kind (which connection, which window of it,
+// the picture, the output, the table format, parallelism, each graph's
+// own choices) and parsed once into plain values, with the same limits
+// for every command that takes them. Values are checked as they are read:
+// a bad one is a usage error naming the flag (exit 2) before any input is
+// read.
+
+// A flag value type: urfave/cli calls Set with the text given.
+
+// intValue is an integer flag within [min, max]; it accepts 8e6 and the
+// suffixes k, M, G (×1000) where a count is typed.
+type intValue struct {
+	v, min, max int64
+}
+
+func (f *intValue) Set(s string) error {
+	v, err := parseCount(s)
+	if err != nil {
+		return err
+	}
+	if v < f.min || v > f.max {
+		return fmt.Errorf("%d is out of range (want %d to %d)", v, f.min, f.max)
+	}
+	f.v = v
+	return nil
+}
+
+func (f *intValue) String() string { return strconv.FormatInt(f.v, 10) }
+
+// parseCount reads an integer written as 1500, 8e6, 1.5k or 8M.
+func parseCount(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	mult := 1.0
+	if n := len(t); n > 1 {
+		switch t[n-1] {
+		case 'k', 'K':
+			mult, t = 1e3, t[:n-1]
+		case 'M':
+			mult, t = 1e6, t[:n-1]
+		case 'G':
+			mult, t = 1e9, t[:n-1]
+		}
+	}
+	if v, err := strconv.ParseInt(t, 10, 64); err == nil && mult == 1 {
+		return v, nil
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	f *= mult
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) || math.Abs(f) > 1<<62 {
+		return 0, fmt.Errorf("%q is not a whole number", s)
+	}
+	return int64(f), nil
+}
+
+// secondsValue is a time in seconds: 1.5, 1.5s, 600ms, 2m; within ±max.
+type secondsValue struct {
+	ns  int64
+	max time.Duration
+	pos bool // must be positive
+}
+
+func (f *secondsValue) Set(s string) error {
+	t := strings.TrimSpace(s)
+	var d time.Duration
+	if v, err := strconv.ParseFloat(t, 64); err == nil {
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > f.max.Seconds() {
+			return fmt.Errorf("%q is out of range (want at most %v)", s, f.max)
+		}
+		d = time.Duration(math.Round(v * 1e9))
+	} else {
+		var err error
+		if d, err = time.ParseDuration(t); err != nil {
+			return fmt.Errorf("%q is not a time (want seconds, or a duration such as 1.5s or 600ms)", s)
+		}
+	}
+	if d > f.max || d < -f.max {
+		return fmt.Errorf("%q is out of range (want at most %v)", s, f.max)
+	}
+	if f.pos && d <= 0 {
+		return fmt.Errorf("%q: want a positive time", s)
+	}
+	f.ns = int64(d)
+	return nil
+}
+
+func (f *secondsValue) String() string { return time.Duration(f.ns).String() }
+
+// choiceValue is one of a fixed set of words.
+type choiceValue struct {
+	v       string
+	choices []string
+}
+
+func (f *choiceValue) Set(s string) error {
+	for _, c := range f.choices {
+		if s == c {
+			f.v = s
+			return nil
+		}
+	}
+	return fmt.Errorf("%q: want %s", s, orList(f.choices))
+}
+
+func (f *choiceValue) String() string { return f.v }
+
+// Flag constructors. Each call makes a new value, so commands share no
+// state.
+
+func intFlag(name string, aliases []string, def, min, max int64, usage, defText string) (*cli.GenericFlag, *intValue) {
+	v := &intValue{v: def, min: min, max: max}
+	return &cli.GenericFlag{Name: name, Aliases: aliases, Value: v, Usage: usage, DefaultText: defText}, v
+}
+
+func secondsFlag(name string, def, max time.Duration, pos bool, usage string) (*cli.GenericFlag, *secondsValue) {
+	v := &secondsValue{ns: int64(def), max: max, pos: pos}
+	return &cli.GenericFlag{Name: name, Value: v, Usage: usage}, v
+}
+
+func choiceFlag(name string, aliases []string, def string, choices []string, usage, defText string) (*cli.GenericFlag, *choiceValue) {
+	v := &choiceValue{v: def, choices: choices}
+	return &cli.GenericFlag{Name: name, Aliases: aliases, Value: v, Usage: usage + " (" + orList(choices) + ")", DefaultText: defText}, v
+}
+
+// flagGroup is one kind of flag: its declarations, and the parse that
+// turns what was given into plain values.
+type flagGroup interface {
+	flags() []cli.Flag
+	parse(c *cli.Context) error
+}
+
+// groupFlags gathers the flags of groups.
+func groupFlags(groups ...flagGroup) []cli.Flag {
+	var out []cli.Flag
+	for _, g := range groups {
+		out = append(out, g.flags()...)
+	}
+	return out
+}
+
+// parseGroups parses every group; the first error is a usage error.
+func parseGroups(c *cli.Context, groups ...flagGroup) error {
+	for _, g := range groups {
+		if err := g.parse(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// connFlags choose a connection and a direction.
+type connFlags struct {
+	stream    *intValue
+	direction *choiceValue
+	Stream    int // -1: the connection with the most payload
+	Dir       int // -1: the direction with the most payload
+}
+
+func newConnFlags() *connFlags {
+	f := &connFlags{}
+	return f
+}
+
+func (f *connFlags) flags() []cli.Flag {
+	s, sv := intFlag("stream", []string{"s"}, -1, 0, math.MaxInt32, "the connection, by Wireshark's tcp.stream number", "the connection with the most payload")
+	d, dv := choiceFlag("direction", nil, "", []string{"c2s", "s2c"}, "the direction whose data is shown: c2s (from the SYN sender) or s2c", "the direction with the most payload")
+	f.stream, f.direction = sv, dv
+	return []cli.Flag{s, d}
+}
+
+func (f *connFlags) parse(c *cli.Context) error {
+	f.Stream, f.Dir = -1, -1
+	if c.IsSet("stream") {
+		f.Stream = int(f.stream.v)
+	}
+	switch f.direction.v {
+	case "c2s":
+		f.Dir = int(reassembly.C2S)
+	case "s2c":
+		f.Dir = int(reassembly.S2C)
+	}
+	return nil
+}
+
+// maxSeconds bounds times given on the command line (about 31 years).
+const maxSeconds = 1e9 * time.Second
+
+// windowFlags choose a window on the connection and how numbers are shown.
+type windowFlags struct {
+	from, to       *secondsValue
+	seqFrom, seqTo *intValue
+	Series         analyze.SeriesOptions
+}
+
+func (f *windowFlags) flags() []cli.Flag {
+	from, fv := secondsFlag("from", 0, maxSeconds, false, "start of the time window, in seconds from the connection's first packet (1.5, 1.5s, 600ms)")
+	to, tv := secondsFlag("to", 0, maxSeconds, false, "end of the time window, in seconds from the connection's first packet")
+	sf, sfv := intFlag("seq-from", nil, 0, math.MinInt64, math.MaxInt64, "start of the sequence window (in the numbering shown: relative, or absolute with --absolute-seq)", "")
+	st, stv := intFlag("seq-to", nil, 0, math.MinInt64, math.MaxInt64, "end of the sequence window", "")
+	f.from, f.to, f.seqFrom, f.seqTo = fv, tv, sfv, stv
+	return []cli.Flag{from, to, sf, st,
+		&cli.BoolFlag{Name: "absolute-seq", Usage: "show sequence numbers as in the headers (unwrapped) instead of relative to the ISN"},
+		&cli.BoolFlag{Name: "absolute-time", Usage: "show wall-clock times (UTC) instead of seconds from the connection's first packet"},
+	}
+}
+
+func (f *windowFlags) parse(c *cli.Context) error {
+	o := &f.Series
+	if c.IsSet("from") {
+		o.Time.HasMin, o.Time.Min = true, f.from.ns
+	}
+	if c.IsSet("to") {
+		o.Time.HasMax, o.Time.Max = true, f.to.ns
+	}
+	if o.Time.HasMin && o.Time.HasMax && o.Time.Min >= o.Time.Max {
+		return usagef("--from must be before --to")
+	}
+	if c.IsSet("seq-from") {
+		o.Seq.HasMin, o.Seq.Min = true, f.seqFrom.v
+	}
+	if c.IsSet("seq-to") {
+		o.Seq.HasMax, o.Seq.Max = true, f.seqTo.v
+	}
+	if o.Seq.HasMin && o.Seq.HasMax && o.Seq.Min >= o.Seq.Max {
+		return usagef("--seq-from must be below --seq-to")
+	}
+	o.AbsoluteSeq, o.AbsoluteTime = c.Bool("absolute-seq"), c.Bool("absolute-time")
+	return nil
+}
+
+// pictureFlags size and title a picture.
+type pictureFlags struct {
+	width, height *intValue
+	Plot          charts.PlotOptions
+}
+
+func (f *pictureFlags) flags() []cli.Flag {
+	w, wv := intFlag("width", nil, charts.DefaultWidth, charts.MinSide, charts.MaxSide, "picture width in pixels", "")
+	h, hv := intFlag("height", nil, charts.DefaultHeight, charts.MinSide, charts.MaxSide, "picture height in pixels", "")
+	f.width, f.height = wv, hv
+	return []cli.Flag{w, h, &cli.StringFlag{Name: "title", Usage: "title instead of the generated one"}}
+}
+
+func (f *pictureFlags) parse(c *cli.Context) error {
+	f.Plot = charts.PlotOptions{Width: int(f.width.v), Height: int(f.height.v), Title: c.String("title")}
+	return charts.CheckSize(f.Plot.Width, f.Plot.Height)
+}
+
+// outputFlags name where a graph goes: one file (-o, whose extension
+// picks the format; - for CSV on standard output) or a directory for
+// derived names.
+type outputFlags struct {
+	dirUsage string
+	Output   string
+	Format   charts.GraphFormat // of Output
+	OutDir   string
+}
+
+func (f *outputFlags) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"},
+			Usage: "file to write; its extension picks the format: .png .svg .pdf, or the plotted points as .csv .json; - writes CSV to standard output"},
+		&cli.StringFlag{Name: "out-dir", Value: ".", Usage: f.dirUsage},
+	}
+}
+
+func (f *outputFlags) parse(c *cli.Context) error {
+	f.Output, f.OutDir, f.Format = c.String("output"), c.String("out-dir"), charts.PNG
+	if c.IsSet("output") && f.Output == "" {
+		return usagef("-o: want a file name")
+	}
+	if c.IsSet("out-dir") && f.OutDir == "" {
+		return usagef("--out-dir: want a directory")
+	}
+	switch {
+	case f.Output == "-":
+		f.Format = charts.PointsCSV
+	case f.Output != "":
+		ext := strings.TrimPrefix(extOf(f.Output), ".")
+		g, err := charts.ParseGraphFormat(ext)
+		if err != nil {
+			return usagef("-o %s: unknown output format (want .png, .svg, .pdf, .csv or .json)", f.Output)
+		}
+		f.Format = g
+	}
+	return nil
+}
+
+// tableFlags choose a table's format.
+type tableFlags struct {
+	format *choiceValue
+	Format charts.TableFormat // "" until resolved against the output
+}
+
+func (f *tableFlags) flags() []cli.Flag {
+	names := make([]string, len(charts.TableFormats))
+	for i, t := range charts.TableFormats {
+		names[i] = string(t)
+	}
+	fl, v := choiceFlag("format", []string{"f"}, "", names, "output format", "table on a terminal, csv otherwise")
+	f.format = v
+	return []cli.Flag{fl}
+}
+
+func (f *tableFlags) parse(*cli.Context) error {
+	f.Format = charts.TableFormat(f.format.v)
+	return nil
+}
+
+// resolve picks the format for output w when --format was not given.
+func (f *tableFlags) resolve(terminal bool) charts.TableFormat {
+	switch {
+	case f.Format != "":
+		return f.Format
+	case terminal:
+		return charts.TextTable
+	}
+	return charts.CSV
+}
+
+// jobsFlags set how many inputs are processed at once.
+type jobsFlags struct {
+	jobs *intValue
+	Jobs int
+}
+
+func (f *jobsFlags) flags() []cli.Flag {
+	fl, v := intFlag("jobs", []string{"j"}, int64(runtime.NumCPU()), 1, 1024, "files processed in parallel", "number of cores")
+	f.jobs = v
+	return []cli.Flag{fl}
+}
+
+func (f *jobsFlags) parse(*cli.Context) error {
+	f.Jobs = int(f.jobs.v)
+	return nil
+}
+
+// graphParamFlags are the choices of each graph command beyond the
+// shared flags, declared per command name.
+type graphParamFlags struct {
+	command                string
+	style, sampling, by    *choiceValue
+	window                 *secondsValue
+	segments               *intValue
+	Spec                   analyze.GraphSpec
+	Params                 analyze.GraphParams
+}
+
+func (f *graphParamFlags) flags() []cli.Flag {
+	switch f.command {
+	case "seq":
+		fl, v := choiceFlag("style", nil, "tcptrace", []string{"tcptrace", "stevens"}, "tcptrace: segments, ACK and window lines, SACK, events; stevens: segment start against time", "")
+		f.style = v
+		return []cli.Flag{fl}
+	case "tput":
+		w, wv := secondsFlag("window", time.Second, time.Hour, true, "moving-average window (like Wireshark): 1s, 200ms, or seconds")
+		s, sv := intFlag("segments", nil, 0, 2, 1<<20, "average over the last N segments instead (like tcptrace)", "")
+		f.window, f.segments = wv, sv
+		return []cli.Flag{w, s}
+	case "rtt":
+		by, bv := choiceFlag("by", nil, "time", []string{"time", "seq"}, "x axis: the measured segment's send time, or its sequence number", "")
+		sm, sv := choiceFlag("sampling", nil, string(analyze.SampleAck), []string{string(analyze.SampleAck), string(analyze.SampleKarn), string(analyze.SampleTimestamps)},
+			"ack: Wireshark's ack_rtt; karn: tcptrace's samples (Karn's rule), as karn_rtt_* summarise them; timestamps: TSval/TSecr echo", "")
+		f.by, f.sampling = bv, sv
+		return []cli.Flag{by, sm}
+	}
+	return nil
+}
+
+func (f *graphParamFlags) parse(c *cli.Context) error {
+	style := ""
+	if f.style != nil {
+		style = f.style.v
+	}
+	spec, err := analyze.GraphOf(f.command, style)
+	if err != nil {
+		return usagef("%s", err)
+	}
+	f.Spec = spec
+	switch f.command {
+	case "tput":
+		if c.IsSet("segments") && c.IsSet("window") {
+			return usagef("--window and --segments exclude each other")
+		}
+		f.Params.Throughput = analyze.ThroughputOptions{Window: f.window.ns}
+		if c.IsSet("segments") {
+			f.Params.Throughput.Segments = int(f.segments.v)
+		}
+	case "rtt":
+		f.Params.RTT = analyze.RTTOptions{Sampling: analyze.RTTSampling(f.sampling.v), BySeq: f.by.v == "seq"}
+	}
+	return nil
+}
+
+// orList joins words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}

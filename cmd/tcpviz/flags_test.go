@@ -1,0 +1,132 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// TestEveryFlagValidatedOnce: every command × every flag that takes a
+// value, given a value out of range, a value that is not a number (or not
+// one of the choices), or no value at all, is a usage error before any
+// input is read: exit 2, exactly one line on stderr naming the flag,
+// nothing on stdout, nothing written.
+func TestEveryFlagValidatedOnce(t *testing.T) {
+	capture, err := filepath.Abs(demoCapture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{}
+	tried := 0
+	for _, cmd := range commands(e) {
+		for _, f := range cmd.Flags {
+			if _, isBool := f.(*cli.BoolFlag); isBool {
+				continue
+			}
+			name := f.Names()[0]
+			var bad []string
+			var value any
+			if g, ok := f.(*cli.GenericFlag); ok {
+				value = g.Value
+			}
+			switch v := value; v.(type) {
+			case *intValue:
+				bad = []string{"abc", "1e30", "1.5x"}
+				if v.(*intValue).min >= 0 {
+					bad = append(bad, "-3")
+				}
+			case *secondsValue:
+				bad = []string{"abc", "1e30", "NaN"}
+			case *choiceValue:
+				bad = []string{"abc"}
+			default: // names and titles: only a missing value is wrong
+				if _, ok := f.(*cli.StringFlag); !ok {
+					t.Fatalf("%s --%s: %T, not declared through the shared flag values", cmd.Name, name, f)
+				}
+			}
+			cases := [][]string{{cmd.Name, capture, "--" + name}} // missing value
+			for _, b := range bad {
+				cases = append(cases, []string{cmd.Name, "--" + name, b, capture}, []string{cmd.Name, capture, "--" + name + "=" + b})
+			}
+			for _, args := range cases {
+				dir := t.TempDir()
+				t.Chdir(dir)
+				stdout, stderr, code := tcpviz(t, nil, args...)
+				lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+				if code != 2 || stdout != "" || len(lines) != 1 || !strings.Contains(stderr, name) {
+					t.Errorf("%q: exit %d, stdout %q, stderr %q: want exit 2 and one line naming %s", args, code, stdout, stderr, name)
+				}
+				if strings.Contains(stderr, "goroutine") || strings.Contains(stderr, "Usage") {
+					t.Errorf("%q: stack trace or usage text: %q", args, stderr)
+				}
+				if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+					t.Errorf("%q wrote %v", args, ents)
+				}
+				tried++
+			}
+		}
+	}
+	if tried < 100 {
+		t.Fatalf("only %d cases tried", tried)
+	}
+}
+
+// TestPictureSizeLimits: the same limits for every command that draws,
+// and no run out of memory for a huge picture.
+func TestPictureSizeLimits(t *testing.T) {
+	for _, cmd := range []string{"seq", "tput", "rtt", "window", "compare", "report"} {
+		for _, size := range [][]string{{"--width", "200000", "--height", "200000"}, {"--width", "99"}, {"--height", "8001"}} {
+			t.Chdir(t.TempDir())
+			args := append([]string{cmd}, size...)
+			_, stderr, code := tcpviz(t, nil, append(args, demoCapture)...)
+			if code != 2 || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+			}
+		}
+	}
+}
+
+// TestNumbersAsTyped: counts accept 8e6 and suffixes, times accept units.
+func TestNumbersAsTyped(t *testing.T) {
+	for in, want := range map[string]int64{"8e6": 8e6, "8M": 8e6, "1.5k": 1500, "12": 12, "-4": -4} {
+		if got, err := parseCount(in); err != nil || got != want {
+			t.Errorf("parseCount(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "1.5", "x", "8e30", "1..2"} {
+		if _, err := parseCount(in); err == nil {
+			t.Errorf("parseCount(%q) accepted", in)
+		}
+	}
+	for in, want := range map[string]int64{"1.5": 1.5e9, "600ms": 6e8, "2s": 2e9, "0": 0} {
+		v := secondsValue{max: maxSeconds}
+		if err := v.Set(in); err != nil || v.ns != want {
+			t.Errorf("seconds %q = %d, %v; want %d", in, v.ns, err, want)
+		}
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "x.csv")
+	if _, stderr, code := tcpviz(t, nil, "tput", "--window", "600ms", "--from", "1.5s", "--to", "5", "-s", "1e0", "-o", out, demoCapture); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
+
+// TestSelectsNothing: valid flags that select nothing in the input are a
+// runtime failure (exit 1), one line naming the file.
+func TestSelectsNothing(t *testing.T) {
+	for _, args := range [][]string{
+		{"seq", "-s", "99", demoCapture},
+		{"seq", "--from", "100", demoCapture},
+		{"tput", "--seq-from", "999999999", "--seq-to", "9999999999", demoCapture},
+		{"report", "-s", "99", demoCapture},
+	} {
+		t.Chdir(t.TempDir())
+		stdout, stderr, code := tcpviz(t, nil, args...)
+		if code != 1 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "geo_short.pcap") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}

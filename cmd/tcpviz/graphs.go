@@ -1,0 +1,179 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"tcpviz/analyze"
+	"tcpviz/charts"
+)
+
+// graphCommands are the commands of the graph registry: one per
+// analyze.GraphSpec.Command, each taking the shared flags and its own.
+func graphCommands(e *env) []*cli.Command {
+	usage := map[string]string{
+		"seq":    "time/sequence graph: --style tcptrace (segments, ACK and window lines, SACK, events) or stevens",
+		"tput":   "throughput and goodput over time, in bit/s",
+		"rtt":    "round-trip time samples over time or sequence number, in ms",
+		"window": "bytes in flight against the advertised receive window",
+	}
+	var out []*cli.Command
+	seen := map[string]bool{}
+	for _, g := range analyze.Graphs() {
+		if seen[g.Command] {
+			continue
+		}
+		seen[g.Command] = true
+		out = append(out, graphCommand(e, g.Command, usage[g.Command]))
+	}
+	return out
+}
+
+// graphRequest is a graph command's flags, parsed.
+type graphRequest struct {
+	conn    connFlags
+	window  windowFlags
+	picture pictureFlags
+	output  outputFlags
+	jobs    jobsFlags
+	params  graphParamFlags
+}
+
+func (r *graphRequest) groups() []flagGroup {
+	return []flagGroup{&r.conn, &r.window, &r.picture, &r.output, &r.jobs, &r.params}
+}
+
+func graphCommand(e *env, name, usage string) *cli.Command {
+	req := &graphRequest{params: graphParamFlags{command: name},
+		output: outputFlags{dirUsage: "directory for derived file names (<capture>-<graph>-s<N>.png), used without -o"}}
+	return &cli.Command{
+		Name:      name,
+		Usage:     usage,
+		ArgsUsage: "CAPTURE|DIR|- ...",
+		Flags:     groupFlags(req.groups()...),
+		Action: func(c *cli.Context) error {
+			if err := parseGroups(c, req.groups()...); err != nil {
+				return err
+			}
+			ins, err := inputsOf(c)
+			if err != nil {
+				return err
+			}
+			out := req.output.Output
+			if out != "" && len(ins) > 1 {
+				return usagef("-o names one file but there are %d inputs: use --out-dir to write one file per input", len(ins))
+			}
+			if out != "" && out != "-" {
+				if err := refuseInput(out, ins); err != nil {
+					return err
+				}
+				if err := refuseSpecial(out); err != nil {
+					return err
+				}
+			}
+			bases, err := derivedBases(ins)
+			if err != nil {
+				return err
+			}
+			failed := false
+			forEachInput(ins, req.jobs.Jobs, func(i int, in input) fileResult {
+				return req.graphOf(e, in, ins, bases[i])
+			}, func(_ int, _ input, r fileResult) {
+				failed = e.printResult(r) || failed
+			})
+			if failed {
+				return errReported
+			}
+			return nil
+		},
+	}
+}
+
+// loadInput reads the connection the flags select from one input: one
+// pass when the stream is given, two otherwise (a non-regular input is
+// spooled for them). onConn, if set, receives every connection analysed.
+func loadInput(e *env, in input, cf connFlags, onConn func(*analyze.ConnResult)) (*analyze.Loaded, fileResult) {
+	passes := 1
+	if cf.Stream < 0 {
+		passes = 2
+	}
+	src, err := newSource(in, e.stdin, passes)
+	if err != nil {
+		return nil, fileResult{err: err}
+	}
+	defer src.close()
+	l, err := analyze.Load(src.open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, OnConn: onConn})
+	var res fileResult
+	if l != nil {
+		res.warnings = warningsOf(in, l.Warnings)
+	}
+	if err != nil {
+		res.err = prefixErr(in, err)
+	}
+	return l, res
+}
+
+// graphOf draws the graph of one input and writes it: to -o, or to a name
+// derived from base in --out-dir (printed).
+func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fileResult {
+	l, res := loadInput(e, in, req.conn, nil)
+	if l == nil {
+		return res
+	}
+	o := req.window.Series
+	o.Conn, o.Dir = l.Conn, l.Dir
+	g := req.params.Spec.Draw(l.Records, o, req.params.Params)
+	if err := emptyWindow(g, o, l); err != nil {
+		res.err = prefixErr(in, err)
+		return res
+	}
+	po := req.picture.Plot
+	po.Capture = captureTitle(in)
+	path, format := req.output.Output, req.output.Format
+	write := func(w io.Writer) error { return charts.WriteGraph(w, g, format, po) }
+	if path == "-" {
+		if err := write(e.stdout); err != nil && res.err == nil {
+			res.err = fmt.Errorf("standard output: %w", err)
+		}
+		return res
+	}
+	if path == "" {
+		var err error
+		path, err = outputPath(req.output.OutDir, fmt.Sprintf("%s-%s-s%d.png", base, req.params.Spec.Stem(req.params.Params), l.Conn.Stream))
+		if err == nil {
+			err = makeDir(req.output.OutDir)
+		}
+		if err != nil {
+			res.err = err
+			return res
+		}
+	}
+	if err := writeAtomic(path, all, write); err != nil {
+		if res.err == nil {
+			res.err = err
+		}
+		return res
+	}
+	res.lines = append(res.lines, escapeName(path))
+	return res
+}
+
+// emptyWindow is the error of a graph left empty by the time or sequence
+// window asked for: valid flags that select nothing in this input.
+func emptyWindow(g *analyze.Graph, o analyze.SeriesOptions, l *analyze.Loaded) error {
+	if g.Points() > 0 || !o.Time.Set() && !o.Seq.Set() {
+		return nil
+	}
+	return fmt.Errorf("stream %d (%s): nothing to draw in the window asked for (the connection lasts %s s)",
+		l.Conn.Stream, l.Dir, charts.FormatSeconds(l.Conn.Duration()))
+}
+
+// captureTitle is how a capture is named in a graph's title.
+func captureTitle(in input) string {
+	if in.path == "" {
+		return "standard input"
+	}
+	return escapeName(baseName(in.name))
+}
