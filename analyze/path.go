@@ -284,10 +284,17 @@ func vantageOf(toSnd, toRcv int64) Vantage {
 		return VantageUnknown
 	}
 	f := float64(toSnd) / float64(toSnd+toRcv)
+	near := vantageNear
+	if toSnd+toRcv < nearbyRTT {
+		// Both ends within a millisecond (a LAN, or a split-connection
+		// proxy next to the capture): "middle" means nothing at this scale,
+		// and the end whose stack answers faster is the capturing host.
+		near = 0.5
+	}
 	switch {
-	case f < vantageNear:
+	case f < near:
 		return VantageSender
-	case f > 1-vantageNear:
+	case f > 1-near:
 		return VantageReceiver
 	}
 	return VantageMiddle

@@ -378,3 +378,115 @@ func (r truthRow) pass() bool {
 	d := r.got - r.truth
 	return d >= -r.tol && d <= r.tol
 }
+
+// TestPathVantageLab: the lab captures are all taken on the client's
+// interface, in front of the long link (../shared/lab/README.md), with or
+// without a split-connection proxy at the gateway: the client's data is
+// seen at its sender, the server's at its receiver. Behind the proxy the
+// client's peer answers within a millisecond.
+func TestPathVantageLab(t *testing.T) {
+	dir := filepath.Join(golden.SharedCaptures(), "lab")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.pcap*"))
+	if len(files) == 0 {
+		t.Skip("no lab captures (../shared/captures/lab absent)")
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		pep := strings.Contains(name, "_pep")
+		for _, cc := range runPath(t, f) {
+			for d := range 2 {
+				st := cc.stats[d]
+				if want := expectVantage("tx", reassembly.Direction(d)); st.Vantage != want {
+					t.Errorf("%s %s→%s %s: vantage %s, want %s (to sender %d ns, to receiver %d ns)",
+						name, cc.client, cc.server, reassembly.Direction(d), st.Vantage, want, st.RTTToSender, st.RTTToReceiver)
+				}
+				if d == 0 && cc.bytes[d] > 100e3 && st.NearbyPeer != pep {
+					t.Errorf("%s %s→%s: nearby peer %v, want %v (to receiver %d ns)", name, cc.client, cc.server, st.NearbyPeer, pep, st.RTTToReceiver)
+				}
+			}
+		}
+	}
+}
+
+// TestPathTcptrace holds the path columns against tcptrace's long report
+// (analyze/testdata/tcptrace_path.tsv, written by
+// scripts/tcptrace-path-golden.sh) where tcptrace is right: at a
+// sender-side capture its "rexmt data pkts" are the retransmissions; at a
+// receiver-side one they are only the segments that arrived twice (it does
+// not count hole-fillers), which are the spurious ones there; its "dsack
+// pkts sent" (one block per packet from Linux) are the D-SACK blocks.
+func TestPathTcptrace(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	here := filepath.Dir(file)
+	data, err := os.ReadFile(filepath.Join(here, "testdata", "tcptrace_path.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		a, b, dir             string
+		rexmt, dsack, dataPkt int64
+	}
+	byCapture := map[string][]row{}
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Split(line, "\t")
+		if i == 0 || len(f) != 7 {
+			continue
+		}
+		var r row
+		r.a, r.b, r.dir = endpoint(f[1]), endpoint(f[2]), f[3]
+		fmt.Sscan(f[4], &r.rexmt)
+		fmt.Sscan(f[5], &r.dsack)
+		fmt.Sscan(f[6], &r.dataPkt)
+		byCapture[f[0]] = append(byCapture[f[0]], r)
+	}
+	checked := 0
+	for capture, rows := range byCapture {
+		path := filepath.Join(golden.SharedCaptures(), capture)
+		if strings.HasPrefix(capture, "truth-extra/") {
+			path = filepath.Join(here, "..", "testdata", capture)
+		}
+		if _, err := os.Stat(path); err != nil {
+			continue // ../shared absent
+		}
+		conns := runPath(t, path)
+		for _, r := range rows {
+			for _, cc := range conns {
+				var d reassembly.Direction
+				switch {
+				case cc.client.String() == r.a && cc.server.String() == r.b:
+					d = reassembly.C2S
+				case cc.client.String() == r.b && cc.server.String() == r.a:
+					d = reassembly.S2C
+				default:
+					continue
+				}
+				if r.dir == "b2a" {
+					d = d.Reverse()
+				}
+				st := cc.stats[d]
+				if !st.HasData {
+					continue
+				}
+				tol := tolerance(r.rexmt)
+				check := func(what string, got, want, tol int64) {
+					checked++
+					if got < want-tol || got > want+tol {
+						t.Errorf("%s %s→%s %s: %s %d, tcptrace %d", capture, r.a, r.b, r.dir, what, got, want)
+					}
+				}
+				switch st.Vantage {
+				case VantageSender:
+					check("retransmitted", st.Retransmitted, r.rexmt, tol)
+					check("rto+fast", st.RTORetransmissions+st.FastRetransmissions, r.rexmt, tol)
+				case VantageReceiver:
+					check("spurious (arrived twice)", st.SpuriousRetransmitted, r.rexmt, tol)
+				}
+				check("dsack_blocks", st.DSACKBlocks, r.dsack, tolerance(r.dsack))
+			}
+		}
+	}
+	if checked == 0 {
+		t.Skip("no captures to check against tcptrace (../shared absent)")
+	}
+	t.Logf("%d values checked against tcptrace", checked)
+}
