@@ -234,20 +234,27 @@ func (p *Path) Stats(c *reassembly.Conn) [2]PathStats {
 				toSnd, toRcv = toSrv, toCli
 			}
 			st.HandshakeSplit = true
-		} else if pc != nil {
+		}
+		if pc != nil && pc.timestampsBothWays() {
 			// Timestamp echoes: this direction's data echoed by the peer's
 			// ACKs is the trip to the receiver; the peer's TSval echoed by
 			// data is the trip to the sender. The other direction's data,
-			// if any, measures the same two trips the other way round.
+			// if any, measures the same two trips the other way round. No
+			// sample can be shorter than the trip itself, so the smallest
+			// of these and the handshake's wins: a handshake slowed by a
+			// first neighbour resolution or a lost SYN does not mislead.
+			tsSnd, tsRcv := int64(-1), int64(-1)
 			if f := pc.dir[d]; f != nil {
-				toSnd, toRcv = f.rttSend, f.rttRecv
+				tsSnd, tsRcv = f.rttSend, f.rttRecv
 			}
 			if r := pc.dir[d^1]; r != nil {
-				toSnd = minKnown(toSnd, r.rttRecv)
-				toRcv = minKnown(toRcv, r.rttSend)
+				tsSnd = minKnown(tsSnd, r.rttRecv)
+				tsRcv = minKnown(tsRcv, r.rttSend)
 			}
-			if !pc.timestampsBothWays() {
-				toSnd = -1 // one half alone cannot place the capture
+			// Timestamps tick in milliseconds (Linux): below that they
+			// cannot split a round trip the handshake already split.
+			if tsSnd >= 0 && tsRcv >= 0 && (!st.HandshakeSplit || tsSnd+tsRcv >= nearbyRTT) {
+				toSnd, toRcv = minKnown(toSnd, tsSnd), minKnown(toRcv, tsRcv)
 			}
 		}
 		st.RTTToSender, st.RTTToReceiver = toSnd, toRcv

@@ -71,7 +71,7 @@ type pathCounts struct {
 type hole struct {
 	left, right uint64
 	time        int64
-	ipid        uint16 // highest IPv4 ID when the hole opened
+	ipid        uint16 // IPv4 ID of the segment that opened it
 	tsval       uint32 // TSval of the segment that opened it
 	hasTS       bool
 }
@@ -156,7 +156,7 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 		f.rttSend = minSample(f.rttSend, now-f.ackProbe.time)
 		f.ackProbe.active = false
 	}
-	prevMaxID, idUsable := f.maxIPID, f.ipidVaries && s.IPVersion == 4
+	idUsable := f.ipidVaries && s.IPVersion == 4
 	if s.IPVersion == 4 {
 		switch {
 		case !f.ipidSet:
@@ -188,7 +188,7 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 		// New data. A gap below it is a hole: lost before the capture
 		// point, reordered, or missed by the capture.
 		if seq > f.highEnd {
-			f.openHole(hole{left: f.highEnd, right: seq, time: now, ipid: prevMaxID, tsval: s.Opt.TSVal, hasTS: ts})
+			f.openHole(hole{left: f.highEnd, right: seq, time: now, ipid: s.IPID, tsval: s.Opt.TSVal, hasTS: ts})
 		}
 		f.highEnd = end
 		if !ts && !f.seqProbe.active {
@@ -205,7 +205,7 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 		f.highEnd = end
 	}
 	if holeBytes > 0 {
-		retrans := f.fillerIsRetransmission(s, &h, prevMaxID, idUsable, pc)
+		retrans := f.fillerIsRetransmission(s, &h, idUsable, pc)
 		f.removeRange(i, seq, top)
 		if !retrans {
 			f.n.reordered++ // RFC 4737: below NextExp, not a retransmission
@@ -247,14 +247,18 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 }
 
 // fillerIsRetransmission applies issue 9's rule to a segment filling a
-// hole: a retransmission if its IPv4 ID is above every ID seen in this
-// direction (IDs count up per packet on most stacks), else if its TSval is
-// newer than that of the segment that opened the hole, else if it arrives
-// at least one minimum RTT after the hole opened (a sender cannot repair
-// faster); otherwise a late original (reordered).
-func (f *pathDir) fillerIsRetransmission(s *reassembly.Segment, h *hole, maxID uint16, idUsable bool, pc *pathConn) bool {
+// hole: a retransmission if its IPv4 ID is above the ID of the segment that
+// opened the hole (IDs count up per packet on Linux and most stacks; every
+// original in the hole was sent before that segment, any repair after it),
+// else if its TSval is newer than that segment's, else if it arrives at
+// least one minimum RTT after the hole opened (a sender cannot repair
+// faster); otherwise it is a late original (reordered). Comparing with the
+// hole's opener rather than with every ID seen is the same without
+// reordering, and stays right when the repair itself is overtaken by
+// later segments.
+func (f *pathDir) fillerIsRetransmission(s *reassembly.Segment, h *hole, idUsable bool, pc *pathConn) bool {
 	if idUsable {
-		return idBefore(maxID, s.IPID)
+		return idBefore(h.ipid, s.IPID)
 	}
 	if s.Opt.HasTimestamp && h.hasTS && s.Opt.TSVal != h.tsval {
 		return tsBefore(h.tsval, s.Opt.TSVal)
@@ -624,8 +628,14 @@ func (f *pathDir) fill(st *PathStats, c *reassembly.Conn, d reassembly.Direction
 		switch {
 		case own.WScale >= 0 && peer.WScale >= 0:
 			st.PeerMaxRwnd = int64(f.maxRawWin) << uint(min(peer.WScale, 14))
-		case own.SYN && peer.SYN:
-			st.PeerMaxRwnd = int64(f.maxRawWin) // scaling not agreed: unscaled
+		case own.WScale >= 0 || peer.WScale >= 0:
+			// Offered by one side only: not in use (RFC 7323, 2.2).
+			st.PeerMaxRwnd = int64(f.maxRawWin)
+		case own.SYN && peer.SYN && !(own.Timestamps && peer.Timestamps):
+			st.PeerMaxRwnd = int64(f.maxRawWin)
+			// Neither SYN shows it but both carry timestamps: Linux puts
+			// window scale after them, where a header-only capture (-s 96
+			// over Linux cooked v2 and IPv6) cuts the options: unknown.
 		}
 	}
 	if st.Vantage == VantageSender && st.RTTToReceiver >= 0 && st.RTTToReceiver < nearbyRTT {

@@ -170,11 +170,12 @@ type truthExpect struct {
 
 func computeTruth(events []truthEvent, before, after []truthSeg, snd, rcv netip.AddrPort) truthExpect {
 	var ex truthExpect
-	type key struct {
+	type drop struct {
 		seq  uint32
 		ipid uint16
+		time int64
 	}
-	dropped := map[key]int64{} // → time
+	var drops []drop
 	for _, e := range events {
 		if e.Len <= 0 || e.Sport != snd.Port() || e.Dport != rcv.Port() {
 			continue
@@ -184,26 +185,45 @@ func computeTruth(events []truthEvent, before, after []truthSeg, snd, rcv netip.
 		}
 		switch e.Event {
 		case "loss", "queue":
-			dropped[key{e.Seq, e.IPID}] = e.Time.UnixNano()
+			drops = append(drops, drop{e.Seq, e.IPID, e.Time.UnixNano()})
 			ex.drops++
 		case "reorder":
 			ex.reorders++
 		}
 	}
+	// Each drop is one transmission seen before the link: the last one of
+	// that sequence number (and IPv4 ID; IPv6 has none) sent before the
+	// drop. The captures and the link share the machine's clock.
+	droppedTx := map[int]bool{}
+	for _, dr := range drops {
+		best := -1
+		for i, s := range before {
+			if s.seq != dr.seq || (dr.ipid != 0 && s.ipid != dr.ipid) {
+				continue
+			}
+			if best < 0 || s.time <= dr.time {
+				best = i
+			}
+		}
+		if best >= 0 {
+			droppedTx[best] = true
+		}
+	}
 	// Before the link: every transmission.
-	idx := map[key]int{}
 	var high uint64
 	perStart := map[uint64]int64{}
 	for i, s := range before {
-		idx[key{s.seq, s.ipid}] = i
 		perStart[s.abs]++
+		if droppedTx[i] {
+			perStart[s.abs]--
+		}
 		if s.abs < high {
 			ex.resends++
 			// The previous copy of this segment's first byte.
 			for j := i - 1; j >= 0; j-- {
 				p := before[j]
 				if p.abs <= s.abs && s.abs < p.abs+uint64(p.length) {
-					if _, ok := dropped[key{p.seq, p.ipid}]; !ok {
+					if !droppedTx[j] {
 						ex.spuriousBefore++
 					}
 					break
@@ -213,25 +233,20 @@ func computeTruth(events []truthEvent, before, after []truthSeg, snd, rcv netip.
 		high = max(high, s.abs+uint64(s.length))
 	}
 	distinct := map[uint32]bool{}
-	for k, tm := range dropped {
-		i, ok := idx[k]
-		if !ok {
-			continue
-		}
+	for i := range droppedTx {
 		s := before[i]
-		perStart[s.abs]--
 		for _, n := range before[i+1:] {
 			if n.abs <= s.abs && s.abs < n.abs+uint64(n.length) {
 				ex.dropsObservable++
 				break
 			}
 		}
-		if distinct[k.seq] {
+		if distinct[s.seq] {
 			continue
 		}
 		for _, a := range after {
-			if a.time > tm && int32(a.seq-k.seq) > 0 {
-				distinct[k.seq] = true
+			if a.time > s.time && int32(a.seq-s.seq) > 0 {
+				distinct[s.seq] = true
 				break
 			}
 		}
