@@ -11,9 +11,10 @@ import (
 type pathDir struct {
 	// Data seen at the capture point: everything below highEnd except the
 	// holes.
-	highEnd uint64
-	holes   []hole // sorted, disjoint
-	maxLen  int64  // largest payload seen
+	highEnd  uint64
+	firstSeq uint64 // the first data byte seen
+	holes    []hole // sorted, disjoint
+	maxLen   int64  // largest payload seen
 
 	// IPv4 identification: the highest (serial, RFC 1982 on 16 bits) ID
 	// this direction's sender used, and whether IDs vary at all (a stack
@@ -179,7 +180,7 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 	f.maxLen = max(f.maxLen, n)
 	seq, end := s.SeqAbs, s.SeqAbs+uint64(n)
 	if f.highEnd == 0 {
-		f.highEnd = seq
+		f.highEnd, f.firstSeq = seq, seq
 	}
 	if newTick && !f.dataProbe.active {
 		f.dataProbe = tsProbe{active: true, tsval: s.Opt.TSVal, time: now}
@@ -272,8 +273,10 @@ func (f *pathDir) fillerIsRetransmission(s *reassembly.Segment, h *hole, idUsabl
 
 // addRtx records a retransmission and classifies it as timer-driven or
 // fast: fast when the peer reported data above it (duplicate ACKs or SACK,
-// RFC 5681/6675) and its last ACK came less than minRTO before (counted
-// at the sender: the trip from the capture to the sender is removed).
+// RFC 5681/6675) or a partial ACK during recovery (RFC 6582) triggered it,
+// and the peer's last ACK came less than minRTO before (as the sender saw
+// it: the trip from the capture to the sender is removed). The rest were
+// sent on a timer: RTO, and tail-loss probes (RFC 8985), counted with RTO.
 func (f *pathDir) addRtx(s *reassembly.Segment, kind uint8, units int16) {
 	now := s.Time
 	seq, end := s.SeqAbs, s.SeqAbs+uint64(s.PayloadLen)
@@ -282,7 +285,10 @@ func (f *pathDir) addRtx(s *reassembly.Segment, kind uint8, units int16) {
 	} else {
 		f.n.rtxFiller++
 	}
-	evidence := f.dupSinceAdvance > 0 || (f.highSACK > seq && f.highSACK > f.cumAck)
+	// A partial ACK during recovery (NewReno, RFC 6582) counts too: it
+	// resets the duplicate ACKs but is itself the trigger.
+	evidence := f.dupSinceAdvance > 0 || (f.highSACK > seq && f.highSACK > f.cumAck) ||
+		(f.recovery && f.cumAck < f.recoverTo)
 	gap := now - f.lastPeerAck - max(f.rttSend, 0)
 	if evidence && f.ackSet && gap < minRTO {
 		f.n.fast++
@@ -299,7 +305,7 @@ func (f *pathDir) addRtx(s *reassembly.Segment, kind uint8, units int16) {
 		seq: seq, end: end, time: now, episode: f.episode,
 		tsval: s.Opt.TSVal, hasTS: s.Opt.HasTimestamp && s.Opt.TSVal != 0, ipid: s.IPID,
 		kind: kind, lostUnits: units,
-		leftEdge: f.ackSet && seq <= f.cumAck,
+		leftEdge: seq <= f.cumAck || (!f.ackSet && seq <= f.firstSeq),
 	}
 	if kind == kindSeen && r.leftEdge {
 		f.n.leftEdgeSeen++
@@ -476,7 +482,9 @@ func (f *pathDir) addFeedback(c *reassembly.Conn, s *reassembly.Segment) {
 
 	pure := s.PayloadLen == 0 && s.Flags&(reassembly.SYN|reassembly.FIN|reassembly.RST) == 0
 	if !f.ackSet {
-		f.ackSet, f.cumAck, f.lastWin = true, ack, s.Window
+		// Before the first ACK, the receiver expects the first byte seen;
+		// this ACK may already advance past it.
+		f.ackSet, f.cumAck, f.lastWin = true, min(ack, f.firstSeq), s.Window
 	} else if pure && ack == f.cumAck && s.Window == f.lastWin && f.highEnd > ack {
 		// RFC 5681's duplicate ACK.
 		f.dupAcks(1)
