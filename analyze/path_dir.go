@@ -540,7 +540,7 @@ func (f *pathDir) dupAcks(n int64) {
 // received that the capture never saw (a capture that missed them, not a
 // loss).
 func (f *pathDir) ackedUnseen(a, b uint64) {
-	if len(f.holes) == 0 || b <= f.holes[0].left {
+	if len(f.holes) == 0 || b <= f.holes[0].left || a >= f.holes[len(f.holes)-1].right {
 		return
 	}
 	i, _, n := f.holesIn(a, b)

@@ -2,8 +2,12 @@ package analyze
 
 import (
 	"net/netip"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"tcpviz/internal/capturetest"
+	"tcpviz/internal/golden"
 	"tcpviz/reassembly"
 )
 
@@ -449,4 +453,36 @@ func TestPathSYNOnlyCostsNothing(t *testing.T) {
 		t.Errorf("%d connections hold state after SYNs only", n)
 	}
 	ps.p.Forget(ps.conn)
+}
+
+// BenchmarkPath replays ground-truth captures through Path: at the
+// sender (the common case), and at the receiver of a jittered link, where
+// holes open and close on most segments (the worst case).
+func BenchmarkPath(b *testing.B) {
+	for _, side := range []string{"tx", "rx"} {
+		b.Run(side, func(b *testing.B) {
+			path := filepath.Join(golden.SharedCaptures(), "truth", "gt_jitter_reorder."+side+".pcap")
+			if _, err := os.Stat(path); err != nil {
+				b.Skip("no ground-truth captures")
+			}
+			sc := capturetest.Scanner(b, path)
+			type rec struct {
+				c *reassembly.Conn
+				s reassembly.Segment
+			}
+			var recs []rec
+			for sc.Scan() {
+				recs = append(recs, rec{sc.Conn(), *sc.Segment()})
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				p := NewPath()
+				for i := range recs {
+					p.Add(recs[i].c, &recs[i].s)
+				}
+			}
+			b.ReportMetric(float64(len(recs)*b.N)/b.Elapsed().Seconds(), "packets/s")
+		})
+	}
 }
