@@ -53,11 +53,14 @@ type PathStats struct {
 	// any reason: at the capture, a segment overlapping bytes seen before,
 	// or a hole-filler judged a retransmission (see LostUpstream).
 	Retransmitted int64
-	// SpuriousRetransmitted counts retransmissions proven unnecessary. It
-	// is the sum of the three proofs below, each retransmission counted
-	// once: at a receiver-side capture every segment that arrived twice; at
-	// the sender or in the middle, a D-SACK (RFC 2883/3708) or a TCP
-	// timestamp echo older than the retransmission (Eifel, RFC 3522).
+	// SpuriousRetransmitted counts retransmissions proven unnecessary. At
+	// the sender or in the middle it is the sum of the three proofs below,
+	// each retransmission counted once by its first proof: a D-SACK (RFC
+	// 2883/3708), a TCP timestamp echo older than a retransmission of the
+	// next expected byte (Eifel, RFC 3522), or the late original seen after
+	// the repair. At a receiver-side capture it is SpuriousSeenOriginal:
+	// every segment that arrived twice (the D-SACK and Eifel counts then
+	// only corroborate it).
 	SpuriousRetransmitted int64
 	SpuriousDSACK         int64 // proven by a D-SACK block
 	SpuriousEifel         int64 // proven by the timestamp echo only
@@ -71,10 +74,10 @@ type PathStats struct {
 	LostDownstream    int64
 	LostDownstreamLow int64 // only retransmissions of the receiver's next expected byte
 	// LostUpstream counts distinct segments lost before the capture point:
-	// a hole here later filled by a retransmission (IPv4 ID above every ID
-	// seen, else a newer TSval, else at least a minimum RTT after the hole
-	// opened), plus holes still open at the end (in segments of the largest
-	// size seen).
+	// a hole here later filled by a retransmission (IPv4 ID above that of
+	// the segment that opened the hole, else a newer TSval, else at least a
+	// minimum RTT after the hole opened), plus holes still open at the end
+	// (in segments of the largest size seen).
 	LostUpstream int64
 	// Reordered counts segments that arrived below the highest sequence
 	// number seen and were not retransmissions (RFC 4737).
@@ -82,9 +85,11 @@ type PathStats struct {
 	// DSACKBlocks counts D-SACK blocks the peer sent about this data.
 	DSACKBlocks int64
 	// RTORetransmissions counts retransmissions sent on a timer: RTO, and
-	// tail-loss probes (no duplicate ACK or SACK above the segment, or no
-	// ACK for at least minRTO). FastRetransmissions the others (duplicate
-	// ACK or SACK recovery). Their sum is Retransmitted.
+	// tail-loss probes (RFC 8985) counted with them — no duplicate ACK,
+	// SACK above the segment or partial ACK in recovery triggered it, or the
+	// peer had been silent for at least minRTO. FastRetransmissions the
+	// others (duplicate-ACK, SACK or NewReno recovery). Their sum is
+	// Retransmitted.
 	RTORetransmissions, FastRetransmissions int64
 	// PeerDupAcks counts the peer's duplicate ACKs (RFC 5681: no data, same
 	// cumulative ACK and window, data outstanding).
@@ -108,8 +113,9 @@ type PathStats struct {
 	// capture at a sender-side capture: a LAN, or a split-connection proxy
 	// (PEP) in front of a long path.
 	NearbyPeer bool
-	// HandshakeSplit is set when the vantage comes from the handshake (the
-	// SYN to SYN/ACK and SYN/ACK to ACK times), not from timestamp echoes.
+	// HandshakeSplit is set when the handshake was seen and split the round
+	// trip (SYN to SYN/ACK, SYN/ACK to ACK); timestamp echoes of a
+	// millisecond or more may still have shortened either half.
 	HandshakeSplit bool
 }
 
