@@ -20,6 +20,7 @@ import (
 // the exact median needs them; see DirStats.RTTMedianMs).
 type Analyzer struct {
 	conns []*connState // by stream number; nil once forgotten
+	path  *Path        // what the path did, beside Wireshark's flags
 }
 
 // dupackNeutral is Wireshark's dupacknum = -1 (in an unsigned field) after
@@ -31,7 +32,7 @@ const maxUnacked = 10000
 
 // New returns an Analyzer.
 func New() *Analyzer {
-	return &Analyzer{}
+	return &Analyzer{path: NewPath()}
 }
 
 // state returns the analysis state of c, nil if there is none.
@@ -48,6 +49,7 @@ func (a *Analyzer) Forget(c *reassembly.Conn) {
 	if c.Stream < len(a.conns) {
 		a.conns[c.Stream] = nil
 	}
+	a.path.Forget(c)
 }
 
 // unacked is one segment not yet acknowledged (Wireshark's tcp_unacked_t).
@@ -135,6 +137,7 @@ func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 		}
 		a.conns[c.Stream] = cs
 	}
+	a.path.Add(c, s)
 	smp := cs.karnAdd(s)
 	fwd, rev := &cs.flow[s.Dir], &cs.flow[s.Dir.Reverse()]
 	info := PacketInfo{BytesInFlight: -1, AckRTT: -1, KarnRTT: -1}

@@ -143,7 +143,7 @@ func pathSeed(f *testing.F, path string, n int) []byte {
 	if _, err := os.Stat(path); err != nil {
 		return nil
 	}
-	sc := capturetest.Scanner(f, path)
+	sc := reassembly.NewScanner(capturetest.Reader(f, path))
 	var out []byte
 	var prev int64
 	var prevID, prevTS [2]uint16

@@ -465,7 +465,7 @@ func BenchmarkPath(b *testing.B) {
 			if _, err := os.Stat(path); err != nil {
 				b.Skip("no ground-truth captures")
 			}
-			sc := capturetest.Scanner(b, path)
+			sc := reassembly.NewScanner(capturetest.Reader(b, path))
 			type rec struct {
 				c *reassembly.Conn
 				s reassembly.Segment

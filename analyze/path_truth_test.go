@@ -93,7 +93,7 @@ type capturedConn struct {
 // scanner does, and returns its connections in stream order.
 func runPath(t testing.TB, path string) []*capturedConn {
 	t.Helper()
-	sc := capturetest.Scanner(t, path)
+	sc := reassembly.NewScanner(capturetest.Reader(t, path))
 	p := NewPath()
 	var conns []*capturedConn
 	byConn := map[*reassembly.Conn]*capturedConn{}

@@ -83,6 +83,10 @@ type DirStats struct {
 	State     string
 	Diagnosis string
 
+	// Path is what the path did to this direction's data, from wherever
+	// the capture was taken (see Path): the truth beside Wireshark's flags.
+	Path PathStats
+
 	// Extras.
 	InitialWindowBytes int64 // payload sent before the other side acknowledged any of it
 	InitialWindowPkts  int64
@@ -359,6 +363,7 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 	if cs == nil {
 		cs = newConnState()
 	}
+	path := a.path.Stats(c)
 	for d := reassembly.C2S; d <= reassembly.S2C; d++ {
 		acc := &cs.stats[d]
 		st := acc.s
@@ -399,6 +404,7 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 		}
 		st.BottleneckBps = acc.bottleneck()
 		st.State = string(c.State())
+		st.Path = path[d]
 		out[d] = st
 	}
 	out[0].Diagnosis = diagnose(&out[0], &out[1])

@@ -67,6 +67,20 @@ var SummaryColumns = Schema[SummaryRow]{
 	}},
 	{"state", String, "", "how far the connection got: syn_sent, syn_recv, established, midstream, fin_one_way, closed or reset", func(r *SummaryRow) Value { return StrV(r.Stats.State) }},
 	{"diagnosis", String, "", "what limited this direction, with the numbers that show it", func(r *SummaryRow) Value { return StrV(r.Stats.Diagnosis) }},
+	// The path: what the network did, from wherever the capture was taken.
+	{"vantage", String, "", "where the capture sits on this direction's path: sender, receiver, middle or unknown", func(r *SummaryRow) Value { return StrV(string(r.Stats.Path.Vantage)) }},
+	pathCount("retransmitted_packets", "data segments that resent bytes already sent, for any reason (a hole filler at a receiver-side capture counts)", func(p *analyze.PathStats) int64 { return p.Retransmitted }),
+	pathCount("spurious_retransmitted_packets", "retransmissions proven unnecessary: by D-SACK (RFC 2883/3708), TCP timestamps (Eifel, RFC 3522), or both copies seen", func(p *analyze.PathStats) int64 { return p.SpuriousRetransmitted }),
+	pathCount("lost_downstream_packets", "segments lost after the capture point: seen here, then needed again (without SACK, at most; see lost_downstream_min_packets)", func(p *analyze.PathStats) int64 { return p.LostDownstream }),
+	pathCount("lost_upstream_packets", "segments lost before the capture point: a hole here, filled by a retransmission or still open at the end", func(p *analyze.PathStats) int64 { return p.LostUpstream }),
+	pathCount("reordered_packets", "segments that arrived below the highest sequence seen and were not retransmissions (RFC 4737)", func(p *analyze.PathStats) int64 { return p.Reordered }),
+	pathCount("dsack_blocks", "D-SACK blocks the receiver sent about this direction's data", func(p *analyze.PathStats) int64 { return p.DSACKBlocks }),
+	pathCount("rto_retransmissions", "retransmissions after a timeout (tail-loss probes included)", func(p *analyze.PathStats) int64 { return p.RTORetransmissions }),
+	pathCount("fast_retransmissions_path", "retransmissions in duplicate-ACK/SACK recovery", func(p *analyze.PathStats) int64 { return p.FastRetransmissions }),
+	pathCount("peer_dup_acks", "duplicate ACKs the receiver sent about this direction's data (capture duplicates excluded)", func(p *analyze.PathStats) int64 { return p.PeerDupAcks }),
+	{"peer_max_rwnd_bytes", Int, "B", "largest receive window the receiver advertised to this direction's sender", func(r *SummaryRow) Value {
+		return IntV(r.Stats.Path.PeerMaxRwnd).Or(r.Stats.Path.HasData && r.Stats.Path.PeerMaxRwnd >= 0)
+	}},
 	// Extras.
 	ms("rtt_stdev_ms", "standard deviation of the ack_rtt samples", func(s *analyze.DirStats) (float64, bool) { return s.RTTStd, s.RTTSamples > 1 }),
 	count("initial_window_bytes", "B", "payload sent before the other side acknowledged any of it", func(s *analyze.DirStats) int64 { return s.InitialWindowBytes }),
@@ -108,6 +122,22 @@ var SummaryColumns = Schema[SummaryRow]{
 		return SecondsV(r.Stats.RwndLimitedNs).Or(r.Stats.DataPackets > 0)
 	}},
 	{"zero_window_s", Float, "s", "time the windows this side advertised stayed closed", func(r *SummaryRow) Value { return SecondsV(r.Stats.ZeroWindowNs) }},
+	pathCount("lost_downstream_min_packets", "the fewest segments lost after the capture point consistent with what was seen (equals lost_downstream_packets with SACK)", func(p *analyze.PathStats) int64 { return p.LostDownstreamLow }),
+	pathCount("spurious_dsack_packets", "spurious retransmissions proven by a D-SACK block", func(p *analyze.PathStats) int64 { return p.SpuriousDSACK }),
+	pathCount("spurious_eifel_packets", "spurious retransmissions proven by the timestamp echo only", func(p *analyze.PathStats) int64 { return p.SpuriousEifel }),
+	pathCount("loss_events", "recovery episodes (a retransmission after new data), each a congestion-window reduction", func(p *analyze.PathStats) int64 { return p.LossEvents }),
+	pathCount("loss_events_spurious", "recovery episodes whose retransmissions were all proven spurious", func(p *analyze.PathStats) int64 { return p.LossEventsSpurious }),
+	{"nearby_peer", Bool, "", "the receiver answers within a millisecond on a long path: a split-connection proxy (or the receiver itself) next to the capture", func(r *SummaryRow) Value {
+		return BoolV(r.Stats.Path.NearbyPeer).Or(r.Stats.Path.HasData)
+	}},
+}
+
+// pathCount is a path column: a count, measurable where the direction
+// carried data.
+func pathCount(name, doc string, f func(*analyze.PathStats) int64) summaryCol {
+	return summaryCol{name, Int, "packets", doc, func(r *SummaryRow) Value {
+		return IntV(f(&r.Stats.Path)).Or(r.Stats.Path.HasData)
+	}}
 }
 
 type compareCol = Column[analyze.CompareRow]

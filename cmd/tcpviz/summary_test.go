@@ -14,7 +14,12 @@ const productSummaryColumns = "file,stream,direction,src_addr,src_port,dst_addr,
 	"spurious_retrans_packets,out_of_order_packets,lost_segments,dup_acks," +
 	"zero_windows,window_full,mss,wscale,sack_permitted,timestamps," +
 	"max_rwnd_bytes,rtt_samples,rtt_min_ms,rtt_median_ms,rtt_mean_ms," +
-	"rtt_max_ms,handshake_rtt_ms,throughput_bps,state,diagnosis"
+	"rtt_max_ms,handshake_rtt_ms,throughput_bps,state,diagnosis," +
+	// The path columns, right after diagnosis.
+	"vantage,retransmitted_packets,spurious_retransmitted_packets," +
+	"lost_downstream_packets,lost_upstream_packets,reordered_packets," +
+	"dsack_blocks,rto_retransmissions,fast_retransmissions_path," +
+	"peer_dup_acks,peer_max_rwnd_bytes"
 
 func TestSummaryCSV(t *testing.T) {
 	stdout, stderr, code := tcpviz(t, nil, "summary", demoCapture)
