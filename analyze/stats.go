@@ -318,16 +318,17 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 // segment of this direction.
 func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info *PacketInfo) {
 	l := d.limits
+	rw := cs.stats[s.Dir.Reverse()].win.lastWin
 	if l == nil {
-		l = &limits{}
+		l = &limits{ss: newSlowStart(0)}
 		d.limits = l
 	}
+	l.ss.rwnd = rw
 	l.ss.data(s.Time, int64(s.SeqAbs), n, *info)
 	if l.lastLimited {
 		l.rwndLimited += s.Time - l.lastDataTime
 	}
 	l.maxSeg = max(l.maxSeg, n)
-	rw := cs.stats[s.Dir.Reverse()].win.lastWin
 	l.lastLimited = info.BytesInFlight >= 0 && rw >= 0 && info.BytesInFlight+l.maxSeg > rw
 	l.lastDataTime = s.Time
 }

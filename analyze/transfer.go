@@ -10,8 +10,16 @@ type SlowStart struct {
 	End    int64
 	Flight int64
 	Rounds int    // round trips spent in slow start
-	Reason string // "loss" (a retransmission or duplicate ACK) or "growth stopped"
+	Reason string // see the SlowStart* reasons
 }
+
+// Why slow start ended.
+const (
+	SlowStartLoss    = "loss"            // a retransmission or a duplicate ACK
+	SlowStartRwnd    = "receive window"  // the flight reached the receiver's window
+	SlowStartDelay   = "delay"           // the round trip grew (HyStart's delay rule)
+	SlowStartStopped = "growth stopped"  // none of these: the application, the send buffer, or a pacing sender
+)
 
 // slowStartGrowth is how much a round's data must exceed the previous
 // round's to count as slow-start growth (doubling, with slack for delayed
@@ -40,7 +48,19 @@ type slowStart struct {
 	highest          int64
 	started          bool
 	roundStartedTime int64
-	result           SlowStart
+	// rwnd is the receiver's latest advertised window (-1 unknown), set
+	// by the caller before each data segment; roundRwnd the smallest seen
+	// in this round.
+	rwnd, roundRwnd int64
+	// Round-trip samples: the smallest of the first rounds (the path's
+	// base) and of this round, in ns (0: none yet).
+	baseRTT, roundRTT int64
+	maxSeg            int64
+	result            SlowStart
+}
+
+func newSlowStart(origin int64) slowStart {
+	return slowStart{origin: origin, rwnd: -1, roundRwnd: -1}
 }
 
 // data takes a segment of the data direction.
@@ -57,6 +77,11 @@ func (ss *slowStart) data(t, seq, n int64, info PacketInfo) {
 	}
 	if !ss.inRound {
 		ss.inRound, ss.roundEnd, ss.sent, ss.flight, ss.roundStartedTime = true, seq+n, 0, 0, t
+		ss.roundRwnd, ss.roundRTT = -1, 0
+	}
+	ss.maxSeg = max(ss.maxSeg, n)
+	if ss.rwnd >= 0 && (ss.roundRwnd < 0 || ss.rwnd < ss.roundRwnd) {
+		ss.roundRwnd = ss.rwnd
 	}
 	if end := seq + n; !ss.started || end > ss.highest {
 		lo := seq
@@ -78,6 +103,9 @@ func (ss *slowStart) ack(t, ack int64, info PacketInfo) {
 		ss.lost(t)
 		return
 	}
+	if info.AckRTT > 0 && ss.inRound && (ss.roundRTT == 0 || info.AckRTT < ss.roundRTT) {
+		ss.roundRTT = info.AckRTT
+	}
 	if !ss.inRound || ack < ss.roundEnd {
 		return
 	}
@@ -87,15 +115,33 @@ func (ss *slowStart) ack(t, ack int64, info PacketInfo) {
 		return // a greeting, not yet slow start
 	}
 	if ss.rounds > 0 && float64(ss.sent) < slowStartGrowth*float64(ss.prevSent) {
-		ss.result = SlowStart{Found: true, End: ss.roundStartedTime - ss.origin, Flight: ss.prevFlt, Rounds: ss.rounds, Reason: "growth stopped"}
+		ss.result = SlowStart{Found: true, End: ss.roundStartedTime - ss.origin, Flight: ss.prevFlt, Rounds: ss.rounds, Reason: ss.stopReason()}
 		return
+	}
+	if ss.roundRTT > 0 && (ss.baseRTT == 0 || ss.roundRTT < ss.baseRTT) && ss.rounds < 2 {
+		ss.baseRTT = ss.roundRTT
 	}
 	ss.rounds++
 	ss.prevSent, ss.prevFlt = ss.sent, ss.flight
 }
 
 func (ss *slowStart) lost(t int64) {
-	ss.result = SlowStart{Found: true, End: t - ss.origin, Flight: max(ss.prevFlt, ss.flight), Rounds: ss.rounds + btoi(ss.inRound), Reason: "loss"}
+	ss.result = SlowStart{Found: true, End: t - ss.origin, Flight: max(ss.prevFlt, ss.flight), Rounds: ss.rounds + btoi(ss.inRound), Reason: SlowStartLoss}
+}
+
+// stopReason says why growth stopped: the receiver's window (the flight
+// came within two segments of it), a longer round trip (Linux's HyStart
+// leaves slow start when a round's smallest RTT exceeds the base by
+// clamp(base/8, 4 ms, 16 ms)), or neither.
+func (ss *slowStart) stopReason() string {
+	w := ss.roundRwnd
+	if w > 0 && max(ss.flight, ss.prevFlt)+2*ss.maxSeg >= w {
+		return SlowStartRwnd
+	}
+	if ss.baseRTT > 0 && ss.roundRTT > 0 && ss.roundRTT > ss.baseRTT+min(max(ss.baseRTT/8, 4e6), 16e6) {
+		return SlowStartDelay
+	}
+	return SlowStartStopped
 }
 
 func btoi(b bool) int {

@@ -38,9 +38,12 @@ func flights(rtt int64, perRound []int, lossAt int) []Record {
 // slowStartOf drives the slow-start state machine over records, as the
 // statistics do over segments.
 func slowStartOf(recs []Record, d reassembly.Direction) SlowStart {
-	ss := slowStart{origin: recs[0].Time}
+	ss := newSlowStart(recs[0].Time)
 	for i := range recs {
 		r := &recs[i]
+		if r.Dir == d.Reverse() && r.HasAck && r.Window >= 0 && r.Flags&(reassembly.SYN|reassembly.FIN|reassembly.RST) == 0 {
+			ss.rwnd = r.Window
+		}
 		if r.Dir == d {
 			ss.data(r.Time, r.Seq, int64(r.Len), r.Info)
 		} else if r.HasAck {
@@ -100,8 +103,8 @@ func TestSlowStartOnGEOCapture(t *testing.T) {
 	ss := Summarize(l).SlowStart
 	// Flights of 10, 20, 40 and 74 segments (74 × 1448 bytes fill the
 	// window iperf3 asked for with -w 85K), then 74 again.
-	if !ss.Found || ss.Reason != "growth stopped" || ss.Flight < 100000 || ss.Flight > 115000 || ss.Rounds != 4 {
-		t.Errorf("slow start %+v: want it to end after 4 rounds with about 107 KB in flight", ss)
+	if !ss.Found || ss.Reason != SlowStartRwnd || ss.Flight < 100000 || ss.Flight > 115000 || ss.Rounds != 4 {
+		t.Errorf("slow start %+v: want it to end after 4 rounds at the receive window, about 107 KB in flight", ss)
 	}
 	if st := mainStats(t, filepath.Join("..", "testdata", "geo_short.pcap")); st.SlowStart != ss {
 		t.Errorf("summary's slow start %+v, comparison's %+v", st.SlowStart, ss)
