@@ -51,6 +51,7 @@ type Reader struct {
 	format     Format
 	compressed string // "", "gzip" or "zstd"
 	src        packetSource
+	pcap       *pcapReader // src, when the file is a classic pcap: read without the interface
 	ng         *pcapgo.NgReader
 	linkType   layers.LinkType
 	pkt        Packet
@@ -135,7 +136,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 		if err != nil {
 			return nil, err
 		}
-		rd.src, rd.linkType = pr, pr.linkType
+		rd.src, rd.pcap, rd.linkType = pr, pr, pr.linkType
 	case FormatPcapNG:
 		if shb, _ := br.Peek(16); len(shb) == 16 {
 			bo := binary.ByteOrder(binary.LittleEndian)
@@ -185,14 +186,23 @@ func (r *Reader) Next() bool {
 	if r.err != nil {
 		return false
 	}
+	if r.pcap != nil {
+		data, ts, wire, err := r.pcap.next()
+		if err != nil {
+			r.fail(err)
+			return false
+		}
+		p := &r.pkt
+		p.Number++
+		p.Time = ts
+		p.CapLen, p.WireLen = len(data), wire
+		p.Data = data
+		p.LinkType = r.linkType
+		return true
+	}
 	data, ci, err := r.src.ZeroCopyReadPacketData()
 	if err != nil {
-		if err != io.EOF {
-			r.err = fmt.Errorf("packet %d: %w", r.pkt.Number+1, describeReadError(err))
-		} else {
-			r.err = io.EOF
-		}
-		r.closer()
+		r.fail(err)
 		return false
 	}
 	p := &r.pkt
@@ -209,6 +219,16 @@ func (r *Reader) Next() bool {
 		}
 	}
 	return true
+}
+
+// fail ends the reading with err (io.EOF at a clean end).
+func (r *Reader) fail(err error) {
+	if err != io.EOF {
+		r.err = fmt.Errorf("packet %d: %w", r.pkt.Number+1, describeReadError(err))
+	} else {
+		r.err = io.EOF
+	}
+	r.closer()
 }
 
 // Packet returns the packet read by the last successful Next.
