@@ -24,9 +24,10 @@ type DecodeStats struct {
 	FirstUnknown   int64 // packet number of the first packet of an unknown link type
 }
 
-// Decoder turns captured packets into Segments using gopacket's
-// preallocated layers (the DecodingLayer fast path): decoding allocates
-// nothing per packet. A Decoder is not safe for concurrent use.
+// Decoder turns captured packets into Segments: the common encapsulations
+// by hand (fastdecode.go), everything else with gopacket's preallocated
+// layers (the DecodingLayer fast path). Decoding allocates nothing per
+// packet. A Decoder is not safe for concurrent use.
 type Decoder struct {
 	eth    layers.Ethernet
 	dot1q  layers.Dot1Q
@@ -39,6 +40,8 @@ type Decoder struct {
 	gre    layers.GRE
 
 	Stats DecodeStats
+
+	noFast bool // tests: always take the general path
 }
 
 // SetTruncated implements gopacket.DecodeFeedback.
@@ -111,6 +114,11 @@ func linkLayer(lt layers.LinkType) gopacket.LayerType {
 }
 
 func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
+	if !d.noFast {
+		if handled, err := d.decodeFast(p, seg); handled {
+			return err == nil, err
+		}
+	}
 	data := p.Data
 	typ := linkLayer(p.LinkType)
 	if typ == gopacket.LayerTypeZero {
