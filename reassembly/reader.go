@@ -110,13 +110,21 @@ func NewReader(r io.Reader) (*Reader, error) {
 		rd.compressed = "gzip"
 		br = bufio.NewReaderSize(zr, readBufferSize)
 	case bytes.HasPrefix(head, []byte(magicZstd)):
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
+		if frame, _ := br.Peek(14); len(frame) >= 6 {
+			if w := zstdWindow(frame); w > zstdMaxWindow {
+				return nil, fmt.Errorf("zstd: the first frame needs a %d MiB window, more than the limit of %d MiB", w>>20, zstdMaxWindow>>20)
+			}
+		}
+		// One decoding goroutine, streaming: memory is the window (capped)
+		// and a few blocks, whatever the expansion.
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1),
+			zstd.WithDecoderMaxWindow(zstdMaxWindow), zstd.WithDecoderMaxMemory(zstdMaxWindow))
 		if err != nil {
 			return nil, fmt.Errorf("zstd: %w", err)
 		}
 		rd.compressed = "zstd"
 		rd.closer = zr.Close
-		br = bufio.NewReaderSize(zr, readBufferSize)
+		br = bufio.NewReaderSize(zstdErrors{zr}, readBufferSize)
 	}
 	head, err := br.Peek(8)
 	if err != nil && len(head) == 0 {
@@ -172,6 +180,55 @@ func NewReader(r io.Reader) (*Reader, error) {
 		rd.src, rd.linkType = sr, *lt
 	}
 	return rd, nil
+}
+
+// zstdMaxWindow caps the window a zstd frame may ask the decoder for. The
+// format allows up to 3.75 TB and the library 512 MiB by default; a 32 KB
+// frame can ask for either. zstd's own command line tool decodes up to
+// 128 MiB without --long.
+const zstdMaxWindow = 128 << 20
+
+// zstdWindow returns the window size a zstd frame header declares (the
+// frame content size for a single-segment frame), or 0 if it cannot tell.
+func zstdWindow(frame []byte) uint64 {
+	if len(frame) < 6 || string(frame[:4]) != magicZstd {
+		return 0
+	}
+	fhd := frame[4]
+	if fhd&0x20 == 0 { // not single segment: a window descriptor follows
+		wd := frame[5]
+		base := uint64(1) << (10 + wd>>3)
+		return base + base/8*uint64(wd&7)
+	}
+	// Single segment: the window is the frame content size, after the
+	// dictionary ID.
+	pos := 5 + [...]int{0, 1, 2, 4}[fhd&3]
+	size := [...]int{1, 2, 4, 8}[fhd>>6]
+	if len(frame) < pos+size {
+		return 0
+	}
+	b := frame[pos : pos+size]
+	switch size {
+	case 1:
+		return uint64(b[0])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(b)) + 256
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(b))
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+// zstdErrors names the window limit when the decoder refuses a frame (a
+// later one than the first, which NewReader checks itself).
+type zstdErrors struct{ r io.Reader }
+
+func (z zstdErrors) Read(p []byte) (int, error) {
+	n, err := z.r.Read(p)
+	if err != nil && (errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded)) {
+		err = fmt.Errorf("zstd: a frame needs a window above the limit of %d MiB, or is corrupt: %w", zstdMaxWindow>>20, err)
+	}
+	return n, err
 }
 
 // Format returns the detected capture format.
