@@ -73,14 +73,15 @@ type dupRing struct {
 type Conn struct {
 	Stream         int // Wireshark's tcp.stream
 	Client, Server netip.AddrPort
+	FirstTime      int64 // ns since the epoch
+	LastTime       int64
+	FirstFrame     int64
+	LastFrame      int64
+	Dir            [2]DirInfo // indexed by Direction
 	// Handshake is true when the client was identified by a SYN; otherwise
-	// the client is the side with the higher port.
-	Handshake  bool
-	FirstTime  int64 // ns since the epoch
-	LastTime   int64
-	FirstFrame int64
-	LastFrame  int64
-	Dir        [2]DirInfo // indexed by Direction
+	// the client is the side with the higher port. (It is declared here,
+	// beside the other flags, to keep Conn within a 320-byte size class.)
+	Handshake bool
 	// SynAckSeen is set once the server's SYN/ACK was seen.
 	SynAckSeen bool
 	// HandshakeDone is set once the client acknowledged the SYN/ACK.
