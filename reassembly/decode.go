@@ -372,6 +372,13 @@ func (d *Decoder) decodeTCP(data []byte, p *Packet, seg *Segment, ipVer, ipLeft 
 // the parse, keeping what was read before it.
 func parseOptions(o *Options, b []byte) {
 	*o = Options{WScale: -1}
+	// The options of nearly every segment of a connection with timestamps:
+	// NOP, NOP, timestamps.
+	if len(b) == 12 && b[0] == 1 && b[1] == 1 && b[2] == 8 && b[3] == 10 {
+		o.HasTimestamp = true
+		o.TSVal, o.TSEcr = binary.BigEndian.Uint32(b[4:]), binary.BigEndian.Uint32(b[8:])
+		return
+	}
 	for len(b) > 0 {
 		kind := b[0]
 		if kind == 0 { // end of option list

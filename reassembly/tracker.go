@@ -41,11 +41,11 @@ type DirInfo struct {
 	Base    uint64 // unwrapped number that relative sequence numbers count from
 	ref     uint64 // the last unwrapped sequence number, the reference for unwrapping
 	// The signatures of the last dupWindow packets that were not
-	// duplicates, for checkDuplicate: the newest inline, the others in a
-	// ring allocated with the direction's second packet, so that a
-	// connection of one SYN (a flood, a scan) does not pay for it.
-	last  dupSig
-	older *dupRing
+	// duplicates, for checkDuplicate: the first one inline, then all of
+	// them in a ring allocated with the direction's second packet, so that
+	// a connection of one SYN (a flood, a scan) does not pay for it.
+	first dupSig
+	ring  *dupRing
 }
 
 const dupWindow = 4
@@ -64,8 +64,8 @@ type dupSig struct {
 }
 
 type dupRing struct {
-	sig [dupWindow - 1]dupSig
-	at  int
+	sig [dupWindow]dupSig
+	at  uint
 }
 
 // Conn is one TCP connection: a 4-tuple from its first packet, or from a
@@ -391,35 +391,34 @@ func (di *DirInfo) checkDuplicate(seg *Segment) bool {
 		time: seg.Time, length: int32(seg.PayloadLen), flags: seg.Flags,
 		window: seg.Window, ipid: seg.IPID, ttl: seg.TTL, iface: seg.Interface, valid: true,
 	}
-	if !di.last.valid { // the direction's first packet
-		di.last = sig
-		return false
-	}
-	if sig.duplicates(&di.last, seg.IPVersion) {
-		return true
-	}
-	if di.older != nil {
-		for i := range di.older.sig {
-			if sig.duplicates(&di.older.sig[i], seg.IPVersion) {
+	r := di.ring
+	if r == nil {
+		if !di.first.valid { // the direction's first packet
+			di.first = sig
+			return false
+		}
+		if sig.duplicates(&di.first, seg.IPVersion) {
+			return true
+		}
+		r = &dupRing{at: 1}
+		r.sig[0], di.first = di.first, dupSig{}
+		di.ring = r
+	} else {
+		for i := range r.sig {
+			if sig.duplicates(&r.sig[i], seg.IPVersion) {
 				return true
 			}
 		}
-	} else {
-		di.older = new(dupRing)
 	}
-	// Keep the newest dupWindow signatures: the one that was newest moves
-	// into the ring, over the oldest.
-	r := di.older
-	r.sig[r.at] = di.last
-	r.at = (r.at + 1) % len(r.sig)
-	di.last = sig
+	r.sig[r.at%dupWindow] = sig // over the oldest
+	r.at++
 	return false
 }
 
 // duplicates reports whether the packet of signature s is a capture
 // duplicate of the earlier packet of signature r (see checkDuplicate).
 func (s *dupSig) duplicates(r *dupSig, ipVersion uint8) bool {
-	if !r.valid || r.seq != s.seq || r.ack != s.ack || r.flags != s.flags ||
+	if r.seq != s.seq || r.ack != s.ack || !r.valid || r.flags != s.flags ||
 		r.length != s.length || r.window != s.window || r.ipid != s.ipid ||
 		r.tsval != s.tsval || r.tsecr != s.tsecr {
 		return false
