@@ -49,16 +49,16 @@ func BenchmarkSynFlood(b *testing.B) {
 // cost: the tracker's state for it, its map slot and its share of the
 // table's growth.
 func TestSynFloodBytesPerConnection(t *testing.T) {
-	n := 300000
-	if raceEnabled {
-		n = 50000
+	n, limit := 300000, 500.0
+	if raceEnabled { // fewer, in a map that has just grown: a looser bound
+		n, limit = 50000, 600
 	}
 	perConn, live := floodLiveBytes(t, n, 100000)
 	t.Logf("%d SYNs at 100,000/s: %d live connections, %.0f bytes each", n, live, perConn)
 	if live != n {
 		t.Errorf("%d live connections, want all %d (none idle long enough)", live, n)
 	}
-	if perConn > 500 {
-		t.Errorf("%.0f bytes per one-SYN connection, want at most 500", perConn)
+	if perConn > limit {
+		t.Errorf("%.0f bytes per one-SYN connection, want at most %.0f", perConn, limit)
 	}
 }
