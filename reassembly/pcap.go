@@ -108,11 +108,10 @@ func (p *pcapReader) fill(n int) error {
 		p.end = copy(p.buf, p.buf[p.pos:p.end])
 		p.pos = 0
 	}
-	if want := n + pcapBlockSize; len(p.buf) < want {
-		if p.buf == nil {
-			want = max(want, 2*pcapBlockSize)
-		}
-		nb := make([]byte, want)
+	if len(p.buf) < n+pcapBlockSize {
+		// Start small (a short file costs little) and double up to the
+		// block size beyond the record.
+		nb := make([]byte, n+min(max(2*len(p.buf), 64<<10), pcapBlockSize))
 		p.end = copy(nb, p.buf[:p.end])
 		p.buf = nb
 	}
