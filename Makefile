@@ -4,7 +4,7 @@ BIN     ?= bin/tcpviz
 DEMO    ?= testdata/geo_short.pcap
 BENCH_CAPTURE ?= /tmp/bench/bench.pcap
 
-.PHONY: all build demo test vet bench bench-compare golden fuzz clean
+.PHONY: all build demo test vet bench bench-scan bench-compare golden fuzz clean
 
 all: build
 
@@ -41,6 +41,12 @@ vet:
 # Micro-benchmarks: packets/s and allocations.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The read/decode/track stage alone on the large capture, and the SYN-flood
+# memory per connection (bytes/conn), as benchmarks.
+bench-scan:
+	@test -f $(BENCH_CAPTURE) || { echo "no $(BENCH_CAPTURE): record it with ../shared/lab/record-bench.sh"; exit 1; }
+	TCPVIZ_BENCH_CAPTURE=$(BENCH_CAPTURE) $(GO) test -run '^$$' -bench 'ReadCapture|SynFlood|Read$$' -benchtime 3x -benchmem ./reassembly/
 
 # tcpviz and tcptrace on the same large capture, side by side
 # (record one with ../shared/lab/record-bench.sh).

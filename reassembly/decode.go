@@ -24,9 +24,10 @@ type DecodeStats struct {
 	FirstUnknown   int64 // packet number of the first packet of an unknown link type
 }
 
-// Decoder turns captured packets into Segments using gopacket's
-// preallocated layers (the DecodingLayer fast path): decoding allocates
-// nothing per packet. A Decoder is not safe for concurrent use.
+// Decoder turns captured packets into Segments: the common encapsulations
+// by hand (fastdecode.go), everything else with gopacket's preallocated
+// layers (the DecodingLayer fast path). Decoding allocates nothing per
+// packet. A Decoder is not safe for concurrent use.
 type Decoder struct {
 	eth    layers.Ethernet
 	dot1q  layers.Dot1Q
@@ -39,6 +40,8 @@ type Decoder struct {
 	gre    layers.GRE
 
 	Stats DecodeStats
+
+	noFast bool // tests: always take the general path
 }
 
 // SetTruncated implements gopacket.DecodeFeedback.
@@ -111,6 +114,11 @@ func linkLayer(lt layers.LinkType) gopacket.LayerType {
 }
 
 func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
+	if !d.noFast {
+		if handled, err := d.decodeFast(p, seg); handled {
+			return err == nil, err
+		}
+	}
 	data := p.Data
 	typ := linkLayer(p.LinkType)
 	if typ == gopacket.LayerTypeZero {
@@ -364,6 +372,13 @@ func (d *Decoder) decodeTCP(data []byte, p *Packet, seg *Segment, ipVer, ipLeft 
 // the parse, keeping what was read before it.
 func parseOptions(o *Options, b []byte) {
 	*o = Options{WScale: -1}
+	// The options of nearly every segment of a connection with timestamps:
+	// NOP, NOP, timestamps.
+	if len(b) == 12 && b[0] == 1 && b[1] == 1 && b[2] == 8 && b[3] == 10 {
+		o.HasTimestamp = true
+		o.TSVal, o.TSEcr = binary.BigEndian.Uint32(b[4:]), binary.BigEndian.Uint32(b[8:])
+		return
+	}
 	for len(b) > 0 {
 		kind := b[0]
 		if kind == 0 { // end of option list

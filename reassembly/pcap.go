@@ -22,18 +22,30 @@ const (
 // files libpcap and Wireshark read: version 2.2 and older, whose record
 // headers have the captured and original lengths swapped, and records whose
 // captured length exceeds the original one. This reader follows libpcap
-// (sf-pcap.c) there, and otherwise behaves like pcapgo's zero-copy path.
+// (sf-pcap.c) there.
+//
+// Records are read in large blocks into one buffer and handed out as slices
+// of it (no copy, no allocation per record); byte order is a flag rather
+// than a binary.ByteOrder interface, and timestamps stay integers.
 type pcapReader struct {
 	r        io.Reader
-	bo       binary.ByteOrder
+	big      bool // big-endian headers
 	nano     bool
 	swapLens bool // pre-2.3 record header: caplen and len swapped
 	minor    uint16
 	snaplen  uint32
+	maxLen   int
 	linkType layers.LinkType
-	hdr      [16]byte
-	buf      []byte
+
+	buf      []byte // buf[pos:end] is read but not yet returned
+	pos, end int
+	rerr     error // the error that ended the last read from r, kept until buf is drained
 }
+
+// pcapBlockSize is how much the reader asks for at once: at least the
+// buffer size of the bufio.Reader in front of it, so that reads bypass that
+// buffer instead of being copied through it.
+const pcapBlockSize = 2 * readBufferSize
 
 func newPcapReader(r io.Reader) (*pcapReader, error) {
 	var h [24]byte
@@ -43,72 +55,142 @@ func newPcapReader(r io.Reader) (*pcapReader, error) {
 	p := &pcapReader{r: r}
 	switch binary.LittleEndian.Uint32(h[:]) {
 	case 0xa1b2c3d4:
-		p.bo = binary.LittleEndian
 	case 0xa1b23c4d:
-		p.bo, p.nano = binary.LittleEndian, true
+		p.nano = true
 	case 0xd4c3b2a1:
-		p.bo = binary.BigEndian
+		p.big = true
 	case 0x4d3cb2a1:
-		p.bo, p.nano = binary.BigEndian, true
+		p.big, p.nano = true, true
 	default:
 		return nil, ErrNotCapture
 	}
-	major, minor := p.bo.Uint16(h[4:]), p.bo.Uint16(h[6:])
+	major, minor := p.u16(h[4:]), p.u16(h[6:])
 	if major != 2 || minor > 4 {
 		return nil, fmt.Errorf("pcap header: unsupported version %d.%d", major, minor)
 	}
 	p.minor = minor
 	p.swapLens = minor < 3
-	p.snaplen = p.bo.Uint32(h[16:])
+	p.snaplen = p.u32(h[16:])
 	// The upper bits of the link-type word hold FCS information.
-	p.linkType = layers.LinkType(p.bo.Uint32(h[20:]) & 0xffff)
+	p.linkType = layers.LinkType(p.u32(h[20:]) & 0xffff)
+	p.maxLen = maxRecordLen
+	if int64(p.snaplen) > maxRecordLen {
+		p.maxLen = int(min(int64(p.snaplen), maxRecordLenHard))
+	}
 	return p, nil
 }
 
-func (p *pcapReader) maxLen() int {
-	if int64(p.snaplen) > maxRecordLen {
-		return int(min(int64(p.snaplen), maxRecordLenHard))
+func (p *pcapReader) u16(b []byte) uint16 {
+	if p.big {
+		return binary.BigEndian.Uint16(b)
 	}
-	return maxRecordLen
+	return binary.LittleEndian.Uint16(b)
 }
 
-// ZeroCopyReadPacketData returns the next record; its data is valid until
-// the next call.
+func (p *pcapReader) u32(b []byte) uint32 {
+	if p.big {
+		return binary.BigEndian.Uint32(b)
+	}
+	return binary.LittleEndian.Uint32(b)
+}
+
+// fill makes at least n bytes available in buf[pos:end], reading more
+// from r. It returns fewer only when r has no more: then the error that
+// ended the input (io.EOF at a clean end).
+func (p *pcapReader) fill(n int) error {
+	if p.end-p.pos >= n {
+		return nil
+	}
+	if p.rerr != nil {
+		return p.rerr
+	}
+	if p.pos > 0 { // move the partial record to the front
+		p.end = copy(p.buf, p.buf[p.pos:p.end])
+		p.pos = 0
+	}
+	if len(p.buf) < n+pcapBlockSize {
+		// Start small (a short file costs little) and double up to the
+		// block size beyond the record.
+		nb := make([]byte, n+min(max(2*len(p.buf), 64<<10), pcapBlockSize))
+		p.end = copy(nb, p.buf[:p.end])
+		p.buf = nb
+	}
+	for empty := 0; p.end < n; {
+		m, err := p.r.Read(p.buf[p.end:])
+		p.end += m
+		if err != nil {
+			p.rerr = err
+			if p.end >= n {
+				return nil
+			}
+			return err
+		}
+		if m > 0 {
+			empty = 0
+		} else if empty++; empty == 100 { // as bufio gives up on such a reader
+			p.rerr = io.ErrNoProgress
+			return p.rerr
+		}
+	}
+	return nil
+}
+
+// next returns the next record: its data (valid until the next call), its
+// timestamp in nanoseconds since the epoch and its original length.
+func (p *pcapReader) next() (data []byte, ts int64, wireLen int, err error) {
+	if p.end-p.pos < 16 {
+		if err := p.fill(16); err != nil {
+			if (p.end > p.pos && err == io.EOF) || err == io.ErrUnexpectedEOF {
+				return nil, 0, 0, fmt.Errorf("truncated record header (file ends inside it)")
+			}
+			return nil, 0, 0, err
+		}
+	}
+	h := p.buf[p.pos : p.pos+16]
+	var sec, frac, capLen, wire uint32
+	if p.big {
+		sec, frac = binary.BigEndian.Uint32(h[0:]), binary.BigEndian.Uint32(h[4:])
+		capLen, wire = binary.BigEndian.Uint32(h[8:]), binary.BigEndian.Uint32(h[12:])
+	} else {
+		sec, frac = binary.LittleEndian.Uint32(h[0:]), binary.LittleEndian.Uint32(h[4:])
+		capLen, wire = binary.LittleEndian.Uint32(h[8:]), binary.LittleEndian.Uint32(h[12:])
+	}
+	if p.swapLens || (p.minor == 3 && capLen > wire) {
+		capLen, wire = wire, capLen
+	}
+	// Both fit: 2^32 seconds in nanoseconds is below 2^63, as is the
+	// largest fraction a record can claim in microseconds.
+	ts = int64(sec)*1e9 + int64(frac)
+	if !p.nano {
+		ts = int64(sec)*1e9 + int64(frac)*1000
+	}
+	if int64(capLen) > int64(p.maxLen) {
+		return nil, ts, 0, fmt.Errorf("record claims %d captured bytes, more than the maximum of %d: the file is corrupt", capLen, p.maxLen)
+	}
+	wire = max(wire, capLen)
+	n := 16 + int(capLen)
+	if p.end-p.pos < n {
+		if err := p.fill(n); err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, ts, 0, err
+		}
+	}
+	data = p.buf[p.pos+16 : p.pos+n : p.pos+n]
+	p.pos += n
+	return data, ts, int(wire), nil
+}
+
+// ZeroCopyReadPacketData returns the next record as gopacket's readers do;
+// its data is valid until the next call.
 func (p *pcapReader) ZeroCopyReadPacketData() ([]byte, gopacket.CaptureInfo, error) {
 	var ci gopacket.CaptureInfo
-	if _, err := io.ReadFull(p.r, p.hdr[:]); err != nil {
-		if err == io.ErrUnexpectedEOF {
-			return nil, ci, fmt.Errorf("truncated record header (file ends inside it)")
-		}
+	data, ts, wire, err := p.next()
+	if err != nil {
 		return nil, ci, err
 	}
-	sec := int64(p.bo.Uint32(p.hdr[0:]))
-	frac := int64(p.bo.Uint32(p.hdr[4:]))
-	capLen := p.bo.Uint32(p.hdr[8:])
-	wireLen := p.bo.Uint32(p.hdr[12:])
-	if p.swapLens || (p.minor == 3 && capLen > wireLen) {
-		capLen, wireLen = wireLen, capLen
-	}
-	if !p.nano {
-		frac *= 1000
-	}
-	ci.Timestamp = time.Unix(sec, frac).UTC()
-	if int64(capLen) > int64(p.maxLen()) {
-		return nil, ci, fmt.Errorf("record claims %d captured bytes, more than the maximum of %d: the file is corrupt", capLen, p.maxLen())
-	}
-	if wireLen < capLen {
-		wireLen = capLen
-	}
-	ci.CaptureLength, ci.Length = int(capLen), int(wireLen)
-	if cap(p.buf) < int(capLen) {
-		p.buf = make([]byte, max(int(capLen), 2048, int(min(p.snaplen, 65536))))
-	}
-	data := p.buf[:capLen]
-	if _, err := io.ReadFull(p.r, data); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return nil, ci, err
-	}
+	ci.Timestamp = time.Unix(0, ts).UTC()
+	ci.CaptureLength, ci.Length = len(data), wire
 	return data, ci, nil
 }

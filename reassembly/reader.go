@@ -51,6 +51,7 @@ type Reader struct {
 	format     Format
 	compressed string // "", "gzip" or "zstd"
 	src        packetSource
+	pcap       *pcapReader // src, when the file is a classic pcap: read without the interface
 	ng         *pcapgo.NgReader
 	linkType   layers.LinkType
 	pkt        Packet
@@ -109,13 +110,21 @@ func NewReader(r io.Reader) (*Reader, error) {
 		rd.compressed = "gzip"
 		br = bufio.NewReaderSize(zr, readBufferSize)
 	case bytes.HasPrefix(head, []byte(magicZstd)):
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
+		if frame, _ := br.Peek(14); len(frame) >= 6 {
+			if w := zstdWindow(frame); w > zstdMaxWindow {
+				return nil, fmt.Errorf("zstd: the first frame needs a %d MiB window, more than the limit of %d MiB", w>>20, zstdMaxWindow>>20)
+			}
+		}
+		// One decoding goroutine, streaming: memory is the window (capped)
+		// and a few blocks, whatever the expansion.
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1),
+			zstd.WithDecoderMaxWindow(zstdMaxWindow), zstd.WithDecoderMaxMemory(zstdMaxWindow))
 		if err != nil {
 			return nil, fmt.Errorf("zstd: %w", err)
 		}
 		rd.compressed = "zstd"
 		rd.closer = zr.Close
-		br = bufio.NewReaderSize(zr, readBufferSize)
+		br = bufio.NewReaderSize(zstdErrors{zr}, readBufferSize)
 	}
 	head, err := br.Peek(8)
 	if err != nil && len(head) == 0 {
@@ -135,7 +144,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 		if err != nil {
 			return nil, err
 		}
-		rd.src, rd.linkType = pr, pr.linkType
+		rd.src, rd.pcap, rd.linkType = pr, pr, pr.linkType
 	case FormatPcapNG:
 		if shb, _ := br.Peek(16); len(shb) == 16 {
 			bo := binary.ByteOrder(binary.LittleEndian)
@@ -173,6 +182,55 @@ func NewReader(r io.Reader) (*Reader, error) {
 	return rd, nil
 }
 
+// zstdMaxWindow caps the window a zstd frame may ask the decoder for. The
+// format allows up to 3.75 TB and the library 512 MiB by default; a 32 KB
+// frame can ask for either. zstd's own command line tool decodes up to
+// 128 MiB without --long.
+const zstdMaxWindow = 128 << 20
+
+// zstdWindow returns the window size a zstd frame header declares (the
+// frame content size for a single-segment frame), or 0 if it cannot tell.
+func zstdWindow(frame []byte) uint64 {
+	if len(frame) < 6 || string(frame[:4]) != magicZstd {
+		return 0
+	}
+	fhd := frame[4]
+	if fhd&0x20 == 0 { // not single segment: a window descriptor follows
+		wd := frame[5]
+		base := uint64(1) << (10 + wd>>3)
+		return base + base/8*uint64(wd&7)
+	}
+	// Single segment: the window is the frame content size, after the
+	// dictionary ID.
+	pos := 5 + [...]int{0, 1, 2, 4}[fhd&3]
+	size := [...]int{1, 2, 4, 8}[fhd>>6]
+	if len(frame) < pos+size {
+		return 0
+	}
+	b := frame[pos : pos+size]
+	switch size {
+	case 1:
+		return uint64(b[0])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(b)) + 256
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(b))
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+// zstdErrors names the window limit when the decoder refuses a frame (a
+// later one than the first, which NewReader checks itself).
+type zstdErrors struct{ r io.Reader }
+
+func (z zstdErrors) Read(p []byte) (int, error) {
+	n, err := z.r.Read(p)
+	if err != nil && (errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded)) {
+		err = fmt.Errorf("zstd: a frame needs a window above the limit of %d MiB, or is corrupt: %w", zstdMaxWindow>>20, err)
+	}
+	return n, err
+}
+
 // Format returns the detected capture format.
 func (r *Reader) Format() Format { return r.format }
 
@@ -185,14 +243,23 @@ func (r *Reader) Next() bool {
 	if r.err != nil {
 		return false
 	}
+	if r.pcap != nil {
+		data, ts, wire, err := r.pcap.next()
+		if err != nil {
+			r.fail(err)
+			return false
+		}
+		p := &r.pkt
+		p.Number++
+		p.Time = ts
+		p.CapLen, p.WireLen = len(data), wire
+		p.Data = data
+		p.LinkType = r.linkType
+		return true
+	}
 	data, ci, err := r.src.ZeroCopyReadPacketData()
 	if err != nil {
-		if err != io.EOF {
-			r.err = fmt.Errorf("packet %d: %w", r.pkt.Number+1, describeReadError(err))
-		} else {
-			r.err = io.EOF
-		}
-		r.closer()
+		r.fail(err)
 		return false
 	}
 	p := &r.pkt
@@ -209,6 +276,16 @@ func (r *Reader) Next() bool {
 		}
 	}
 	return true
+}
+
+// fail ends the reading with err (io.EOF at a clean end).
+func (r *Reader) fail(err error) {
+	if err != io.EOF {
+		r.err = fmt.Errorf("packet %d: %w", r.pkt.Number+1, describeReadError(err))
+	} else {
+		r.err = io.EOF
+	}
+	r.closer()
 }
 
 // Packet returns the packet read by the last successful Next.

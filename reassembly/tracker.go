@@ -1,6 +1,8 @@
 package reassembly
 
 import (
+	"encoding/binary"
+	"math"
 	"net/netip"
 	"slices"
 )
@@ -34,12 +36,16 @@ type DirInfo struct {
 	SACKPermitted bool
 	Timestamps    bool
 
-	started  bool   // a segment of this direction was seen
-	baseSet  bool   // Base is valid
-	Base     uint64 // unwrapped number that relative sequence numbers count from
-	ref      uint64 // the last unwrapped sequence number, the reference for unwrapping
-	recent   [dupWindow]dupSig
-	recentAt int
+	started bool   // a segment of this direction was seen
+	baseSet bool   // Base is valid
+	Base    uint64 // unwrapped number that relative sequence numbers count from
+	ref     uint64 // the last unwrapped sequence number, the reference for unwrapping
+	// The signatures of the last dupWindow packets that were not
+	// duplicates, for checkDuplicate: the first one inline, then all of
+	// them in a ring allocated with the direction's second packet, so that
+	// a connection of one SYN (a flood, a scan) does not pay for it.
+	first dupSig
+	ring  *dupRing
 }
 
 const dupWindow = 4
@@ -49,12 +55,17 @@ type dupSig struct {
 	tsval, tsecr uint32
 	time         int64
 	length       int32
+	iface        int32
 	flags        Flags
 	window       uint16
 	ipid         uint16
 	ttl          uint8
-	iface        int32
 	valid        bool
+}
+
+type dupRing struct {
+	sig [dupWindow]dupSig
+	at  uint
 }
 
 // Conn is one TCP connection: a 4-tuple from its first packet, or from a
@@ -62,14 +73,15 @@ type dupSig struct {
 type Conn struct {
 	Stream         int // Wireshark's tcp.stream
 	Client, Server netip.AddrPort
+	FirstTime      int64 // ns since the epoch
+	LastTime       int64
+	FirstFrame     int64
+	LastFrame      int64
+	Dir            [2]DirInfo // indexed by Direction
 	// Handshake is true when the client was identified by a SYN; otherwise
-	// the client is the side with the higher port.
-	Handshake  bool
-	FirstTime  int64 // ns since the epoch
-	LastTime   int64
-	FirstFrame int64
-	LastFrame  int64
-	Dir        [2]DirInfo // indexed by Direction
+	// the client is the side with the higher port. (It is declared here,
+	// beside the other flags, to keep Conn within a 320-byte size class.)
+	Handshake bool
 	// SynAckSeen is set once the server's SYN/ACK was seen.
 	SynAckSeen bool
 	// HandshakeDone is set once the client acknowledged the SYN/ACK.
@@ -109,29 +121,39 @@ func (c *Conn) RelSeq(d Direction, abs uint64) int64 {
 	return int64(abs - c.Dir[d].Base)
 }
 
-type connKey struct{ a, b netip.AddrPort }
-
-func keyOf(src, dst netip.AddrPort) connKey {
-	if lessAddrPort(dst, src) {
-		src, dst = dst, src
-	}
-	return connKey{src, dst}
+// connKey is the unordered pair of endpoints of a connection, as plain
+// integers: 40 bytes without pointers, cheaper to hash and for the garbage
+// collector than a pair of netip.AddrPort. IPv6 zones, which no decoded
+// packet has, are not part of it.
+type connKey struct {
+	aHi, aLo, bHi, bLo uint64
+	aPort, bPort       uint16
+	v4                 bool
 }
 
-func lessAddrPort(a, b netip.AddrPort) bool {
-	if c := a.Addr().Compare(b.Addr()); c != 0 {
-		return c < 0
+func keyOf(src netip.Addr, srcPort uint16, dst netip.Addr, dstPort uint16) connKey {
+	s, d := src.As16(), dst.As16()
+	k := connKey{
+		aHi: binary.BigEndian.Uint64(s[:8]), aLo: binary.BigEndian.Uint64(s[8:]), aPort: srcPort,
+		bHi: binary.BigEndian.Uint64(d[:8]), bLo: binary.BigEndian.Uint64(d[8:]), bPort: dstPort,
+		v4: src.Is4(),
 	}
-	return a.Port() < b.Port()
+	// Any fixed order of the two endpoints will do.
+	if k.bHi < k.aHi || k.bHi == k.aHi && (k.bLo < k.aLo || k.bLo == k.aLo && k.bPort < k.aPort) {
+		k.aHi, k.aLo, k.aPort, k.bHi, k.bLo, k.bPort = k.bHi, k.bLo, k.bPort, k.aHi, k.aLo, k.aPort
+	}
+	return k
 }
 
 // Tracker assigns segments to connections.
 type Tracker struct {
 	conns map[connKey]*Conn
 	next  int
-	// last is the connection of the previous segment, and lastKey its key.
-	last    *Conn
-	lastKey connKey
+	// last is the connection of the previous segment.
+	last *Conn
+	// minLast is at most the LastTime of every connection in the table, so
+	// that Expire knows when none of them can be idle long enough yet.
+	minLast int64
 	// OnNew, if set, is called when a connection is created, before the
 	// segment that created it is returned.
 	OnNew func(*Conn)
@@ -157,8 +179,18 @@ const (
 // Expire retires connections that are finished or idle at capture time
 // now, and returns how many it retired.
 func (t *Tracker) Expire(now int64) int {
-	n := 0
 	pressure := len(t.conns) > pressureConns
+	// The shortest idle time that retires anything: without it, a sweep
+	// of the whole table would find nothing to do.
+	shortest := int64(closedIdle)
+	if pressure {
+		shortest = pressureIdle
+	}
+	if now-t.minLast <= shortest {
+		return 0
+	}
+	n := 0
+	minLast := int64(math.MaxInt64)
 	for k, c := range t.conns {
 		idle := now - c.LastTime
 		st := c.State()
@@ -167,15 +199,18 @@ func (t *Tracker) Expire(now int64) int {
 			pressure && idle > pressureIdle
 		if done {
 			if c == t.last {
-				t.last, t.lastKey = nil, connKey{}
+				t.last = nil
 			}
 			delete(t.conns, k)
 			if t.OnRetire != nil {
 				t.OnRetire(c)
 			}
 			n++
+		} else {
+			minLast = min(minLast, c.LastTime)
 		}
 	}
+	t.minLast = minLast
 	return n
 }
 
@@ -187,7 +222,7 @@ func (t *Tracker) Flush() {
 	}
 	slices.SortFunc(rest, func(a, b *Conn) int { return a.Stream - b.Stream })
 	clear(t.conns)
-	t.last, t.lastKey = nil, connKey{}
+	t.last, t.minLast = nil, math.MaxInt64
 	if t.OnRetire != nil {
 		for _, c := range rest {
 			t.OnRetire(c)
@@ -197,7 +232,7 @@ func (t *Tracker) Flush() {
 
 // NewTracker returns an empty tracker.
 func NewTracker() *Tracker {
-	return &Tracker{conns: make(map[connKey]*Conn)}
+	return &Tracker{conns: make(map[connKey]*Conn), minLast: math.MaxInt64}
 }
 
 // Len returns the number of connections the tracker holds.
@@ -207,11 +242,13 @@ func (t *Tracker) Len() int { return len(t.conns) }
 // seg's Stream, Dir, SeqAbs, AckAbs and Duplicate fields.
 func (t *Tracker) Track(seg *Segment) *Conn {
 	src, dst := seg.SrcAddrPort(), seg.DstAddrPort()
-	key := keyOf(src, dst)
-	var c *Conn
-	if t.last != nil && key == t.lastKey {
-		c = t.last // packets come in runs of one connection: skip the map
-	} else {
+	var key connKey
+	haveKey := false
+	c := t.last
+	// Packets come in runs of one connection: compare with the previous
+	// one's endpoints before building a key and looking in the map.
+	if c == nil || !(src == c.Client && dst == c.Server || src == c.Server && dst == c.Client) {
+		key, haveKey = keyOf(seg.Src, seg.SrcPort, seg.Dst, seg.DstPort), true
 		c = t.conns[key]
 	}
 	if c != nil && seg.Flags&(SYN|ACK) == SYN {
@@ -225,6 +262,9 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 		}
 	}
 	if c == nil {
+		if !haveKey {
+			key = keyOf(seg.Src, seg.SrcPort, seg.Dst, seg.DstPort)
+		}
 		c = &Conn{Stream: t.next, FirstTime: seg.Time, FirstFrame: seg.Frame}
 		c.Dir[C2S].WScale, c.Dir[S2C].WScale = -1, -1
 		t.next++
@@ -245,13 +285,14 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 			}
 		}
 		t.conns[key] = c
-		t.last, t.lastKey = nil, connKey{}
+		t.last = nil
 		if t.OnNew != nil {
 			t.OnNew(c)
 		}
 	}
 	c.add(seg)
-	t.last, t.lastKey = c, key
+	t.last = c
+	t.minLast = min(t.minLast, seg.Time)
 	return c
 }
 
@@ -350,26 +391,40 @@ func (di *DirInfo) checkDuplicate(seg *Segment) bool {
 		time: seg.Time, length: int32(seg.PayloadLen), flags: seg.Flags,
 		window: seg.Window, ipid: seg.IPID, ttl: seg.TTL, iface: seg.Interface, valid: true,
 	}
-	dup := false
-	for i := range di.recent {
-		r := &di.recent[i]
-		if !r.valid || r.seq != sig.seq || r.ack != sig.ack || r.flags != sig.flags ||
-			r.length != sig.length || r.window != sig.window || r.ipid != sig.ipid ||
-			r.tsval != sig.tsval || r.tsecr != sig.tsecr {
-			continue
+	r := di.ring
+	if r == nil {
+		if !di.first.valid { // the direction's first packet
+			di.first = sig
+			return false
 		}
-		dt := sig.time - r.time
-		if dt < 0 || dt > duplicateWindow {
-			continue
+		if sig.duplicates(&di.first, seg.IPVersion) {
+			return true
 		}
-		if r.iface != sig.iface || r.ttl != sig.ttl || (seg.IPVersion == 4 && sig.ipid != 0) {
-			dup = true
-			break
+		r = &dupRing{at: 1}
+		r.sig[0], di.first = di.first, dupSig{}
+		di.ring = r
+	} else {
+		for i := range r.sig {
+			if sig.duplicates(&r.sig[i], seg.IPVersion) {
+				return true
+			}
 		}
 	}
-	if !dup {
-		di.recent[di.recentAt] = sig
-		di.recentAt = (di.recentAt + 1) % dupWindow
+	r.sig[r.at%dupWindow] = sig // over the oldest
+	r.at++
+	return false
+}
+
+// duplicates reports whether the packet of signature s is a capture
+// duplicate of the earlier packet of signature r (see checkDuplicate).
+func (s *dupSig) duplicates(r *dupSig, ipVersion uint8) bool {
+	if r.seq != s.seq || r.ack != s.ack || !r.valid || r.flags != s.flags ||
+		r.length != s.length || r.window != s.window || r.ipid != s.ipid ||
+		r.tsval != s.tsval || r.tsecr != s.tsecr {
+		return false
 	}
-	return dup
+	if dt := s.time - r.time; dt < 0 || dt > duplicateWindow {
+		return false
+	}
+	return r.iface != s.iface || r.ttl != s.ttl || (ipVersion == 4 && s.ipid != 0)
 }

@@ -1,0 +1,5 @@
+//go:build race
+
+package reassembly
+
+const raceEnabled = true
