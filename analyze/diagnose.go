@@ -91,47 +91,165 @@ func (d *dirAcc) bottleneck() float64 {
 	return d.rates.quantile(0.5)
 }
 
-// diagnose reads what limited the data sent in st's direction, in one
-// line ("" when nothing can be said): rcv is the other direction, whose
-// side receives the data and advertises the window.
-func diagnose(st, rcv *DirStats) string {
-	if st.DataPackets < 10 {
-		return ""
+// Finding is one thing that limited a direction, with the numbers that
+// show it.
+type Finding struct {
+	Kind     string             // one of the Find* kinds
+	Evidence map[string]float64 // the numbers behind Text, by name
+	Text     string             // said for people, with the numbers
+}
+
+// Findings are a direction's findings, most telling first.
+type Findings []Finding
+
+// String says the findings in one line.
+func (fs Findings) String() string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = f.Text
 	}
-	var parts []string
+	return strings.Join(parts, "; ")
+}
+
+// Kinds of findings.
+const (
+	FindNearbyPeer      = "nearby peer"      // ACKs from next to the capture: a split-connection proxy or a LAN
+	FindReceiverStalled = "receiver stalled" // the receiver closed its window
+	FindReordering      = "reordering"       // retransmissions proven spurious
+	FindCongestionLoss  = "congestion loss"  // losses after the RTT grew: a full queue
+	FindRandomLoss      = "random loss"      // losses without a queue before them
+	FindLoss            = "loss"             // losses, cause not told (not at the sender, or no RTT)
+	FindRwndLimited     = "receiver-window limited"
+	FindSenderLimited   = "sender limited"
+	FindNetworkLimited  = "network limited"
+)
+
+// diagnose reads what limited the data sent in st's direction: rcv is the
+// other direction, whose side receives the data and advertises the
+// window; bottleneck is the ACK-dispersion estimate before any refusal.
+// The rules, in order:
+//   - a receiver answering within a millisecond of a sender-side capture
+//     is a nearby peer (a split-connection proxy, a LAN): what it does to
+//     its window is reported, and nothing is said of the path beyond it;
+//   - a closed receive window is a stalled receiver;
+//   - retransmissions most of which were proven spurious (D-SACK,
+//     timestamps, both copies seen) are reordering (or delay spikes), with
+//     the congestion-window reductions they cost;
+//   - otherwise lost segments (down- and upstream of the capture) are
+//     congestion loss when more than half of the loss episodes began with
+//     the RTT near its peak (the largest sample of the last round trip at
+//     least 80% of the way from the direction's minimum to its 95th
+//     percentile, samples of loss episodes left out: a tail drop comes
+//     only with the queue full), random loss otherwise (a random drop
+//     comes at any queue); the cause is not told at a receiver-side
+//     capture or without RTT samples;
+//   - the flight reaching the receiver's window, below the
+//     bandwidth-delay product, is receiver-window limited; a flight far
+//     below both is sender limited; a throughput near the bottleneck
+//     estimate is network limited.
+func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
+	if st.DataPackets < 10 {
+		return nil
+	}
+	var fs Findings
+	add := func(kind, text string, ev map[string]float64) {
+		fs = append(fs, Finding{Kind: kind, Text: text, Evidence: ev})
+	}
+	p := &st.Path
+	if p.NearbyPeer {
+		ms := float64(p.RTTToReceiver) / 1e6
+		if rcv.ZeroWindows > 0 {
+			add(FindNearbyPeer, fmt.Sprintf("a nearby peer closes its window: a split-connection proxy or a slow reader (closed %d times; it answers in %.2f ms; no bottleneck estimate from its ACKs)", rcv.ZeroWindows, ms),
+				map[string]float64{"zero_windows": float64(rcv.ZeroWindows), "peer_rtt_ms": ms})
+		} else {
+			add(FindNearbyPeer, fmt.Sprintf("ACKs come from a nearby peer (it answers in %.2f ms): a split-connection proxy or a LAN; no bottleneck estimate from its ACKs", ms),
+				map[string]float64{"peer_rtt_ms": ms})
+		}
+	} else if rcv.ZeroWindows > 0 {
+		add(FindReceiverStalled, fmt.Sprintf("receiver stalled: window closed %d times", rcv.ZeroWindows), map[string]float64{"zero_windows": float64(rcv.ZeroWindows)})
+	}
+	lost := p.LostDownstream + p.LostUpstream
+	switch {
+	case p.HasData && p.SpuriousRetransmitted > 0 && 2*p.SpuriousRetransmitted >= p.Retransmitted:
+		k := p.LossEventsSpurious
+		add(FindReordering, fmt.Sprintf("reordering: %d spurious retransmissions, cwnd reduced %d times", p.SpuriousRetransmitted, k),
+			map[string]float64{"spurious": float64(p.SpuriousRetransmitted), "cwnd_reductions": float64(k), "retransmitted": float64(p.Retransmitted)})
+	case p.HasData && lost > 0:
+		pct := 100 * float64(lost) / float64(st.DataPackets)
+		ev := map[string]float64{"lost": float64(lost), "lost_pct": pct, "episodes": float64(st.RankedLossEpisodes), "queue_episodes": float64(st.QueueLossEpisodes)}
+		n := st.RankedLossEpisodes
+		told := p.Vantage != VantageReceiver && n > 0 && st.RTTMinMs > 0
+		switch {
+		case told && 2*st.QueueLossEpisodes > n:
+			ev["rtt_at_loss_ms"], ev["rtt_min_ms"] = st.RTTAtLossMs, st.RTTMinMs
+			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT near its peak (%.0f ms vs %.0f ms minimum): a full queue",
+				lost, pct, st.QueueLossEpisodes, n, st.RTTAtLossMs, st.RTTMinMs), ev)
+		case told:
+			ev["rtt_at_loss_ms"], ev["rtt_min_ms"] = st.RTTAtLossMs, st.RTTMinMs
+			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT below its peak (%.0f ms vs %.0f ms minimum): not a full queue",
+				lost, pct, n-st.QueueLossEpisodes, n, st.RTTAtLossMs, st.RTTMinMs), ev)
+		default:
+			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%: %d after the capture point, %d before it)", lost, pct, p.LostDownstream, p.LostUpstream), ev)
+		}
+	case !p.HasData && st.RetransPackets > 0:
+		if pct := 100 * float64(st.RetransPackets) / float64(st.DataPackets); pct >= 1 {
+			add(FindLoss, fmt.Sprintf("loss: %.1f%% of data packets retransmitted", pct), map[string]float64{"retrans_pct": pct})
+		}
+	}
+	if p.NearbyPeer {
+		return fs
+	}
 	mss := int64(st.MSS)
 	if mss == 0 {
 		mss = 1460
-	}
-	if rcv.ZeroWindows > 0 {
-		parts = append(parts, fmt.Sprintf("receiver stalled: window closed %d times", rcv.ZeroWindows))
-	}
-	if pct := 100 * float64(st.RetransPackets) / float64(st.DataPackets); pct >= 1 {
-		parts = append(parts, fmt.Sprintf("loss: %.1f%% of data packets retransmitted", pct))
 	}
 	rtt := st.RTTMinMs
 	if st.RTTSamples == 0 && st.HasHandshakeRTT {
 		rtt = st.HandshakeRTTMs
 	}
-	bdp := int64(st.BottleneckBps / 8 * rtt / 1e3)
+	bdp := int64(bottleneck / 8 * rtt / 1e3)
 	window := rcv.MaxRwnd
+	quiet := len(fs) == 0
 	switch {
 	case window > 0 && st.MaxBytesInFlight >= window-2*mss && (bdp == 0 || bdp > window+window/5):
-		p := fmt.Sprintf("receiver-window limited: %s window", kb(window))
+		text := fmt.Sprintf("receiver-window limited: %s window", kb(window))
+		ev := map[string]float64{"window_bytes": float64(window)}
 		if bdp > 0 {
 			// The ACKs of a window-limited flow show at most the link's
 			// rate (a pacing sender spaces them wider), so the product is a
 			// lower bound.
-			p += fmt.Sprintf(" vs at least %s bandwidth-delay product (%s × %.0f ms)", kb(bdp), BitRate(st.BottleneckBps), rtt)
+			text += fmt.Sprintf(" vs at least %s bandwidth-delay product (%s × %.0f ms)", kb(bdp), BitRate(bottleneck), rtt)
+			ev["bdp_bytes"] = float64(bdp)
 		}
-		parts = append(parts, p)
-	case len(parts) == 0 && window > 0 && st.MaxBytesInFlight > 0 && st.MaxBytesInFlight < window/2 &&
+		add(FindRwndLimited, text, ev)
+	case quiet && window > 0 && st.MaxBytesInFlight > 0 && st.MaxBytesInFlight < window/2 &&
 		(bdp == 0 || st.MaxBytesInFlight < bdp/2):
-		parts = append(parts, fmt.Sprintf("sender limited (application or send buffer): at most %s in flight, window %s", kb(st.MaxBytesInFlight), kb(window)))
-	case len(parts) == 0 && st.BottleneckBps > 0 && st.HasThroughput && st.ThroughputBps >= 0.5*st.BottleneckBps:
-		parts = append(parts, fmt.Sprintf("network limited: bottleneck about %s", BitRate(st.BottleneckBps)))
+		add(FindSenderLimited, fmt.Sprintf("sender limited (application or send buffer): at most %s in flight, window %s", kb(st.MaxBytesInFlight), kb(window)),
+			map[string]float64{"max_in_flight_bytes": float64(st.MaxBytesInFlight), "window_bytes": float64(window)})
+	case quiet && bottleneck > 0 && st.HasThroughput && st.ThroughputBps >= 0.5*bottleneck:
+		add(FindNetworkLimited, fmt.Sprintf("network limited: bottleneck about %s", BitRate(bottleneck)), map[string]float64{"bottleneck_bps": bottleneck})
 	}
-	return strings.Join(parts, "; ")
+	return fs
+}
+
+// bottleneckRefused tells whether the ACK-dispersion estimate is not the
+// path's rate, and why: ACKs from a nearby peer time the proxy, not the
+// path; a sender held by the receiver's window (most of the time) or by
+// the application sends flights too thin for ACK spacing to show the
+// link.
+func bottleneckRefused(st, rcv *DirStats) (string, bool) {
+	switch {
+	case st.Path.NearbyPeer:
+		return "ACKs from a nearby peer", true
+	case st.Duration > 0 && 2*st.RwndLimitedNs > st.Duration:
+		return "the sender was held by the receiver's window", true
+	}
+	for _, f := range st.Findings {
+		if f.Kind == FindSenderLimited || f.Kind == FindRwndLimited {
+			return "the sender was " + f.Kind, true
+		}
+	}
+	return "", false
 }
 
 // BitRate formats bit/s for people: "2.1 Mbit/s", "850 kbit/s". It is

@@ -80,8 +80,20 @@ type DirStats struct {
 	HasThroughput bool
 	ThroughputBps float64
 
-	State     string
+	State string
+	// Findings are what limited this direction, with their evidence;
+	// Diagnosis says them in one line.
+	Findings  Findings
 	Diagnosis string
+	// LossEpisodes counts loss episodes (a resend of bytes already sent
+	// starts one; it ends when all sent before it is acknowledged);
+	// QueueLossEpisodes those that began with the RTT in the top quarter
+	// of the direction's samples (the queue full: congestion; see
+	// lossRanks), of RankedLossEpisodes that had a sample before them;
+	// RTTAtLossMs the mean RTT when they began.
+	LossEpisodes, QueueLossEpisodes int64
+	RTTAtLossMs                     float64
+	RankedLossEpisodes              int64 // episodes with an RTT sample before them
 
 	// Path is what the path did to this direction's data, from wherever
 	// the capture was taken (see Path): the truth beside Wireshark's flags.
@@ -104,7 +116,9 @@ type DirStats struct {
 	PureAcks           int64
 	// BottleneckBps estimates the bottleneck rate of this direction's path
 	// from the spacing of the receiver's ACKs within a flight; 0 when too
-	// few ACKs allowed an estimate.
+	// few ACKs allowed an estimate, or when the estimate would not be the
+	// path's (see bottleneckRefused: ACKs from a nearby peer, a sender
+	// held by the window or the application).
 	BottleneckBps float64
 }
 
@@ -186,7 +200,10 @@ type dirAcc struct {
 	lastAck     uint64
 	lastAckTime int64
 	rates       *rateHist
-	rttMin      int64 // smallest of rtt, 0 before the first
+	rttMin      int64                      // smallest of rtt, 0 before the first
+	recentRTT   [16]struct{ t, rtt int64 } // the latest samples, a ring
+	recentAt    int
+	cleanRTT    []int64 // samples outside loss episodes (a bounded sample of them)
 	win         windowState
 	karn        karnDir // tcptrace-style RTT of this direction's data
 	limits      *limits // made with the first data segment
@@ -204,6 +221,56 @@ type limits struct {
 	lastLimited  bool
 	lastDataTime int64
 	rwndLimited  int64
+	// Loss episodes, and whether the queue had grown before each: the
+	// evidence that tells congestion loss from random loss. An episode
+	// starts with a segment that resends bytes already sent and ends when
+	// the receiver acknowledges everything sent before it.
+	hiSeq      uint64 // highest end of data sent
+	hiSet      bool
+	inEpisode  bool
+	episodeEnd uint64
+	episodes   int64
+	lossRTT    []int64 // the latest RTT sample at each episode's start (at most maxLossRTT)
+}
+
+// rttBefore is the largest RTT sample of the last round trip (the last
+// 1.5 minimum RTTs), 0 when there is none: what the queue looked like
+// just before a loss was noticed.
+func (d *dirAcc) rttBefore() int64 {
+	var best int64
+	for _, r := range d.recentRTT {
+		if r.rtt > 0 && d.lastTime-r.t <= d.rttMin*3/2 {
+			best = max(best, r.rtt)
+		}
+	}
+	return best
+}
+
+// maxCleanRTT bounds the samples kept outside loss episodes.
+const maxCleanRTT = 1 << 14
+
+// maxLossRTT bounds the RTT samples kept at loss episodes.
+const maxLossRTT = 4096
+
+// queueFull: a loss whose RTT just before it had climbed this fraction of
+// the way from the minimum to the high RTTs of the direction (their 95th
+// percentile) came with the queue (nearly) full. Tail drops come only
+// then; random losses come at any queue.
+const queueFull = 0.8
+
+// episode follows loss episodes for a data segment [seq, seq+n).
+func (l *limits) episode(d *dirAcc, seq uint64, n int64) {
+	end := seq + uint64(n)
+	if l.hiSet && seq < l.hiSeq && !l.inEpisode {
+		l.inEpisode, l.episodeEnd = true, l.hiSeq
+		l.episodes++
+		if r := d.rttBefore(); r > 0 && len(l.lossRTT) < maxLossRTT {
+			l.lossRTT = append(l.lossRTT, r)
+		}
+	}
+	if !l.hiSet || end > l.hiSeq {
+		l.hiSeq, l.hiSet = end, true
+	}
 }
 
 // Window state of the advertising side, kept in dirAcc itself: it is
@@ -285,6 +352,9 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		}
 		if o.limits != nil {
 			o.limits.ss.ack(s.Time, int64(s.AckAbs), *info)
+			if o.limits.inEpisode && s.AckAbs >= o.limits.episodeEnd {
+				o.limits.inEpisode = false
+			}
 		}
 		d.window(s, w)
 	}
@@ -325,6 +395,7 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 	}
 	l.ss.rwnd = rw
 	l.ss.data(s.Time, int64(s.SeqAbs), n, *info)
+	l.episode(d, s.SeqAbs, n)
 	if l.lastLimited {
 		l.rwndLimited += s.Time - l.lastDataTime
 	}
@@ -351,6 +422,16 @@ func (d *dirAcc) window(s *reassembly.Segment, w int64) {
 
 func (d *dirAcc) addRTT(ns int64) {
 	d.rtt = append(d.rtt, ns)
+	if d.limits != nil && d.limits.inEpisode {
+		return // timed from a first transmission, across a loss: not the queue's
+	}
+	d.recentRTT[d.recentAt%len(d.recentRTT)] = struct{ t, rtt int64 }{d.lastTime, ns}
+	d.recentAt++
+	if len(d.cleanRTT) < maxCleanRTT {
+		d.cleanRTT = append(d.cleanRTT, ns)
+	} else if d.recentAt%64 == 0 {
+		d.cleanRTT[(d.recentAt/64)%maxCleanRTT] = ns
+	}
 	if d.rttMin == 0 || ns < d.rttMin {
 		d.rttMin = ns
 	}
@@ -360,6 +441,7 @@ func (d *dirAcc) addRTT(ns int64) {
 // accumulated so far (indexed by reassembly.C2S and S2C).
 func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 	var out [2]DirStats
+	var raw [2]float64 // bottleneck estimates before refusal
 	cs := a.state(c)
 	if cs == nil {
 		cs = newConnState()
@@ -398,19 +480,53 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 				st.SlowStart.End -= c.FirstTime
 			}
 			st.RwndLimitedNs = l.rwndLimited
+			st.LossEpisodes = l.episodes
+			lossRanks(&st, acc.cleanRTT, l.lossRTT)
 		}
 		st.ZeroWindowNs = acc.win.zeroWinTime
 		if acc.win.zwOpen {
 			st.ZeroWindowNs += c.LastTime - acc.win.zwStart
 		}
-		st.BottleneckBps = acc.bottleneck()
+		raw[d] = acc.bottleneck()
 		st.State = string(c.State())
 		st.Path = path[d]
+		if st.Path.NearbyPeer {
+			// The ACK clock is the nearby peer's: rounds of microseconds
+			// say nothing of the sender's slow start on the long path.
+			st.SlowStart = SlowStart{}
+		}
 		out[d] = st
 	}
-	out[0].Diagnosis = diagnose(&out[0], &out[1])
-	out[1].Diagnosis = diagnose(&out[1], &out[0])
+	for d := range out {
+		st, rcv := &out[d], &out[1-d]
+		st.Findings = diagnose(st, rcv, raw[d])
+		st.Diagnosis = st.Findings.String()
+		if _, refused := bottleneckRefused(st, rcv); !refused {
+			st.BottleneckBps = raw[d]
+		}
+	}
 	return out
+}
+
+// lossRanks places the RTT before each loss episode between the minimum
+// and the high RTTs of the direction (samples outside loss episodes): QueueLossEpisodes counts those near
+// the top (the queue was full), RTTAtLossMs is their mean.
+func lossRanks(st *DirStats, samples, atLoss []int64) {
+	if len(samples) < 8 || len(atLoss) == 0 {
+		return
+	}
+	s := slices.Clone(samples)
+	slices.Sort(s)
+	lo, hi := float64(s[0]), float64(s[len(s)*95/100])
+	var sum float64
+	for _, v := range atLoss {
+		if hi > lo && (float64(v)-lo)/(hi-lo) >= queueFull {
+			st.QueueLossEpisodes++
+		}
+		sum += float64(v)
+	}
+	st.RTTAtLossMs = sum / float64(len(atLoss)) / 1e6
+	st.RankedLossEpisodes = int64(len(atLoss))
 }
 
 // fillRTT computes the RTT columns from the samples (ns). The median of an

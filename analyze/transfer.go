@@ -1,6 +1,5 @@
 package analyze
 
-
 // SlowStart describes where a sender left slow start.
 type SlowStart struct {
 	Found bool
@@ -15,10 +14,10 @@ type SlowStart struct {
 
 // Why slow start ended.
 const (
-	SlowStartLoss    = "loss"            // a retransmission or a duplicate ACK
-	SlowStartRwnd    = "receive window"  // the flight reached the receiver's window
-	SlowStartDelay   = "delay"           // the round trip grew (HyStart's delay rule)
-	SlowStartStopped = "growth stopped"  // none of these: the application, the send buffer, or a pacing sender
+	SlowStartLoss    = "loss"           // a retransmission or a duplicate ACK
+	SlowStartRwnd    = "receive window" // the flight reached the receiver's window
+	SlowStartDelay   = "delay"          // the round trip grew (HyStart's delay rule)
+	SlowStartStopped = "growth stopped" // none of these: the application, the send buffer, or a pacing sender
 )
 
 // slowStartGrowth is how much a round's data must exceed the previous

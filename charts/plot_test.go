@@ -1,7 +1,6 @@
 package charts
 
 import (
-	"io"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -9,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"net/netip"
 	"os"
 	"path/filepath"

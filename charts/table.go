@@ -63,15 +63,17 @@ type Value struct {
 }
 
 // Cell constructors.
-func IntV(v int64) Value              { return Value{Kind: Int, I: v} }
+func IntV(v int64) Value               { return Value{Kind: Int, I: v} }
 func FloatV(v float64, prec int) Value { return Value{Kind: Float, F: v, Prec: prec} }
-func StrV(s string) Value             { return Value{Kind: String, S: s} }
-func BoolV(b bool) Value              { return Value{Kind: Bool, B: b} }
-func TimeV(ns int64) Value            { return Value{Kind: Time, I: ns} }
+func StrV(s string) Value              { return Value{Kind: String, S: s} }
+func BoolV(b bool) Value               { return Value{Kind: Bool, B: b} }
+func TimeV(ns int64) Value             { return Value{Kind: Time, I: ns} }
 
 // SecondsV is a duration in ns as seconds, written with exactly nine
 // decimals.
-func SecondsV(ns int64) Value { return Value{Kind: Float, I: ns, F: float64(ns) / 1e9, Prec: 9, ns: true} }
+func SecondsV(ns int64) Value {
+	return Value{Kind: Float, I: ns, F: float64(ns) / 1e9, Prec: 9, ns: true}
+}
 
 // Or returns v, or a null of v's kind when ok is false.
 func (v Value) Or(ok bool) Value {

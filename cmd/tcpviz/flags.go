@@ -354,12 +354,12 @@ func (f *jobsFlags) parse(*cli.Context) error {
 // graphParamFlags are the choices of each graph command beyond the
 // shared flags, declared per command name.
 type graphParamFlags struct {
-	command                string
-	style, sampling, by    *choiceValue
-	window                 *secondsValue
-	segments               *intValue
-	Spec                   analyze.GraphSpec
-	Params                 analyze.GraphParams
+	command             string
+	style, sampling, by *choiceValue
+	window              *secondsValue
+	segments            *intValue
+	Spec                analyze.GraphSpec
+	Params              analyze.GraphParams
 }
 
 func (f *graphParamFlags) flags() []cli.Flag {

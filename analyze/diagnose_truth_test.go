@@ -1,0 +1,49 @@
+package analyze
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"tcpviz/internal/golden"
+)
+
+// TestDiagnosisAgainstTruth: the first finding of the data direction, at
+// the sender's capture of each ground-truth scenario, names what the link
+// log says happened; behind the lab's proxy the diagnosis names the nearby
+// peer and refuses a bottleneck estimate; without it, the 85 KB window.
+func TestDiagnosisAgainstTruth(t *testing.T) {
+	truth := filepath.Join(golden.SharedCaptures(), "truth")
+	extra := filepath.Join("..", "testdata", "truth-extra")
+	lab := filepath.Join(golden.SharedCaptures(), "lab")
+	for _, tc := range []struct {
+		path string
+		kind string
+	}{
+		{filepath.Join(truth, "gt_bufferbloat_tail.tx.pcap"), FindCongestionLoss}, // 108 tail drops
+		{filepath.Join(truth, "gt_reverse_loss.rx.pcap"), FindRandomLoss},         // 19 random drops (the server sends)
+		{filepath.Join(truth, "gt_jitter_reorder.tx.pcap"), FindReordering},       // nothing dropped, 35 spurious
+		{filepath.Join(truth, "gt_jitter_reorder.rx.pcap"), FindReordering},
+		{filepath.Join(extra, "gt_bbr_loss2.tx.pcap"), FindRandomLoss},
+		{filepath.Join(extra, "gt_nosack_loss.tx.pcap"), FindRandomLoss},
+		{filepath.Join(extra, "gt_v6_any_loss.tx.pcap"), FindRandomLoss},
+		{filepath.Join(lab, "geo_pep_85k.pcap"), FindNearbyPeer},
+		{filepath.Join(lab, "geo_nopep_85k.pcap"), FindRwndLimited},
+	} {
+		t.Run(filepath.Base(tc.path), func(t *testing.T) {
+			if _, err := os.Stat(tc.path); err != nil {
+				t.Skip(err)
+			}
+			st := mainStats(t, tc.path)
+			if len(st.Findings) == 0 || st.Findings[0].Kind != tc.kind {
+				t.Fatalf("diagnosis %q: want it to start with %s", st.Diagnosis, tc.kind)
+			}
+			if tc.kind == FindNearbyPeer && (st.BottleneckBps != 0 || st.SlowStart.Found) {
+				t.Errorf("behind a proxy: bottleneck %.0f, slow start %+v; want neither", st.BottleneckBps, st.SlowStart)
+			}
+			if tc.kind == FindRwndLimited && st.SlowStart.Reason != SlowStartRwnd {
+				t.Errorf("slow start ended by %q, want %q", st.SlowStart.Reason, SlowStartRwnd)
+			}
+		})
+	}
+}
