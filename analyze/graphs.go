@@ -13,6 +13,7 @@ const (
 	GraphThroughput GraphKind = "tput"    // throughput and goodput
 	GraphRTT        GraphKind = "rtt"     // round-trip time samples
 	GraphWindow     GraphKind = "window"  // bytes in flight and receive window
+	GraphCwnd       GraphKind = "cwnd"    // estimated congestion window, ssthresh, losses
 	GraphCompare    GraphKind = "compare" // one series per compared connection
 )
 
@@ -50,6 +51,8 @@ var graphs = []GraphSpec{
 		Build: func(r []Record, o SeriesOptions, p GraphParams) *Graph { return RTT(r, o, p.RTT) }},
 	{Kind: GraphWindow, Command: "window", Title: "Window",
 		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return Window(r, o) }},
+	{Kind: GraphCwnd, Command: "cwnd", Title: "Congestion window (estimated)",
+		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return Cwnd(r, o) }},
 }
 
 // Graphs returns the registry of graphs, in report order.

@@ -11,6 +11,8 @@ const (
 	SeriesAck         = "ack"
 	SeriesRecvWindow  = "window"
 	SeriesSACK        = "sack"
+	SeriesDSACK       = "dsack"
+	SeriesSpurious    = "spurious-retransmission"
 	SeriesDupAck      = "dup-ack"
 	SeriesZeroWindow  = "zero-window"
 	SeriesSYN         = "syn"
@@ -27,8 +29,8 @@ const (
 )
 
 var seqSeriesOrder = []string{
-	SeriesData, SeriesRetrans, SeriesOutOfOrder, SeriesLost,
-	SeriesAck, SeriesRecvWindow, SeriesSACK, SeriesDupAck, SeriesZeroWindow,
+	SeriesData, SeriesRetrans, SeriesOutOfOrder, SeriesSpurious, SeriesLost,
+	SeriesAck, SeriesRecvWindow, SeriesSACK, SeriesDSACK, SeriesDupAck, SeriesZeroWindow,
 	SeriesSYN, SeriesFIN, SeriesRST,
 }
 
@@ -37,13 +39,16 @@ var seqSeriesOrder = []string{
 // order): every data segment as a bar from seq to seq+len (in the series
 // data, retransmission or out-of-order, so each data segment is in exactly
 // one of them), lost-segment marks, the receiver's ACK line and window
-// line (ack + scaled window) as steps, its SACK blocks as bars, duplicate
-// ACK and zero-window marks, and SYN/FIN/RST marks.
+// line (ack + scaled window) as steps, its SACK blocks as bars (D-SACK
+// blocks apart), duplicate ACK and zero-window marks, and SYN/FIN/RST
+// marks. A resent segment that a later D-SACK proves unneeded is drawn as
+// a spurious retransmission instead of its Wireshark category.
 func TCPTrace(recs []Record, o SeriesOptions) *Graph {
 	f := newSeqFrame(GraphTCPTrace, o, seqColumn, endCol)
 	g := f.g
 	var set seriesSet
 	rev := o.Dir.Reverse()
+	spurious := spuriousFrames(recs, o.Dir)
 	for i := range recs {
 		r := &recs[i]
 		if !f.inTime(r.Time) {
@@ -62,6 +67,8 @@ func TCPTrace(recs []Record, o SeriesOptions) *Graph {
 			if r.Len > 0 && o.Seq.Overlaps(s, s+int64(r.Len)) {
 				name := SeriesData
 				switch {
+				case spurious[r.Frame]:
+					name = SeriesSpurious
 				case r.Info.Flags&Retransmission != 0:
 					name = SeriesRetrans
 				case r.Info.Flags&OutOfOrder != 0:
@@ -87,10 +94,15 @@ func TCPTrace(recs []Record, o SeriesOptions) *Graph {
 				set.add(SeriesRecvWindow, Steps, pt(w, w))
 			}
 		}
+		_, _, dsack := dsackOf(r)
 		for k := 0; k < r.NSACK; k++ {
 			l, rr := f.seq(o.Dir, r.SACK[k][0]), f.seq(o.Dir, r.SACK[k][1])
 			if rr > l && o.Seq.Overlaps(l, rr) {
-				set.add(SeriesSACK, Bars, pt(l, rr))
+				name := SeriesSACK
+				if k == 0 && dsack {
+					name = SeriesDSACK
+				}
+				set.add(name, Bars, pt(l, rr))
 			}
 		}
 		if r.Info.Flags&DupAck != 0 {
@@ -130,6 +142,7 @@ func Stevens(recs []Record, o SeriesOptions) *Graph {
 	f := newSeqFrame(GraphStevens, o, seqColumn)
 	g := f.g
 	var set seriesSet
+	spurious := spuriousFrames(recs, o.Dir)
 	for i := range recs {
 		r := &recs[i]
 		if r.Dir != o.Dir || !f.inTime(r.Time) {
@@ -143,14 +156,17 @@ func Stevens(recs []Record, o SeriesOptions) *Graph {
 		}
 		if r.Len > 0 && o.Seq.Contains(s) {
 			name := SeriesData
-			if r.Info.Flags&Retransmission != 0 {
+			switch {
+			case spurious[r.Frame]:
+				name = SeriesSpurious
+			case r.Info.Flags&Retransmission != 0:
 				name = SeriesRetrans
 			}
 			set.add(name, Dots, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(s)}})
 		}
 		f.flagMarks(r, s, mark)
 	}
-	g.Series = set.list(SeriesData, SeriesRetrans, SeriesSYN, SeriesFIN, SeriesRST)
+	g.Series = set.list(SeriesData, SeriesRetrans, SeriesSpurious, SeriesSYN, SeriesFIN, SeriesRST)
 	return g
 }
 
@@ -164,4 +180,67 @@ func newSeqFrame(kind GraphKind, o SeriesOptions, columns ...string) *frame {
 	f.g.Columns = columns
 	f.seqWindow()
 	return f
+}
+
+// dsackOf returns the D-SACK block of an ACK record, if it carries one
+// (RFC 2883): a first SACK block below the cumulative ACK, or inside the
+// second block.
+func dsackOf(r *Record) (l, rr int64, ok bool) {
+	if r.NSACK == 0 || !r.HasAck {
+		return 0, 0, false
+	}
+	l, rr = r.SACK[0][0], r.SACK[0][1]
+	if rr <= r.Ack || r.NSACK > 1 && l >= r.SACK[1][0] && rr <= r.SACK[1][1] {
+		return l, rr, true
+	}
+	return 0, 0, false
+}
+
+// maxResent bounds the resent segments spuriousFrames waits on.
+const maxResent = 4096
+
+// spuriousFrames returns the frames of direction d's resent segments
+// (starting below the highest byte sent before them) that a later D-SACK
+// block proves unneeded: the receiver already had those bytes. Each
+// D-SACK block proves the latest resend it covers.
+func spuriousFrames(recs []Record, d reassembly.Direction) map[int64]bool {
+	type resent struct{ seq, end, frame int64 }
+	var pending []resent
+	var out map[int64]bool
+	var high int64
+	started := false
+	for i := range recs {
+		r := &recs[i]
+		if r.Dir == d {
+			if r.Len == 0 {
+				continue
+			}
+			end := r.Seq + int64(r.Len)
+			if started && r.Seq < high {
+				if len(pending) == maxResent {
+					pending = pending[1:]
+				}
+				pending = append(pending, resent{r.Seq, end, r.Frame})
+			}
+			if !started || end > high {
+				high, started = end, true
+			}
+			continue
+		}
+		l, rr, ok := dsackOf(r)
+		if !ok {
+			continue
+		}
+		for k := len(pending) - 1; k >= 0; k-- {
+			if p := pending[k]; p.seq >= l && p.end <= rr {
+				if out == nil {
+					out = map[int64]bool{}
+				}
+				out[p.frame] = true
+				pending = append(pending[:k], pending[k+1:]...)
+				break
+			}
+		}
+	}
+	return out
 }

@@ -228,3 +228,50 @@ func TestWindowSeries(t *testing.T) {
 		t.Errorf("series = %v", got)
 	}
 }
+
+// TestCwndSeries: slow start doubling per round, a fast retransmit after
+// duplicate ACKs (ssthresh half the flight), then a timeout.
+func TestCwndSeries(t *testing.T) {
+	var b builder
+	seq := int64(1)
+	ms := 0.0
+	send := func(n int) {
+		for i := 0; i < n; i++ {
+			r := b.data(ms, seq, 1000, 0)
+			r.Info.BytesInFlight = int64(i+1) * 1000
+			seq += 1000
+			ms += 0.1
+		}
+	}
+	for _, n := range []int{2, 4, 8} { // three rounds of 100 ms
+		send(n)
+		ms += 100
+		b.ack(ms, seq, 1<<20, 0)
+	}
+	send(8)
+	ms += 100
+	b.ack(ms, seq-8000, 1<<20, DupAck) // the round's first segment lost
+	b.ack(ms+1, seq-8000, 1<<20, DupAck)
+	r := b.data(ms+2, seq-8000, 1000, Retransmission) // fast retransmit
+	r.Info.BytesInFlight = 8000
+	ms += 100
+	b.ack(ms, seq, 1<<20, 0)
+	ms += 400
+	r = b.data(ms, seq-1000, 1000, Retransmission) // a timeout: no signal since the last new ACK
+	r.Info.BytesInFlight = 1000
+	g := Cwnd(b.recs, SeriesOptions{Conn: testConn()})
+	cw := g.Lookup(SeriesCwnd)
+	if cw == nil || len(cw.Points) < 4 || cw.Points[0].V[0] != 2000 || cw.Points[1].V[0] != 4000 || cw.Points[2].V[0] != 8000 {
+		t.Fatalf("cwnd estimate %+v", cw)
+	}
+	ss := g.Lookup(SeriesSsthresh)
+	if ss == nil || len(ss.Points) != 2 || ss.Points[0].V[0] != 4000 {
+		t.Errorf("ssthresh %+v: want half of 8000 at the first loss", ss)
+	}
+	if f, to := g.Lookup(SeriesFastLoss), g.Lookup(SeriesRTOLoss); f == nil || to == nil || len(f.Points) != 1 || len(to.Points) != 1 {
+		t.Errorf("loss marks: fast %+v, timeout %+v", f, to)
+	}
+	if !g.Zoom.HasYMax || g.Zoom.YMax != 12000 {
+		t.Errorf("y zoom %+v: want the 1 MB window cut at 1.5 × 8000", g.Zoom)
+	}
+}

@@ -55,6 +55,12 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesRTT:        {color: blue, width: 1.3, legend: "RTT sample"},
 	analyze.SeriesInFlight:   {color: blue, width: 1.2, legend: "bytes in flight (at each segment sent)"},
 	analyze.SeriesAdvertised: {color: olive, width: 1.5, legend: "advertised receive window"},
+	analyze.SeriesSpurious:   {color: gray, width: 2, legend: "spurious retransmission (D-SACKed)"},
+	analyze.SeriesDSACK:      {color: brown, width: 1.6, legend: "D-SACK block (a duplicate arrived)"},
+	analyze.SeriesCwnd:       {color: blue, width: 1.6, legend: "cwnd estimate (most bytes in flight per round trip)"},
+	analyze.SeriesSsthresh:   {color: orange, width: 1.4, legend: "ssthresh estimate (half the flight at each loss)"},
+	analyze.SeriesFastLoss:   {color: red, width: 4, glyph: draw.CrossGlyph{}, legend: "loss: fast retransmit"},
+	analyze.SeriesRTOLoss:    {color: purple, width: 4.5, glyph: draw.PyramidGlyph{}, legend: "loss: timeout"},
 }
 
 // palette colours series without a fixed style (the inputs of a

@@ -104,7 +104,7 @@ func TestSeqCSVMatchesTshark(t *testing.T) {
 			for _, r := range rows[1:] {
 				count[r[2]]++
 				switch r[2] {
-				case "data", "retransmission", "out-of-order":
+				case "data", "retransmission", "out-of-order", "spurious-retransmission":
 				default:
 					continue
 				}
@@ -151,7 +151,7 @@ func TestSeqCSVMatchesTshark(t *testing.T) {
 			if count["ack"] == 0 || count["window"] == 0 {
 				t.Errorf("no ACK or window rows: %v", count)
 			}
-			if sacks > 0 && count["sack"] == 0 {
+			if sacks > 0 && count["sack"]+count["dsack"] == 0 {
 				t.Errorf("receiver sent %d packets with SACK blocks, no sack rows: %v", sacks, count)
 			}
 		})
@@ -306,5 +306,31 @@ func TestGraphSeveralInputs(t *testing.T) {
 		if _, err := os.Stat(l); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestCwndCommand: the cwnd graph of the bundled lossy capture (sender
+// side) has estimates and a loss mark for each loss episode the summary
+// counted; a receiver-side capture draws with a warning.
+func TestCwndCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cwnd.csv")
+	_, stderr, code := tcpviz(t, nil, "cwnd", "-o", out, "../../testdata/lossy_sll2.pcap")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	count := map[string]int{}
+	for _, r := range readCSV(t, out)[1:] {
+		count[r[2]]++
+	}
+	if count["cwnd-estimate"] < 10 || count["loss-fast-retransmit"]+count["loss-timeout"] == 0 || count["ssthresh-estimate"] != count["loss-fast-retransmit"]+count["loss-timeout"] {
+		t.Errorf("series %v", count)
+	}
+	rx := "../../../shared/captures/truth/gt_vsat_reno_loss.rx.pcap"
+	if _, err := os.Stat(rx); err != nil {
+		t.Skip(err)
+	}
+	_, stderr, code = tcpviz(t, nil, "cwnd", "-o", filepath.Join(t.TempDir(), "rx.png"), rx)
+	if code != 0 || !strings.Contains(stderr, "warning") || !strings.Contains(stderr, "at the receiver") {
+		t.Errorf("exit %d, stderr %q: want a warning that the capture is at the receiver", code, stderr)
 	}
 }

@@ -18,6 +18,7 @@ func graphCommands(e *env) []*cli.Command {
 		"tput":   "throughput and goodput over time, in bit/s",
 		"rtt":    "round-trip time samples over time or sequence number, in ms",
 		"window": "bytes in flight against the advertised receive window",
+		"cwnd":   "estimated congestion window per round trip, ssthresh at each loss, receive window, loss and timeout marks (sender-side captures)",
 	}
 	var out []*cli.Command
 	seen := map[string]bool{}
@@ -125,6 +126,10 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	o := req.window.Series
 	o.Conn, o.Dir = l.Conn, l.Dir
 	g := req.params.Spec.Draw(l.Records, o, req.params.Params)
+	if v := l.Stats[l.Dir].Path.Vantage; g.Kind == analyze.GraphCwnd && v != analyze.VantageSender {
+		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): the congestion window is estimated from a sender-side capture; this one is %s: the flight drawn is what reached it, not what the sender allowed",
+			in.display(), l.Conn.Stream, l.Dir, vantagePhrase(v)))
+	}
 	if err := emptyWindow(g, o, l); err != nil {
 		res.err = prefixErr(in, err)
 		return res
@@ -176,4 +181,15 @@ func captureTitle(in input) string {
 		return "standard input"
 	}
 	return escapeName(baseName(in.name))
+}
+
+// vantagePhrase says where a capture sits, for messages.
+func vantagePhrase(v analyze.Vantage) string {
+	switch v {
+	case analyze.VantageReceiver:
+		return "at the receiver"
+	case analyze.VantageMiddle:
+		return "in the middle of the path"
+	}
+	return "at an unknown point of the path"
 }
