@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"sort"
+
 	"tcpviz/reassembly"
 )
 
@@ -21,6 +23,9 @@ import (
 type Analyzer struct {
 	conns []*connState // by stream number; nil once forgotten
 	path  *Path        // what the path did, beside Wireshark's flags
+	// loopsOnly turns off the sorted-list fast paths (flow.sorted): the
+	// tests compare both ways.
+	loopsOnly bool
 }
 
 // dupackNeutral is Wireshark's dupacknum = -1 (in an unsigned field) after
@@ -82,6 +87,11 @@ type flow struct {
 	// segs are the unacknowledged segments, oldest first (Wireshark's list
 	// is newest first: iterate backwards to visit them in its order).
 	segs []unacked
+	// sorted is set while segs are in sequence order without overlap,
+	// within 2^30 of the first: then an ACK removes a prefix and the bytes
+	// in flight span from the first to the last, found without visiting
+	// every segment (see ackSorted). Any other list takes Wireshark's loops.
+	sorted bool
 
 	nsack        int
 	sackL, sackR [4]uint32
@@ -235,6 +245,32 @@ func scaledWindow(fwd *flow, s *reassembly.Segment) (int64, int32) {
 	}
 }
 
+// ackSorted removes what ack acknowledges from a sorted list (f.sorted),
+// with the same result as Wireshark's loop over every segment: the
+// segments ending at or below ack go (the one ending exactly at ack gives
+// the ACK's frame and RTT), the one ack falls inside is trimmed to start
+// at ack, the others stay.
+func (f *flow) ackSorted(ack uint32, now int64, info *PacketInfo) {
+	segs := f.segs
+	ref := segs[0].seq
+	a := ack - ref
+	if a >= 1<<31 {
+		return // below every segment: nothing acknowledged
+	}
+	k := sort.Search(len(segs), func(i int) bool { return segs[i].nextseq-ref > a })
+	if k > 0 && segs[k-1].nextseq == ack {
+		info.AckedFrame = segs[k-1].frame
+		info.AckRTT = now - segs[k-1].ts
+	}
+	if k < len(segs) && a > segs[k].seq-ref {
+		segs[k].seq = ack
+	}
+	f.segs = segs[k:]
+	if len(f.segs) == 0 {
+		f.segs = segs[:0]
+	}
+}
+
 // analyzeSeq is tcp_analyze_sequence_number.
 func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segment, seglen uint32, info *PacketInfo) {
 	seq, ack, flags, window := s.Seq, s.Ack, s.Flags, uint32(s.Window)
@@ -383,6 +419,12 @@ func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 		nextseq++
 	}
 	if (seglen > 0 || flags&(thSYN|thFIN) != 0) && len(fwd.segs) < maxUnacked {
+		if n := len(fwd.segs); n == 0 {
+			fwd.sorted = true
+		} else if fwd.sorted {
+			ref := fwd.segs[0].seq
+			fwd.sorted = seq-ref < 1<<30 && seq-ref >= fwd.segs[n-1].nextseq-ref && nextseq-ref < 1<<30
+		}
 		fwd.segs = append(fwd.segs, unacked{frame: s.Frame, seq: seq, nextseq: nextseq, ts: now})
 	}
 	if gtSeq(nextseq, fwd.nextseq) || fwd.nextseq == 0 {
@@ -406,6 +448,10 @@ func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 	// visiting it newest first as Wireshark does: the last exact match
 	// visited is the first transmission.
 	segs := rev.segs
+	if rev.sorted && len(segs) > 0 && !a.loopsOnly {
+		rev.ackSorted(ack, now, info)
+		segs = nil // done
+	}
 	keep := len(segs)
 	for i := len(segs) - 1; i >= 0; i-- {
 		u := &segs[i]
@@ -441,13 +487,19 @@ func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 		base := fwd.baseSeq
 		newest := fwd.segs[len(fwd.segs)-1]
 		first, last := newest.seq-base, newest.nextseq-base
-		for i := range fwd.segs {
-			u := &fwd.segs[i]
-			if u.nextseq-base > last {
-				last = u.nextseq - base
-			}
-			if u.seq-base < first {
-				first = u.seq - base
+		if oldest := fwd.segs[0].seq - base; fwd.sorted && oldest <= last && !a.loopsOnly {
+			// In order and not across the base: the oldest starts lowest,
+			// the newest ends highest.
+			first = oldest
+		} else {
+			for i := range fwd.segs {
+				u := &fwd.segs[i]
+				if u.nextseq-base > last {
+					last = u.nextseq - base
+				}
+				if u.seq-base < first {
+					first = u.seq - base
+				}
 			}
 		}
 		inFlight := last - first

@@ -90,6 +90,8 @@ func FuzzAnalysis(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		trk := reassembly.NewTracker()
 		a := New()
+		slow := New() // Wireshark's loops only: the fast paths must agree
+		slow.loopsOnly = true
 		var recs []Record
 		var conns []*reassembly.Conn
 		trk.OnNew = func(c *reassembly.Conn) { conns = append(conns, c) }
@@ -109,6 +111,9 @@ func FuzzAnalysis(f *testing.F) {
 			}
 			last[k] = s.SeqAbs
 			info := a.Add(c, &s)
+			if want := slow.Add(c, &s); info != want {
+				t.Fatalf("frame %d: fast path %+v, loops %+v", s.Frame, info, want)
+			}
 			if info.BytesInFlight < -1 || info.AckRTT < -1 || info.DupAckNum < 0 {
 				t.Fatalf("frame %d: analysis %+v", s.Frame, info)
 			}

@@ -1,0 +1,62 @@
+package analyze
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"tcpviz/internal/capturetest"
+	"tcpviz/internal/golden"
+	"tcpviz/reassembly"
+)
+
+// TestSortedFastPathEqualsLoops: the sorted-list shortcuts for ACKs and
+// bytes in flight give, on every packet of every capture at hand, the
+// analysis Wireshark's loops give.
+func TestSortedFastPathEqualsLoops(t *testing.T) {
+	var paths []string
+	for _, pattern := range []string{
+		filepath.Join("..", "testdata", "*.pcap*"), filepath.Join("..", "testdata", "truth-extra", "*.pcap"),
+		filepath.Join(golden.SharedCaptures(), "*", "*.pcap*"), filepath.Join(golden.SharedCaptures(), "*", "*.dmp.gz"),
+		filepath.Join(golden.SharedCaptures(), "*", "*.snoop.gz"),
+	} {
+		m, _ := filepath.Glob(pattern)
+		paths = append(paths, m...)
+	}
+	frames := 0
+	for _, path := range paths {
+		if st, err := os.Stat(path); err != nil || st.Size() > 64<<20 {
+			continue
+		}
+		if f, err := os.Open(path); err != nil {
+			continue
+		} else {
+			_, err := reassembly.NewReader(f)
+			f.Close()
+			if err != nil {
+				continue // not a capture this package reads
+			}
+		}
+		infos := func(loops bool) []PacketInfo {
+			a := New()
+			a.loopsOnly = loops
+			var out []PacketInfo
+			sc := reassembly.NewScanner(capturetest.Reader(t, path))
+			for sc.Scan() {
+				out = append(out, a.Add(sc.Conn(), sc.Segment()))
+			}
+			return out
+		}
+		fast, slow := infos(false), infos(true)
+		for i := range fast {
+			if fast[i] != slow[i] {
+				t.Fatalf("%s: segment %d: fast path %+v, loops %+v", filepath.Base(path), i, fast[i], slow[i])
+			}
+		}
+		frames += len(fast)
+	}
+	if frames < 10000 {
+		t.Fatalf("only %d segments compared", frames)
+	}
+	t.Logf("%d segments of %d captures", frames, len(paths))
+}

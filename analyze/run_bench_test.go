@@ -1,0 +1,37 @@
+package analyze
+
+import (
+	"os"
+	"testing"
+
+	"tcpviz/internal/capturetest"
+)
+
+// benchCapture is the large capture of `make bench-compare`
+// (../shared/lab/record-bench.sh); TCPVIZ_BENCH overrides it.
+func benchCapture(b *testing.B) string {
+	p := os.Getenv("TCPVIZ_BENCH")
+	if p == "" {
+		p = "/tmp/bench/bench.pcap"
+	}
+	if _, err := os.Stat(p); err != nil {
+		b.Skipf("no bench capture (%v): record one with ../shared/lab/record-bench.sh", err)
+	}
+	return p
+}
+
+// BenchmarkRunSummary is `tcpviz summary` without the output: one pass
+// with the analysis of every connection.
+func BenchmarkRunSummary(b *testing.B) {
+	path := benchCapture(b)
+	b.ReportAllocs()
+	var packets int64
+	for range b.N {
+		res, err := Run(capturetest.Reader(b, path), RunOptions{Analyze: true, Keep: -1, OnConn: func(*ConnResult) {}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		packets += res.Packets
+	}
+	b.ReportMetric(float64(packets)/b.Elapsed().Seconds(), "packets/s")
+}
