@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"net/netip"
+	"runtime"
 	"slices"
 
 	"tcpviz/reassembly"
@@ -87,6 +88,10 @@ type RunResult struct {
 func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	res := &RunResult{Busiest: -1}
 	sc := reassembly.NewScanner(r)
+	if runtime.GOMAXPROCS(0) > 1 {
+		sc.Pipeline() // read and decode on one core, track and analyse on another
+		defer sc.Close()
+	}
 	var a *Analyzer
 	if o.Analyze || o.Keep >= 0 {
 		a = New()

@@ -17,6 +17,8 @@ type Scanner struct {
 
 	warnings        []error
 	droppedWarnings int64
+
+	pipe *pipeline // reading and decoding ahead, when set (Pipeline)
 }
 
 // NewScanner returns a scanner reading from r.
@@ -32,11 +34,14 @@ func (s *Scanner) Tracker() *Tracker { return s.trk }
 // Scan advances to the next TCP segment. It returns false at the end of
 // the capture or when the file cannot be read further (see Err).
 func (s *Scanner) Scan() bool {
+	if s.pipe != nil {
+		return s.scanPipe()
+	}
 	for s.r.Next() {
 		p := s.r.Packet()
 		ok, err := s.dec.Decode(p, &s.seg)
 		if err != nil {
-			s.warn(fmt.Errorf("packet %d: %w", p.Number, err))
+			s.warn(errPacket(p.Number, err))
 		}
 		if !ok {
 			continue
@@ -54,6 +59,9 @@ func (s *Scanner) Scan() bool {
 // expireEvery+1 is how many packets pass between sweeps for finished and
 // idle connections.
 const expireEvery = 1<<13 - 1
+
+// errPacket names the packet of a decoding problem.
+func errPacket(n int64, err error) error { return fmt.Errorf("packet %d: %w", n, err) }
 
 func (s *Scanner) warn(err error) {
 	if len(s.warnings) < maxWarnings {

@@ -354,6 +354,8 @@ func (c *Conn) add(seg *Segment) {
 		if c.SynAckSeen && d == C2S && seg.Flags&SYN == 0 {
 			c.HandshakeDone = true
 		}
+	} else {
+		seg.AckAbs = 0 // no acknowledgement number in this segment
 	}
 	if seg.Flags&FIN != 0 {
 		fwd.FIN = true
