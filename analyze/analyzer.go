@@ -26,6 +26,10 @@ type Analyzer struct {
 	// loopsOnly turns off the sorted-list fast paths (flow.sorted): the
 	// tests compare both ways.
 	loopsOnly bool
+	// firstSYN holds, by stream, the first segment of connections that
+	// have sent only a SYN so far (see Add).
+	firstSYN map[int]reassembly.Segment
+	scratch  *connState
 }
 
 // dupackNeutral is Wireshark's dupacknum = -1 (in an unsigned field) after
@@ -54,6 +58,7 @@ func (a *Analyzer) Forget(c *reassembly.Conn) {
 	if c.Stream < len(a.conns) {
 		a.conns[c.Stream] = nil
 	}
+	delete(a.firstSYN, c.Stream)
 	a.path.Forget(c)
 }
 
@@ -106,6 +111,11 @@ type connState struct {
 
 func newConnState() *connState {
 	cs := &connState{}
+	cs.init()
+	return cs
+}
+
+func (cs *connState) init() {
 	for i := range cs.flow {
 		f := &cs.flow[i]
 		f.window = ^uint32(0)
@@ -115,7 +125,6 @@ func newConnState() *connState {
 	for i := range cs.stats {
 		cs.stats[i].init()
 	}
-	return cs
 }
 
 // Serial-number comparisons (RFC 1982), as Wireshark's GT_SEQ and friends.
@@ -137,17 +146,66 @@ const (
 // not change the analysis state: it is not a retransmission, a duplicate
 // ACK or anything else the network did. tshark, which does not recognise
 // such copies, flags them (usually as retransmissions or duplicate ACKs).
+//
+// Memory: a connection that has sent nothing but its first SYN holds only
+// a copy of that segment (a SYN flood costs little); its state is made,
+// by analysing the SYN again, when a second segment comes or its
+// statistics are asked for. The analysis is deterministic, so nothing
+// changes but the memory.
 func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
-	cs := a.state(c)
-	isNew := cs == nil
-	if isNew {
-		cs = newConnState()
-		for len(a.conns) <= c.Stream {
-			a.conns = append(a.conns, nil)
-		}
-		a.conns[c.Stream] = cs
-	}
 	a.path.Add(c, s)
+	cs := a.state(c)
+	if cs == nil {
+		if lone := loneSYN(s); lone {
+			if _, waiting := a.firstSYN[c.Stream]; !waiting {
+				if a.firstSYN == nil {
+					a.firstSYN = map[int]reassembly.Segment{}
+				}
+				a.firstSYN[c.Stream] = *s
+				return a.add(a.scratchState(), true, c, s) // thrown away: the SYN's own analysis
+			}
+		}
+		_, held := a.firstSYN[c.Stream]
+		return a.add(a.revive(c), !held, c, s)
+	}
+	return a.add(cs, false, c, s)
+}
+
+// scratchState returns a fresh state for analysing a held-back SYN whose
+// state is then thrown away, reusing its memory.
+func (a *Analyzer) scratchState() *connState {
+	if a.scratch == nil {
+		a.scratch = newConnState()
+		return a.scratch
+	}
+	*a.scratch = connState{}
+	a.scratch.init()
+	return a.scratch
+}
+
+// loneSYN reports whether s is a connection's first segment that can wait
+// (see Add): a SYN without ACK or payload, not a capture duplicate.
+func loneSYN(s *reassembly.Segment) bool {
+	return s.Flags&(thSYN|thACK|thFIN|thRST) == thSYN && s.PayloadLen == 0 && !s.Duplicate
+}
+
+// revive makes the analysis state of c, analysing again the first SYN it
+// held back, if any.
+func (a *Analyzer) revive(c *reassembly.Conn) *connState {
+	cs := newConnState()
+	for len(a.conns) <= c.Stream {
+		a.conns = append(a.conns, nil)
+	}
+	a.conns[c.Stream] = cs
+	if syn, ok := a.firstSYN[c.Stream]; ok {
+		delete(a.firstSYN, c.Stream)
+		a.add(cs, true, c, &syn)
+	}
+	return cs
+}
+
+// add is Add on the state cs (isNew: c's first segment).
+func (a *Analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 	smp := cs.karnAdd(s)
 	fwd, rev := &cs.flow[s.Dir], &cs.flow[s.Dir.Reverse()]
 	info := PacketInfo{BytesInFlight: -1, AckRTT: -1, KarnRTT: -1}

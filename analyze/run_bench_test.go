@@ -35,3 +35,18 @@ func BenchmarkRunSummary(b *testing.B) {
 	}
 	b.ReportMetric(float64(packets)/b.Elapsed().Seconds(), "packets/s")
 }
+
+// BenchmarkRunFlood is `tcpviz summary` of a SYN flood: TCPVIZ_FLOOD names
+// the capture (e.g. 300,000 SYNs at 100,000/s).
+func BenchmarkRunFlood(b *testing.B) {
+	path := os.Getenv("TCPVIZ_FLOOD")
+	if path == "" {
+		b.Skip("TCPVIZ_FLOOD not set")
+	}
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := Run(capturetest.Reader(b, path), RunOptions{Analyze: true, Keep: -1, OnConn: func(*ConnResult) {}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -444,7 +444,10 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 	var raw [2]float64 // bottleneck estimates before refusal
 	cs := a.state(c)
 	if cs == nil {
-		cs = newConnState()
+		cs = a.scratchState()
+		if syn, ok := a.firstSYN[c.Stream]; ok {
+			a.add(cs, true, c, &syn) // a connection that only sent a SYN
+		}
 	}
 	path := a.path.Stats(c)
 	for d := reassembly.C2S; d <= reassembly.S2C; d++ {

@@ -73,7 +73,11 @@ func analyzeCapture(t testing.TB, path string) (map[int64]*analyzed, *Analyzer, 
 	for sc.Scan() {
 		s := sc.Segment()
 		info := a.Add(sc.Conn(), s)
-		out[s.Frame] = &analyzed{seg: *s, info: info, irtt: a.state(sc.Conn()).firstRTT}
+		var irtt int64
+		if cs := a.state(sc.Conn()); cs != nil { // nil: only a SYN so far
+			irtt = cs.firstRTT
+		}
+		out[s.Frame] = &analyzed{seg: *s, info: info, irtt: irtt}
 	}
 	return out, a, conns
 }

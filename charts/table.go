@@ -147,12 +147,48 @@ func (s Schema[R]) Docs() []Doc {
 }
 
 // Row makes the cells of r.
-func (s Schema[R]) Row(r *R) []Value {
-	out := make([]Value, len(s))
-	for i, c := range s {
-		out[i] = c.Cell(r)
+func (s Schema[R]) Row(r *R) []Value { return s.AppendRow(make([]Value, 0, len(s)), r) }
+
+// AppendRow appends the cells of r to dst.
+func (s Schema[R]) AppendRow(dst []Value, r *R) []Value {
+	for _, c := range s {
+		dst = append(dst, c.Cell(r))
 	}
-	return out
+	return dst
+}
+
+// CSVWriter writes rows of typed cells as RFC 4180 CSV, one at a time,
+// reusing its buffers: for tables streamed as they are made.
+type CSVWriter struct {
+	w     *csv.Writer
+	cells []string
+}
+
+// NewCSVWriter returns a writer to w; call Flush at the end.
+func NewCSVWriter(w io.Writer) *CSVWriter { return &CSVWriter{w: csv.NewWriter(w)} }
+
+// WriteHeader writes the column names.
+func (cw *CSVWriter) WriteHeader(cols []Doc) error {
+	cw.cells = cw.cells[:0]
+	for _, c := range cols {
+		cw.cells = append(cw.cells, c.Name)
+	}
+	return cw.w.Write(cw.cells)
+}
+
+// WriteRow writes one row.
+func (cw *CSVWriter) WriteRow(row []Value) error {
+	cw.cells = cw.cells[:0]
+	for _, v := range row {
+		cw.cells = append(cw.cells, v.String())
+	}
+	return cw.w.Write(cw.cells)
+}
+
+// Flush writes what is buffered and returns the first error.
+func (cw *CSVWriter) Flush() error {
+	cw.w.Flush()
+	return cw.w.Error()
 }
 
 // Table is tidy data: one row per observation, typed cells.
@@ -183,23 +219,18 @@ func (t *Table) Write(w io.Writer, f TableFormat) error {
 
 // WriteCSV writes the rows as CSV, with the header line when header is true.
 func (t *Table) WriteCSV(w io.Writer, header bool) error {
-	cw := csv.NewWriter(w)
+	cw := NewCSVWriter(w)
 	if header {
-		if err := cw.Write(t.names()); err != nil {
+		if err := cw.WriteHeader(t.Columns); err != nil {
 			return err
 		}
 	}
-	cells := make([]string, len(t.Columns))
 	for _, row := range t.Rows {
-		for i := range cells {
-			cells[i] = row[i].String()
-		}
-		if err := cw.Write(cells); err != nil {
+		if err := cw.WriteRow(row); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return cw.Flush()
 }
 
 func (t *Table) names() []string {

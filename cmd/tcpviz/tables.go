@@ -50,16 +50,15 @@ func summaryCommand(e *env) *cli.Command {
 }
 
 // tableRows reads one input and hands the rows of each connection to
-// sink, in stream order, as connections retire: memory follows the live
+// add, in stream order, as connections retire: memory follows the live
 // connections, not the capture.
-func tableRows[R any](spec tableSpec[R], src *source, sink func([]charts.Value)) fileResult {
+func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 	var res fileResult
 	r, err := src.open()
 	if err != nil {
 		return fileResult{err: err}
 	}
 	file := src.in.name
-	add := func(row *R) { sink(spec.schema.Row(row)) }
 	out, err := analyze.Run(r, analyze.RunOptions{Analyze: spec.analyze, Keep: -1, OnConn: func(cr *analyze.ConnResult) {
 		spec.rows(file, cr, add)
 	}})
@@ -95,19 +94,19 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 		t := charts.NewTable(spec.schema)
 		streaming := format == charts.CSV
 		var writeErr error
-		flush := func() {
-			if err := t.WriteCSV(e.stdout, false); err != nil && writeErr == nil {
+		cw := charts.NewCSVWriter(e.stdout)
+		write := func(row []charts.Value) {
+			if err := cw.WriteRow(row); err != nil && writeErr == nil {
 				writeErr = err
 			}
-			t.Rows = t.Rows[:0]
 		}
 		if streaming {
-			if err := (&charts.Table{Columns: t.Columns}).WriteCSV(e.stdout, true); err != nil {
+			if err := cw.WriteHeader(t.Columns); err != nil {
 				return err
 			}
 		}
-		// One input streams its rows as they come; several are collected
-		// per input and emitted in input order.
+		// One input streams its rows as they come, through one reused row;
+		// several are collected per input and emitted in input order.
 		perInput := make([][][]charts.Value, len(ins))
 		work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
 			src, err := newSource(in, e.stdin, 1)
@@ -115,24 +114,29 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 				return fileResult{err: err}
 			}
 			defer src.close()
-			sink := func(row []charts.Value) { perInput[i] = append(perInput[i], row) }
+			add := func(r *R) { perInput[i] = append(perInput[i], spec.schema.Row(r)) }
 			if streaming && len(ins) == 1 {
-				sink = func(row []charts.Value) {
-					t.Rows = append(t.Rows, row)
-					if len(t.Rows) >= 256 {
-						flush()
-					}
+				var row []charts.Value
+				add = func(r *R) {
+					row = spec.schema.AppendRow(row[:0], r)
+					write(row)
 				}
 			}
-			return tableRows(spec, src, sink)
+			return tableRows(spec, src, add)
 		})
 		failed := false
 		forEachInput(ins, jf.Jobs, work, func(i int, _ input, r fileResult) {
-			t.Rows = append(t.Rows, perInput[i]...)
-			perInput[i] = nil
 			if streaming {
-				flush()
+				for _, row := range perInput[i] {
+					write(row)
+				}
+				if err := cw.Flush(); err != nil && writeErr == nil {
+					writeErr = err
+				}
+			} else {
+				t.Rows = append(t.Rows, perInput[i]...)
 			}
+			perInput[i] = nil
 			failed = e.printResult(r) || failed
 		})
 		done()
