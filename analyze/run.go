@@ -62,6 +62,11 @@ type RunOptions struct {
 	// OnSegment, if set, sees every segment in capture order with its
 	// analysis (Analyze must be set); the segment is reused afterwards.
 	OnSegment func(*reassembly.Conn, *reassembly.Segment, PacketInfo)
+	// OnFlow, if set, receives every flow of any transport (TCP
+	// connections, UDP flows, other IP protocols) once it ends, in order
+	// of first packet; setting it turns on the decoding of datagrams that
+	// are not TCP (flows.go).
+	OnFlow func(*FlowResult)
 }
 
 // RunResult is what a Run found besides what went to OnConn.
@@ -72,6 +77,10 @@ type RunResult struct {
 	// equals), -1 when there was no connection; BusiestPackets its packets.
 	Busiest        int
 	BusiestPackets int
+	// Flows counts the datagram flows seen (with OnFlow), and BusiestUDP
+	// is the UDP flow that carried the most payload, -1 when none.
+	Flows      int
+	BusiestUDP int
 	// Kept is the connection RunOptions.Keep named, nil if absent, with
 	// its records (both directions, capture order) and statistics.
 	Kept    *reassembly.Conn
@@ -86,10 +95,19 @@ type RunResult struct {
 // damage that stopped the read; what was read before it is in the result
 // (and was given to OnConn).
 func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
-	res := &RunResult{Busiest: -1}
+	res := &RunResult{Busiest: -1, BusiestUDP: -1}
 	sc := reassembly.NewScanner(r)
-	if runtime.GOMAXPROCS(0) > 1 {
-		sc.Pipeline() // read and decode on one core, track and analyse on another
+	var fr *flowRun
+	if o.OnFlow != nil {
+		fr = newFlowRun(o.OnFlow)
+		sc.Datagrams(fr.datagram)
+		flows := sc.Flows()
+		flows.OnNew = func(f *reassembly.Flow) { res.Flows++; fr.newFlow(f) }
+		flows.OnRetire = fr.retireFlow
+	} else if runtime.GOMAXPROCS(0) > 1 {
+		// Read and decode on one core, track and analyse on another (the
+		// datagram path, for flows, stays on one).
+		sc.Pipeline()
 		defer sc.Close()
 	}
 	var a *Analyzer
@@ -102,8 +120,16 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	}
 	var bestBytes int64 = -1
 	trk := sc.Tracker()
-	trk.OnNew = func(*reassembly.Conn) { res.Streams++ }
+	trk.OnNew = func(c *reassembly.Conn) {
+		res.Streams++
+		if fr != nil {
+			fr.newConn(c)
+		}
+	}
 	trk.OnRetire = func(c *reassembly.Conn) {
+		if fr != nil {
+			fr.retireConn(c)
+		}
 		if b := c.Dir[0].Bytes + c.Dir[1].Bytes; b > bestBytes || b == bestBytes && c.Stream < res.Busiest {
 			res.Busiest, bestBytes = c.Stream, b
 			res.BusiestPackets = int(c.Dir[0].Packets + c.Dir[1].Packets)
@@ -125,6 +151,9 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	recs := records{all: make([]Record, 0, max(o.KeepHint, 0))}
 	for sc.Scan() {
 		seg, c := sc.Segment(), sc.Conn()
+		if fr != nil {
+			fr.segment(c, seg)
+		}
 		if a == nil {
 			continue
 		}
@@ -144,6 +173,12 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	}
 	if ro != nil {
 		ro.flush()
+	}
+	if fr != nil {
+		fr.ro.flush()
+		if b, ok := fr.busy[reassembly.ProtoUDP]; ok {
+			res.BusiestUDP = b.flow
+		}
 	}
 	res.Records = recs.slice()
 	res.Packets = sc.Packets()
@@ -237,8 +272,8 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 	return l, err
 }
 
-// scanWarnings condenses a scan's per-packet problems into at most two
-// lines.
+// scanWarnings condenses a scan's per-packet problems into a few lines:
+// one per kind.
 func scanWarnings(sc *reassembly.Scanner) []string {
 	var out []string
 	st := sc.Stats()
@@ -252,6 +287,18 @@ func scanWarnings(sc *reassembly.Scanner) []string {
 	}
 	if n := st.UnknownLink; n > 0 {
 		out = append(out, fmt.Sprintf("packet %d: unsupported link type; %s skipped", st.FirstUnknown, Plural(n, "packet")))
+	}
+	ds := sc.DatagramStats()
+	if n := ds.Incomplete; n > 0 {
+		out = append(out, fmt.Sprintf("%s whose fragments did not all arrive (first fragment: packet %d)",
+			Plural(n, "fragmented datagram"), ds.FirstIncomplete))
+	}
+	if n := ds.Malformed; n > 0 {
+		first := ""
+		if err := sc.DatagramError(); err != nil {
+			first = " (first: " + err.Error() + ")"
+		}
+		out = append(out, fmt.Sprintf("%s could not be decoded and skipped%s", Plural(n, "datagram"), first))
 	}
 	if more > 0 && len(out) == 0 {
 		out = append(out, fmt.Sprintf("%s of other problems", Plural(more, "packet")))

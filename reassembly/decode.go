@@ -42,6 +42,12 @@ type Decoder struct {
 	Stats DecodeStats
 
 	noFast bool // tests: always take the general path
+
+	// datagrams asks the general path to note, in ip, the innermost IP
+	// header of a packet that is not TCP, or of a fragment of a datagram
+	// that is not TCP (see Scanner.Datagrams). TCP packets never reach it.
+	datagrams bool
+	ip        ipPacket
 }
 
 // SetTruncated implements gopacket.DecodeFeedback.
@@ -137,6 +143,10 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 	// p.Data; headers with length fields (PPPoE) can bring it forward.
 	wireEnd := p.WireLen
 	offset := func(b []byte) int { return len(p.Data) - len(b) }
+	// ipAt and proto are the innermost IP header's payload (past any
+	// extension headers) and the protocol it carries, for datagrams.
+	var ipAt []byte
+	var proto uint8
 	for depth := 0; depth < maxLayers; depth++ {
 		var err error
 		switch typ {
@@ -240,12 +250,17 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			seg.Dst = netip.AddrFrom4([4]byte(ip.DstIP))
 			seg.TTL, seg.IPID = ip.TTL, ip.Id
 			if ip.Flags&layers.IPv4MoreFragments != 0 || ip.FragOffset != 0 {
+				if d.datagrams && ip.Protocol != layers.IPProtocolTCP {
+					d.noteIP(p, seg, 4, uint8(ip.Protocol), ip.Payload, ipLeft,
+						fragInfo{frag: true, more: ip.Flags&layers.IPv4MoreFragments != 0, offset: int(ip.FragOffset) * 8, id: uint32(ip.Id)})
+				}
 				return false, errFragment
 			}
 			if ip.Protocol == layers.IPProtocolTCP { // the common case, without the table lookup
 				data, typ = ip.Payload, layers.LayerTypeTCP
 				continue
 			}
+			ipAt, proto = ip.Payload, uint8(ip.Protocol)
 			data, typ = ip.Payload, ip.NextLayerType()
 		case layers.LayerTypeIPv6:
 			if err = d.ip6.DecodeFromBytes(data, d); err != nil {
@@ -263,14 +278,25 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			seg.Src = netip.AddrFrom16([16]byte(ip.SrcIP))
 			seg.Dst = netip.AddrFrom16([16]byte(ip.DstIP))
 			seg.TTL, seg.IPID = ip.HopLimit, 0
+			ipAt, proto = ip.Payload, uint8(ip.NextHeader)
+			if ip.HopByHop != nil {
+				proto = uint8(ip.HopByHop.NextHeader)
+			}
 			data, typ = ip.Payload, ip.NextLayerType()
 		case layers.LayerTypeIPv6Fragment:
+			// Next header, reserved, offset (13 bits) and flags, identification.
+			if d.datagrams && ipVer == 6 && len(data) >= 8 && data[0] != uint8(layers.IPProtocolTCP) {
+				ff := binary.BigEndian.Uint16(data[2:])
+				d.noteIP(p, seg, 6, data[0], data[8:], ipLeft-8,
+					fragInfo{frag: true, more: ff&1 != 0, offset: int(ff &^ 7), id: binary.BigEndian.Uint32(data[4:])})
+			}
 			return false, errFragment
 		case layers.LayerTypeIPv6Destination, layers.LayerTypeIPv6Routing, layers.LayerTypeIPv6HopByHop:
 			if err = d.ip6ext.DecodeFromBytes(data, d); err != nil {
 				return false, fmt.Errorf("ipv6 extension header: %w", lower(err))
 			}
 			ipLeft -= len(d.ip6ext.Contents)
+			ipAt, proto = d.ip6ext.Payload, uint8(d.ip6ext.NextHeader)
 			data, typ = d.ip6ext.Payload, d.ip6ext.NextLayerType()
 		case layers.LayerTypeTCP:
 			if err = d.decodeTCP(data, p, seg, ipVer, ipLeft); err != nil {
@@ -278,6 +304,11 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			}
 			return true, nil
 		default:
+			// The payload of an IP header that is not TCP (UDP, ICMP, ...),
+			// when nothing but that header came before it.
+			if d.datagrams && ipVer != 0 && ipAt != nil && len(data) == len(ipAt) {
+				d.noteIP(p, seg, uint8(ipVer), proto, data, ipLeft, fragInfo{})
+			}
 			return false, nil
 		}
 	}

@@ -26,9 +26,10 @@ type pipeline struct {
 // ahead of Scan, which then only tracks: call it before the first Scan,
 // and Close when done with the scanner (scanning to the end also stops
 // the goroutine). Segments, warnings, counts and errors are the same as
-// without it.
+// without it. A scanner handing over datagrams (Datagrams) does not
+// pipeline.
 func (s *Scanner) Pipeline() {
-	if s.pipe != nil {
+	if s.pipe != nil || s.dg != nil { // datagrams are handed over in Scan's goroutine
 		return
 	}
 	p := &pipeline{

@@ -14,6 +14,7 @@ type Scanner struct {
 	trk *Tracker
 	seg Segment
 	cur *Conn
+	dg  *datagramPath // nil unless Datagrams was called
 
 	warnings        []error
 	droppedWarnings int64
@@ -44,6 +45,9 @@ func (s *Scanner) Scan() bool {
 			s.warn(errPacket(p.Number, err))
 		}
 		if !ok {
+			if s.dg != nil && s.dec.ip.frame == p.Number {
+				s.dg.add(&s.dec.ip, p)
+			}
 			continue
 		}
 		s.cur = s.trk.Track(&s.seg)
@@ -53,6 +57,9 @@ func (s *Scanner) Scan() bool {
 		return true
 	}
 	s.trk.Flush()
+	if s.dg != nil {
+		s.dg.flush()
+	}
 	return false
 }
 
@@ -92,3 +99,40 @@ func (s *Scanner) Stats() DecodeStats { return s.dec.Stats }
 
 // Packets returns how many packets were read.
 func (s *Scanner) Packets() int64 { return s.r.Packet().Number }
+
+// Datagrams makes the scanner hand every IP datagram that is not TCP (UDP,
+// ICMP, any other protocol; fragmented ones once reassembled) to fn, with
+// its flow, during Scan, which still returns only TCP segments. Call it
+// before the first Scan. TCP packets take the same path as without it:
+// datagrams are decoded only once a packet is known not to carry TCP.
+func (s *Scanner) Datagrams(fn func(*Datagram, *Flow)) {
+	s.dg = &datagramPath{flows: NewFlowTracker(), fn: fn}
+	s.dg.frags.stats = &s.dg.stats
+	s.dec.datagrams = true
+}
+
+// Flows returns the scanner's flow tracker (nil unless Datagrams was
+// called), for callers that want to be told of new and retired flows.
+// When Scan returns false every flow has been retired.
+func (s *Scanner) Flows() *FlowTracker {
+	if s.dg == nil {
+		return nil
+	}
+	return s.dg.flows
+}
+
+// DatagramStats returns the datagram path's counts.
+func (s *Scanner) DatagramStats() DatagramStats {
+	if s.dg == nil {
+		return DatagramStats{}
+	}
+	return s.dg.stats
+}
+
+// DatagramError describes the first malformed datagram, or is nil.
+func (s *Scanner) DatagramError() error {
+	if s.dg == nil {
+		return nil
+	}
+	return s.dg.firstErr
+}

@@ -48,7 +48,7 @@ const exitCodesHelp = `EXIT STATUS:
 
 // commands are tcpviz's commands, in the order --help lists them.
 func commands(e *env) []*cli.Command {
-	cmds := []*cli.Command{streamsCommand(e), summaryCommand(e)}
+	cmds := []*cli.Command{streamsCommand(e), flowsCommand(e), summaryCommand(e)}
 	cmds = append(cmds, graphCommands(e)...)
 	cmds = append(cmds, compareCommand(e), reportCommand(e))
 	for _, c := range cmds {

@@ -38,6 +38,7 @@ func TestREADMEColumns(t *testing.T) {
 		docs []charts.Doc
 	}{
 		{"streams", charts.StreamsColumns.Docs()},
+		{"flows", charts.FlowsColumns.Docs()},
 		{"summary", charts.SummaryColumns.Docs()},
 		{"compare", charts.CompareColumns.Docs()},
 	} {

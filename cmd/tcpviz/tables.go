@@ -13,6 +13,9 @@ type tableSpec[R any] struct {
 	analyze bool // the rows need the per-packet analysis
 	schema  charts.Schema[R]
 	rows    func(file string, cr *analyze.ConnResult, add func(*R))
+	// flowRows, when set instead of rows, makes one table of the flows of
+	// every transport (flows.go).
+	flowRows func(file string, fr *analyze.FlowResult, add func(*R))
 }
 
 var streamsSpec = tableSpec[charts.StreamRow]{
@@ -59,14 +62,22 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 		return fileResult{err: err}
 	}
 	file := src.in.name
-	out, err := analyze.Run(r, analyze.RunOptions{Analyze: spec.analyze, Keep: -1, OnConn: func(cr *analyze.ConnResult) {
-		spec.rows(file, cr, add)
-	}})
+	o := analyze.RunOptions{Analyze: spec.analyze, Keep: -1}
+	if spec.flowRows != nil {
+		o.OnFlow = func(fr *analyze.FlowResult) { spec.flowRows(file, fr, add) }
+	} else {
+		o.OnConn = func(cr *analyze.ConnResult) { spec.rows(file, cr, add) }
+	}
+	out, err := analyze.Run(r, o)
 	res.warnings = warningsOf(src.in, out.Warnings)
 	if err != nil {
 		res.err = prefixErr(src.in, err)
-	} else if out.Streams == 0 && out.Packets > 0 {
-		res.warnings = append(res.warnings, src.in.display()+": no TCP connection in the capture")
+	} else if out.Streams+out.Flows == 0 && out.Packets > 0 {
+		what := "TCP connection"
+		if spec.flowRows != nil {
+			what = "IP flow"
+		}
+		res.warnings = append(res.warnings, src.in.display()+": no "+what+" in the capture")
 	}
 	return res
 }
