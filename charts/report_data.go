@@ -150,20 +150,21 @@ func pagePoints(g *analyze.Graph, s *analyze.Series, xmin, xmax, ymin, ymax floa
 	if s.Kind == analyze.Marks || len(pts) <= budget {
 		return pts
 	}
+	// Each coarser grid's cells are unions of the finer one's, so thinning
+	// what the finer grid kept gives what thinning everything would.
 	for k := 4.0; ; k /= 2 {
 		cols, rows := max(int(k*float64(w)), 1), max(int(k*float64(h)), 1)
 		pg := newPixelGrid(xmin, xmax, ymin, ymax, cols, rows)
-		var out []xyz
 		switch s.Kind {
 		case analyze.Bars:
-			out = thinBars(pts, pg)
+			pts = thinBars(pts, pg)
 		case analyze.Steps, analyze.Lines:
-			out = thinLine(pts, pg)
+			pts = thinLine(pts, pg)
 		default:
-			out = thinCells(pts, pg, 1)
+			pts = thinCells(pts, pg, 1)
 		}
-		if len(out) <= budget || cols == 1 && rows == 1 {
-			return out
+		if len(pts) <= budget || cols == 1 && rows == 1 {
+			return pts
 		}
 	}
 }
