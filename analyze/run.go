@@ -64,9 +64,10 @@ type RunOptions struct {
 	// Top is how many of the connections that carried the most payload
 	// RunResult.Top lists (0: none).
 	Top int
-	// Also are more streams whose records and statistics are kept, as
-	// Keep's are (RunResult.Also); a few, chosen by an earlier Run's Top.
-	Also []int
+	// Also are more connections whose records and statistics are kept,
+	// as Keep's are (RunResult.Also): a few, chosen by an earlier Run's
+	// Top, whose Packets say how many records to expect (0: unknown).
+	Also []Busy
 }
 
 // Busy is the size of one connection, as Run ranks them.
@@ -130,7 +131,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		if c.Stream == o.Keep && a != nil {
 			res.Stats = a.Stats(c)
 		}
-		if i := slices.Index(o.Also, c.Stream); i >= 0 && also[i] != nil {
+		if i := alsoIndex(o.Also, c.Stream); i >= 0 && also[i] != nil {
 			also[i].stats = a.Stats(c)
 		}
 		if ro != nil {
@@ -152,7 +153,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		}
 		ai := -1
 		if len(o.Also) > 0 {
-			ai = slices.Index(o.Also, c.Stream)
+			ai = alsoIndex(o.Also, c.Stream)
 		}
 		switch {
 		case o.Keep >= 0 && c.Stream == o.Keep:
@@ -164,7 +165,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			}
 		case ai >= 0:
 			if also[ai] == nil {
-				also[ai] = &alsoKept{conn: c}
+				also[ai] = &alsoKept{conn: c, recs: records{all: make([]Record, 0, o.Also[ai].Packets)}}
 			}
 			info := a.Add(c, seg)
 			also[ai].recs.add(NewRecord(c, seg, info))
@@ -199,6 +200,16 @@ type alsoKept struct {
 	conn  *reassembly.Conn
 	recs  records
 	stats [2]DirStats
+}
+
+// alsoIndex is the index of stream in also, or -1.
+func alsoIndex(also []Busy, stream int) int {
+	for i := range also {
+		if also[i].Stream == stream {
+			return i
+		}
+	}
+	return -1
 }
 
 // addBusy adds b to top (most payload first, the lower stream first of
@@ -322,12 +333,12 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 	if stream < 0 {
 		stream, hint = first.Busiest, first.BusiestPackets
 	}
-	var also []int
+	var also []Busy
 	for _, b := range first.Top {
 		if b.Stream == stream {
 			hint = b.Packets
 		} else {
-			also = append(also, b.Stream)
+			also = append(also, b)
 		}
 	}
 	if r, err = open(); err != nil {

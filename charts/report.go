@@ -21,9 +21,6 @@ type Report struct {
 	// Summary has every connection direction of the capture; its rows
 	// switch the page to their connection's graphs.
 	Summary *Table
-	// Width and Height of the plots the points are thinned for (0: the
-	// pictures' defaults).
-	Width, Height int
 }
 
 // ReportConn is one connection of a report, in one direction.
@@ -35,11 +32,19 @@ type ReportConn struct {
 	Graphs    []ReportGraph
 }
 
-// ReportGraph is one graph of a report.
+// ReportGraph is one graph of a report, its points thinned for the page.
 type ReportGraph struct {
 	Caption string
 	Image   string // picture file, relative to the index ("": none)
-	Graph   *analyze.Graph
+	data    []byte // the graph's JSON
+}
+
+// NewReportGraph prepares g for the page, for a plot of w×h pixels (0:
+// the pictures' default size): its points thinned to PagePointsPerPixel
+// per pixel column, so that g itself need not be kept.
+func NewReportGraph(g *analyze.Graph, caption, image string, w, h int) ReportGraph {
+	w, h = PlotOptions{Width: w, Height: h}.size()
+	return ReportGraph{Caption: caption, Image: image, data: appendGraphJSON(nil, g, caption, image, w, h)}
 }
 
 // Fact is one labelled number.
@@ -126,11 +131,9 @@ tr.graphed { cursor: pointer; } tr.graphed:hover { background: #eef4fb; } tr.on 
 `))
 
 // WriteReport writes the HTML index of a report: one self-contained page
-// (no network access), its points embedded as JSON thinned to
-// PagePointsPerPixel per pixel column of a plot. Text from captures is
-// escaped.
+// (no network access), the points of its graphs embedded as JSON. Text
+// from captures is escaped.
 func WriteReport(w io.Writer, r *Report) error {
-	wpx, hpx := PlotOptions{Width: r.Width, Height: r.Height}.size()
 	v := reportView{Report: r, Script: template.JS(reportJS)}
 	byStream := map[string]int{}
 	for i, c := range r.Conns {
@@ -170,7 +173,7 @@ func WriteReport(w io.Writer, r *Report) error {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = appendGraphJSON(b, g.Graph, g.Caption, g.Image, wpx, hpx)
+			b = append(b, g.data...)
 		}
 		b = append(b, "]}"...)
 	}

@@ -151,7 +151,7 @@ func pagePoints(g *analyze.Graph, s *analyze.Series, xmin, xmax, ymin, ymax floa
 		return pts
 	}
 	// Each coarser grid's cells are unions of the finer one's, so thinning
-	// what the finer grid kept gives what thinning everything would.
+	// what the finer grid kept gives (nearly) what thinning everything would.
 	for k := 4.0; ; k /= 2 {
 		cols, rows := max(int(k*float64(w)), 1), max(int(k*float64(h)), 1)
 		pg := newPixelGrid(xmin, xmax, ymin, ymax, cols, rows)

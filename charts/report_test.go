@@ -47,15 +47,17 @@ func readPage(t *testing.T, page string) pageData {
 	return d
 }
 
-func reportOf(recs []analyze.Record, o analyze.SeriesOptions) []ReportGraph {
+func reportOf(recs []analyze.Record, o analyze.SeriesOptions) ([]ReportGraph, []*analyze.Graph) {
 	var gs []ReportGraph
+	var graphs []*analyze.Graph
 	for _, rg := range analyze.ReportGraphs() {
 		g := rg.Spec.Draw(recs, o, rg.Params)
 		if g.Points() > 0 {
-			gs = append(gs, ReportGraph{Caption: rg.Spec.Caption(rg.Params), Graph: g})
+			gs = append(gs, NewReportGraph(g, rg.Spec.Caption(rg.Params), "", 0, 0))
+			graphs = append(graphs, g)
 		}
 	}
-	return gs
+	return gs, graphs
 }
 
 // TestReportLargeBounded: the page of a 636k-segment connection takes
@@ -72,7 +74,7 @@ func TestReportLargeBounded(t *testing.T) {
 		n /= 4
 	}
 	c, recs := synthetic(n)
-	gs := reportOf(recs, analyze.SeriesOptions{Conn: c})
+	gs, graphs := reportOf(recs, analyze.SeriesOptions{Conn: c})
 	r := &Report{Capture: "bench.pcap"}
 	r.Conns = append(r.Conns, ReportConn{Stream: 1, Label: "10.0.0.1:40512 → 10.0.0.2:5201", Graphs: gs})
 	var buf bytes.Buffer
@@ -94,7 +96,7 @@ func TestReportLargeBounded(t *testing.T) {
 			if len(s.T) != n || len(s.V) != s.N || len(s.V[0]) != n {
 				t.Errorf("%s, %s: %d frames, %d times, %d columns", g.Title, s.Name, n, len(s.T), len(s.V))
 			}
-			if want := len(gs[i].Graph.Series[j].Points); s.Total != want {
+			if want := len(graphs[i].Series[j].Points); s.Total != want {
 				t.Errorf("%s, %s: total %d, want %d", g.Title, s.Name, s.Total, want)
 			}
 			switch {
@@ -123,7 +125,7 @@ func TestReportPagePoints(t *testing.T) {
 	c, recs := synthetic(20000)
 	g := analyze.TCPTrace(recs, analyze.SeriesOptions{Conn: c})
 	var buf bytes.Buffer
-	if err := WriteReport(&buf, &Report{Conns: []ReportConn{{Graphs: []ReportGraph{{Caption: "seq", Graph: g}}}}, Width: 200}); err != nil {
+	if err := WriteReport(&buf, &Report{Conns: []ReportConn{{Graphs: []ReportGraph{NewReportGraph(g, "seq", "", 200, 100)}}}}); err != nil {
 		t.Fatal(err)
 	}
 	d := readPage(t, buf.String())
@@ -157,7 +159,8 @@ func TestReportEscapes(t *testing.T) {
 	c, recs := synthetic(50)
 	evil := `</script><script>alert(1)</script><!-- & "q" ` + "\u2028"
 	r := &Report{Capture: evil + ".pcap", Conns: []ReportConn{{Stream: 3, Label: evil, Diagnosis: evil,
-		Facts: []Fact{{Label: evil, Value: evil}}, Graphs: reportOf(recs, analyze.SeriesOptions{Conn: c})}}}
+		Facts: []Fact{{Label: evil, Value: evil}}}}}
+	r.Conns[0].Graphs, _ = reportOf(recs, analyze.SeriesOptions{Conn: c})
 	var buf bytes.Buffer
 	if err := WriteReport(&buf, r); err != nil {
 		t.Fatal(err)

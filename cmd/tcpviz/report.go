@@ -106,7 +106,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		return res
 	}
 	po.Capture = captureTitle(in)
-	rep := &charts.Report{Capture: in.display(), Width: po.Width, Height: po.Height}
+	rep := &charts.Report{Capture: in.display()}
 	for i, l := range ls {
 		o := analyze.SeriesOptions{Conn: l.Conn, Dir: l.Dir}
 		rc := charts.ReportConn{Stream: l.Conn.Stream, Diagnosis: l.Stats[l.Dir].Diagnosis, Facts: reportFacts(l),
@@ -116,7 +116,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 			if g.Points() == 0 {
 				continue
 			}
-			rgr := charts.ReportGraph{Caption: rg.Spec.Caption(rg.Params), Graph: g}
+			image := ""
 			if i == 0 {
 				// The main connection's graphs also as pictures and points.
 				stem := rg.Spec.Stem(rg.Params)
@@ -127,12 +127,13 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 				if err := writeAtomic(filepath.Join(dir, csv), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PointsCSV, po) }); err != nil {
 					return fail(err)
 				}
-				rgr.Image = png
+				image = png
 				rep.Tables = append(rep.Tables, csv)
 			}
-			rc.Graphs = append(rc.Graphs, rgr)
+			rc.Graphs = append(rc.Graphs, charts.NewReportGraph(g, rg.Spec.Caption(rg.Params), image, po.Width, po.Height))
 		}
 		rep.Conns = append(rep.Conns, rc)
+		ls[i] = nil // its records and graphs are no longer needed
 	}
 	for _, t := range []struct {
 		file  string
