@@ -67,6 +67,20 @@ type RunOptions struct {
 	// of first packet; setting it turns on the decoding of datagrams that
 	// are not TCP (flows.go).
 	OnFlow func(*FlowResult)
+	// Top is how many of the connections that carried the most payload
+	// RunResult.Top lists (0: none).
+	Top int
+	// Also are more connections whose records and statistics are kept,
+	// as Keep's are (RunResult.Also): a few, chosen by an earlier Run's
+	// Top, whose Packets say how many records to expect (0: unknown).
+	Also []Busy
+}
+
+// Busy is the size of one connection, as Run ranks them.
+type Busy struct {
+	Stream  int
+	Bytes   int64 // TCP payload bytes, both directions
+	Packets int
 }
 
 // RunResult is what a Run found besides what went to OnConn.
@@ -86,6 +100,12 @@ type RunResult struct {
 	Kept    *reassembly.Conn
 	Records []Record
 	Stats   [2]DirStats
+	// Top are the RunOptions.Top connections that carried the most
+	// payload, most first (the first stream of equals first).
+	Top []Busy
+	// Also are the connections of RunOptions.Also found in the capture,
+	// in the order asked for, each in its main direction.
+	Also []*Loaded
 	// Warnings are per-packet problems that did not stop the scan, already
 	// condensed to a few lines.
 	Warnings []string
@@ -111,7 +131,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		defer sc.Close()
 	}
 	var a *Analyzer
-	if o.Analyze || o.Keep >= 0 {
+	if o.Analyze || o.Keep >= 0 || len(o.Also) > 0 {
 		a = New()
 	}
 	var ro *reorder
@@ -119,6 +139,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		ro = &reorder{pending: map[int]*ConnResult{}, sink: o.OnConn}
 	}
 	var bestBytes int64 = -1
+	also := make([]*alsoKept, len(o.Also))
 	trk := sc.Tracker()
 	trk.OnNew = func(c *reassembly.Conn) {
 		res.Streams++
@@ -134,8 +155,15 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			res.Busiest, bestBytes = c.Stream, b
 			res.BusiestPackets = int(c.Dir[0].Packets + c.Dir[1].Packets)
 		}
+		if o.Top > 0 {
+			res.Top = addBusy(res.Top, o.Top, Busy{Stream: c.Stream, Bytes: c.Dir[0].Bytes + c.Dir[1].Bytes,
+				Packets: int(c.Dir[0].Packets + c.Dir[1].Packets)})
+		}
 		if c.Stream == o.Keep && a != nil {
 			res.Stats = a.Stats(c)
+		}
+		if i := alsoIndex(o.Also, c.Stream); i >= 0 && also[i] != nil {
+			also[i].stats = a.Stats(c)
 		}
 		if ro != nil {
 			cr := &ConnResult{Info: NewConnInfo(c)}
@@ -157,11 +185,24 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		if a == nil {
 			continue
 		}
+		ai := -1
+		if len(o.Also) > 0 {
+			ai = alsoIndex(o.Also, c.Stream)
+		}
 		switch {
 		case o.Keep >= 0 && c.Stream == o.Keep:
 			res.Kept = c
 			info := a.Add(c, seg)
 			recs.add(NewRecord(c, seg, info))
+			if o.OnSegment != nil {
+				o.OnSegment(c, seg, info)
+			}
+		case ai >= 0:
+			if also[ai] == nil {
+				also[ai] = &alsoKept{conn: c, recs: records{all: make([]Record, 0, o.Also[ai].Packets)}}
+			}
+			info := a.Add(c, seg)
+			also[ai].recs.add(NewRecord(c, seg, info))
 			if o.OnSegment != nil {
 				o.OnSegment(c, seg, info)
 			}
@@ -181,12 +222,51 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		}
 	}
 	res.Records = recs.slice()
+	for _, k := range also {
+		if k != nil {
+			res.Also = append(res.Also, &Loaded{Conn: k.conn, Dir: MainDirection(k.conn), Records: k.recs.slice(), Stats: k.stats})
+		}
+	}
 	res.Packets = sc.Packets()
 	res.Warnings = scanWarnings(sc)
 	if err := sc.Err(); err != nil {
 		return res, fmt.Errorf("%w (%d packets before it were read)", err, sc.Packets())
 	}
 	return res, nil
+}
+
+// alsoKept is a connection of RunOptions.Also, while the run reads it.
+type alsoKept struct {
+	conn  *reassembly.Conn
+	recs  records
+	stats [2]DirStats
+}
+
+// alsoIndex is the index of stream in also, or -1.
+func alsoIndex(also []Busy, stream int) int {
+	for i := range also {
+		if also[i].Stream == stream {
+			return i
+		}
+	}
+	return -1
+}
+
+// addBusy adds b to top (most payload first, the lower stream first of
+// equals), keeping at most n.
+func addBusy(top []Busy, n int, b Busy) []Busy {
+	i := len(top)
+	for i > 0 && (top[i-1].Bytes < b.Bytes || top[i-1].Bytes == b.Bytes && top[i-1].Stream > b.Stream) {
+		i--
+	}
+	if i >= n {
+		return top
+	}
+	top = slices.Insert(top, i, b)
+	if len(top) > n {
+		top = top[:n]
+	}
+	return top
 }
 
 // MainDirection is the direction of c that carried the most payload (c2s
@@ -271,6 +351,62 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 	}
 	return l, err
 }
+
+// LoadBusiest reads the connection o names, as Load does, and with it
+// the n connections that carried the most payload, all analysed in the
+// same pass. open is called twice: a first pass (the tracker alone) ranks
+// the connections. The result holds o's connection first, then the others
+// of the n busiest, most payload first.
+func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) ([]*Loaded, error) {
+	r, err := open()
+	if err != nil {
+		return nil, err
+	}
+	first, err := Run(r, RunOptions{Keep: -1, Top: n})
+	if first.Busiest < 0 {
+		if err != nil {
+			return nil, err
+		}
+		return nil, &NoConnError{Stream: -1}
+	}
+	stream, hint := o.Stream, 0
+	if stream < 0 {
+		stream, hint = first.Busiest, first.BusiestPackets
+	}
+	var also []Busy
+	budget := maxAlsoRecords
+	for _, b := range first.Top {
+		switch {
+		case b.Stream == stream:
+			hint = b.Packets
+		case b.Packets <= budget:
+			// The others' records are held together: a budget keeps a
+			// capture of many large connections within memory.
+			budget -= b.Packets
+			also = append(also, b)
+		}
+	}
+	if r, err = open(); err != nil {
+		return nil, err
+	}
+	res, err := Run(r, RunOptions{Analyze: o.OnConn != nil, Keep: stream, KeepHint: hint, OnConn: o.OnConn, Also: also})
+	if res.Kept == nil {
+		if err != nil {
+			return nil, err
+		}
+		return nil, &NoConnError{Stream: stream, Streams: res.Streams}
+	}
+	l := &Loaded{Conn: res.Kept, Dir: MainDirection(res.Kept), Records: res.Records, Stats: res.Stats, Warnings: res.Warnings}
+	if o.Dir >= 0 {
+		l.Dir = reassembly.Direction(o.Dir)
+	}
+	return append([]*Loaded{l}, res.Also...), err
+}
+
+// maxAlsoRecords bounds the records LoadBusiest keeps for the connections
+// besides the chosen one (about 240 bytes each): those that do not fit are
+// left out, the largest first.
+const maxAlsoRecords = 1 << 19
 
 // scanWarnings condenses a scan's per-packet problems into a few lines:
 // one per kind.

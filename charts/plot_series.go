@@ -42,7 +42,7 @@ func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int)
 	pts := make([]xyz, xy.Len())
 	for i := range pts {
 		x, y := xy.XY(i)
-		pts[i] = xyz{x, y, y}
+		pts[i] = xyz{x: x, y: y, y2: y}
 		if s.Kind == analyze.Bars {
 			pts[i].y2 = xy.y2(i)
 		}

@@ -6,8 +6,12 @@ import (
 )
 
 // xyz is one point ready to draw, in data units: x, y, and for bars the
-// other end y2.
-type xyz struct{ x, y, y2 float64 }
+// other end y2; i is free for the caller (the page keeps the index of the
+// point in its series there).
+type xyz struct {
+	x, y, y2 float64
+	i        int
+}
 
 // pixelGrid maps data units to pixel columns and rows of the plot area.
 type pixelGrid struct {

@@ -26,8 +26,9 @@ func reportCommand(e *env) *cli.Command {
 		Usage: "every graph plus the summary of a capture, as a folder with an HTML index",
 		Description: "For each capture, writes <out-dir>/<capture>-report/ with every graph of the main\n" +
 			"connection (PNG, and their points as CSV), summary.csv and streams.csv for every\n" +
-			"connection, and index.html. Prints the path of each index. The capture is read twice\n" +
-			"(once with -s).",
+			"connection, and index.html: a self-contained page that draws the graphs of the main\n" +
+			"connection and of the 10 busiest (zoom, pan, hover shows each point's frame).\n" +
+			"Prints the path of each index. The capture is read twice.",
 		ArgsUsage: "CAPTURE|DIR|- ...",
 		Flags:     flags,
 		Action: func(c *cli.Context) error {
@@ -58,17 +59,33 @@ func reportCommand(e *env) *cli.Command {
 	}
 }
 
-// reportOf writes the report folder of one input, from one analysis of
-// it (two passes over the capture without -s).
+// reportConns is how many connections, the busiest, get graphs in the
+// page besides the main one.
+const reportConns = 10
+
+// reportOf writes the report folder of one input, from one analysing
+// pass over it (after a first pass that ranks the connections).
 func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, po charts.PlotOptions) fileResult {
 	summary, streams := charts.NewTable(charts.SummaryColumns), charts.NewTable(charts.StreamsColumns)
-	l, res := loadInput(e, in, cf, func(cr *analyze.ConnResult) {
+	var res fileResult
+	src, err := newSource(in, e.stdin, 2)
+	if err != nil {
+		return fileResult{err: err}
+	}
+	ls, err := analyze.LoadBusiest(src.open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, OnConn: func(cr *analyze.ConnResult) {
 		for d := range cr.Stats {
 			charts.AddRow(summary, charts.SummaryColumns, &charts.SummaryRow{File: in.name, Stats: &cr.Stats[d]})
 		}
 		charts.AddRow(streams, charts.StreamsColumns, &charts.StreamRow{File: in.name, Info: cr.Info})
-	})
-	if l == nil {
+	}}, reportConns)
+	src.close()
+	if len(ls) > 0 {
+		res.warnings = warningsOf(in, ls[0].Warnings)
+	}
+	if err != nil {
+		res.err = prefixErr(in, err)
+	}
+	if len(ls) == 0 {
 		return res
 	}
 	dir, err := outputPath(outDir, base+"-report")
@@ -88,27 +105,36 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		}
 		return res
 	}
-	o := analyze.SeriesOptions{Conn: l.Conn, Dir: l.Dir}
 	po.Capture = captureTitle(in)
-	rep := &charts.Report{Capture: in.display(), Diagnosis: l.Stats[l.Dir].Diagnosis,
-		Connection: fmt.Sprintf("%s → %s (stream %d, %s)", l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, l.Conn.Stream, l.Dir)}
-	for _, rg := range analyze.ReportGraphs() {
-		g := rg.Spec.Draw(l.Records, o, rg.Params)
-		if g.Points() == 0 {
-			continue
+	rep := &charts.Report{Capture: in.display()}
+	for i, l := range ls {
+		o := analyze.SeriesOptions{Conn: l.Conn, Dir: l.Dir}
+		rc := charts.ReportConn{Stream: l.Conn.Stream, Diagnosis: l.Stats[l.Dir].Diagnosis, Facts: reportFacts(l),
+			Label: fmt.Sprintf("%s → %s (stream %d, %s)", l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, l.Conn.Stream, l.Dir)}
+		for _, rg := range analyze.ReportGraphs() {
+			g := rg.Spec.Draw(l.Records, o, rg.Params)
+			if g.Points() == 0 {
+				continue
+			}
+			image := ""
+			if i == 0 {
+				// The main connection's graphs also as pictures and points.
+				stem := rg.Spec.Stem(rg.Params)
+				png, csv := stem+".png", stem+".csv"
+				if err := writeAtomic(filepath.Join(dir, png), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PNG, po) }); err != nil {
+					return fail(err)
+				}
+				if err := writeAtomic(filepath.Join(dir, csv), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PointsCSV, po) }); err != nil {
+					return fail(err)
+				}
+				image = png
+				rep.Tables = append(rep.Tables, csv)
+			}
+			rc.Graphs = append(rc.Graphs, charts.NewReportGraph(g, rg.Spec.Caption(rg.Params), image, po.Width, po.Height))
 		}
-		stem := rg.Spec.Stem(rg.Params)
-		png, csv := stem+".png", stem+".csv"
-		if err := writeAtomic(filepath.Join(dir, png), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PNG, po) }); err != nil {
-			return fail(err)
-		}
-		if err := writeAtomic(filepath.Join(dir, csv), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PointsCSV, po) }); err != nil {
-			return fail(err)
-		}
-		rep.Images = append(rep.Images, charts.Image{Title: rg.Spec.Caption(rg.Params), File: png})
-		rep.Tables = append(rep.Tables, csv)
+		rep.Conns = append(rep.Conns, rc)
+		ls[i] = nil // its records and graphs are no longer needed
 	}
-	rep.Facts = reportFacts(l)
 	for _, t := range []struct {
 		file  string
 		table *charts.Table

@@ -36,7 +36,7 @@ func TestReport(t *testing.T) {
 			t.Errorf("index.html lacks %q", want)
 		}
 	}
-	if strings.Contains(page, "<script>") {
+	if strings.Contains(page, "geo<script>") {
 		t.Errorf("capture name not escaped")
 	}
 	folder := filepath.Dir(index)

@@ -1,0 +1,384 @@
+// tcpviz report: draws each graph of the page on its canvas from the JSON
+// in #tcpviz-data; box zoom (drag), pan (shift-drag), reset (double-click
+// or button), hover shows the point's frame. No dependencies, no network.
+"use strict";
+(function () {
+  const data = JSON.parse(document.getElementById("tcpviz-data").textContent);
+  const M = { l: 70, r: 14, t: 10, b: 40 }; // plot margins, CSS pixels
+  const plots = [];
+
+  // Decode the delta-encoded frames and times, and compute x, y (and y2).
+  function decode(g) {
+    for (const s of g.series) {
+      const n = s.f.length;
+      s.x = new Float64Array(n);
+      s.y = new Float64Array(n);
+      s.y2 = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        if (i > 0) {
+          s.f[i] += s.f[i - 1];
+          s.t[i] += s.t[i - 1];
+        }
+        s.x[i] = g.xcol < 0 ? s.t[i] / 1e9 : s.v[g.xcol][i];
+        s.y[i] = s.v[g.ycol][i];
+        s.y2[i] = s.kind === "bars" ? s.v[g.ycol + 1][i] : s.y[i];
+      }
+      s.hidden = false;
+    }
+  }
+
+  // SI formats v with a prefix, at most 4 significant digits.
+  function si(v) {
+    const a = Math.abs(v);
+    for (const [f, p] of [[1e12, "T"], [1e9, "G"], [1e6, "M"], [1e3, "k"]]) {
+      if (a >= f) return trim(v / f) + p;
+    }
+    return trim(v);
+  }
+  function trim(v) {
+    let s = v.toFixed(3).replace(/\.?0+$/, "");
+    return s === "-0" ? "0" : s;
+  }
+  // ticks returns about n round values in [lo, hi].
+  function ticks(lo, hi, n) {
+    const raw = (hi - lo) / Math.max(n, 2);
+    if (!(raw > 0) || !isFinite(raw)) return [];
+    const mag = Math.pow(10, Math.floor(Math.log10(raw)));
+    let step = 10 * mag;
+    for (const f of [1, 2, 2.5, 5]) {
+      if (f * mag >= raw) { step = f * mag; break; }
+    }
+    const out = [];
+    for (let k = Math.ceil(lo / step); k * step <= hi + step * 1e-9; k++) out.push(k * step);
+    return out;
+  }
+
+  function Plot(fig, ci, gi) {
+    this.fig = fig;
+    this.ci = ci;
+    this.gi = gi;
+    this.g = data.conns[ci].graphs[gi];
+    this.canvas = fig.querySelector("canvas");
+    this.tip = fig.querySelector(".tip");
+    const r = this.g.range;
+    this.full = { x0: r[0], x1: r[1], y0: r[2], y1: r[3] };
+    this.view = Object.assign({}, this.full);
+    this.drag = null;
+    this.hover = null;
+    this.legend(fig.querySelector(".legend"));
+    this.listen();
+  }
+
+  Plot.prototype.size = function () {
+    const c = this.canvas, dpr = window.devicePixelRatio || 1;
+    const w = c.clientWidth, h = c.clientHeight;
+    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+      c.width = Math.round(w * dpr);
+      c.height = Math.round(h * dpr);
+    }
+    this.w = w;
+    this.h = h;
+    this.dpr = dpr;
+    this.pw = w - M.l - M.r;
+    this.ph = h - M.t - M.b;
+  };
+  Plot.prototype.sx = function (x) { return M.l + (x - this.view.x0) / (this.view.x1 - this.view.x0) * this.pw; };
+  Plot.prototype.sy = function (y) { return M.t + this.ph - (y - this.view.y0) / (this.view.y1 - this.view.y0) * this.ph; };
+  Plot.prototype.dx = function (px) { return this.view.x0 + (px - M.l) / this.pw * (this.view.x1 - this.view.x0); };
+  Plot.prototype.dy = function (py) { return this.view.y0 + (M.t + this.ph - py) / this.ph * (this.view.y1 - this.view.y0); };
+
+  Plot.prototype.legend = function (el) {
+    for (const s of this.g.series) {
+      const span = document.createElement("span");
+      const sw = document.createElement("i");
+      sw.style.background = s.color;
+      span.appendChild(sw);
+      let text = s.legend;
+      if (s.total > s.f.length) text += " (" + s.f.length + " of " + s.total + " points, thinned per pixel)";
+      span.appendChild(document.createTextNode(text));
+      span.addEventListener("click", () => {
+        s.hidden = !s.hidden;
+        span.classList.toggle("off", s.hidden);
+        this.draw();
+      });
+      el.appendChild(span);
+    }
+  };
+
+  Plot.prototype.draw = function () {
+    this.size();
+    const ctx = this.canvas.getContext("2d"), v = this.view, g = this.g;
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    ctx.clearRect(0, 0, this.w, this.h);
+    ctx.font = "11px sans-serif";
+    ctx.fillStyle = "#222";
+    ctx.strokeStyle = "#e1e1e1";
+    ctx.lineWidth = 1;
+    // Grid and tick labels.
+    ctx.textAlign = "center";
+    ctx.textBaseline = "top";
+    for (const x of ticks(v.x0, v.x1, Math.floor(this.pw / 110))) {
+      const px = Math.round(this.sx(x)) + 0.5;
+      ctx.beginPath(); ctx.moveTo(px, M.t); ctx.lineTo(px, M.t + this.ph); ctx.stroke();
+      ctx.fillText(si(x), px, M.t + this.ph + 4);
+    }
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    for (const y of ticks(v.y0, v.y1, Math.floor(this.ph / 60))) {
+      const py = Math.round(this.sy(y)) + 0.5;
+      ctx.beginPath(); ctx.moveTo(M.l, py); ctx.lineTo(M.l + this.pw, py); ctx.stroke();
+      ctx.fillText(si(y), M.l - 4, py);
+    }
+    ctx.strokeStyle = "#888";
+    ctx.strokeRect(M.l + 0.5, M.t + 0.5, this.pw, this.ph);
+    ctx.textAlign = "center";
+    ctx.textBaseline = "bottom";
+    ctx.fillText(label(g.x), M.l + this.pw / 2, this.h - 2);
+    ctx.save();
+    ctx.translate(12, M.t + this.ph / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textBaseline = "middle";
+    ctx.fillText(label(g.y), 0, 0);
+    ctx.restore();
+    // Series: lines under bars and dots, marks on top.
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(M.l, M.t, this.pw, this.ph);
+    ctx.clip();
+    for (const layer of [["steps", "lines"], ["bars", "dots"], ["marks"]]) {
+      for (const s of g.series) {
+        if (!s.hidden && layer.includes(s.kind)) this.series(ctx, s);
+      }
+    }
+    if (this.hover) {
+      const s = this.hover.s, i = this.hover.i;
+      ctx.strokeStyle = "#000";
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      ctx.arc(this.sx(s.x[i]), this.sy(s.y[i]), 6, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+    ctx.restore();
+    if (this.drag && this.drag.mode === "zoom") {
+      const d = this.drag;
+      ctx.fillStyle = "rgba(31,119,180,.15)";
+      ctx.strokeStyle = "#1f77b4";
+      const x = Math.min(d.x0, d.x1), y = Math.min(d.y0, d.y1);
+      ctx.fillRect(x, y, Math.abs(d.x1 - d.x0), Math.abs(d.y1 - d.y0));
+      ctx.strokeRect(x + 0.5, y + 0.5, Math.abs(d.x1 - d.x0), Math.abs(d.y1 - d.y0));
+    }
+  };
+
+  function label(a) { return a.unit ? a.label + " (" + a.unit + ")" : a.label; }
+
+  // series draws s in the current view.
+  Plot.prototype.series = function (ctx, s) {
+    const n = s.x.length, pxw = s.width * 96 / 72;
+    ctx.strokeStyle = s.color;
+    ctx.fillStyle = s.color;
+    ctx.lineWidth = Math.max(pxw, 1);
+    if (s.kind === "lines" || s.kind === "steps") {
+      ctx.beginPath();
+      let py = 0;
+      for (let i = 0; i < n; i++) {
+        const x = this.sx(s.x[i]), y = this.sy(s.y[i]);
+        if (i === 0) ctx.moveTo(x, y);
+        else {
+          if (s.kind === "steps") ctx.lineTo(x, py);
+          ctx.lineTo(x, y);
+        }
+        py = y;
+      }
+      ctx.stroke();
+      return;
+    }
+    if (s.kind === "bars") {
+      let inView = 0;
+      for (let i = 0; i < n; i++) if (s.x[i] >= this.view.x0 && s.x[i] <= this.view.x1) inView++;
+      const caps = inView * 6 < this.pw;
+      ctx.beginPath();
+      for (let i = 0; i < n; i++) {
+        const x = Math.round(this.sx(s.x[i])) + 0.5;
+        if (x < M.l - 3 || x > M.l + this.pw + 3) continue;
+        const y0 = this.sy(s.y[i]);
+        let y1 = this.sy(s.y2[i]);
+        if (y0 - y1 < 1) y1 = y0 - 1;
+        ctx.moveTo(x, y0); ctx.lineTo(x, y1);
+        if (caps) {
+          ctx.moveTo(x - 2, y0); ctx.lineTo(x + 2, y0);
+          ctx.moveTo(x - 2, y1); ctx.lineTo(x + 2, y1);
+        }
+      }
+      ctx.stroke();
+      return;
+    }
+    const r = s.kind === "dots" ? Math.max(pxw, 1.5) : Math.max(pxw, 3);
+    ctx.lineWidth = 1.3;
+    for (let i = 0; i < n; i++) {
+      const x = this.sx(s.x[i]), y = this.sy(s.y[i]);
+      if (x < M.l - r || x > M.l + this.pw + r || y < M.t - r || y > M.t + this.ph + r) continue;
+      glyph(ctx, s.kind === "dots" ? "circle" : s.glyph, x, y, r);
+    }
+  };
+
+  function glyph(ctx, kind, x, y, r) {
+    ctx.beginPath();
+    switch (kind) {
+      case "ring": ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.stroke(); return;
+      case "tick": ctx.moveTo(x, y - r); ctx.lineTo(x, y + r); ctx.moveTo(x - r / 2, y - r); ctx.lineTo(x + r / 2, y - r); ctx.stroke(); return;
+      case "box": ctx.rect(x - r, y - r, 2 * r, 2 * r); ctx.stroke(); return;
+      case "square": ctx.rect(x - r, y - r, 2 * r, 2 * r); ctx.fill(); return;
+      case "triangle": ctx.moveTo(x, y - r); ctx.lineTo(x + r, y + r); ctx.lineTo(x - r, y + r); ctx.closePath(); ctx.fill(); return;
+      case "cross": ctx.moveTo(x - r, y - r); ctx.lineTo(x + r, y + r); ctx.moveTo(x - r, y + r); ctx.lineTo(x + r, y - r); ctx.stroke(); return;
+    }
+    ctx.arc(x, y, r, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+
+  // nearest returns the visible point closest to (px, py), within 8 px.
+  Plot.prototype.nearest = function (px, py) {
+    let best = null, bd = 8;
+    for (const s of this.g.series) {
+      if (s.hidden) continue;
+      for (let i = 0; i < s.x.length; i++) {
+        const dx = Math.abs(this.sx(s.x[i]) - px);
+        if (dx > bd) continue;
+        const a = this.sy(s.y[i]), b = this.sy(s.y2[i]);
+        const dy = py > Math.max(a, b) ? py - Math.max(a, b) : py < Math.min(a, b) ? Math.min(a, b) - py : 0;
+        const d = Math.hypot(dx, dy);
+        if (d <= bd) { bd = d; best = { s: s, i: i }; }
+      }
+    }
+    return best;
+  };
+
+  Plot.prototype.showTip = function (px, py) {
+    const h = this.nearest(px, py);
+    this.hover = h;
+    if (!h) {
+      this.tip.hidden = true;
+      return;
+    }
+    const s = h.s, i = h.i, g = this.g;
+    const lines = [s.legend, "frame " + s.f[i], "time " + (s.t[i] / 1e9).toFixed(6) + " s"];
+    for (let k = 0; k < s.n; k++) lines.push(g.cols[k] + " " + fmt(s.v[k][i]));
+    if (s.kind === "bars") lines.push("length " + fmt(s.y2[i] - s.y[i]));
+    this.tip.textContent = lines.join("\n");
+    this.tip.hidden = false;
+    const left = px + 14 + 180 > this.w ? px - 194 : px + 14;
+    this.tip.style.left = Math.max(0, left) + "px";
+    this.tip.style.top = Math.max(0, py - 10) + "px";
+  };
+
+  function fmt(v) {
+    return Number.isInteger(v) ? String(v) : String(+v.toPrecision(7));
+  }
+
+  Plot.prototype.pos = function (ev) {
+    const r = this.canvas.getBoundingClientRect();
+    return [ev.clientX - r.left, ev.clientY - r.top];
+  };
+
+  Plot.prototype.listen = function () {
+    const c = this.canvas;
+    let pending = false;
+    const redraw = () => {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => { pending = false; this.draw(); });
+    };
+    c.addEventListener("mousedown", (ev) => {
+      if (ev.button !== 0) return;
+      const [x, y] = this.pos(ev);
+      this.drag = { mode: ev.shiftKey ? "pan" : "zoom", x0: x, y0: y, x1: x, y1: y, view: Object.assign({}, this.view) };
+      this.tip.hidden = true;
+      this.hover = null;
+      ev.preventDefault();
+    });
+    window.addEventListener("mousemove", (ev) => {
+      const [x, y] = this.pos(ev);
+      const d = this.drag;
+      if (d) {
+        d.x1 = Math.min(Math.max(x, M.l), M.l + this.pw);
+        d.y1 = Math.min(Math.max(y, M.t), M.t + this.ph);
+        if (d.mode === "pan") {
+          const fx = (x - d.x0) / this.pw * (d.view.x1 - d.view.x0);
+          const fy = (y - d.y0) / this.ph * (d.view.y1 - d.view.y0);
+          this.view = { x0: d.view.x0 - fx, x1: d.view.x1 - fx, y0: d.view.y0 + fy, y1: d.view.y1 + fy };
+        }
+        redraw();
+        return;
+      }
+      if (ev.target !== c) {
+        if (!this.tip.hidden) { this.tip.hidden = true; this.hover = null; redraw(); }
+        return;
+      }
+      this.showTip(x, y);
+      redraw();
+    });
+    window.addEventListener("mouseup", () => {
+      const d = this.drag;
+      if (!d) return;
+      this.drag = null;
+      if (d.mode === "zoom") {
+        const wx = Math.abs(d.x1 - d.x0), wy = Math.abs(d.y1 - d.y0);
+        if (wx >= 5 || wy >= 5) {
+          // A thin box zooms one axis only.
+          const v = Object.assign({}, this.view);
+          if (wx >= 5) { v.x0 = this.dx(Math.min(d.x0, d.x1)); v.x1 = this.dx(Math.max(d.x0, d.x1)); }
+          if (wy >= 5) { v.y0 = this.dy(Math.max(d.y0, d.y1)); v.y1 = this.dy(Math.min(d.y0, d.y1)); }
+          this.view = v;
+        }
+      }
+      redraw();
+    });
+    c.addEventListener("dblclick", () => this.reset());
+    this.fig.querySelector(".reset").addEventListener("click", () => this.reset());
+    c.addEventListener("mouseleave", () => {
+      if (this.drag) return;
+      this.tip.hidden = true;
+      this.hover = null;
+      redraw();
+    });
+  };
+
+  Plot.prototype.reset = function () {
+    this.view = Object.assign({}, this.full);
+    this.draw();
+  };
+
+  // Connections: one section shown at a time.
+  function show(ci) {
+    for (const sec of document.querySelectorAll("section.conn")) sec.hidden = +sec.dataset.conn !== ci;
+    for (const b of document.querySelectorAll("nav button")) b.classList.toggle("on", +b.dataset.conn === ci);
+    for (const tr of document.querySelectorAll("tr.graphed")) tr.classList.toggle("on", +tr.dataset.conn === ci);
+    for (const p of plots) if (p.ci === ci) p.draw();
+  }
+
+  for (const c of data.conns) for (const g of c.graphs) decode(g);
+  for (const fig of document.querySelectorAll("figure.graph")) {
+    plots.push(new Plot(fig, +fig.dataset.conn, +fig.dataset.graph));
+  }
+  for (const el of document.querySelectorAll("nav button, tr.graphed")) {
+    el.addEventListener("click", () => show(+el.dataset.conn));
+  }
+  window.addEventListener("resize", () => {
+    for (const p of plots) if (!p.fig.closest("section").hidden) p.draw();
+  });
+  show(0);
+
+  // For tests and the curious: what each graph shows, and where a point is.
+  window.tcpvizReport = {
+    plots: () => plots.map((p) => ({
+      conn: p.ci, graph: p.gi, title: p.g.title, visible: !p.fig.closest("section").hidden,
+      x: [p.view.x0, p.view.x1], y: [p.view.y0, p.view.y1],
+      series: p.g.series.map((s) => ({ name: s.name, kind: s.kind, points: s.x.length, total: s.total })),
+    })),
+    point: (pi, si, i) => {
+      const p = plots[pi], s = p.g.series[si], r = p.canvas.getBoundingClientRect();
+      return { x: r.left + p.sx(s.x[i]), y: r.top + p.sy(s.y[i]), frame: s.f[i] };
+    },
+    show: show,
+  };
+  document.body.dataset.ready = "1";
+})();

@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	cdpinput "github.com/chromedp/cdproto/input"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"tcpviz/analyze"
+)
+
+// browserPath finds Chromium (.ci/run installs Debian's). Without one the
+// browser tests skip, saying so.
+func browserPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no Chromium on PATH (apt-get install chromium): the interactive report is not checked in a browser")
+	return ""
+}
+
+// plotInfo is what the page's test hook says of one graph.
+type plotInfo struct {
+	Conn    int       `json:"conn"`
+	Graph   int       `json:"graph"`
+	Title   string    `json:"title"`
+	Visible bool      `json:"visible"`
+	X       []float64 `json:"x"`
+	Y       []float64 `json:"y"`
+	Series  []struct {
+		Name   string `json:"name"`
+		Kind   string `json:"kind"`
+		Points int    `json:"points"`
+	} `json:"series"`
+}
+
+// TestReportInBrowser opens the report of the demo capture in headless
+// Chromium: no console errors and no network request, a canvas per graph
+// of the registry, a drag zooms in, a double-click zooms back out, hovering
+// the SYN shows its frame, and a row of the table switches connection.
+// With TCPVIZ_SCREENSHOTS=dir, screenshots before and after the zoom are
+// written there.
+func TestReportInBrowser(t *testing.T) {
+	browser := browserPath(t)
+	dir := t.TempDir()
+	stdout, stderr, code := tcpviz(t, nil, "report", "--out-dir", dir, demoCapture)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	index := strings.TrimSpace(stdout)
+	page := (&url.URL{Scheme: "file", Path: index}).String()
+
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(browser), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1300, 1400))
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+
+	var mu sync.Mutex
+	var problems []string
+	err := chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				problems = append(problems, fmt.Sprintf("console error: %v", ev.Args))
+			}
+		case *runtime.EventExceptionThrown:
+			d := ev.ExceptionDetails
+			if d.Exception != nil {
+				problems = append(problems, fmt.Sprintf("exception at line %d: %s %s", d.LineNumber+1, d.Text, d.Exception.Description))
+			} else {
+				problems = append(problems, fmt.Sprintf("exception at line %d: %s", d.LineNumber+1, d.Text))
+			}
+		case *cdplog.EventEntryAdded:
+			if ev.Entry.Level == cdplog.EntryLevelError {
+				problems = append(problems, "log error: "+ev.Entry.Text)
+			}
+		case *network.EventRequestWillBeSent:
+			if u := ev.Request.URL; !strings.HasPrefix(u, "file:") && !strings.HasPrefix(u, "data:") {
+				problems = append(problems, "network request: "+u)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(page), chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`))); err != nil {
+		t.Fatalf("opening %s: %v", page, err)
+	}
+	plots := func() []plotInfo {
+		t.Helper()
+		raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](`tcpvizReport.plots()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ps []plotInfo
+		if err := json.Unmarshal(raw, &ps); err != nil {
+			t.Fatal(err)
+		}
+		return ps
+	}
+	eval := func(expr string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return v
+	}
+	shot := func(name string) {
+		t.Helper()
+		out := os.Getenv("TCPVIZ_SCREENSHOTS")
+		if out == "" {
+			return
+		}
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Every graph of the registry, for both connections of the capture
+	// (the main one shown), each with its canvas drawn.
+	var captions []string
+	for _, rg := range analyze.ReportGraphs() {
+		captions = append(captions, rg.Spec.Caption(rg.Params))
+	}
+	ps := plots()
+	for conn := range 2 {
+		var got []string
+		for _, p := range ps {
+			if p.Conn == conn {
+				got = append(got, p.Title)
+				if p.Visible != (conn == 0) {
+					t.Errorf("connection %d, %s: visible %v", conn, p.Title, p.Visible)
+				}
+			}
+		}
+		if conn == 0 && strings.Join(got, "|") != strings.Join(captions, "|") {
+			t.Errorf("main connection's graphs %q, want %q", got, captions)
+		}
+		if conn == 1 && len(got) == 0 {
+			t.Errorf("no graphs for the second connection")
+		}
+	}
+	if n := eval(`String(document.querySelectorAll("#conn-0 figure.graph canvas").length)`); n != fmt.Sprint(len(captions)) {
+		t.Errorf("%s canvases in the main section, want %d", n, len(captions))
+	}
+	if n := eval(`String([...document.querySelectorAll("#conn-0 canvas")].filter(c => c.width > 0 && c.height > 0).length)`); n != fmt.Sprint(len(captions)) {
+		t.Errorf("%s canvases drawn, want %d", n, len(captions))
+	}
+
+	// A drag over the first graph zooms into the box.
+	var rect [4]float64
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](`(() => { const c = document.querySelector("#conn-0 canvas");
+		c.closest("figure").scrollIntoView(); const r = c.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`))
+	if err == nil {
+		err = json.Unmarshal(raw, &rect)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot("report-before-zoom.png")
+	before := plots()[0]
+	x0, y0 := rect[0]+0.35*rect[2], rect[1]+0.3*rect[3]
+	x1, y1 := rect[0]+0.6*rect[2], rect[1]+0.7*rect[3]
+	steps := []chromedp.Action[chromedp.Void]{chromedp.MouseEvent(cdpinput.DispatchMouseEventTypeMousePressed, x0, y0, chromedp.ButtonLeft, chromedp.ClickCount(1))}
+	for k := 1; k <= 5; k++ {
+		f := float64(k) / 5
+		steps = append(steps, chromedp.MouseEvent(cdpinput.DispatchMouseEventTypeMouseMoved, x0+f*(x1-x0), y0+f*(y1-y0), chromedp.ButtonLeft))
+	}
+	steps = append(steps, chromedp.MouseEvent(cdpinput.DispatchMouseEventTypeMouseReleased, x1, y1, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+	after := plots()[0]
+	span := func(r []float64) float64 { return r[1] - r[0] }
+	if !(span(after.X) < 0.4*span(before.X) && after.X[0] > before.X[0] && after.X[1] < before.X[1]) {
+		t.Errorf("the drag did not zoom in: x range %v, before %v", after.X, before.X)
+	}
+	if !(span(after.Y) < 0.6*span(before.Y)) {
+		t.Errorf("the drag did not zoom the y axis: %v, before %v", after.Y, before.Y)
+	}
+	// Let the page draw the zoomed graph before the screenshot.
+	eval(`new Promise(r => requestAnimationFrame(() => r("")))`)
+	shot("report-after-zoom.png")
+
+	// A double-click shows the whole graph again.
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(x0, y0, chromedp.ClickCount(2))); err != nil {
+		t.Fatal(err)
+	}
+	if reset := plots()[0]; reset.X[0] != before.X[0] || reset.X[1] != before.X[1] {
+		t.Errorf("double-click: x range %v, want %v", reset.X, before.X)
+	}
+
+	// Hovering the client's SYN shows its frame.
+	syn := -1
+	for i, s := range before.Series {
+		if s.Name == analyze.SeriesSYN {
+			syn = i
+		}
+	}
+	if syn < 0 {
+		t.Fatalf("no SYN series in %+v", before.Series)
+	}
+	var pt struct{ X, Y, Frame float64 }
+	raw, err = chromedp.Run(ctx, chromedp.Evaluate[[]byte](fmt.Sprintf(`tcpvizReport.point(0, %d, 0)`, syn)))
+	if err == nil {
+		err = json.Unmarshal(raw, &pt)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(cdpinput.DispatchMouseEventTypeMouseMoved, pt.X+2, pt.Y-1)); err != nil {
+		t.Fatal(err)
+	}
+	tip := eval(`(() => { const t = document.querySelector("#conn-0 .tip"); return t.hidden ? "" : t.textContent; })()`)
+	shot("report-hover.png")
+	if !regexp.MustCompile(`(?m)^frame \d+$`).MatchString(tip) || !strings.Contains(tip, fmt.Sprintf("frame %d\n", int(pt.Frame))) || !strings.HasPrefix(tip, "SYN") {
+		t.Errorf("hovering the SYN (frame %d) shows %q", int(pt.Frame), tip)
+	}
+
+	// A row of the table switches to its connection's graphs.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`tr.graphed[data-conn="1"] td`))); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range plots() {
+		if p.Visible != (p.Conn == 1) {
+			t.Errorf("after a click on the second connection's row: connection %d, %s visible %v", p.Conn, p.Title, p.Visible)
+		}
+	}
+
+	eval(`""`) // a round trip, so that every event has been seen
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
