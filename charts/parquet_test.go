@@ -1,0 +1,106 @@
+package charts
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"tcpviz/analyze"
+	"tcpviz/internal/capturetest"
+	"tcpviz/internal/golden"
+)
+
+// TestParquetEqualsCSV writes the summary of every lab capture (and the
+// bundled ones) as Parquet, reads it back with the library, and compares
+// every cell with the CSV's: the same columns in the same order, typed,
+// nulls where the CSV is empty, numbers equal at the CSV's precision.
+func TestParquetEqualsCSV(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join(golden.SharedCaptures(), "lab", "*"))
+	bundled, _ := filepath.Glob(filepath.Join("..", "testdata", "*.pcap*"))
+	paths = append(paths, bundled...)
+	table := NewTable(SummaryColumns)
+	var buf bytes.Buffer
+	pw := NewParquetWriter(&buf, table.Columns)
+	for _, path := range paths {
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		var rows [][]Value
+		_, err := analyze.Run(capturetest.Reader(t, path), analyze.RunOptions{Analyze: true, Keep: -1, OnConn: func(cr *analyze.ConnResult) {
+			for d := range cr.Stats {
+				rows = append(rows, SummaryColumns.Row(&SummaryRow{File: path, Stats: &cr.Stats[d]}))
+			}
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pw.WriteRows(rows); err != nil { // one row group per capture
+			t.Fatal(err)
+		}
+		table.Rows = append(table.Rows, rows...)
+	}
+	if err := pw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := parquet.OpenFile(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaves := f.Schema().Fields()
+	if len(leaves) != len(table.Columns) {
+		t.Fatalf("%d Parquet columns, %d CSV columns", len(leaves), len(table.Columns))
+	}
+	for i, c := range table.Columns {
+		if leaves[i].Name() != c.Name {
+			t.Fatalf("column %d: Parquet %q, CSV %q", i, leaves[i].Name(), c.Name)
+		}
+	}
+	if got := len(f.RowGroups()); got < 4 {
+		t.Errorf("%d row groups, want one per capture", got)
+	}
+	r := parquet.NewReader(bytes.NewReader(buf.Bytes()))
+	got := make([]parquet.Row, len(table.Rows)+1)
+	n, _ := r.ReadRows(got)
+	if n != len(table.Rows) {
+		t.Fatalf("%d rows read back, %d written", n, len(table.Rows))
+	}
+	for i, row := range table.Rows {
+		for j, want := range row {
+			v := got[i][j]
+			name := table.Columns[j].Name
+			if v.IsNull() != want.Null {
+				t.Fatalf("row %d %s: null %v, CSV %q", i, name, v.IsNull(), want.String())
+			}
+			if want.Null {
+				continue
+			}
+			var text string
+			switch want.Kind {
+			case Int:
+				text = strconv.FormatInt(v.Int64(), 10)
+			case Time:
+				text = FormatTime(v.Int64())
+			case Float:
+				text = FloatV(v.Double(), want.Prec).String()
+				if want.ns {
+					text = FormatSeconds(int64(v.Double()*1e9 + 0.5))
+				}
+				if v.Double() != want.F {
+					t.Fatalf("row %d %s: %v, want full precision %v", i, name, v.Double(), want.F)
+				}
+			case Bool:
+				text = strconv.FormatBool(v.Boolean())
+			default:
+				text = string(v.ByteArray())
+			}
+			if text != want.String() {
+				t.Fatalf("row %d %s: Parquet %q, CSV %q", i, name, text, want.String())
+			}
+		}
+	}
+	t.Logf("%d rows × %d columns compared", len(table.Rows), len(table.Columns))
+}
