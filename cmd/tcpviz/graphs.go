@@ -57,7 +57,7 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 			if err := parseGroups(c, req.groups()...); err != nil {
 				return err
 			}
-			ins, err := inputsOf(c)
+			ins, err := e.inputsOf(c)
 			if err != nil {
 				return err
 			}
@@ -99,7 +99,7 @@ func loadInput(e *env, in input, cf connFlags, onConn func(*analyze.ConnResult))
 	if cf.Stream < 0 {
 		passes = 2
 	}
-	src, err := newSource(in, e.stdin, passes)
+	src, err := e.newSource(in, passes)
 	if err != nil {
 		return nil, fileResult{err: err}
 	}

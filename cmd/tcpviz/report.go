@@ -34,11 +34,14 @@ func reportCommand(e *env) *cli.Command {
 			if err := parseGroups(c, append(groups, &output)...); err != nil {
 				return err
 			}
-			ins, err := inputsOf(c)
+			ins, err := e.inputsOf(c)
 			if err != nil {
 				return err
 			}
 			bases, err := derivedBases(ins)
+			if err == nil {
+				err = refuseReportDirs(ins, bases, output.OutDir)
+			}
 			if err != nil {
 				return err
 			}

@@ -88,7 +88,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 			return charts.WriteDocs(e.stdout, spec.schema.Docs())
 		}
 		format := tf.resolve(isTerminal(e.stdout))
-		ins, err := inputsOf(c)
+		ins, err := e.inputsOf(c)
 		if err != nil {
 			return err
 		}
@@ -110,7 +110,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 		// per input and emitted in input order.
 		perInput := make([][][]charts.Value, len(ins))
 		work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
-			src, err := newSource(in, e.stdin, 1)
+			src, err := e.newSource(in, 1)
 			if err != nil {
 				return fileResult{err: err}
 			}
