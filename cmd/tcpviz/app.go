@@ -45,6 +45,7 @@ type env struct {
 	color          bool // colours allowed (NO_COLOR is not set)
 	single         bool // the command has one input (set by inputsOf)
 	bar            progress
+	out            *errWriter // stdout, as set by runEnv
 }
 
 const exitCodesHelp = `EXIT STATUS:
@@ -95,7 +96,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // said once.
 func runEnv(e *env, args []string) int {
 	out := &errWriter{w: e.stdout}
-	e.stdout = out
+	e.stdout, e.out = out, out
 	app := newApp(e)
 	err := checkCommand(app, args)
 	if err == nil {
@@ -148,6 +149,9 @@ func (w *errWriter) Write(p []byte) (int, error) {
 }
 
 func (w *errWriter) failed() error {
+	if w == nil {
+		return nil
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.err
@@ -346,7 +350,7 @@ func (e *env) byteProgress(in input, passes int) *progress {
 			max = st.Size() * int64(passes)
 		}
 	}
-	e.bar.start(e.newBar(max, "reading "+in.display(), progressbar.OptionShowBytes(true), progressbar.OptionSpinnerType(14)))
+	e.bar.start(e.newBar(max, "reading "+in.display(), progressbar.OptionShowBytes(true), progressbar.OptionShowCount(), progressbar.OptionSpinnerType(14)))
 	return &e.bar
 }
 
@@ -458,7 +462,10 @@ func (e *env) printResult(r fileResult) bool {
 		fmt.Fprintln(e.stdout, l)
 	}
 	if r.err != nil {
-		fmt.Fprintf(e.stderr, "tcpviz: %s\n", oneLine(r.err.Error()))
+		// A failed write on stdout is said once, at the end of the run.
+		if werr := e.out.failed(); werr == nil || !errors.Is(r.err, werr) {
+			fmt.Fprintf(e.stderr, "tcpviz: %s\n", oneLine(r.err.Error()))
+		}
 		return true
 	}
 	return false

@@ -284,9 +284,10 @@ func derivedBases(ins []input) ([]string, error) {
 	return out, nil
 }
 
-// refuseReportDirs returns a usage error, before anything is read, when an
-// input lies in a report folder the run would write (<outDir>/<base>-report
-// for each input): its files could overwrite it.
+// refuseReportDirs returns a usage error, before anything is read, when a
+// report folder the run would write (<outDir>/<base>-report for each
+// input) is a symbolic link or not a directory, or holds an input: its
+// files could overwrite it.
 func refuseReportDirs(ins []input, bases []string, outDir string) error {
 	for i, in := range ins {
 		if in.err != nil {
@@ -296,9 +297,15 @@ func refuseReportDirs(ins []input, bases []string, outDir string) error {
 		if err != nil {
 			return err
 		}
-		dirInfo, err := os.Stat(dir)
+		dirInfo, err := os.Lstat(dir)
 		if err != nil {
 			continue // made by the run: no input in it
+		}
+		if !dirInfo.IsDir() {
+			if err := refuseSpecial(dir); err != nil {
+				return err
+			}
+			return usagef("%s: refusing to write over a file: the report folder's name", escapeName(dir))
 		}
 		for _, other := range ins {
 			if other.path == "" || other.err != nil {
