@@ -333,6 +333,9 @@ func (e *env) newBar(max int64, description string, opts ...progressbar.Option) 
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionThrottle(100 * time.Millisecond),
 		progressbar.OptionSetWidth(30),
+		// No ticker of its own: the bar is drawn only under progress's
+		// lock, so a message never meets half a bar.
+		progressbar.OptionSetSpinnerChangeInterval(0),
 	}, opts...)
 	if e.color {
 		opts = append(opts, progressbar.OptionEnableColorCodes(true),
@@ -380,15 +383,21 @@ func (p *progress) add(n int64) {
 }
 
 // clear erases the bar from the terminal; the next step draws it again.
-func (p *progress) clear() {
+func (p *progress) clear() { p.hold(func() {}) }
+
+// hold erases the bar and runs print (which writes on stderr) before the
+// bar may be drawn again.
+func (p *progress) hold(print func()) {
 	if p == nil {
+		print()
 		return
 	}
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.bar != nil {
 		p.bar.Clear()
 	}
-	p.mu.Unlock()
+	print()
 }
 
 // finish erases the bar for good.
@@ -452,11 +461,12 @@ func forEachInput(ins []input, jobs int, work func(int, input) fileResult, emit 
 // printResult prints a file's warnings and error on stderr and its lines
 // on stdout, and tells whether it failed.
 func (e *env) printResult(r fileResult) bool {
-	if len(r.warnings) > 0 || r.err != nil {
-		e.bar.clear()
-	}
-	for _, w := range r.warnings {
-		fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", oneLine(w))
+	if len(r.warnings) > 0 {
+		e.bar.hold(func() {
+			for _, w := range r.warnings {
+				fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", oneLine(w))
+			}
+		})
 	}
 	for _, l := range r.lines {
 		fmt.Fprintln(e.stdout, l)
@@ -464,7 +474,7 @@ func (e *env) printResult(r fileResult) bool {
 	if r.err != nil {
 		// A failed write on stdout is said once, at the end of the run.
 		if werr := e.out.failed(); werr == nil || !errors.Is(r.err, werr) {
-			fmt.Fprintf(e.stderr, "tcpviz: %s\n", oneLine(r.err.Error()))
+			e.bar.hold(func() { fmt.Fprintf(e.stderr, "tcpviz: %s\n", oneLine(r.err.Error())) })
 		}
 		return true
 	}

@@ -784,10 +784,10 @@ func screen(s string) []string {
 }
 
 // runTTY runs the command line with stderr taken for a terminal.
-func runTTY(t *testing.T, color bool, args ...string) (string, string, int) {
+func runTTY(t *testing.T, color bool, stdin []byte, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runEnv(&env{stdin: bytes.NewReader(nil), stdout: &out, stderr: &errb, stderrTTY: true, color: color}, append([]string{"tcpviz"}, args...))
+	code := runEnv(&env{stdin: bytes.NewReader(stdin), stdout: &out, stderr: &errb, stderrTTY: true, color: color}, append([]string{"tcpviz"}, args...))
 	return out.String(), errb.String(), code
 }
 
@@ -799,7 +799,7 @@ func TestHostileProgressOnATerminal(t *testing.T) {
 	dir := t.TempDir()
 	junk := filepath.Join(dir, "junk.pcap")
 	writeFile(t, junk, []byte("not a capture at all"))
-	_, stderr, code := runTTY(t, false, "streams", "--jobs", "1", junk, demoCapture, demoCapture)
+	_, stderr, code := runTTY(t, false, nil, "streams", "--jobs", "1", junk, demoCapture, demoCapture)
 	if code != 1 || !strings.Contains(stderr, "captures") {
 		t.Fatalf("exit %d, no bar on stderr %q", code, stderr)
 	}
@@ -810,7 +810,7 @@ func TestHostileProgressOnATerminal(t *testing.T) {
 
 	for _, color := range []bool{false, true} {
 		out := filepath.Join(dir, "seq.png")
-		stdout, stderr, code := runTTY(t, color, "seq", "-o", out, demoCapture)
+		stdout, stderr, code := runTTY(t, color, nil, "seq", "-o", out, demoCapture)
 		if code != 0 || strings.TrimSpace(stdout) != out {
 			t.Fatalf("exit %d, stdout %q", code, stdout)
 		}
@@ -823,6 +823,15 @@ func TestHostileProgressOnATerminal(t *testing.T) {
 		if hasEsc := strings.Contains(stderr, "\x1b"); hasEsc != color {
 			t.Errorf("colour %v, escape codes %v: %q", color, hasEsc, stderr)
 		}
+	}
+	// Standard input, spooled for two passes: its size unknown, the bytes
+	// are counted.
+	stdout, stderr, code := runTTY(t, false, demoBytes(t), "seq", "-o", filepath.Join(dir, "in.png"), "-")
+	if code != 0 || stdout == "" || !strings.Contains(stderr, "reading standard input (") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if lines := screen(stderr); len(lines) != 0 {
+		t.Errorf("the bar is left on the terminal: %q", lines)
 	}
 	t.Setenv("NO_COLOR", "1")
 	_, stderr, _ = tcpviz(t, nil, "seq", "-o", filepath.Join(dir, "b.png"), demoCapture)

@@ -95,7 +95,11 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 		t := charts.NewTable(spec.schema)
 		streaming := format == charts.CSV
 		var writeErr error
+		stdoutTTY := isTerminal(e.stdout)
 		flush := func() {
+			if stdoutTTY {
+				e.bar.clear() // rows and the bar share the terminal
+			}
 			if err := t.WriteCSV(e.stdout, false); err != nil && writeErr == nil {
 				writeErr = err
 			}
