@@ -130,6 +130,30 @@ func demoBytes(t *testing.T) []byte {
 	return b
 }
 
+// smallBytes is the demo capture cut after its first 80 records (both
+// connections, 80 packets): graphs of it are quick to draw, and the
+// pictures of these tests are drawn at the smallest size (tiny) to keep
+// `make test` fast.
+func smallBytes(t *testing.T) []byte {
+	t.Helper()
+	b := demoBytes(t)
+	if binary.LittleEndian.Uint32(b) != 0xa1b2c3d4 {
+		t.Fatal("demo capture is not a little-endian pcap")
+	}
+	off := 24
+	for range 80 {
+		off += 16 + int(binary.LittleEndian.Uint32(b[off+8:]))
+	}
+	return b[:off]
+}
+
+var tiny = []string{"--width", "100", "--height", "100"}
+
+// withTiny is args with the picture flags of tiny after the command.
+func withTiny(args ...string) []string {
+	return append(append([]string{args[0]}, tiny...), args[1:]...)
+}
+
 func writeFile(t *testing.T, path string, data []byte) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -199,8 +223,8 @@ func runWithin(t *testing.T, d time.Duration, args ...string) (string, string, i
 // Item 1: a FIFO and a process substitution (/dev/fd/N) are opened once,
 // also by the commands that read a capture twice.
 func TestHostilePipesReadOnce(t *testing.T) {
-	data := demoBytes(t)
-	for _, args := range [][]string{{"seq", "-o", "OUT/seq.png"}, {"report", "--out-dir", "OUT"}, {"summary"}} {
+	data := smallBytes(t)
+	for _, args := range [][]string{withTiny("seq", "-o", "OUT/seq.png"), withTiny("report", "--out-dir", "OUT"), {"summary"}} {
 		t.Run(args[0]+"/fifo", func(t *testing.T) {
 			dir := t.TempDir()
 			fifo := filepath.Join(dir, "capture.pcap")
@@ -265,7 +289,7 @@ func TestHostileDevStdinPipe(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "seq.png")
 	// exec feeds a non-*os.File stdin through a pipe.
-	stdout, stderr, code := runBinary(t, struct{ io.Reader }{bytes.NewReader(demoBytes(t))}, nil, "seq", "-o", out, "/dev/stdin")
+	stdout, stderr, code := runBinary(t, struct{ io.Reader }{bytes.NewReader(smallBytes(t))}, nil, withTiny("seq", "-o", out, "/dev/stdin")...)
 	if code != 0 || stderr != "" || strings.TrimSpace(stdout) != out {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -416,7 +440,7 @@ func TestWriteAtomicRegistersItsTemporary(t *testing.T) {
 // is named exactly.
 func TestHostilePartialResults(t *testing.T) {
 	dir := publicDir(t)
-	data := demoBytes(t)
+	data := smallBytes(t)
 	v := filepath.Join(dir, "v.pcap")
 	writeFile(t, v, data)
 	missing := filepath.Join(dir, "missing.pcap")
@@ -428,7 +452,7 @@ func TestHostilePartialResults(t *testing.T) {
 	checkOneLine(t, stderr, missing+": no such file or directory")
 
 	// A graph of the good input is still written.
-	stdout, stderr, code = tcpviz(t, nil, "seq", "--out-dir", filepath.Join(dir, "out"), missing, v)
+	stdout, stderr, code = tcpviz(t, nil, withTiny("seq", "--out-dir", filepath.Join(dir, "out"), missing, v)...)
 	if code != 1 || !strings.HasSuffix(strings.TrimSpace(stdout), "v-seq-s1.png") {
 		t.Errorf("seq missing v: exit %d, stdout %q", code, stdout)
 	}
@@ -451,7 +475,7 @@ func TestHostilePartialResults(t *testing.T) {
 // in one line (exit 1).
 func TestHostileDirectoryWalk(t *testing.T) {
 	dir := publicDir(t)
-	data := demoBytes(t)
+	data := smallBytes(t)
 	root := filepath.Join(dir, "caps")
 	writeFile(t, filepath.Join(root, "a.pcap"), data)
 	writeFile(t, filepath.Join(root, "sub", "b.pcap"), data)
@@ -496,15 +520,15 @@ func TestHostileDirectoryWalk(t *testing.T) {
 // Items 10/11: a capture name of 240 characters or more: the outputs and
 // their temporary files stay within NAME_MAX; nothing fails.
 func TestHostileLongCaptureNames(t *testing.T) {
-	data := demoBytes(t)
+	data := smallBytes(t)
 	for _, n := range []int{240, 250} {
 		dir := t.TempDir()
 		name := strings.Repeat("x", n-len(".pcap")) + ".pcap"
 		in := filepath.Join(dir, name)
 		writeFile(t, in, data)
-		cmds := [][]string{{"seq", "--out-dir", dir, in}}
+		cmds := [][]string{withTiny("seq", "--out-dir", dir, in)}
 		if n == 240 {
-			cmds = append(cmds, []string{"report", "--out-dir", dir, in})
+			cmds = append(cmds, withTiny("report", "--out-dir", dir, in))
 		}
 		for _, args := range cmds {
 			stdout, stderr, code := tcpviz(t, nil, args...)
@@ -553,11 +577,13 @@ func TestHostileStdoutFull(t *testing.T) {
 	}
 	defer full.Close()
 	dir := t.TempDir()
+	small := filepath.Join(dir, "small.pcap")
+	writeFile(t, small, smallBytes(t))
 	for _, args := range [][]string{
-		{"summary", demoCapture},
-		{"streams", "--format", "json", demoCapture},
-		{"report", "--out-dir", dir, demoCapture},
-		{"seq", "-o", "-", demoCapture},
+		{"summary", small},
+		{"streams", "--format", "json", small},
+		withTiny("report", "--out-dir", dir, small),
+		{"seq", "-o", "-", small},
 		{"--help"},
 	} {
 		var errb bytes.Buffer
@@ -573,7 +599,7 @@ func TestHostileStdoutFull(t *testing.T) {
 // to write into a report folder that is a symbolic link or a file, is a
 // usage error (exit 2) before anything is read or written.
 func TestHostileReportRefusesBeforeReading(t *testing.T) {
-	data := demoBytes(t)
+	data := smallBytes(t)
 	t.Run("input in the report folder", func(t *testing.T) {
 		dir := t.TempDir()
 		v := filepath.Join(dir, "v.pcap")
@@ -637,7 +663,7 @@ func TestHostileReportRefusesBeforeReading(t *testing.T) {
 // Items 2-5, done on main, checked: derived names unique per run, compare
 // inputs keyed by position.
 func TestHostileDerivedNamesAndCompare(t *testing.T) {
-	data := demoBytes(t)
+	data := smallBytes(t)
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a", "x.pcap"), filepath.Join(dir, "b", "x.pcap")
 	writeFile(t, a, data)
@@ -650,7 +676,7 @@ func TestHostileDerivedNamesAndCompare(t *testing.T) {
 	writeFile(t, xgz, gz.Bytes())
 	for _, args := range [][]string{{"seq", a, b}, {"seq", a, xgz}, {"report", a, b}} {
 		out := t.TempDir()
-		stdout, stderr, code := tcpviz(t, nil, append([]string{args[0], "--out-dir", out}, args[1:]...)...)
+		stdout, stderr, code := tcpviz(t, nil, withTiny(append([]string{args[0], "--out-dir", out}, args[1:]...)...)...)
 		paths := strings.Fields(stdout)
 		if code != 0 || stderr != "" || len(paths) != 2 || paths[0] == paths[1] {
 			t.Errorf("%q: exit %d, stderr %q, outputs %q", args, code, stderr, paths)
@@ -664,9 +690,9 @@ func TestHostileDerivedNamesAndCompare(t *testing.T) {
 	}
 	checkOneLine(t, stderr, "name each capture once")
 
-	for _, args := range [][]string{{demoCapture + "#0", demoCapture + "#1"}, {demoCapture, demoCapture}} {
+	for _, args := range [][]string{{a + "#0", a + "#1"}, {a, a}} {
 		out := filepath.Join(t.TempDir(), "cmp.png")
-		stdout, stderr, code := tcpviz(t, nil, append([]string{"compare", "-o", out}, args...)...)
+		stdout, stderr, code := tcpviz(t, nil, withTiny(append([]string{"compare", "-o", out}, args...)...)...)
 		if code != 0 || csvRows(stdout) != 2 {
 			t.Errorf("compare %q: exit %d, stderr %q, stdout:\n%s", args, code, stderr, stdout)
 		}
@@ -799,7 +825,9 @@ func TestHostileProgressOnATerminal(t *testing.T) {
 	dir := t.TempDir()
 	junk := filepath.Join(dir, "junk.pcap")
 	writeFile(t, junk, []byte("not a capture at all"))
-	_, stderr, code := runTTY(t, false, nil, "streams", "--jobs", "1", junk, demoCapture, demoCapture)
+	small := filepath.Join(dir, "small.pcap")
+	writeFile(t, small, smallBytes(t))
+	_, stderr, code := runTTY(t, false, nil, "streams", "--jobs", "1", junk, small, small)
 	if code != 1 || !strings.Contains(stderr, "captures") {
 		t.Fatalf("exit %d, no bar on stderr %q", code, stderr)
 	}
@@ -810,7 +838,7 @@ func TestHostileProgressOnATerminal(t *testing.T) {
 
 	for _, color := range []bool{false, true} {
 		out := filepath.Join(dir, "seq.png")
-		stdout, stderr, code := runTTY(t, color, nil, "seq", "-o", out, demoCapture)
+		stdout, stderr, code := runTTY(t, color, nil, withTiny("seq", "-o", out, demoCapture)...)
 		if code != 0 || strings.TrimSpace(stdout) != out {
 			t.Fatalf("exit %d, stdout %q", code, stdout)
 		}
@@ -826,7 +854,7 @@ func TestHostileProgressOnATerminal(t *testing.T) {
 	}
 	// Standard input, spooled for two passes: its size unknown, the bytes
 	// are counted.
-	stdout, stderr, code := runTTY(t, false, demoBytes(t), "seq", "-o", filepath.Join(dir, "in.png"), "-")
+	stdout, stderr, code := runTTY(t, false, smallBytes(t), withTiny("seq", "-o", filepath.Join(dir, "in.png"), "-")...)
 	if code != 0 || stdout == "" || !strings.Contains(stderr, "reading standard input (") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
@@ -834,7 +862,7 @@ func TestHostileProgressOnATerminal(t *testing.T) {
 		t.Errorf("the bar is left on the terminal: %q", lines)
 	}
 	t.Setenv("NO_COLOR", "1")
-	_, stderr, _ = tcpviz(t, nil, "seq", "-o", filepath.Join(dir, "b.png"), demoCapture)
+	_, stderr, _ = tcpviz(t, nil, withTiny("seq", "-o", filepath.Join(dir, "b.png"), small)...)
 	if stderr != "" {
 		t.Errorf("not a terminal, yet stderr %q", stderr)
 	}
