@@ -9,7 +9,12 @@ BENCH_CAPTURE ?= /tmp/bench/bench.pcap
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cmd/tcpviz
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/tcpviz
+
+# The manual page, from the command definitions.
+man: build
+	mkdir -p docs
+	$(BIN) man > docs/tcpviz.1
 
 # The main job on the bundled capture: its connections, and the tcptrace
 # time/sequence graph of the busiest one (written here, path printed).

@@ -21,7 +21,7 @@ const (
 )
 
 // TableFormats are the formats ParseTableFormat accepts.
-var TableFormats = []TableFormat{CSV, JSON, TextTable}
+var TableFormats = []TableFormat{CSV, JSON, TextTable, ParquetFormat}
 
 // ParseTableFormat checks a --format value.
 func ParseTableFormat(s string) (TableFormat, error) {
@@ -30,7 +30,7 @@ func ParseTableFormat(s string) (TableFormat, error) {
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("unknown format %q (want csv, json or table)", s)
+	return "", fmt.Errorf("unknown format %q (want csv, json, table or parquet)", s)
 }
 
 // Kind is the type of a column's values.

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -35,10 +36,16 @@ func usagef(format string, args ...any) error {
 // status 1.
 var errReported = errors.New("one or more inputs failed")
 
-// env is what a command may touch: its streams and standard input.
+// env is what a command may touch: its streams and standard input, and
+// what is known of them.
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	stderrTTY      bool // stderr is a terminal: progress bars are shown
+	color          bool // colours allowed (NO_COLOR is not set)
+	single         bool // the command has one input (set by inputsOf)
+	bar            progress
+	out            *errWriter // stdout, as set by runEnv
 }
 
 const exitCodesHelp = `EXIT STATUS:
@@ -51,6 +58,7 @@ func commands(e *env) []*cli.Command {
 	cmds := []*cli.Command{streamsCommand(e), flowsCommand(e), summaryCommand(e)}
 	cmds = append(cmds, graphCommands(e)...)
 	cmds = append(cmds, compareCommand(e), reportCommand(e))
+	cmds = append(cmds, completionCommand(e, func() []*cli.Command { return commands(e) }), manCommand(e, func() *cli.App { return newApp(e) }))
 	for _, c := range cmds {
 		c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return &usageError{flagMessage(err.Error())} }
 		c.HideHelpCommand = true
@@ -80,7 +88,16 @@ func newApp(e *env) *cli.App {
 
 // run is tcpviz's main: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	return runEnv(&env{stdin: stdin, stdout: stdout, stderr: stderr,
+		stderrTTY: isTerminal(stderr), color: os.Getenv("NO_COLOR") == ""}, args)
+}
+
+// runEnv runs the command line in e and returns the exit status. A failed
+// write on standard output (a full disk, a closed pipe) fails the run,
+// said once.
+func runEnv(e *env, args []string) int {
+	out := &errWriter{w: e.stdout}
+	e.stdout, e.out = out, out
 	app := newApp(e)
 	err := checkCommand(app, args)
 	if err == nil {
@@ -89,19 +106,60 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = app.Run(args)
 	}
+	e.bar.clear()
+	stderr := e.stderr
 	var ue *usageError
+	code := exitOK
 	switch {
 	case err == nil:
-		return exitOK
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "tcpviz: %s\n", oneLine(ue.msg))
 		return exitUsage
+	case errors.Is(err, errEmptyShard):
+		return exitOK
+	case errors.Is(err, errVersion):
+		fmt.Fprintln(e.stdout, versionString()) // a failed write is said below
 	case errors.Is(err, errReported):
-		return exitFailure
+		code = exitFailure
+	case out.failed() != nil && errors.Is(err, out.failed()):
+		code = exitFailure // said below
 	default:
 		fmt.Fprintf(stderr, "tcpviz: %s\n", oneLine(err.Error()))
-		return exitFailure
+		code = exitFailure
 	}
+	if werr := out.failed(); werr != nil {
+		fmt.Fprintf(stderr, "tcpviz: standard output: %s\n", oneLine(unwrapPathError(werr).Error()))
+		code = exitFailure
+	}
+	return code
+}
+
+// errWriter is standard output, remembering the first write that failed.
+type errWriter struct {
+	w   io.Writer
+	mu  sync.Mutex
+	err error
+}
+
+func (w *errWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	if err != nil {
+		w.mu.Lock()
+		if w.err == nil {
+			w.err = err
+		}
+		w.mu.Unlock()
+	}
+	return n, err
+}
+
+func (w *errWriter) failed() error {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
 }
 
 // checkCommand rejects a missing or unknown command before urfave/cli
@@ -114,6 +172,8 @@ func checkCommand(app *cli.App, args []string) error {
 	switch a {
 	case "-h", "--help", "-help", "help":
 		return nil
+	case "--version", "-version", "-v":
+		return errVersion
 	}
 	if strings.HasPrefix(a, "-") {
 		return usagef("%s: flags come after the command (tcpviz COMMAND [flags] CAPTURE ...)", escapeName(a))
@@ -162,8 +222,8 @@ func oneLine(s string) string {
 // flagsFirst moves a command's flags before its other arguments, so that
 // `tcpviz seq in.pcap -o out.png` works like `tcpviz seq -o out.png
 // in.pcap` (urfave/cli stops reading flags at the first argument). A "--"
-// ends the flags as usual. A flag that takes a value but ends the line is
-// a usage error.
+// ends the flags as usual, wherever it is. A flag that takes a value but
+// ends the line is a usage error.
 func flagsFirst(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 3 {
 		return args, nil
@@ -190,7 +250,7 @@ func flagsFirst(app *cli.App, args []string) ([]string, error) {
 	for i := 2; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			positional = append(positional, args[i:]...)
+			positional = append(positional, args[i+1:]...)
 			break
 		}
 		if len(a) < 2 || a[0] != '-' {
@@ -210,25 +270,54 @@ func flagsFirst(app *cli.App, args []string) ([]string, error) {
 			flags = append(flags, args[i])
 		}
 	}
+	// "--" before the arguments, so that none is taken for a flag and
+	// none is "--" itself.
+	if len(positional) > 0 {
+		flags = append(flags, "--")
+	}
 	return append(append(rest, flags...), positional...), nil
 }
 
 func isTerminal(w io.Writer) bool {
+	if ew, ok := w.(*errWriter); ok {
+		w = ew.w
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// inputsOf expands a command's arguments; no argument is a usage error.
-func inputsOf(c *cli.Context) ([]input, error) {
-	if c.NArg() == 0 {
+// errEmptyShard ends a run whose --shard holds no input: not an error
+// (exit 0), so that a job runner's share i of n may be empty.
+var errEmptyShard = errors.New("empty shard")
+
+// errVersion asks run to print the version.
+var errVersion = errors.New("version")
+
+// inputsOf expands a command's arguments, with --files-from's and only the
+// --shard share when bf is set; no argument is a usage error. Arguments
+// that cannot be read are inputs holding their error: each fails alone
+// when its turn comes.
+func (e *env) inputsOf(c *cli.Context, bf *batchFlags) ([]input, error) {
+	args := c.Args().Slice()
+	if bf != nil {
+		more, err := bf.filesFrom(e.stdin)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, more...)
+	}
+	if len(args) == 0 {
 		return nil, usagef("%s: no input: name capture files, directories, or - for standard input", c.Command.Name)
 	}
-	ins, err := expandInputs(c.Args().Slice())
-	if err != nil {
-		return nil, err
+	ins := expandInputs(args)
+	if bf != nil && bf.Shard.n > 1 {
+		if ins = shardOf(ins, bf.Shard); len(ins) == 0 {
+			return nil, errEmptyShard
+		}
 	}
+	e.single = len(ins) == 1
 	if len(ins) == 0 {
-		return nil, fmt.Errorf("%s: no capture found", escapeName(strings.Join(c.Args().Slice(), " ")))
+		return nil, fmt.Errorf("%s: no capture found", escapeName(strings.Join(args, " ")))
 	}
 	stdins := 0
 	for _, in := range ins {
@@ -253,23 +342,118 @@ type fileResult struct {
 // stderr, a progress bar shows how many files are done. Call the returned
 // done function when all are.
 func (e *env) withProgress(n int, work func(int, input) fileResult) (func(int, input) fileResult, func()) {
-	if n < 2 || !isTerminal(e.stderr) {
+	if n < 2 || !e.stderrTTY {
 		return work, func() {}
 	}
-	bar := progressbar.NewOptions(n,
-		progressbar.OptionSetWriter(e.stderr),
-		progressbar.OptionSetDescription("captures"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionClearOnFinish(),
-	)
-	var mu sync.Mutex
+	e.bar.start(e.newBar(int64(n), "captures", progressbar.OptionShowCount()))
 	return func(i int, in input) fileResult {
 		r := work(i, in)
-		mu.Lock()
-		bar.Add(1)
-		mu.Unlock()
+		e.bar.add(1)
 		return r
-	}, func() { bar.Finish() }
+	}, e.bar.finish
+}
+
+// newBar makes a progress bar on stderr: max steps (-1: unknown).
+func (e *env) newBar(max int64, description string, opts ...progressbar.Option) *progressbar.ProgressBar {
+	opts = append([]progressbar.Option{
+		progressbar.OptionSetWriter(e.stderr),
+		progressbar.OptionSetDescription(description),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(100 * time.Millisecond),
+		progressbar.OptionSetWidth(30),
+		// No ticker of its own: the bar is drawn only under progress's
+		// lock, so a message never meets half a bar.
+		progressbar.OptionSetSpinnerChangeInterval(0),
+	}, opts...)
+	if e.color {
+		opts = append(opts, progressbar.OptionEnableColorCodes(true),
+			progressbar.OptionSetTheme(progressbar.Theme{Saucer: "[cyan]=[reset]", SaucerHead: "[cyan]>[reset]", SaucerPadding: " ", BarStart: "[", BarEnd: "]"}))
+	}
+	return progressbar.NewOptions64(max, opts...)
+}
+
+// byteProgress starts a bar counting the bytes read of in, over passes
+// passes (its size unknown when it is not a regular file).
+func (e *env) byteProgress(in input, passes int) *progress {
+	max := int64(-1)
+	if in.regular {
+		if st, err := os.Stat(in.path); err == nil && st.Size() > 0 {
+			max = st.Size() * int64(passes)
+		}
+	}
+	e.bar.start(e.newBar(max, "reading "+in.display(), progressbar.OptionShowBytes(true), progressbar.OptionShowCount(), progressbar.OptionSpinnerType(14)))
+	return &e.bar
+}
+
+// progress is the run's progress bar on stderr, if any: every message on
+// stderr clears it first, so that no line starts in the middle of a bar.
+// A nil *progress or one without a bar does nothing.
+type progress struct {
+	mu  sync.Mutex
+	bar *progressbar.ProgressBar
+}
+
+func (p *progress) start(bar *progressbar.ProgressBar) {
+	p.mu.Lock()
+	p.bar = bar
+	p.mu.Unlock()
+}
+
+func (p *progress) add(n int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	if p.bar != nil {
+		p.bar.Add64(n)
+	}
+	p.mu.Unlock()
+}
+
+// clear erases the bar from the terminal; the next step draws it again.
+func (p *progress) clear() { p.hold(func() {}) }
+
+// hold erases the bar and runs print (which writes on stderr) before the
+// bar may be drawn again.
+func (p *progress) hold(print func()) {
+	if p == nil {
+		print()
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.Clear()
+	}
+	print()
+}
+
+// finish erases the bar for good.
+func (p *progress) finish() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	if p.bar != nil {
+		p.bar.Clear()
+		p.bar.Exit()
+		p.bar = nil
+	}
+	p.mu.Unlock()
+}
+
+// countingReader counts the bytes read through it on a progress bar.
+type countingReader struct {
+	r   io.Reader
+	bar *progress
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	if n > 0 {
+		c.bar.add(int64(n))
+	}
+	return n, err
 }
 
 // forEachInput processes inputs with up to jobs workers and hands the
@@ -305,14 +489,21 @@ func forEachInput(ins []input, jobs int, work func(int, input) fileResult, emit 
 // printResult prints a file's warnings and error on stderr and its lines
 // on stdout, and tells whether it failed.
 func (e *env) printResult(r fileResult) bool {
-	for _, w := range r.warnings {
-		fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", oneLine(w))
+	if len(r.warnings) > 0 {
+		e.bar.hold(func() {
+			for _, w := range r.warnings {
+				fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", oneLine(w))
+			}
+		})
 	}
 	for _, l := range r.lines {
 		fmt.Fprintln(e.stdout, l)
 	}
 	if r.err != nil {
-		fmt.Fprintf(e.stderr, "tcpviz: %s\n", oneLine(r.err.Error()))
+		// A failed write on stdout is said once, at the end of the run.
+		if werr := e.out.failed(); werr == nil || !errors.Is(r.err, werr) {
+			e.bar.hold(func() { fmt.Fprintf(e.stderr, "tcpviz: %s\n", oneLine(r.err.Error())) })
+		}
 		return true
 	}
 	return false

@@ -334,6 +334,63 @@ func (f *tableFlags) resolve(terminal bool) charts.TableFormat {
 	return charts.CSV
 }
 
+// tableOutFlags send a table to a file (-o FILE, atomically; its
+// extension picks the format unless --format does), or as Parquet to one
+// partition per input in a directory (--out-dir).
+type tableOutFlags struct {
+	Output, OutDir string
+}
+
+func (f *tableOutFlags) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "file to write the table to (.csv .json .txt .parquet pick the format); - or nothing: standard output"},
+		&cli.StringFlag{Name: "out-dir", Usage: "with --format parquet: one Hive-style partition per input, DIR/capture=<name>-<hash>/part-0.parquet"},
+	}
+}
+
+func (f *tableOutFlags) parse(c *cli.Context) error {
+	f.Output, f.OutDir = c.String("output"), c.String("out-dir")
+	if c.IsSet("output") && f.Output == "" || c.IsSet("out-dir") && f.OutDir == "" {
+		return usagef("-o and --out-dir: want a name")
+	}
+	if f.Output != "" && f.OutDir != "" {
+		return usagef("-o and --out-dir exclude each other")
+	}
+	return nil
+}
+
+// format resolves the table format: --format, else -o's extension, else
+// a text table on a terminal and CSV otherwise. Parquet is binary: never
+// to a terminal, and --out-dir takes only Parquet.
+func (f *tableOutFlags) format(tf *tableFlags, terminal bool) (charts.TableFormat, error) {
+	format := tf.Format
+	if format == "" && f.Output != "" && f.Output != "-" {
+		switch strings.ToLower(extOf(f.Output)) {
+		case ".csv":
+			format = charts.CSV
+		case ".json":
+			format = charts.JSON
+		case ".txt":
+			format = charts.TextTable
+		case ".parquet":
+			format = charts.ParquetFormat
+		}
+	}
+	if format == "" && f.OutDir != "" {
+		format = charts.ParquetFormat
+	}
+	toStdout := f.Output == "" || f.Output == "-"
+	switch {
+	case f.OutDir != "" && format != charts.ParquetFormat:
+		return "", usagef("--out-dir writes Parquet partitions: use --format parquet (or -o FILE for one %s file)", format)
+	case format == charts.ParquetFormat && toStdout && f.OutDir == "" && terminal:
+		return "", usagef("--format parquet is binary: name -o FILE.parquet or --out-dir DIR, or redirect standard output")
+	case format == "":
+		format = tf.resolve(terminal && toStdout)
+	}
+	return format, nil
+}
+
 // jobsFlags set how many inputs are processed at once.
 type jobsFlags struct {
 	jobs *intValue

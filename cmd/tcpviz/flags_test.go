@@ -42,6 +42,8 @@ func TestEveryFlagValidatedOnce(t *testing.T) {
 				bad = []string{"abc", "1e30", "NaN"}
 			case *choiceValue:
 				bad = []string{"abc"}
+			case *shardValue:
+				bad = []string{"abc", "2/2", "1e30/3", "-1/4"}
 			default: // names and titles: only a missing value is wrong
 				if _, ok := f.(*cli.StringFlag); !ok {
 					t.Fatalf("%s --%s: %T, not declared through the shared flag values", cmd.Name, name, f)

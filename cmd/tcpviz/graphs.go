@@ -39,11 +39,12 @@ type graphRequest struct {
 	picture pictureFlags
 	output  outputFlags
 	jobs    jobsFlags
+	batch   batchFlags
 	params  graphParamFlags
 }
 
 func (r *graphRequest) groups() []flagGroup {
-	return []flagGroup{&r.conn, &r.window, &r.picture, &r.output, &r.jobs, &r.params}
+	return []flagGroup{&r.conn, &r.window, &r.picture, &r.output, &r.jobs, &r.batch, &r.params}
 }
 
 func graphCommand(e *env, name, usage string) *cli.Command {
@@ -58,7 +59,7 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 			if err := parseGroups(c, req.groups()...); err != nil {
 				return err
 			}
-			ins, err := inputsOf(c)
+			ins, err := e.inputsOf(c, &req.batch)
 			if err != nil {
 				return err
 			}
@@ -100,7 +101,7 @@ func loadInput(e *env, in input, cf connFlags, onConn func(*analyze.ConnResult))
 	if cf.Stream < 0 {
 		passes = 2
 	}
-	src, err := newSource(in, e.stdin, passes)
+	src, err := e.newSource(in, passes)
 	if err != nil {
 		return nil, fileResult{err: err}
 	}

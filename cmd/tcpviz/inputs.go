@@ -20,6 +20,9 @@ type input struct {
 	name    string // as shown to the user and written in the file column
 	path    string // "" for standard input
 	regular bool   // a regular file, which can be read more than once
+	// err, when set, is why the argument or the file found in a directory
+	// cannot be read (named): it fails on its own, the others are read.
+	err error
 }
 
 // display is the input's name fit for a message or a title: standard
@@ -45,9 +48,15 @@ func escapeName(s string) string {
 
 // expandInputs turns command-line arguments into captures: files as named,
 // directories walked recursively keeping only files that start like a
-// capture, "-" for standard input.
-func expandInputs(args []string) ([]input, error) {
+// capture, "-" for standard input. An argument or a file that cannot be
+// read, a subdirectory that cannot be listed and a directory without a
+// capture become inputs holding their error, in their place: they fail
+// alone, naming their exact path, and the rest of the walk goes on.
+func expandInputs(args []string) []input {
 	var out []input
+	failed := func(p string, err error) input {
+		return input{name: p, path: p, err: fmt.Errorf("%s: %w", escapeName(p), unwrapPathError(err))}
+	}
 	for _, a := range args {
 		if a == "-" {
 			out = append(out, input{name: "-"})
@@ -55,32 +64,39 @@ func expandInputs(args []string) ([]input, error) {
 		}
 		st, err := os.Stat(a)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", escapeName(a), unwrapPathError(err))
+			out = append(out, failed(a, err))
+			continue
 		}
 		if !st.IsDir() {
 			out = append(out, input{name: a, path: a, regular: st.Mode().IsRegular()})
 			continue
 		}
 		var found []input
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+		filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				return err
+				// A directory that cannot be listed (reported after its
+				// first call) or an entry that vanished: named, and the
+				// walk goes on with what could be listed.
+				found = append(found, failed(p, err))
+				return nil
 			}
 			if !d.Type().IsRegular() {
 				return nil
 			}
-			if looksLikeCapture(p) {
+			if ok, err := looksLikeCapture(p); err != nil {
+				found = append(found, failed(p, err))
+			} else if ok {
 				found = append(found, input{name: p, path: p, regular: true})
 			}
 			return nil
 		})
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", escapeName(a), unwrapPathError(err))
+		if len(found) == 0 {
+			found = append(found, input{name: a, path: a, err: fmt.Errorf("%s: no capture found in the directory", escapeName(a))})
 		}
 		sort.Slice(found, func(i, j int) bool { return found[i].name < found[j].name })
 		out = append(out, found...)
 	}
-	return out, nil
+	return out
 }
 
 func unwrapPathError(err error) error {
@@ -92,23 +108,28 @@ func unwrapPathError(err error) error {
 }
 
 // looksLikeCapture reports whether the file at p is a capture we can read,
-// looking through compression.
-func looksLikeCapture(p string) bool {
+// looking through compression: one that starts like a capture but whose
+// header is damaged counts (reading it will say what is wrong). A file
+// that cannot be opened is an error: it might be a capture.
+func looksLikeCapture(p string) (bool, error) {
 	f, err := os.Open(p)
 	if err != nil {
-		return false
+		return false, err
 	}
 	defer f.Close()
 	head := make([]byte, 8)
-	n, _ := io.ReadFull(f, head)
+	n, err := io.ReadFull(f, head)
+	if n == 0 && err != nil && err != io.EOF {
+		return false, err
+	}
 	if !reassembly.Sniff(head[:n]) {
-		return false
+		return false, nil
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return false
+		return false, err
 	}
 	_, err = reassembly.NewReader(f)
-	return err == nil
+	return err == nil || !errors.Is(err, reassembly.ErrNotCapture), nil
 }
 
 // source is an input ready to be read, once or several times: a regular
@@ -122,47 +143,68 @@ type source struct {
 	path  string // what open reads: the file, or the spool ("" to read stdin once)
 	files []*os.File
 	spool string
+	bar   *progress // counts the bytes read, or nil
 }
 
 // newSource prepares in for reading; passes is how many times it will be
 // read (1 or 2). A non-regular input read twice is spooled, after its
-// first bytes were checked to start a capture.
-func newSource(in input, stdin io.Reader, passes int) (*source, error) {
-	s := &source{in: in, stdin: stdin, path: in.path}
+// first bytes were checked to start a capture. With a single input and a
+// terminal on stderr, a progress bar counts the bytes read.
+func (e *env) newSource(in input, passes int) (*source, error) {
+	if in.err != nil {
+		return nil, in.err
+	}
+	s := &source{in: in, stdin: e.stdin, path: in.path}
+	if e.single && e.stderrTTY {
+		s.bar = e.byteProgress(in, passes)
+	}
 	if in.regular || passes < 2 {
 		return s, nil
 	}
-	var r io.Reader = stdin
+	var r io.Reader = e.stdin
 	if in.path != "" {
 		f, err := os.Open(in.path)
 		if err != nil {
+			s.close()
 			return nil, fmt.Errorf("%s: %w", in.display(), unwrapPathError(err))
 		}
 		defer f.Close()
 		r = f
 	}
-	br := bufio.NewReader(r)
+	br := bufio.NewReader(s.counted(r))
 	head, _ := br.Peek(8)
 	if !reassembly.Sniff(head) {
+		s.close()
 		if len(head) == 0 {
 			return nil, fmt.Errorf("%s: empty: %w", in.display(), reassembly.ErrNotCapture)
 		}
 		return nil, fmt.Errorf("%s: %w", in.display(), reassembly.ErrNotCapture)
 	}
-	tmp, err := os.CreateTemp("", "tcpviz-spool-*")
+	tmp, err := temps.create("", "tcpviz-spool-*")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", in.display(), err)
+		s.close()
+		return nil, fmt.Errorf("%s: spooling to a temporary file: %w", in.display(), unwrapPathError(err))
 	}
 	s.spool, s.path = tmp.Name(), tmp.Name()
+	s.stdin = nil
 	_, err = io.Copy(tmp, br)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		s.close()
-		return nil, fmt.Errorf("%s: %w", in.display(), err)
+		return nil, fmt.Errorf("%s: spooling to a temporary file: %w", in.display(), unwrapPathError(err))
 	}
 	return s, nil
+}
+
+// counted is r, counting the bytes read on the progress bar if there is
+// one; without a bar r itself, so nothing is slowed down.
+func (s *source) counted(r io.Reader) io.Reader {
+	if s.bar == nil {
+		return r
+	}
+	return &countingReader{r: r, bar: s.bar}
 }
 
 // open starts one pass over the capture. Errors name the input.
@@ -172,7 +214,7 @@ func (s *source) open() (*reassembly.Reader, error) {
 		if s.stdin == nil {
 			return nil, fmt.Errorf("%s: already read", s.in.display())
 		}
-		r, s.stdin = bufio.NewReader(s.stdin), nil
+		r, s.stdin = bufio.NewReader(s.counted(s.stdin)), nil
 	} else {
 		f, err := os.Open(s.path)
 		if err != nil {
@@ -180,6 +222,9 @@ func (s *source) open() (*reassembly.Reader, error) {
 		}
 		s.files = append(s.files, f)
 		r = f
+		if s.spool == "" {
+			r = s.counted(f)
+		}
 	}
 	rd, err := reassembly.NewReader(r)
 	if err != nil {
@@ -188,15 +233,18 @@ func (s *source) open() (*reassembly.Reader, error) {
 	return rd, nil
 }
 
-// close closes what open opened and removes the spool.
+// close closes what open opened, removes the spool and clears the
+// progress bar.
 func (s *source) close() {
 	for _, f := range s.files {
 		f.Close()
 	}
 	s.files = nil
 	if s.spool != "" {
-		os.Remove(s.spool)
+		temps.remove(s.spool)
+		s.spool = ""
 	}
+	s.bar.finish()
 }
 
 // captureBase is the capture's file name without compression and capture

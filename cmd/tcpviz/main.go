@@ -4,5 +4,6 @@ package main
 import "os"
 
 func main() {
+	cleanOnSignal(os.Stderr)
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }

@@ -1,16 +1,23 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
+	"unicode/utf8"
 )
 
 // writeAtomic writes a file through a temporary file in the same directory
 // and a rename, so a reader never sees a half-written output and a failed
-// run leaves no partial file. It refuses to write over any of the inputs.
+// or interrupted run leaves no partial file. It refuses to write over any
+// of the inputs.
 func writeAtomic(path string, inputs []input, write func(io.Writer) error) error {
 	if err := refuseInput(path, inputs); err != nil {
 		return err
@@ -19,25 +26,139 @@ func writeAtomic(path string, inputs []input, write func(io.Writer) error) error
 		return err
 	}
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	tmp, err := temps.create(dir, tempPattern(filepath.Base(path)))
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, unwrapPathError(err))
+		return fmt.Errorf("%s: %w", escapeName(path), unwrapPathError(err))
 	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	defer temps.remove(tmp.Name()) // only forgets it after a successful rename
 	if err := write(tmp); err != nil {
 		tmp.Close()
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", escapeName(path), err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", escapeName(path), err)
 	}
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", escapeName(path), err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("%s: %w", path, unwrapPathError(err))
+	if err := temps.rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("%s: %w", escapeName(path), unwrapPathError(err))
 	}
 	return nil
+}
+
+// nameMax is the longest file name (one path element) Linux and macOS
+// file systems take, in bytes.
+const nameMax = 255
+
+// tempPattern is the os.CreateTemp pattern of the temporary file for an
+// output named base: ".<base>.tmp<random>", with base shortened so that
+// the whole stays within nameMax (os.CreateTemp adds at most 20 digits).
+func tempPattern(base string) string {
+	return "." + shortName(base, nameMax-len(".")-len(".tmp")-20) + ".tmp*"
+}
+
+// shortName fits name into max bytes: when too long, it keeps the start
+// and the end (the extension, the graph and stream suffix) and puts a hash
+// of the whole name between them, so two long names stay different.
+func shortName(name string, max int) string {
+	if len(name) <= max {
+		return name
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	mid := fmt.Sprintf("~%08x~", h.Sum32())
+	tailLen := min(48, (max-len(mid))/2)
+	tail := name[len(name)-tailLen:]
+	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	head := name[:max-len(mid)-len(tail)]
+	for len(head) > 0 && !utf8.ValidString(head) {
+		head = head[:len(head)-1]
+	}
+	return head + mid + tail
+}
+
+// temps are the temporary files of the run (spools and outputs being
+// written): a SIGINT or SIGTERM removes them before tcpviz exits.
+var temps = &tempFiles{names: map[string]bool{}}
+
+// tempFiles is a set of temporary files to remove on a signal. Creating,
+// renaming and removing one hold the lock, so a signal never finds a file
+// half registered.
+type tempFiles struct {
+	mu     sync.Mutex
+	names  map[string]bool
+	closed bool // removeAll ran: no more temporary files
+}
+
+var errInterrupted = errors.New("interrupted")
+
+// create makes a temporary file, as os.CreateTemp, and registers it.
+func (t *tempFiles) create(dir, pattern string) (*os.File, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return nil, errInterrupted
+	}
+	f, err := os.CreateTemp(dir, pattern)
+	if err == nil {
+		t.names[f.Name()] = true
+	}
+	return f, err
+}
+
+// rename moves a temporary file to its final name and forgets it.
+func (t *tempFiles) rename(tmp, path string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return errInterrupted
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	delete(t.names, tmp)
+	return nil
+}
+
+// remove deletes a temporary file, if still registered, and forgets it.
+func (t *tempFiles) remove(name string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.names[name] {
+		os.Remove(name)
+		delete(t.names, name)
+	}
+}
+
+// removeAll deletes every temporary file; none is made afterwards.
+func (t *tempFiles) removeAll() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.closed = true
+	for name := range t.names {
+		os.Remove(name)
+		delete(t.names, name)
+	}
+}
+
+// cleanOnSignal removes the temporary files and exits 130 on SIGINT, 143
+// on SIGTERM (128 + the signal, as a shell reports it).
+func cleanOnSignal(stderr io.Writer) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-ch
+		temps.removeAll()
+		code := 130
+		if sig == syscall.SIGTERM {
+			code = 143
+		}
+		fmt.Fprintf(stderr, "tcpviz: %s: temporary files removed\n", sig)
+		os.Exit(code)
+	}()
 }
 
 // refuseInput returns an error when path names one of the inputs.
@@ -87,7 +208,7 @@ func safeName(s string) string {
 // outputPath joins a derived file name to the output directory and checks
 // that the result stays inside it.
 func outputPath(dir, name string) (string, error) {
-	p := filepath.Join(dir, safeName(name))
+	p := filepath.Join(dir, shortName(safeName(name), nameMax))
 	rel, err := filepath.Rel(dir, p)
 	if err != nil || strings.HasPrefix(rel, "..") || filepath.IsAbs(rel) {
 		return "", fmt.Errorf("%s: output name escapes %s", name, dir)
@@ -140,10 +261,15 @@ func derivedBases(ins []input) ([]string, error) {
 	count := map[string]int{}
 	for i, in := range ins {
 		out[i] = captureBase(in)
-		count[out[i]]++
+		if in.err == nil {
+			count[out[i]]++
+		}
 	}
 	seen := map[string]string{}
 	for i, in := range ins {
+		if in.err != nil {
+			continue // read nothing, writes nothing
+		}
 		if count[out[i]] > 1 {
 			out[i] = strings.NewReplacer("/", "_", "\\", "_").Replace(filepath.Clean(in.name))
 			if in.path == "" {
@@ -156,4 +282,39 @@ func derivedBases(ins []input) ([]string, error) {
 		seen[out[i]] = in.name
 	}
 	return out, nil
+}
+
+// refuseReportDirs returns a usage error, before anything is read, when a
+// report folder the run would write (<outDir>/<base>-report for each
+// input) is a symbolic link or not a directory, or holds an input: its
+// files could overwrite it.
+func refuseReportDirs(ins []input, bases []string, outDir string) error {
+	for i, in := range ins {
+		if in.err != nil {
+			continue
+		}
+		dir, err := outputPath(outDir, bases[i]+"-report")
+		if err != nil {
+			return err
+		}
+		dirInfo, err := os.Lstat(dir)
+		if err != nil {
+			continue // made by the run: no input in it
+		}
+		if !dirInfo.IsDir() {
+			if err := refuseSpecial(dir); err != nil {
+				return err
+			}
+			return usagef("%s: refusing to write over a file: the report folder's name", escapeName(dir))
+		}
+		for _, other := range ins {
+			if other.path == "" || other.err != nil {
+				continue
+			}
+			if st, err := os.Stat(filepath.Dir(other.path)); err == nil && os.SameFile(st, dirInfo) {
+				return usagef("%s: refusing to overwrite an input: it is in the report folder %s", escapeName(other.name), escapeName(dir))
+			}
+		}
+	}
+	return nil
 }

@@ -19,7 +19,8 @@ func reportCommand(e *env) *cli.Command {
 		jobs    jobsFlags
 		output  = outputFlags{dirUsage: "directory in which each report folder is made"}
 	)
-	groups := []flagGroup{&conn, &picture, &jobs}
+	var batch batchFlags
+	groups := []flagGroup{&conn, &picture, &jobs, &batch}
 	flags := append(groupFlags(groups...), (&output).flags()[1]) // --out-dir only
 	return &cli.Command{
 		Name:  "report",
@@ -35,11 +36,14 @@ func reportCommand(e *env) *cli.Command {
 			if err := parseGroups(c, append(groups, &output)...); err != nil {
 				return err
 			}
-			ins, err := inputsOf(c)
+			ins, err := e.inputsOf(c, &batch)
 			if err != nil {
 				return err
 			}
 			bases, err := derivedBases(ins)
+			if err == nil {
+				err = refuseReportDirs(ins, bases, output.OutDir)
+			}
 			if err != nil {
 				return err
 			}
@@ -68,7 +72,7 @@ const reportConns = 10
 func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, po charts.PlotOptions) fileResult {
 	summary, streams := charts.NewTable(charts.SummaryColumns), charts.NewTable(charts.StreamsColumns)
 	var res fileResult
-	src, err := newSource(in, e.stdin, 2)
+	src, err := e.newSource(in, 2)
 	if err != nil {
 		return fileResult{err: err}
 	}

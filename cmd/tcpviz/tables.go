@@ -1,6 +1,13 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"net/url"
+	"path/filepath"
+
 	"github.com/urfave/cli/v2"
 
 	"tcpviz/analyze"
@@ -83,88 +90,211 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 }
 
 // tableCommand completes cmd as a command that prints one table for all
-// its inputs. As CSV the rows stream out: with one input as connections
-// finish, with several file by file. The other formats are written once
-// every input is read.
+// its inputs: to standard output, or -o FILE (its extension picks the
+// format when --format is not given), or, as Parquet, one Hive-style
+// partition per input in --out-dir. As CSV or Parquet the rows stream
+// out: with one input as connections finish (memory follows the live
+// connections), with several input by input. JSON and the text table are
+// written once every input is read.
 func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Command {
-	tf, jf := &tableFlags{}, &jobsFlags{}
+	tf, jf, bf := &tableFlags{}, &jobsFlags{}, &batchFlags{}
+	of := &tableOutFlags{}
 	cmd.ArgsUsage = "CAPTURE|DIR|- ..."
-	cmd.Flags = append(groupFlags(tf, jf), &cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"})
+	cmd.Flags = append(groupFlags(tf, of, jf, bf), &cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"})
 	cmd.Action = func(c *cli.Context) error {
-		if err := parseGroups(c, tf, jf); err != nil {
+		if err := parseGroups(c, tf, of, jf, bf); err != nil {
 			return err
 		}
 		if c.Bool("columns") {
 			return charts.WriteDocs(e.stdout, spec.schema.Docs())
 		}
-		format := tf.resolve(isTerminal(e.stdout))
-		ins, err := inputsOf(c)
+		format, err := of.format(tf, isTerminal(e.stdout))
 		if err != nil {
 			return err
 		}
-		t := charts.NewTable(spec.schema)
-		streaming := format == charts.CSV
-		var writeErr error
-		cw := charts.NewCSVWriter(e.stdout)
-		write := func(row []charts.Value) {
-			if err := cw.WriteRow(row); err != nil && writeErr == nil {
-				writeErr = err
-			}
+		ins, err := e.inputsOf(c, bf)
+		if err != nil {
+			return err
 		}
-		if streaming {
-			if err := cw.WriteHeader(t.Columns); err != nil {
+		if of.Output != "" && of.Output != "-" {
+			if err := refuseInput(of.Output, ins); err != nil {
 				return err
 			}
-		}
-		// One input streams its rows as they come, through one reused row;
-		// several are collected per input and emitted in input order.
-		perInput := make([][][]charts.Value, len(ins))
-		work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
-			src, err := newSource(in, e.stdin, 1)
+			if err := refuseSpecial(of.Output); err != nil {
+				return err
+			}
+			err = writeAtomic(of.Output, ins, func(w io.Writer) error { return writeTable(e, w, spec, format, of, jf, ins) })
+			if errors.Is(err, errReported) {
+				return err
+			}
 			if err != nil {
-				return fileResult{err: err}
-			}
-			defer src.close()
-			add := func(r *R) { perInput[i] = append(perInput[i], spec.schema.Row(r)) }
-			if streaming && len(ins) == 1 {
-				var row []charts.Value
-				add = func(r *R) {
-					row = spec.schema.AppendRow(row[:0], r)
-					write(row)
-				}
-			}
-			return tableRows(spec, src, add)
-		})
-		failed := false
-		forEachInput(ins, jf.Jobs, work, func(i int, _ input, r fileResult) {
-			if streaming {
-				for _, row := range perInput[i] {
-					write(row)
-				}
-				if err := cw.Flush(); err != nil && writeErr == nil {
-					writeErr = err
-				}
-			} else {
-				t.Rows = append(t.Rows, perInput[i]...)
-			}
-			perInput[i] = nil
-			failed = e.printResult(r) || failed
-		})
-		done()
-		if !streaming {
-			if err := t.Write(e.stdout, format); err != nil {
 				return err
 			}
+			fmt.Fprintln(e.stdout, escapeName(of.Output))
+			return nil
 		}
-		if writeErr != nil {
-			return writeErr
-		}
-		if failed {
-			return errReported
-		}
-		return nil
+		return writeTable(e, e.stdout, spec, format, of, jf, ins)
 	}
 	return cmd
+}
+
+// rowGroupRows is how many rows a Parquet row group takes when one input
+// streams its rows.
+const rowGroupRows = 1 << 16
+
+// writeTable reads the inputs and writes their table to w (unused for
+// Parquet partitions, which go to their own files). errReported says an
+// input failed after its rows were written.
+func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.TableFormat, of *tableOutFlags, jf *jobsFlags, ins []input) error {
+	t := charts.NewTable(spec.schema)
+	var writeErr error
+	keep := func(err error) {
+		if err != nil && writeErr == nil {
+			writeErr = err
+		}
+	}
+	stdoutTTY := w == e.stdout && isTerminal(e.stdout)
+	cw := charts.NewCSVWriter(w)
+	var pw *charts.ParquetWriter
+	partitions := format == charts.ParquetFormat && of.OutDir != ""
+	switch {
+	case format == charts.CSV:
+		keep(cw.WriteHeader(t.Columns))
+	case format == charts.ParquetFormat && !partitions:
+		pw = charts.NewParquetWriter(w, t.Columns)
+	}
+	var bases []string
+	if partitions {
+		bases = partitionNames(ins)
+		if err := makeDir(of.OutDir); err != nil {
+			return err
+		}
+	}
+	// One input streams its rows as they come (CSV through one reused row,
+	// Parquet by row groups); several are collected per input and emitted
+	// in input order.
+	stream := len(ins) == 1 && (format == charts.CSV || pw != nil)
+	perInput := make([][][]charts.Value, len(ins))
+	work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+		src, err := e.newSource(in, 1)
+		if err != nil {
+			return fileResult{err: err}
+		}
+		defer src.close()
+		if partitions {
+			return writePartition(spec, src, filepath.Join(of.OutDir, bases[i]), ins)
+		}
+		add := func(r *R) { perInput[i] = append(perInput[i], spec.schema.Row(r)) }
+		if stream && format == charts.CSV {
+			var row []charts.Value
+			add = func(r *R) {
+				if stdoutTTY {
+					e.bar.clear() // rows and the bar share the terminal
+				}
+				row = spec.schema.AppendRow(row[:0], r)
+				keep(cw.WriteRow(row))
+			}
+		} else if stream {
+			add = func(r *R) {
+				perInput[i] = append(perInput[i], spec.schema.Row(r))
+				if len(perInput[i]) >= rowGroupRows {
+					keep(pw.WriteRows(perInput[i]))
+					perInput[i] = perInput[i][:0]
+				}
+			}
+		}
+		return tableRows(spec, src, add)
+	})
+	failed := false
+	forEachInput(ins, jf.Jobs, work, func(i int, _ input, r fileResult) {
+		switch {
+		case pw != nil:
+			keep(pw.WriteRows(perInput[i])) // one row group per input
+		case format == charts.CSV:
+			if stdoutTTY && len(perInput[i]) > 0 {
+				e.bar.clear()
+			}
+			for _, row := range perInput[i] {
+				keep(cw.WriteRow(row))
+			}
+			keep(cw.Flush())
+		default:
+			t.Rows = append(t.Rows, perInput[i]...)
+		}
+		perInput[i] = nil
+		failed = e.printResult(r) || failed
+	})
+	done()
+	switch {
+	case format == charts.CSV:
+		keep(cw.Flush())
+	case pw != nil:
+		keep(pw.Close())
+	case !partitions:
+		keep(t.Write(w, format))
+	}
+	if writeErr != nil {
+		return writeErr
+	}
+	if failed {
+		return errReported
+	}
+	return nil
+}
+
+// writePartition writes one input's rows as DIR/part-0.parquet, streaming
+// them by row groups; what was read before a failure is kept. The path
+// written is the result's line.
+func writePartition[R any](spec tableSpec[R], src *source, dir string, all []input) fileResult {
+	var res fileResult
+	if err := makeDir(dir); err != nil {
+		return fileResult{err: err}
+	}
+	path := filepath.Join(dir, "part-0.parquet")
+	err := writeAtomic(path, all, func(w io.Writer) error {
+		pw := charts.NewParquetWriter(w, spec.schema.Docs())
+		var rows [][]charts.Value
+		var werr error
+		res = tableRows(spec, src, func(r *R) {
+			rows = append(rows, spec.schema.Row(r))
+			if len(rows) >= rowGroupRows && werr == nil {
+				werr = pw.WriteRows(rows)
+				rows = rows[:0]
+			}
+		})
+		if werr == nil {
+			werr = pw.WriteRows(rows)
+		}
+		if cerr := pw.Close(); werr == nil {
+			werr = cerr
+		}
+		return werr
+	})
+	if err != nil && res.err == nil {
+		res.err = err
+	}
+	if err == nil {
+		res.lines = append(res.lines, escapeName(path))
+	}
+	return res
+}
+
+// partitionNames are the Hive-style partition folders of the inputs:
+// capture=<name>-<hash of the full path>, so that a/x.pcap and b/x.pcap
+// never share one, across shards too (not file=, which would clash with
+// the file column).
+func partitionNames(ins []input) []string {
+	out := make([]string, len(ins))
+	for i, in := range ins {
+		h := fnv.New32a()
+		h.Write([]byte(in.name))
+		name := "stdin"
+		if in.path != "" {
+			name = captureBase(in)
+		}
+		out[i] = fmt.Sprintf("capture=%s-%08x", url.PathEscape(safeName(name)), h.Sum32())
+	}
+	return out
 }
 
 // prefixErr names the input in an error from reading it.

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// TestShardCoversEveryInputOnce: across i = 0…n−1 every input is in
+// exactly one share, whatever the order of the list.
+func TestShardCoversEveryInputOnce(t *testing.T) {
+	var ins []input
+	for i := range 500 {
+		ins = append(ins, input{name: filepath.Join("archive", "run"+strings.Repeat("x", i%7), "cap"+string(rune('a'+i%26))+".pcap"+strings.Repeat(".gz", i%2)+"#"+string(rune('A'+i%23)))})
+	}
+	for _, n := range []int{1, 2, 3, 8} {
+		seen := map[string]int{}
+		for i := range n {
+			for _, in := range shardOf(ins, shardValue{i, n}) {
+				seen[in.name]++
+			}
+		}
+		for _, in := range ins {
+			if seen[in.name] != 1 {
+				t.Fatalf("n=%d: %s in %d shares", n, in.name, seen[in.name])
+			}
+		}
+		rev := slices.Clone(ins)
+		slices.Reverse(rev)
+		for i := range n {
+			a, b := shardOf(ins, shardValue{i, n}), shardOf(rev, shardValue{i, n})
+			slices.Reverse(b)
+			if !slices.Equal(a, b) {
+				t.Fatalf("n=%d share %d changes with the order of the inputs", n, i)
+			}
+		}
+	}
+}
+
+// TestBatchFlags: --files-from (a file and standard input), --shard
+// splitting a directory run, an empty shard exiting 0, bad values.
+func TestBatchFlags(t *testing.T) {
+	list := filepath.Join(t.TempDir(), "list")
+	os.WriteFile(list, []byte("../../testdata/geo_short.pcap\n\n../../testdata/lossy_sll2.pcap\n"), 0o644)
+	stdout, stderr, code := tcpviz(t, nil, "streams", "--files-from", list)
+	if code != 0 || strings.Count(stdout, "\n") != 5 || !strings.Contains(stdout, "lossy_sll2") {
+		t.Fatalf("--files-from: exit %d, %q %q", code, stdout, stderr)
+	}
+	stdout, _, code = tcpviz(t, []byte("../../testdata/v6_short.pcapng\n"), "streams", "--files-from", "-")
+	if code != 0 || !strings.Contains(stdout, "v6_short") {
+		t.Fatalf("--files-from -: exit %d, %q", code, stdout)
+	}
+	rows := 0
+	for _, s := range []string{"0/3", "1/3", "2/3"} {
+		stdout, stderr, code := tcpviz(t, nil, "streams", "--shard", s, "../../testdata")
+		if code != 0 {
+			t.Fatalf("--shard %s: exit %d: %s", s, code, stderr)
+		}
+		rows += strings.Count(stdout, "\n") - min(1, len(stdout))
+	}
+	all, _, _ := tcpviz(t, nil, "streams", "../../testdata")
+	if want := strings.Count(all, "\n") - 1; rows != want {
+		t.Errorf("shards gave %d rows, the whole run %d", rows, want)
+	}
+	for _, bad := range []string{"3/3", "-1/2", "1", "a/b", "0/0"} {
+		if _, stderr, code := tcpviz(t, nil, "streams", "--shard", bad, demoCapture); code != 2 || !strings.Contains(stderr, "--shard") {
+			t.Errorf("--shard %s: exit %d %q", bad, code, stderr)
+		}
+	}
+	if _, stderr, code := tcpviz(t, nil, "streams", "--files-from", "/nonexistent/list"); code != 2 || !strings.Contains(stderr, "--files-from") {
+		t.Errorf("missing list: exit %d %q", code, stderr)
+	}
+}
+
+// TestEmptyShardExitsZero: a share holding no input prints nothing and
+// exits 0.
+func TestEmptyShardExitsZero(t *testing.T) {
+	for i := range 4 {
+		stdout, stderr, code := tcpviz(t, nil, "summary", "--shard", string(rune('0'+i))+"/4", demoCapture)
+		if code != 0 || stderr != "" {
+			t.Fatalf("share %d: exit %d %q", i, code, stderr)
+		}
+		if stdout == "" {
+			return // the empty shares printed nothing and exited 0
+		}
+	}
+}
+
+// TestParquetOutputs: -o FILE.parquet holds every summary row, typed;
+// --out-dir writes one partition per input; Parquet never goes to a
+// terminal, and --out-dir takes only Parquet.
+func TestParquetOutputs(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "s.parquet")
+	if _, stderr, code := tcpviz(t, nil, "summary", "-o", out, "../../testdata"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	csv, _, _ := tcpviz(t, nil, "summary", "../../testdata")
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parquet.OpenFile(bytes.NewReader(raw), int64(len(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(strings.Count(csv, "\n") - 1); f.NumRows() != want {
+		t.Errorf("%d Parquet rows, CSV %d", f.NumRows(), want)
+	}
+	if len(f.RowGroups()) < 4 {
+		t.Errorf("%d row groups: want one per input", len(f.RowGroups()))
+	}
+	pdir := filepath.Join(dir, "parts")
+	stdout, stderr, code := tcpviz(t, nil, "streams", "--format", "parquet", "--out-dir", pdir, "../../testdata/geo_short.pcap", "../../testdata/lossy_sll2.pcap")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	parts, _ := filepath.Glob(filepath.Join(pdir, "capture=*", "part-0.parquet"))
+	if len(parts) != 2 || strings.Count(stdout, "part-0.parquet") != 2 {
+		t.Errorf("partitions %v, stdout %q", parts, stdout)
+	}
+	if _, stderr, code := tcpviz(t, nil, "streams", "--format", "csv", "--out-dir", pdir, demoCapture); code != 2 || !strings.Contains(stderr, "--out-dir") {
+		t.Errorf("--out-dir with CSV: exit %d %q", code, stderr)
+	}
+}
+
+// TestVersionCompletionMan: --version names the build; completion scripts
+// for bash, zsh and fish hold every command and flag; the man page every
+// command. bash checks its script's syntax when it is there.
+func TestVersionCompletionMan(t *testing.T) {
+	stdout, _, code := tcpviz(t, nil, "--version")
+	if code != 0 || !strings.HasPrefix(stdout, "tcpviz ") || !strings.Contains(stdout, "go1.") {
+		t.Errorf("--version: exit %d %q", code, stdout)
+	}
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		script, stderr, code := tcpviz(t, nil, "completion", sh)
+		if code != 0 {
+			t.Fatalf("completion %s: exit %d %s", sh, code, stderr)
+		}
+		for _, want := range []string{"summary", "cwnd", "flows", "report", "shard", "sampling", "files-from"} {
+			if !strings.Contains(script, want) {
+				t.Errorf("completion %s lacks %q", sh, want)
+			}
+		}
+		if sh == "bash" {
+			if bash, err := exec.LookPath("bash"); err == nil {
+				cmd := exec.Command(bash, "-n")
+				cmd.Stdin = strings.NewReader(script)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("bash -n: %v %s", err, out)
+				}
+			}
+		}
+	}
+	if _, _, code := tcpviz(t, nil, "completion", "tcsh"); code != 2 {
+		t.Errorf("completion tcsh: exit %d", code)
+	}
+	man, _, code := tcpviz(t, nil, "man")
+	if code != 0 || !strings.Contains(man, ".TH tcpviz") {
+		t.Fatalf("man: exit %d", code)
+	}
+	for _, c := range []string{"streams", "summary", "seq", "cwnd", "compare", "report", "flows"} {
+		if !strings.Contains(man, c) {
+			t.Errorf("man page lacks %s", c)
+		}
+	}
+}
