@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strconv"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
