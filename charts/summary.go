@@ -127,6 +127,9 @@ var SummaryColumns = Schema[SummaryRow]{
 	pathCount("spurious_eifel_packets", "spurious retransmissions proven by the timestamp echo only", func(p *analyze.PathStats) int64 { return p.SpuriousEifel }),
 	pathCount("loss_events", "recovery episodes (a retransmission after new data), each a congestion-window reduction", func(p *analyze.PathStats) int64 { return p.LossEvents }),
 	pathCount("loss_events_spurious", "recovery episodes whose retransmissions were all proven spurious", func(p *analyze.PathStats) int64 { return p.LossEventsSpurious }),
+	{"slow_start_end_reason", String, "", "why slow start ended: receive window, delay, loss or growth stopped", func(r *SummaryRow) Value {
+		return StrV(r.Stats.SlowStart.Reason).Or(r.Stats.SlowStart.Found)
+	}},
 	{"nearby_peer", Bool, "", "the receiver answers within a millisecond on a long path: a split-connection proxy (or the receiver itself) next to the capture", func(r *SummaryRow) Value {
 		return BoolV(r.Stats.Path.NearbyPeer).Or(r.Stats.Path.HasData)
 	}},
@@ -171,7 +174,7 @@ var CompareColumns = Schema[analyze.CompareRow]{
 	{"slow_start_flight_bytes", Int, "B", "the summary's slow_start_flight_bytes", func(r *analyze.CompareRow) Value {
 		return IntV(r.Transfer.SlowStart.Flight).Or(r.Transfer.SlowStart.Found)
 	}},
-	{"slow_start_end_reason", String, "", "why slow start ended: loss or growth stopped", func(r *analyze.CompareRow) Value {
+	{"slow_start_end_reason", String, "", "why slow start ended: receive window, delay, loss or growth stopped", func(r *analyze.CompareRow) Value {
 		return StrV(r.Transfer.SlowStart.Reason)
 	}},
 }
