@@ -25,7 +25,7 @@ func ms(name, doc string, f func(*analyze.DirStats) (float64, bool)) summaryCol 
 }
 
 // SummaryColumns are the columns of `tcpviz summary`, in order: the
-// contract's list (PRODUCT.md, README), then the path and extra columns.
+// contract's list (the README's), then the path and extra columns.
 var SummaryColumns = Schema[SummaryRow]{
 	{"file", String, "", "the capture, as named on the command line (- for standard input)", func(r *SummaryRow) Value { return StrV(r.File) }},
 	count("stream", "", "Wireshark's tcp.stream number", func(s *analyze.DirStats) int64 { return int64(s.Stream) }),

@@ -157,7 +157,8 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	return res
 }
 
-// reportFacts are the headline numbers of the main direction.
+// reportFacts are the headline numbers of the main direction: what the
+// path did first, Wireshark's flags beside it.
 func reportFacts(l *analyze.Loaded) []charts.Fact {
 	st := l.Stats[l.Dir]
 	tr := analyze.Summarize(l)
@@ -182,7 +183,10 @@ func reportFacts(l *analyze.Loaded) []charts.Fact {
 		facts = append(facts, charts.Fact{Label: "first MiB delivered", Value: f(float64(tr.TimeToMB)/1e9, 3) + " s"})
 	}
 	facts = append(facts,
-		charts.Fact{Label: "retransmissions", Value: fmt.Sprintf("%d packets (%d fast, %d spurious)", st.RetransPackets, st.FastRetrans, st.SpuriousRetrans)},
+		charts.Fact{Label: "capture point", Value: "at the " + string(st.Path.Vantage) + " of this direction's path"},
+		charts.Fact{Label: "retransmissions (the path)", Value: fmt.Sprintf("%d resent, %d of them proven spurious (D-SACK, timestamps); %d segments lost after the capture point, %d before it; %d on timeouts, %d in fast recovery",
+			st.Path.Retransmitted, st.Path.SpuriousRetransmitted, st.Path.LostDownstream, st.Path.LostUpstream, st.Path.RTORetransmissions, st.Path.FastRetransmissions)},
+		charts.Fact{Label: "Wireshark's flags", Value: fmt.Sprintf("%d retransmissions (%d fast, %d spurious), %d out-of-order", st.RetransPackets, st.FastRetrans, st.SpuriousRetrans, st.OutOfOrder)},
 		charts.Fact{Label: "most bytes in flight", Value: strconv.FormatInt(st.MaxBytesInFlight, 10)},
 	)
 	if w := l.Stats[l.Dir.Reverse()].MaxRwnd; w >= 0 {
