@@ -113,15 +113,16 @@ func (fs Findings) String() string {
 
 // Kinds of findings.
 const (
-	FindNearbyPeer      = "nearby peer"      // ACKs from next to the capture: a split-connection proxy or a LAN
-	FindReceiverStalled = "receiver stalled" // the receiver closed its window
-	FindReordering      = "reordering"       // retransmissions proven spurious
-	FindCongestionLoss  = "congestion loss"  // losses after the RTT grew: a full queue
-	FindRandomLoss      = "random loss"      // losses without a queue before them
-	FindLoss            = "loss"             // losses, cause not told (not at the sender, or no RTT)
-	FindRwndLimited     = "receiver-window limited"
-	FindSenderLimited   = "sender limited"
-	FindNetworkLimited  = "network limited"
+	FindNearbyPeer       = "nearby peer"       // ACKs from next to the capture: a split-connection proxy or a LAN
+	FindReceiverStalled  = "receiver stalled"  // the receiver closed its window
+	FindReordering       = "reordering"        // retransmissions proven spurious, in fast recovery
+	FindSpuriousTimeouts = "spurious timeouts" // retransmissions proven spurious, on timers
+	FindCongestionLoss   = "congestion loss"   // losses after the RTT grew: a full queue
+	FindRandomLoss       = "random loss"       // losses without a queue before them
+	FindLoss             = "loss"              // losses, cause not told (not at the sender, or no RTT)
+	FindRwndLimited      = "receiver-window limited"
+	FindSenderLimited    = "sender limited"
+	FindNetworkLimited   = "network limited"
 )
 
 // diagnose reads what limited the data sent in st's direction: rcv is the
@@ -133,8 +134,9 @@ const (
 //     its window is reported, and nothing is said of the path beyond it;
 //   - a closed receive window is a stalled receiver;
 //   - retransmissions most of which were proven spurious (D-SACK,
-//     timestamps, both copies seen) are reordering (or delay spikes), with
-//     the congestion-window reductions they cost;
+//     timestamps, both copies seen) are spurious timeouts when most were
+//     sent on timers (a delay spike, a stalled peer), reordering
+//     otherwise, with the congestion-window reductions they cost;
 //   - otherwise lost segments (down- and upstream of the capture) are
 //     congestion loss when more than half of the loss episodes began with
 //     the RTT near its peak (the largest sample of the last round trip at
@@ -170,6 +172,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 	}
 	lost := p.LostDownstream + p.LostUpstream
 	switch {
+	case p.HasData && p.SpuriousRetransmitted > 0 && 2*p.SpuriousRetransmitted >= p.Retransmitted && 2*p.RTORetransmissions > p.Retransmitted:
+		k := p.LossEventsSpurious
+		add(FindSpuriousTimeouts, fmt.Sprintf("spurious timeouts: %d of %d retransmissions proven unneeded, %d sent on timers (a delay spike or a peer that stalls), cwnd reduced %d times", p.SpuriousRetransmitted, p.Retransmitted, p.RTORetransmissions, k),
+			map[string]float64{"spurious": float64(p.SpuriousRetransmitted), "rto": float64(p.RTORetransmissions), "cwnd_reductions": float64(k), "retransmitted": float64(p.Retransmitted)})
 	case p.HasData && p.SpuriousRetransmitted > 0 && 2*p.SpuriousRetransmitted >= p.Retransmitted:
 		k := p.LossEventsSpurious
 		add(FindReordering, fmt.Sprintf("reordering: %d spurious retransmissions, cwnd reduced %d times", p.SpuriousRetransmitted, k),

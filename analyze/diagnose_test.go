@@ -38,6 +38,9 @@ func TestDiagnose(t *testing.T) {
 			st.Path = PathStats{HasData: true, Retransmitted: 35, SpuriousRetransmitted: 35, LossEvents: 30, LossEventsSpurious: 30}
 			st.RetransPackets = 0 // what Wireshark says at the sender
 		}, want: "reordering: 35 spurious retransmissions, cwnd reduced 30 times"},
+		{name: "spurious timeouts", st: func(st, rcv *DirStats) {
+			st.Path = PathStats{HasData: true, Retransmitted: 11, SpuriousRetransmitted: 11, RTORetransmissions: 11, LossEventsSpurious: 11}
+		}, want: "spurious timeouts: 11 of 11 retransmissions proven unneeded, 11 sent on timers (a delay spike or a peer that stalls), cwnd reduced 11 times"},
 		{name: "congestion loss", st: func(st, rcv *DirStats) {
 			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
 			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs = 4, 3, 900
