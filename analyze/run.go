@@ -125,9 +125,17 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		flows.OnNew = func(f *reassembly.Flow) { res.Flows++; fr.newFlow(f) }
 		flows.OnRetire = fr.retireFlow
 	} else if runtime.GOMAXPROCS(0) > 1 {
-		// Read and decode on one core, track and analyse on another (the
-		// datagram path, for flows, stays on one).
-		sc.Pipeline()
+		// Read, decode and track on one core, analyse on another (the
+		// datagram path, for flows, stays on one). The analysis of every
+		// connection reads of a connection, during the scan, only what
+		// the tracker does not change (reassembly.Scanner.PipelineTracker)
+		// and the rest when it is retired; records for graphs and
+		// OnSegment read more, so with them the tracker stays here.
+		if o.Keep < 0 && len(o.Also) == 0 && o.OnSegment == nil {
+			sc.PipelineTracker()
+		} else {
+			sc.Pipeline()
+		}
 		defer sc.Close()
 	}
 	var a *Analyzer
@@ -177,6 +185,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		}
 	}
 	recs := records{all: make([]Record, 0, max(o.KeepHint, 0))}
+	var info PacketInfo
 	for sc.Scan() {
 		seg, c := sc.Segment(), sc.Conn()
 		if fr != nil {
@@ -209,7 +218,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		case o.OnSegment != nil:
 			o.OnSegment(c, seg, a.Add(c, seg))
 		case o.Analyze:
-			a.Add(c, seg)
+			a.addTo(c, seg, &info)
 		}
 	}
 	if ro != nil {

@@ -370,6 +370,7 @@ func (c *Conn) add(seg *Segment) {
 	if seg.Duplicate {
 		fwd.Duplicates++
 	}
+	seg.ConnFirstTime, seg.ClientSYNSeen = c.FirstTime, c.Dir[C2S].SYN
 }
 
 // unwrap returns the 64-bit number closest to ref whose low 32 bits are x
