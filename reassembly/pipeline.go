@@ -231,13 +231,14 @@ func (s *Scanner) scanPipe() bool {
 				p.ev++
 			}
 			if p.i < len(b.segs) {
-				s.seg = b.segs[p.i]
+				seg := &b.segs[p.i] // handed over in place: the batch is Scan's until the next
+				s.segp = seg
 				if p.track {
 					s.cur = b.conns[p.i]
 				} else {
-					s.cur = s.trk.Track(&s.seg)
-					if s.seg.Frame&expireEvery == 0 {
-						s.trk.Expire(s.seg.Time)
+					s.cur = s.trk.Track(seg)
+					if seg.Frame&expireEvery == 0 {
+						s.trk.Expire(seg.Time)
 					}
 				}
 				p.i++
