@@ -153,6 +153,14 @@ const (
 // statistics are asked for. The analysis is deterministic, so nothing
 // changes but the memory.
 func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
+	var info PacketInfo
+	a.addTo(c, s, &info)
+	return info
+}
+
+// addTo is Add, writing the analysis into *info (Run's loop reuses one:
+// a PacketInfo is large enough for its copies to count).
+func (a *Analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo) {
 	a.path.Add(c, s)
 	cs := a.state(c)
 	if cs == nil {
@@ -162,13 +170,15 @@ func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 					a.firstSYN = map[int]reassembly.Segment{}
 				}
 				a.firstSYN[c.Stream] = *s
-				return a.add(a.scratchState(), true, c, s) // thrown away: the SYN's own analysis
+				a.add(a.scratchState(), true, c, s, info) // thrown away: the SYN's own analysis
+				return
 			}
 		}
 		_, held := a.firstSYN[c.Stream]
-		return a.add(a.revive(c), !held, c, s)
+		a.add(a.revive(c), !held, c, s, info)
+		return
 	}
-	return a.add(cs, false, c, s)
+	a.add(cs, false, c, s, info)
 }
 
 // scratchState returns a fresh state for analysing a held-back SYN whose
@@ -199,24 +209,25 @@ func (a *Analyzer) revive(c *reassembly.Conn) *connState {
 	a.conns[c.Stream] = cs
 	if syn, ok := a.firstSYN[c.Stream]; ok {
 		delete(a.firstSYN, c.Stream)
-		a.add(cs, true, c, &syn)
+		var info PacketInfo
+		a.add(cs, true, c, &syn, &info)
 	}
 	return cs
 }
 
-// add is Add on the state cs (isNew: c's first segment).
-func (a *Analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
+// add is Add on the state cs (isNew: c's first segment), into *info.
+func (a *Analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo) {
 	smp := cs.karnAdd(s)
 	fwd, rev := &cs.flow[s.Dir], &cs.flow[s.Dir.Reverse()]
-	info := PacketInfo{BytesInFlight: -1, AckRTT: -1, KarnRTT: -1}
+	*info = PacketInfo{BytesInFlight: -1, AckRTT: -1, KarnRTT: -1}
 	if smp.frame > 0 {
 		info.KarnRTT, info.KarnFrame, info.KarnSent = smp.rtt, smp.frame, smp.sent
 	}
 	if s.Duplicate {
 		info.Flags = CaptureDuplicate
 		info.Window, info.ScaleFactor = scaledWindow(fwd, s)
-		cs.stats[s.Dir].add(cs, s, &info)
-		return info
+		cs.stats[s.Dir].add(cs, s, info)
+		return
 	}
 
 	flags := s.Flags
@@ -236,7 +247,7 @@ func (a *Analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassem
 	fwd.nsack = 0
 
 	seglen := uint32(s.PayloadLen)
-	a.analyzeSeq(cs, fwd, rev, s, seglen, &info)
+	a.analyzeSeq(cs, fwd, rev, s, seglen, info)
 
 	info.Window, info.ScaleFactor = scaledWindow(fwd, s)
 
@@ -271,11 +282,10 @@ func (a *Analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassem
 	if flags&thSYN != 0 {
 		verifyWindowScaling(flags&thACK != 0, fwd, rev)
 	}
-	cs.stats[s.Dir].add(cs, s, &info)
+	cs.stats[s.Dir].add(cs, s, info)
 	if info.AckRTT >= 0 {
 		cs.stats[s.Dir.Reverse()].addRTT(info.AckRTT)
 	}
-	return info
 }
 
 // verifyWindowScaling is Wireshark's verify_tcp_window_scaling, run after

@@ -194,8 +194,10 @@ func (p *Path) Add(c *reassembly.Conn, s *reassembly.Segment) {
 	if synAck {
 		if pc.synAckTime == 0 && s.Dir == reassembly.S2C {
 			pc.synAckTime = s.Time
-			if pc.synTime == 0 && c.Handshake && c.Dir[reassembly.C2S].SYN {
-				pc.synTime = c.FirstTime
+			// The connection as this segment was tracked: the tracker may
+			// be ahead (reassembly.Scanner.PipelineTracker).
+			if pc.synTime == 0 && c.Handshake && s.ClientSYNSeen {
+				pc.synTime = s.ConnFirstTime
 			}
 		}
 		return

@@ -74,7 +74,21 @@ type RunOptions struct {
 	// as Keep's are (RunResult.Also): a few, chosen by an earlier Run's
 	// Top, whose Packets say how many records to expect (0: unknown).
 	Also []Busy
+
+	// scan, when set, overrides how the capture is scanned (the tests
+	// compare the ways).
+	scan scanMode
 }
+
+// scanMode is how Run scans a capture.
+type scanMode int
+
+const (
+	scanAuto      scanMode = iota // pipelined on more than one core
+	scanPlain                     // in the caller's goroutine
+	scanPipe                      // reading and decoding ahead
+	scanPipeTrack                 // reading, decoding and tracking ahead
+)
 
 // Busy is the size of one connection, as Run ranks them.
 type Busy struct {
@@ -124,10 +138,30 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		flows := sc.Flows()
 		flows.OnNew = func(f *reassembly.Flow) { res.Flows++; fr.newFlow(f) }
 		flows.OnRetire = fr.retireFlow
-	} else if runtime.GOMAXPROCS(0) > 1 {
-		// Read and decode on one core, track and analyse on another (the
-		// datagram path, for flows, stays on one).
-		sc.Pipeline()
+	} else {
+		// Read, decode and track on one core, analyse on another (the
+		// datagram path, for flows, stays on one). The analysis of every
+		// connection reads of a connection, during the scan, only what
+		// the tracker does not change (reassembly.Scanner.PipelineTracker)
+		// and the rest when it is retired; records for graphs and
+		// OnSegment read more, so with them the tracker stays here.
+		mode := o.scan
+		if mode == scanAuto {
+			switch {
+			case runtime.GOMAXPROCS(0) == 1:
+				mode = scanPlain
+			case o.Keep < 0 && len(o.Also) == 0 && o.OnSegment == nil:
+				mode = scanPipeTrack
+			default:
+				mode = scanPipe
+			}
+		}
+		switch mode {
+		case scanPipe:
+			sc.Pipeline()
+		case scanPipeTrack:
+			sc.PipelineTracker()
+		}
 		defer sc.Close()
 	}
 	var a *Analyzer
@@ -177,6 +211,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		}
 	}
 	recs := records{all: make([]Record, 0, max(o.KeepHint, 0))}
+	var info PacketInfo
 	for sc.Scan() {
 		seg, c := sc.Segment(), sc.Conn()
 		if fr != nil {
@@ -209,7 +244,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		case o.OnSegment != nil:
 			o.OnSegment(c, seg, a.Add(c, seg))
 		case o.Analyze:
-			a.Add(c, seg)
+			a.addTo(c, seg, &info)
 		}
 	}
 	if ro != nil {

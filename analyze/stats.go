@@ -351,7 +351,9 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			o.ackDispersion(s.AckAbs, s.Time)
 		}
 		if o.limits != nil {
-			o.limits.ss.ack(s.Time, int64(s.AckAbs), *info)
+			if !o.limits.ss.result.Found {
+				o.limits.ss.ack(s.Time, int64(s.AckAbs), *info)
+			}
 			if o.limits.inEpisode && s.AckAbs >= o.limits.episodeEnd {
 				o.limits.inEpisode = false
 			}
@@ -394,7 +396,9 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 		d.limits = l
 	}
 	l.ss.rwnd = rw
-	l.ss.data(s.Time, int64(s.SeqAbs), n, *info)
+	if !l.ss.result.Found { // a PacketInfo copied for nothing, otherwise
+		l.ss.data(s.Time, int64(s.SeqAbs), n, *info)
+	}
 	l.episode(d, s.SeqAbs, n)
 	if l.lastLimited {
 		l.rwndLimited += s.Time - l.lastDataTime
@@ -446,7 +450,8 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 	if cs == nil {
 		cs = a.scratchState()
 		if syn, ok := a.firstSYN[c.Stream]; ok {
-			a.add(cs, true, c, &syn) // a connection that only sent a SYN
+			var info PacketInfo
+			a.add(cs, true, c, &syn, &info) // a connection that only sent a SYN
 		}
 	}
 	path := a.path.Stats(c)

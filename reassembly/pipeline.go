@@ -5,21 +5,50 @@ package reassembly
 // and the tracker's (and its caller's analysis) on the other. Segments
 // cross in batches, so the hand-over costs a channel operation per
 // pipeBatch segments.
+//
+// With Scanner.PipelineTracker the tracker runs in that goroutine too, so
+// that the caller's goroutine has only its own work (the analysis). The
+// tracker's calls to OnNew and OnRetire then cross in the same batches, in
+// order with the segments, and are made in Scan's goroutine: a retired
+// connection reaches OnRetire after its last segment, and the tracker no
+// longer touches it.
 
 const (
-	pipeBatch   = 1024 // segments per batch
+	pipeBatch   = 1024 // segments (or tracker events) per batch
 	pipeBatches = 4    // batches in flight
 )
 
-type segBatch struct{ segs []Segment }
+type segBatch struct {
+	segs  []Segment
+	conns []*Conn     // with the tracker: the connection of each segment
+	evs   []pipeEvent // with the tracker: its calls to OnNew and OnRetire
+}
+
+// pipeEvent is a call of the tracker's OnNew or OnRetire, made in the
+// producer and replayed by Scan just before segment at of its batch (at
+// len(segs): after the last).
+type pipeEvent struct {
+	at     int
+	retire bool
+	c      *Conn
+}
 
 type pipeline struct {
 	full chan *segBatch // decoded, in capture order; closed at the end
 	free chan *segBatch // for reuse
 	done chan struct{}  // closed by Close: the producer stops
 	cur  *segBatch
-	i    int
+	i    int  // next segment of cur
+	ev   int  // next event of cur
 	over bool // full was closed and drained
+
+	// With the tracker in the producer (PipelineTracker).
+	track    bool
+	started  bool
+	onNew    func(*Conn) // the caller's hooks, called by Scan
+	onRetire func(*Conn)
+	fill     *segBatch // the producer's batch being filled
+	stopped  bool      // the producer saw done while flushing
 }
 
 // Pipeline makes the scanner read and decode in a goroutine of its own,
@@ -28,52 +57,159 @@ type pipeline struct {
 // the goroutine). Segments, warnings, counts and errors are the same as
 // without it. A scanner handing over datagrams (Datagrams) does not
 // pipeline.
-func (s *Scanner) Pipeline() {
+func (s *Scanner) Pipeline() { s.pipeline(false) }
+
+// PipelineTracker is Pipeline with the tracker in the scanner's goroutine
+// too: Scan only hands over what it tracked. The tracker's OnNew and
+// OnRetire (set them before the first Scan, and do not change them after)
+// are still called in Scan's goroutine, in the same order with the
+// segments as without a pipeline; Expire's retirements may come one
+// segment later, which changes nothing for any one connection. But the
+// tracker runs ahead: of the connection Conn returns, only Stream, Client,
+// Server, FirstFrame, Handshake and ReusedPorts can be read during Scan
+// (the segment carries what else the analysis needs as it was: its
+// Stream, Dir, unwrapped numbers, ConnFirstTime, ClientSYNSeen, Duplicate);
+// the rest only from OnRetire on, when the tracker is done with it.
+func (s *Scanner) PipelineTracker() { s.pipeline(true) }
+
+func (s *Scanner) pipeline(track bool) {
 	if s.pipe != nil || s.dg != nil { // datagrams are handed over in Scan's goroutine
 		return
 	}
 	p := &pipeline{
-		full: make(chan *segBatch, pipeBatches),
-		free: make(chan *segBatch, pipeBatches+1),
-		done: make(chan struct{}),
+		full:  make(chan *segBatch, pipeBatches),
+		free:  make(chan *segBatch, pipeBatches+1),
+		done:  make(chan struct{}),
+		track: track,
 	}
 	for range pipeBatches + 1 {
-		p.free <- &segBatch{segs: make([]Segment, 0, pipeBatch)}
+		b := &segBatch{segs: make([]Segment, 0, pipeBatch)}
+		if track {
+			b.conns = make([]*Conn, 0, pipeBatch)
+		}
+		p.free <- b
 	}
 	s.pipe = p
+	if !track {
+		p.started = true
+		go s.produce(p)
+	}
+	// With the tracker, the producer starts at the first Scan, once the
+	// caller has set the tracker's hooks.
+}
+
+// start takes over the tracker's hooks and starts the producer.
+func (s *Scanner) start(p *pipeline) {
+	p.started = true
+	p.onNew, p.onRetire = s.trk.OnNew, s.trk.OnRetire
+	s.trk.OnNew = func(c *Conn) { p.event(c, false, len(p.fill.segs)-1) }
+	s.trk.OnRetire = func(c *Conn) { p.event(c, true, len(p.fill.segs)-1) }
 	go s.produce(p)
 }
 
-// produce reads and decodes packets into batches until the end of the
-// capture or Close.
+// event records a call of a tracker hook for Scan to replay before
+// segment at of the batch being filled.
+func (p *pipeline) event(c *Conn, retire bool, at int) {
+	if retire && p.onRetire == nil || !retire && p.onNew == nil || p.stopped {
+		return
+	}
+	p.fill.evs = append(p.fill.evs, pipeEvent{at: at, retire: retire, c: c})
+}
+
+// afterEvent records a retirement by Expire or Flush, after the batch's
+// last segment; a batch full of them is sent on.
+func (p *pipeline) afterEvent(c *Conn) {
+	if p.onRetire == nil || p.stopped {
+		return
+	}
+	p.fill.evs = append(p.fill.evs, pipeEvent{at: len(p.fill.segs), retire: true, c: c})
+	if len(p.fill.evs) >= pipeBatch && !p.send() {
+		p.stopped = true
+	}
+}
+
+// send hands the batch being filled to Scan and takes a free one; false
+// if Close stopped the pipeline.
+func (p *pipeline) send() bool {
+	select {
+	case p.full <- p.fill:
+	case <-p.done:
+		p.fill = nil
+		return false
+	}
+	select {
+	case p.fill = <-p.free:
+	case <-p.done:
+		p.fill = nil
+		return false
+	}
+	p.fill.segs, p.fill.conns, p.fill.evs = p.fill.segs[:0], p.fill.conns[:0], p.fill.evs[:0]
+	return true
+}
+
+// produce reads and decodes (and tracks) packets into batches until the
+// end of the capture or Close.
 func (s *Scanner) produce(p *pipeline) {
 	defer close(p.full)
+	select {
+	case p.fill = <-p.free:
+	case <-p.done:
+		return
+	}
+	p.fill.segs, p.fill.conns, p.fill.evs = p.fill.segs[:0], p.fill.conns[:0], p.fill.evs[:0]
+	var inTrack func(*Conn) // the hook that records retirements within Track
+	if p.track {
+		inTrack = s.trk.OnRetire
+	}
 	for {
-		var b *segBatch
-		select {
-		case b = <-p.free:
-		case <-p.done:
-			return
-		}
-		b.segs = b.segs[:0]
-		for len(b.segs) < pipeBatch && s.r.Next() {
+		b := p.fill
+		for len(b.segs) < pipeBatch && len(b.evs) < pipeBatch && s.r.Next() {
 			pk := s.r.Packet()
 			b.segs = append(b.segs, Segment{})
-			ok, err := s.dec.Decode(pk, &b.segs[len(b.segs)-1])
+			seg := &b.segs[len(b.segs)-1]
+			ok, err := s.dec.Decode(pk, seg)
 			if err != nil {
 				s.warn(errPacket(pk.Number, err))
 			}
 			if !ok {
 				b.segs = b.segs[:len(b.segs)-1]
+				continue
+			}
+			if !p.track {
+				continue
+			}
+			b.conns = append(b.conns, s.trk.Track(seg))
+			if seg.Frame&expireEvery == 0 {
+				s.trk.OnRetire = p.afterEvent
+				s.trk.Expire(seg.Time)
+				s.trk.OnRetire = inTrack
+				if p.stopped {
+					return
+				}
+				b = p.fill
 			}
 		}
-		if len(b.segs) == 0 {
+		if len(b.segs) == 0 && len(b.evs) == 0 {
+			break
+		}
+		if len(b.segs) < pipeBatch && len(b.evs) < pipeBatch {
+			break // the end of the capture
+		}
+		if !p.send() {
 			return
 		}
+	}
+	if p.track {
+		s.trk.OnRetire = p.afterEvent
+		s.trk.Flush()
+		if p.stopped {
+			return
+		}
+	}
+	if b := p.fill; len(b.segs) > 0 || len(b.evs) > 0 {
 		select {
 		case p.full <- b:
 		case <-p.done:
-			return
 		}
 	}
 }
@@ -81,18 +217,34 @@ func (s *Scanner) produce(p *pipeline) {
 // scanPipe is Scan with a pipeline: the next decoded segment, tracked.
 func (s *Scanner) scanPipe() bool {
 	p := s.pipe
+	if !p.started {
+		s.start(p)
+	}
 	for !p.over {
-		if p.cur != nil && p.i < len(p.cur.segs) {
-			s.seg = p.cur.segs[p.i]
-			p.i++
-			s.cur = s.trk.Track(&s.seg)
-			if s.seg.Frame&expireEvery == 0 {
-				s.trk.Expire(s.seg.Time)
+		if b := p.cur; b != nil {
+			for p.ev < len(b.evs) && b.evs[p.ev].at <= p.i {
+				if e := b.evs[p.ev]; e.retire {
+					p.onRetire(e.c)
+				} else {
+					p.onNew(e.c)
+				}
+				p.ev++
 			}
-			return true
-		}
-		if p.cur != nil {
-			p.free <- p.cur
+			if p.i < len(b.segs) {
+				seg := &b.segs[p.i] // handed over in place: the batch is Scan's until the next
+				s.segp = seg
+				if p.track {
+					s.cur = b.conns[p.i]
+				} else {
+					s.cur = s.trk.Track(seg)
+					if seg.Frame&expireEvery == 0 {
+						s.trk.Expire(seg.Time)
+					}
+				}
+				p.i++
+				return true
+			}
+			p.free <- b
 			p.cur = nil
 		}
 		b, ok := <-p.full
@@ -100,9 +252,11 @@ func (s *Scanner) scanPipe() bool {
 			p.over = true
 			break
 		}
-		p.cur, p.i = b, 0
+		p.cur, p.i, p.ev = b, 0, 0
 	}
-	s.trk.Flush()
+	if !p.track {
+		s.trk.Flush()
+	}
 	return false
 }
 
@@ -110,7 +264,7 @@ func (s *Scanner) scanPipe() bool {
 // scanner must not be used after Close.
 func (s *Scanner) Close() {
 	p := s.pipe
-	if p == nil || p.over {
+	if p == nil || p.over || !p.started {
 		return
 	}
 	close(p.done)

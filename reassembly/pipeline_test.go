@@ -3,24 +3,33 @@ package reassembly
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"testing"
 )
 
-// TestPipelineEqualsPlainScan: a pipelined scanner returns, on every
-// capture at hand (damaged ones included), the same segments assigned to
-// the same streams, the same retirements, warnings, counts and error as a
-// plain one; and Close stops it midway.
+// TestPipelineEqualsPlainScan: a pipelined scanner, with the tracker in
+// Scan's goroutine or in the pipeline's, returns, on every capture at hand
+// (damaged ones included), the same segments assigned to the same streams,
+// the same new and retired connections (as they were when retired),
+// warnings, counts and error as a plain one; and Close stops it midway.
 func TestPipelineEqualsPlainScan(t *testing.T) {
 	type trace struct {
 		segs    []Segment
 		streams []int
+		news    []int
 		retired []int
+		final   []Conn // each retired connection as OnRetire saw it
 		warns   string
 		stats   DecodeStats
 		packets int64
 		err     string
 	}
-	scan := func(path string, pipe bool) (trace, bool) {
+	const (
+		plainScan = iota
+		pipeScan
+		pipeTrack
+	)
+	scan := func(path string, mode int) (trace, bool) {
 		f, err := os.Open(path)
 		if err != nil {
 			return trace{}, false
@@ -31,12 +40,20 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 			return trace{}, false
 		}
 		sc := NewScanner(r)
-		if pipe {
+		switch mode {
+		case pipeScan:
 			sc.Pipeline()
+			defer sc.Close()
+		case pipeTrack:
+			sc.PipelineTracker()
 			defer sc.Close()
 		}
 		var tr trace
-		sc.Tracker().OnRetire = func(c *Conn) { tr.retired = append(tr.retired, c.Stream) }
+		sc.Tracker().OnNew = func(c *Conn) { tr.news = append(tr.news, c.Stream) }
+		sc.Tracker().OnRetire = func(c *Conn) {
+			tr.retired = append(tr.retired, c.Stream)
+			tr.final = append(tr.final, *c)
+		}
 		for sc.Scan() {
 			tr.segs = append(tr.segs, *sc.Segment())
 			tr.streams = append(tr.streams, sc.Conn().Stream)
@@ -55,25 +72,28 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 		paths = paths[:min(len(paths), 40)] // the race detector's share: the first 40
 	}
 	for _, path := range paths {
-		plain, ok := scan(path, false)
+		plain, ok := scan(path, plainScan)
 		if !ok {
 			continue
 		}
-		piped, _ := scan(path, true)
-		same := len(plain.segs) == len(piped.segs) && fmt.Sprint(plain.retired, plain.warns, plain.stats, plain.packets, plain.err) ==
-			fmt.Sprint(piped.retired, piped.warns, piped.stats, piped.packets, piped.err)
-		for i := 0; same && i < len(plain.segs); i++ {
-			same = plain.segs[i] == piped.segs[i] && plain.streams[i] == piped.streams[i]
-		}
-		if !same {
-			for i := range min(len(plain.segs), len(piped.segs)) {
-				if plain.segs[i] != piped.segs[i] || plain.streams[i] != piped.streams[i] {
-					t.Fatalf("%s: segment %d:\nplain %d %+v\npiped %d %+v", path, i, plain.streams[i], plain.segs[i], piped.streams[i], piped.segs[i])
-				}
+		for _, mode := range []int{pipeScan, pipeTrack} {
+			piped, _ := scan(path, mode)
+			same := len(plain.segs) == len(piped.segs) && fmt.Sprint(plain.news, plain.retired, plain.warns, plain.stats, plain.packets, plain.err) ==
+				fmt.Sprint(piped.news, piped.retired, piped.warns, piped.stats, piped.packets, piped.err) &&
+				reflect.DeepEqual(plain.final, piped.final)
+			for i := 0; same && i < len(plain.segs); i++ {
+				same = plain.segs[i] == piped.segs[i] && plain.streams[i] == piped.streams[i]
 			}
-			t.Fatalf("%s: plain %d segments, warnings %s, stats %+v, %d packets, err %q; piped %d, %s, %+v, %d, %q", path,
-				len(plain.segs), plain.warns, plain.stats, plain.packets, plain.err,
-				len(piped.segs), piped.warns, piped.stats, piped.packets, piped.err)
+			if !same {
+				for i := range min(len(plain.segs), len(piped.segs)) {
+					if plain.segs[i] != piped.segs[i] || plain.streams[i] != piped.streams[i] {
+						t.Fatalf("%s: segment %d:\nplain %d %+v\npiped %d %+v", path, i, plain.streams[i], plain.segs[i], piped.streams[i], piped.segs[i])
+					}
+				}
+				t.Fatalf("%s (mode %d): plain %d segments, new %v, retired %v, warnings %s, stats %+v, %d packets, err %q; piped %d, %v, %v, %s, %+v, %d, %q",
+					path, mode, len(plain.segs), plain.news, plain.retired, plain.warns, plain.stats, plain.packets, plain.err,
+					len(piped.segs), piped.news, piped.retired, piped.warns, piped.stats, piped.packets, piped.err)
+			}
 		}
 		n += len(plain.segs)
 	}
@@ -82,21 +102,27 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 	}
 
 	// Close midway: the producer stops, nothing hangs.
-	for _, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			continue
-		}
-		r, err := NewReader(f)
-		if err != nil {
+	for _, track := range []bool{false, true} {
+		for _, path := range paths {
+			f, err := os.Open(path)
+			if err != nil {
+				continue
+			}
+			r, err := NewReader(f)
+			if err != nil {
+				f.Close()
+				continue
+			}
+			sc := NewScanner(r)
+			if track {
+				sc.PipelineTracker()
+			} else {
+				sc.Pipeline()
+			}
+			sc.Scan()
+			sc.Close()
 			f.Close()
-			continue
+			break
 		}
-		sc := NewScanner(r)
-		sc.Pipeline()
-		sc.Scan()
-		sc.Close()
-		f.Close()
-		break
 	}
 }

@@ -9,12 +9,13 @@ const maxWarnings = 20
 // Scanner reads a capture and returns its TCP segments one at a time,
 // already assigned to connections. It is shaped like bufio.Scanner.
 type Scanner struct {
-	r   *Reader
-	dec Decoder
-	trk *Tracker
-	seg Segment
-	cur *Conn
-	dg  *datagramPath // nil unless Datagrams was called
+	r    *Reader
+	dec  Decoder
+	trk  *Tracker
+	seg  Segment
+	segp *Segment // the segment Segment returns: seg, or one in a pipeline's batch
+	cur  *Conn
+	dg   *datagramPath // nil unless Datagrams was called
 
 	warnings        []error
 	droppedWarnings int64
@@ -24,7 +25,9 @@ type Scanner struct {
 
 // NewScanner returns a scanner reading from r.
 func NewScanner(r *Reader) *Scanner {
-	return &Scanner{r: r, trk: NewTracker()}
+	s := &Scanner{r: r, trk: NewTracker()}
+	s.segp = &s.seg
+	return s
 }
 
 // Tracker returns the scanner's connection tracker, for callers that want
@@ -80,7 +83,7 @@ func (s *Scanner) warn(err error) {
 
 // Segment returns the segment read by the last Scan. The scanner reuses it:
 // copy it to keep it.
-func (s *Scanner) Segment() *Segment { return &s.seg }
+func (s *Scanner) Segment() *Segment { return s.segp }
 
 // Conn returns the connection of the segment read by the last Scan.
 func (s *Scanner) Conn() *Conn { return s.cur }

@@ -92,13 +92,19 @@ type Segment struct {
 	Opt        Options
 
 	// Set by the Tracker.
-	Stream int       // Wireshark's tcp.stream
-	Dir    Direction // C2S or S2C
+	Stream int // Wireshark's tcp.stream
 	// SeqAbs and AckAbs are the unwrapped 64-bit sequence and ACK numbers.
 	// Their low 32 bits equal Seq and Ack; the first sequence number seen
 	// in a direction is placed at 1<<32 + Seq so that numbers slightly
 	// before it stay positive.
 	SeqAbs, AckAbs uint64
+	// ConnFirstTime and ClientSYNSeen are the connection's FirstTime and
+	// Dir[C2S].SYN as they were once this segment was tracked: a tracker
+	// running ahead of the analysis (Scanner.PipelineTracker) may have
+	// changed the connection since.
+	ConnFirstTime int64
+	Dir           Direction // C2S or S2C
+	ClientSYNSeen bool
 	// Duplicate is set when this packet is the same packet captured again
 	// (another interface, or -i any on a forwarding host).
 	Duplicate bool

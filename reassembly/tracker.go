@@ -370,6 +370,7 @@ func (c *Conn) add(seg *Segment) {
 	if seg.Duplicate {
 		fwd.Duplicates++
 	}
+	seg.ConnFirstTime, seg.ClientSYNSeen = c.FirstTime, c.Dir[C2S].SYN
 }
 
 // unwrap returns the 64-bit number closest to ref whose low 32 bits are x
@@ -388,18 +389,15 @@ const duplicateWindow = 20e6 // 20 ms
 // forwarded copy), or with a non-zero IPv4 ID (which a retransmission
 // would change).
 func (di *DirInfo) checkDuplicate(seg *Segment) bool {
-	sig := dupSig{
-		seq: seg.Seq, ack: seg.Ack, tsval: seg.Opt.TSVal, tsecr: seg.Opt.TSEcr,
-		time: seg.Time, length: int32(seg.PayloadLen), flags: seg.Flags,
-		window: seg.Window, ipid: seg.IPID, ttl: seg.TTL, iface: seg.Interface, valid: true,
-	}
+	// The signatures are compared with the segment and written in place:
+	// most packets match none, and this runs for every one of them.
 	r := di.ring
 	if r == nil {
 		if !di.first.valid { // the direction's first packet
-			di.first = sig
+			di.first.set(seg)
 			return false
 		}
-		if sig.duplicates(&di.first, seg.IPVersion) {
+		if di.first.duplicatedBy(seg) {
 			return true
 		}
 		r = &dupRing{at: 1}
@@ -407,26 +405,33 @@ func (di *DirInfo) checkDuplicate(seg *Segment) bool {
 		di.ring = r
 	} else {
 		for i := range r.sig {
-			if sig.duplicates(&r.sig[i], seg.IPVersion) {
+			if r.sig[i].duplicatedBy(seg) {
 				return true
 			}
 		}
 	}
-	r.sig[r.at%dupWindow] = sig // over the oldest
+	r.sig[r.at%dupWindow].set(seg) // over the oldest
 	r.at++
 	return false
 }
 
-// duplicates reports whether the packet of signature s is a capture
-// duplicate of the earlier packet of signature r (see checkDuplicate).
-func (s *dupSig) duplicates(r *dupSig, ipVersion uint8) bool {
-	if r.seq != s.seq || r.ack != s.ack || !r.valid || r.flags != s.flags ||
-		r.length != s.length || r.window != s.window || r.ipid != s.ipid ||
-		r.tsval != s.tsval || r.tsecr != s.tsecr {
+// set makes r the signature of seg.
+func (r *dupSig) set(seg *Segment) {
+	r.seq, r.ack, r.tsval, r.tsecr = seg.Seq, seg.Ack, seg.Opt.TSVal, seg.Opt.TSEcr
+	r.time, r.length, r.flags = seg.Time, int32(seg.PayloadLen), seg.Flags
+	r.window, r.ipid, r.ttl, r.iface, r.valid = seg.Window, seg.IPID, seg.TTL, seg.Interface, true
+}
+
+// duplicatedBy reports whether s is a capture duplicate of the earlier
+// packet of signature r (see checkDuplicate).
+func (r *dupSig) duplicatedBy(s *Segment) bool {
+	if r.seq != s.Seq || r.ack != s.Ack || !r.valid || r.flags != s.Flags ||
+		r.length != int32(s.PayloadLen) || r.window != s.Window || r.ipid != s.IPID ||
+		r.tsval != s.Opt.TSVal || r.tsecr != s.Opt.TSEcr {
 		return false
 	}
-	if dt := s.time - r.time; dt < 0 || dt > duplicateWindow {
+	if dt := s.Time - r.time; dt < 0 || dt > duplicateWindow {
 		return false
 	}
-	return r.iface != s.iface || r.ttl != s.ttl || (ipVersion == 4 && s.ipid != 0)
+	return r.iface != s.Interface || r.ttl != s.TTL || (s.IPVersion == 4 && s.IPID != 0)
 }
