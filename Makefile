@@ -57,15 +57,7 @@ bench-scan:
 # (record one with ../shared/lab/record-bench.sh).
 bench-compare: build
 	@test -f $(BENCH_CAPTURE) || { echo "no $(BENCH_CAPTURE): record it with ../shared/lab/record-bench.sh"; exit 1; }
-	@cat $(BENCH_CAPTURE) > /dev/null
-	@echo "== cat";                     /usr/bin/time -f "%e s %M KB" cat $(BENCH_CAPTURE) > /dev/null
-	@echo "== tcptrace -n -l";          /usr/bin/time -f "%e s %M KB" tcptrace -n -l $(BENCH_CAPTURE) > /dev/null
-	@echo "== tcptrace -n -l -r";       /usr/bin/time -f "%e s %M KB" tcptrace -n -l -r $(BENCH_CAPTURE) > /dev/null
-	@echo "== tcpviz streams";          /usr/bin/time -f "%e s %M KB" $(BIN) streams $(BENCH_CAPTURE) > /dev/null
-	@echo "== tcpviz summary";          /usr/bin/time -f "%e s %M KB" $(BIN) summary $(BENCH_CAPTURE) > /dev/null
-	@echo "== tcpviz seq -o .png (largest connection)"; /usr/bin/time -f "%e s %M KB" $(BIN) seq -o /tmp/tcpviz-bench.png $(BENCH_CAPTURE) > /dev/null
-	@echo "== tcpviz seq -o .svg (largest connection)"; /usr/bin/time -f "%e s %M KB" $(BIN) seq -o /tmp/tcpviz-bench.svg $(BENCH_CAPTURE) > /dev/null
-	@ls -l /tmp/tcpviz-bench.png /tmp/tcpviz-bench.svg
+	scripts/bench-compare.sh $(BIN) $(BENCH_CAPTURE) $(or $(RUNS),5)
 
 # Regenerate the tshark golden files (needs tshark 4.0).
 golden:
