@@ -179,7 +179,7 @@ func newConnFlags() *connFlags {
 
 func (f *connFlags) flags() []cli.Flag {
 	s, sv := intFlag("stream", []string{"s"}, -1, 0, math.MaxInt32, "the connection, by Wireshark's tcp.stream number", "the connection with the most payload")
-	d, dv := choiceFlag("direction", nil, "", []string{"c2s", "s2c"}, "the direction whose data is shown: c2s (from the SYN sender) or s2c", "the direction with the most payload")
+	d, dv := choiceFlag("direction", nil, "", []string{"c2s", "s2c"}, "the direction whose data is shown (c2s: from the SYN sender)", "the direction with the most payload")
 	f.stream, f.direction = sv, dv
 	return []cli.Flag{s, d}
 }
@@ -214,6 +214,8 @@ func (f *windowFlags) flags() []cli.Flag {
 	sf, sfv := intFlag("seq-from", nil, 0, math.MinInt64, math.MaxInt64, "start of the sequence window (in the numbering shown: relative, or absolute with --absolute-seq)", "")
 	st, stv := intFlag("seq-to", nil, 0, math.MinInt64, math.MaxInt64, "end of the sequence window", "")
 	f.from, f.to, f.seqFrom, f.seqTo = fv, tv, sfv, stv
+	from.DefaultText, to.DefaultText = "the connection's first packet", "its last"
+	sf.DefaultText, st.DefaultText = "the lowest", "the highest"
 	return []cli.Flag{from, to, sf, st,
 		&cli.BoolFlag{Name: "absolute-seq", Usage: "show sequence numbers as in the headers (unwrapped) instead of relative to the ISN"},
 		&cli.BoolFlag{Name: "absolute-time", Usage: "show wall-clock times (UTC) instead of seconds from the connection's first packet"},
