@@ -15,9 +15,17 @@ type xyz struct {
 
 // pixelGrid maps data units to pixel columns and rows of the plot area.
 type pixelGrid struct {
-	x0, y0     float64 // data value at column 0 and row 0
-	sx, sy     float64 // pixels per data unit
+	x0, y0     float64 // data value at column 0 and row 0 (log10 of it with logY)
+	sx, sy     float64 // pixels per data unit (per decade with logY)
 	cols, rows int
+	logY       bool
+}
+
+// logGrid is newPixelGrid for a logarithmic y axis (ymin > 0).
+func logGrid(xmin, xmax, ymin, ymax float64, cols, rows int) pixelGrid {
+	g := newPixelGrid(xmin, xmax, math.Log10(ymin), math.Log10(ymax), cols, rows)
+	g.logY = true
+	return g
 }
 
 func newPixelGrid(xmin, xmax, ymin, ymax float64, cols, rows int) pixelGrid {
@@ -34,7 +42,12 @@ func newPixelGrid(xmin, xmax, ymin, ymax float64, cols, rows int) pixelGrid {
 // col returns the pixel column of x (clamped far outside the area, so
 // that points outside it still group together).
 func (g pixelGrid) col(x float64) int64 { return clampPixel((x - g.x0) * g.sx) }
-func (g pixelGrid) row(y float64) int64 { return clampPixel((y - g.y0) * g.sy) }
+func (g pixelGrid) row(y float64) int64 {
+	if g.logY {
+		y = math.Log10(math.Max(y, math.SmallestNonzeroFloat64))
+	}
+	return clampPixel((y - g.y0) * g.sy)
+}
 
 func clampPixel(v float64) int64 {
 	const lim = 1 << 40
@@ -116,21 +129,31 @@ func thinBars(pts []xyz, g pixelGrid) []xyz {
 
 // thinCells keeps the first point of each cell of size×size pixels.
 func thinCells(pts []xyz, g pixelGrid, size int64) []xyz {
+	out, _ := thinCellsCount(pts, g, size)
+	return out
+}
+
+// thinCellsCount is thinCells, also counting the points of each kept
+// point's cell.
+func thinCellsCount(pts []xyz, g pixelGrid, size int64) ([]xyz, []int) {
 	if len(pts) <= 1 {
-		return pts
+		return pts, []int{len(pts)}[:len(pts)]
 	}
 	type cell struct{ c, r int64 }
-	seen := make(map[cell]struct{}, min(len(pts), 1<<16))
+	seen := make(map[cell]int, min(len(pts), 1<<16))
 	out := make([]xyz, 0, min(len(pts), 1<<16))
+	var counts []int
 	for _, p := range pts {
 		k := cell{floorDiv(g.col(p.x), size), floorDiv(g.row(p.y), size)}
-		if _, ok := seen[k]; ok {
+		if i, ok := seen[k]; ok {
+			counts[i]++
 			continue
 		}
-		seen[k] = struct{}{}
+		seen[k] = len(out)
 		out = append(out, p)
+		counts = append(counts, 1)
 	}
-	return out
+	return out, counts
 }
 
 func floorDiv(a, b int64) int64 {
