@@ -52,7 +52,8 @@ func medianAckRTT(recs []Record, d reassembly.Direction) (int64, bool) {
 }
 
 // resolveWindow sets t.Window from t.RTTs and says what is wrong with the
-// window chosen: shorter than four median RTTs, or no RTT to scale.
+// window chosen: a time shorter than four median RTTs, or no RTT to
+// scale by (a window asked for in RTTs is taken as meant).
 func resolveWindow(recs []Record, d reassembly.Direction, t *ThroughputOptions) []string {
 	if t.Segments >= 2 {
 		return nil
@@ -68,7 +69,7 @@ func resolveWindow(recs []Record, d reassembly.Direction, t *ThroughputOptions) 
 	if t.Window <= 0 {
 		t.Window = 1e9
 	}
-	if ok && t.Window < minWindowRTTs*rtt {
+	if ok && t.RTTs == 0 && t.Window < minWindowRTTs*rtt {
 		return []string{fmt.Sprintf("the averaging window (%s) is shorter than four median RTTs (4 × %s): the curve follows each round trip's burst; --window 4rtt averages them out",
 			fmtDuration(t.Window), fmtDuration(rtt))}
 	}

@@ -224,19 +224,24 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 		p.X.Tick.Marker = plot.TimeTicks{Ticker: siTicks{n: wpx / 160}, Format: "15:04:05.000"}
 		p.X.Label.Text = "time (UTC)"
 	}
+	// On a log axis the plot is of log10(y), values at or below the
+	// axis's bottom on its edge: gonum's own log scale misplaces the
+	// axis label.
+	var ty func(float64) float64
+	pymin, pymax := ymin, ymax
+	if o.LogY {
+		ty = func(y float64) float64 { return math.Log10(math.Max(y, ymin)) }
+		pymin, pymax = math.Log10(ymin), math.Log10(ymax)
+		p.Y.Tick.Marker = logTicks{div: ydiv}
+	}
 	// The plot area is a little smaller than the picture: thinning on the
 	// picture's pixels is finer than needed, never coarser.
-	pg := newPixelGrid(xmin, xmax, ymin, ymax, wpx, hpx)
-	if o.LogY {
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = logTicks{div: ydiv}
-		pg = logGrid(xmin, xmax, ymin, ymax, wpx, hpx)
-	}
+	pg := newPixelGrid(xmin, xmax, pymin, pymax, wpx, hpx)
 	leg := &legend{}
 	plots := make([]*seriesPlot, len(g.Series))
 	for i := range g.Series {
 		s := &g.Series[i]
-		plots[i] = newSeriesPlot(g, s, pg, i, ymin)
+		plots[i] = newSeriesPlot(g, s, pg, i, ty)
 		leg.add(plots[i].style.legend, plots[i])
 	}
 	// Lines first, then bars and dots, then marks: the data and the rare
@@ -250,14 +255,14 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 			}
 		}
 	}
-	if cp := newClipPlot(g, pg, xmin, xmax, ymin, ymax); cp != nil {
+	if cp := newClipPlot(g, pg, xmin, xmax, ymin, ymax, ty); cp != nil {
 		p.Add(cp)
 		leg.add(cp.legend(ydiv, yunit), cp)
 	}
 	if !any {
 		leg.add("no packets in this connection direction and window", nil)
 	}
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, ymin, ymax
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, pymin, pymax
 	return p, leg
 }
 
@@ -430,17 +435,20 @@ func (t scaledTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// logTicks label the powers of ten of a log axis (and 2 and 5 times them
-// when it spans less than three decades), in units of div.
+// logTicks label the powers of ten of an axis of log10 values (and 2 and 5
+// times them when it spans less than three decades), in units of div;
+// plain ticks when that labels fewer than two.
 type logTicks struct{ div float64 }
 
 // Ticks implements plot.Ticker.
-func (t logTicks) Ticks(lo, hi float64) []plot.Tick {
-	if !(lo > 0) || !(hi > lo) {
+func (t logTicks) Ticks(llo, lhi float64) []plot.Tick {
+	lo, hi := math.Pow(10, llo), math.Pow(10, lhi)
+	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) {
 		return nil
 	}
 	few := math.Log10(hi/lo) < 3
 	var ts []plot.Tick
+	labelled := 0
 	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
 		p := math.Pow(10, e)
 		for m := 1.0; m <= 9; m++ {
@@ -448,12 +456,26 @@ func (t logTicks) Ticks(lo, hi float64) []plot.Tick {
 			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
 				continue
 			}
-			tk := plot.Tick{Value: v}
+			tk := plot.Tick{Value: math.Log10(v)}
 			if m == 1 || few && (m == 2 || m == 5) {
 				tk.Label = strconv.FormatFloat(v/t.div, 'g', 4, 64)
+				labelled++
 			}
 			ts = append(ts, tk)
 		}
+	}
+	if labelled < 2 {
+		ts = scaledTicks{n: 5, div: t.div}.Ticks(lo, hi)
+		for i := range ts {
+			ts[i].Value = math.Log10(ts[i].Value)
+		}
+		kept := ts[:0]
+		for _, tk := range ts {
+			if !math.IsInf(tk.Value, 0) && !math.IsNaN(tk.Value) {
+				kept = append(kept, tk)
+			}
+		}
+		ts = kept
 	}
 	return ts
 }

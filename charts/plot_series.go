@@ -45,7 +45,9 @@ const (
 	markCell = 1
 )
 
-func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int, ymin float64) *seriesPlot {
+// newSeriesPlot thins series s to the pixels of pg; ty, if set, maps y
+// values to the plotted ones (log10 on a log axis).
+func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int, ty func(float64) float64) *seriesPlot {
 	xy := seriesXY{g, s}
 	pts := make([]xyz, xy.Len())
 	for i := range pts {
@@ -54,9 +56,8 @@ func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int,
 		if s.Kind == analyze.Bars {
 			pts[i].y2 = xy.y2(i)
 		}
-		if pg.logY {
-			// A log axis has no zero: such values sit on its bottom edge.
-			pts[i].y, pts[i].y2 = math.Max(pts[i].y, ymin), math.Max(pts[i].y2, ymin)
+		if ty != nil {
+			pts[i].y, pts[i].y2 = ty(pts[i].y), ty(pts[i].y2)
 		}
 	}
 	sp := &seriesPlot{kind: s.Kind, style: styleOf(s.Name, index)}
@@ -158,7 +159,11 @@ type clipPlot struct {
 	most, least float64 // the largest value above, the smallest below
 }
 
-func newClipPlot(g *analyze.Graph, pg pixelGrid, xmin, xmax, ymin, ymax float64) *clipPlot {
+func newClipPlot(g *analyze.Graph, pg pixelGrid, xmin, xmax, ymin, ymax float64, ty func(float64) float64) *clipPlot {
+	top, bottom := ymax, ymin
+	if ty != nil {
+		top, bottom = ty(ymax), ty(ymin)
+	}
 	cp := &clipPlot{most: math.Inf(-1), least: math.Inf(1)}
 	for i := range g.Series {
 		s := &g.Series[i]
@@ -167,17 +172,17 @@ func newClipPlot(g *analyze.Graph, pg pixelGrid, xmin, xmax, ymin, ymax float64)
 		}
 		for j := range s.Points {
 			x, y := g.XY(&s.Points[j])
-			if x < xmin || x > xmax || y >= ymin && y <= ymax || pg.logY && y <= 0 {
+			if x < xmin || x > xmax || y >= ymin && y <= ymax || ty != nil && y <= 0 {
 				continue
 			}
 			cp.n++
 			if y > ymax {
 				cp.above++
 				cp.most = math.Max(cp.most, y)
-				cp.pts = append(cp.pts, xyz{x: x, y: ymax})
+				cp.pts = append(cp.pts, xyz{x: x, y: top})
 			} else {
 				cp.least = math.Min(cp.least, y)
-				cp.pts = append(cp.pts, xyz{x: x, y: ymin})
+				cp.pts = append(cp.pts, xyz{x: x, y: bottom})
 			}
 		}
 	}

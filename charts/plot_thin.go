@@ -15,17 +15,9 @@ type xyz struct {
 
 // pixelGrid maps data units to pixel columns and rows of the plot area.
 type pixelGrid struct {
-	x0, y0     float64 // data value at column 0 and row 0 (log10 of it with logY)
-	sx, sy     float64 // pixels per data unit (per decade with logY)
+	x0, y0     float64 // data value at column 0 and row 0
+	sx, sy     float64 // pixels per data unit
 	cols, rows int
-	logY       bool
-}
-
-// logGrid is newPixelGrid for a logarithmic y axis (ymin > 0).
-func logGrid(xmin, xmax, ymin, ymax float64, cols, rows int) pixelGrid {
-	g := newPixelGrid(xmin, xmax, math.Log10(ymin), math.Log10(ymax), cols, rows)
-	g.logY = true
-	return g
 }
 
 func newPixelGrid(xmin, xmax, ymin, ymax float64, cols, rows int) pixelGrid {
@@ -42,12 +34,7 @@ func newPixelGrid(xmin, xmax, ymin, ymax float64, cols, rows int) pixelGrid {
 // col returns the pixel column of x (clamped far outside the area, so
 // that points outside it still group together).
 func (g pixelGrid) col(x float64) int64 { return clampPixel((x - g.x0) * g.sx) }
-func (g pixelGrid) row(y float64) int64 {
-	if g.logY {
-		y = math.Log10(math.Max(y, math.SmallestNonzeroFloat64))
-	}
-	return clampPixel((y - g.y0) * g.sy)
-}
+func (g pixelGrid) row(y float64) int64 { return clampPixel((y - g.y0) * g.sy) }
 
 func clampPixel(v float64) int64 {
 	const lim = 1 << 40
