@@ -242,7 +242,11 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 	for i := range g.Series {
 		s := &g.Series[i]
 		plots[i] = newSeriesPlot(g, s, pg, i, ty)
-		leg.add(plots[i].style.legend, plots[i])
+		name := plots[i].style.legend
+		if plots[i].alpha != nil {
+			name += " (darker where samples are denser)"
+		}
+		leg.add(name, plots[i])
 	}
 	// Lines first, then bars and dots, then marks: the data and the rare
 	// events stay visible where the lines run over them.

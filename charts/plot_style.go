@@ -54,7 +54,7 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesRST:        {color: red, width: 4, glyph: draw.CrossGlyph{}, legend: "RST"},
 	analyze.SeriesThroughput: {color: blue, width: 1.2, legend: "throughput (all bytes sent)"},
 	analyze.SeriesGoodput:    {color: green, width: 1.2, legend: "goodput (newly acknowledged)"},
-	analyze.SeriesRTT:        {color: blue, width: 1.3, legend: "RTT sample (darker where samples are denser)", density: true},
+	analyze.SeriesRTT:        {color: blue, width: 1.3, legend: "RTT sample", density: true},
 	analyze.SeriesInFlight:   {color: blue, width: 1.2, legend: "bytes in flight (at each segment sent)"},
 	analyze.SeriesAdvertised: {color: olive, width: 1.5, legend: "advertised receive window"},
 	analyze.SeriesSpurious:   {color: gray, width: 2, legend: "spurious retransmission (D-SACKed)"},

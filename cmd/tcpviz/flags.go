@@ -374,6 +374,8 @@ func (f *windowFlags) flags() []cli.Flag {
 	st, stv := intFlag("seq-to", nil, 0, math.MinInt64, math.MaxInt64, "end of the sequence window", "")
 	f.from, f.to, f.seqFrom, f.seqTo = fv, tv, sfv, stv
 	if f.timeOnly {
+		from.Usage = "start of the time window, in seconds from each input's time 0 (--align)"
+		to.Usage = "end of the time window, in seconds from each input's time 0"
 		return []cli.Flag{from, to}
 	}
 	return []cli.Flag{from, to, sf, st,
