@@ -35,6 +35,8 @@ images: build
 	$(BIN) rtt --sampling timestamps --out-dir $(IMAGES) $(DEMO)
 	$(BIN) window --out-dir $(IMAGES) $(DEMO)
 	$(BIN) seq --out-dir $(IMAGES) testdata/lossy_sll2.pcap
+	$(BIN) cwnd --out-dir $(IMAGES) testdata/lossy_sll2.pcap
+	$(BIN) compare --label "no PEP" --label "PEP" -o $(IMAGES)/compare-delivered.png $(DEMO) testdata/geo_pep_short.pcap
 
 # What CI runs.
 test: vet

@@ -1,8 +1,10 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"net/netip"
+	"slices"
 
 	"tcpviz/reassembly"
 )
@@ -10,68 +12,121 @@ import (
 // CompareKind is what `tcpviz compare` overlays.
 type CompareKind string
 
-// Comparisons.
+// Comparisons: delivered bytes, and one series of a registered graph.
 const (
 	CompareDelivered  CompareKind = "delivered" // bytes acknowledged by the receiver over time
-	CompareThroughput CompareKind = "tput"      // goodput over time (moving average)
-	CompareRTT        CompareKind = "rtt"       // ack_rtt samples over time
+	CompareThroughput CompareKind = "tput"      // goodput over time
+	CompareRTT        CompareKind = "rtt"       // RTT samples over time
+	CompareWindow     CompareKind = "window"    // bytes in flight
+	CompareCwnd       CompareKind = "cwnd"      // estimated congestion window
+	CompareSeq        CompareKind = "seq"       // segment start sequence number (Stevens)
 )
+
+// compareOf says, for each comparison but delivered, which registered
+// graph draws it and which of its series are overlaid (merged into one
+// per input).
+var compareOf = []struct {
+	kind   CompareKind
+	graph  GraphKind
+	series []string
+	title  string
+}{
+	{CompareDelivered, "", nil, "Bytes delivered"},
+	{CompareThroughput, GraphThroughput, []string{SeriesGoodput}, "Goodput"},
+	{CompareRTT, GraphRTT, []string{SeriesRTT}, "Round-trip time"},
+	{CompareWindow, GraphWindow, []string{SeriesInFlight}, "Bytes in flight"},
+	{CompareCwnd, GraphCwnd, []string{SeriesCwnd}, "Congestion window (estimated)"},
+	{CompareSeq, GraphStevens, []string{SeriesData, SeriesRetrans, SeriesSpurious}, "Time/sequence (Stevens)"},
+}
+
+// CompareKinds lists the comparisons, in order.
+func CompareKinds() []string {
+	var out []string
+	for _, c := range compareOf {
+		out = append(out, string(c.kind))
+	}
+	return out
+}
 
 // ParseCompareKind checks a --graph value of compare.
 func ParseCompareKind(s string) (CompareKind, error) {
-	switch k := CompareKind(s); k {
-	case CompareDelivered, CompareThroughput, CompareRTT:
-		return k, nil
+	for _, c := range compareOf {
+		if string(c.kind) == s {
+			return c.kind, nil
+		}
 	}
-	return "", fmt.Errorf("unknown comparison %q (want delivered, tput or rtt)", s)
+	return "", fmt.Errorf("unknown comparison %q (want %s)", s, orList(CompareKinds()))
 }
 
 // CompareInput is one connection direction to compare.
 type CompareInput struct {
-	Label string // the series name: the capture, and the stream
+	Label string // the series name: --label, or the capture and the stream
+	Input string // the input as named (CAPTURE or CAPTURE#STREAM)
 	L     *Loaded
 }
 
-var compareTitles = map[CompareKind]string{
-	CompareDelivered:  "Bytes delivered",
-	CompareThroughput: "Goodput",
-	CompareRTT:        "Round-trip time",
+// CompareOptions choose what a comparison graph shows.
+type CompareOptions struct {
+	Align Align // time 0 of each input ("" is AlignSYN)
+	// Time limits the points to times (ns from each input's time 0) in
+	// the range.
+	Time   Range
+	Params GraphParams // the graph's own choices (throughput window, RTT sampling)
 }
 
 // Compare overlays one series per input, each against the time since its
-// own connection's first packet, so that transfers recorded at different
-// times line up at their start.
-func Compare(kind CompareKind, ins []CompareInput) *Graph {
-	g := &Graph{Kind: GraphCompare, XCol: -1, Title: compareTitles[kind],
+// own time 0 (its connection's first packet, or its first data byte), so
+// that transfers recorded at different times line up at their start.
+func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
+	g := &Graph{Kind: GraphCompare, XCol: -1,
 		X: Axis{Label: "time since the connection's first packet", Unit: "s", Time: true}}
-	switch kind {
-	case CompareThroughput:
-		g.Y, g.Columns = Axis{Label: "goodput (newly acknowledged)", Unit: "bit/s"}, []string{"bps"}
-	case CompareRTT:
-		g.Y, g.Columns = Axis{Label: "round-trip time (ack_rtt)", Unit: "ms"}, []string{"rtt_ms"}
-	default:
-		g.Y, g.Columns = Axis{Label: "bytes acknowledged", Unit: "B"}, []string{"bytes"}
+	if co.Align == AlignFirstData {
+		g.X.Label = "time since the first data byte"
 	}
+	if co.Time.HasMin {
+		g.Zoom.XMin, g.Zoom.HasXMin = float64(co.Time.Min)/1e9, true
+	}
+	if co.Time.HasMax {
+		g.Zoom.XMax, g.Zoom.HasXMax = float64(co.Time.Max)/1e9, true
+	}
+	spec := compareOf[0]
+	for _, c := range compareOf {
+		if c.kind == kind {
+			spec = c
+		}
+	}
+	g.Title = spec.title
+	g.Y, g.Columns = Axis{Label: "bytes acknowledged", Unit: "B"}, []string{"bytes"}
 	if len(ins) > 0 {
 		c := ins[0].L.Conn
 		g.Stream, g.Dir = c.Stream, ins[0].L.Dir
 		g.Src, g.Dst = c.Client, c.Server
 	}
 	for _, in := range ins {
-		o := SeriesOptions{Conn: in.L.Conn, Dir: in.L.Dir}
+		origin := co.Align.Origin(in.L)
 		var s Series
-		switch kind {
-		case CompareThroughput:
-			s = pick(Throughput(in.L.Records, o, ThroughputOptions{}), SeriesGoodput, Lines)
-		case CompareRTT:
-			s = pick(RTT(in.L.Records, o, RTTOptions{}), SeriesRTT, Dots)
-		default:
+		if spec.graph == "" {
 			s = delivered(in.L.Records, in.L.Dir)
+		} else {
+			// The builders take times from the connection's first packet.
+			o := SeriesOptions{Conn: in.L.Conn, Dir: in.L.Dir, Time: co.Time}
+			shift := origin - in.L.Conn.FirstTime
+			o.Time.Min += shift
+			o.Time.Max += shift
+			gs, _ := LookupGraph(spec.graph)
+			b := gs.Build(in.L.Records, o, co.Params)
+			g.Y, g.Columns, g.YCol = b.Y, b.Columns, b.YCol
+			s = merge(b, spec.series)
+			g.Warnings = append(g.Warnings, b.Warnings...)
 		}
-		origin := in.L.Conn.FirstTime
-		for i := range s.Points {
-			s.Points[i].Time -= origin
+		kept := s.Points[:0]
+		for _, p := range s.Points {
+			p.Time -= origin
+			if co.Time.Contains(p.Time) {
+				kept = append(kept, p)
+			}
 		}
+		s.Points = kept
 		s.Name = in.Label
 		if len(s.Points) > 0 {
 			g.Series = append(g.Series, s)
@@ -83,7 +138,8 @@ func Compare(kind CompareKind, ins []CompareInput) *Graph {
 // CompareRow is one line of compare's table: the main numbers of one
 // compared connection direction.
 type CompareRow struct {
-	Label    string
+	Label    string // --label, or the input as named
+	Input    string // the input as named
 	Stream   int
 	Dir      reassembly.Direction
 	Src, Dst netip.AddrPort
@@ -93,16 +149,23 @@ type CompareRow struct {
 	// HasRatio is false when either is not measurable.
 	ThroughputRatio float64
 	HasRatio        bool
+	// NearbyPeer: the receiver answers within a millisecond on a long
+	// path (a split-connection proxy next to the capture): "delivered"
+	// means acknowledged by the proxy, not by the far end.
+	NearbyPeer bool
 }
 
 // CompareRows makes the table of a comparison, in input order.
-func CompareRows(ins []CompareInput) []CompareRow {
+func CompareRows(ins []CompareInput, o TransferOptions) []CompareRow {
 	var out []CompareRow
 	var base float64
 	for i, in := range ins {
 		st := &in.L.Stats[in.L.Dir]
-		r := CompareRow{Label: in.Label, Stream: in.L.Conn.Stream, Dir: in.L.Dir, Src: st.Src, Dst: st.Dst,
-			Transfer: Summarize(in.L), Stats: st}
+		r := CompareRow{Label: in.Label, Input: in.Input, Stream: in.L.Conn.Stream, Dir: in.L.Dir, Src: st.Src, Dst: st.Dst,
+			Transfer: SummarizeWith(in.L, o), Stats: st, NearbyPeer: st.Path.NearbyPeer}
+		if r.Input == "" {
+			r.Input = r.Label
+		}
 		if i == 0 && st.HasThroughput {
 			base = st.ThroughputBps
 		}
@@ -114,15 +177,22 @@ func CompareRows(ins []CompareInput) []CompareRow {
 	return out
 }
 
-// pick returns a copy of the series called name (empty if absent).
-func pick(g *Graph, name string, k SeriesKind) Series {
-	if s := g.Lookup(name); s != nil {
-		out := *s
-		out.Points = append([]Point(nil), s.Points...)
-		out.Kind = k
-		return out
+// merge returns the points of g's series called names as one series (of
+// the first one's kind), in time order.
+func merge(g *Graph, names []string) Series {
+	var out Series
+	for _, n := range names {
+		if s := g.Lookup(n); s != nil {
+			if out.Points == nil {
+				out.Kind = s.Kind
+			}
+			out.Points = append(out.Points, s.Points...)
+		}
 	}
-	return Series{Kind: k}
+	if len(names) > 1 {
+		slices.SortStableFunc(out.Points, func(a, b Point) int { return cmp.Compare(a.Time, b.Time) })
+	}
+	return out
 }
 
 // delivered is the payload of direction d acknowledged by the receiver, at

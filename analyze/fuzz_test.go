@@ -138,8 +138,10 @@ func FuzzAnalysis(f *testing.F) {
 			}
 			graphs = append(graphs, Throughput(recs, o, ThroughputOptions{Segments: 5}),
 				RTT(recs, o, RTTOptions{Sampling: SampleKarn}), RTT(recs, o, RTTOptions{Sampling: SampleTimestamps, BySeq: true}))
-			for _, k := range []CompareKind{CompareDelivered, CompareThroughput, CompareRTT} {
-				graphs = append(graphs, Compare(k, []CompareInput{{Label: "x", L: l}}))
+			for _, k := range CompareKinds() {
+				for _, a := range []Align{AlignSYN, AlignFirstData} {
+					graphs = append(graphs, Compare(CompareKind(k), []CompareInput{{Label: "x", L: l}}, CompareOptions{Align: a}))
+				}
 			}
 			for _, g := range graphs {
 				for _, s := range g.Series {
@@ -152,7 +154,7 @@ func FuzzAnalysis(f *testing.F) {
 					}
 				}
 			}
-			tr := Summarize(l)
+			tr := SummarizeWith(l, TransferOptions{Align: AlignFirstData})
 			if tr.Total < 0 || tr.SlowStart.Flight < 0 {
 				t.Fatalf("transfer %+v", tr)
 			}

@@ -35,23 +35,25 @@ type GraphSpec struct {
 	Style string
 	// Title names the graph.
 	Title string
+	// Series are the names of the series it may draw, in order.
+	Series []string
 	// Build draws the graph from one connection's records.
 	Build func(recs []Record, o SeriesOptions, p GraphParams) *Graph
 }
 
 // graphs is the registry, in the order a report shows them.
 var graphs = []GraphSpec{
-	{Kind: GraphTCPTrace, Command: "seq", Style: "tcptrace", Title: "Time/sequence (tcptrace)",
+	{Kind: GraphTCPTrace, Command: "seq", Style: "tcptrace", Title: "Time/sequence (tcptrace)", Series: seqSeriesOrder,
 		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return TCPTrace(r, o) }},
-	{Kind: GraphStevens, Command: "seq", Style: "stevens", Title: "Time/sequence (Stevens)",
+	{Kind: GraphStevens, Command: "seq", Style: "stevens", Title: "Time/sequence (Stevens)", Series: stevensSeries,
 		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return Stevens(r, o) }},
-	{Kind: GraphThroughput, Command: "tput", Title: "Throughput",
+	{Kind: GraphThroughput, Command: "tput", Title: "Throughput", Series: []string{SeriesThroughput, SeriesGoodput},
 		Build: func(r []Record, o SeriesOptions, p GraphParams) *Graph { return Throughput(r, o, p.Throughput) }},
-	{Kind: GraphRTT, Command: "rtt", Title: "Round-trip time",
+	{Kind: GraphRTT, Command: "rtt", Title: "Round-trip time", Series: []string{SeriesRTT},
 		Build: func(r []Record, o SeriesOptions, p GraphParams) *Graph { return RTT(r, o, p.RTT) }},
-	{Kind: GraphWindow, Command: "window", Title: "Window",
+	{Kind: GraphWindow, Command: "window", Title: "Window", Series: []string{SeriesInFlight, SeriesAdvertised},
 		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return Window(r, o) }},
-	{Kind: GraphCwnd, Command: "cwnd", Title: "Congestion window (estimated)",
+	{Kind: GraphCwnd, Command: "cwnd", Title: "Congestion window (estimated)", Series: cwndSeries,
 		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return Cwnd(r, o) }},
 }
 

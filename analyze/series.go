@@ -3,6 +3,7 @@ package analyze
 import (
 	"math"
 	"net/netip"
+	"slices"
 
 	"tcpviz/reassembly"
 )
@@ -71,6 +72,20 @@ type Graph struct {
 	// the data.
 	Zoom   Zoom
 	Series []Series
+	// Warnings are problems with what the graph shows (an averaging
+	// window shorter than the round trip), for the user.
+	Warnings []string
+}
+
+// Hide removes the series called one of names.
+func (g *Graph) Hide(names []string) {
+	kept := g.Series[:0]
+	for _, s := range g.Series {
+		if !slices.Contains(names, s.Name) {
+			kept = append(kept, s)
+		}
+	}
+	g.Series = kept
 }
 
 // Seconds returns the x value of time t (ns since the epoch).

@@ -10,6 +10,8 @@ const (
 	SeriesRTOLoss  = "loss-timeout"
 )
 
+var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFastLoss, SeriesRTOLoss}
+
 // Cwnd builds the congestion-window graph of direction o.Dir, as the ns-2
 // studies plot it, estimated from a sender-side capture:
 //   - cwnd-estimate: per round trip (a data segment until the ACK
@@ -93,7 +95,7 @@ func Cwnd(recs []Record, o SeriesOptions) *Graph {
 		if r.Dir != rev || !r.HasAck || r.Flags&reassembly.SYN != 0 {
 			continue
 		}
-		if r.Window >= 0 && f.inTime(r.Time) {
+		if r.Window >= 0 && r.Flags&reassembly.RST == 0 && f.inTime(r.Time) {
 			set.add(SeriesAdvertised, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(r.Window)}})
 		}
 		switch {
@@ -113,10 +115,15 @@ func Cwnd(recs []Record, o SeriesOptions) *Graph {
 	if inRound && roundStart.Time != lastRoundEmittedTime {
 		emitRound()
 	}
-	g.Series = set.list(SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFastLoss, SeriesRTOLoss)
-	// A receive window far above the flight (Linux grows it to megabytes)
-	// would flatten the estimate: the y axis stops at 1.5 times the
-	// largest estimate and the window line leaves the top.
+	g.Series = set.list(cwndSeries...)
+	capWindow(g)
+	return g
+}
+
+// capWindow: a receive window far above the rest of the graph (Linux
+// grows it to megabytes) would flatten it: the y axis stops at 1.5 times
+// the largest other value and the window line leaves the top.
+func capWindow(g *Graph) {
 	var top, win float64
 	for _, sr := range g.Series {
 		for _, p := range sr.Points {
@@ -130,5 +137,4 @@ func Cwnd(recs []Record, o SeriesOptions) *Graph {
 	if top > 0 && win > 3*top && !g.Zoom.HasYMax {
 		g.Zoom.YMax, g.Zoom.HasYMax = 1.5*top, true
 	}
-	return g
 }

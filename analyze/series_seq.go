@@ -34,6 +34,12 @@ var seqSeriesOrder = []string{
 	SeriesSYN, SeriesFIN, SeriesRST,
 }
 
+var stevensSeries = []string{SeriesData, SeriesRetrans, SeriesSpurious, SeriesSYN, SeriesFIN, SeriesRST}
+
+// A reset's window field advertises nothing (the connection ends with
+// it), yet a proxy may fill it with a large value (3.98 MB behind the
+// lab's PEP) that would stretch the graph: the window lines skip it.
+
 // TCPTrace builds the tcptrace-style time/sequence graph of direction
 // o.Dir of a connection from its records (both directions, capture
 // order): every data segment as a bar from seq to seq+len (in the series
@@ -89,7 +95,7 @@ func TCPTrace(recs []Record, o SeriesOptions) *Graph {
 		if o.Seq.Contains(a) {
 			set.add(SeriesAck, Steps, pt(a, a))
 		}
-		if r.Window >= 0 {
+		if r.Window >= 0 && r.Flags&reassembly.RST == 0 {
 			if w := a + r.Window; o.Seq.Contains(w) {
 				set.add(SeriesRecvWindow, Steps, pt(w, w))
 			}
@@ -166,7 +172,7 @@ func Stevens(recs []Record, o SeriesOptions) *Graph {
 		}
 		f.flagMarks(r, s, mark)
 	}
-	g.Series = set.list(SeriesData, SeriesRetrans, SeriesSpurious, SeriesSYN, SeriesFIN, SeriesRST)
+	g.Series = set.list(stevensSeries...)
 	return g
 }
 

@@ -1,15 +1,87 @@
 package analyze
 
-import "tcpviz/reassembly"
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"tcpviz/reassembly"
+)
 
 // ThroughputOptions choose the moving average of the throughput graph.
 type ThroughputOptions struct {
 	// Window is the averaging window in ns (like Wireshark), used when
 	// Segments is 0. Zero means one second.
 	Window int64
+	// RTTs, when positive, sets the window to that many times the
+	// connection's median round-trip time (Wireshark's ack_rtt samples of
+	// the direction's data) instead; one second when there is none.
+	RTTs float64
 	// Segments, when 2 or more, averages over the last Segments segments
 	// (or ACKs, for goodput) instead, like tcptrace.
 	Segments int
+	// Bins draws fixed, consecutive bins of the window's width (from the
+	// connection's first packet) as steps, instead of a moving average.
+	Bins bool
+}
+
+// minWindowRTTs: an averaging window shorter than this many round trips
+// follows the bursts of each round trip (a window-limited sender sends a
+// burst per RTT) and draws a sawtooth that is not in the path.
+const minWindowRTTs = 4
+
+// medianAckRTT is the median of the ack_rtt samples of direction d's
+// data, in ns; false without samples.
+func medianAckRTT(recs []Record, d reassembly.Direction) (int64, bool) {
+	var rtts []int64
+	for i := range recs {
+		if r := &recs[i]; r.Dir != d && r.Info.AckRTT > 0 && r.Info.AckedFrame > 0 {
+			rtts = append(rtts, r.Info.AckRTT)
+		}
+	}
+	if len(rtts) == 0 {
+		return 0, false
+	}
+	slices.Sort(rtts)
+	n := len(rtts)
+	if n%2 == 1 {
+		return rtts[n/2], true
+	}
+	return (rtts[n/2-1] + rtts[n/2]) / 2, true
+}
+
+// resolveWindow sets t.Window from t.RTTs and says what is wrong with the
+// window chosen: a time shorter than four median RTTs, or no RTT to
+// scale by (a window asked for in RTTs is taken as meant).
+func resolveWindow(recs []Record, d reassembly.Direction, t *ThroughputOptions) []string {
+	if t.Segments >= 2 {
+		return nil
+	}
+	rtt, ok := medianAckRTT(recs, d)
+	if t.RTTs > 0 {
+		if !ok {
+			t.Window = 1e9
+			return []string{"no RTT samples to scale the averaging window by: averaging over 1 s"}
+		}
+		t.Window = int64(t.RTTs * float64(rtt))
+	}
+	if t.Window <= 0 {
+		t.Window = 1e9
+	}
+	if ok && t.RTTs == 0 && t.Window < minWindowRTTs*rtt {
+		return []string{fmt.Sprintf("the averaging window (%s) is shorter than four median RTTs (4 × %s): the curve follows each round trip's burst; --window 4rtt averages them out",
+			fmtDuration(t.Window), fmtDuration(rtt))}
+	}
+	return nil
+}
+
+// fmtDuration writes ns as "1 s", "602.4 ms".
+func fmtDuration(ns int64) string {
+	if ns >= 1e9 {
+		return strconv.FormatFloat(float64(ns)/1e9, 'f', -1, 64) + " s"
+	}
+	return strconv.FormatFloat(math.Round(float64(ns)/1e5)/10, 'f', -1, 64) + " ms"
 }
 
 // Throughput builds the throughput graph of direction o.Dir: at each data
@@ -21,8 +93,10 @@ func Throughput(recs []Record, o SeriesOptions, t ThroughputOptions) *Graph {
 	g := f.g
 	g.Y = Axis{Label: "throughput", Unit: "bit/s"}
 	g.Columns = []string{"bps"}
-	if t.Window <= 0 {
-		t.Window = 1e9
+	g.Warnings = resolveWindow(recs, o.Dir, &t)
+	if t.Bins && t.Segments < 2 {
+		g.Series = throughputBins(recs, f, t.Window)
+		return g
 	}
 	sent, acked := newMover(t), newMover(t)
 	var set seriesSet
@@ -126,4 +200,69 @@ func (m *mover) compact() {
 		copy(m.bytes, m.bytes[m.head:])
 		m.times, m.bytes, m.head = m.times[:n], m.bytes[:n], 0
 	}
+}
+
+// throughputBins counts the bytes sent (and newly acknowledged) in fixed
+// bins of width w from the connection's first packet, within the time
+// window, and draws each bin as a step at its start, empty bins between
+// included, closed by a point at the last bin's end. A point's frame is
+// the first packet counted in its bin (or the last one before, for an
+// empty bin).
+func throughputBins(recs []Record, f *frame, w int64) []Series {
+	type bin struct {
+		bytes, frame int64
+	}
+	var bins [2]map[int64]*bin // throughput, goodput
+	var lo, hi [2]int64
+	var highAck int64
+	haveAck := false
+	rev := f.o.Dir.Reverse()
+	for i := range recs {
+		r := &recs[i]
+		k, n := -1, int64(0)
+		switch {
+		case r.Dir == f.o.Dir && r.Len > 0:
+			k, n = 0, int64(r.Len)
+		case r.Dir == rev && r.HasAck && r.Flags&reassembly.SYN == 0:
+			if haveAck && r.Ack > highAck {
+				k, n = 1, r.Ack-highAck
+			}
+			if !haveAck || r.Ack > highAck {
+				highAck, haveAck = r.Ack, true
+			}
+		}
+		if k < 0 || !f.inTime(r.Time) {
+			continue
+		}
+		b := (r.Time - f.start) / w
+		if bins[k] == nil {
+			bins[k], lo[k], hi[k] = map[int64]*bin{}, b, b
+		}
+		lo[k], hi[k] = min(lo[k], b), max(hi[k], b)
+		if bins[k][b] == nil {
+			bins[k][b] = &bin{frame: r.Frame}
+		}
+		bins[k][b].bytes += n
+	}
+	var out []Series
+	for k, name := range []string{SeriesThroughput, SeriesGoodput} {
+		if bins[k] == nil {
+			continue
+		}
+		s := Series{Name: name, Kind: Steps}
+		var frame int64
+		for b := lo[k]; b <= hi[k]; b++ {
+			var bytes int64
+			if x := bins[k][b]; x != nil {
+				bytes, frame = x.bytes, x.frame
+			}
+			bps := float64(bytes) * 8 / (float64(w) / 1e9)
+			s.Points = append(s.Points, Point{Frame: frame, Time: f.start + b*w, V: [3]float64{bps}})
+		}
+		last := s.Points[len(s.Points)-1]
+		last.Time += w
+		s.Points = append(s.Points, last)
+		out = append(out, s)
+	}
+	return out
 }

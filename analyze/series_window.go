@@ -1,5 +1,7 @@
 package analyze
 
+import "tcpviz/reassembly"
+
 // Window builds the window graph of direction o.Dir: the bytes in flight
 // at each segment sent (as the analysis computes them, SACK-aware), and
 // the receive window the other side advertises (scaled), as a step line.
@@ -19,10 +21,11 @@ func Window(recs []Record, o SeriesOptions) *Graph {
 		switch {
 		case r.Dir == o.Dir && r.Info.BytesInFlight >= 0:
 			set.add(SeriesInFlight, Dots, pt(r.Info.BytesInFlight))
-		case r.Dir == rev && r.HasAck && r.Window >= 0:
+		case r.Dir == rev && r.HasAck && r.Window >= 0 && r.Flags&reassembly.RST == 0:
 			set.add(SeriesAdvertised, Steps, pt(r.Window))
 		}
 	}
 	g.Series = set.list(SeriesInFlight, SeriesAdvertised)
+	capWindow(g)
 	return g
 }

@@ -1,5 +1,7 @@
 package analyze
 
+import "tcpviz/reassembly"
+
 // SlowStart describes where a sender left slow start.
 type SlowStart struct {
 	Found bool
@@ -152,47 +154,136 @@ func btoi(b bool) int {
 
 // Transfer summarises one direction of a connection for comparisons.
 type Transfer struct {
-	// Delivered[i] is the payload acknowledged by the receiver by
-	// DeliveredAt[i] after the connection's first packet.
-	Delivered [len(DeliveredAt)]int64
-	// TimeToMB is when the first MiB was acknowledged (ns after the first
-	// packet); HasTimeToMB is false when it never was.
+	// Origin is time 0 of the times below, in ns since the epoch: the
+	// connection's first packet, or its first data byte (see Align).
+	Origin int64
+	// Delivered[i] is the payload acknowledged by the receiver by At[i]
+	// (of the TransferOptions) after Origin.
+	Delivered []int64
+	// TimeTo[i] is when the first ToBytes[i] bytes were acknowledged (ns
+	// after Origin); HasTimeTo[i] is false when they never were.
+	TimeTo    []int64
+	HasTimeTo []bool
+	// TimeToMB is when the first MiB was acknowledged (ns after Origin);
+	// HasTimeToMB is false when it never was.
 	TimeToMB    int64
 	HasTimeToMB bool
 	Total       int64 // payload acknowledged in all
 	SlowStart   SlowStart
 }
 
-// DeliveredAt are the instants at which Transfer reports delivered bytes.
-var DeliveredAt = [...]int64{1e9, 5e9, 10e9}
+// DeliveredAt are the default instants at which Transfer reports
+// delivered bytes.
+var DeliveredAt = []int64{1e9, 5e9, 10e9}
 
 // OneMB is the amount behind Transfer.TimeToMB.
 const OneMB = 1 << 20
 
-// Summarize computes the Transfer of the loaded connection's direction:
-// delivered bytes from its records, slow start as the statistics found it
-// (one state machine, fed while the capture was read, for every command).
-func Summarize(l *Loaded) Transfer {
-	t := Transfer{SlowStart: l.Stats[l.Dir].SlowStart}
+// Align chooses time 0 of a comparison.
+type Align string
+
+// Alignments.
+const (
+	// AlignSYN puts time 0 at the connection's first packet (its SYN).
+	AlignSYN Align = "syn"
+	// AlignFirstData puts time 0 at the first data byte of the transfer
+	// (see FirstData).
+	AlignFirstData Align = "first-data"
+)
+
+// TransferOptions choose what Transfer reports.
+type TransferOptions struct {
+	Align   Align   // "" is AlignSYN
+	At      []int64 // ns after time 0; nil: DeliveredAt
+	ToBytes []int64 // nil: one MiB
+}
+
+// Origin returns time 0 of the loaded connection under alignment a, in
+// ns since the epoch.
+func (a Align) Origin(l *Loaded) int64 {
+	if a == AlignFirstData {
+		if t, ok := FirstData(l.Records, l.Dir); ok {
+			return t
+		}
+	}
+	return l.Conn.FirstTime
+}
+
+// FirstData returns when direction d sent the first byte of its
+// transfer: the first data segment of the first round trip that carried
+// at least minRoundBytes. A leading greeting acknowledged before the
+// transfer starts (iperf3's 37-byte cookie, sent a round trip or more
+// before the test) is skipped, as slow start skips it. A round trip here
+// is a data segment until the ACK covering it. Without such a round, the
+// first data segment; false without data.
+func FirstData(recs []Record, d reassembly.Direction) (int64, bool) {
+	var (
+		first, start, roundEnd, sent int64
+		haveFirst, inRound           bool
+	)
+	for i := range recs {
+		r := &recs[i]
+		if r.Dir == d {
+			if r.Len == 0 || r.Info.Flags&CaptureDuplicate != 0 {
+				continue
+			}
+			if !haveFirst {
+				first, haveFirst = r.Time, true
+			}
+			if !inRound {
+				inRound, start, roundEnd, sent = true, r.Time, r.Seq+int64(r.Len), 0
+			}
+			if sent += int64(r.Len); sent >= minRoundBytes {
+				return start, true
+			}
+			continue
+		}
+		if inRound && r.HasAck && r.Flags&reassembly.SYN == 0 && r.Ack >= roundEnd {
+			inRound = false
+		}
+	}
+	return first, haveFirst
+}
+
+// Summarize computes the Transfer of the loaded connection's direction
+// with the default options: delivered bytes from its records, from its
+// first packet, slow start as the statistics found it (one state machine,
+// fed while the capture was read, for every command).
+func Summarize(l *Loaded) Transfer { return SummarizeWith(l, TransferOptions{}) }
+
+// SummarizeWith computes the Transfer of the loaded connection's
+// direction as o asks.
+func SummarizeWith(l *Loaded, o TransferOptions) Transfer {
+	at, to := o.At, o.ToBytes
+	if at == nil {
+		at = DeliveredAt
+	}
+	if to == nil {
+		to = []int64{OneMB}
+	}
+	t := Transfer{SlowStart: l.Stats[l.Dir].SlowStart, Origin: l.Conn.FirstTime,
+		Delivered: make([]int64, len(at)), TimeTo: make([]int64, len(to)), HasTimeTo: make([]bool, len(to))}
 	if len(l.Records) == 0 {
 		return t
 	}
-	origin := l.Conn.FirstTime
-	next := 0
+	t.Origin = o.Align.Origin(l)
 	var acked int64
 	for _, p := range delivered(l.Records, l.Dir).Points {
-		at := p.Time - origin
-		for next < len(DeliveredAt) && at > DeliveredAt[next] {
-			t.Delivered[next] = acked
-			next++
-		}
+		when := p.Time - t.Origin
 		acked = int64(p.V[0])
-		if !t.HasTimeToMB && acked >= OneMB {
-			t.TimeToMB, t.HasTimeToMB = at, true
+		for i, a := range at {
+			if when <= a {
+				t.Delivered[i] = acked
+			}
 		}
-	}
-	for ; next < len(DeliveredAt); next++ {
-		t.Delivered[next] = acked
+		for i, n := range to {
+			if !t.HasTimeTo[i] && acked >= n {
+				t.TimeTo[i], t.HasTimeTo[i] = when, true
+			}
+		}
+		if !t.HasTimeToMB && acked >= OneMB {
+			t.TimeToMB, t.HasTimeToMB = when, true
+		}
 	}
 	t.Total = acked
 	return t

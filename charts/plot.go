@@ -54,6 +54,9 @@ type PlotOptions struct {
 	// Capture names the capture in the generated title, as it should be
 	// shown (a base name, "standard input").
 	Capture string
+	// LogY draws the y axis on a logarithmic scale; values at or below
+	// zero are drawn on its bottom edge.
+	LogY bool
 }
 
 // Picture sizes, in pixels: the default, and the limits a picture must
@@ -164,14 +167,6 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 	}
 	p.Title.TextStyle.Font.Size = vg.Points(11)
 	p.Title.Padding = vg.Points(6)
-	p.X.Label.Text = axisLabel(g.X)
-	p.Y.Label.Text = axisLabel(g.Y)
-	p.X.Tick.Marker = siTicks{n: wpx / 110}
-	p.Y.Tick.Marker = siTicks{n: hpx / 80}
-	if g.X.Time && g.X.Clock {
-		p.X.Tick.Marker = plot.TimeTicks{Ticker: siTicks{n: wpx / 160}, Format: "15:04:05.000"}
-		p.X.Label.Text = "time (UTC)"
-	}
 	grid := plotter.NewGrid()
 	grid.Vertical.Color = color.Gray{Y: 225}
 	grid.Horizontal.Color = color.Gray{Y: 225}
@@ -179,6 +174,12 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 
 	xmin, xmax, ymin, ymax, any := dataRange(g)
 	z := g.Zoom
+	if any && !z.HasYMax {
+		ymax = withoutOutliers(g, ymin, ymax)
+	}
+	if o.LogY && any && !z.HasYMin {
+		ymin = smallestPositive(g, ymax)
+	}
 	if z.HasXMin {
 		xmin = z.XMin
 	}
@@ -198,19 +199,54 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 		ymin, ymax = 0, 1
 	}
 	xmin, xmax = pad(xmin, xmax, 0.01, z.HasXMin, z.HasXMax)
-	ymin, ymax = pad(ymin, ymax, 0.03, z.HasYMin, z.HasYMax)
-	if g.Y.Unit != "" && ymin > 0 && ymin < 0.1*ymax && !z.HasYMin {
-		ymin = 0 // start counts and rates at zero when it costs little
+	if o.LogY {
+		if !(ymin > 0) {
+			ymin = 1
+		}
+		if !(ymax > ymin) {
+			ymax = ymin * 10
+		}
+		lo, hi := pad(math.Log10(ymin), math.Log10(ymax), 0.03, z.HasYMin, z.HasYMax)
+		ymin, ymax = math.Pow(10, lo), math.Pow(10, hi)
+	} else {
+		ymin, ymax = pad(ymin, ymax, 0.03, z.HasYMin, z.HasYMax)
+		if g.Y.Unit != "" && ymin > 0 && ymin < 0.1*ymax && !z.HasYMin {
+			ymin = 0 // start counts and rates at zero when it costs little
+		}
+	}
+	xdiv, xunit := unitFor(g.X, math.Max(math.Abs(xmin), math.Abs(xmax)))
+	ydiv, yunit := unitFor(g.Y, math.Max(math.Abs(ymin), math.Abs(ymax)))
+	p.X.Label.Text = axisLabel(g.X.Label, xunit)
+	p.Y.Label.Text = axisLabel(g.Y.Label, yunit)
+	p.X.Tick.Marker = scaledTicks{n: wpx / 110, div: xdiv, si: xunit == g.X.Unit}
+	p.Y.Tick.Marker = scaledTicks{n: hpx / 80, div: ydiv, si: yunit == g.Y.Unit}
+	if g.X.Time && g.X.Clock {
+		p.X.Tick.Marker = plot.TimeTicks{Ticker: siTicks{n: wpx / 160}, Format: "15:04:05.000"}
+		p.X.Label.Text = "time (UTC)"
+	}
+	// On a log axis the plot is of log10(y), values at or below the
+	// axis's bottom on its edge: gonum's own log scale misplaces the
+	// axis label.
+	var ty func(float64) float64
+	pymin, pymax := ymin, ymax
+	if o.LogY {
+		ty = func(y float64) float64 { return math.Log10(math.Max(y, ymin)) }
+		pymin, pymax = math.Log10(ymin), math.Log10(ymax)
+		p.Y.Tick.Marker = logTicks{div: ydiv}
 	}
 	// The plot area is a little smaller than the picture: thinning on the
 	// picture's pixels is finer than needed, never coarser.
-	pg := newPixelGrid(xmin, xmax, ymin, ymax, wpx, hpx)
+	pg := newPixelGrid(xmin, xmax, pymin, pymax, wpx, hpx)
 	leg := &legend{}
 	plots := make([]*seriesPlot, len(g.Series))
 	for i := range g.Series {
 		s := &g.Series[i]
-		plots[i] = newSeriesPlot(g, s, pg, i)
-		leg.add(plots[i].style.legend, plots[i])
+		plots[i] = newSeriesPlot(g, s, pg, i, ty)
+		name := plots[i].style.legend
+		if plots[i].alpha != nil {
+			name += " (darker where samples are denser)"
+		}
+		leg.add(name, plots[i])
 	}
 	// Lines first, then bars and dots, then marks: the data and the rare
 	// events stay visible where the lines run over them.
@@ -223,11 +259,113 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 			}
 		}
 	}
+	if cp := newClipPlot(g, pg, xmin, xmax, ymin, ymax, ty); cp != nil {
+		p.Add(cp)
+		leg.add(cp.legend(ydiv, yunit), cp)
+	}
 	if !any {
 		leg.add("no packets in this connection direction and window", nil)
 	}
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, ymin, ymax
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, pymin, pymax
 	return p, leg
+}
+
+// outlierSpan: the highest few values of a graph are left out of its
+// automatic range when they would stretch it to more than this many times
+// the span of the others (a lone 18 s RTT sample among 600 ms ones).
+const outlierSpan = 3
+
+// withoutOutliers returns the top of the automatic y range of g: ymax, or
+// below a lone outlier. The outliers are up to three points (one per 200
+// of a graph), and only in graphs of 20 points or more.
+func withoutOutliers(g *analyze.Graph, ymin, ymax float64) float64 {
+	n := g.Points()
+	if n < 20 {
+		return ymax
+	}
+	tops := make([]float64, 0, n)
+	for i := range g.Series {
+		s := &g.Series[i]
+		for j := range s.Points {
+			_, y := g.XY(&s.Points[j])
+			if s.Kind == analyze.Bars {
+				y = math.Max(y, s.Points[j].V[g.YCol+1])
+			}
+			tops = append(tops, y)
+		}
+	}
+	slices.SortFunc(tops, func(a, b float64) int { return cmpFloat(b, a) })
+	k := min(3, max(1, n/200))
+	for i := 1; i <= k; i++ {
+		if rest := tops[i]; tops[i-1] > rest+(outlierSpan-1)*(rest-math.Min(ymin, 0)) && rest > math.Min(ymin, 0) {
+			return rest
+		}
+	}
+	return ymax
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// smallestPositive is the bottom of a log axis: the smallest positive y
+// value of g, or a thousandth of top if there is none.
+func smallestPositive(g *analyze.Graph, top float64) float64 {
+	lo := math.Inf(1)
+	for i := range g.Series {
+		s := &g.Series[i]
+		for j := range s.Points {
+			if _, y := g.XY(&s.Points[j]); y > 0 {
+				lo = math.Min(lo, y)
+			}
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return math.Max(top, 1) / 1000
+	}
+	return lo
+}
+
+// unitFor chooses the unit an axis is labelled in, from the largest value
+// shown: ms become s, B become KB, MB or GB, bit/s kbit/s, Mbit/s or
+// Gbit/s (SI, powers of 1000). It returns the divisor and the unit.
+func unitFor(a analyze.Axis, top float64) (float64, string) {
+	if a.Time {
+		return 1, a.Unit
+	}
+	var steps []struct {
+		f    float64
+		unit string
+	}
+	switch a.Unit {
+	case "ms":
+		steps = []struct {
+			f    float64
+			unit string
+		}{{1e3, "s"}}
+	case "B":
+		steps = []struct {
+			f    float64
+			unit string
+		}{{1e9, "GB"}, {1e6, "MB"}, {1e3, "KB"}}
+	case "bit/s":
+		steps = []struct {
+			f    float64
+			unit string
+		}{{1e9, "Gbit/s"}, {1e6, "Mbit/s"}, {1e3, "kbit/s"}}
+	}
+	for _, st := range steps {
+		if top >= st.f {
+			return st.f, st.unit
+		}
+	}
+	return 1, a.Unit
 }
 
 // dataRange is the extent of all points of g.
@@ -269,11 +407,81 @@ func pad(lo, hi, frac float64, fixedLo, fixedHi bool) (float64, float64) {
 	return lo, hi
 }
 
-func axisLabel(a analyze.Axis) string {
-	if a.Unit == "" {
-		return a.Label
+func axisLabel(label, unit string) string {
+	if unit == "" {
+		return label
 	}
-	return a.Label + " (" + a.Unit + ")"
+	return label + " (" + unit + ")"
+}
+
+// scaledTicks are siTicks in units of div: labelled with plain numbers
+// (the unit is in the axis label), or with SI prefixes when si is set (an
+// axis whose unit did not change).
+type scaledTicks struct {
+	n   int
+	div float64
+	si  bool
+}
+
+// Ticks implements plot.Ticker.
+func (t scaledTicks) Ticks(lo, hi float64) []plot.Tick {
+	if t.si && t.div == 1 {
+		return siTicks{n: t.n}.Ticks(lo, hi)
+	}
+	ts := siTicks{n: t.n}.Ticks(lo/t.div, hi/t.div)
+	for i := range ts {
+		v := ts[i].Value
+		ts[i].Value = v * t.div
+		if ts[i].Label != "" {
+			ts[i].Label = trimFloat(v)
+		}
+	}
+	return ts
+}
+
+// logTicks label the powers of ten of an axis of log10 values (and 2 and 5
+// times them when it spans less than three decades), in units of div;
+// plain ticks when that labels fewer than two.
+type logTicks struct{ div float64 }
+
+// Ticks implements plot.Ticker.
+func (t logTicks) Ticks(llo, lhi float64) []plot.Tick {
+	lo, hi := math.Pow(10, llo), math.Pow(10, lhi)
+	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) {
+		return nil
+	}
+	few := math.Log10(hi/lo) < 3
+	var ts []plot.Tick
+	labelled := 0
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		p := math.Pow(10, e)
+		for m := 1.0; m <= 9; m++ {
+			v := m * p
+			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
+				continue
+			}
+			tk := plot.Tick{Value: math.Log10(v)}
+			if m == 1 || few && (m == 2 || m == 5) {
+				tk.Label = strconv.FormatFloat(v/t.div, 'g', 4, 64)
+				labelled++
+			}
+			ts = append(ts, tk)
+		}
+	}
+	if labelled < 2 {
+		ts = scaledTicks{n: 5, div: t.div}.Ticks(lo, hi)
+		for i := range ts {
+			ts[i].Value = math.Log10(ts[i].Value)
+		}
+		kept := ts[:0]
+		for _, tk := range ts {
+			if !math.IsInf(tk.Value, 0) && !math.IsNaN(tk.Value) {
+				kept = append(kept, tk)
+			}
+		}
+		ts = kept
+	}
+	return ts
 }
 
 // siTicks puts about n labelled ticks at round values (steps of 1, 2,

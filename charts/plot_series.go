@@ -1,6 +1,11 @@
 package charts
 
 import (
+	"fmt"
+	"image/color"
+	"math"
+	"strings"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -14,6 +19,9 @@ type seriesPlot struct {
 	kind  analyze.SeriesKind
 	style seriesStyle
 	pts   []xyz
+	// alpha, when set, is the opacity of each dot: more points in its
+	// cell, more opaque (a dense cloud shows where most samples are).
+	alpha []float64
 }
 
 // seriesXY adapts a series to plotter.XYer: x and y of each point as the
@@ -37,7 +45,9 @@ const (
 	markCell = 1
 )
 
-func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int) *seriesPlot {
+// newSeriesPlot thins series s to the pixels of pg; ty, if set, maps y
+// values to the plotted ones (log10 on a log axis).
+func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int, ty func(float64) float64) *seriesPlot {
 	xy := seriesXY{g, s}
 	pts := make([]xyz, xy.Len())
 	for i := range pts {
@@ -46,6 +56,16 @@ func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int)
 		if s.Kind == analyze.Bars {
 			pts[i].y2 = xy.y2(i)
 		}
+		if ty != nil {
+			pts[i].y, pts[i].y2 = ty(pts[i].y), ty(pts[i].y2)
+		}
+	}
+	sp := &seriesPlot{kind: s.Kind, style: styleOf(s.Name, index)}
+	if s.Kind == analyze.Dots && sp.style.density {
+		var counts []int
+		sp.pts, counts = thinCellsCount(pts, pg, dotCell)
+		sp.alpha = densityAlpha(counts)
+		return sp
 	}
 	switch s.Kind {
 	case analyze.Bars:
@@ -57,7 +77,34 @@ func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int)
 	case analyze.Marks:
 		pts = thinCells(pts, pg, markCell)
 	}
-	return &seriesPlot{kind: s.Kind, style: styleOf(s.Name, index), pts: pts}
+	sp.pts = pts
+	return sp
+}
+
+// minAlpha is the opacity of a dot alone in its cell, when some cell of
+// its series holds at least denseCell points (below that, every dot is
+// opaque).
+const (
+	minAlpha  = 0.35
+	denseCell = 8
+)
+
+// densityAlpha maps the count of points in each dot's cell to an opacity,
+// logarithmically from minAlpha (one point) to 1 (the densest cell); all
+// opaque when no cell holds denseCell points.
+func densityAlpha(counts []int) []float64 {
+	most := 1
+	for _, c := range counts {
+		most = max(most, c)
+	}
+	if most < denseCell {
+		return nil
+	}
+	out := make([]float64, len(counts))
+	for i, c := range counts {
+		out[i] = minAlpha + (1-minAlpha)*math.Log(float64(c))/math.Log(float64(most))
+	}
+	return out
 }
 
 func (sp *seriesPlot) lineStyle() draw.LineStyle {
@@ -92,11 +139,87 @@ func (sp *seriesPlot) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 	default:
 		gs := sp.glyphStyle()
-		for _, q := range sp.pts {
+		for i, q := range sp.pts {
+			if sp.alpha != nil {
+				cl := sp.style.color
+				gs.Color = color.NRGBA{R: cl.R, G: cl.G, B: cl.B, A: uint8(math.Round(255 * sp.alpha[i]))}
+			}
 			c.DrawGlyph(gs, vg.Point{X: trX(q.x), Y: trY(q.y)})
 		}
 	}
 }
+
+// clipPlot marks, on the edge of the plot, the dots and marks whose y
+// value lies beyond the y axis (a lone outlier left out of the automatic
+// range, or points beyond --y-min/--y-max): never dropped silently.
+type clipPlot struct {
+	pts         []xyz // x, and y on the edge
+	above       int   // points above the top (the others are below the bottom)
+	n           int
+	most, least float64 // the largest value above, the smallest below
+}
+
+func newClipPlot(g *analyze.Graph, pg pixelGrid, xmin, xmax, ymin, ymax float64, ty func(float64) float64) *clipPlot {
+	top, bottom := ymax, ymin
+	if ty != nil {
+		top, bottom = ty(ymax), ty(ymin)
+	}
+	cp := &clipPlot{most: math.Inf(-1), least: math.Inf(1)}
+	for i := range g.Series {
+		s := &g.Series[i]
+		if s.Kind != analyze.Dots && s.Kind != analyze.Marks {
+			continue
+		}
+		for j := range s.Points {
+			x, y := g.XY(&s.Points[j])
+			if x < xmin || x > xmax || y >= ymin && y <= ymax || ty != nil && y <= 0 {
+				continue
+			}
+			cp.n++
+			if y > ymax {
+				cp.above++
+				cp.most = math.Max(cp.most, y)
+				cp.pts = append(cp.pts, xyz{x: x, y: top})
+			} else {
+				cp.least = math.Min(cp.least, y)
+				cp.pts = append(cp.pts, xyz{x: x, y: bottom})
+			}
+		}
+	}
+	if cp.n == 0 {
+		return nil
+	}
+	cp.pts = thinCells(cp.pts, pg, markCell)
+	return cp
+}
+
+// legend says how many points are on the edge, and how far beyond.
+func (cp *clipPlot) legend(div float64, unit string) string {
+	var parts []string
+	if cp.above > 0 {
+		parts = append(parts, fmt.Sprintf("%d above the y axis (up to %s %s)", cp.above, trimFloat(cp.most/div), unit))
+	}
+	if below := cp.n - cp.above; below > 0 {
+		parts = append(parts, fmt.Sprintf("%d below it (down to %s %s)", below, trimFloat(cp.least/div), unit))
+	}
+	return strings.Join(parts, ", ") + ", drawn on the edge"
+}
+
+func (cp *clipPlot) glyph() draw.GlyphStyle {
+	return draw.GlyphStyle{Color: black, Radius: vg.Points(3.5), Shape: draw.PyramidGlyph{}}
+}
+
+// Plot implements plot.Plotter.
+func (cp *clipPlot) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	gs := cp.glyph()
+	for _, q := range cp.pts {
+		c.DrawGlyphNoClip(gs, vg.Point{X: trX(q.x), Y: trY(q.y)})
+	}
+}
+
+// Thumbnail implements plot.Thumbnailer.
+func (cp *clipPlot) Thumbnail(c *draw.Canvas) { c.DrawGlyphNoClip(cp.glyph(), c.Center()) }
 
 // plotBars strokes all bars as one path. Bars shorter than a pixel are
 // drawn one pixel long; when bars are few, each gets small end caps, as

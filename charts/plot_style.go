@@ -35,6 +35,8 @@ type seriesStyle struct {
 	width  vg.Length // line width, or glyph radius for marks
 	glyph  draw.GlyphDrawer
 	legend string // legend text
+	// density shades dots by how many points their cell holds.
+	density bool
 }
 
 var seriesStyles = map[string]seriesStyle{
@@ -52,7 +54,7 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesRST:        {color: red, width: 4, glyph: draw.CrossGlyph{}, legend: "RST"},
 	analyze.SeriesThroughput: {color: blue, width: 1.2, legend: "throughput (all bytes sent)"},
 	analyze.SeriesGoodput:    {color: green, width: 1.2, legend: "goodput (newly acknowledged)"},
-	analyze.SeriesRTT:        {color: blue, width: 1.3, legend: "RTT sample"},
+	analyze.SeriesRTT:        {color: blue, width: 1.3, legend: "RTT sample", density: true},
 	analyze.SeriesInFlight:   {color: blue, width: 1.2, legend: "bytes in flight (at each segment sent)"},
 	analyze.SeriesAdvertised: {color: olive, width: 1.5, legend: "advertised receive window"},
 	analyze.SeriesSpurious:   {color: gray, width: 2, legend: "spurious retransmission (D-SACKed)"},
@@ -73,7 +75,7 @@ func styleOf(name string, index int) seriesStyle {
 	if s, ok := seriesStyles[name]; ok {
 		return s
 	}
-	return seriesStyle{color: palette[index%len(palette)], width: 1.5, glyph: draw.CircleGlyph{}, legend: name}
+	return seriesStyle{color: palette[index%len(palette)], width: 1.5, glyph: draw.CircleGlyph{}, legend: name, density: true}
 }
 
 // tickGlyph is a short vertical tick, for duplicate ACKs on the ACK line.

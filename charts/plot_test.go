@@ -289,7 +289,7 @@ func TestLargeSVGBounded(t *testing.T) {
 		t.Errorf("SVG is %d bytes, want < 5 MB", buf.Len())
 	}
 	pg := newPixelGrid(0, 6, 0, 1e9, DefaultWidth, DefaultHeight)
-	if sp := newSeriesPlot(g, g.Lookup(analyze.SeriesRetrans), pg, 0); len(sp.pts) < 500 {
+	if sp := newSeriesPlot(g, g.Lookup(analyze.SeriesRetrans), pg, 0, nil); len(sp.pts) < 500 {
 		t.Errorf("%d retransmission bars after thinning, want all ~600 distinct ones", len(sp.pts))
 	}
 }

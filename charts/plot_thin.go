@@ -116,21 +116,31 @@ func thinBars(pts []xyz, g pixelGrid) []xyz {
 
 // thinCells keeps the first point of each cell of size×size pixels.
 func thinCells(pts []xyz, g pixelGrid, size int64) []xyz {
+	out, _ := thinCellsCount(pts, g, size)
+	return out
+}
+
+// thinCellsCount is thinCells, also counting the points of each kept
+// point's cell.
+func thinCellsCount(pts []xyz, g pixelGrid, size int64) ([]xyz, []int) {
 	if len(pts) <= 1 {
-		return pts
+		return pts, []int{len(pts)}[:len(pts)]
 	}
 	type cell struct{ c, r int64 }
-	seen := make(map[cell]struct{}, min(len(pts), 1<<16))
+	seen := make(map[cell]int, min(len(pts), 1<<16))
 	out := make([]xyz, 0, min(len(pts), 1<<16))
+	var counts []int
 	for _, p := range pts {
 		k := cell{floorDiv(g.col(p.x), size), floorDiv(g.row(p.y), size)}
-		if _, ok := seen[k]; ok {
+		if i, ok := seen[k]; ok {
+			counts[i]++
 			continue
 		}
-		seen[k] = struct{}{}
+		seen[k] = len(out)
 		out = append(out, p)
+		counts = append(counts, 1)
 	}
-	return out
+	return out, counts
 }
 
 func floorDiv(a, b int64) int64 {

@@ -145,45 +145,86 @@ func pathCount(name, doc string, f func(*analyze.PathStats) int64) summaryCol {
 
 type compareCol = Column[analyze.CompareRow]
 
-// CompareColumns are the columns of compare's table.
-var CompareColumns = Schema[analyze.CompareRow]{
-	{"input", String, "", "the input as named (CAPTURE or CAPTURE#STREAM)", func(r *analyze.CompareRow) Value { return StrV(r.Label) }},
-	{"stream", Int, "", "Wireshark's tcp.stream number of the compared connection", func(r *analyze.CompareRow) Value { return IntV(int64(r.Stream)) }},
-	{"direction", String, "", "the compared direction: c2s or s2c", func(r *analyze.CompareRow) Value { return StrV(r.Dir.String()) }},
-	{"src", String, "", "sender of the compared data (address:port)", func(r *analyze.CompareRow) Value { return StrV(r.Src.String()) }},
-	{"dst", String, "", "its receiver", func(r *analyze.CompareRow) Value { return StrV(r.Dst.String()) }},
-	deliveredCol(0), deliveredCol(1), deliveredCol(2),
-	{"time_to_1MiB_s", Float, "s", "when the receiver had acknowledged the first MiB, from the connection's first packet", func(r *analyze.CompareRow) Value {
-		return FloatV(float64(r.Transfer.TimeToMB)/1e9, 3).Or(r.Transfer.HasTimeToMB)
-	}},
-	{"mean_throughput_bps", Float, "bit/s", "the summary's throughput_bps", func(r *analyze.CompareRow) Value {
-		return FloatV(r.Stats.ThroughputBps, 0).Or(r.Stats.HasThroughput)
-	}},
-	{"throughput_ratio", Float, "", "mean throughput over the first input's", func(r *analyze.CompareRow) Value { return FloatV(r.ThroughputRatio, 2).Or(r.HasRatio) }},
-	{"rtt_median_ms", Float, "ms", "the summary's rtt_median_ms", func(r *analyze.CompareRow) Value {
-		return FloatV(r.Stats.RTTMedianMs, 3).Or(r.Stats.RTTSamples > 0)
-	}},
-	{"retrans_packets", Int, "packets", "the summary's retrans_packets", func(r *analyze.CompareRow) Value { return IntV(r.Stats.RetransPackets) }},
-	{"slow_start_end_s", Float, "s", "the summary's slow_start_end_s", func(r *analyze.CompareRow) Value {
-		ss := r.Transfer.SlowStart
-		return FloatV(float64(ss.End)/1e9, 3).Or(ss.Found)
-	}},
-	{"slow_start_rounds", Int, "", "the summary's slow_start_rounds", func(r *analyze.CompareRow) Value {
-		return IntV(int64(r.Transfer.SlowStart.Rounds)).Or(r.Transfer.SlowStart.Found)
-	}},
-	{"slow_start_flight_bytes", Int, "B", "the summary's slow_start_flight_bytes", func(r *analyze.CompareRow) Value {
-		return IntV(r.Transfer.SlowStart.Flight).Or(r.Transfer.SlowStart.Found)
-	}},
-	{"slow_start_end_reason", String, "", "why slow start ended: receive window, delay, loss or growth stopped", func(r *analyze.CompareRow) Value {
-		return StrV(r.Transfer.SlowStart.Reason)
-	}},
+// CompareColumns are the columns of compare's table with the default
+// instants and amounts (--at 1s,5s,10s --to-bytes 1MiB).
+var CompareColumns = CompareColumnsFor(analyze.DeliveredAt, []int64{analyze.OneMB})
+
+// CompareColumnsFor are the columns of compare's table: bytes delivered at
+// each instant of at (ns after time 0) and the time to deliver each
+// amount of toBytes.
+func CompareColumnsFor(at, toBytes []int64) Schema[analyze.CompareRow] {
+	s := Schema[analyze.CompareRow]{
+		{"input", String, "", "the input as named (CAPTURE or CAPTURE#STREAM)", func(r *analyze.CompareRow) Value { return StrV(r.Input) }},
+		{"stream", Int, "", "Wireshark's tcp.stream number of the compared connection", func(r *analyze.CompareRow) Value { return IntV(int64(r.Stream)) }},
+		{"direction", String, "", "the compared direction: c2s or s2c", func(r *analyze.CompareRow) Value { return StrV(r.Dir.String()) }},
+		{"src", String, "", "sender of the compared data (address:port)", func(r *analyze.CompareRow) Value { return StrV(r.Src.String()) }},
+		{"dst", String, "", "its receiver", func(r *analyze.CompareRow) Value { return StrV(r.Dst.String()) }},
+	}
+	for i, a := range at {
+		s = append(s, compareCol{Name: "delivered_" + DurationName(a) + "_bytes", Kind: Int, Unit: "B",
+			Doc:  "payload the receiver had acknowledged " + DurationName(a) + " after time 0 (--align: the first data byte, or the SYN)",
+			Cell: func(r *analyze.CompareRow) Value { return IntV(r.Transfer.Delivered[i]) }})
+	}
+	for i, n := range toBytes {
+		s = append(s, compareCol{Name: "time_to_" + SizeName(n) + "_s", Kind: Float, Unit: "s",
+			Doc: "when the receiver had acknowledged the first " + SizeName(n) + ", from time 0",
+			Cell: func(r *analyze.CompareRow) Value {
+				return FloatV(float64(r.Transfer.TimeTo[i])/1e9, 3).Or(r.Transfer.HasTimeTo[i])
+			}})
+	}
+	return append(s, Schema[analyze.CompareRow]{
+		{"mean_throughput_bps", Float, "bit/s", "the summary's throughput_bps", func(r *analyze.CompareRow) Value {
+			return FloatV(r.Stats.ThroughputBps, 0).Or(r.Stats.HasThroughput)
+		}},
+		{"throughput_ratio", Float, "", "mean throughput over the first input's", func(r *analyze.CompareRow) Value { return FloatV(r.ThroughputRatio, 2).Or(r.HasRatio) }},
+		{"rtt_median_ms", Float, "ms", "the summary's rtt_median_ms", func(r *analyze.CompareRow) Value {
+			return FloatV(r.Stats.RTTMedianMs, 3).Or(r.Stats.RTTSamples > 0)
+		}},
+		{"retrans_packets", Int, "packets", "the summary's retrans_packets", func(r *analyze.CompareRow) Value { return IntV(r.Stats.RetransPackets) }},
+		{"slow_start_end_s", Float, "s", "the summary's slow_start_end_s", func(r *analyze.CompareRow) Value {
+			ss := r.Transfer.SlowStart
+			return FloatV(float64(ss.End)/1e9, 3).Or(ss.Found)
+		}},
+		{"slow_start_rounds", Int, "", "the summary's slow_start_rounds", func(r *analyze.CompareRow) Value {
+			return IntV(int64(r.Transfer.SlowStart.Rounds)).Or(r.Transfer.SlowStart.Found)
+		}},
+		{"slow_start_flight_bytes", Int, "B", "the summary's slow_start_flight_bytes", func(r *analyze.CompareRow) Value {
+			return IntV(r.Transfer.SlowStart.Flight).Or(r.Transfer.SlowStart.Found)
+		}},
+		{"slow_start_end_reason", String, "", "why slow start ended: receive window, delay, loss or growth stopped", func(r *analyze.CompareRow) Value {
+			return StrV(r.Transfer.SlowStart.Reason)
+		}},
+		{"label", String, "", "the input's --label (its settings, for a sweep), else the input as named", func(r *analyze.CompareRow) Value { return StrV(r.Label) }},
+		{"nearby_peer", Bool, "", "the receiver answers within a millisecond on a long path: a split-connection proxy next to the capture, so delivered means acknowledged by the proxy, not by the far end", func(r *analyze.CompareRow) Value {
+			return BoolV(r.NearbyPeer).Or(r.Stats.Path.HasData)
+		}},
+	}...)
 }
 
-func deliveredCol(i int) compareCol {
-	s := analyze.DeliveredAt[i] / 1e9
-	return compareCol{Name: "delivered_" + itoa(s) + "s_bytes", Kind: Int, Unit: "B",
-		Doc:  "payload the receiver had acknowledged " + itoa(s) + " s after the connection's first packet",
-		Cell: func(r *analyze.CompareRow) Value { return IntV(r.Transfer.Delivered[i]) }}
+// DurationName names an instant in a column name: 1s, 500ms, 250us, 7ns.
+func DurationName(ns int64) string {
+	for _, u := range []struct {
+		f int64
+		s string
+	}{{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}} {
+		if ns%u.f == 0 {
+			return itoa(ns/u.f) + u.s
+		}
+	}
+	return itoa(ns) + "ns"
+}
+
+// SizeName names an amount of bytes in a column name: 1MiB, 500KB, 1GB, 1234B.
+func SizeName(n int64) string {
+	for _, u := range []struct {
+		f int64
+		s string
+	}{{1 << 30, "GiB"}, {1e9, "GB"}, {1 << 20, "MiB"}, {1e6, "MB"}, {1 << 10, "KiB"}, {1e3, "KB"}} {
+		if n > 0 && n%u.f == 0 {
+			return itoa(n/u.f) + u.s
+		}
+	}
+	return itoa(n) + "B"
 }
 
 func itoa(v int64) string { return IntV(v).String() }

@@ -16,26 +16,38 @@ import (
 
 func compareCommand(e *env) *cli.Command {
 	var (
-		picture pictureFlags
+		picture = pictureFlags{axes: true}
 		table   tableFlags
 		jobs    jobsFlags
 		conn    connFlags
+		window  = windowFlags{timeOnly: true}
+		params  = graphParamFlags{command: "compare"}
 		output  = outputFlags{dirUsage: "directory for the default graph file name (compare-<graph>.png)"}
 	)
-	kinds := []string{string(analyze.CompareDelivered), string(analyze.CompareThroughput), string(analyze.CompareRTT)}
-	graphFlag, graph := choiceFlag("graph", nil, string(analyze.CompareDelivered), kinds, "what to overlay: delivered (bytes acknowledged), tput (goodput) or rtt", "")
-	groups := []flagGroup{&conn, &picture, &output, &table, &jobs}
+	kinds := analyze.CompareKinds()
+	graphFlag, graph := choiceFlag("graph", nil, string(analyze.CompareDelivered), kinds,
+		"what to overlay: delivered (bytes acknowledged), tput (goodput), rtt, window (bytes in flight), cwnd (estimated) or seq (Stevens)", "")
+	alignFlag, align := choiceFlag("align", nil, string(analyze.AlignFirstData), []string{string(analyze.AlignFirstData), string(analyze.AlignSYN)},
+		"time 0 of each input: its first data byte (a leading greeting such as iperf3's cookie skipped), or its first packet", "")
+	at := &durationsValue{}
+	toBytes := &sizesValue{}
+	labels := &listValue{}
+	groups := []flagGroup{&conn, &window, &picture, &output, &table, &jobs, &params}
 	return &cli.Command{
 		Name:  "compare",
 		Usage: "overlay the main connection of several captures on one graph, with a comparison table",
 		Description: "Each input is a capture, or CAPTURE#N for its stream N (default: -s, else the connection\n" +
 			"with the most payload, in the direction with the most payload or --direction). The graph\n" +
-			"aligns every connection at its first packet; the table (on standard output) gives bytes\n" +
-			"delivered at 1/5/10 s, time to deliver the first MiB, mean throughput and its ratio to the\n" +
-			"first input, median RTT, retransmissions and where slow start ended. The path of the\n" +
-			"graph is printed on standard error.",
+			"aligns every connection at its first data byte (--align syn: at its first packet); the\n" +
+			"table (on standard output) gives bytes delivered at each --at instant, the time to deliver\n" +
+			"each --to-bytes amount, mean throughput and its ratio to the first input, median RTT,\n" +
+			"retransmissions and where slow start ended. The path of the graph is printed on\n" +
+			"standard error.",
 		ArgsUsage: "CAPTURE[#STREAM] CAPTURE[#STREAM] ...",
-		Flags:     append(groupFlags(groups...), graphFlag),
+		Flags: append(groupFlags(groups...), graphFlag, alignFlag,
+			&cli.GenericFlag{Name: "at", Value: at, DefaultText: "1s,5s,10s", Usage: "instants after time 0 for the table's delivered_<t>_bytes columns (1s,5s,500ms; repeatable)"},
+			&cli.GenericFlag{Name: "to-bytes", Value: toBytes, DefaultText: "1MiB", Usage: "amounts for the table's time_to_<n>_s columns (1MiB,100KB; repeatable)"},
+			&cli.GenericFlag{Name: "label", Value: labels, Usage: "name of the next input in the legend and the table's label column (repeatable, in input order)"}),
 		Action: func(c *cli.Context) error {
 			if err := parseGroups(c, groups...); err != nil {
 				return err
@@ -45,6 +57,12 @@ func compareCommand(e *env) *cli.Command {
 			if c.NArg() < 1 {
 				return usagef("compare: name at least one capture (usually two or more)")
 			}
+			if n := len(labels.vs); n > 0 && n != c.NArg() {
+				return usagef("--label: %d labels for %d inputs (want one per input, in order)", n, c.NArg())
+			}
+			if err := picture.checkHide(compareLabels(c.Args().Slice(), labels.vs)); err != nil {
+				return err
+			}
 			cins, err := parseCompareInputs(c.Args().Slice(), conn.Stream)
 			if err != nil {
 				return err
@@ -52,6 +70,9 @@ func compareCommand(e *env) *cli.Command {
 			ins := make([]input, len(cins))
 			for i := range cins {
 				ins[i] = cins[i].input
+				if len(labels.vs) > 0 {
+					cins[i].label = labels.vs[i]
+				}
 			}
 			out := output.Output
 			if out == "" {
@@ -81,13 +102,22 @@ func compareCommand(e *env) *cli.Command {
 			var cmp []analyze.CompareInput
 			for i, l := range loads {
 				if l != nil {
-					cmp = append(cmp, analyze.CompareInput{Label: cins[i].label, L: l})
+					cmp = append(cmp, analyze.CompareInput{Label: cins[i].label, Input: cins[i].named, L: l})
 				}
 			}
 			if len(cmp) == 0 {
 				return errReported
 			}
-			g := analyze.Compare(kind, cmp)
+			al := analyze.Align(align.v)
+			g := analyze.Compare(kind, cmp, analyze.CompareOptions{Align: al, Time: window.Series.Time, Params: params.Params})
+			picture.apply(g)
+			warned := map[string]bool{}
+			for _, w := range g.Warnings {
+				if !warned[w] {
+					warned[w] = true
+					fmt.Fprintf(e.stderr, "tcpviz: warning: compare: %s\n", oneLine(w))
+				}
+			}
 			po := picture.Plot
 			if po.Title == "" {
 				po.Title = g.Title + " —"
@@ -111,9 +141,20 @@ func compareCommand(e *env) *cli.Command {
 					return err
 				}
 				fmt.Fprintln(e.stderr, escapeName(out))
-				t := charts.NewTable(charts.CompareColumns)
-				for _, r := range analyze.CompareRows(cmp) {
-					charts.AddRow(t, charts.CompareColumns, &r)
+				to := analyze.TransferOptions{Align: al, At: at.ns, ToBytes: toBytes.n}
+				if to.At == nil {
+					to.At = analyze.DeliveredAt
+				}
+				if to.ToBytes == nil {
+					to.ToBytes = []int64{analyze.OneMB}
+				}
+				cols := charts.CompareColumnsFor(to.At, to.ToBytes)
+				t := charts.NewTable(cols)
+				for _, r := range analyze.CompareRows(cmp, to) {
+					if r.NearbyPeer {
+						fmt.Fprintf(e.stderr, "tcpviz: warning: %s: the receiver answers within a millisecond: a proxy next to the capture acknowledges the data, so delivered means acknowledged by the proxy, not by the far end\n", escapeName(r.Input))
+					}
+					charts.AddRow(t, cols, &r)
 				}
 				if err := t.Write(e.stdout, format); err != nil {
 					return err
@@ -127,11 +168,30 @@ func compareCommand(e *env) *cli.Command {
 	}
 }
 
+// compareLabels are the series names compare will draw: the labels, or
+// the inputs' default names.
+func compareLabels(args, labels []string) []string {
+	if len(labels) > 0 {
+		return labels
+	}
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = baseName(a)
+		if _, err := os.Stat(a); err != nil {
+			if m := streamSuffix.FindStringSubmatch(a); m != nil {
+				out[i] = baseName(m[1]) + "#" + m[2]
+			}
+		}
+	}
+	return out
+}
+
 // compareInput is one argument of compare: a capture and maybe a stream.
 type compareInput struct {
 	input
 	stream int // -1: the connection with the most payload
 	label  string
+	named  string // as named in the table's input column
 }
 
 var streamSuffix = regexp.MustCompile(`^(.*)#(\d+)$`)
@@ -144,14 +204,14 @@ func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 		if a == "-" {
 			return nil, usagef("compare: standard input is not supported; name capture files")
 		}
-		ci := compareInput{input: input{name: a, path: a}, stream: stream, label: baseName(a)}
+		ci := compareInput{input: input{name: a, path: a}, stream: stream, label: baseName(a), named: baseName(a)}
 		if _, err := os.Stat(a); err != nil {
 			if m := streamSuffix.FindStringSubmatch(a); m != nil {
 				n, err := strconv.Atoi(m[2])
 				if err != nil {
 					return nil, usagef("%s: stream number out of range", escapeName(a))
 				}
-				ci = compareInput{input: input{name: m[1], path: m[1]}, stream: n, label: baseName(m[1]) + "#" + m[2]}
+				ci = compareInput{input: input{name: m[1], path: m[1]}, stream: n, label: baseName(m[1]) + "#" + m[2], named: baseName(m[1]) + "#" + m[2]}
 			}
 		}
 		st, err := os.Stat(ci.path)

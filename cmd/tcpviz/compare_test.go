@@ -19,8 +19,11 @@ func TestComparePEP(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if strings.TrimSpace(stderr) != out {
-		t.Errorf("stderr %q, want the graph's path", stderr)
+	// The graph's path, and a warning that the proxy acknowledged the
+	// data behind it.
+	if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) != 2 || lines[0] != out ||
+		!strings.Contains(lines[1], "geo_pep_short.pcap#1: the receiver answers within a millisecond") {
+		t.Errorf("stderr %q, want the graph's path and a warning about the proxy", stderr)
 	}
 	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
 	if err != nil || len(rows) != 3 {
@@ -79,7 +82,7 @@ func TestComparePointsAndErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"--graph", "bogus", "../../testdata/geo_short.pcap"}, 2, "--graph \"bogus\": want delivered, tput or rtt"},
+		{[]string{"--graph", "bogus", "../../testdata/geo_short.pcap"}, 2, "--graph \"bogus\": want delivered, tput, rtt, window, cwnd or seq"},
 		{[]string{"../../testdata/geo_short.pcap#7"}, 1, "no stream 7"},
 		{[]string{"../../testdata/nope.pcap"}, 1, "no such file"},
 	} {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -120,6 +121,163 @@ func (f *choiceValue) Set(s string) error {
 
 func (f *choiceValue) String() string { return f.v }
 
+// numberValue is a real number: 1500, 2.5, 1.5k, 8M, 2G (×1000).
+type numberValue struct {
+	v float64
+}
+
+func (f *numberValue) Set(s string) error {
+	t := strings.TrimSpace(s)
+	mult := 1.0
+	if n := len(t); n > 1 {
+		switch t[n-1] {
+		case 'k', 'K':
+			mult, t = 1e3, t[:n-1]
+		case 'M':
+			mult, t = 1e6, t[:n-1]
+		case 'G':
+			mult, t = 1e9, t[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	v *= mult
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e18 {
+		return fmt.Errorf("%q is not a number (want 1500, 2.5, 1.5k or 8M)", s)
+	}
+	f.v = v
+	return nil
+}
+
+func (f *numberValue) String() string { return strconv.FormatFloat(f.v, 'g', -1, 64) }
+
+// listValue is a repeatable flag collecting words; with split, a value
+// may also list several, separated by commas.
+type listValue struct {
+	vs    []string
+	split bool
+}
+
+func (f *listValue) Set(s string) error {
+	parts := []string{s}
+	if f.split {
+		parts = strings.Split(s, ",")
+	}
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p == "" {
+			return fmt.Errorf("%q: want a non-empty name", s)
+		}
+		f.vs = append(f.vs, p)
+	}
+	return nil
+}
+
+func (f *listValue) String() string { return strings.Join(f.vs, ",") }
+
+// durationsValue is a repeatable list of positive times: 1s,5s,500ms.
+type durationsValue struct {
+	ns []int64
+}
+
+func (f *durationsValue) Set(s string) error {
+	for _, p := range strings.Split(s, ",") {
+		v := secondsValue{max: maxSeconds, pos: true}
+		if err := v.Set(p); err != nil {
+			return err
+		}
+		f.ns = append(f.ns, v.ns)
+	}
+	return nil
+}
+
+func (f *durationsValue) String() string {
+	var out []string
+	for _, v := range f.ns {
+		out = append(out, time.Duration(v).String())
+	}
+	return strings.Join(out, ",")
+}
+
+// sizesValue is a repeatable list of positive amounts of bytes: 1MiB,
+// 500KB, 64KiB, 1e6 (KB, MB, GB and k, M, G are ×1000; KiB, MiB, GiB ×1024).
+type sizesValue struct {
+	n []int64
+}
+
+func (f *sizesValue) Set(s string) error {
+	for _, p := range strings.Split(s, ",") {
+		n, err := parseSize(p)
+		if err != nil {
+			return err
+		}
+		f.n = append(f.n, n)
+	}
+	return nil
+}
+
+func (f *sizesValue) String() string {
+	var out []string
+	for _, v := range f.n {
+		out = append(out, strconv.FormatInt(v, 10))
+	}
+	return strings.Join(out, ",")
+}
+
+// parseSize reads a positive amount of bytes.
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		f      int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"kB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suffix) && len(t) > len(u.suffix) {
+			mult, t = u.f, strings.TrimSuffix(t, u.suffix)
+			break
+		}
+	}
+	v, err := parseCount(t)
+	if err != nil || v <= 0 || v > (1<<50)/mult {
+		return 0, fmt.Errorf("%q is not an amount of bytes (want a positive size such as 1MiB, 500KB or 65536)", s)
+	}
+	return v * mult, nil
+}
+
+// windowValue is an averaging window: a time (1s, 200ms, or seconds), or
+// a multiple of the connection's median round-trip time (rtt, 4rtt).
+type windowValue struct {
+	ns   int64
+	rtts float64
+}
+
+func (f *windowValue) Set(s string) error {
+	t := strings.TrimSpace(s)
+	if k, ok := strings.CutSuffix(t, "rtt"); ok {
+		n := 1.0
+		if k != "" {
+			v, err := strconv.ParseFloat(k, 64)
+			if err != nil || !(v > 0) || v > 1000 {
+				return fmt.Errorf("%q: want a positive multiple of the RTT up to 1000 (rtt, 4rtt)", s)
+			}
+			n = v
+		}
+		f.ns, f.rtts = 0, n
+		return nil
+	}
+	v := secondsValue{max: time.Hour, pos: true}
+	if err := v.Set(t); err != nil {
+		return fmt.Errorf("%w, or a multiple of the median RTT (rtt, 4rtt)", err)
+	}
+	f.ns, f.rtts = v.ns, 0
+	return nil
+}
+
+func (f *windowValue) String() string {
+	if f.rtts > 0 {
+		return strconv.FormatFloat(f.rtts, 'g', -1, 64) + "rtt"
+	}
+	return time.Duration(f.ns).String()
+}
+
 // Flag constructors. Each call makes a new value, so commands share no
 // state.
 
@@ -203,6 +361,7 @@ const maxSeconds = 1e9 * time.Second
 
 // windowFlags choose a window on the connection and how numbers are shown.
 type windowFlags struct {
+	timeOnly       bool // --from and --to only (compare)
 	from, to       *secondsValue
 	seqFrom, seqTo *intValue
 	Series         analyze.SeriesOptions
@@ -216,6 +375,11 @@ func (f *windowFlags) flags() []cli.Flag {
 	f.from, f.to, f.seqFrom, f.seqTo = fv, tv, sfv, stv
 	from.DefaultText, to.DefaultText = "the connection's first packet", "its last"
 	sf.DefaultText, st.DefaultText = "the lowest", "the highest"
+	if f.timeOnly {
+		from.Usage = "start of the time window, in seconds from each input's time 0 (--align)"
+		to.Usage = "end of the time window, in seconds from each input's time 0"
+		return []cli.Flag{from, to}
+	}
 	return []cli.Flag{from, to, sf, st,
 		&cli.BoolFlag{Name: "absolute-seq", Usage: "show sequence numbers as in the headers (unwrapped) instead of relative to the ISN"},
 		&cli.BoolFlag{Name: "absolute-time", Usage: "show wall-clock times (UTC) instead of seconds from the connection's first packet"},
@@ -233,6 +397,9 @@ func (f *windowFlags) parse(c *cli.Context) error {
 	if o.Time.HasMin && o.Time.HasMax && o.Time.Min >= o.Time.Max {
 		return usagef("--from must be before --to")
 	}
+	if f.timeOnly {
+		return nil
+	}
 	if c.IsSet("seq-from") {
 		o.Seq.HasMin, o.Seq.Min = true, f.seqFrom.v
 	}
@@ -246,22 +413,82 @@ func (f *windowFlags) parse(c *cli.Context) error {
 	return nil
 }
 
-// pictureFlags size and title a picture.
+// pictureFlags size and title a picture, and with axes set the y axis
+// of a graph: its range, log scale, and series to hide.
 type pictureFlags struct {
+	axes          bool
 	width, height *intValue
+	yMin, yMax    *numberValue
+	hide          *listValue
 	Plot          charts.PlotOptions
+	Zoom          analyze.Zoom // the y bounds asked for
+	Hide          []string
 }
 
 func (f *pictureFlags) flags() []cli.Flag {
 	w, wv := intFlag("width", nil, charts.DefaultWidth, charts.MinSide, charts.MaxSide, "picture width in pixels", "")
 	h, hv := intFlag("height", nil, charts.DefaultHeight, charts.MinSide, charts.MaxSide, "picture height in pixels", "")
 	f.width, f.height = wv, hv
-	return []cli.Flag{w, h, &cli.StringFlag{Name: "title", Usage: "title instead of the generated one"}}
+	out := []cli.Flag{w, h, &cli.StringFlag{Name: "title", Usage: "title instead of the generated one"}}
+	if !f.axes {
+		return out
+	}
+	f.yMin, f.yMax, f.hide = &numberValue{}, &numberValue{}, &listValue{split: true}
+	return append(out,
+		&cli.GenericFlag{Name: "y-min", Value: f.yMin, Usage: "bottom of the y axis, in the unit of the data (bytes, ms, bit/s; 1.5k, 8M)", DefaultText: "from the data"},
+		&cli.GenericFlag{Name: "y-max", Value: f.yMax, Usage: "top of the y axis; points above it are drawn as marks on the edge", DefaultText: "from the data, without a lone outlier"},
+		&cli.BoolFlag{Name: "log-y", Usage: "logarithmic y axis"},
+		&cli.GenericFlag{Name: "hide", Value: f.hide, Usage: "leave out a series, by its name in the CSV (repeatable, or comma-separated)"},
+	)
 }
 
 func (f *pictureFlags) parse(c *cli.Context) error {
 	f.Plot = charts.PlotOptions{Width: int(f.width.v), Height: int(f.height.v), Title: c.String("title")}
-	return charts.CheckSize(f.Plot.Width, f.Plot.Height)
+	if err := charts.CheckSize(f.Plot.Width, f.Plot.Height); err != nil {
+		return err
+	}
+	if !f.axes {
+		return nil
+	}
+	f.Zoom = analyze.Zoom{}
+	if c.IsSet("y-min") {
+		f.Zoom.YMin, f.Zoom.HasYMin = f.yMin.v, true
+	}
+	if c.IsSet("y-max") {
+		f.Zoom.YMax, f.Zoom.HasYMax = f.yMax.v, true
+	}
+	if f.Zoom.HasYMin && f.Zoom.HasYMax && f.Zoom.YMin >= f.Zoom.YMax {
+		return usagef("--y-min must be below --y-max")
+	}
+	f.Plot.LogY = c.Bool("log-y")
+	if f.Plot.LogY && (f.Zoom.HasYMin && f.Zoom.YMin <= 0 || f.Zoom.HasYMax && f.Zoom.YMax <= 0) {
+		return usagef("--log-y: --y-min and --y-max must be positive")
+	}
+	f.Hide = f.hide.vs
+	return nil
+}
+
+// checkHide is the usage error of a --hide name that is not one of the
+// graph's series.
+func (f *pictureFlags) checkHide(valid []string) error {
+	for _, h := range f.Hide {
+		if !slices.Contains(valid, h) {
+			return usagef("--hide %q: no such series in this graph (want %s)", h, orList(valid))
+		}
+	}
+	return nil
+}
+
+// apply sets the y bounds asked for on g and leaves out the hidden series.
+func (f *pictureFlags) apply(g *analyze.Graph) {
+	z := f.Zoom
+	if z.HasYMin {
+		g.Zoom.YMin, g.Zoom.HasYMin = z.YMin, true
+	}
+	if z.HasYMax {
+		g.Zoom.YMax, g.Zoom.HasYMax = z.YMax, true
+	}
+	g.Hide(f.Hide)
 }
 
 // outputFlags name where a graph goes: one file (-o, whose extension
@@ -411,14 +638,34 @@ func (f *jobsFlags) parse(*cli.Context) error {
 }
 
 // graphParamFlags are the choices of each graph command beyond the
-// shared flags, declared per command name.
+// shared flags, declared per command name (compare takes those of the
+// graphs it overlays).
 type graphParamFlags struct {
 	command             string
 	style, sampling, by *choiceValue
-	window              *secondsValue
+	window              *windowValue
 	segments            *intValue
 	Spec                analyze.GraphSpec
 	Params              analyze.GraphParams
+}
+
+func (f *graphParamFlags) tputFlags() []cli.Flag {
+	f.window = &windowValue{ns: int64(time.Second)}
+	s, sv := intFlag("segments", nil, 0, 2, 1<<20, "average over the last N segments instead (like tcptrace)", "")
+	f.segments = sv
+	return []cli.Flag{
+		&cli.GenericFlag{Name: "window", Value: f.window, DefaultText: "1s",
+			Usage: "averaging window (like Wireshark): 1s, 200ms, seconds, or rtt / 4rtt for one or four median round-trip times"},
+		s,
+		&cli.BoolFlag{Name: "bins", Usage: "fixed bins of the window's width, drawn as steps, instead of a moving average"},
+	}
+}
+
+func (f *graphParamFlags) samplingFlag() cli.Flag {
+	sm, sv := choiceFlag("sampling", nil, string(analyze.SampleAck), []string{string(analyze.SampleAck), string(analyze.SampleKarn), string(analyze.SampleTimestamps)},
+		"ack: Wireshark's ack_rtt; karn: tcptrace's samples (Karn's rule), as karn_rtt_* summarise them; timestamps: TSval/TSecr echo", "")
+	f.sampling = sv
+	return sm
 }
 
 func (f *graphParamFlags) flags() []cli.Flag {
@@ -428,41 +675,43 @@ func (f *graphParamFlags) flags() []cli.Flag {
 		f.style = v
 		return []cli.Flag{fl}
 	case "tput":
-		w, wv := secondsFlag("window", time.Second, time.Hour, true, "moving-average window (like Wireshark): 1s, 200ms, or seconds")
-		s, sv := intFlag("segments", nil, 0, 2, 1<<20, "average over the last N segments instead (like tcptrace)", "")
-		f.window, f.segments = wv, sv
-		return []cli.Flag{w, s}
+		return f.tputFlags()
 	case "rtt":
 		by, bv := choiceFlag("by", nil, "time", []string{"time", "seq"}, "x axis: the measured segment's send time, or its sequence number", "")
-		sm, sv := choiceFlag("sampling", nil, string(analyze.SampleAck), []string{string(analyze.SampleAck), string(analyze.SampleKarn), string(analyze.SampleTimestamps)},
-			"ack: Wireshark's ack_rtt; karn: tcptrace's samples (Karn's rule), as karn_rtt_* summarise them; timestamps: TSval/TSecr echo", "")
-		f.by, f.sampling = bv, sv
-		return []cli.Flag{by, sm}
+		f.by = bv
+		return []cli.Flag{by, f.samplingFlag()}
+	case "compare":
+		return append(f.tputFlags(), f.samplingFlag())
 	}
 	return nil
 }
 
 func (f *graphParamFlags) parse(c *cli.Context) error {
-	style := ""
-	if f.style != nil {
-		style = f.style.v
-	}
-	spec, err := analyze.GraphOf(f.command, style)
-	if err != nil {
-		return usagef("%s", err)
-	}
-	f.Spec = spec
-	switch f.command {
-	case "tput":
-		if c.IsSet("segments") && c.IsSet("window") {
-			return usagef("--window and --segments exclude each other")
+	if f.command != "compare" {
+		style := ""
+		if f.style != nil {
+			style = f.style.v
 		}
-		f.Params.Throughput = analyze.ThroughputOptions{Window: f.window.ns}
+		spec, err := analyze.GraphOf(f.command, style)
+		if err != nil {
+			return usagef("%s", err)
+		}
+		f.Spec = spec
+	}
+	if f.window != nil {
+		if c.IsSet("segments") && (c.IsSet("window") || c.Bool("bins")) {
+			return usagef("--segments excludes --window and --bins")
+		}
+		f.Params.Throughput = analyze.ThroughputOptions{Window: f.window.ns, RTTs: f.window.rtts, Bins: c.Bool("bins")}
 		if c.IsSet("segments") {
 			f.Params.Throughput.Segments = int(f.segments.v)
 		}
-	case "rtt":
-		f.Params.RTT = analyze.RTTOptions{Sampling: analyze.RTTSampling(f.sampling.v), BySeq: f.by.v == "seq"}
+	}
+	if f.sampling != nil {
+		f.Params.RTT = analyze.RTTOptions{Sampling: analyze.RTTSampling(f.sampling.v)}
+	}
+	if f.by != nil {
+		f.Params.RTT.BySeq = f.by.v == "seq"
 	}
 	return nil
 }

@@ -42,6 +42,19 @@ func TestEveryFlagValidatedOnce(t *testing.T) {
 				bad = []string{"abc", "1e30", "NaN"}
 			case *choiceValue:
 				bad = []string{"abc"}
+			case *numberValue:
+				bad = []string{"abc", "NaN", "1e999", "Inf"}
+			case *windowValue:
+				bad = []string{"abc", "1e30", "NaN", "0rtt", "-2rtt", "xrtt"}
+			case *durationsValue:
+				bad = []string{"abc", "1s,,2s", "-1s", "0"}
+			case *sizesValue:
+				bad = []string{"abc", "-1", "1XB", "0", "1e30"}
+			case *listValue:
+				bad = []string{" "}
+				if v.(*listValue).split {
+					bad = append(bad, ",", "no-such-series")
+				}
 			case *shardValue:
 				bad = []string{"abc", "2/2", "1e30/3", "-1/4"}
 			default: // names and titles: only a missing value is wrong

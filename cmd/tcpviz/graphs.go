@@ -48,7 +48,7 @@ func (r *graphRequest) groups() []flagGroup {
 }
 
 func graphCommand(e *env, name, usage string) *cli.Command {
-	req := &graphRequest{params: graphParamFlags{command: name},
+	req := &graphRequest{params: graphParamFlags{command: name}, picture: pictureFlags{axes: true},
 		output: outputFlags{dirUsage: "directory for derived file names (<capture>-<graph>-s<N>.png), used without -o"}}
 	return &cli.Command{
 		Name:      name,
@@ -57,6 +57,9 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 		Flags:     groupFlags(req.groups()...),
 		Action: func(c *cli.Context) error {
 			if err := parseGroups(c, req.groups()...); err != nil {
+				return err
+			}
+			if err := req.picture.checkHide(req.params.Spec.Series); err != nil {
 				return err
 			}
 			ins, err := e.inputsOf(c, &req.batch)
@@ -127,6 +130,10 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	o := req.window.Series
 	o.Conn, o.Dir = l.Conn, l.Dir
 	g := req.params.Spec.Draw(l.Records, o, req.params.Params)
+	req.picture.apply(g)
+	for _, w := range g.Warnings {
+		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): %s", in.display(), l.Conn.Stream, l.Dir, w))
+	}
 	if v := l.Stats[l.Dir].Path.Vantage; g.Kind == analyze.GraphCwnd && v != analyze.VantageSender {
 		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): the congestion window is estimated from a sender-side capture; this one is %s: the flight drawn is what reached it, not what the sender allowed",
 			in.display(), l.Conn.Stream, l.Dir, vantagePhrase(v)))

@@ -1,0 +1,147 @@
+package analyze
+
+import (
+	"strings"
+	"testing"
+
+	"tcpviz/reassembly"
+)
+
+// withGreeting puts a 37-byte greeting (iperf3's cookie), acknowledged
+// at once, before flights that start at 2 s.
+func withGreeting() []Record {
+	recs := flights(400e6, []int{10, 20, 40}, -1)
+	for i := range recs[1:] {
+		recs[i+1].Time += 2e9 - 400e6
+		recs[i+1].Seq += 37
+		if recs[i+1].Dir == reassembly.S2C {
+			recs[i+1].Ack += 37
+		}
+	}
+	greet := []Record{
+		{Time: 100e6, Frame: 2, Dir: reassembly.C2S, Seq: 1, Len: 37, HasAck: true, Info: PacketInfo{AckRTT: -1}},
+		{Time: 101e6, Frame: 3, Dir: reassembly.S2C, HasAck: true, Ack: 38, Info: PacketInfo{AckRTT: 1e6, AckedFrame: 2}},
+	}
+	return append(append(recs[:1:1], greet...), recs[1:]...)
+}
+
+func TestFirstDataSkipsGreeting(t *testing.T) {
+	recs := withGreeting()
+	if at, ok := FirstData(recs, reassembly.C2S); !ok || at != 2e9 {
+		t.Errorf("first data at %d (%v), want 2e9: the greeting skipped", at, ok)
+	}
+	// Without a round of 4000 bytes, the first data segment.
+	if at, ok := FirstData(recs[:3], reassembly.C2S); !ok || at != 100e6 {
+		t.Errorf("greeting only: first data at %d (%v), want 100e6", at, ok)
+	}
+	if _, ok := FirstData(recs[:1], reassembly.C2S); ok {
+		t.Errorf("no data: found first data")
+	}
+}
+
+func TestSummarizeAligned(t *testing.T) {
+	recs := withGreeting()
+	l := &Loaded{Conn: &reassembly.Conn{FirstTime: 0}, Dir: reassembly.C2S, Records: recs}
+	o := TransferOptions{At: []int64{1e9}, ToBytes: []int64{30000}}
+	syn := SummarizeWith(l, o)
+	first := SummarizeWith(l, TransferOptions{Align: AlignFirstData, At: o.At, ToBytes: o.ToBytes})
+	// From the SYN, 1 s holds only the greeting; from the first data byte
+	// the first two flights (acknowledged 0.4 and 0.8 s after it) too.
+	if syn.Delivered[0] != 37 || first.Delivered[0] != 30037 {
+		t.Errorf("delivered at 1 s: %d from the SYN (want 37), %d from the first data byte (want 30037)", syn.Delivered[0], first.Delivered[0])
+	}
+	if first.Origin != 2e9 || !first.HasTimeTo[0] || first.TimeTo[0] != 800e6-1000 {
+		t.Errorf("origin %d, time to 30000 B %d (%v)", first.Origin, first.TimeTo[0], first.HasTimeTo[0])
+	}
+}
+
+func TestCompareAlignAndKinds(t *testing.T) {
+	recs := withGreeting()
+	l := &Loaded{Conn: &reassembly.Conn{FirstTime: 0}, Dir: reassembly.C2S, Records: recs}
+	for _, k := range CompareKinds() {
+		g := Compare(CompareKind(k), []CompareInput{{Label: "a", L: l}}, CompareOptions{Align: AlignFirstData})
+		if len(g.Series) != 1 || g.Series[0].Name != "a" {
+			t.Errorf("%s: series %v", k, g.Series)
+			continue
+		}
+		if k == string(CompareSeq) {
+			// Segments: the first of the transfer at time 0.
+			if p := g.Series[0].Points; p[0].Time != -19e8 || p[1].Time != 0 {
+				t.Errorf("%s: first points at %d, %d; want the greeting at -1.9 s, the transfer at 0", k, p[0].Time, p[1].Time)
+			}
+		}
+	}
+	g := Compare(CompareSeq, []CompareInput{{Label: "a", L: l}}, CompareOptions{Align: AlignFirstData, Time: Range{Min: 0, HasMin: true, Max: 5e8, HasMax: true}})
+	for _, p := range g.Series[0].Points {
+		if p.Time < 0 || p.Time > 5e8 {
+			t.Fatalf("point at %d outside --from 0 --to 0.5", p.Time)
+		}
+	}
+	if _, err := ParseCompareKind("bogus"); err == nil || !strings.Contains(err.Error(), "window, cwnd or seq") {
+		t.Errorf("ParseCompareKind: %v", err)
+	}
+}
+
+func TestThroughputWindows(t *testing.T) {
+	recs := flights(400e6, []int{10, 20, 40, 40, 40, 40, 40, 40}, -1)
+	for i := range recs {
+		if recs[i].Dir == reassembly.S2C {
+			recs[i].Info.AckedFrame = 1
+		}
+	}
+	o := SeriesOptions{Conn: &reassembly.Conn{FirstTime: 0}, Dir: reassembly.C2S}
+	// 1 s is shorter than four 400 ms round trips: a warning.
+	if g := Throughput(recs, o, ThroughputOptions{}); len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "four median RTTs") {
+		t.Errorf("1 s window: warnings %q", g.Warnings)
+	}
+	if g := Throughput(recs, o, ThroughputOptions{Window: 2e9}); len(g.Warnings) != 0 {
+		t.Errorf("2 s window: warnings %q", g.Warnings)
+	}
+	// Four RTTs, as bins: steps 1.6 s apart from the first packet, the
+	// last one closing the last bin.
+	g := Throughput(recs, o, ThroughputOptions{RTTs: 4, Bins: true})
+	if len(g.Warnings) != 0 {
+		t.Errorf("4rtt: warnings %q", g.Warnings)
+	}
+	s := g.Lookup(SeriesThroughput)
+	if s == nil || s.Kind != Steps || len(s.Points) < 3 {
+		t.Fatalf("bins: %+v", s)
+	}
+	var bytes float64
+	for i, p := range s.Points {
+		if p.Time != int64(i)*1600e6 && i < len(s.Points)-1 {
+			t.Errorf("bin %d at %d, want %d", i, p.Time, int64(i)*1600e6)
+		}
+		if i < len(s.Points)-1 {
+			bytes += p.V[0] * 1.6 / 8
+		}
+	}
+	if bytes != 270000 {
+		t.Errorf("bins hold %v bytes, want all 270000 sent", bytes)
+	}
+	// No RTT samples to scale by: one second, said.
+	for i := range recs {
+		recs[i].Info.AckedFrame = 0
+	}
+	if g := Throughput(recs, o, ThroughputOptions{RTTs: 1}); len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "no RTT samples") {
+		t.Errorf("no samples: warnings %q", g.Warnings)
+	}
+}
+
+func TestRSTWindowSkipped(t *testing.T) {
+	recs := flights(100e6, []int{10, 10}, -1)
+	for i := range recs {
+		recs[i].Window = 65535
+	}
+	recs = append(recs, Record{Time: 1e9, Dir: reassembly.S2C, HasAck: true, Ack: 20001, Window: 4e6, Flags: reassembly.RST})
+	o := SeriesOptions{Conn: &reassembly.Conn{FirstTime: 0}, Dir: reassembly.C2S}
+	for _, g := range []*Graph{TCPTrace(recs, o), Window(recs, o), Cwnd(recs, o)} {
+		for _, s := range g.Series {
+			for _, p := range s.Points {
+				if p.V[0] > 1e6 {
+					t.Errorf("%s: %s point %v: the reset's window drawn", g.Kind, s.Name, p.V)
+				}
+			}
+		}
+	}
+}
