@@ -152,6 +152,9 @@ func Render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) error {
 	top = leg.draw(dc, top)
 	pc := dc
 	pc.Max.Y = top - vg.Points(4)
+	// Room on the right for half of the last x tick label, which gonum
+	// centres on the plot's edge ("2.8" would be cut to "2.").
+	pc.Max.X -= vg.Points(14)
 	p.Draw(pc)
 	_, err := canvas.WriteTo(w)
 	return err
@@ -182,6 +185,8 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 	}
 	if z.HasXMin {
 		xmin = z.XMin
+	} else if any && g.X.Time && !g.X.Clock && xmin > 0 && xmin < xmax {
+		xmin = 0 // a time axis from the connection's first packet starts at 0, labelled
 	}
 	if z.HasXMax {
 		xmax = z.XMax

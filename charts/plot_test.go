@@ -12,6 +12,8 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"tcpviz/internal/capturetest"
 	"testing"
@@ -310,5 +312,31 @@ func BenchmarkRender600k(b *testing.B) {
 			b.ReportMetric(float64(size)/1e6, "MB")
 			b.ReportMetric(float64(len(recs)*b.N)/b.Elapsed().Seconds(), "records/s")
 		})
+	}
+}
+
+// TestTimeAxisLabels: a time axis from the connection's first packet is
+// labelled from 0, and the label of the right edge is drawn whole.
+func TestTimeAxisLabels(t *testing.T) {
+	l := loadCapture(t, "../testdata/geo_short.pcap")
+	svg := func(o analyze.SeriesOptions) string {
+		o.Conn, o.Dir = l.Conn, l.Dir
+		var buf bytes.Buffer
+		if err := Render(&buf, analyze.TCPTrace(l.Records, o), SVG, PlotOptions{Width: 1200, Height: 700}); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	if s := svg(analyze.SeriesOptions{}); !strings.Contains(s, ">0</text>") {
+		t.Errorf("full graph: no 0 label on the time axis")
+	}
+	zoom := svg(analyze.SeriesOptions{Time: analyze.Range{Min: 1.1e9, Max: 2.8e9, HasMin: true, HasMax: true}})
+	m := regexp.MustCompile(`<text x="([0-9.]+)"[^>]*>2\.8</text>`).FindStringSubmatch(zoom)
+	if m == nil {
+		t.Fatalf("zoom 1.1–2.8 s: no label 2.8 on the time axis")
+	}
+	// 1200 px are 900 pt; "2.8" in 10 px Liberation Serif is about 11 pt wide.
+	if x, _ := strconv.ParseFloat(m[1], 64); x+11 > 900 {
+		t.Errorf("zoom 1.1–2.8 s: the label 2.8 starts at %.1f pt of 900: cut at the edge", x)
 	}
 }
