@@ -168,9 +168,9 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	if o.Analyze || o.Keep >= 0 || len(o.Also) > 0 {
 		a = New()
 	}
-	var ro *reorder
+	var ro *ordered[*ConnResult] // in stream order
 	if o.OnConn != nil {
-		ro = &reorder{pending: map[int]*ConnResult{}, sink: o.OnConn}
+		ro = &ordered[*ConnResult]{pending: map[int]*ConnResult{}, sink: o.OnConn}
 	}
 	var bestBytes int64 = -1
 	also := make([]*alsoKept, len(o.Also))
@@ -369,11 +369,22 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 		}
 		stream, hint = res.Busiest, res.BusiestPackets
 	}
+	ls, err := loadPass(open, o, stream, hint, nil)
+	if ls == nil {
+		return nil, err
+	}
+	return ls[0], err
+}
+
+// loadPass is the analysing pass of Load and LoadBusiest: it keeps the
+// records of stream (hint of them expected) and of also, and returns the
+// stream's connection first, then also's.
+func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hint int, also []Busy) ([]*Loaded, error) {
 	r, err := open()
 	if err != nil {
 		return nil, err
 	}
-	res, err := Run(r, RunOptions{Analyze: o.OnConn != nil, Keep: stream, KeepHint: hint, OnConn: o.OnConn})
+	res, err := Run(r, RunOptions{Analyze: o.OnConn != nil, Keep: stream, KeepHint: hint, OnConn: o.OnConn, Also: also})
 	if res.Kept == nil {
 		if err != nil {
 			return nil, err
@@ -384,7 +395,7 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 	if o.Dir >= 0 {
 		l.Dir = reassembly.Direction(o.Dir)
 	}
-	return l, err
+	return append([]*Loaded{l}, res.Also...), err
 }
 
 // LoadBusiest reads the connection o names, as Load does, and with it
@@ -421,21 +432,7 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 			also = append(also, b)
 		}
 	}
-	if r, err = open(); err != nil {
-		return nil, err
-	}
-	res, err := Run(r, RunOptions{Analyze: o.OnConn != nil, Keep: stream, KeepHint: hint, OnConn: o.OnConn, Also: also})
-	if res.Kept == nil {
-		if err != nil {
-			return nil, err
-		}
-		return nil, &NoConnError{Stream: stream, Streams: res.Streams}
-	}
-	l := &Loaded{Conn: res.Kept, Dir: MainDirection(res.Kept), Records: res.Records, Stats: res.Stats, Warnings: res.Warnings}
-	if o.Dir >= 0 {
-		l.Dir = reassembly.Direction(o.Dir)
-	}
-	return append([]*Loaded{l}, res.Also...), err
+	return loadPass(open, o, stream, hint, also)
 }
 
 // maxAlsoRecords bounds the records LoadBusiest keeps for the connections
@@ -488,44 +485,6 @@ func Plural(n int64, noun string) string {
 // maxPendingConns bounds the connections held back to keep stream order.
 const maxPendingConns = 10000
 
-// reorder releases connections in stream order: each as soon as every
-// lower stream has been retired. Should more than maxPendingConns wait for
-// a long-lived connection, what is pending is let go in order.
-type reorder struct {
-	next    int
-	pending map[int]*ConnResult
-	sink    func(*ConnResult)
-}
-
-func (ro *reorder) add(stream int, cr *ConnResult) {
-	ro.pending[stream] = cr
-	for {
-		cr, ok := ro.pending[ro.next]
-		if !ok {
-			break
-		}
-		delete(ro.pending, ro.next)
-		ro.sink(cr)
-		ro.next++
-	}
-	if len(ro.pending) > maxPendingConns {
-		ro.flush()
-	}
-}
-
-// flush lets every pending connection go, in stream order.
-func (ro *reorder) flush() {
-	streams := make([]int, 0, len(ro.pending))
-	for s := range ro.pending {
-		streams = append(streams, s)
-	}
-	slices.Sort(streams)
-	for _, s := range streams {
-		ro.sink(ro.pending[s])
-		delete(ro.pending, s)
-		ro.next = max(ro.next, s+1)
-	}
-}
 
 // records collects a connection's records. When the number to expect is
 // known, they go straight into one slice of that size; otherwise into
