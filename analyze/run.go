@@ -485,7 +485,6 @@ func Plural(n int64, noun string) string {
 // maxPendingConns bounds the connections held back to keep stream order.
 const maxPendingConns = 10000
 
-
 // records collects a connection's records. When the number to expect is
 // known, they go straight into one slice of that size; otherwise into
 // chunks joined at the end: growing one slice of a million records copies
