@@ -171,3 +171,24 @@ func TestVersionCompletionMan(t *testing.T) {
 		}
 	}
 }
+
+// TestTableFileKeepsOthers: with -o, an input that fails does not discard
+// the rows of the others: the file is written, the run exits 1.
+func TestTableFileKeepsOthers(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "cut.pcap")
+	good, _ := os.ReadFile(demoCapture)
+	os.WriteFile(bad, good[:len(good)/2], 0o644) // ends inside a record
+	out := filepath.Join(dir, "all.csv")
+	_, stderr, code := tcpviz(t, nil, "summary", "-o", out, demoCapture, bad, "../../testdata/lossy_sll2.pcap")
+	if code != 1 || !strings.Contains(stderr, "cut.pcap") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	csv, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("the output was discarded: %v", err)
+	}
+	if !strings.Contains(string(csv), "lossy_sll2") || !strings.Contains(string(csv), "geo_short") {
+		t.Errorf("rows missing: %s", csv[:min(len(csv), 300)])
+	}
+}

@@ -123,15 +123,21 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 			if err := refuseSpecial(of.Output); err != nil {
 				return err
 			}
-			err = writeAtomic(of.Output, ins, func(w io.Writer) error { return writeTable(e, w, spec, format, of, jf, ins) })
-			if errors.Is(err, errReported) {
+			// An input that failed does not discard the others' rows: the
+			// file is kept, and the run still exits 1.
+			var inputFailed error
+			err = writeAtomic(of.Output, ins, func(w io.Writer) error {
+				err := writeTable(e, w, spec, format, of, jf, ins)
+				if errors.Is(err, errReported) {
+					inputFailed, err = err, nil
+				}
 				return err
-			}
+			})
 			if err != nil {
 				return err
 			}
 			fmt.Fprintln(e.stdout, escapeName(of.Output))
-			return nil
+			return inputFailed
 		}
 		return writeTable(e, e.stdout, spec, format, of, jf, ins)
 	}
