@@ -192,3 +192,16 @@ func TestTableFileKeepsOthers(t *testing.T) {
 		t.Errorf("rows missing: %s", csv[:min(len(csv), 300)])
 	}
 }
+
+// TestCompareKeepsOthers: a compare input that cannot be read fails on its
+// own, named; the others are drawn and tabulated; exit 1.
+func TestCompareKeepsOthers(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "c.csv")
+	stdout, stderr, code := tcpviz(t, nil, "compare", "-o", out, "--format", "csv", demoCapture, "/nonexistent/x.pcap")
+	if code != 1 || !strings.Contains(stderr, "/nonexistent/x.pcap") || !strings.Contains(stdout, "geo_short.pcap,1,c2s") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("graph not written: %v", err)
+	}
+}

@@ -216,7 +216,10 @@ func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 		}
 		st, err := os.Stat(ci.path)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", escapeName(ci.name), unwrapPathError(err))
+			// It fails on its own, named; the others are compared.
+			ci.err = fmt.Errorf("%s: %w", escapeName(ci.name), unwrapPathError(err))
+			out = append(out, ci)
+			continue
 		}
 		if st.IsDir() {
 			return nil, usagef("compare: %s is a directory; name capture files", escapeName(ci.name))
