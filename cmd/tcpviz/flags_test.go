@@ -84,6 +84,7 @@ func TestEveryFlagValidatedOnce(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d cases", tried)
 	if tried < 100 {
 		t.Fatalf("only %d cases tried", tried)
 	}
