@@ -154,6 +154,9 @@ type Tracker struct {
 	// minLast is at most the LastTime of every connection in the table, so
 	// that Expire knows when none of them can be idle long enough yet.
 	minLast int64
+	// clock is the capture time Expire goes by (see Expire); 0 before the
+	// first call.
+	clock int64
 	// OnNew, if set, is called when a connection is created, before the
 	// segment that created it is returned.
 	OnNew func(*Conn)
@@ -174,11 +177,27 @@ const (
 	// flood), connections idle for pressureIdle are retired too.
 	pressureConns = 50000
 	pressureIdle  = 30e9
+	// maxClockStep bounds how far Expire's clock moves at one call: a
+	// packet with a wild timestamp (a day ahead) moves it this much, not
+	// to the packet's time, so it does not make every live connection
+	// idle (they would become new streams, unlike in Wireshark).
+	maxClockStep = 10 * 60e9
 )
 
 // Expire retires connections that are finished or idle at capture time
-// now, and returns how many it retired.
+// now, and returns how many it retired. Its clock follows now forwards by
+// at most maxClockStep a call (starting from the earliest live packet),
+// and never backwards.
 func (t *Tracker) Expire(now int64) int {
+	switch {
+	case t.clock == 0 && t.minLast != math.MaxInt64:
+		t.clock = min(now, t.minLast+maxClockStep)
+	case t.clock == 0 || now > t.clock:
+		t.clock = min(now, t.clock+maxClockStep)
+	}
+	if t.clock != 0 {
+		now = t.clock
+	}
 	pressure := len(t.conns) > pressureConns
 	// The shortest idle time that retires anything: without it, a sweep
 	// of the whole table would find nothing to do.

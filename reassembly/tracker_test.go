@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -407,4 +408,39 @@ func ipInIP(inner []byte) []byte {
 	h[8], h[9] = 64, 4
 	copy(h[12:], []byte{192, 0, 2, 1, 192, 0, 2, 2})
 	return h
+}
+
+// TestTimeJumpDoesNotSplitStreams: one packet a day ahead (a wild
+// timestamp) does not make the live connections idle: their later packets
+// stay in their streams, as in Wireshark; a real 31-minute silence still
+// retires an idle connection.
+func TestTimeJumpDoesNotSplitStreams(t *testing.T) {
+	pkts := handshake(0, 1000, 5000)
+	pkts = append(pkts, pkt{t: ms(30), src: cli, dst: srv, seq: 1001, ack: 5001, flags: ACK, win: 502, payload: 100, ipid: 3})
+	pkts = append(pkts, pkt{t: 24 * time.Hour, src: "10.0.0.9:1234", dst: srv, seq: 7, flags: SYN, win: 1000, ipid: 9})
+	pkts = append(pkts, pkt{t: ms(40), src: srv, dst: cli, seq: 5001, ack: 1101, flags: ACK, win: 500, ipid: 101})
+	segs, _, err := scanAll(t, pcapOf(t, pkts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trk := NewTracker()
+	retired := 0
+	trk.OnRetire = func(*Conn) { retired++ }
+	var streams []int
+	for i := range segs {
+		s := segs[i]
+		c := trk.Track(&s)
+		streams = append(streams, c.Stream)
+		trk.Expire(s.Time) // a sweep at every packet: the worst case
+	}
+	if got := fmt.Sprint(streams); got != "[0 0 0 0 1 0]" || retired != 0 {
+		t.Errorf("streams %s, %d retired: want [0 0 0 0 1 0], none retired", got, retired)
+	}
+	// Real silence: the clock catches up step by step and retires it.
+	for i := 1; i <= 5; i++ {
+		trk.Expire(segs[0].Time + int64(i)*10*60e9)
+	}
+	if retired == 0 {
+		t.Errorf("an idle connection was never retired after 50 minutes of capture time")
+	}
 }
