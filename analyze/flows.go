@@ -228,6 +228,12 @@ type ordered[T any] struct {
 }
 
 func (o *ordered[T]) add(ord int, v T) {
+	if ord < o.next {
+		// Already past it: a stream that continued after its retirement
+		// (reassembly's retired records) comes again, at once.
+		o.sink(v)
+		return
+	}
 	o.pending[ord] = v
 	for {
 		v, ok := o.pending[o.next]

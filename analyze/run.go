@@ -444,6 +444,9 @@ const maxAlsoRecords = 1 << 19
 // one per kind.
 func scanWarnings(sc *reassembly.Scanner) []string {
 	var out []string
+	if n := sc.Tracker().Evicted(); n > 0 {
+		out = append(out, fmt.Sprintf("%s retired while open were forgotten (more than the tracker keeps): a later packet of one starts a new stream where Wireshark continues the old one", Plural(n, "connection")))
+	}
 	st := sc.Stats()
 	ws, more := sc.Warnings()
 	if n := st.Malformed; n > 0 {

@@ -157,6 +157,13 @@ type Tracker struct {
 	// clock is the capture time Expire goes by (see Expire); 0 before the
 	// first call.
 	clock int64
+	// retired keeps, for connections retired while still open, what a
+	// later packet needs to continue the same stream as Wireshark does:
+	// its number, endpoints, bases and options (at most maxRetired, the
+	// oldest evicted first; evicted counts them).
+	retired      map[connKey]*Conn
+	retiredOrder []connKey
+	evicted      int64
 	// OnNew, if set, is called when a connection is created, before the
 	// segment that created it is returned.
 	OnNew func(*Conn)
@@ -182,6 +189,9 @@ const (
 	// to the packet's time, so it does not make every live connection
 	// idle (they would become new streams, unlike in Wireshark).
 	maxClockStep = 10 * 60e9
+	// maxRetired bounds the retired connections remembered (about 330
+	// bytes each).
+	maxRetired = 1 << 16
 )
 
 // Expire retires connections that are finished or idle at capture time
@@ -221,6 +231,9 @@ func (t *Tracker) Expire(now int64) int {
 				t.last = nil
 			}
 			delete(t.conns, k)
+			if st != StateClosed && st != StateReset {
+				t.remember(k, c)
+			}
 			if t.OnRetire != nil {
 				t.OnRetire(c)
 			}
@@ -232,6 +245,38 @@ func (t *Tracker) Expire(now int64) int {
 	t.minLast = minLast
 	return n
 }
+
+// remember keeps what a later packet of c (retired while open) needs to
+// continue its stream: a copy of its identity, bases and options, not
+// its counts.
+func (t *Tracker) remember(k connKey, c *Conn) {
+	if t.retired == nil {
+		t.retired = map[connKey]*Conn{}
+	}
+	if len(t.retiredOrder) >= maxRetired {
+		old := t.retiredOrder[0]
+		t.retiredOrder = t.retiredOrder[1:]
+		if _, ok := t.retired[old]; ok {
+			delete(t.retired, old)
+			t.evicted++
+		}
+	}
+	r := &Conn{Stream: c.Stream, Client: c.Client, Server: c.Server, Handshake: c.Handshake,
+		SynAckSeen: c.SynAckSeen, HandshakeDone: c.HandshakeDone}
+	for d := range c.Dir {
+		src, dst := &c.Dir[d], &r.Dir[d]
+		dst.SYN, dst.ISN, dst.MSS, dst.WScale = src.SYN, src.ISN, src.MSS, src.WScale
+		dst.SACKPermitted, dst.Timestamps = src.SACKPermitted, src.Timestamps
+		dst.started, dst.baseSet, dst.Base, dst.ref = src.started, src.baseSet, src.Base, src.ref
+	}
+	t.retired[k] = r
+	t.retiredOrder = append(t.retiredOrder, k)
+}
+
+// Evicted returns how many retired connections were forgotten (beyond
+// maxRetired): a later packet of one of them starts a new stream, where
+// Wireshark would continue the old one.
+func (t *Tracker) Evicted() int64 { return t.evicted }
 
 // Flush retires every connection still in the table, in stream order.
 func (t *Tracker) Flush() {
@@ -278,6 +323,26 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 			c = nil
 		} else if di.baseSet && !di.SYN && uint32(di.Base) != seg.Seq {
 			c = nil
+		}
+	}
+	if c == nil && t.retired != nil {
+		if !haveKey {
+			key, haveKey = keyOf(seg.Src, seg.SrcPort, seg.Dst, seg.DstPort), true
+		}
+		if r := t.retired[key]; r != nil && t.conns[key] == nil {
+			// A later packet of a connection retired while open continues
+			// its stream (Wireshark keeps one conversation), unless it is a
+			// SYN with another initial sequence number.
+			delete(t.retired, key)
+			if seg.Flags&(SYN|ACK) == SYN && r.Dir[r.dirOf(src)].SYN && seg.Seq != r.Dir[r.dirOf(src)].ISN {
+				r = nil
+			}
+			if r != nil {
+				r.FirstTime, r.FirstFrame = seg.Time, seg.Frame
+				c = r
+				t.conns[key] = c
+				t.last = nil
+			}
 		}
 	}
 	if c == nil {

@@ -444,3 +444,51 @@ func TestTimeJumpDoesNotSplitStreams(t *testing.T) {
 		t.Errorf("an idle connection was never retired after 50 minutes of capture time")
 	}
 }
+
+// TestIdleConnectionContinuesItsStream: a connection silent for 31
+// minutes while other traffic flows is retired (memory follows live
+// connections), yet its next packet continues its stream, with its
+// relative numbering, as in Wireshark; a new SYN with another ISN on the
+// same 4-tuple starts a new stream.
+func TestIdleConnectionContinuesItsStream(t *testing.T) {
+	pkts := handshake(0, 1000, 5000)
+	pkts = append(pkts, pkt{t: ms(30), src: cli, dst: srv, seq: 1001, ack: 5001, flags: ACK, win: 502, payload: 100, ipid: 3})
+	other := "10.0.0.7:2222"
+	for i := 0; i < 40; i++ { // another connection talks every minute
+		pkts = append(pkts, pkt{t: time.Duration(i+1) * time.Minute, src: other, dst: srv, seq: 1 + uint32(i*10), ack: 1, flags: ACK, win: 100, payload: 10, ipid: uint16(500 + i)})
+	}
+	pkts = append(pkts, pkt{t: 41 * time.Minute, src: cli, dst: srv, seq: 1101, ack: 5001, flags: ACK, win: 502, payload: 100, ipid: 4})
+	pkts = append(pkts, pkt{t: 42 * time.Minute, src: cli, dst: srv, seq: 90000, flags: SYN, win: 502, ipid: 5})
+	segs, _, err := scanAll(t, pcapOf(t, pkts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trk := NewTracker()
+	retired := map[int]int{}
+	trk.OnRetire = func(c *Conn) { retired[c.Stream]++ }
+	var streams []int
+	var rel int64
+	before := 0
+	for i := range segs {
+		s := segs[i]
+		if i == len(segs)-2 {
+			before = retired[0]
+		}
+		c := trk.Track(&s)
+		streams = append(streams, c.Stream)
+		if i == len(segs)-2 {
+			rel = c.RelSeq(s.Dir, s.SeqAbs)
+		}
+		trk.Expire(s.Time)
+	}
+	n := len(streams)
+	if streams[n-2] != 0 || before != 1 {
+		t.Errorf("after 41 minutes: stream %d (retired %d times before): want stream 0, retired once while idle", streams[n-2], before)
+	}
+	if rel != 101 {
+		t.Errorf("relative seq %d after the silence, want 101", rel)
+	}
+	if streams[n-1] == 0 || streams[n-1] == 1 {
+		t.Errorf("a new SYN with another ISN continued stream %d", streams[n-1])
+	}
+}
