@@ -70,7 +70,13 @@ const maxLayers = 24
 // naming the layer for packets that cannot be decoded.
 func (d *Decoder) Decode(p *Packet, seg *Segment) (bool, error) {
 	d.Stats.Packets++
-	ok, err := d.decode(p, seg)
+	var ok bool
+	var err error
+	if p.BadTime {
+		err = errBadTime
+	} else {
+		ok, err = d.decode(p, seg)
+	}
 	switch {
 	case ok:
 		d.Stats.TCP++
@@ -95,6 +101,7 @@ func (d *Decoder) Decode(p *Packet, seg *Segment) (bool, error) {
 }
 
 var (
+	errBadTime     = errors.New("timestamp outside 1678-2262: skipped")
 	errUnknownLink = errors.New("unknown link type")
 	errFragment    = errors.New("ip fragment")
 )

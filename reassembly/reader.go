@@ -39,6 +39,10 @@ type Packet struct {
 	CapLen    int // bytes captured
 	WireLen   int // bytes on the wire
 	Data      []byte
+	// BadTime is set when the packet's timestamp is outside what
+	// nanoseconds since 1970 in 64 bits hold (1678 to 2262): Time is then
+	// 0 and the decoder skips the packet, counting it.
+	BadTime bool
 }
 
 type packetSource interface {
@@ -264,7 +268,12 @@ func (r *Reader) Next() bool {
 	}
 	p := &r.pkt
 	p.Number++
-	p.Time = ci.Timestamp.UnixNano()
+	p.Time, p.BadTime = ci.Timestamp.UnixNano(), false
+	if y := ci.Timestamp.Year(); y < 1678 || y > 2261 {
+		// UnixNano would wrap silently (a pcapng if_tsresol of 10^0 and
+		// a timestamp of 2^40 would read as 1970).
+		p.Time, p.BadTime = 0, true
+	}
 	p.Interface = ci.InterfaceIndex
 	p.CapLen = ci.CaptureLength
 	p.WireLen = ci.Length

@@ -1,0 +1,68 @@
+package reassembly
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+	"testing"
+)
+
+// pcapngTenths builds a pcapng file whose interface counts time in tenths
+// of seconds (if_tsresol 10^-1), with one packet at each of the times.
+func pcapngTenths(t *testing.T, frame []byte, secs ...uint64) []byte {
+	var b bytes.Buffer
+	le := binary.LittleEndian
+	block := func(typ uint32, body []byte) {
+		for len(body)%4 != 0 {
+			body = append(body, 0)
+		}
+		n := uint32(12 + len(body))
+		binary.Write(&b, le, typ)
+		binary.Write(&b, le, n)
+		b.Write(body)
+		binary.Write(&b, le, n)
+	}
+	shb := make([]byte, 16)
+	le.PutUint32(shb[0:], 0x1a2b3c4d)
+	le.PutUint16(shb[4:], 1)
+	le.PutUint64(shb[8:], ^uint64(0))
+	block(0x0a0d0d0a, shb)
+	idb := make([]byte, 8)
+	le.PutUint16(idb[0:], 1) // Ethernet
+	le.PutUint32(idb[4:], 65535)
+	idb = append(idb, 9, 0, 1, 0, 1, 0, 0, 0) // if_tsresol = 10^-1
+	idb = append(idb, 0, 0, 0, 0)             // opt_endofopt
+	block(1, idb)
+	for _, s := range secs {
+		epb := make([]byte, 20)
+		le.PutUint32(epb[4:], uint32(s>>32))
+		le.PutUint32(epb[8:], uint32(s))
+		le.PutUint32(epb[12:], uint32(len(frame)))
+		le.PutUint32(epb[16:], uint32(len(frame)))
+		block(6, append(epb, frame...))
+	}
+	return b.Bytes()
+}
+
+// TestTimestampBeyond2262: a timestamp that nanoseconds in 64 bits cannot
+// hold is skipped and counted, never wrapped into 1970.
+func TestTimestampBeyond2262(t *testing.T) {
+	frame := pkt{src: cli, dst: srv, seq: 1, flags: SYN, win: 1024}.frame(t)
+	r, err := NewReader(bytes.NewReader(pcapngTenths(t, frame, 17_000_000_000, 1<<40, 17_000_000_010)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := NewScanner(r)
+	var times []int64
+	for sc.Scan() {
+		times = append(times, sc.Segment().Time)
+	}
+	if len(times) != 2 || times[0] != 1_700_000_000e9 || times[1] != 1_700_000_001e9 {
+		t.Errorf("segments at %v: want the two in range only", times)
+	}
+	ws, _ := sc.Warnings()
+	if st := sc.Stats(); st.Malformed != 1 || len(ws) != 1 || !strings.Contains(ws[0].Error(), "packet 2: timestamp outside") {
+		t.Errorf("malformed %d, warnings %v", st.Malformed, ws)
+	}
+}
+
