@@ -448,6 +448,9 @@ func scanWarnings(sc *reassembly.Scanner) []string {
 		out = append(out, fmt.Sprintf("%s retired while open were forgotten (more than the tracker keeps): a later packet of one starts a new stream where Wireshark continues the old one", Plural(n, "connection")))
 	}
 	st := sc.Stats()
+	if n := st.BadTime; n > 0 {
+		out = append(out, fmt.Sprintf("packet %d: %s with a timestamp before 1678 or after 2262 (beyond what nanoseconds since 1970 hold): analysed as tshark does, but their dates are wrong (wrapped)", st.FirstBadTime, Plural(n, "packet")))
+	}
 	ws, more := sc.Warnings()
 	if n := st.Malformed; n > 0 {
 		first := ""

@@ -22,6 +22,11 @@ type DecodeStats struct {
 	HeaderOnly     int64 // TCP packets whose payload was not (fully) captured
 	FirstMalformed int64 // packet number of the first malformed packet
 	FirstUnknown   int64 // packet number of the first packet of an unknown link type
+	// BadTime counts packets whose timestamp nanoseconds since 1970 in 64
+	// bits cannot hold (before 1678, after 2262): analysed as tshark does,
+	// their times wrapped (Packet.BadTime), and said in a warning.
+	BadTime      int64
+	FirstBadTime int64
 }
 
 // Decoder turns captured packets into Segments: the common encapsulations
@@ -70,13 +75,13 @@ const maxLayers = 24
 // naming the layer for packets that cannot be decoded.
 func (d *Decoder) Decode(p *Packet, seg *Segment) (bool, error) {
 	d.Stats.Packets++
-	var ok bool
-	var err error
 	if p.BadTime {
-		err = errBadTime
-	} else {
-		ok, err = d.decode(p, seg)
+		d.Stats.BadTime++
+		if d.Stats.FirstBadTime == 0 {
+			d.Stats.FirstBadTime = p.Number
+		}
 	}
+	ok, err := d.decode(p, seg)
 	switch {
 	case ok:
 		d.Stats.TCP++
@@ -101,7 +106,6 @@ func (d *Decoder) Decode(p *Packet, seg *Segment) (bool, error) {
 }
 
 var (
-	errBadTime     = errors.New("timestamp outside 1678-2262: skipped")
 	errUnknownLink = errors.New("unknown link type")
 	errFragment    = errors.New("ip fragment")
 )

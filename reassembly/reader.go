@@ -40,8 +40,10 @@ type Packet struct {
 	WireLen   int // bytes on the wire
 	Data      []byte
 	// BadTime is set when the packet's timestamp is outside what
-	// nanoseconds since 1970 in 64 bits hold (1678 to 2262): Time is then
-	// 0 and the decoder skips the packet, counting it.
+	// nanoseconds since 1970 in 64 bits hold (1678 to 2262): Time then
+	// holds it modulo 2^64 ns, which keeps the differences between such
+	// packets (the analysis stays tshark's) but not the date; the decoder
+	// counts it, so that it is said, never silent.
 	BadTime bool
 }
 
@@ -270,9 +272,9 @@ func (r *Reader) Next() bool {
 	p.Number++
 	p.Time, p.BadTime = ci.Timestamp.UnixNano(), false
 	if y := ci.Timestamp.Year(); y < 1678 || y > 2261 {
-		// UnixNano would wrap silently (a pcapng if_tsresol of 10^0 and
-		// a timestamp of 2^40 would read as 1970).
-		p.Time, p.BadTime = 0, true
+		// UnixNano wraps (a pcapng if_tsresol of 10^0 and a timestamp of
+		// 2^40 would read as a date near 1970): said, not silent.
+		p.BadTime = true
 	}
 	p.Interface = ci.InterfaceIndex
 	p.CapLen = ci.CaptureLength
