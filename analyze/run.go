@@ -67,6 +67,9 @@ type RunOptions struct {
 	// of first packet; setting it turns on the decoding of datagrams that
 	// are not TCP (flows.go).
 	OnFlow func(*FlowResult)
+	// OnDatagram, if set with OnFlow, sees every datagram that is not TCP,
+	// with its flow (the datagram is reused afterwards).
+	OnDatagram func(*reassembly.Datagram, *reassembly.Flow)
 	// Top is how many of the connections that carried the most payload
 	// RunResult.Top lists (0: none).
 	Top int
@@ -134,7 +137,12 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	var fr *flowRun
 	if o.OnFlow != nil {
 		fr = newFlowRun(o.OnFlow)
-		sc.Datagrams(fr.datagram)
+		sc.Datagrams(func(d *reassembly.Datagram, f *reassembly.Flow) {
+			fr.datagram(d, f)
+			if o.OnDatagram != nil {
+				o.OnDatagram(d, f)
+			}
+		})
 		flows := sc.Flows()
 		flows.OnNew = func(f *reassembly.Flow) { res.Flows++; fr.newFlow(f) }
 		flows.OnRetire = fr.retireFlow

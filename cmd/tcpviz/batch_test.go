@@ -205,3 +205,38 @@ func TestCompareKeepsOthers(t *testing.T) {
 		t.Errorf("graph not written: %v", err)
 	}
 }
+
+// TestCompareUDPWithTCP: CAPTURE#udp overlays the busiest UDP flow (what
+// reached the capture point) with a TCP run, in one graph and one table.
+func TestCompareUDPWithTCP(t *testing.T) {
+	udp := "../../../shared/captures/udp/udp_jitter_50ms.rx.pcap"
+	tcp := "../../../shared/captures/lab/sweep_jitter_50ms.pcap"
+	for _, p := range []string{udp, tcp} {
+		if _, err := os.Stat(p); err != nil {
+			t.Skip(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "c.csv")
+	stdout, stderr, code := tcpviz(t, nil, "compare", "--graph", "delivered", "--format", "csv", "-o", out, udp+"#udp", tcp)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "udp_jitter_50ms.rx.pcap#udp,0,c2s,10.88.1.1:39814,10.88.2.2:5201,") {
+		t.Fatalf("table %q", stdout)
+	}
+	// The flow's payload (flows: 18,585,084 bytes from the sender) is
+	// what its delivered series reaches.
+	var last string
+	for _, r := range readCSV(t, out)[1:] {
+		if r[2] == "udp_jitter_50ms.rx.pcap#udp" {
+			last = r[3]
+		}
+	}
+	if last != "18585084" {
+		t.Errorf("UDP delivered reaches %q, want 18585084", last)
+	}
+	if _, stderr, code := tcpviz(t, nil, "compare", "-o", out, "../../testdata/geo_short.pcap#udp"); code != 1 || !strings.Contains(stderr, "no UDP flow") {
+		t.Errorf("a capture without UDP: exit %d, %q", code, stderr)
+	}
+}

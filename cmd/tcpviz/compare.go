@@ -89,6 +89,11 @@ func compareCommand(e *env) *cli.Command {
 			loads := make([]*analyze.Loaded, len(cins))
 			failed := false
 			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+				if cins[i].udp {
+					l, res := loadUDPInput(e, in, cins[i].stream)
+					loads[i] = l
+					return res
+				}
 				cf := conn
 				cf.Stream = cins[i].stream
 				l, res := loadInput(e, in, cf, nil)
@@ -178,7 +183,9 @@ func compareLabels(args, labels []string) []string {
 	for i, a := range args {
 		out[i] = baseName(a)
 		if _, err := os.Stat(a); err != nil {
-			if m := streamSuffix.FindStringSubmatch(a); m != nil {
+			if m := udpSuffix.FindStringSubmatch(a); m != nil {
+				out[i] = baseName(m[1]) + "#udp" + m[2]
+			} else if m := streamSuffix.FindStringSubmatch(a); m != nil {
 				out[i] = baseName(m[1]) + "#" + m[2]
 			}
 		}
@@ -189,12 +196,35 @@ func compareLabels(args, labels []string) []string {
 // compareInput is one argument of compare: a capture and maybe a stream.
 type compareInput struct {
 	input
-	stream int // -1: the connection with the most payload
+	stream int  // -1: the connection (or UDP flow) with the most payload
+	udp    bool // CAPTURE#udp or CAPTURE#udpN: a UDP flow, by udp.stream
 	label  string
 	named  string // as named in the table's input column
 }
 
-var streamSuffix = regexp.MustCompile(`^(.*)#(\d+)$`)
+var (
+	streamSuffix = regexp.MustCompile(`^(.*)#(\d+)$`)
+	udpSuffix    = regexp.MustCompile(`^(.*)#udp(\d*)$`)
+)
+
+// loadUDPInput reads UDP flow flow (-1: the busiest) of one input for a
+// comparison.
+func loadUDPInput(e *env, in input, flow int) (*analyze.Loaded, fileResult) {
+	src, err := e.newSource(in, 2)
+	if err != nil {
+		return nil, fileResult{err: err}
+	}
+	defer src.close()
+	l, err := analyze.LoadUDP(src.open, flow)
+	var res fileResult
+	if l != nil {
+		res.warnings = warningsOf(in, l.Warnings)
+	}
+	if err != nil {
+		res.err = prefixErr(in, err)
+	}
+	return l, res
+}
 
 // parseCompareInputs reads compare's arguments: CAPTURE or CAPTURE#N (a
 // file whose name ends so is taken as named). stream is -s, the default.
@@ -206,7 +236,18 @@ func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 		}
 		ci := compareInput{input: input{name: a, path: a}, stream: stream, label: baseName(a), named: baseName(a)}
 		if _, err := os.Stat(a); err != nil {
-			if m := streamSuffix.FindStringSubmatch(a); m != nil {
+			if m := udpSuffix.FindStringSubmatch(a); m != nil {
+				n := -1
+				if m[2] != "" {
+					v, err := strconv.Atoi(m[2])
+					if err != nil {
+						return nil, usagef("%s: flow number out of range", escapeName(a))
+					}
+					n = v
+				}
+				tag := baseName(m[1]) + "#udp" + m[2]
+				ci = compareInput{input: input{name: m[1], path: m[1]}, stream: n, udp: true, label: tag, named: tag}
+			} else if m := streamSuffix.FindStringSubmatch(a); m != nil {
 				n, err := strconv.Atoi(m[2])
 				if err != nil {
 					return nil, usagef("%s: stream number out of range", escapeName(a))

@@ -1,0 +1,111 @@
+package analyze
+
+import (
+	"fmt"
+	"net/netip"
+
+	"tcpviz/reassembly"
+)
+
+// NoUDPFlowError is returned by LoadUDP when the capture holds no UDP
+// flow, or not the one asked for.
+type NoUDPFlowError struct{ Flow, Flows int }
+
+func (e *NoUDPFlowError) Error() string {
+	if e.Flow < 0 {
+		return "no UDP flow in the capture"
+	}
+	return fmt.Sprintf("no UDP flow %d", e.Flow)
+}
+
+// LoadUDP reads UDP flow flow of a capture (tshark's udp.stream; -1: the
+// one that carried the most payload) as a connection-like Loaded, so that
+// comparisons overlay UDP and TCP runs: each datagram of the direction
+// that carried the most payload is a data record (sequence = the bytes
+// before it), followed at the same instant by an acknowledgement of it,
+// so that "delivered" is what reached the capture point (at the
+// receiver: what arrived). Statistics hold the bytes, packets and
+// throughput; a UDP flow has no RTT, retransmissions or windows.
+func LoadUDP(open func() (*reassembly.Reader, error), flow int) (*Loaded, error) {
+	if flow < 0 {
+		r, err := open()
+		if err != nil {
+			return nil, err
+		}
+		res, err := Run(r, RunOptions{Keep: -1, OnFlow: func(*FlowResult) {}})
+		if res.BusiestUDP < 0 {
+			if err != nil {
+				return nil, err
+			}
+			return nil, &NoUDPFlowError{Flow: -1}
+		}
+		flow = res.BusiestUDP
+	}
+	type dgram struct {
+		frame, time int64
+		dir         reassembly.Direction
+		n           int
+	}
+	var dgrams []dgram
+	var fres *FlowResult
+	r, err := open()
+	if err != nil {
+		return nil, err
+	}
+	res, err := Run(r, RunOptions{Keep: -1,
+		OnFlow: func(f *FlowResult) {
+			if f.Proto == reassembly.ProtoUDP && f.Flow == flow {
+				fres = f
+			}
+		},
+		OnDatagram: func(d *reassembly.Datagram, f *reassembly.Flow) {
+			if f.Proto == reassembly.ProtoUDP && f.Index == flow {
+				dir := reassembly.C2S
+				if netip.AddrPortFrom(d.Src, d.SrcPort) != f.Src {
+					dir = reassembly.S2C
+				}
+				dgrams = append(dgrams, dgram{d.Frame, d.Time, dir, d.Length})
+			}
+		}})
+	if fres == nil {
+		if err != nil {
+			return nil, err
+		}
+		return nil, &NoUDPFlowError{Flow: flow, Flows: res.Flows}
+	}
+	d := reassembly.C2S
+	if fres.Bytes[1] > fres.Bytes[0] {
+		d = reassembly.S2C
+	}
+	c := &reassembly.Conn{Stream: flow, Client: fres.Src, Server: fres.Dst,
+		FirstTime: fres.FirstTime, LastTime: fres.FirstTime + fres.Duration}
+	l := &Loaded{Conn: c, Dir: d, Warnings: res.Warnings}
+	var seq int64
+	for _, g := range dgrams {
+		if g.dir != d || g.n == 0 {
+			continue
+		}
+		l.Records = append(l.Records,
+			Record{Frame: g.frame, Time: g.time, Dir: d, Seq: seq, Len: g.n, Window: -1,
+				Info: PacketInfo{BytesInFlight: -1, AckRTT: -1, KarnRTT: -1, Window: -1}},
+			Record{Frame: g.frame, Time: g.time, Dir: d.Reverse(), Ack: seq + int64(g.n), HasAck: true, Window: -1,
+				Info: PacketInfo{BytesInFlight: -1, AckRTT: -1, KarnRTT: -1, Window: -1}})
+		seq += int64(g.n)
+	}
+	for dd := range l.Stats {
+		st := &l.Stats[dd]
+		st.Stream, st.Dir, st.FirstTime, st.Duration = flow, reassembly.Direction(dd), fres.FirstTime, fres.Duration
+		st.Src, st.Dst = fres.Src, fres.Dst
+		if dd == int(reassembly.S2C) {
+			st.Src, st.Dst = fres.Dst, fres.Src
+		}
+		st.Packets, st.DataPackets = fres.Packets[dd], fres.Packets[dd]
+		st.DataBytes, st.UniqueBytes = fres.Bytes[dd], fres.Bytes[dd]
+		st.MaxRwnd, st.MinRwnd, st.WScale = -1, -1, -1
+		if fres.Duration > 0 {
+			st.HasThroughput, st.ThroughputBps = true, float64(fres.Bytes[dd])*8/(float64(fres.Duration)/1e9)
+		}
+		st.Path.PeerMaxRwnd = -1
+	}
+	return l, err
+}
