@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -238,5 +239,24 @@ func TestCompareUDPWithTCP(t *testing.T) {
 	}
 	if _, stderr, code := tcpviz(t, nil, "compare", "-o", out, "../../testdata/geo_short.pcap#udp"); code != 1 || !strings.Contains(stderr, "no UDP flow") {
 		t.Errorf("a capture without UDP: exit %d, %q", code, stderr)
+	}
+}
+
+// TestTputOfUDPFlow: the graph commands take CAPTURE#udp too: the
+// throughput of the iperf3 UDP flow holds near its 15 Mbit/s.
+func TestTputOfUDPFlow(t *testing.T) {
+	udp := "../../../shared/captures/udp/udp_jitter_50ms.rx.pcap"
+	if _, err := os.Stat(udp); err != nil {
+		t.Skip(err)
+	}
+	out := filepath.Join(t.TempDir(), "u.csv")
+	if _, stderr, code := tcpviz(t, nil, "tput", "-o", out, udp+"#udp"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows := readCSV(t, out)
+	last := rows[len(rows)-1]
+	bps, _ := strconv.ParseFloat(last[3], 64)
+	if len(rows) < 10000 || bps < 14e6 || bps > 15.5e6 {
+		t.Errorf("%d rows, last %v: want about 14.8 Mbit/s", len(rows), last)
 	}
 }

@@ -123,7 +123,13 @@ func loadInput(e *env, in input, cf connFlags, onConn func(*analyze.ConnResult))
 // graphOf draws the graph of one input and writes it: to -o, or to a name
 // derived from base in --out-dir (printed).
 func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fileResult {
-	l, res := loadInput(e, in, req.conn, nil)
+	var l *analyze.Loaded
+	var res fileResult
+	if in.udp {
+		l, res = loadUDPInput(e, in, in.udpFlow)
+	} else {
+		l, res = loadInput(e, in, req.conn, nil)
+	}
 	if l == nil {
 		return res
 	}

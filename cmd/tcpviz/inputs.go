@@ -23,6 +23,10 @@ type input struct {
 	// err, when set, is why the argument or the file found in a directory
 	// cannot be read (named): it fails on its own, the others are read.
 	err error
+	// udp is set for CAPTURE#udp (the busiest UDP flow) or CAPTURE#udpN:
+	// graphs draw that UDP flow (udpFlow, -1 for the busiest).
+	udp     bool
+	udpFlow int
 }
 
 // display is the input's name fit for a message or a title: standard
@@ -63,6 +67,16 @@ func expandInputs(args []string) []input {
 			continue
 		}
 		st, err := os.Stat(a)
+		if m := udpSuffix.FindStringSubmatch(a); err != nil && m != nil {
+			if fst, ferr := os.Stat(m[1]); ferr == nil && !fst.IsDir() {
+				n, _ := strconv.Atoi(m[2])
+				if m[2] == "" {
+					n = -1
+				}
+				out = append(out, input{name: a, path: m[1], regular: fst.Mode().IsRegular(), udp: true, udpFlow: n})
+				continue
+			}
+		}
 		if err != nil {
 			out = append(out, failed(a, err))
 			continue
