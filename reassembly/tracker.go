@@ -334,8 +334,9 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 			// its stream (Wireshark keeps one conversation), unless it is a
 			// SYN with another initial sequence number.
 			delete(t.retired, key)
-			if seg.Flags&(SYN|ACK) == SYN && r.Dir[r.dirOf(src)].SYN && seg.Seq != r.Dir[r.dirOf(src)].ISN {
-				r = nil
+			if di := &r.Dir[r.dirOf(src)]; seg.Flags&(SYN|ACK) == SYN && di.baseSet &&
+				(di.SYN && seg.Seq != di.ISN || !di.SYN && uint32(di.Base) != seg.Seq) {
+				r = nil // the same rule as for a live connection, above
 			}
 			if r != nil {
 				r.FirstTime, r.FirstFrame = seg.Time, seg.Frame
