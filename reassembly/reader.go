@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
@@ -157,7 +158,8 @@ func NewReader(r io.Reader) (*Reader, error) {
 			if binary.BigEndian.Uint32(shb[8:]) == 0x1a2b3c4d {
 				bo = binary.BigEndian
 			}
-			if major, minor := bo.Uint16(shb[12:]), bo.Uint16(shb[14:]); major != 1 {
+			if major, minor := bo.Uint16(shb[12:]), bo.Uint16(shb[14:]); major != 1 || minor != 0 {
+				// gopacket reads 1.0 only; said our way, like pcap's.
 				return nil, fmt.Errorf("pcapng header: unsupported version %d.%d", major, minor)
 			}
 		}
@@ -313,6 +315,10 @@ func (r *Reader) Err() error {
 func describeReadError(err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return errors.New("truncated record (file ends inside it)")
+	}
+	if strings.Contains(err.Error(), "unknown pcapng Version") {
+		// A later section of another version: worded as the first one's.
+		return fmt.Errorf("pcapng section header: unsupported version (not 1.0): %w", lower(err))
 	}
 	return lower(err)
 }
