@@ -65,3 +65,14 @@ func TestTimestampBeyond2262(t *testing.T) {
 		t.Errorf("stats %+v: want one packet with a bad time, packet 2", st)
 	}
 }
+
+// TestPcapngVersionWording: a pcapng section of another version than 1.0
+// is refused in the words pcap's are.
+func TestPcapngVersionWording(t *testing.T) {
+	frame := pkt{src: cli, dst: srv, seq: 1, flags: SYN, win: 1024}.frame(t)
+	data := pcapngTenths(t, frame, 17_000_000_000)
+	binary.LittleEndian.PutUint16(data[14:], 1) // section version 1.1
+	if _, err := NewReader(bytes.NewReader(data)); err == nil || err.Error() != "pcapng header: unsupported version 1.1" {
+		t.Errorf("error %v", err)
+	}
+}
