@@ -286,14 +286,20 @@ func writePartition[R any](spec tableSpec[R], src *source, dir string, all []inp
 }
 
 // partitionNames are the Hive-style partition folders of the inputs:
-// capture=<name>-<hash of the full path>, so that a/x.pcap and b/x.pcap
-// never share one, across shards too (not file=, which would clash with
-// the file column).
+// capture=<name>-<hash of the absolute path>, so that a/x.pcap and
+// b/x.pcap never share one, across shards and working directories too
+// (not file=, which would clash with the file column).
 func partitionNames(ins []input) []string {
 	out := make([]string, len(ins))
 	for i, in := range ins {
+		full := in.name
+		if in.path != "" {
+			if abs, err := filepath.Abs(in.path); err == nil {
+				full = abs
+			}
+		}
 		h := fnv.New32a()
-		h.Write([]byte(in.name))
+		h.Write([]byte(full))
 		name := "stdin"
 		if in.path != "" {
 			name = captureBase(in)
