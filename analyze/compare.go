@@ -20,6 +20,7 @@ const (
 	CompareWindow     CompareKind = "window"    // bytes in flight
 	CompareCwnd       CompareKind = "cwnd"      // estimated congestion window
 	CompareSeq        CompareKind = "seq"       // segment start sequence number (Stevens)
+	CompareLoss       CompareKind = "loss"      // datagrams lost, as iperf3 counts them (UDP inputs)
 )
 
 // compareOf says, for each comparison but delivered, which registered
@@ -37,6 +38,7 @@ var compareOf = []struct {
 	{CompareWindow, GraphWindow, []string{SeriesInFlight}, "Bytes in flight"},
 	{CompareCwnd, GraphCwnd, []string{SeriesCwnd}, "Congestion window (estimated)"},
 	{CompareSeq, GraphStevens, []string{SeriesData, SeriesRetrans, SeriesSpurious}, "Time/sequence (Stevens)"},
+	{CompareLoss, "", nil, "Datagrams lost (iperf3)"},
 }
 
 // CompareKinds lists the comparisons, in order.
@@ -105,9 +107,14 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 	for _, in := range ins {
 		origin := co.Align.Origin(in.L)
 		var s Series
-		if spec.graph == "" {
+		switch {
+		case spec.kind == CompareLoss:
+			// Only iperf3 UDP flows have it (LoadUDP); others draw nothing.
+			g.Y, g.Columns = Axis{Label: "datagrams lost (iperf3's count)"}, []string{"lost"}
+			s = Series{Kind: Steps, Points: slices.Clone(in.L.AppLoss)}
+		case spec.graph == "":
 			s = delivered(in.L.Records, in.L.Dir)
-		} else {
+		default:
 			// The builders take times from the connection's first packet.
 			o := SeriesOptions{Conn: in.L.Conn, Dir: in.L.Dir, Time: co.Time}
 			shift := origin - in.L.Conn.FirstTime

@@ -330,6 +330,10 @@ type Loaded struct {
 	Stats   [2]DirStats
 	// Warnings of the pass that analysed the connection.
 	Warnings []string
+	// AppLoss is, for an iperf3 UDP flow (LoadUDP), the datagrams lost so
+	// far at each datagram, as iperf3 counts them (sequence gaps, less
+	// late arrivals); nil otherwise.
+	AppLoss []Point
 }
 
 // LoadOptions choose the connection of a Load.

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"encoding/binary"
 	"fmt"
 	"net/netip"
 
@@ -42,9 +43,11 @@ func LoadUDP(open func() (*reassembly.Reader, error), flow int) (*Loaded, error)
 		flow = res.BusiestUDP
 	}
 	type dgram struct {
-		frame, time int64
-		dir         reassembly.Direction
-		n           int
+		frame, time  int64
+		dir          reassembly.Direction
+		n            int
+		seq32, seq64 uint64 // iperf3's sequence number, read both ways
+		has32, has64 bool
 	}
 	var dgrams []dgram
 	var fres *FlowResult
@@ -64,7 +67,14 @@ func LoadUDP(open func() (*reassembly.Reader, error), flow int) (*Loaded, error)
 				if netip.AddrPortFrom(d.Src, d.SrcPort) != f.Src {
 					dir = reassembly.S2C
 				}
-				dgrams = append(dgrams, dgram{d.Frame, d.Time, dir, d.Length})
+				g := dgram{frame: d.Frame, time: d.Time, dir: dir, n: d.Length}
+				if p := d.Payload; len(p) >= iperfHeader {
+					g.seq32, g.has32 = uint64(binary.BigEndian.Uint32(p[8:])), true
+					if len(p) >= iperfHeader+4 {
+						g.seq64, g.has64 = binary.BigEndian.Uint64(p[8:]), true
+					}
+				}
+				dgrams = append(dgrams, g)
 			}
 		}})
 	if fres == nil {
@@ -91,6 +101,22 @@ func LoadUDP(open func() (*reassembly.Reader, error), flow int) (*Loaded, error)
 			Record{Frame: g.frame, Time: g.time, Dir: d.Reverse(), Ack: seq + int64(g.n), HasAck: true, Window: -1,
 				Info: PacketInfo{BytesInFlight: -1, AckRTT: -1, KarnRTT: -1, Window: -1}})
 		seq += int64(g.n)
+	}
+	if app := fres.App; app != nil && app.Name == "iperf3" && (app.FromDst == (d == reassembly.S2C)) {
+		// iperf3's own loss count over time (iperf_udp_recv), from the
+		// sequence numbers read as it recognised them (32 or 64 bits).
+		var sq iperfSeq
+		for _, g := range dgrams {
+			if g.dir != d || !g.has32 || app.Counters64 && !g.has64 {
+				continue
+			}
+			seq := g.seq32
+			if app.Counters64 {
+				seq = g.seq64
+			}
+			sq.add(seq)
+			l.AppLoss = append(l.AppLoss, Point{Frame: g.frame, Time: g.time, V: [3]float64{float64(sq.lost)}})
+		}
 	}
 	for dd := range l.Stats {
 		st := &l.Stats[dd]

@@ -260,3 +260,26 @@ func TestTputOfUDPFlow(t *testing.T) {
 		t.Errorf("%d rows, last %v: want about 14.8 Mbit/s", len(rows), last)
 	}
 }
+
+// TestCompareLossOfIperf3: the loss series of an iperf3 UDP flow ends at
+// iperf3's own count (113 at the receiver, 0 at the sender).
+func TestCompareLossOfIperf3(t *testing.T) {
+	rx := "../../../shared/captures/udp/udp_jitter_50ms.rx.pcap"
+	tx := "../../../shared/captures/udp/udp_jitter_50ms.tx.pcap"
+	for _, p := range []string{rx, tx} {
+		if _, err := os.Stat(p); err != nil {
+			t.Skip(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "l.csv")
+	if _, stderr, code := tcpviz(t, nil, "compare", "--graph", "loss", "--label", "rx", "--label", "tx", "-o", out, rx+"#udp", tx+"#udp"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	last := map[string]string{}
+	for _, r := range readCSV(t, out)[1:] {
+		last[r[2]] = r[3]
+	}
+	if last["rx"] != "113" || last["tx"] != "0" {
+		t.Errorf("last lost counts %v: want rx 113, tx 0", last)
+	}
+}
