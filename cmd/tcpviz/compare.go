@@ -207,25 +207,6 @@ var (
 	udpSuffix    = regexp.MustCompile(`^(.*)#udp(\d*)$`)
 )
 
-// loadUDPInput reads UDP flow flow (-1: the busiest) of one input for a
-// comparison.
-func loadUDPInput(e *env, in input, flow int) (*analyze.Loaded, fileResult) {
-	src, err := e.newSource(in, 2)
-	if err != nil {
-		return nil, fileResult{err: err}
-	}
-	defer src.close()
-	l, err := analyze.LoadUDP(src.open, flow)
-	var res fileResult
-	if l != nil {
-		res.warnings = warningsOf(in, l.Warnings)
-	}
-	if err != nil {
-		res.err = prefixErr(in, err)
-	}
-	return l, res
-}
-
 // parseCompareInputs reads compare's arguments: CAPTURE or CAPTURE#N (a
 // file whose name ends so is taken as named). stream is -s, the default.
 func parseCompareInputs(args []string, stream int) ([]compareInput, error) {

@@ -8,6 +8,7 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
+	"tcpviz/reassembly"
 )
 
 // graphCommands are the commands of the graph registry: one per
@@ -104,12 +105,28 @@ func loadInput(e *env, in input, cf connFlags, onConn func(*analyze.ConnResult))
 	if cf.Stream < 0 {
 		passes = 2
 	}
+	return loadWith(e, in, passes, func(open func() (*reassembly.Reader, error)) (*analyze.Loaded, error) {
+		return analyze.Load(open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, OnConn: onConn})
+	})
+}
+
+// loadUDPInput reads UDP flow flow (-1: the busiest) of one input
+// (CAPTURE#udp), as a connection-like Loaded.
+func loadUDPInput(e *env, in input, flow int) (*analyze.Loaded, fileResult) {
+	return loadWith(e, in, 2, func(open func() (*reassembly.Reader, error)) (*analyze.Loaded, error) {
+		return analyze.LoadUDP(open, flow)
+	})
+}
+
+// loadWith prepares in for passes reads and loads it with load; the
+// result names the input in its warnings and error.
+func loadWith(e *env, in input, passes int, load func(func() (*reassembly.Reader, error)) (*analyze.Loaded, error)) (*analyze.Loaded, fileResult) {
 	src, err := e.newSource(in, passes)
 	if err != nil {
 		return nil, fileResult{err: err}
 	}
 	defer src.close()
-	l, err := analyze.Load(src.open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, OnConn: onConn})
+	l, err := load(src.open)
 	var res fileResult
 	if l != nil {
 		res.warnings = warningsOf(in, l.Warnings)
