@@ -175,50 +175,7 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 	grid.Horizontal.Color = color.Gray{Y: 225}
 	p.Add(grid)
 
-	xmin, xmax, ymin, ymax, any := dataRange(g)
-	z := g.Zoom
-	if any && !z.HasYMax {
-		ymax = withoutOutliers(g, ymin, ymax)
-	}
-	if o.LogY && any && !z.HasYMin {
-		ymin = smallestPositive(g, ymax)
-	}
-	if z.HasXMin {
-		xmin = z.XMin
-	} else if any && g.X.Time && !g.X.Clock && xmin > 0 && xmin < xmax {
-		xmin = 0 // a time axis from the connection's first packet starts at 0, labelled
-	}
-	if z.HasXMax {
-		xmax = z.XMax
-	}
-	if z.HasYMin {
-		ymin = z.YMin
-	}
-	if z.HasYMax {
-		ymax = z.YMax
-	}
-	if !any && !z.HasXMin && !z.HasXMax {
-		xmin, xmax = 0, 1
-	}
-	if !any && !z.HasYMin && !z.HasYMax {
-		ymin, ymax = 0, 1
-	}
-	xmin, xmax = pad(xmin, xmax, 0.01, z.HasXMin, z.HasXMax)
-	if o.LogY {
-		if !(ymin > 0) {
-			ymin = 1
-		}
-		if !(ymax > ymin) {
-			ymax = ymin * 10
-		}
-		lo, hi := pad(math.Log10(ymin), math.Log10(ymax), 0.03, z.HasYMin, z.HasYMax)
-		ymin, ymax = math.Pow(10, lo), math.Pow(10, hi)
-	} else {
-		ymin, ymax = pad(ymin, ymax, 0.03, z.HasYMin, z.HasYMax)
-		if g.Y.Unit != "" && ymin > 0 && ymin < 0.1*ymax && !z.HasYMin {
-			ymin = 0 // start counts and rates at zero when it costs little
-		}
-	}
+	xmin, xmax, ymin, ymax, any := axisRange(g, o.LogY, false)
 	xdiv, xunit := unitFor(g.X, math.Max(math.Abs(xmin), math.Abs(xmax)))
 	ydiv, yunit := unitFor(g.Y, math.Max(math.Abs(ymin), math.Abs(ymax)))
 	p.X.Label.Text = axisLabel(g.X.Label, xunit)
@@ -607,4 +564,58 @@ func (l *legend) draw(c draw.Canvas, top vg.Length) vg.Length {
 		i = j
 	}
 	return top
+}
+
+// axisRange is the range a graph is drawn in, the pictures and the
+// interactive page alike: the data, or the graph's zoom, padded; a time
+// axis from the connection's start begins at 0; counts and rates at 0
+// when it costs little. Pictures leave lone outliers out (drawing them on
+// the edge); the page, which cannot, keeps every point (allPoints). any
+// is false when the graph has no point.
+func axisRange(g *analyze.Graph, logY, allPoints bool) (xmin, xmax, ymin, ymax float64, any bool) {
+	xmin, xmax, ymin, ymax, any = dataRange(g)
+	z := g.Zoom
+	if any && !z.HasYMax && !allPoints {
+		ymax = withoutOutliers(g, ymin, ymax)
+	}
+	if logY && any && !z.HasYMin {
+		ymin = smallestPositive(g, ymax)
+	}
+	if z.HasXMin {
+		xmin = z.XMin
+	} else if any && g.X.Time && !g.X.Clock && xmin > 0 && xmin < xmax {
+		xmin = 0 // a time axis from the connection's first packet starts at 0, labelled
+	}
+	if z.HasXMax {
+		xmax = z.XMax
+	}
+	if z.HasYMin {
+		ymin = z.YMin
+	}
+	if z.HasYMax {
+		ymax = z.YMax
+	}
+	if !any && !z.HasXMin && !z.HasXMax {
+		xmin, xmax = 0, 1
+	}
+	if !any && !z.HasYMin && !z.HasYMax {
+		ymin, ymax = 0, 1
+	}
+	xmin, xmax = pad(xmin, xmax, 0.01, z.HasXMin, z.HasXMax)
+	if logY {
+		if !(ymin > 0) {
+			ymin = 1
+		}
+		if !(ymax > ymin) {
+			ymax = ymin * 10
+		}
+		lo, hi := pad(math.Log10(ymin), math.Log10(ymax), 0.03, z.HasYMin, z.HasYMax)
+		ymin, ymax = math.Pow(10, lo), math.Pow(10, hi)
+	} else {
+		ymin, ymax = pad(ymin, ymax, 0.03, z.HasYMin, z.HasYMax)
+		if g.Y.Unit != "" && ymin > 0 && ymin < 0.1*ymax && !z.HasYMin {
+			ymin = 0 // start counts and rates at zero when it costs little
+		}
+	}
+	return xmin, xmax, ymin, ymax, any
 }

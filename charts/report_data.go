@@ -22,7 +22,7 @@ const PagePointsPerPixel = 4
 // of w×h pixels. Frames and times (ns from g.TimeOrigin) are
 // delta-encoded; strings are escaped for HTML (no "<", ">" or "&").
 func appendGraphJSON(b []byte, g *analyze.Graph, caption, image string, w, h int) []byte {
-	xmin, xmax, ymin, ymax := pageRange(g)
+	xmin, xmax, ymin, ymax, _ := axisRange(g, false, true)
 	b = append(b, `{"title":`...)
 	b = appendJSONString(b, caption)
 	b = append(b, `,"image":`...)
@@ -167,34 +167,6 @@ func pagePoints(g *analyze.Graph, s *analyze.Series, xmin, xmax, ymin, ymax floa
 			return pts
 		}
 	}
-}
-
-// pageRange is the range the page shows first: the data (or the graph's
-// zoom), padded as the pictures are.
-func pageRange(g *analyze.Graph) (xmin, xmax, ymin, ymax float64) {
-	xmin, xmax, ymin, ymax, any := dataRange(g)
-	z := g.Zoom
-	if z.HasXMin {
-		xmin = z.XMin
-	}
-	if z.HasXMax {
-		xmax = z.XMax
-	}
-	if z.HasYMin {
-		ymin = z.YMin
-	}
-	if z.HasYMax {
-		ymax = z.YMax
-	}
-	if !any {
-		xmin, xmax, ymin, ymax = 0, 1, 0, 1
-	}
-	xmin, xmax = pad(xmin, xmax, 0.01, z.HasXMin, z.HasXMax)
-	ymin, ymax = pad(ymin, ymax, 0.03, z.HasYMin, z.HasYMax)
-	if g.Y.Unit != "" && ymin > 0 && ymin < 0.1*ymax && !z.HasYMin {
-		ymin = 0
-	}
-	return
 }
 
 func kindName(k analyze.SeriesKind) string {

@@ -43,6 +43,7 @@ type FlowTracker struct {
 	next    [256]int // the next number, per protocol
 	last    *Flow
 	minLast int64
+	clock   expiryClock // the capture time Expire goes by
 	// OnNew, if set, is called when a flow is created, before its first
 	// datagram is handed over.
 	OnNew func(*Flow)
@@ -95,8 +96,9 @@ func (t *FlowTracker) Track(dg *Datagram) *Flow {
 }
 
 // Expire retires idle flows when the table is under pressure, and returns
-// how many it retired.
+// how many it retired; its clock is the connection tracker's kind.
 func (t *FlowTracker) Expire(now int64) int {
+	now = t.clock.at(now, t.minLast) // a wild timestamp retires nothing
 	if len(t.flows) <= pressureConns || now-t.minLast <= pressureIdle {
 		return 0
 	}

@@ -154,9 +154,8 @@ type Tracker struct {
 	// minLast is at most the LastTime of every connection in the table, so
 	// that Expire knows when none of them can be idle long enough yet.
 	minLast int64
-	// clock is the capture time Expire goes by (see Expire); 0 before the
-	// first call.
-	clock int64
+	// clock is the capture time Expire goes by.
+	clock expiryClock
 	// retired keeps, for connections retired while still open, what a
 	// later packet needs to continue the same stream as Wireshark does:
 	// its number, endpoints, bases and options (at most maxRetired, the
@@ -199,15 +198,7 @@ const (
 // at most maxClockStep a call (starting from the earliest live packet),
 // and never backwards.
 func (t *Tracker) Expire(now int64) int {
-	switch {
-	case t.clock == 0 && t.minLast != math.MaxInt64:
-		t.clock = min(now, t.minLast+maxClockStep)
-	case t.clock == 0 || now > t.clock:
-		t.clock = min(now, t.clock+maxClockStep)
-	}
-	if t.clock != 0 {
-		now = t.clock
-	}
+	now = t.clock.at(now, t.minLast)
 	pressure := len(t.conns) > pressureConns
 	// The shortest idle time that retires anything: without it, a sweep
 	// of the whole table would find nothing to do.
@@ -244,6 +235,22 @@ func (t *Tracker) Expire(now int64) int {
 	}
 	t.minLast = minLast
 	return n
+}
+
+// expiryClock is the capture time idle retirement goes by: it follows
+// the times it is given forwards by at most maxClockStep a call (starting
+// from the earliest live packet, minLast), never backwards, so that one
+// packet with a wild timestamp does not make everything idle.
+type expiryClock struct{ t int64 }
+
+func (c *expiryClock) at(now, minLast int64) int64 {
+	switch {
+	case c.t == 0 && minLast != math.MaxInt64:
+		c.t = min(now, minLast+maxClockStep)
+	case c.t == 0 || now > c.t:
+		c.t = min(now, c.t+maxClockStep)
+	}
+	return c.t
 }
 
 // remember keeps what a later packet of c (retired while open) needs to

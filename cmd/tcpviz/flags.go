@@ -45,20 +45,26 @@ func (f *intValue) Set(s string) error {
 
 func (f *intValue) String() string { return strconv.FormatInt(f.v, 10) }
 
-// parseCount reads an integer written as 1500, 8e6, 1.5k or 8M.
-func parseCount(s string) (int64, error) {
+// siSuffix splits a number as typed into its digits and the multiplier
+// of its suffix: k (or K) ×1e3, M ×1e6, G ×1e9, none ×1.
+func siSuffix(s string) (string, float64) {
 	t := strings.TrimSpace(s)
-	mult := 1.0
 	if n := len(t); n > 1 {
 		switch t[n-1] {
 		case 'k', 'K':
-			mult, t = 1e3, t[:n-1]
+			return t[:n-1], 1e3
 		case 'M':
-			mult, t = 1e6, t[:n-1]
+			return t[:n-1], 1e6
 		case 'G':
-			mult, t = 1e9, t[:n-1]
+			return t[:n-1], 1e9
 		}
 	}
+	return t, 1
+}
+
+// parseCount reads an integer written as 1500, 8e6, 1.5k or 8M.
+func parseCount(s string) (int64, error) {
+	t, mult := siSuffix(s)
 	if v, err := strconv.ParseInt(t, 10, 64); err == nil && mult == 1 {
 		return v, nil
 	}
@@ -127,18 +133,7 @@ type numberValue struct {
 }
 
 func (f *numberValue) Set(s string) error {
-	t := strings.TrimSpace(s)
-	mult := 1.0
-	if n := len(t); n > 1 {
-		switch t[n-1] {
-		case 'k', 'K':
-			mult, t = 1e3, t[:n-1]
-		case 'M':
-			mult, t = 1e6, t[:n-1]
-		case 'G':
-			mult, t = 1e9, t[:n-1]
-		}
-	}
+	t, mult := siSuffix(s)
 	v, err := strconv.ParseFloat(t, 64)
 	v *= mult
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e18 {
