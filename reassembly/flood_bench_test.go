@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"tcpviz/internal/gencap"
 )
 
 // floodLiveBytes reads n SYNs at rate per second of capture time, all from
@@ -11,7 +13,7 @@ import (
 // every SYN has been tracked (before the end-of-capture flush), with how
 // many connections were live then.
 func floodLiveBytes(t testing.TB, n, rate int) (perConn float64, live int) {
-	r, err := NewReader(newSynFlood(t, n, rate))
+	r, err := NewReader(gencap.SynFlood(n, rate))
 	if err != nil {
 		t.Fatal(err)
 	}
