@@ -9,6 +9,12 @@ import (
 // pcapngTenths builds a pcapng file whose interface counts time in tenths
 // of seconds (if_tsresol 10^-1), with one packet at each of the times.
 func pcapngTenths(t *testing.T, frame []byte, secs ...uint64) []byte {
+	return pcapngOffset(t, frame, 0, secs...)
+}
+
+// pcapngOffset is pcapngTenths with an if_tsoffset of offset seconds
+// (none when 0).
+func pcapngOffset(t *testing.T, frame []byte, offset int64, secs ...uint64) []byte {
 	var b bytes.Buffer
 	le := binary.LittleEndian
 	block := func(typ uint32, body []byte) {
@@ -30,6 +36,10 @@ func pcapngTenths(t *testing.T, frame []byte, secs ...uint64) []byte {
 	le.PutUint16(idb[0:], 1) // Ethernet
 	le.PutUint32(idb[4:], 65535)
 	idb = append(idb, 9, 0, 1, 0, 1, 0, 0, 0) // if_tsresol = 10^-1
+	if offset != 0 {
+		idb = append(idb, 14, 0, 8, 0) // if_tsoffset
+		idb = le.AppendUint64(idb, uint64(offset))
+	}
 	idb = append(idb, 0, 0, 0, 0)             // opt_endofopt
 	block(1, idb)
 	for _, s := range secs {
@@ -63,6 +73,27 @@ func TestTimestampBeyond2262(t *testing.T) {
 	}
 	if st := sc.Stats(); st.BadTime != 1 || st.FirstBadTime != 2 || st.Malformed != 0 {
 		t.Errorf("stats %+v: want one packet with a bad time, packet 2", st)
+	}
+}
+
+// TestTimestampOffsetBeyond2262: an if_tsoffset of ±2^62 seconds puts
+// every packet of the interface outside what nanoseconds since 1970 can
+// hold: each is counted and said, none read as a plausible date.
+func TestTimestampOffsetBeyond2262(t *testing.T) {
+	frame := pkt{src: cli, dst: srv, seq: 1, flags: SYN, win: 1024}.frame(t)
+	for _, off := range []int64{1 << 62, -1 << 62} {
+		r, err := NewReader(bytes.NewReader(pcapngOffset(t, frame, off, 17_000_000_000, 17_000_000_010)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := NewScanner(r)
+		n := 0
+		for sc.Scan() {
+			n++
+		}
+		if st := sc.Stats(); n != 2 || st.BadTime != 2 || st.FirstBadTime != 1 {
+			t.Errorf("offset %d: %d segments, stats %+v: want both packets counted with a bad time", off, n, st)
+		}
 	}
 }
 
