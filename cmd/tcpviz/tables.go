@@ -192,13 +192,11 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 		}
 		add := func(r *R) { perInput[i] = append(perInput[i], spec.schema.Row(r)) }
 		if stream && format == charts.CSV {
-			var row []charts.Value
 			add = func(r *R) {
 				if stdoutTTY {
 					e.bar.clear() // rows and the bar share the terminal
 				}
-				row = spec.schema.AppendRow(row[:0], r)
-				keep(cw.WriteRow(row))
+				keep(spec.schema.WriteCSV(cw, r))
 			}
 		} else if stream {
 			add = func(r *R) {
