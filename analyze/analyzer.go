@@ -154,13 +154,14 @@ const (
 // changes but the memory.
 func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 	var info PacketInfo
-	a.addTo(c, s, &info)
+	a.addTo(c, s, &info, true)
 	return info
 }
 
 // addTo is Add, writing the analysis into *info (Run's loop reuses one:
-// a PacketInfo is large enough for its copies to count).
-func (a *Analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo) {
+// a PacketInfo is large enough for its copies to count). Without want,
+// the caller does not read *info: a SYN held back is not analysed yet.
+func (a *Analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo, want bool) {
 	a.path.Add(c, s)
 	cs := a.state(c)
 	if cs == nil {
@@ -170,7 +171,9 @@ func (a *Analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *Packet
 					a.firstSYN = map[int]reassembly.Segment{}
 				}
 				a.firstSYN[c.Stream] = *s
-				a.add(a.scratchState(), true, c, s, info) // thrown away: the SYN's own analysis
+				if want {
+					a.add(a.scratchState(), true, c, s, info) // thrown away: the SYN's own analysis
+				}
 				return
 			}
 		}
