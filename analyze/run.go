@@ -210,7 +210,8 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			res.Stats = a.Stats(c)
 		}
 		if i := alsoIndex(o.Also, c.Stream); i >= 0 && also[i] != nil {
-			also[i].stats = a.Stats(c)
+			// The Conn it ends with: that of its first SYN may be another.
+			also[i].conn, also[i].stats = c, a.Stats(c)
 		}
 		if ro != nil {
 			var cr *ConnResult
