@@ -41,9 +41,34 @@ var StreamsColumns = Schema[StreamRow]{
 // nanoseconds.
 func FormatTime(ns int64) string { return string(AppendTime(nil, ns)) }
 
-// AppendTime appends FormatTime(ns) to dst.
+// AppendTime appends FormatTime(ns) to dst: time.RFC3339Nano's layout
+// with all nine decimals ("2006-01-02T15:04:05.000000000Z07:00"), written
+// digit by digit (a table writes one a row). int64 nanoseconds span the
+// years 1677 to 2262: four digits.
 func AppendTime(dst []byte, ns int64) []byte {
-	return time.Unix(0, ns).UTC().AppendFormat(dst, "2006-01-02T15:04:05.000000000Z07:00")
+	t := time.Unix(0, ns).UTC()
+	y, mo, d := t.Date()
+	h, mi, sec := t.Clock()
+	dst = appendDigits(dst, y, 4)
+	dst = appendDigits(append(dst, '-'), int(mo), 2)
+	dst = appendDigits(append(dst, '-'), d, 2)
+	dst = appendDigits(append(dst, 'T'), h, 2)
+	dst = appendDigits(append(dst, ':'), mi, 2)
+	dst = appendDigits(append(dst, ':'), sec, 2)
+	dst = appendDigits(append(dst, '.'), t.Nanosecond(), 9)
+	return append(dst, 'Z')
+}
+
+// appendDigits appends v (0 ≤ v < 10^n) as n decimal digits.
+func appendDigits(dst []byte, v, n int) []byte {
+	for i := n - 1; i >= 0; i-- {
+		dst = append(dst, 0)
+	}
+	for i := len(dst) - 1; i >= len(dst)-n; i-- {
+		dst[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return dst
 }
 
 // FormatSeconds formats a duration in nanoseconds as seconds with nine

@@ -1,6 +1,10 @@
 package charts
 
-import "tcpviz/analyze"
+import (
+	"net/netip"
+
+	"tcpviz/analyze"
+)
 
 // SummaryRow is one row of `tcpviz summary`: one direction of one
 // connection of a capture.
@@ -134,6 +138,21 @@ var SummaryColumns = Schema[SummaryRow]{
 		return BoolV(r.Stats.Path.NearbyPeer).Or(r.Stats.Path.HasData)
 	}},
 }
+
+// NewSummaryMemo returns a RowMemo for SummaryColumns: from the tenth
+// (packets) on, the columns read nothing of a row but its DirStats, and
+// nothing of those but what the key keeps (not the stream, endpoints,
+// first time or duration). The rows of one-SYN connections are then
+// written by copying (TestSummaryMemo).
+func NewSummaryMemo() *RowMemo[SummaryRow, analyze.DirStats] {
+	return &RowMemo[SummaryRow, analyze.DirStats]{Tail: summaryTail, Key: func(r *SummaryRow, k *analyze.DirStats) {
+		*k = *r.Stats
+		k.Stream, k.Src, k.Dst, k.FirstTime, k.Duration = 0, netip.AddrPort{}, netip.AddrPort{}, 0, 0
+	}}
+}
+
+// summaryTail is the first column of SummaryColumns a RowMemo copies.
+const summaryTail = 9
 
 // pathCount is a path column: a count, measurable where the direction
 // carried data.
