@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"tcpviz/internal/gencap"
+	"tcpviz/internal/slab"
 )
 
 // floodLiveBytes reads n SYNs at rate per second of capture time, all from
@@ -21,12 +22,15 @@ func floodLiveBytes(t testing.TB, n, rate int) (perConn float64, live int) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
+	mapped := slab.Mapped()
 	for sc.Packets() < int64(n) && sc.Scan() {
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	live = sc.Tracker().Len()
-	perConn = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(max(live, 1))
+	// The heap, and the slabs outside it.
+	held := int64(after.HeapAlloc) - int64(before.HeapAlloc) + slab.Mapped() - mapped
+	perConn = float64(held) / float64(max(live, 1))
 	runtime.KeepAlive(sc)
 	return perConn, live
 }

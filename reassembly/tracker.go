@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"math"
 	"net/netip"
+	"runtime"
 	"slices"
 
 	"tcpviz/internal/slab"
@@ -514,6 +515,7 @@ func (t *Tracker) Flush() {
 		t.OnRetire(lones.At(r.i).conn())
 		lone = lone[1:]
 	}
+	runtime.KeepAlive(lones) // its memory is freed with it
 }
 
 // NewTracker returns an empty tracker.

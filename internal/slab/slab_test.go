@@ -33,3 +33,23 @@ func TestSlab(t *testing.T) {
 		}
 	}
 }
+
+// TestPointerFree: only values without pointers go outside the heap.
+func TestPointerFree(t *testing.T) {
+	type flat struct {
+		a [3]uint64
+		b struct{ c int8 }
+	}
+	type withPtr struct {
+		a int
+		s string
+	}
+	for _, c := range []struct {
+		got, want bool
+	}{{pointerFree[flat](), true}, {pointerFree[withPtr](), false}, {pointerFree[[2]*int](), false},
+		{pointerFree[[]byte](), false}, {pointerFree[int](), true}} {
+		if c.got != c.want {
+			t.Errorf("pointerFree %v, want %v", c.got, c.want)
+		}
+	}
+}
