@@ -194,6 +194,10 @@ type CSVWriter struct {
 	w   io.Writer
 	buf []byte
 	err error // the first write error
+	// The last second a Time cell was in, and its text up to the
+	// decimals: a table's times are mostly of the same second.
+	sec    int64
+	secTxt []byte
 }
 
 // csvFlushAt is how much the CSVWriter buffers before writing.
@@ -291,6 +295,20 @@ func (cw *CSVWriter) comma(i int) {
 
 // cell appends v: numbers, booleans and times never need quotes.
 func (cw *CSVWriter) cell(v Value) {
+	if v.Kind == Time && !v.Null {
+		// ns = sec·1e9 + frac, 0 ≤ frac < 1e9
+		sec, frac := v.I/1e9, v.I%1e9
+		if frac < 0 {
+			sec, frac = sec-1, frac+1e9
+		}
+		if cw.secTxt == nil || sec != cw.sec {
+			t := AppendTime(cw.secTxt[:0], v.I)
+			cw.sec, cw.secTxt = sec, t[:len(t)-len("000000000Z")]
+		}
+		cw.buf = appendDigits(append(cw.buf, cw.secTxt...), int(frac), 9)
+		cw.buf = append(cw.buf, 'Z')
+		return
+	}
 	if v.Kind != String || v.Null {
 		cw.buf = v.Append(cw.buf)
 		return

@@ -34,6 +34,35 @@ func TestAppendTime(t *testing.T) {
 	}
 }
 
+// TestCSVWriterTimes: times written by a CSVWriter (which reuses the text
+// of the last second) are FormatTime's, in any order, around the epoch
+// and the ends of int64 too.
+func TestCSVWriterTimes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var got, want bytes.Buffer
+	cw := NewCSVWriter(&got)
+	base := int64(1700000000e9)
+	for i := range 20000 {
+		var ns int64
+		switch i % 4 {
+		case 0:
+			ns = base + rng.Int64N(3e9) // mostly the same seconds
+		case 1:
+			ns = rng.Int64N(4e9) - 2e9 // around the epoch
+		case 2:
+			ns = int64(rng.Uint64())
+		default:
+			ns = []int64{math.MinInt64, math.MaxInt64, -1, 0, -1e9, 1e9 - 1}[rng.IntN(6)]
+		}
+		cw.WriteRow([]Value{TimeV(ns)})
+		want.WriteString(FormatTime(ns) + "\n")
+	}
+	cw.Flush()
+	if got.String() != want.String() {
+		t.Errorf("times differ from FormatTime's")
+	}
+}
+
 // TestCSVWriterAsEncodingCSV: cells are written as encoding/csv writes
 // their strings (quoting, line ends), whatever they hold.
 func TestCSVWriterAsEncodingCSV(t *testing.T) {
