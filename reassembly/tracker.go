@@ -481,6 +481,12 @@ func (t *Tracker) remember(k connKey, c *Conn) {
 // Wireshark would continue the old one.
 func (t *Tracker) Evicted() int64 { return t.evicted }
 
+// loneRef is a lone connection's stream and index in Tracker.lones.
+type loneRef struct {
+	stream int
+	i      uint32
+}
+
 // Flush retires every connection still in the table, in stream order.
 // The Conn of a lone connection is made as it is retired, so that a flood
 // of them is not made all at once.
@@ -490,14 +496,28 @@ func (t *Tracker) Flush() {
 		full = append(full, c)
 	}
 	slices.SortFunc(full, func(a, b *Conn) int { return a.Stream - b.Stream })
-	type loneRef struct {
-		stream int
-		i      uint32
+	// The lone connections by stream, each as stream<<32 | index: 8 bytes
+	// a connection (a flood's are many), while streams stay below 2^32.
+	var lone []uint64
+	var wide []loneRef
+	if uint64(t.next) <= math.MaxUint32 {
+		lone = make([]uint64, 0, t.lones.Len())
+		t.eachLone(func(i uint32) { lone = append(lone, uint64(t.lones.At(i).stream)<<32|uint64(i)) })
+		slices.Sort(lone)
+	} else {
+		t.eachLone(func(i uint32) { wide = append(wide, loneRef{t.lones.At(i).stream, i}) })
+		slices.SortFunc(wide, func(a, b loneRef) int { return a.stream - b.stream })
 	}
-	lone := make([]loneRef, 0, t.lones.Len())
-	t.eachLone(func(i uint32) { lone = append(lone, loneRef{t.lones.At(i).stream, i}) })
+	next := func() (loneRef, bool) {
+		switch {
+		case len(lone) > 0:
+			return loneRef{int(lone[0] >> 32), uint32(lone[0])}, true
+		case len(wide) > 0:
+			return wide[0], true
+		}
+		return loneRef{}, false
+	}
 	lones := t.lones
-	slices.SortFunc(lone, func(a, b loneRef) int { return a.stream - b.stream })
 	t.lones = slab.Slab[loneConn]{}
 	clear(t.conns)
 	clear(t.lone)
@@ -505,15 +525,22 @@ func (t *Tracker) Flush() {
 	if t.OnRetire == nil {
 		return
 	}
-	for len(full) > 0 || len(lone) > 0 {
-		if len(lone) == 0 || len(full) > 0 && full[0].Stream < lone[0].stream {
+	for {
+		r, ok := next()
+		if !ok && len(full) == 0 {
+			break
+		}
+		if !ok || len(full) > 0 && full[0].Stream < r.stream {
 			t.OnRetire(full[0])
 			full = full[1:]
 			continue
 		}
-		r := lone[0]
 		t.OnRetire(lones.At(r.i).conn())
-		lone = lone[1:]
+		if len(lone) > 0 {
+			lone = lone[1:]
+		} else {
+			wide = wide[1:]
+		}
 	}
 	runtime.KeepAlive(lones) // its memory is freed with it
 }

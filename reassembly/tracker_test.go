@@ -597,3 +597,27 @@ func TestLoneCollisions(t *testing.T) {
 		t.Errorf("with colliding hashes, %d retired differ", len(got))
 	}
 }
+
+// TestFlushStreamOrder: Flush retires lone and full connections merged in
+// stream order, with stream numbers below 2^32 (packed) and beyond.
+func TestFlushStreamOrder(t *testing.T) {
+	var wide uint64 = 1<<32 - 3
+	for _, first := range []int{0, int(wide)} {
+		trk := NewTracker()
+		trk.next = first
+		var got []int
+		trk.OnRetire = func(c *Conn) { got = append(got, c.Stream) }
+		for i := range 40 {
+			s := Segment{Frame: int64(i + 1), Time: 1e18 + int64(i), Src: netip.AddrFrom4([4]byte{10, 0, 0, byte(i)}),
+				Dst: netip.AddrFrom4([4]byte{192, 0, 2, 1}), SrcPort: 1000, DstPort: 80, IPVersion: 4, Seq: 7, Flags: SYN, Opt: Options{WScale: -1}}
+			if i%3 == 0 {
+				s.Flags = ACK // not lone
+			}
+			trk.Track(&s)
+		}
+		trk.Flush()
+		if len(got) != 40 || !slices.IsSorted(got) || got[0] != first {
+			t.Errorf("from stream %d: retired %v", first, got)
+		}
+	}
+}
