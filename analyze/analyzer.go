@@ -28,7 +28,7 @@ type Analyzer struct {
 	loopsOnly bool
 	// firstSYN holds, by stream, the first segment of connections that
 	// have sent only a SYN so far (see Add).
-	firstSYN map[int]reassembly.Segment
+	firstSYN heldSYNs
 	scratch  *connState
 }
 
@@ -58,7 +58,7 @@ func (a *Analyzer) Forget(c *reassembly.Conn) {
 	if c.Stream < len(a.conns) {
 		a.conns[c.Stream] = nil
 	}
-	delete(a.firstSYN, c.Stream)
+	a.firstSYN.drop(c.Stream)
 	a.path.Forget(c)
 }
 
@@ -154,27 +154,24 @@ const (
 // changes but the memory.
 func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 	var info PacketInfo
-	a.addTo(c, s, &info)
+	a.addTo(c, s, &info, true)
 	return info
 }
 
 // addTo is Add, writing the analysis into *info (Run's loop reuses one:
-// a PacketInfo is large enough for its copies to count).
-func (a *Analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo) {
+// a PacketInfo is large enough for its copies to count). Without want,
+// the caller does not read *info: a SYN held back is not analysed yet.
+func (a *Analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo, want bool) {
 	a.path.Add(c, s)
 	cs := a.state(c)
 	if cs == nil {
-		if lone := loneSYN(s); lone {
-			if _, waiting := a.firstSYN[c.Stream]; !waiting {
-				if a.firstSYN == nil {
-					a.firstSYN = map[int]reassembly.Segment{}
-				}
-				a.firstSYN[c.Stream] = *s
+		held := a.firstSYN.has(c.Stream)
+		if !held && loneSYN(s) && a.firstSYN.hold(c, s) {
+			if want {
 				a.add(a.scratchState(), true, c, s, info) // thrown away: the SYN's own analysis
-				return
 			}
+			return
 		}
-		_, held := a.firstSYN[c.Stream]
 		a.add(a.revive(c), !held, c, s, info)
 		return
 	}
@@ -207,8 +204,8 @@ func (a *Analyzer) revive(c *reassembly.Conn) *connState {
 		a.conns = append(a.conns, nil)
 	}
 	a.conns[c.Stream] = cs
-	if syn, ok := a.firstSYN[c.Stream]; ok {
-		delete(a.firstSYN, c.Stream)
+	if syn, ok := a.firstSYN.get(c); ok {
+		a.firstSYN.drop(c.Stream)
 		var info PacketInfo
 		a.add(cs, true, c, &syn, &info)
 	}

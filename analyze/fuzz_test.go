@@ -93,8 +93,7 @@ func FuzzAnalysis(f *testing.F) {
 		slow := New() // Wireshark's loops only: the fast paths must agree
 		slow.loopsOnly = true
 		var recs []Record
-		var conns []*reassembly.Conn
-		trk.OnNew = func(c *reassembly.Conn) { conns = append(conns, c) }
+		retired := retire(trk)
 		last := map[[2]int]uint64{}
 		for _, s := range decodeSegments(data) {
 			c := trk.Track(&s)
@@ -121,6 +120,8 @@ func FuzzAnalysis(f *testing.F) {
 				recs = append(recs, NewRecord(c, &s, info))
 			}
 		}
+		trk.Flush()
+		conns := retired.byStream()
 		for _, c := range conns {
 			for _, st := range a.Stats(c) {
 				checkStats(t, &st)

@@ -83,8 +83,7 @@ func FuzzPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		trk := reassembly.NewTracker()
 		p := NewPath()
-		var conns []*reassembly.Conn
-		trk.OnNew = func(c *reassembly.Conn) { conns = append(conns, c) }
+		retired := retire(trk)
 		segs := decodePathSegments(data)
 		for i := range segs {
 			s := &segs[i]
@@ -98,7 +97,8 @@ func FuzzPath(f *testing.F) {
 			}
 			p.Add(c, s)
 		}
-		for _, c := range conns {
+		trk.Flush()
+		for _, c := range retired.all {
 			for d, st := range p.Stats(c) {
 				checkPathStats(t, d, &st)
 			}

@@ -96,23 +96,25 @@ func runPath(t testing.TB, path string) []*capturedConn {
 	sc := reassembly.NewScanner(capturetest.Reader(t, path))
 	p := NewPath()
 	var conns []*capturedConn
-	byConn := map[*reassembly.Conn]*capturedConn{}
+	// By stream: the Conn of a first SYN may not be the one that follows
+	// (reassembly.Tracker.OnRetire).
+	byConn := map[int]*capturedConn{}
 	sc.Tracker().OnRetire = func(c *reassembly.Conn) {
-		cc := byConn[c]
+		cc := byConn[c.Stream]
 		if cc == nil {
 			return
 		}
 		cc.stats = p.Stats(c)
 		cc.sack = c.Dir[0].SACKPermitted && c.Dir[1].SACKPermitted
 		p.Forget(c)
-		delete(byConn, c)
+		delete(byConn, c.Stream)
 	}
 	for sc.Scan() {
 		c, s := sc.Conn(), sc.Segment()
-		cc := byConn[c]
+		cc := byConn[c.Stream]
 		if cc == nil {
 			cc = &capturedConn{client: c.Client, server: c.Server}
-			byConn[c] = cc
+			byConn[c.Stream] = cc
 			conns = append(conns, cc)
 		}
 		p.Add(c, s)

@@ -57,7 +57,8 @@ type RunOptions struct {
 	// KeepHint is how many records to expect for Keep (0: unknown).
 	KeepHint int
 	// OnConn, if set, receives every connection once it is retired, in
-	// stream order (see reorder for the bound on what is held back).
+	// stream order (see reorder for the bound on what is held back). The
+	// result is reused once OnConn returns: copy what is kept.
 	OnConn func(*ConnResult)
 	// OnSegment, if set, sees every segment in capture order with its
 	// analysis (Analyze must be set); the segment is reused afterwards.
@@ -177,8 +178,12 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		a = New()
 	}
 	var ro *ordered[*ConnResult] // in stream order
+	var spare []*ConnResult      // results OnConn is done with, for reuse
 	if o.OnConn != nil {
-		ro = &ordered[*ConnResult]{pending: map[int]*ConnResult{}, sink: o.OnConn}
+		ro = &ordered[*ConnResult]{pending: map[int]*ConnResult{}, sink: func(cr *ConnResult) {
+			o.OnConn(cr)
+			spare = append(spare, cr)
+		}}
 	}
 	var bestBytes int64 = -1
 	also := make([]*alsoKept, len(o.Also))
@@ -205,10 +210,17 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			res.Stats = a.Stats(c)
 		}
 		if i := alsoIndex(o.Also, c.Stream); i >= 0 && also[i] != nil {
-			also[i].stats = a.Stats(c)
+			// The Conn it ends with: that of its first SYN may be another.
+			also[i].conn, also[i].stats = c, a.Stats(c)
 		}
 		if ro != nil {
-			cr := &ConnResult{Info: NewConnInfo(c)}
+			var cr *ConnResult
+			if n := len(spare); n > 0 {
+				cr, spare = spare[n-1], spare[:n-1]
+			} else {
+				cr = new(ConnResult)
+			}
+			*cr = ConnResult{Info: NewConnInfo(c)}
 			if o.Analyze {
 				cr.Stats = a.Stats(c)
 			}
@@ -252,7 +264,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		case o.OnSegment != nil:
 			o.OnSegment(c, seg, a.Add(c, seg))
 		case o.Analyze:
-			a.addTo(c, seg, &info)
+			a.addTo(c, seg, &info, false)
 		}
 	}
 	if ro != nil {
@@ -341,7 +353,8 @@ type LoadOptions struct {
 	Stream int // Wireshark's tcp.stream; -1: the connection with the most payload
 	Dir    int // a reassembly.Direction; -1: the direction with the most payload
 	// OnConn, if set, receives every connection, analysed, in stream
-	// order, during the pass that analyses the chosen one.
+	// order, during the pass that analyses the chosen one (reused once it
+	// returns, as RunOptions.OnConn).
 	OnConn func(*ConnResult)
 }
 

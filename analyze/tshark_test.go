@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,12 +63,35 @@ type analyzed struct {
 	irtt int64 // the connection's initial RTT after this frame (0: none)
 }
 
+// retiring collects the connections trk retires: every Conn value, in
+// the order retired (retirements() returns them), and the last of each
+// stream, in stream order (byStream()): each as it was at the end of its
+// life. The Conn of a connection's first SYN may not be the one it ends
+// with (reassembly.Tracker.OnRetire): tests take the retired ones.
+type retiring struct{ all []*reassembly.Conn }
+
+func retire(trk *reassembly.Tracker) *retiring {
+	r := &retiring{}
+	trk.OnRetire = func(c *reassembly.Conn) { r.all = append(r.all, c) }
+	return r
+}
+
+func (r *retiring) byStream() []*reassembly.Conn {
+	var out []*reassembly.Conn
+	for _, c := range r.all {
+		for len(out) <= c.Stream {
+			out = append(out, nil)
+		}
+		out[c.Stream] = c
+	}
+	return slices.DeleteFunc(out, func(c *reassembly.Conn) bool { return c == nil })
+}
+
 // analyzeCapture runs the scanner and analyzer over a capture.
 func analyzeCapture(t testing.TB, path string) (map[int64]*analyzed, *Analyzer, []*reassembly.Conn) {
 	t.Helper()
 	sc := reassembly.NewScanner(capturetest.Reader(t, path))
-	var conns []*reassembly.Conn
-	sc.Tracker().OnNew = func(c *reassembly.Conn) { conns = append(conns, c) }
+	retired := retire(sc.Tracker())
 	a := New()
 	out := map[int64]*analyzed{}
 	for sc.Scan() {
@@ -79,7 +103,7 @@ func analyzeCapture(t testing.TB, path string) (map[int64]*analyzed, *Analyzer, 
 		}
 		out[s.Frame] = &analyzed{seg: *s, info: info, irtt: irtt}
 	}
-	return out, a, conns
+	return out, a, retired.byStream()
 }
 
 // parseNs parses a tshark relative time in seconds ("0.123456789") to ns.

@@ -21,9 +21,9 @@ func streamInt(f func(c *analyze.ConnInfo) int64) func(*StreamRow) Value {
 var StreamsColumns = Schema[StreamRow]{
 	{"file", String, "", "the capture, as named on the command line (- for standard input)", func(r *StreamRow) Value { return StrV(r.File) }},
 	{"stream", Int, "", "Wireshark's tcp.stream number", streamInt(func(c *analyze.ConnInfo) int64 { return int64(c.Stream) })},
-	{"client_addr", String, "", "address of the client (the SYN sender; without a handshake, the side with the higher port)", func(r *StreamRow) Value { return StrV(r.Info.Client.Addr().String()) }},
+	{"client_addr", String, "", "address of the client (the SYN sender; without a handshake, the side with the higher port)", func(r *StreamRow) Value { return AddrV(r.Info.Client.Addr()) }},
 	{"client_port", Int, "", "the client's port", streamInt(func(c *analyze.ConnInfo) int64 { return int64(c.Client.Port()) })},
-	{"server_addr", String, "", "address of the server", func(r *StreamRow) Value { return StrV(r.Info.Server.Addr().String()) }},
+	{"server_addr", String, "", "address of the server", func(r *StreamRow) Value { return AddrV(r.Info.Server.Addr()) }},
 	{"server_port", Int, "", "the server's port", streamInt(func(c *analyze.ConnInfo) int64 { return int64(c.Server.Port()) })},
 	{"first_time", Time, "", "time of the connection's first packet, RFC 3339 UTC with nanoseconds", func(r *StreamRow) Value { return TimeV(r.Info.FirstTime) }},
 	{"duration_s", Float, "s", "from the first to the last packet of the connection", func(r *StreamRow) Value { return SecondsV(r.Info.Duration) }},
@@ -39,17 +39,50 @@ var StreamsColumns = Schema[StreamRow]{
 
 // FormatTime formats nanoseconds since the epoch as RFC 3339 UTC with
 // nanoseconds.
-func FormatTime(ns int64) string {
-	return time.Unix(0, ns).UTC().Format("2006-01-02T15:04:05.000000000Z07:00")
+func FormatTime(ns int64) string { return string(AppendTime(nil, ns)) }
+
+// AppendTime appends FormatTime(ns) to dst: time.RFC3339Nano's layout
+// with all nine decimals ("2006-01-02T15:04:05.000000000Z07:00"), written
+// digit by digit (a table writes one a row). int64 nanoseconds span the
+// years 1677 to 2262: four digits.
+func AppendTime(dst []byte, ns int64) []byte {
+	t := time.Unix(0, ns).UTC()
+	y, mo, d := t.Date()
+	h, mi, sec := t.Clock()
+	dst = appendDigits(dst, y, 4)
+	dst = appendDigits(append(dst, '-'), int(mo), 2)
+	dst = appendDigits(append(dst, '-'), d, 2)
+	dst = appendDigits(append(dst, 'T'), h, 2)
+	dst = appendDigits(append(dst, ':'), mi, 2)
+	dst = appendDigits(append(dst, ':'), sec, 2)
+	dst = appendDigits(append(dst, '.'), t.Nanosecond(), 9)
+	return append(dst, 'Z')
+}
+
+// appendDigits appends v (0 ≤ v < 10^n) as n decimal digits.
+func appendDigits(dst []byte, v, n int) []byte {
+	for i := n - 1; i >= 0; i-- {
+		dst = append(dst, 0)
+	}
+	for i := len(dst) - 1; i >= len(dst)-n; i-- {
+		dst[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return dst
 }
 
 // FormatSeconds formats a duration in nanoseconds as seconds with nine
 // decimals, exactly.
-func FormatSeconds(ns int64) string {
-	sign := ""
+func FormatSeconds(ns int64) string { return string(AppendSeconds(nil, ns)) }
+
+// AppendSeconds appends FormatSeconds(ns) to dst.
+func AppendSeconds(dst []byte, ns int64) []byte {
 	if ns < 0 {
-		sign, ns = "-", -ns
+		dst, ns = append(dst, '-'), -ns
 	}
-	frac := strconv.FormatInt(ns%1e9+1e9, 10)[1:]
-	return sign + strconv.FormatInt(ns/1e9, 10) + "." + frac
+	dst = strconv.AppendInt(dst, ns/1e9, 10)
+	dst = append(dst, '.')
+	var frac [24]byte
+	f := strconv.AppendInt(frac[:0], ns%1e9+1e9, 10)
+	return append(dst, f[1:]...)
 }

@@ -1,6 +1,10 @@
 package charts
 
-import "tcpviz/analyze"
+import (
+	"net/netip"
+
+	"tcpviz/analyze"
+)
 
 // SummaryRow is one row of `tcpviz summary`: one direction of one
 // connection of a capture.
@@ -30,9 +34,9 @@ var SummaryColumns = Schema[SummaryRow]{
 	{"file", String, "", "the capture, as named on the command line (- for standard input)", func(r *SummaryRow) Value { return StrV(r.File) }},
 	count("stream", "", "Wireshark's tcp.stream number", func(s *analyze.DirStats) int64 { return int64(s.Stream) }),
 	{"direction", String, "", "c2s (sent by the client, the SYN sender; without a handshake the side with the higher port) or s2c", func(r *SummaryRow) Value { return StrV(r.Stats.Dir.String()) }},
-	{"src_addr", String, "", "address of this direction's sender", func(r *SummaryRow) Value { return StrV(r.Stats.Src.Addr().String()) }},
+	{"src_addr", String, "", "address of this direction's sender", func(r *SummaryRow) Value { return AddrV(r.Stats.Src.Addr()) }},
 	count("src_port", "", "port of this direction's sender", func(s *analyze.DirStats) int64 { return int64(s.Src.Port()) }),
-	{"dst_addr", String, "", "address of this direction's receiver", func(r *SummaryRow) Value { return StrV(r.Stats.Dst.Addr().String()) }},
+	{"dst_addr", String, "", "address of this direction's receiver", func(r *SummaryRow) Value { return AddrV(r.Stats.Dst.Addr()) }},
 	count("dst_port", "", "port of this direction's receiver", func(s *analyze.DirStats) int64 { return int64(s.Dst.Port()) }),
 	{"first_time", Time, "", "time of the connection's first packet, RFC 3339 UTC with nanoseconds", func(r *SummaryRow) Value { return TimeV(r.Stats.FirstTime) }},
 	{"duration_s", Float, "s", "from the connection's first to its last packet", func(r *SummaryRow) Value { return SecondsV(r.Stats.Duration) }},
@@ -134,6 +138,21 @@ var SummaryColumns = Schema[SummaryRow]{
 		return BoolV(r.Stats.Path.NearbyPeer).Or(r.Stats.Path.HasData)
 	}},
 }
+
+// NewSummaryMemo returns a RowMemo for SummaryColumns: from the tenth
+// (packets) on, the columns read nothing of a row but its DirStats, and
+// nothing of those but what the key keeps (not the stream, endpoints,
+// first time or duration). The rows of one-SYN connections are then
+// written by copying (TestSummaryMemo).
+func NewSummaryMemo() *RowMemo[SummaryRow, analyze.DirStats] {
+	return &RowMemo[SummaryRow, analyze.DirStats]{Tail: summaryTail, Key: func(r *SummaryRow, k *analyze.DirStats) {
+		*k = *r.Stats
+		k.Stream, k.Src, k.Dst, k.FirstTime, k.Duration = 0, netip.AddrPort{}, netip.AddrPort{}, 0, 0
+	}}
+}
+
+// summaryTail is the first column of SummaryColumns a RowMemo copies.
+const summaryTail = 9
 
 // pathCount is a path column: a count, measurable where the direction
 // carried data.

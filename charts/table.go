@@ -1,13 +1,17 @@
 package charts
 
 import (
-	"encoding/csv"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/netip"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
 )
 
 // TableFormat selects how a Table is written.
@@ -60,6 +64,10 @@ type Value struct {
 	S    string  // String
 	B    bool    // Bool
 	ns   bool    // Float holding I nanoseconds as seconds, written exactly
+	// String holding an address, formatted when written (AddrV): a table
+	// of a million connections does not make two million strings.
+	addr   netip.Addr
+	isAddr bool
 }
 
 // Cell constructors.
@@ -68,6 +76,9 @@ func FloatV(v float64, prec int) Value { return Value{Kind: Float, F: v, Prec: p
 func StrV(s string) Value              { return Value{Kind: String, S: s} }
 func BoolV(b bool) Value               { return Value{Kind: Bool, B: b} }
 func TimeV(ns int64) Value             { return Value{Kind: Time, I: ns} }
+
+// AddrV is an address as a String cell (written as netip.Addr.String).
+func AddrV(a netip.Addr) Value { return Value{Kind: String, addr: a, isAddr: true} }
 
 // SecondsV is a duration in ns as seconds, written with exactly nine
 // decimals.
@@ -85,23 +96,41 @@ func (v Value) Or(ok bool) Value {
 
 // String is the cell as CSV and the text table show it ("" for null).
 func (v Value) String() string {
+	if v.Kind == String && !v.isAddr {
+		if v.Null {
+			return ""
+		}
+		return v.S
+	}
+	var buf [64]byte
+	return string(v.Append(buf[:0]))
+}
+
+// Append appends the cell as String shows it to dst.
+func (v Value) Append(dst []byte) []byte {
 	if v.Null {
-		return ""
+		return dst
 	}
 	switch v.Kind {
 	case Int:
-		return strconv.FormatInt(v.I, 10)
+		return strconv.AppendInt(dst, v.I, 10)
 	case Float:
 		if v.ns {
-			return FormatSeconds(v.I)
+			return AppendSeconds(dst, v.I)
 		}
-		return strconv.FormatFloat(v.F, 'f', v.Prec, 64)
+		return strconv.AppendFloat(dst, v.F, 'f', v.Prec, 64)
 	case Bool:
-		return strconv.FormatBool(v.B)
+		return strconv.AppendBool(dst, v.B)
 	case Time:
-		return FormatTime(v.I)
+		return AppendTime(dst, v.I)
 	}
-	return v.S
+	if v.isAddr {
+		if !v.addr.IsValid() || v.addr.Zone() != "" {
+			return append(dst, v.addr.String()...) // "invalid IP", a zone
+		}
+		return v.addr.AppendTo(dst)
+	}
+	return append(dst, v.S...)
 }
 
 // json is the cell as a JSON value.
@@ -157,38 +186,200 @@ func (s Schema[R]) AppendRow(dst []Value, r *R) []Value {
 	return dst
 }
 
-// CSVWriter writes rows of typed cells as RFC 4180 CSV, one at a time,
-// reusing its buffers: for tables streamed as they are made.
+// CSVWriter writes rows of typed cells as RFC 4180 CSV (as encoding/csv
+// writes them: "\n" line ends, a field quoted when it holds a comma, a
+// quote, a line break or starts with a space, or is \.), one at a time,
+// appending into one buffer: for tables streamed as they are made.
 type CSVWriter struct {
-	w     *csv.Writer
-	cells []string
+	w   io.Writer
+	buf []byte
+	err error // the first write error
+	// The last second a Time cell was in, and its text up to the
+	// decimals: a table's times are mostly of the same second.
+	sec    int64
+	secTxt []byte
 }
 
+// csvFlushAt is how much the CSVWriter buffers before writing.
+const csvFlushAt = 64 << 10
+
 // NewCSVWriter returns a writer to w; call Flush at the end.
-func NewCSVWriter(w io.Writer) *CSVWriter { return &CSVWriter{w: csv.NewWriter(w)} }
+func NewCSVWriter(w io.Writer) *CSVWriter {
+	return &CSVWriter{w: w, buf: make([]byte, 0, csvFlushAt+4096)}
+}
 
 // WriteHeader writes the column names.
 func (cw *CSVWriter) WriteHeader(cols []Doc) error {
-	cw.cells = cw.cells[:0]
-	for _, c := range cols {
-		cw.cells = append(cw.cells, c.Name)
+	for i, c := range cols {
+		cw.comma(i)
+		cw.buf = appendCSVField(cw.buf, c.Name)
 	}
-	return cw.w.Write(cw.cells)
+	return cw.endRow()
 }
 
 // WriteRow writes one row.
 func (cw *CSVWriter) WriteRow(row []Value) error {
-	cw.cells = cw.cells[:0]
-	for _, v := range row {
-		cw.cells = append(cw.cells, v.String())
+	for i, v := range row {
+		cw.comma(i)
+		cw.cell(v)
 	}
-	return cw.w.Write(cw.cells)
+	return cw.endRow()
+}
+
+// WriteCSV writes the row of r to cw, cell by cell, without making the
+// row's values or strings.
+func (s Schema[R]) WriteCSV(cw *CSVWriter, r *R) error {
+	for i := range s {
+		cw.comma(i)
+		cw.cell(s[i].Cell(r))
+	}
+	return cw.endRow()
+}
+
+// RowMemo writes the last cells of rows once: rows whose keys are equal,
+// byte for byte, have the same cells from column Tail on, written for the
+// first and copied for the others. A flood of connections that differ in
+// their stream, endpoints and times only is written mostly by copying.
+// The key must hold everything the cells from Tail on read; compared as
+// bytes, two keys may differ where == would not (a string's pointer, -0),
+// which costs a copy but never a wrong cell.
+type RowMemo[R, K any] struct {
+	Tail int
+	Key  func(r *R, k *K) // sets *k, the key of r
+	memo [4]memoTail[K]   // the last tails written, the oldest replaced
+	next int
+	key  K
+}
+
+type memoTail[K any] struct {
+	key   K
+	cells []byte
+	set   bool
+}
+
+// WriteCSV writes the row of r to cw, as s.WriteCSV does.
+func (m *RowMemo[R, K]) WriteCSV(cw *CSVWriter, s Schema[R], r *R) error {
+	for i := range s[:m.Tail] {
+		cw.comma(i)
+		cw.cell(s[i].Cell(r))
+	}
+	m.Key(r, &m.key)
+	kb := rawBytes(&m.key)
+	for i := range m.memo {
+		if e := &m.memo[i]; e.set && bytes.Equal(rawBytes(&e.key), kb) {
+			cw.buf = append(cw.buf, e.cells...)
+			return cw.endRow()
+		}
+	}
+	start := len(cw.buf)
+	for i := m.Tail; i < len(s); i++ {
+		cw.comma(i)
+		cw.cell(s[i].Cell(r))
+	}
+	e := &m.memo[m.next]
+	m.next = (m.next + 1) % len(m.memo)
+	e.key, e.cells, e.set = m.key, append(e.cells[:0], cw.buf[start:]...), true
+	return cw.endRow()
+}
+
+// rawBytes is the memory of *k.
+func rawBytes[K any](k *K) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(k)), unsafe.Sizeof(*k))
+}
+
+func (cw *CSVWriter) comma(i int) {
+	if i > 0 {
+		cw.buf = append(cw.buf, ',')
+	}
+}
+
+// cell appends v: numbers, booleans and times never need quotes.
+func (cw *CSVWriter) cell(v Value) {
+	if v.Kind == Time && !v.Null {
+		// ns = sec·1e9 + frac, 0 ≤ frac < 1e9
+		sec, frac := v.I/1e9, v.I%1e9
+		if frac < 0 {
+			sec, frac = sec-1, frac+1e9
+		}
+		if cw.secTxt == nil || sec != cw.sec {
+			t := AppendTime(cw.secTxt[:0], v.I)
+			cw.sec, cw.secTxt = sec, t[:len(t)-len("000000000Z")]
+		}
+		cw.buf = appendDigits(append(cw.buf, cw.secTxt...), int(frac), 9)
+		cw.buf = append(cw.buf, 'Z')
+		return
+	}
+	if v.Kind != String || v.Null {
+		cw.buf = v.Append(cw.buf)
+		return
+	}
+	if v.isAddr && v.addr.IsValid() && v.addr.Zone() == "" { // digits, dots, colons, hex letters
+		cw.buf = v.addr.AppendTo(cw.buf)
+		return
+	}
+	if v.isAddr {
+		cw.buf = appendCSVField(cw.buf, v.String())
+		return
+	}
+	cw.buf = appendCSVField(cw.buf, v.S)
+}
+
+// endRow ends the line, and writes the buffer out once it is large.
+func (cw *CSVWriter) endRow() error {
+	cw.buf = append(cw.buf, '\n')
+	if len(cw.buf) >= csvFlushAt {
+		cw.write()
+	}
+	return cw.err
+}
+
+func (cw *CSVWriter) write() {
+	if len(cw.buf) > 0 && cw.err == nil {
+		_, cw.err = cw.w.Write(cw.buf)
+	}
+	cw.buf = cw.buf[:0]
 }
 
 // Flush writes what is buffered and returns the first error.
 func (cw *CSVWriter) Flush() error {
-	cw.w.Flush()
-	return cw.w.Error()
+	cw.write()
+	return cw.err
+}
+
+// appendCSVField appends field as encoding/csv.Writer writes it.
+func appendCSVField(dst []byte, field string) []byte {
+	if !csvNeedsQuotes(field) {
+		return append(dst, field...)
+	}
+	dst = append(dst, '"')
+	for {
+		i := strings.IndexByte(field, '"')
+		if i < 0 {
+			break
+		}
+		dst = append(dst, field[:i+1]...)
+		dst = append(dst, '"')
+		field = field[i+1:]
+	}
+	dst = append(dst, field...)
+	return append(dst, '"')
+}
+
+// csvNeedsQuotes is encoding/csv's fieldNeedsQuotes with a comma.
+func csvNeedsQuotes(field string) bool {
+	if field == "" {
+		return false
+	}
+	if field == `\.` {
+		return true
+	}
+	for i := 0; i < len(field); i++ {
+		if c := field[i]; c == '\n' || c == '\r' || c == '"' || c == ',' {
+			return true
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(field)
+	return unicode.IsSpace(r)
 }
 
 // Table is tidy data: one row per observation, typed cells.

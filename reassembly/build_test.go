@@ -129,7 +129,8 @@ func pcapngOf(t testing.TB, pkts []pkt) []byte {
 }
 
 // scanAll reads a capture and returns copies of its segments and the
-// connections in stream order.
+// connections in stream order, as they were when they retired (the last
+// time, for a stream that continued after its retirement).
 func scanAll(t testing.TB, capture []byte) ([]Segment, []*Conn, error) {
 	t.Helper()
 	r, err := NewReader(bytes.NewReader(capture))
@@ -138,7 +139,12 @@ func scanAll(t testing.TB, capture []byte) ([]Segment, []*Conn, error) {
 	}
 	sc := NewScanner(r)
 	var conns []*Conn
-	sc.Tracker().OnNew = func(c *Conn) { conns = append(conns, c) }
+	sc.Tracker().OnRetire = func(c *Conn) {
+		for len(conns) <= c.Stream {
+			conns = append(conns, nil)
+		}
+		conns[c.Stream] = c
+	}
 	var segs []Segment
 	for sc.Scan() {
 		segs = append(segs, *sc.Segment())

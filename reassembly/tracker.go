@@ -2,9 +2,13 @@ package reassembly
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"net/netip"
+	"runtime"
 	"slices"
+
+	"tcpviz/internal/slab"
 )
 
 // State summarises how far a connection got, from the flags seen.
@@ -131,6 +135,21 @@ type connKey struct {
 	v4                 bool
 }
 
+// a and b are the key's endpoints.
+func (k connKey) a() netip.AddrPort { return netip.AddrPortFrom(keyAddr(k.aHi, k.aLo, k.v4), k.aPort) }
+func (k connKey) b() netip.AddrPort { return netip.AddrPortFrom(keyAddr(k.bHi, k.bLo, k.v4), k.bPort) }
+
+func keyAddr(hi, lo uint64, v4 bool) netip.Addr {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], hi)
+	binary.BigEndian.PutUint64(b[8:], lo)
+	a := netip.AddrFrom16(b)
+	if v4 {
+		return a.Unmap()
+	}
+	return a
+}
+
 func keyOf(src netip.Addr, srcPort uint16, dst netip.Addr, dstPort uint16) connKey {
 	s, d := src.As16(), dst.As16()
 	k := connKey{
@@ -148,7 +167,16 @@ func keyOf(src netip.Addr, srcPort uint16, dst netip.Addr, dstPort uint16) connK
 // Tracker assigns segments to connections.
 type Tracker struct {
 	conns map[connKey]*Conn
-	next  int
+	// lone finds the connections of which only a first SYN was seen, by
+	// the hash of their key (loneHash): the index in lones of the first
+	// loneConn of that hash, whose next links the others. A hash of 8
+	// bytes makes a smaller map than keys of 40: a SYN flood's table
+	// costs about 25 bytes a connection, not 75 to 110.
+	lone     map[uint64]uint32
+	lones    slab.Slab[loneConn]
+	loneSeed maphash.Seed
+	loneMask uint64 // of the hash bits used: all but in tests of collisions
+	next     int
 	// last is the connection of the previous segment.
 	last *Conn
 	// minLast is at most the LastTime of every connection in the table, so
@@ -168,7 +196,157 @@ type Tracker struct {
 	OnNew func(*Conn)
 	// OnRetire, if set, is called when a connection leaves the table (see
 	// Expire and Flush); the tracker forgets it afterwards.
+	//
+	// A connection whose first packet is a SYN alone is kept as a
+	// loneConn until a second packet comes: the Conn that OnNew, Track
+	// and OnRetire hand over for it may then be three values, equal in
+	// what they say but not the same pointer. From its second packet on,
+	// a connection is one Conn until it retires.
 	OnRetire func(*Conn)
+}
+
+// loneConn is a connection of which only its first packet was seen, a
+// SYN without ACK, FIN, RST or payload (a SYN flood, a scan): what the
+// Conn would hold, in 56 bytes without pointers, where a Conn takes 320
+// and an allocation the garbage collector visits. Its endpoints are its
+// key's. The Conn is made again from it (conn) on the connection's second
+// packet or when it retires.
+type loneConn struct {
+	key          connKey
+	next         uint32 // 1 + the index of the next loneConn of the same hash; 0: none
+	stream       int
+	time, frame  int64 // the SYN's
+	seq, ack     uint32
+	tsval, tsecr uint32
+	iface        int32
+	flags        Flags
+	window, ipid uint16
+	mss          uint16
+	ttl          uint8
+	wscale       int8
+	bits         uint8 // loneSACK | loneTimestamps | loneReused | loneClientB
+}
+
+const (
+	loneSACK       = 1 << iota // SACKPermitted
+	loneTimestamps             // Timestamps
+	loneReused                 // ReusedPorts
+	loneClientB                // the client is the key's b endpoint
+)
+
+// isLone reports whether seg, the first packet of a new connection, is
+// kept as a loneConn: a SYN alone, between addresses without zones.
+func isLone(seg *Segment) bool {
+	return seg.Flags&(SYN|ACK|FIN|RST) == SYN && seg.PayloadLen == 0 &&
+		seg.Src.Zone() == "" && seg.Dst.Zone() == ""
+}
+
+// addLone keeps c, just made by a SYN alone (isLone), as a loneConn.
+func (t *Tracker) addLone(k connKey, c *Conn) {
+	d, sig := &c.Dir[C2S], &c.Dir[C2S].first
+	l := loneConn{stream: c.Stream, time: sig.time, frame: c.FirstFrame, seq: sig.seq, ack: sig.ack,
+		tsval: sig.tsval, tsecr: sig.tsecr, iface: sig.iface, flags: sig.flags, window: sig.window,
+		ipid: sig.ipid, mss: d.MSS, ttl: sig.ttl, wscale: d.WScale}
+	for _, b := range []struct {
+		on  bool
+		bit uint8
+	}{{d.SACKPermitted, loneSACK}, {d.Timestamps, loneTimestamps}, {c.ReusedPorts, loneReused}, {c.Client != k.a(), loneClientB}} {
+		if b.on {
+			l.bits |= b.bit
+		}
+	}
+	l.key = k
+	h := t.loneHash(k)
+	if head, ok := t.lone[h]; ok {
+		l.next = head + 1
+	}
+	t.lone[h] = t.lones.Add(l)
+}
+
+// loneHash is the hash of a key in Tracker.lone, seeded: a flood is made
+// by someone, who cannot choose keys of one hash.
+func (t *Tracker) loneHash(k connKey) uint64 {
+	var b [37]byte
+	binary.LittleEndian.PutUint64(b[0:], k.aHi)
+	binary.LittleEndian.PutUint64(b[8:], k.aLo)
+	binary.LittleEndian.PutUint64(b[16:], k.bHi)
+	binary.LittleEndian.PutUint64(b[24:], k.bLo)
+	binary.LittleEndian.PutUint16(b[32:], k.aPort)
+	binary.LittleEndian.PutUint16(b[34:], k.bPort)
+	if k.v4 {
+		b[36] = 1
+	}
+	return maphash.Bytes(t.loneSeed, b[:]) & t.loneMask
+}
+
+// findLone returns the index in lones of the lone connection of key k.
+func (t *Tracker) findLone(k connKey) (uint32, bool) {
+	i, ok := t.lone[t.loneHash(k)]
+	for ok {
+		l := t.lones.At(i)
+		if l.key == k {
+			return i, true
+		}
+		i, ok = l.next-1, l.next != 0
+	}
+	return 0, false
+}
+
+// eachLone calls f with the index of every lone connection.
+func (t *Tracker) eachLone(f func(i uint32)) {
+	for _, i := range t.lone {
+		for {
+			next := t.lones.At(i).next
+			f(i)
+			if next == 0 {
+				break
+			}
+			i = next - 1
+		}
+	}
+}
+
+// conn makes the Conn of lone connection l, as it was after its SYN.
+func (l *loneConn) conn() *Conn {
+	k := l.key
+	c := &Conn{Stream: l.stream, FirstTime: l.time, LastTime: l.time, FirstFrame: l.frame, LastFrame: l.frame,
+		Client: k.a(), Server: k.b(), Handshake: true, ReusedPorts: l.bits&loneReused != 0}
+	if l.bits&loneClientB != 0 {
+		c.Client, c.Server = c.Server, c.Client
+	}
+	d := &c.Dir[C2S]
+	d.Packets, d.SYN, d.ISN = 1, true, l.seq
+	d.MSS, d.WScale = l.mss, l.wscale
+	d.SACKPermitted, d.Timestamps = l.bits&loneSACK != 0, l.bits&loneTimestamps != 0
+	d.started, d.baseSet = true, true
+	d.Base = 1<<32 | uint64(l.seq)
+	d.ref = d.Base
+	d.first = dupSig{seq: l.seq, ack: l.ack, tsval: l.tsval, tsecr: l.tsecr, time: l.time, flags: l.flags,
+		window: l.window, ipid: l.ipid, ttl: l.ttl, iface: l.iface, valid: true}
+	c.Dir[S2C].WScale = -1
+	return c
+}
+
+// dropLone forgets the lone connection of index i and returns its Conn.
+func (t *Tracker) dropLone(i uint32) *Conn {
+	l := t.lones.At(i)
+	c := l.conn()
+	h := t.loneHash(l.key)
+	if head := t.lone[h]; head == i {
+		if l.next == 0 {
+			delete(t.lone, h)
+		} else {
+			t.lone[h] = l.next - 1
+		}
+	} else {
+		p := t.lones.At(head)
+		for p.next-1 != i {
+			p = t.lones.At(p.next - 1)
+		}
+		p.next = l.next
+	}
+	t.lones.Free(i)
+	return c
 }
 
 // Retirement policy. A connection stays in the table while packets may
@@ -199,7 +377,7 @@ const (
 // and never backwards.
 func (t *Tracker) Expire(now int64) int {
 	now = t.clock.at(now, t.minLast)
-	pressure := len(t.conns) > pressureConns
+	pressure := t.Len() > pressureConns
 	// The shortest idle time that retires anything: without it, a sweep
 	// of the whole table would find nothing to do.
 	shortest := int64(closedIdle)
@@ -232,6 +410,24 @@ func (t *Tracker) Expire(now int64) int {
 		} else {
 			minLast = min(minLast, c.LastTime)
 		}
+	}
+	var idle []uint32
+	t.eachLone(func(i uint32) {
+		// Neither closed nor reset: a SYN alone is syn_sent.
+		if last := t.lones.At(i).time; now-last > idleTimeout || pressure && now-last > pressureIdle {
+			idle = append(idle, i)
+		} else {
+			minLast = min(minLast, last)
+		}
+	})
+	for _, i := range idle {
+		k := t.lones.At(i).key
+		c := t.dropLone(i)
+		t.remember(k, c)
+		if t.OnRetire != nil {
+			t.OnRetire(c)
+		}
+		n++
 	}
 	t.minLast = minLast
 	return n
@@ -285,29 +481,78 @@ func (t *Tracker) remember(k connKey, c *Conn) {
 // Wireshark would continue the old one.
 func (t *Tracker) Evicted() int64 { return t.evicted }
 
+// loneRef is a lone connection's stream and index in Tracker.lones.
+type loneRef struct {
+	stream int
+	i      uint32
+}
+
 // Flush retires every connection still in the table, in stream order.
+// The Conn of a lone connection is made as it is retired, so that a flood
+// of them is not made all at once.
 func (t *Tracker) Flush() {
-	rest := make([]*Conn, 0, len(t.conns))
+	full := make([]*Conn, 0, len(t.conns))
 	for _, c := range t.conns {
-		rest = append(rest, c)
+		full = append(full, c)
 	}
-	slices.SortFunc(rest, func(a, b *Conn) int { return a.Stream - b.Stream })
+	slices.SortFunc(full, func(a, b *Conn) int { return a.Stream - b.Stream })
+	// The lone connections by stream, each as stream<<32 | index: 8 bytes
+	// a connection (a flood's are many), while streams stay below 2^32.
+	var lone []uint64
+	var wide []loneRef
+	if uint64(t.next) <= math.MaxUint32 {
+		lone = make([]uint64, 0, t.lones.Len())
+		t.eachLone(func(i uint32) { lone = append(lone, uint64(t.lones.At(i).stream)<<32|uint64(i)) })
+		slices.Sort(lone)
+	} else {
+		t.eachLone(func(i uint32) { wide = append(wide, loneRef{t.lones.At(i).stream, i}) })
+		slices.SortFunc(wide, func(a, b loneRef) int { return a.stream - b.stream })
+	}
+	next := func() (loneRef, bool) {
+		switch {
+		case len(lone) > 0:
+			return loneRef{int(lone[0] >> 32), uint32(lone[0])}, true
+		case len(wide) > 0:
+			return wide[0], true
+		}
+		return loneRef{}, false
+	}
+	lones := t.lones
+	t.lones = slab.Slab[loneConn]{}
 	clear(t.conns)
+	clear(t.lone)
 	t.last, t.minLast = nil, math.MaxInt64
-	if t.OnRetire != nil {
-		for _, c := range rest {
-			t.OnRetire(c)
+	if t.OnRetire == nil {
+		return
+	}
+	for {
+		r, ok := next()
+		if !ok && len(full) == 0 {
+			break
+		}
+		if !ok || len(full) > 0 && full[0].Stream < r.stream {
+			t.OnRetire(full[0])
+			full = full[1:]
+			continue
+		}
+		t.OnRetire(lones.At(r.i).conn())
+		if len(lone) > 0 {
+			lone = lone[1:]
+		} else {
+			wide = wide[1:]
 		}
 	}
+	runtime.KeepAlive(lones) // its memory is freed with it
 }
 
 // NewTracker returns an empty tracker.
 func NewTracker() *Tracker {
-	return &Tracker{conns: make(map[connKey]*Conn), minLast: math.MaxInt64}
+	return &Tracker{conns: make(map[connKey]*Conn), lone: make(map[uint64]uint32), loneSeed: maphash.MakeSeed(),
+		loneMask: ^uint64(0), minLast: math.MaxInt64}
 }
 
 // Len returns the number of connections the tracker holds.
-func (t *Tracker) Len() int { return len(t.conns) }
+func (t *Tracker) Len() int { return len(t.conns) + t.lones.Len() }
 
 // Track assigns seg to its connection, creating it if needed, and fills
 // seg's Stream, Dir, SeqAbs, AckAbs and Duplicate fields.
@@ -321,7 +566,15 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 	if c == nil || !(src == c.Client && dst == c.Server || src == c.Server && dst == c.Client) {
 		key, haveKey = keyOf(seg.Src, seg.SrcPort, seg.Dst, seg.DstPort), true
 		c = t.conns[key]
+		if c == nil {
+			if i, ok := t.findLone(key); ok {
+				// Its second packet: the connection becomes a Conn for good.
+				c = t.dropLone(i)
+				t.conns[key] = c
+			}
+		}
 	}
+	prev := c // the connection in the table, if any
 	if c != nil && seg.Flags&(SYN|ACK) == SYN {
 		// Wireshark starts a new stream when a SYN's sequence number differs
 		// from the base of the conversation in that direction.
@@ -336,7 +589,7 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 		if !haveKey {
 			key, haveKey = keyOf(seg.Src, seg.SrcPort, seg.Dst, seg.DstPort), true
 		}
-		if r := t.retired[key]; r != nil && t.conns[key] == nil {
+		if r := t.retired[key]; r != nil && prev == nil {
 			// A later packet of a connection retired while open continues
 			// its stream (Wireshark keeps one conversation), unless it is a
 			// SYN with another initial sequence number.
@@ -370,14 +623,26 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 		default:
 			c.Client, c.Server = src, dst
 		}
-		if old := t.conns[key]; old != nil {
+		if prev != nil {
 			c.ReusedPorts = true
 			if t.OnRetire != nil {
-				t.OnRetire(old)
+				t.OnRetire(prev)
 			}
 		}
-		t.conns[key] = c
 		t.last = nil
+		if isLone(seg) {
+			if prev != nil {
+				delete(t.conns, key)
+			}
+			if t.OnNew != nil {
+				t.OnNew(c)
+			}
+			c.add(seg)
+			t.addLone(key, c)
+			t.minLast = min(t.minLast, seg.Time)
+			return c
+		}
+		t.conns[key] = c
 		if t.OnNew != nil {
 			t.OnNew(c)
 		}

@@ -6,6 +6,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"net/netip"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -490,5 +494,130 @@ func TestIdleConnectionContinuesItsStream(t *testing.T) {
 	}
 	if streams[n-1] == 0 || streams[n-1] == 1 {
 		t.Errorf("a new SYN with another ISN continued stream %d", streams[n-1])
+	}
+}
+
+// TestLoneConnExact: a connection of one SYN, kept as a loneConn, is made
+// again exactly as the Conn the SYN made (what a second packet, a
+// duplicate check or the retirement then sees), for SYNs of every kind.
+func TestLoneConnExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	addr := func(kind int) netip.Addr {
+		var b [16]byte
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		switch kind {
+		case 0:
+			return netip.AddrFrom4([4]byte(b[:4]))
+		case 1:
+			return netip.AddrFrom16(b)
+		}
+		return netip.AddrFrom16(netip.AddrFrom4([4]byte(b[:4])).As16()) // IPv4-mapped IPv6
+	}
+	trk := NewTracker()
+	var made []*Conn
+	trk.OnNew = func(c *Conn) { made = append(made, c) }
+	for i := range 2000 {
+		kind := i % 3
+		seg := Segment{Frame: int64(i + 1), Time: rng.Int64N(1e18), Interface: int32(rng.IntN(4)),
+			Src: addr(kind), Dst: addr(kind), SrcPort: uint16(rng.Uint32()), DstPort: uint16(rng.Uint32()),
+			IPVersion: 4, TTL: uint8(rng.Uint32()), IPID: uint16(rng.Uint32()),
+			Seq: rng.Uint32(), Ack: rng.Uint32(), Flags: SYN | Flags(rng.IntN(2))*PSH | Flags(rng.IntN(2))*ECE | Flags(rng.IntN(2))*CWR,
+			Window: uint16(rng.Uint32()),
+			Opt: Options{MSS: uint16(rng.Uint32()), WScale: int8(rng.IntN(16)) - 1, SACKPermitted: rng.IntN(2) == 0,
+				HasTimestamp: rng.IntN(2) == 0, TSVal: rng.Uint32(), TSEcr: rng.Uint32()}}
+		if i%7 == 0 && i > 0 { // the 4-tuple of the previous SYN, another ISN: reused ports
+			prev := made[len(made)-1]
+			seg.Src, seg.SrcPort, seg.Dst, seg.DstPort = prev.Client.Addr(), prev.Client.Port(), prev.Server.Addr(), prev.Server.Port()
+		}
+		if !isLone(&seg) {
+			t.Fatalf("SYN %d not kept alone", i)
+		}
+		c := trk.Track(&seg)
+		want := *c
+		k := keyOf(seg.Src, seg.SrcPort, seg.Dst, seg.DstPort)
+		j, ok := trk.findLone(k)
+		if !ok {
+			t.Fatalf("SYN %d: no lone connection", i)
+		}
+		if got := *trk.lones.At(j).conn(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("SYN %d: lone connection made again as\n%+v\nwant\n%+v", i, got, want)
+		}
+	}
+}
+
+// TestLoneCollisions: lone connections whose hashes collide (8 hashes for
+// thousands) are found, made full by their second packet, retired when
+// idle and flushed as with a hash each: the same connections, the same
+// states.
+func TestLoneCollisions(t *testing.T) {
+	run := func(mask uint64) []string {
+		trk := NewTracker()
+		trk.loneMask = mask
+		var out []string
+		trk.OnRetire = func(c *Conn) {
+			v := *c
+			v.Dir[C2S].ring, v.Dir[S2C].ring = nil, nil // pointers: printed as addresses
+			out = append(out, fmt.Sprintf("%+v", v))
+		}
+		rng := rand.New(rand.NewPCG(5, 6))
+		var syns []Segment
+		for i := range 3000 {
+			s := Segment{Frame: int64(i + 1), Time: 1e18 + int64(i)*1e7, Src: netip.AddrFrom4([4]byte{10, 0, byte(i >> 8), byte(i)}),
+				Dst: netip.AddrFrom4([4]byte{192, 0, 2, 1}), SrcPort: uint16(1024 + i), DstPort: 80, IPVersion: 4,
+				Seq: rng.Uint32(), Flags: SYN, Opt: Options{WScale: -1}}
+			trk.Track(&s)
+			syns = append(syns, s)
+			if i%3 == 0 && i > 0 { // a SYN/ACK for an earlier one
+				p := syns[rng.IntN(len(syns))]
+				a := Segment{Frame: s.Frame, Time: s.Time, Src: p.Dst, Dst: p.Src, SrcPort: p.DstPort, DstPort: p.SrcPort,
+					IPVersion: 4, Seq: rng.Uint32(), Ack: p.Seq + 1, Flags: SYN | ACK, Opt: Options{WScale: -1}}
+				trk.Track(&a)
+			}
+			if i == 2000 { // all idle: the clock moves maxClockStep a call
+				for range int(idleTimeout/maxClockStep) + 2 {
+					trk.Expire(s.Time + 2*idleTimeout)
+				}
+				if trk.Len() != 0 {
+					t.Fatalf("%d connections left after they all were idle", trk.Len())
+				}
+			}
+		}
+		trk.Flush()
+		return out
+	}
+	want, got := run(^uint64(0)), run(7)
+	slices.Sort(want) // Expire retires in no order
+	slices.Sort(got)
+	if len(want) < 3000 { // and some again: continued after their retirement
+		t.Fatalf("%d connections retired, want at least 3000", len(want))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("with colliding hashes, %d retired differ", len(got))
+	}
+}
+
+// TestFlushStreamOrder: Flush retires lone and full connections merged in
+// stream order, with stream numbers below 2^32 (packed) and beyond.
+func TestFlushStreamOrder(t *testing.T) {
+	var wide uint64 = 1<<32 - 3
+	for _, first := range []int{0, int(wide)} {
+		trk := NewTracker()
+		trk.next = first
+		var got []int
+		trk.OnRetire = func(c *Conn) { got = append(got, c.Stream) }
+		for i := range 40 {
+			s := Segment{Frame: int64(i + 1), Time: 1e18 + int64(i), Src: netip.AddrFrom4([4]byte{10, 0, 0, byte(i)}),
+				Dst: netip.AddrFrom4([4]byte{192, 0, 2, 1}), SrcPort: 1000, DstPort: 80, IPVersion: 4, Seq: 7, Flags: SYN, Opt: Options{WScale: -1}}
+			if i%3 == 0 {
+				s.Flags = ACK // not lone
+			}
+			trk.Track(&s)
+		}
+		trk.Flush()
+		if len(got) != 40 || !slices.IsSorted(got) || got[0] != first {
+			t.Errorf("from stream %d: retired %v", first, got)
+		}
 	}
 }

@@ -19,7 +19,10 @@ import (
 type tableSpec[R any] struct {
 	analyze bool // the rows need the per-packet analysis
 	schema  charts.Schema[R]
-	rows    func(file string, cr *analyze.ConnResult, add func(*R))
+	// csvRow, if set, makes how rows are streamed as CSV (else
+	// schema.WriteCSV).
+	csvRow func(cw *charts.CSVWriter) func(*R) error
+	rows   func(file string, cr *analyze.ConnResult, add func(*R))
 	// flowRows, when set instead of rows, makes one table of the flows of
 	// every transport (flows.go).
 	flowRows func(file string, fr *analyze.FlowResult, add func(*R))
@@ -35,6 +38,10 @@ var streamsSpec = tableSpec[charts.StreamRow]{
 var summarySpec = tableSpec[charts.SummaryRow]{
 	analyze: true,
 	schema:  charts.SummaryColumns,
+	csvRow: func(cw *charts.CSVWriter) func(*charts.SummaryRow) error {
+		m := charts.NewSummaryMemo()
+		return func(r *charts.SummaryRow) error { return m.WriteCSV(cw, charts.SummaryColumns, r) }
+	},
 	rows: func(file string, cr *analyze.ConnResult, add func(*charts.SummaryRow)) {
 		for d := range cr.Stats {
 			add(&charts.SummaryRow{File: file, Stats: &cr.Stats[d]})
@@ -192,13 +199,15 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 		}
 		add := func(r *R) { perInput[i] = append(perInput[i], spec.schema.Row(r)) }
 		if stream && format == charts.CSV {
-			var row []charts.Value
+			write := func(r *R) error { return spec.schema.WriteCSV(cw, r) }
+			if spec.csvRow != nil {
+				write = spec.csvRow(cw)
+			}
 			add = func(r *R) {
 				if stdoutTTY {
 					e.bar.clear() // rows and the bar share the terminal
 				}
-				row = spec.schema.AppendRow(row[:0], r)
-				keep(cw.WriteRow(row))
+				keep(write(r))
 			}
 		} else if stream {
 			add = func(r *R) {

@@ -1,0 +1,154 @@
+package charts
+
+import (
+	"bytes"
+	"encoding/csv"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/netip"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"tcpviz/analyze"
+	"tcpviz/internal/capturetest"
+	"tcpviz/internal/gencap"
+	"tcpviz/reassembly"
+)
+
+// TestAppendTime: the digit-by-digit time is the time package's layout,
+// over the whole range of int64 nanoseconds.
+func TestAppendTime(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 100000 {
+		ns := int64(rng.Uint64())
+		switch i {
+		case 0, 1, 2:
+			ns = []int64{math.MinInt64, math.MaxInt64, 0}[i]
+		}
+		want := time.Unix(0, ns).UTC().Format("2006-01-02T15:04:05.000000000Z07:00")
+		if got := FormatTime(ns); got != want {
+			t.Fatalf("FormatTime(%d) = %s, want %s", ns, got, want)
+		}
+	}
+}
+
+// TestCSVWriterTimes: times written by a CSVWriter (which reuses the text
+// of the last second) are FormatTime's, in any order, around the epoch
+// and the ends of int64 too.
+func TestCSVWriterTimes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var got, want bytes.Buffer
+	cw := NewCSVWriter(&got)
+	base := int64(1700000000e9)
+	for i := range 20000 {
+		var ns int64
+		switch i % 4 {
+		case 0:
+			ns = base + rng.Int64N(3e9) // mostly the same seconds
+		case 1:
+			ns = rng.Int64N(4e9) - 2e9 // around the epoch
+		case 2:
+			ns = int64(rng.Uint64())
+		default:
+			ns = []int64{math.MinInt64, math.MaxInt64, -1, 0, -1e9, 1e9 - 1}[rng.IntN(6)]
+		}
+		cw.WriteRow([]Value{TimeV(ns)})
+		want.WriteString(FormatTime(ns) + "\n")
+	}
+	cw.Flush()
+	if got.String() != want.String() {
+		t.Errorf("times differ from FormatTime's")
+	}
+}
+
+// TestCSVWriterAsEncodingCSV: cells are written as encoding/csv writes
+// their strings (quoting, line ends), whatever they hold.
+func TestCSVWriterAsEncodingCSV(t *testing.T) {
+	strs := []string{"", "a", "a,b", `a"b`, "a\nb", "a\rb", " lead", "\tlead", `\.`, "\u00a0nbsp", "é", `""`, "trail "}
+	rows := [][]Value{}
+	for _, s := range strs {
+		rows = append(rows, []Value{StrV(s), IntV(-42), FloatV(1.5, 3), SecondsV(-1500000001), BoolV(true),
+			TimeV(1700000000123456789), StrV(s).Or(false), AddrV(netip.MustParseAddr("fe80::1")),
+			AddrV(netip.MustParseAddr("10.0.0.1")), AddrV(netip.Addr{}), AddrV(netip.MustParseAddr("fe80::1%eth,0"))})
+	}
+	var got, want bytes.Buffer
+	cw := NewCSVWriter(&got)
+	ref := csv.NewWriter(&want)
+	for _, row := range rows {
+		if err := cw.WriteRow(row); err != nil {
+			t.Fatal(err)
+		}
+		var cells []string
+		for _, v := range row {
+			cells = append(cells, v.String())
+		}
+		ref.Write(cells)
+	}
+	cw.Flush()
+	ref.Flush()
+	if got.String() != want.String() {
+		t.Errorf("CSVWriter wrote\n%s\nencoding/csv\n%s", got.String(), want.String())
+	}
+}
+
+// TestSummaryMemo: the columns a RowMemo copies read nothing the memo's
+// key leaves out (change the file, stream, endpoints, first time or
+// duration of a row: they stay), and the memo writes the rows of real
+// captures and of a flood as written without it.
+func TestSummaryMemo(t *testing.T) {
+	var rows []analyze.DirStats
+	for _, name := range []string{"geo_short.pcap", "lossy_sll2.pcap", "v6_short.pcapng"} {
+		path := filepath.Join("..", "testdata", name)
+		_, err := analyze.Run(capturetest.Reader(t, path), analyze.RunOptions{Analyze: true, Keep: -1, OnConn: func(cr *analyze.ConnResult) {
+			rows = append(rows, cr.Stats[:]...)
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := analyze.Run(mustReader(t, gencap.SynFlood(300, 100000)), analyze.RunOptions{Analyze: true, Keep: -1,
+		OnConn: func(cr *analyze.ConnResult) { rows = append(rows, cr.Stats[:]...) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rows again, and the same rows with other identities.
+	n := len(rows)
+	for i := range n {
+		st := rows[i]
+		st.Stream, st.FirstTime, st.Duration = st.Stream+1000, st.FirstTime+12345, st.Duration*3+7
+		st.Src, st.Dst = netip.MustParseAddrPort("[2001:db8::1]:1"), netip.MustParseAddrPort("192.0.2.9:65535")
+		for c := summaryTail; c < len(SummaryColumns); c++ {
+			col := SummaryColumns[c]
+			a, b := col.Cell(&SummaryRow{File: "a", Stats: &rows[i]}), col.Cell(&SummaryRow{File: "b.pcap", Stats: &st})
+			if a.String() != b.String() {
+				t.Fatalf("column %s reads what the memo's key leaves out: %q, then %q", col.Name, a, b)
+			}
+		}
+		rows = append(rows, st, rows[i])
+	}
+	var plain, memo bytes.Buffer
+	pw, mw, m := NewCSVWriter(&plain), NewCSVWriter(&memo), NewSummaryMemo()
+	for i := range rows {
+		r := &SummaryRow{File: "x.pcap", Stats: &rows[i]}
+		SummaryColumns.WriteCSV(pw, r)
+		m.WriteCSV(mw, SummaryColumns, r)
+	}
+	pw.Flush()
+	mw.Flush()
+	if plain.String() != memo.String() {
+		t.Errorf("with the memo, %d bytes differ from the %d written without", len(memo.String()), plain.Len())
+	}
+	if plain.Len() == 0 || len(rows) < 600 {
+		t.Fatalf("%d rows, %d bytes", len(rows), plain.Len())
+	}
+}
+
+func mustReader(t *testing.T, r io.Reader) *reassembly.Reader {
+	rd, err := reassembly.NewReader(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rd
+}
