@@ -469,6 +469,9 @@ const maxAlsoRecords = 1 << 19
 // one per kind.
 func scanWarnings(sc *reassembly.Scanner) []string {
 	var out []string
+	if n := sc.Tracker().Continued(); n > 0 {
+		out = append(out, fmt.Sprintf("%s retired while open (idle while the capture had more live connections than the tracker keeps for good) came back: each is reported in parts, rows with one stream number, where Wireshark has one conversation", Plural(n, "connection")))
+	}
 	if n := sc.Tracker().Evicted(); n > 0 {
 		out = append(out, fmt.Sprintf("%s retired while open were forgotten (more than the tracker keeps): a later packet of one starts a new stream where Wireshark continues the old one", Plural(n, "connection")))
 	}

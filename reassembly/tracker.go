@@ -187,10 +187,14 @@ type Tracker struct {
 	// retired keeps, for connections retired while still open, what a
 	// later packet needs to continue the same stream as Wireshark does:
 	// its number, endpoints, bases and options (at most maxRetired, the
-	// oldest evicted first; evicted counts them).
+	// oldest evicted first; evicted counts them; continued counts those
+	// that came back).
 	retired      map[connKey]*Conn
 	retiredOrder []connKey
 	evicted      int64
+	continued    int64
+	// crowd, when set (by tests), replaces pressureConns.
+	crowd int
 	// OnNew, if set, is called when a connection is created, before the
 	// segment that created it is returned.
 	OnNew func(*Conn)
@@ -350,15 +354,18 @@ func (t *Tracker) dropLone(i uint32) *Conn {
 }
 
 // Retirement policy. A connection stays in the table while packets may
-// still come for it, so that a late packet joins its stream as in
-// Wireshark; these times are of the capture's clock.
+// still come for it, so that a late packet joins its stream and its row
+// as in Wireshark (an open connection silent for an hour, such as
+// iperf3's control connection, is one row); these times are of the
+// capture's clock. The table is bounded by pressureConns live
+// connections plus those of the last pressureIdle.
 const (
 	// closedIdle: a closed or reset connection idle this long is done.
 	closedIdle = 120e9
-	// idleTimeout: any connection idle this long is done.
-	idleTimeout = 30 * 60e9
 	// pressureConns: above this many live connections (a scan, a SYN
-	// flood), connections idle for pressureIdle are retired too.
+	// flood), open connections idle for pressureIdle are retired too
+	// (and so are UDP flows, FlowTracker); below it, an open connection
+	// is retired only at the end of the capture.
 	pressureConns = 50000
 	pressureIdle  = 30e9
 	// maxClockStep bounds how far Expire's clock moves at one call: a
@@ -377,7 +384,7 @@ const (
 // and never backwards.
 func (t *Tracker) Expire(now int64) int {
 	now = t.clock.at(now, t.minLast)
-	pressure := t.Len() > pressureConns
+	pressure := t.Len() > t.pressureConns()
 	// The shortest idle time that retires anything: without it, a sweep
 	// of the whole table would find nothing to do.
 	shortest := int64(closedIdle)
@@ -392,8 +399,7 @@ func (t *Tracker) Expire(now int64) int {
 	for k, c := range t.conns {
 		idle := now - c.LastTime
 		st := c.State()
-		done := idle > idleTimeout ||
-			(st == StateClosed || st == StateReset) && idle > closedIdle ||
+		done := (st == StateClosed || st == StateReset) && idle > closedIdle ||
 			pressure && idle > pressureIdle
 		if done {
 			if c == t.last {
@@ -414,7 +420,7 @@ func (t *Tracker) Expire(now int64) int {
 	var idle []uint32
 	t.eachLone(func(i uint32) {
 		// Neither closed nor reset: a SYN alone is syn_sent.
-		if last := t.lones.At(i).time; now-last > idleTimeout || pressure && now-last > pressureIdle {
+		if last := t.lones.At(i).time; pressure && now-last > pressureIdle {
 			idle = append(idle, i)
 		} else {
 			minLast = min(minLast, last)
@@ -475,6 +481,21 @@ func (t *Tracker) remember(k connKey, c *Conn) {
 	t.retired[k] = r
 	t.retiredOrder = append(t.retiredOrder, k)
 }
+
+// pressureConns is the live connections above which open ones are
+// retired when idle (crowd, when set by a test).
+func (t *Tracker) pressureConns() int {
+	if t.crowd > 0 {
+		return t.crowd
+	}
+	return pressureConns
+}
+
+// Continued returns how many connections retired while open came back
+// (a packet after their retirement): each is reported in parts, rows or
+// results that share one stream number, where Wireshark has one
+// conversation.
+func (t *Tracker) Continued() int64 { return t.continued }
 
 // Evicted returns how many retired connections were forgotten (beyond
 // maxRetired): a later packet of one of them starts a new stream, where
@@ -599,6 +620,7 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 				r = nil // the same rule as for a live connection, above
 			}
 			if r != nil {
+				t.continued++
 				r.FirstTime, r.FirstFrame = seg.Time, seg.Frame
 				c = r
 				t.conns[key] = c
