@@ -360,6 +360,15 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		}
 		d.window(s, w)
 	}
+	if f != 0 { // most segments carry no flag
+		d.countFlags(f, n, info.DupAckNum)
+	}
+	st.MaxBytesInFlight = max(st.MaxBytesInFlight, info.BytesInFlight)
+}
+
+// countFlags counts the flags f of a segment with n bytes of payload.
+func (d *dirAcc) countFlags(f Flag, n int64, dupAckNum int) {
+	st := &d.s
 	if f&Retransmission != 0 {
 		st.RetransPackets++
 		st.RetransBytes += n
@@ -380,10 +389,9 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 	count(ZeroWindowProbe, &st.ZeroWindowProbes)
 	count(WindowUpdate, &st.WindowUpdates)
 	count(AckUnseen, &st.AckUnseen)
-	if info.DupAckNum == 3 {
+	if dupAckNum == 3 {
 		st.TripleDupAcks++
 	}
-	st.MaxBytesInFlight = max(st.MaxBytesInFlight, info.BytesInFlight)
 }
 
 // dataLimits follows slow start and receiver-window limitation for a data
