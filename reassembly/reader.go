@@ -67,10 +67,10 @@ type Reader struct {
 }
 
 const (
-	magicGzip      = "\x1f\x8b"
-	magicZstd      = "\x28\xb5\x2f\xfd"
-	magicPcapNG    = "\x0a\x0d\x0d\x0a"
-	magicSnoop     = "snoop\x00\x00\x00"
+	magicGzip   = "\x1f\x8b"
+	magicZstd   = "\x28\xb5\x2f\xfd"
+	magicPcapNG = "\x0a\x0d\x0d\x0a"
+	magicSnoop  = "snoop\x00\x00\x00"
 	// readBufferSize (and pcapBlockSize, twice it) are kept small: larger
 	// buffers read no faster and add to the peak memory (reading
 	// bench.pcap: the same CPU time with 2 MiB blocks, 8 MB more peak RSS
