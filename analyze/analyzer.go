@@ -23,6 +23,9 @@ import (
 type Analyzer struct {
 	conns []*connState // by stream number; nil once forgotten
 	path  *Path        // what the path did, beside Wireshark's flags
+	// ahead, when set, analyses the path instead of path, in the
+	// goroutine that tracks the connections (see aheadPath).
+	ahead *aheadPath
 	// loopsOnly turns off the sorted-list fast paths (flow.sorted): the
 	// tests compare both ways.
 	loopsOnly bool
@@ -59,7 +62,11 @@ func (a *Analyzer) Forget(c *reassembly.Conn) {
 		a.conns[c.Stream] = nil
 	}
 	delete(a.firstSYN, c.Stream)
-	a.path.Forget(c)
+	if a.ahead != nil {
+		a.ahead.forget(c)
+	} else {
+		a.path.Forget(c)
+	}
 }
 
 // unacked is one segment not yet acknowledged (Wireshark's tcp_unacked_t).
@@ -161,7 +168,9 @@ func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 // addTo is Add, writing the analysis into *info (Run's loop reuses one:
 // a PacketInfo is large enough for its copies to count).
 func (a *Analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo) {
-	a.path.Add(c, s)
+	if a.ahead == nil {
+		a.path.Add(c, s)
+	}
 	cs := a.state(c)
 	if cs == nil {
 		if lone := loneSYN(s); lone {

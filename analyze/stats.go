@@ -462,7 +462,12 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 			a.add(cs, true, c, &syn, &info) // a connection that only sent a SYN
 		}
 	}
-	path := a.path.Stats(c)
+	var path [2]PathStats
+	if a.ahead != nil {
+		path = a.ahead.stats(c)
+	} else {
+		path = a.path.Stats(c)
+	}
 	for d := reassembly.C2S; d <= reassembly.S2C; d++ {
 		acc := &cs.stats[d]
 		st := acc.s
