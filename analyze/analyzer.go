@@ -98,7 +98,8 @@ type flow struct {
 
 	// segs are the unacknowledged segments, oldest first (Wireshark's list
 	// is newest first: iterate backwards to visit them in its order).
-	segs []unacked
+	segs    []unacked
+	segsMem []unacked // the array segs live in: ACKs drop them from its front (see withRoom)
 	// sorted is set while segs are in sequence order without overlap,
 	// within 2^30 of the first: then an ACK removes a prefix and the bytes
 	// in flight span from the first to the last, found without visiting
@@ -521,6 +522,7 @@ func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 			ref := fwd.segs[0].seq
 			fwd.sorted = seq-ref < 1<<30 && seq-ref >= fwd.segs[n-1].nextseq-ref && nextseq-ref < 1<<30
 		}
+		fwd.segs, fwd.segsMem = withRoom(fwd.segs, fwd.segsMem)
 		fwd.segs = append(fwd.segs, unacked{frame: s.Frame, seq: seq, nextseq: nextseq, ts: now})
 		if fwd.bifOK {
 			lo, hi := seq-fwd.bifBase, nextseq-fwd.bifBase
