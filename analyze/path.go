@@ -338,6 +338,9 @@ func (ap *aheadPath) track(c *reassembly.Conn, s *reassembly.Segment) { ap.p.Add
 
 // retire is the hook for each retired connection.
 func (ap *aheadPath) retire(c *reassembly.Conn) {
+	if ap.p.conns[c] == nil {
+		return // nothing to keep: stats gives the same (a SYN flood's connections)
+	}
 	st := ap.p.Stats(c)
 	ap.p.Forget(c)
 	ap.mu.Lock()
