@@ -23,6 +23,9 @@ import (
 type Analyzer struct {
 	conns []*connState // by stream number; nil once forgotten
 	path  *Path        // what the path did, beside Wireshark's flags
+	// ahead, when set, analyses the path instead of path, in the
+	// goroutine that tracks the connections (see aheadPath).
+	ahead *aheadPath
 	// loopsOnly turns off the sorted-list fast paths (flow.sorted): the
 	// tests compare both ways.
 	loopsOnly bool
@@ -59,7 +62,11 @@ func (a *Analyzer) Forget(c *reassembly.Conn) {
 		a.conns[c.Stream] = nil
 	}
 	a.firstSYN.drop(c.Stream)
-	a.path.Forget(c)
+	if a.ahead != nil {
+		a.ahead.forget(c)
+	} else {
+		a.path.Forget(c)
+	}
 }
 
 // unacked is one segment not yet acknowledged (Wireshark's tcp_unacked_t).
@@ -91,12 +98,23 @@ type flow struct {
 
 	// segs are the unacknowledged segments, oldest first (Wireshark's list
 	// is newest first: iterate backwards to visit them in its order).
-	segs []unacked
+	segs    []unacked
+	segsMem []unacked // the array segs live in: ACKs drop them from its front (see withRoom)
 	// sorted is set while segs are in sequence order without overlap,
 	// within 2^30 of the first: then an ACK removes a prefix and the bytes
 	// in flight span from the first to the last, found without visiting
-	// every segment (see ackSorted). Any other list takes Wireshark's loops.
+	// every segment (see ackSorted). Any other list takes Wireshark's loops,
+	// or the bounds below.
 	sorted bool
+	// While bifOK, bifLo and bifSeqHi are the smallest and largest seq -
+	// bifBase over segs, and bifHi the largest nextseq - bifBase (uint32
+	// arithmetic, as Wireshark's bytes-in-flight loop): appending keeps
+	// them, an ACK that changes segs clears bifOK. An unsorted list (a
+	// retransmission storm) then costs its loops only after an ACK that
+	// changed it (see analyzeSeq).
+	bifOK                  bool
+	bifBase                uint32
+	bifLo, bifHi, bifSeqHi uint32
 
 	nsack        int
 	sackL, sackR [4]uint32
@@ -162,7 +180,9 @@ func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 // a PacketInfo is large enough for its copies to count). Without want,
 // the caller does not read *info: a SYN held back is not analysed yet.
 func (a *Analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo, want bool) {
-	a.path.Add(c, s)
+	if a.ahead == nil {
+		a.path.Add(c, s)
+	}
 	cs := a.state(c)
 	if cs == nil {
 		held := a.firstSYN.has(c.Stream)
@@ -314,13 +334,17 @@ func scaledWindow(fwd *flow, s *reassembly.Segment) (int64, int32) {
 // with the same result as Wireshark's loop over every segment: the
 // segments ending at or below ack go (the one ending exactly at ack gives
 // the ACK's frame and RTT), the one ack falls inside is trimmed to start
-// at ack, the others stay.
-func (f *flow) ackSorted(ack uint32, now int64, info *PacketInfo) {
+// at ack, the others stay. It returns false, having done nothing, for an
+// ACK it cannot place: at 2^31 or more from the first segment, serial
+// arithmetic may put it above some segments and below others.
+func (f *flow) ackSorted(ack uint32, now int64, info *PacketInfo) bool {
 	segs := f.segs
 	ref := segs[0].seq
 	a := ack - ref
 	if a >= 1<<31 {
-		return // below every segment: nothing acknowledged
+		// The segments x from ref with x - a < -2^31 (as int32) are below
+		// the ACK: those at a - 2^31 or more.
+		return a-1<<31 > segs[len(segs)-1].nextseq-ref // none: nothing acknowledged
 	}
 	k := sort.Search(len(segs), func(i int) bool { return segs[i].nextseq-ref > a })
 	if k > 0 && segs[k-1].nextseq == ack {
@@ -329,11 +353,16 @@ func (f *flow) ackSorted(ack uint32, now int64, info *PacketInfo) {
 	}
 	if k < len(segs) && a > segs[k].seq-ref {
 		segs[k].seq = ack
+		f.bifOK = false
+	}
+	if k > 0 {
+		f.bifOK = false
 	}
 	f.segs = segs[k:]
 	if len(f.segs) == 0 {
 		f.segs = segs[:0]
 	}
+	return true
 }
 
 // analyzeSeq is tcp_analyze_sequence_number.
@@ -490,7 +519,12 @@ func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 			ref := fwd.segs[0].seq
 			fwd.sorted = seq-ref < 1<<30 && seq-ref >= fwd.segs[n-1].nextseq-ref && nextseq-ref < 1<<30
 		}
+		fwd.segs, fwd.segsMem = withRoom(fwd.segs, fwd.segsMem)
 		fwd.segs = append(fwd.segs, unacked{frame: s.Frame, seq: seq, nextseq: nextseq, ts: now})
+		if fwd.bifOK {
+			lo, hi := seq-fwd.bifBase, nextseq-fwd.bifBase
+			fwd.bifLo, fwd.bifSeqHi, fwd.bifHi = min(fwd.bifLo, lo), max(fwd.bifSeqHi, lo), max(fwd.bifHi, hi)
+		}
 	}
 	if gtSeq(nextseq, fwd.nextseq) || fwd.nextseq == 0 {
 		if *f&ZeroWindowProbe == 0 {
@@ -513,9 +547,15 @@ func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 	// visiting it newest first as Wireshark does: the last exact match
 	// visited is the first transmission.
 	segs := rev.segs
-	if rev.sorted && len(segs) > 0 && !a.loopsOnly {
-		rev.ackSorted(ack, now, info)
+	switch {
+	case len(segs) == 0 || a.loopsOnly:
+	case rev.sorted && rev.ackSorted(ack, now, info):
 		segs = nil // done
+	case rev.bifOK && rev.bifBase == rev.baseSeq && max(rev.bifHi, rev.bifSeqHi) < 1<<30 && ack-rev.baseSeq <= rev.bifLo:
+		// Every segment lies within 2^30 above the base, where serial
+		// arithmetic is plain arithmetic, and starts at or above the
+		// ACK: it acknowledges nothing (a duplicate ACK in a storm).
+		segs = nil
 	}
 	keep := len(segs)
 	for i := len(segs) - 1; i >= 0; i-- {
@@ -525,6 +565,7 @@ func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 			info.AckRTT = now - u.ts
 		} else if gtSeq(ack, u.seq) && leSeq(ack, u.nextseq) {
 			u.seq = ack
+			rev.bifOK = false
 			continue
 		} else if gtSeq(u.nextseq, ack) {
 			continue
@@ -534,6 +575,7 @@ func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 		u.frame = -1
 	}
 	if keep != len(segs) {
+		rev.bifOK = false
 		j := 0
 		for i := range segs {
 			if segs[i].frame != -1 {
@@ -556,6 +598,19 @@ func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 			// In order and not across the base: the oldest starts lowest,
 			// the newest ends highest.
 			first = oldest
+		} else if !a.loopsOnly {
+			// Wireshark's loop, once until segs change other than by
+			// appending.
+			if !fwd.bifOK || fwd.bifBase != base {
+				fwd.bifBase, fwd.bifLo, fwd.bifHi, fwd.bifSeqHi = base, first, last, first
+				for i := range fwd.segs {
+					u := &fwd.segs[i]
+					fwd.bifLo, fwd.bifSeqHi = min(fwd.bifLo, u.seq-base), max(fwd.bifSeqHi, u.seq-base)
+					fwd.bifHi = max(fwd.bifHi, u.nextseq-base)
+				}
+				fwd.bifOK = true
+			}
+			first, last = fwd.bifLo, fwd.bifHi
 		} else {
 			for i := range fwd.segs {
 				u := &fwd.segs[i]

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"tcpviz/internal/capturetest"
+	"tcpviz/internal/gencap"
 	"tcpviz/internal/golden"
 	"tcpviz/reassembly"
 )
@@ -39,28 +40,46 @@ func TestSortedFastPathEqualsLoops(t *testing.T) {
 				continue // not a capture this package reads
 			}
 		}
-		infos := func(loops bool) []PacketInfo {
-			a := New()
-			a.loopsOnly = loops
-			var out []PacketInfo
-			sc := reassembly.NewScanner(capturetest.Reader(t, path))
-			for sc.Scan() {
-				out = append(out, a.Add(sc.Conn(), sc.Segment()))
+		frames += sameAnalysisBothWays(t, filepath.Base(path), func() *reassembly.Reader { return capturetest.Reader(t, path) })
+	}
+	// Retransmission storms: with fewer than maxUnacked segments
+	// outstanding the list is unsorted once the copies are appended.
+	for _, outstanding := range []int{1, 100, maxUnacked - 5, maxUnacked} {
+		frames += sameAnalysisBothWays(t, fmt.Sprintf("storm over %d", outstanding), func() *reassembly.Reader {
+			r, err := reassembly.NewReader(gencap.Retransmissions(3000, outstanding, 1000, 25000))
+			if err != nil {
+				t.Fatal(err)
 			}
-			return out
-		}
-		fast, slow := infos(false), infos(true)
-		for i := range fast {
-			if fast[i] != slow[i] {
-				t.Fatalf("%s: segment %d: fast path %+v, loops %+v", filepath.Base(path), i, fast[i], slow[i])
-			}
-		}
-		frames += len(fast)
+			return r
+		})
 	}
 	if frames < 10000 {
 		t.Fatalf("only %d segments compared", frames)
 	}
 	t.Logf("%d segments of %d captures", frames, len(paths))
+}
+
+// sameAnalysisBothWays fails unless the fast paths and Wireshark's loops
+// analyse every segment of a capture alike; it returns how many there were.
+func sameAnalysisBothWays(t *testing.T, name string, open func() *reassembly.Reader) int {
+	t.Helper()
+	infos := func(loops bool) []PacketInfo {
+		a := New()
+		a.loopsOnly = loops
+		var out []PacketInfo
+		sc := reassembly.NewScanner(open())
+		for sc.Scan() {
+			out = append(out, a.Add(sc.Conn(), sc.Segment()))
+		}
+		return out
+	}
+	fast, slow := infos(false), infos(true)
+	for i := range fast {
+		if fast[i] != slow[i] {
+			t.Fatalf("%s: segment %d: fast path %+v, loops %+v", name, i, fast[i], slow[i])
+		}
+	}
+	return len(fast)
 }
 
 // TestRunScanModesAgree: Run gives every connection the same result (the
@@ -117,5 +136,95 @@ func TestRunScanModesAgree(t *testing.T) {
 	}
 	if conns == 0 {
 		t.Fatal("no connection compared")
+	}
+}
+
+// TestSortedFastPathFarAck: an ACK about 2^31 beyond the first unacked
+// segment is, in serial arithmetic, above some of the segments and below
+// others: Wireshark's loop removes those it is above, and so must the
+// sorted-list shortcut (which once took such an ACK as acknowledging
+// nothing).
+func TestSortedFastPathFarAck(t *testing.T) {
+	for _, far := range []uint32{1 << 31, 1<<31 + 1500, 1<<31 + 2999, 1<<31 + 3001, 1<<31 - 1, 1<<31 + 1<<30, 1 << 30} {
+		run := func(loops bool) []PacketInfo {
+			cv := newConv(t, 1000, 5000)
+			cv.a.loopsOnly = loops
+			cv.handshake(7, 7, 10)
+			for i := range uint32(3) {
+				cv.send(seg{dir: c2s, seq: 1 + i*mss, ack: 1, n: mss, win: W})
+			}
+			cv.send(seg{dir: s2c, seq: 1, ack: 1 + far, win: W, dtMs: 5})
+			cv.send(seg{dir: c2s, seq: 1 + 3*mss, ack: 1, n: mss, win: W})
+			cv.send(seg{dir: s2c, seq: 1, ack: 1 + 4*mss, win: W, dtMs: 5})
+			return cv.info
+		}
+		fast, slow := run(false), run(true)
+		for i := range fast {
+			if fast[i] != slow[i] {
+				t.Errorf("ACK at first+%d: segment %d: fast path %+v, loops %+v", far, i, fast[i], slow[i])
+			} else if testing.Verbose() {
+				t.Logf("%d %d %+v", far, i, fast[i])
+			}
+		}
+	}
+}
+
+// TestStormFastPathEqualsLoops: a retransmission storm over an unsorted
+// list, with duplicate ACKs below it, partial ACKs that trim and remove
+// segments, and SACK, is analysed as Wireshark's loops analyse it.
+func TestStormFastPathEqualsLoops(t *testing.T) {
+	run := func(loops bool) []PacketInfo {
+		cv := newConv(t, 1<<32-30000, 5000) // sequence numbers wrap during the storm
+		cv.a.loopsOnly = loops
+		cv.handshake(7, 7, 10)
+		for i := range uint32(40) {
+			cv.send(seg{dir: c2s, seq: 1 + i*mss, ack: 1, n: mss, win: W})
+		}
+		// A copy of the first segment, then an ACK inside both copies:
+		// it trims them and removes nothing.
+		cv.send(seg{dir: c2s, seq: 1, ack: 1, n: mss, win: W, dtMs: 25})
+		cv.send(seg{dir: s2c, seq: 1, ack: 1 + mss/2, win: W, dtMs: 1})
+		cv.send(seg{dir: c2s, seq: 1 + mss/2, ack: 1, n: mss / 2, win: W, dtMs: 25})
+		acked := uint32(1 + mss/2)
+		for i := range uint32(600) {
+			at := acked + (i%3)*mss/2 // copies of the first segments, some half a segment up
+			cv.send(seg{dir: c2s, seq: at, ack: 1, n: mss, win: W, dtMs: 25})
+			switch {
+			case i%97 == 96: // a partial ACK inside a segment: trims
+				acked += mss / 2
+				cv.send(seg{dir: s2c, seq: 1, ack: acked, win: W, dtMs: 1})
+			case i%50 == 49: // a partial ACK at a segment's end
+				acked += mss - acked%mss + 1
+				cv.send(seg{dir: s2c, seq: 1, ack: acked, win: W, dtMs: 1})
+			case i%2 == 0: // a duplicate ACK, SACKing the top
+				cv.send(seg{dir: s2c, seq: 1, ack: acked, win: W, dtMs: 1, sack: [][2]uint32{{1 + 30*mss, 1 + 40*mss}}})
+			}
+		}
+		cv.send(seg{dir: s2c, seq: 1, ack: 1 + 40*mss, win: W, dtMs: 1})
+		return cv.info
+	}
+	// Without a handshake the base is below the first segment seen; a
+	// sorted list that starts below the base takes the bounds too, and an
+	// ACK that removes its first segment must renew them.
+	below := func(loops bool) []PacketInfo {
+		cv := newConv(t, 100000, 5000)
+		cv.a.loopsOnly = loops
+		cv.send(seg{dir: c2s, seq: 10000, ack: 1, n: mss, win: W})
+		cv.send(seg{dir: s2c, seq: 1, ack: 10000 + mss, win: W, dtMs: 1})
+		cv.send(seg{dir: c2s, seq: 5000, ack: 1, n: mss, win: W, dtMs: 1})
+		cv.send(seg{dir: c2s, seq: 11000, ack: 1, n: mss, win: W, dtMs: 1})
+		cv.send(seg{dir: s2c, seq: 1, ack: 5000 + mss, win: W, dtMs: 1})
+		cv.send(seg{dir: c2s, seq: 12000, ack: 1, n: mss, win: W, dtMs: 1})
+		cv.send(seg{dir: c2s, seq: 11000, ack: 1, n: mss, win: W, dtMs: 1})
+		cv.send(seg{dir: c2s, seq: 13000, ack: 1, n: mss, win: W, dtMs: 1})
+		return cv.info
+	}
+	for name, f := range map[string]func(bool) []PacketInfo{"storm": run, "below the base": below} {
+		fast, slow := f(false), f(true)
+		for i := range fast {
+			if fast[i] != slow[i] {
+				t.Fatalf("%s: segment %d: fast path %+v, loops %+v", name, i, fast[i], slow[i])
+			}
+		}
 	}
 }

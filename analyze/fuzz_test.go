@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"tcpviz/internal/capturetest"
+	"tcpviz/internal/gencap"
 	"testing"
 
 	"tcpviz/reassembly"
@@ -87,6 +88,12 @@ func FuzzAnalysis(f *testing.F) {
 	for _, name := range []string{"geo_short.pcap", "lossy_sll2.pcap", "v6_short.pcapng"} {
 		f.Add(seedFromCapture(f, filepath.Join("..", "testdata", name), 300))
 	}
+	// A retransmission storm over an unsorted list (see flow.bifOK).
+	storm, err := reassembly.NewReader(gencap.Retransmissions(200, 30, 1000, 25000))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seedFromReader(storm, 300))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		trk := reassembly.NewTracker()
 		a := New()
@@ -184,7 +191,12 @@ func checkStats(t *testing.T, st *DirStats) {
 
 // seedFromCapture encodes the first n segments of a real capture.
 func seedFromCapture(f *testing.F, path string, n int) []byte {
-	sc := reassembly.NewScanner(capturetest.Reader(f, path))
+	return seedFromReader(capturetest.Reader(f, path), n)
+}
+
+// seedFromReader encodes the first n segments of a capture.
+func seedFromReader(r *reassembly.Reader, n int) []byte {
+	sc := reassembly.NewScanner(r)
 	var out []byte
 	var prev int64
 	for i := 0; i < n && sc.Scan(); i++ {

@@ -42,13 +42,18 @@ type pathDir struct {
 	seqProbe            seqProbe
 	rttRecv, rttSend    int64 // capture→receiver→capture, capture→sender→capture; -1 unknown
 
-	// Retransmissions not yet settled, oldest first.
-	rtx       []rtxRec
-	unacked   int // records with ackedAt == 0
-	episode   int64
-	recovery  bool
-	recoverTo uint64
-	episodes  [8]episode
+	// Retransmissions not yet settled, oldest first; pruneRtx drops them
+	// from the front (see withRoom: rtxMem is their array).
+	rtx    []rtxRec
+	rtxMem []rtxRec
+	// openFillers counts the hole fillers in rtx not yet proven spurious:
+	// the only records a late original can prove (see addData).
+	openFillers int
+	unacked     int // records with ackedAt == 0
+	episode     int64
+	recovery    bool
+	recoverTo   uint64
+	episodes    [8]episode
 
 	n pathCounts
 }
@@ -224,7 +229,7 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 	}
 	// A late original of bytes a retransmission already filled here: the
 	// retransmission was spurious, this one was reordered.
-	for k := len(f.rtx) - 1; k >= 0; k-- {
+	for k := len(f.rtx) - 1; k >= 0 && f.openFillers > 0; k-- {
 		r := &f.rtx[k]
 		if r.kind != kindFiller || r.proof != proofNone || r.seq >= end || seq >= r.end {
 			continue
@@ -317,8 +322,12 @@ func (f *pathDir) addRtx(s *reassembly.Segment, kind uint8, units int16) {
 		}
 	}
 	f.pruneRtx(now)
+	f.rtx, f.rtxMem = withRoom(f.rtx, f.rtxMem)
 	f.rtx = append(f.rtx, r)
 	f.unacked++
+	if kind == kindFiller {
+		f.openFillers++
+	}
 }
 
 // prove marks r spurious by proof p, unless it already was.
@@ -328,6 +337,9 @@ func (f *pathDir) prove(r *rtxRec, p uint8) {
 	}
 	r.proof = p
 	f.n.proof[r.kind][p]++
+	if r.kind == kindFiller {
+		f.openFillers--
+	}
 	if r.kind == kindSeen && r.leftEdge {
 		f.n.leftEdgeSeenProven++
 	}
@@ -382,11 +394,12 @@ func (f *pathDir) pruneRtx(now int64) {
 		if r.ackedAt == 0 {
 			f.unacked--
 		}
+		if r.kind == kindFiller && r.proof == proofNone {
+			f.openFillers--
+		}
 		i++
 	}
-	if i > 0 {
-		f.rtx = slices.Delete(f.rtx, 0, i)
-	}
+	f.rtx = f.rtx[i:]
 }
 
 // holesIn returns the index of the first hole ending above a, a copy of

@@ -65,7 +65,7 @@ func decodePathSegments(data []byte) []reassembly.Segment {
 }
 
 // FuzzPath runs random segment sequences through the tracker and the path
-// analysis: no panic, no negative count, the proven-spurious and the
+// analysis: no panic, openFillers right after every segment, no negative count, the proven-spurious and the
 // lost-after-the-capture never more than the retransmissions, and timer
 // plus fast retransmissions exactly the retransmissions.
 func FuzzPath(f *testing.F) {
@@ -96,6 +96,13 @@ func FuzzPath(f *testing.F) {
 				p.Forget(c)
 			}
 			p.Add(c, s)
+			if pc := p.conns[c]; pc != nil {
+				for d, f := range pc.dir {
+					if f != nil && f.openFillers != openFillers(f.rtx) {
+						t.Fatalf("segment %d, dir %d: openFillers %d, %d in the records", i, d, f.openFillers, openFillers(f.rtx))
+					}
+				}
+			}
 		}
 		trk.Flush()
 		for _, c := range retired.all {
@@ -108,6 +115,18 @@ func FuzzPath(f *testing.F) {
 			t.Fatalf("%d connections left after Forget", len(p.conns))
 		}
 	})
+}
+
+// openFillers counts the hole fillers of rtx not proven spurious, as
+// pathDir.openFillers should.
+func openFillers(rtx []rtxRec) int {
+	n := 0
+	for _, r := range rtx {
+		if r.kind == kindFiller && r.proof == proofNone {
+			n++
+		}
+	}
+	return n
 }
 
 func checkPathStats(t *testing.T, d int, st *PathStats) {

@@ -70,22 +70,12 @@ type karnQuad struct {
 	next, prev int8
 }
 
-// room returns segs with room for one more segment. collapse drops
-// acknowledged segments from the front of segs by reslicing; when segs is
-// full it is moved back to the front of mem if it fills less than half,
-// else to a new array twice its size.
+// room returns segs with room for one more segment (see withRoom:
+// collapse drops acknowledged segments from the front of segs).
 func (quad *karnQuad) room() []karnSeg {
-	segs := quad.segs
-	if len(segs) < cap(segs) {
-		return segs
-	}
-	if 2*len(segs) < cap(quad.mem) {
-		return quad.mem[:copy(quad.mem[:len(segs)], segs)]
-	}
-	n := make([]karnSeg, len(segs), 2*len(segs)+4)
-	copy(n, segs)
-	quad.mem = n[:0]
-	return n
+	segs, mem := withRoom(quad.segs, quad.mem)
+	quad.mem = mem
+	return segs
 }
 
 // insert inserts s at index i of the list, keeping the list within

@@ -135,6 +135,10 @@ type RunResult struct {
 func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	res := &RunResult{Busiest: -1, BusiestUDP: -1}
 	sc := reassembly.NewScanner(r)
+	var a *Analyzer
+	if o.Analyze || o.Keep >= 0 || len(o.Also) > 0 {
+		a = New()
+	}
 	var fr *flowRun
 	if o.OnFlow != nil {
 		fr = newFlowRun(o.OnFlow)
@@ -169,13 +173,16 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		case scanPipe:
 			sc.Pipeline()
 		case scanPipeTrack:
-			sc.PipelineTracker()
+			if a == nil {
+				sc.PipelineTracker()
+				break
+			}
+			// The path analysis goes with the tracker: the two goroutines
+			// then share the work about equally.
+			a.ahead = newAheadPath()
+			sc.PipelineTrackerAhead(a.ahead.track, a.ahead.retire)
 		}
 		defer sc.Close()
-	}
-	var a *Analyzer
-	if o.Analyze || o.Keep >= 0 || len(o.Also) > 0 {
-		a = New()
 	}
 	var ro *ordered[*ConnResult] // in stream order
 	var spare []*ConnResult      // results OnConn is done with, for reuse

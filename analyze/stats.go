@@ -360,6 +360,15 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		}
 		d.window(s, w)
 	}
+	if f != 0 { // most segments carry no flag
+		d.countFlags(f, n, info.DupAckNum)
+	}
+	st.MaxBytesInFlight = max(st.MaxBytesInFlight, info.BytesInFlight)
+}
+
+// countFlags counts the flags f of a segment with n bytes of payload.
+func (d *dirAcc) countFlags(f Flag, n int64, dupAckNum int) {
+	st := &d.s
 	if f&Retransmission != 0 {
 		st.RetransPackets++
 		st.RetransBytes += n
@@ -380,10 +389,9 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 	count(ZeroWindowProbe, &st.ZeroWindowProbes)
 	count(WindowUpdate, &st.WindowUpdates)
 	count(AckUnseen, &st.AckUnseen)
-	if info.DupAckNum == 3 {
+	if dupAckNum == 3 {
 		st.TripleDupAcks++
 	}
-	st.MaxBytesInFlight = max(st.MaxBytesInFlight, info.BytesInFlight)
 }
 
 // dataLimits follows slow start and receiver-window limitation for a data
@@ -454,7 +462,12 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 			a.add(cs, true, c, &syn, &info) // a connection that only sent a SYN
 		}
 	}
-	path := a.path.Stats(c)
+	var path [2]PathStats
+	if a.ahead != nil {
+		path = a.ahead.stats(c)
+	} else {
+		path = a.path.Stats(c)
+	}
 	for d := reassembly.C2S; d <= reassembly.S2C; d++ {
 		acc := &cs.stats[d]
 		st := acc.s

@@ -58,7 +58,7 @@ func BenchmarkRead(b *testing.B) {
 		b.Fatal(err)
 	}
 	sc := NewScanner(r)
-	for i := 0; i < 50000; i++ { // warm up buffers (the block buffer doubles to 2 MiB) and the connection table
+	for i := 0; i < 50000; i++ { // warm up buffers (the block buffer doubles to its full size) and the connection table
 		sc.Scan()
 	}
 	b.ReportAllocs()

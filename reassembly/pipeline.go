@@ -49,6 +49,9 @@ type pipeline struct {
 	onRetire func(*Conn)
 	fill     *segBatch // the producer's batch being filled
 	stopped  bool      // the producer saw done while flushing
+	// Hooks run in the producer (PipelineTrackerAhead).
+	aheadTrack  func(*Conn, *Segment)
+	aheadRetire func(*Conn)
 }
 
 // Pipeline makes the scanner read and decode in a goroutine of its own,
@@ -71,6 +74,20 @@ func (s *Scanner) Pipeline() { s.pipeline(false) }
 // Stream, Dir, unwrapped numbers, ConnFirstTime, ClientSYNSeen, Duplicate);
 // the rest only from OnRetire on, when the tracker is done with it.
 func (s *Scanner) PipelineTracker() { s.pipeline(true) }
+
+// PipelineTrackerAhead is PipelineTracker with work of the caller's done
+// in the tracker's goroutine, so that the two goroutines share it:
+// onTrack sees each segment just after it is tracked (before Scan hands
+// it over), with its connection as the tracker has it then; onRetire
+// sees each connection the tracker retires, before Scan's OnRetire gets
+// it. Either may be nil. They run concurrently with Scan and its hooks:
+// what they share with them must be synchronised.
+func (s *Scanner) PipelineTrackerAhead(onTrack func(*Conn, *Segment), onRetire func(*Conn)) {
+	s.pipeline(true)
+	if p := s.pipe; p != nil && p.track && !p.started {
+		p.aheadTrack, p.aheadRetire = onTrack, onRetire
+	}
+}
 
 func (s *Scanner) pipeline(track bool) {
 	if s.pipe != nil || s.dg != nil { // datagrams are handed over in Scan's goroutine
@@ -110,6 +127,9 @@ func (s *Scanner) start(p *pipeline) {
 // event records a call of a tracker hook for Scan to replay before
 // segment at of the batch being filled.
 func (p *pipeline) event(c *Conn, retire bool, at int) {
+	if retire && p.aheadRetire != nil {
+		p.aheadRetire(c)
+	}
 	if retire && p.onRetire == nil || !retire && p.onNew == nil || p.stopped {
 		return
 	}
@@ -119,6 +139,9 @@ func (p *pipeline) event(c *Conn, retire bool, at int) {
 // afterEvent records a retirement by Expire or Flush, after the batch's
 // last segment; a batch full of them is sent on.
 func (p *pipeline) afterEvent(c *Conn) {
+	if p.aheadRetire != nil {
+		p.aheadRetire(c)
+	}
 	if p.onRetire == nil || p.stopped {
 		return
 	}
@@ -178,7 +201,11 @@ func (s *Scanner) produce(p *pipeline) {
 			if !p.track {
 				continue
 			}
-			b.conns = append(b.conns, s.trk.Track(seg))
+			c := s.trk.Track(seg)
+			b.conns = append(b.conns, c)
+			if p.aheadTrack != nil {
+				p.aheadTrack(c, seg)
+			}
 			if seg.Frame&expireEvery == 0 {
 				s.trk.OnRetire = p.afterEvent
 				s.trk.Expire(seg.Time)

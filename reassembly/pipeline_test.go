@@ -4,16 +4,20 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"sync"
 	"testing"
 
 	"tcpviz/internal/golden"
 )
 
 // TestPipelineEqualsPlainScan: a pipelined scanner, with the tracker in
-// Scan's goroutine or in the pipeline's, returns, on every capture at hand
+// Scan's goroutine or in the pipeline's (with or without hooks there),
+// returns, on every capture at hand
 // (damaged ones included), the same segments assigned to the same streams,
 // the same new and retired connections (as they were when retired),
-// warnings, counts and error as a plain one; and Close stops it midway.
+// warnings, counts and error as a plain one; the hooks run in the
+// pipeline see the same segments, and every retirement before Scan's
+// OnRetire does; and Close stops it midway.
 func TestPipelineEqualsPlainScan(t *testing.T) {
 	type trace struct {
 		segs    []Segment
@@ -21,15 +25,20 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 		news    []int
 		retired []int
 		final   []Conn // each retired connection as OnRetire saw it
-		warns   string
-		stats   DecodeStats
-		packets int64
-		err     string
+		// With hooks in the pipeline: the segments and streams onTrack saw,
+		// the streams onRetire saw.
+		ahead, aheadRetired []int
+		aheadSegs           []Segment
+		warns               string
+		stats               DecodeStats
+		packets             int64
+		err                 string
 	}
 	const (
 		plainScan = iota
 		pipeScan
 		pipeTrack
+		pipeAhead
 	)
 	scan := func(path string, mode int) (trace, bool) {
 		f, err := os.Open(path)
@@ -51,8 +60,30 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 			defer sc.Close()
 		}
 		var tr trace
+		var mu sync.Mutex
+		retiredAhead := map[*Conn]bool{}
+		if mode == pipeAhead {
+			sc.PipelineTrackerAhead(func(c *Conn, s *Segment) {
+				tr.aheadSegs = append(tr.aheadSegs, *s)
+				tr.ahead = append(tr.ahead, c.Stream)
+			}, func(c *Conn) {
+				tr.aheadRetired = append(tr.aheadRetired, c.Stream)
+				mu.Lock()
+				retiredAhead[c] = true
+				mu.Unlock()
+			})
+			defer sc.Close()
+		}
 		sc.Tracker().OnNew = func(c *Conn) { tr.news = append(tr.news, c.Stream) }
 		sc.Tracker().OnRetire = func(c *Conn) {
+			if mode == pipeAhead {
+				mu.Lock()
+				ahead := retiredAhead[c]
+				mu.Unlock()
+				if !ahead {
+					t.Errorf("%s: stream %d retired by Scan before the pipeline's hook saw it", path, c.Stream)
+				}
+			}
 			tr.retired = append(tr.retired, c.Stream)
 			tr.final = append(tr.final, *c)
 		}
@@ -78,8 +109,13 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 		if !ok {
 			continue
 		}
-		for _, mode := range []int{pipeScan, pipeTrack} {
+		for _, mode := range []int{pipeScan, pipeTrack, pipeAhead} {
 			piped, _ := scan(path, mode)
+			if mode == pipeAhead && (!reflect.DeepEqual(piped.aheadSegs, plain.segs) || !reflect.DeepEqual(piped.ahead, plain.streams) ||
+				!reflect.DeepEqual(piped.aheadRetired, plain.retired)) {
+				t.Fatalf("%s: the pipeline's hooks saw %d segments, retirements %v; the plain scan %d, %v",
+					path, len(piped.aheadSegs), piped.aheadRetired, len(plain.segs), plain.retired)
+			}
 			same := len(plain.segs) == len(piped.segs) && fmt.Sprint(plain.news, plain.retired, plain.warns, plain.stats, plain.packets, plain.err) ==
 				fmt.Sprint(piped.news, piped.retired, piped.warns, piped.stats, piped.packets, piped.err) &&
 				reflect.DeepEqual(plain.final, piped.final)
