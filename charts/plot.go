@@ -120,6 +120,15 @@ func Title(g *analyze.Graph, capture string) string {
 
 // Render draws g as a PNG, SVG or PDF picture to w.
 func Render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) error {
+	chunk := 0
+	if f == PNG {
+		chunk = rasterChunk
+	}
+	return render(w, g, f, o, chunk)
+}
+
+// render is Render, lines stroked in pieces of chunk points (0: whole).
+func render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions, chunk int) error {
 	wpx, hpx := o.size()
 	if err := CheckSize(wpx, hpx); err != nil {
 		return err
@@ -138,7 +147,7 @@ func Render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) error {
 	default:
 		return fmt.Errorf("cannot render format %q", f)
 	}
-	p, leg := newPlot(g, o, wpx, hpx)
+	p, leg := newPlot(g, o, wpx, hpx, chunk)
 	dc := draw.New(canvas)
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
@@ -161,8 +170,9 @@ func Render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) error {
 }
 
 // newPlot builds the gonum plot of g and its legend (drawn separately, on
-// a background, over the data).
-func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend) {
+// a background, over the data); lines are stroked in pieces of chunk
+// points (0: whole).
+func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, *legend) {
 	p := plot.New()
 	p.Title.Text = o.Title
 	if p.Title.Text == "" {
@@ -204,6 +214,7 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 	for i := range g.Series {
 		s := &g.Series[i]
 		plots[i] = newSeriesPlot(g, s, pg, i, ty)
+		plots[i].chunk = chunk
 		name := plots[i].style.legend
 		if plots[i].alpha != nil {
 			name += " (darker where samples are denser)"
