@@ -37,24 +37,24 @@ type GraphSpec struct {
 	Title string
 	// Series are the names of the series it may draw, in order.
 	Series []string
-	// Build draws the graph from one connection's records.
-	Build func(recs []Record, o SeriesOptions, p GraphParams) *Graph
+	// newBuilder starts the graph of the connection o names.
+	newBuilder func(o SeriesOptions, p GraphParams) graphBuilder
 }
 
 // graphs is the registry, in the order a report shows them.
 var graphs = []GraphSpec{
 	{Kind: GraphTCPTrace, Command: "seq", Style: "tcptrace", Title: "Time/sequence (tcptrace)", Series: seqSeriesOrder,
-		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return TCPTrace(r, o) }},
+		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newTCPTrace(o) }},
 	{Kind: GraphStevens, Command: "seq", Style: "stevens", Title: "Time/sequence (Stevens)", Series: stevensSeries,
-		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return Stevens(r, o) }},
+		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newStevens(o) }},
 	{Kind: GraphThroughput, Command: "tput", Title: "Throughput", Series: []string{SeriesThroughput, SeriesGoodput},
-		Build: func(r []Record, o SeriesOptions, p GraphParams) *Graph { return Throughput(r, o, p.Throughput) }},
+		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newThroughput(o, p.Throughput) }},
 	{Kind: GraphRTT, Command: "rtt", Title: "Round-trip time", Series: []string{SeriesRTT},
-		Build: func(r []Record, o SeriesOptions, p GraphParams) *Graph { return RTT(r, o, p.RTT) }},
+		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newRTT(o, p.RTT) }},
 	{Kind: GraphWindow, Command: "window", Title: "Window", Series: []string{SeriesInFlight, SeriesAdvertised},
-		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return Window(r, o) }},
+		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newWindow(o) }},
 	{Kind: GraphCwnd, Command: "cwnd", Title: "Congestion window (estimated)", Series: cwndSeries,
-		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return Cwnd(r, o) }},
+		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newCwnd(o) }},
 }
 
 // Graphs returns the registry of graphs, in report order.
@@ -110,6 +110,11 @@ func (s GraphSpec) Caption(p GraphParams) string {
 		return fmt.Sprintf("%s (%s)", s.Title, rttSamplingNames[sm])
 	}
 	return s.Title
+}
+
+// Build draws the graph from one connection's records.
+func (s GraphSpec) Build(recs []Record, o SeriesOptions, p GraphParams) *Graph {
+	return feed(s.newBuilder(o, p), recs)
 }
 
 // Draw builds the graph and gives it its title.

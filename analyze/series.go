@@ -248,11 +248,27 @@ func (s *seriesSet) add(name string, k SeriesKind, p Point) {
 func (s *seriesSet) list(names ...string) []Series {
 	var out []Series
 	for _, n := range names {
-		if sr := s.by[n]; sr != nil {
+		if sr := s.by[n]; sr != nil && len(sr.Points) > 0 {
 			out = append(out, *sr)
 		}
 	}
 	return out
+}
+
+// graphBuilder draws one graph of a connection from its records, given one at
+// a time in capture order (both directions): a graph is built while the
+// capture is read, without keeping the records.
+type graphBuilder interface {
+	add(r *Record)
+	graph() *Graph
+}
+
+// feed builds b's graph from recs.
+func feed(b graphBuilder, recs []Record) *Graph {
+	for i := range recs {
+		b.add(&recs[i])
+	}
+	return b.graph()
 }
 
 // finite reports whether all values are finite numbers.
