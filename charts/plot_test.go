@@ -5,10 +5,12 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"io"
+	"math"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -384,6 +386,25 @@ func TestRasterChunks(t *testing.T) {
 		t.Logf("kind %d: %d of %d inked pixels differ", kind, differ, ink)
 		if ink < 5000 || differ > ink/1000 {
 			t.Errorf("kind %d: %d pixels differ strongly of %d inked: the pieces do not draw the whole line", kind, differ, ink)
+		}
+	}
+}
+
+// TestAppendValue: points are written as strconv writes them, whole
+// numbers included.
+func TestAppendValue(t *testing.T) {
+	for _, v := range []float64{0, math.Copysign(0, -1), 1, -1, 1500, 0.5, -2.25, 1e15, 1 << 53, 1<<53 + 2, -(1 << 53), 1e21, 3.0000000001, math.MaxFloat64, math.SmallestNonzeroFloat64} {
+		if got, want := string(appendValue(nil, v)), strconv.FormatFloat(v, 'f', -1, 64); got != want {
+			t.Errorf("appendValue(%g) = %s, want %s", v, got, want)
+		}
+	}
+	for _, ns := range []int64{0, 1, -1, 999_999_999, 1e9, -1e9 - 5, 1234567890123456789, -1234567890123456789} {
+		sign, a := "", ns
+		if a < 0 {
+			sign, a = "-", -a
+		}
+		if got, want := FormatSeconds(ns), fmt.Sprintf("%s%d.%09d", sign, a/1e9, a%1e9); got != want {
+			t.Errorf("FormatSeconds(%d) = %s, want %s", ns, got, want)
 		}
 	}
 }

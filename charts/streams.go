@@ -45,11 +45,16 @@ func FormatTime(ns int64) string {
 
 // FormatSeconds formats a duration in nanoseconds as seconds with nine
 // decimals, exactly.
-func FormatSeconds(ns int64) string {
-	sign := ""
+func FormatSeconds(ns int64) string { return string(appendSeconds(nil, ns)) }
+
+// appendSeconds appends FormatSeconds(ns) to b.
+func appendSeconds(b []byte, ns int64) []byte {
 	if ns < 0 {
-		sign, ns = "-", -ns
+		b, ns = append(b, '-'), -ns
 	}
-	frac := strconv.FormatInt(ns%1e9+1e9, 10)[1:]
-	return sign + strconv.FormatInt(ns/1e9, 10) + "." + frac
+	b = strconv.AppendInt(b, ns/1e9, 10)
+	b = append(b, '.')
+	n := len(b)
+	b = strconv.AppendInt(b, ns%1e9+1e9, 10)
+	return append(b[:n], b[n+1:]...) // the fraction, without the leading 1
 }
