@@ -1,6 +1,10 @@
 package analyze
 
-import "fmt"
+import (
+	"fmt"
+
+	"tcpviz/reassembly"
+)
 
 // GraphKind names a graph: the stem of its derived file names and its key
 // in the registry.
@@ -122,6 +126,71 @@ func (s GraphSpec) Draw(recs []Record, o SeriesOptions, p GraphParams) *Graph {
 	g := s.Build(recs, o, p)
 	g.Title = s.Title
 	return g
+}
+
+// graphBuild draws the graphs Load was asked for while the connection is
+// read: for the direction asked for, or for both when the main one is
+// known only at the end.
+type graphBuild struct {
+	reqs []GraphRequest
+	dirs []reassembly.Direction
+	b    [2][]graphBuilder // by direction
+}
+
+// newGraphBuild readies reqs for direction dir (-1: both); nil when
+// there is nothing to draw, or the graphs must be drawn from the records
+// (absolute sequence numbers count from each direction's final base,
+// which a SYN seen late can still move).
+func newGraphBuild(reqs []GraphRequest, dir int) *graphBuild {
+	if len(reqs) == 0 {
+		return nil
+	}
+	for _, q := range reqs {
+		if q.Series.AbsoluteSeq {
+			return nil
+		}
+	}
+	gb := &graphBuild{reqs: reqs, dirs: []reassembly.Direction{reassembly.C2S, reassembly.S2C}}
+	if dir >= 0 {
+		gb.dirs = []reassembly.Direction{reassembly.Direction(dir)}
+	}
+	return gb
+}
+
+// add takes the next record of connection c.
+func (gb *graphBuild) add(c *reassembly.Conn, r *Record) {
+	if gb.b[gb.dirs[0]] == nil {
+		for _, d := range gb.dirs {
+			for _, q := range gb.reqs {
+				o := q.Series
+				o.Conn, o.Dir = c, d
+				gb.b[d] = append(gb.b[d], q.Spec.newBuilder(o, q.Params))
+			}
+		}
+	}
+	for _, d := range gb.dirs {
+		for _, b := range gb.b[d] {
+			b.add(r)
+		}
+	}
+}
+
+// graphs returns the graphs of direction d of connection c, titled.
+func (gb *graphBuild) graphs(c *reassembly.Conn, d reassembly.Direction) []*Graph {
+	out := make([]*Graph, len(gb.reqs))
+	for i, q := range gb.reqs {
+		o := q.Series
+		o.Conn, o.Dir = c, d
+		if gb.b[d] == nil {
+			out[i] = q.Spec.Draw(nil, o, q.Params)
+			continue
+		}
+		out[i] = gb.b[d][i].graph()
+		out[i].Title = q.Spec.Title
+		identify(out[i], o)
+	}
+	gb.b = [2][]graphBuilder{}
+	return out
 }
 
 // ReportGraph is one graph of a report.

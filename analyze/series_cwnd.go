@@ -57,7 +57,7 @@ func newCwnd(o SeriesOptions) graphBuilder {
 	f := newFrame(GraphCwnd, o)
 	f.g.Y = Axis{Label: "bytes", Unit: "B"}
 	f.g.Columns = []string{"bytes"}
-	return &cwndBuilder{f: f}
+	return &cwndBuilder{f: f, set: seriesSet{thin: o.Thin}}
 }
 
 func (b *cwndBuilder) emitRound() {

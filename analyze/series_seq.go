@@ -64,7 +64,7 @@ type seqBuilder struct {
 }
 
 func newSeqBuilder(kind GraphKind, o SeriesOptions, columns ...string) seqBuilder {
-	return seqBuilder{f: newSeqFrame(kind, o, columns...), sp: spuriousFinder{d: o.Dir}}
+	return seqBuilder{f: newSeqFrame(kind, o, columns...), set: seriesSet{thin: o.Thin}, sp: spuriousFinder{d: o.Dir}}
 }
 
 // tcptraceBuilder builds TCPTrace's graph record by record.
@@ -310,6 +310,7 @@ func (sf *spuriousFinder) move(set *seriesSet, kind SeriesKind, from ...string) 
 	if len(sf.proven) == 0 {
 		return
 	}
+	set.done()
 	for _, name := range from {
 		if sr := set.by[name]; sr != nil {
 			sr.Points = slices.DeleteFunc(sr.Points, func(p Point) bool { return sf.frames[p.Frame] })

@@ -117,7 +117,7 @@ func newThroughput(o SeriesOptions, t ThroughputOptions) graphBuilder {
 	f := newFrame(GraphThroughput, o)
 	f.g.Y = Axis{Label: "throughput", Unit: "bit/s"}
 	f.g.Columns = []string{"bps"}
-	b := &tputBuilder{f: f, t: t}
+	b := &tputBuilder{f: f, t: t, set: seriesSet{thin: o.Thin}}
 	if !b.waits() {
 		t := b.t
 		resolveWindow(nil, &t) // the window, without RTTs

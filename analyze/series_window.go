@@ -17,7 +17,7 @@ func newWindow(o SeriesOptions) graphBuilder {
 	f := newFrame(GraphWindow, o)
 	f.g.Y = Axis{Label: "bytes", Unit: "B"}
 	f.g.Columns = []string{"bytes"}
-	return &windowBuilder{f: f}
+	return &windowBuilder{f: f, set: seriesSet{thin: o.Thin}}
 }
 
 func (b *windowBuilder) add(r *Record) {

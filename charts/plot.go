@@ -80,7 +80,13 @@ func CheckSize(w, h int) error {
 	return nil
 }
 
-func (o PlotOptions) size() (w, h int) {
+// ThinColumns is how many columns of analyze.Thinning a graph drawn for a
+// picture gets per pixel column: thinned finer than the picture, the
+// picture's own thinning finds what it would find in every point.
+const ThinColumns = 4
+
+// Size is the picture's size in pixels, the defaults for those unset.
+func (o PlotOptions) Size() (w, h int) {
 	w, h = o.Width, o.Height
 	if w <= 0 {
 		w = DefaultWidth
@@ -129,7 +135,7 @@ func Render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) error {
 
 // render is Render, lines stroked in pieces of chunk points (0: whole).
 func render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions, chunk int) error {
-	wpx, hpx := o.size()
+	wpx, hpx := o.Size()
 	if err := CheckSize(wpx, hpx); err != nil {
 		return err
 	}
