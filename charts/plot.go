@@ -142,10 +142,11 @@ func render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions, chunk i
 	width := vg.Length(wpx) * vg.Inch / dpi
 	height := vg.Length(hpx) * vg.Inch / dpi
 	var canvas vg.CanvasWriterTo
+	var img *vgimg.Canvas
 	switch f {
 	case PNG:
-		c := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))
-		canvas = vgimg.PngCanvas{Canvas: c}
+		img = vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))
+		canvas = vgimg.PngCanvas{Canvas: img}
 	case SVG:
 		canvas = vgsvg.New(width, height)
 	case PDF:
@@ -155,8 +156,12 @@ func render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions, chunk i
 	}
 	p, leg := newPlot(g, o, wpx, hpx, chunk)
 	dc := draw.New(canvas)
-	dc.SetColor(color.White)
-	dc.Fill(dc.Rectangle.Path())
+	if img == nil {
+		// The vector formats get a white background; the PNG canvas
+		// starts white (filling it again took a tenth of a second).
+		dc.SetColor(color.White)
+		dc.Fill(dc.Rectangle.Path())
+	}
 	// The title and the legend go above the plot, so that the legend never
 	// hides data.
 	title := p.Title
