@@ -1,6 +1,10 @@
 package analyze
 
-import "fmt"
+import (
+	"fmt"
+
+	"tcpviz/reassembly"
+)
 
 // GraphKind names a graph: the stem of its derived file names and its key
 // in the registry.
@@ -37,24 +41,24 @@ type GraphSpec struct {
 	Title string
 	// Series are the names of the series it may draw, in order.
 	Series []string
-	// Build draws the graph from one connection's records.
-	Build func(recs []Record, o SeriesOptions, p GraphParams) *Graph
+	// newBuilder starts the graph of the connection o names.
+	newBuilder func(o SeriesOptions, p GraphParams) graphBuilder
 }
 
 // graphs is the registry, in the order a report shows them.
 var graphs = []GraphSpec{
 	{Kind: GraphTCPTrace, Command: "seq", Style: "tcptrace", Title: "Time/sequence (tcptrace)", Series: seqSeriesOrder,
-		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return TCPTrace(r, o) }},
+		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newTCPTrace(o) }},
 	{Kind: GraphStevens, Command: "seq", Style: "stevens", Title: "Time/sequence (Stevens)", Series: stevensSeries,
-		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return Stevens(r, o) }},
+		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newStevens(o) }},
 	{Kind: GraphThroughput, Command: "tput", Title: "Throughput", Series: []string{SeriesThroughput, SeriesGoodput},
-		Build: func(r []Record, o SeriesOptions, p GraphParams) *Graph { return Throughput(r, o, p.Throughput) }},
+		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newThroughput(o, p.Throughput) }},
 	{Kind: GraphRTT, Command: "rtt", Title: "Round-trip time", Series: []string{SeriesRTT},
-		Build: func(r []Record, o SeriesOptions, p GraphParams) *Graph { return RTT(r, o, p.RTT) }},
+		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newRTT(o, p.RTT) }},
 	{Kind: GraphWindow, Command: "window", Title: "Window", Series: []string{SeriesInFlight, SeriesAdvertised},
-		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return Window(r, o) }},
+		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newWindow(o) }},
 	{Kind: GraphCwnd, Command: "cwnd", Title: "Congestion window (estimated)", Series: cwndSeries,
-		Build: func(r []Record, o SeriesOptions, _ GraphParams) *Graph { return Cwnd(r, o) }},
+		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newCwnd(o) }},
 }
 
 // Graphs returns the registry of graphs, in report order.
@@ -112,11 +116,81 @@ func (s GraphSpec) Caption(p GraphParams) string {
 	return s.Title
 }
 
+// Build draws the graph from one connection's records.
+func (s GraphSpec) Build(recs []Record, o SeriesOptions, p GraphParams) *Graph {
+	return feed(s.newBuilder(o, p), recs)
+}
+
 // Draw builds the graph and gives it its title.
 func (s GraphSpec) Draw(recs []Record, o SeriesOptions, p GraphParams) *Graph {
 	g := s.Build(recs, o, p)
 	g.Title = s.Title
 	return g
+}
+
+// graphBuild draws the graphs Load was asked for while the connection is
+// read: for the direction asked for, or for both when the main one is
+// known only at the end.
+type graphBuild struct {
+	reqs []GraphRequest
+	dirs []reassembly.Direction
+	b    [2][]graphBuilder // by direction
+}
+
+// newGraphBuild readies reqs for direction dir (-1: both); nil when
+// there is nothing to draw, or the graphs must be drawn from the records
+// (absolute sequence numbers count from each direction's final base,
+// which a SYN seen late can still move).
+func newGraphBuild(reqs []GraphRequest, dir int) *graphBuild {
+	if len(reqs) == 0 {
+		return nil
+	}
+	for _, q := range reqs {
+		if q.Series.AbsoluteSeq {
+			return nil
+		}
+	}
+	gb := &graphBuild{reqs: reqs, dirs: []reassembly.Direction{reassembly.C2S, reassembly.S2C}}
+	if dir >= 0 {
+		gb.dirs = []reassembly.Direction{reassembly.Direction(dir)}
+	}
+	return gb
+}
+
+// add takes the next record of connection c.
+func (gb *graphBuild) add(c *reassembly.Conn, r *Record) {
+	if gb.b[gb.dirs[0]] == nil {
+		for _, d := range gb.dirs {
+			for _, q := range gb.reqs {
+				o := q.Series
+				o.Conn, o.Dir = c, d
+				gb.b[d] = append(gb.b[d], q.Spec.newBuilder(o, q.Params))
+			}
+		}
+	}
+	for _, d := range gb.dirs {
+		for _, b := range gb.b[d] {
+			b.add(r)
+		}
+	}
+}
+
+// graphs returns the graphs of direction d of connection c, titled.
+func (gb *graphBuild) graphs(c *reassembly.Conn, d reassembly.Direction) []*Graph {
+	out := make([]*Graph, len(gb.reqs))
+	for i, q := range gb.reqs {
+		o := q.Series
+		o.Conn, o.Dir = c, d
+		if gb.b[d] == nil {
+			out[i] = q.Spec.Draw(nil, o, q.Params)
+			continue
+		}
+		out[i] = gb.b[d][i].graph()
+		out[i].Title = q.Spec.Title
+		identify(out[i], o)
+	}
+	gb.b = [2][]graphBuilder{}
+	return out
 }
 
 // ReportGraph is one graph of a report.

@@ -56,6 +56,9 @@ type RunOptions struct {
 	Keep int
 	// KeepHint is how many records to expect for Keep (0: unknown).
 	KeepHint int
+	// KeepTo, if set, receives Keep's records (reused afterwards) instead
+	// of RunResult.Records.
+	KeepTo func(*reassembly.Conn, *Record)
 	// OnConn, if set, receives every connection once it is retired, in
 	// stream order (see reorder for the bound on what is held back). The
 	// result is reused once OnConn returns: copy what is kept.
@@ -106,9 +109,13 @@ type RunResult struct {
 	Packets int64 // packets read
 	Streams int   // connections seen
 	// Busiest is the stream that carried the most payload (the first of
-	// equals), -1 when there was no connection; BusiestPackets its packets.
-	Busiest        int
-	BusiestPackets int
+	// equals), -1 when there was no connection; BusiestPackets its
+	// packets, BusiestDir its main direction, BusiestFirst and
+	// BusiestLast the times of its first and last packets.
+	Busiest                   int
+	BusiestPackets            int
+	BusiestDir                reassembly.Direction
+	BusiestFirst, BusiestLast int64
 	// Flows counts the datagram flows seen (with OnFlow), and BusiestUDP
 	// is the UDP flow that carried the most payload, -1 when none.
 	Flows      int
@@ -208,6 +215,8 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		if b := c.Dir[0].Bytes + c.Dir[1].Bytes; b > bestBytes || b == bestBytes && c.Stream < res.Busiest {
 			res.Busiest, bestBytes = c.Stream, b
 			res.BusiestPackets = int(c.Dir[0].Packets + c.Dir[1].Packets)
+			res.BusiestDir = MainDirection(c)
+			res.BusiestFirst, res.BusiestLast = c.FirstTime, c.LastTime
 		}
 		if o.Top > 0 {
 			res.Top = addBusy(res.Top, o.Top, Busy{Stream: c.Stream, Bytes: c.Dir[0].Bytes + c.Dir[1].Bytes,
@@ -238,6 +247,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		}
 	}
 	recs := records{all: make([]Record, 0, max(o.KeepHint, 0))}
+	var kept Record // given to KeepTo
 	var info PacketInfo
 	for sc.Scan() {
 		seg, c := sc.Segment(), sc.Conn()
@@ -255,7 +265,12 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		case o.Keep >= 0 && c.Stream == o.Keep:
 			res.Kept = c
 			info := a.Add(c, seg)
-			recs.add(NewRecord(c, seg, info))
+			if o.KeepTo != nil {
+				kept = NewRecord(c, seg, info)
+				o.KeepTo(c, &kept)
+			} else {
+				recs.add(NewRecord(c, seg, info))
+			}
 			if o.OnSegment != nil {
 				o.OnSegment(c, seg, info)
 			}
@@ -346,7 +361,9 @@ type Loaded struct {
 	Conn    *reassembly.Conn
 	Dir     reassembly.Direction // the direction asked for, else the main one
 	Records []Record
-	Stats   [2]DirStats
+	// Graphs are the graphs LoadOptions.Graphs asked for, in order.
+	Graphs []*Graph
+	Stats  [2]DirStats
 	// Warnings of the pass that analysed the connection.
 	Warnings []string
 	// AppLoss is, for an iperf3 UDP flow (LoadUDP), the datagrams lost so
@@ -363,6 +380,18 @@ type LoadOptions struct {
 	// order, during the pass that analyses the chosen one (reused once it
 	// returns, as RunOptions.OnConn).
 	OnConn func(*ConnResult)
+	// Graphs, if set, are drawn of the chosen connection while it is
+	// read (SeriesOptions.Conn and Dir are Load's): Loaded.Graphs holds
+	// them and Loaded.Records stays nil, so that memory follows the
+	// graphs, not the connection's length.
+	Graphs []GraphRequest
+}
+
+// GraphRequest is one graph Load draws.
+type GraphRequest struct {
+	Spec   GraphSpec
+	Series SeriesOptions
+	Params GraphParams
 }
 
 // NoConnError is returned by Load when the capture holds no connection, or
@@ -400,12 +429,43 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 			return nil, &NoConnError{Stream: -1}
 		}
 		stream, hint = res.Busiest, res.BusiestPackets
+		if o.Dir < 0 {
+			o.Dir = int(res.BusiestDir)
+		}
+		o.Graphs = thinFor(o.Graphs, res.BusiestFirst, res.BusiestLast)
+	} else {
+		o.Graphs = thinFor(o.Graphs, 0, -1)
 	}
 	ls, err := loadPass(open, o, stream, hint, nil)
 	if ls == nil {
 		return nil, err
 	}
 	return ls[0], err
+}
+
+// thinFor readies the thinning of the graphs qs asks for for a
+// connection from first to last (ns since the epoch; last < first:
+// unknown, nothing is thinned).
+func thinFor(qs []GraphRequest, first, last int64) []GraphRequest {
+	qs = slices.Clone(qs)
+	for i := range qs {
+		o := &qs[i].Series
+		if o.Thin.Cols == 0 {
+			continue
+		}
+		if last < first {
+			o.Thin.Cols = 0
+			continue
+		}
+		o.Thin.From, o.Thin.To = first, last
+		if o.Time.HasMin {
+			o.Thin.From = max(first, first+o.Time.Min)
+		}
+		if o.Time.HasMax {
+			o.Thin.To = min(last, first+o.Time.Max)
+		}
+	}
+	return qs
 }
 
 // loadPass is the analysing pass of Load and LoadBusiest: it keeps the
@@ -416,7 +476,12 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 	if err != nil {
 		return nil, err
 	}
-	res, err := Run(r, RunOptions{Analyze: o.OnConn != nil, Keep: stream, KeepHint: hint, OnConn: o.OnConn, Also: also})
+	ro := RunOptions{Analyze: o.OnConn != nil, Keep: stream, KeepHint: hint, OnConn: o.OnConn, Also: also}
+	gb := newGraphBuild(o.Graphs, o.Dir)
+	if gb != nil {
+		ro.KeepTo, ro.KeepHint = gb.add, 0
+	}
+	res, err := Run(r, ro)
 	if res.Kept == nil {
 		if err != nil {
 			return nil, err
@@ -426,6 +491,19 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 	l := &Loaded{Conn: res.Kept, Dir: MainDirection(res.Kept), Records: res.Records, Stats: res.Stats, Warnings: res.Warnings}
 	if o.Dir >= 0 {
 		l.Dir = reassembly.Direction(o.Dir)
+	}
+	switch {
+	case gb != nil:
+		l.Graphs = gb.graphs(l.Conn, l.Dir)
+	case len(o.Graphs) > 0:
+		// Absolute sequence numbers count from each direction's final
+		// base: drawn from the records, at the end.
+		for _, q := range o.Graphs {
+			so := q.Series
+			so.Conn, so.Dir = l.Conn, l.Dir
+			l.Graphs = append(l.Graphs, q.Spec.Draw(l.Records, so, q.Params))
+		}
+		l.Records = nil
 	}
 	return append([]*Loaded{l}, res.Also...), err
 }

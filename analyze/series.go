@@ -164,6 +164,10 @@ type SeriesOptions struct {
 	// AbsoluteTime puts times in seconds since the epoch instead of from the
 	// connection's first packet.
 	AbsoluteTime bool
+	// Thin, when its Cols are set, thins long series for a picture (the
+	// RTT graph, whose dots are shaded by their density, keeps every
+	// point).
+	Thin Thinning
 }
 
 // frame holds what the builders share: the options resolved against the
@@ -179,13 +183,9 @@ func newFrame(kind GraphKind, o SeriesOptions) *frame {
 	f := &frame{o: o}
 	g := &Graph{Kind: kind, Dir: o.Dir, XCol: -1,
 		X: Axis{Label: "time since the connection's first packet", Unit: "s", Time: true}}
+	identify(g, o)
 	if c := o.Conn; c != nil {
 		f.start = c.FirstTime
-		g.Stream = c.Stream
-		g.Src, g.Dst = c.Client, c.Server
-		if o.Dir == reassembly.S2C {
-			g.Src, g.Dst = c.Server, c.Client
-		}
 		if o.AbsoluteSeq {
 			for d := range f.seqOffset {
 				f.seqOffset[d] = int64(uint32(c.Dir[d].Base))
@@ -205,6 +205,17 @@ func newFrame(kind GraphKind, o SeriesOptions) *frame {
 	}
 	f.g = g
 	return f
+}
+
+// identify names in g the connection and direction o graphs.
+func identify(g *Graph, o SeriesOptions) {
+	if c := o.Conn; c != nil {
+		g.Stream = c.Stream
+		g.Src, g.Dst = c.Client, c.Server
+		if o.Dir == reassembly.S2C {
+			g.Src, g.Dst = c.Server, c.Client
+		}
+	}
 }
 
 // inTime reports whether record r is inside the time window.
@@ -228,6 +239,10 @@ func (f *frame) seqWindow() {
 type seriesSet struct {
 	order []string
 	by    map[string]*Series
+	// thin, when its Cols are set, thins long series (their points are in
+	// thinned until done).
+	thin    Thinning
+	thinned map[string]*thinSeries
 }
 
 func (s *seriesSet) add(name string, k SeriesKind, p Point) {
@@ -240,19 +255,60 @@ func (s *seriesSet) add(name string, k SeriesKind, p Point) {
 		s.by[name] = sr
 		s.order = append(s.order, name)
 	}
+	if ts := s.thinned[name]; ts != nil {
+		ts.add(&s.thin, k, 0, p)
+		return
+	}
 	sr.Points = append(sr.Points, p)
+	if s.thin.Cols > 0 && len(sr.Points) >= thinAfter {
+		ts := &thinSeries{cols: make([][]thinPoint, s.thin.Cols+2)}
+		for _, q := range sr.Points {
+			ts.add(&s.thin, k, 0, q)
+		}
+		sr.Points = nil
+		if s.thinned == nil {
+			s.thinned = map[string]*thinSeries{}
+		}
+		s.thinned[name] = ts
+	}
+}
+
+// done puts the points of the thinned series back in their series.
+func (s *seriesSet) done() {
+	for name, ts := range s.thinned {
+		sr := s.by[name]
+		sr.Points = ts.points(&s.thin, sr.Kind)
+	}
+	s.thinned = nil
 }
 
 // list returns the series in the order given by names, skipping empty
 // ones (a series always has at least one point).
 func (s *seriesSet) list(names ...string) []Series {
+	s.done()
 	var out []Series
 	for _, n := range names {
-		if sr := s.by[n]; sr != nil {
+		if sr := s.by[n]; sr != nil && len(sr.Points) > 0 {
 			out = append(out, *sr)
 		}
 	}
 	return out
+}
+
+// graphBuilder draws one graph of a connection from its records, given one at
+// a time in capture order (both directions): a graph is built while the
+// capture is read, without keeping the records.
+type graphBuilder interface {
+	add(r *Record)
+	graph() *Graph
+}
+
+// feed builds b's graph from recs.
+func feed(b graphBuilder, recs []Record) *Graph {
+	for i := range recs {
+		b.add(&recs[i])
+	}
+	return b.graph()
 }
 
 // finite reports whether all values are finite numbers.

@@ -30,92 +30,104 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //
 // At a receiver-side capture the flight is what arrived, not what the
 // sender allowed: callers say so (see PathStats.Vantage).
-func Cwnd(recs []Record, o SeriesOptions) *Graph {
+func Cwnd(recs []Record, o SeriesOptions) *Graph { return feed(newCwnd(o), recs) }
+
+// cwndBuilder builds Cwnd's graph record by record.
+type cwndBuilder struct {
+	f                    *frame
+	set                  seriesSet
+	started              bool
+	high                 int64 // highest end of data sent
+	inRound              bool
+	roundEnd             int64
+	roundFrame           int64 // the round's first segment
+	roundTime            int64
+	roundFlight          int64
+	lastFlight           int64
+	maxSeg               int64
+	inEpisode            bool
+	episodeEnd           int64
+	cumAck               int64
+	haveAck              bool
+	signals              int // duplicate ACKs and SACKed ACKs since the last new ACK
+	lastRoundEmittedTime int64
+}
+
+func newCwnd(o SeriesOptions) graphBuilder {
 	f := newFrame(GraphCwnd, o)
-	g := f.g
-	g.Y = Axis{Label: "bytes", Unit: "B"}
-	g.Columns = []string{"bytes"}
-	var set seriesSet
-	rev := o.Dir.Reverse()
-	var (
-		started              bool
-		high                 int64 // highest end of data sent
-		inRound              bool
-		roundEnd             int64
-		roundStart           Record // the round's first segment (time, frame)
-		roundFlight          int64
-		lastFlight           int64
-		maxSeg               int64
-		inEpisode            bool
-		episodeEnd           int64
-		cumAck               int64
-		haveAck              bool
-		signals              int // duplicate ACKs and SACKed ACKs since the last new ACK
-		lastRoundEmittedTime int64
-	)
-	emitRound := func() {
-		if roundFlight > 0 && f.inTime(roundStart.Time) {
-			set.add(SeriesCwnd, Steps, Point{Frame: roundStart.Frame, Time: roundStart.Time, V: [3]float64{float64(roundFlight)}})
-			lastRoundEmittedTime = roundStart.Time
-		}
+	f.g.Y = Axis{Label: "bytes", Unit: "B"}
+	f.g.Columns = []string{"bytes"}
+	return &cwndBuilder{f: f, set: seriesSet{thin: o.Thin}}
+}
+
+func (b *cwndBuilder) emitRound() {
+	if b.roundFlight > 0 && b.f.inTime(b.roundTime) {
+		b.set.add(SeriesCwnd, Steps, Point{Frame: b.roundFrame, Time: b.roundTime, V: [3]float64{float64(b.roundFlight)}})
+		b.lastRoundEmittedTime = b.roundTime
 	}
-	for i := range recs {
-		r := &recs[i]
-		if r.Dir == o.Dir {
-			if r.Len == 0 || r.Info.Flags&CaptureDuplicate != 0 {
-				continue
+}
+
+func (b *cwndBuilder) add(r *Record) {
+	f, o := b.f, &b.f.o
+	if r.Dir == o.Dir {
+		if r.Len == 0 || r.Info.Flags&CaptureDuplicate != 0 {
+			return
+		}
+		n := int64(r.Len)
+		b.maxSeg = max(b.maxSeg, n)
+		end := r.Seq + n
+		if r.Info.BytesInFlight >= 0 {
+			b.lastFlight = r.Info.BytesInFlight
+		}
+		if b.started && r.Seq < b.high && !b.inEpisode {
+			b.inEpisode, b.episodeEnd = true, b.high
+			flight := max(b.roundFlight, b.lastFlight)
+			name := SeriesRTOLoss
+			if b.signals > 0 {
+				name = SeriesFastLoss
 			}
-			n := int64(r.Len)
-			maxSeg = max(maxSeg, n)
-			end := r.Seq + n
-			if r.Info.BytesInFlight >= 0 {
-				lastFlight = r.Info.BytesInFlight
+			if f.inTime(r.Time) {
+				b.set.add(name, Marks, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(flight)}})
+				b.set.add(SeriesSsthresh, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(max(flight/2, 2*b.maxSeg))}})
 			}
-			if started && r.Seq < high && !inEpisode {
-				inEpisode, episodeEnd = true, high
-				flight := max(roundFlight, lastFlight)
-				name := SeriesRTOLoss
-				if signals > 0 {
-					name = SeriesFastLoss
-				}
-				if f.inTime(r.Time) {
-					set.add(name, Marks, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(flight)}})
-					set.add(SeriesSsthresh, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(max(flight/2, 2*maxSeg))}})
-				}
-			}
-			if !inRound {
-				inRound, roundEnd, roundStart, roundFlight = true, end, *r, 0
-			}
-			if !started || end > high {
-				high, started = end, true
-			}
-			roundFlight = max(roundFlight, lastFlight)
-			continue
 		}
-		if r.Dir != rev || !r.HasAck || r.Flags&reassembly.SYN != 0 {
-			continue
+		if !b.inRound {
+			b.inRound, b.roundEnd, b.roundFrame, b.roundTime, b.roundFlight = true, end, r.Frame, r.Time, 0
 		}
-		if r.Window >= 0 && r.Flags&reassembly.RST == 0 && f.inTime(r.Time) {
-			set.add(SeriesAdvertised, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(r.Window)}})
+		if !b.started || end > b.high {
+			b.high, b.started = end, true
 		}
-		switch {
-		case !haveAck || r.Ack > cumAck:
-			cumAck, haveAck, signals = r.Ack, true, 0
-		case r.Info.Flags&DupAck != 0 || r.NSACK > 0:
-			signals++
-		}
-		if inEpisode && r.Ack >= episodeEnd {
-			inEpisode = false
-		}
-		if inRound && r.Ack >= roundEnd {
-			emitRound()
-			inRound = false
-		}
+		b.roundFlight = max(b.roundFlight, b.lastFlight)
+		return
 	}
-	if inRound && roundStart.Time != lastRoundEmittedTime {
-		emitRound()
+	if r.Dir != o.Dir.Reverse() || !r.HasAck || r.Flags&reassembly.SYN != 0 {
+		return
 	}
-	g.Series = set.list(cwndSeries...)
+	if r.Window >= 0 && r.Flags&reassembly.RST == 0 && f.inTime(r.Time) {
+		b.set.add(SeriesAdvertised, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(r.Window)}})
+	}
+	switch {
+	case !b.haveAck || r.Ack > b.cumAck:
+		b.cumAck, b.haveAck, b.signals = r.Ack, true, 0
+	case r.Info.Flags&DupAck != 0 || r.NSACK > 0:
+		b.signals++
+	}
+	if b.inEpisode && r.Ack >= b.episodeEnd {
+		b.inEpisode = false
+	}
+	if b.inRound && r.Ack >= b.roundEnd {
+		b.emitRound()
+		b.inRound = false
+	}
+}
+
+func (b *cwndBuilder) graph() *Graph {
+	if b.inRound && b.roundTime != b.lastRoundEmittedTime {
+		b.emitRound()
+		b.inRound = false
+	}
+	g := b.f.g
+	g.Series = b.set.list(cwndSeries...)
 	capWindow(g)
 	return g
 }

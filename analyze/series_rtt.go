@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 
 	"tcpviz/reassembly"
 )
@@ -59,7 +60,27 @@ type rttSample struct {
 // RTT builds the round-trip time graph of the data sent in direction
 // o.Dir: one point per sample, at the measured segment's send time (or
 // sequence number), in milliseconds. Columns: rtt_ms, seq, ack_frame.
-func RTT(recs []Record, o SeriesOptions, ro RTTOptions) *Graph {
+func RTT(recs []Record, o SeriesOptions, ro RTTOptions) *Graph { return feed(newRTT(o, ro), recs) }
+
+// rttBuilder builds RTT's graph record by record.
+type rttBuilder struct {
+	f   *frame
+	ro  RTTOptions
+	set seriesSet
+	// Ack and Karn sampling: the sequence number of each segment of
+	// o.Dir that can be measured, by frame (frames ascending).
+	frames, seqs []int64
+	// Timestamp sampling: the first segment sent with each TSval.
+	first map[uint32]*tsSent
+}
+
+// tsSent is the first segment sent with a TSval.
+type tsSent struct {
+	time, frame, seq int64
+	used             bool
+}
+
+func newRTT(o SeriesOptions, ro RTTOptions) graphBuilder {
 	f := newFrame(GraphRTT, o)
 	g := f.g
 	if ro.Sampling == "" {
@@ -78,88 +99,81 @@ func RTT(recs []Record, o SeriesOptions, ro RTTOptions) *Graph {
 		g.Zoom.XMin, g.Zoom.HasXMin = float64(o.Seq.Min), o.Seq.HasMin
 		g.Zoom.XMax, g.Zoom.HasXMax = float64(o.Seq.Max), o.Seq.HasMax
 	}
-	var samples []rttSample
-	switch ro.Sampling {
-	case SampleKarn:
-		samples = analysisSamples(recs, o.Dir, true)
-	case SampleTimestamps:
-		samples = timestampSamples(recs, o.Dir)
-	default:
-		samples = analysisSamples(recs, o.Dir, false)
-	}
-	var set seriesSet
-	for _, s := range samples {
-		seq := f.seq(o.Dir, s.seq)
-		ms := float64(s.rtt) / 1e6
-		if s.rtt < 0 || !f.inTime(s.time) || !o.Seq.Contains(seq) || !finite(ms) {
-			continue
-		}
-		set.add(SeriesRTT, Dots, Point{Frame: s.frame, Time: s.time, V: [3]float64{ms, float64(seq), float64(s.ackFrame)}})
-	}
-	g.Series = set.list(SeriesRTT)
-	return g
+	return &rttBuilder{f: f, ro: ro, first: map[uint32]*tsSent{}}
 }
 
-// analysisSamples are samples the analysis took, each placed at the
-// measured segment's transmission: Wireshark's ack_rtt (timed from the
-// segment's first transmission) or, with karn, tcptrace's samples (Karn's
-// rule, see karnDir: exactly those the summary's karn_rtt_* columns
-// describe).
-func analysisSamples(recs []Record, d reassembly.Direction, karn bool) []rttSample {
-	seqOf := map[int64]int64{}
-	var out []rttSample
-	for i := range recs {
-		r := &recs[i]
-		if r.Dir == d {
-			if r.Len > 0 || r.Flags&(reassembly.SYN|reassembly.FIN) != 0 {
-				seqOf[r.Frame] = r.Seq
-			}
-			continue
-		}
-		rtt, frame, sent := r.Info.AckRTT, r.Info.AckedFrame, r.Time-r.Info.AckRTT
-		if karn {
-			rtt, frame, sent = r.Info.KarnRTT, r.Info.KarnFrame, r.Info.KarnSent
-		}
-		if rtt < 0 || frame <= 0 {
-			continue
-		}
-		out = append(out, rttSample{frame: frame, time: sent, seq: seqOf[frame], ackFrame: r.Frame, rtt: rtt})
+func (b *rttBuilder) add(r *Record) {
+	var s rttSample
+	var ok bool
+	if b.ro.Sampling == SampleTimestamps {
+		s, ok = b.timestampSample(r)
+	} else {
+		s, ok = b.analysisSample(r, b.ro.Sampling == SampleKarn)
 	}
-	return out
+	if !ok {
+		return
+	}
+	o := &b.f.o
+	seq := b.f.seq(o.Dir, s.seq)
+	ms := float64(s.rtt) / 1e6
+	if s.rtt < 0 || !b.f.inTime(s.time) || !o.Seq.Contains(seq) || !finite(ms) {
+		return
+	}
+	b.set.add(SeriesRTT, Dots, Point{Frame: s.frame, Time: s.time, V: [3]float64{ms, float64(seq), float64(s.ackFrame)}})
 }
 
-// timestampSamples time, for each TSval the sender used, the first ACK
+func (b *rttBuilder) graph() *Graph {
+	b.f.g.Series = b.set.list(SeriesRTT)
+	return b.f.g
+}
+
+// analysisSample is a sample the analysis took, placed at the measured
+// segment's transmission: Wireshark's ack_rtt (timed from the segment's
+// first transmission) or, with karn, tcptrace's sample (Karn's rule, see
+// karnDir: exactly those the summary's karn_rtt_* columns describe).
+func (b *rttBuilder) analysisSample(r *Record, karn bool) (rttSample, bool) {
+	if r.Dir == b.f.o.Dir {
+		if r.Len > 0 || r.Flags&(reassembly.SYN|reassembly.FIN) != 0 {
+			b.frames, b.seqs = append(b.frames, r.Frame), append(b.seqs, r.Seq)
+		}
+		return rttSample{}, false
+	}
+	rtt, frame, sent := r.Info.AckRTT, r.Info.AckedFrame, r.Time-r.Info.AckRTT
+	if karn {
+		rtt, frame, sent = r.Info.KarnRTT, r.Info.KarnFrame, r.Info.KarnSent
+	}
+	if rtt < 0 || frame <= 0 {
+		return rttSample{}, false
+	}
+	var seq int64
+	if i, ok := slices.BinarySearch(b.frames, frame); ok {
+		seq = b.seqs[i]
+	}
+	return rttSample{frame: frame, time: sent, seq: seq, ackFrame: r.Frame, rtt: rtt}, true
+}
+
+// timestampSample times, for each TSval the sender used, the first ACK
 // echoing it from the first segment that carried it.
-func timestampSamples(recs []Record, d reassembly.Direction) []rttSample {
-	type sent struct {
-		time, frame, seq int64
-		used             bool
+func (b *rttBuilder) timestampSample(r *Record) (rttSample, bool) {
+	if !r.HasTS {
+		return rttSample{}, false
 	}
-	first := map[uint32]*sent{}
-	var out []rttSample
-	for i := range recs {
-		r := &recs[i]
-		if !r.HasTS {
-			continue
+	if r.Dir == b.f.o.Dir {
+		if r.Len == 0 && r.Flags&(reassembly.SYN|reassembly.FIN) == 0 {
+			return rttSample{}, false
 		}
-		if r.Dir == d {
-			if r.Len == 0 && r.Flags&(reassembly.SYN|reassembly.FIN) == 0 {
-				continue
-			}
-			if _, ok := first[r.TSVal]; !ok {
-				first[r.TSVal] = &sent{time: r.Time, frame: r.Frame, seq: r.Seq}
-			}
-			continue
+		if _, ok := b.first[r.TSVal]; !ok {
+			b.first[r.TSVal] = &tsSent{time: r.Time, frame: r.Frame, seq: r.Seq}
 		}
-		if !r.HasAck || r.TSEcr == 0 {
-			continue
-		}
-		s := first[r.TSEcr]
-		if s == nil || s.used {
-			continue
-		}
-		s.used = true
-		out = append(out, rttSample{frame: s.frame, time: s.time, seq: s.seq, ackFrame: r.Frame, rtt: r.Time - s.time})
+		return rttSample{}, false
 	}
-	return out
+	if !r.HasAck || r.TSEcr == 0 {
+		return rttSample{}, false
+	}
+	s := b.first[r.TSEcr]
+	if s == nil || s.used {
+		return rttSample{}, false
+	}
+	s.used = true
+	return rttSample{frame: s.frame, time: s.time, seq: s.seq, ackFrame: r.Frame, rtt: r.Time - s.time}, true
 }

@@ -1,6 +1,11 @@
 package analyze
 
-import "tcpviz/reassembly"
+import (
+	"cmp"
+	"slices"
+
+	"tcpviz/reassembly"
+)
 
 // Series names of the time/sequence graphs.
 const (
@@ -49,77 +54,98 @@ var stevensSeries = []string{SeriesData, SeriesRetrans, SeriesSpurious, SeriesSY
 // blocks apart), duplicate ACK and zero-window marks, and SYN/FIN/RST
 // marks. A resent segment that a later D-SACK proves unneeded is drawn as
 // a spurious retransmission instead of its Wireshark category.
-func TCPTrace(recs []Record, o SeriesOptions) *Graph {
-	f := newSeqFrame(GraphTCPTrace, o, seqColumn, endCol)
-	g := f.g
-	var set seriesSet
-	rev := o.Dir.Reverse()
-	spurious := spuriousFrames(recs, o.Dir)
-	for i := range recs {
-		r := &recs[i]
-		if !f.inTime(r.Time) {
-			continue
-		}
-		pt := func(a, b int64) Point {
-			return Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(a), float64(b)}}
-		}
-		mark := func(name string, v int64) {
-			if o.Seq.Contains(v) {
-				set.add(name, Marks, pt(v, v))
-			}
-		}
-		if r.Dir == o.Dir {
-			s := f.seq(o.Dir, r.Seq)
-			if r.Len > 0 && o.Seq.Overlaps(s, s+int64(r.Len)) {
-				name := SeriesData
-				switch {
-				case spurious[r.Frame]:
-					name = SeriesSpurious
-				case r.Info.Flags&Retransmission != 0:
-					name = SeriesRetrans
-				case r.Info.Flags&OutOfOrder != 0:
-					name = SeriesOutOfOrder
-				}
-				set.add(name, Bars, pt(s, s+int64(r.Len)))
-			}
-			if r.Info.Flags&LostSegment != 0 {
-				mark(SeriesLost, s)
-			}
-			f.flagMarks(r, s, mark)
-			continue
-		}
-		if r.Dir != rev || !r.HasAck {
-			continue
-		}
-		a := f.seq(o.Dir, r.Ack)
-		if o.Seq.Contains(a) {
-			set.add(SeriesAck, Steps, pt(a, a))
-		}
-		if r.Window >= 0 && r.Flags&reassembly.RST == 0 {
-			if w := a + r.Window; o.Seq.Contains(w) {
-				set.add(SeriesRecvWindow, Steps, pt(w, w))
-			}
-		}
-		_, _, dsack := dsackOf(r)
-		for k := 0; k < r.NSACK; k++ {
-			l, rr := f.seq(o.Dir, r.SACK[k][0]), f.seq(o.Dir, r.SACK[k][1])
-			if rr > l && o.Seq.Overlaps(l, rr) {
-				name := SeriesSACK
-				if k == 0 && dsack {
-					name = SeriesDSACK
-				}
-				set.add(name, Bars, pt(l, rr))
-			}
-		}
-		if r.Info.Flags&DupAck != 0 {
-			mark(SeriesDupAck, a)
-		}
-		if r.Info.Flags&ZeroWindow != 0 {
-			mark(SeriesZeroWindow, a)
-		}
-		f.flagMarks(r, a, mark)
+func TCPTrace(recs []Record, o SeriesOptions) *Graph { return feed(newTCPTrace(o), recs) }
+
+// seqBuilder is what the time/sequence graphs' builders share.
+type seqBuilder struct {
+	f   *frame
+	set seriesSet
+	sp  spuriousFinder
+}
+
+func newSeqBuilder(kind GraphKind, o SeriesOptions, columns ...string) seqBuilder {
+	return seqBuilder{f: newSeqFrame(kind, o, columns...), set: seriesSet{thin: o.Thin}, sp: spuriousFinder{d: o.Dir}}
+}
+
+// tcptraceBuilder builds TCPTrace's graph record by record.
+type tcptraceBuilder struct{ seqBuilder }
+
+func newTCPTrace(o SeriesOptions) graphBuilder {
+	return &tcptraceBuilder{newSeqBuilder(GraphTCPTrace, o, seqColumn, endCol)}
+}
+
+func (b *tcptraceBuilder) add(r *Record) {
+	f, o, set := b.f, &b.f.o, &b.set
+	resent := b.sp.add(r)
+	if !f.inTime(r.Time) {
+		return
 	}
-	g.Series = set.list(seqSeriesOrder...)
+	pt := func(a, c int64) Point {
+		return Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(a), float64(c)}}
+	}
+	mark := func(name string, v int64) {
+		if o.Seq.Contains(v) {
+			set.add(name, Marks, pt(v, v))
+		}
+	}
+	if r.Dir == o.Dir {
+		s := f.seq(o.Dir, r.Seq)
+		if r.Len > 0 && o.Seq.Overlaps(s, s+int64(r.Len)) {
+			name := SeriesData
+			switch {
+			case r.Info.Flags&Retransmission != 0:
+				name = SeriesRetrans
+			case r.Info.Flags&OutOfOrder != 0:
+				name = SeriesOutOfOrder
+			}
+			p := pt(s, s+int64(r.Len))
+			set.add(name, Bars, p)
+			if resent != nil {
+				resent.drawn, resent.pt = true, p
+			}
+		}
+		if r.Info.Flags&LostSegment != 0 {
+			mark(SeriesLost, s)
+		}
+		f.flagMarks(r, s, mark)
+		return
+	}
+	if r.Dir != o.Dir.Reverse() || !r.HasAck {
+		return
+	}
+	a := f.seq(o.Dir, r.Ack)
+	if o.Seq.Contains(a) {
+		set.add(SeriesAck, Steps, pt(a, a))
+	}
+	if r.Window >= 0 && r.Flags&reassembly.RST == 0 {
+		if w := a + r.Window; o.Seq.Contains(w) {
+			set.add(SeriesRecvWindow, Steps, pt(w, w))
+		}
+	}
+	_, _, dsack := dsackOf(r)
+	for k := 0; k < r.NSACK; k++ {
+		l, rr := f.seq(o.Dir, r.SACK[k][0]), f.seq(o.Dir, r.SACK[k][1])
+		if rr > l && o.Seq.Overlaps(l, rr) {
+			name := SeriesSACK
+			if k == 0 && dsack {
+				name = SeriesDSACK
+			}
+			set.add(name, Bars, pt(l, rr))
+		}
+	}
+	if r.Info.Flags&DupAck != 0 {
+		mark(SeriesDupAck, a)
+	}
+	if r.Info.Flags&ZeroWindow != 0 {
+		mark(SeriesZeroWindow, a)
+	}
+	f.flagMarks(r, a, mark)
+}
+
+func (b *tcptraceBuilder) graph() *Graph {
+	g := b.f.g
+	b.sp.move(&b.set, Bars, SeriesData, SeriesRetrans, SeriesOutOfOrder)
+	g.Series = b.set.list(seqSeriesOrder...)
 	for i := range g.Series {
 		if g.Series[i].Kind != Bars {
 			g.Series[i].Cols = 1
@@ -144,36 +170,45 @@ func (f *frame) flagMarks(r *Record, v int64, mark func(string, int64)) {
 // Stevens builds the Stevens-style time/sequence graph: the start sequence
 // number of each data segment of direction o.Dir against its time, with
 // retransmissions as their own series, and SYN/FIN/RST marks.
-func Stevens(recs []Record, o SeriesOptions) *Graph {
-	f := newSeqFrame(GraphStevens, o, seqColumn)
-	g := f.g
-	var set seriesSet
-	spurious := spuriousFrames(recs, o.Dir)
-	for i := range recs {
-		r := &recs[i]
-		if r.Dir != o.Dir || !f.inTime(r.Time) {
-			continue
-		}
-		s := f.seq(o.Dir, r.Seq)
-		mark := func(name string, v int64) {
-			if o.Seq.Contains(v) {
-				set.add(name, Marks, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(v)}})
-			}
-		}
-		if r.Len > 0 && o.Seq.Contains(s) {
-			name := SeriesData
-			switch {
-			case spurious[r.Frame]:
-				name = SeriesSpurious
-			case r.Info.Flags&Retransmission != 0:
-				name = SeriesRetrans
-			}
-			set.add(name, Dots, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(s)}})
-		}
-		f.flagMarks(r, s, mark)
+func Stevens(recs []Record, o SeriesOptions) *Graph { return feed(newStevens(o), recs) }
+
+// stevensBuilder builds Stevens's graph record by record.
+type stevensBuilder struct{ seqBuilder }
+
+func newStevens(o SeriesOptions) graphBuilder {
+	return &stevensBuilder{newSeqBuilder(GraphStevens, o, seqColumn)}
+}
+
+func (b *stevensBuilder) add(r *Record) {
+	f, o, set := b.f, &b.f.o, &b.set
+	resent := b.sp.add(r)
+	if r.Dir != o.Dir || !f.inTime(r.Time) {
+		return
 	}
-	g.Series = set.list(stevensSeries...)
-	return g
+	s := f.seq(o.Dir, r.Seq)
+	mark := func(name string, v int64) {
+		if o.Seq.Contains(v) {
+			set.add(name, Marks, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(v)}})
+		}
+	}
+	if r.Len > 0 && o.Seq.Contains(s) {
+		name := SeriesData
+		if r.Info.Flags&Retransmission != 0 {
+			name = SeriesRetrans
+		}
+		p := Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(s)}}
+		set.add(name, Dots, p)
+		if resent != nil {
+			resent.drawn, resent.pt = true, p
+		}
+	}
+	f.flagMarks(r, s, mark)
+}
+
+func (b *stevensBuilder) graph() *Graph {
+	b.sp.move(&b.set, Dots, SeriesData, SeriesRetrans)
+	b.f.g.Series = b.set.list(stevensSeries...)
+	return b.f.g
 }
 
 // newSeqFrame starts a graph whose y axis is the sequence number.
@@ -202,51 +237,88 @@ func dsackOf(r *Record) (l, rr int64, ok bool) {
 	return 0, 0, false
 }
 
-// maxResent bounds the resent segments spuriousFrames waits on.
+// maxResent bounds the resent segments spuriousFinder waits on.
 const maxResent = 4096
 
-// spuriousFrames returns the frames of direction d's resent segments
+// spuriousFinder finds, record by record, direction d's resent segments
 // (starting below the highest byte sent before them) that a later D-SACK
 // block proves unneeded: the receiver already had those bytes. Each
-// D-SACK block proves the latest resend it covers.
-func spuriousFrames(recs []Record, d reassembly.Direction) map[int64]bool {
-	type resent struct{ seq, end, frame int64 }
-	var pending []resent
-	var out map[int64]bool
-	var high int64
-	started := false
-	for i := range recs {
-		r := &recs[i]
-		if r.Dir == d {
-			if r.Len == 0 {
-				continue
-			}
-			end := r.Seq + int64(r.Len)
-			if started && r.Seq < high {
-				if len(pending) == maxResent {
-					pending = pending[1:]
-				}
-				pending = append(pending, resent{r.Seq, end, r.Frame})
-			}
-			if !started || end > high {
-				high, started = end, true
-			}
-			continue
+// D-SACK block proves the latest resend it covers. The graphs draw a
+// resent segment in its Wireshark category first and move it to the
+// spurious retransmissions once proven (move).
+type spuriousFinder struct {
+	d       reassembly.Direction
+	pending []resent
+	high    int64
+	started bool
+	proven  []Point        // the proven segments that were drawn
+	frames  map[int64]bool // and their frames
+}
+
+// resent is a resent segment waiting for a D-SACK; pt is its point, when
+// drawn.
+type resent struct {
+	seq, end, frame int64
+	drawn           bool
+	pt              Point
+}
+
+// add takes record r; for a resent segment it returns its entry, for the
+// caller to note the point drawn.
+func (sf *spuriousFinder) add(r *Record) *resent {
+	if r.Dir == sf.d {
+		if r.Len == 0 {
+			return nil
 		}
-		l, rr, ok := dsackOf(r)
-		if !ok {
-			continue
-		}
-		for k := len(pending) - 1; k >= 0; k-- {
-			if p := pending[k]; p.seq >= l && p.end <= rr {
-				if out == nil {
-					out = map[int64]bool{}
-				}
-				out[p.frame] = true
-				pending = append(pending[:k], pending[k+1:]...)
-				break
+		end := r.Seq + int64(r.Len)
+		var out *resent
+		if sf.started && r.Seq < sf.high {
+			if len(sf.pending) == maxResent {
+				sf.pending = sf.pending[1:]
 			}
+			sf.pending = append(sf.pending, resent{seq: r.Seq, end: end, frame: r.Frame})
+			out = &sf.pending[len(sf.pending)-1]
+		}
+		if !sf.started || end > sf.high {
+			sf.high, sf.started = end, true
+		}
+		return out
+	}
+	l, rr, ok := dsackOf(r)
+	if !ok {
+		return nil
+	}
+	for k := len(sf.pending) - 1; k >= 0; k-- {
+		if p := sf.pending[k]; p.seq >= l && p.end <= rr {
+			if p.drawn {
+				if sf.frames == nil {
+					sf.frames = map[int64]bool{}
+				}
+				sf.frames[p.frame] = true
+				sf.proven = append(sf.proven, p.pt)
+			}
+			sf.pending = append(sf.pending[:k], sf.pending[k+1:]...)
+			break
 		}
 	}
-	return out
+	return nil
+}
+
+// move takes the proven segments out of the series named from and puts
+// them, in capture order, in the spurious retransmissions (drawn as kind).
+func (sf *spuriousFinder) move(set *seriesSet, kind SeriesKind, from ...string) {
+	if len(sf.proven) == 0 {
+		return
+	}
+	set.done()
+	for _, name := range from {
+		if sr := set.by[name]; sr != nil {
+			sr.Points = slices.DeleteFunc(sr.Points, func(p Point) bool { return sf.frames[p.Frame] })
+		}
+	}
+	slices.SortStableFunc(sf.proven, func(a, b Point) int { return cmp.Compare(a.Frame, b.Frame) })
+	for _, p := range sf.proven {
+		set.add(SeriesSpurious, kind, p)
+	}
+	sf.proven, sf.frames = nil, nil
 }

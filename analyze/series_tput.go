@@ -31,34 +31,29 @@ type ThroughputOptions struct {
 // burst per RTT) and draws a sawtooth that is not in the path.
 const minWindowRTTs = 4
 
-// medianAckRTT is the median of the ack_rtt samples of direction d's
-// data, in ns; false without samples.
-func medianAckRTT(recs []Record, d reassembly.Direction) (int64, bool) {
-	var rtts []int64
-	for i := range recs {
-		if r := &recs[i]; r.Dir != d && r.Info.AckRTT > 0 && r.Info.AckedFrame > 0 {
-			rtts = append(rtts, r.Info.AckRTT)
-		}
-	}
-	if len(rtts) == 0 {
+// median is the median of samples (sorted in place); false without
+// samples.
+func median(samples []int64) (int64, bool) {
+	if len(samples) == 0 {
 		return 0, false
 	}
-	slices.Sort(rtts)
-	n := len(rtts)
+	slices.Sort(samples)
+	n := len(samples)
 	if n%2 == 1 {
-		return rtts[n/2], true
+		return samples[n/2], true
 	}
-	return (rtts[n/2-1] + rtts[n/2]) / 2, true
+	return (samples[n/2-1] + samples[n/2]) / 2, true
 }
 
-// resolveWindow sets t.Window from t.RTTs and says what is wrong with the
+// resolveWindow sets t.Window from t.RTTs and the median of the ack_rtt
+// samples of the direction's data (rtts), and says what is wrong with the
 // window chosen: a time shorter than four median RTTs, or no RTT to
 // scale by (a window asked for in RTTs is taken as meant).
-func resolveWindow(recs []Record, d reassembly.Direction, t *ThroughputOptions) []string {
+func resolveWindow(rtts []int64, t *ThroughputOptions) []string {
 	if t.Segments >= 2 {
 		return nil
 	}
-	rtt, ok := medianAckRTT(recs, d)
+	rtt, ok := median(rtts)
 	if t.RTTs > 0 {
 		if !ok {
 			t.Window = 1e9
@@ -89,52 +84,135 @@ func fmtDuration(ns int64) string {
 // retransmissions included), and at each ACK that acknowledges new data,
 // the goodput: newly acknowledged bits per second over the same window.
 func Throughput(recs []Record, o SeriesOptions, t ThroughputOptions) *Graph {
+	return feed(newThroughput(o, t), recs)
+}
+
+// tputEvent is what a record adds to the throughput graph: n bytes sent
+// (k 0) or newly acknowledged (k 1).
+type tputEvent struct {
+	frame, time, n int64
+	k              int
+}
+
+// tputBuilder builds Throughput's graph record by record. A window in
+// RTTs is known only at the end: until then the events wait.
+type tputBuilder struct {
+	f       *frame
+	t       ThroughputOptions
+	rtts    []int64 // ack_rtt samples of the direction's data
+	highAck int64
+	haveAck bool
+	wait    []tputEvent
+	// The moving averages, or the bins.
+	set          seriesSet
+	sent, acked  *mover
+	bins         [2]map[int64]*tputBin // throughput, goodput
+	binLo, binHi [2]int64
+}
+
+// tputBin is one bin of throughputBins.
+type tputBin struct{ bytes, frame int64 }
+
+func newThroughput(o SeriesOptions, t ThroughputOptions) graphBuilder {
 	f := newFrame(GraphThroughput, o)
-	g := f.g
-	g.Y = Axis{Label: "throughput", Unit: "bit/s"}
-	g.Columns = []string{"bps"}
-	g.Warnings = resolveWindow(recs, o.Dir, &t)
-	if t.Bins && t.Segments < 2 {
-		g.Series = throughputBins(recs, f, t.Window)
-		return g
+	f.g.Y = Axis{Label: "throughput", Unit: "bit/s"}
+	f.g.Columns = []string{"bps"}
+	b := &tputBuilder{f: f, t: t, set: seriesSet{thin: o.Thin}}
+	if !b.waits() {
+		t := b.t
+		resolveWindow(nil, &t) // the window, without RTTs
+		b.start(t.Window)
 	}
-	sent, acked := newMover(t), newMover(t)
-	var set seriesSet
-	var highAck int64
-	haveAck := false
-	rev := o.Dir.Reverse()
-	for i := range recs {
-		r := &recs[i]
-		var m *mover
-		var n int64
-		name := SeriesThroughput
-		switch {
-		case r.Dir == o.Dir && r.Len > 0:
-			m, n = sent, int64(r.Len)
-		case r.Dir == rev && r.HasAck && r.Flags&reassembly.SYN == 0:
-			if haveAck && r.Ack > highAck {
-				m, n, name = acked, r.Ack-highAck, SeriesGoodput
-			}
-			if !haveAck || r.Ack > highAck {
-				highAck, haveAck = r.Ack, true
-			}
+	return b
+}
+
+// waits reports whether the window is known only at the end.
+func (b *tputBuilder) waits() bool { return b.t.Segments < 2 && b.t.RTTs > 0 }
+
+// start readies the averages or the bins for a window of w ns.
+func (b *tputBuilder) start(w int64) {
+	b.t.Window = w
+	b.sent, b.acked = newMover(b.t), newMover(b.t)
+}
+
+func (b *tputBuilder) add(r *Record) {
+	d := b.f.o.Dir
+	if r.Dir != d && r.Info.AckRTT > 0 && r.Info.AckedFrame > 0 {
+		b.rtts = append(b.rtts, r.Info.AckRTT)
+	}
+	e := tputEvent{frame: r.Frame, time: r.Time, k: -1}
+	switch {
+	case r.Dir == d && r.Len > 0:
+		e.k, e.n = 0, int64(r.Len)
+	case r.Dir == d.Reverse() && r.HasAck && r.Flags&reassembly.SYN == 0:
+		if b.haveAck && r.Ack > b.highAck {
+			e.k, e.n = 1, r.Ack-b.highAck
 		}
-		if m == nil {
-			continue
-		}
-		// After a pause longer than the window the average has fallen to
-		// zero: say so at the moment it did (on the last packet counted),
-		// so that the line does not slope down across the pause.
-		if last, ok := m.emptiedBefore(r.Time); ok && f.inTime(last+m.window) {
-			set.add(name, Lines, Point{Frame: m.lastFrame, Time: last + m.window})
-		}
-		bps, ok := m.add(r.Time, n)
-		m.lastFrame = r.Frame
-		if ok && f.inTime(r.Time) && finite(bps) {
-			set.add(name, Lines, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{bps}})
+		if !b.haveAck || r.Ack > b.highAck {
+			b.highAck, b.haveAck = r.Ack, true
 		}
 	}
-	g.Series = set.list(SeriesThroughput, SeriesGoodput)
+	if e.k < 0 {
+		return
+	}
+	if b.sent == nil {
+		b.wait = append(b.wait, e)
+		return
+	}
+	b.event(e)
+}
+
+// event adds e to the averages or the bins.
+func (b *tputBuilder) event(e tputEvent) {
+	f := b.f
+	if b.t.Bins && b.t.Segments < 2 {
+		if !f.inTime(e.time) {
+			return
+		}
+		k, bn := e.k, (e.time-f.start)/b.t.Window
+		if b.bins[k] == nil {
+			b.bins[k], b.binLo[k], b.binHi[k] = map[int64]*tputBin{}, bn, bn
+		}
+		b.binLo[k], b.binHi[k] = min(b.binLo[k], bn), max(b.binHi[k], bn)
+		if b.bins[k][bn] == nil {
+			b.bins[k][bn] = &tputBin{frame: e.frame}
+		}
+		b.bins[k][bn].bytes += e.n
+		return
+	}
+	m, name := b.sent, SeriesThroughput
+	if e.k == 1 {
+		m, name = b.acked, SeriesGoodput
+	}
+	// After a pause longer than the window the average has fallen to
+	// zero: say so at the moment it did (on the last packet counted),
+	// so that the line does not slope down across the pause.
+	if last, ok := m.emptiedBefore(e.time); ok && f.inTime(last+m.window) {
+		b.set.add(name, Lines, Point{Frame: m.lastFrame, Time: last + m.window})
+	}
+	bps, ok := m.add(e.time, e.n)
+	m.lastFrame = e.frame
+	if ok && f.inTime(e.time) && finite(bps) {
+		b.set.add(name, Lines, Point{Frame: e.frame, Time: e.time, V: [3]float64{bps}})
+	}
+}
+
+func (b *tputBuilder) graph() *Graph {
+	g := b.f.g
+	t := b.t
+	g.Warnings = resolveWindow(b.rtts, &t)
+	if b.sent == nil {
+		b.start(t.Window)
+		for _, e := range b.wait {
+			b.event(e)
+		}
+		b.wait = nil
+	}
+	if b.t.Bins && b.t.Segments < 2 {
+		g.Series = b.binSeries()
+	} else {
+		g.Series = b.set.list(SeriesThroughput, SeriesGoodput)
+	}
 	return g
 }
 
@@ -202,62 +280,28 @@ func (m *mover) compact() {
 	}
 }
 
-// throughputBins counts the bytes sent (and newly acknowledged) in fixed
-// bins of width w from the connection's first packet, within the time
-// window, and draws each bin as a step at its start, empty bins between
-// included, closed by a point at the last bin's end. A point's frame is
-// the first packet counted in its bin (or the last one before, for an
-// empty bin).
-func throughputBins(recs []Record, f *frame, w int64) []Series {
-	type bin struct {
-		bytes, frame int64
-	}
-	var bins [2]map[int64]*bin // throughput, goodput
-	var lo, hi [2]int64
-	var highAck int64
-	haveAck := false
-	rev := f.o.Dir.Reverse()
-	for i := range recs {
-		r := &recs[i]
-		k, n := -1, int64(0)
-		switch {
-		case r.Dir == f.o.Dir && r.Len > 0:
-			k, n = 0, int64(r.Len)
-		case r.Dir == rev && r.HasAck && r.Flags&reassembly.SYN == 0:
-			if haveAck && r.Ack > highAck {
-				k, n = 1, r.Ack-highAck
-			}
-			if !haveAck || r.Ack > highAck {
-				highAck, haveAck = r.Ack, true
-			}
-		}
-		if k < 0 || !f.inTime(r.Time) {
-			continue
-		}
-		b := (r.Time - f.start) / w
-		if bins[k] == nil {
-			bins[k], lo[k], hi[k] = map[int64]*bin{}, b, b
-		}
-		lo[k], hi[k] = min(lo[k], b), max(hi[k], b)
-		if bins[k][b] == nil {
-			bins[k][b] = &bin{frame: r.Frame}
-		}
-		bins[k][b].bytes += n
-	}
+// binSeries draws the bins: the bytes sent (and newly acknowledged) in
+// fixed bins of the window's width from the connection's first packet,
+// within the time window, each bin as a step at its start, empty bins
+// between included, closed by a point at the last bin's end. A point's
+// frame is the first packet counted in its bin (or the last one before,
+// for an empty bin).
+func (b *tputBuilder) binSeries() []Series {
+	w := b.t.Window
 	var out []Series
 	for k, name := range []string{SeriesThroughput, SeriesGoodput} {
-		if bins[k] == nil {
+		if b.bins[k] == nil {
 			continue
 		}
 		s := Series{Name: name, Kind: Steps}
 		var frame int64
-		for b := lo[k]; b <= hi[k]; b++ {
+		for bn := b.binLo[k]; bn <= b.binHi[k]; bn++ {
 			var bytes int64
-			if x := bins[k][b]; x != nil {
+			if x := b.bins[k][bn]; x != nil {
 				bytes, frame = x.bytes, x.frame
 			}
 			bps := float64(bytes) * 8 / (float64(w) / 1e9)
-			s.Points = append(s.Points, Point{Frame: frame, Time: f.start + b*w, V: [3]float64{bps}})
+			s.Points = append(s.Points, Point{Frame: frame, Time: b.f.start + bn*w, V: [3]float64{bps}})
 		}
 		last := s.Points[len(s.Points)-1]
 		last.Time += w

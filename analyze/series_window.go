@@ -5,27 +5,38 @@ import "tcpviz/reassembly"
 // Window builds the window graph of direction o.Dir: the bytes in flight
 // at each segment sent (as the analysis computes them, SACK-aware), and
 // the receive window the other side advertises (scaled), as a step line.
-func Window(recs []Record, o SeriesOptions) *Graph {
+func Window(recs []Record, o SeriesOptions) *Graph { return feed(newWindow(o), recs) }
+
+// windowBuilder builds Window's graph record by record.
+type windowBuilder struct {
+	f   *frame
+	set seriesSet
+}
+
+func newWindow(o SeriesOptions) graphBuilder {
 	f := newFrame(GraphWindow, o)
-	g := f.g
-	g.Y = Axis{Label: "bytes", Unit: "B"}
-	g.Columns = []string{"bytes"}
-	var set seriesSet
-	rev := o.Dir.Reverse()
-	for i := range recs {
-		r := &recs[i]
-		if !f.inTime(r.Time) {
-			continue
-		}
-		pt := func(v int64) Point { return Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(v)}} }
-		switch {
-		case r.Dir == o.Dir && r.Info.BytesInFlight >= 0:
-			set.add(SeriesInFlight, Dots, pt(r.Info.BytesInFlight))
-		case r.Dir == rev && r.HasAck && r.Window >= 0 && r.Flags&reassembly.RST == 0:
-			set.add(SeriesAdvertised, Steps, pt(r.Window))
-		}
+	f.g.Y = Axis{Label: "bytes", Unit: "B"}
+	f.g.Columns = []string{"bytes"}
+	return &windowBuilder{f: f, set: seriesSet{thin: o.Thin}}
+}
+
+func (b *windowBuilder) add(r *Record) {
+	o := &b.f.o
+	if !b.f.inTime(r.Time) {
+		return
 	}
-	g.Series = set.list(SeriesInFlight, SeriesAdvertised)
+	pt := func(v int64) Point { return Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(v)}} }
+	switch {
+	case r.Dir == o.Dir && r.Info.BytesInFlight >= 0:
+		b.set.add(SeriesInFlight, Dots, pt(r.Info.BytesInFlight))
+	case r.Dir == o.Dir.Reverse() && r.HasAck && r.Window >= 0 && r.Flags&reassembly.RST == 0:
+		b.set.add(SeriesAdvertised, Steps, pt(r.Window))
+	}
+}
+
+func (b *windowBuilder) graph() *Graph {
+	g := b.f.g
+	g.Series = b.set.list(SeriesInFlight, SeriesAdvertised)
 	capWindow(g)
 	return g
 }

@@ -80,7 +80,13 @@ func CheckSize(w, h int) error {
 	return nil
 }
 
-func (o PlotOptions) size() (w, h int) {
+// ThinColumns is how many columns of analyze.Thinning a graph drawn for a
+// picture gets per pixel column: thinned finer than the picture, the
+// picture's own thinning finds what it would find in every point.
+const ThinColumns = 4
+
+// Size is the picture's size in pixels, the defaults for those unset.
+func (o PlotOptions) Size() (w, h int) {
 	w, h = o.Width, o.Height
 	if w <= 0 {
 		w = DefaultWidth
@@ -120,17 +126,27 @@ func Title(g *analyze.Graph, capture string) string {
 
 // Render draws g as a PNG, SVG or PDF picture to w.
 func Render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) error {
-	wpx, hpx := o.size()
+	chunk := 0
+	if f == PNG {
+		chunk = rasterChunk
+	}
+	return render(w, g, f, o, chunk)
+}
+
+// render is Render, lines stroked in pieces of chunk points (0: whole).
+func render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions, chunk int) error {
+	wpx, hpx := o.Size()
 	if err := CheckSize(wpx, hpx); err != nil {
 		return err
 	}
 	width := vg.Length(wpx) * vg.Inch / dpi
 	height := vg.Length(hpx) * vg.Inch / dpi
 	var canvas vg.CanvasWriterTo
+	var img *vgimg.Canvas
 	switch f {
 	case PNG:
-		c := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))
-		canvas = vgimg.PngCanvas{Canvas: c}
+		img = vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))
+		canvas = vgimg.PngCanvas{Canvas: img}
 	case SVG:
 		canvas = vgsvg.New(width, height)
 	case PDF:
@@ -138,10 +154,14 @@ func Render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) error {
 	default:
 		return fmt.Errorf("cannot render format %q", f)
 	}
-	p, leg := newPlot(g, o, wpx, hpx)
+	p, leg := newPlot(g, o, wpx, hpx, chunk)
 	dc := draw.New(canvas)
-	dc.SetColor(color.White)
-	dc.Fill(dc.Rectangle.Path())
+	if img == nil {
+		// The vector formats get a white background; the PNG canvas
+		// starts white (filling it again took a tenth of a second).
+		dc.SetColor(color.White)
+		dc.Fill(dc.Rectangle.Path())
+	}
 	// The title and the legend go above the plot, so that the legend never
 	// hides data.
 	title := p.Title
@@ -161,8 +181,9 @@ func Render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) error {
 }
 
 // newPlot builds the gonum plot of g and its legend (drawn separately, on
-// a background, over the data).
-func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend) {
+// a background, over the data); lines are stroked in pieces of chunk
+// points (0: whole).
+func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, *legend) {
 	p := plot.New()
 	p.Title.Text = o.Title
 	if p.Title.Text == "" {
@@ -204,6 +225,7 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx int) (*plot.Plot, *legend
 	for i := range g.Series {
 		s := &g.Series[i]
 		plots[i] = newSeriesPlot(g, s, pg, i, ty)
+		plots[i].chunk = chunk
 		name := plots[i].style.legend
 		if plots[i].alpha != nil {
 			name += " (darker where samples are denser)"

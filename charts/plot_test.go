@@ -5,10 +5,12 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"io"
+	"math"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -338,5 +340,71 @@ func TestTimeAxisLabels(t *testing.T) {
 	// 1200 px are 900 pt; "2.8" in 10 px Liberation Serif is about 11 pt wide.
 	if x, _ := strconv.ParseFloat(m[1], 64); x+11 > 900 {
 		t.Errorf("zoom 1.1–2.8 s: the label 2.8 starts at %.1f pt of 900: cut at the edge", x)
+	}
+}
+
+// TestRasterChunks: a PNG whose lines are stroked in pieces (rasterChunk)
+// shows what the whole line shows: a line zigzagging over the whole
+// height in every column, drawn both ways, differs only in a few pixels
+// of antialiased edges.
+func TestRasterChunks(t *testing.T) {
+	g := &analyze.Graph{Kind: analyze.GraphCwnd, XCol: -1, Y: analyze.Axis{Label: "bytes", Unit: "B"},
+		X: analyze.Axis{Label: "time", Unit: "s", Time: true}, Columns: []string{"bytes"}}
+	for _, kind := range []analyze.SeriesKind{analyze.Steps, analyze.Lines} {
+		s := analyze.Series{Name: analyze.SeriesCwnd, Kind: kind}
+		for i := range 600 {
+			v := float64(1000 + (i%2)*60000 + (i*7919)%5000)
+			s.Points = append(s.Points, analyze.Point{Frame: int64(i + 1), Time: int64(i) * 1e6, V: [3]float64{v}})
+		}
+		g.Series = []analyze.Series{s}
+		img := func(chunk int) image.Image {
+			var buf bytes.Buffer
+			if err := render(&buf, g, PNG, PlotOptions{Width: 400, Height: 200}, chunk); err != nil {
+				t.Fatal(err)
+			}
+			im, err := png.Decode(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return im
+		}
+		whole, pieces := img(0), img(rasterChunk)
+		ink, differ := 0, 0
+		b := whole.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				r1, g1, b1, _ := whole.At(x, y).RGBA()
+				r2, g2, b2, _ := pieces.At(x, y).RGBA()
+				if r1>>8 < 200 || g1>>8 < 200 || b1>>8 < 200 {
+					ink++
+				}
+				if absDiff(r1>>8, r2>>8)+absDiff(g1>>8, g2>>8)+absDiff(b1>>8, b2>>8) > 60 {
+					differ++
+				}
+			}
+		}
+		t.Logf("kind %d: %d of %d inked pixels differ", kind, differ, ink)
+		if ink < 5000 || differ > ink/1000 {
+			t.Errorf("kind %d: %d pixels differ strongly of %d inked: the pieces do not draw the whole line", kind, differ, ink)
+		}
+	}
+}
+
+// TestAppendValue: points are written as strconv writes them, whole
+// numbers included.
+func TestAppendValue(t *testing.T) {
+	for _, v := range []float64{0, math.Copysign(0, -1), 1, -1, 1500, 0.5, -2.25, 1e15, 1 << 53, 1<<53 + 2, -(1 << 53), 1e21, 3.0000000001, math.MaxFloat64, math.SmallestNonzeroFloat64} {
+		if got, want := string(appendValue(nil, v)), strconv.FormatFloat(v, 'f', -1, 64); got != want {
+			t.Errorf("appendValue(%g) = %s, want %s", v, got, want)
+		}
+	}
+	for _, ns := range []int64{0, 1, -1, 999_999_999, 1e9, -1e9 - 5, 1234567890123456789, -1234567890123456789} {
+		sign, a := "", ns
+		if a < 0 {
+			sign, a = "-", -a
+		}
+		if got, want := FormatSeconds(ns), fmt.Sprintf("%s%d.%09d", sign, a/1e9, a%1e9); got != want {
+			t.Errorf("FormatSeconds(%d) = %s, want %s", ns, got, want)
+		}
 	}
 }

@@ -43,7 +43,7 @@ type ReportGraph struct {
 // the pictures' default size): its points thinned to PagePointsPerPixel
 // per pixel column, so that g itself need not be kept.
 func NewReportGraph(g *analyze.Graph, caption, image string, w, h int) ReportGraph {
-	w, h = PlotOptions{Width: w, Height: h}.size()
+	w, h = PlotOptions{Width: w, Height: h}.Size()
 	return ReportGraph{Caption: caption, Image: image, data: appendGraphJSON(nil, g, caption, image, w, h)}
 }
 

@@ -99,14 +99,16 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 
 // loadInput reads the connection the flags select from one input: one
 // pass when the stream is given, two otherwise (a non-regular input is
-// spooled for them). onConn, if set, receives every connection analysed.
-func loadInput(e *env, in input, cf connFlags, onConn func(*analyze.ConnResult)) (*analyze.Loaded, fileResult) {
+// spooled for them). onConn, if set, receives every connection analysed;
+// graphs, if set, are drawn while it is read (Loaded.Graphs), its records
+// not kept.
+func loadInput(e *env, in input, cf connFlags, onConn func(*analyze.ConnResult), graphs ...analyze.GraphRequest) (*analyze.Loaded, fileResult) {
 	passes := 1
 	if cf.Stream < 0 {
 		passes = 2
 	}
 	return loadWith(e, in, passes, func(open func() (*reassembly.Reader, error)) (*analyze.Loaded, error) {
-		return analyze.Load(open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, OnConn: onConn})
+		return analyze.Load(open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, OnConn: onConn, Graphs: graphs})
 	})
 }
 
@@ -142,17 +144,29 @@ func loadWith(e *env, in input, passes int, load func(func() (*reassembly.Reader
 func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fileResult {
 	var l *analyze.Loaded
 	var res fileResult
+	o := req.window.Series
+	switch req.output.Format {
+	case charts.PNG, charts.SVG, charts.PDF:
+		// A picture shows at most a few points per pixel column of a
+		// series: long series are thinned as they are built.
+		w, _ := charts.PlotOptions{Width: req.picture.Plot.Width}.Size()
+		o.Thin.Cols = charts.ThinColumns * w
+	}
 	if in.udp {
 		l, res = loadUDPInput(e, in, in.udpFlow)
 	} else {
-		l, res = loadInput(e, in, req.conn, nil)
+		l, res = loadInput(e, in, req.conn, nil, analyze.GraphRequest{Spec: req.params.Spec, Series: o, Params: req.params.Params})
 	}
 	if l == nil {
 		return res
 	}
-	o := req.window.Series
 	o.Conn, o.Dir = l.Conn, l.Dir
-	g := req.params.Spec.Draw(l.Records, o, req.params.Params)
+	var g *analyze.Graph
+	if len(l.Graphs) > 0 {
+		g = l.Graphs[0]
+	} else {
+		g = req.params.Spec.Draw(l.Records, o, req.params.Params)
+	}
 	req.picture.apply(g)
 	for _, w := range g.Warnings {
 		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): %s", in.display(), l.Conn.Stream, l.Dir, w))

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -115,26 +117,46 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		o := analyze.SeriesOptions{Conn: l.Conn, Dir: l.Dir}
 		rc := charts.ReportConn{Stream: l.Conn.Stream, Diagnosis: l.Stats[l.Dir].Diagnosis, Facts: reportFacts(l),
 			Label: fmt.Sprintf("%s → %s (stream %d, %s)", l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, l.Conn.Stream, l.Dir)}
-		for _, rg := range analyze.ReportGraphs() {
+		// The graphs of a connection are drawn (and the main one's
+		// written) side by side, each on a core.
+		rgs := analyze.ReportGraphs()
+		graphs := make([]*charts.ReportGraph, len(rgs))
+		errs := make([]error, len(rgs))
+		csvs := make([]string, len(rgs))
+		inParallel(len(rgs), func(k int) {
+			rg := rgs[k]
 			g := rg.Spec.Draw(l.Records, o, rg.Params)
 			if g.Points() == 0 {
-				continue
+				return
 			}
 			image := ""
 			if i == 0 {
 				// The main connection's graphs also as pictures and points.
 				stem := rg.Spec.Stem(rg.Params)
 				png, csv := stem+".png", stem+".csv"
-				if err := writeAtomic(filepath.Join(dir, png), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PNG, po) }); err != nil {
-					return fail(err)
+				errs[k] = writeAtomic(filepath.Join(dir, png), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PNG, po) })
+				if errs[k] == nil {
+					errs[k] = writeAtomic(filepath.Join(dir, csv), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PointsCSV, po) })
 				}
-				if err := writeAtomic(filepath.Join(dir, csv), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PointsCSV, po) }); err != nil {
-					return fail(err)
+				if errs[k] != nil {
+					return
 				}
-				image = png
-				rep.Tables = append(rep.Tables, csv)
+				image, csvs[k] = png, csv
 			}
-			rc.Graphs = append(rc.Graphs, charts.NewReportGraph(g, rg.Spec.Caption(rg.Params), image, po.Width, po.Height))
+			rgr := charts.NewReportGraph(g, rg.Spec.Caption(rg.Params), image, po.Width, po.Height)
+			graphs[k] = &rgr
+		})
+		for k, rgr := range graphs {
+			if errs[k] != nil {
+				return fail(errs[k])
+			}
+			if rgr == nil {
+				continue
+			}
+			if csvs[k] != "" {
+				rep.Tables = append(rep.Tables, csvs[k])
+			}
+			rc.Graphs = append(rc.Graphs, *rgr)
 		}
 		rep.Conns = append(rep.Conns, rc)
 		ls[i] = nil // its records and graphs are no longer needed
@@ -155,6 +177,23 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	}
 	res.lines = []string{escapeName(index)}
 	return res
+}
+
+// inParallel calls f(0) to f(n-1), as many at once as there are cores,
+// and returns when all have returned.
+func inParallel(n int, f func(int)) {
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range n {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			f(i)
+		}()
+	}
+	wg.Wait()
 }
 
 // reportFacts are the headline numbers of the main direction: what the
