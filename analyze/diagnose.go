@@ -113,13 +113,14 @@ func (fs Findings) String() string {
 
 // Kinds of findings.
 const (
-	FindNearbyPeer       = "nearby peer"       // ACKs from next to the capture: a split-connection proxy or a LAN
-	FindReceiverStalled  = "receiver stalled"  // the receiver closed its window
-	FindReordering       = "reordering"        // retransmissions proven spurious, in fast recovery
-	FindSpuriousTimeouts = "spurious timeouts" // retransmissions proven spurious, on timers
-	FindCongestionLoss   = "congestion loss"   // losses after the RTT grew: a full queue
-	FindRandomLoss       = "random loss"       // losses without a queue before them
-	FindLoss             = "loss"              // losses, cause not told (not at the sender, or no RTT)
+	FindNearbyPeer       = "nearby peer"          // ACKs from next to the capture: a split-connection proxy or a LAN
+	FindReceiverStalled  = "receiver stalled"     // the receiver closed its window
+	FindReordering       = "reordering"           // retransmissions proven spurious, in fast recovery
+	FindSpuriousTimeouts = "spurious timeouts"    // retransmissions proven spurious, on timers
+	FindCongestionLoss   = "congestion loss"      // losses after the RTT grew: a full queue
+	FindOvershoot        = "slow start overshoot" // a burst of drops ended slow start
+	FindRandomLoss       = "random loss"          // losses without a queue before them
+	FindLoss             = "loss"                 // losses, cause not told (not at the sender, or no RTT)
 	FindRwndLimited      = "receiver-window limited"
 	FindSenderLimited    = "sender limited"
 	FindNetworkLimited   = "network limited"
@@ -144,11 +145,24 @@ const (
 //     percentile, samples of loss episodes left out: a tail drop comes
 //     only with the queue full), random loss otherwise (a random drop
 //     comes at any queue); the cause is not told at a receiver-side
-//     capture or without RTT samples;
+//     capture or without RTT samples; a slow start ended by a loss
+//     episode that resent at least overshootMin segments, and
+//     overshootRatio times the later episodes' mean, overshot the path
+//     (a burst of tail drops), whatever the later losses were;
 //   - the flight reaching the receiver's window, below the
 //     bandwidth-delay product, is receiver-window limited; a flight far
 //     below both is sender limited; a throughput near the bottleneck
 //     estimate is network limited.
+//
+// overshootMin and overshootRatio: a first loss episode this large, and
+// this many times the later ones, is a slow-start overshoot (on the
+// truth captures: 28–80 segments vs 1–5 a later episode; random loss:
+// at most 9, and 4 times the later ones at most).
+const (
+	overshootMin   = 16
+	overshootRatio = 4
+)
+
 func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 	if st.DataPackets < 10 {
 		return nil
@@ -196,6 +210,12 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 				lost, pct, n-st.QueueLossEpisodes, n, st.RTTAtLossMs, st.RTTMinMs), ev)
 		default:
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%: %d after the capture point, %d before it)", lost, pct, p.LostDownstream, p.LostUpstream), ev)
+		}
+		if first, n := st.FirstEpisodeResent, st.LossEpisodes; st.SlowStart.Reason == SlowStartLoss && first >= overshootMin &&
+			(n == 1 || first*(n-1) >= overshootRatio*(st.EpisodeResent-first)) {
+			mean := float64(st.EpisodeResent-first) / float64(max(n-1, 1))
+			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments resent in the loss episode that ended it (later episodes: %.1f on average), a burst of drops at a full queue",
+				first, mean), map[string]float64{"first_episode_resent": float64(first), "later_episode_mean": mean})
 		}
 	case !p.HasData && st.RetransPackets > 0:
 		if pct := 100 * float64(st.RetransPackets) / float64(st.DataPackets); pct >= 1 {

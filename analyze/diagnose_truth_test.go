@@ -47,3 +47,46 @@ func TestDiagnosisAgainstTruth(t *testing.T) {
 		})
 	}
 }
+
+// TestOvershootAgainstTruth: a slow-start overshoot is said exactly where
+// the link log shows a burst of tail drops ending slow start (VSAT: 28
+// queue drops at 7–8 s, then random ones; bufferbloat: about 80 at 7–9 s,
+// later bursts smaller), at either capture point, and nowhere else.
+func TestOvershootAgainstTruth(t *testing.T) {
+	truth := filepath.Join(golden.SharedCaptures(), "truth")
+	extra := filepath.Join("..", "testdata", "truth-extra")
+	lab := filepath.Join(golden.SharedCaptures(), "lab")
+	for _, tc := range []struct {
+		path      string
+		overshoot bool
+	}{
+		{filepath.Join(truth, "gt_vsat_reno_loss.tx.pcap"), true},
+		{filepath.Join(truth, "gt_vsat_reno_loss.rx.pcap"), true},
+		{filepath.Join(truth, "gt_bufferbloat_tail.tx.pcap"), true},
+		{filepath.Join(truth, "gt_bufferbloat_tail.rx.pcap"), true},
+		{filepath.Join(truth, "gt_reverse_loss.tx.pcap"), false},
+		{filepath.Join(truth, "gt_reverse_loss.rx.pcap"), false},
+		{filepath.Join(truth, "gt_jitter_reorder.tx.pcap"), false},
+		{filepath.Join(extra, "gt_bbr_loss2.tx.pcap"), false},
+		{filepath.Join(extra, "gt_nosack_loss.tx.pcap"), false},
+		{filepath.Join(extra, "gt_v6_any_loss.tx.pcap"), false},
+		{filepath.Join(extra, "gt_nots_reorder.tx.pcap"), false},
+		{filepath.Join(lab, "geo_nopep_85k.pcap"), false},
+		{filepath.Join("..", "testdata", "lossy_sll2.pcap"), false},
+	} {
+		t.Run(filepath.Base(tc.path), func(t *testing.T) {
+			if _, err := os.Stat(tc.path); err != nil {
+				t.Skip(err)
+			}
+			st := mainStats(t, tc.path)
+			said := false
+			for _, f := range st.Findings {
+				said = said || f.Kind == FindOvershoot
+			}
+			if said != tc.overshoot {
+				t.Errorf("diagnosis %q (first episode %d of %d resent, %d episodes): overshoot said %v, want %v",
+					st.Diagnosis, st.FirstEpisodeResent, st.EpisodeResent, st.LossEpisodes, said, tc.overshoot)
+			}
+		})
+	}
+}

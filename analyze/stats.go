@@ -94,6 +94,11 @@ type DirStats struct {
 	LossEpisodes, QueueLossEpisodes int64
 	RTTAtLossMs                     float64
 	RankedLossEpisodes              int64 // episodes with an RTT sample before them
+	// EpisodeResent counts the data segments resent in loss episodes,
+	// FirstEpisodeResent those of the first: after a slow start that
+	// ended with a loss, whether it overshot the path (a burst of tail
+	// drops, far more than later episodes) or not.
+	EpisodeResent, FirstEpisodeResent int64
 
 	// Path is what the path did to this direction's data, from wherever
 	// the capture was taken (see Path): the truth beside Wireshark's flags.
@@ -230,6 +235,8 @@ type limits struct {
 	inEpisode  bool
 	episodeEnd uint64
 	episodes   int64
+	resent     int64 // segments resent in episodes
+	firstSent  int64 // of them, in the first
 	lossRTT    []int64 // the latest RTT sample at each episode's start (at most maxLossRTT)
 }
 
@@ -266,6 +273,12 @@ func (l *limits) episode(d *dirAcc, seq uint64, n int64) {
 		l.episodes++
 		if r := d.rttBefore(); r > 0 && len(l.lossRTT) < maxLossRTT {
 			l.lossRTT = append(l.lossRTT, r)
+		}
+	}
+	if l.inEpisode && n > 0 && seq < l.hiSeq {
+		l.resent++
+		if l.episodes == 1 {
+			l.firstSent++
 		}
 	}
 	if !l.hiSet || end > l.hiSeq {
@@ -501,7 +514,7 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 				st.SlowStart.End -= c.FirstTime
 			}
 			st.RwndLimitedNs = l.rwndLimited
-			st.LossEpisodes = l.episodes
+			st.LossEpisodes, st.EpisodeResent, st.FirstEpisodeResent = l.episodes, l.resent, l.firstSent
 			lossRanks(&st, acc.cleanRTT, l.lossRTT)
 		}
 		st.ZeroWindowNs = acc.win.zeroWinTime
