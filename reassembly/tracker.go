@@ -168,11 +168,11 @@ func keyOf(src netip.Addr, srcPort uint16, dst netip.Addr, dstPort uint16) connK
 type Tracker struct {
 	conns map[connKey]*Conn
 	// lone finds the connections of which only a first SYN was seen, by
-	// the hash of their key (loneHash): the index in lones of the first
-	// loneConn of that hash, whose next links the others. A hash of 8
-	// bytes makes a smaller map than keys of 40: a SYN flood's table
-	// costs about 25 bytes a connection, not 75 to 110.
-	lone     map[uint64]uint32
+	// the hash of their key (loneHash): their indexes in lones, in an
+	// open-addressing table outside the Go heap (16 bytes a connection
+	// of a flood at most, where a Go map of the hashes took about 30,
+	// doubled by the garbage collector's heap goal).
+	lone     slab.Table
 	lones    slab.Slab[loneConn]
 	loneSeed maphash.Seed
 	loneMask uint64 // of the hash bits used: all but in tests of collisions
@@ -217,7 +217,6 @@ type Tracker struct {
 // packet or when it retires.
 type loneConn struct {
 	key          connKey
-	next         uint32 // 1 + the index of the next loneConn of the same hash; 0: none
 	stream       int
 	time, frame  int64 // the SYN's
 	seq, ack     uint32
@@ -260,11 +259,7 @@ func (t *Tracker) addLone(k connKey, c *Conn) {
 		}
 	}
 	l.key = k
-	h := t.loneHash(k)
-	if head, ok := t.lone[h]; ok {
-		l.next = head + 1
-	}
-	t.lone[h] = t.lones.Add(l)
+	t.lone.Insert(t.loneHash(k), t.lones.Add(l))
 }
 
 // loneHash is the hash of a key in Tracker.lone, seeded: a flood is made
@@ -285,30 +280,11 @@ func (t *Tracker) loneHash(k connKey) uint64 {
 
 // findLone returns the index in lones of the lone connection of key k.
 func (t *Tracker) findLone(k connKey) (uint32, bool) {
-	i, ok := t.lone[t.loneHash(k)]
-	for ok {
-		l := t.lones.At(i)
-		if l.key == k {
-			return i, true
-		}
-		i, ok = l.next-1, l.next != 0
-	}
-	return 0, false
+	return t.lone.Find(t.loneHash(k), func(i uint32) bool { return t.lones.At(i).key == k })
 }
 
 // eachLone calls f with the index of every lone connection.
-func (t *Tracker) eachLone(f func(i uint32)) {
-	for _, i := range t.lone {
-		for {
-			next := t.lones.At(i).next
-			f(i)
-			if next == 0 {
-				break
-			}
-			i = next - 1
-		}
-	}
-}
+func (t *Tracker) eachLone(f func(i uint32)) { t.lone.All(f) }
 
 // conn makes the Conn of lone connection l, as it was after its SYN.
 func (l *loneConn) conn() *Conn {
@@ -335,20 +311,7 @@ func (l *loneConn) conn() *Conn {
 func (t *Tracker) dropLone(i uint32) *Conn {
 	l := t.lones.At(i)
 	c := l.conn()
-	h := t.loneHash(l.key)
-	if head := t.lone[h]; head == i {
-		if l.next == 0 {
-			delete(t.lone, h)
-		} else {
-			t.lone[h] = l.next - 1
-		}
-	} else {
-		p := t.lones.At(head)
-		for p.next-1 != i {
-			p = t.lones.At(p.next - 1)
-		}
-		p.next = l.next
-	}
+	t.lone.Delete(t.loneHash(l.key), i)
 	t.lones.Free(i)
 	return c
 }
@@ -541,7 +504,7 @@ func (t *Tracker) Flush() {
 	lones := t.lones
 	t.lones = slab.Slab[loneConn]{}
 	clear(t.conns)
-	clear(t.lone)
+	t.lone.Reset()
 	t.last, t.minLast = nil, math.MaxInt64
 	if t.OnRetire == nil {
 		return
@@ -568,7 +531,7 @@ func (t *Tracker) Flush() {
 
 // NewTracker returns an empty tracker.
 func NewTracker() *Tracker {
-	return &Tracker{conns: make(map[connKey]*Conn), lone: make(map[uint64]uint32), loneSeed: maphash.MakeSeed(),
+	return &Tracker{conns: make(map[connKey]*Conn), loneSeed: maphash.MakeSeed(),
 		loneMask: ^uint64(0), minLast: math.MaxInt64}
 }
 
