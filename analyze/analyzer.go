@@ -29,10 +29,7 @@ type Analyzer struct {
 	// loopsOnly turns off the sorted-list fast paths (flow.sorted): the
 	// tests compare both ways.
 	loopsOnly bool
-	// firstSYN holds, by stream, the first segment of connections that
-	// have sent only a SYN so far (see Add).
-	firstSYN heldSYNs
-	scratch  *connState
+	scratch   *connState
 }
 
 // dupackNeutral is Wireshark's dupacknum = -1 (in an unsigned field) after
@@ -61,7 +58,6 @@ func (a *Analyzer) Forget(c *reassembly.Conn) {
 	if c.Stream < len(a.conns) {
 		a.conns[c.Stream] = nil
 	}
-	a.firstSYN.drop(c.Stream)
 	if a.ahead != nil {
 		a.ahead.forget(c)
 	} else {
@@ -165,11 +161,12 @@ const (
 // ACK or anything else the network did. tshark, which does not recognise
 // such copies, flags them (usually as retransmissions or duplicate ACKs).
 //
-// Memory: a connection that has sent nothing but its first SYN holds only
-// a copy of that segment (a SYN flood costs little); its state is made,
-// by analysing the SYN again, when a second segment comes or its
-// statistics are asked for. The analysis is deterministic, so nothing
-// changes but the memory.
+// Memory: a connection that has sent nothing but its first SYN, which
+// the tracker keeps in a compact record (s.Lone), holds nothing here (a
+// SYN flood costs little); its state is made, by analysing the SYN
+// again, when a second segment comes (with the SYN as its First) or its
+// statistics are asked for (Conn.LoneSYN). The analysis is
+// deterministic, so nothing changes but the memory.
 func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 	var info PacketInfo
 	a.addTo(c, s, &info, true)
@@ -185,14 +182,13 @@ func (a *Analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *Packet
 	}
 	cs := a.state(c)
 	if cs == nil {
-		held := a.firstSYN.has(c.Stream)
-		if !held && loneSYN(s) && a.firstSYN.hold(c, s) {
+		if s.Lone {
 			if want {
 				a.add(a.scratchState(), true, c, s, info) // thrown away: the SYN's own analysis
 			}
 			return
 		}
-		a.add(a.revive(c), !held, c, s, info)
+		a.add(a.revive(c, s.First), s.First == nil, c, s, info)
 		return
 	}
 	a.add(cs, false, c, s, info)
@@ -210,24 +206,17 @@ func (a *Analyzer) scratchState() *connState {
 	return a.scratch
 }
 
-// loneSYN reports whether s is a connection's first segment that can wait
-// (see Add): a SYN without ACK or payload, not a capture duplicate.
-func loneSYN(s *reassembly.Segment) bool {
-	return s.Flags&(thSYN|thACK|thFIN|thRST) == thSYN && s.PayloadLen == 0 && !s.Duplicate
-}
-
-// revive makes the analysis state of c, analysing again the first SYN it
-// held back, if any.
-func (a *Analyzer) revive(c *reassembly.Conn) *connState {
+// revive makes the analysis state of c, analysing again its first SYN,
+// if it waited (first: see Add).
+func (a *Analyzer) revive(c *reassembly.Conn, first *reassembly.Segment) *connState {
 	cs := newConnState()
 	for len(a.conns) <= c.Stream {
 		a.conns = append(a.conns, nil)
 	}
 	a.conns[c.Stream] = cs
-	if syn, ok := a.firstSYN.get(c); ok {
-		a.firstSYN.drop(c.Stream)
+	if first != nil {
 		var info PacketInfo
-		a.add(cs, true, c, &syn, &info)
+		a.add(cs, true, c, first, &info)
 	}
 	return cs
 }

@@ -470,7 +470,7 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 	cs := a.state(c)
 	if cs == nil {
 		cs = a.scratchState()
-		if syn, ok := a.firstSYN.get(c); ok {
+		if syn, ok := c.LoneSYN(); ok {
 			var info PacketInfo
 			a.add(cs, true, c, &syn, &info) // a connection that only sent a SYN
 		}

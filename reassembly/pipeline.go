@@ -71,7 +71,8 @@ func (s *Scanner) Pipeline() { s.pipeline(false) }
 // tracker runs ahead: of the connection Conn returns, only Stream, Client,
 // Server, FirstFrame, Handshake and ReusedPorts can be read during Scan
 // (the segment carries what else the analysis needs as it was: its
-// Stream, Dir, unwrapped numbers, ConnFirstTime, ClientSYNSeen, Duplicate);
+// Stream, Dir, unwrapped numbers, ConnFirstTime, ClientSYNSeen, Duplicate,
+// Lone, First);
 // the rest only from OnRetire on, when the tracker is done with it.
 func (s *Scanner) PipelineTracker() { s.pipeline(true) }
 

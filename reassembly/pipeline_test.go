@@ -120,11 +120,11 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 				fmt.Sprint(piped.news, piped.retired, piped.warns, piped.stats, piped.packets, piped.err) &&
 				reflect.DeepEqual(plain.final, piped.final)
 			for i := 0; same && i < len(plain.segs); i++ {
-				same = plain.segs[i] == piped.segs[i] && plain.streams[i] == piped.streams[i]
+				same = sameSegment(plain.segs[i], piped.segs[i]) && plain.streams[i] == piped.streams[i]
 			}
 			if !same {
 				for i := range min(len(plain.segs), len(piped.segs)) {
-					if plain.segs[i] != piped.segs[i] || plain.streams[i] != piped.streams[i] {
+					if !sameSegment(plain.segs[i], piped.segs[i]) || plain.streams[i] != piped.streams[i] {
 						t.Fatalf("%s: segment %d:\nplain %d %+v\npiped %d %+v", path, i, plain.streams[i], plain.segs[i], piped.streams[i], piped.segs[i])
 					}
 				}
@@ -163,4 +163,14 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 			break
 		}
 	}
+}
+
+// sameSegment reports whether two segments are equal, their First (a
+// lone connection's SYN, made again for each) compared by value.
+func sameSegment(a, b Segment) bool {
+	if (a.First == nil) != (b.First == nil) || a.First != nil && *a.First != *b.First {
+		return false
+	}
+	a.First, b.First = nil, nil
+	return a == b
 }

@@ -108,6 +108,15 @@ type Segment struct {
 	// Duplicate is set when this packet is the same packet captured again
 	// (another interface, or -i any on a forwarding host).
 	Duplicate bool
+	// Lone is set on a connection's first packet, a SYN alone, that the
+	// tracker keeps in a compact record (a SYN flood's connections): the
+	// analysis may wait, for the tracker hands the SYN again, exactly as
+	// it was, with the connection's second packet (First) or with its
+	// retired Conn (Conn.LoneSYN).
+	Lone bool
+	// First is set on the second packet of a connection whose first was
+	// Lone: that SYN, exactly as Track returned it.
+	First *Segment
 }
 
 // SeqEnd is the unwrapped sequence number after this segment, counting SYN

@@ -93,6 +93,33 @@ type Conn struct {
 	// ReusedPorts is set when this connection's SYN took over the 4-tuple
 	// of an earlier connection (Wireshark's tcp.analysis.reused_ports).
 	ReusedPorts bool
+	// lone is set while c is what the tracker kept of a connection of one
+	// SYN (a loneConn), synWire that SYN's frame length: LoneSYN makes
+	// the SYN again from them.
+	lone    bool
+	synWire uint16
+}
+
+// LoneSYN returns the SYN of a connection the tracker kept as that SYN
+// alone (Segment.Lone) and retired before a second packet came: the
+// segment exactly as Track returned it. Otherwise it reports false.
+func (c *Conn) LoneSYN() (Segment, bool) {
+	if !c.lone {
+		return Segment{}, false
+	}
+	d, sig := &c.Dir[C2S], &c.Dir[C2S].first
+	ipv := uint8(6)
+	if c.Client.Addr().Is4() {
+		ipv = 4
+	}
+	return Segment{Frame: c.FirstFrame, Time: sig.time, Interface: sig.iface,
+		Src: c.Client.Addr(), Dst: c.Server.Addr(), SrcPort: c.Client.Port(), DstPort: c.Server.Port(),
+		IPVersion: ipv, TTL: sig.ttl, IPID: sig.ipid, Seq: sig.seq, Ack: sig.ack, Flags: sig.flags,
+		Window: sig.window, WireLen: int(c.synWire),
+		Opt: Options{MSS: d.MSS, WScale: d.WScale, SACKPermitted: d.SACKPermitted, HasTimestamp: d.Timestamps,
+			TSVal: sig.tsval, TSEcr: sig.tsecr},
+		Stream: c.Stream, SeqAbs: 1<<32 | uint64(sig.seq), ConnFirstTime: c.FirstTime,
+		Dir: C2S, ClientSYNSeen: true, Lone: true}, true
 }
 
 // State reports the connection's state from the flags seen so far.
@@ -168,11 +195,11 @@ func keyOf(src netip.Addr, srcPort uint16, dst netip.Addr, dstPort uint16) connK
 type Tracker struct {
 	conns map[connKey]*Conn
 	// lone finds the connections of which only a first SYN was seen, by
-	// the hash of their key (loneHash): the index in lones of the first
-	// loneConn of that hash, whose next links the others. A hash of 8
-	// bytes makes a smaller map than keys of 40: a SYN flood's table
-	// costs about 25 bytes a connection, not 75 to 110.
-	lone     map[uint64]uint32
+	// the hash of their key (loneHash): their indexes in lones, in an
+	// open-addressing table outside the Go heap (16 bytes a connection
+	// of a flood at most, where a Go map of the hashes took about 30,
+	// doubled by the garbage collector's heap goal).
+	lone     slab.Table
 	lones    slab.Slab[loneConn]
 	loneSeed maphash.Seed
 	loneMask uint64 // of the hash bits used: all but in tests of collisions
@@ -211,21 +238,24 @@ type Tracker struct {
 
 // loneConn is a connection of which only its first packet was seen, a
 // SYN without ACK, FIN, RST or payload (a SYN flood, a scan): what the
-// Conn would hold, in 56 bytes without pointers, where a Conn takes 320
-// and an allocation the garbage collector visits. Its endpoints are its
-// key's. The Conn is made again from it (conn) on the connection's second
-// packet or when it retires.
+// Conn would hold, and the SYN's frame length, in 96 bytes without
+// pointers, where a Conn takes 320 and an allocation the garbage
+// collector visits. Its endpoints are its key's. The Conn is made again
+// from it (conn) on the connection's second packet or when it retires,
+// and with it the SYN (Conn.LoneSYN): a connection is kept so only when
+// that SYN is made again exactly (addLone), so that the analysis need
+// not keep a copy.
 type loneConn struct {
 	key          connKey
-	next         uint32 // 1 + the index of the next loneConn of the same hash; 0: none
 	stream       int
 	time, frame  int64 // the SYN's
 	seq, ack     uint32
 	tsval, tsecr uint32
-	iface        int32
+	iface        uint16
 	flags        Flags
 	window, ipid uint16
 	mss          uint16
+	wireLen      uint16
 	ttl          uint8
 	wscale       int8
 	bits         uint8 // loneSACK | loneTimestamps | loneReused | loneClientB
@@ -245,12 +275,22 @@ func isLone(seg *Segment) bool {
 		seg.Src.Zone() == "" && seg.Dst.Zone() == ""
 }
 
-// addLone keeps c, just made by a SYN alone (isLone), as a loneConn.
-func (t *Tracker) addLone(k connKey, c *Conn) {
+// addLone keeps c, just made by seg, a SYN alone (isLone), as a
+// loneConn, if the SYN is made again from it exactly (then seg.Lone is
+// set), and reports whether it did.
+func (t *Tracker) addLone(k connKey, c *Conn, seg *Segment) bool {
+	if seg.WireLen < 0 || seg.WireLen > math.MaxUint16 || seg.Interface < 0 || seg.Interface > math.MaxUint16 {
+		return false
+	}
+	c.lone, c.synWire, seg.Lone = true, uint16(seg.WireLen), true
+	if syn, _ := c.LoneSYN(); syn != *seg {
+		c.lone, c.synWire, seg.Lone = false, 0, false
+		return false
+	}
 	d, sig := &c.Dir[C2S], &c.Dir[C2S].first
 	l := loneConn{stream: c.Stream, time: sig.time, frame: c.FirstFrame, seq: sig.seq, ack: sig.ack,
-		tsval: sig.tsval, tsecr: sig.tsecr, iface: sig.iface, flags: sig.flags, window: sig.window,
-		ipid: sig.ipid, mss: d.MSS, ttl: sig.ttl, wscale: d.WScale}
+		tsval: sig.tsval, tsecr: sig.tsecr, iface: uint16(sig.iface), flags: sig.flags, window: sig.window,
+		ipid: sig.ipid, mss: d.MSS, wireLen: c.synWire, ttl: sig.ttl, wscale: d.WScale}
 	for _, b := range []struct {
 		on  bool
 		bit uint8
@@ -260,11 +300,8 @@ func (t *Tracker) addLone(k connKey, c *Conn) {
 		}
 	}
 	l.key = k
-	h := t.loneHash(k)
-	if head, ok := t.lone[h]; ok {
-		l.next = head + 1
-	}
-	t.lone[h] = t.lones.Add(l)
+	t.lone.Insert(t.loneHash(k), t.lones.Add(l))
+	return true
 }
 
 // loneHash is the hash of a key in Tracker.lone, seeded: a flood is made
@@ -285,36 +322,18 @@ func (t *Tracker) loneHash(k connKey) uint64 {
 
 // findLone returns the index in lones of the lone connection of key k.
 func (t *Tracker) findLone(k connKey) (uint32, bool) {
-	i, ok := t.lone[t.loneHash(k)]
-	for ok {
-		l := t.lones.At(i)
-		if l.key == k {
-			return i, true
-		}
-		i, ok = l.next-1, l.next != 0
-	}
-	return 0, false
+	return t.lone.Find(t.loneHash(k), func(i uint32) bool { return t.lones.At(i).key == k })
 }
 
 // eachLone calls f with the index of every lone connection.
-func (t *Tracker) eachLone(f func(i uint32)) {
-	for _, i := range t.lone {
-		for {
-			next := t.lones.At(i).next
-			f(i)
-			if next == 0 {
-				break
-			}
-			i = next - 1
-		}
-	}
-}
+func (t *Tracker) eachLone(f func(i uint32)) { t.lone.All(f) }
 
 // conn makes the Conn of lone connection l, as it was after its SYN.
 func (l *loneConn) conn() *Conn {
 	k := l.key
 	c := &Conn{Stream: l.stream, FirstTime: l.time, LastTime: l.time, FirstFrame: l.frame, LastFrame: l.frame,
-		Client: k.a(), Server: k.b(), Handshake: true, ReusedPorts: l.bits&loneReused != 0}
+		Client: k.a(), Server: k.b(), Handshake: true, ReusedPorts: l.bits&loneReused != 0,
+		lone: true, synWire: l.wireLen}
 	if l.bits&loneClientB != 0 {
 		c.Client, c.Server = c.Server, c.Client
 	}
@@ -326,7 +345,7 @@ func (l *loneConn) conn() *Conn {
 	d.Base = 1<<32 | uint64(l.seq)
 	d.ref = d.Base
 	d.first = dupSig{seq: l.seq, ack: l.ack, tsval: l.tsval, tsecr: l.tsecr, time: l.time, flags: l.flags,
-		window: l.window, ipid: l.ipid, ttl: l.ttl, iface: l.iface, valid: true}
+		window: l.window, ipid: l.ipid, ttl: l.ttl, iface: int32(l.iface), valid: true}
 	c.Dir[S2C].WScale = -1
 	return c
 }
@@ -335,20 +354,7 @@ func (l *loneConn) conn() *Conn {
 func (t *Tracker) dropLone(i uint32) *Conn {
 	l := t.lones.At(i)
 	c := l.conn()
-	h := t.loneHash(l.key)
-	if head := t.lone[h]; head == i {
-		if l.next == 0 {
-			delete(t.lone, h)
-		} else {
-			t.lone[h] = l.next - 1
-		}
-	} else {
-		p := t.lones.At(head)
-		for p.next-1 != i {
-			p = t.lones.At(p.next - 1)
-		}
-		p.next = l.next
-	}
+	t.lone.Delete(t.loneHash(l.key), i)
 	t.lones.Free(i)
 	return c
 }
@@ -541,7 +547,7 @@ func (t *Tracker) Flush() {
 	lones := t.lones
 	t.lones = slab.Slab[loneConn]{}
 	clear(t.conns)
-	clear(t.lone)
+	t.lone.Reset()
 	t.last, t.minLast = nil, math.MaxInt64
 	if t.OnRetire == nil {
 		return
@@ -568,7 +574,7 @@ func (t *Tracker) Flush() {
 
 // NewTracker returns an empty tracker.
 func NewTracker() *Tracker {
-	return &Tracker{conns: make(map[connKey]*Conn), lone: make(map[uint64]uint32), loneSeed: maphash.MakeSeed(),
+	return &Tracker{conns: make(map[connKey]*Conn), loneSeed: maphash.MakeSeed(),
 		loneMask: ^uint64(0), minLast: math.MaxInt64}
 }
 
@@ -578,6 +584,7 @@ func (t *Tracker) Len() int { return len(t.conns) + t.lones.Len() }
 // Track assigns seg to its connection, creating it if needed, and fills
 // seg's Stream, Dir, SeqAbs, AckAbs and Duplicate fields.
 func (t *Tracker) Track(seg *Segment) *Conn {
+	seg.Lone, seg.First = false, nil
 	src, dst := seg.SrcAddrPort(), seg.DstAddrPort()
 	var key connKey
 	haveKey := false
@@ -652,22 +659,23 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 			}
 		}
 		t.last = nil
-		if isLone(seg) {
-			if prev != nil {
-				delete(t.conns, key)
-			}
-			if t.OnNew != nil {
-				t.OnNew(c)
-			}
-			c.add(seg)
-			t.addLone(key, c)
-			t.minLast = min(t.minLast, seg.Time)
-			return c
-		}
-		t.conns[key] = c
 		if t.OnNew != nil {
 			t.OnNew(c)
 		}
+		if isLone(seg) {
+			c.add(seg)
+			t.minLast = min(t.minLast, seg.Time)
+			if t.addLone(key, c, seg) {
+				if prev != nil {
+					delete(t.conns, key)
+				}
+				return c
+			}
+			t.conns[key] = c
+			t.last = c
+			return c
+		}
+		t.conns[key] = c
 	}
 	c.add(seg)
 	t.last = c
@@ -683,6 +691,12 @@ func (c *Conn) dirOf(src netip.AddrPort) Direction {
 }
 
 func (c *Conn) add(seg *Segment) {
+	if c.lone {
+		// The second packet of a connection kept as its SYN alone: the
+		// SYN goes with it (Segment.First), for the analysis to replay.
+		syn, _ := c.LoneSYN()
+		seg.First, c.lone, c.synWire = &syn, false, 0
+	}
 	d := c.dirOf(seg.SrcAddrPort())
 	seg.Stream, seg.Dir = c.Stream, d
 	c.LastTime, c.LastFrame = seg.Time, seg.Frame

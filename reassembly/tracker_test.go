@@ -519,7 +519,9 @@ func idleConnection(t *testing.T, crowd int) (retiredBefore int, continued int64
 
 // TestLoneConnExact: a connection of one SYN, kept as a loneConn, is made
 // again exactly as the Conn the SYN made (what a second packet, a
-// duplicate check or the retirement then sees), for SYNs of every kind.
+// duplicate check or the retirement then sees), and its SYN exactly as
+// Track returned it (what the analysis replays), for SYNs of every kind;
+// a SYN the record would not make again exactly is not kept so.
 func TestLoneConnExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	addr := func(kind int) netip.Addr {
@@ -544,25 +546,63 @@ func TestLoneConnExact(t *testing.T) {
 			Src: addr(kind), Dst: addr(kind), SrcPort: uint16(rng.Uint32()), DstPort: uint16(rng.Uint32()),
 			IPVersion: 4, TTL: uint8(rng.Uint32()), IPID: uint16(rng.Uint32()),
 			Seq: rng.Uint32(), Ack: rng.Uint32(), Flags: SYN | Flags(rng.IntN(2))*PSH | Flags(rng.IntN(2))*ECE | Flags(rng.IntN(2))*CWR,
-			Window: uint16(rng.Uint32()),
+			Window: uint16(rng.Uint32()), WireLen: 54 + rng.IntN(100),
 			Opt: Options{MSS: uint16(rng.Uint32()), WScale: int8(rng.IntN(16)) - 1, SACKPermitted: rng.IntN(2) == 0,
 				HasTimestamp: rng.IntN(2) == 0, TSVal: rng.Uint32(), TSEcr: rng.Uint32()}}
 		if i%7 == 0 && i > 0 { // the 4-tuple of the previous SYN, another ISN: reused ports
 			prev := made[len(made)-1]
 			seg.Src, seg.SrcPort, seg.Dst, seg.DstPort = prev.Client.Addr(), prev.Client.Port(), prev.Server.Addr(), prev.Server.Port()
 		}
+		seg.IPVersion = 6
+		if seg.Src.Is4() {
+			seg.IPVersion = 4
+		}
+		// What the record cannot hold: kept as a full Conn.
+		full := i%11 == 5
+		switch i % 4 {
+		case 0:
+			seg.IPVersion ^= 4 ^ 6 // an IPv4-mapped address in an IPv6 packet, or the reverse
+		case 1:
+			seg.Interface = 1 << 20
+		case 2:
+			seg.Captured = 1
+		case 3:
+			seg.WireLen = 1 << 17
+		}
+		if !full {
+			seg.IPVersion, seg.Interface, seg.Captured, seg.WireLen = 6, seg.Interface&3, 0, seg.WireLen&1023
+			if seg.Src.Is4() {
+				seg.IPVersion = 4
+			}
+		}
 		if !isLone(&seg) {
 			t.Fatalf("SYN %d not kept alone", i)
 		}
 		c := trk.Track(&seg)
+		if full {
+			if seg.Lone || trk.conns[keyOf(seg.Src, seg.SrcPort, seg.Dst, seg.DstPort)] != c {
+				t.Fatalf("SYN %d, not made again exactly, kept as lone", i)
+			}
+			if _, ok := c.LoneSYN(); ok {
+				t.Fatalf("SYN %d: a LoneSYN for a full connection", i)
+			}
+			continue
+		}
+		if !seg.Lone {
+			t.Fatalf("SYN %d not marked Lone", i)
+		}
 		want := *c
 		k := keyOf(seg.Src, seg.SrcPort, seg.Dst, seg.DstPort)
 		j, ok := trk.findLone(k)
 		if !ok {
 			t.Fatalf("SYN %d: no lone connection", i)
 		}
-		if got := *trk.lones.At(j).conn(); !reflect.DeepEqual(got, want) {
-			t.Fatalf("SYN %d: lone connection made again as\n%+v\nwant\n%+v", i, got, want)
+		got := trk.lones.At(j).conn()
+		if !reflect.DeepEqual(*got, want) {
+			t.Fatalf("SYN %d: lone connection made again as\n%+v\nwant\n%+v", i, *got, want)
+		}
+		if syn, ok := got.LoneSYN(); !ok || syn != seg {
+			t.Fatalf("SYN %d made again as\n%+v\nwant\n%+v", i, syn, seg)
 		}
 	}
 }
@@ -637,6 +677,64 @@ func TestFlushStreamOrder(t *testing.T) {
 		trk.Flush()
 		if len(got) != 40 || !slices.IsSorted(got) || got[0] != first {
 			t.Errorf("from stream %d: retired %v", first, got)
+		}
+	}
+}
+
+// TestLoneHandsSYN: the SYN of a connection kept as that SYN alone comes
+// back exactly as Track returned it: as First of its second packet (and
+// of no later one), or from its Conn when it retires (reused ports, the
+// flush) — what the analysis replays instead of keeping a copy.
+func TestLoneHandsSYN(t *testing.T) {
+	trk := NewTracker()
+	var retired []*Conn
+	trk.OnRetire = func(c *Conn) { retired = append(retired, c) }
+	cli, srv := netip.AddrFrom4([4]byte{10, 0, 0, 1}), netip.AddrFrom4([4]byte{192, 0, 2, 1})
+	syn := func(frame int64, port uint16, seq uint32) Segment {
+		return Segment{Frame: frame, Time: 1e18 + frame*1e6, Interface: 2, Src: cli, Dst: srv, SrcPort: port, DstPort: 80,
+			IPVersion: 4, TTL: 64, IPID: uint16(frame), Seq: seq, Flags: SYN | ECE | CWR, Window: 64240, WireLen: 74,
+			Opt: Options{MSS: 1460, WScale: 7, SACKPermitted: true, HasTimestamp: true, TSVal: 99}}
+	}
+	// A connection that goes on: its second and third packets.
+	s1 := syn(1, 1000, 500)
+	trk.Track(&s1)
+	if !s1.Lone {
+		t.Fatal("the SYN is not kept alone")
+	}
+	s2 := Segment{Frame: 2, Time: 1e18 + 2e6, Src: srv, Dst: cli, SrcPort: 80, DstPort: 1000, IPVersion: 4,
+		Seq: 9000, Ack: 501, Flags: SYN | ACK, Opt: Options{WScale: -1}}
+	trk.Track(&s2)
+	if s2.Lone || s2.First == nil || *s2.First != s1 {
+		t.Fatalf("second packet: Lone %v, First %+v, want\n%+v", s2.Lone, s2.First, s1)
+	}
+	s3 := Segment{Frame: 3, Time: 1e18 + 3e6, Src: cli, Dst: srv, SrcPort: 1000, DstPort: 80, IPVersion: 4,
+		Seq: 501, Ack: 9001, Flags: ACK, Opt: Options{WScale: -1}, First: &s1, Lone: true} // stale fields cleared
+	trk.Track(&s3)
+	if s3.Lone || s3.First != nil {
+		t.Fatalf("third packet: Lone %v, First %v", s3.Lone, s3.First)
+	}
+	// Ports reused by a SYN of another ISN: the first retires with its SYN.
+	s4 := syn(4, 2000, 700)
+	trk.Track(&s4)
+	s5 := syn(5, 2000, 800)
+	trk.Track(&s5)
+	if len(retired) != 1 || !s5.Lone || s5.First != nil {
+		t.Fatalf("reused ports: %d retired, Lone %v, First %v", len(retired), s5.Lone, s5.First)
+	}
+	if got, ok := retired[0].LoneSYN(); !ok || got != s4 {
+		t.Fatalf("retired SYN %+v (%v), want\n%+v", got, ok, s4)
+	}
+	trk.Flush()
+	if len(retired) != 3 {
+		t.Fatalf("%d retired, want 3", len(retired))
+	}
+	for _, c := range retired[1:] {
+		got, ok := c.LoneSYN()
+		switch {
+		case c.Stream == s5.Stream && (!ok || got != s5):
+			t.Fatalf("flushed SYN %+v (%v), want\n%+v", got, ok, s5)
+		case c.Stream != s5.Stream && ok:
+			t.Fatalf("stream %d, of 3 packets, has a LoneSYN", c.Stream)
 		}
 	}
 }
