@@ -235,8 +235,8 @@ type limits struct {
 	inEpisode  bool
 	episodeEnd uint64
 	episodes   int64
-	resent     int64 // segments resent in episodes
-	firstSent  int64 // of them, in the first
+	resent     int64   // segments resent in episodes
+	firstSent  int64   // of them, in the first
 	lossRTT    []int64 // the latest RTT sample at each episode's start (at most maxLossRTT)
 }
 

@@ -40,7 +40,7 @@ func pcapngOffset(t *testing.T, frame []byte, offset int64, secs ...uint64) []by
 		idb = append(idb, 14, 0, 8, 0) // if_tsoffset
 		idb = le.AppendUint64(idb, uint64(offset))
 	}
-	idb = append(idb, 0, 0, 0, 0)             // opt_endofopt
+	idb = append(idb, 0, 0, 0, 0) // opt_endofopt
 	block(1, idb)
 	for _, s := range secs {
 		epb := make([]byte, 20)
