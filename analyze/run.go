@@ -180,6 +180,10 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			switch {
 			case runtime.GOMAXPROCS(0) == 1:
 				mode = scanPlain
+			case a == nil && o.OnConn == nil:
+				// Nothing but the tracker's work (a first pass that ranks
+				// connections): the tracker takes the second core.
+				mode = scanPipe
 			case o.Keep < 0 && len(o.Also) == 0 && o.OnSegment == nil:
 				mode = scanPipeTrack
 			default:
