@@ -85,6 +85,9 @@ type RunOptions struct {
 	// scan, when set, overrides how the capture is scanned (the tests
 	// compare the ways).
 	scan scanMode
+	// focus, when set, makes the run read only that connection (Keep),
+	// found by an earlier run (RunResult.focus): see reassembly.Focus.
+	focus *reassembly.Focus
 }
 
 // scanMode is how Run scans a capture.
@@ -134,6 +137,10 @@ type RunResult struct {
 	// Warnings are per-packet problems that did not stop the scan, already
 	// condensed to a few lines.
 	Warnings []string
+	// focus is the busiest connection as a later run can read it alone,
+	// when it can (focusable: no connection retired while open came back).
+	focus     reassembly.Focus
+	focusable bool
 }
 
 // Run reads one capture in one pass. The error, when not nil, is the
@@ -145,6 +152,9 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	var a *Analyzer
 	if o.Analyze || o.Keep >= 0 || len(o.Also) > 0 {
 		a = New()
+	}
+	if o.focus != nil {
+		sc.Focus(*o.focus) // before the pipeline starts reading
 	}
 	var fr *flowRun
 	if o.OnFlow != nil {
@@ -170,6 +180,10 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			switch {
 			case runtime.GOMAXPROCS(0) == 1:
 				mode = scanPlain
+			case a == nil && o.OnConn == nil:
+				// Nothing but the tracker's work (a first pass that ranks
+				// connections): the tracker takes the second core.
+				mode = scanPipe
 			case o.Keep < 0 && len(o.Also) == 0 && o.OnSegment == nil:
 				mode = scanPipeTrack
 			default:
@@ -191,6 +205,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		}
 		defer sc.Close()
 	}
+
 	var ro *ordered[*ConnResult] // in stream order
 	var spare []*ConnResult      // results OnConn is done with, for reuse
 	if o.OnConn != nil {
@@ -217,6 +232,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			res.BusiestPackets = int(c.Dir[0].Packets + c.Dir[1].Packets)
 			res.BusiestDir = MainDirection(c)
 			res.BusiestFirst, res.BusiestLast = c.FirstTime, c.LastTime
+			res.focus = reassembly.FocusOf(c)
 		}
 		if o.Top > 0 {
 			res.Top = addBusy(res.Top, o.Top, Busy{Stream: c.Stream, Bytes: c.Dir[0].Bytes + c.Dir[1].Bytes,
@@ -306,6 +322,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	}
 	res.Packets = sc.Packets()
 	res.Warnings = scanWarnings(sc)
+	res.focusable = trk.Continued() == 0 && trk.Evicted() == 0
 	if err := sc.Err(); err != nil {
 		return res, fmt.Errorf("%w (%d packets before it were read)", err, sc.Packets())
 	}
@@ -385,6 +402,10 @@ type LoadOptions struct {
 	// them and Loaded.Records stays nil, so that memory follows the
 	// graphs, not the connection's length.
 	Graphs []GraphRequest
+
+	// whole, set by tests, makes the second pass read every connection,
+	// as it does when OnConn is set.
+	whole bool
 }
 
 // GraphRequest is one graph Load draws.
@@ -416,6 +437,7 @@ func (e *NoConnError) Error() string {
 // connection.
 func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, error) {
 	stream, hint := o.Stream, 0
+	var only *focused
 	if stream < 0 {
 		r, err := open()
 		if err != nil {
@@ -433,10 +455,15 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 			o.Dir = int(res.BusiestDir)
 		}
 		o.Graphs = thinFor(o.Graphs, res.BusiestFirst, res.BusiestLast)
+		if err == nil && res.focusable && o.OnConn == nil && !o.whole {
+			// The second pass reads that connection alone; the first
+			// decoded every packet, so its warnings are the capture's.
+			only = &focused{focus: res.focus, warnings: res.Warnings}
+		}
 	} else {
 		o.Graphs = thinFor(o.Graphs, 0, -1)
 	}
-	ls, err := loadPass(open, o, stream, hint, nil)
+	ls, err := loadPass(open, o, stream, hint, nil, only)
 	if ls == nil {
 		return nil, err
 	}
@@ -468,15 +495,26 @@ func thinFor(qs []GraphRequest, first, last int64) []GraphRequest {
 	return qs
 }
 
+// focused is the connection a second pass reads alone, and the warnings
+// of the first pass, which read everything.
+type focused struct {
+	focus    reassembly.Focus
+	warnings []string
+}
+
 // loadPass is the analysing pass of Load and LoadBusiest: it keeps the
 // records of stream (hint of them expected) and of also, and returns the
-// stream's connection first, then also's.
-func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hint int, also []Busy) ([]*Loaded, error) {
+// stream's connection first, then also's. With only, it reads only that
+// connection (stream, without also).
+func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hint int, also []Busy, only *focused) ([]*Loaded, error) {
 	r, err := open()
 	if err != nil {
 		return nil, err
 	}
 	ro := RunOptions{Analyze: o.OnConn != nil, Keep: stream, KeepHint: hint, OnConn: o.OnConn, Also: also}
+	if only != nil {
+		ro.focus = &only.focus
+	}
 	gb := newGraphBuild(o.Graphs, o.Dir)
 	if gb != nil {
 		ro.KeepTo, ro.KeepHint = gb.add, 0
@@ -489,6 +527,9 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 		return nil, &NoConnError{Stream: stream, Streams: res.Streams}
 	}
 	l := &Loaded{Conn: res.Kept, Dir: MainDirection(res.Kept), Records: res.Records, Stats: res.Stats, Warnings: res.Warnings}
+	if only != nil {
+		l.Warnings = only.warnings
+	}
 	if o.Dir >= 0 {
 		l.Dir = reassembly.Direction(o.Dir)
 	}
@@ -542,7 +583,7 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 			also = append(also, b)
 		}
 	}
-	return loadPass(open, o, stream, hint, also)
+	return loadPass(open, o, stream, hint, also, nil)
 }
 
 // maxAlsoRecords bounds the records LoadBusiest keeps for the connections

@@ -17,44 +17,7 @@ import (
 // (segment, error, counts) is the general decoder's exactly: the
 // differential test and fuzz target in fastdecode_test.go hold it to that.
 func (d *Decoder) decodeFast(p *Packet, seg *Segment) (handled bool, err error) {
-	data := p.Data
-	off := 0 // where the IP header starts
-	version := 0
-	switch p.LinkType {
-	case layers.LinkTypeEthernet:
-		if len(data) < 14 {
-			return false, nil
-		}
-		et := binary.BigEndian.Uint16(data[12:])
-		off = 14
-		if et == uint16(layers.EthernetTypeDot1Q) {
-			if len(data) < 18 {
-				return false, nil
-			}
-			et, off = binary.BigEndian.Uint16(data[16:]), 18
-		}
-		version = ipVersionOf(et)
-	case layers.LinkTypeLinuxSLL:
-		if len(data) < 16 || binary.BigEndian.Uint16(data[4:]) > 8 {
-			return false, nil
-		}
-		version, off = ipVersionOf(binary.BigEndian.Uint16(data[14:])), 16
-	case layers.LinkTypeLinuxSLL2:
-		if len(data) < 20 || data[11] > 8 {
-			return false, nil
-		}
-		switch layers.ARPHardwareType(binary.BigEndian.Uint16(data[8:])) {
-		case layers.ARPHardwareTypeFRAD, layers.ARPHardwareTypeDot11Radiotap, layers.ARPHardwareTypeIPGRE:
-			return false, nil
-		}
-		version, off = ipVersionOf(binary.BigEndian.Uint16(data[0:])), 20
-	case layers.LinkTypeRaw, layers.LinkTypeIPv4, layers.LinkTypeIPv6, 12, 14:
-		if len(data) < 1 {
-			return false, nil
-		}
-		version = int(data[0] >> 4)
-	}
-	ip := data[off:]
+	ip, off, version := fastIP(p)
 	switch version {
 	case 4:
 		// Version 4, header length 20 (no options).
@@ -98,6 +61,50 @@ func (d *Decoder) decodeFast(p *Packet, seg *Segment) (handled bool, err error) 
 		return true, d.decodeTCP(ip[40:min(40+length, len(ip))], p, seg, 6, ipLeft)
 	}
 	return false, nil
+}
+
+// fastIP finds the IP header of a packet of the link types decodeFast
+// handles: the header and all after it, where it starts, and its version
+// (0: not IP, or not a link type of the fast path).
+func fastIP(p *Packet) (ip []byte, off, version int) {
+	data := p.Data
+	switch p.LinkType {
+	case layers.LinkTypeEthernet:
+		if len(data) < 14 {
+			return nil, 0, 0
+		}
+		et := binary.BigEndian.Uint16(data[12:])
+		off = 14
+		if et == uint16(layers.EthernetTypeDot1Q) {
+			if len(data) < 18 {
+				return nil, 0, 0
+			}
+			et, off = binary.BigEndian.Uint16(data[16:]), 18
+		}
+		version = ipVersionOf(et)
+	case layers.LinkTypeLinuxSLL:
+		if len(data) < 16 || binary.BigEndian.Uint16(data[4:]) > 8 {
+			return nil, 0, 0
+		}
+		version, off = ipVersionOf(binary.BigEndian.Uint16(data[14:])), 16
+	case layers.LinkTypeLinuxSLL2:
+		if len(data) < 20 || data[11] > 8 {
+			return nil, 0, 0
+		}
+		switch layers.ARPHardwareType(binary.BigEndian.Uint16(data[8:])) {
+		case layers.ARPHardwareTypeFRAD, layers.ARPHardwareTypeDot11Radiotap, layers.ARPHardwareTypeIPGRE:
+			return nil, 0, 0
+		}
+		version, off = ipVersionOf(binary.BigEndian.Uint16(data[0:])), 20
+	case layers.LinkTypeRaw, layers.LinkTypeIPv4, layers.LinkTypeIPv6, 12, 14:
+		if len(data) < 1 {
+			return nil, 0, 0
+		}
+		version = int(data[0] >> 4)
+	default:
+		return nil, 0, 0
+	}
+	return data[off:], off, version
 }
 
 // ipVersionOf maps an EtherType to the IP version it carries, or 0.

@@ -12,25 +12,6 @@ import (
 	"tcpviz/internal/golden"
 )
 
-// differentialCaptures lists every capture the differential test reads:
-// the shared corpus (lab, real, truth, malformed, udp) and testdata.
-func differentialCaptures(t testing.TB) []string {
-	var names []string
-	for _, dir := range []string{"lab", "real", "truth", "malformed", "udp"} {
-		m, _ := filepath.Glob(filepath.Join(golden.SharedCaptures(), dir, "*"))
-		names = append(names, m...)
-	}
-	m, _ := filepath.Glob(filepath.Join("..", "testdata", "*"))
-	names = append(names, m...)
-	var files []string
-	for _, n := range names {
-		if st, err := os.Stat(n); err == nil && st.Mode().IsRegular() && filepath.Ext(n) != ".md" {
-			files = append(files, n)
-		}
-	}
-	return files
-}
-
 // decodeBothWays decodes one packet with the hand-written fast path and
 // with the general gopacket path, and reports any difference: result,
 // error text, every Segment field, and the counts. It returns whether the
@@ -57,7 +38,7 @@ func decodeBothWays(p *Packet, fast, slow *Decoder) (bool, error) {
 // ways and requires identical results. It also requires the fast path to
 // have handled most packets, so that it cannot pass by never running.
 func TestFastDecodeMatchesGopacket(t *testing.T) {
-	files := differentialCaptures(t)
+	files := golden.Captures()
 	if len(files) < 10 {
 		if _, err := os.Stat(golden.SharedCaptures()); err != nil {
 			t.Logf("../shared/captures not present: %d bundled captures only", len(files))

@@ -187,7 +187,7 @@ func (s *Scanner) produce(p *pipeline) {
 	}
 	for {
 		b := p.fill
-		for len(b.segs) < pipeBatch && len(b.evs) < pipeBatch && s.r.Next() {
+		for len(b.segs) < pipeBatch && len(b.evs) < pipeBatch && s.next() {
 			pk := s.r.Packet()
 			b.segs = append(b.segs, Segment{})
 			seg := &b.segs[len(b.segs)-1]
@@ -195,7 +195,7 @@ func (s *Scanner) produce(p *pipeline) {
 			if err != nil {
 				s.warn(errPacket(pk.Number, err))
 			}
-			if !ok {
+			if !ok || s.focus != nil && !s.focus.has(seg) {
 				b.segs = b.segs[:len(b.segs)-1]
 				continue
 			}
@@ -207,7 +207,7 @@ func (s *Scanner) produce(p *pipeline) {
 			if p.aheadTrack != nil {
 				p.aheadTrack(c, seg)
 			}
-			if seg.Frame&expireEvery == 0 {
+			if seg.Frame&expireEvery == 0 && s.focus == nil {
 				s.trk.OnRetire = p.afterEvent
 				s.trk.Expire(seg.Time)
 				s.trk.OnRetire = inTrack
@@ -265,7 +265,7 @@ func (s *Scanner) scanPipe() bool {
 					s.cur = b.conns[p.i]
 				} else {
 					s.cur = s.trk.Track(seg)
-					if seg.Frame&expireEvery == 0 {
+					if seg.Frame&expireEvery == 0 && s.focus == nil {
 						s.trk.Expire(seg.Time)
 					}
 				}

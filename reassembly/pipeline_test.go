@@ -100,7 +100,7 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 		return tr, true
 	}
 	n := 0
-	paths := differentialCaptures(t)
+	paths := golden.Captures()
 	if raceEnabled {
 		paths = paths[:min(len(paths), 40)] // the race detector's share: the first 40
 	}

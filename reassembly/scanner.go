@@ -20,7 +20,8 @@ type Scanner struct {
 	warnings        []error
 	droppedWarnings int64
 
-	pipe *pipeline // reading and decoding ahead, when set (Pipeline)
+	pipe  *pipeline // reading and decoding ahead, when set (Pipeline)
+	focus *focus    // the one connection read, when set (Focus)
 }
 
 // NewScanner returns a scanner reading from r.
@@ -41,7 +42,7 @@ func (s *Scanner) Scan() bool {
 	if s.pipe != nil {
 		return s.scanPipe()
 	}
-	for s.r.Next() {
+	for s.next() {
 		p := s.r.Packet()
 		ok, err := s.dec.Decode(p, &s.seg)
 		if err != nil {
@@ -53,8 +54,11 @@ func (s *Scanner) Scan() bool {
 			}
 			continue
 		}
+		if s.focus != nil && !s.focus.has(&s.seg) {
+			continue
+		}
 		s.cur = s.trk.Track(&s.seg)
-		if p.Number&expireEvery == 0 {
+		if p.Number&expireEvery == 0 && s.focus == nil {
 			s.trk.Expire(s.seg.Time)
 		}
 		return true

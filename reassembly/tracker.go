@@ -220,6 +220,9 @@ type Tracker struct {
 	retiredOrder []connKey
 	evicted      int64
 	continued    int64
+	// reuseFirst marks the next connection made ReusedPorts (Scanner.Focus:
+	// the connection whose 4-tuple was another's before).
+	reuseFirst bool
 	// crowd, when set (by tests), replaces pressureConns.
 	crowd int
 	// OnNew, if set, is called when a connection is created, before the
@@ -642,6 +645,7 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 		c = &Conn{Stream: t.next, FirstTime: seg.Time, FirstFrame: seg.Frame}
 		c.Dir[C2S].WScale, c.Dir[S2C].WScale = -1, -1
 		t.next++
+		c.ReusedPorts, t.reuseFirst = t.reuseFirst, false
 		switch {
 		case seg.Flags&(SYN|ACK) == SYN:
 			c.Client, c.Server, c.Handshake = src, dst, true

@@ -26,6 +26,27 @@ func SharedCaptures() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "captures")
 }
 
+// Captures lists every capture file the differential tests read: the
+// shared corpus (lab, real, truth, malformed, udp) and the repository's
+// testdata (regular files, not .md; some may not be captures).
+func Captures() []string {
+	var names []string
+	for _, dir := range []string{"lab", "real", "truth", "malformed", "udp"} {
+		m, _ := filepath.Glob(filepath.Join(SharedCaptures(), dir, "*"))
+		names = append(names, m...)
+	}
+	_, file, _, _ := runtime.Caller(0)
+	m, _ := filepath.Glob(filepath.Join(filepath.Dir(file), "..", "..", "testdata", "*"))
+	names = append(names, m...)
+	var files []string
+	for _, n := range names {
+		if st, err := os.Stat(n); err == nil && st.Mode().IsRegular() && filepath.Ext(n) != ".md" {
+			files = append(files, n)
+		}
+	}
+	return files
+}
+
 // File is one golden file: tshark's fields for every TCP frame of a capture.
 type File struct {
 	Name    string // golden file base name
