@@ -12,7 +12,7 @@ import (
 // Epoch is the capture time of the first packet, in seconds.
 const Epoch = 1_700_000_000
 
-// headerLen and frameLen: Ethernet + IPv4 + TCP without options.
+// frameLen is a captured frame: Ethernet + IPv4 + TCP without options.
 const frameLen = 14 + 20 + 20
 
 // stream is an io.Reader of a pcap (microsecond, Ethernet, snap length

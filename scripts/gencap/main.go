@@ -37,10 +37,11 @@ func main() {
 		os.Exit(2)
 	}
 	w := bufio.NewWriterSize(os.Stdout, 1<<20)
-	if _, err := io.Copy(w, r); err == nil {
+	_, err := io.Copy(w, r)
+	if err == nil {
 		err = w.Flush()
 	}
-	if err := w.Flush(); err != nil {
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gencap:", err)
 		os.Exit(1)
 	}
