@@ -201,30 +201,3 @@ func merge(g *Graph, names []string) Series {
 	}
 	return out
 }
-
-// delivered is the payload of direction d acknowledged by the receiver, at
-// each ACK that acknowledges new data.
-func delivered(recs []Record, d reassembly.Direction) Series {
-	s := Series{Kind: Steps}
-	// The first data byte: 1 after a SYN (relative numbering), else the
-	// start of the first segment seen.
-	first, found := int64(1), false
-	var high int64
-	for i := range recs {
-		r := &recs[i]
-		if r.Dir == d && !found && (r.Len > 0 || r.Flags&reassembly.SYN != 0) {
-			found = true
-			if r.Flags&reassembly.SYN == 0 {
-				first = r.Seq
-			}
-		}
-		if r.Dir == d || !r.HasAck || r.Flags&reassembly.SYN != 0 {
-			continue
-		}
-		if n := r.Ack - first; n > high {
-			high = n
-			s.Points = append(s.Points, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(n)}})
-		}
-	}
-	return s
-}

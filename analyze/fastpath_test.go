@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"tcpviz/internal/capturetest"
 	"tcpviz/internal/gencap"
@@ -87,32 +88,8 @@ func sameAnalysisBothWays(t *testing.T, name string, open func() *reassembly.Rea
 // in one goroutine, with reading and decoding ahead, or with the tracker
 // ahead too (what summary and streams use on more than one core).
 func TestRunScanModesAgree(t *testing.T) {
-	var paths []string
-	for _, pattern := range []string{
-		filepath.Join("..", "testdata", "*.pcap*"), filepath.Join("..", "testdata", "truth-extra", "*.pcap"),
-		filepath.Join(golden.SharedCaptures(), "*", "*.pcap*"), filepath.Join(golden.SharedCaptures(), "*", "*.dmp.gz"),
-		filepath.Join(golden.SharedCaptures(), "*", "*.snoop.gz"),
-	} {
-		m, _ := filepath.Glob(pattern)
-		paths = append(paths, m...)
-	}
-	if raceEnabled {
-		paths = paths[:min(len(paths), 40)]
-	}
 	conns := 0
-	for _, path := range paths {
-		if st, err := os.Stat(path); err != nil || st.Size() > 64<<20 {
-			continue
-		}
-		if f, err := os.Open(path); err != nil {
-			continue
-		} else {
-			_, err := reassembly.NewReader(f)
-			f.Close()
-			if err != nil {
-				continue
-			}
-		}
+	for _, path := range scanModeCaptures(t) {
 		run := func(mode scanMode, analyse bool) string {
 			var out []string
 			res, err := Run(capturetest.Reader(t, path), RunOptions{Analyze: analyse, Keep: -1, scan: mode,
@@ -137,6 +114,114 @@ func TestRunScanModesAgree(t *testing.T) {
 	if conns == 0 {
 		t.Fatal("no connection compared")
 	}
+}
+
+// TestKeptRecordsScanModesAgree: the records of the connections a run
+// keeps (the busiest, and the next ones as Also), and the graphs drawn of
+// them while reading, are the same whether the tracker runs in the
+// analysis' goroutine or ahead of it (records are made of what the
+// segment carries, not of the connection as the tracker has it by then).
+func TestKeptRecordsScanModesAgree(t *testing.T) {
+	kept := 0
+	type source struct {
+		name string
+		open func() *reassembly.Reader
+	}
+	// A SYN/ACK seen after thousands of segments moves the numbering
+	// while the tracker is ahead of the records still to be made.
+	sources := []source{{"late SYN/ACK", func() *reassembly.Reader {
+		r, err := reassembly.NewReader(gencap.LateSYNACK(1500, 1500, 1000))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}}}
+	for _, path := range scanModeCaptures(t) {
+		sources = append(sources, source{filepath.Base(path), func() *reassembly.Reader { return capturetest.Reader(t, path) }})
+	}
+	for _, src := range sources {
+		first, _ := Run(src.open(), RunOptions{Keep: -1, Top: 3})
+		if first.Busiest < 0 {
+			continue
+		}
+		var also []Busy
+		for _, b := range first.Top {
+			if b.Stream != first.Busiest {
+				also = append(also, b)
+			}
+		}
+		run := func(mode scanMode, build bool) string {
+			var graphs []string
+			o := RunOptions{Analyze: true, Keep: first.Busiest, Also: also, scan: mode, OnConn: func(*ConnResult) {}}
+			if build {
+				// Records handed over one by one, as graphs are drawn.
+				o.KeepTo = func(c *reassembly.Conn, s *reassembly.Segment, r *Record) {
+					if len(graphs) == 0 {
+						// Let the tracker run ahead as far as it goes.
+						time.Sleep(20 * time.Millisecond)
+					}
+					graphs = append(graphs, fmt.Sprintf("k %d %d %+v", c.Stream, s.ConnFirstTime, *r))
+				}
+				o.AlsoTo = func(i int, c *reassembly.Conn, s *reassembly.Segment, r *Record) {
+					graphs = append(graphs, fmt.Sprintf("a%d %d %d %+v", i, c.Stream, s.ConnFirstTime, *r))
+				}
+			}
+			res, err := Run(src.open(), o)
+			out := fmt.Sprintf("%v\n%+v\n%+v\n%s", err, res.Records, res.Stats, strings.Join(graphs, "\n"))
+			for _, l := range res.Also {
+				out += fmt.Sprintf("\n%d %+v %+v", l.Conn.Stream, l.Records, l.Stats)
+			}
+			return out
+		}
+		for _, build := range []bool{false, true} {
+			plain := run(scanPlain, build)
+			if got := run(scanPipeTrack, build); got != plain {
+				t.Fatalf("%s (records one by one %v): with the tracker ahead, the kept records differ from the plain scan's:\n%.3000s\nplain:\n%.3000s",
+					src.name, build, got, plain)
+			}
+		}
+		kept++
+	}
+	if _, err := os.Stat(golden.SharedCaptures()); kept < 50 && err == nil {
+		t.Fatalf("only %d captures compared", kept)
+	}
+	if kept == 0 {
+		t.Fatal("no capture compared")
+	}
+}
+
+// scanModeCaptures are the captures the scan modes are compared on: the
+// bundled ones and the shared corpus (fewer under the race detector).
+func scanModeCaptures(t *testing.T) []string {
+	var paths []string
+	for _, pattern := range []string{
+		filepath.Join("..", "testdata", "*.pcap*"), filepath.Join("..", "testdata", "truth-extra", "*.pcap"),
+		filepath.Join(golden.SharedCaptures(), "*", "*.pcap*"), filepath.Join(golden.SharedCaptures(), "*", "*.dmp.gz"),
+		filepath.Join(golden.SharedCaptures(), "*", "*.snoop.gz"),
+	} {
+		m, _ := filepath.Glob(pattern)
+		paths = append(paths, m...)
+	}
+	if raceEnabled {
+		paths = paths[:min(len(paths), 40)]
+	}
+	var out []string
+	for _, path := range paths {
+		if st, err := os.Stat(path); err != nil || st.Size() > 64<<20 {
+			continue
+		}
+		if f, err := os.Open(path); err != nil {
+			continue
+		} else {
+			_, err := reassembly.NewReader(f)
+			f.Close()
+			if err != nil {
+				continue
+			}
+		}
+		out = append(out, path)
+	}
+	return out
 }
 
 // TestSortedFastPathFarAck: an ACK about 2^31 beyond the first unacked

@@ -130,11 +130,12 @@ func (s GraphSpec) Draw(recs []Record, o SeriesOptions, p GraphParams) *Graph {
 
 // graphBuild draws the graphs Load was asked for while the connection is
 // read: for the direction asked for, or for both when the main one is
-// known only at the end.
+// known only at the end. It gathers what Transfer needs too.
 type graphBuild struct {
 	reqs []GraphRequest
 	dirs []reassembly.Direction
 	b    [2][]graphBuilder // by direction
+	ta   [2]*transferAcc
 }
 
 // newGraphBuild readies reqs for direction dir (-1: both); nil when
@@ -157,26 +158,31 @@ func newGraphBuild(reqs []GraphRequest, dir int) *graphBuild {
 	return gb
 }
 
-// add takes the next record of connection c.
-func (gb *graphBuild) add(c *reassembly.Conn, r *Record) {
-	if gb.b[gb.dirs[0]] == nil {
+// add takes the next record of connection c, made of segment s. It reads
+// of c only what the tracker does not change (Stream, endpoints): the
+// graphs' time 0 is the connection's first packet as s was tracked.
+func (gb *graphBuild) add(c *reassembly.Conn, s *reassembly.Segment, r *Record) {
+	if gb.ta[gb.dirs[0]] == nil {
 		for _, d := range gb.dirs {
 			for _, q := range gb.reqs {
 				o := q.Series
-				o.Conn, o.Dir = c, d
+				o.Conn, o.Dir, o.origin, o.hasOrigin = c, d, s.ConnFirstTime, true
 				gb.b[d] = append(gb.b[d], q.Spec.newBuilder(o, q.Params))
 			}
+			gb.ta[d] = newTransferAcc(d)
 		}
 	}
 	for _, d := range gb.dirs {
 		for _, b := range gb.b[d] {
 			b.add(r)
 		}
+		gb.ta[d].add(r)
 	}
 }
 
-// graphs returns the graphs of direction d of connection c, titled.
-func (gb *graphBuild) graphs(c *reassembly.Conn, d reassembly.Direction) []*Graph {
+// graphs returns the graphs of direction d of connection c, titled, and
+// what Transfer needs (nil when no record came).
+func (gb *graphBuild) graphs(c *reassembly.Conn, d reassembly.Direction) ([]*Graph, *transferAcc) {
 	out := make([]*Graph, len(gb.reqs))
 	for i, q := range gb.reqs {
 		o := q.Series
@@ -189,8 +195,9 @@ func (gb *graphBuild) graphs(c *reassembly.Conn, d reassembly.Direction) []*Grap
 		out[i].Title = q.Spec.Title
 		identify(out[i], o)
 	}
-	gb.b = [2][]graphBuilder{}
-	return out
+	ta := gb.ta[d]
+	gb.b, gb.ta = [2][]graphBuilder{}, [2]*transferAcc{}
+	return out, ta
 }
 
 // ReportGraph is one graph of a report.

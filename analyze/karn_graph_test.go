@@ -31,7 +31,7 @@ func TestKarnGraphIsSummary(t *testing.T) {
 			_, err := Run(capturetest.Reader(t, path), RunOptions{Analyze: true, Keep: -1,
 				OnSegment: func(c *reassembly.Conn, s *reassembly.Segment, info PacketInfo) {
 					conns[c.Stream] = c
-					recs[c.Stream] = append(recs[c.Stream], NewRecord(c, s, info))
+					recs[c.Stream] = append(recs[c.Stream], NewRecord(s, info))
 				},
 				OnConn: func(cr *ConnResult) { stats[cr.Info.Stream] = cr.Stats }})
 			if err != nil {

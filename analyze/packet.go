@@ -78,11 +78,12 @@ type Record struct {
 	Info   PacketInfo
 }
 
-// NewRecord makes the Record of segment s of connection c.
-func NewRecord(c *reassembly.Conn, s *reassembly.Segment, info PacketInfo) Record {
+// NewRecord makes the Record of segment s, numbered as its connection
+// was when s was tracked.
+func NewRecord(s *reassembly.Segment, info PacketInfo) Record {
 	r := Record{
 		Frame: s.Frame, Time: s.Time, Dir: s.Dir,
-		Seq:    c.RelSeq(s.Dir, s.SeqAbs),
+		Seq:    s.RelSeq(s.Dir, s.SeqAbs),
 		Len:    s.PayloadLen,
 		Flags:  s.Flags,
 		HasAck: s.Flags&reassembly.ACK != 0,
@@ -91,14 +92,14 @@ func NewRecord(c *reassembly.Conn, s *reassembly.Segment, info PacketInfo) Recor
 		Info: info,
 	}
 	if r.HasAck {
-		r.Ack = c.RelSeq(s.Dir.Reverse(), s.AckAbs)
+		r.Ack = s.RelSeq(s.Dir.Reverse(), s.AckAbs)
 		rev := s.AckAbs
 		for i := 0; i < int(s.Opt.NSACK); i++ {
 			b := s.Opt.SACK[i]
 			// SACK edges are unwrapped next to the ACK they come with.
 			l := rev + uint64(int64(int32(b.Left-s.Ack)))
 			rr := rev + uint64(int64(int32(b.Right-s.Ack)))
-			r.SACK[r.NSACK] = [2]int64{c.RelSeq(s.Dir.Reverse(), l), c.RelSeq(s.Dir.Reverse(), rr)}
+			r.SACK[r.NSACK] = [2]int64{s.RelSeq(s.Dir.Reverse(), l), s.RelSeq(s.Dir.Reverse(), rr)}
 			r.NSACK++
 		}
 	}

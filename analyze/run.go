@@ -56,9 +56,11 @@ type RunOptions struct {
 	Keep int
 	// KeepHint is how many records to expect for Keep (0: unknown).
 	KeepHint int
-	// KeepTo, if set, receives Keep's records (reused afterwards) instead
-	// of RunResult.Records.
-	KeepTo func(*reassembly.Conn, *Record)
+	// KeepTo, if set, receives Keep's records (reused afterwards), with
+	// their segments, instead of RunResult.Records. It may run while the
+	// tracker is ahead (reassembly.Scanner.PipelineTracker): of the
+	// connection it reads only what does not change.
+	KeepTo func(*reassembly.Conn, *reassembly.Segment, *Record)
 	// OnConn, if set, receives every connection once it is retired, in
 	// stream order (see reorder for the bound on what is held back). The
 	// result is reused once OnConn returns: copy what is kept.
@@ -81,6 +83,9 @@ type RunOptions struct {
 	// as Keep's are (RunResult.Also): a few, chosen by an earlier Run's
 	// Top, whose Packets say how many records to expect (0: unknown).
 	Also []Busy
+	// AlsoTo, if set, receives the records of Also[i] as KeepTo does
+	// Keep's, instead of RunResult.Also's Records.
+	AlsoTo func(i int, c *reassembly.Conn, s *reassembly.Segment, r *Record)
 
 	// scan, when set, overrides how the capture is scanned (the tests
 	// compare the ways).
@@ -105,6 +110,10 @@ type Busy struct {
 	Stream  int
 	Bytes   int64 // TCP payload bytes, both directions
 	Packets int
+	// Dir is its main direction (MainDirection), First and Last the
+	// times of its first and last packets.
+	Dir         reassembly.Direction
+	First, Last int64
 }
 
 // RunResult is what a Run found besides what went to OnConn.
@@ -173,8 +182,8 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		// datagram path, for flows, stays on one). The analysis of every
 		// connection reads of a connection, during the scan, only what
 		// the tracker does not change (reassembly.Scanner.PipelineTracker)
-		// and the rest when it is retired; records for graphs and
-		// OnSegment read more, so with them the tracker stays here.
+		// and the rest when it is retired; OnSegment may read more, so
+		// with it the tracker stays here.
 		mode := o.scan
 		if mode == scanAuto {
 			switch {
@@ -184,7 +193,10 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 				// Nothing but the tracker's work (a first pass that ranks
 				// connections): the tracker takes the second core.
 				mode = scanPipe
-			case o.Keep < 0 && len(o.Also) == 0 && o.OnSegment == nil:
+			case o.OnSegment == nil:
+				// Records are made of what the segment carries
+				// (NewRecord), not of the connection as the tracker
+				// has it by then.
 				mode = scanPipeTrack
 			default:
 				mode = scanPipe
@@ -236,7 +248,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		}
 		if o.Top > 0 {
 			res.Top = addBusy(res.Top, o.Top, Busy{Stream: c.Stream, Bytes: c.Dir[0].Bytes + c.Dir[1].Bytes,
-				Packets: int(c.Dir[0].Packets + c.Dir[1].Packets)})
+				Packets: int(c.Dir[0].Packets + c.Dir[1].Packets), Dir: MainDirection(c), First: c.FirstTime, Last: c.LastTime})
 		}
 		if c.Stream == o.Keep && a != nil {
 			res.Stats = a.Stats(c)
@@ -282,20 +294,28 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			res.Kept = c
 			info := a.Add(c, seg)
 			if o.KeepTo != nil {
-				kept = NewRecord(c, seg, info)
-				o.KeepTo(c, &kept)
+				kept = NewRecord(seg, info)
+				o.KeepTo(c, seg, &kept)
 			} else {
-				recs.add(NewRecord(c, seg, info))
+				recs.add(NewRecord(seg, info))
 			}
 			if o.OnSegment != nil {
 				o.OnSegment(c, seg, info)
 			}
 		case ai >= 0:
 			if also[ai] == nil {
-				also[ai] = &alsoKept{conn: c, recs: records{all: make([]Record, 0, o.Also[ai].Packets)}}
+				also[ai] = &alsoKept{conn: c}
+				if o.AlsoTo == nil {
+					also[ai].recs.all = make([]Record, 0, o.Also[ai].Packets)
+				}
 			}
 			info := a.Add(c, seg)
-			also[ai].recs.add(NewRecord(c, seg, info))
+			if o.AlsoTo != nil {
+				kept = NewRecord(seg, info)
+				o.AlsoTo(ai, c, seg, &kept)
+			} else {
+				also[ai].recs.add(NewRecord(seg, info))
+			}
 			if o.OnSegment != nil {
 				o.OnSegment(c, seg, info)
 			}
@@ -387,6 +407,9 @@ type Loaded struct {
 	// far at each datagram, as iperf3 counts them (sequence gaps, less
 	// late arrivals); nil otherwise.
 	AppLoss []Point
+	// transfer, when the records were not kept, is what Transfer needs
+	// of them, gathered as they were read.
+	transfer *transferAcc
 }
 
 // LoadOptions choose the connection of a Load.
@@ -402,6 +425,9 @@ type LoadOptions struct {
 	// them and Loaded.Records stays nil, so that memory follows the
 	// graphs, not the connection's length.
 	Graphs []GraphRequest
+	// AlsoThin, for LoadBusiest, thins the other connections' graphs (the
+	// same Graphs) to that many columns (SeriesOptions.Thin; 0: not).
+	AlsoThin int
 
 	// whole, set by tests, makes the second pass read every connection,
 	// as it does when OnConn is set.
@@ -503,9 +529,9 @@ type focused struct {
 }
 
 // loadPass is the analysing pass of Load and LoadBusiest: it keeps the
-// records of stream (hint of them expected) and of also, and returns the
-// stream's connection first, then also's. With only, it reads only that
-// connection (stream, without also).
+// records, or draws the graphs, of stream (hint of them expected) and of
+// also, and returns the stream's connection first, then also's. With
+// only, it reads only that connection (stream, without also).
 func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hint int, also []Busy, only *focused) ([]*Loaded, error) {
 	r, err := open()
 	if err != nil {
@@ -518,6 +544,22 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 	gb := newGraphBuild(o.Graphs, o.Dir)
 	if gb != nil {
 		ro.KeepTo, ro.KeepHint = gb.add, 0
+	}
+	var alsoGB []*graphBuild
+	if gb != nil && len(also) > 0 {
+		alsoGB = make([]*graphBuild, len(also))
+		for i, b := range also {
+			qs := o.Graphs
+			if o.AlsoThin > 0 {
+				qs = slices.Clone(qs)
+				for k := range qs {
+					qs[k].Series.Thin.Cols = o.AlsoThin
+				}
+				qs = thinFor(qs, b.First, b.Last)
+			}
+			alsoGB[i] = newGraphBuild(qs, int(b.Dir))
+		}
+		ro.AlsoTo = func(i int, c *reassembly.Conn, s *reassembly.Segment, r *Record) { alsoGB[i].add(c, s, r) }
 	}
 	res, err := Run(r, ro)
 	if res.Kept == nil {
@@ -535,7 +577,7 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 	}
 	switch {
 	case gb != nil:
-		l.Graphs = gb.graphs(l.Conn, l.Dir)
+		l.Graphs, l.transfer = gb.graphs(l.Conn, l.Dir)
 	case len(o.Graphs) > 0:
 		// Absolute sequence numbers count from each direction's final
 		// base: drawn from the records, at the end.
@@ -545,6 +587,12 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 			l.Graphs = append(l.Graphs, q.Spec.Draw(l.Records, so, q.Params))
 		}
 		l.Records = nil
+	}
+	for _, a := range res.Also {
+		if i := alsoIndex(also, a.Conn.Stream); alsoGB != nil && i >= 0 {
+			a.Dir = also[i].Dir
+			a.Graphs, a.transfer = alsoGB[i].graphs(a.Conn, a.Dir)
+		}
 	}
 	return append([]*Loaded{l}, res.Also...), err
 }
@@ -572,16 +620,24 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 	}
 	var also []Busy
 	budget := maxAlsoRecords
+	thinned := false
 	for _, b := range first.Top {
 		switch {
 		case b.Stream == stream:
 			hint = b.Packets
+			if o.Dir < 0 {
+				o.Dir = int(b.Dir)
+			}
+			o.Graphs, thinned = thinFor(o.Graphs, b.First, b.Last), true
 		case b.Packets <= budget:
 			// The others' records are held together: a budget keeps a
 			// capture of many large connections within memory.
 			budget -= b.Packets
 			also = append(also, b)
 		}
+	}
+	if !thinned {
+		o.Graphs = thinFor(o.Graphs, 0, -1)
 	}
 	return loadPass(open, o, stream, hint, also, nil)
 }

@@ -10,10 +10,10 @@ import (
 
 func TestAddBusy(t *testing.T) {
 	var top []Busy
-	for _, b := range []Busy{{0, 10, 1}, {1, 30, 1}, {2, 20, 1}, {3, 30, 1}, {4, 5, 1}, {5, 25, 1}} {
+	for _, b := range []Busy{{Stream: 0, Bytes: 10, Packets: 1}, {Stream: 1, Bytes: 30, Packets: 1}, {Stream: 2, Bytes: 20, Packets: 1}, {Stream: 3, Bytes: 30, Packets: 1}, {Stream: 4, Bytes: 5, Packets: 1}, {Stream: 5, Bytes: 25, Packets: 1}} {
 		top = addBusy(top, 3, b)
 	}
-	want := []Busy{{1, 30, 1}, {3, 30, 1}, {5, 25, 1}}
+	want := []Busy{{Stream: 1, Bytes: 30, Packets: 1}, {Stream: 3, Bytes: 30, Packets: 1}, {Stream: 5, Bytes: 25, Packets: 1}}
 	if !reflect.DeepEqual(top, want) {
 		t.Errorf("top 3 = %v, want %v", top, want)
 	}

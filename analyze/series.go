@@ -168,6 +168,11 @@ type SeriesOptions struct {
 	// RTT graph, whose dots are shaded by their density, keeps every
 	// point).
 	Thin Thinning
+	// origin, when hasOrigin, is the connection's first packet (ns since
+	// the epoch) instead of Conn.FirstTime: as it was when the first
+	// record was made, for a tracker that runs ahead.
+	origin    int64
+	hasOrigin bool
 }
 
 // frame holds what the builders share: the options resolved against the
@@ -186,6 +191,9 @@ func newFrame(kind GraphKind, o SeriesOptions) *frame {
 	identify(g, o)
 	if c := o.Conn; c != nil {
 		f.start = c.FirstTime
+		if o.hasOrigin {
+			f.start = o.origin
+		}
 		if o.AbsoluteSeq {
 			for d := range f.seqOffset {
 				f.seqOffset[d] = int64(uint32(c.Dir[d].Base))

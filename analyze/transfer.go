@@ -200,9 +200,11 @@ type TransferOptions struct {
 
 // Origin returns time 0 of the loaded connection under alignment a, in
 // ns since the epoch.
-func (a Align) Origin(l *Loaded) int64 {
+func (a Align) Origin(l *Loaded) int64 { return a.origin(l, l.transferAcc()) }
+
+func (a Align) origin(l *Loaded, ta *transferAcc) int64 {
 	if a == AlignFirstData {
-		if t, ok := FirstData(l.Records, l.Dir); ok {
+		if t, ok := ta.first.at(); ok {
 			return t
 		}
 	}
@@ -217,32 +219,117 @@ func (a Align) Origin(l *Loaded) int64 {
 // is a data segment until the ACK covering it. Without such a round, the
 // first data segment; false without data.
 func FirstData(recs []Record, d reassembly.Direction) (int64, bool) {
-	var (
-		first, start, roundEnd, sent int64
-		haveFirst, inRound           bool
-	)
+	fd := firstData{d: d}
 	for i := range recs {
-		r := &recs[i]
-		if r.Dir == d {
-			if r.Len == 0 || r.Info.Flags&CaptureDuplicate != 0 {
-				continue
-			}
-			if !haveFirst {
-				first, haveFirst = r.Time, true
-			}
-			if !inRound {
-				inRound, start, roundEnd, sent = true, r.Time, r.Seq+int64(r.Len), 0
-			}
-			if sent += int64(r.Len); sent >= minRoundBytes {
-				return start, true
-			}
-			continue
-		}
-		if inRound && r.HasAck && r.Flags&reassembly.SYN == 0 && r.Ack >= roundEnd {
-			inRound = false
+		if fd.add(&recs[i]) {
+			break
 		}
 	}
-	return first, haveFirst
+	return fd.at()
+}
+
+// firstData finds FirstData record by record.
+type firstData struct {
+	d                            reassembly.Direction
+	first, start, roundEnd, sent int64
+	haveFirst, inRound, found    bool
+}
+
+// add takes the next record; true once the answer is known.
+func (f *firstData) add(r *Record) bool {
+	if f.found {
+		return true
+	}
+	if r.Dir == f.d {
+		if r.Len == 0 || r.Info.Flags&CaptureDuplicate != 0 {
+			return false
+		}
+		if !f.haveFirst {
+			f.first, f.haveFirst = r.Time, true
+		}
+		if !f.inRound {
+			f.inRound, f.start, f.roundEnd, f.sent = true, r.Time, r.Seq+int64(r.Len), 0
+		}
+		if f.sent += int64(r.Len); f.sent >= minRoundBytes {
+			f.found = true
+		}
+		return f.found
+	}
+	if f.inRound && r.HasAck && r.Flags&reassembly.SYN == 0 && r.Ack >= f.roundEnd {
+		f.inRound = false
+	}
+	return false
+}
+
+func (f *firstData) at() (int64, bool) {
+	if f.found {
+		return f.start, true
+	}
+	return f.first, f.haveFirst
+}
+
+// delivered is the payload of direction d acknowledged by the receiver, at
+// each ACK that acknowledges new data.
+func delivered(recs []Record, d reassembly.Direction) Series {
+	dv := deliveredSeries{d: d, s: Series{Kind: Steps}, first: 1}
+	for i := range recs {
+		dv.add(&recs[i])
+	}
+	return dv.s
+}
+
+// deliveredSeries builds delivered record by record.
+type deliveredSeries struct {
+	d           reassembly.Direction
+	s           Series
+	first, high int64 // the first data byte: 1 after a SYN (relative numbering), else the start of the first segment seen
+	found       bool
+}
+
+func (dv *deliveredSeries) add(r *Record) {
+	if r.Dir == dv.d && !dv.found && (r.Len > 0 || r.Flags&reassembly.SYN != 0) {
+		dv.found = true
+		if r.Flags&reassembly.SYN == 0 {
+			dv.first = r.Seq
+		}
+	}
+	if r.Dir == dv.d || !r.HasAck || r.Flags&reassembly.SYN != 0 {
+		return
+	}
+	if n := r.Ack - dv.first; n > dv.high {
+		dv.high = n
+		dv.s.Points = append(dv.s.Points, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(n)}})
+	}
+}
+
+// transferAcc is what a Transfer, and a comparison's delivered graph, are
+// made of, gathered record by record from one direction's point of view:
+// a connection's records need not be kept for them.
+type transferAcc struct {
+	first     firstData
+	delivered deliveredSeries
+}
+
+func newTransferAcc(d reassembly.Direction) *transferAcc {
+	return &transferAcc{first: firstData{d: d}, delivered: deliveredSeries{d: d, s: Series{Kind: Steps}, first: 1}}
+}
+
+func (ta *transferAcc) add(r *Record) {
+	ta.first.add(r)
+	ta.delivered.add(r)
+}
+
+// transferAcc is what l's records give for its direction: gathered while
+// they were read, or from the records kept.
+func (l *Loaded) transferAcc() *transferAcc {
+	if l.transfer != nil && l.transfer.first.d == l.Dir {
+		return l.transfer
+	}
+	ta := newTransferAcc(l.Dir)
+	for i := range l.Records {
+		ta.add(&l.Records[i])
+	}
+	return ta
 }
 
 // Summarize computes the Transfer of the loaded connection's direction
@@ -263,12 +350,10 @@ func SummarizeWith(l *Loaded, o TransferOptions) Transfer {
 	}
 	t := Transfer{SlowStart: l.Stats[l.Dir].SlowStart, Origin: l.Conn.FirstTime,
 		Delivered: make([]int64, len(at)), TimeTo: make([]int64, len(to)), HasTimeTo: make([]bool, len(to))}
-	if len(l.Records) == 0 {
-		return t
-	}
-	t.Origin = o.Align.Origin(l)
+	ta := l.transferAcc()
+	t.Origin = o.Align.origin(l, ta)
 	var acked int64
-	for _, p := range delivered(l.Records, l.Dir).Points {
+	for _, p := range ta.delivered.s.Points {
 		when := p.Time - t.Origin
 		acked = int64(p.V[0])
 		for i, a := range at {

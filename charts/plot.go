@@ -267,7 +267,9 @@ func withoutOutliers(g *analyze.Graph, ymin, ymax float64) float64 {
 	if n < 20 {
 		return ymax
 	}
-	tops := make([]float64, 0, n)
+	// The four highest values, highest first (no sort of them all).
+	var tops [4]float64
+	have := 0
 	for i := range g.Series {
 		s := &g.Series[i]
 		for j := range s.Points {
@@ -275,10 +277,18 @@ func withoutOutliers(g *analyze.Graph, ymin, ymax float64) float64 {
 			if s.Kind == analyze.Bars {
 				y = math.Max(y, s.Points[j].V[g.YCol+1])
 			}
-			tops = append(tops, y)
+			if have == len(tops) && !(y > tops[len(tops)-1]) {
+				continue
+			}
+			at := min(have, len(tops)-1)
+			for at > 0 && y > tops[at-1] {
+				tops[at] = tops[at-1]
+				at--
+			}
+			tops[at] = y
+			have = min(have+1, len(tops))
 		}
 	}
-	slices.SortFunc(tops, func(a, b float64) int { return cmpFloat(b, a) })
 	k := min(3, max(1, n/200))
 	for i := 1; i <= k; i++ {
 		if rest := tops[i]; tops[i-1] > rest+(outlierSpan-1)*(rest-math.Min(ymin, 0)) && rest > math.Min(ymin, 0) {
@@ -286,16 +296,6 @@ func withoutOutliers(g *analyze.Graph, ymin, ymax float64) float64 {
 		}
 	}
 	return ymax
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // smallestPositive is the bottom of a log axis: the smallest positive y

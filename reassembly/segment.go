@@ -103,6 +103,10 @@ type Segment struct {
 	// running ahead of the analysis (Scanner.PipelineTracker) may have
 	// changed the connection since.
 	ConnFirstTime int64
+	// Base holds each direction's Base (see Conn.RelSeq) as it was once
+	// this segment was tracked, by Direction: what relative numbers of
+	// this segment count from.
+	Base          [2]uint64
 	Dir           Direction // C2S or S2C
 	ClientSYNSeen bool
 	// Duplicate is set when this packet is the same packet captured again
@@ -117,6 +121,13 @@ type Segment struct {
 	// First is set on the second packet of a connection whose first was
 	// Lone: that SYN, exactly as Track returned it.
 	First *Segment
+}
+
+// RelSeq returns an unwrapped sequence number of direction d relative to
+// that direction's base as it was when the segment was tracked: what
+// Conn.RelSeq returned then.
+func (s *Segment) RelSeq(d Direction, abs uint64) int64 {
+	return int64(abs - s.Base[d])
 }
 
 // SeqEnd is the unwrapped sequence number after this segment, counting SYN

@@ -119,7 +119,7 @@ func (c *Conn) LoneSYN() (Segment, bool) {
 		Opt: Options{MSS: d.MSS, WScale: d.WScale, SACKPermitted: d.SACKPermitted, HasTimestamp: d.Timestamps,
 			TSVal: sig.tsval, TSEcr: sig.tsecr},
 		Stream: c.Stream, SeqAbs: 1<<32 | uint64(sig.seq), ConnFirstTime: c.FirstTime,
-		Dir: C2S, ClientSYNSeen: true, Lone: true}, true
+		Base: [2]uint64{1<<32 | uint64(sig.seq), 0}, Dir: C2S, ClientSYNSeen: true, Lone: true}, true
 }
 
 // State reports the connection's state from the flags seen so far.
@@ -768,6 +768,7 @@ func (c *Conn) add(seg *Segment) {
 		fwd.Duplicates++
 	}
 	seg.ConnFirstTime, seg.ClientSYNSeen = c.FirstTime, c.Dir[C2S].SYN
+	seg.Base = [2]uint64{c.Dir[C2S].Base, c.Dir[S2C].Base}
 }
 
 // unwrap returns the 64-bit number closest to ref whose low 32 bits are x

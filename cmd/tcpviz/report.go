@@ -78,12 +78,22 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	if err != nil {
 		return fileResult{err: err}
 	}
-	ls, err := analyze.LoadBusiest(src.open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, OnConn: func(cr *analyze.ConnResult) {
-		for d := range cr.Stats {
-			charts.AddRow(summary, charts.SummaryColumns, &charts.SummaryRow{File: in.name, Stats: &cr.Stats[d]})
-		}
-		charts.AddRow(streams, charts.StreamsColumns, &charts.StreamRow{File: in.name, Info: cr.Info})
-	}}, reportConns)
+	// The graphs are drawn while the capture is read: the main
+	// connection's whole (their points are written too), the others'
+	// thinned for the page.
+	rgs := analyze.ReportGraphs()
+	reqs := make([]analyze.GraphRequest, len(rgs))
+	for k, rg := range rgs {
+		reqs[k] = analyze.GraphRequest{Spec: rg.Spec, Params: rg.Params}
+	}
+	w, _ := po.Size()
+	ls, err := analyze.LoadBusiest(src.open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, Graphs: reqs,
+		AlsoThin: charts.ThinColumns * w, OnConn: func(cr *analyze.ConnResult) {
+			for d := range cr.Stats {
+				charts.AddRow(summary, charts.SummaryColumns, &charts.SummaryRow{File: in.name, Stats: &cr.Stats[d]})
+			}
+			charts.AddRow(streams, charts.StreamsColumns, &charts.StreamRow{File: in.name, Info: cr.Info})
+		}}, reportConns)
 	src.close()
 	if len(ls) > 0 {
 		res.warnings = warningsOf(in, ls[0].Warnings)
@@ -114,18 +124,16 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	po.Capture = captureTitle(in)
 	rep := &charts.Report{Capture: in.display()}
 	for i, l := range ls {
-		o := analyze.SeriesOptions{Conn: l.Conn, Dir: l.Dir}
 		rc := charts.ReportConn{Stream: l.Conn.Stream, Diagnosis: l.Stats[l.Dir].Diagnosis, Facts: reportFacts(l),
 			Label: fmt.Sprintf("%s → %s (stream %d, %s)", l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, l.Conn.Stream, l.Dir)}
-		// The graphs of a connection are drawn (and the main one's
+		// The graphs of a connection are rendered (and the main one's
 		// written) side by side, each on a core.
-		rgs := analyze.ReportGraphs()
 		graphs := make([]*charts.ReportGraph, len(rgs))
 		errs := make([]error, len(rgs))
 		csvs := make([]string, len(rgs))
 		inParallel(len(rgs), func(k int) {
 			rg := rgs[k]
-			g := rg.Spec.Draw(l.Records, o, rg.Params)
+			g := l.Graphs[k]
 			if g.Points() == 0 {
 				return
 			}
@@ -159,7 +167,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 			rc.Graphs = append(rc.Graphs, *rgr)
 		}
 		rep.Conns = append(rep.Conns, rc)
-		ls[i] = nil // its records and graphs are no longer needed
+		ls[i] = nil // its graphs are no longer needed
 	}
 	for _, t := range []struct {
 		file  string

@@ -184,3 +184,57 @@ func Retransmissions(n, outstanding, mss int, gapUS int64) io.Reader {
 		return buf, true
 	})
 }
+
+// LateSYNACK is a pcap of one connection (10.0.0.1:40000 to
+// 10.0.0.2:5201, a download) whose capture starts in the middle of its
+// data: before data segments of mss bytes from the server, each
+// acknowledged by the client, then the server's SYN/ACK, time-stamped
+// before everything else (as when captures of two interfaces are merged),
+// then after more data segments and ACKs. The SYN/ACK moves what the
+// server's relative numbers count from (its base, to its ISN) and the
+// connection's first time back.
+func LateSYNACK(before, after, mss int) io.Reader {
+	const client, server = 0x0a000001, 0x0a000002
+	const cport, sport = 40000, 5201
+	const iss, irs = 1000, 5000
+	skipped := uint32(5 * mss) // data sent before the capture started
+	step := 0
+	data := func(i int) segment {
+		return segment{us: 1_000_000 + int64(i)*100, src: server, dst: client, sport: sport, dport: cport,
+			seq: irs + 1 + skipped + uint32(i*mss), ack: iss + 1, flags: ack, window: 65535, payload: mss, ipid: uint16(i)}
+	}
+	acked := func(i int) segment {
+		return segment{us: 1_000_050 + int64(i)*100, src: client, dst: server, sport: cport, dport: sport,
+			seq: iss + 1, ack: irs + 1 + skipped + uint32((i+1)*mss), flags: ack, window: 65535, ipid: uint16(i)}
+	}
+	return newStream(func(buf []byte) ([]byte, bool) {
+		var i int
+		switch {
+		case step < 2*before:
+			i = step / 2
+		case step == 2*before:
+			buf = appendSegment(buf, segment{us: 500, src: server, dst: client, sport: sport, dport: cport,
+				seq: irs, ack: iss + 1, flags: syn | ack, window: 65535})
+			step++
+			return buf, true
+		case step < 2*before+1+2*after:
+			i = before + (step-2*before-1)/2
+		default:
+			return buf, false
+		}
+		if (step-btoi(step > 2*before))%2 == 0 {
+			buf = appendSegment(buf, data(i))
+		} else {
+			buf = appendSegment(buf, acked(i))
+		}
+		step++
+		return buf, true
+	})
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
