@@ -327,7 +327,8 @@ func (sf *spuriousFinder) add(r *Record) *resent {
 }
 
 // move takes the proven segments out of the series named from and puts
-// them, in capture order, in the spurious retransmissions (drawn as kind).
+// them in the spurious retransmissions (drawn as kind), with those drawn
+// there at once, in capture order.
 func (sf *spuriousFinder) move(set *seriesSet, kind SeriesKind, from ...string) {
 	if len(sf.proven) == 0 {
 		return
@@ -338,8 +339,13 @@ func (sf *spuriousFinder) move(set *seriesSet, kind SeriesKind, from ...string) 
 			sr.Points = slices.DeleteFunc(sr.Points, func(p Point) bool { return sf.frames[p.Frame] })
 		}
 	}
-	slices.SortStableFunc(sf.proven, func(a, b Point) int { return cmp.Compare(a.Frame, b.Frame) })
-	for _, p := range sf.proven {
+	all := sf.proven
+	if sr := set.by[SeriesSpurious]; sr != nil {
+		all = append(sr.Points, all...)
+		sr.Points = nil
+	}
+	slices.SortStableFunc(all, func(a, b Point) int { return cmp.Compare(a.Frame, b.Frame) })
+	for _, p := range all {
 		set.add(SeriesSpurious, kind, p)
 	}
 	sf.proven, sf.frames = nil, nil
