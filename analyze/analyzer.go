@@ -177,9 +177,16 @@ func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 // a PacketInfo is large enough for its copies to count). Without want,
 // the caller does not read *info: a SYN held back is not analysed yet.
 func (a *Analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo, want bool) {
+	v := PathNone
 	if a.ahead == nil {
-		a.path.Add(c, s)
+		v = a.path.Add(c, s)
 	}
+	a.addWire(c, s, info, want)
+	info.Path = v
+}
+
+// addWire is addTo's Wireshark analysis.
+func (a *Analyzer) addWire(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo, want bool) {
 	cs := a.state(c)
 	if cs == nil {
 		if s.Lone {

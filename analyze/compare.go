@@ -37,7 +37,7 @@ var compareOf = []struct {
 	{CompareRTT, GraphRTT, []string{SeriesRTT}, "Round-trip time"},
 	{CompareWindow, GraphWindow, []string{SeriesInFlight}, "Bytes in flight"},
 	{CompareCwnd, GraphCwnd, []string{SeriesCwnd}, "Congestion window (estimated)"},
-	{CompareSeq, GraphStevens, []string{SeriesData, SeriesRetrans, SeriesSpurious}, "Time/sequence (Stevens)"},
+	{CompareSeq, GraphStevens, []string{SeriesData, SeriesRetrans, SeriesOutOfOrder, SeriesSpurious}, "Time/sequence (Stevens)"},
 	{CompareLoss, "", nil, "Datagrams lost (iperf3)"},
 }
 

@@ -53,6 +53,11 @@ type PacketInfo struct {
 	// handshake seen), -2 when the handshake said no scaling, 0 for a SYN
 	// (never scaled).
 	ScaleFactor int32
+	// Path is the path analysis's verdict on a data segment (see Path):
+	// what the path did, beside Wireshark's Flags, which it never changes.
+	// PathNone when the path was analysed elsewhere (a summary run's
+	// Analyzer, see Run).
+	Path PathVerdict
 }
 
 // Has reports whether all of f2 are set.

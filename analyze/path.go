@@ -173,11 +173,41 @@ func (p *Path) Forget(c *reassembly.Conn) {
 	}
 }
 
+// PathVerdict is what the path analysis made of one data segment when it
+// was captured: unlike Wireshark's flags (Flag), it says what the path
+// did, from wherever the capture was taken (see Path).
+type PathVerdict uint8
+
+// Path verdicts.
+const (
+	// PathNone: no verdict — not a data segment, a capture duplicate, a
+	// keep-alive, or the path analysed elsewhere (Analyzer in a summary
+	// run). Graphs then fall back on Wireshark's flags.
+	PathNone PathVerdict = iota
+	// PathNew: bytes seen here for the first time, in order.
+	PathNew
+	// PathRetransmitted: bytes the sender had sent before — a resend of
+	// bytes seen here, or a repair filling a hole here (see
+	// PathStats.Retransmitted), however Wireshark labels it.
+	PathRetransmitted
+	// PathSpurious: a retransmission known to be unneeded as it was seen:
+	// at a receiver-side capture, bytes that had already arrived.
+	// Retransmissions proven spurious later (a D-SACK, a timestamp echo, a
+	// late original) are PathRetransmitted when seen.
+	PathSpurious
+	// PathReordered: an original that arrived late, below bytes sent after
+	// it, and was not resent (RFC 4737); possible only where the path
+	// before the capture point can reorder (a receiver-side or middle
+	// capture).
+	PathReordered
+)
+
 // Add feeds segment s of connection c, in capture order, as the
-// reassembly.Scanner returns them. Capture duplicates are ignored.
-func (p *Path) Add(c *reassembly.Conn, s *reassembly.Segment) {
+// reassembly.Scanner returns them, and returns its verdict. Capture
+// duplicates are ignored.
+func (p *Path) Add(c *reassembly.Conn, s *reassembly.Segment) PathVerdict {
 	if c == nil || s == nil || s.Duplicate || s.Dir > reassembly.S2C {
-		return
+		return PathNone
 	}
 	syn := s.Flags&(reassembly.SYN|reassembly.ACK) == reassembly.SYN
 	synAck := s.Flags&(reassembly.SYN|reassembly.ACK) == reassembly.SYN|reassembly.ACK
@@ -187,11 +217,11 @@ func (p *Path) Add(c *reassembly.Conn, s *reassembly.Segment) {
 		if pc := p.state(c, false); pc != nil && pc.synAckTime == 0 {
 			pc.synTime = s.Time
 		}
-		return
+		return PathNone
 	}
 	pc := p.state(c, synAck || s.PayloadLen > 0)
 	if pc == nil {
-		return
+		return PathNone
 	}
 	if synAck {
 		if pc.synAckTime == 0 && s.Dir == reassembly.S2C {
@@ -202,7 +232,7 @@ func (p *Path) Add(c *reassembly.Conn, s *reassembly.Segment) {
 				pc.synTime = s.ConnFirstTime
 			}
 		}
-		return
+		return PathNone
 	}
 	if pc.synAckTime != 0 && pc.ackTime == 0 && s.Dir == reassembly.C2S && s.Flags&reassembly.ACK != 0 {
 		pc.ackTime = s.Time
@@ -211,12 +241,14 @@ func (p *Path) Add(c *reassembly.Conn, s *reassembly.Segment) {
 		pc.dir[s.Dir] = newPathDir()
 	}
 	fwd, rev := pc.dir[s.Dir], pc.dir[s.Dir.Reverse()]
+	v := PathNone
 	if fwd != nil {
-		fwd.addData(c, s, pc)
+		v = fwd.addData(c, s, pc)
 	}
 	if rev != nil && s.Flags&reassembly.ACK != 0 {
 		rev.addFeedback(c, s)
 	}
+	return v
 }
 
 // Stats returns what the path did to each direction of c so far, indexed
@@ -233,39 +265,8 @@ func (p *Path) Stats(c *reassembly.Conn) [2]PathStats {
 	for d := range out {
 		st := &out[d]
 		toSnd, toRcv := int64(-1), int64(-1)
-		if pc != nil && pc.synTime != 0 && pc.synAckTime > pc.synTime && pc.ackTime >= pc.synAckTime {
-			// The handshake splits the round trip at the capture point:
-			// SYN to SYN/ACK is the trip to the server and back, SYN/ACK
-			// to ACK the trip to the client and back.
-			toSrv, toCli := pc.synAckTime-pc.synTime, pc.ackTime-pc.synAckTime
-			if d == int(reassembly.C2S) {
-				toSnd, toRcv = toCli, toSrv
-			} else {
-				toSnd, toRcv = toSrv, toCli
-			}
-			st.HandshakeSplit = true
-		}
-		if pc != nil && pc.timestampsBothWays() {
-			// Timestamp echoes: this direction's data echoed by the peer's
-			// ACKs is the trip to the receiver; the peer's TSval echoed by
-			// data is the trip to the sender. The other direction's data,
-			// if any, measures the same two trips the other way round. No
-			// sample can be shorter than the trip itself, so the smallest
-			// of these and the handshake's wins: a handshake slowed by a
-			// first neighbour resolution or a lost SYN does not mislead.
-			tsSnd, tsRcv := int64(-1), int64(-1)
-			if f := pc.dir[d]; f != nil {
-				tsSnd, tsRcv = f.rttSend, f.rttRecv
-			}
-			if r := pc.dir[d^1]; r != nil {
-				tsSnd = minKnown(tsSnd, r.rttRecv)
-				tsRcv = minKnown(tsRcv, r.rttSend)
-			}
-			// Timestamps tick in milliseconds (Linux): below that they
-			// cannot split a round trip the handshake already split.
-			if tsSnd >= 0 && tsRcv >= 0 && (!st.HandshakeSplit || tsSnd+tsRcv >= nearbyRTT) {
-				toSnd, toRcv = minKnown(toSnd, tsSnd), minKnown(toRcv, tsRcv)
-			}
+		if pc != nil {
+			toSnd, toRcv, st.HandshakeSplit = pc.trips(d)
 		}
 		st.RTTToSender, st.RTTToReceiver = toSnd, toRcv
 		st.Vantage = vantageOf(toSnd, toRcv)
@@ -274,6 +275,48 @@ func (p *Path) Stats(c *reassembly.Conn) [2]PathStats {
 		}
 	}
 	return out
+}
+
+// trips returns the minimum round trips from the capture point to
+// direction d's sender and receiver (ns; -1 unknown) as known so far, and
+// whether the handshake split them.
+func (pc *pathConn) trips(d int) (toSnd, toRcv int64, split bool) {
+	toSnd, toRcv = -1, -1
+	if pc.synTime != 0 && pc.synAckTime > pc.synTime && pc.ackTime >= pc.synAckTime {
+		// The handshake splits the round trip at the capture point:
+		// SYN to SYN/ACK is the trip to the server and back, SYN/ACK
+		// to ACK the trip to the client and back.
+		toSrv, toCli := pc.synAckTime-pc.synTime, pc.ackTime-pc.synAckTime
+		if d == int(reassembly.C2S) {
+			toSnd, toRcv = toCli, toSrv
+		} else {
+			toSnd, toRcv = toSrv, toCli
+		}
+		split = true
+	}
+	if pc.timestampsBothWays() {
+		// Timestamp echoes: this direction's data echoed by the peer's
+		// ACKs is the trip to the receiver; the peer's TSval echoed by
+		// data is the trip to the sender. The other direction's data,
+		// if any, measures the same two trips the other way round. No
+		// sample can be shorter than the trip itself, so the smallest
+		// of these and the handshake's wins: a handshake slowed by a
+		// first neighbour resolution or a lost SYN does not mislead.
+		tsSnd, tsRcv := int64(-1), int64(-1)
+		if f := pc.dir[d]; f != nil {
+			tsSnd, tsRcv = f.rttSend, f.rttRecv
+		}
+		if r := pc.dir[d^1]; r != nil {
+			tsSnd = minKnown(tsSnd, r.rttRecv)
+			tsRcv = minKnown(tsRcv, r.rttSend)
+		}
+		// Timestamps tick in milliseconds (Linux): below that they
+		// cannot split a round trip the handshake already split.
+		if tsSnd >= 0 && tsRcv >= 0 && (!split || tsSnd+tsRcv >= nearbyRTT) {
+			toSnd, toRcv = minKnown(toSnd, tsSnd), minKnown(toRcv, tsRcv)
+		}
+	}
+	return toSnd, toRcv, split
 }
 
 func (pc *pathConn) timestampsBothWays() bool {

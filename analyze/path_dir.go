@@ -153,8 +153,8 @@ func (f *pathDir) minRTT(pc *pathConn) int64 {
 	return -1
 }
 
-// addData handles a segment of this direction.
-func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathConn) {
+// addData handles a segment of this direction and returns its verdict.
+func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathConn) PathVerdict {
 	now := s.Time
 	ts := s.Opt.HasTimestamp
 	// The peer's TSval echoed back: the trip to the sender and back.
@@ -180,7 +180,7 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 	}
 	n := int64(s.PayloadLen)
 	if n <= 0 {
-		return
+		return PathNone
 	}
 	f.maxLen = max(f.maxLen, n)
 	seq, end := s.SeqAbs, s.SeqAbs+uint64(n)
@@ -200,7 +200,7 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 		if !ts && !f.seqProbe.active {
 			f.seqProbe = seqProbe{active: true, end: end, time: now}
 		}
-		return
+		return PathNew
 	}
 	// Below the highest sequence number seen: a hole filler (late original
 	// or retransmission), or a resend of bytes seen here.
@@ -215,17 +215,17 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 		f.removeRange(i, seq, top)
 		if !retrans {
 			f.n.reordered++ // RFC 4737: below NextExp, not a retransmission
-			return
+			return PathReordered
 		}
 		units := (holeBytes + f.maxLen - 1) / f.maxLen
 		f.n.lostUpstream += units
 		f.addRtx(s, kindFiller, int16(min(units, 1<<14)))
-		return
+		return PathRetransmitted
 	}
 	// Keep-alive: one byte below the next expected one, already
 	// acknowledged (Wireshark's tcp.analysis.keep_alive; not data).
 	if n == 1 && f.ackSet && end == f.cumAck && end == f.highEnd {
-		return
+		return PathNone
 	}
 	// A late original of bytes a retransmission already filled here: the
 	// retransmission was spurious, this one was reordered.
@@ -246,10 +246,16 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 			f.n.lostUpstream -= int64(r.lostUnits)
 			r.lostUnits = 0
 			f.n.reordered++
-			return
+			return PathReordered
 		}
 	}
 	f.addRtx(s, kindSeen, 0)
+	// At a receiver-side capture the bytes seen here had arrived: the
+	// resend was unneeded (as fill counts SpuriousSeenOriginal).
+	if toSnd, toRcv, _ := pc.trips(int(s.Dir)); vantageOf(toSnd, toRcv) == VantageReceiver {
+		return PathSpurious
+	}
+	return PathRetransmitted
 }
 
 // fillerIsRetransmission applies issue 9's rule to a segment filling a

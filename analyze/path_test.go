@@ -26,6 +26,7 @@ type pathSim struct {
 	ipv6     bool
 	sack     bool
 	cli, srv netip.AddrPort
+	verdict  PathVerdict // of the last segment
 }
 
 const ms = int64(1e6)
@@ -107,7 +108,7 @@ func (ps *pathSim) seg(d reassembly.Direction, flags reassembly.Flags, seq, ack 
 		s.Duplicate = true
 	}
 	ps.conn = c
-	ps.p.Add(c, &s)
+	ps.verdict = ps.p.Add(c, &s)
 }
 
 // handshake opens the connection; toServer and toClient are the round
@@ -483,6 +484,62 @@ func BenchmarkPath(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(len(recs)*b.N)/b.Elapsed().Seconds(), "packets/s")
+		})
+	}
+}
+
+// TestPathVerdict: the verdict Add returns for each data segment, at both
+// ends of the path.
+func TestPathVerdict(t *testing.T) {
+	type step struct {
+		do   func(ps *pathSim)
+		want PathVerdict
+	}
+	data := func(seq uint32, id uint16) func(*pathSim) {
+		return func(ps *pathSim) { ps.data(seq, segLen, withIPID(id)) }
+	}
+	wait := func(d int64) func(*pathSim) { return func(ps *pathSim) { ps.after(d) } }
+	for _, tc := range []struct {
+		name  string
+		sim   func(*testing.T, uint32) *pathSim
+		steps []step
+	}{
+		{"sender: a resend is a retransmission", senderSim, []step{
+			{data(1, 10), PathNew}, {data(1001, 11), PathNew},
+			{func(ps *pathSim) { ps.ack(1) }, PathNone},
+			{wait(5 * ms), PathNone}, // sooner than an RTT: Wireshark's out-of-order
+			{data(1, 12), PathRetransmitted},
+		}},
+		{"receiver: a late original is reordered", receiverSim, []step{
+			{data(1, 10), PathNew}, {data(2001, 12), PathNew},
+			{wait(ms), PathNone},
+			{data(1001, 11), PathReordered},
+		}},
+		{"receiver: a repair is a retransmission", receiverSim, []step{
+			{data(1, 10), PathNew}, {data(2001, 12), PathNew},
+			{wait(100 * ms), PathNone},
+			{data(1001, 13), PathRetransmitted},
+			{data(1001, 11), PathReordered}, // its late original: proves the repair spurious
+		}},
+		{"receiver: a resend of bytes received is spurious", receiverSim, []step{
+			{data(1, 10), PathNew}, {data(1001, 11), PathNew},
+			{wait(300 * ms), PathNone},
+			{data(1, 12), PathSpurious},
+		}},
+		{"a capture duplicate has no verdict", senderSim, []step{
+			{data(1, 10), PathNew},
+			{func(ps *pathSim) { ps.data(1, segLen, withIPID(10), asDuplicate()) }, PathNone},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps := tc.sim(t, 1000)
+			for i, st := range tc.steps {
+				ps.verdict = PathNone
+				st.do(ps)
+				if ps.verdict != st.want {
+					t.Errorf("step %d: verdict %d, want %d", i, ps.verdict, st.want)
+				}
+			}
 		})
 	}
 }

@@ -39,7 +39,7 @@ var seqSeriesOrder = []string{
 	SeriesSYN, SeriesFIN, SeriesRST,
 }
 
-var stevensSeries = []string{SeriesData, SeriesRetrans, SeriesSpurious, SeriesSYN, SeriesFIN, SeriesRST}
+var stevensSeries = []string{SeriesData, SeriesRetrans, SeriesOutOfOrder, SeriesSpurious, SeriesSYN, SeriesFIN, SeriesRST}
 
 // A reset's window field advertises nothing (the connection ends with
 // it), yet a proxy may fill it with a large value (3.98 MB behind the
@@ -48,12 +48,13 @@ var stevensSeries = []string{SeriesData, SeriesRetrans, SeriesSpurious, SeriesSY
 // TCPTrace builds the tcptrace-style time/sequence graph of direction
 // o.Dir of a connection from its records (both directions, capture
 // order): every data segment as a bar from seq to seq+len (in the series
-// data, retransmission or out-of-order, so each data segment is in exactly
-// one of them), lost-segment marks, the receiver's ACK line and window
-// line (ack + scaled window) as steps, its SACK blocks as bars (D-SACK
-// blocks apart), duplicate ACK and zero-window marks, and SYN/FIN/RST
-// marks. A resent segment that a later D-SACK proves unneeded is drawn as
-// a spurious retransmission instead of its Wireshark category.
+// data, retransmission, out-of-order or spurious retransmission, by the
+// path's verdict: see dataSeries; each data segment is in exactly one of
+// them), lost-segment marks, the receiver's ACK line and window line (ack
+// + scaled window) as steps, its SACK blocks as bars (D-SACK blocks
+// apart), duplicate ACK and zero-window marks, and SYN/FIN/RST marks. A
+// resent segment that a later D-SACK proves unneeded is moved to the
+// spurious retransmissions.
 func TCPTrace(recs []Record, o SeriesOptions) *Graph { return feed(newTCPTrace(o), recs) }
 
 // seqBuilder is what the time/sequence graphs' builders share.
@@ -91,16 +92,10 @@ func (b *tcptraceBuilder) add(r *Record) {
 	if r.Dir == o.Dir {
 		s := f.seq(o.Dir, r.Seq)
 		if r.Len > 0 && o.Seq.Overlaps(s, s+int64(r.Len)) {
-			name := SeriesData
-			switch {
-			case r.Info.Flags&Retransmission != 0:
-				name = SeriesRetrans
-			case r.Info.Flags&OutOfOrder != 0:
-				name = SeriesOutOfOrder
-			}
+			name := dataSeries(r)
 			p := pt(s, s+int64(r.Len))
 			set.add(name, Bars, p)
-			if resent != nil {
+			if resent != nil && name != SeriesSpurious {
 				resent.drawn, resent.pt = true, p
 			}
 		}
@@ -168,8 +163,9 @@ func (f *frame) flagMarks(r *Record, v int64, mark func(string, int64)) {
 }
 
 // Stevens builds the Stevens-style time/sequence graph: the start sequence
-// number of each data segment of direction o.Dir against its time, with
-// retransmissions as their own series, and SYN/FIN/RST marks.
+// number of each data segment of direction o.Dir against its time, in the
+// series of TCPTrace (dataSeries: data, retransmission, out-of-order,
+// spurious retransmission), and SYN/FIN/RST marks.
 func Stevens(recs []Record, o SeriesOptions) *Graph { return feed(newStevens(o), recs) }
 
 // stevensBuilder builds Stevens's graph record by record.
@@ -192,13 +188,10 @@ func (b *stevensBuilder) add(r *Record) {
 		}
 	}
 	if r.Len > 0 && o.Seq.Contains(s) {
-		name := SeriesData
-		if r.Info.Flags&Retransmission != 0 {
-			name = SeriesRetrans
-		}
+		name := dataSeries(r)
 		p := Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(s)}}
 		set.add(name, Dots, p)
-		if resent != nil {
+		if resent != nil && name != SeriesSpurious {
 			resent.drawn, resent.pt = true, p
 		}
 	}
@@ -206,9 +199,37 @@ func (b *stevensBuilder) add(r *Record) {
 }
 
 func (b *stevensBuilder) graph() *Graph {
-	b.sp.move(&b.set, Dots, SeriesData, SeriesRetrans)
+	b.sp.move(&b.set, Dots, SeriesData, SeriesRetrans, SeriesOutOfOrder)
 	b.f.g.Series = b.set.list(stevensSeries...)
 	return b.f.g
+}
+
+// dataSeries is the series a data segment of the graphed direction is
+// drawn in: by the path's verdict (PacketInfo.Path), what the path did —
+// a resend of bytes the sender had sent before is a retransmission however
+// Wireshark labels it (at a sender-side capture Wireshark calls most of
+// them out-of-order, by their timing), a late original that was not resent
+// is out-of-order, a resend known unneeded as it was seen is spurious.
+// Records without a verdict (PathNone: keep-alives, capture duplicates,
+// records made without the path analysis) are drawn by Wireshark's flags.
+func dataSeries(r *Record) string {
+	switch r.Info.Path {
+	case PathNew:
+		return SeriesData
+	case PathRetransmitted:
+		return SeriesRetrans
+	case PathSpurious:
+		return SeriesSpurious
+	case PathReordered:
+		return SeriesOutOfOrder
+	}
+	switch {
+	case r.Info.Flags&Retransmission != 0:
+		return SeriesRetrans
+	case r.Info.Flags&OutOfOrder != 0:
+		return SeriesOutOfOrder
+	}
+	return SeriesData
 }
 
 // newSeqFrame starts a graph whose y axis is the sequence number.
@@ -241,11 +262,12 @@ func dsackOf(r *Record) (l, rr int64, ok bool) {
 const maxResent = 4096
 
 // spuriousFinder finds, record by record, direction d's resent segments
-// (starting below the highest byte sent before them) that a later D-SACK
-// block proves unneeded: the receiver already had those bytes. Each
-// D-SACK block proves the latest resend it covers. The graphs draw a
-// resent segment in its Wireshark category first and move it to the
-// spurious retransmissions once proven (move).
+// (starting below the highest byte sent before them, and not a late
+// original by the path's verdict) that a later D-SACK block proves
+// unneeded: the receiver already had those bytes. Each D-SACK block proves
+// the latest resend it covers. The graphs draw a resent segment in its
+// category (dataSeries) first and move it to the spurious retransmissions
+// once proven (move); one already drawn as spurious stays where it is.
 type spuriousFinder struct {
 	d       reassembly.Direction
 	pending []resent
@@ -272,7 +294,7 @@ func (sf *spuriousFinder) add(r *Record) *resent {
 		}
 		end := r.Seq + int64(r.Len)
 		var out *resent
-		if sf.started && r.Seq < sf.high {
+		if sf.started && r.Seq < sf.high && r.Info.Path != PathReordered {
 			if len(sf.pending) == maxResent {
 				sf.pending = sf.pending[1:]
 			}
@@ -305,7 +327,8 @@ func (sf *spuriousFinder) add(r *Record) *resent {
 }
 
 // move takes the proven segments out of the series named from and puts
-// them, in capture order, in the spurious retransmissions (drawn as kind).
+// them in the spurious retransmissions (drawn as kind), with those drawn
+// there at once, in capture order.
 func (sf *spuriousFinder) move(set *seriesSet, kind SeriesKind, from ...string) {
 	if len(sf.proven) == 0 {
 		return
@@ -316,8 +339,13 @@ func (sf *spuriousFinder) move(set *seriesSet, kind SeriesKind, from ...string) 
 			sr.Points = slices.DeleteFunc(sr.Points, func(p Point) bool { return sf.frames[p.Frame] })
 		}
 	}
-	slices.SortStableFunc(sf.proven, func(a, b Point) int { return cmp.Compare(a.Frame, b.Frame) })
-	for _, p := range sf.proven {
+	all := sf.proven
+	if sr := set.by[SeriesSpurious]; sr != nil {
+		all = append(sr.Points, all...)
+		sr.Points = nil
+	}
+	slices.SortStableFunc(all, func(a, b Point) int { return cmp.Compare(a.Frame, b.Frame) })
+	for _, p := range all {
 		set.add(SeriesSpurious, kind, p)
 	}
 	sf.proven, sf.frames = nil, nil

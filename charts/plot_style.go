@@ -42,7 +42,7 @@ type seriesStyle struct {
 var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesData:       {color: blue, width: 1, legend: "data segment"},
 	analyze.SeriesRetrans:    {color: red, width: 2, legend: "retransmission"},
-	analyze.SeriesOutOfOrder: {color: orange, width: 2, legend: "out-of-order"},
+	analyze.SeriesOutOfOrder: {color: orange, width: 2, legend: "out-of-order (late, not resent)"},
 	analyze.SeriesLost:       {color: pink, width: 4, glyph: draw.RingGlyph{}, legend: "lost segment (gap before)"},
 	analyze.SeriesAck:        {color: green, width: 1, legend: "ACK"},
 	analyze.SeriesRecvWindow: {color: olive, width: 1.2, legend: "receive window (ACK + window)"},
@@ -57,7 +57,7 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesRTT:        {color: blue, width: 1.3, legend: "RTT sample", density: true},
 	analyze.SeriesInFlight:   {color: blue, width: 1.2, legend: "bytes in flight (at each segment sent)"},
 	analyze.SeriesAdvertised: {color: olive, width: 1.5, legend: "advertised receive window"},
-	analyze.SeriesSpurious:   {color: gray, width: 2, legend: "spurious retransmission (D-SACKed)"},
+	analyze.SeriesSpurious:   {color: gray, width: 2, legend: "spurious retransmission (proven unneeded)"},
 	analyze.SeriesDSACK:      {color: brown, width: 1.6, legend: "D-SACK block (a duplicate arrived)"},
 	analyze.SeriesCwnd:       {color: blue, width: 1.6, legend: "cwnd estimate (most bytes in flight per round trip)"},
 	analyze.SeriesSsthresh:   {color: orange, width: 1.4, legend: "ssthresh estimate (half the flight at each loss)"},
