@@ -177,9 +177,11 @@ func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 // a PacketInfo is large enough for its copies to count). Without want,
 // the caller does not read *info: a SYN held back is not analysed yet.
 func (a *Analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo, want bool) {
-	v := PathNone
+	var v PathVerdict
 	if a.ahead == nil {
 		v = a.path.Add(c, s)
+	} else {
+		v = PathVerdict(s.Note) // the path analysed ahead (aheadPath.track)
 	}
 	a.addWire(c, s, info, want)
 	info.Path = v

@@ -180,9 +180,8 @@ type PathVerdict uint8
 
 // Path verdicts.
 const (
-	// PathNone: no verdict — not a data segment, a capture duplicate, a
-	// keep-alive, or the path analysed elsewhere (Analyzer in a summary
-	// run). Graphs then fall back on Wireshark's flags.
+	// PathNone: no verdict — not a data segment, a capture duplicate or a
+	// keep-alive. Graphs then fall back on Wireshark's flags.
 	PathNone PathVerdict = iota
 	// PathNew: bytes seen here for the first time, in order.
 	PathNew
@@ -376,8 +375,8 @@ func newAheadPath() *aheadPath {
 	return &aheadPath{p: NewPath(), done: map[*reassembly.Conn]*[2]PathStats{}}
 }
 
-// track is the hook for each tracked segment.
-func (ap *aheadPath) track(c *reassembly.Conn, s *reassembly.Segment) { ap.p.Add(c, s) }
+// track is the hook for each tracked segment: its verdict goes with it.
+func (ap *aheadPath) track(c *reassembly.Conn, s *reassembly.Segment) { s.Note = uint8(ap.p.Add(c, s)) }
 
 // retire is the hook for each retired connection.
 func (ap *aheadPath) retire(c *reassembly.Conn) {

@@ -121,6 +121,9 @@ type Segment struct {
 	// First is set on the second packet of a connection whose first was
 	// Lone: that SYN, exactly as Track returned it.
 	First *Segment
+	// Note is the caller's: what a hook of PipelineTrackerAhead found of
+	// the segment, for Scan's side to read.
+	Note uint8
 }
 
 // RelSeq returns an unwrapped sequence number of direction d relative to
