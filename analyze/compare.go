@@ -23,15 +23,19 @@ const (
 	CompareLoss       CompareKind = "loss"      // datagrams lost, as iperf3 counts them (UDP inputs)
 )
 
-// compareOf says, for each comparison but delivered, which registered
-// graph draws it and which of its series are overlaid (merged into one
-// per input).
-var compareOf = []struct {
+// compareDef is one comparison: the registered graph that draws it (none
+// for delivered and loss), the series of it overlaid, its title.
+type compareDef struct {
 	kind   CompareKind
 	graph  GraphKind
 	series []string
 	title  string
-}{
+}
+
+// compareOf says, for each comparison but delivered, which registered
+// graph draws it and which of its series are overlaid (merged into one
+// per input).
+var compareOf = []compareDef{
 	{CompareDelivered, "", nil, "Bytes delivered"},
 	{CompareThroughput, GraphThroughput, []string{SeriesGoodput}, "Goodput"},
 	{CompareRTT, GraphRTT, []string{SeriesRTT}, "Round-trip time"},
@@ -76,6 +80,33 @@ type CompareOptions struct {
 	Params GraphParams // the graph's own choices (throughput window, RTT sampling)
 }
 
+// CompareLoad is how Load reads an input of a comparison: drawing the
+// compared graph and gathering the delivered bytes while reading, so that
+// no records are kept — unless a time window counts from the first data
+// byte, which is known only once read: then the graph is drawn from the
+// records.
+func CompareLoad(kind CompareKind, co CompareOptions) LoadOptions {
+	if co.Align == AlignFirstData && (co.Time.HasMin || co.Time.HasMax) {
+		return LoadOptions{}
+	}
+	o := LoadOptions{Transfer: true}
+	if c := compareSpec(kind); c.graph != "" {
+		gs, _ := LookupGraph(c.graph)
+		o.Graphs = []GraphRequest{{Spec: gs, Series: SeriesOptions{Time: co.Time}, Params: co.Params}}
+	}
+	return o
+}
+
+// compareSpec is what compareOf says of kind (of delivered, when unknown).
+func compareSpec(kind CompareKind) compareDef {
+	for _, c := range compareOf {
+		if c.kind == kind {
+			return c
+		}
+	}
+	return compareOf[0]
+}
+
 // Compare overlays one series per input, each against the time since its
 // own time 0 (its connection's first packet, or its first data byte), so
 // that transfers recorded at different times line up at their start.
@@ -91,12 +122,7 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 	if co.Time.HasMax {
 		g.Zoom.XMax, g.Zoom.HasXMax = float64(co.Time.Max)/1e9, true
 	}
-	spec := compareOf[0]
-	for _, c := range compareOf {
-		if c.kind == kind {
-			spec = c
-		}
-	}
+	spec := compareSpec(kind)
 	g.Title = spec.title
 	g.Y, g.Columns = Axis{Label: "bytes acknowledged", Unit: "B"}, []string{"bytes"}
 	if len(ins) > 0 {
@@ -113,15 +139,20 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 			g.Y, g.Columns = Axis{Label: "datagrams lost (iperf3's count)"}, []string{"lost"}
 			s = Series{Kind: Steps, Points: slices.Clone(in.L.AppLoss)}
 		case spec.graph == "":
-			s = delivered(in.L.Records, in.L.Dir)
+			s = Series{Kind: Steps, Points: slices.Clone(in.L.transferAcc().delivered.s.Points)}
 		default:
-			// The builders take times from the connection's first packet.
-			o := SeriesOptions{Conn: in.L.Conn, Dir: in.L.Dir, Time: co.Time}
-			shift := origin - in.L.Conn.FirstTime
-			o.Time.Min += shift
-			o.Time.Max += shift
-			gs, _ := LookupGraph(spec.graph)
-			b := gs.Build(in.L.Records, o, co.Params)
+			var b *Graph
+			if len(in.L.Graphs) > 0 {
+				b = in.L.Graphs[0] // drawn while reading (CompareLoad)
+			} else {
+				// The builders take times from the connection's first packet.
+				o := SeriesOptions{Conn: in.L.Conn, Dir: in.L.Dir, Time: co.Time}
+				shift := origin - in.L.Conn.FirstTime
+				o.Time.Min += shift
+				o.Time.Max += shift
+				gs, _ := LookupGraph(spec.graph)
+				b = gs.Build(in.L.Records, o, co.Params)
+			}
 			g.Y, g.Columns, g.YCol = b.Y, b.Columns, b.YCol
 			s = merge(b, spec.series)
 			g.Warnings = append(g.Warnings, b.Warnings...)

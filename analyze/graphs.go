@@ -138,12 +138,13 @@ type graphBuild struct {
 	ta   [2]*transferAcc
 }
 
-// newGraphBuild readies reqs for direction dir (-1: both); nil when
-// there is nothing to draw, or the graphs must be drawn from the records
-// (absolute sequence numbers count from each direction's final base,
-// which a SYN seen late can still move).
-func newGraphBuild(reqs []GraphRequest, dir int) *graphBuild {
-	if len(reqs) == 0 {
+// newGraphBuild readies reqs for direction dir (-1: both), and what
+// Transfer needs; nil when there is nothing to draw nor transfer, or the
+// graphs must be drawn from the records (absolute sequence numbers count
+// from each direction's final base, which a SYN seen late can still
+// move).
+func newGraphBuild(reqs []GraphRequest, dir int, transfer bool) *graphBuild {
+	if len(reqs) == 0 && !transfer {
 		return nil
 	}
 	for _, q := range reqs {

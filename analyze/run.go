@@ -425,6 +425,9 @@ type LoadOptions struct {
 	// them and Loaded.Records stays nil, so that memory follows the
 	// graphs, not the connection's length.
 	Graphs []GraphRequest
+	// Transfer gathers what Transfer needs (Summarize) while reading:
+	// with it, or with Graphs, no records are kept.
+	Transfer bool
 	// AlsoThin, for LoadBusiest, thins the other connections' graphs (the
 	// same Graphs) to that many columns (SeriesOptions.Thin; 0: not).
 	AlsoThin int
@@ -541,7 +544,7 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 	if only != nil {
 		ro.focus = &only.focus
 	}
-	gb := newGraphBuild(o.Graphs, o.Dir)
+	gb := newGraphBuild(o.Graphs, o.Dir, o.Transfer)
 	if gb != nil {
 		ro.KeepTo, ro.KeepHint = gb.add, 0
 	}
@@ -557,7 +560,7 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 				}
 				qs = thinFor(qs, b.First, b.Last)
 			}
-			alsoGB[i] = newGraphBuild(qs, int(b.Dir))
+			alsoGB[i] = newGraphBuild(qs, int(b.Dir), o.Transfer)
 		}
 		ro.AlsoTo = func(i int, c *reassembly.Conn, s *reassembly.Segment, r *Record) { alsoGB[i].add(c, s, r) }
 	}
@@ -580,7 +583,7 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 		l.Graphs, l.transfer = gb.graphs(l.Conn, l.Dir)
 	case len(o.Graphs) > 0:
 		// Absolute sequence numbers count from each direction's final
-		// base: drawn from the records, at the end.
+		// base: drawn from the records, at the end (newGraphBuild).
 		for _, q := range o.Graphs {
 			so := q.Series
 			so.Conn, so.Dir = l.Conn, l.Dir

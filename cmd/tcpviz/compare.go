@@ -86,6 +86,17 @@ func compareCommand(e *env) *cli.Command {
 					return err
 				}
 			}
+			al := analyze.Align(align.v)
+			co := analyze.CompareOptions{Align: al, Time: window.Series.Time, Params: params.Params}
+			lo := analyze.CompareLoad(kind, co)
+			switch output.Format {
+			case charts.PNG, charts.SVG, charts.PDF:
+				// As graphOf: long series are thinned for a picture.
+				w, _ := picture.Plot.Size()
+				for k := range lo.Graphs {
+					lo.Graphs[k].Series.Thin.Cols = charts.ThinColumns * w
+				}
+			}
 			loads := make([]*analyze.Loaded, len(cins))
 			failed := false
 			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
@@ -96,7 +107,7 @@ func compareCommand(e *env) *cli.Command {
 				}
 				cf := conn
 				cf.Stream = cins[i].stream
-				l, res := loadInput(e, in, cf, nil)
+				l, res := loadInput(e, in, cf, lo)
 				loads[i] = l
 				return res
 			})
@@ -113,8 +124,7 @@ func compareCommand(e *env) *cli.Command {
 			if len(cmp) == 0 {
 				return errReported
 			}
-			al := analyze.Align(align.v)
-			g := analyze.Compare(kind, cmp, analyze.CompareOptions{Align: al, Time: window.Series.Time, Params: params.Params})
+			g := analyze.Compare(kind, cmp, co)
 			picture.apply(g)
 			warned := map[string]bool{}
 			for _, w := range g.Warnings {

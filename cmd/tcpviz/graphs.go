@@ -102,13 +102,14 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 // spooled for them). onConn, if set, receives every connection analysed;
 // graphs, if set, are drawn while it is read (Loaded.Graphs), its records
 // not kept.
-func loadInput(e *env, in input, cf connFlags, onConn func(*analyze.ConnResult), graphs ...analyze.GraphRequest) (*analyze.Loaded, fileResult) {
+func loadInput(e *env, in input, cf connFlags, o analyze.LoadOptions) (*analyze.Loaded, fileResult) {
 	passes := 1
 	if cf.Stream < 0 {
 		passes = 2
 	}
+	o.Stream, o.Dir = cf.Stream, cf.Dir
 	return loadWith(e, in, passes, func(open func() (*reassembly.Reader, error)) (*analyze.Loaded, error) {
-		return analyze.Load(open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, OnConn: onConn, Graphs: graphs})
+		return analyze.Load(open, o)
 	})
 }
 
@@ -155,7 +156,7 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	if in.udp {
 		l, res = loadUDPInput(e, in, in.udpFlow)
 	} else {
-		l, res = loadInput(e, in, req.conn, nil, analyze.GraphRequest{Spec: req.params.Spec, Series: o, Params: req.params.Params})
+		l, res = loadInput(e, in, req.conn, analyze.LoadOptions{Graphs: []analyze.GraphRequest{{Spec: req.params.Spec, Series: o, Params: req.params.Params}}})
 	}
 	if l == nil {
 		return res

@@ -1,0 +1,80 @@
+package analyze
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"tcpviz/internal/capturetest"
+	"tcpviz/internal/golden"
+)
+
+// TestCompareLoadKeepsNoRecords: an input of a comparison read as
+// CompareLoad says (its graph drawn and its delivered bytes gathered
+// while reading) gives the same comparison graph and table as one read
+// with its records kept, and keeps no records — except for a time window
+// from the first data byte, which needs them.
+func TestCompareLoadKeepsNoRecords(t *testing.T) {
+	paths := []string{filepath.Join("..", "testdata", "geo_short.pcap"), filepath.Join("..", "testdata", "lossy_sll2.pcap"),
+		filepath.Join("..", "testdata", "v6_short.pcapng")}
+	for _, name := range []string{"truth/gt_vsat_reno_loss.tx.pcap", "truth/gt_jitter_reorder.rx.pcap", "lab/geo_pep_85k.pcap"} {
+		if p := filepath.Join(golden.SharedCaptures(), name); exists(p) {
+			paths = append(paths, p)
+		}
+	}
+	window := Range{Min: 2e9, Max: 9e9, HasMin: true, HasMax: true}
+	compared := 0
+	for _, path := range paths {
+		whole, err := Load(capturetest.Opener(t, path), LoadOptions{Stream: -1, Dir: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, kind := range CompareKinds() {
+			if kind == string(CompareLoss) {
+				continue
+			}
+			for _, co := range []CompareOptions{{}, {Align: AlignFirstData}, {Time: window}, {Align: AlignFirstData, Time: window}} {
+				lo := CompareLoad(CompareKind(kind), co)
+				lo.Stream, lo.Dir = -1, -1
+				l, err := Load(capturetest.Opener(t, path), lo)
+				if err != nil {
+					t.Fatal(err)
+				}
+				needs := co.Align == AlignFirstData && co.Time.HasMin
+				if kept := len(l.Records) > 0; kept != needs {
+					t.Errorf("%s %s %+v: records kept %v, want %v", filepath.Base(path), kind, co, kept, needs)
+				}
+				ins := func(l *Loaded) []CompareInput { return []CompareInput{{Label: "a", L: l}, {Label: "b", L: l}} }
+				to := TransferOptions{Align: co.Align, At: []int64{1e9, 3e9}, ToBytes: []int64{10000, OneMB}}
+				show := func(l *Loaded) string {
+					out := fmt.Sprintf("%+v", *Compare(CompareKind(kind), ins(l), co))
+					for _, r := range CompareRows(ins(l), to) {
+						st := *r.Stats
+						r.Stats = nil
+						out += fmt.Sprintf("\n%+v %+v", r, st)
+					}
+					return out
+				}
+				got, want := show(l), show(whole)
+				if got != want {
+					i := 0
+					for i < len(got) && i < len(want) && got[i] == want[i] {
+						i++
+					}
+					from := max(i-300, 0)
+					t.Fatalf("%s %s %+v: read as CompareLoad says:\n…%.600s\nfrom the records:\n…%.600s", filepath.Base(path), kind, co, got[from:], want[from:])
+				}
+				compared++
+			}
+		}
+	}
+	if compared < 60 {
+		t.Fatalf("only %d comparisons", compared)
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
