@@ -243,51 +243,72 @@ func (f *frame) seqWindow() {
 }
 
 // seriesSet gathers the points of a graph's series by name, each series
-// created (with its kind) on its first point.
+// created (with its kind) on its first point. A graph has a few series:
+// they are found by a look along them, cheaper than hashing the name of
+// every point.
 type seriesSet struct {
-	order []string
-	by    map[string]*Series
+	all []*setSeries // in the order created
 	// thin, when its Cols are set, thins long series (their points are in
 	// thinned until done).
-	thin    Thinning
-	thinned map[string]*thinSeries
+	thin Thinning
+}
+
+// setSeries is one series of a seriesSet: its points are in s once done,
+// in pts or thinned until then.
+type setSeries struct {
+	s       Series
+	pts     pointBuf
+	thinned *thinSeries
+}
+
+func (s *seriesSet) get(name string) *setSeries {
+	for _, x := range s.all {
+		if x.s.Name == name {
+			return x
+		}
+	}
+	return nil
 }
 
 func (s *seriesSet) add(name string, k SeriesKind, p Point) {
-	if s.by == nil {
-		s.by = map[string]*Series{}
+	x := s.get(name)
+	if x == nil {
+		x = &setSeries{s: Series{Name: name, Kind: k}}
+		s.all = append(s.all, x)
 	}
-	sr := s.by[name]
-	if sr == nil {
-		sr = &Series{Name: name, Kind: k}
-		s.by[name] = sr
-		s.order = append(s.order, name)
-	}
-	if ts := s.thinned[name]; ts != nil {
-		ts.add(&s.thin, k, 0, p)
+	if x.thinned != nil {
+		x.thinned.add(&s.thin, k, 0, p)
 		return
 	}
-	sr.Points = append(sr.Points, p)
-	if s.thin.Cols > 0 && len(sr.Points) >= thinAfter {
+	x.pts.add(p)
+	if s.thin.Cols > 0 && len(x.s.Points)+x.pts.n >= thinAfter {
 		ts := &thinSeries{cols: make([][]thinPoint, s.thin.Cols+2)}
-		for _, q := range sr.Points {
+		for _, q := range x.s.Points {
 			ts.add(&s.thin, k, 0, q)
 		}
-		sr.Points = nil
-		if s.thinned == nil {
-			s.thinned = map[string]*thinSeries{}
-		}
-		s.thinned[name] = ts
+		x.pts.each(func(q Point) { ts.add(&s.thin, k, 0, q) })
+		x.s.Points, x.pts, x.thinned = nil, pointBuf{}, ts
 	}
 }
 
-// done puts the points of the thinned series back in their series.
+// done puts the points of every series in its Series.
 func (s *seriesSet) done() {
-	for name, ts := range s.thinned {
-		sr := s.by[name]
-		sr.Points = ts.points(&s.thin, sr.Kind)
+	for _, x := range s.all {
+		if x.thinned != nil {
+			x.s.Points, x.thinned = x.thinned.points(&s.thin, x.s.Kind), nil
+			continue
+		}
+		x.s.Points, x.pts = x.pts.appendTo(x.s.Points), pointBuf{}
 	}
-	s.thinned = nil
+}
+
+// series returns the series called name, nil if it has no point; call
+// done first.
+func (s *seriesSet) series(name string) *Series {
+	if x := s.get(name); x != nil {
+		return &x.s
+	}
+	return nil
 }
 
 // list returns the series in the order given by names, skipping empty
@@ -296,11 +317,54 @@ func (s *seriesSet) list(names ...string) []Series {
 	s.done()
 	var out []Series
 	for _, n := range names {
-		if sr := s.by[n]; sr != nil && len(sr.Points) > 0 {
+		if sr := s.series(n); sr != nil && len(sr.Points) > 0 {
 			out = append(out, *sr)
 		}
 	}
 	return out
+}
+
+// pointBuf gathers points in chunks and joins them once: a long series
+// grown by append is copied again and again (each time a quarter larger).
+type pointBuf struct {
+	chunks [][]Point
+	n      int
+}
+
+const maxPointChunk = 1 << 16
+
+func (b *pointBuf) add(p Point) {
+	k := len(b.chunks)
+	if k == 0 || len(b.chunks[k-1]) == cap(b.chunks[k-1]) {
+		size := 64
+		if k > 0 {
+			size = min(2*cap(b.chunks[k-1]), maxPointChunk)
+		}
+		b.chunks = append(b.chunks, make([]Point, 0, size))
+		k++
+	}
+	b.chunks[k-1] = append(b.chunks[k-1], p)
+	b.n++
+}
+
+func (b *pointBuf) each(f func(Point)) {
+	for _, c := range b.chunks {
+		for _, p := range c {
+			f(p)
+		}
+	}
+}
+
+// appendTo appends the points to dst.
+func (b *pointBuf) appendTo(dst []Point) []Point {
+	if len(dst) == 0 && len(b.chunks) == 1 {
+		return b.chunks[0]
+	}
+	dst = slices.Grow(dst, b.n)
+	for _, c := range b.chunks {
+		dst = append(dst, c...)
+	}
+	return dst
 }
 
 // graphBuilder draws one graph of a connection from its records, given one at

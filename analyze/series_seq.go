@@ -335,12 +335,12 @@ func (sf *spuriousFinder) move(set *seriesSet, kind SeriesKind, from ...string) 
 	}
 	set.done()
 	for _, name := range from {
-		if sr := set.by[name]; sr != nil {
+		if sr := set.series(name); sr != nil {
 			sr.Points = slices.DeleteFunc(sr.Points, func(p Point) bool { return sf.frames[p.Frame] })
 		}
 	}
 	all := sf.proven
-	if sr := set.by[SeriesSpurious]; sr != nil {
+	if sr := set.series(SeriesSpurious); sr != nil {
 		all = append(sr.Points, all...)
 		sr.Points = nil
 	}
