@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"tcpviz/internal/capturetest"
+	"tcpviz/internal/gencap"
 	"tcpviz/internal/golden"
 	"tcpviz/reassembly"
 )
@@ -58,5 +59,70 @@ func TestLoadFocusedMatchesWhole(t *testing.T) {
 	}
 	if focused < 50 {
 		t.Errorf("only %d captures read focused", focused)
+	}
+}
+
+// TestLoadGivenStreamDrawsWhileReading: a graph of a given stream that
+// needs the connection's final numbering (absolute sequence numbers) or
+// its times (thinned for a picture) takes a first pass that finds them,
+// then is drawn while the connection is read, keeping no records: the
+// same graph as drawn from the records, and on a storm of retransmissions
+// a thinned one whose points do not grow with the storm.
+func TestLoadGivenStreamDrawsWhileReading(t *testing.T) {
+	seq, _ := LookupGraph(GraphTCPTrace)
+	abs := GraphRequest{Spec: seq, Series: SeriesOptions{AbsoluteSeq: true}}
+	if n := (LoadOptions{Stream: 1, Graphs: []GraphRequest{{Spec: seq}}}).Passes(); n != 1 {
+		t.Errorf("a given stream, relative numbers, not thinned: %d passes, want 1", n)
+	}
+	if n := (LoadOptions{Stream: 1, Graphs: []GraphRequest{abs}}).Passes(); n != 2 {
+		t.Errorf("absolute numbers: %d passes, want 2", n)
+	}
+	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "*.pcap*"))
+	for _, p := range []string{"truth/gt_vsat_reno_loss.rx.pcap", "lab/geo_pep_85k.pcap", "real/tcptrace__sack_nasa_sim.dump.gz"} {
+		if p := filepath.Join(golden.SharedCaptures(), p); exists(p) {
+			paths = append(paths, p)
+		}
+	}
+	drawn := 0
+	for _, path := range paths {
+		open := capturetest.Opener(t, path)
+		for stream := range 2 {
+			want, err := Load(open, LoadOptions{Stream: stream, Dir: -1})
+			if err != nil {
+				continue
+			}
+			got, err := Load(open, LoadOptions{Stream: stream, Dir: -1, Graphs: []GraphRequest{abs}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Records) > 0 || len(got.Graphs) != 1 {
+				t.Fatalf("%s stream %d: %d records kept, %d graphs", filepath.Base(path), stream, len(got.Records), len(got.Graphs))
+			}
+			g := seq.Draw(want.Records, SeriesOptions{Conn: want.Conn, Dir: want.Dir, AbsoluteSeq: true}, GraphParams{})
+			if a, b := fmt.Sprintf("%+v", *got.Graphs[0]), fmt.Sprintf("%+v", *g); a != b {
+				t.Fatalf("%s stream %d: drawn while reading\n%.1500s\nfrom the records\n%.1500s", filepath.Base(path), stream, a, b)
+			}
+			drawn++
+		}
+	}
+	if drawn < 6 {
+		t.Errorf("only %d graphs compared", drawn)
+	}
+
+	// 200,000 copies of one segment: thinned to 400 columns, the graph
+	// holds a few points per column.
+	storm := func() (*reassembly.Reader, error) {
+		return reassembly.NewReader(gencap.Retransmissions(200000, 100, 1000, 25000))
+	}
+	points := func(thin int) int {
+		q := GraphRequest{Spec: seq, Series: SeriesOptions{Thin: Thinning{Cols: thin}}}
+		l, err := Load(storm, LoadOptions{Stream: 0, Dir: -1, Graphs: []GraphRequest{q}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l.Graphs[0].Points()
+	}
+	if whole, thinned := points(0), points(400); whole < 200000 || thinned > 20000 {
+		t.Errorf("storm: %d points whole (want all 200,000 and more), %d thinned to 400 columns", whole, thinned)
 	}
 }

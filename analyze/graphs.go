@@ -141,14 +141,14 @@ type graphBuild struct {
 // newGraphBuild readies reqs for direction dir (-1: both), and what
 // Transfer needs; nil when there is nothing to draw nor transfer, or the
 // graphs must be drawn from the records (absolute sequence numbers count
-// from each direction's final base, which a SYN seen late can still
-// move).
+// from each direction's final base, which a SYN seen late can still move,
+// unless a first pass gave it).
 func newGraphBuild(reqs []GraphRequest, dir int, transfer bool) *graphBuild {
 	if len(reqs) == 0 && !transfer {
 		return nil
 	}
 	for _, q := range reqs {
-		if q.Series.AbsoluteSeq {
+		if q.Series.AbsoluteSeq && !q.Series.hasBases {
 			return nil
 		}
 	}

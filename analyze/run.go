@@ -79,6 +79,11 @@ type RunOptions struct {
 	// Top is how many of the connections that carried the most payload
 	// RunResult.Top lists (0: none).
 	Top int
+	// Find, when not 0, is 1 + a stream whose size, main direction and
+	// times RunResult.Found gives, as it gives the busiest's otherwise
+	// (and whose Focus a later run may read alone); the busiest is then
+	// not sought.
+	Find int
 	// Also are more connections whose records and statistics are kept,
 	// as Keep's are (RunResult.Also): a few, chosen by an earlier Run's
 	// Top, whose Packets say how many records to expect (0: unknown).
@@ -128,6 +133,8 @@ type RunResult struct {
 	BusiestPackets            int
 	BusiestDir                reassembly.Direction
 	BusiestFirst, BusiestLast int64
+	// Found is the connection RunOptions.Find named, nil if absent.
+	Found *Busy
 	// Flows counts the datagram flows seen (with OnFlow), and BusiestUDP
 	// is the UDP flow that carried the most payload, -1 when none.
 	Flows      int
@@ -146,9 +153,11 @@ type RunResult struct {
 	// Warnings are per-packet problems that did not stop the scan, already
 	// condensed to a few lines.
 	Warnings []string
-	// focus is the busiest connection as a later run can read it alone,
-	// when it can (focusable: no connection retired while open came back).
+	// focus is the busiest connection (or Found) as a later run can read
+	// it alone, when it can (focusable: no connection retired while open
+	// came back); base its directions' final bases.
 	focus     reassembly.Focus
+	base      [2]uint64
 	focusable bool
 }
 
@@ -239,16 +248,22 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		if fr != nil {
 			fr.retireConn(c)
 		}
-		if b := c.Dir[0].Bytes + c.Dir[1].Bytes; b > bestBytes || b == bestBytes && c.Stream < res.Busiest {
+		if b := c.Dir[0].Bytes + c.Dir[1].Bytes; o.Find == 0 && (b > bestBytes || b == bestBytes && c.Stream < res.Busiest) {
 			res.Busiest, bestBytes = c.Stream, b
 			res.BusiestPackets = int(c.Dir[0].Packets + c.Dir[1].Packets)
 			res.BusiestDir = MainDirection(c)
 			res.BusiestFirst, res.BusiestLast = c.FirstTime, c.LastTime
-			res.focus = reassembly.FocusOf(c)
+			res.focus, res.base = reassembly.FocusOf(c), [2]uint64{c.Dir[0].Base, c.Dir[1].Base}
+		}
+		if c.Stream == o.Find-1 && res.Found == nil {
+			// Its first part, if a crowd retired it while open (then it
+			// is not focusable).
+			b := busyOf(c)
+			res.Found = &b
+			res.focus, res.base = reassembly.FocusOf(c), [2]uint64{c.Dir[0].Base, c.Dir[1].Base}
 		}
 		if o.Top > 0 {
-			res.Top = addBusy(res.Top, o.Top, Busy{Stream: c.Stream, Bytes: c.Dir[0].Bytes + c.Dir[1].Bytes,
-				Packets: int(c.Dir[0].Packets + c.Dir[1].Packets), Dir: MainDirection(c), First: c.FirstTime, Last: c.LastTime})
+			res.Top = addBusy(res.Top, o.Top, busyOf(c))
 		}
 		if c.Stream == o.Keep && a != nil {
 			res.Stats = a.Stats(c)
@@ -366,6 +381,12 @@ func alsoIndex(also []Busy, stream int) int {
 	return -1
 }
 
+// busyOf is the size of connection c.
+func busyOf(c *reassembly.Conn) Busy {
+	return Busy{Stream: c.Stream, Bytes: c.Dir[0].Bytes + c.Dir[1].Bytes, Packets: int(c.Dir[0].Packets + c.Dir[1].Packets),
+		Dir: MainDirection(c), First: c.FirstTime, Last: c.LastTime}
+}
+
 // addBusy adds b to top (most payload first, the lower stream first of
 // equals), keeping at most n.
 func addBusy(top []Busy, n int, b Busy) []Busy {
@@ -459,31 +480,45 @@ func (e *NoConnError) Error() string {
 }
 
 // Load reads the connection o names from a capture. open is called once
-// when the stream is given, twice otherwise: a first pass finds the
-// connection with the most payload, the second analyses every connection
-// and keeps the records of that one only. The error of a damaged capture
-// comes with what was read before the damage, when that includes the
-// connection.
+// when the stream is given and the graphs asked for need nothing of it
+// beforehand (Passes), twice otherwise: a first pass finds the connection
+// with the most payload, or the given one's times and numbering, the
+// second analyses the connection (alone when it can: see
+// reassembly.Focus) and keeps its records or draws its graphs. The error
+// of a damaged capture comes with what was read before the damage, when
+// that includes the connection.
 func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, error) {
 	stream, hint := o.Stream, 0
 	var only *focused
-	if stream < 0 {
+	if o.Passes() == 2 {
 		r, err := open()
 		if err != nil {
 			return nil, err
 		}
-		res, err := Run(r, RunOptions{Keep: -1})
-		if res.Busiest < 0 {
+		ro := RunOptions{Keep: -1}
+		if stream >= 0 {
+			ro.Find = stream + 1
+		}
+		res, err := Run(r, ro)
+		b := res.Found
+		if stream < 0 && res.Busiest >= 0 {
+			b = &Busy{Stream: res.Busiest, Packets: res.BusiestPackets, Dir: res.BusiestDir, First: res.BusiestFirst, Last: res.BusiestLast}
+		}
+		if b == nil {
 			if err != nil {
 				return nil, err
 			}
-			return nil, &NoConnError{Stream: -1}
+			return nil, &NoConnError{Stream: stream, Streams: res.Streams}
 		}
-		stream, hint = res.Busiest, res.BusiestPackets
+		stream, hint = b.Stream, b.Packets
 		if o.Dir < 0 {
-			o.Dir = int(res.BusiestDir)
+			o.Dir = int(b.Dir)
 		}
-		o.Graphs = thinFor(o.Graphs, res.BusiestFirst, res.BusiestLast)
+		o.Graphs = thinFor(o.Graphs, b.First, b.Last)
+		for i := range o.Graphs {
+			// Absolute numbers count from the final bases, known now.
+			o.Graphs[i].Series.bases, o.Graphs[i].Series.hasBases = res.base, true
+		}
 		if err == nil && res.focusable && o.OnConn == nil && !o.whole {
 			// The second pass reads that connection alone; the first
 			// decoded every packet, so its warnings are the capture's.
@@ -497,6 +532,22 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 		return nil, err
 	}
 	return ls[0], err
+}
+
+// Passes is how many times Load reads the capture: twice to find the
+// busiest connection, or when the graphs need the chosen one's times
+// (thinned for a picture) or final numbering (absolute sequence numbers)
+// before it is read; once otherwise.
+func (o LoadOptions) Passes() int {
+	if o.Stream < 0 {
+		return 2
+	}
+	for _, q := range o.Graphs {
+		if q.Series.Thin.Cols > 0 || q.Series.AbsoluteSeq {
+			return 2
+		}
+	}
+	return 1
 }
 
 // thinFor readies the thinning of the graphs qs asks for for a

@@ -173,6 +173,10 @@ type SeriesOptions struct {
 	// record was made, for a tracker that runs ahead.
 	origin    int64
 	hasOrigin bool
+	// bases, when hasBases, are what absolute numbers count from, by
+	// direction (the final bases, from a first pass), instead of Conn's.
+	bases    [2]uint64
+	hasBases bool
 }
 
 // frame holds what the builders share: the options resolved against the
@@ -196,7 +200,11 @@ func newFrame(kind GraphKind, o SeriesOptions) *frame {
 		}
 		if o.AbsoluteSeq {
 			for d := range f.seqOffset {
-				f.seqOffset[d] = int64(uint32(c.Dir[d].Base))
+				base := c.Dir[d].Base
+				if o.hasBases {
+					base = o.bases[d]
+				}
+				f.seqOffset[d] = int64(uint32(base))
 			}
 		}
 	}

@@ -103,12 +103,8 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 // graphs, if set, are drawn while it is read (Loaded.Graphs), its records
 // not kept.
 func loadInput(e *env, in input, cf connFlags, o analyze.LoadOptions) (*analyze.Loaded, fileResult) {
-	passes := 1
-	if cf.Stream < 0 {
-		passes = 2
-	}
 	o.Stream, o.Dir = cf.Stream, cf.Dir
-	return loadWith(e, in, passes, func(open func() (*reassembly.Reader, error)) (*analyze.Loaded, error) {
+	return loadWith(e, in, o.Passes(), func(open func() (*reassembly.Reader, error)) (*analyze.Loaded, error) {
 		return analyze.Load(open, o)
 	})
 }
