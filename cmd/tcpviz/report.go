@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
 
@@ -126,38 +127,53 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	for i, l := range ls {
 		rc := charts.ReportConn{Stream: l.Conn.Stream, Diagnosis: l.Stats[l.Dir].Diagnosis, Facts: reportFacts(l),
 			Label: fmt.Sprintf("%s → %s (stream %d, %s)", l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, l.Conn.Stream, l.Dir)}
-		// The graphs of a connection are rendered (and the main one's
-		// written) side by side, each on a core.
+		// The graphs of a connection are rendered for the page (and the
+		// main one's written as pictures and points) side by side, each
+		// piece of work on a core: the pictures first, the longest.
+		parts := []string{"page"}
+		if i == 0 {
+			parts = []string{"png", "csv", "page"}
+		}
 		graphs := make([]*charts.ReportGraph, len(rgs))
-		errs := make([]error, len(rgs))
+		errs := make([]error, len(parts)*len(rgs))
 		csvs := make([]string, len(rgs))
-		inParallel(len(rgs), func(k int) {
-			rg := rgs[k]
-			g := l.Graphs[k]
+		left := make([]atomic.Int32, len(rgs))
+		for k := range left {
+			left[k].Store(int32(len(parts)))
+		}
+		inParallel(len(parts)*len(rgs), func(j int) {
+			k, part := j%len(rgs), parts[j/len(rgs)]
+			rg, g := rgs[k], l.Graphs[k]
+			defer func() {
+				if left[k].Add(-1) == 0 {
+					l.Graphs[k] = nil // freed once drawn, not with the last one
+				}
+			}()
 			if g.Points() == 0 {
 				return
 			}
-			image := ""
-			if i == 0 {
-				// The main connection's graphs also as pictures and points.
-				stem := rg.Spec.Stem(rg.Params)
-				png, csv := stem+".png", stem+".csv"
-				errs[k] = writeAtomic(filepath.Join(dir, png), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PNG, po) })
-				if errs[k] == nil {
-					errs[k] = writeAtomic(filepath.Join(dir, csv), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PointsCSV, po) })
+			stem := rg.Spec.Stem(rg.Params)
+			switch part {
+			case "png":
+				errs[j] = writeAtomic(filepath.Join(dir, stem+".png"), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PNG, po) })
+			case "csv":
+				errs[j] = writeAtomic(filepath.Join(dir, stem+".csv"), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PointsCSV, po) })
+				csvs[k] = stem + ".csv"
+			case "page":
+				image := ""
+				if i == 0 {
+					image = stem + ".png" // written by the png part
 				}
-				if errs[k] != nil {
-					return
-				}
-				image, csvs[k] = png, csv
+				rgr := charts.NewReportGraph(g, rg.Spec.Caption(rg.Params), image, po.Width, po.Height)
+				graphs[k] = &rgr
 			}
-			rgr := charts.NewReportGraph(g, rg.Spec.Caption(rg.Params), image, po.Width, po.Height)
-			graphs[k] = &rgr
 		})
-		for k, rgr := range graphs {
-			if errs[k] != nil {
-				return fail(errs[k])
+		for _, err := range errs {
+			if err != nil {
+				return fail(err)
 			}
+		}
+		for k, rgr := range graphs {
 			if rgr == nil {
 				continue
 			}
