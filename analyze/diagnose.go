@@ -199,13 +199,18 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		ev := map[string]float64{"lost": float64(lost), "lost_pct": pct, "episodes": float64(st.RankedLossEpisodes), "queue_episodes": float64(st.QueueLossEpisodes)}
 		n := st.RankedLossEpisodes
 		told := p.Vantage != VantageReceiver && n > 0 && st.RTTMinMs > 0
+		near := 2*st.QueueLossEpisodes > n
 		switch {
-		case told && 2*st.QueueLossEpisodes > n:
-			ev["rtt_at_loss_ms"], ev["rtt_min_ms"] = st.RTTAtLossMs, st.RTTMinMs
-			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT near its peak (%.0f ms vs %.0f ms minimum): a full queue",
-				lost, pct, st.QueueLossEpisodes, n, st.RTTAtLossMs, st.RTTMinMs), ev)
+		case told && near && st.RTTAtLossRank >= queueRank:
+			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
+			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT near its peak (%.0f ms vs %.0f ms minimum, above %.0f%% of other moments): a full queue",
+				lost, pct, st.QueueLossEpisodes, n, st.RTTAtLossMs, st.RTTMinMs, 100*st.RTTAtLossRank), ev)
+		case told && near:
+			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
+			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT near its peak, but no higher than at other moments (above %.0f%% of them on average): not a full queue",
+				lost, pct, st.QueueLossEpisodes, n, 100*st.RTTAtLossRank), ev)
 		case told:
-			ev["rtt_at_loss_ms"], ev["rtt_min_ms"] = st.RTTAtLossMs, st.RTTMinMs
+			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT below its peak (%.0f ms vs %.0f ms minimum): not a full queue",
 				lost, pct, n-st.QueueLossEpisodes, n, st.RTTAtLossMs, st.RTTMinMs), ev)
 		default:
