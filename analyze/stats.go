@@ -255,6 +255,21 @@ type lossEpisode struct {
 	rtt             int64
 	lo, hi          uint64 // the sequence range it resent within
 	resent, dsacked int64
+	// The first resend, [first, first+firstLen), and its TSval: proven
+	// spurious (firstProven) when the receiver D-SACKs it, or when the
+	// first ACK past it echoes an older timestamp (Eifel, RFC 3522).
+	first       uint64
+	firstLen    int64
+	tsval       uint32
+	hasTS       bool
+	eifelDone   bool
+	firstProven bool
+}
+
+// spurious tells whether every byte the episode resent was proven
+// received before: no loss, a reordering.
+func (e *lossEpisode) spurious() bool {
+	return e.firstProven && e.dsacked >= e.resent-e.firstLen
 }
 
 // dsack credits the D-SACK block of ACK s, if it has one (RFC 2883: the
@@ -264,10 +279,21 @@ type lossEpisode struct {
 // the cumulative ACK past it.
 func (l *limits) dsack(s *reassembly.Segment) {
 	o := &s.Opt
-	if o.NSACK == 0 || len(l.lossEps) == 0 {
+	if len(l.lossEps) == 0 {
 		return
 	}
 	ack := s.AckAbs
+	for i := len(l.lossEps) - 1; i >= 0 && i >= len(l.lossEps)-4; i-- {
+		if e := &l.lossEps[i]; !e.eifelDone && ack > e.first {
+			e.eifelDone = true
+			if e.hasTS && o.HasTimestamp && o.TSEcr != 0 && int32(o.TSEcr-e.tsval) < 0 {
+				e.firstProven = true
+			}
+		}
+	}
+	if o.NSACK == 0 {
+		return
+	}
 	unwrap := func(v uint32) uint64 { return ack + uint64(int64(int32(v-s.Ack))) }
 	lo, hi := unwrap(o.SACK[0].Left), unwrap(o.SACK[0].Right)
 	if hi <= lo || lo > 1<<62 {
@@ -283,7 +309,11 @@ func (l *limits) dsack(s *reassembly.Segment) {
 	}
 	for i := len(l.lossEps) - 1; i >= 0 && i >= len(l.lossEps)-4; i-- {
 		if e := &l.lossEps[i]; lo >= e.lo && lo < e.hi {
-			e.dsacked += int64(hi - lo)
+			if lo < e.first+uint64(e.firstLen) && hi > e.first {
+				e.firstProven = true
+			} else {
+				e.dsacked += int64(hi - lo)
+			}
 			return
 		}
 	}
@@ -323,14 +353,15 @@ const queueFull = 0.8
 const queueRank = 0.7
 
 // episode follows loss episodes for a data segment [seq, seq+n).
-func (l *limits) episode(d *dirAcc, seq uint64, n int64) {
+func (l *limits) episode(d *dirAcc, s *reassembly.Segment, seq uint64, n int64) {
 	end := seq + uint64(n)
 	if l.hiSet && seq < l.hiSeq && !l.inEpisode {
 		l.inEpisode, l.episodeEnd = true, l.hiSeq
 		l.episodes++
 		l.epKept = len(l.lossEps) < maxLossRTT
 		if l.epKept {
-			l.lossEps = append(l.lossEps, lossEpisode{rtt: d.rttBefore(), lo: seq, hi: l.hiSeq})
+			l.lossEps = append(l.lossEps, lossEpisode{rtt: d.rttBefore(), lo: seq, hi: l.hiSeq,
+				first: seq, firstLen: min(int64(l.hiSeq-seq), n), tsval: s.Opt.TSVal, hasTS: s.Opt.HasTimestamp})
 		}
 	}
 	if l.inEpisode && n > 0 && seq < l.hiSeq {
@@ -484,7 +515,7 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 	if !l.ss.result.Found { // a PacketInfo copied for nothing, otherwise
 		l.ss.data(s.Time, int64(s.SeqAbs), n, *info)
 	}
-	l.episode(d, s.SeqAbs, n)
+	l.episode(d, s, s.SeqAbs, n)
 	if l.lastLimited {
 		l.rwndLimited += s.Time - l.lastDataTime
 	}
@@ -627,7 +658,7 @@ func lossRanks(st *DirStats, samples, peaks []int64, eps []lossEpisode) {
 	var sum, rank float64
 	var n int64
 	for _, e := range eps {
-		if e.rtt <= 0 || (e.resent > 0 && e.dsacked >= e.resent) {
+		if e.rtt <= 0 || e.spurious() {
 			continue
 		}
 		v := float64(e.rtt)
