@@ -272,12 +272,14 @@ func (e *lossEpisode) spurious() bool {
 	return e.firstProven && e.dsacked >= e.resent-e.firstLen
 }
 
-// dsack credits the D-SACK block of ACK s, if it has one (RFC 2883: the
-// first block, below the cumulative ACK or inside the second block), to
-// the recent loss episode whose range it lies in. Its report may come
-// after the episode ended: the original, arriving late, already moved
-// the cumulative ACK past it.
-func (l *limits) dsack(s *reassembly.Segment) {
+// proveSpurious reads ACK s for proof that the recent loss episodes'
+// resends were not needed: the first ACK past an episode's first resend
+// echoing an older timestamp (Eifel), and the D-SACK block, if s has one
+// (RFC 2883: the first block, below the cumulative ACK or inside the
+// second block), credited to the episode whose range it lies in. A D-SACK
+// may come after the episode ended: the original, arriving late, already
+// moved the cumulative ACK past it.
+func (l *limits) proveSpurious(s *reassembly.Segment) {
 	o := &s.Opt
 	if len(l.lossEps) == 0 {
 		return
@@ -461,7 +463,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			if !o.limits.ss.result.Found {
 				o.limits.ss.ack(s.Time, int64(s.AckAbs), *info)
 			}
-			o.limits.dsack(s)
+			o.limits.proveSpurious(s)
 			if o.limits.inEpisode && s.AckAbs >= o.limits.episodeEnd {
 				o.limits.inEpisode = false
 			}
