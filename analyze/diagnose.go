@@ -143,9 +143,13 @@ const (
 //     the RTT near its peak (the largest sample of the last round trip at
 //     least 80% of the way from the direction's minimum to its 95th
 //     percentile, samples of loss episodes left out: a tail drop comes
-//     only with the queue full), random loss otherwise (a random drop
-//     comes at any queue); the cause is not told at a receiver-side
-//     capture or without RTT samples; a slow start ended by a loss
+//     only with the queue full) and that RTT was, on average, above
+//     queueRank of the ordinary moments' (the same largest sample, at
+//     every sample outside loss episodes: with delay jitter every round
+//     trip's largest sample is near the peak), random loss otherwise (a
+//     random drop comes at any queue); episodes proven spurious (D-SACK,
+//     Eifel) are reorderings and not counted; the cause is not told at a
+//     receiver-side capture or without RTT samples; a slow start ended by a loss
 //     episode that resent at least overshootMin segments, and
 //     overshootRatio times the later episodes' mean, overshot the path
 //     (a burst of tail drops), whatever the later losses were;
