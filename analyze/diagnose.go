@@ -143,9 +143,13 @@ const (
 //     the RTT near its peak (the largest sample of the last round trip at
 //     least 80% of the way from the direction's minimum to its 95th
 //     percentile, samples of loss episodes left out: a tail drop comes
-//     only with the queue full), random loss otherwise (a random drop
-//     comes at any queue); the cause is not told at a receiver-side
-//     capture or without RTT samples; a slow start ended by a loss
+//     only with the queue full) and that RTT was, on average, above
+//     queueRank of the ordinary moments' (the same largest sample, at
+//     every sample outside loss episodes: with delay jitter every round
+//     trip's largest sample is near the peak), random loss otherwise (a
+//     random drop comes at any queue); episodes proven spurious (D-SACK,
+//     Eifel) are reorderings and not counted; the cause is not told at a
+//     receiver-side capture or without RTT samples; a slow start ended by a loss
 //     episode that resent at least overshootMin segments, and
 //     overshootRatio times the later episodes' mean, overshot the path
 //     (a burst of tail drops), whatever the later losses were;
@@ -199,13 +203,18 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		ev := map[string]float64{"lost": float64(lost), "lost_pct": pct, "episodes": float64(st.RankedLossEpisodes), "queue_episodes": float64(st.QueueLossEpisodes)}
 		n := st.RankedLossEpisodes
 		told := p.Vantage != VantageReceiver && n > 0 && st.RTTMinMs > 0
+		near := 2*st.QueueLossEpisodes > n
 		switch {
-		case told && 2*st.QueueLossEpisodes > n:
-			ev["rtt_at_loss_ms"], ev["rtt_min_ms"] = st.RTTAtLossMs, st.RTTMinMs
-			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT near its peak (%.0f ms vs %.0f ms minimum): a full queue",
-				lost, pct, st.QueueLossEpisodes, n, st.RTTAtLossMs, st.RTTMinMs), ev)
+		case told && near && st.RTTAtLossRank >= queueRank:
+			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
+			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT near its peak (%.0f ms vs %.0f ms minimum, above %.0f%% of other moments): a full queue",
+				lost, pct, st.QueueLossEpisodes, n, st.RTTAtLossMs, st.RTTMinMs, 100*st.RTTAtLossRank), ev)
+		case told && near:
+			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
+			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT near its peak, but no higher than at other moments (above %.0f%% of them on average): not a full queue",
+				lost, pct, st.QueueLossEpisodes, n, 100*st.RTTAtLossRank), ev)
 		case told:
-			ev["rtt_at_loss_ms"], ev["rtt_min_ms"] = st.RTTAtLossMs, st.RTTMinMs
+			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT below its peak (%.0f ms vs %.0f ms minimum): not a full queue",
 				lost, pct, n-st.QueueLossEpisodes, n, st.RTTAtLossMs, st.RTTMinMs), ev)
 		default:

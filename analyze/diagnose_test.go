@@ -43,8 +43,12 @@ func TestDiagnose(t *testing.T) {
 		}, want: "spurious timeouts: 11 of 11 retransmissions proven unneeded, 11 sent on timers (a delay spike or a peer that stalls), cwnd reduced 11 times"},
 		{name: "congestion loss", st: func(st, rcv *DirStats) {
 			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
-			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs = 4, 3, 900
-		}, want: "congestion loss: 20 segments lost (2.0%); 3 of 4 loss episodes began with the RTT near its peak (900 ms vs 600 ms minimum): a full queue"},
+			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs, st.RTTAtLossRank = 4, 3, 900, 0.9
+		}, want: "congestion loss: 20 segments lost (2.0%); 3 of 4 loss episodes began with the RTT near its peak (900 ms vs 600 ms minimum, above 90% of other moments): a full queue"},
+		{name: "near the peak, as at any moment: delay jitter", st: func(st, rcv *DirStats) {
+			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
+			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs, st.RTTAtLossRank = 12, 9, 640, 0.55
+		}, want: "random loss: 20 segments lost (2.0%); 9 of 12 loss episodes began with the RTT near its peak, but no higher than at other moments (above 55% of them on average): not a full queue"},
 		{name: "random loss", st: func(st, rcv *DirStats) {
 			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
 			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs = 10, 1, 610

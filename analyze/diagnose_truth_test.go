@@ -3,6 +3,7 @@ package analyze
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"tcpviz/internal/golden"
@@ -86,6 +87,47 @@ func TestOvershootAgainstTruth(t *testing.T) {
 			if said != tc.overshoot {
 				t.Errorf("diagnosis %q (first episode %d of %d resent, %d episodes): overshoot said %v, want %v",
 					st.Diagnosis, st.FirstEpisodeResent, st.EpisodeResent, st.LossEpisodes, said, tc.overshoot)
+			}
+		})
+	}
+}
+
+// TestLossCauseJitterTruth: with delay jitter, the cause of the losses is
+// what the link's log says, at the sender's capture of each scenario in
+// testdata/truth-jitter (recorded with ../shared/lab, see its README):
+// only tail drops at the queue → congestion loss, only random drops →
+// random loss. Jitter puts the largest RTT of any round trip near its
+// peak, so "near the peak" alone called the random ones congestion.
+func TestLossCauseJitterTruth(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "truth-jitter")
+	logs, _ := filepath.Glob(filepath.Join(dir, "*.truth.jsonl.gz"))
+	if len(logs) < 10 {
+		t.Fatalf("%d scenarios in %s, want 10", len(logs), dir)
+	}
+	for _, log := range logs {
+		name := strings.TrimSuffix(filepath.Base(log), ".truth.jsonl.gz")
+		t.Run(name, func(t *testing.T) {
+			var random, queue int
+			for _, e := range readTruth(t, log) {
+				switch {
+				case e.Dir != "a->b":
+				case e.Event == "loss":
+					random++
+				case e.Event == "queue":
+					queue++
+				}
+			}
+			want := FindCongestionLoss
+			switch {
+			case random > 0 && queue == 0:
+				want = FindRandomLoss
+			case random > 0 || queue == 0:
+				t.Fatalf("link log: %d random drops, %d tail drops: not one cause", random, queue)
+			}
+			st := mainStats(t, filepath.Join(dir, name+".tx.pcap.gz"))
+			if len(st.Findings) == 0 || st.Findings[0].Kind != want {
+				t.Errorf("link dropped %d at random, %d at its queue; diagnosis %q: want it to start with %s",
+					random, queue, st.Diagnosis, want)
 			}
 		})
 	}

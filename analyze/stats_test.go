@@ -185,3 +185,67 @@ func countOurs(c *dirCounts, rtts *map[dirKey][]int64, k dirKey, dst string, inf
 		(*rtts)[rk] = append((*rtts)[rk], info.AckRTT)
 	}
 }
+
+// TestLossRanks: a loss episode is ranked among ordinary moments by the
+// same measure (the largest RTT of the last round trip); episodes proven
+// spurious, or without an RTT sample before them, are not ranked.
+func TestLossRanks(t *testing.T) {
+	var samples []int64
+	for ms := int64(40); ms < 60; ms++ {
+		samples = append(samples, ms*1e6) // minimum 40 ms, 95th percentile 59 ms
+	}
+	peaks := []int64{55e6, 56e6, 57e6, 58e6, 59e6} // with jitter, every round trip's peak is high
+	lost := lossEpisode{rtt: 57e6, first: 1000, firstLen: 1000, resent: 1000}
+	spurious := lost
+	spurious.firstProven = true
+	unsampled := lost
+	unsampled.rtt = 0
+	var st DirStats
+	lossRanks(&st, samples, peaks, []lossEpisode{lost, spurious, lost, unsampled, {rtt: 59e6, resent: 2000, first: 0, firstLen: 1000, firstProven: true}})
+	// 57 ms is 89% of the way from 40 to 59 ms: near the peak, yet in the
+	// middle of the ordinary peaks; the last episode resent 1000 bytes
+	// more than were proven spurious, so it is ranked.
+	if st.RankedLossEpisodes != 3 || st.QueueLossEpisodes != 3 {
+		t.Fatalf("ranked %d, near the peak %d; want 3, 3", st.RankedLossEpisodes, st.QueueLossEpisodes)
+	}
+	if want := (0.5 + 0.5 + 0.9) / 3; math.Abs(st.RTTAtLossRank-want) > 1e-9 {
+		t.Errorf("RTTAtLossRank %.3f, want %.3f", st.RTTAtLossRank, want)
+	}
+}
+
+// TestLossEpisodeProof: the first resend of an episode is proven spurious
+// by a D-SACK block covering it (below the cumulative ACK) or by the first
+// ACK past it echoing an older timestamp (Eifel); a later, equal echo
+// proves nothing.
+func TestLossEpisodeProof(t *testing.T) {
+	ack := func(a uint64, tsecr uint32, sack ...reassembly.SACKBlock) *reassembly.Segment {
+		s := &reassembly.Segment{AckAbs: a, Ack: uint32(a)}
+		s.Opt.HasTimestamp, s.Opt.TSEcr = true, tsecr
+		s.Opt.NSACK = uint8(copy(s.Opt.SACK[:], sack))
+		return s
+	}
+	ep := lossEpisode{lo: 1000, hi: 9000, first: 1000, firstLen: 1000, resent: 2000, tsval: 100, hasTS: true}
+	for _, tc := range []struct {
+		name     string
+		acks     []*reassembly.Segment
+		proven   bool
+		spurious bool
+	}{
+		{"eifel", []*reassembly.Segment{ack(9000, 90)}, true, false},
+		{"eifel, then the second resend d-sacked", []*reassembly.Segment{ack(9000, 90), ack(9000, 120, reassembly.SACKBlock{Left: 5000, Right: 6000})}, true, true},
+		{"echo of the resend itself", []*reassembly.Segment{ack(9000, 100)}, false, false},
+		{"d-sack of the first resend", []*reassembly.Segment{ack(2000, 100), ack(9000, 120, reassembly.SACKBlock{Left: 1000, Right: 2000})}, true, false},
+		{"plain sack", []*reassembly.Segment{ack(500, 99, reassembly.SACKBlock{Left: 2000, Right: 3000})}, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &limits{lossEps: []lossEpisode{ep}}
+			for _, s := range tc.acks {
+				l.proveSpurious(s)
+			}
+			e := l.lossEps[0]
+			if e.firstProven != tc.proven || e.spurious() != tc.spurious {
+				t.Errorf("first resend proven %v, episode spurious %v; want %v, %v", e.firstProven, e.spurious(), tc.proven, tc.spurious)
+			}
+		})
+	}
+}
