@@ -549,7 +549,13 @@ func (d *dirAcc) addRTT(ns int64) {
 	}
 	d.recentRTT[d.recentAt%len(d.recentRTT)] = struct{ t, rtt int64 }{d.lastTime, ns}
 	d.recentAt++
-	if len(d.cleanRTT) < maxCleanRTT {
+	if n := len(d.cleanRTT); n < maxCleanRTT {
+		if n == cap(d.cleanRTT) && n >= maxCleanRTT/16 {
+			// A long connection: room for all at once, not a
+			// doubling's worth of garbage on the way.
+			d.cleanRTT = slices.Grow(d.cleanRTT, maxCleanRTT-n)
+			d.cleanPeak = slices.Grow(d.cleanPeak, maxCleanRTT-n)
+		}
 		d.cleanRTT = append(d.cleanRTT, ns)
 		d.cleanPeak = append(d.cleanPeak, d.rttBefore())
 	} else if d.recentAt%64 == 0 {
@@ -651,11 +657,12 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 // near the peak at any moment, and only the rank tells a loss that came
 // with the queue full from one that came at random.
 func lossRanks(st *DirStats, samples, peaks []int64, eps []lossEpisode) {
-	if len(samples) < 8 {
+	if len(samples) < 8 || len(eps) == 0 {
 		return
 	}
-	s := slices.Sorted(slices.Values(samples))
-	p := slices.Sorted(slices.Values(peaks))
+	s, p := slices.Clone(samples), slices.Clone(peaks)
+	slices.Sort(s)
+	slices.Sort(p)
 	lo, hi := float64(s[0]), float64(s[len(s)*95/100])
 	var sum, rank float64
 	var n int64
