@@ -428,6 +428,9 @@ type Loaded struct {
 	// far at each datagram, as iperf3 counts them (sequence gaps, less
 	// late arrivals); nil otherwise.
 	AppLoss []Point
+	// Thinned: the graphs were thinned for pictures (LoadOptions.ThinOver)
+	// though not asked to be.
+	Thinned bool
 	// transfer, when the records were not kept, is what Transfer needs
 	// of them, gathered as they were read.
 	transfer *transferAcc
@@ -450,12 +453,16 @@ type LoadOptions struct {
 	// with it, or with Graphs, no records are kept.
 	Transfer bool
 	// AlsoThin, for LoadBusiest, thins the other connections' graphs (the
-	// same Graphs) to that many columns (SeriesOptions.Thin; 0: not).
-	AlsoThin int
+	// same Graphs) to that many columns (SeriesOptions.Thin; 0: not), and
+	// the chosen one's too when it has more than ThinOver packets
+	// (Loaded.Thinned; 0: never).
+	AlsoThin, ThinOver int
 
 	// whole, set by tests, makes the second pass read every connection,
 	// as it does when OnConn is set.
 	whole bool
+	// thinned: LoadBusiest thinned Graphs for ThinOver.
+	thinned bool
 }
 
 // GraphRequest is one graph Load draws.
@@ -500,10 +507,7 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 			ro.Find = stream + 1
 		}
 		res, err := Run(r, ro)
-		b := res.Found
-		if stream < 0 && res.Busiest >= 0 {
-			b = &Busy{Stream: res.Busiest, Packets: res.BusiestPackets, Dir: res.BusiestDir, First: res.BusiestFirst, Last: res.BusiestLast}
-		}
+		b := res.chosen(stream)
 		if b == nil {
 			if err != nil {
 				return nil, err
@@ -603,15 +607,7 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 	if gb != nil && len(also) > 0 {
 		alsoGB = make([]*graphBuild, len(also))
 		for i, b := range also {
-			qs := o.Graphs
-			if o.AlsoThin > 0 {
-				qs = slices.Clone(qs)
-				for k := range qs {
-					qs[k].Series.Thin.Cols = o.AlsoThin
-				}
-				qs = thinFor(qs, b.First, b.Last)
-			}
-			alsoGB[i] = newGraphBuild(qs, int(b.Dir), o.Transfer)
+			alsoGB[i] = newGraphBuild(thinAll(o.Graphs, o.AlsoThin, b), int(b.Dir), o.Transfer)
 		}
 		ro.AlsoTo = func(i int, c *reassembly.Conn, s *reassembly.Segment, r *Record) { alsoGB[i].add(c, s, r) }
 	}
@@ -622,7 +618,7 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 		}
 		return nil, &NoConnError{Stream: stream, Streams: res.Streams}
 	}
-	l := &Loaded{Conn: res.Kept, Dir: MainDirection(res.Kept), Records: res.Records, Stats: res.Stats, Warnings: res.Warnings}
+	l := &Loaded{Conn: res.Kept, Dir: MainDirection(res.Kept), Records: res.Records, Stats: res.Stats, Warnings: res.Warnings, Thinned: o.thinned}
 	if only != nil {
 		l.Warnings = only.warnings
 	}
@@ -661,45 +657,62 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 	if err != nil {
 		return nil, err
 	}
-	first, err := Run(r, RunOptions{Keep: -1, Top: n})
-	if first.Busiest < 0 {
+	ro := RunOptions{Keep: -1, Top: n}
+	if o.Stream >= 0 {
+		ro.Find = o.Stream + 1
+	}
+	first, err := Run(r, ro)
+	main := first.chosen(o.Stream)
+	if main == nil {
 		if err != nil {
 			return nil, err
 		}
-		return nil, &NoConnError{Stream: -1}
+		return nil, &NoConnError{Stream: o.Stream, Streams: first.Streams}
 	}
-	stream, hint := o.Stream, 0
-	if stream < 0 {
-		stream, hint = first.Busiest, first.BusiestPackets
+	if o.Dir < 0 {
+		o.Dir = int(main.Dir)
 	}
+	if o.ThinOver > 0 && main.Packets > o.ThinOver {
+		o.Graphs, o.thinned = thinAll(o.Graphs, o.AlsoThin, *main), true
+	}
+	o.Graphs = thinFor(o.Graphs, main.First, main.Last)
 	var also []Busy
-	budget := maxAlsoRecords
-	thinned := false
+	budget := maxAlsoPackets
 	for _, b := range first.Top {
-		switch {
-		case b.Stream == stream:
-			hint = b.Packets
-			if o.Dir < 0 {
-				o.Dir = int(b.Dir)
-			}
-			o.Graphs, thinned = thinFor(o.Graphs, b.First, b.Last), true
-		case b.Packets <= budget:
-			// The others' records are held together: a budget keeps a
-			// capture of many large connections within memory.
+		if b.Stream != main.Stream && b.Packets <= budget {
 			budget -= b.Packets
 			also = append(also, b)
 		}
 	}
-	if !thinned {
-		o.Graphs = thinFor(o.Graphs, 0, -1)
-	}
-	return loadPass(open, o, stream, hint, also, nil)
+	return loadPass(open, o, main.Stream, main.Packets, also, nil)
 }
 
-// maxAlsoRecords bounds the records LoadBusiest keeps for the connections
-// besides the chosen one (about 240 bytes each): those that do not fit are
-// left out, the largest first.
-const maxAlsoRecords = 1 << 19
+// chosen is the connection a first pass found: stream (RunOptions.Find),
+// or the busiest when stream < 0; nil if none.
+func (res *RunResult) chosen(stream int) *Busy {
+	if stream >= 0 || res.Busiest < 0 {
+		return res.Found
+	}
+	return &Busy{Stream: res.Busiest, Packets: res.BusiestPackets, Dir: res.BusiestDir, First: res.BusiestFirst, Last: res.BusiestLast}
+}
+
+// thinAll is qs thinned to cols columns (0: as they are) for connection b.
+func thinAll(qs []GraphRequest, cols int, b Busy) []GraphRequest {
+	if cols <= 0 {
+		return qs
+	}
+	qs = slices.Clone(qs)
+	for k := range qs {
+		qs[k].Series.Thin.Cols = cols
+	}
+	return thinFor(qs, b.First, b.Last)
+}
+
+// maxAlsoPackets bounds the packets of the connections LoadBusiest draws
+// besides the chosen one (their graphs are thinned, but drawing costs
+// time; their records are kept without Graphs): those that do not fit
+// are left out, the largest first.
+const maxAlsoPackets = 1 << 19
 
 // scanWarnings condenses a scan's per-packet problems into a few lines:
 // one per kind.

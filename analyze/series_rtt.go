@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -67,11 +68,37 @@ type rttBuilder struct {
 	f   *frame
 	ro  RTTOptions
 	set seriesSet
-	// Ack and Karn sampling: the sequence number of each segment of
-	// o.Dir that can be measured, by frame (frames ascending).
-	frames, seqs []int64
+	// Ack and Karn sampling: the sequence numbers of the segments of o.Dir
+	// that may still be measured, in runs of one number (frames
+	// ascending): copies of one segment resent a million times are one
+	// run, and runs an ACK has passed leave.
+	runs    []seqRun
+	acked   int64 // the highest ACK of the other direction
+	hasAck  bool
+	runFrom int // runs before it have left
 	// Timestamp sampling: the first segment sent with each TSval.
 	first map[uint32]*tsSent
+}
+
+// seqRun is consecutive segments of one direction with one sequence
+// number: frames first to last (no segment of that direction with
+// another number between them), ending at end.
+type seqRun struct {
+	first, last, seq, end int64
+}
+
+// seqOf returns the sequence number of the segment of frame, 0 if it is
+// not one of the runs'.
+func (b *rttBuilder) seqOf(frame int64) int64 {
+	runs := b.runs[b.runFrom:]
+	i, _ := slices.BinarySearchFunc(runs, frame, func(r seqRun, f int64) int { return cmp.Compare(r.first, f) })
+	if i < len(runs) && runs[i].first == frame {
+		return runs[i].seq
+	}
+	if i > 0 && frame <= runs[i-1].last {
+		return runs[i-1].seq
+	}
+	return 0
 }
 
 // tsSent is the first segment sent with a TSval.
@@ -134,10 +161,16 @@ func (b *rttBuilder) graph() *Graph {
 func (b *rttBuilder) analysisSample(r *Record, karn bool) (rttSample, bool) {
 	if r.Dir == b.f.o.Dir {
 		if r.Len > 0 || r.Flags&(reassembly.SYN|reassembly.FIN) != 0 {
-			b.frames, b.seqs = append(b.frames, r.Frame), append(b.seqs, r.Seq)
+			end := r.Seq + int64(r.Len) + int64(btoi(r.Flags&(reassembly.SYN|reassembly.FIN) != 0))
+			if n := len(b.runs); n > b.runFrom && b.runs[n-1].seq == r.Seq {
+				b.runs[n-1].last, b.runs[n-1].end = r.Frame, max(b.runs[n-1].end, end)
+			} else {
+				b.runs = append(b.runs, seqRun{first: r.Frame, last: r.Frame, seq: r.Seq, end: end})
+			}
 		}
 		return rttSample{}, false
 	}
+	defer b.passed(r)
 	rtt, frame, sent := r.Info.AckRTT, r.Info.AckedFrame, r.Time-r.Info.AckRTT
 	if karn {
 		rtt, frame, sent = r.Info.KarnRTT, r.Info.KarnFrame, r.Info.KarnSent
@@ -145,11 +178,27 @@ func (b *rttBuilder) analysisSample(r *Record, karn bool) (rttSample, bool) {
 	if rtt < 0 || frame <= 0 {
 		return rttSample{}, false
 	}
-	var seq int64
-	if i, ok := slices.BinarySearch(b.frames, frame); ok {
-		seq = b.seqs[i]
+	return rttSample{frame: frame, time: sent, seq: b.seqOf(frame), ackFrame: r.Frame, rtt: rtt}, true
+}
+
+// passed lets the runs an ACK has passed go, from the first: a segment
+// is measured (Wireshark's ack_rtt, tcptrace's sample) by the ACK that
+// first covers its end, not by a later one.
+func (b *rttBuilder) passed(r *Record) {
+	if !r.HasAck || r.Flags&reassembly.SYN != 0 {
+		return
 	}
-	return rttSample{frame: frame, time: sent, seq: seq, ackFrame: r.Frame, rtt: rtt}, true
+	if b.hasAck && r.Ack <= b.acked {
+		return
+	}
+	b.acked, b.hasAck = r.Ack, true
+	for b.runFrom < len(b.runs) && b.runs[b.runFrom].end <= b.acked {
+		b.runFrom++
+	}
+	if b.runFrom > 1024 && b.runFrom > len(b.runs)/2 {
+		b.runs = b.runs[:copy(b.runs, b.runs[b.runFrom:])]
+		b.runFrom = 0
+	}
 }
 
 // timestampSample times, for each TSval the sender used, the first ACK

@@ -70,6 +70,12 @@ func reportCommand(e *env) *cli.Command {
 // page besides the main one.
 const reportConns = 10
 
+// reportPointsOver: a main connection of more packets has its graphs
+// thinned like the others' and no points CSV (every point of it would be
+// held in memory; a graph command writes them, holding nothing). A
+// variable for the tests.
+var reportPointsOver = 1 << 20
+
 // reportOf writes the report folder of one input, from one analysing
 // pass over it (after a first pass that ranks the connections).
 func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, po charts.PlotOptions) fileResult {
@@ -89,7 +95,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	}
 	w, _ := po.Size()
 	ls, err := analyze.LoadBusiest(src.open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, Graphs: reqs,
-		AlsoThin: charts.ThinColumns * w, OnConn: func(cr *analyze.ConnResult) {
+		AlsoThin: charts.ThinColumns * w, ThinOver: reportPointsOver, OnConn: func(cr *analyze.ConnResult) {
 			for d := range cr.Stats {
 				charts.AddRow(summary, charts.SummaryColumns, &charts.SummaryRow{File: in.name, Stats: &cr.Stats[d]})
 			}
@@ -131,7 +137,12 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		// main one's written as pictures and points) side by side, each
 		// piece of work on a core: the pictures first, the longest.
 		parts := []string{"page"}
-		if i == 0 {
+		switch {
+		case i == 0 && l.Thinned:
+			parts = []string{"png", "page"}
+			res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d has %d packets, more than the report writes every point of (%d): its graphs are thinned as in the pictures and their points are not written; `tcpviz seq -s %d -o FILE.csv` and the other graph commands write them",
+				in.display(), l.Conn.Stream, l.Conn.Dir[0].Packets+l.Conn.Dir[1].Packets, reportPointsOver, l.Conn.Stream))
+		case i == 0:
 			parts = []string{"png", "csv", "page"}
 		}
 		graphs := make([]*charts.ReportGraph, len(rgs))

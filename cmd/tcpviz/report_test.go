@@ -56,3 +56,28 @@ func TestReport(t *testing.T) {
 		t.Errorf("summary.csv (%v):\n%s", err, sum)
 	}
 }
+
+// TestReportThinsAHugeConnection: a main connection of more packets than
+// the report holds every point of is drawn thinned, its points are not
+// written, and a warning says where to get them.
+func TestReportThinsAHugeConnection(t *testing.T) {
+	defer func(n int) { reportPointsOver = n }(reportPointsOver)
+	reportPointsOver = 100
+	dir := t.TempDir()
+	stdout, stderr, code := tcpviz(t, nil, "report", "--out-dir", dir, demoCapture)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	folder := filepath.Dir(strings.TrimSpace(stdout))
+	csvs, _ := filepath.Glob(filepath.Join(folder, "*.csv"))
+	pngs, _ := filepath.Glob(filepath.Join(folder, "*.png"))
+	if len(csvs) != 2 || len(pngs) < 5 {
+		t.Errorf("files %v %v: want summary.csv and streams.csv, and the pictures", csvs, pngs)
+	}
+	if !strings.Contains(stderr, "more than the report writes every point of (100)") || !strings.Contains(stderr, "tcpviz seq -s 1 -o FILE.csv") {
+		t.Errorf("no warning: %q", stderr)
+	}
+	if html, err := os.ReadFile(filepath.Join(folder, "index.html")); err != nil || !strings.Contains(string(html), "seq.png") || strings.Contains(string(html), "seq.csv") {
+		t.Errorf("the page links no picture, or points not written (%v)", err)
+	}
+}
