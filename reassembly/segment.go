@@ -118,12 +118,13 @@ type Segment struct {
 	// it was, with the connection's second packet (First) or with its
 	// retired Conn (Conn.LoneSYN).
 	Lone bool
+	// Note is the caller's: what a hook of PipelineTrackerAhead found of
+	// the segment, for Scan's side to read. (Here, in the bools'
+	// padding: a larger Segment is copied slower.)
+	Note uint8
 	// First is set on the second packet of a connection whose first was
 	// Lone: that SYN, exactly as Track returned it.
 	First *Segment
-	// Note is the caller's: what a hook of PipelineTrackerAhead found of
-	// the segment, for Scan's side to read.
-	Note uint8
 }
 
 // RelSeq returns an unwrapped sequence number of direction d relative to
