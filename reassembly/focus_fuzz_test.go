@@ -287,50 +287,53 @@ func FuzzFocus(f *testing.F) {
 		b = append(b, fuzzPacket(0, 0, fvPlain, ACK, 1, 1, 50, 1<<5|3<<2)...)
 		f.Add(append([]byte{byte(lt)}, b...))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		capture := fuzzCapture(data)
-		diffs, _, ok := scanFocus(t, capture, 1<<20, nil)
-		for _, d := range diffs {
-			t.Error(d)
+	f.Fuzz(checkFocus)
+}
+
+// checkFocus is FuzzFocus's check of one input.
+func checkFocus(t *testing.T, data []byte) {
+	capture := fuzzCapture(data)
+	diffs, _, ok := scanFocus(t, capture, 1<<20, nil)
+	for _, d := range diffs {
+		t.Error(d)
+	}
+	if !ok {
+		return
+	}
+	_, conns, err := scanAll(t, capture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var focuses []*focus
+	for _, c := range conns {
+		if c != nil {
+			focuses = append(focuses, newFocus(FocusOf(c)))
 		}
-		if !ok {
-			return
+	}
+	r, err := NewReader(bytes.NewReader(capture))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, slow := &Decoder{}, &Decoder{noFast: true}
+	for r.Next() {
+		p := r.Packet()
+		if _, err := decodeBothWays(p, fast, slow); err != nil {
+			t.Fatalf("packet %d: %v", p.Number, err)
 		}
-		_, conns, err := scanAll(t, capture)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var focuses []*focus
-		for _, c := range conns {
-			if c != nil {
-				focuses = append(focuses, newFocus(FocusOf(c)))
-			}
-		}
-		r, err := NewReader(bytes.NewReader(capture))
-		if err != nil {
-			t.Fatal(err)
-		}
-		fast, slow := &Decoder{}, &Decoder{noFast: true}
-		for r.Next() {
-			p := r.Packet()
-			if _, err := decodeBothWays(p, fast, slow); err != nil {
-				t.Fatalf("packet %d: %v", p.Number, err)
-			}
-			var seg Segment
-			ok, _ := (&Decoder{noFast: true}).Decode(p, &seg)
-			if ok {
-				// Its own connection's focus, either way round, reads it.
-				for _, fc := range []Focus{{Client: seg.SrcAddrPort(), Server: seg.DstAddrPort()}, {Client: seg.DstAddrPort(), Server: seg.SrcAddrPort()}} {
-					if newFocus(fc).skip(p) {
-						t.Fatalf("packet %d, a segment %v → %v: skipped by its own focus", p.Number, fc.Client, fc.Server)
-					}
+		var seg Segment
+		ok, _ := (&Decoder{noFast: true}).Decode(p, &seg)
+		if ok {
+			// Its own connection's focus, either way round, reads it.
+			for _, fc := range []Focus{{Client: seg.SrcAddrPort(), Server: seg.DstAddrPort()}, {Client: seg.DstAddrPort(), Server: seg.SrcAddrPort()}} {
+				if newFocus(fc).skip(p) {
+					t.Fatalf("packet %d, a segment %v → %v: skipped by its own focus", p.Number, fc.Client, fc.Server)
 				}
 			}
-			for _, fc := range focuses {
-				if fc.skip(p) && ok && fc.has(&seg) {
-					t.Fatalf("packet %d: skipped by the focus of stream %d, yet of it", p.Number, fc.Stream)
-				}
+		}
+		for _, fc := range focuses {
+			if fc.skip(p) && ok && fc.has(&seg) {
+				t.Fatalf("packet %d: skipped by the focus of stream %d, yet of it", p.Number, fc.Stream)
 			}
 		}
-	})
+	}
 }
