@@ -98,13 +98,10 @@ func NewRecord(s *reassembly.Segment, info PacketInfo) Record {
 	}
 	if r.HasAck {
 		r.Ack = s.RelSeq(s.Dir.Reverse(), s.AckAbs)
-		rev := s.AckAbs
 		for i := 0; i < int(s.Opt.NSACK); i++ {
 			b := s.Opt.SACK[i]
 			// SACK edges are unwrapped next to the ACK they come with.
-			l := rev + uint64(int64(int32(b.Left-s.Ack)))
-			rr := rev + uint64(int64(int32(b.Right-s.Ack)))
-			r.SACK[r.NSACK] = [2]int64{s.RelSeq(s.Dir.Reverse(), l), s.RelSeq(s.Dir.Reverse(), rr)}
+			r.SACK[r.NSACK] = [2]int64{s.RelSeq(s.Dir.Reverse(), s.NearAck(b.Left)), s.RelSeq(s.Dir.Reverse(), s.NearAck(b.Right))}
 			r.NSACK++
 		}
 	}

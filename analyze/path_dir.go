@@ -513,20 +513,13 @@ func (f *pathDir) addFeedback(c *reassembly.Conn, s *reassembly.Segment) {
 	// D-SACK (RFC 2883) when it lies below the cumulative ACK or inside the
 	// second block; it reports a segment received twice, and proves
 	// spurious the retransmission it covers (RFC 3708).
-	for i := 0; i < int(o.NSACK) && i < len(o.SACK); i++ {
-		l := ack + uint64(int64(int32(o.SACK[i].Left-s.Ack)))
-		r := ack + uint64(int64(int32(o.SACK[i].Right-s.Ack)))
-		if r <= l || l > 1<<62 {
+	for i := 0; i < int(o.NSACK); i++ {
+		l, r, ok := s.SACK(i)
+		if !ok {
 			continue
 		}
 		if i == 0 {
-			dsack := r <= ack
-			if !dsack && o.NSACK > 1 {
-				l2 := ack + uint64(int64(int32(o.SACK[1].Left-s.Ack)))
-				r2 := ack + uint64(int64(int32(o.SACK[1].Right-s.Ack)))
-				dsack = l >= l2 && r <= r2 && r2 > l2
-			}
-			if dsack {
+			if _, _, dsack := s.DSACK(); dsack {
 				f.n.dsack++
 				f.dsackProves(l, r)
 				continue

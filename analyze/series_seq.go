@@ -252,7 +252,7 @@ func dsackOf(r *Record) (l, rr int64, ok bool) {
 		return 0, 0, false
 	}
 	l, rr = r.SACK[0][0], r.SACK[0][1]
-	if rr <= r.Ack || r.NSACK > 1 && l >= r.SACK[1][0] && rr <= r.SACK[1][1] {
+	if reassembly.IsDSACK(l, rr, r.Ack, r.NSACK > 1, r.SACK[1][0], r.SACK[1][1]) {
 		return l, rr, true
 	}
 	return 0, 0, false

@@ -293,19 +293,7 @@ func (l *limits) proveSpurious(s *reassembly.Segment) {
 			}
 		}
 	}
-	if o.NSACK == 0 {
-		return
-	}
-	unwrap := func(v uint32) uint64 { return ack + uint64(int64(int32(v-s.Ack))) }
-	lo, hi := unwrap(o.SACK[0].Left), unwrap(o.SACK[0].Right)
-	if hi <= lo || lo > 1<<62 {
-		return
-	}
-	dup := hi <= ack
-	if !dup && o.NSACK > 1 {
-		lo2, hi2 := unwrap(o.SACK[1].Left), unwrap(o.SACK[1].Right)
-		dup = lo >= lo2 && hi <= hi2 && hi2 > lo2
-	}
+	lo, hi, dup := s.DSACK()
 	if !dup {
 		return
 	}

@@ -134,6 +134,50 @@ func (s *Segment) RelSeq(d Direction, abs uint64) int64 {
 	return int64(abs - s.Base[d])
 }
 
+// NearAck unwraps v, a number of the sequence space the ACK number
+// counts in (a SACK edge), next to the ACK number (AckAbs).
+func (s *Segment) NearAck(v uint32) uint64 { return s.AckAbs + uint64(int64(int32(v-s.Ack))) }
+
+// SACK returns SACK block i (RFC 2018) unwrapped next to the ACK number
+// (AckAbs), false when it is empty or inverted.
+func (s *Segment) SACK(i int) (lo, hi uint64, ok bool) {
+	if i >= int(s.Opt.NSACK) || i >= len(s.Opt.SACK) {
+		return 0, 0, false
+	}
+	b := s.Opt.SACK[i]
+	lo, hi = s.NearAck(b.Left), s.NearAck(b.Right)
+	if hi <= lo || lo > 1<<62 {
+		return 0, 0, false
+	}
+	return lo, hi, true
+}
+
+// DSACK returns the segment's D-SACK block (RFC 2883), which reports
+// bytes received twice: its first SACK block, when it lies below the
+// cumulative ACK or inside the second block (IsDSACK).
+func (s *Segment) DSACK() (lo, hi uint64, ok bool) {
+	lo, hi, ok = s.SACK(0)
+	if !ok {
+		return 0, 0, false
+	}
+	lo2, hi2, second := s.SACK(1)
+	if !IsDSACK(lo, hi, s.AckAbs, second, lo2, hi2) {
+		return 0, 0, false
+	}
+	return lo, hi, true
+}
+
+// IsDSACK reports whether a first SACK block [lo, hi) that came with an
+// ACK of ack is a D-SACK (RFC 2883): below the ACK, or inside the second
+// block [lo2, hi2) when there is one. Numbers are unwrapped, in any one
+// numbering (absolute or relative).
+func IsDSACK[T int64 | uint64](lo, hi, ack T, second bool, lo2, hi2 T) bool {
+	if hi <= lo {
+		return false
+	}
+	return hi <= ack || second && hi2 > lo2 && lo >= lo2 && hi <= hi2
+}
+
 // SeqEnd is the unwrapped sequence number after this segment, counting SYN
 // and FIN as one byte each.
 func (s *Segment) SeqEnd() uint64 {
