@@ -185,3 +185,36 @@ func TestSegmentSize(t *testing.T) {
 		t.Errorf("a Segment is %d bytes, more than 240", n)
 	}
 }
+
+// TestDSACK: RFC 2883's two forms of a D-SACK (a first block below the
+// cumulative ACK, or inside the second block), SACK edges unwrapped next
+// to the ACK across the 2^32 wrap, and blocks that are neither.
+func TestDSACK(t *testing.T) {
+	ack := uint32(100) // just after the wrap: AckAbs 1<<32 + 100
+	seg := func(blocks ...SACKBlock) *Segment {
+		s := &Segment{Ack: ack, AckAbs: 1<<32 + uint64(ack)}
+		s.Opt.NSACK = uint8(len(blocks))
+		copy(s.Opt.SACK[:], blocks)
+		return s
+	}
+	for _, c := range []struct {
+		name   string
+		s      *Segment
+		ok     bool
+		lo, hi uint64
+	}{
+		{"below the ACK, before the wrap", seg(SACKBlock{0xffffff00, 50}), true, 1<<32 - 0x100, 1<<32 + 50},
+		{"inside the second block", seg(SACKBlock{300, 400}, SACKBlock{200, 500}), true, 1<<32 + 300, 1<<32 + 400},
+		{"an ordinary block", seg(SACKBlock{300, 400}, SACKBlock{500, 600}), false, 0, 0},
+		{"inverted", seg(SACKBlock{50, 40}), false, 0, 0},
+		{"no SACK", seg(), false, 0, 0},
+	} {
+		lo, hi, ok := c.s.DSACK()
+		if ok != c.ok || lo != c.lo || hi != c.hi {
+			t.Errorf("%s: D-SACK [%d, %d) %v, want [%d, %d) %v", c.name, lo, hi, ok, c.lo, c.hi, c.ok)
+		}
+	}
+	if !IsDSACK[int64](10, 20, 30, false, 0, 0) || !IsDSACK[int64](40, 50, 30, true, 0, 100) || IsDSACK[int64](40, 50, 30, true, 45, 100) {
+		t.Error("IsDSACK on relative numbers")
+	}
+}
