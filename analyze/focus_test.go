@@ -114,15 +114,20 @@ func TestLoadGivenStreamDrawsWhileReading(t *testing.T) {
 	storm := func() (*reassembly.Reader, error) {
 		return reassembly.NewReader(gencap.Retransmissions(200000, 100, 1000, 25000))
 	}
-	points := func(thin int) int {
+	points := func(thin int) (n, unthinned int) {
 		q := GraphRequest{Spec: seq, Series: SeriesOptions{Thin: Thinning{Cols: thin}}}
 		l, err := Load(storm, LoadOptions{Stream: 0, Dir: -1, Graphs: []GraphRequest{q}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return l.Graphs[0].Points()
+		for _, s := range l.Graphs[0].Series {
+			unthinned += max(s.Unthinned, len(s.Points))
+		}
+		return l.Graphs[0].Points(), unthinned
 	}
-	if whole, thinned := points(0), points(400); whole < 200000 || thinned > 20000 {
-		t.Errorf("storm: %d points whole (want all 200,000 and more), %d thinned to 400 columns", whole, thinned)
+	whole, all := points(0)
+	thinned, before := points(400)
+	if whole < 200000 || thinned > 20000 || before != all {
+		t.Errorf("storm: %d points whole (want all 200,000 and more), %d thinned to 400 columns, which says it had %d", whole, thinned, before)
 	}
 }

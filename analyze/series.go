@@ -36,6 +36,9 @@ type Series struct {
 	// empty in exports); 0 means all.
 	Cols   int
 	Points []Point
+	// Unthinned is how many points the series had before it was thinned
+	// for a picture while built (SeriesOptions.Thin); 0 if it was not.
+	Unthinned int
 }
 
 // Axis describes one axis of a graph.
@@ -267,6 +270,7 @@ type setSeries struct {
 	s       Series
 	pts     pointBuf
 	thinned *thinSeries
+	added   int // points added
 }
 
 func (s *seriesSet) get(name string) *setSeries {
@@ -284,6 +288,7 @@ func (s *seriesSet) add(name string, k SeriesKind, p Point) {
 		x = &setSeries{s: Series{Name: name, Kind: k}}
 		s.all = append(s.all, x)
 	}
+	x.added++
 	if x.thinned != nil {
 		x.thinned.add(&s.thin, k, 0, p)
 		return
@@ -304,6 +309,7 @@ func (s *seriesSet) done() {
 	for _, x := range s.all {
 		if x.thinned != nil {
 			x.s.Points, x.thinned = x.thinned.points(&s.thin, x.s.Kind), nil
+			x.s.Unthinned = x.added
 			continue
 		}
 		x.s.Points, x.pts = x.pts.appendTo(x.s.Points), pointBuf{}

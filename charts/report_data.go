@@ -85,7 +85,7 @@ func appendSeriesJSON(b []byte, g *analyze.Graph, s *analyze.Series, index int, 
 	b = append(b, `,"glyph":`...)
 	b = appendJSONString(b, glyphName(st.glyph))
 	b = append(b, `,"total":`...)
-	b = strconv.AppendInt(b, int64(len(s.Points)), 10)
+	b = strconv.AppendInt(b, int64(max(len(s.Points), s.Unthinned)), 10)
 	n := valueCount(g, s)
 	b = append(b, `,"n":`...)
 	b = strconv.AppendInt(b, int64(n), 10)
