@@ -131,7 +131,8 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 		g.Src, g.Dst = c.Client, c.Server
 	}
 	for _, in := range ins {
-		origin := co.Align.Origin(in.L)
+		ta := in.L.transferAcc()
+		origin := co.Align.origin(in.L, ta)
 		var s Series
 		switch {
 		case spec.kind == CompareLoss:
@@ -139,15 +140,16 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 			g.Y, g.Columns = Axis{Label: "datagrams lost (iperf3's count)"}, []string{"lost"}
 			s = Series{Kind: Steps, Points: slices.Clone(in.L.AppLoss)}
 		case spec.graph == "":
-			s = Series{Kind: Steps, Points: slices.Clone(in.L.transferAcc().delivered.s.Points)}
+			s = Series{Kind: Steps, Points: slices.Clone(ta.delivered.s.Points)}
 		default:
 			var b *Graph
 			if len(in.L.Graphs) > 0 {
 				b = in.L.Graphs[0] // drawn while reading (CompareLoad)
 			} else {
 				// The builders take times from the connection's first packet.
-				o := SeriesOptions{Conn: in.L.Conn, Dir: in.L.Dir, Time: co.Time}
-				shift := origin - in.L.Conn.FirstTime
+				start := ta.start(in.L)
+				o := SeriesOptions{Conn: in.L.Conn, Dir: in.L.Dir, Time: co.Time, origin: start, hasOrigin: true}
+				shift := origin - start
 				o.Time.Min += shift
 				o.Time.Max += shift
 				gs, _ := LookupGraph(spec.graph)

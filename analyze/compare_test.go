@@ -8,6 +8,7 @@ import (
 
 	"tcpviz/internal/capturetest"
 	"tcpviz/internal/golden"
+	"tcpviz/reassembly"
 )
 
 // TestCompareLoadKeepsNoRecords: an input of a comparison read as
@@ -77,4 +78,24 @@ func TestCompareLoadKeepsNoRecords(t *testing.T) {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// TestAlignSYNAtFirstPacket: time 0 of --align syn is the connection's
+// first packet as the graphs count from it (its first record), not
+// Conn.FirstTime, which a connection reported in parts (retired in a
+// crowd, then back) moves to its second part.
+func TestAlignSYNAtFirstPacket(t *testing.T) {
+	c := &reassembly.Conn{FirstTime: 40e9}
+	recs := []Record{
+		{Frame: 1, Time: 1e9, Dir: reassembly.C2S, Seq: 1, Len: 1000, HasAck: true},
+		{Frame: 2, Time: 1.1e9, Dir: reassembly.S2C, Seq: 1, Ack: 1001, HasAck: true},
+	}
+	l := &Loaded{Conn: c, Dir: reassembly.C2S, Records: recs}
+	if got := AlignSYN.Origin(l); got != 1e9 {
+		t.Errorf("time 0 at %d ns, want the first packet's 1e9", got)
+	}
+	tr := SummarizeWith(l, TransferOptions{At: []int64{0.5e9}})
+	if tr.Delivered[0] != 1000 {
+		t.Errorf("delivered 0.5 s after the first packet: %d, want 1000", tr.Delivered[0])
+	}
 }

@@ -208,6 +208,16 @@ func (a Align) origin(l *Loaded, ta *transferAcc) int64 {
 			return t
 		}
 	}
+	return ta.start(l)
+}
+
+// start is the time of the connection's first packet, as the graphs
+// count from it: the first record's (Conn.FirstTime is the earliest
+// timestamp, and a connection reported in parts starts again at each).
+func (ta *transferAcc) start(l *Loaded) int64 {
+	if ta.hasStart {
+		return ta.startTime
+	}
 	return l.Conn.FirstTime
 }
 
@@ -308,6 +318,8 @@ func (dv *deliveredSeries) add(r *Record) {
 type transferAcc struct {
 	first     firstData
 	delivered deliveredSeries
+	startTime int64 // the first record's time
+	hasStart  bool
 }
 
 func newTransferAcc(d reassembly.Direction) *transferAcc {
@@ -315,6 +327,9 @@ func newTransferAcc(d reassembly.Direction) *transferAcc {
 }
 
 func (ta *transferAcc) add(r *Record) {
+	if !ta.hasStart {
+		ta.startTime, ta.hasStart = r.Time, true
+	}
 	ta.first.add(r)
 	ta.delivered.add(r)
 }
