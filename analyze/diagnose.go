@@ -223,7 +223,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		if first, n := st.FirstEpisodeResent, st.LossEpisodes; st.SlowStart.Reason == SlowStartLoss && first >= overshootMin &&
 			(n == 1 || first*(n-1) >= overshootRatio*(st.EpisodeResent-first)) {
 			mean := float64(st.EpisodeResent-first) / float64(max(n-1, 1))
-			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments resent in the loss episode that ended it (later episodes: %.1f on average), a burst of drops at a full queue",
+			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments resent in the loss episode that ended it (later episodes: %.1f on average): the queue overflowed as slow start ended, whatever the later losses were",
 				first, mean), map[string]float64{"first_episode_resent": float64(first), "later_episode_mean": mean})
 		}
 	case !p.HasData && st.RetransPackets > 0:
