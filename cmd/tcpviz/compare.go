@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -125,6 +126,16 @@ func compareCommand(e *env) *cli.Command {
 				return errReported
 			}
 			g := analyze.Compare(kind, cmp, co)
+			if g.Points() == 0 && (co.Time.Set() || failed) {
+				// Valid flags that select nothing (or nothing left to
+				// draw of the inputs read): nothing is written.
+				var names []string
+				for _, ci := range cmp {
+					names = append(names, escapeName(ci.Input))
+				}
+				fmt.Fprintf(e.stderr, "tcpviz: compare: nothing to draw of %s in the window asked for\n", strings.Join(names, ", "))
+				return errReported
+			}
 			picture.apply(g)
 			warned := map[string]bool{}
 			for _, w := range g.Warnings {

@@ -133,16 +133,49 @@ func TestNumbersAsTyped(t *testing.T) {
 // TestSelectsNothing: valid flags that select nothing in the input are a
 // runtime failure (exit 1), one line naming the file.
 func TestSelectsNothing(t *testing.T) {
+	demoCapture, err := filepath.Abs(demoCapture) // the test runs elsewhere
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
 		{"seq", "-s", "99", demoCapture},
 		{"seq", "--from", "100", demoCapture},
-		{"tput", "--seq-from", "999999999", "--seq-to", "9999999999", demoCapture},
+		{"seq", "--seq-from", "999999999", "--seq-to", "9999999999", demoCapture},
 		{"report", "-s", "99", demoCapture},
+		{"compare", "--from", "100", demoCapture, demoCapture},
+		{"compare", "--align", "syn", "--from", "100", "-o", "x.csv", demoCapture, demoCapture},
 	} {
 		t.Chdir(t.TempDir())
 		stdout, stderr, code := tcpviz(t, nil, args...)
-		if code != 1 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "geo_short.pcap") {
+		if code != 1 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "geo_short.pcap") ||
+			strings.Contains(stderr, "no such file") {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}
+
+// TestErrorNamesInputOnce: an input that is not a capture is named once
+// in its error line, whichever command reads it (graph commands and
+// report once named it twice).
+func TestErrorNamesInputOnce(t *testing.T) {
+	demoCapture, err := filepath.Abs(demoCapture) // the test runs elsewhere
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(demoCapture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "cut.pcap")
+	if err := os.WriteFile(bad, data[:20], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"summary", bad}, {"seq", "-o", "x.png", bad}, {"seq", "-s", "1", "-o", "x.png", bad},
+		{"report", "--out-dir", "r", bad}, {"compare", bad, demoCapture}} {
+		t.Chdir(t.TempDir())
+		_, stderr, code := tcpviz(t, nil, args...)
+		if code != 1 || strings.Count(stderr, "cut.pcap") != 1 || !strings.Contains(stderr, "truncated") || strings.Contains(stderr, "no such file") {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
 		}
 	}
 }

@@ -213,6 +213,9 @@ func emptyWindow(g *analyze.Graph, o analyze.SeriesOptions, l *analyze.Loaded) e
 	if g.Points() > 0 || !o.Time.Set() && !o.Seq.Set() {
 		return nil
 	}
+	if !o.Time.Set() {
+		return fmt.Errorf("stream %d (%s): nothing to draw in the sequence window asked for", l.Conn.Stream, l.Dir)
+	}
 	return fmt.Errorf("stream %d (%s): nothing to draw in the window asked for (the connection lasts %s s)",
 		l.Conn.Stream, l.Dir, charts.FormatSeconds(l.Conn.Duration()))
 }

@@ -221,18 +221,19 @@ func (s *source) counted(r io.Reader) io.Reader {
 	return &countingReader{r: r, bar: s.bar}
 }
 
-// open starts one pass over the capture. Errors name the input.
+// open starts one pass over the capture. Errors do not name the input:
+// the caller does (prefixErr), as it names the errors of the pass.
 func (s *source) open() (*reassembly.Reader, error) {
 	var r io.Reader
 	if s.path == "" {
 		if s.stdin == nil {
-			return nil, fmt.Errorf("%s: already read", s.in.display())
+			return nil, errors.New("already read")
 		}
 		r, s.stdin = bufio.NewReader(s.counted(s.stdin)), nil
 	} else {
 		f, err := os.Open(s.path)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.in.display(), unwrapPathError(err))
+			return nil, unwrapPathError(err)
 		}
 		s.files = append(s.files, f)
 		r = f
@@ -240,11 +241,7 @@ func (s *source) open() (*reassembly.Reader, error) {
 			r = s.counted(f)
 		}
 	}
-	rd, err := reassembly.NewReader(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.in.display(), err)
-	}
-	return rd, nil
+	return reassembly.NewReader(r)
 }
 
 // close closes what open opened, removes the spool and clears the

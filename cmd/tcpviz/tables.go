@@ -73,7 +73,7 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 	var res fileResult
 	r, err := src.open()
 	if err != nil {
-		return fileResult{err: err}
+		return fileResult{err: prefixErr(src.in, err)}
 	}
 	file := src.in.name
 	o := analyze.RunOptions{Analyze: spec.analyze, Keep: -1}
