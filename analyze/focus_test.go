@@ -57,8 +57,10 @@ func TestLoadFocusedMatchesWhole(t *testing.T) {
 			t.Errorf("%s: warnings %q, whole %q", filepath.Base(name), got.Warnings, want.Warnings)
 		}
 	}
-	if focused < 50 {
-		t.Errorf("only %d captures read focused", focused)
+	t.Logf("%d captures read focused", focused)
+	// The bundled captures alone (a fresh clone) are fewer.
+	if least := golden.AtLeast(50, 23); focused < least {
+		t.Errorf("only %d captures read focused, at least %d must be", focused, least)
 	}
 }
 

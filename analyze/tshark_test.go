@@ -3,7 +3,6 @@ package analyze
 import (
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -16,19 +15,29 @@ import (
 )
 
 // knownAnalysisDifferences lists the captures where our per-packet analysis
-// differs from tshark 4.0 on purpose, and why. Every other capture must
-// match on every frame.
-var knownAnalysisDifferences = map[string]string{
-	"real__ndpi__fix2.pcap":                              dupReason,
-	"real__ndpi__rtsp.pcap":                              dupReason,
-	"real__tcpdump__pptp.pcap":                           dupReason,
-	"real__tcptrace__bad_ack_code.dmp.gz":                dupReason,
-	"real__tcptrace__hardware_dups.dmp.gz":               dupReason,
-	"real__tcptrace__pcap_v2.2.dmp.gz":                   dupReason,
-	"real__zeek__ssh-dups.pcap":                          dupReason,
-	"real__tcptrace__discard.solaris.dmp.gz":             dupReason + "; a duplicated SYN also moves tshark's initial_rtt start to the copy",
-	"real__suricata-verify__tcp-empty-sack_tcp-opt.pcap": "frame 24 carries an empty SACK option: tshark 4.0 stops dissecting the TCP header there and shows no analysis (we show its acks_frame and ack_rtt)",
-	"real__zeek__telnet-long-line-no-eol.pcapng.gz":      "one frame (13987) tshark flags as ACK of an unseen segment although the ACK equals the sender's next sequence number (not yet explained; the 16 MB transfer is never acknowledged, so Wireshark's 10000-unacked-segment cap is reached)",
+// differs from tshark 4.0 on purpose, why, and at most how many frames
+// (TestAnalysisMatchesTshark) and directions (TestSummaryMatchesTshark)
+// differ, as measured when listed: the counts may shrink, never grow.
+// Every other capture must match on every frame.
+var knownAnalysisDifferences = map[string]knownDiff{
+	"real__ndpi__fix2.pcap":                              {74, 2, dupReason},
+	"real__ndpi__rtsp.pcap":                              {544, 14, dupReason},
+	"real__tcpdump__pptp.pcap":                           {8, 1, dupReason},
+	"real__tcptrace__bad_ack_code.dmp.gz":                {10, 2, dupReason},
+	"real__tcptrace__hardware_dups.dmp.gz":               {473, 1, dupReason},
+	"real__tcptrace__pcap_v2.2.dmp.gz":                   {10, 2, dupReason},
+	"real__zeek__ssh-dups.pcap":                          {128, 2, dupReason},
+	"real__tcptrace__discard.solaris.dmp.gz":             {124, 1, dupReason + "; a duplicated SYN also moves tshark's initial_rtt start to the copy"},
+	"real__suricata-verify__tcp-empty-sack_tcp-opt.pcap": {1, 1, "frame 24 carries an empty SACK option: tshark 4.0 stops dissecting the TCP header there and shows no analysis (we show its acks_frame and ack_rtt)"},
+	"real__zeek__telnet-long-line-no-eol.pcapng.gz":      {1, 0, "one frame (13987) tshark flags as ACK of an unseen segment although the ACK equals the sender's next sequence number (not yet explained; the 16 MB transfer is never acknowledged, so Wireshark's 10000-unacked-segment cap is reached)"},
+	"testdata__truth-extra__gt_v6_any_loss.tx.pcap":      {2071, 3, "the SYN's TCP options are cut by the snaplen (96 bytes: SLL2, IPv6 and 40 bytes of TCP header): tshark stops dissecting the SYN there, so it neither analyses it (no ack_rtt on the SYN-ACK) nor learns that no window scaling was offered (scale -1, unknown, where we say -2, none), and with the scale unknown it flags neither duplicate ACKs nor window updates"},
+	"testdata__lossy_sll2.pcap":                          {10, 0, "not yet explained: after two out-of-order retransmissions (frames 1019 and 1022) interleaved with new data, tshark's bytes in flight stops growing (46336) on the next 9 data frames until an ACK arrives; ours grows by each new segment"},
+}
+
+// knownDiff is a listed difference: its bounds and its reason.
+type knownDiff struct {
+	frames, directions int
+	why                string
 }
 
 // dupReason explains the captures with capture duplicates.
@@ -167,6 +176,8 @@ func frameDiffs(fr golden.Frame, got *analyzed) []string {
 // TestAnalysisMatchesTshark compares the per-packet analysis with tshark
 // 4.0's, frame by frame, on every lab and real capture with a golden file.
 func TestAnalysisMatchesTshark(t *testing.T) {
+	var cases golden.Cases
+	defer cases.Check(t, 4)
 	files, err := golden.All()
 	if err != nil {
 		t.Fatal(err)
@@ -177,18 +188,18 @@ func TestAnalysisMatchesTshark(t *testing.T) {
 	exact, known := 0, 0
 	for _, g := range files {
 		ok := t.Run(g.Name, func(t *testing.T) {
-			if _, err := os.Stat(g.Capture); err != nil {
-				t.Skipf("capture not present: %v", err)
-			}
+			cases.Need(t, g.Capture)
 			problems, dups := compareAnalysis(t, g)
 			if len(problems) == 0 {
 				exact++
 				return
 			}
-			if why, ok := knownAnalysisDifferences[g.Name]; ok {
+			if k, ok := knownAnalysisDifferences[g.Name]; ok && len(problems) <= k.frames {
 				known++
-				t.Logf("%d frames differ (known: %s; %d capture duplicates), e.g. %s", len(problems), why, dups, problems[0])
+				t.Logf("%d frames differ (known, at most %d: %s; %d capture duplicates), e.g. %s", len(problems), k.frames, k.why, dups, problems[0])
 				return
+			} else if ok {
+				t.Errorf("%d frames differ from tshark, at most %d known (%s)", len(problems), k.frames, k.why)
 			}
 			n := len(problems)
 			if n > 10 {

@@ -99,8 +99,10 @@ func TestFocusMatchesWholeScan(t *testing.T) {
 			t.Errorf("%s: %s", filepath.Base(name), d)
 		}
 	}
-	if checked < 100 {
-		t.Errorf("only %d connections checked", checked)
+	t.Logf("%d connections checked", checked)
+	// The bundled captures alone (a fresh clone) hold fewer.
+	if least := golden.AtLeast(100, 45); checked < least {
+		t.Errorf("only %d connections checked, at least %d must be", checked, least)
 	}
 }
 

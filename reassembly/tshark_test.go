@@ -33,6 +33,8 @@ var knownFrameDifferences = map[string]string{}
 // number, endpoints and payload length, and that per stream and direction
 // the packet and byte counts agree.
 func TestStreamsMatchTshark(t *testing.T) {
+	var cases golden.Cases
+	defer cases.Check(t, 4)
 	files, err := golden.All()
 	if err != nil {
 		t.Fatal(err)
@@ -42,9 +44,7 @@ func TestStreamsMatchTshark(t *testing.T) {
 	}
 	for _, g := range files {
 		t.Run(g.Name, func(t *testing.T) {
-			if _, err := os.Stat(g.Capture); err != nil {
-				t.Skipf("capture not present: %v", err)
-			}
+			cases.Need(t, g.Capture)
 			compareStreams(t, g)
 		})
 	}

@@ -17,6 +17,8 @@ import (
 // datagram and payload byte counts (testdata/tshark-udp, written by
 // scripts/tshark-udp-golden.sh).
 func TestUDPFlowsMatchTshark(t *testing.T) {
+	var cases golden.Cases
+	defer cases.Check(t, 4)
 	f, err := os.Open(filepath.Join(golden.Dir(), "..", "tshark-udp", "udp_streams.tsv"))
 	if err != nil {
 		t.Fatal(err)
@@ -43,11 +45,9 @@ func TestUDPFlowsMatchTshark(t *testing.T) {
 	}
 	streams := 0
 	for _, name := range order {
-		path := filepath.Join(golden.SharedCaptures(), name)
+		path := golden.Resolve(name)
 		t.Run(name, func(t *testing.T) {
-			if _, err := os.Stat(path); err != nil {
-				t.Skip(err)
-			}
+			cases.Need(t, path)
 			r, done := openCapture(t, path)
 			defer done()
 			s := NewScanner(r)

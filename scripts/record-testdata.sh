@@ -7,7 +7,7 @@
 #   apt-get install -y iperf3 tcpdump ethtool iproute2 tshark
 #
 # usage: sudo scripts/record-testdata.sh [name ...]
-#   names: geo_short geo_pep_short lossy_sll2 v6_short (default: all)
+#   names: geo_short geo_pep_short lossy_sll2 v6_short udp_short (default: all)
 # env:   LAB=/path/to/lab (default ../shared/lab next to the repo, or
 #        /work/shared/lab), TESTDATA=dir (default testdata/ in the repo)
 #
@@ -45,8 +45,9 @@ declare -A SETTINGS=(
   [geo_pep_short]="DELAY=300ms RATE=10 WINDOW=85K BYTES=896K SNAPLEN=96 PEP=1"
   [lossy_sll2]="IFACE=any DELAY=100ms RATE=2 LOSS=0.01 DUR=4 SNAPLEN=96"
   [v6_short]="IPV6=1 DELAY=25ms RATE=10 BYTES=1M SNAPLEN=96"
+  [udp_short]="UDP=2M DELAY=25ms JITTER=2ms RATE=10 DUR=2 SNAPLEN=96"
 )
-NAMES=${*:-geo_short geo_pep_short lossy_sll2 v6_short}
+NAMES=${*:-geo_short geo_pep_short lossy_sll2 v6_short udp_short}
 
 for name in $NAMES; do
   s=${SETTINGS[$name]:-}
@@ -60,6 +61,10 @@ for name in $NAMES; do
     editcap -F pcapng "$pcap" "$WORK/$name.pcapng"
     out=$TESTDATA/$name.pcapng
     cp "$WORK/$name.pcapng" "$out"
+  elif [ "$name" = udp_short ]; then
+    mkdir -p "$TESTDATA/udp"   # apart: tests of testdata/*.pcap expect TCP transfers
+    out=$TESTDATA/udp/$name.pcap
+    cp "$pcap" "$out"
   else
     out=$TESTDATA/$name.pcap
     cp "$pcap" "$out"

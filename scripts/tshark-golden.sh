@@ -4,8 +4,11 @@
 # Usage: scripts/tshark-golden.sh [capture...]
 #
 # Default: every file in ../shared/captures/lab and ../shared/captures/real
-# (relative to the repository root). For each capture <dir>/<name> it writes
-# testdata/tshark/<dir>__<name>.tsv.gz (gzip -n -9, deterministic).
+# (relative to the repository root), when that corpus is there, and every
+# capture bundled in testdata/ and its sub-folders. For each capture
+# <dir>/<name> of the corpus it writes testdata/tshark/<dir>__<name>.tsv.gz,
+# for the bundled testdata/<a>/<b> testdata/tshark/testdata__<a>__<b>.tsv.gz
+# (gzip -n -9, deterministic).
 # See testdata/tshark/README.md for the format. Works from any cwd.
 #
 # Environment: JOBS=N parallel tshark runs (default: number of CPUs);
@@ -36,11 +39,16 @@ if [ $# -gt 0 ]; then
   done
 else
   for d in "$repo/../shared/captures/lab" "$repo/../shared/captures/real"; do
-    [ -d "$d" ] || { echo "missing capture dir: $d" >&2; exit 2; }
+    [ -d "$d" ] || { echo "missing capture dir: $d (corpus captures skipped)" >&2; continue; }
     d=$(cd "$d" && pwd)
     while IFS= read -r f; do captures+=("$d/$f"); done \
       < <(cd "$d" && find . -maxdepth 1 -type f ! -name '.*' -printf '%f\n' | sort)
   done
+  # The bundled captures: what file(1)-like magic says is a capture.
+  while IFS= read -r f; do
+    case "$f" in */tshark/*|*/tshark-udp/*|*/cli/*|*/tcptrace/*|*.md|*.jsonl.gz|*.tsv) continue ;; esac
+    captures+=("$repo/testdata/$f")
+  done < <(cd "$repo/testdata" && find . -type f ! -name '.*' -printf '%P\n' | sort)
 fi
 
 mkdir -p "$outdir"
@@ -55,10 +63,14 @@ relpath() { python3 -c 'import os,sys; print(os.path.relpath(sys.argv[1], sys.ar
 one() {  # one CAPTURE -> writes golden file, prints a log block
   set -o pipefail
   local f=$1 dir base out rel log rc
-  dir=$(basename "$(dirname "$f")")
-  base=$(basename "$f")
-  out="$outdir/${dir}__${base}.tsv.gz"
   rel=$(relpath "$f")
+  case "$rel" in
+  testdata/*) out="$outdir/$(printf '%s' "$rel" | sed 's#/#__#g').tsv.gz" ;;
+  *)
+    dir=$(basename "$(dirname "$f")")
+    base=$(basename "$f")
+    out="$outdir/${dir}__${base}.tsv.gz" ;;
+  esac
   log=$(mktemp)
   rc=0
   { python3 "$py" "$f" "$rel" 2>"$log" | gzip -n -9 > "$out.tmp"; } || rc=$?

@@ -6,10 +6,11 @@
 # Usage: scripts/tshark-udp-golden.sh [capture...]
 #
 # Default: every file in ../shared/captures/{udp,lab,real} (relative to the
-# repository root). Writes testdata/tshark-udp/udp_streams.tsv: a comment
+# repository root), when present, and every capture bundled in testdata/. Writes testdata/tshark-udp/udp_streams.tsv: a comment
 # line with tshark's version, a header, then per capture one row per
 # udp.stream (a capture without UDP gets one row with an empty stream):
-#   capture      path relative to ../shared/captures
+#   capture      path relative to ../shared/captures, or testdata/... for
+#                a capture bundled in the repository
 #   stream       udp.stream
 #   first_frame  frame.number of its first datagram (for a reassembled
 #                datagram, the fragment that completed it)
@@ -23,7 +24,7 @@ export LC_ALL=C
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$script_dir/.." && pwd)
-shared=$(cd "$repo/../shared/captures" && pwd)
+shared=$(cd "$repo/../shared/captures" 2>/dev/null && pwd || echo "$repo/../shared/captures")
 out="${TSHARK_UDP_GOLDEN_OUT:-$repo/testdata/tshark-udp/udp_streams.tsv}"
 
 command -v tshark >/dev/null || { echo "tshark not found" >&2; exit 2; }
@@ -38,9 +39,15 @@ if [ $# -gt 0 ]; then
   for f in "$@"; do captures+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"); done
 else
   for d in udp lab real; do
+    [ -d "$shared/$d" ] || { echo "missing capture dir: $shared/$d (skipped)" >&2; continue; }
     while IFS= read -r f; do captures+=("$shared/$d/$f"); done \
       < <(cd "$shared/$d" && find . -maxdepth 1 -type f ! -name '.*' ! -name '*.md' -printf '%f\n' | sort)
   done
+  # The bundled captures, named testdata/<path>.
+  while IFS= read -r f; do
+    case "$f" in tshark/*|tshark-udp/*|cli/*|tcptrace/*|*.md|*.jsonl.gz|*.tsv) continue ;; esac
+    captures+=("$repo/testdata/$f")
+  done < <(cd "$repo/testdata" && find . -type f ! -name '.*' -printf '%P\n' | sort)
 fi
 
 version=$(tshark --version 2>/dev/null | head -n1 | sed -e 's/^TShark (Wireshark) //' -e 's/\.$//')
@@ -49,7 +56,10 @@ mkdir -p "$(dirname "$out")"
   printf '# tshark %s; scripts/tshark-udp-golden.sh\n' "$version"
   printf 'capture\tstream\tfirst_frame\tpackets\tbytes\tsrc\tsrcport\tdst\tdstport\n'
   for f in "${captures[@]}"; do
-    rel=${f#"$shared"/}
+    case "$f" in
+    "$repo"/testdata/*) rel=testdata/${f#"$repo"/testdata/} ;;
+    *) rel=${f#"$shared"/} ;;
+    esac
     tshark -n -r "$f" -Y 'udp && !icmp && !icmpv6' -T fields -E separator=/t -E occurrence=f \
       -e frame.number -e udp.stream -e udp.length -e ip.src -e ipv6.src -e ip.dst -e ipv6.dst \
       -e udp.srcport -e udp.dstport 2>/dev/null |

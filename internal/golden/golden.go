@@ -12,39 +12,137 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
-// Dir is the directory holding the golden files.
-func Dir() string {
+// Repo is the repository's root.
+func Repo() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "tshark")
+	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
+// Dir is the directory holding the golden files.
+func Dir() string { return filepath.Join(Repo(), "testdata", "tshark") }
+
+// Testdata is the repository's testdata folder (the bundled captures).
+func Testdata() string { return filepath.Join(Repo(), "testdata") }
+
 // SharedCaptures is ../shared/captures beside the repository.
-func SharedCaptures() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "captures")
+func SharedCaptures() string { return filepath.Join(Repo(), "..", "shared", "captures") }
+
+// CorpusPresent reports whether ../shared/captures is beside the
+// repository (it is in CI; a fresh clone elsewhere has only the bundled
+// captures).
+func CorpusPresent() bool {
+	st, err := os.Stat(SharedCaptures())
+	return err == nil && st.IsDir()
+}
+
+// NeedCorpus skips a test that has nothing to read without the shared
+// corpus, saying so.
+func NeedCorpus(t interface {
+	Helper()
+	Skipf(string, ...any)
+}) {
+	t.Helper()
+	if !CorpusPresent() {
+		t.Skipf("needs the shared corpus %s, which is not beside this checkout", SharedCaptures())
+	}
+}
+
+// AtLeast is a test's lower bound on how much it checked: corpus with
+// the shared corpus present, bundled without it.
+func AtLeast(corpus, bundled int) int {
+	if CorpusPresent() {
+		return corpus
+	}
+	return bundled
+}
+
+// Bundled lists the capture files in testdata/ and its sub-folders
+// (regular files that are not .md, .tsv, .args and the like; some may
+// still not be captures: callers check), skipping the golden folders.
+func Bundled() []string {
+	var files []string
+	root := Testdata()
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "tshark", "tshark-udp", "cli", "tcptrace":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		switch filepath.Ext(p) {
+		case ".md", ".jsonl", ".tsv", ".txt", ".args", ".stdout", ".stderr", ".code":
+			return nil
+		}
+		if strings.HasSuffix(p, ".jsonl.gz") {
+			return nil
+		}
+		files = append(files, p)
+		return nil
+	})
+	return files
 }
 
 // Captures lists every capture file the differential tests read: the
 // shared corpus (lab, real, truth, malformed, udp) and the repository's
-// testdata (regular files, not .md; some may not be captures).
+// bundled captures (testdata and its sub-folders; some may not be
+// captures).
 func Captures() []string {
 	var names []string
 	for _, dir := range []string{"lab", "real", "truth", "malformed", "udp"} {
 		m, _ := filepath.Glob(filepath.Join(SharedCaptures(), dir, "*"))
 		names = append(names, m...)
 	}
-	_, file, _, _ := runtime.Caller(0)
-	m, _ := filepath.Glob(filepath.Join(filepath.Dir(file), "..", "..", "testdata", "*"))
-	names = append(names, m...)
 	var files []string
 	for _, n := range names {
 		if st, err := os.Stat(n); err == nil && st.Mode().IsRegular() && filepath.Ext(n) != ".md" {
 			files = append(files, n)
 		}
 	}
-	return files
+	return append(files, Bundled()...)
+}
+
+// GoldenName is the golden file base name of a capture: <dir>__<name>
+// for ../shared/captures/<dir>/<name>, testdata__<a>__<b> for the bundled
+// testdata/<a>/<b>.
+func GoldenName(capture string) string {
+	abs, _ := filepath.Abs(capture)
+	if td, _ := filepath.Abs(Testdata()); strings.HasPrefix(abs, td+string(filepath.Separator)) {
+		rel, _ := filepath.Rel(td, abs)
+		return "testdata__" + strings.ReplaceAll(filepath.ToSlash(rel), "/", "__")
+	}
+	return filepath.Base(filepath.Dir(abs)) + "__" + filepath.Base(abs)
+}
+
+// CapturePath is the capture a golden file base name describes (the
+// inverse of GoldenName).
+func CapturePath(base string) string {
+	dir, name, ok := strings.Cut(base, "__")
+	if !ok {
+		return ""
+	}
+	if dir == "testdata" {
+		return filepath.Join(Testdata(), filepath.FromSlash(strings.ReplaceAll(name, "__", "/")))
+	}
+	return filepath.Join(SharedCaptures(), dir, name)
+}
+
+// Resolve is the path of a capture named relative to ../shared/captures
+// ("udp/x.pcap") or, with a testdata/ prefix, to the repository.
+func Resolve(rel string) string {
+	if r, ok := strings.CutPrefix(rel, "testdata/"); ok {
+		return filepath.Join(Testdata(), filepath.FromSlash(r))
+	}
+	return filepath.Join(SharedCaptures(), filepath.FromSlash(rel))
 }
 
 // File is one golden file: tshark's fields for every TCP frame of a capture.
@@ -111,7 +209,8 @@ func (fr Frame) Float(name string) (float64, bool) {
 func (fr Frame) Flag(name string) bool { return fr.Str(name) == "1" }
 
 // All returns every golden file, with the capture each describes. The
-// capture paths point into ../shared/captures; callers skip those absent.
+// capture paths point into ../shared/captures or testdata; callers skip
+// those absent.
 func All() ([]*File, error) {
 	names, err := filepath.Glob(filepath.Join(Dir(), "*.tsv.gz"))
 	if err != nil {
@@ -141,9 +240,7 @@ func Load(path string) (*File, error) {
 	}
 	base := strings.TrimSuffix(filepath.Base(path), ".tsv.gz")
 	f := &File{Name: base, cols: map[string]int{}}
-	if dir, name, ok := strings.Cut(base, "__"); ok {
-		f.Capture = filepath.Join(SharedCaptures(), dir, name)
-	}
+	f.Capture = CapturePath(base)
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	header := false
@@ -167,4 +264,52 @@ func Load(path string) (*File, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return f, nil
+}
+
+// Cases counts the cases of a differential test (one per capture) that
+// ran rather than skipped, so a test whose every case skipped — a
+// checkout without the captures its references describe — fails instead
+// of passing silently.
+type Cases struct{ ran, total atomic.Int64 }
+
+// Need skips the case t when capture is absent, saying which corpus it
+// needs, and counts it as run otherwise.
+func (c *Cases) Need(t interface {
+	Helper()
+	Skipf(string, ...any)
+}, capture string) {
+	t.Helper()
+	c.total.Add(1)
+	if _, err := os.Stat(capture); err != nil {
+		where := "the shared corpus " + SharedCaptures() + ", which is not beside this checkout"
+		if strings.HasPrefix(capture, Testdata()) {
+			where = "a bundled capture, missing from testdata"
+		}
+		t.Skipf("capture %s not present (%s)", filepath.Base(capture), where)
+	}
+	c.ran.Add(1)
+}
+
+// Ran is how many cases ran.
+func (c *Cases) Ran() int { return int(c.ran.Load()) }
+
+// Check fails t when fewer than least cases ran (every one, when there
+// are fewer), unless TCPVIZ_ALLOW_SKIP=1 says skipping is expected.
+func (c *Cases) Check(t interface {
+	Helper()
+	Errorf(string, ...any)
+	Logf(string, ...any)
+}, least int) {
+	t.Helper()
+	ran, total := int(c.ran.Load()), int(c.total.Load())
+	least = min(least, total)
+	t.Logf("%d of %d cases ran (%d skipped)", ran, total, total-ran)
+	if ran >= least || ran > 0 && ran == total {
+		return
+	}
+	if os.Getenv("TCPVIZ_ALLOW_SKIP") == "1" {
+		t.Logf("only %d of %d cases ran; TCPVIZ_ALLOW_SKIP=1 accepts it", ran, total)
+		return
+	}
+	t.Errorf("only %d of %d cases ran, at least %d must (the rest skipped: set TCPVIZ_ALLOW_SKIP=1 if that is expected)", ran, total, least)
 }
