@@ -40,18 +40,32 @@ import (
 //
 // Differences from tcptrace that remain by design: sequence numbers are
 // those of tcpviz's connections (tcptrace cuts connections differently on
-// port reuse), and a quadrant holding more than maxKarnSegs segments (only
-// with that many holes never filled) has its first two segments merged.
-// tcptrace's seqnum is a C unsigned long; on the 64-bit hosts that
-// produce today's references the last byte of a segment crossing 2^32 is
-// not wrapped, and karnDir does the same (see add).
+// port reuse), and a quadrant's list is bounded (tcptrace's are not), so
+// that memory and the walk of each ACK stay bounded under hostile input:
+// past maxKarnSegs segments its first two are merged when both are
+// acknowledged (only holes never filled leave acknowledged segments
+// apart: what is lost is where they were), and past maxKarnFlight the
+// first is forgotten (that many unacknowledged: 95 MB in flight at
+// 1448-byte segments; what is forgotten costs at most its own sample). A
+// segment crossing 2^32 is split at the boundary and its second part
+// wraps to 0, as tcptrace 6.6.7 does (its sample is kept:
+// TestKarnLargeFlight).
 
-// maxKarnSegs bounds one quadrant's list: a direction keeps at most 4 ×
-// 4096 segments of 32 bytes, and normally its unacknowledged ones.
-const maxKarnSegs = 4096
+// maxKarnSegs is the length of a quadrant's list past which its
+// acknowledged head is merged; maxKarnFlight the length past which its
+// oldest segment is forgotten. A direction keeps at most 3 × 65536
+// segments of 40 bytes (7.5 MB), normally only its unacknowledged ones.
+// maxKarnFlight must exceed any real flight: when it is reached, each new
+// segment pushes out the oldest unacknowledged one, and a flight above it
+// would give no sample at all (as a merge of unacknowledged segments
+// would: a merged segment ends past its ACK).
+const (
+	maxKarnSegs   = 4096
+	maxKarnFlight = 1 << 16
+)
 
-// karnSeg is tcptrace's segment record. first and last are inclusive;
-// last may exceed 2^32-1 (see add).
+// karnSeg is tcptrace's segment record. first and last are inclusive,
+// within one quadrant.
 type karnSeg struct {
 	first, last uint64
 	time        int64 // ns: first transmission, then the last retransmission
@@ -78,23 +92,28 @@ func (quad *karnQuad) room() []karnSeg {
 	return segs
 }
 
-// insert inserts s at index i of the list, keeping the list within
-// maxKarnSegs by merging its first two segments (the oldest, normally
-// acknowledged).
-func (quad *karnQuad) insert(i int, s karnSeg) {
+// insert inserts s at index i of the list, keeping the list within its
+// bounds by merging its first two segments, when both are acknowledged,
+// or else forgetting the first. It returns how far the segments at and
+// after i moved towards the front (1 when the list was cut at its front,
+// else 0): the caller's index into the list moves with them.
+func (quad *karnQuad) insert(i int, s karnSeg) (shift int) {
 	segs := quad.room()
 	segs = segs[:len(segs)+1]
 	copy(segs[i+1:], segs[i:])
 	segs[i] = s
-	if len(segs) > maxKarnSegs {
+	switch {
+	case len(segs) > maxKarnSegs && segs[0].acked && segs[1].acked:
 		a, b := &segs[0], &segs[1]
 		b.first = a.first
 		b.time = max(a.time, b.time)
 		b.retrans = max(a.retrans, b.retrans)
-		b.acked = a.acked && b.acked
-		segs = segs[1:]
+		segs, shift = segs[1:], 1
+	case len(segs) > maxKarnFlight:
+		segs, shift = segs[1:], 1
 	}
 	quad.segs = segs
+	return shift
 }
 
 // karnDir is the tcptrace RTT state of the data one side sends, plus what
@@ -167,9 +186,8 @@ func (k *karnDir) whichQuad(seq uint32) int {
 }
 
 // add is tcptrace's rexmit: records n bytes of sequence space from seq.
-// As with tcptrace's 64-bit seqnum, a segment crossing 2^32 is split at
-// the quadrant boundary and its second part starts at 2^32 (never
-// acknowledged, since ACKs are below 2^32).
+// A segment crossing a quadrant boundary is split there; crossing 2^32,
+// its second part starts at 0, where its ACK finds it.
 func (k *karnDir) add(seq uint32, n uint64, now, frame int64) {
 	first := uint64(seq)
 	last := first + n - 1
@@ -185,7 +203,7 @@ func (k *karnDir) add(seq uint32, n uint64, now, frame int64) {
 	if first>>30 != last>>30 {
 		n1 := (first>>30+1)<<30 - first
 		k.addSeg(q, first, n1, now, frame)
-		k.addSeg(int(k.quads[q].next), (first>>30+1)<<30, n-n1, now, frame)
+		k.addSeg(int(k.quads[q].next), ((first>>30+1)<<30)&(1<<32-1), n-n1, now, frame)
 		return
 	}
 	k.addSeg(q, first, n, now, frame)
@@ -201,7 +219,7 @@ func (k *karnDir) addSeg(q int, first, n uint64, now, frame int64) {
 	i := len(segs)
 	switch {
 	case i == 0 || first > segs[i-1].last: // after the last (the usual case)
-	case i == 1 || first > segs[i-2].last: // after the one before (the last may be beyond 2^32, see add)
+	case i == 1 || first > segs[i-2].last: // after the one before
 		i--
 	default:
 		i = sort.Search(len(segs), func(j int) bool { return segs[j].last >= first })
@@ -210,8 +228,7 @@ func (k *karnDir) addSeg(q int, first, n uint64, now, frame int64) {
 		if first < quad.segs[i].first {
 			// Starts before this segment: the bytes before it are new.
 			end := min(last, quad.segs[i].first-1)
-			quad.insert(i, karnSeg{first: first, last: end, time: now, frame: frame})
-			i++
+			i += 1 - quad.insert(i, karnSeg{first: first, last: end, time: now, frame: frame})
 			if last < quad.segs[i].first {
 				return
 			}

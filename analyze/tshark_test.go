@@ -99,7 +99,12 @@ func (r *retiring) byStream() []*reassembly.Conn {
 // analyzeCapture runs the scanner and analyzer over a capture.
 func analyzeCapture(t testing.TB, path string) (map[int64]*analyzed, *Analyzer, []*reassembly.Conn) {
 	t.Helper()
-	sc := reassembly.NewScanner(capturetest.Reader(t, path))
+	return analyzeReader(capturetest.Reader(t, path))
+}
+
+// analyzeReader is analyzeCapture of an open capture.
+func analyzeReader(r *reassembly.Reader) (map[int64]*analyzed, *Analyzer, []*reassembly.Conn) {
+	sc := reassembly.NewScanner(r)
 	retired := retire(sc.Tracker())
 	a := New()
 	out := map[int64]*analyzed{}

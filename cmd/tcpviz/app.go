@@ -458,7 +458,8 @@ func (c *countingReader) Read(b []byte) (int, error) {
 
 // forEachInput processes inputs with up to jobs workers and hands the
 // results to emit in input order, each as soon as it and all before it are
-// done.
+// done. A worker that panics (a bug) fails its input with a one-line
+// error naming it; the other inputs' results are kept.
 func forEachInput(ins []input, jobs int, work func(int, input) fileResult, emit func(int, input, fileResult)) {
 	if jobs < 1 {
 		jobs = 1
@@ -476,6 +477,11 @@ func forEachInput(ins []input, jobs int, work func(int, input) fileResult, emit 
 			go func(i int, in input) {
 				defer wg.Done()
 				defer func() { <-sem }()
+				defer func() {
+					if r := recover(); r != nil {
+						results[i] <- fileResult{err: fmt.Errorf("%s: internal error: %v (a bug in tcpviz: please report it, with the capture if you can)", in.display(), r)}
+					}
+				}()
 				results[i] <- work(i, in)
 			}(i, in)
 		}

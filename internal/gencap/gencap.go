@@ -238,3 +238,55 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// Flight is a pcap of one connection (10.0.0.1:40000 to 10.0.0.2:5201,
+// client ISN iss) whose client, after the handshake, sends n segments of
+// mss bytes 1 µs apart — all in flight at once, as at 10 Gbit/s over a
+// few milliseconds — with the segments at index swap and swap+1 captured
+// in each other's place (none when swap < 0). With acks, the server then
+// acknowledges every segment in order, 1 µs apart, 5 ms after the first
+// was sent; without, the capture is one-way (no ACK after the handshake).
+// An iss near 2^32 makes the sequence numbers wrap mid-transfer.
+func Flight(n, mss, swap int, acks bool, iss uint32) io.Reader {
+	const client, server = 0x0a000001, 0x0a000002
+	const cport, sport = 40000, 5201
+	const irs = 5000
+	c2s := func(us int64, seq, ackNo uint32, flags byte, payload int, ipid uint16) segment {
+		return segment{us: us, src: client, dst: server, sport: cport, dport: sport,
+			seq: seq, ack: ackNo, flags: flags, window: 65535, payload: payload, ipid: ipid}
+	}
+	s2c := func(us int64, ackNo uint32, ipid uint16) segment {
+		return segment{us: us, src: server, dst: client, sport: sport, dport: cport,
+			seq: irs + 1, ack: ackNo, flags: ack, window: 65535, ipid: ipid}
+	}
+	const start = 200_000 // µs: first data segment
+	ackStart := int64(start + max(5000, n+1000))
+	step := 0
+	return newStream(func(buf []byte) ([]byte, bool) {
+		switch {
+		case step == 0:
+			buf = appendSegment(buf, c2s(0, iss, 0, syn, 0, 1))
+		case step == 1:
+			buf = appendSegment(buf, segment{us: 100_000, src: server, dst: client, sport: sport, dport: cport,
+				seq: irs, ack: iss + 1, flags: syn | ack, window: 65535})
+		case step == 2:
+			buf = appendSegment(buf, c2s(199_000, iss+1, irs+1, ack, 0, 2))
+		case step < 3+n:
+			i := step - 3
+			j := i // the segment captured at position i
+			if swap >= 0 && i == swap {
+				j = swap + 1
+			} else if swap >= 0 && i == swap+1 {
+				j = swap
+			}
+			buf = appendSegment(buf, c2s(start+int64(i), iss+1+uint32(j*mss), irs+1, ack, mss, uint16(3+j)))
+		case acks && step < 3+2*n:
+			i := step - 3 - n
+			buf = appendSegment(buf, s2c(ackStart+int64(i), iss+1+uint32((i+1)*mss), uint16(i)))
+		default:
+			return buf, false
+		}
+		step++
+		return buf, true
+	})
+}

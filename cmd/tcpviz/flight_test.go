@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tcpviz/internal/gencap"
+)
+
+// TestLargeFlightBatch: captures with more than 4096 segments in flight
+// and one out of place — two-way, one-way, and across 2^32 — in a batch
+// with a bundled capture: every command reads them without a panic, and
+// the batch keeps every input's rows.
+func TestLargeFlightBatch(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, r io.Reader) string {
+		p := filepath.Join(dir, name)
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.Copy(f, r); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		return p
+	}
+	caps := []string{
+		// The swaps come once 4096 segments are in flight.
+		write("twoway.pcap", gencap.Flight(4300, 1448, 4200, true, 1000)),
+		write("oneway.pcap", gencap.Flight(4200, 1448, 4150, false, 1000)),
+		write("wrap.pcap", gencap.Flight(9000, 1448, 2000, true, 1<<32-3000*1448)),
+		write("wrap-oneway.pcap", gencap.Flight(9000, 1448, 8000, false, 1<<32-3000*1448)),
+		filepath.Join("..", "..", "testdata", "geo_short.pcap"),
+	}
+	stdout, stderr, code := tcpviz(t, nil, append([]string{"summary", "-j", "2", "--format", "csv"}, caps...)...)
+	if code != 0 || stderr != "" {
+		t.Fatalf("summary: exit %d: %s", code, stderr)
+	}
+	for _, c := range caps {
+		if n := strings.Count(stdout, "\n"+c+","); n < 2 {
+			t.Errorf("%s: %d summary rows, want 2 or more", filepath.Base(c), n)
+		}
+	}
+	for _, args := range [][]string{{"seq"}, {"rtt"}, {"tput"}, {"window"}, {"cwnd"}, {"rtt", "--sampling", "karn"}} {
+		for _, c := range caps[:4] {
+			out := filepath.Join(dir, fmt.Sprintf("%s-%s.csv", filepath.Base(c), strings.Join(args, "")))
+			if _, stderr, code := tcpviz(t, nil, append(args, "-o", out, c)...); code != 0 {
+				t.Errorf("%s %s: exit %d: %s", strings.Join(args, " "), filepath.Base(c), code, stderr)
+			}
+		}
+	}
+	if _, stderr, code := tcpviz(t, nil, "report", "--out-dir", dir, caps[0]); code != 0 {
+		t.Errorf("report: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := tcpviz(t, nil, "compare", "-o", filepath.Join(dir, "c.png"), caps[0], caps[2]); code != 0 {
+		t.Errorf("compare: exit %d: %s", code, stderr)
+	}
+}
+
+// TestForEachInputRecovers: a worker that panics fails its own input
+// with a one-line error naming it; the others' results are emitted.
+func TestForEachInputRecovers(t *testing.T) {
+	ins := []input{{name: "a.pcap", path: "a.pcap"}, {name: "b.pcap", path: "b.pcap"}, {name: "c.pcap", path: "c.pcap"}}
+	got := make([]fileResult, len(ins))
+	forEachInput(ins, 2, func(i int, in input) fileResult {
+		if i == 1 {
+			var s []int
+			_ = s[i] // index out of range
+		}
+		return fileResult{lines: []string{in.path}}
+	}, func(i int, _ input, r fileResult) { got[i] = r })
+	for _, i := range []int{0, 2} {
+		if got[i].err != nil || len(got[i].lines) != 1 {
+			t.Errorf("input %d: %+v", i, got[i])
+		}
+	}
+	if err := got[1].err; err == nil || !strings.HasPrefix(err.Error(), "b.pcap: internal error: ") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("panicking input: %v", err)
+	}
+}
