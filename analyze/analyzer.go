@@ -453,7 +453,7 @@ func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 
 	// ACKED LOST PACKET
 	if rev.maxseqtobeacked != 0 && gtSeq(ack, rev.maxseqtobeacked) && flags&thACK != 0 {
-		if rev.maxseqtobeacked < rev.nextseq {
+		if ltSeq(rev.maxseqtobeacked, rev.nextseq) { // serial arithmetic (LT_SEQ), as Wireshark 4.0.17
 			// Move 'max seq to be acked' up so the same loss is not
 			// reported again.
 			rev.maxseqtobeacked = rev.nextseq
