@@ -44,6 +44,10 @@ type env struct {
 	stderrTTY      bool // stderr is a terminal: progress bars are shown
 	color          bool // colours allowed (NO_COLOR is not set)
 	single         bool // the command has one input (set by inputsOf)
+	// runInputs are every input of the run, before --shard kept a share
+	// (set by inputsOf): no output may overwrite any of them, whatever
+	// the share.
+	runInputs []input
 	bar            progress
 	out            *errWriter // stdout, as set by runEnv
 }
@@ -310,6 +314,7 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags) ([]input, error) {
 		return nil, usagef("%s: no input: name capture files, directories, or - for standard input", c.Command.Name)
 	}
 	ins := expandInputs(args)
+	e.runInputs = ins
 	if bf != nil && bf.Shard.n > 1 {
 		if ins = shardOf(ins, bf.Shard); len(ins) == 0 {
 			return nil, errEmptyShard

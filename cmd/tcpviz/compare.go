@@ -80,7 +80,7 @@ func compareCommand(e *env) *cli.Command {
 				out = filepath.Join(output.OutDir, "compare-"+string(kind)+".png")
 			}
 			if out != "-" {
-				if err := refuseInput(out, ins); err != nil {
+				if err := refuseInput(out, e.guarded(ins)); err != nil {
 					return err
 				}
 				if err := refuseSpecial(out); err != nil {
@@ -163,7 +163,7 @@ func compareCommand(e *env) *cli.Command {
 				if err := makeDir(filepath.Dir(out)); err != nil {
 					return err
 				}
-				if err := writeAtomic(out, ins, write); err != nil {
+				if err := writeAtomic(out, e.guarded(ins), write); err != nil {
 					return err
 				}
 				fmt.Fprintln(e.stderr, escapeName(out))

@@ -72,7 +72,7 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 				return usagef("-o names one file but there are %d inputs: use --out-dir to write one file per input", len(ins))
 			}
 			if out != "" && out != "-" {
-				if err := refuseInput(out, ins); err != nil {
+				if err := refuseInput(out, e.guarded(ins)); err != nil {
 					return err
 				}
 				if err := refuseSpecial(out); err != nil {
@@ -85,7 +85,7 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 			}
 			failed := false
 			forEachInput(ins, req.jobs.Jobs, func(i int, in input) fileResult {
-				return req.graphOf(e, in, ins, bases[i])
+				return req.graphOf(e, in, e.guarded(ins), bases[i])
 			}, func(_ int, _ input, r fileResult) {
 				failed = e.printResult(r) || failed
 			})

@@ -161,6 +161,16 @@ func cleanOnSignal(stderr io.Writer) {
 	}()
 }
 
+// guarded is what an output of this run must not overwrite: ins and
+// every other input of the run (a --shard run reads a share of them, and
+// must not write over the others either).
+func (e *env) guarded(ins []input) []input {
+	if len(e.runInputs) == 0 {
+		return ins
+	}
+	return append(ins[:len(ins):len(ins)], e.runInputs...)
+}
+
 // refuseInput returns an error when path names one of the inputs.
 func refuseInput(path string, inputs []input) error {
 	out, err := filepath.Abs(path)
@@ -287,8 +297,9 @@ func derivedBases(ins []input) ([]string, error) {
 // refuseReportDirs returns a usage error, before anything is read, when a
 // report folder the run would write (<outDir>/<base>-report for each
 // input) is a symbolic link or not a directory, or holds an input: its
-// files could overwrite it.
-func refuseReportDirs(ins []input, bases []string, outDir string) error {
+// files could overwrite it. all are every input of the run (see
+// env.guarded).
+func refuseReportDirs(ins, all []input, bases []string, outDir string) error {
 	for i, in := range ins {
 		if in.err != nil {
 			continue
@@ -307,7 +318,7 @@ func refuseReportDirs(ins []input, bases []string, outDir string) error {
 			}
 			return usagef("%s: refusing to write over a file: the report folder's name", escapeName(dir))
 		}
-		for _, other := range ins {
+		for _, other := range all {
 			if other.path == "" || other.err != nil {
 				continue
 			}

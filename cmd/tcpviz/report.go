@@ -45,14 +45,14 @@ func reportCommand(e *env) *cli.Command {
 			}
 			bases, err := derivedBases(ins)
 			if err == nil {
-				err = refuseReportDirs(ins, bases, output.OutDir)
+				err = refuseReportDirs(ins, e.guarded(ins), bases, output.OutDir)
 			}
 			if err != nil {
 				return err
 			}
 			failed := false
 			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
-				return reportOf(e, in, ins, bases[i], output.OutDir, conn, picture.Plot)
+				return reportOf(e, in, e.guarded(ins), bases[i], output.OutDir, conn, picture.Plot)
 			})
 			forEachInput(ins, jobs.Jobs, work, func(_ int, _ input, r fileResult) {
 				failed = e.printResult(r) || failed

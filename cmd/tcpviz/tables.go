@@ -124,7 +124,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 			return err
 		}
 		if of.Output != "" && of.Output != "-" {
-			if err := refuseInput(of.Output, ins); err != nil {
+			if err := refuseInput(of.Output, e.guarded(ins)); err != nil {
 				return err
 			}
 			if err := refuseSpecial(of.Output); err != nil {
@@ -133,7 +133,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 			// An input that failed does not discard the others' rows: the
 			// file is kept, and the run still exits 1.
 			var inputFailed error
-			err = writeAtomic(of.Output, ins, func(w io.Writer) error {
+			err = writeAtomic(of.Output, e.guarded(ins), func(w io.Writer) error {
 				err := writeTable(e, w, spec, format, of, jf, ins)
 				if errors.Is(err, errReported) {
 					inputFailed, err = err, nil
@@ -195,7 +195,7 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 		}
 		defer src.close()
 		if partitions {
-			return writePartition(spec, src, filepath.Join(of.OutDir, bases[i]), ins)
+			return writePartition(spec, src, filepath.Join(of.OutDir, bases[i]), e.guarded(ins))
 		}
 		add := func(r *R) { perInput[i] = append(perInput[i], spec.schema.Row(r)) }
 		if stream && format == charts.CSV {
