@@ -48,8 +48,8 @@ type env struct {
 	// (set by inputsOf): no output may overwrite any of them, whatever
 	// the share.
 	runInputs []input
-	bar            progress
-	out            *errWriter // stdout, as set by runEnv
+	bar       progress
+	out       *errWriter // stdout, as set by runEnv
 }
 
 const exitCodesHelp = `EXIT STATUS:
