@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -82,6 +83,39 @@ func TestCompareAlignAndKinds(t *testing.T) {
 	}
 	if _, err := ParseCompareKind("bogus"); err == nil || !strings.Contains(err.Error(), "window, cwnd, seq or loss") {
 		t.Errorf("ParseCompareKind: %v", err)
+	}
+}
+
+// TestThroughputBinsBounded: bins far narrower than the gaps between
+// packets (1 ns over a 3 s transfer: 3·10^9 bins) give a point per bin
+// holding data and one per run of empty bins, not one per bin, and the
+// step curve still integrates to every byte sent.
+func TestThroughputBinsBounded(t *testing.T) {
+	recs := flights(400e6, []int{10, 20, 40, 40, 40, 40, 40, 40}, -1)
+	o := SeriesOptions{Conn: &reassembly.Conn{FirstTime: 0}, Dir: reassembly.C2S}
+	data := 0
+	for _, r := range recs {
+		if r.Dir == reassembly.C2S && r.Len > 0 {
+			data++
+		}
+	}
+	for _, w := range []int64{1, 1000, 1e6} {
+		g := Throughput(recs, o, ThroughputOptions{Window: w, Bins: true})
+		s := g.Lookup(SeriesThroughput)
+		if s == nil || len(s.Points) > 2*data+1 {
+			t.Fatalf("window %d ns: %d points for %d data segments", w, len(s.Points), data)
+		}
+		var bytes float64
+		for i, p := range s.Points[:len(s.Points)-1] {
+			next := s.Points[i+1].Time
+			bytes += p.V[0] * float64(next-p.Time) / 1e9 / 8
+			if p.V[0] != 0 && next-p.Time != w {
+				t.Fatalf("window %d ns: a bin with data %d ns wide", w, next-p.Time)
+			}
+		}
+		if math.Abs(bytes-270000) > 1e-6*270000 {
+			t.Errorf("window %d ns: the steps hold %v bytes, want all 270000 sent", w, bytes)
+		}
 	}
 }
 

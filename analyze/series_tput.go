@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -71,12 +72,17 @@ func resolveWindow(rtts []int64, t *ThroughputOptions) []string {
 	return nil
 }
 
-// fmtDuration writes ns as "1 s", "602.4 ms".
+// fmtDuration writes ns as "1 s", "602.4 ms", "12.5 µs", "800 ns".
 func fmtDuration(ns int64) string {
-	if ns >= 1e9 {
+	switch {
+	case ns >= 1e9:
 		return strconv.FormatFloat(float64(ns)/1e9, 'f', -1, 64) + " s"
+	case ns >= 1e6:
+		return strconv.FormatFloat(math.Round(float64(ns)/1e5)/10, 'f', -1, 64) + " ms"
+	case ns >= 1e3:
+		return strconv.FormatFloat(math.Round(float64(ns)/1e2)/10, 'f', -1, 64) + " µs"
 	}
-	return strconv.FormatFloat(math.Round(float64(ns)/1e5)/10, 'f', -1, 64) + " ms"
+	return strconv.FormatInt(ns, 10) + " ns"
 }
 
 // Throughput builds the throughput graph of direction o.Dir: at each data
@@ -106,8 +112,7 @@ type tputBuilder struct {
 	// The moving averages, or the bins.
 	set          seriesSet
 	sent, acked  *mover
-	bins         [2]map[int64]*tputBin // throughput, goodput
-	binLo, binHi [2]int64
+	bins [2]map[int64]*tputBin // throughput, goodput: the bins holding data
 }
 
 // tputBin is one bin of throughputBins.
@@ -171,9 +176,8 @@ func (b *tputBuilder) event(e tputEvent) {
 		}
 		k, bn := e.k, (e.time-f.start)/b.t.Window
 		if b.bins[k] == nil {
-			b.bins[k], b.binLo[k], b.binHi[k] = map[int64]*tputBin{}, bn, bn
+			b.bins[k] = map[int64]*tputBin{}
 		}
-		b.binLo[k], b.binHi[k] = min(b.binLo[k], bn), max(b.binHi[k], bn)
 		if b.bins[k][bn] == nil {
 			b.bins[k][bn] = &tputBin{frame: e.frame}
 		}
@@ -282,10 +286,13 @@ func (m *mover) compact() {
 
 // binSeries draws the bins: the bytes sent (and newly acknowledged) in
 // fixed bins of the window's width from the connection's first packet,
-// within the time window, each bin as a step at its start, empty bins
-// between included, closed by a point at the last bin's end. A point's
-// frame is the first packet counted in its bin (or the last one before,
-// for an empty bin).
+// within the time window, each bin as a step at its start, closed by a
+// point at the last bin's end. A run of empty bins between is one step to
+// zero at the run's start (a step holds until the next point), so the
+// points, and the time to draw them, grow with the bins that hold data,
+// never with the connection's duration over the window (1 ns windows over
+// a 10 s transfer are 10^10 bins). A point's frame is the first packet
+// counted in its bin (or the last one before, for an empty run).
 func (b *tputBuilder) binSeries() []Series {
 	w := b.t.Window
 	var out []Series
@@ -294,13 +301,15 @@ func (b *tputBuilder) binSeries() []Series {
 			continue
 		}
 		s := Series{Name: name, Kind: Steps}
+		full := slices.Sorted(maps.Keys(b.bins[k]))
 		var frame int64
-		for bn := b.binLo[k]; bn <= b.binHi[k]; bn++ {
-			var bytes int64
-			if x := b.bins[k][bn]; x != nil {
-				bytes, frame = x.bytes, x.frame
+		for i, bn := range full {
+			if i > 0 && bn > full[i-1]+1 { // empty bins before this one
+				s.Points = append(s.Points, Point{Frame: frame, Time: b.f.start + (full[i-1]+1)*w})
 			}
-			bps := float64(bytes) * 8 / (float64(w) / 1e9)
+			x := b.bins[k][bn]
+			frame = x.frame
+			bps := float64(x.bytes) * 8 / (float64(w) / 1e9)
 			s.Points = append(s.Points, Point{Frame: frame, Time: b.f.start + bn*w, V: [3]float64{bps}})
 		}
 		last := s.Points[len(s.Points)-1]

@@ -262,6 +262,11 @@ func (f *windowValue) Set(s string) error {
 	if err := v.Set(t); err != nil {
 		return fmt.Errorf("%w, or a multiple of the median RTT (rtt, 4rtt)", err)
 	}
+	if v.ns < int64(time.Microsecond) {
+		// Shorter than one packet's time on the wire at 10 Gbit/s: every
+		// window would hold one packet or none.
+		return fmt.Errorf("%q is shorter than the shortest window, 1µs", s)
+	}
 	f.ns, f.rtts = v.ns, 0
 	return nil
 }
@@ -650,7 +655,7 @@ func (f *graphParamFlags) tputFlags() []cli.Flag {
 	f.segments = sv
 	return []cli.Flag{
 		&cli.GenericFlag{Name: "window", Value: f.window, DefaultText: "1s",
-			Usage: "averaging window (like Wireshark): 1s, 200ms, seconds, or rtt / 4rtt for one or four median round-trip times"},
+			Usage: "averaging window (like Wireshark): 1s, 200ms, seconds (at least 1µs), or rtt / 4rtt for one or four median round-trip times"},
 		s,
 		&cli.BoolFlag{Name: "bins", Usage: "fixed bins of the window's width, drawn as steps, instead of a moving average"},
 	}
