@@ -110,9 +110,9 @@ type tputBuilder struct {
 	haveAck bool
 	wait    []tputEvent
 	// The moving averages, or the bins.
-	set          seriesSet
-	sent, acked  *mover
-	bins [2]map[int64]*tputBin // throughput, goodput: the bins holding data
+	set         seriesSet
+	sent, acked *mover
+	bins        [2]map[int64]*tputBin // throughput, goodput: the bins holding data
 }
 
 // tputBin is one bin of throughputBins.
