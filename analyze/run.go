@@ -737,7 +737,7 @@ func scanWarnings(sc *reassembly.Scanner) []string {
 		out = append(out, fmt.Sprintf("%s could not be decoded and skipped (first: %s)", Plural(n, "packet"), first))
 	}
 	if n := st.UnknownLink; n > 0 {
-		out = append(out, fmt.Sprintf("packet %d: unsupported link type; %s skipped", st.FirstUnknown, Plural(n, "packet")))
+		out = append(out, fmt.Sprintf("packet %d: unsupported link type %d; %s skipped", st.FirstUnknown, st.UnknownType, Plural(n, "packet")))
 	}
 	ds := sc.DatagramStats()
 	if n := ds.Incomplete; n > 0 {

@@ -12,16 +12,17 @@ import (
 
 // DecodeStats counts what the decoder saw, by outcome.
 type DecodeStats struct {
-	Packets        int64 // every packet handed to Decode
-	TCP            int64 // packets that carried a TCP header
-	NonTCP         int64 // well-formed packets without TCP (ARP, UDP, ...)
-	Fragments      int64 // IP fragments, counted and skipped
-	Malformed      int64 // packets whose headers could not be decoded
-	UnknownLink    int64 // packets of a link type tcpviz does not decode
-	SuperSegments  int64 // TSO/GSO/GRO segments: IPv4 total length 0 or payload above the MSS
-	HeaderOnly     int64 // TCP packets whose payload was not (fully) captured
-	FirstMalformed int64 // packet number of the first malformed packet
-	FirstUnknown   int64 // packet number of the first packet of an unknown link type
+	Packets        int64  // every packet handed to Decode
+	TCP            int64  // packets that carried a TCP header
+	NonTCP         int64  // well-formed packets without TCP (ARP, UDP, ...)
+	Fragments      int64  // IP fragments, counted and skipped
+	Malformed      int64  // packets whose headers could not be decoded
+	UnknownLink    int64  // packets of a link type tcpviz does not decode
+	SuperSegments  int64  // TSO/GSO/GRO segments: IPv4 total length 0 or payload above the MSS
+	HeaderOnly     int64  // TCP packets whose payload was not (fully) captured
+	FirstMalformed int64  // packet number of the first malformed packet
+	FirstUnknown   int64  // packet number of the first packet of an unknown link type
+	UnknownType    uint16 // that packet's link type
 	// BadTime counts packets whose timestamp nanoseconds since 1970 in 64
 	// bits cannot hold (before 1678, after 2262): analysed as tshark does,
 	// their times wrapped (Packet.BadTime), and said in a warning.
@@ -88,7 +89,7 @@ func (d *Decoder) Decode(p *Packet, seg *Segment) (bool, error) {
 	case err == errUnknownLink:
 		d.Stats.UnknownLink++
 		if d.Stats.FirstUnknown == 0 {
-			d.Stats.FirstUnknown = p.Number
+			d.Stats.FirstUnknown, d.Stats.UnknownType = p.Number, uint16(p.LinkType)
 		}
 		err = fmt.Errorf("unsupported link type %d", uint16(p.LinkType))
 	case err == errFragment:
@@ -126,6 +127,14 @@ func linkLayer(lt layers.LinkType) gopacket.LayerType {
 		return layerTypePPP
 	case layers.LinkTypeFDDI:
 		return layerTypeFDDI
+	case layers.LinkTypeC_HDLC:
+		return layerTypeCHDLC
+	case 239: // NFLOG
+		return layerTypeNFLOG
+	case layers.LinkTypeIEEE802_11:
+		return layerTypeDot11
+	case layers.LinkTypeIEEE80211Radio:
+		return layerTypeRadiotap
 	}
 	return gopacket.LayerTypeZero
 }
@@ -165,12 +174,37 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			if err = d.eth.DecodeFromBytes(data, d); err != nil {
 				return false, fmt.Errorf("ethernet: %w", lower(err))
 			}
-			data, typ = d.eth.Payload, d.eth.NextLayerType()
+			data, typ = d.eth.Payload, etherTypeLayer(d.eth.EthernetType)
 		case layers.LayerTypeDot1Q:
 			if err = d.dot1q.DecodeFromBytes(data, d); err != nil {
 				return false, fmt.Errorf("802.1q: %w", lower(err))
 			}
-			data, typ = d.dot1q.Payload, d.dot1q.NextLayerType()
+			data, typ = d.dot1q.Payload, etherTypeLayer(d.dot1q.Type)
+		case layers.LayerTypeLLC:
+			if data, typ, err = llcPayload(data); err != nil {
+				return false, err
+			}
+		case layerTypeCHDLC:
+			if data, typ, err = chdlcPayload(data); err != nil {
+				return false, err
+			}
+		case layerTypeNFLOG:
+			if data, typ, err = nflogPayload(data); err != nil {
+				return false, err
+			}
+		case layerTypeDot11:
+			if data, typ, err = dot11Payload(data); err != nil {
+				return false, err
+			}
+		case layerTypeRadiotap:
+			var fcs bool
+			if data, fcs, err = radiotapPayload(data); err != nil {
+				return false, err
+			}
+			if fcs { // the frame's last 4 bytes are its FCS, not payload
+				wireEnd -= 4
+			}
+			typ = layerTypeDot11
 		case layers.LayerTypeLinuxSLL:
 			if err = d.sll.DecodeFromBytes(data, d); err != nil {
 				return false, fmt.Errorf("linux sll: %w", lower(err))
@@ -219,10 +253,16 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 				return false, fmt.Errorf("gre: %w", lower(err))
 			}
 			data = d.gre.Payload
-			if d.gre.Protocol == layers.EthernetTypePPP {
+			switch d.gre.Protocol {
+			case layers.EthernetTypePPP:
 				typ = layerTypePPP
-			} else {
-				typ = d.gre.NextLayerType()
+			case 0x88be, 0x22eb: // ERSPAN
+				if data, err = erspanPayload(d.gre.Protocol, d.gre.SeqPresent, data); err != nil {
+					return false, err
+				}
+				typ = layers.LayerTypeEthernet
+			default:
+				typ = etherTypeLayer(d.gre.Protocol)
 			}
 		case layerTypeRawIP:
 			if len(data) < 1 {
@@ -296,6 +336,14 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			data, typ = ip.Payload, ip.NextLayerType()
 		case layers.LayerTypeIPv6Fragment:
 			// Next header, reserved, offset (13 bits) and flags, identification.
+			if len(data) >= 8 && binary.BigEndian.Uint16(data[2:])&0xfff9 == 0 {
+				// An atomic fragment (offset 0, no more fragments, RFC
+				// 6946): the whole datagram, as Wireshark dissects it.
+				ipLeft -= 8
+				ipAt, proto = data[8:], data[0]
+				data, typ = data[8:], layers.IPProtocol(proto).LayerType()
+				continue
+			}
 			if d.datagrams && ipVer == 6 && len(data) >= 8 && data[0] != uint8(layers.IPProtocolTCP) {
 				ff := binary.BigEndian.Uint16(data[2:])
 				d.noteIP(p, seg, 6, data[0], data[8:], ipLeft-8,
@@ -309,21 +357,56 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			ipLeft -= len(d.ip6ext.Contents)
 			ipAt, proto = d.ip6ext.Payload, uint8(d.ip6ext.NextHeader)
 			data, typ = d.ip6ext.Payload, d.ip6ext.NextLayerType()
+		case layers.LayerTypeIPSecAH:
+			// Next header, payload length (in 4-byte words, minus 2),
+			// reserved, SPI, sequence number, integrity check value.
+			if len(data) < 12 {
+				return false, errors.New("ah: truncated header")
+			}
+			n := (int(data[1]) + 2) * 4
+			if len(data) < n {
+				return false, errors.New("ah: truncated header")
+			}
+			ipLeft -= n
+			ipAt, proto = data[n:], data[0]
+			data, typ = data[n:], layers.IPProtocol(proto).LayerType()
+		case layers.LayerTypeUDP:
+			inner, next, end, err := udpTunnel(data)
+			if err != nil {
+				return false, err
+			}
+			if next == gopacket.LayerTypeZero {
+				return d.other(p, seg, ipVer, proto, ipAt, data, ipLeft), nil
+			}
+			// The tunnel's datagram is a UDP flow of its own (Wireshark
+			// gives it a udp.stream); the packet inside is read on.
+			if d.datagrams && ipVer != 0 && ipAt != nil && len(data) == len(ipAt) {
+				d.noteIP(p, seg, uint8(ipVer), proto, data, ipLeft, fragInfo{})
+			}
+			wireEnd = min(wireEnd, offset(data)+end)
+			data, typ, ipAt = inner, next, nil
 		case layers.LayerTypeTCP:
 			if err = d.decodeTCP(data, p, seg, ipVer, ipLeft); err != nil {
 				return false, err
 			}
 			return true, nil
 		default:
-			// The payload of an IP header that is not TCP (UDP, ICMP, ...),
-			// when nothing but that header came before it.
-			if d.datagrams && ipVer != 0 && ipAt != nil && len(data) == len(ipAt) {
-				d.noteIP(p, seg, uint8(ipVer), proto, data, ipLeft, fragInfo{})
-			}
-			return false, nil
+			return d.other(p, seg, ipVer, proto, ipAt, data, ipLeft), nil
 		}
 	}
 	return false, fmt.Errorf("more than %d nested headers", maxLayers)
+}
+
+// other ends the decoding of a packet that is not TCP. The payload of an
+// IP header (UDP, ICMP, ...), when nothing but that header came before
+// it, is noted for the datagram path — unless the packet's datagram was
+// noted already: the outer UDP of a tunnel is its flow, as Wireshark's
+// first udp.stream.
+func (d *Decoder) other(p *Packet, seg *Segment, ipVer int, proto uint8, ipAt, data []byte, ipLeft int) bool {
+	if d.datagrams && ipVer != 0 && ipAt != nil && len(data) == len(ipAt) && d.ip.frame != p.Number {
+		d.noteIP(p, seg, uint8(ipVer), proto, data, ipLeft, fragInfo{})
+	}
+	return false
 }
 
 // pppPayload strips a PPP header (with or without HDLC address and
@@ -372,6 +455,16 @@ func mplsPayload(data []byte) ([]byte, gopacket.LayerType, error) {
 			return data, layers.LayerTypeIPv4, nil
 		case 6:
 			return data, layers.LayerTypeIPv6, nil
+		case 0:
+			// An Ethernet pseudowire with its control word (RFC 4448).
+			// Wireshark reads Ethernet without one when the 12 bytes
+			// look like two known vendors' MAC addresses (its OUI
+			// database); tcpviz carries no such database and always
+			// takes the control word.
+			if len(data) < 4 {
+				return nil, 0, errors.New("mpls: truncated control word")
+			}
+			return data[4:], layers.LayerTypeEthernet, nil
 		}
 	}
 	return data, gopacket.LayerTypeZero, nil

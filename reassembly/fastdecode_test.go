@@ -9,6 +9,7 @@ import (
 
 	"github.com/gopacket/gopacket/layers"
 
+	"tcpviz/internal/gencap"
 	"tcpviz/internal/golden"
 )
 
@@ -99,6 +100,17 @@ func FuzzFastDecode(f *testing.F) {
 		} {
 			f.Add(uint16(c.lt), c.data, uint16(len(c.data)))
 			f.Add(uint16(c.lt), c.data[:len(c.data)-15], uint16(len(c.data)))
+		}
+	}
+	// Every encapsulation and link type of testdata/tunnels.
+	for _, tc := range gencap.Tunnels() {
+		r, err := NewReader(bytes.NewReader(tc.Capture()))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for i := 0; i < 20 && r.Next(); i++ {
+			p := r.Packet()
+			f.Add(uint16(p.LinkType), append([]byte(nil), p.Data...), uint16(p.WireLen))
 		}
 	}
 	f.Fuzz(func(t *testing.T, lt uint16, data []byte, wire uint16) {

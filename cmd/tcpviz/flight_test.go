@@ -83,3 +83,18 @@ func TestForEachInputRecovers(t *testing.T) {
 		t.Errorf("panicking input: %v", err)
 	}
 }
+
+// TestUnsupportedLinkTypeNamed: packets of a link type tcpviz does not
+// decode are said, with the link type's number, not passed over.
+func TestUnsupportedLinkTypeNamed(t *testing.T) {
+	data := gencap.Tunnels()[0].Capture()
+	data[20], data[21], data[22], data[23] = 147, 0, 0, 0 // LINKTYPE_USER0
+	p := filepath.Join(t.TempDir(), "user0.pcap")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, _ := tcpviz(t, nil, "summary", p)
+	if !strings.Contains(stderr, "packet 1: unsupported link type 147; 38 packets skipped") {
+		t.Errorf("stderr %q", stderr)
+	}
+}

@@ -3,6 +3,7 @@
 //
 //	go run ./scripts/gencap flood N RATE          N SYNs, RATE a second
 //	go run ./scripts/gencap retrans N OUTSTANDING N retransmissions of one segment, 25 ms apart
+//	go run ./scripts/gencap tunnels DIR           the crafted tunnel and link-type captures (testdata/tunnels)
 package main
 
 import (
@@ -10,14 +11,26 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"tcpviz/internal/gencap"
 )
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "tunnels" {
+		for _, t := range gencap.Tunnels() {
+			p := filepath.Join(os.Args[2], t.Name)
+			if err := os.WriteFile(p, t.Capture(), 0o644); err != nil {
+				fmt.Fprintln(os.Stderr, "gencap:", err)
+				os.Exit(1)
+			}
+			fmt.Println(p)
+		}
+		return
+	}
 	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: gencap flood N RATE | retrans N OUTSTANDING")
+		fmt.Fprintln(os.Stderr, "usage: gencap flood N RATE | retrans N OUTSTANDING | tunnels DIR")
 		os.Exit(2)
 	}
 	a, err1 := strconv.Atoi(os.Args[2])
