@@ -268,7 +268,7 @@ func l2tpPayload(b []byte) ([]byte, gopacket.LayerType, error) {
 	if flags&0x4000 != 0 { // length
 		n += 2
 	}
-	n += 4 // tunnel and session id
+	n += 4                 // tunnel and session id
 	if flags&0x0800 != 0 { // Ns, Nr
 		n += 4
 	}
