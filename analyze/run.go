@@ -739,6 +739,10 @@ func scanWarnings(sc *reassembly.Scanner) []string {
 	if n := st.UnknownLink; n > 0 {
 		out = append(out, fmt.Sprintf("packet %d: unsupported link type %d; %s skipped", st.FirstUnknown, st.UnknownType, Plural(n, "packet")))
 	}
+	if n := st.FragIncomplete; n > 0 {
+		out = append(out, fmt.Sprintf("%s carrying TCP whose fragments did not all arrive (first fragment: packet %d): their segments are missing",
+			Plural(n, "fragmented datagram"), st.FirstFragIncomplete))
+	}
 	ds := sc.DatagramStats()
 	if n := ds.Incomplete; n > 0 {
 		out = append(out, fmt.Sprintf("%s whose fragments did not all arrive (first fragment: packet %d)",

@@ -15,7 +15,7 @@ type DecodeStats struct {
 	Packets        int64  // every packet handed to Decode
 	TCP            int64  // packets that carried a TCP header
 	NonTCP         int64  // well-formed packets without TCP (ARP, UDP, ...)
-	Fragments      int64  // IP fragments, counted and skipped
+	Fragments      int64  // IP fragments but the last of a datagram carrying TCP (reassembled), or of another (for the datagram path)
 	Malformed      int64  // packets whose headers could not be decoded
 	UnknownLink    int64  // packets of a link type tcpviz does not decode
 	SuperSegments  int64  // TSO/GSO/GRO segments: IPv4 total length 0 or payload above the MSS
@@ -28,6 +28,11 @@ type DecodeStats struct {
 	// their times wrapped (Packet.BadTime), and said in a warning.
 	BadTime      int64
 	FirstBadTime int64
+	// Reassembled counts the datagrams carrying TCP (or a tunnel)
+	// rebuilt from IP fragments, FragIncomplete those whose fragments
+	// did not all arrive (FirstFragIncomplete: the first fragment of the
+	// first of them).
+	Reassembled, FragIncomplete, FirstFragIncomplete int64
 }
 
 // Decoder turns captured packets into Segments: the common encapsulations
@@ -54,6 +59,50 @@ type Decoder struct {
 	// that is not TCP (see Scanner.Datagrams). TCP packets never reach it.
 	datagrams bool
 	ip        ipPacket
+
+	// frags reassembles the IP fragments of datagrams that carry TCP, or
+	// may carry it in a tunnel (GRE, IP in IP), as Wireshark does with
+	// its default preferences; fragStats counts what it gave up on.
+	frags     fragTable
+	fragStats DatagramStats
+}
+
+// carriesTCP reports whether an IP payload of protocol proto may hold
+// TCP: TCP itself, or a tunnel tcpviz reads that is not UDP (fragmented
+// UDP datagrams take the datagram path).
+func carriesTCP(proto uint8) bool {
+	switch layers.IPProtocol(proto) {
+	case layers.IPProtocolTCP, layers.IPProtocolGRE, layers.IPProtocolIPv4, layers.IPProtocolIPv6, layers.IPProtocolAH:
+		return true
+	}
+	return false
+}
+
+// reassemble files a fragment of a datagram that carriesTCP. When it
+// completes the datagram it returns the datagram's payload (captured
+// bytes; valid until the next completion) and its length on the wire.
+func (d *Decoder) reassemble(p *Packet, seg *Segment, version, proto uint8, payload []byte, left int, f fragInfo) ([]byte, int, bool, error) {
+	if d.frags.stats == nil {
+		d.frags.stats = &d.fragStats
+	}
+	ip := ipPacket{frame: p.Number, version: version, proto: proto, src: seg.Src, dst: seg.Dst,
+		payload: payload[:min(len(payload), max(left, 0))], left: max(left, 0), frag: f}
+	data, total, n, err := d.frags.add(&ip, p)
+	d.Stats.FragIncomplete, d.Stats.FirstFragIncomplete = d.fragStats.Incomplete, d.fragStats.FirstIncomplete
+	if err != nil || n == 0 {
+		return nil, 0, false, err
+	}
+	d.Stats.Reassembled++
+	return data, total, true, nil
+}
+
+// Flush ends the capture: fragmented datagrams still waiting are
+// counted as incomplete.
+func (d *Decoder) Flush() {
+	if d.frags.stats != nil {
+		d.frags.flush()
+		d.Stats.FragIncomplete, d.Stats.FirstFragIncomplete = d.fragStats.Incomplete, d.fragStats.FirstIncomplete
+	}
 }
 
 // SetTruncated implements gopacket.DecodeFeedback.
@@ -162,7 +211,10 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 	// wireEnd is where the packet ends on the wire, as an offset into
 	// p.Data; headers with length fields (PPPoE) can bring it forward.
 	wireEnd := p.WireLen
-	offset := func(b []byte) int { return len(p.Data) - len(b) }
+	// offset is where b, a suffix of base, starts in it: base is the
+	// packet's bytes, or a datagram reassembled from fragments.
+	base := p.Data
+	offset := func(b []byte) int { return len(base) - len(b) }
 	// ipAt and proto are the innermost IP header's payload (past any
 	// extension headers) and the protocol it carries, for datagrams.
 	var ipAt []byte
@@ -301,7 +353,22 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			seg.Dst = netip.AddrFrom4([4]byte(ip.DstIP))
 			seg.TTL, seg.IPID = ip.TTL, ip.Id
 			if ip.Flags&layers.IPv4MoreFragments != 0 || ip.FragOffset != 0 {
-				if d.datagrams && ip.Protocol != layers.IPProtocolTCP {
+				fi := fragInfo{frag: true, more: ip.Flags&layers.IPv4MoreFragments != 0, offset: int(ip.FragOffset) * 8, id: uint32(ip.Id)}
+				if carriesTCP(uint8(ip.Protocol)) {
+					whole, total, ok, err := d.reassemble(p, seg, 4, uint8(ip.Protocol), ip.Payload, ipLeft, fi)
+					if err != nil {
+						return false, err
+					}
+					if !ok {
+						return false, errFragment
+					}
+					// The datagram, read on at the fragment that completed
+					// it (as Wireshark shows it): lengths are its own.
+					base, data, typ, ipLeft, wireEnd = whole, whole, ip.Protocol.LayerType(), total, total
+					ipAt, proto = nil, uint8(ip.Protocol)
+					continue
+				}
+				if d.datagrams {
 					d.noteIP(p, seg, 4, uint8(ip.Protocol), ip.Payload, ipLeft,
 						fragInfo{frag: true, more: ip.Flags&layers.IPv4MoreFragments != 0, offset: int(ip.FragOffset) * 8, id: uint32(ip.Id)})
 				}
@@ -344,10 +411,25 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 				data, typ = data[8:], layers.IPProtocol(proto).LayerType()
 				continue
 			}
-			if d.datagrams && ipVer == 6 && len(data) >= 8 && data[0] != uint8(layers.IPProtocolTCP) {
+			if len(data) >= 8 && ipVer == 6 {
 				ff := binary.BigEndian.Uint16(data[2:])
-				d.noteIP(p, seg, 6, data[0], data[8:], ipLeft-8,
-					fragInfo{frag: true, more: ff&1 != 0, offset: int(ff &^ 7), id: binary.BigEndian.Uint32(data[4:])})
+				fi := fragInfo{frag: true, more: ff&1 != 0, offset: int(ff &^ 7), id: binary.BigEndian.Uint32(data[4:])}
+				if carriesTCP(data[0]) {
+					next := layers.IPProtocol(data[0])
+					whole, total, ok, err := d.reassemble(p, seg, 6, data[0], data[8:], ipLeft-8, fi)
+					if err != nil {
+						return false, err
+					}
+					if !ok {
+						return false, errFragment
+					}
+					base, data, typ, ipLeft, wireEnd = whole, whole, next.LayerType(), total, total
+					ipAt, proto = nil, uint8(next)
+					continue
+				}
+				if d.datagrams {
+					d.noteIP(p, seg, 6, data[0], data[8:], ipLeft-8, fi)
+				}
 			}
 			return false, errFragment
 		case layers.LayerTypeIPv6Destination, layers.LayerTypeIPv6Routing, layers.LayerTypeIPv6HopByHop:

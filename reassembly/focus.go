@@ -83,8 +83,26 @@ func (s *Scanner) next() bool {
 		if p.Number >= f.FirstFrame && !f.skip(p) {
 			return true
 		}
+		if p.Number < f.FirstFrame && isFragment(p) {
+			return true // it may complete a datagram of the connection's (reassemble)
+		}
 	}
 	return false
+}
+
+// isFragment reports whether p is an IPv4 fragment, or may be one: an
+// IPv6 packet with extension headers. The decoder's reassembly needs the
+// fragments before a connection's first frame, which may complete its
+// first segment.
+func isFragment(p *Packet) bool {
+	ip, _, version := fastIP(p)
+	switch version {
+	case 4:
+		return len(ip) >= 20 && binary.BigEndian.Uint16(ip[6:])&0x3fff != 0
+	case 6:
+		return len(ip) >= 40 && ip[6] != uint8(layers.IPProtocolTCP) && ip[6] != uint8(layers.IPProtocolUDP)
+	}
+	return true // not a link type decodeFast reads: decode it
 }
 
 // skip reports whether p, from the header bytes alone, is certainly not
@@ -151,6 +169,9 @@ func (f *focus) match(src, dst, tcp []byte) bool {
 
 // has reports whether decoded segment seg is of f's connection.
 func (f *focus) has(seg *Segment) bool {
+	if seg.Frame < f.FirstFrame { // read only for the reassembly of fragments
+		return false
+	}
 	src, dst := seg.SrcAddrPort(), seg.DstAddrPort()
 	return src == f.Client && dst == f.Server || src == f.Server && dst == f.Client
 }

@@ -227,6 +227,7 @@ func (s *Scanner) produce(p *pipeline) {
 			return
 		}
 	}
+	s.dec.Flush()
 	if p.track {
 		s.trk.OnRetire = p.afterEvent
 		s.trk.Flush()

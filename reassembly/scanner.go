@@ -48,10 +48,12 @@ func (s *Scanner) Scan() bool {
 		if err != nil {
 			s.warn(errPacket(p.Number, err))
 		}
+		// A datagram noted: a packet without TCP, or the UDP datagram of a
+		// tunnel the TCP segment came out of (a UDP flow of its own).
+		if s.dg != nil && s.dec.ip.frame == p.Number {
+			s.dg.add(&s.dec.ip, p)
+		}
 		if !ok {
-			if s.dg != nil && s.dec.ip.frame == p.Number {
-				s.dg.add(&s.dec.ip, p)
-			}
 			continue
 		}
 		if s.focus != nil && !s.focus.has(&s.seg) {
@@ -63,6 +65,7 @@ func (s *Scanner) Scan() bool {
 		}
 		return true
 	}
+	s.dec.Flush()
 	s.trk.Flush()
 	if s.dg != nil {
 		s.dg.flush()

@@ -60,6 +60,9 @@ func llcPayload(data []byte) ([]byte, gopacket.LayerType, error) {
 	if ctl&3 != 3 { // I and S frames have a two-byte control field
 		n = 4
 	}
+	if len(data) < n {
+		return nil, 0, errors.New("llc: truncated header")
+	}
 	if dsap != 0xaa || ssap&0xfe != 0xaa || n != 3 {
 		if dsap == 0x06 && ssap&0xfe == 0x06 { // the IP SAP
 			return data[n:], layers.LayerTypeIPv4, nil

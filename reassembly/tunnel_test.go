@@ -17,7 +17,7 @@ import (
 // TestTunnelCapturesAreGenerated: testdata/tunnels holds exactly what
 // scripts/gencap tunnels writes (its tshark goldens describe those bytes).
 func TestTunnelCapturesAreGenerated(t *testing.T) {
-	for _, tc := range gencap.Tunnels() {
+	for _, tc := range append(gencap.Tunnels(), gencap.Fragments()...) {
 		got, err := os.ReadFile(filepath.Join(golden.Testdata(), "tunnels", tc.Name))
 		if err != nil {
 			t.Fatal(err)

@@ -46,7 +46,7 @@ else
   done
   # The bundled captures: what file(1)-like magic says is a capture.
   while IFS= read -r f; do
-    case "$f" in */tshark/*|*/tshark-udp/*|*/cli/*|*/tcptrace/*|*.md|*.jsonl.gz|*.tsv) continue ;; esac
+    case "$f" in tshark/*|tshark-udp/*|tshark-shifted/*|cli/*|tcptrace/*|*.md|*.jsonl.gz|*.tsv|*.tsv.gz) continue ;; esac
     captures+=("$repo/testdata/$f")
   done < <(cd "$repo/testdata" && find . -type f ! -name '.*' -printf '%P\n' | sort)
 fi

@@ -3,6 +3,7 @@ package gencap
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 )
 
 // Crafted captures of TCP inside encapsulations and link types, for the
@@ -145,6 +146,9 @@ type Tunnel struct {
 	wrap     func(ip []byte) []byte
 	plain    func(ip []byte) []byte
 	v6       bool // the encapsulated connection is IPv6
+	// frames, when set, frames a packet of the middle connection as
+	// several (IP fragments), instead of wrap.
+	frames func(ip []byte) [][]byte
 }
 
 // Tunnels lists the crafted captures.
@@ -152,7 +156,7 @@ func Tunnels() []Tunnel {
 	eth := etherIP
 	var ts []Tunnel
 	add := func(name string, lt uint32, plain, wrap func([]byte) []byte, v6 bool) {
-		ts = append(ts, Tunnel{name, lt, wrap, plain, v6})
+		ts = append(ts, Tunnel{Name: name, LinkType: lt, wrap: wrap, plain: plain, v6: v6})
 	}
 	add("vxlan.pcap", 1, eth, func(ip []byte) []byte {
 		hdr := []byte{0x08, 0, 0, 0, 0, 0x12, 0x34, 0}
@@ -312,7 +316,11 @@ func (t Tunnel) Capture() []byte {
 	tunnelled, _ := mid.packets(4, 120)
 	last, _ := ipConn{cli: a4(21), srv: a4(22), cport: 40002, sport: 8080, iss: 3000, irs: 6000}.packets(3, 100)
 	for i := 0; i < len(tunnelled) || i < len(last); i++ {
-		if i < len(tunnelled) {
+		if i < len(tunnelled) && t.frames != nil {
+			for _, f := range t.frames(tunnelled[i]) {
+				write(f)
+			}
+		} else if i < len(tunnelled) {
 			write(t.wrap(tunnelled[i]))
 		}
 		if i < len(last) {
@@ -320,4 +328,106 @@ func (t Tunnel) Capture() []byte {
 		}
 	}
 	return buf.Bytes()
+}
+
+// fragment4 splits an IPv4 packet into fragments of at most size payload
+// bytes (a multiple of 8), each with its own header (valid checksum).
+func fragment4(ip []byte, size int) [][]byte {
+	hl := int(ip[0]&0xf) * 4
+	payload := ip[hl:]
+	var out [][]byte
+	for off := 0; off < len(payload); off += size {
+		end := min(off+size, len(payload))
+		h := append([]byte(nil), ip[:hl]...)
+		ff := uint16(off / 8)
+		if end < len(payload) {
+			ff |= 0x2000 // more fragments
+		}
+		binary.BigEndian.PutUint16(h[6:], ff)
+		binary.BigEndian.PutUint16(h[2:], uint16(hl+end-off))
+		h[10], h[11] = 0, 0
+		binary.BigEndian.PutUint16(h[10:], ipChecksum(h))
+		out = append(out, append(h, payload[off:end]...))
+	}
+	return out
+}
+
+// fragment6 splits an IPv6 packet (no extension headers) into fragments
+// of at most size payload bytes (a multiple of 8), with a fragment
+// header.
+func fragment6(ip []byte, size int, id uint32) [][]byte {
+	next, payload := ip[6], ip[40:]
+	var out [][]byte
+	for off := 0; off < len(payload); off += size {
+		end := min(off+size, len(payload))
+		fh := []byte{next, 0, 0, 0, 0, 0, 0, 0}
+		ff := uint16(off)
+		if end < len(payload) {
+			ff |= 1
+		}
+		binary.BigEndian.PutUint16(fh[2:], ff)
+		binary.BigEndian.PutUint32(fh[4:], id)
+		out = append(out, ip6(ip[8:24], ip[24:40], 44, append(fh, payload[off:end]...)))
+	}
+	return out
+}
+
+// Fragments lists the crafted captures of TCP in IP fragments: the
+// middle connection's SYN and data segments fragmented (IPv4, IPv6,
+// fragments out of order, the outer header of a GRE tunnel), and a
+// datagram one fragment of which never came.
+func Fragments() []Tunnel {
+	big := func(ip []byte) bool {
+		return len(ip) > 100 || ip[0]>>4 == 4 && ip[33]&0x02 != 0 || ip[0]>>4 == 6 && ip[53]&0x02 != 0
+	}
+	frag4 := func(reverse, lose bool) func([]byte) [][]byte {
+		n := 0
+		return func(ip []byte) [][]byte {
+			if !big(ip) {
+				return [][]byte{etherIP(ip)}
+			}
+			size := 48
+			if len(ip) < 100 { // a SYN: 24 bytes of TCP header, 16 + 8
+				size = 16
+			}
+			fs := fragment4(ip, size)
+			if reverse {
+				slices.Reverse(fs)
+			}
+			n++
+			if lose && n == 3 {
+				fs = fs[:len(fs)-1] // a fragment lost before the capture
+			}
+			var out [][]byte
+			for _, f := range fs {
+				out = append(out, etherIP(f))
+			}
+			return out
+		}
+	}
+	gre := func(ip []byte) [][]byte {
+		outer := ip4(outerA, outerB, 47, binary.BigEndian.Uint16(ip[4:])+7, append([]byte{0, 0, 0x08, 0x00}, ip...))
+		var out [][]byte
+		for _, f := range fragment4(outer, 64) {
+			out = append(out, etherIP(f))
+		}
+		return out
+	}
+	v6 := func(ip []byte) [][]byte {
+		if !big(ip) {
+			return [][]byte{etherIP(ip)}
+		}
+		var out [][]byte
+		for _, f := range fragment6(ip, 48, binary.BigEndian.Uint32(ip[44:])) {
+			out = append(out, etherIP(f))
+		}
+		return out
+	}
+	return []Tunnel{
+		{Name: "frag_tcp.pcap", LinkType: 1, plain: etherIP, frames: frag4(false, false)},
+		{Name: "frag_tcp_reordered.pcap", LinkType: 1, plain: etherIP, frames: frag4(true, false)},
+		{Name: "frag_tcp_lost.pcap", LinkType: 1, plain: etherIP, frames: frag4(false, true)},
+		{Name: "frag_gre.pcap", LinkType: 1, plain: etherIP, frames: gre},
+		{Name: "frag_v6.pcap", LinkType: 1, plain: etherIP, frames: v6, v6: true},
+	}
 }

@@ -71,7 +71,7 @@ func Bundled() []string {
 		}
 		if d.IsDir() {
 			switch d.Name() {
-			case "tshark", "tshark-udp", "cli", "tcptrace":
+			case "tshark", "tshark-udp", "tshark-shifted", "cli", "tcptrace":
 				return filepath.SkipDir
 			}
 			return nil

@@ -3,7 +3,7 @@
 //
 //	go run ./scripts/gencap flood N RATE          N SYNs, RATE a second
 //	go run ./scripts/gencap retrans N OUTSTANDING N retransmissions of one segment, 25 ms apart
-//	go run ./scripts/gencap tunnels DIR           the crafted tunnel and link-type captures (testdata/tunnels)
+//	go run ./scripts/gencap tunnels DIR           the crafted tunnel, link-type and fragment captures (testdata/tunnels)
 package main
 
 import (
@@ -19,7 +19,7 @@ import (
 
 func main() {
 	if len(os.Args) == 3 && os.Args[1] == "tunnels" {
-		for _, t := range gencap.Tunnels() {
+		for _, t := range append(gencap.Tunnels(), gencap.Fragments()...) {
 			p := filepath.Join(os.Args[2], t.Name)
 			if err := os.WriteFile(p, t.Capture(), 0o644); err != nil {
 				fmt.Fprintln(os.Stderr, "gencap:", err)
