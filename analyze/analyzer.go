@@ -178,9 +178,11 @@ func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 // the caller does not read *info: a SYN held back is not analysed yet.
 func (a *Analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo, want bool) {
 	var v PathVerdict
-	if a.ahead == nil {
+	switch {
+	case s.InICMP: // no path, no sequence analysis (see add)
+	case a.ahead == nil:
 		v = a.path.Add(c, s)
-	} else {
+	default:
 		v = PathVerdict(s.Note) // the path analysed ahead (aheadPath.track)
 	}
 	a.addWire(c, s, info, want)
@@ -232,6 +234,15 @@ func (a *Analyzer) revive(c *reassembly.Conn, first *reassembly.Segment) *connSt
 
 // add is Add on the state cs (isNew: c's first segment), into *info.
 func (a *Analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo) {
+	if s.InICMP {
+		// A TCP header quoted in an ICMP error: a packet of its
+		// connection, as Wireshark counts it, with no analysis (no flags,
+		// nothing for the state), and the window as Wireshark shows it.
+		*info = PacketInfo{BytesInFlight: -1, AckRTT: -1, KarnRTT: -1}
+		info.Window, info.ScaleFactor = scaledWindow(&cs.flow[s.Dir], s)
+		cs.stats[s.Dir].s.Packets++
+		return
+	}
 	smp := cs.karnAdd(s)
 	fwd, rev := &cs.flow[s.Dir], &cs.flow[s.Dir.Reverse()]
 	*info = PacketInfo{BytesInFlight: -1, AckRTT: -1, KarnRTT: -1}

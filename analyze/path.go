@@ -376,7 +376,11 @@ func newAheadPath() *aheadPath {
 }
 
 // track is the hook for each tracked segment: its verdict goes with it.
-func (ap *aheadPath) track(c *reassembly.Conn, s *reassembly.Segment) { s.Note = uint8(ap.p.Add(c, s)) }
+func (ap *aheadPath) track(c *reassembly.Conn, s *reassembly.Segment) {
+	if !s.InICMP { // a quoted header is nothing the path did
+		s.Note = uint8(ap.p.Add(c, s))
+	}
+}
 
 // retire is the hook for each retired connection.
 func (ap *aheadPath) retire(c *reassembly.Conn) {

@@ -300,6 +300,10 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		if a == nil {
 			continue
 		}
+		if seg.InICMP { // counted in its connection, drawn in no graph
+			a.Add(c, seg)
+			continue
+		}
 		ai := -1
 		if len(o.Also) > 0 {
 			ai = alsoIndex(o.Also, c.Stream)

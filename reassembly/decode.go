@@ -189,6 +189,7 @@ func linkLayer(lt layers.LinkType) gopacket.LayerType {
 }
 
 func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
+	seg.InICMP = false
 	if !d.noFast {
 		if handled, err := d.decodeFast(p, seg); handled {
 			return err == nil, err
@@ -352,7 +353,10 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			seg.Src = netip.AddrFrom4([4]byte(ip.SrcIP))
 			seg.Dst = netip.AddrFrom4([4]byte(ip.DstIP))
 			seg.TTL, seg.IPID = ip.TTL, ip.Id
-			if ip.Flags&layers.IPv4MoreFragments != 0 || ip.FragOffset != 0 {
+			if seg.InICMP && ip.FragOffset != 0 {
+				return false, nil // a quoted fragment past the transport header
+			}
+			if !seg.InICMP && (ip.Flags&layers.IPv4MoreFragments != 0 || ip.FragOffset != 0) {
 				fi := fragInfo{frag: true, more: ip.Flags&layers.IPv4MoreFragments != 0, offset: int(ip.FragOffset) * 8, id: uint32(ip.Id)}
 				if carriesTCP(uint8(ip.Protocol)) {
 					whole, total, ok, err := d.reassemble(p, seg, 4, uint8(ip.Protocol), ip.Payload, ipLeft, fi)
@@ -467,7 +471,23 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			}
 			wireEnd = min(wireEnd, offset(data)+end)
 			data, typ, ipAt = inner, next, nil
+		case layers.LayerTypeICMPv4, layers.LayerTypeICMPv6:
+			quoted, ok := icmpQuote(typ == layers.LayerTypeICMPv6, data)
+			if !ok || seg.InICMP {
+				return d.other(p, seg, ipVer, proto, ipAt, data, ipLeft), nil
+			}
+			// An error quoting the packet that caused it: the ICMP message
+			// is a datagram (a flow of its own), the TCP header quoted in it
+			// a packet of its connection, as Wireshark counts them.
+			if d.datagrams && ipVer != 0 && ipAt != nil && len(data) == len(ipAt) {
+				d.noteIP(p, seg, uint8(ipVer), proto, data, ipLeft, fragInfo{})
+			}
+			seg.InICMP = true
+			data, typ, ipAt, ipLeft, wireEnd = quoted, ipVersionLayer(quoted), nil, -1, len(base)
 		case layers.LayerTypeTCP:
+			if seg.InICMP {
+				return d.quotedTCP(data, p, seg, ipVer)
+			}
 			if err = d.decodeTCP(data, p, seg, ipVer, ipLeft); err != nil {
 				return false, err
 			}
@@ -489,6 +509,41 @@ func (d *Decoder) other(p *Packet, seg *Segment, ipVer int, proto uint8, ipAt, d
 		d.noteIP(p, seg, uint8(ipVer), proto, data, ipLeft, fragInfo{})
 	}
 	return false
+}
+
+// icmpQuote returns the IP packet an ICMP (or ICMPv6) error message
+// quotes: destination unreachable, source quench, redirect, time exceeded
+// and parameter problem (ICMPv6: destination unreachable, packet too big,
+// time exceeded, parameter problem), after the 8-byte ICMP header.
+func icmpQuote(v6 bool, data []byte) ([]byte, bool) {
+	if len(data) < 8 {
+		return nil, false
+	}
+	switch t := data[0]; {
+	case !v6 && (t == 3 || t == 4 || t == 5 || t == 11 || t == 12), v6 && t >= 1 && t <= 4:
+		return data[8:], len(data) > 8
+	}
+	return nil, false
+}
+
+// quotedTCP fills seg from a TCP header quoted in an ICMP error. Wireshark
+// gives it a conversation (tcp.stream) when the ports, numbers, flags and
+// window were quoted (16 bytes), and no payload length; fewer bytes make
+// the packet the ICMP message alone.
+func (d *Decoder) quotedTCP(data []byte, p *Packet, seg *Segment, ipVer int) (bool, error) {
+	if len(data) < 16 {
+		seg.InICMP = false
+		return false, nil
+	}
+	seg.Frame, seg.Time, seg.Interface, seg.WireLen = p.Number, p.Time, int32(p.Interface), p.WireLen
+	seg.IPVersion = uint8(ipVer)
+	seg.SrcPort, seg.DstPort = binary.BigEndian.Uint16(data), binary.BigEndian.Uint16(data[2:])
+	seg.Seq, seg.Ack = binary.BigEndian.Uint32(data[4:]), binary.BigEndian.Uint32(data[8:])
+	seg.Flags = Flags(binary.BigEndian.Uint16(data[12:]) & 0x1ff)
+	seg.Window = binary.BigEndian.Uint16(data[14:])
+	seg.PayloadLen, seg.Captured = 0, 0
+	seg.Opt = Options{WScale: -1}
+	return true, nil
 }
 
 // pppPayload strips a PPP header (with or without HDLC address and

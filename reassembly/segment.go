@@ -122,6 +122,12 @@ type Segment struct {
 	// the segment, for Scan's side to read. (Here, in the bools'
 	// padding: a larger Segment is copied slower.)
 	Note uint8
+	// InICMP is set by the decoder on a TCP header quoted in an ICMP or
+	// ICMPv6 error (PMTUD's "fragmentation needed", traceroute's "time
+	// exceeded"): a packet of its connection, as Wireshark counts it, that
+	// no analysis reads. Src, Dst, the ports, Seq, Ack, Flags and Window
+	// are the quoted ones; PayloadLen is 0. (In the bools' padding too.)
+	InICMP bool
 	// First is set on the second packet of a connection whose first was
 	// Lone: that SYN, exactly as Track returned it.
 	First *Segment

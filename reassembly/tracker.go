@@ -274,7 +274,7 @@ const (
 // isLone reports whether seg, the first packet of a new connection, is
 // kept as a loneConn: a SYN alone, between addresses without zones.
 func isLone(seg *Segment) bool {
-	return seg.Flags&(SYN|ACK|FIN|RST) == SYN && seg.PayloadLen == 0 &&
+	return seg.Flags&(SYN|ACK|FIN|RST) == SYN && seg.PayloadLen == 0 && !seg.InICMP &&
 		seg.Src.Zone() == "" && seg.Dst.Zone() == ""
 }
 
@@ -710,6 +710,14 @@ func (c *Conn) add(seg *Segment) {
 	fwd, rev := &c.Dir[d], &c.Dir[d.Reverse()]
 	fwd.Packets++
 	fwd.Bytes += int64(seg.PayloadLen)
+	if seg.InICMP {
+		// A packet of the connection, as Wireshark counts it, quoting
+		// numbers of the past: no state of the connection changes.
+		seg.SeqAbs, seg.AckAbs = unwrap(seg.Seq, max(fwd.ref, 1<<32)), 0
+		seg.ConnFirstTime, seg.ClientSYNSeen = c.FirstTime, c.Dir[C2S].SYN
+		seg.Base = [2]uint64{c.Dir[C2S].Base, c.Dir[S2C].Base}
+		return
+	}
 
 	// Sequence number: unwrap against the direction's reference.
 	if !fwd.started {

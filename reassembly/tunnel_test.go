@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gopacket/gopacket"
@@ -17,7 +18,7 @@ import (
 // TestTunnelCapturesAreGenerated: testdata/tunnels holds exactly what
 // scripts/gencap tunnels writes (its tshark goldens describe those bytes).
 func TestTunnelCapturesAreGenerated(t *testing.T) {
-	for _, tc := range append(gencap.Tunnels(), gencap.Fragments()...) {
+	for _, tc := range slices.Concat(gencap.Tunnels(), gencap.Fragments(), gencap.ICMPErrors()) {
 		got, err := os.ReadFile(filepath.Join(golden.Testdata(), "tunnels", tc.Name))
 		if err != nil {
 			t.Fatal(err)

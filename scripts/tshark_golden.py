@@ -69,7 +69,7 @@ TSCOLS = [
 ]
 HEADER = ([c for c, _ in SIMPLE] + IPCOLS + [c for c, _ in TCPCOLS]
           + [c for c, _ in FLAGCOLS] + [c for c, _ in VALCOLS]
-          + [SACKPERM[0]] + [c for c, _ in TSCOLS] + ["sack", "ip_ver", "frag"])
+          + [SACKPERM[0]] + [c for c, _ in TSCOLS] + ["sack", "ip_ver", "frag", "icmp"])
 
 # Auxiliary fields (not output directly).
 AUX = ["frame.protocols", "ip.src", "ip.dst", "ipv6.src", "ipv6.dst",
@@ -153,10 +153,11 @@ def main():
         except ValueError:
             ti = -1
         below = protos[:ti] if ti >= 0 else protos
-        # (3) TCP only inside an ICMP/ICMPv6 error message: exclude.
-        if "icmp" in below or "icmpv6" in below:
+        # (3) TCP only inside an ICMP/ICMPv6 error message: kept (it has a
+        # tcp.stream and counts in its conversation), marked icmp=1.
+        in_icmp = "icmp" in below or "icmpv6" in below
+        if in_icmp:
             n_icmp += 1
-            continue
         if protos.count("tcp") > 1:
             n_multi += 1
         # (2) the IP header directly carrying the (first) TCP header is the
@@ -211,7 +212,7 @@ def main():
         row += [firstv(f) for _, f in VALCOLS]
         row += ["1" if cols[IDX[SACKPERM[1]]] != "" else "0"]
         row += [firstv(f) for _, f in TSCOLS]
-        row += [sack, ipver, frag]
+        row += [sack, ipver, frag, "1" if in_icmp else "0"]
         out.write("\t".join(row) + "\n")
         n_rows += 1
 
@@ -221,7 +222,7 @@ def main():
     errlines = [l for l in err.splitlines()
                 if l.strip() and "This could be dangerous" not in l]
     if n_icmp:
-        notes.append("excluded %d frame(s) whose only TCP header is inside an ICMP/ICMPv6 error" % n_icmp)
+        notes.append("%d frame(s) whose only TCP header is inside an ICMP/ICMPv6 error (icmp=1)" % n_icmp)
     if n_multi:
         notes.append("%d frame(s) have more than one TCP layer; first occurrence of each tcp.* field used" % n_multi)
     if n_noip:

@@ -431,3 +431,52 @@ func Fragments() []Tunnel {
 		{Name: "frag_v6.pcap", LinkType: 1, plain: etherIP, frames: v6, v6: true},
 	}
 }
+
+// icmpError is an ICMP (ICMPv6 for an IPv6 packet) error from a router
+// to the sender of ip, quoting ip's first quote bytes: type and code as
+// given (ICMPv6 types for IPv6), checksum left 0.
+func icmpError(ip []byte, typ, code byte, quote int) []byte {
+	router4, router6 := []byte{203, 0, 113, 1}, []byte{0xfd, 0, 0, 0x99, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}
+	q := ip[:min(quote, len(ip))]
+	msg := append([]byte{typ, code, 0, 0, 0, 0, 0x05, 0xdc}, q...) // next-hop MTU 1500 (frag needed, too big)
+	if ip[0]>>4 == 6 {
+		return ip6(router6, ip[8:24], 58, msg)
+	}
+	return ip4(router4, ip[12:16], 1, 99, msg)
+}
+
+// ICMPErrors lists the crafted captures of ICMP errors quoting TCP
+// headers, which Wireshark counts as packets of their connection (with
+// no sequence analysis): a "fragmentation needed" quoting a data segment
+// (PMTUD), "time exceeded" quoting the first 8 bytes, then the whole
+// header, of a SYN of no connection seen (TCP traceroute), ICMPv6
+// "packet too big".
+func ICMPErrors() []Tunnel {
+	with := func(typ, code byte, quote int) func([]byte) [][]byte {
+		n := 0
+		return func(ip []byte) [][]byte {
+			out := [][]byte{etherIP(ip)}
+			n++
+			if n == 4 || n == 8 { // after the first and third data segments
+				out = append(out, etherIP(icmpError(ip, typ, code, quote)))
+			}
+			return out
+		}
+	}
+	traceroute := func(ip []byte) [][]byte {
+		out := [][]byte{etherIP(ip)}
+		if ip[0]>>4 == 4 && ip[33]&0x02 != 0 && ip[33]&0x10 == 0 { // the client's SYN
+			probe := ipConn{cli: []byte{10, 0, 0, 31}, srv: []byte{198, 51, 100, 7}, cport: 33434, sport: 80, iss: 424242}
+			syn := probe.ipPacket(true, probe.iss, 0, 0x02, 0, 1)
+			// Quoting the IP header and 8 bytes of TCP (too few for
+			// Wireshark to find its conversation), then the whole header.
+			out = append(out, etherIP(icmpError(syn, 11, 0, 28)), etherIP(icmpError(syn, 11, 0, 44)))
+		}
+		return out
+	}
+	return []Tunnel{
+		{Name: "icmp_frag_needed.pcap", LinkType: 1, plain: etherIP, frames: with(3, 4, 68)},
+		{Name: "icmp_time_exceeded.pcap", LinkType: 1, plain: etherIP, frames: traceroute},
+		{Name: "icmp6_too_big.pcap", LinkType: 1, plain: etherIP, frames: with(2, 0, 88), v6: true},
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"tcpviz/internal/gencap"
@@ -19,7 +20,7 @@ import (
 
 func main() {
 	if len(os.Args) == 3 && os.Args[1] == "tunnels" {
-		for _, t := range append(gencap.Tunnels(), gencap.Fragments()...) {
+		for _, t := range slices.Concat(gencap.Tunnels(), gencap.Fragments(), gencap.ICMPErrors()) {
 			p := filepath.Join(os.Args[2], t.Name)
 			if err := os.WriteFile(p, t.Capture(), 0o644); err != nil {
 				fmt.Fprintln(os.Stderr, "gencap:", err)
