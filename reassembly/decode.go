@@ -330,7 +330,7 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 				return false, fmt.Errorf("raw ip: ip version %d", data[0]>>4)
 			}
 		case layers.LayerTypeIPv4:
-			if err = d.ip4.DecodeFromBytes(data, d); err != nil {
+			if err = decodeIPv4(&d.ip4, data); err != nil {
 				return false, fmt.Errorf("ipv4: %w", lower(err))
 			}
 			ip := &d.ip4
@@ -392,7 +392,11 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			if ip.Version != 6 {
 				return false, fmt.Errorf("ipv6: version %d", ip.Version)
 			}
-			ipLeft = min(int(ip.Length), wireEnd-offset(data)-40)
+			length := int(ip.Length)
+			if length == 0 && ip.HopByHop != nil { // a jumbogram: the length is the Jumbo Payload option's
+				length = jumboLength(ip.HopByHop)
+			}
+			ipLeft = min(length, wireEnd-offset(data)-40)
 			if ip.HopByHop != nil {
 				ipLeft -= ip.HopByHop.ActualLength
 			}
@@ -509,6 +513,17 @@ func (d *Decoder) other(p *Packet, seg *Segment, ipVer int, proto uint8, ipAt, d
 		d.noteIP(p, seg, uint8(ipVer), proto, data, ipLeft, fragInfo{})
 	}
 	return false
+}
+
+// jumboLength is the Jumbo Payload option's length (RFC 2675) of a
+// hop-by-hop header (0 without one).
+func jumboLength(h *layers.IPv6HopByHop) int {
+	for _, o := range h.Options {
+		if o.OptionType == layers.IPv6HopByHopOptionJumbogram && len(o.OptionData) == 4 {
+			return int(binary.BigEndian.Uint32(o.OptionData))
+		}
+	}
+	return 0
 }
 
 // icmpQuote returns the IP packet an ICMP (or ICMPv6) error message

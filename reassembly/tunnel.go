@@ -306,3 +306,88 @@ func erspanPayload(proto layers.EthernetType, seq bool, b []byte) ([]byte, error
 	}
 	return b[n:], nil
 }
+
+// decodeIPv4 is gopacket's IPv4.DecodeFromBytes (the same checks and
+// messages, the same fields) without its reading of the options, which
+// rejects a packet whose options are malformed: Wireshark stops reading
+// options there and dissects the payload. Only an option too short for
+// what Wireshark's dissector of it reads makes Wireshark give up on the
+// packet (see ipv4OptionsShort); then decodeIPv4 returns that error.
+func decodeIPv4(ip *layers.IPv4, data []byte) error {
+	if len(data) < 20 {
+		return fmt.Errorf("Invalid ip4 header. Length %d less than 20", len(data))
+	}
+	ip.Length = binary.BigEndian.Uint16(data[2:4])
+	ip.IHL = data[0] & 0x0f
+	length := int(ip.Length)
+	if length == 0 { // TSO/GSO: the frame's length
+		length = len(data)
+		ip.Length = uint16(min(length, 0xffff))
+	}
+	switch {
+	case length < 20:
+		return fmt.Errorf("Invalid (too small) IP length (%d < 20)", length)
+	case ip.IHL < 5:
+		return fmt.Errorf("Invalid (too small) IP header length (%d < 5)", ip.IHL)
+	case int(ip.IHL)*4 > length:
+		return fmt.Errorf("Invalid IP header length > IP length (%d > %d)", ip.IHL, length)
+	}
+	if len(data) > length {
+		data = data[:length]
+	} else if int(ip.IHL)*4 > len(data) {
+		return errors.New("Not all IP header bytes available")
+	}
+	hl := int(ip.IHL) * 4
+	if err := ipv4OptionsShort(data[20:hl]); err != nil {
+		return err
+	}
+	ip.Options, ip.Padding = ip.Options[:0], nil
+	ip.Contents, ip.Payload = data[:hl], data[hl:]
+	ff := binary.BigEndian.Uint16(data[6:8])
+	ip.Version, ip.TOS = data[0]>>4, data[1]
+	ip.Id = binary.BigEndian.Uint16(data[4:6])
+	ip.Flags, ip.FragOffset = layers.IPv4Flag(ff>>13), ff&0x1fff
+	ip.TTL, ip.Protocol = data[8], layers.IPProtocol(data[9])
+	ip.Checksum = binary.BigEndian.Uint16(data[10:12])
+	ip.SrcIP, ip.DstIP = data[12:16], data[16:20]
+	return nil
+}
+
+// ipv4OptionsShort walks IPv4 options as Wireshark 4.0 does: a length
+// below 2 or past the header ends the walk (and the payload is still
+// read); an option whose length is below what Wireshark's dissector of it
+// reads (record route, source routes and security: 3; timestamp and the
+// 4-byte options: 4; quick-start 8; traceroute 12) is an error: Wireshark
+// then dissects nothing past the IP header.
+func ipv4OptionsShort(opts []byte) error {
+	for len(opts) > 0 {
+		typ := opts[0]
+		if typ == 0 { // end of options
+			return nil
+		}
+		if typ == 1 { // no operation
+			opts = opts[1:]
+			continue
+		}
+		if len(opts) < 2 || opts[1] < 2 || int(opts[1]) > len(opts) {
+			return nil
+		}
+		n := int(opts[1])
+		need := 0
+		switch typ {
+		case 7, 130, 131, 133, 137: // record route, security, loose and strict source route, extended security
+			need = 3
+		case 68, 11, 12, 136, 148: // timestamp, MTU probe and reply, stream id, router alert
+			need = 4
+		case 25: // quick-start
+			need = 8
+		case 82: // traceroute
+			need = 12
+		}
+		if n < need {
+			return fmt.Errorf("option %d: length %d is shorter than the option (%d)", typ, n, need)
+		}
+		opts = opts[n:]
+	}
+	return nil
+}

@@ -149,6 +149,9 @@ type Tunnel struct {
 	// frames, when set, frames a packet of the middle connection as
 	// several (IP fragments), instead of wrap.
 	frames func(ip []byte) [][]byte
+	// snap, when set, is the capture's snapshot length: frames are cut
+	// to it (their length on the wire kept).
+	snap int
 }
 
 // Tunnels lists the crafted captures.
@@ -295,10 +298,14 @@ func (t Tunnel) Capture() []byte {
 	us := int64(0)
 	write := func(frame []byte) {
 		var rec [16]byte
+		wire := len(frame)
+		if t.snap > 0 && len(frame) > t.snap {
+			frame = frame[:t.snap]
+		}
 		le.PutUint32(rec[0:], uint32(Epoch+us/1e6))
 		le.PutUint32(rec[4:], uint32(us%1e6))
 		le.PutUint32(rec[8:], uint32(len(frame)))
-		le.PutUint32(rec[12:], uint32(len(frame)))
+		le.PutUint32(rec[12:], uint32(wire))
 		buf.Write(rec[:])
 		buf.Write(frame)
 		us += 1000
@@ -478,5 +485,61 @@ func ICMPErrors() []Tunnel {
 		{Name: "icmp_frag_needed.pcap", LinkType: 1, plain: etherIP, frames: with(3, 4, 68)},
 		{Name: "icmp_time_exceeded.pcap", LinkType: 1, plain: etherIP, frames: traceroute},
 		{Name: "icmp6_too_big.pcap", LinkType: 1, plain: etherIP, frames: with(2, 0, 88), v6: true},
+	}
+}
+
+// Odd lists crafted captures of single odd packets among plain ones: an
+// IPv4 header with a malformed option (tshark still reads the TCP), an
+// IPv6 jumbogram cut to its headers (its length is in the hop-by-hop
+// Jumbo Payload option), and an "xmas" packet (FIN, PSH, URG) followed by a
+// SYN+FIN with the same sequence number on the same ports.
+func Odd() []Tunnel {
+	// Each data segment of the middle connection behind 8 bytes of
+	// options malformed another way: too short for what Wireshark's
+	// dissector of the option reads (record route, quick-start: tshark
+	// then shows no TCP), running past the header, a length of 1, an
+	// unknown option (tshark reads the TCP).
+	opts := [][]byte{{7, 2, 0, 0, 0, 0, 0, 0}, {7, 12, 4, 0, 0, 0, 0, 0}, {130, 1, 0, 0, 0, 0, 0, 0}, {25, 7, 0, 0, 0, 0, 0, 0}}
+	k := 0
+	badOption := func(ip []byte) []byte {
+		if ip[0]>>4 != 4 || ip[33]&0x08 == 0 { // the data segments (PSH)
+			return etherIP(ip)
+		}
+		h := append([]byte{}, ip[:20]...)
+		h[0] = 0x47
+		out := append(append(h, opts[k%len(opts)]...), ip[20:]...)
+		k++
+		binary.BigEndian.PutUint16(out[2:], uint16(len(out)))
+		out[10], out[11] = 0, 0
+		binary.BigEndian.PutUint16(out[10:], ipChecksum(out[:28]))
+		return etherIP(out)
+	}
+	jumbo := func(ip []byte) [][]byte {
+		if ip[0]>>4 != 6 || len(ip) < 100 {
+			return [][]byte{etherIP(ip)}
+		}
+		// A jumbogram (RFC 2675): payload length 0, a hop-by-hop header
+		// with the Jumbo Payload option giving the length (hop-by-hop
+		// header included), here 70,000 bytes of TCP payload; the frame
+		// is captured to the end of the TCP header (the snapshot length).
+		tcp := append(append([]byte{}, ip[40:60]...), make([]byte, 70000)...)
+		hbh := []byte{6, 0, 0xc2, 4, 0, 0, 0, 0}
+		binary.BigEndian.PutUint32(hbh[4:], uint32(8+len(tcp)))
+		j := append(append(append([]byte{}, ip[:40]...), hbh...), tcp...)
+		j[4], j[5], j[6] = 0, 0, 0
+		return [][]byte{etherIP(j)}
+	}
+	xmas := func(ip []byte) [][]byte {
+		out := [][]byte{etherIP(ip)}
+		if ip[0]>>4 == 4 && ip[33] == 0x02 { // after the client's SYN
+			c := ipConn{cli: []byte{10, 0, 0, 41}, srv: []byte{10, 0, 0, 42}, cport: 5555, sport: 80, iss: 100}
+			out = append(out, etherIP(c.ipPacket(true, 100, 0, 0x29, 0, 1)), etherIP(c.ipPacket(true, 100, 0, 0x03, 0, 2)))
+		}
+		return out
+	}
+	return []Tunnel{
+		{Name: "ipv4_bad_option.pcap", LinkType: 1, plain: etherIP, wrap: badOption},
+		{Name: "ipv6_jumbo_headers.pcap", LinkType: 1, plain: etherIP, frames: jumbo, v6: true, snap: 14 + 40 + 8 + 20},
+		{Name: "xmas_synfin.pcap", LinkType: 1, plain: etherIP, frames: xmas},
 	}
 }

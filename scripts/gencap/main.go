@@ -20,7 +20,7 @@ import (
 
 func main() {
 	if len(os.Args) == 3 && os.Args[1] == "tunnels" {
-		for _, t := range slices.Concat(gencap.Tunnels(), gencap.Fragments(), gencap.ICMPErrors()) {
+		for _, t := range slices.Concat(gencap.Tunnels(), gencap.Fragments(), gencap.ICMPErrors(), gencap.Odd()) {
 			p := filepath.Join(os.Args[2], t.Name)
 			if err := os.WriteFile(p, t.Capture(), 0o644); err != nil {
 				fmt.Fprintln(os.Stderr, "gencap:", err)
