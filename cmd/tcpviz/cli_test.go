@@ -177,3 +177,39 @@ func TestFlagsAfterArguments(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestDashNamedInputs: an argument that starts with a dash but names an
+// existing file is an input, before or after the flags, with a compare
+// stream suffix too; one that names nothing is an unknown flag, named as
+// typed (one dash stays one); a flag of the command stays a flag.
+func TestDashNamedInputs(t *testing.T) {
+	data := demoBytes(t)
+	t.Chdir(t.TempDir())
+	for _, name := range []string{"-dash.pcap", "--two.pcap", "-o"} {
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"streams", "-dash.pcap"},
+		{"streams", "--format", "csv", "-dash.pcap", "--two.pcap"},
+		{"streams", "-dash.pcap", "--format=csv"},
+		{"summary", "--", "-dash.pcap"},
+		{"compare", "-o", "c.csv", "-dash.pcap#1", "--two.pcap#1"},
+	} {
+		stdout, stderr, code := tcpviz(t, nil, args...)
+		if code != 0 || !strings.Contains(stdout, "-dash.pcap") {
+			t.Errorf("%q: exit %d, stderr %q, stdout %.200q", args, code, stderr, stdout)
+		}
+	}
+	for args, want := range map[*[]string]string{
+		{"streams", "-nosuch.pcap", "-dash.pcap"}: "tcpviz: unknown flag -nosuch.pcap\n",
+		{"streams", "-dash.pcap", "--nosuch=1"}:   "tcpviz: unknown flag --nosuch\n",
+		{"seq", "-dash.pcap", "-o"}:               "tcpviz: -o: missing value\n",
+	} {
+		stdout, stderr, code := tcpviz(t, nil, *args...)
+		if code != 2 || stdout != "" || stderr != want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", *args, code, stdout, stderr, want)
+		}
+	}
+}
