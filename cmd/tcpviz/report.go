@@ -140,8 +140,8 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		switch {
 		case i == 0 && l.Thinned:
 			parts = []string{"png", "page"}
-			res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d has %d packets, more than the report writes every point of (%d): its graphs are thinned as in the pictures and their points are not written; `tcpviz seq -s %d -o FILE.csv` and the other graph commands write them",
-				in.display(), l.Conn.Stream, l.Conn.Dir[0].Packets+l.Conn.Dir[1].Packets, reportPointsOver, l.Conn.Stream))
+			res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d has %s, more than the report writes every point of (%d): its graphs are thinned as in the pictures and their points are not written; `tcpviz seq -s %d -o FILE.csv` and the other graph commands write them",
+				in.display(), l.Conn.Stream, analyze.Plural(l.Conn.Dir[0].Packets+l.Conn.Dir[1].Packets, "packet"), reportPointsOver, l.Conn.Stream))
 		case i == 0:
 			parts = []string{"png", "csv", "page"}
 		}
@@ -238,7 +238,7 @@ func reportFacts(l *analyze.Loaded) []charts.Fact {
 	tr := analyze.Summarize(l)
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 	facts := []charts.Fact{
-		{Label: "payload sent", Value: fmt.Sprintf("%d bytes in %d packets (%d unique bytes)", st.DataBytes, st.DataPackets, st.UniqueBytes)},
+		{Label: "payload sent", Value: fmt.Sprintf("%s in %s (%s)", plural(st.DataBytes, "byte"), plural(st.DataPackets, "packet"), plural(st.UniqueBytes, "unique byte"))},
 		{Label: "duration", Value: charts.FormatSeconds(st.Duration) + " s"},
 	}
 	if st.HasThroughput {
@@ -248,19 +248,19 @@ func reportFacts(l *analyze.Loaded) []charts.Fact {
 		facts = append(facts, charts.Fact{Label: "bottleneck (ACK dispersion)", Value: analyze.BitRate(st.BottleneckBps)})
 	}
 	if st.RTTSamples > 0 {
-		facts = append(facts, charts.Fact{Label: "RTT min / median / max", Value: fmt.Sprintf("%s / %s / %s ms (%d samples)", f(st.RTTMinMs, 1), f(st.RTTMedianMs, 1), f(st.RTTMaxMs, 1), st.RTTSamples)})
+		facts = append(facts, charts.Fact{Label: "RTT min / median / max", Value: fmt.Sprintf("%s / %s / %s ms (%s)", f(st.RTTMinMs, 1), f(st.RTTMedianMs, 1), f(st.RTTMaxMs, 1), plural(st.RTTSamples, "sample"))})
 	}
 	if ss := tr.SlowStart; ss.Found {
-		facts = append(facts, charts.Fact{Label: "slow start", Value: fmt.Sprintf("ended at %s s after %d round trips, %d bytes in flight (%s)", f(float64(ss.End)/1e9, 3), ss.Rounds, ss.Flight, ss.Reason)})
+		facts = append(facts, charts.Fact{Label: "slow start", Value: fmt.Sprintf("ended at %s s after %s, %s in flight (%s)", f(float64(ss.End)/1e9, 3), plural(ss.Rounds, "round trip"), plural(ss.Flight, "byte"), ss.Reason)})
 	}
 	if tr.HasTimeToMB {
 		facts = append(facts, charts.Fact{Label: "first MiB delivered", Value: f(float64(tr.TimeToMB)/1e9, 3) + " s"})
 	}
 	facts = append(facts,
 		charts.Fact{Label: "capture point", Value: "at the " + string(st.Path.Vantage) + " of this direction's path"},
-		charts.Fact{Label: "retransmissions (the path)", Value: fmt.Sprintf("%d resent, %d of them proven spurious (D-SACK, timestamps); %d segments lost after the capture point, %d before it; %d on timeouts, %d in fast recovery",
-			st.Path.Retransmitted, st.Path.SpuriousRetransmitted, st.Path.LostDownstream, st.Path.LostUpstream, st.Path.RTORetransmissions, st.Path.FastRetransmissions)},
-		charts.Fact{Label: "Wireshark's flags", Value: fmt.Sprintf("%d retransmissions (%d fast, %d spurious), %d out-of-order", st.RetransPackets, st.FastRetrans, st.SpuriousRetrans, st.OutOfOrder)},
+		charts.Fact{Label: "retransmissions (the path)", Value: fmt.Sprintf("%d resent, %d of them proven spurious (D-SACK, timestamps); %s lost after the capture point, %d before it; %d on timeouts, %d in fast recovery",
+			st.Path.Retransmitted, st.Path.SpuriousRetransmitted, plural(st.Path.LostDownstream, "segment"), st.Path.LostUpstream, st.Path.RTORetransmissions, st.Path.FastRetransmissions)},
+		charts.Fact{Label: "Wireshark's flags", Value: fmt.Sprintf("%s (%d fast, %d spurious), %d out-of-order", plural(st.RetransPackets, "retransmission"), st.FastRetrans, st.SpuriousRetrans, st.OutOfOrder)},
 		charts.Fact{Label: "most bytes in flight", Value: strconv.FormatInt(st.MaxBytesInFlight, 10)},
 	)
 	if w := l.Stats[l.Dir.Reverse()].MaxRwnd; w >= 0 {
@@ -268,3 +268,7 @@ func reportFacts(l *analyze.Loaded) []charts.Fact {
 	}
 	return facts
 }
+
+// plural is a count with its noun, singular for 1 (analyze.Plural, for
+// any integer type).
+func plural[N ~int | ~int32 | ~int64](n N, noun string) string { return analyze.Plural(int64(n), noun) }
