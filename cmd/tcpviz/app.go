@@ -55,7 +55,7 @@ type env struct {
 const exitCodesHelp = `EXIT STATUS:
    0  success
    1  runtime failure: an input could not be read, was damaged, or held nothing the flags select (the others were still processed)
-   2  usage error: unknown command or flag, bad flag value, no input, an output that would overwrite an input`
+   2  usage error: unknown command or flag, bad flag value, no input, an output that would overwrite an input, an --out-dir that is not a directory`
 
 // commands are tcpviz's commands, in the order --help lists them.
 func commands(e *env) []*cli.Command {

@@ -566,6 +566,11 @@ func (f *outputFlags) parse(c *cli.Context) error {
 	if c.IsSet("out-dir") && f.OutDir == "" {
 		return usagef("--out-dir: want a directory")
 	}
+	if c.IsSet("out-dir") {
+		if err := checkOutDir(f.OutDir); err != nil {
+			return err
+		}
+	}
 	switch {
 	case f.Output == "-":
 		f.Format = charts.PointsCSV
@@ -633,6 +638,9 @@ func (f *tableOutFlags) parse(c *cli.Context) error {
 	}
 	if f.Output != "" && f.OutDir != "" {
 		return usagef("-o and --out-dir exclude each other")
+	}
+	if f.OutDir != "" {
+		return checkOutDir(f.OutDir)
 	}
 	return nil
 }

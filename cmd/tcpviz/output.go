@@ -261,6 +261,38 @@ func makeDir(dir string) error {
 	return nil
 }
 
+// checkOutDir is the usage error, before any input is read, of an
+// --out-dir that cannot hold outputs: an existing file, device or FIFO,
+// a symbolic link (makeDir would refuse it once the inputs are read), or
+// a path through a file. A folder that does not exist yet is fine (the
+// run makes it); one that cannot be looked at is left to the write.
+func checkOutDir(dir string) error {
+	st, err := os.Lstat(dir)
+	switch {
+	case err == nil && st.Mode()&os.ModeSymlink != 0:
+		return usagef("--out-dir %s: a symbolic link: name the directory itself", escapeName(dir))
+	case err == nil && st.Mode().IsRegular():
+		return usagef("--out-dir %s: a file, not a directory", escapeName(dir))
+	case err == nil && !st.IsDir():
+		return usagef("--out-dir %s: not a directory", escapeName(dir))
+	case err == nil:
+		return nil
+	}
+	// The nearest ancestor that exists must be a directory (through any
+	// symbolic links: only the last element is the run's to trust).
+	for p := filepath.Dir(filepath.Clean(dir)); ; p = filepath.Dir(p) {
+		if st, err := os.Stat(p); err == nil {
+			if !st.IsDir() {
+				return usagef("--out-dir %s: %s is not a directory", escapeName(dir), escapeName(p))
+			}
+			return nil
+		}
+		if p == filepath.Dir(p) {
+			return nil
+		}
+	}
+}
+
 // derivedBases returns, for each input, the base of the file names derived
 // from it (<base>-seq-s1.png, <base>-report): the capture's name without
 // its extensions, or, where two inputs would share that, their names as

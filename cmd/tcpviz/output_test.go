@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -62,5 +63,40 @@ func TestWriteAtomic(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(in); string(b) != "capture" {
 		t.Errorf("input overwritten: %q", b)
+	}
+}
+
+// TestOutDirNotADirectory: an --out-dir that is a file, a symbolic link,
+// a FIFO or a path through a file is a usage error before any input is
+// read (exit 2, one line naming it; the missing input is never looked
+// at), whichever command, and nothing is written.
+func TestOutDirNotADirectory(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("file", []byte("x"), 0o644)
+	os.Symlink(t.TempDir(), "link")
+	syscall.Mkfifo("fifo", 0o644)
+	for out, want := range map[string]string{
+		"file":        "tcpviz: --out-dir file: a file, not a directory\n",
+		"file/sub/x":  "tcpviz: --out-dir file/sub/x: file is not a directory\n",
+		"link":        "tcpviz: --out-dir link: a symbolic link: name the directory itself\n",
+		"fifo":        "tcpviz: --out-dir fifo: not a directory\n",
+		"./file/\x1b": "tcpviz: --out-dir ./file/\\x1b: file is not a directory\n",
+	} {
+		for _, args := range [][]string{
+			{"report", "--out-dir", out, "missing.pcap"},
+			{"seq", "--out-dir", out, "missing.pcap"},
+			{"compare", "--out-dir", out, "missing.pcap", "missing.pcap"},
+			{"summary", "--format", "parquet", "--out-dir", out, "missing.pcap"},
+			{"streams", "missing.pcap", "--out-dir=" + out},
+		} {
+			stdout, stderr, code := tcpviz(t, nil, args...)
+			if code != 2 || stdout != "" || stderr != want {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, stdout, stderr, want)
+			}
+		}
+	}
+	if names := dirNames(t, dir); len(names) != 3 {
+		t.Errorf("the folder holds %q", names)
 	}
 }
