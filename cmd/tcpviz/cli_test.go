@@ -213,3 +213,46 @@ func TestDashNamedInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestTerminalTableEscapesNames: a capture (or --label) name with a
+// terminal escape or a tab reaches the terminal table escaped, as in
+// messages, for every table command; CSV and JSON keep it exact.
+func TestTerminalTableEscapesNames(t *testing.T) {
+	data := demoBytes(t)
+	t.Chdir(t.TempDir())
+	name := "evil\x1b]0;owned\x07\x1b[2J\t.pcap"
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	escaped := `evil\x1b]0;owned\a\x1b[2J\t.pcap`
+	for _, args := range [][]string{
+		{"streams", "--format", "table", name},
+		{"summary", "--format", "table", name},
+		{"flows", "--format", "table", name},
+		{"summary", "-o", "t.txt", name},
+		{"compare", "--format", "table", "-o", "c.png", "--label", "a\x1bb", "--label", "b", name, name},
+	} {
+		stdout, stderr, code := tcpviz(t, nil, args...)
+		if args[1] == "-o" {
+			b, _ := os.ReadFile("t.txt")
+			stdout = string(b)
+		}
+		if code != 0 {
+			t.Errorf("%q: exit %d, %q", args, code, stderr)
+		}
+		if strings.ContainsAny(stdout, "\x1b\x07\t") {
+			t.Errorf("%q: raw control characters in the table: %q", args, stdout)
+		}
+		if !strings.Contains(stdout, escaped) && !strings.Contains(stdout, `a\x1bb`) {
+			t.Errorf("%q: the table lacks %s: %q", args, escaped, stdout)
+		}
+	}
+	stdout, _, _ := tcpviz(t, nil, "streams", "--format", "csv", name)
+	if !strings.Contains(stdout, "\n"+name+",0,") {
+		t.Errorf("CSV does not keep the name exact: %q", stdout)
+	}
+	stdout, _, _ = tcpviz(t, nil, "streams", "--format", "json", name)
+	if !strings.Contains(stdout, `"evil\u001b]0;owned\u0007\u001b[2J\t.pcap"`) {
+		t.Errorf("JSON does not keep the name exact: %q", stdout)
+	}
+}
