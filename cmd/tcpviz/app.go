@@ -50,6 +50,7 @@ type env struct {
 	runInputs []input
 	bar       progress
 	out       *errWriter // stdout, as set by runEnv
+	made      *madeDirs  // directories made for outputs (set by runEnv)
 }
 
 const exitCodesHelp = `EXIT STATUS:
@@ -102,6 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func runEnv(e *env, args []string) int {
 	out := &errWriter{w: e.stdout}
 	e.stdout, e.out = out, out
+	e.made = &madeDirs{}
 	app := newApp(e)
 	err := checkCommand(app, args)
 	if err == nil {
@@ -110,6 +112,7 @@ func runEnv(e *env, args []string) int {
 	if err == nil {
 		err = app.Run(args)
 	}
+	e.made.removeEmpty() // what failed outputs left empty
 	e.bar.clear()
 	stderr := e.stderr
 	var ue *usageError

@@ -160,7 +160,7 @@ func compareCommand(e *env) *cli.Command {
 					return err
 				}
 			} else {
-				if err := makeDir(filepath.Dir(out)); err != nil {
+				if err := makeDir(filepath.Dir(out), e.made); err != nil {
 					return err
 				}
 				if err := writeAtomic(out, e.guarded(ins), write); err != nil {

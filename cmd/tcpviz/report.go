@@ -113,16 +113,22 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	}
 	dir, err := outputPath(outDir, base+"-report")
 	if err == nil {
-		err = makeDir(outDir)
+		err = makeDir(outDir, e.made)
 	}
 	if err == nil {
-		err = makeDir(dir)
+		err = makeDir(dir, e.made)
 	}
 	if err != nil {
 		res.err = prefixErr(in, err)
 		return res
 	}
+	// Every file of the folder is written before any takes its name: a
+	// run that fails part way (a full disk) leaves none of its files, and
+	// those of an earlier report untouched; the folder, if this run made
+	// it, is removed once empty (madeDirs).
+	files := &outputSet{inputs: all}
 	fail := func(err error) fileResult {
+		files.abort()
 		if res.err == nil {
 			res.err = err
 		}
@@ -166,9 +172,9 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 			stem := rg.Spec.Stem(rg.Params)
 			switch part {
 			case "png":
-				errs[j] = writeAtomic(filepath.Join(dir, stem+".png"), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PNG, po) })
+				errs[j] = files.write(filepath.Join(dir, stem+".png"), func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PNG, po) })
 			case "csv":
-				errs[j] = writeAtomic(filepath.Join(dir, stem+".csv"), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PointsCSV, po) })
+				errs[j] = files.write(filepath.Join(dir, stem+".csv"), func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PointsCSV, po) })
 				csvs[k] = stem + ".csv"
 			case "page":
 				image := ""
@@ -200,14 +206,17 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		file  string
 		table *charts.Table
 	}{{"summary.csv", summary}, {"streams.csv", streams}} {
-		if err := writeAtomic(filepath.Join(dir, t.file), all, func(w io.Writer) error { return t.table.WriteCSV(w, true) }); err != nil {
+		if err := files.write(filepath.Join(dir, t.file), func(w io.Writer) error { return t.table.WriteCSV(w, true) }); err != nil {
 			return fail(err)
 		}
 		rep.Tables = append(rep.Tables, t.file)
 	}
 	rep.Summary = summary
 	index := filepath.Join(dir, "index.html")
-	if err := writeAtomic(index, all, func(w io.Writer) error { return charts.WriteReport(w, rep) }); err != nil {
+	if err := files.write(index, func(w io.Writer) error { return charts.WriteReport(w, rep) }); err != nil {
+		return fail(err)
+	}
+	if err := files.commit(); err != nil {
 		return fail(err)
 	}
 	res.lines = []string{escapeName(index)}
