@@ -278,6 +278,11 @@ func flagsFirst(app *cli.App, args []string) ([]string, error) {
 			typed, _, _ := strings.Cut(a, "=")
 			return nil, usagef("unknown flag %s", escapeName(typed))
 		}
+		if name == "help" || name == "h" {
+			// Help, whatever else is there: urfave/cli would take an
+			// argument beside it for a help topic.
+			return append(args[:2:2], "--help"), nil
+		}
 		flags = append(flags, a)
 		if hasValue {
 			continue

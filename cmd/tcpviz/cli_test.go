@@ -256,3 +256,20 @@ func TestTerminalTableEscapesNames(t *testing.T) {
 		t.Errorf("JSON does not keep the name exact: %q", stdout)
 	}
 }
+
+// TestHelpBesideInputs: --help or -h with inputs beside it, before or
+// after, prints the command's help and exits 0 (urfave/cli took the input
+// for a help topic: "No help topic for 'x.pcap'", exit 1); as a flag's
+// value it is only a value.
+func TestHelpBesideInputs(t *testing.T) {
+	for _, args := range [][]string{{"streams", demoCapture, "--help"}, {"seq", "-h", demoCapture, "-o", "x.png"}, {"report", "--help", "a", "b"}} {
+		stdout, stderr, code := tcpviz(t, nil, args...)
+		if code != 0 || stderr != "" || !strings.Contains(stdout, "tcpviz "+args[0]+" - ") {
+			t.Errorf("%q: exit %d, stderr %q, stdout %.100q", args, code, stderr, stdout)
+		}
+	}
+	stdout, stderr, code := tcpviz(t, nil, "seq", "--title", "--help", "-o", "-", demoCapture)
+	if code != 0 || !strings.HasPrefix(stdout, "frame,") {
+		t.Errorf("--title --help: exit %d, stderr %q, stdout %.100q", code, stderr, stdout)
+	}
+}
