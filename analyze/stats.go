@@ -47,7 +47,10 @@ type DirStats struct {
 	Timestamps    bool // from this side's SYN
 	HandshakeSeen bool // this side's SYN (or SYN/ACK) was captured
 
-	MaxRwnd int64 // largest advertised window (scaled as Wireshark shows it); -1 if no ACK sent
+	// MaxRwnd is the largest window advertised, as Wireshark's
+	// tcp.window_size: on this side's ACKs (scaled) and on its SYN (never
+	// scaled); -1 if it sent neither.
+	MaxRwnd int64
 
 	// RTT of data sent in this direction: Wireshark's tcp.analysis.ack_rtt
 	// on the other side's ACKs (an ACK exactly covering a segment's end,
@@ -117,8 +120,8 @@ type DirStats struct {
 	TripleDupAcks      int64 // duplicate ACKs numbered 3 (what triggers fast retransmit)
 	CaptureDuplicates  int64
 	AckUnseen          int64
-	MinRwnd            int64   // -1 if no ACK sent
-	AvgRwnd            float64 // mean advertised window over this side's ACKs
+	MinRwnd            int64   // smallest advertised window over this side's ACKs (its SYN's if it sent no ACK); -1 if neither
+	AvgRwnd            float64 // mean advertised window over this side's ACKs (its SYN's if it sent no ACK)
 	IdleMaxMs          float64 // longest gap between two packets of this direction
 	SYNs, FINs, RSTs   int64
 	PureAcks           int64
@@ -427,6 +430,11 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		st.CaptureDuplicates++
 		return
 	}
+	if s.Flags&(thSYN|thACK) == thSYN {
+		// A SYN advertises a window too (unscaled, as Wireshark counts
+		// it): the largest of a side that sent nothing else.
+		st.MaxRwnd = max(st.MaxRwnd, info.Window)
+	}
 	if s.Flags&thACK != 0 {
 		if n == 0 && s.Flags&(thSYN|thFIN|thRST) == 0 {
 			st.PureAcks++
@@ -591,6 +599,10 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 		st.IdleMaxMs = float64(acc.idleMax) / 1e6
 		if acc.rwndN > 0 {
 			st.AvgRwnd = acc.rwndSum / float64(acc.rwndN)
+		} else if st.MaxRwnd >= 0 {
+			// A side that advertised a window only in its SYN: that one
+			// window is its smallest and its mean too.
+			st.MinRwnd, st.AvgRwnd = st.MaxRwnd, float64(st.MaxRwnd)
 		}
 		if cs.firstRTT != 0 {
 			st.HasHandshakeRTT, st.HandshakeRTTMs = true, float64(cs.firstRTT)/1e6

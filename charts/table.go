@@ -456,19 +456,42 @@ func (t *Table) writeJSON(w io.Writer) error {
 	return err
 }
 
+// writeText writes the table for a terminal: text cells (file names,
+// labels) with control characters or invalid UTF-8 escaped as messages
+// escape them (EscapeName), so that no terminal escape passes and a tab
+// or a line break does not break the columns. CSV, JSON and Parquet keep
+// them exact: they are data.
 func (t *Table) writeText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, n := range t.names() {
-		fmt.Fprintf(tw, "%s\t", n)
+		fmt.Fprintf(tw, "%s\t", EscapeName(n))
 	}
 	fmt.Fprintln(tw)
 	for _, r := range t.Rows {
 		for _, c := range r {
-			fmt.Fprintf(tw, "%s\t", c)
+			s := c.String()
+			if c.Kind == String {
+				s = EscapeName(s)
+			}
+			fmt.Fprintf(tw, "%s\t", s)
 		}
 		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
+}
+
+// EscapeName is s fit for a terminal: unchanged unless it holds a control
+// character (C0, DEL, C1) or invalid UTF-8, then quoted as Go quotes it,
+// without the quotes ("a\x1b[31m.pcap"), so that it stays on one line and
+// no terminal escape passes.
+func EscapeName(s string) string {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == '\uFFFD' || (r >= 0x80 && r < 0xa0) {
+			q := strconv.Quote(s)
+			return q[1 : len(q)-1]
+		}
+	}
+	return s
 }
 
 // WriteDocs writes one line per column: name, type and unit, meaning.

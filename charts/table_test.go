@@ -3,13 +3,16 @@ package charts
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"io"
 	"math"
 	"math/rand/v2"
 	"net/netip"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"tcpviz/analyze"
 	"tcpviz/internal/capturetest"
@@ -151,4 +154,38 @@ func mustReader(t *testing.T, r io.Reader) *reassembly.Reader {
 		t.Fatal(err)
 	}
 	return rd
+}
+
+// TestTextTableEscapes: the terminal table escapes control characters and
+// invalid UTF-8 in its text cells (ESC, tab, line breaks, C1 controls)
+// as messages do, so no terminal escape passes and the columns hold; CSV
+// and JSON keep the text exact.
+func TestTextTableEscapes(t *testing.T) {
+	name := "a\x1b[31m\tb\r\nc\u009b\xff.pcap"
+	tab := &Table{Columns: []Doc{{Name: "file", Kind: String}, {Name: "n", Kind: Int}},
+		Rows: [][]Value{{StrV(name), IntV(1)}, {StrV("plain é.pcap"), IntV(22)}}}
+	var text, csv, js bytes.Buffer
+	if err := tab.Write(&text, TextTable); err != nil {
+		t.Fatal(err)
+	}
+	want := "                              file   n\n" +
+		`  a\x1b[31m\tb\r\nc\u009b\xff.pcap` + "   1\n" +
+		"                      plain é.pcap  22\n"
+	if text.String() != want {
+		t.Errorf("text table:\n%q\nwant\n%q", text.String(), want)
+	}
+	for _, c := range text.String() {
+		if c < 0x20 && c != '\n' || c == 0x7f || c >= 0x80 && c < 0xa0 || c == utf8.RuneError {
+			t.Errorf("raw %U in the text table", c)
+		}
+	}
+	tab.Write(&csv, CSV)
+	if want := "file,n\n\"" + name + "\",1\nplain é.pcap,22\n"; csv.String() != want {
+		t.Errorf("CSV %q, want %q", csv.String(), want)
+	}
+	tab.Write(&js, JSON)
+	var rows []map[string]any
+	if err := json.Unmarshal(js.Bytes(), &rows); err != nil || len(rows) != 2 || rows[0]["file"] != strings.ToValidUTF8(name, "\uFFFD") {
+		t.Errorf("JSON %s (%v)", js.String(), err)
+	}
 }

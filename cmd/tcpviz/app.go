@@ -50,12 +50,13 @@ type env struct {
 	runInputs []input
 	bar       progress
 	out       *errWriter // stdout, as set by runEnv
+	made      *madeDirs  // directories made for outputs (set by runEnv)
 }
 
 const exitCodesHelp = `EXIT STATUS:
    0  success
    1  runtime failure: an input could not be read, was damaged, or held nothing the flags select (the others were still processed)
-   2  usage error: unknown command or flag, bad flag value, no input, an output that would overwrite an input`
+   2  usage error: unknown command or flag, bad flag value, no input, an output that would overwrite an input, an --out-dir that is not a directory`
 
 // commands are tcpviz's commands, in the order --help lists them.
 func commands(e *env) []*cli.Command {
@@ -102,6 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func runEnv(e *env, args []string) int {
 	out := &errWriter{w: e.stdout}
 	e.stdout, e.out = out, out
+	e.made = &madeDirs{}
 	app := newApp(e)
 	err := checkCommand(app, args)
 	if err == nil {
@@ -110,6 +112,7 @@ func runEnv(e *env, args []string) int {
 	if err == nil {
 		err = app.Run(args)
 	}
+	e.made.removeEmpty() // what failed outputs left empty
 	e.bar.clear()
 	stderr := e.stderr
 	var ue *usageError
@@ -226,8 +229,12 @@ func oneLine(s string) string {
 // flagsFirst moves a command's flags before its other arguments, so that
 // `tcpviz seq in.pcap -o out.png` works like `tcpviz seq -o out.png
 // in.pcap` (urfave/cli stops reading flags at the first argument). A "--"
-// ends the flags as usual, wherever it is. A flag that takes a value but
-// ends the line is a usage error.
+// ends the flags as usual, wherever it is. An argument that starts with a
+// dash but is none of the command's flags is an input when it names an
+// existing file or directory (-dash.pcap, or -dash.pcap#1 for compare),
+// else an unknown flag, named as typed; a flag of the command stays a
+// flag even if a file has its name. A flag that takes a value but ends
+// the line is a usage error.
 func flagsFirst(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 3 {
 		return args, nil
@@ -242,7 +249,7 @@ func flagsFirst(app *cli.App, args []string) ([]string, error) {
 		return args, nil
 	}
 	takesValue := map[string]bool{}
-	for _, f := range cmd.Flags {
+	for _, f := range append(cmd.Flags, cli.HelpFlag) { // urfave/cli adds --help when it runs
 		_, isBool := f.(*cli.BoolFlag)
 		for _, n := range f.Names() {
 			takesValue[n] = !isBool
@@ -261,12 +268,26 @@ func flagsFirst(app *cli.App, args []string) ([]string, error) {
 			positional = append(positional, a)
 			continue
 		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		takes, isFlag := takesValue[name]
+		if !isFlag {
+			if existingInput(a) {
+				positional = append(positional, a)
+				continue
+			}
+			typed, _, _ := strings.Cut(a, "=")
+			return nil, usagef("unknown flag %s", escapeName(typed))
+		}
+		if name == "help" || name == "h" {
+			// Help, whatever else is there: urfave/cli would take an
+			// argument beside it for a help topic.
+			return append(args[:2:2], "--help"), nil
+		}
 		flags = append(flags, a)
-		name := strings.TrimLeft(a, "-")
-		if strings.Contains(name, "=") {
+		if hasValue {
 			continue
 		}
-		if takesValue[name] {
+		if takes {
 			if i+1 >= len(args) {
 				return nil, usagef("%s: missing value", a)
 			}
@@ -280,6 +301,22 @@ func flagsFirst(app *cli.App, args []string) ([]string, error) {
 		flags = append(flags, "--")
 	}
 	return append(append(rest, flags...), positional...), nil
+}
+
+// existingInput tells whether argument a names an existing file or
+// directory, as typed or without a compare or UDP suffix (#1, #udp2).
+func existingInput(a string) bool {
+	if _, err := os.Lstat(a); err == nil {
+		return true
+	}
+	for _, re := range []*regexp.Regexp{streamSuffix, udpSuffix} {
+		if m := re.FindStringSubmatch(a); m != nil {
+			if _, err := os.Lstat(m[1]); err == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isTerminal(w io.Writer) bool {

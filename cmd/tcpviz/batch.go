@@ -48,7 +48,7 @@ type batchFlags struct {
 func (f *batchFlags) flags() []cli.Flag {
 	f.shard = &shardValue{}
 	return []cli.Flag{
-		&cli.StringFlag{Name: "files-from", Usage: "read more inputs from FILE, one path a line (- for standard input)"},
+		&cli.StringFlag{Name: "files-from", Usage: "read more inputs from FILE, one path a line (- for standard input); blank lines and lines that start with # are skipped (write ./#name for a file whose name starts with #)"},
 		&cli.GenericFlag{Name: "shard", Value: f.shard, Usage: "process only share i of n of the inputs (after directories are walked), split by a hash of each path: stable, no coordination needed (an empty share exits 0)"},
 	}
 }
@@ -61,16 +61,20 @@ func (f *batchFlags) parse(c *cli.Context) error {
 	return nil
 }
 
-// readPaths returns the paths listed in r, one a line; blank lines are
-// skipped, nothing else is interpreted (spaces belong to the name).
+// readPaths returns the paths listed in r, one a line (a CRLF line end
+// is one). Lines empty or of only white space, and comments (lines that
+// start with #), are skipped; nothing else is interpreted: spaces around
+// a name belong to it.
 func readPaths(r io.Reader) ([]string, error) {
 	var out []string
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		if line := strings.TrimSuffix(sc.Text(), "\r"); line != "" {
-			out = append(out, line)
+		line := strings.TrimSuffix(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
 		}
+		out = append(out, line)
 	}
 	return out, sc.Err()
 }

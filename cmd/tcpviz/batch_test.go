@@ -283,3 +283,35 @@ func TestCompareLossOfIperf3(t *testing.T) {
 		t.Errorf("last lost counts %v: want rx 113, tx 0", last)
 	}
 }
+
+// TestFilesFromSkips: --files-from skips blank lines, lines of only white
+// space (of any kind, CRLF ends too) and # comments, silently; a name
+// with spaces around it keeps them, and ./#name names a file starting
+// with #.
+func TestFilesFromSkips(t *testing.T) {
+	data := demoBytes(t)
+	t.Chdir(t.TempDir())
+	for _, name := range []string{"a.pcap", " spaced.pcap ", "#hash.pcap"} {
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := "a.pcap\n\n   \n\t\r\n\u00a0\n# a comment\n#hash.pcap\n \n spaced.pcap \r\n./#hash.pcap\n\n"
+	stdout, stderr, code := tcpviz(t, []byte(list), "streams", "--format", "csv", "--files-from", "-")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var files []string
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n")[1:] {
+		if f, _, _ := strings.Cut(l, ","); !slices.Contains(files, f) {
+			files = append(files, f)
+		}
+	}
+	if want := []string{"a.pcap", `" spaced.pcap "`, "./#hash.pcap"}; !slices.Equal(files, want) {
+		t.Errorf("inputs %q, want %q", files, want)
+	}
+	// Nothing but blank lines and comments: no input, a usage error.
+	if _, stderr, code := tcpviz(t, []byte("\n  \n# none\n"), "streams", "--files-from", "-"); code != 2 || !strings.Contains(stderr, "no input") {
+		t.Errorf("empty list: exit %d, %q", code, stderr)
+	}
+}

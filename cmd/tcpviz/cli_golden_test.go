@@ -13,9 +13,10 @@ import (
 // TestCLIGoldens runs every case of testdata/cli: <case>.args holds the
 // arguments, one a line, run from testdata/ (inputs are relative paths
 // there; $OUT is a temporary output folder, written back as $OUT in what
-// the command prints); <case>.stdout, .stderr and .code are what it must
-// print and return. Pictures and files written are not compared, only what
-// the command says. go test ./cmd/tcpviz -run TestCLIGoldens -update
+// the command prints), or from the folder <case>.dir names (relative to
+// testdata/) if there is one; <case>.stdout, .stderr and .code are what
+// it must print and return. Pictures and files written are not compared,
+// only what the command says. go test ./cmd/tcpviz -run TestCLIGoldens -update
 // rewrites them, so a change of output shows in review as a golden diff.
 func TestCLIGoldens(t *testing.T) {
 	dir := filepath.Join(golden.Testdata(), "cli")
@@ -30,6 +31,9 @@ func TestCLIGoldens(t *testing.T) {
 			raw, err := os.ReadFile(c)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if dir, err := os.ReadFile(strings.TrimSuffix(c, ".args") + ".dir"); err == nil {
+				t.Chdir(filepath.Join(golden.Testdata(), strings.TrimSpace(string(dir))))
 			}
 			out := t.TempDir()
 			var args []string

@@ -177,3 +177,99 @@ func TestFlagsAfterArguments(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestDashNamedInputs: an argument that starts with a dash but names an
+// existing file is an input, before or after the flags, with a compare
+// stream suffix too; one that names nothing is an unknown flag, named as
+// typed (one dash stays one); a flag of the command stays a flag.
+func TestDashNamedInputs(t *testing.T) {
+	data := demoBytes(t)
+	t.Chdir(t.TempDir())
+	for _, name := range []string{"-dash.pcap", "--two.pcap", "-o"} {
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"streams", "-dash.pcap"},
+		{"streams", "--format", "csv", "-dash.pcap", "--two.pcap"},
+		{"streams", "-dash.pcap", "--format=csv"},
+		{"summary", "--", "-dash.pcap"},
+		{"compare", "-o", "c.csv", "-dash.pcap#1", "--two.pcap#1"},
+	} {
+		stdout, stderr, code := tcpviz(t, nil, args...)
+		if code != 0 || !strings.Contains(stdout, "-dash.pcap") {
+			t.Errorf("%q: exit %d, stderr %q, stdout %.200q", args, code, stderr, stdout)
+		}
+	}
+	for args, want := range map[*[]string]string{
+		{"streams", "-nosuch.pcap", "-dash.pcap"}: "tcpviz: unknown flag -nosuch.pcap\n",
+		{"streams", "-dash.pcap", "--nosuch=1"}:   "tcpviz: unknown flag --nosuch\n",
+		{"seq", "-dash.pcap", "-o"}:               "tcpviz: -o: missing value\n",
+	} {
+		stdout, stderr, code := tcpviz(t, nil, *args...)
+		if code != 2 || stdout != "" || stderr != want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", *args, code, stdout, stderr, want)
+		}
+	}
+}
+
+// TestTerminalTableEscapesNames: a capture (or --label) name with a
+// terminal escape or a tab reaches the terminal table escaped, as in
+// messages, for every table command; CSV and JSON keep it exact.
+func TestTerminalTableEscapesNames(t *testing.T) {
+	data := demoBytes(t)
+	t.Chdir(t.TempDir())
+	name := "evil\x1b]0;owned\x07\x1b[2J\t.pcap"
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	escaped := `evil\x1b]0;owned\a\x1b[2J\t.pcap`
+	for _, args := range [][]string{
+		{"streams", "--format", "table", name},
+		{"summary", "--format", "table", name},
+		{"flows", "--format", "table", name},
+		{"summary", "-o", "t.txt", name},
+		{"compare", "--format", "table", "-o", "c.png", "--label", "a\x1bb", "--label", "b", name, name},
+	} {
+		stdout, stderr, code := tcpviz(t, nil, args...)
+		if args[1] == "-o" {
+			b, _ := os.ReadFile("t.txt")
+			stdout = string(b)
+		}
+		if code != 0 {
+			t.Errorf("%q: exit %d, %q", args, code, stderr)
+		}
+		if strings.ContainsAny(stdout, "\x1b\x07\t") {
+			t.Errorf("%q: raw control characters in the table: %q", args, stdout)
+		}
+		if !strings.Contains(stdout, escaped) && !strings.Contains(stdout, `a\x1bb`) {
+			t.Errorf("%q: the table lacks %s: %q", args, escaped, stdout)
+		}
+	}
+	stdout, _, _ := tcpviz(t, nil, "streams", "--format", "csv", name)
+	if !strings.Contains(stdout, "\n"+name+",0,") {
+		t.Errorf("CSV does not keep the name exact: %q", stdout)
+	}
+	stdout, _, _ = tcpviz(t, nil, "streams", "--format", "json", name)
+	if !strings.Contains(stdout, `"evil\u001b]0;owned\u0007\u001b[2J\t.pcap"`) {
+		t.Errorf("JSON does not keep the name exact: %q", stdout)
+	}
+}
+
+// TestHelpBesideInputs: --help or -h with inputs beside it, before or
+// after, prints the command's help and exits 0 (urfave/cli took the input
+// for a help topic: "No help topic for 'x.pcap'", exit 1); as a flag's
+// value it is only a value.
+func TestHelpBesideInputs(t *testing.T) {
+	for _, args := range [][]string{{"streams", demoCapture, "--help"}, {"seq", "-h", demoCapture, "-o", "x.png"}, {"report", "--help", "a", "b"}} {
+		stdout, stderr, code := tcpviz(t, nil, args...)
+		if code != 0 || stderr != "" || !strings.Contains(stdout, "tcpviz "+args[0]+" - ") {
+			t.Errorf("%q: exit %d, stderr %q, stdout %.100q", args, code, stderr, stdout)
+		}
+	}
+	stdout, stderr, code := tcpviz(t, nil, "seq", "--title", "--help", "-o", "-", demoCapture)
+	if code != 0 || !strings.HasPrefix(stdout, "frame,") {
+		t.Errorf("--title --help: exit %d, stderr %q, stdout %.100q", code, stderr, stdout)
+	}
+}

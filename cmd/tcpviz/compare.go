@@ -59,7 +59,7 @@ func compareCommand(e *env) *cli.Command {
 				return usagef("compare: name at least one capture (usually two or more)")
 			}
 			if n := len(labels.vs); n > 0 && n != c.NArg() {
-				return usagef("--label: %d labels for %d inputs (want one per input, in order)", n, c.NArg())
+				return usagef("--label: %s for %s (want one per input, in order)", plural(n, "label"), plural(c.NArg(), "input"))
 			}
 			if err := picture.checkHide(compareLabels(c.Args().Slice(), labels.vs)); err != nil {
 				return err
@@ -160,7 +160,7 @@ func compareCommand(e *env) *cli.Command {
 					return err
 				}
 			} else {
-				if err := makeDir(filepath.Dir(out)); err != nil {
+				if err := makeDir(filepath.Dir(out), e.made); err != nil {
 					return err
 				}
 				if err := writeAtomic(out, e.guarded(ins), write); err != nil {

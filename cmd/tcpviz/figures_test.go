@@ -222,7 +222,7 @@ func TestCompareFlags(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--label", "one", a, b}, "--label: 1 labels for 2 inputs"},
+		{[]string{"--label", "one", a, b}, "--label: 1 label for 2 inputs"},
 		{[]string{"--align", "first", a}, "--align"},
 		{[]string{"--at", "0", a}, "--at"},
 		{[]string{"--to-bytes", "1XB", a}, "--to-bytes"},

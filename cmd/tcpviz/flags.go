@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -33,6 +34,9 @@ type intValue struct {
 
 func (f *intValue) Set(s string) error {
 	v, err := parseCount(s)
+	if errors.Is(err, errTooLarge) {
+		return fmt.Errorf("%q is out of range (want %d to %d)", s, f.min, f.max)
+	}
 	if err != nil {
 		return err
 	}
@@ -62,18 +66,50 @@ func siSuffix(s string) (string, float64) {
 	return t, 1
 }
 
+// errTooLarge is parseCount's error for a whole number written right but
+// too large for any count (1e30): the flag says its range.
+var errTooLarge = errors.New("too large")
+
 // parseCount reads an integer written as 1500, 8e6, 1.5k or 8M.
 func parseCount(s string) (int64, error) {
 	t, mult := siSuffix(s)
 	if v, err := strconv.ParseInt(t, 10, 64); err == nil && mult == 1 {
 		return v, nil
 	}
-	f, err := strconv.ParseFloat(t, 64)
+	f, err := parseFinite(t)
 	f *= mult
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) || math.Abs(f) > 1<<62 {
+	switch {
+	case errors.Is(err, errTooLarge) || err == nil && math.Abs(f) > 1<<62:
+		return 0, fmt.Errorf("%q: %w", s, errTooLarge)
+	case err != nil || f != math.Trunc(f):
 		return 0, fmt.Errorf("%q is not a whole number", s)
 	}
 	return int64(f), nil
+}
+
+// Errors of parseFinite: a number that is not one (NaN), or infinite.
+var (
+	errNaN      = errors.New("is not a number")
+	errInfinite = errors.New("is not a finite number")
+)
+
+// parseFinite reads a finite real number as strconv.ParseFloat does. NaN
+// is errNaN, Inf and -Inf (however spelled) errInfinite, a number too
+// large for a float64 (1e999) errTooLarge; text that is no number at all
+// is strconv's error.
+func parseFinite(t string) (float64, error) {
+	v, err := strconv.ParseFloat(t, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0):
+		return 0, errTooLarge
+	case err != nil:
+		return 0, err
+	case math.IsNaN(v):
+		return 0, errNaN
+	case math.IsInf(v, 0):
+		return 0, errInfinite
+	}
+	return v, nil
 }
 
 // secondsValue is a time in seconds: 1.5, 1.5s, 600ms, 2m; within ±max.
@@ -86,13 +122,15 @@ type secondsValue struct {
 func (f *secondsValue) Set(s string) error {
 	t := strings.TrimSpace(s)
 	var d time.Duration
-	if v, err := strconv.ParseFloat(t, 64); err == nil {
-		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > f.max.Seconds() {
-			return fmt.Errorf("%q is out of range (want at most %v)", s, f.max)
-		}
+	v, err := parseFinite(t)
+	switch {
+	case errors.Is(err, errNaN) || errors.Is(err, errInfinite):
+		return fmt.Errorf("%q %v (want seconds, or a duration such as 1.5s or 600ms)", s, err)
+	case errors.Is(err, errTooLarge) || err == nil && math.Abs(v) > f.max.Seconds():
+		return fmt.Errorf("%q is out of range (want at most %v)", s, f.max)
+	case err == nil:
 		d = time.Duration(math.Round(v * 1e9))
-	} else {
-		var err error
+	default:
 		if d, err = time.ParseDuration(t); err != nil {
 			return fmt.Errorf("%q is not a time (want seconds, or a duration such as 1.5s or 600ms)", s)
 		}
@@ -134,14 +172,22 @@ type numberValue struct {
 
 func (f *numberValue) Set(s string) error {
 	t, mult := siSuffix(s)
-	v, err := strconv.ParseFloat(t, 64)
+	v, err := parseFinite(t)
 	v *= mult
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e18 {
+	switch {
+	case errors.Is(err, errInfinite):
+		return fmt.Errorf("%q %v (want 1500, 2.5, 1.5k or 8M)", s, err)
+	case errors.Is(err, errTooLarge) || err == nil && math.Abs(v) > maxNumber:
+		return fmt.Errorf("%q is out of range (want -1e18 to 1e18)", s)
+	case err != nil:
 		return fmt.Errorf("%q is not a number (want 1500, 2.5, 1.5k or 8M)", s)
 	}
 	f.v = v
 	return nil
 }
+
+// maxNumber bounds a numberValue (its error says 1e18).
+const maxNumber = 1e18
 
 func (f *numberValue) String() string { return strconv.FormatFloat(f.v, 'g', -1, 64) }
 
@@ -249,7 +295,10 @@ func (f *windowValue) Set(s string) error {
 	if k, ok := strings.CutSuffix(t, "rtt"); ok {
 		n := 1.0
 		if k != "" {
-			v, err := strconv.ParseFloat(k, 64)
+			v, err := parseFinite(k)
+			if errors.Is(err, errNaN) || errors.Is(err, errInfinite) {
+				return fmt.Errorf("%q: %s %v (want a positive multiple of the RTT up to 1000: rtt, 4rtt)", s, k, err)
+			}
 			if err != nil || !(v > 0) || v > 1000 {
 				return fmt.Errorf("%q: want a positive multiple of the RTT up to 1000 (rtt, 4rtt)", s)
 			}
@@ -517,6 +566,11 @@ func (f *outputFlags) parse(c *cli.Context) error {
 	if c.IsSet("out-dir") && f.OutDir == "" {
 		return usagef("--out-dir: want a directory")
 	}
+	if c.IsSet("out-dir") {
+		if err := checkOutDir(f.OutDir); err != nil {
+			return err
+		}
+	}
 	switch {
 	case f.Output == "-":
 		f.Format = charts.PointsCSV
@@ -584,6 +638,9 @@ func (f *tableOutFlags) parse(c *cli.Context) error {
 	}
 	if f.Output != "" && f.OutDir != "" {
 		return usagef("-o and --out-dir exclude each other")
+	}
+	if f.OutDir != "" {
+		return checkOutDir(f.OutDir)
 	}
 	return nil
 }

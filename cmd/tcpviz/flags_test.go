@@ -179,3 +179,40 @@ func TestErrorNamesInputOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestNonFiniteValues: every flag that takes a real number or a time
+// says NaN is not a number and Inf is not a finite one (not "out of
+// range"), and 1e999, a number too large for any, is out of range (not
+// "not a time"): one line naming the flag, exit 2.
+func TestNonFiniteValues(t *testing.T) {
+	want := map[string]string{"NaN": "is not a number", "nan": "is not a number", "Inf": "is not a finite number",
+		"-Inf": "is not a finite number", "+Infinity": "is not a finite number", "1e999": "is out of range", "-1e999": "is out of range"}
+	tried := map[string]bool{}
+	for _, cmd := range commands(&env{}) {
+		for _, f := range cmd.Flags {
+			g, ok := f.(*cli.GenericFlag)
+			if !ok {
+				continue
+			}
+			switch g.Value.(type) {
+			case *secondsValue, *numberValue, *windowValue, *durationsValue:
+			default:
+				continue
+			}
+			name := f.Names()[0]
+			tried[name] = true
+			for value, msg := range want {
+				args := []string{cmd.Name, "--" + name + "=" + value, demoCapture}
+				stdout, stderr, code := tcpviz(t, nil, args...)
+				if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--"+name) || !strings.Contains(stderr, msg) {
+					t.Errorf("%q: exit %d, stderr %q: want exit 2 and one line saying %q", args, code, stderr, msg)
+				}
+			}
+		}
+	}
+	for _, name := range []string{"from", "to", "y-min", "y-max", "window", "at"} {
+		if !tried[name] {
+			t.Errorf("--%s not tried", name)
+		}
+	}
+}

@@ -190,7 +190,7 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 		var err error
 		path, err = outputPath(req.output.OutDir, fmt.Sprintf("%s-%s-s%d.png", base, req.params.Spec.Stem(req.params.Params), l.Conn.Stream))
 		if err == nil {
-			err = makeDir(req.output.OutDir)
+			err = makeDir(req.output.OutDir, e.made)
 		}
 		if err != nil {
 			res.err = err

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"tcpviz/charts"
 	"tcpviz/reassembly"
 )
 
@@ -39,16 +40,9 @@ func (in input) display() string {
 }
 
 // escapeName quotes a name that holds control characters or invalid
-// UTF-8, so that a message stays one line and no terminal escape passes.
-func escapeName(s string) string {
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == '\uFFFD' || (r >= 0x80 && r < 0xa0) {
-			q := strconv.Quote(s)
-			return q[1 : len(q)-1]
-		}
-	}
-	return s
-}
+// UTF-8, so that a message stays one line and no terminal escape passes;
+// the terminal table escapes its cells the same way.
+func escapeName(s string) string { return charts.EscapeName(s) }
 
 // expandInputs turns command-line arguments into captures: files as named,
 // directories walked recursively keeping only files that start like a

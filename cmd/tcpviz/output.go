@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,32 +21,119 @@ import (
 // or interrupted run leaves no partial file. It refuses to write over any
 // of the inputs.
 func writeAtomic(path string, inputs []input, write func(io.Writer) error) error {
-	if err := refuseInput(path, inputs); err != nil {
+	tmp, err := writeTemp(path, inputs, write)
+	if err != nil {
 		return err
 	}
+	defer temps.remove(tmp) // only forgets it after a successful rename
+	if err := temps.rename(tmp, path); err != nil {
+		return fmt.Errorf("%s: %w", escapeName(path), unwrapPathError(err))
+	}
+	return nil
+}
+
+// writeTemp writes what will be path into a temporary file beside it
+// (registered in temps) and returns its name; on failure nothing is left.
+// Errors name path, never the temporary file.
+func writeTemp(path string, inputs []input, write func(io.Writer) error) (string, error) {
+	if err := refuseInput(path, inputs); err != nil {
+		return "", err
+	}
 	if err := refuseSpecial(path); err != nil {
-		return err
+		return "", err
 	}
 	dir := filepath.Dir(path)
 	tmp, err := temps.create(dir, tempPattern(filepath.Base(path)))
 	if err != nil {
-		return fmt.Errorf("%s: %w", escapeName(path), unwrapPathError(err))
+		return "", fmt.Errorf("%s: %w", escapeName(path), unwrapPathError(err))
 	}
-	defer temps.remove(tmp.Name()) // only forgets it after a successful rename
-	if err := write(tmp); err != nil {
+	failed := func(err error) (string, error) {
 		tmp.Close()
-		return fmt.Errorf("%s: %w", escapeName(path), err)
+		temps.remove(tmp.Name())
+		return "", fmt.Errorf("%s: %w", escapeName(path), tempError(err, tmp.Name()))
+	}
+	var w io.Writer = tmp
+	if writeHook != nil {
+		w = writeHook(path, tmp)
+	}
+	if err := write(w); err != nil {
+		return failed(err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %w", escapeName(path), err)
+		return failed(err)
 	}
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("%s: %w", escapeName(path), err)
+		return failed(err)
 	}
-	if err := temps.rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("%s: %w", escapeName(path), unwrapPathError(err))
+	return tmp.Name(), nil
+}
+
+// writeHook, when set (by tests), wraps the file an output is written
+// to: a write that fails (a full disk) is injected there.
+var writeHook func(path string, f *os.File) io.Writer
+
+// tempError is err with the temporary file's name taken out: "write
+// .x.png.tmp123: no space left on device" is "no space left on device",
+// said of the output.
+func tempError(err error, tmp string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == tmp {
+		return pe.Err
 	}
+	return err
+}
+
+// outputSet writes several files as one output (a report folder): each
+// to a temporary file beside it, all renamed to their names by commit
+// only once every one was written. A run that fails before (abort, or
+// simply no commit) leaves none of them, and the files that were there
+// before untouched. Safe for concurrent writes.
+type outputSet struct {
+	inputs []input // no output may overwrite one
+	mu     sync.Mutex
+	tmps   []string
+	paths  []string
+}
+
+// write writes path's content into the set.
+func (o *outputSet) write(path string, write func(io.Writer) error) error {
+	tmp, err := writeTemp(path, o.inputs, write)
+	if err != nil {
+		return err
+	}
+	o.mu.Lock()
+	o.tmps, o.paths = append(o.tmps, tmp), append(o.paths, path)
+	o.mu.Unlock()
 	return nil
+}
+
+// commit renames every file of the set to its name, in the order written
+// (the last one, an index, appears last); a failed rename removes the
+// files not yet renamed.
+func (o *outputSet) commit() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for i, tmp := range o.tmps {
+		if err := temps.rename(tmp, o.paths[i]); err != nil {
+			for _, left := range o.tmps[i:] {
+				temps.remove(left)
+			}
+			o.tmps, o.paths = nil, nil
+			return fmt.Errorf("%s: %w", escapeName(o.paths[i]), unwrapPathError(err))
+		}
+	}
+	o.tmps, o.paths = nil, nil
+	return nil
+}
+
+// abort removes the files of the set not committed.
+func (o *outputSet) abort() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, tmp := range o.tmps {
+		temps.remove(tmp)
+	}
+	o.tmps, o.paths = nil, nil
 }
 
 // nameMax is the longest file name (one path element) Linux and macOS
@@ -247,18 +336,101 @@ func refuseSpecial(path string) error {
 }
 
 // makeDir creates directory dir (its parents as needed) for outputs. An
-// existing dir must be a real directory, not a symbolic link to one.
-func makeDir(dir string) error {
+// existing dir must be a real directory, not a symbolic link to one. The
+// directories it makes are remembered in made.
+func makeDir(dir string, made *madeDirs) error {
 	if st, err := os.Lstat(dir); err == nil {
 		if st.Mode()&os.ModeSymlink != 0 || !st.IsDir() {
 			return fmt.Errorf("%s: refusing to write into it: not a directory this run can trust (a symbolic link or a file)", escapeName(dir))
 		}
 		return nil
 	}
+	// The levels missing, the deepest first.
+	var missing []string
+	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); err == nil || p == filepath.Dir(p) {
+			break
+		}
+		missing = append(missing, p)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		made.add(missing) // those made before the failure
 		return fmt.Errorf("%s: %w", escapeName(dir), unwrapPathError(err))
 	}
+	made.add(missing)
 	return nil
+}
+
+// madeDirs are the directories a run made for its outputs: those left
+// empty when it ends (every output in them failed) are removed, so that a
+// failed run leaves no empty folder or partition behind. A nil *madeDirs
+// remembers nothing.
+type madeDirs struct {
+	mu   sync.Mutex
+	dirs []string
+}
+
+func (m *madeDirs) add(dirs []string) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	m.dirs = append(m.dirs, dirs...)
+	m.mu.Unlock()
+}
+
+// removeEmpty removes the directories made that are empty, the deepest
+// first (a parent made for a child is removed after it); one that holds
+// anything stays (os.Remove removes only an empty directory).
+func (m *madeDirs) removeEmpty() {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	dirs := slices.Clone(m.dirs)
+	slices.SortFunc(dirs, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(b) - len(a)
+		}
+		return strings.Compare(a, b)
+	})
+	for _, d := range slices.Compact(dirs) {
+		os.Remove(d)
+	}
+	m.dirs = nil
+}
+
+// checkOutDir is the usage error, before any input is read, of an
+// --out-dir that cannot hold outputs: an existing file, device or FIFO,
+// a symbolic link (makeDir would refuse it once the inputs are read), or
+// a path through a file. A folder that does not exist yet is fine (the
+// run makes it); one that cannot be looked at is left to the write.
+func checkOutDir(dir string) error {
+	st, err := os.Lstat(dir)
+	switch {
+	case err == nil && st.Mode()&os.ModeSymlink != 0:
+		return usagef("--out-dir %s: a symbolic link: name the directory itself", escapeName(dir))
+	case err == nil && st.Mode().IsRegular():
+		return usagef("--out-dir %s: a file, not a directory", escapeName(dir))
+	case err == nil && !st.IsDir():
+		return usagef("--out-dir %s: not a directory", escapeName(dir))
+	case err == nil:
+		return nil
+	}
+	// The nearest ancestor that exists must be a directory (through any
+	// symbolic links: only the last element is the run's to trust).
+	for p := filepath.Dir(filepath.Clean(dir)); ; p = filepath.Dir(p) {
+		if st, err := os.Stat(p); err == nil {
+			if !st.IsDir() {
+				return usagef("--out-dir %s: %s is not a directory", escapeName(dir), escapeName(p))
+			}
+			return nil
+		}
+		if p == filepath.Dir(p) {
+			return nil
+		}
+	}
 }
 
 // derivedBases returns, for each input, the base of the file names derived

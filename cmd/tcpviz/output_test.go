@@ -3,9 +3,12 @@ package main
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -62,5 +65,121 @@ func TestWriteAtomic(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(in); string(b) != "capture" {
 		t.Errorf("input overwritten: %q", b)
+	}
+}
+
+// TestOutDirNotADirectory: an --out-dir that is a file, a symbolic link,
+// a FIFO or a path through a file is a usage error before any input is
+// read (exit 2, one line naming it; the missing input is never looked
+// at), whichever command, and nothing is written.
+func TestOutDirNotADirectory(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("file", []byte("x"), 0o644)
+	os.Symlink(t.TempDir(), "link")
+	syscall.Mkfifo("fifo", 0o644)
+	for out, want := range map[string]string{
+		"file":        "tcpviz: --out-dir file: a file, not a directory\n",
+		"file/sub/x":  "tcpviz: --out-dir file/sub/x: file is not a directory\n",
+		"link":        "tcpviz: --out-dir link: a symbolic link: name the directory itself\n",
+		"fifo":        "tcpviz: --out-dir fifo: not a directory\n",
+		"./file/\x1b": "tcpviz: --out-dir ./file/\\x1b: file is not a directory\n",
+	} {
+		for _, args := range [][]string{
+			{"report", "--out-dir", out, "missing.pcap"},
+			{"seq", "--out-dir", out, "missing.pcap"},
+			{"compare", "--out-dir", out, "missing.pcap", "missing.pcap"},
+			{"summary", "--format", "parquet", "--out-dir", out, "missing.pcap"},
+			{"streams", "missing.pcap", "--out-dir=" + out},
+		} {
+			stdout, stderr, code := tcpviz(t, nil, args...)
+			if code != 2 || stdout != "" || stderr != want {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, stdout, stderr, want)
+			}
+		}
+	}
+	if names := dirNames(t, dir); len(names) != 3 {
+		t.Errorf("the folder holds %q", names)
+	}
+}
+
+// fullDisk fails every write to an output whose name matches (a full
+// disk) after a few bytes, as the file system says it.
+type fullDisk struct {
+	f    *os.File
+	left int
+}
+
+func (d *fullDisk) Write(p []byte) (int, error) {
+	if len(p) <= d.left {
+		d.left -= len(p)
+		return d.f.Write(p)
+	}
+	n, _ := d.f.Write(p[:d.left])
+	d.left = 0
+	return n, &fs.PathError{Op: "write", Path: d.f.Name(), Err: syscall.ENOSPC}
+}
+
+// TestFailedWritesLeaveNothing: when the disk fills (an injected write
+// error), report, Parquet partitions, graphs and -o tables leave nothing
+// the failed run made — no file, no temporary file, no folder or
+// partition it created — and keep what was there before; the run exits 1
+// with one line naming the output, not its temporary file.
+func TestFailedWritesLeaveNothing(t *testing.T) {
+	capture, err := filepath.Abs(demoCapture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := func(match string) {
+		writeHook = func(path string, f *os.File) io.Writer {
+			if strings.Contains(filepath.Base(path), match) {
+				return &fullDisk{f: f, left: 100}
+			}
+			return f
+		}
+	}
+	defer func() { writeHook = nil }()
+	for _, tc := range []struct {
+		name    string
+		match   string   // the output that fails
+		before  []string // files there before, kept as they were
+		args    []string // OUT is the output folder
+		failing string   // the output named in the error
+	}{
+		{"report, last file", "index.html", nil, []string{"report", "--out-dir", "OUT/new/r", capture}, "OUT/new/r/geo_short-report/index.html"},
+		{"report, a picture", "tput.png", nil, []string{"report", "--out-dir", "OUT", capture}, "OUT/geo_short-report/tput.png"},
+		{"report over an earlier one", "summary.csv", []string{"geo_short-report/seq.png", "geo_short-report/notes.txt"},
+			[]string{"report", "--out-dir", "OUT", capture}, "OUT/geo_short-report/summary.csv"},
+		{"parquet partitions", "part-0", nil, []string{"summary", "--format", "parquet", "--out-dir", "OUT/parts", capture}, "part-0.parquet"},
+		{"parquet, earlier partition", "part-0", []string{"parts/old/part-0.parquet"}, []string{"summary", "--format", "parquet", "--out-dir", "OUT/parts", capture}, "part-0.parquet"},
+		{"graph", "seq", nil, []string{"seq", "--width", "200", "--height", "200", "--out-dir", "OUT/a/b", capture}, "OUT/a/b/geo_short-seq-s1.png"},
+		{"table file", "t.csv", nil, []string{"summary", "-o", "OUT/t.csv", capture}, "OUT/t.csv"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, b := range tc.before {
+				writeFile(t, filepath.Join(dir, b), []byte(b))
+			}
+			before := dirNames(t, dir)
+			args := slices.Clone(tc.args)
+			for i := range args {
+				args[i] = strings.ReplaceAll(args[i], "OUT", dir)
+			}
+			full(tc.match)
+			stdout, stderr, code := tcpviz(t, nil, args...)
+			writeHook = nil
+			if code != 1 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, ": no space left on device\n") ||
+				!strings.Contains(stderr, strings.ReplaceAll(tc.failing, "OUT", dir)) || strings.Contains(stderr, ".tmp") {
+				t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+			}
+			if after := dirNames(t, dir); !slices.Equal(after, before) {
+				t.Errorf("the folder holds %q, had %q", after, before)
+			}
+			for _, b := range tc.before {
+				if got, _ := os.ReadFile(filepath.Join(dir, b)); string(got) != b {
+					t.Errorf("%s changed: %q", b, got)
+				}
+			}
+		})
 	}
 }

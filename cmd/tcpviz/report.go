@@ -113,16 +113,22 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	}
 	dir, err := outputPath(outDir, base+"-report")
 	if err == nil {
-		err = makeDir(outDir)
+		err = makeDir(outDir, e.made)
 	}
 	if err == nil {
-		err = makeDir(dir)
+		err = makeDir(dir, e.made)
 	}
 	if err != nil {
 		res.err = prefixErr(in, err)
 		return res
 	}
+	// Every file of the folder is written before any takes its name: a
+	// run that fails part way (a full disk) leaves none of its files, and
+	// those of an earlier report untouched; the folder, if this run made
+	// it, is removed once empty (madeDirs).
+	files := &outputSet{inputs: all}
 	fail := func(err error) fileResult {
+		files.abort()
 		if res.err == nil {
 			res.err = err
 		}
@@ -140,8 +146,8 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		switch {
 		case i == 0 && l.Thinned:
 			parts = []string{"png", "page"}
-			res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d has %d packets, more than the report writes every point of (%d): its graphs are thinned as in the pictures and their points are not written; `tcpviz seq -s %d -o FILE.csv` and the other graph commands write them",
-				in.display(), l.Conn.Stream, l.Conn.Dir[0].Packets+l.Conn.Dir[1].Packets, reportPointsOver, l.Conn.Stream))
+			res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d has %s, more than the report writes every point of (%d): its graphs are thinned as in the pictures and their points are not written; `tcpviz seq -s %d -o FILE.csv` and the other graph commands write them",
+				in.display(), l.Conn.Stream, analyze.Plural(l.Conn.Dir[0].Packets+l.Conn.Dir[1].Packets, "packet"), reportPointsOver, l.Conn.Stream))
 		case i == 0:
 			parts = []string{"png", "csv", "page"}
 		}
@@ -166,9 +172,9 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 			stem := rg.Spec.Stem(rg.Params)
 			switch part {
 			case "png":
-				errs[j] = writeAtomic(filepath.Join(dir, stem+".png"), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PNG, po) })
+				errs[j] = files.write(filepath.Join(dir, stem+".png"), func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PNG, po) })
 			case "csv":
-				errs[j] = writeAtomic(filepath.Join(dir, stem+".csv"), all, func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PointsCSV, po) })
+				errs[j] = files.write(filepath.Join(dir, stem+".csv"), func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PointsCSV, po) })
 				csvs[k] = stem + ".csv"
 			case "page":
 				image := ""
@@ -200,14 +206,17 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		file  string
 		table *charts.Table
 	}{{"summary.csv", summary}, {"streams.csv", streams}} {
-		if err := writeAtomic(filepath.Join(dir, t.file), all, func(w io.Writer) error { return t.table.WriteCSV(w, true) }); err != nil {
+		if err := files.write(filepath.Join(dir, t.file), func(w io.Writer) error { return t.table.WriteCSV(w, true) }); err != nil {
 			return fail(err)
 		}
 		rep.Tables = append(rep.Tables, t.file)
 	}
 	rep.Summary = summary
 	index := filepath.Join(dir, "index.html")
-	if err := writeAtomic(index, all, func(w io.Writer) error { return charts.WriteReport(w, rep) }); err != nil {
+	if err := files.write(index, func(w io.Writer) error { return charts.WriteReport(w, rep) }); err != nil {
+		return fail(err)
+	}
+	if err := files.commit(); err != nil {
 		return fail(err)
 	}
 	res.lines = []string{escapeName(index)}
@@ -238,7 +247,7 @@ func reportFacts(l *analyze.Loaded) []charts.Fact {
 	tr := analyze.Summarize(l)
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 	facts := []charts.Fact{
-		{Label: "payload sent", Value: fmt.Sprintf("%d bytes in %d packets (%d unique bytes)", st.DataBytes, st.DataPackets, st.UniqueBytes)},
+		{Label: "payload sent", Value: fmt.Sprintf("%s in %s (%s)", plural(st.DataBytes, "byte"), plural(st.DataPackets, "packet"), plural(st.UniqueBytes, "unique byte"))},
 		{Label: "duration", Value: charts.FormatSeconds(st.Duration) + " s"},
 	}
 	if st.HasThroughput {
@@ -248,19 +257,19 @@ func reportFacts(l *analyze.Loaded) []charts.Fact {
 		facts = append(facts, charts.Fact{Label: "bottleneck (ACK dispersion)", Value: analyze.BitRate(st.BottleneckBps)})
 	}
 	if st.RTTSamples > 0 {
-		facts = append(facts, charts.Fact{Label: "RTT min / median / max", Value: fmt.Sprintf("%s / %s / %s ms (%d samples)", f(st.RTTMinMs, 1), f(st.RTTMedianMs, 1), f(st.RTTMaxMs, 1), st.RTTSamples)})
+		facts = append(facts, charts.Fact{Label: "RTT min / median / max", Value: fmt.Sprintf("%s / %s / %s ms (%s)", f(st.RTTMinMs, 1), f(st.RTTMedianMs, 1), f(st.RTTMaxMs, 1), plural(st.RTTSamples, "sample"))})
 	}
 	if ss := tr.SlowStart; ss.Found {
-		facts = append(facts, charts.Fact{Label: "slow start", Value: fmt.Sprintf("ended at %s s after %d round trips, %d bytes in flight (%s)", f(float64(ss.End)/1e9, 3), ss.Rounds, ss.Flight, ss.Reason)})
+		facts = append(facts, charts.Fact{Label: "slow start", Value: fmt.Sprintf("ended at %s s after %s, %s in flight (%s)", f(float64(ss.End)/1e9, 3), plural(ss.Rounds, "round trip"), plural(ss.Flight, "byte"), ss.Reason)})
 	}
 	if tr.HasTimeToMB {
 		facts = append(facts, charts.Fact{Label: "first MiB delivered", Value: f(float64(tr.TimeToMB)/1e9, 3) + " s"})
 	}
 	facts = append(facts,
 		charts.Fact{Label: "capture point", Value: "at the " + string(st.Path.Vantage) + " of this direction's path"},
-		charts.Fact{Label: "retransmissions (the path)", Value: fmt.Sprintf("%d resent, %d of them proven spurious (D-SACK, timestamps); %d segments lost after the capture point, %d before it; %d on timeouts, %d in fast recovery",
-			st.Path.Retransmitted, st.Path.SpuriousRetransmitted, st.Path.LostDownstream, st.Path.LostUpstream, st.Path.RTORetransmissions, st.Path.FastRetransmissions)},
-		charts.Fact{Label: "Wireshark's flags", Value: fmt.Sprintf("%d retransmissions (%d fast, %d spurious), %d out-of-order", st.RetransPackets, st.FastRetrans, st.SpuriousRetrans, st.OutOfOrder)},
+		charts.Fact{Label: "retransmissions (the path)", Value: fmt.Sprintf("%d resent, %d of them proven spurious (D-SACK, timestamps); %s lost after the capture point, %d before it; %d on timeouts, %d in fast recovery",
+			st.Path.Retransmitted, st.Path.SpuriousRetransmitted, plural(st.Path.LostDownstream, "segment"), st.Path.LostUpstream, st.Path.RTORetransmissions, st.Path.FastRetransmissions)},
+		charts.Fact{Label: "Wireshark's flags", Value: fmt.Sprintf("%s (%d fast, %d spurious), %d out-of-order", plural(st.RetransPackets, "retransmission"), st.FastRetrans, st.SpuriousRetrans, st.OutOfOrder)},
 		charts.Fact{Label: "most bytes in flight", Value: strconv.FormatInt(st.MaxBytesInFlight, 10)},
 	)
 	if w := l.Stats[l.Dir.Reverse()].MaxRwnd; w >= 0 {
@@ -268,3 +277,7 @@ func reportFacts(l *analyze.Loaded) []charts.Fact {
 	}
 	return facts
 }
+
+// plural is a count with its noun, singular for 1 (analyze.Plural, for
+// any integer type).
+func plural[N ~int | ~int32 | ~int64](n N, noun string) string { return analyze.Plural(int64(n), noun) }

@@ -3,8 +3,16 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"io"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"tcpviz/analyze"
+	"tcpviz/internal/capturetest"
+	"tcpviz/internal/gencap"
+	"tcpviz/internal/golden"
 )
 
 // productSummaryColumns is PRODUCT.md's list for `summary`, in order.
@@ -95,5 +103,83 @@ func TestSummaryJSON(t *testing.T) {
 func TestSummaryNoInput(t *testing.T) {
 	if _, _, code := tcpviz(t, nil, "summary"); code != exitUsage {
 		t.Errorf("exit %d, want %d", code, exitUsage)
+	}
+}
+
+// TestMaxRwndSYNOnly: a side that sent only a SYN advertised a window
+// (unscaled, as Wireshark's tcp.window_size): max_rwnd_bytes is that
+// window, and min and avg with it, not empty; the side that sent nothing
+// has them empty (not measurable).
+func TestMaxRwndSYNOnly(t *testing.T) {
+	capture := filepath.Join(t.TempDir(), "syn.pcap")
+	data, err := io.ReadAll(gencap.SynFlood(1, 1)) // one SYN, window 1024
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, capture, data)
+	stdout, stderr, code := tcpviz(t, nil, "summary", "--format", "json", capture)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, %q", code, stderr)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil || len(rows) != 2 {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	for i, want := range []any{1024.0, nil} {
+		for _, col := range []string{"max_rwnd_bytes", "min_rwnd_bytes", "avg_rwnd_bytes"} {
+			if got := rows[i][col]; got != want {
+				t.Errorf("%s %s = %v, want %v", rows[i]["direction"], col, got, want)
+			}
+		}
+	}
+}
+
+// TestMaxRwndMatchesTshark: max_rwnd_bytes is the largest
+// tcp.window_size tshark gives the direction's packets, its SYN's
+// included, on every capture with a tshark golden file.
+func TestMaxRwndMatchesTshark(t *testing.T) {
+	var cases golden.Cases
+	defer cases.Check(t, 4)
+	files, err := golden.All()
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files (%v)", err)
+	}
+	for _, g := range files {
+		t.Run(g.Name, func(t *testing.T) {
+			cases.Need(t, g.Capture)
+			want := map[string]int64{}
+			for _, f := range g.Frames() {
+				src := f.Str("src") + ":" + f.Str("srcport")
+				if strings.Contains(f.Str("src"), ":") {
+					src = "[" + f.Str("src") + "]:" + f.Str("srcport")
+				}
+				k := f.Str("stream") + " " + src
+				if w, ok := want[k]; !ok || f.Int("win") > w {
+					want[k] = f.Int("win")
+				}
+			}
+			got := map[string]int64{}
+			_, err := analyze.Run(capturetest.Reader(t, g.Capture), analyze.RunOptions{Analyze: true, Keep: -1, OnConn: func(cr *analyze.ConnResult) {
+				for _, st := range cr.Stats {
+					if st.Packets > 0 {
+						got[strconv.Itoa(st.Stream)+" "+st.Src.String()] = st.MaxRwnd
+					}
+				}
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad := 0
+			for k, w := range want {
+				if got[k] != w {
+					if bad++; bad <= 5 {
+						t.Errorf("stream %s: max_rwnd %d, tshark's largest tcp.window_size %d", k, got[k], w)
+					}
+				}
+			}
+			if bad > 5 {
+				t.Errorf("%d directions differ", bad)
+			}
+		})
 	}
 }

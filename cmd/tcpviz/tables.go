@@ -179,7 +179,7 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 	var bases []string
 	if partitions {
 		bases = partitionNames(ins)
-		if err := makeDir(of.OutDir); err != nil {
+		if err := makeDir(of.OutDir, e.made); err != nil {
 			return err
 		}
 	}
@@ -195,7 +195,7 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 		}
 		defer src.close()
 		if partitions {
-			return writePartition(spec, src, filepath.Join(of.OutDir, bases[i]), e.guarded(ins))
+			return writePartition(spec, src, filepath.Join(of.OutDir, bases[i]), e.guarded(ins), e.made)
 		}
 		add := func(r *R) { perInput[i] = append(perInput[i], spec.schema.Row(r)) }
 		if stream && format == charts.CSV {
@@ -260,9 +260,9 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 // writePartition writes one input's rows as DIR/part-0.parquet, streaming
 // them by row groups; what was read before a failure is kept. The path
 // written is the result's line.
-func writePartition[R any](spec tableSpec[R], src *source, dir string, all []input) fileResult {
+func writePartition[R any](spec tableSpec[R], src *source, dir string, all []input, made *madeDirs) fileResult {
 	var res fileResult
-	if err := makeDir(dir); err != nil {
+	if err := makeDir(dir, made); err != nil {
 		return fileResult{err: err}
 	}
 	path := filepath.Join(dir, "part-0.parquet")
