@@ -40,7 +40,7 @@ func WritePointsCSV(w io.Writer, g *analyze.Graph) error {
 			line = append(line, ',')
 			line = AppendSeconds(line, p.Time-g.TimeOrigin)
 			line = append(line, ',')
-			line = append(line, s.Name...) // series names need no quoting
+			line = appendCSVField(line, s.Name) // a --label may hold a comma or a quote
 			for k := range g.Columns {
 				line = append(line, ',')
 				if k < n {

@@ -192,32 +192,42 @@ func CompareColumnsFor(at, toBytes []int64) Schema[analyze.CompareRow] {
 			}})
 	}
 	return append(s, Schema[analyze.CompareRow]{
-		{"mean_throughput_bps", Float, "bit/s", "the summary's throughput_bps", func(r *analyze.CompareRow) Value {
-			return FloatV(r.Stats.ThroughputBps, 0).Or(r.Stats.HasThroughput)
-		}},
+		shared("throughput_bps", "mean_throughput_bps", "the summary's throughput_bps"),
 		{"throughput_ratio", Float, "", "mean throughput over the first input's", func(r *analyze.CompareRow) Value { return FloatV(r.ThroughputRatio, 2).Or(r.HasRatio) }},
-		{"rtt_median_ms", Float, "ms", "the summary's rtt_median_ms", func(r *analyze.CompareRow) Value {
-			return FloatV(r.Stats.RTTMedianMs, 3).Or(r.Stats.RTTSamples > 0)
-		}},
-		{"retrans_packets", Int, "packets", "the summary's retrans_packets", func(r *analyze.CompareRow) Value { return IntV(r.Stats.RetransPackets) }},
-		{"slow_start_end_s", Float, "s", "the summary's slow_start_end_s", func(r *analyze.CompareRow) Value {
-			ss := r.Transfer.SlowStart
-			return FloatV(float64(ss.End)/1e9, 3).Or(ss.Found)
-		}},
-		{"slow_start_rounds", Int, "", "the summary's slow_start_rounds", func(r *analyze.CompareRow) Value {
-			return IntV(int64(r.Transfer.SlowStart.Rounds)).Or(r.Transfer.SlowStart.Found)
-		}},
-		{"slow_start_flight_bytes", Int, "B", "the summary's slow_start_flight_bytes", func(r *analyze.CompareRow) Value {
-			return IntV(r.Transfer.SlowStart.Flight).Or(r.Transfer.SlowStart.Found)
-		}},
-		{"slow_start_end_reason", String, "", "why slow start ended: receive window, delay, loss or growth stopped", func(r *analyze.CompareRow) Value {
-			return StrV(r.Transfer.SlowStart.Reason)
-		}},
+		shared("rtt_median_ms", "", "the summary's rtt_median_ms"),
+		shared("retrans_packets", "", "the summary's retrans_packets"),
+		shared("slow_start_end_s", "", "the summary's slow_start_end_s, from time 0 (--align)"),
+		shared("slow_start_rounds", "", "the summary's slow_start_rounds"),
+		shared("slow_start_flight_bytes", "", "the summary's slow_start_flight_bytes"),
+		shared("slow_start_end_reason", "", "the summary's slow_start_end_reason"),
 		{"label", String, "", "the input's --label (its settings, for a sweep), else the input as named", func(r *analyze.CompareRow) Value { return StrV(r.Label) }},
-		{"nearby_peer", Bool, "", "the receiver answers within a millisecond on a long path: a split-connection proxy next to the capture, so delivered means acknowledged by the proxy, not by the far end", func(r *analyze.CompareRow) Value {
-			return BoolV(r.NearbyPeer).Or(r.Stats.Path.HasData)
-		}},
+		shared("nearby_peer", "", "the summary's nearby_peer: delivered then means acknowledged by the proxy, not by the far end"),
 	}...)
+}
+
+// shared is summary's column name in compare's table (named as, when
+// given): the same kind, unit, precision and null rule, one definition,
+// on the compared direction's statistics — with compare's slow start,
+// measured from its time 0 (--align), and its proxy verdict.
+func shared(name, as, doc string) compareCol {
+	var sc summaryCol
+	for _, c := range SummaryColumns {
+		if c.Name == name {
+			sc = c
+		}
+	}
+	if sc.Cell == nil {
+		panic("charts: no summary column " + name) // a programming error, caught by any test
+	}
+	if as == "" {
+		as = name
+	}
+	return compareCol{Name: as, Kind: sc.Kind, Unit: sc.Unit, Doc: doc, Cell: func(r *analyze.CompareRow) Value {
+		st := *r.Stats
+		st.SlowStart = r.Transfer.SlowStart
+		st.Path.NearbyPeer = r.NearbyPeer
+		return sc.Cell(&SummaryRow{Stats: &st})
+	}}
 }
 
 // DurationName names an instant in a column name: 1s, 500ms, 250us, 7ns.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -97,4 +99,73 @@ func TestUnsupportedLinkTypeNamed(t *testing.T) {
 	if !strings.Contains(stderr, "packet 1: unsupported link type 147; 38 packets skipped") {
 		t.Errorf("stderr %q", stderr)
 	}
+}
+
+// TestCompareSharesSummaryColumns: the columns compare's table takes
+// from the summary are the summary's, value for value, in JSON and CSV
+// (with --align syn, time 0 is the connection's first packet, as the
+// summary's slow_start_end_s counts).
+func TestCompareSharesSummaryColumns(t *testing.T) {
+	capture := filepath.Join("..", "..", "testdata", "geo_short.pcap")
+	shared := map[string]string{"mean_throughput_bps": "throughput_bps", "rtt_median_ms": "rtt_median_ms", "retrans_packets": "retrans_packets",
+		"slow_start_end_s": "slow_start_end_s", "slow_start_rounds": "slow_start_rounds", "slow_start_flight_bytes": "slow_start_flight_bytes",
+		"slow_start_end_reason": "slow_start_end_reason", "nearby_peer": "nearby_peer"}
+	for _, format := range []string{"json", "csv"} {
+		cmp, stderr, code := tcpviz(t, nil, "compare", "--align", "syn", "--format", format, "-o", filepath.Join(t.TempDir(), "c.png"), capture, capture)
+		if code != 0 {
+			t.Fatalf("compare: %s", stderr)
+		}
+		sum, stderr, code := tcpviz(t, nil, "summary", "--format", format, capture)
+		if code != 0 {
+			t.Fatalf("summary: %s", stderr)
+		}
+		c := rowsOf(t, format, cmp)[0]
+		var s map[string]string
+		for _, r := range rowsOf(t, format, sum) {
+			if r["stream"] == c["stream"] && r["direction"] == c["direction"] {
+				s = r
+			}
+		}
+		if s == nil {
+			t.Fatalf("%s: no summary row of stream %s %s", format, c["stream"], c["direction"])
+		}
+		for cc, sc := range shared {
+			if c[cc] != s[sc] {
+				t.Errorf("%s: compare's %s = %q, summary's %s = %q", format, cc, c[cc], sc, s[sc])
+			}
+		}
+	}
+}
+
+// rowsOf reads CSV, or a JSON array of objects, as maps of each value's
+// text (JSON values as they are written).
+func rowsOf(t *testing.T, format, out string) []map[string]string {
+	t.Helper()
+	var rows []map[string]string
+	if format == "json" {
+		var raw []map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(out), &raw); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		for _, r := range raw {
+			m := map[string]string{}
+			for k, v := range r {
+				m[k] = string(v)
+			}
+			rows = append(rows, m)
+		}
+		return rows
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for i, k := range recs[0] {
+			m[k] = r[i]
+		}
+		rows = append(rows, m)
+	}
+	return rows
 }
