@@ -122,6 +122,9 @@ type Segment struct {
 	// the segment, for Scan's side to read. (Here, in the bools'
 	// padding: a larger Segment is copied slower.)
 	Note uint8
+	// NoTime is set when the capture gave the packet no timestamp
+	// (Packet.NoTime): Time is a neighbour's.
+	NoTime bool
 	// First is set on the second packet of a connection whose first was
 	// Lone: that SYN, exactly as Track returned it.
 	First *Segment
