@@ -2,12 +2,18 @@ package reassembly
 
 import (
 	"bytes"
+	"compress/gzip"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gopacket/gopacket/layers"
+	"github.com/gopacket/gopacket/pcapgo"
 
 	"tcpviz/internal/golden"
 	"tcpviz/scripts/pcapngcraft"
@@ -415,6 +421,168 @@ func mustReader(t testing.TB, data []byte) *Reader {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// gopacketExact reports whether gopacket's pcapgo.NgReader converts the
+// timestamps of interface f as wiretap does: one if_tsresol (or none) of
+// one byte, not 10^0 (which it takes for 10^-6), units it scales by
+// exactly (dividing 10^9, or 10^10), at most one if_tsoffset of 8 bytes.
+func gopacketExact(f *ngIface) bool {
+	return f.resols == f.resolLen1 && f.resols <= 1 && f.resol != 0 &&
+		f.offsets == f.offLen && f.offsets <= 1 &&
+		(1e9%f.units == 0 || f.units == 1e10)
+}
+
+// againstGopacket reads data with our reader and with gopacket's
+// pcapgo.NgReader in step and returns how many packets both read and the
+// first disagreement ("" when none): the packets both return must be the
+// same (data, lengths, interface, link type, and the time wherever
+// gopacket converts it as Wireshark does); where one stops first, ours
+// may only stop with one of Wireshark's refusals (an ngError). Once a
+// block is read that gopacket frames otherwise (ngReader.unlike), the
+// comparison ends.
+func againstGopacket(data []byte, limit int) (int, string) {
+	ours, err := NewReader(bytes.NewReader(data))
+	var in io.Reader = bytes.NewReader(data)
+	if err == nil && ours.Compression() == "gzip" {
+		if in, err = gzip.NewReader(bytes.NewReader(data)); err != nil {
+			return 0, "gzip: " + err.Error()
+		}
+	}
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), "pcapng header: ") && !errors.Is(err, ErrNotCapture) {
+			return 0, "open: " + err.Error()
+		}
+		return 0, ""
+	}
+	if ours.Format() != FormatPcapNG {
+		return 0, "not pcapng"
+	}
+	theirs, gerr := pcapgo.NewNgReader(in, pcapgo.NgReaderOptions{WantMixedLinkType: true})
+	if gerr != nil {
+		return 0, ""
+	}
+	both := 0
+	for ; both < limit; both++ {
+		ok := ours.Next()
+		if ours.ng.unlike {
+			return both, ""
+		}
+		gd, ci, gerr := theirs.ZeroCopyReadPacketData()
+		if !ok {
+			err := ours.Err()
+			var ne *ngError
+			if err == nil && gerr == nil {
+				return both, fmt.Sprintf("packet %d: we end, gopacket reads on", both+1)
+			}
+			if err != nil && !errors.As(err, &ne) {
+				return both, fmt.Sprintf("we stop with %q, not a refusal of Wireshark's", err)
+			}
+			return both, ""
+		}
+		if gerr != nil {
+			return both, "" // gopacket refuses more than Wireshark
+		}
+		p := ours.Packet()
+		switch {
+		case !bytes.Equal(p.Data, gd) || p.CapLen != ci.CaptureLength:
+			return both, fmt.Sprintf("packet %d: %d bytes captured, gopacket %d, or other bytes", both+1, p.CapLen, ci.CaptureLength)
+		case p.WireLen != max(ci.Length, ci.CaptureLength):
+			return both, fmt.Sprintf("packet %d: %d bytes on the wire, gopacket %d", both+1, p.WireLen, ci.Length)
+		case p.Interface != ci.InterfaceIndex:
+			return both, fmt.Sprintf("packet %d: interface %d, gopacket %d", both+1, p.Interface, ci.InterfaceIndex)
+		case len(ci.AncillaryData) != 1 || ci.AncillaryData[0] != p.LinkType:
+			return both, fmt.Sprintf("packet %d: link type %d, gopacket %v", both+1, p.LinkType, ci.AncillaryData)
+		}
+		if p.NoTime || p.BadTime || p.Interface >= len(ours.ng.ifaces) || !gopacketExact(&ours.ng.ifaces[p.Interface]) {
+			continue
+		}
+		if want := ci.Timestamp.UnixNano(); p.Time != want {
+			return both, fmt.Sprintf("packet %d: time %d, gopacket %d", both+1, p.Time, want)
+		}
+	}
+	return both, ""
+}
+
+// TestPcapngMatchesGopacket: on every pcapng capture bundled or in the
+// shared corpus (where gopacket reads them right), our reader returns
+// gopacket's packets, bytes, lengths, interfaces, link types and times,
+// and stops where it stops.
+func TestPcapngMatchesGopacket(t *testing.T) {
+	files := 0
+	packets := 0
+	for _, path := range golden.Captures() {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := NewReader(bytes.NewReader(data))
+		if err != nil || r.Format() != FormatPcapNG {
+			continue
+		}
+		files++
+		n, problem := againstGopacket(data, 1<<30)
+		if problem != "" {
+			t.Errorf("%s: after %d packets: %s", filepath.Base(path), n, problem)
+		}
+		packets += n
+	}
+	if least := golden.AtLeast(20, 1); files < least {
+		t.Errorf("only %d pcapng captures compared, want %d", files, least)
+	}
+	t.Logf("%d pcapng captures, %d packets compared", files, packets)
+}
+
+// FuzzPcapNG: on any bytes, the pcapng reader never panics, ends (every
+// read consumes input), reports an error in one line naming the packet,
+// and agrees with gopacket's reader on what both read (againstGopacket).
+func FuzzPcapNG(f *testing.F) {
+	names, _ := filepath.Glob(filepath.Join(golden.Testdata(), "pcapng", "*.pcapng"))
+	names = append(names, filepath.Join(golden.Testdata(), "v6_short.pcapng"))
+	for _, dir := range []string{"real", "lab", "malformed"} {
+		m, _ := filepath.Glob(filepath.Join(golden.SharedCaptures(), dir, "*.pcapng"))
+		names = append(names, m...)
+	}
+	for _, n := range names {
+		if data, err := os.ReadFile(n); err == nil {
+			f.Add(data[:min(len(data), 4096)])
+		}
+	}
+	var cf pcapngcraft.File
+	cf.Section(true)
+	f.Add(ngFile(true, [][]pcapngcraft.Option{{pcapngcraft.TSResol(0x80 | 30), cf.TSOffset(-7)}, {pcapngcraft.TSResol(12)}}, func(f *pcapngcraft.File, i int, p pcapngcraft.Packet, fr []byte, w uint32) {
+		switch i % 4 {
+		case 0:
+			f.SPB(w, fr)
+		case 1:
+			f.PB(1, 3, pcapngcraft.Ticks(p.Time, 12), w, fr)
+		default:
+			f.EPB(0, pcapngcraft.Ticks(p.Time, 0x80|30), w-10, fr, pcapngcraft.Option{Code: 2, Value: f.U32(1)})
+		}
+	}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, problem := againstGopacket(data, 5000); problem != "" {
+			t.Fatal(problem)
+		}
+		r, err := NewReader(bytes.NewReader(data))
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("open error spans lines: %q", err)
+			}
+			return
+		}
+		last := int64(0)
+		for n := 0; r.Next() && n < 100000; n++ {
+			p := r.Packet()
+			if p.Number <= last || p.CapLen != len(p.Data) || p.WireLen < p.CapLen {
+				t.Fatalf("packet %d after %d: %d bytes, caplen %d, wire %d", p.Number, last, len(p.Data), p.CapLen, p.WireLen)
+			}
+			last = p.Number
+		}
+		if err := r.Err(); err != nil && (!strings.HasPrefix(err.Error(), "packet ") || strings.Contains(err.Error(), "\n")) {
+			t.Fatalf("error %q: want one line naming the packet", err)
+		}
+	})
 }
 
 // TestPcapngReadLoopAllocatesNothing is TestReadLoopAllocatesNothing for
