@@ -100,6 +100,21 @@ func TestFrameTimesMatchTshark(t *testing.T) {
 	t.Logf("%d frames checked", checked)
 }
 
+// pcapngTimesGoldens are the crafted captures of testdata/pcapng; each
+// must have a golden, for TestFrameTimesMatchTshark and the other
+// differential tests to compare it.
+func TestPcapngTimesCapturesHaveGoldens(t *testing.T) {
+	names, _ := filepath.Glob(filepath.Join(golden.Testdata(), "pcapng", "*.pcapng"))
+	if len(names) < 12 {
+		t.Fatalf("%d crafted pcapng captures in testdata/pcapng, want 12 or more", len(names))
+	}
+	for _, n := range names {
+		if _, err := os.Stat(filepath.Join(golden.Dir(), golden.GoldenName(n)+".tsv.gz")); err != nil {
+			t.Errorf("%s: no tshark golden (scripts/tshark-golden.sh %s)", filepath.Base(n), n)
+		}
+	}
+}
+
 // transfer is the short transfer the in-memory captures here hold.
 func transfer() []pcapngcraft.Packet {
 	return pcapngcraft.Transfer{Start: 1_700_000_000e9, RTT: 40e6, Gap: 1e6, Segments: 2, MSS: 200, Payload: true,
@@ -527,7 +542,7 @@ func TestPcapngMatchesGopacket(t *testing.T) {
 		}
 		packets += n
 	}
-	if least := golden.AtLeast(20, 1); files < least {
+	if least := golden.AtLeast(20, 13); files < least {
 		t.Errorf("only %d pcapng captures compared, want %d", files, least)
 	}
 	t.Logf("%d pcapng captures, %d packets compared", files, packets)
