@@ -239,16 +239,19 @@ func TestPcapngAsWireshark(t *testing.T) {
 			func(f *pcapngcraft.File, p pcapngcraft.Packet, fr []byte, w uint32) {
 				f.EPB(0, pcapngcraft.Ticks(p.Time, 6), w, fr, pcapngcraft.Option{Code: 2, Value: []byte{1, 2}})
 			}},
+		// (pcapng: interface index 1 is not less than section interface count 1)
 		{"interface that is not there", "packet 3: pcapng block at byte 248: packet of interface 1, but its section has 1",
 			func(f *pcapngcraft.File, p pcapngcraft.Packet, fr []byte, w uint32) {
 				f.EPB(1, pcapngcraft.Ticks(p.Time, 6), w, fr)
 			}},
+		// (pcapng: Not enough data to handle option of length 200)
 		{"option running past its block", "packet 3: pcapng block at byte 248: option 1 of 200 bytes runs past the end of its block",
 			func(f *pcapngcraft.File, p pcapngcraft.Packet, fr []byte, w uint32) {
 				f.EPB(0, pcapngcraft.Ticks(p.Time, 6), w, fr, pcapngcraft.Option{Code: 1, Value: []byte("comment")})
 				b := f.Bytes()
 				b[len(b)-18] = 200 // the comment's length
 			}},
+		// (pcapng: cap_len 300000 is larger than 262144)
 		{"captured length above the maximum", "packet 3: pcapng block at byte 248: packet of 300000 captured bytes, more than the maximum of 262144",
 			func(f *pcapngcraft.File, p pcapngcraft.Packet, fr []byte, w uint32) {
 				f.EPB(0, pcapngcraft.Ticks(p.Time, 6), 300000, make([]byte, 300000))
@@ -311,7 +314,8 @@ func TestPcapngAsWireshark(t *testing.T) {
 	})
 	t.Run("custom blocks are frames", func(t *testing.T) {
 		// Wireshark numbers custom, Sysdig and systemd journal blocks as
-		// frames; DSBs, NRBs, ISBs and unknown blocks are not.
+		// frames; DSBs, NRBs, ISBs and unknown blocks are not (tshark:
+		// frames 1 to 6, the second packet frame 6).
 		var f pcapngcraft.File
 		f.Section(false)
 		f.Interface(pcapngcraft.LinkEthernet, 0)
@@ -420,6 +424,7 @@ func TestSimplePacketBlockTimes(t *testing.T) {
 		}
 	})
 	t.Run("before any interface", func(t *testing.T) {
+		// tshark: (pcapng: SPB appeared before any IDBs in the section)
 		var f pcapngcraft.File
 		f.Section(false)
 		f.SPB(10, make([]byte, 10))
