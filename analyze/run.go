@@ -732,6 +732,10 @@ func scanWarnings(sc *reassembly.Scanner) []string {
 	if n := st.BadTime; n > 0 {
 		out = append(out, fmt.Sprintf("packet %d: %s with a timestamp before 1678 or after 2262 (beyond what nanoseconds since 1970 hold): analysed as tshark does, but their dates are wrong (wrapped)", st.FirstBadTime, Plural(n, "packet")))
 	}
+	if n := st.NoTime; n > 0 {
+		out = append(out, fmt.Sprintf("packet %d: %s without a timestamp (pcapng simple packet blocks; Wireshark shows none): each placed at the time of the packet before it, or of the first after it, so no RTT or duration spans the years to 1970",
+			st.FirstNoTime, Plural(n, "packet")))
+	}
 	ws, more := sc.Warnings()
 	if n := st.Malformed; n > 0 {
 		first := ""

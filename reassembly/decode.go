@@ -33,6 +33,11 @@ type DecodeStats struct {
 	// did not all arrive (FirstFragIncomplete: the first fragment of the
 	// first of them).
 	Reassembled, FragIncomplete, FirstFragIncomplete int64
+	// NoTime counts packets the capture gives no timestamp (pcapng
+	// Simple Packet Blocks): each took the time of a packet near it
+	// (Packet.NoTime), to be said in a warning.
+	NoTime      int64
+	FirstNoTime int64
 }
 
 // Decoder turns captured packets into Segments: the common encapsulations
@@ -129,6 +134,12 @@ func (d *Decoder) Decode(p *Packet, seg *Segment) (bool, error) {
 		d.Stats.BadTime++
 		if d.Stats.FirstBadTime == 0 {
 			d.Stats.FirstBadTime = p.Number
+		}
+	}
+	if p.NoTime {
+		d.Stats.NoTime++
+		if d.Stats.FirstNoTime == 0 {
+			d.Stats.FirstNoTime = p.Number
 		}
 	}
 	ok, err := d.decode(p, seg)
@@ -635,7 +646,7 @@ func (d *Decoder) decodeTCP(data []byte, p *Packet, seg *Segment, ipVer, ipLeft 
 		return fmt.Errorf("tcp: header length %d is less than 20", hl)
 	}
 	seg.Frame = p.Number
-	seg.Time = p.Time
+	seg.Time, seg.NoTime = p.Time, p.NoTime
 	seg.Interface = int32(p.Interface)
 	seg.WireLen = p.WireLen
 	seg.IPVersion = uint8(ipVer)

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
@@ -46,6 +45,12 @@ type Packet struct {
 	// packets (the analysis stays tshark's) but not the date; the decoder
 	// counts it, so that it is said, never silent.
 	BadTime bool
+	// NoTime is set on a packet the capture gives no timestamp (a pcapng
+	// Simple Packet Block; Wireshark shows none): Time is then that of
+	// the packet with one before it, or, when none came before, of the
+	// first one after it, so that no duration or RTT spans the years to
+	// 1970. The decoder counts such packets, so that it is said.
+	NoTime bool
 }
 
 type packetSource interface {
@@ -59,7 +64,7 @@ type Reader struct {
 	compressed string // "", "gzip" or "zstd"
 	src        packetSource
 	pcap       *pcapReader // src, when the file is a classic pcap: read without the interface
-	ng         *pcapgo.NgReader
+	ng         *ngReader   // when the file is a pcapng
 	linkType   layers.LinkType
 	pkt        Packet
 	err        error
@@ -157,29 +162,11 @@ func NewReader(r io.Reader) (*Reader, error) {
 		}
 		rd.src, rd.pcap, rd.linkType = pr, pr, pr.linkType
 	case FormatPcapNG:
-		if shb, _ := br.Peek(16); len(shb) == 16 {
-			bo := binary.ByteOrder(binary.LittleEndian)
-			if binary.BigEndian.Uint32(shb[8:]) == 0x1a2b3c4d {
-				bo = binary.BigEndian
-			}
-			if major, minor := bo.Uint16(shb[12:]), bo.Uint16(shb[14:]); major != 1 || minor != 0 {
-				// gopacket reads 1.0 only; said our way, like pcap's.
-				return nil, fmt.Errorf("pcapng header: unsupported version %d.%d", major, minor)
-			}
+		nr, err := newNgReader(br)
+		if err != nil {
+			return nil, err
 		}
-		nr, err := pcapgo.NewNgReader(br, pcapgo.NgReaderOptions{WantMixedLinkType: true})
-		switch {
-		case err == io.EOF:
-			// A section without packets (or without interfaces) is a valid,
-			// empty capture.
-			rd.src = emptySource{}
-		case err == io.ErrUnexpectedEOF:
-			return nil, errors.New("pcapng header: truncated block")
-		case err != nil:
-			return nil, fmt.Errorf("pcapng header: %w", lower(err))
-		default:
-			rd.src, rd.ng = nr, nr
-		}
+		rd.ng = nr
 	case FormatSnoop:
 		sr, err := pcapgo.NewSnoopReader(br)
 		if err != nil {
@@ -269,6 +256,13 @@ func (r *Reader) Next() bool {
 		p.LinkType = r.linkType
 		return true
 	}
+	if r.ng != nil {
+		if err := r.ng.next(&r.pkt); err != nil {
+			r.fail(err)
+			return false
+		}
+		return true
+	}
 	data, ci, err := r.src.ZeroCopyReadPacketData()
 	if err != nil {
 		r.fail(err)
@@ -276,29 +270,23 @@ func (r *Reader) Next() bool {
 	}
 	p := &r.pkt
 	p.Number++
-	p.Time, p.BadTime = ci.Timestamp.UnixNano(), false
-	if y := ci.Timestamp.Year(); y < 1678 || y > 2261 {
-		// UnixNano wraps (a pcapng if_tsresol of 10^0 and a timestamp of
-		// 2^40 would read as a date near 1970): said, not silent.
-		p.BadTime = true
-	}
+	p.Time = ci.Timestamp.UnixNano()
 	p.Interface = ci.InterfaceIndex
 	p.CapLen = ci.CaptureLength
 	p.WireLen = ci.Length
 	p.Data = data
 	p.LinkType = r.linkType
-	if r.ng != nil {
-		if iface, err := r.ng.Interface(ci.InterfaceIndex); err == nil {
-			p.LinkType = iface.LinkType
-		}
-	}
 	return true
 }
 
 // fail ends the reading with err (io.EOF at a clean end).
 func (r *Reader) fail(err error) {
 	if err != io.EOF {
-		r.err = fmt.Errorf("packet %d: %w", r.pkt.Number+1, describeReadError(err))
+		n := r.pkt.Number + 1
+		if r.ng != nil {
+			n = r.ng.count + 1 // records Wireshark numbers are skipped
+		}
+		r.err = fmt.Errorf("packet %d: %w", n, describeReadError(err))
 	} else {
 		r.err = io.EOF
 	}
@@ -319,10 +307,6 @@ func (r *Reader) Err() error {
 func describeReadError(err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return errors.New("truncated record (file ends inside it)")
-	}
-	if strings.Contains(err.Error(), "unknown pcapng Version") {
-		// A later section of another version: worded as the first one's.
-		return fmt.Errorf("pcapng section header: unsupported version (not 1.0): %w", lower(err))
 	}
 	return lower(err)
 }
@@ -349,9 +333,3 @@ type loweredError struct {
 
 func (e *loweredError) Error() string { return e.msg }
 func (e *loweredError) Unwrap() error { return e.err }
-
-type emptySource struct{}
-
-func (emptySource) ZeroCopyReadPacketData() ([]byte, gopacket.CaptureInfo, error) {
-	return nil, gopacket.CaptureInfo{}, io.EOF
-}

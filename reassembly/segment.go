@@ -128,6 +128,9 @@ type Segment struct {
 	// no analysis reads. Src, Dst, the ports, Seq, Ack, Flags and Window
 	// are the quoted ones; PayloadLen is 0. (In the bools' padding too.)
 	InICMP bool
+	// NoTime is set when the capture gave the packet no timestamp
+	// (Packet.NoTime): Time is a neighbour's.
+	NoTime bool
 	// First is set on the second packet of a connection whose first was
 	// Lone: that SYN, exactly as Track returned it.
 	First *Segment
