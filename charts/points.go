@@ -1,8 +1,6 @@
 package charts
 
 import (
-	"bufio"
-	"encoding/json"
 	"io"
 	"math"
 	"strconv"
@@ -21,39 +19,87 @@ func pointColumns(g *analyze.Graph) []string {
 // nanosecond), series name, and the graph's value columns. A value a
 // series does not have is an empty cell.
 func WritePointsCSV(w io.Writer, g *analyze.Graph) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	var line []byte
-	for i, c := range pointColumns(g) {
-		if i > 0 {
-			line = append(line, ',')
-		}
-		line = append(line, c...)
+	cw := NewCSVWriter(w)
+	if err := cw.WriteHeader(pointDocs(g)); err != nil {
+		return err
 	}
-	line = append(line, '\n')
-	bw.Write(line)
+	// The CSV writer's typed cells: a million points make no cells.
 	for i := range g.Series {
 		s := &g.Series[i]
 		n := valueCount(g, s)
 		for j := range s.Points {
 			p := &s.Points[j]
-			line = strconv.AppendInt(line[:0], p.Frame, 10)
-			line = append(line, ',')
-			line = AppendSeconds(line, p.Time-g.TimeOrigin)
-			line = append(line, ',')
-			line = appendCSVField(line, s.Name) // a --label may hold a comma or a quote
+			cw.Int(0, p.Frame)
+			cw.Seconds(1, p.Time-g.TimeOrigin)
+			cw.String(2, s.Name) // a --label may hold a comma or a quote
 			for k := range g.Columns {
-				line = append(line, ',')
 				if k < n {
-					line = appendValue(line, p.V[k])
+					cw.Number(3+k, p.V[k])
+				} else {
+					cw.Empty(3 + k)
 				}
 			}
-			line = append(line, '\n')
-			if _, err := bw.Write(line); err != nil {
+			if err := cw.EndRow(); err != nil {
 				return err
 			}
 		}
 	}
-	return bw.Flush()
+	return cw.Flush()
+}
+
+// WritePointsJSON writes the points of g as a JSON array of objects with
+// the CSV's columns; values a series does not have are left out.
+func WritePointsJSON(w io.Writer, g *analyze.Graph) error {
+	return writePoints(&jsonRows{w: w, keys: jsonKeys(pointDocs(g)), array: true, omitNull: true}, g)
+}
+
+// pointDocs are the point export's columns.
+func pointDocs(g *analyze.Graph) []Doc {
+	names := pointColumns(g)
+	docs := make([]Doc, len(names))
+	for i, n := range names {
+		docs[i] = Doc{Name: n, Kind: Float}
+	}
+	docs[0].Kind, docs[2].Kind = Int, String
+	return docs
+}
+
+// writePoints writes the points of g as rows, one reused: the same
+// writers as every table's.
+func writePoints(rw RowWriter, g *analyze.Graph) error {
+	row := make([]Value, 3+len(g.Columns))
+	row[0], row[1] = IntV(0), SecondsV(0)
+	for k := range g.Columns {
+		row[3+k] = FloatV(0, -1)
+	}
+	for i := range g.Series {
+		s := &g.Series[i]
+		n := valueCount(g, s)
+		row[2] = StrV(s.Name) // a --label may hold a comma or a quote
+		for k := range g.Columns {
+			row[3+k].Null = k >= n
+		}
+		for j := range s.Points {
+			// The cells' fields set in place: a point costs no new cells.
+			p := &s.Points[j]
+			t := p.Time - g.TimeOrigin
+			row[0].I, row[1].I, row[1].F = p.Frame, t, float64(t)/1e9
+			for k := range n {
+				row[3+k].F = p.V[k]
+			}
+			if err := rw.WriteRow(row); err != nil {
+				return err
+			}
+		}
+	}
+	return rw.Close()
+}
+
+func valueCount(g *analyze.Graph, s *analyze.Series) int {
+	if s.Cols > 0 && s.Cols < len(g.Columns) {
+		return s.Cols
+	}
+	return len(g.Columns)
 }
 
 // appendValue appends v as strconv.FormatFloat(v, 'f', -1, 64) writes it,
@@ -63,55 +109,4 @@ func appendValue(b []byte, v float64) []byte {
 		return strconv.AppendInt(b, int64(v), 10)
 	}
 	return strconv.AppendFloat(b, v, 'f', -1, 64)
-}
-
-// WritePointsJSON writes the points of g as a JSON array of objects with
-// the CSV's columns; values a series does not have are left out.
-func WritePointsJSON(w io.Writer, g *analyze.Graph) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	keys := make([][]byte, len(g.Columns))
-	for k, c := range g.Columns {
-		keys[k], _ = json.Marshal(c)
-	}
-	bw.WriteString("[")
-	first := true
-	var line []byte
-	for i := range g.Series {
-		s := &g.Series[i]
-		name, _ := json.Marshal(s.Name)
-		n := valueCount(g, s)
-		for j := range s.Points {
-			p := &s.Points[j]
-			line = line[:0]
-			if !first {
-				line = append(line, ',')
-			}
-			first = false
-			line = append(line, "\n  {\"frame\": "...)
-			line = strconv.AppendInt(line, p.Frame, 10)
-			line = append(line, ", \"time_s\": "...)
-			line = AppendSeconds(line, p.Time-g.TimeOrigin)
-			line = append(line, ", \"series\": "...)
-			line = append(line, name...)
-			for k := 0; k < n; k++ {
-				line = append(line, ", "...)
-				line = append(line, keys[k]...)
-				line = append(line, ": "...)
-				line = appendValue(line, p.V[k])
-			}
-			line = append(line, '}')
-			if _, err := bw.Write(line); err != nil {
-				return err
-			}
-		}
-	}
-	bw.WriteString("\n]\n")
-	return bw.Flush()
-}
-
-func valueCount(g *analyze.Graph, s *analyze.Series) int {
-	if s.Cols > 0 && s.Cols < len(g.Columns) {
-		return s.Cols
-	}
-	return len(g.Columns)
 }

@@ -2,7 +2,6 @@ package charts
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/netip"
@@ -24,18 +23,8 @@ const (
 	TextTable TableFormat = "table"
 )
 
-// TableFormats are the formats ParseTableFormat accepts.
-var TableFormats = []TableFormat{CSV, JSON, TextTable, ParquetFormat}
-
-// ParseTableFormat checks a --format value.
-func ParseTableFormat(s string) (TableFormat, error) {
-	for _, f := range TableFormats {
-		if TableFormat(strings.ToLower(s)) == f {
-			return f, nil
-		}
-	}
-	return "", fmt.Errorf("unknown format %q (want csv, json, table or parquet)", s)
-}
+// TableFormats are the table formats, as --format names them.
+var TableFormats = []TableFormat{CSV, JSON, NDJSON, TextTable, ParquetFormat}
 
 // Kind is the type of a column's values.
 type Kind uint8
@@ -107,7 +96,7 @@ func (v Value) String() string {
 }
 
 // Append appends the cell as String shows it to dst.
-func (v Value) Append(dst []byte) []byte {
+func (v *Value) Append(dst []byte) []byte {
 	if v.Null {
 		return dst
 	}
@@ -117,6 +106,9 @@ func (v Value) Append(dst []byte) []byte {
 	case Float:
 		if v.ns {
 			return AppendSeconds(dst, v.I)
+		}
+		if v.Prec < 0 {
+			return appendValue(dst, v.F)
 		}
 		return strconv.AppendFloat(dst, v.F, 'f', v.Prec, 64)
 	case Bool:
@@ -131,19 +123,6 @@ func (v Value) Append(dst []byte) []byte {
 		return v.addr.AppendTo(dst)
 	}
 	return append(dst, v.S...)
-}
-
-// json is the cell as a JSON value.
-func (v Value) json() string {
-	if v.Null {
-		return "null"
-	}
-	switch v.Kind {
-	case Int, Float, Bool:
-		return v.String()
-	}
-	b, _ := json.Marshal(v.String())
-	return string(b)
 }
 
 // Column describes one column of a table whose rows are R values: one
@@ -219,19 +198,53 @@ func (cw *CSVWriter) WriteHeader(cols []Doc) error {
 
 // WriteRow writes one row.
 func (cw *CSVWriter) WriteRow(row []Value) error {
-	for i, v := range row {
+	for i := range row {
 		cw.comma(i)
-		cw.cell(v)
+		cw.cell(&row[i])
 	}
 	return cw.endRow()
 }
+
+// Typed cells, for rows written without making their Values (a graph's
+// points): Int, Seconds, String and Number append cell i of a row (0: the
+// first), Empty an empty one; EndRow ends the row. The same quoting and
+// number text as WriteRow's.
+func (cw *CSVWriter) Int(i int, v int64) {
+	cw.comma(i)
+	cw.buf = strconv.AppendInt(cw.buf, v, 10)
+}
+
+// Seconds appends ns as seconds with nine decimals (SecondsV's text).
+func (cw *CSVWriter) Seconds(i int, ns int64) {
+	cw.comma(i)
+	cw.buf = AppendSeconds(cw.buf, ns)
+}
+
+// String appends s, quoted where RFC 4180 needs it.
+func (cw *CSVWriter) String(i int, s string) {
+	cw.comma(i)
+	cw.buf = appendCSVField(cw.buf, s)
+}
+
+// Number appends v with as few decimals as are exact (FloatV(v, -1)).
+func (cw *CSVWriter) Number(i int, v float64) {
+	cw.comma(i)
+	cw.buf = appendValue(cw.buf, v)
+}
+
+// Empty appends an empty (null) cell.
+func (cw *CSVWriter) Empty(i int) { cw.comma(i) }
+
+// EndRow ends a row of typed cells.
+func (cw *CSVWriter) EndRow() error { return cw.endRow() }
 
 // WriteCSV writes the row of r to cw, cell by cell, without making the
 // row's values or strings.
 func (s Schema[R]) WriteCSV(cw *CSVWriter, r *R) error {
 	for i := range s {
 		cw.comma(i)
-		cw.cell(s[i].Cell(r))
+		v := s[i].Cell(r)
+		cw.cell(&v)
 	}
 	return cw.endRow()
 }
@@ -261,7 +274,8 @@ type memoTail[K any] struct {
 func (m *RowMemo[R, K]) WriteCSV(cw *CSVWriter, s Schema[R], r *R) error {
 	for i := range s[:m.Tail] {
 		cw.comma(i)
-		cw.cell(s[i].Cell(r))
+		v := s[i].Cell(r)
+		cw.cell(&v)
 	}
 	m.Key(r, &m.key)
 	kb := rawBytes(&m.key)
@@ -274,7 +288,8 @@ func (m *RowMemo[R, K]) WriteCSV(cw *CSVWriter, s Schema[R], r *R) error {
 	start := len(cw.buf)
 	for i := m.Tail; i < len(s); i++ {
 		cw.comma(i)
-		cw.cell(s[i].Cell(r))
+		v := s[i].Cell(r)
+		cw.cell(&v)
 	}
 	e := &m.memo[m.next]
 	m.next = (m.next + 1) % len(m.memo)
@@ -294,7 +309,7 @@ func (cw *CSVWriter) comma(i int) {
 }
 
 // cell appends v: numbers, booleans and times never need quotes.
-func (cw *CSVWriter) cell(v Value) {
+func (cw *CSVWriter) cell(v *Value) {
 	if v.Kind == Time && !v.Null {
 		// ns = sec·1e9 + frac, 0 ≤ frac < 1e9
 		sec, frac := v.I/1e9, v.I%1e9
@@ -394,18 +409,15 @@ func NewTable[R any](s Schema[R]) *Table { return &Table{Columns: s.Docs()} }
 // Add appends the row of r.
 func AddRow[R any](t *Table, s Schema[R], r *R) { t.Rows = append(t.Rows, s.Row(r)) }
 
-// Write writes the table in format f. CSV is RFC 4180 with a header and
-// no padding; JSON is an array of objects (numbers as numbers, nulls for
-// what is not measurable); TextTable aligns columns for a terminal.
+// Write writes the table in format f (see NewRowWriter).
 func (t *Table) Write(w io.Writer, f TableFormat) error {
-	switch f {
-	case JSON:
-		return t.writeJSON(w)
-	case TextTable:
-		return t.writeText(w)
-	default:
-		return t.WriteCSV(w, true)
+	rw := NewRowWriter(w, f, t.Columns)
+	for _, row := range t.Rows {
+		if err := rw.WriteRow(row); err != nil {
+			return err
+		}
 	}
+	return rw.Close()
 }
 
 // WriteCSV writes the rows as CSV, with the header line when header is true.
@@ -430,30 +442,6 @@ func (t *Table) names() []string {
 		names[i] = c.Name
 	}
 	return names
-}
-
-func (t *Table) writeJSON(w io.Writer) error {
-	var b strings.Builder
-	b.WriteString("[")
-	for i, row := range t.Rows {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString("\n  {")
-		for j, c := range t.Columns {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			name, _ := json.Marshal(c.Name)
-			b.Write(name)
-			b.WriteString(": ")
-			b.WriteString(row[j].json())
-		}
-		b.WriteString("}")
-	}
-	b.WriteString("\n]\n")
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // writeText writes the table for a terminal: text cells (file names,

@@ -90,7 +90,7 @@ func TestExitCodesAndErrors(t *testing.T) {
 		{"no input", []string{"streams"}, 2, []string{"no input"}, -1},
 		{"unknown flag", []string{"streams", "--bogus", demoCapture}, 2, []string{"bogus"}, -1},
 		{"unknown command", []string{"bogus"}, 2, []string{"bogus"}, -1},
-		{"bad format", []string{"streams", "--format", "xml", demoCapture}, 2, []string{"--format \"xml\": want csv, json, table or parquet"}, -1},
+		{"bad format", []string{"streams", "--format", "xml", demoCapture}, 2, []string{"--format \"xml\": want csv, json, ndjson, table or parquet"}, -1},
 		{"missing file", []string{"streams", filepath.Join(dir, "nope.pcap")}, 1, []string{"nope.pcap", "no such file"}, -1},
 		{"not a capture", []string{"streams", junk}, 1, []string{junk + ": not a capture file"}, 0},
 		{"directory skips non-captures", []string{"streams", dir}, 0, nil, 2},

@@ -656,6 +656,8 @@ func (f *tableOutFlags) format(tf *tableFlags, terminal bool) (charts.TableForma
 			format = charts.CSV
 		case ".json":
 			format = charts.JSON
+		case ".ndjson", ".jsonl":
+			format = charts.NDJSON
 		case ".txt":
 			format = charts.TextTable
 		case ".parquet":

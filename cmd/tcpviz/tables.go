@@ -151,15 +151,11 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 	return cmd
 }
 
-// rowGroupRows is how many rows a Parquet row group takes when one input
-// streams its rows.
-const rowGroupRows = 1 << 16
-
 // writeTable reads the inputs and writes their table to w (unused for
 // Parquet partitions, which go to their own files). errReported says an
 // input failed after its rows were written.
 func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.TableFormat, of *tableOutFlags, jf *jobsFlags, ins []input) error {
-	t := charts.NewTable(spec.schema)
+	cols := spec.schema.Docs()
 	var writeErr error
 	keep := func(err error) {
 		if err != nil && writeErr == nil {
@@ -167,26 +163,21 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 		}
 	}
 	stdoutTTY := w == e.stdout && isTerminal(e.stdout)
-	cw := charts.NewCSVWriter(w)
-	var pw *charts.ParquetWriter
 	partitions := format == charts.ParquetFormat && of.OutDir != ""
-	switch {
-	case format == charts.CSV:
-		keep(cw.WriteHeader(t.Columns))
-	case format == charts.ParquetFormat && !partitions:
-		pw = charts.NewParquetWriter(w, t.Columns)
-	}
+	var rw charts.RowWriter
 	var bases []string
 	if partitions {
 		bases = partitionNames(ins)
 		if err := makeDir(of.OutDir, e.made); err != nil {
 			return err
 		}
+	} else {
+		rw = charts.NewRowWriter(w, format, cols)
 	}
-	// One input streams its rows as they come (CSV through one reused row,
-	// Parquet by row groups); several are collected per input and emitted
-	// in input order.
-	stream := len(ins) == 1 && (format == charts.CSV || pw != nil)
+	// One input streams its rows as they come (CSV straight from the
+	// records where the table allows it); several are collected per input
+	// and emitted in input order, a Parquet row group each.
+	stream := len(ins) == 1 && !partitions
 	perInput := make([][][]charts.Value, len(ins))
 	work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
 		src, err := e.newSource(in, 1)
@@ -198,10 +189,17 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 			return writePartition(spec, src, filepath.Join(of.OutDir, bases[i]), e.guarded(ins), e.made)
 		}
 		add := func(r *R) { perInput[i] = append(perInput[i], spec.schema.Row(r)) }
-		if stream && format == charts.CSV {
-			write := func(r *R) error { return spec.schema.WriteCSV(cw, r) }
-			if spec.csvRow != nil {
-				write = spec.csvRow(cw)
+		if stream {
+			var row []charts.Value
+			write := func(r *R) error {
+				row = spec.schema.AppendRow(row[:0], r)
+				return rw.WriteRow(row)
+			}
+			if c, ok := rw.(charts.CSVRows); ok {
+				write = func(r *R) error { return spec.schema.WriteCSV(c.CSV(), r) }
+				if spec.csvRow != nil {
+					write = spec.csvRow(c.CSV())
+				}
 			}
 			add = func(r *R) {
 				if stdoutTTY {
@@ -209,44 +207,26 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 				}
 				keep(write(r))
 			}
-		} else if stream {
-			add = func(r *R) {
-				perInput[i] = append(perInput[i], spec.schema.Row(r))
-				if len(perInput[i]) >= rowGroupRows {
-					keep(pw.WriteRows(perInput[i]))
-					perInput[i] = perInput[i][:0]
-				}
-			}
 		}
 		return tableRows(spec, src, add)
 	})
 	failed := false
 	forEachInput(ins, jf.Jobs, work, func(i int, _ input, r fileResult) {
-		switch {
-		case pw != nil:
-			keep(pw.WriteRows(perInput[i])) // one row group per input
-		case format == charts.CSV:
+		if rw != nil && !stream {
 			if stdoutTTY && len(perInput[i]) > 0 {
 				e.bar.clear()
 			}
 			for _, row := range perInput[i] {
-				keep(cw.WriteRow(row))
+				keep(rw.WriteRow(row))
 			}
-			keep(cw.Flush())
-		default:
-			t.Rows = append(t.Rows, perInput[i]...)
+			keep(rw.EndGroup()) // one row group per input
 		}
 		perInput[i] = nil
 		failed = e.printResult(r) || failed
 	})
 	done()
-	switch {
-	case format == charts.CSV:
-		keep(cw.Flush())
-	case pw != nil:
-		keep(pw.Close())
-	case !partitions:
-		keep(t.Write(w, format))
+	if rw != nil {
+		keep(rw.Close())
 	}
 	if writeErr != nil {
 		return writeErr
@@ -267,20 +247,16 @@ func writePartition[R any](spec tableSpec[R], src *source, dir string, all []inp
 	}
 	path := filepath.Join(dir, "part-0.parquet")
 	err := writeAtomic(path, all, func(w io.Writer) error {
-		pw := charts.NewParquetWriter(w, spec.schema.Docs())
-		var rows [][]charts.Value
+		rw := charts.NewRowWriter(w, charts.ParquetFormat, spec.schema.Docs())
+		var row []charts.Value
 		var werr error
 		res = tableRows(spec, src, func(r *R) {
-			rows = append(rows, spec.schema.Row(r))
-			if len(rows) >= rowGroupRows && werr == nil {
-				werr = pw.WriteRows(rows)
-				rows = rows[:0]
+			row = spec.schema.AppendRow(row[:0], r)
+			if err := rw.WriteRow(row); werr == nil {
+				werr = err
 			}
 		})
-		if werr == nil {
-			werr = pw.WriteRows(rows)
-		}
-		if cerr := pw.Close(); werr == nil {
+		if cerr := rw.Close(); werr == nil {
 			werr = cerr
 		}
 		return werr

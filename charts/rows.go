@@ -1,0 +1,221 @@
+package charts
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// RowWriter writes the rows of a table, one format each: the one way
+// tables and graph points are written (NewRowWriter).
+type RowWriter interface {
+	// WriteRow writes one row, its cells in the columns' order. The writer
+	// does not keep row: the caller may reuse it.
+	WriteRow(row []Value) error
+	// EndGroup ends a group of rows: a Parquet row group (one per input),
+	// nothing in the other formats.
+	EndGroup() error
+	// Close writes what is left (the text table, JSON's closing bracket,
+	// Parquet's footer) and returns the first error.
+	Close() error
+}
+
+// CSVRows is a RowWriter that also writes straight to its CSVWriter, for
+// rows written from their records without making their cells
+// (Schema.WriteCSV, RowMemo).
+type CSVRows interface {
+	RowWriter
+	CSV() *CSVWriter
+}
+
+// NDJSON is JSON with one object a line (newline-delimited JSON).
+const NDJSON TableFormat = "ndjson"
+
+// NewRowWriter returns the writer of rows of cols in format f to w: CSV
+// (RFC 4180, a header line; the default), JSON (one array of objects, a
+// null for what is not measurable), NDJSON (one object a line), the text
+// table (aligned for a terminal, kept until Close) or Parquet (typed
+// columns, a row group at each EndGroup and every 65,536 rows).
+func NewRowWriter(w io.Writer, f TableFormat, cols []Doc) RowWriter {
+	switch f {
+	case JSON:
+		return &jsonRows{w: w, keys: jsonKeys(cols), array: true}
+	case NDJSON:
+		return &jsonRows{w: w, keys: jsonKeys(cols)}
+	case TextTable:
+		return &textRows{w: w, t: Table{Columns: cols}}
+	case ParquetFormat:
+		return &parquetRows{pw: NewParquetWriter(w, cols)}
+	}
+	cw := NewCSVWriter(w)
+	return &csvRows{cw: cw, err: cw.WriteHeader(cols)}
+}
+
+type csvRows struct {
+	cw  *CSVWriter
+	err error
+}
+
+func (c *csvRows) CSV() *CSVWriter { return c.cw }
+
+func (c *csvRows) WriteRow(row []Value) error {
+	if c.err != nil {
+		return c.err
+	}
+	return c.cw.WriteRow(row)
+}
+
+func (c *csvRows) EndGroup() error { return c.cw.Flush() }
+
+func (c *csvRows) Close() error {
+	if c.err != nil {
+		return c.err
+	}
+	return c.cw.Flush()
+}
+
+// jsonKeys are the columns' names as JSON strings.
+func jsonKeys(cols []Doc) [][]byte {
+	keys := make([][]byte, len(cols))
+	for i, c := range cols {
+		keys[i], _ = json.Marshal(c.Name)
+	}
+	return keys
+}
+
+// jsonRows writes objects: in an array ("[", then "\n  {...}" separated
+// by commas, then "\n]\n") or one a line. OmitNull leaves out the keys of
+// null cells (a graph's points: a value a series does not have).
+type jsonRows struct {
+	w        io.Writer
+	keys     [][]byte
+	array    bool
+	omitNull bool
+	n        int
+	buf      []byte
+	err      error
+}
+
+// jsonFlushAt is how much jsonRows buffers before writing.
+const jsonFlushAt = 64 << 10
+
+func (j *jsonRows) WriteRow(row []Value) error {
+	if j.err != nil {
+		return j.err
+	}
+	if j.array {
+		if j.n == 0 {
+			j.buf = append(j.buf, '[')
+		} else {
+			j.buf = append(j.buf, ',')
+		}
+		j.buf = append(j.buf, "\n  "...)
+	}
+	j.buf = append(j.buf, '{')
+	first := true
+	for i, c := range row {
+		if j.omitNull && c.Null {
+			continue
+		}
+		if !first {
+			j.buf = append(j.buf, ", "...)
+		}
+		first = false
+		j.buf = append(j.buf, j.keys[i]...)
+		j.buf = append(j.buf, ": "...)
+		j.buf = c.appendJSON(j.buf)
+	}
+	j.buf = append(j.buf, '}')
+	if !j.array {
+		j.buf = append(j.buf, '\n')
+	}
+	j.n++
+	if len(j.buf) >= jsonFlushAt {
+		j.flush()
+	}
+	return j.err
+}
+
+func (j *jsonRows) flush() {
+	if j.err == nil && len(j.buf) > 0 {
+		_, j.err = j.w.Write(j.buf)
+	}
+	j.buf = j.buf[:0]
+}
+
+func (j *jsonRows) EndGroup() error { j.flush(); return j.err }
+
+func (j *jsonRows) Close() error {
+	if j.array {
+		if j.n == 0 {
+			j.buf = append(j.buf, '[')
+		}
+		j.buf = append(j.buf, "\n]\n"...)
+	}
+	j.flush()
+	return j.err
+}
+
+// appendJSON appends the cell as a JSON value (Value.json's).
+func (v Value) appendJSON(dst []byte) []byte {
+	if v.Null {
+		return append(dst, "null"...)
+	}
+	switch v.Kind {
+	case Int, Float, Bool:
+		return v.Append(dst)
+	}
+	b, _ := json.Marshal(v.String())
+	return append(dst, b...)
+}
+
+// textRows keeps the rows: a text table aligns its columns on all of them.
+type textRows struct {
+	w io.Writer
+	t Table
+}
+
+func (x *textRows) WriteRow(row []Value) error {
+	x.t.Rows = append(x.t.Rows, append([]Value(nil), row...))
+	return nil
+}
+
+func (x *textRows) EndGroup() error { return nil }
+
+func (x *textRows) Close() error { return x.t.writeText(x.w) }
+
+// parquetRows writes row groups of at most parquetGroupRows rows.
+type parquetRows struct {
+	pw   *ParquetWriter
+	rows [][]Value
+	err  error
+}
+
+// parquetGroupRows bounds a row group (and what is kept for it).
+const parquetGroupRows = 1 << 16
+
+func (p *parquetRows) WriteRow(row []Value) error {
+	if p.err != nil {
+		return p.err
+	}
+	p.rows = append(p.rows, append([]Value(nil), row...))
+	if len(p.rows) >= parquetGroupRows {
+		return p.EndGroup()
+	}
+	return nil
+}
+
+func (p *parquetRows) EndGroup() error {
+	if p.err == nil {
+		p.err = p.pw.WriteRows(p.rows)
+	}
+	p.rows = p.rows[:0]
+	return p.err
+}
+
+func (p *parquetRows) Close() error {
+	p.EndGroup()
+	if err := p.pw.Close(); p.err == nil {
+		p.err = err
+	}
+	return p.err
+}
