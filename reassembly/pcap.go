@@ -80,18 +80,32 @@ func newPcapReader(r io.Reader) (*pcapReader, error) {
 	return p, nil
 }
 
-func (p *pcapReader) u16(b []byte) uint16 {
-	if p.big {
+func (p *pcapReader) u16(b []byte) uint16 { return byteOrder(p.big).u16(b) }
+func (p *pcapReader) u32(b []byte) uint32 { return byteOrder(p.big).u32(b) }
+
+// byteOrder reads a capture's header fields: big-endian when true. The
+// one definition for pcap's and pcapng's readers.
+type byteOrder bool
+
+func (big byteOrder) u16(b []byte) uint16 {
+	if big {
 		return binary.BigEndian.Uint16(b)
 	}
 	return binary.LittleEndian.Uint16(b)
 }
 
-func (p *pcapReader) u32(b []byte) uint32 {
-	if p.big {
+func (big byteOrder) u32(b []byte) uint32 {
+	if big {
 		return binary.BigEndian.Uint32(b)
 	}
 	return binary.LittleEndian.Uint32(b)
+}
+
+func (big byteOrder) u64(b []byte) uint64 {
+	if big {
+		return binary.BigEndian.Uint64(b)
+	}
+	return binary.LittleEndian.Uint64(b)
 }
 
 // fill makes at least n bytes available in buf[pos:end], reading more

@@ -257,26 +257,9 @@ func (n *ngReader) skip(k int64) error {
 	return nil
 }
 
-func (n *ngReader) u16(b []byte) uint16 {
-	if n.big {
-		return binary.BigEndian.Uint16(b)
-	}
-	return binary.LittleEndian.Uint16(b)
-}
-
-func (n *ngReader) u32(b []byte) uint32 {
-	if n.big {
-		return binary.BigEndian.Uint32(b)
-	}
-	return binary.LittleEndian.Uint32(b)
-}
-
-func (n *ngReader) u64(b []byte) uint64 {
-	if n.big {
-		return binary.BigEndian.Uint64(b)
-	}
-	return binary.LittleEndian.Uint64(b)
-}
+func (n *ngReader) u16(b []byte) uint16 { return byteOrder(n.big).u16(b) }
+func (n *ngReader) u32(b []byte) uint32 { return byteOrder(n.big).u32(b) }
+func (n *ngReader) u64(b []byte) uint64 { return byteOrder(n.big).u64(b) }
 
 // round4 is ROUND_TO_4BYTE, in 32 bits as wiretap computes it (a length
 // of 2^32-3 or more rounds to 0).

@@ -89,14 +89,7 @@ func appendSegment(buf []byte, seg segment) []byte {
 	be.PutUint16(ip[6:], 0x4000) // don't fragment
 	be.PutUint32(ip[12:], seg.src)
 	be.PutUint32(ip[16:], seg.dst)
-	var sum uint32
-	for i := 0; i < 20; i += 2 {
-		sum += uint32(be.Uint16(ip[i:]))
-	}
-	for sum > 0xffff {
-		sum = sum&0xffff + sum>>16
-	}
-	be.PutUint16(ip[10:], ^uint16(sum))
+	be.PutUint16(ip[10:], IPChecksum(ip[:20]))
 	tcp := ip[20:]
 	be.PutUint16(tcp[0:], seg.sport)
 	be.PutUint16(tcp[2:], seg.dport)

@@ -83,11 +83,12 @@ func ip4(src, dst []byte, proto byte, id uint16, payload []byte) []byte {
 	be.PutUint16(h[6:], 0x4000)
 	copy(h[12:], src)
 	copy(h[16:], dst)
-	be.PutUint16(h[10:], ipChecksum(h))
+	be.PutUint16(h[10:], IPChecksum(h))
 	return append(h, payload...)
 }
 
-func ipChecksum(h []byte) uint16 {
+// IPChecksum is the Internet checksum (RFC 1071) of h.
+func IPChecksum(h []byte) uint16 {
 	var sum uint32
 	for i := 0; i+1 < len(h); i += 2 {
 		sum += uint32(binary.BigEndian.Uint16(h[i:]))
@@ -353,7 +354,7 @@ func fragment4(ip []byte, size int) [][]byte {
 		binary.BigEndian.PutUint16(h[6:], ff)
 		binary.BigEndian.PutUint16(h[2:], uint16(hl+end-off))
 		h[10], h[11] = 0, 0
-		binary.BigEndian.PutUint16(h[10:], ipChecksum(h))
+		binary.BigEndian.PutUint16(h[10:], IPChecksum(h))
 		out = append(out, append(h, payload[off:end]...))
 	}
 	return out
@@ -511,7 +512,7 @@ func Odd() []Tunnel {
 		k++
 		binary.BigEndian.PutUint16(out[2:], uint16(len(out)))
 		out[10], out[11] = 0, 0
-		binary.BigEndian.PutUint16(out[10:], ipChecksum(out[:28]))
+		binary.BigEndian.PutUint16(out[10:], IPChecksum(out[:28]))
 		return etherIP(out)
 	}
 	jumbo := func(ip []byte) [][]byte {

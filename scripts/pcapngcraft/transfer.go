@@ -3,6 +3,8 @@ package pcapngcraft
 import (
 	"encoding/binary"
 	"sort"
+
+	"tcpviz/internal/gencap"
 )
 
 // Packet is one packet of a crafted transfer: when it was captured, which
@@ -122,7 +124,7 @@ func tcpIP(t Transfer, c2s bool, flags byte, seq, ack uint32, win uint16, payloa
 	}
 	copy(ip[12:], src[:])
 	copy(ip[16:], dst[:])
-	be.PutUint16(ip[10:], checksum(ip[:20]))
+	be.PutUint16(ip[10:], gencap.IPChecksum(ip[:20]))
 	tcp := ip[20:]
 	be.PutUint16(tcp[0:], sp)
 	be.PutUint16(tcp[2:], dp)
@@ -132,17 +134,6 @@ func tcpIP(t Transfer, c2s bool, flags byte, seq, ack uint32, win uint16, payloa
 	be.PutUint16(tcp[14:], win)
 	copy(tcp[20:], opts)
 	return ip
-}
-
-func checksum(b []byte) uint16 {
-	var sum uint32
-	for i := 0; i+1 < len(b); i += 2 {
-		sum += uint32(binary.BigEndian.Uint16(b[i:]))
-	}
-	for sum > 0xffff {
-		sum = sum&0xffff + sum>>16
-	}
-	return ^uint16(sum)
 }
 
 // Link types (LINKTYPE_*) the crafted captures use.
