@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 
 	"tcpviz/reassembly"
 )
@@ -62,7 +63,7 @@ var graphs = []GraphSpec{
 }
 
 // Graphs returns the registry of graphs, in report order.
-func Graphs() []GraphSpec { return graphs }
+func Graphs() []GraphSpec { return slices.Clone(graphs) }
 
 // LookupGraph returns the registry entry of kind k.
 func LookupGraph(k GraphKind) (GraphSpec, bool) {

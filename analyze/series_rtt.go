@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"tcpviz/reassembly"
@@ -32,15 +31,6 @@ var rttSamplingNames = map[RTTSampling]string{
 	SampleAck:        "ack_rtt",
 	SampleKarn:       "Karn's rule, as tcptrace",
 	SampleTimestamps: "TCP timestamps",
-}
-
-// ParseRTTSampling checks a sampling name.
-func ParseRTTSampling(s string) (RTTSampling, error) {
-	switch r := RTTSampling(s); r {
-	case SampleAck, SampleKarn, SampleTimestamps:
-		return r, nil
-	}
-	return "", fmt.Errorf("unknown RTT sampling %q (want ack, karn or timestamps)", s)
 }
 
 // RTTOptions choose the samples of the RTT graph and its x axis.

@@ -1,6 +1,10 @@
 package analyze
 
-import "tcpviz/reassembly"
+import (
+	"slices"
+
+	"tcpviz/reassembly"
+)
 
 // SlowStart describes where a sender left slow start.
 type SlowStart struct {
@@ -172,9 +176,13 @@ type Transfer struct {
 	SlowStart   SlowStart
 }
 
-// DeliveredAt are the default instants at which Transfer reports
+// deliveredAt are the default instants at which Transfer reports
 // delivered bytes.
-var DeliveredAt = []int64{1e9, 5e9, 10e9}
+var deliveredAt = []int64{1e9, 5e9, 10e9}
+
+// DeliveredAt returns the default instants at which Transfer reports
+// the bytes delivered (a copy: the defaults cannot be changed).
+func DeliveredAt() []int64 { return slices.Clone(deliveredAt) }
 
 // OneMB is the amount behind Transfer.TimeToMB.
 const OneMB = 1 << 20
@@ -194,7 +202,7 @@ const (
 // TransferOptions choose what Transfer reports.
 type TransferOptions struct {
 	Align   Align   // "" is AlignSYN
-	At      []int64 // ns after time 0; nil: DeliveredAt
+	At      []int64 // ns after time 0; nil: DeliveredAt()
 	ToBytes []int64 // nil: one MiB
 }
 
@@ -358,7 +366,7 @@ func Summarize(l *Loaded) Transfer { return SummarizeWith(l, TransferOptions{}) 
 func SummarizeWith(l *Loaded, o TransferOptions) Transfer {
 	at, to := o.At, o.ToBytes
 	if at == nil {
-		at = DeliveredAt
+		at = deliveredAt
 	}
 	if to == nil {
 		to = []int64{OneMB}

@@ -166,7 +166,7 @@ type compareCol = Column[analyze.CompareRow]
 
 // CompareColumns are the columns of compare's table with the default
 // instants and amounts (--at 1s,5s,10s --to-bytes 1MiB).
-var CompareColumns = CompareColumnsFor(analyze.DeliveredAt, []int64{analyze.OneMB})
+var CompareColumns = CompareColumnsFor(analyze.DeliveredAt(), []int64{analyze.OneMB})
 
 // CompareColumnsFor are the columns of compare's table: bytes delivered at
 // each instant of at (ns after time 0) and the time to deliver each

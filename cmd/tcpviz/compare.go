@@ -169,7 +169,7 @@ func compareCommand(e *env) *cli.Command {
 				fmt.Fprintln(e.stderr, escapeName(out))
 				to := analyze.TransferOptions{Align: al, At: at.ns, ToBytes: toBytes.n}
 				if to.At == nil {
-					to.At = analyze.DeliveredAt
+					to.At = analyze.DeliveredAt()
 				}
 				if to.ToBytes == nil {
 					to.ToBytes = []int64{analyze.OneMB}
