@@ -20,9 +20,12 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     less when the application or the receiver held it back);
 //   - ssthresh-estimate: at each loss episode's start (a segment resending
 //     bytes already sent, outside an episode; the episode ends when
-//     everything sent before it is acknowledged), half the flight of the
-//     round then (Reno and NewReno; CUBIC keeps 0.7 of it, BBR does not
-//     halve), at least two segments;
+//     everything sent before it is acknowledged), measured, not assumed:
+//     the bytes in flight with the first segment sent once the episode
+//     ended, the window the sender settled at (Linux sets cwnd to
+//     ssthresh on leaving recovery: Reno's half, CUBIC's 0.7), at least
+//     two segments; half the flight at the loss when the capture ends or
+//     another loss comes first;
 //   - receive-window: the receiver's advertised window;
 //   - loss marks at each episode's first retransmission, as fast
 //     retransmit (duplicate ACKs or SACK blocks came since the last new
@@ -51,6 +54,15 @@ type cwndBuilder struct {
 	haveAck              bool
 	signals              int // duplicate ACKs and SACKed ACKs since the last new ACK
 	lastRoundEmittedTime int64
+	// The ssthresh of the last episode, measured: the window the sender
+	// settles at once recovery ends (the flight with the first segment
+	// sent after it: Linux sets cwnd to ssthresh on leaving recovery),
+	// marked at the episode's start. pending until then; await: recovery
+	// ended, the next segment gives it.
+	pending         bool
+	pendingPoint    Point
+	pendingFallback float64 // half the flight at the loss, if no segment follows
+	await           bool
 }
 
 func newCwnd(o SeriesOptions) graphBuilder {
@@ -65,6 +77,16 @@ func (b *cwndBuilder) emitRound() {
 		b.set.add(SeriesCwnd, Steps, Point{Frame: b.roundFrame, Time: b.roundTime, V: [3]float64{float64(b.roundFlight)}})
 		b.lastRoundEmittedTime = b.roundTime
 	}
+}
+
+// emitSsthresh marks the pending episode's ssthresh at its start.
+func (b *cwndBuilder) emitSsthresh(v float64) {
+	if b.pending {
+		p := b.pendingPoint
+		p.V[0] = v
+		b.set.add(SeriesSsthresh, Steps, p)
+	}
+	b.pending, b.await = false, false
 }
 
 func (b *cwndBuilder) add(r *Record) {
@@ -86,10 +108,20 @@ func (b *cwndBuilder) add(r *Record) {
 			if b.signals > 0 {
 				name = SeriesFastLoss
 			}
+			if b.pending { // a loss again before the last episode's window was seen
+				b.emitSsthresh(b.pendingFallback)
+			}
 			if f.inTime(r.Time) {
 				b.set.add(name, Marks, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(flight)}})
-				b.set.add(SeriesSsthresh, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(max(flight/2, 2*b.maxSeg))}})
+				b.pending = true
+				b.pendingPoint = Point{Frame: r.Frame, Time: r.Time}
+				b.pendingFallback = float64(max(flight/2, 2*b.maxSeg))
 			}
+		}
+		if b.await && !b.inEpisode && r.Info.BytesInFlight > 0 {
+			// The first segment once recovery ended: the flight it
+			// brings is the window the sender settled at.
+			b.emitSsthresh(float64(max(r.Info.BytesInFlight, 2*b.maxSeg)))
 		}
 		if !b.inRound {
 			b.inRound, b.roundEnd, b.roundFrame, b.roundTime, b.roundFlight = true, end, r.Frame, r.Time, 0
@@ -114,6 +146,7 @@ func (b *cwndBuilder) add(r *Record) {
 	}
 	if b.inEpisode && r.Ack >= b.episodeEnd {
 		b.inEpisode = false
+		b.await = b.pending
 	}
 	if b.inRound && r.Ack >= b.roundEnd {
 		b.emitRound()
@@ -125,6 +158,9 @@ func (b *cwndBuilder) graph() *Graph {
 	if b.inRound && b.roundTime != b.lastRoundEmittedTime {
 		b.emitRound()
 		b.inRound = false
+	}
+	if b.pending { // the capture ended before a round after recovery
+		b.emitSsthresh(b.pendingFallback)
 	}
 	g := b.f.g
 	g.Series = b.set.list(cwndSeries...)

@@ -60,7 +60,7 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesSpurious:   {color: gray, width: 2, legend: "spurious retransmission (proven unneeded)"},
 	analyze.SeriesDSACK:      {color: brown, width: 1.6, legend: "D-SACK block (a duplicate arrived)"},
 	analyze.SeriesCwnd:       {color: blue, width: 1.6, legend: "cwnd estimate (most bytes in flight per round trip)"},
-	analyze.SeriesSsthresh:   {color: orange, width: 1.4, legend: "ssthresh estimate (half the flight at each loss)"},
+	analyze.SeriesSsthresh:   {color: orange, width: 1.4, legend: "ssthresh estimate (the window settled at after each loss)"},
 	analyze.SeriesFastLoss:   {color: red, width: 4, glyph: draw.CrossGlyph{}, legend: "loss: fast retransmit"},
 	analyze.SeriesRTOLoss:    {color: purple, width: 4.5, glyph: draw.PyramidGlyph{}, legend: "loss: timeout"},
 }
