@@ -206,7 +206,7 @@ var kernelFloor = map[string]struct {
 	"kn_vsat_cubic_rto": {0.14, 0.59, 1},
 	"kn_bloat_reno":     {0.90, 0.99, 0},
 	"kn_rwnd_limited":   {0.96, 0, 0},
-	"kn_pep_cubic_loss": {0.63, 0, 3},    // persist probes into the proxy's zero window taken for timeouts
+	"kn_pep_cubic_loss": {0.63, 0, 0},
 	"kn_bbr_loss":       {0.15, 0.72, 4}, // BBR paces: its cwnd is a cap
 }
 

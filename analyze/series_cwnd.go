@@ -27,7 +27,8 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     two segments; half the flight at the loss when the capture ends or
 //     another loss comes first;
 //   - receive-window: the receiver's advertised window;
-//   - loss marks at each episode's first retransmission, as fast
+//   - loss marks at each episode's first retransmission (not a resend of
+//     bytes already acknowledged, not a zero-window probe), as fast
 //     retransmit (duplicate ACKs or SACK blocks came since the last new
 //     ACK) or timeout (none: the timer fired), at the flight then.
 //
@@ -101,7 +102,15 @@ func (b *cwndBuilder) add(r *Record) {
 		if r.Info.BytesInFlight >= 0 {
 			b.lastFlight = r.Info.BytesInFlight
 		}
-		if b.started && r.Seq < b.high && !b.inEpisode {
+		// A resend of bytes already acknowledged (Wireshark's spurious
+		// retransmission: a proxy's window probing, a late timer), or a
+		// zero-window probe, is no loss: the sender's window stays.
+		spurious := b.haveAck && end <= b.cumAck || r.Info.Flags&(SpuriousRetrans|ZeroWindowProbe) != 0
+		// A tail-loss probe (RFC 8985): the last segment sent again, with
+		// earlier ones still unacknowledged and no duplicate ACK: no
+		// episode (Linux stays open); a timeout resends the first.
+		tlp := b.signals == 0 && end == b.high && b.haveAck && r.Seq > b.cumAck
+		if b.started && r.Seq < b.high && !b.inEpisode && !spurious && !tlp {
 			b.inEpisode, b.episodeEnd = true, b.high
 			flight := max(b.roundFlight, b.lastFlight)
 			name := SeriesRTOLoss

@@ -254,24 +254,77 @@ func TestCwndSeries(t *testing.T) {
 	b.ack(ms+1, seq-8000, 1<<20, DupAck)
 	r := b.data(ms+2, seq-8000, 1000, Retransmission) // fast retransmit
 	r.Info.BytesInFlight = 8000
+	recovered := seq // everything sent before the loss
+	ms += 10
+	for i := range 3 { // new data during recovery
+		r = b.data(ms, seq, 1000, 0)
+		r.Info.BytesInFlight = 8000
+		seq += 1000
+		ms += float64(i) * 0.1
+	}
 	ms += 100
-	b.ack(ms, seq, 1<<20, 0)
+	b.ack(ms, recovered, 1<<20, 0) // recovery ends: 3000 still in flight
+	r = b.data(ms+1, seq, 1000, 0) // the first segment after it: the window settled at
+	r.Info.BytesInFlight = 4000
+	seq += 1000
 	ms += 400
-	r = b.data(ms, seq-1000, 1000, Retransmission) // a timeout: no signal since the last new ACK
-	r.Info.BytesInFlight = 1000
+	r = b.data(ms, recovered, 1000, Retransmission) // a timeout: the first unacknowledged again, no signal since the last new ACK
+	r.Info.BytesInFlight = 4000
 	g := Cwnd(b.recs, SeriesOptions{Conn: testConn()})
 	cw := g.Lookup(SeriesCwnd)
 	if cw == nil || len(cw.Points) < 4 || cw.Points[0].V[0] != 2000 || cw.Points[1].V[0] != 4000 || cw.Points[2].V[0] != 8000 {
 		t.Fatalf("cwnd estimate %+v", cw)
 	}
+	// The first loss's ssthresh is the window settled at once recovery
+	// ended (4000: measured, as Reno's half of 8000); the timeout's, with
+	// nothing after it, half its flight.
 	ss := g.Lookup(SeriesSsthresh)
-	if ss == nil || len(ss.Points) != 2 || ss.Points[0].V[0] != 4000 {
-		t.Errorf("ssthresh %+v: want half of 8000 at the first loss", ss)
+	if ss == nil || len(ss.Points) != 2 || ss.Points[0].V[0] != 4000 || ss.Points[1].V[0] != 2000 {
+		t.Errorf("ssthresh %+v: want 4000 at the first loss, 2000 at the timeout", ss)
 	}
 	if f, to := g.Lookup(SeriesFastLoss), g.Lookup(SeriesRTOLoss); f == nil || to == nil || len(f.Points) != 1 || len(to.Points) != 1 {
 		t.Errorf("loss marks: fast %+v, timeout %+v", f, to)
 	}
 	if !g.Zoom.HasYMax || g.Zoom.YMax != 12000 {
 		t.Errorf("y zoom %+v: want the 1 MB window cut at 1.5 × 8000", g.Zoom)
+	}
+}
+
+// TestCwndNoEpisodeForProbes: a tail-loss probe (the last segment sent
+// again, earlier ones still unacknowledged, no duplicate ACK) and a
+// resend of bytes already acknowledged start no loss episode: the
+// kernel does not reduce its window for them (kn_pep_cubic_loss: three
+// such resends were drawn as timeouts).
+func TestCwndNoEpisodeForProbes(t *testing.T) {
+	var b builder
+	seq, ms := int64(1), 0.0
+	for range 5 {
+		r := b.data(ms, seq, 1000, 0)
+		r.Info.BytesInFlight = seq + 999
+		seq += 1000
+		ms += 0.1
+	}
+	b.ack(ms+50, 2001, 1<<20, 0)
+	b.data(ms+80, seq-1000, 1000, Retransmission) // the probe: the last segment again
+	b.ack(ms+100, seq, 1<<20, 0)
+	b.data(ms+110, seq-2000, 1000, Retransmission|SpuriousRetrans) // already acknowledged
+	g := Cwnd(b.recs, SeriesOptions{Conn: testConn()})
+	if f, to := g.Lookup(SeriesFastLoss), g.Lookup(SeriesRTOLoss); f != nil || to != nil {
+		t.Errorf("loss marks: fast %+v, timeout %+v; want none", f, to)
+	}
+	// The same resend of the last segment with the one before it lost
+	// (duplicate ACKs came) is a fast retransmit.
+	b = builder{}
+	seq, ms = 1, 0
+	for range 5 {
+		b.data(ms, seq, 1000, 0)
+		seq += 1000
+		ms += 0.1
+	}
+	b.ack(ms+50, 2001, 1<<20, 0)
+	b.ack(ms+51, 2001, 1<<20, DupAck)
+	b.data(ms+52, 2001, 1000, Retransmission)
+	if f := Cwnd(b.recs, SeriesOptions{Conn: testConn()}).Lookup(SeriesFastLoss); f == nil || len(f.Points) != 1 {
+		t.Errorf("fast retransmit marks %+v, want one", f)
 	}
 }
