@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 
@@ -67,9 +68,10 @@ func readKernel(t *testing.T, path string, src, dst netip.AddrPort) []kernelEven
 // the sender kernel's record, as the sender-state issue measures it.
 type kernelScore struct {
 	probes, within     int // kernel probes on the line, and those within 10% of the allowed window
-	ssProbes, ssWithin int // probes where both have an ssthresh, and those within 10%
+	ssProbes, ssWithin int // the kernel's episodes with an ssthresh, and those the graph's ssthresh gives within 10%
 	recovery, loss     int // the kernel's entries into recovery and loss
 	fast, timeout      int // the graph's fast-retransmit and timeout marks
+	stats              DirStats
 }
 
 func (k kernelScore) share() float64   { return float64(k.within) / float64(max(1, k.probes)) }
@@ -115,7 +117,7 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 		}
 		return s.Points[i-1].V[0], true
 	}
-	var k kernelScore
+	k := kernelScore{stats: l.Stats[d]}
 	first, last := line.Points[0].Time, line.Points[len(line.Points)-1].Time
 	entered := int64(-1) // an episode's entry, until a probe gives its ssthresh
 	for _, e := range events {
@@ -229,8 +231,8 @@ func TestSenderStateAgainstKernel(t *testing.T) {
 				capture = filepath.Join(dir, name+".rx.pcap")
 			}
 			k := scoreAgainstKernel(t, capture, kernel)
-			t.Logf("%s: cwnd within 10%% at %.0f%% of %d probes; ssthresh within 10%% at %.0f%% of %d episodes; episodes kernel %d recovery + %d loss, graph %d fast + %d timeout",
-				name, 100*k.share(), k.probes, 100*k.ssShare(), k.ssProbes, k.recovery, k.loss, k.fast, k.timeout)
+			t.Logf("%s: cwnd within 10%% at %.0f%% of %d probes; ssthresh within 10%% at %.0f%% of %d episodes; episodes kernel %d recovery + %d loss, graph %d fast + %d timeout; congestion control %s (%s)",
+				name, 100*k.share(), k.probes, 100*k.ssShare(), k.ssProbes, k.recovery, k.loss, k.fast, k.timeout, k.stats.CongestionControl, k.stats.CongestionControlReason)
 			floor, ok := kernelFloor[name]
 			if !ok {
 				t.Fatalf("no floor for %s: add it to kernelFloor", name)
@@ -243,6 +245,20 @@ func TestSenderStateAgainstKernel(t *testing.T) {
 			}
 			if k.ssShare() < floor.ssthresh {
 				t.Errorf("ssthresh within 10%% at %.1f%%, below the floor %.0f%%", 100*k.ssShare(), 100*floor.ssthresh)
+			}
+			// The congestion control named from the capture: the
+			// scenario's (record-kernel.sh's CC=), or unknown where
+			// nothing tells (no loss on the leg).
+			st := k.stats
+			want := map[string][]string{
+				"kn_geo_reno_loss": {"reno"}, "kn_bloat_reno": {"reno"},
+				"kn_geo_cubic_loss": {"cubic"}, "kn_bloat_cubic": {"cubic"}, "kn_reverse_cubic": {"cubic"},
+				"kn_vsat_cubic_rto": {"cubic", "reno"}, // without SACK, 3% loss, windows of a few segments: β 0.43 today, a miss
+				"kn_bbr_loss":       {"bbr"},
+				"kn_pep_cubic_loss": {"unknown"}, "kn_rwnd_limited": {"unknown"},
+			}[name]
+			if !slices.Contains(want, st.CongestionControl) {
+				t.Errorf("congestion control %q (%s), want %q", st.CongestionControl, st.CongestionControlReason, want)
 			}
 			if off := abs(k.recovery-k.fast) + abs(k.loss-k.timeout); off > floor.episodesOff {
 				t.Errorf("%d episodes miscounted (kernel %d recovery + %d loss, graph %d fast + %d timeout), at most %d", off, k.recovery, k.loss, k.fast, k.timeout, floor.episodesOff)

@@ -40,30 +40,21 @@ func Cwnd(recs []Record, o SeriesOptions) *Graph { return feed(newCwnd(o), recs)
 type cwndBuilder struct {
 	f                    *frame
 	set                  seriesSet
-	started              bool
-	high                 int64 // highest end of data sent
 	inRound              bool
 	roundEnd             int64
 	roundFrame           int64 // the round's first segment
 	roundTime            int64
 	roundFlight          int64
 	lastFlight           int64
-	maxSeg               int64
-	inEpisode            bool
-	episodeEnd           int64
-	cumAck               int64
-	haveAck              bool
-	signals              int // duplicate ACKs and SACKed ACKs since the last new ACK
 	lastRoundEmittedTime int64
+	ep                   lossEpisodes
 	// The ssthresh of the last episode, measured: the window the sender
 	// settles at once recovery ends (the flight with the first segment
 	// sent after it: Linux sets cwnd to ssthresh on leaving recovery),
-	// marked at the episode's start. pending until then; await: recovery
-	// ended, the next segment gives it.
+	// marked at the episode's start; pending until then.
 	pending         bool
 	pendingPoint    Point
 	pendingFallback float64 // half the flight at the loss, if no segment follows
-	await           bool
 }
 
 func newCwnd(o SeriesOptions) graphBuilder {
@@ -87,7 +78,7 @@ func (b *cwndBuilder) emitSsthresh(v float64) {
 		p.V[0] = v
 		b.set.add(SeriesSsthresh, Steps, p)
 	}
-	b.pending, b.await = false, false
+	b.pending = false
 }
 
 func (b *cwndBuilder) add(r *Record) {
@@ -97,24 +88,15 @@ func (b *cwndBuilder) add(r *Record) {
 			return
 		}
 		n := int64(r.Len)
-		b.maxSeg = max(b.maxSeg, n)
 		end := r.Seq + n
 		if r.Info.BytesInFlight >= 0 {
 			b.lastFlight = r.Info.BytesInFlight
 		}
-		// A resend of bytes already acknowledged (Wireshark's spurious
-		// retransmission: a proxy's window probing, a late timer), or a
-		// zero-window probe, is no loss: the sender's window stays.
-		spurious := b.haveAck && end <= b.cumAck || r.Info.Flags&(SpuriousRetrans|ZeroWindowProbe) != 0
-		// A tail-loss probe (RFC 8985): the last segment sent again, with
-		// earlier ones still unacknowledged and no duplicate ACK: no
-		// episode (Linux stays open); a timeout resends the first.
-		tlp := b.signals == 0 && end == b.high && b.haveAck && r.Seq > b.cumAck
-		if b.started && r.Seq < b.high && !b.inEpisode && !spurious && !tlp {
-			b.inEpisode, b.episodeEnd = true, b.high
+		ev := b.ep.data(r.Seq, end, r.Info.BytesInFlight, r.Info.Flags)
+		if ev.start {
 			flight := max(b.roundFlight, b.lastFlight)
 			name := SeriesRTOLoss
-			if b.signals > 0 {
+			if ev.fast {
 				name = SeriesFastLoss
 			}
 			if b.pending { // a loss again before the last episode's window was seen
@@ -124,19 +106,14 @@ func (b *cwndBuilder) add(r *Record) {
 				b.set.add(name, Marks, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(flight)}})
 				b.pending = true
 				b.pendingPoint = Point{Frame: r.Frame, Time: r.Time}
-				b.pendingFallback = float64(max(flight/2, 2*b.maxSeg))
+				b.pendingFallback = float64(max(flight/2, 2*b.ep.maxSeg))
 			}
 		}
-		if b.await && !b.inEpisode && r.Info.BytesInFlight > 0 {
-			// The first segment once recovery ended: the flight it
-			// brings is the window the sender settled at.
-			b.emitSsthresh(float64(max(r.Info.BytesInFlight, 2*b.maxSeg)))
+		if ev.settled {
+			b.emitSsthresh(float64(ev.ssthresh))
 		}
 		if !b.inRound {
 			b.inRound, b.roundEnd, b.roundFrame, b.roundTime, b.roundFlight = true, end, r.Frame, r.Time, 0
-		}
-		if !b.started || end > b.high {
-			b.high, b.started = end, true
 		}
 		b.roundFlight = max(b.roundFlight, b.lastFlight)
 		return
@@ -147,16 +124,7 @@ func (b *cwndBuilder) add(r *Record) {
 	if r.Window >= 0 && r.Flags&reassembly.RST == 0 && f.inTime(r.Time) {
 		b.set.add(SeriesAdvertised, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(r.Window)}})
 	}
-	switch {
-	case !b.haveAck || r.Ack > b.cumAck:
-		b.cumAck, b.haveAck, b.signals = r.Ack, true, 0
-	case r.Info.Flags&DupAck != 0 || r.NSACK > 0:
-		b.signals++
-	}
-	if b.inEpisode && r.Ack >= b.episodeEnd {
-		b.inEpisode = false
-		b.await = b.pending
-	}
+	b.ep.ack(r.Ack, r.Info.Flags&DupAck != 0 || r.NSACK > 0)
 	if b.inRound && r.Ack >= b.roundEnd {
 		b.emitRound()
 		b.inRound = false

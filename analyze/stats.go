@@ -110,6 +110,16 @@ type DirStats struct {
 	// the capture was taken (see Path): the truth beside Wireshark's flags.
 	Path PathStats
 
+	// The sender's state (lossEpisodes, at a sender-side capture): loss
+	// episodes by kind, tail-loss probes, the median reduction factor β
+	// (the window settled at after an episode over the flight at its
+	// loss; HasBeta false when no episode was followed by data), and the
+	// congestion control the reductions and growth show, with why.
+	LossEpisodesFast, LossEpisodesRTO, TailLossProbes int64
+	BetaMedian                                        float64
+	HasBeta                                           bool
+	CongestionControl, CongestionControlReason        string
+
 	// Extras.
 	InitialWindowBytes int64 // payload sent before the other side acknowledged any of it
 	InitialWindowPkts  int64
@@ -219,6 +229,7 @@ type dirAcc struct {
 	win         windowState
 	karn        karnDir // tcptrace-style RTT of this direction's data
 	limits      *limits // made with the first data segment
+	eps         lossEpisodes
 }
 
 // limits follows, for data sent in one direction, slow start and the time
@@ -415,6 +426,11 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 	}
 	if n > 0 && info.Flags&CaptureDuplicate == 0 {
 		d.dataLimits(cs, s, n, info)
+		lo := int64(s.SeqAbs)
+		if s.Flags&thSYN != 0 {
+			lo++
+		}
+		d.eps.data(lo, lo+n, info.BytesInFlight, info.Flags)
 	}
 	f := info.Flags
 	if s.Flags&thSYN != 0 {
@@ -454,6 +470,9 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		}
 		if o.sawData {
 			o.ackDispersion(s.AckAbs, s.Time)
+		}
+		if s.Flags&thSYN == 0 {
+			o.eps.ack(int64(s.AckAbs), f&DupAck != 0 || s.Opt.NSACK > 0)
 		}
 		if o.limits != nil {
 			if !o.limits.ss.result.Found {
@@ -629,6 +648,9 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 		raw[d] = acc.bottleneck()
 		st.State = string(c.State())
 		st.Path = path[d]
+		st.LossEpisodesFast, st.LossEpisodesRTO, st.TailLossProbes = acc.eps.fast, acc.eps.rto, acc.eps.probes
+		st.BetaMedian, st.HasBeta = acc.eps.betaMedian()
+		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
 		if st.Path.NearbyPeer {
 			// The ACK clock is the nearby peer's: rounds of microseconds
 			// say nothing of the sender's slow start on the long path.

@@ -137,6 +137,25 @@ var SummaryColumns = Schema[SummaryRow]{
 	{"nearby_peer", Bool, "", "the receiver answers within a millisecond on a long path: a split-connection proxy (or the receiver itself) next to the capture", func(r *SummaryRow) Value {
 		return BoolV(r.Stats.Path.NearbyPeer).Or(r.Stats.Path.HasData)
 	}},
+	// The sender's state.
+	senderCount("loss_episodes_fast", "", "loss episodes begun by a fast retransmit (duplicate ACKs or SACK blocks came): the kernel's recovery", func(s *analyze.DirStats) int64 { return s.LossEpisodesFast }),
+	senderCount("loss_episodes_rto", "", "loss episodes begun by a retransmission timeout (no signal since the last new ACK): the kernel's loss state", func(s *analyze.DirStats) int64 { return s.LossEpisodesRTO }),
+	senderCount("tail_loss_probes", "", "the last segment sent again with earlier ones unacknowledged and no duplicate ACK (RFC 8985): no episode", func(s *analyze.DirStats) int64 { return s.TailLossProbes }),
+	{"beta_median", Float, "", "median reduction factor of the fast-retransmit episodes: the window the sender settled at once recovery ended over the flight at the loss (Reno 0.5, CUBIC 0.7, BBR about 1)", func(r *SummaryRow) Value {
+		return FloatV(r.Stats.BetaMedian, 3).Or(r.Stats.HasBeta)
+	}},
+	{"congestion_control", String, "", "the sender's congestion control as the capture shows it: reno, cubic, bbr or unknown (nothing tells: no loss, or not a sender-side capture)", func(r *SummaryRow) Value {
+		return StrV(r.Stats.CongestionControl).Or(r.Stats.DataPackets > 0)
+	}},
+	{"congestion_control_reason", String, "", "what congestion_control was read from", func(r *SummaryRow) Value {
+		return StrV(r.Stats.CongestionControlReason).Or(r.Stats.DataPackets > 0)
+	}},
+}
+
+// senderCount is a count of the sender's state, null for a direction
+// that sent no data.
+func senderCount(name, unit, doc string, f func(*analyze.DirStats) int64) summaryCol {
+	return summaryCol{name, Int, unit, doc, func(r *SummaryRow) Value { return IntV(f(r.Stats)).Or(r.Stats.DataPackets > 0) }}
 }
 
 // NewSummaryMemo returns a RowMemo for SummaryColumns: from the tenth

@@ -1,0 +1,148 @@
+package analyze
+
+import (
+	"fmt"
+	"slices"
+)
+
+// lossEpisodes is the one loss-episode tracker of a sender's direction,
+// fed the data it sends and the ACKs it gets, in capture order: the cwnd
+// graph draws what it finds (marks, ssthresh), the statistics count it
+// (loss_episodes_*, beta_median). Numbers are sequence numbers of one
+// space (relative or unwrapped), consistently.
+//
+// An episode starts at a segment resending bytes already sent, outside an
+// episode — not a resend of bytes already acknowledged (Wireshark's
+// spurious retransmission), not a zero-window probe, not a tail-loss probe
+// (RFC 8985: the last segment sent again, earlier ones unacknowledged, no
+// duplicate ACK: Linux stays open) — and ends when everything sent before
+// it is acknowledged. It is a fast retransmit when duplicate ACKs or SACK
+// blocks came since the last new ACK, else a timeout. Its ssthresh is
+// measured, not assumed: the flight the first segment sent after the
+// episode brings, the window the sender settled at (Linux sets cwnd to
+// ssthresh on leaving recovery: Reno's half, CUBIC's 0.7), at least two
+// segments; β is that over the flight at the loss (fast retransmits
+// only: after a timeout the window restarts from one segment).
+type lossEpisodes struct {
+	started    bool
+	high       int64 // highest end of data sent
+	maxSeg     int64
+	lastFlight int64
+	inEpisode  bool
+	episodeEnd int64
+	cumAck     int64
+	haveAck    bool
+	signals    int // duplicate ACKs and SACKed ACKs since the last new ACK
+	// await: an episode ended; the next segment's flight is its ssthresh.
+	await      bool
+	lossFlight int64 // the flight when the episode started
+	fast, rto  int64 // episodes by kind
+	probes     int64 // tail-loss probes
+	betas      []float64
+}
+
+// episodeEvent is what one data segment did to the episodes.
+type episodeEvent struct {
+	start    bool  // an episode started here
+	fast     bool  // ... by fast retransmit (else a timeout)
+	settled  bool  // the last episode's ssthresh is known here
+	ssthresh int64 // ... it
+}
+
+// data feeds a data segment of the direction: seq to end, the bytes in
+// flight Wireshark gave it (-1 unknown), its analysis flags.
+func (e *lossEpisodes) data(seq, end, flight int64, flags Flag) (ev episodeEvent) {
+	e.maxSeg = max(e.maxSeg, end-seq)
+	if flight >= 0 {
+		e.lastFlight = flight
+	}
+	spurious := e.haveAck && end <= e.cumAck || flags&(SpuriousRetrans|ZeroWindowProbe) != 0
+	tlp := e.signals == 0 && end == e.high && e.haveAck && seq > e.cumAck
+	if e.started && seq < e.high && !e.inEpisode && tlp && !spurious {
+		e.probes++
+	}
+	if e.started && seq < e.high && !e.inEpisode && !spurious && !tlp {
+		e.inEpisode, e.episodeEnd, e.await = true, e.high, false
+		e.lossFlight = e.lastFlight
+		if e.signals == 0 {
+			e.lossFlight = 0 // a timeout restarts from one segment: no β
+		}
+		ev.start, ev.fast = true, e.signals > 0
+		if ev.fast {
+			e.fast++
+		} else {
+			e.rto++
+		}
+	}
+	if e.await && !e.inEpisode && flight > 0 {
+		e.await = false
+		ev.settled, ev.ssthresh = true, max(flight, 2*e.maxSeg)
+		if e.lossFlight > 0 {
+			e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.lossFlight))
+		}
+	}
+	if !e.started || end > e.high {
+		e.high, e.started = end, true
+	}
+	return ev
+}
+
+// ack feeds an ACK of the direction's data: the cumulative ACK, and
+// whether it signals a loss (a duplicate ACK, SACK blocks).
+func (e *lossEpisodes) ack(ack int64, signal bool) {
+	switch {
+	case !e.haveAck || ack > e.cumAck:
+		e.cumAck, e.haveAck, e.signals = ack, true, 0
+	case signal:
+		e.signals++
+	}
+	if e.inEpisode && ack >= e.episodeEnd {
+		e.inEpisode, e.await = false, true
+	}
+}
+
+// betaMedian is the median reduction factor of the episodes whose
+// ssthresh was measured.
+func (e *lossEpisodes) betaMedian() (float64, bool) {
+	if len(e.betas) == 0 {
+		return 0, false
+	}
+	b := slices.Clone(e.betas)
+	slices.Sort(b)
+	if n := len(b); n%2 == 1 {
+		return b[n/2], true
+	}
+	return (b[len(b)/2-1] + b[len(b)/2]) / 2, true
+}
+
+// congestionControl names the congestion control a direction's sender
+// runs, from what a sender-side capture shows of it, and why: the median
+// reduction factor of its loss episodes (Reno and NewReno halve the
+// window, CUBIC keeps 0.7 of it, BBR does not reduce on loss). Unknown
+// when nothing tells: no loss episode followed by data, or a capture
+// that is not at the sender (the flight seen is not the sender's).
+func congestionControl(st *DirStats) (cc, reason string) {
+	episodes := st.LossEpisodesFast + st.LossEpisodesRTO
+	switch {
+	case st.DataPackets == 0:
+		return "", ""
+	case st.Path.Vantage != VantageSender:
+		return "unknown", "not a sender-side capture: the flight seen is not the sender's"
+	case !st.HasBeta:
+		if episodes == 0 {
+			return "unknown", "no loss episode: no reduction shows the algorithm"
+		}
+		return "unknown", "no data after the loss episodes: no reduction measured"
+	}
+	b := st.BetaMedian
+	why := fmt.Sprintf("window after loss %.2f of the window before (median of %d episodes)", b, episodes)
+	switch {
+	case b < 0.35:
+		return "unknown", why + ": below any algorithm's reduction (timeouts, or the application slowed)"
+	case b < 0.6:
+		return "reno", why + ": Reno/NewReno halve it"
+	case b < 0.85:
+		return "cubic", why + ": CUBIC keeps 0.7"
+	}
+	return "bbr", why + ": no reduction on loss, as BBR"
+}
