@@ -231,6 +231,7 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 	// extension headers) and the protocol it carries, for datagrams.
 	var ipAt []byte
 	var proto uint8
+	dataPad := false // radiotap's flag: the 802.11 header is padded
 	for depth := 0; depth < maxLayers; depth++ {
 		var err error
 		switch typ {
@@ -253,16 +254,16 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 				return false, err
 			}
 		case layerTypeNFLOG:
-			if data, typ, err = nflogPayload(data); err != nil {
+			if data, typ, err = nflogPayload(data, p.CapLen < p.WireLen); err != nil {
 				return false, err
 			}
 		case layerTypeDot11:
-			if data, typ, err = dot11Payload(data); err != nil {
+			if data, typ, err = dot11Payload(data, dataPad); err != nil {
 				return false, err
 			}
 		case layerTypeRadiotap:
 			var fcs bool
-			if data, fcs, err = radiotapPayload(data); err != nil {
+			if data, fcs, dataPad, err = radiotapPayload(data); err != nil {
 				return false, err
 			}
 			if fcs { // the frame's last 4 bytes are its FCS, not payload
@@ -364,8 +365,8 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			seg.Src = netip.AddrFrom4([4]byte(ip.SrcIP))
 			seg.Dst = netip.AddrFrom4([4]byte(ip.DstIP))
 			seg.TTL, seg.IPID = ip.TTL, ip.Id
-			if seg.InICMP && ip.FragOffset != 0 {
-				return false, nil // a quoted fragment past the transport header
+			if seg.InICMP && (ip.FragOffset != 0 || ip.Flags&layers.IPv4MoreFragments != 0) {
+				return false, nil // a quoted fragment: Wireshark reads no TCP in it
 			}
 			if !seg.InICMP && (ip.Flags&layers.IPv4MoreFragments != 0 || ip.FragOffset != 0) {
 				fi := fragInfo{frag: true, more: ip.Flags&layers.IPv4MoreFragments != 0, offset: int(ip.FragOffset) * 8, id: uint32(ip.Id)}
@@ -472,17 +473,17 @@ func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 			ipAt, proto = data[n:], data[0]
 			data, typ = data[n:], layers.IPProtocol(proto).LayerType()
 		case layers.LayerTypeUDP:
+			// The datagram is a UDP flow of its own (Wireshark gives it a
+			// udp.stream), a tunnel's too, whatever the tunnel holds.
+			if d.datagrams && ipVer != 0 && ipAt != nil && len(data) == len(ipAt) && d.ip.frame != p.Number {
+				d.noteIP(p, seg, uint8(ipVer), proto, data, ipLeft, fragInfo{})
+			}
 			inner, next, end, err := udpTunnel(data)
 			if err != nil {
 				return false, err
 			}
 			if next == gopacket.LayerTypeZero {
 				return d.other(p, seg, ipVer, proto, ipAt, data, ipLeft), nil
-			}
-			// The tunnel's datagram is a UDP flow of its own (Wireshark
-			// gives it a udp.stream); the packet inside is read on.
-			if d.datagrams && ipVer != 0 && ipAt != nil && len(data) == len(ipAt) {
-				d.noteIP(p, seg, uint8(ipVer), proto, data, ipLeft, fragInfo{})
 			}
 			wireEnd = min(wireEnd, offset(data)+end)
 			data, typ, ipAt = inner, next, nil
@@ -638,7 +639,9 @@ func mplsPayload(data []byte) ([]byte, gopacket.LayerType, error) {
 // length (Wireshark still dissects such packets) and allocates for MPTCP
 // options. Options are read as far as they were captured.
 func (d *Decoder) decodeTCP(data []byte, p *Packet, seg *Segment, ipVer, ipLeft int) error {
-	if len(data) < 20 {
+	if len(data) < 16 {
+		// Wireshark reads the ports, numbers, flags and window (16 bytes)
+		// of a header the snapshot length cut: fewer is no TCP header.
 		return fmt.Errorf("tcp: truncated header (%d bytes captured)", len(data))
 	}
 	hl := int(data[12]>>4) * 4
@@ -662,7 +665,7 @@ func (d *Decoder) decodeTCP(data []byte, p *Packet, seg *Segment, ipVer, ipLeft 
 	if seg.Captured < seg.PayloadLen {
 		d.Stats.HeaderOnly++
 	}
-	parseOptions(&seg.Opt, data[20:min(hl, len(data))])
+	parseOptions(&seg.Opt, data[min(20, len(data)):min(hl, len(data))])
 	return nil
 }
 

@@ -132,6 +132,10 @@ func compareStreams(t *testing.T, g *golden.File) {
 		t.Logf("%d known differences (%s), e.g. %s", len(problems), why, problems[0])
 		return
 	}
+	if u, ok := golden.Unread[g.Name]; ok && len(problems) <= u.Frames {
+		t.Logf("%d differences, at most %d known (%s), e.g. %s", len(problems), u.Frames, u.Why, problems[0])
+		return
+	}
 	if len(problems) > 8 {
 		problems = append(problems[:8], fmt.Sprintf("... and %d more", len(problems)-8))
 	}

@@ -89,13 +89,18 @@ func chdlcPayload(data []byte) ([]byte, gopacket.LayerType, error) {
 // nflogPayload finds the packet in an NFLOG record: a 4-byte header
 // (address family, version, resource id), then attributes, each a
 // little-endian length (header included) and type, padded to 4 bytes;
-// type 9 holds the packet, from its network header.
-func nflogPayload(data []byte) ([]byte, gopacket.LayerType, error) {
+// type 9 holds the packet, from its network header — the last such
+// attribute, as Wireshark takes it. An attribute running past the record
+// is a malformed one, unless the snapshot length cut the record (cut);
+// an address family other than IPv4's and IPv6's carries data only.
+func nflogPayload(data []byte, cut bool) ([]byte, gopacket.LayerType, error) {
 	if len(data) < 4 {
 		return nil, 0, errors.New("nflog: truncated header")
 	}
 	family := data[0]
 	rest := data[4:]
+	var payload []byte
+	found := false
 	for len(rest) >= 4 {
 		n := int(binary.LittleEndian.Uint16(rest))
 		typ := binary.LittleEndian.Uint16(rest[2:]) & 0x7fff
@@ -103,25 +108,26 @@ func nflogPayload(data []byte) ([]byte, gopacket.LayerType, error) {
 			return nil, 0, fmt.Errorf("nflog: attribute length %d", n)
 		}
 		if n > len(rest) {
-			if typ == 9 { // the payload, cut by the snapshot length
-				n = len(rest)
-			} else {
+			if typ != 9 || !cut {
 				return nil, 0, errors.New("nflog: truncated attribute")
 			}
+			n = len(rest) // the payload, cut by the snapshot length
 		}
 		if typ == 9 {
-			v := rest[4:n]
-			switch family {
-			case 2: // AF_INET
-				return v, layers.LayerTypeIPv4, nil
-			case 10: // AF_INET6
-				return v, layers.LayerTypeIPv6, nil
-			}
-			return v, ipVersionLayer(v), nil
+			payload, found = rest[4:n], true
 		}
 		rest = rest[min(len(rest), (n+3)&^3):]
 	}
-	return nil, gopacket.LayerTypeZero, nil
+	if !found {
+		return nil, gopacket.LayerTypeZero, nil
+	}
+	switch family {
+	case 2: // AF_INET
+		return payload, layers.LayerTypeIPv4, nil
+	case 10: // AF_INET6
+		return payload, layers.LayerTypeIPv6, nil
+	}
+	return payload, gopacket.LayerTypeZero, nil
 }
 
 // dot11Payload strips an 802.11 data frame's MAC header: the frame
@@ -130,7 +136,7 @@ func nflogPayload(data []byte) ([]byte, gopacket.LayerType, error) {
 // frames and the HT control when the order bit says so. Other frames,
 // null data frames and protected (encrypted) frames carry nothing
 // tcpviz reads. The payload begins with LLC/SNAP.
-func dot11Payload(data []byte) ([]byte, gopacket.LayerType, error) {
+func dot11Payload(data []byte, pad bool) ([]byte, gopacket.LayerType, error) {
 	if len(data) < 2 {
 		return nil, 0, errors.New("802.11: truncated header")
 	}
@@ -149,6 +155,9 @@ func dot11Payload(data []byte) ([]byte, gopacket.LayerType, error) {
 			n += 4
 		}
 	}
+	if pad { // radiotap's data-pad flag: the header padded to 4 bytes
+		n = (n + 3) &^ 3
+	}
 	if len(data) < n {
 		return nil, 0, errors.New("802.11: truncated header")
 	}
@@ -156,14 +165,15 @@ func dot11Payload(data []byte) ([]byte, gopacket.LayerType, error) {
 }
 
 // radiotapPayload strips a radiotap header, and says whether its flags
-// field announces an FCS at the end of the 802.11 frame.
-func radiotapPayload(data []byte) (payload []byte, fcs bool, err error) {
+// field announces an FCS at the end of the 802.11 frame, and padding
+// after the 802.11 header (data pad).
+func radiotapPayload(data []byte) (payload []byte, fcs, pad bool, err error) {
 	if len(data) < 8 {
-		return nil, false, errors.New("radiotap: truncated header")
+		return nil, false, false, errors.New("radiotap: truncated header")
 	}
 	n := int(binary.LittleEndian.Uint16(data[2:4]))
 	if n < 8 || n > len(data) {
-		return nil, false, fmt.Errorf("radiotap: header length %d", n)
+		return nil, false, false, fmt.Errorf("radiotap: header length %d", n)
 	}
 	// The present words (bit 31: another follows), then the fields, each
 	// aligned to its size: TSFT (bit 0, 8 bytes), flags (bit 1, 1 byte).
@@ -176,9 +186,9 @@ func radiotapPayload(data []byte) (payload []byte, fcs bool, err error) {
 		off = (off+7)&^7 + 8
 	}
 	if present&2 != 0 && off < n {
-		fcs = data[off]&0x10 != 0
+		fcs, pad = data[off]&0x10 != 0, data[off]&0x20 != 0
 	}
-	return data[n:], fcs, nil
+	return data[n:], fcs, pad, nil
 }
 
 // UDP ports Wireshark decodes as tunnels by default.
@@ -241,6 +251,7 @@ func gtpuPayload(b []byte) ([]byte, gopacket.LayerType, error) {
 	if b[0]>>5 != 1 || b[0]&0x10 == 0 || b[1] != 0xff { // version 1, GTP (not GTP'), G-PDU
 		return nil, gopacket.LayerTypeZero, nil
 	}
+	length := 8 + int(binary.BigEndian.Uint16(b[2:4])) // the message, after the mandatory header
 	n := 8
 	if b[0]&7 != 0 { // E, S or PN: sequence number, N-PDU number, next extension type
 		if len(b) < 12 {
@@ -255,6 +266,10 @@ func gtpuPayload(b []byte) ([]byte, gopacket.LayerType, error) {
 			next = b[n-1]
 		}
 	}
+	if length < n { // the length field ends inside the headers: Wireshark reads no payload
+		return nil, gopacket.LayerTypeZero, nil
+	}
+	b = b[:min(len(b), length)]
 	return b[n:], ipVersionLayer(b[n:]), nil
 }
 
@@ -268,7 +283,9 @@ func l2tpPayload(b []byte) ([]byte, gopacket.LayerType, error) {
 		return nil, gopacket.LayerTypeZero, nil
 	}
 	n := 2
-	if flags&0x4000 != 0 { // length
+	length := -1
+	if flags&0x4000 != 0 { // length: of the whole message
+		length = int(binary.BigEndian.Uint16(b[2:4]))
 		n += 2
 	}
 	n += 4                 // tunnel and session id
@@ -283,6 +300,12 @@ func l2tpPayload(b []byte) ([]byte, gopacket.LayerType, error) {
 	}
 	if len(b) < n {
 		return nil, 0, errors.New("l2tp: truncated header")
+	}
+	if length >= 0 {
+		if length < n { // the length field ends inside the header: Wireshark reads no payload
+			return nil, gopacket.LayerTypeZero, nil
+		}
+		b = b[:min(len(b), length)]
 	}
 	return b[n:], layerTypePPP, nil
 }

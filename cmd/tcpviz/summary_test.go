@@ -147,6 +147,9 @@ func TestMaxRwndMatchesTshark(t *testing.T) {
 	for _, g := range files {
 		t.Run(g.Name, func(t *testing.T) {
 			cases.Need(t, g.Capture)
+			if u, ok := golden.Unread[g.Name]; ok {
+				t.Skipf("not read as tshark reads it yet (the stream test bounds it): %s", u.Why)
+			}
 			want := map[string]int64{}
 			for _, f := range g.Frames() {
 				// A window is advertised by a SYN or an ACK on the wire: not
