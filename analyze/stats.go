@@ -357,9 +357,9 @@ const queueFull = 0.8
 const queueRank = 0.7
 
 // episode follows loss episodes for a data segment [seq, seq+n).
-func (l *limits) episode(d *dirAcc, s *reassembly.Segment, seq uint64, n int64) {
+func (l *limits) episode(d *dirAcc, s *reassembly.Segment, seq uint64, n int64, start bool) {
 	end := seq + uint64(n)
-	if l.hiSet && seq < l.hiSeq && !l.inEpisode {
+	if start { // the one episode tracker's (lossEpisodes) start
 		l.inEpisode, l.episodeEnd = true, l.hiSeq
 		l.episodes++
 		l.epKept = len(l.lossEps) < maxLossRTT
@@ -425,12 +425,12 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		}
 	}
 	if n > 0 && info.Flags&CaptureDuplicate == 0 {
-		d.dataLimits(cs, s, n, info)
 		lo := int64(s.SeqAbs)
 		if s.Flags&thSYN != 0 {
 			lo++
 		}
-		d.eps.data(lo, lo+n, info.BytesInFlight, info.Flags)
+		ev := d.eps.data(lo, lo+n, info.BytesInFlight, info.Flags)
+		d.dataLimits(cs, s, n, info, ev.start)
 	}
 	f := info.Flags
 	if s.Flags&thSYN != 0 {
@@ -521,7 +521,7 @@ func (d *dirAcc) countFlags(f Flag, n int64, dupAckNum int) {
 
 // dataLimits follows slow start and receiver-window limitation for a data
 // segment of this direction.
-func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info *PacketInfo) {
+func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info *PacketInfo, start bool) {
 	l := d.limits
 	rw := cs.stats[s.Dir.Reverse()].win.lastWin
 	if l == nil {
@@ -532,7 +532,7 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 	if !l.ss.result.Found { // a PacketInfo copied for nothing, otherwise
 		l.ss.data(s.Time, int64(s.SeqAbs), n, *info)
 	}
-	l.episode(d, s, s.SeqAbs, n)
+	l.episode(d, s, s.SeqAbs, n, start)
 	if l.lastLimited {
 		l.rwndLimited += s.Time - l.lastDataTime
 	}
