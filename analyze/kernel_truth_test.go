@@ -1,12 +1,8 @@
 package analyze
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"math"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -37,31 +33,9 @@ type kernelEvent struct {
 // sending from src to dst.
 func readKernel(t *testing.T, path string, src, dst netip.AddrPort) []kernelEvent {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []kernelEvent
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var e kernelEvent
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		if e.Src == src.Addr().String() && e.Sport == src.Port() && e.Dst == dst.Addr().String() && e.Dport == dst.Port() {
-			out = append(out, e)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return readJSONLines(t, path, func(e kernelEvent) bool {
+		return e.Src == src.Addr().String() && e.Sport == src.Port() && e.Dst == dst.Addr().String() && e.Dport == dst.Port()
+	})
 }
 
 // kernelScore is how the cwnd graph of a sender-side capture agrees with

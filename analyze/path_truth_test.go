@@ -45,6 +45,13 @@ type truthEvent struct {
 
 func readTruth(t *testing.T, path string) []truthEvent {
 	t.Helper()
+	return readJSONLines(t, path, func(truthEvent) bool { return true })
+}
+
+// readJSONLines reads a gzipped JSON-lines log of the corpus (a link's
+// truth log, a sender kernel's record), keeping the lines keep accepts.
+func readJSONLines[E any](t *testing.T, path string, keep func(E) bool) []E {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -54,15 +61,17 @@ func readTruth(t *testing.T, path string) []truthEvent {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	var out []truthEvent
+	var out []E
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	for sc.Scan() {
-		var e truthEvent
+		var e E
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		out = append(out, e)
+		if keep(e) {
+			out = append(out, e)
+		}
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatalf("%s: %v", path, err)

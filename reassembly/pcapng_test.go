@@ -643,20 +643,5 @@ func pcapngBulk(t testing.TB) (hdr, records []byte) {
 // BenchmarkReadPcapNG is BenchmarkRead on a pcapng capture.
 func BenchmarkReadPcapNG(b *testing.B) {
 	hdr, records := pcapngBulk(b)
-	r, err := NewReader(&cycleReader{header: hdr, records: records, inHeader: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	sc := NewScanner(r)
-	for i := 0; i < 50000; i++ {
-		sc.Scan()
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if !sc.Scan() {
-			b.Fatal(sc.Err())
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "packets/s")
+	benchScan(b, &cycleReader{header: hdr, records: records, inHeader: true})
 }
