@@ -1,8 +1,10 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -12,6 +14,7 @@ import (
 type rateHist struct {
 	n       int64
 	buckets [rateBuckets]uint32
+	sums    [rateBuckets]float64 // of the samples in each bucket: its mean is the answer
 }
 
 const (
@@ -29,11 +32,12 @@ func (h *rateHist) add(bps float64) {
 		i = rateBuckets - 1
 	}
 	h.buckets[i]++
+	h.sums[i] += bps
 	h.n++
 }
 
 // quantile returns the rate below which a fraction q of the samples lie
-// (the bucket's geometric middle), 0 without samples.
+// (the mean of the samples in its bucket), 0 without samples.
 func (h *rateHist) quantile(q float64) float64 {
 	if h == nil || h.n == 0 {
 		return 0
@@ -43,7 +47,7 @@ func (h *rateHist) quantile(q float64) float64 {
 	for i, c := range h.buckets {
 		seen += int64(c)
 		if seen >= max(want, 1) {
-			return rateMin * math.Pow(rateStep, float64(i)+0.5)
+			return h.sums[i] / float64(c)
 		}
 	}
 	return 0
@@ -91,15 +95,15 @@ func (d *dirAcc) bottleneck() float64 {
 	return d.rates.quantile(0.5)
 }
 
-// Finding is one thing that limited a direction, with the numbers that
-// show it.
+// Finding is one thing that limited a direction, or one thing the path
+// did to it, with the numbers that show it.
 type Finding struct {
 	Kind     string             // one of the Find* kinds
 	Evidence map[string]float64 // the numbers behind Text, by name
 	Text     string             // said for people, with the numbers
 }
 
-// Findings are a direction's findings, most telling first.
+// Findings are a direction's findings, most important first.
 type Findings []Finding
 
 // String says the findings in one line.
@@ -111,60 +115,140 @@ func (fs Findings) String() string {
 	return strings.Join(parts, "; ")
 }
 
-// Kinds of findings.
+// Kinds lists the findings' kinds, most important first, separated by
+// ";": the findings column.
+func (fs Findings) Kinds() string {
+	parts := make([]string, 0, len(fs))
+	for _, f := range fs {
+		if !slices.Contains(parts, f.Kind) {
+			parts = append(parts, f.Kind)
+		}
+	}
+	return strings.Join(parts, ";")
+}
+
+// Kinds of findings: the closed vocabulary of the findings column.
 const (
-	FindNearbyPeer       = "nearby peer"          // ACKs from next to the capture: a split-connection proxy or a LAN
-	FindReceiverStalled  = "receiver stalled"     // the receiver closed its window
-	FindReordering       = "reordering"           // retransmissions proven spurious, in fast recovery
-	FindSpuriousTimeouts = "spurious timeouts"    // retransmissions proven spurious, on timers
-	FindCongestionLoss   = "congestion loss"      // losses after the RTT grew: a full queue
-	FindOvershoot        = "slow start overshoot" // a burst of drops ended slow start
-	FindRandomLoss       = "random loss"          // losses without a queue before them
-	FindLoss             = "loss"                 // losses, cause not told (not at the sender, or no RTT)
-	FindRwndLimited      = "receiver-window limited"
-	FindSenderLimited    = "sender limited"
-	FindNetworkLimited   = "network limited"
+	FindReceiveWindow    = "receive_window"       // the receiver's window held the sender
+	FindBottleneck       = "bottleneck"           // the sender filled the path: network limited
+	FindStandingQueue    = "standing_queue"       // a queue that never drained doubled the RTT
+	FindApplication      = "application"          // the sender had nothing to send: sender limited
+	FindNearbyPeer       = "nearby_peer"          // ACKs from next to the capture: a split-connection proxy or a LAN
+	FindReceiverStall    = "receiver_stall"       // the receiver closed its window
+	FindOvershoot        = "slow_start_overshoot" // a burst of drops ended slow start
+	FindRandomLoss       = "random_loss"          // losses without a queue before them
+	FindCongestionLoss   = "congestion_loss"      // losses after the RTT grew, or at the flight's peak: a full queue
+	FindLoss             = "loss_unknown_cause"   // losses, cause not told (not at the sender, no RTT, too few)
+	FindReordering       = "reordering"           // data that came late, not lost
+	FindSpuriousTimeouts = "spurious_timeouts"    // retransmissions proven spurious, on timers
+	FindACKPathLoss      = "ack_path_loss"        // the receiver's ACKs lost on the way back
 )
 
-// diagnose reads what limited the data sent in st's direction: rcv is the
-// other direction, whose side receives the data and advertises the
-// window; bottleneck is the ACK-dispersion estimate before any refusal.
-// The rules, in order:
+// FindingKinds is the vocabulary, in the order the column documents it.
+var FindingKinds = []string{FindReceiveWindow, FindBottleneck, FindStandingQueue, FindApplication, FindNearbyPeer,
+	FindReceiverStall, FindOvershoot, FindRandomLoss, FindCongestionLoss, FindLoss, FindReordering,
+	FindSpuriousTimeouts, FindACKPathLoss}
+
+// LimitShare is the share of a direction's data phase one limit held its
+// sender.
+type LimitShare struct {
+	Kind  string // FindReceiveWindow, FindReceiverStall, FindApplication or FindBottleneck
+	Share float64
+}
+
+// FormatLimitShares writes shares as "receive_window=0.62;bottleneck=0.38"
+// (two decimals, shares below 0.005 left out).
+func FormatLimitShares(ls []LimitShare) string {
+	var b strings.Builder
+	for _, l := range ls {
+		if l.Share < 0.005 {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(';')
+		}
+		fmt.Fprintf(&b, "%s=%.2f", l.Kind, l.Share)
+	}
+	return b.String()
+}
+
+// limitShares splits the direction's data phase between what held its
+// sender: a closed window (receiver_stall), a full one (receive_window),
+// nothing to send (application, measured at a sender-side capture), and
+// the rest, the congestion window and the path (bottleneck); largest
+// first.
+func limitShares(st, rcv *DirStats) []LimitShare {
+	T := st.DataPhaseNs
+	if T <= 0 || st.DataPackets == 0 {
+		return nil
+	}
+	zw := min(rcv.ZeroWindowNs, T)
+	rw := min(max(st.RwndLimitedNs-zw, 0), T-zw)
+	app := min(st.AppLimitedNs, T-zw-rw)
+	ls := []LimitShare{
+		{FindReceiveWindow, float64(rw) / float64(T)},
+		{FindReceiverStall, float64(zw) / float64(T)},
+		{FindApplication, float64(app) / float64(T)},
+		{FindBottleneck, float64(T-zw-rw-app) / float64(T)},
+	}
+	slices.SortStableFunc(ls, func(a, b LimitShare) int { return cmp.Compare(b.Share, a.Share) })
+	return ls
+}
+
+func (st *DirStats) share(kind string) float64 {
+	for _, l := range st.LimitShares {
+		if l.Kind == kind {
+			return l.Share
+		}
+	}
+	return 0
+}
+
+// diagnose reads what limited the data sent in st's direction, and what
+// the path did to it: rcv is the other direction, whose side receives the
+// data and advertises the window; bottleneck is the ACK-dispersion
+// estimate before any refusal. Several findings may hold; in order:
 //   - a receiver answering within a millisecond of a sender-side capture
 //     is a nearby peer (a split-connection proxy, a LAN): what it does to
 //     its window is reported, and nothing is said of the path beyond it;
 //   - a closed receive window is a stalled receiver;
-//   - retransmissions most of which were proven spurious (D-SACK,
-//     timestamps, both copies seen) are spurious timeouts when most were
-//     sent on timers (a delay spike, a stalled peer), reordering
-//     otherwise, with the congestion-window reductions they cost;
-//   - otherwise lost segments (down- and upstream of the capture) are
-//     congestion loss when more than half of the loss episodes began with
-//     the RTT near its peak (the largest sample of the last round trip at
-//     least 80% of the way from the direction's minimum to its 95th
-//     percentile, samples of loss episodes left out: a tail drop comes
-//     only with the queue full) and that RTT was, on average, above
-//     queueRank of the ordinary moments' (the same largest sample, at
-//     every sample outside loss episodes: with delay jitter every round
-//     trip's largest sample is near the peak), random loss otherwise (a
-//     random drop comes at any queue); episodes proven spurious (D-SACK,
-//     Eifel) are reorderings and not counted; the cause is not told at a
-//     receiver-side capture or without RTT samples; a slow start ended by a loss
+//   - the receiver's packets missing from a sender-side capture (gaps in
+//     its IPv4 IDs, at least minACKLoss of them) are ACK-path loss;
+//   - retransmissions proven spurious (D-SACK, timestamps, both copies
+//     seen) are spurious timeouts when most were sent on timers; data
+//     that came late — reported missing and then acknowledged with no
+//     resend, reordered at a receiver-side capture, or resent in vain by
+//     fast retransmit — is reordering;
+//   - lost segments (down- and upstream of the capture, and the sender's
+//     IPv4 IDs missing at a receiver-side capture), what reordering and
+//     spurious resends do not explain, are congestion loss when more than
+//     half of the loss episodes began with the RTT near its peak and above
+//     queueRank of the ordinary moments' (see lossRanks), or, when the RTT
+//     does not tell (a queue too small to delay), when nearly every
+//     episode came at the flight's peak; random loss otherwise; the cause
+//     is not told at a receiver-side capture, without RTT samples or on
+//     fewer than minToldEpisodes episodes; a slow start ended by a loss
 //     episode that resent at least overshootMin segments, and
-//     overshootRatio times the later episodes' mean, overshot the path
-//     (a burst of tail drops), whatever the later losses were;
+//     overshootRatio times the later episodes' mean, overshot the path;
 //   - the flight reaching the receiver's window, below the
-//     bandwidth-delay product, is receiver-window limited; a flight far
-//     below both is sender limited; a throughput near the bottleneck
-//     estimate is network limited.
+//     bandwidth-delay product, is receiver-window limited; a sender that
+//     waited with room to send for minAppShare of the transfer, or whose
+//     flight stayed far below both window and product, is application
+//     limited; an RTT whose median outside loss episodes is at least
+//     twice its minimum (and minQueueMs more) is a standing queue; a
+//     throughput near the bottleneck estimate is network limited.
 //
 // overshootMin and overshootRatio: a first loss episode this large, and
 // this many times the later ones, is a slow-start overshoot (on the
 // truth captures: 28–80 segments vs 1–5 a later episode; random loss:
 // at most 9, and 4 times the later ones at most).
 const (
-	overshootMin   = 16
-	overshootRatio = 4
+	overshootMin    = 16
+	overshootRatio  = 4
+	minToldEpisodes = 3
+	minACKLoss      = 0.01
+	minAppShare     = 0.3
+	minQueueMs      = 5
 )
 
 func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
@@ -186,29 +270,31 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 				map[string]float64{"peer_rtt_ms": ms})
 		}
 	} else if rcv.ZeroWindows > 0 {
-		add(FindReceiverStalled, fmt.Sprintf("receiver stalled: window closed %d times", rcv.ZeroWindows), map[string]float64{"zero_windows": float64(rcv.ZeroWindows)})
+		add(FindReceiverStall, fmt.Sprintf("receiver stalled: window closed %d times", rcv.ZeroWindows), map[string]float64{"zero_windows": float64(rcv.ZeroWindows)})
 	}
+	spurious := p.SpuriousRetransmitted
 	lost := p.LostDownstream + p.LostUpstream
-	switch {
-	case p.HasData && p.SpuriousRetransmitted > 0 && 2*p.SpuriousRetransmitted >= p.Retransmitted && 2*p.RTORetransmissions > p.Retransmitted:
-		k := p.LossEventsSpurious
-		add(FindSpuriousTimeouts, fmt.Sprintf("spurious timeouts: %d of %d retransmissions proven unneeded, %d sent on timers (a delay spike or a peer that stalls), cwnd reduced %d times", p.SpuriousRetransmitted, p.Retransmitted, p.RTORetransmissions, k),
-			map[string]float64{"spurious": float64(p.SpuriousRetransmitted), "rto": float64(p.RTORetransmissions), "cwnd_reductions": float64(k), "retransmitted": float64(p.Retransmitted)})
-	case p.HasData && p.SpuriousRetransmitted > 0 && 2*p.SpuriousRetransmitted >= p.Retransmitted:
-		k := p.LossEventsSpurious
-		add(FindReordering, fmt.Sprintf("reordering: %d spurious retransmissions, cwnd reduced %d times", p.SpuriousRetransmitted, k),
-			map[string]float64{"spurious": float64(p.SpuriousRetransmitted), "cwnd_reductions": float64(k), "retransmitted": float64(p.Retransmitted)})
-	case p.HasData && lost > 0:
+	if p.Vantage == VantageReceiver && st.HasIPIDMissing {
+		lost = max(lost, st.IPIDMissing)
+	}
+	if p.HasData && lost > 0 && (lost >= 3 || spurious == 0) {
 		pct := 100 * float64(lost) / float64(st.DataPackets)
 		ev := map[string]float64{"lost": float64(lost), "lost_pct": pct, "episodes": float64(st.RankedLossEpisodes), "queue_episodes": float64(st.QueueLossEpisodes)}
 		n := st.RankedLossEpisodes
 		told := p.Vantage != VantageReceiver && n > 0 && st.RTTMinMs > 0
 		near := 2*st.QueueLossEpisodes > n
+		atPeak := st.PeakLossEpisodes >= minToldEpisodes && 10*st.LossEpisodesAtPeak >= 9*st.PeakLossEpisodes
 		switch {
 		case told && near && st.RTTAtLossRank >= queueRank:
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT near its peak (%.0f ms vs %.0f ms minimum, above %.0f%% of other moments): a full queue",
 				lost, pct, st.QueueLossEpisodes, n, st.RTTAtLossMs, st.RTTMinMs, 100*st.RTTAtLossRank), ev)
+		case told && atPeak && st.RTTAtLossRank < queueRank && (st.RTTAtLossMs-st.RTTMinMs) < 0.1*st.RTTMinMs:
+			ev["episodes_at_peak"], ev["peak_episodes"] = float64(st.LossEpisodesAtPeak), float64(st.PeakLossEpisodes)
+			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%); %d of %d loss episodes came with the flight at its peak, the RTT barely above its minimum: a small queue overflowing",
+				lost, pct, st.LossEpisodesAtPeak, st.PeakLossEpisodes), ev)
+		case told && n < minToldEpisodes && st.LossEpisodes < minToldEpisodes:
+			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%) in %d loss episode(s): not enough to tell the cause", lost, pct, st.LossEpisodes), ev)
 		case told && near:
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT near its peak, but no higher than at other moments (above %.0f%% of them on average): not a full queue",
@@ -218,7 +304,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT below its peak (%.0f ms vs %.0f ms minimum): not a full queue",
 				lost, pct, n-st.QueueLossEpisodes, n, st.RTTAtLossMs, st.RTTMinMs), ev)
 		default:
-			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%: %d after the capture point, %d before it)", lost, pct, p.LostDownstream, p.LostUpstream), ev)
+			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%: %d after the capture point, %d before it)", lost, pct, p.LostDownstream, max(p.LostUpstream, lost-p.LostDownstream)), ev)
 		}
 		if first, n := st.FirstEpisodeResent, st.LossEpisodes; st.SlowStart.Reason == SlowStartLoss && first >= overshootMin &&
 			(n == 1 || first*(n-1) >= overshootRatio*(st.EpisodeResent-first)) {
@@ -226,10 +312,35 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments resent in the loss episode that ended it (later episodes: %.1f on average): the queue overflowed as slow start ended, whatever the later losses were",
 				first, mean), map[string]float64{"first_episode_resent": float64(first), "later_episode_mean": mean})
 		}
-	case !p.HasData && st.RetransPackets > 0:
+	} else if !p.HasData && st.RetransPackets > 0 {
 		if pct := 100 * float64(st.RetransPackets) / float64(st.DataPackets); pct >= 1 {
 			add(FindLoss, fmt.Sprintf("loss: %.1f%% of data packets retransmitted", pct), map[string]float64{"retrans_pct": pct})
 		}
+	}
+	late := p.Reordered // seen at a receiver- or mid-path capture
+	if p.Vantage == VantageSender {
+		late = st.ReorderedHoles
+	}
+	switch {
+	case p.HasData && spurious >= 3 && 2*spurious >= p.Retransmitted && 2*p.RTORetransmissions > p.Retransmitted:
+		k := p.LossEventsSpurious
+		add(FindSpuriousTimeouts, fmt.Sprintf("spurious timeouts: %d of %d retransmissions proven unneeded, %d sent on timers (a delay spike or a peer that stalls), cwnd reduced %d times", spurious, p.Retransmitted, p.RTORetransmissions, k),
+			map[string]float64{"spurious": float64(spurious), "rto": float64(p.RTORetransmissions), "cwnd_reductions": float64(k), "retransmitted": float64(p.Retransmitted)})
+	case p.HasData && (late >= 3 && 200*late >= st.DataPackets || spurious >= 3 && 5*spurious >= p.Retransmitted):
+		ev := map[string]float64{"late": float64(late), "spurious": float64(spurious), "cwnd_reductions": float64(p.LossEventsSpurious)}
+		var said []string
+		if late > 0 {
+			said = append(said, fmt.Sprintf("%d segments came late (%.1f%%)", late, 100*float64(late)/float64(st.DataPackets)))
+		}
+		if spurious > 0 {
+			said = append(said, fmt.Sprintf("%d spurious retransmissions, cwnd reduced %d times", spurious, p.LossEventsSpurious))
+		}
+		add(FindReordering, "reordering: "+strings.Join(said, ", "), ev)
+	}
+	if p.Vantage == VantageSender && rcv.HasIPIDMissing && rcv.IPIDMissing >= 3 && float64(rcv.IPIDMissing) >= minACKLoss*float64(rcv.Packets+rcv.IPIDMissing) {
+		pct := 100 * float64(rcv.IPIDMissing) / float64(rcv.Packets+rcv.IPIDMissing)
+		add(FindACKPathLoss, fmt.Sprintf("ACK path loss: %d of the receiver's packets (%.1f%%) never reached the capture (gaps in their IPv4 IDs)", rcv.IPIDMissing, pct),
+			map[string]float64{"acks_lost": float64(rcv.IPIDMissing), "acks_lost_pct": pct})
 	}
 	if p.NearbyPeer {
 		return fs
@@ -244,11 +355,12 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 	}
 	bdp := int64(bottleneck / 8 * rtt / 1e3)
 	window := rcv.MaxRwnd
-	quiet := len(fs) == 0
+	lossy := len(fs) > 0
+	limited := false
 	switch {
 	case window > 0 && st.MaxBytesInFlight >= window-2*mss && (bdp == 0 || bdp > window+window/5):
 		text := fmt.Sprintf("receiver-window limited: %s window", kb(window))
-		ev := map[string]float64{"window_bytes": float64(window)}
+		ev := map[string]float64{"window_bytes": float64(window), "share": st.share(FindReceiveWindow)}
 		if bdp > 0 {
 			// The ACKs of a window-limited flow show at most the link's
 			// rate (a pacing sender spaces them wider), so the product is a
@@ -256,13 +368,26 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			text += fmt.Sprintf(" vs at least %s bandwidth-delay product (%s × %.0f ms)", kb(bdp), BitRate(bottleneck), rtt)
 			ev["bdp_bytes"] = float64(bdp)
 		}
-		add(FindRwndLimited, text, ev)
-	case quiet && window > 0 && st.MaxBytesInFlight > 0 && st.MaxBytesInFlight < window/2 &&
+		add(FindReceiveWindow, text, ev)
+		limited = true
+	case p.Vantage == VantageSender && st.share(FindApplication) >= minAppShare:
+		sh := st.share(FindApplication)
+		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): it had room to send and waited %.0f%% of the transfer; at most %s in flight", 100*sh, kb(st.MaxBytesInFlight)),
+			map[string]float64{"share": sh, "max_in_flight_bytes": float64(st.MaxBytesInFlight)})
+		limited = true
+	case !lossy && window > 0 && st.MaxBytesInFlight > 0 && st.MaxBytesInFlight < window/2 &&
 		(bdp == 0 || st.MaxBytesInFlight < bdp/2):
-		add(FindSenderLimited, fmt.Sprintf("sender limited (application or send buffer): at most %s in flight, window %s", kb(st.MaxBytesInFlight), kb(window)),
+		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): at most %s in flight, window %s", kb(st.MaxBytesInFlight), kb(window)),
 			map[string]float64{"max_in_flight_bytes": float64(st.MaxBytesInFlight), "window_bytes": float64(window)})
-	case quiet && bottleneck > 0 && st.HasThroughput && st.ThroughputBps >= 0.5*bottleneck:
-		add(FindNetworkLimited, fmt.Sprintf("network limited: bottleneck about %s", BitRate(bottleneck)), map[string]float64{"bottleneck_bps": bottleneck})
+		limited = true
+	}
+	if !limited && !lossy && bottleneck > 0 && st.HasThroughput && st.ThroughputBps >= 0.5*bottleneck {
+		add(FindBottleneck, fmt.Sprintf("network limited: bottleneck about %s", BitRate(bottleneck)), map[string]float64{"bottleneck_bps": bottleneck})
+	}
+	if !limited && st.HasQueueDelay && st.RTTMinMs > 0 && st.QueueDelayMs >= st.RTTMinMs && st.QueueDelayMs >= minQueueMs {
+		add(FindStandingQueue, fmt.Sprintf("standing queue: median RTT %.0f ms outside loss, %.0f ms above its %.0f ms minimum (a queue that never drained, %s in flight at most)",
+			st.RTTMinMs+st.QueueDelayMs, st.QueueDelayMs, st.RTTMinMs, kb(st.MaxBytesInFlight)),
+			map[string]float64{"queue_delay_ms": st.QueueDelayMs, "rtt_min_ms": st.RTTMinMs})
 	}
 	return fs
 }
@@ -280,8 +405,11 @@ func bottleneckRefused(st, rcv *DirStats) (string, bool) {
 		return "the sender was held by the receiver's window", true
 	}
 	for _, f := range st.Findings {
-		if f.Kind == FindSenderLimited || f.Kind == FindRwndLimited {
-			return "the sender was " + f.Kind, true
+		switch f.Kind {
+		case FindApplication:
+			return "the sender was sender limited", true
+		case FindReceiveWindow:
+			return "the sender was receiver-window limited", true
 		}
 	}
 	return "", false

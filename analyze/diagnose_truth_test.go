@@ -29,7 +29,7 @@ func TestDiagnosisAgainstTruth(t *testing.T) {
 		{filepath.Join(extra, "gt_nosack_loss.tx.pcap"), FindRandomLoss},
 		{filepath.Join(extra, "gt_v6_any_loss.tx.pcap"), FindRandomLoss},
 		{filepath.Join(lab, "geo_pep_85k.pcap"), FindNearbyPeer},
-		{filepath.Join(lab, "geo_nopep_85k.pcap"), FindRwndLimited},
+		{filepath.Join(lab, "geo_nopep_85k.pcap"), FindReceiveWindow},
 	} {
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			if _, err := os.Stat(tc.path); err != nil {
@@ -42,7 +42,7 @@ func TestDiagnosisAgainstTruth(t *testing.T) {
 			if tc.kind == FindNearbyPeer && (st.BottleneckBps != 0 || st.SlowStart.Found) {
 				t.Errorf("behind a proxy: bottleneck %.0f, slow start %+v; want neither", st.BottleneckBps, st.SlowStart)
 			}
-			if tc.kind == FindRwndLimited && st.SlowStart.Reason != SlowStartRwnd {
+			if tc.kind == FindReceiveWindow && st.SlowStart.Reason != SlowStartRwnd {
 				t.Errorf("slow start ended by %q, want %q", st.SlowStart.Reason, SlowStartRwnd)
 			}
 		})

@@ -39,7 +39,17 @@ type lossEpisodes struct {
 	fast, rto  int64 // episodes by kind
 	probes     int64 // tail-loss probes
 	betas      []float64
+	// The flight at each fast-retransmit episode after the first over the
+	// largest flight before it: near 1 for every episode when a full queue
+	// drops (the window comes back to where it overflowed), spread out
+	// when drops are random.
+	maxFlight       int64
+	peakN, peakNear int64
 }
+
+// peakNear is how close to the largest flight before it an episode's
+// flight is for a loss at the peak.
+const peakNear = 0.85
 
 // episodeEvent is what one data segment did to the episodes.
 type episodeEvent struct {
@@ -68,6 +78,12 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag) (ev episodeEvent
 			e.lossFlight = 0 // a timeout restarts from one segment: no β
 		}
 		ev.start, ev.fast = true, e.signals > 0
+		if ev.fast && e.fast+e.rto > 0 && e.maxFlight > 0 && e.lossFlight > 0 {
+			e.peakN++
+			if float64(e.lossFlight) >= peakNear*float64(e.maxFlight) {
+				e.peakNear++
+			}
+		}
 		if ev.fast {
 			e.fast++
 		} else {
@@ -83,6 +99,9 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag) (ev episodeEvent
 	}
 	if !e.started || end > e.high {
 		e.high, e.started = end, true
+	}
+	if !e.inEpisode && flight > 0 {
+		e.maxFlight = max(e.maxFlight, flight)
 	}
 	return ev
 }

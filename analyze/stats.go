@@ -116,9 +116,14 @@ type DirStats struct {
 	// loss; HasBeta false when no episode was followed by data), and the
 	// congestion control the reductions and growth show, with why.
 	LossEpisodesFast, LossEpisodesRTO, TailLossProbes int64
-	BetaMedian                                        float64
-	HasBeta                                           bool
-	CongestionControl, CongestionControlReason        string
+	// LossEpisodesAtPeak counts the fast-retransmit episodes after the
+	// first whose flight at the loss was near (peakNear) the largest
+	// flight before it, of PeakLossEpisodes measured: a full queue drops
+	// at the same flight every time, random loss at any.
+	PeakLossEpisodes, LossEpisodesAtPeak       int64
+	BetaMedian                                 float64
+	HasBeta                                    bool
+	CongestionControl, CongestionControlReason string
 
 	// Extras.
 	InitialWindowBytes int64 // payload sent before the other side acknowledged any of it
@@ -133,8 +138,33 @@ type DirStats struct {
 	MinRwnd            int64   // smallest advertised window over this side's ACKs (its SYN's if it sent no ACK); -1 if neither
 	AvgRwnd            float64 // mean advertised window over this side's ACKs (its SYN's if it sent no ACK)
 	IdleMaxMs          float64 // longest gap between two packets of this direction
-	SYNs, FINs, RSTs   int64
-	PureAcks           int64
+	// IPIDMissing counts this side's packets that never reached the
+	// capture point, by the gaps in its IPv4 IDs, when they go up by one a
+	// packet (Linux's per-connection counter); HasIPIDMissing is false when
+	// the IDs do not (IPv6, random or constant IDs, too few packets).
+	IPIDMissing    int64
+	HasIPIDMissing bool
+	// AppLimitedNs is the time the sender, at a sender-side capture, had
+	// room to send and sent nothing: an ACK opened the window and the
+	// next data came later than a sender with data waiting would send it.
+	AppLimitedNs int64
+	// ReorderedHoles counts the holes the receiver reported in this
+	// direction's data (duplicate ACKs, SACK blocks) that closed with no
+	// resend of their first byte: data that came late, not lost.
+	ReorderedHoles int64
+	// QueueDelayMs is the median RTT outside loss episodes above the
+	// smallest: the queueing delay a standing queue adds.
+	QueueDelayMs  float64
+	HasQueueDelay bool
+	// LimitShares is the share of DataPhaseNs each limit held the sender
+	// (receive_window, receiver_stall, application, bottleneck: the rest),
+	// largest first; empty without a data phase.
+	LimitShares []LimitShare
+	// DataPhaseNs is the time from this direction's first data segment to
+	// the last ACK of its data or its last data segment, the later.
+	DataPhaseNs      int64
+	SYNs, FINs, RSTs int64
+	PureAcks         int64
 	// BottleneckBps estimates the bottleneck rate of this direction's path
 	// from the spacing of the receiver's ACKs within a flight; 0 when too
 	// few ACKs allowed an estimate, or when the estimate would not be the
@@ -230,9 +260,91 @@ type dirAcc struct {
 	karn        karnDir // tcptrace-style RTT of this direction's data
 	limits      *limits // made with the first data segment
 	eps         lossEpisodes
+	ipid        ipidRun
+	hole        struct {
+		open bool
+		at   uint64
+		// The latest resends' ranges, a ring made with the first: a hole
+		// whose first byte one of them covers was repaired, not late.
+		rtx  *[256][2]uint64
+		rtxN int
+	}
+}
+
+// holeAck follows, for this direction's data, the first hole the receiver
+// reports (a duplicate ACK, or a SACK block above the cumulative ACK; a
+// D-SACK block is not one): when the cumulative ACK passes it and no
+// segment resent its first byte, the data was late, not lost — the
+// receiver saw it out of order (ReorderedHoles).
+func (d *dirAcc) holeAck(s *reassembly.Segment, dup bool) {
+	h := &d.hole
+	if h.open && s.AckAbs > h.at {
+		resent := false
+		for i := range min(h.rtxN, 256) {
+			resent = resent || h.rtx[i][0] <= h.at && h.at < h.rtx[i][1]
+		}
+		if !resent {
+			d.s.ReorderedHoles++
+		}
+		h.open = false
+	}
+	if h.open {
+		return
+	}
+	above := false
+	for i := 0; i < int(s.Opt.NSACK) && i < len(s.Opt.SACK); i++ {
+		if int32(s.Opt.SACK[i].Left-s.Ack) > 0 {
+			above = true
+			break
+		}
+	}
+	if above || dup && s.Opt.NSACK == 0 {
+		h.open, h.at = true, s.AckAbs
+	}
+}
+
+// ipidRun follows the IPv4 IDs of one side's packets: Linux numbers a
+// connection's packets one by one, so the IDs skipped over are packets
+// that never reached the capture point. A step forward of 2 to 64 counts
+// the IDs between as missing, a packet up to 64 behind the highest (late,
+// reordered) takes one back, and a larger jump either way (a packet not of
+// the counter: a reset, a reply from another socket) is left out.
+type ipidRun struct {
+	set    bool
+	hi     uint16
+	n, fwd int64 // packets; of them, steps of +1 to +64 from the highest
+	miss   int64
+}
+
+func (r *ipidRun) add(id uint16) {
+	r.n++
+	if !r.set {
+		r.set, r.hi = true, id
+		return
+	}
+	step := int16(id - r.hi)
+	switch {
+	case step >= 1 && step <= 64:
+		r.fwd++
+		r.miss += int64(step) - 1
+		r.hi = id
+	case step < 0 && step >= -64 && r.miss > 0:
+		r.miss--
+	}
+}
+
+// missing returns the IDs never seen, and whether the IDs are a
+// per-connection counter at all: at least 20 packets, 90% of them a small
+// step forward.
+func (r *ipidRun) missing() (int64, bool) {
+	if r.n < 20 || 10*r.fwd < 9*(r.n-1) {
+		return 0, false
+	}
+	return r.miss, true
 }
 
 // limits follows, for data sent in one direction, slow start and the time
+
 // the receiver's window held the sender back; and for windows this side
 // advertises, how long they stayed closed.
 type limits struct {
@@ -240,10 +352,13 @@ type limits struct {
 	// Receiver-window limited: a data segment after which the receiver's
 	// window has no room for another of the largest segments counts the
 	// time until the next data segment.
-	maxSeg       int64
-	lastLimited  bool
-	lastDataTime int64
-	rwndLimited  int64
+	maxSeg        int64
+	lastLimited   bool
+	lastDataTime  int64
+	rwndLimited   int64
+	dataSeen      bool
+	firstDataTime int64
+	appLimited    int64 // see DirStats.AppLimitedNs
 	// Loss episodes, and whether the queue had grown before each: the
 	// evidence that tells congestion loss from random loss. An episode
 	// starts with a segment that resends bytes already sent and ends when
@@ -429,6 +544,14 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		if s.Flags&thSYN != 0 {
 			lo++
 		}
+		if d.eps.started && lo < d.eps.high { // a resend, whatever Wireshark calls it
+			h := &d.hole
+			if h.rtx == nil {
+				h.rtx = new([256][2]uint64)
+			}
+			h.rtx[h.rtxN%len(h.rtx)] = [2]uint64{uint64(lo), uint64(lo + n)}
+			h.rtxN++
+		}
 		ev := d.eps.data(lo, lo+n, info.BytesInFlight, info.Flags)
 		d.dataLimits(cs, s, n, info, ev.start)
 	}
@@ -445,6 +568,9 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 	if f&CaptureDuplicate != 0 {
 		st.CaptureDuplicates++
 		return
+	}
+	if s.IPVersion == 4 && s.Flags&thSYN == 0 {
+		d.ipid.add(s.IPID)
 	}
 	if s.Flags&(thSYN|thACK) == thSYN {
 		// A SYN advertises a window too (unscaled, as Wireshark counts
@@ -473,6 +599,9 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		}
 		if s.Flags&thSYN == 0 {
 			o.eps.ack(int64(s.AckAbs), f&DupAck != 0 || s.Opt.NSACK > 0)
+			if o.sawData {
+				o.holeAck(s, f&DupAck != 0)
+			}
 		}
 		if o.limits != nil {
 			if !o.limits.ss.result.Found {
@@ -536,9 +665,23 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 	if l.lastLimited {
 		l.rwndLimited += s.Time - l.lastDataTime
 	}
+	if !l.dataSeen {
+		l.dataSeen, l.firstDataTime = true, s.Time
+	} else if !start && !l.inEpisode && !l.lastLimited && d.ackSeen && d.lastAckTime > l.lastDataTime &&
+		info.Flags&Retransmission == 0 && s.Time-d.lastAckTime > appGap(d.rttMin) {
+		// An ACK made room and the sender waited: nothing to send.
+		l.appLimited += s.Time - d.lastAckTime
+	}
 	l.maxSeg = max(l.maxSeg, n)
 	l.lastLimited = info.BytesInFlight >= 0 && rw >= 0 && info.BytesInFlight+l.maxSeg > rw
 	l.lastDataTime = s.Time
+}
+
+// appGap is how long after an ACK that made room a sender with data
+// waiting has sent: an eighth of the smallest RTT, at least 2 ms (a host's
+// scheduling), at most 50 ms.
+func appGap(rttMin int64) int64 {
+	return min(max(rttMin/8, 2e6), 50e6)
 }
 
 // window follows the windows this side advertises: how long they were 0.
@@ -638,18 +781,36 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 				st.SlowStart.End -= c.FirstTime
 			}
 			st.RwndLimitedNs = l.rwndLimited
+			st.AppLimitedNs = l.appLimited
+			st.DataPhaseNs = max(l.lastDataTime, acc.lastAckTime) - l.firstDataTime
 			st.LossEpisodes, st.EpisodeResent, st.FirstEpisodeResent = l.episodes, l.resent, l.firstSent
 			lossRanks(&st, acc.cleanRTT, acc.cleanPeak, l.lossEps)
+			if len(acc.cleanRTT) >= 8 && acc.rttMin > 0 {
+				c := slices.Clone(acc.cleanRTT)
+				slices.Sort(c)
+				st.HasQueueDelay, st.QueueDelayMs = true, float64(c[len(c)/2]-acc.rttMin)/1e6
+			}
 		}
 		st.ZeroWindowNs = acc.win.zeroWinTime
 		if acc.win.zwOpen {
 			st.ZeroWindowNs += c.LastTime - acc.win.zwStart
 		}
+		st.IPIDMissing, st.HasIPIDMissing = acc.ipid.missing()
 		raw[d] = acc.bottleneck()
 		st.State = string(c.State())
 		st.Path = path[d]
+		if st.Path.Vantage != VantageSender {
+			// The waits after ACKs are the sender's only where it is
+			// captured; the ack_rtt holds the path's queue only from a
+			// point before it.
+			st.AppLimitedNs = 0
+			if st.Path.Vantage != VantageMiddle {
+				st.HasQueueDelay, st.QueueDelayMs = false, 0
+			}
+		}
 		st.LossEpisodesFast, st.LossEpisodesRTO, st.TailLossProbes = acc.eps.fast, acc.eps.rto, acc.eps.probes
 		st.BetaMedian, st.HasBeta = acc.eps.betaMedian()
+		st.PeakLossEpisodes, st.LossEpisodesAtPeak = acc.eps.peakN, acc.eps.peakNear
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
 		if st.Path.NearbyPeer {
 			// The ACK clock is the nearby peer's: rounds of microseconds
@@ -660,6 +821,7 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 	}
 	for d := range out {
 		st, rcv := &out[d], &out[1-d]
+		st.LimitShares = limitShares(st, rcv)
 		st.Findings = diagnose(st, rcv, raw[d])
 		st.Diagnosis = st.Findings.String()
 		if _, refused := bottleneckRefused(st, rcv); !refused {

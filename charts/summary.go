@@ -2,6 +2,7 @@ package charts
 
 import (
 	"net/netip"
+	"strings"
 
 	"tcpviz/analyze"
 )
@@ -150,6 +151,21 @@ var SummaryColumns = Schema[SummaryRow]{
 	{"congestion_control_reason", String, "", "what congestion_control was read from", func(r *SummaryRow) Value {
 		return StrV(r.Stats.CongestionControlReason).Or(r.Stats.DataPackets > 0)
 	}},
+	// The diagnosis, for machines.
+	{"findings", String, "", "the diagnosis's kinds, most important first, separated by ';': " + strings.Join(analyze.FindingKinds, ", "), func(r *SummaryRow) Value {
+		return StrV(r.Stats.Findings.Kinds()).Or(r.Stats.DataPackets >= 10)
+	}},
+	{"limit_shares", String, "", "share of the data phase each limit held the sender, largest first: receive_window, receiver_stall, application (measured at a sender-side capture), bottleneck (the rest: congestion window and path), e.g. receive_window=0.62;bottleneck=0.38", func(r *SummaryRow) Value {
+		return StrV(analyze.FormatLimitShares(r.Stats.LimitShares)).Or(len(r.Stats.LimitShares) > 0)
+	}},
+	{"app_limited_s", Float, "s", "time the sender had room to send and sent nothing (an ACK made room, the next data came later than a sender with data waiting sends it); sender-side captures", func(r *SummaryRow) Value {
+		return SecondsV(r.Stats.AppLimitedNs).Or(r.Stats.DataPackets > 0 && r.Stats.Path.Vantage == analyze.VantageSender)
+	}},
+	ms("queue_delay_ms", "median RTT outside loss episodes above the smallest: the delay a standing queue adds", func(s *analyze.DirStats) (float64, bool) { return s.QueueDelayMs, s.HasQueueDelay }),
+	{"ipid_missing_packets", Int, "packets", "this side's packets that never reached the capture point, by the gaps in their IPv4 IDs (a per-connection counter, as Linux's); null when the IDs are not one", func(r *SummaryRow) Value {
+		return IntV(r.Stats.IPIDMissing).Or(r.Stats.HasIPIDMissing)
+	}},
+	senderCount("reordered_holes", "packets", "holes the receiver reported in this direction's data (duplicate ACKs, SACK blocks) that closed with no resend: data that came late, not lost", func(s *analyze.DirStats) int64 { return s.ReorderedHoles }),
 }
 
 // senderCount is a count of the sender's state, null for a direction
