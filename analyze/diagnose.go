@@ -116,12 +116,16 @@ func (fs Findings) String() string {
 }
 
 // Kinds lists the findings' kinds, most important first, separated by
-// ";": the findings column.
+// ";": the findings column. A slow-start overshoot is loss at a full
+// queue: it brings congestion_loss with it, after the losses' own cause.
 func (fs Findings) Kinds() string {
-	parts := make([]string, 0, len(fs))
+	parts := make([]string, 0, len(fs)+1)
 	for _, f := range fs {
 		if !slices.Contains(parts, f.Kind) {
 			parts = append(parts, f.Kind)
+		}
+		if f.Kind == FindOvershoot && !slices.Contains(parts, FindCongestionLoss) {
+			parts = append(parts, FindCongestionLoss)
 		}
 	}
 	return strings.Join(parts, ";")
@@ -281,14 +285,18 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		pct := 100 * float64(lost) / float64(st.DataPackets)
 		ev := map[string]float64{"lost": float64(lost), "lost_pct": pct, "episodes": float64(st.RankedLossEpisodes), "queue_episodes": float64(st.QueueLossEpisodes)}
 		n := st.RankedLossEpisodes
-		told := p.Vantage != VantageReceiver && n > 0 && st.RTTMinMs > 0
+		told := n > 0 && (p.Vantage != VantageReceiver && st.RTTMinMs > 0 || st.DelayRanked)
 		near := 2*st.QueueLossEpisodes > n
-		atPeak := st.PeakLossEpisodes >= minToldEpisodes && 10*st.LossEpisodesAtPeak >= 9*st.PeakLossEpisodes
+		atPeak := p.Vantage == VantageSender && st.PeakLossEpisodes >= minToldEpisodes && 10*st.LossEpisodesAtPeak >= 9*st.PeakLossEpisodes
+		what, level := "the RTT", fmt.Sprintf("%.0f ms vs %.0f ms minimum", st.RTTAtLossMs, st.RTTMinMs)
+		if st.DelayRanked {
+			what, level = "the one-way delay", fmt.Sprintf("%.0f ms above its minimum", st.RTTAtLossMs)
+		}
 		switch {
 		case told && near && st.RTTAtLossRank >= queueRank:
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
-			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT near its peak (%.0f ms vs %.0f ms minimum, above %.0f%% of other moments): a full queue",
-				lost, pct, st.QueueLossEpisodes, n, st.RTTAtLossMs, st.RTTMinMs, 100*st.RTTAtLossRank), ev)
+			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%); %d of %d loss episodes began with %s near its peak (%s, above %.0f%% of other moments): a full queue",
+				lost, pct, st.QueueLossEpisodes, n, what, level, 100*st.RTTAtLossRank), ev)
 		case told && atPeak && st.RTTAtLossRank < queueRank && (st.RTTAtLossMs-st.RTTMinMs) < 0.1*st.RTTMinMs:
 			ev["episodes_at_peak"], ev["peak_episodes"] = float64(st.LossEpisodesAtPeak), float64(st.PeakLossEpisodes)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%); %d of %d loss episodes came with the flight at its peak, the RTT barely above its minimum: a small queue overflowing",
@@ -297,12 +305,12 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%) in %d loss episode(s): not enough to tell the cause", lost, pct, st.LossEpisodes), ev)
 		case told && near:
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
-			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT near its peak, but no higher than at other moments (above %.0f%% of them on average): not a full queue",
-				lost, pct, st.QueueLossEpisodes, n, 100*st.RTTAtLossRank), ev)
+			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%); %d of %d loss episodes began with %s near its peak, but no higher than at other moments (above %.0f%% of them on average): not a full queue",
+				lost, pct, st.QueueLossEpisodes, n, what, 100*st.RTTAtLossRank), ev)
 		case told:
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
-			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%); %d of %d loss episodes began with the RTT below its peak (%.0f ms vs %.0f ms minimum): not a full queue",
-				lost, pct, n-st.QueueLossEpisodes, n, st.RTTAtLossMs, st.RTTMinMs), ev)
+			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%); %d of %d loss episodes began with %s below its peak (%s): not a full queue",
+				lost, pct, n-st.QueueLossEpisodes, n, what, level), ev)
 		default:
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%: %d after the capture point, %d before it)", lost, pct, p.LostDownstream, max(p.LostUpstream, lost-p.LostDownstream)), ev)
 		}

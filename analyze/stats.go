@@ -152,6 +152,11 @@ type DirStats struct {
 	// direction's data (duplicate ACKs, SACK blocks) that closed with no
 	// resend of their first byte: data that came late, not lost.
 	ReorderedHoles int64
+	// DelayRanked: at a receiver-side capture, QueueLossEpisodes,
+	// RankedLossEpisodes, RTTAtLossMs (then the one-way delay above its
+	// minimum) and RTTAtLossRank rank the losses upstream by the one-way
+	// delay (see owdTrack) instead of the RTT.
+	DelayRanked bool
 	// QueueDelayMs is the median RTT outside loss episodes above the
 	// smallest: the queueing delay a standing queue adds.
 	QueueDelayMs  float64
@@ -261,6 +266,7 @@ type dirAcc struct {
 	limits      *limits // made with the first data segment
 	eps         lossEpisodes
 	ipid        ipidRun
+	owd         *owdTrack // made with the first timestamped data segment
 	hole        struct {
 		open bool
 		at   uint64
@@ -303,6 +309,89 @@ func (d *dirAcc) holeAck(s *reassembly.Segment, dup bool) {
 	}
 }
 
+// owdTrack follows, for data with TCP timestamps, the one-way delay from
+// the sender's clock to the capture point up to a constant (the arrival
+// time less TSval, Linux's millisecond clock): at a receiver-side capture
+// its rise above the minimum is the queueing delay on the way. Each data
+// segment's delay, and the largest of the last 16 (the delay's recent
+// peak), are kept (a bounded sample, as the RTT's), and the recent peak
+// at each loss upstream: a gap in the sender's IPv4 IDs, or new data above
+// a hole. A tail drop comes with the queue full; a random drop at any
+// queue.
+type owdTrack struct {
+	first         int64 // the first segment's arrival less TSval, ns
+	tsFirst       uint32
+	timeFirst     int64
+	tsLast        uint32
+	timeLast      int64
+	high          uint64 // highest end of data
+	recent        [16]int64
+	at            int
+	samples, peak []int64
+	drops         []int64
+}
+
+func (d *dirAcc) owdData(s *reassembly.Segment, idGap bool) {
+	t := d.owd
+	v := s.Time - int64(s.Opt.TSVal)*1e6
+	end := s.SeqAbs + uint64(s.PayloadLen)
+	if t == nil {
+		t = &owdTrack{first: v, tsFirst: s.Opt.TSVal, timeFirst: s.Time, high: end}
+		d.owd = t
+	}
+	v -= t.first
+	t.recent[t.at%len(t.recent)] = v
+	t.at++
+	peak := v
+	for _, r := range t.recent[:min(t.at, len(t.recent))] {
+		peak = max(peak, r)
+	}
+	if idGap || s.SeqAbs > t.high {
+		if len(t.drops) < maxCleanRTT {
+			t.drops = append(t.drops, peak)
+		}
+	}
+	t.high = max(t.high, end)
+	t.tsLast, t.timeLast = s.Opt.TSVal, s.Time
+	if n := len(t.samples); n < maxCleanRTT {
+		t.samples = append(t.samples, v)
+		t.peak = append(t.peak, peak)
+	} else if t.at%64 == 0 {
+		i := (t.at / 64) % maxCleanRTT
+		t.samples[i], t.peak[i] = v, peak
+	}
+}
+
+// ranks places the delay's recent peak at each drop among the ordinary
+// moments' (see lossRanks), when the sender's clock ticks in milliseconds
+// (within 2% over at least a second): the same evidence as the RTT's at a
+// sender-side capture.
+func (t *owdTrack) ranks(st *DirStats) {
+	if t == nil || len(t.drops) == 0 || t.timeLast-t.timeFirst < 1e9 {
+		return
+	}
+	hz := float64(uint32(t.tsLast-t.tsFirst)) / (float64(t.timeLast-t.timeFirst) / 1e9)
+	if hz < 980 || hz > 1020 {
+		return
+	}
+	eps := make([]lossEpisode, len(t.drops))
+	for i, d := range t.drops {
+		// Delays are kept relative to the first: shifted so the smallest is positive, as lossRanks wants of an RTT.
+		eps[i].rtt = d
+	}
+	shift := slices.Min(t.samples)
+	samples, peaks := slices.Clone(t.samples), slices.Clone(t.peak)
+	for i := range samples {
+		samples[i] -= shift - 1
+		peaks[i] -= shift - 1
+	}
+	for i := range eps {
+		eps[i].rtt -= shift - 1
+	}
+	lossRanks(st, samples, peaks, eps)
+	st.DelayRanked = st.RankedLossEpisodes > 0
+}
+
 // ipidRun follows the IPv4 IDs of one side's packets: Linux numbers a
 // connection's packets one by one, so the IDs skipped over are packets
 // that never reached the capture point. A step forward of 2 to 64 counts
@@ -316,11 +405,11 @@ type ipidRun struct {
 	miss   int64
 }
 
-func (r *ipidRun) add(id uint16) {
+func (r *ipidRun) add(id uint16) (skipped int64) {
 	r.n++
 	if !r.set {
 		r.set, r.hi = true, id
-		return
+		return 0
 	}
 	step := int16(id - r.hi)
 	switch {
@@ -328,9 +417,11 @@ func (r *ipidRun) add(id uint16) {
 		r.fwd++
 		r.miss += int64(step) - 1
 		r.hi = id
+		return int64(step) - 1
 	case step < 0 && step >= -64 && r.miss > 0:
 		r.miss--
 	}
+	return 0
 }
 
 // missing returns the IDs never seen, and whether the IDs are a
@@ -569,8 +660,12 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		st.CaptureDuplicates++
 		return
 	}
+	var skipped int64
 	if s.IPVersion == 4 && s.Flags&thSYN == 0 {
-		d.ipid.add(s.IPID)
+		skipped = d.ipid.add(s.IPID)
+	}
+	if n > 0 && s.Opt.HasTimestamp {
+		d.owdData(s, skipped > 0)
 	}
 	if s.Flags&(thSYN|thACK) == thSYN {
 		// A SYN advertises a window too (unscaled, as Wireshark counts
@@ -807,6 +902,12 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 			if st.Path.Vantage != VantageMiddle {
 				st.HasQueueDelay, st.QueueDelayMs = false, 0
 			}
+		}
+		if st.Path.Vantage == VantageReceiver {
+			// The ack_rtt here is the receiver's ACK delay: the loss
+			// episodes are ranked by the one-way delay instead.
+			st.QueueLossEpisodes, st.RankedLossEpisodes, st.RTTAtLossMs, st.RTTAtLossRank = 0, 0, 0, 0
+			acc.owd.ranks(&st)
 		}
 		st.LossEpisodesFast, st.LossEpisodesRTO, st.TailLossProbes = acc.eps.fast, acc.eps.rto, acc.eps.probes
 		st.BetaMedian, st.HasBeta = acc.eps.betaMedian()
