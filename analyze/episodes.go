@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -39,17 +40,37 @@ type lossEpisodes struct {
 	fast, rto  int64 // episodes by kind
 	probes     int64 // tail-loss probes
 	betas      []float64
-	// The flight at each fast-retransmit episode after the first over the
-	// largest flight before it: near 1 for every episode when a full queue
-	// drops (the window comes back to where it overflowed), spread out
-	// when drops are random.
-	maxFlight       int64
-	peakN, peakNear int64
+	// The data segments sent before each episode began (at most
+	// maxEpisodeStarts): a full queue drops at the same window every
+	// time, so episodes come at regular intervals; random loss drops each
+	// segment alike, and the intervals spread as an exponential's (their
+	// coefficient of variation about 1).
+	sent   int64
+	starts []int64
 }
 
-// peakNear is how close to the largest flight before it an episode's
-// flight is for a loss at the peak.
-const peakNear = 0.85
+const maxEpisodeStarts = 4096
+
+// intervalCV is the coefficient of variation of the segments sent between
+// one episode's start and the next's, the interval before the first (slow
+// start) left out; ok is false with fewer than three intervals.
+func (e *lossEpisodes) intervalCV() (cv float64, n int, ok bool) {
+	if len(e.starts) < 4 {
+		return 0, 0, false
+	}
+	var sum, sq float64
+	n = len(e.starts) - 1
+	for i := 1; i < len(e.starts); i++ {
+		d := float64(e.starts[i] - e.starts[i-1])
+		sum += d
+		sq += d * d
+	}
+	mean := sum / float64(n)
+	if mean <= 0 {
+		return 0, 0, false
+	}
+	return math.Sqrt(max(sq/float64(n)-mean*mean, 0)) / mean, n, true
+}
 
 // episodeEvent is what one data segment did to the episodes.
 type episodeEvent struct {
@@ -63,6 +84,8 @@ type episodeEvent struct {
 // flight Wireshark gave it (-1 unknown), its analysis flags.
 func (e *lossEpisodes) data(seq, end, flight int64, flags Flag) (ev episodeEvent) {
 	e.maxSeg = max(e.maxSeg, end-seq)
+	e.sent++
+	e.sent++
 	if flight >= 0 {
 		e.lastFlight = flight
 	}
@@ -78,11 +101,8 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag) (ev episodeEvent
 			e.lossFlight = 0 // a timeout restarts from one segment: no β
 		}
 		ev.start, ev.fast = true, e.signals > 0
-		if ev.fast && e.fast+e.rto > 0 && e.maxFlight > 0 && e.lossFlight > 0 {
-			e.peakN++
-			if float64(e.lossFlight) >= peakNear*float64(e.maxFlight) {
-				e.peakNear++
-			}
+		if len(e.starts) < maxEpisodeStarts {
+			e.starts = append(e.starts, e.sent)
 		}
 		if ev.fast {
 			e.fast++
@@ -99,9 +119,6 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag) (ev episodeEvent
 	}
 	if !e.started || end > e.high {
 		e.high, e.started = end, true
-	}
-	if !e.inEpisode && flight > 0 {
-		e.maxFlight = max(e.maxFlight, flight)
 	}
 	return ev
 }

@@ -116,11 +116,13 @@ type DirStats struct {
 	// loss; HasBeta false when no episode was followed by data), and the
 	// congestion control the reductions and growth show, with why.
 	LossEpisodesFast, LossEpisodesRTO, TailLossProbes int64
-	// LossEpisodesAtPeak counts the fast-retransmit episodes after the
-	// first whose flight at the loss was near (peakNear) the largest
-	// flight before it, of PeakLossEpisodes measured: a full queue drops
-	// at the same flight every time, random loss at any.
-	PeakLossEpisodes, LossEpisodesAtPeak       int64
+	// EpisodeIntervalCV is the coefficient of variation of the segments
+	// sent between loss episodes (EpisodeIntervals of them, slow start's
+	// left out): well below 1 when a full queue drops at the same window
+	// each time, about 1 for random loss.
+	EpisodeIntervalCV                          float64
+	EpisodeIntervals                           int
+	HasEpisodeIntervalCV                       bool
 	BetaMedian                                 float64
 	HasBeta                                    bool
 	CongestionControl, CongestionControlReason string
@@ -148,6 +150,10 @@ type DirStats struct {
 	// room to send and sent nothing: an ACK opened the window and the
 	// next data came later than a sender with data waiting would send it.
 	AppLimitedNs int64
+	// ArrivalGapNs is the time between data segments longer than a
+	// quarter of the handshake's round trip (at least 2 ms): at a
+	// receiver-side capture, the time the sender sent nothing.
+	ArrivalGapNs int64
 	// ReorderedHoles counts the holes the receiver reported in this
 	// direction's data (duplicate ACKs, SACK blocks) that closed with no
 	// resend of their first byte: data that came late, not lost.
@@ -267,6 +273,7 @@ type dirAcc struct {
 	eps         lossEpisodes
 	ipid        ipidRun
 	owd         *owdTrack // made with the first timestamped data segment
+	lastArrival int64     // time of the last data segment
 	hole        struct {
 		open bool
 		at   uint64
@@ -367,11 +374,7 @@ func (d *dirAcc) owdData(s *reassembly.Segment, idGap bool) {
 // (within 2% over at least a second): the same evidence as the RTT's at a
 // sender-side capture.
 func (t *owdTrack) ranks(st *DirStats) {
-	if t == nil || len(t.drops) == 0 || t.timeLast-t.timeFirst < 1e9 {
-		return
-	}
-	hz := float64(uint32(t.tsLast-t.tsFirst)) / (float64(t.timeLast-t.timeFirst) / 1e9)
-	if hz < 980 || hz > 1020 {
+	if t == nil || len(t.drops) == 0 || !t.msClock() {
 		return
 	}
 	eps := make([]lossEpisode, len(t.drops))
@@ -390,6 +393,29 @@ func (t *owdTrack) ranks(st *DirStats) {
 	}
 	lossRanks(st, samples, peaks, eps)
 	st.DelayRanked = st.RankedLossEpisodes > 0
+}
+
+// queueDelay sets, at a receiver-side capture, QueueDelayMs from the
+// one-way delay: its median above its minimum.
+func (t *owdTrack) queueDelay(st *DirStats) {
+	if t == nil || len(t.samples) < 8 || !t.msClock() {
+		return
+	}
+	c := slices.Clone(t.samples)
+	slices.Sort(c)
+	st.HasQueueDelay, st.QueueDelayMs = true, float64(c[len(c)/2]-c[0])/1e6
+}
+
+// msClock tells whether the sender's timestamps tick in milliseconds
+// (Linux, the BSDs, macOS; not 4 or 10 ms clocks), over at least a
+// second: within 30%, as arrivals late by a growing queue make the
+// clock seem slow.
+func (t *owdTrack) msClock() bool {
+	if t.timeLast-t.timeFirst < 1e9 {
+		return false
+	}
+	hz := float64(uint32(t.tsLast-t.tsFirst)) / (float64(t.timeLast-t.timeFirst) / 1e9)
+	return hz >= 700 && hz <= 1300
 }
 
 // ipidRun follows the IPv4 IDs of one side's packets: Linux numbers a
@@ -635,6 +661,12 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		if s.Flags&thSYN != 0 {
 			lo++
 		}
+		if d.lastArrival != 0 {
+			if gap := s.Time - d.lastArrival; gap > max(2e6, cs.firstRTT/4) {
+				st.ArrivalGapNs += gap
+			}
+		}
+		d.lastArrival = s.Time
 		if d.eps.started && lo < d.eps.high { // a resend, whatever Wireshark calls it
 			h := &d.hole
 			if h.rtx == nil {
@@ -905,13 +937,16 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 		}
 		if st.Path.Vantage == VantageReceiver {
 			// The ack_rtt here is the receiver's ACK delay: the loss
-			// episodes are ranked by the one-way delay instead.
+			// episodes are ranked by the one-way delay instead, and the
+			// sender's pauses are the gaps in what arrives.
+			st.AppLimitedNs = st.ArrivalGapNs
 			st.QueueLossEpisodes, st.RankedLossEpisodes, st.RTTAtLossMs, st.RTTAtLossRank = 0, 0, 0, 0
 			acc.owd.ranks(&st)
+			acc.owd.queueDelay(&st)
 		}
 		st.LossEpisodesFast, st.LossEpisodesRTO, st.TailLossProbes = acc.eps.fast, acc.eps.rto, acc.eps.probes
 		st.BetaMedian, st.HasBeta = acc.eps.betaMedian()
-		st.PeakLossEpisodes, st.LossEpisodesAtPeak = acc.eps.peakN, acc.eps.peakNear
+		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
 		if st.Path.NearbyPeer {
 			// The ACK clock is the nearby peer's: rounds of microseconds

@@ -127,7 +127,7 @@ var SummaryColumns = Schema[SummaryRow]{
 		return SecondsV(r.Stats.RwndLimitedNs).Or(r.Stats.DataPackets > 0)
 	}},
 	{"zero_window_s", Float, "s", "time the windows this side advertised stayed closed", func(r *SummaryRow) Value { return SecondsV(r.Stats.ZeroWindowNs) }},
-	pathCount("lost_downstream_min_packets", "the fewest segments lost after the capture point consistent with what was seen (equals lost_downstream_packets with SACK)", func(p *analyze.PathStats) int64 { return p.LostDownstreamLow }),
+	pathCount("lost_downstream_min_packets", "resends of the receiver's next expected byte only: the fewest segments lost after the capture point; without SACK (go-back-N resends delivered data) the truth lies between this and lost_downstream_packets, with SACK lost_downstream_packets is the count", func(p *analyze.PathStats) int64 { return p.LostDownstreamLow }),
 	pathCount("spurious_dsack_packets", "spurious retransmissions proven by a D-SACK block", func(p *analyze.PathStats) int64 { return p.SpuriousDSACK }),
 	pathCount("spurious_eifel_packets", "spurious retransmissions proven by the timestamp echo only", func(p *analyze.PathStats) int64 { return p.SpuriousEifel }),
 	pathCount("loss_events", "recovery episodes (a retransmission after new data), each a congestion-window reduction", func(p *analyze.PathStats) int64 { return p.LossEvents }),

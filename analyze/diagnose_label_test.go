@@ -1,0 +1,173 @@
+package analyze
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// runLabel is a labelled lab run (scripts/labelled-corpus.sh): the causes the
+// link's log and the settings say are true at each capture point, and
+// those it cannot say (dont_care).
+type runLabel struct {
+	Name     string            `json:"name"`
+	Settings map[string]string `json:"settings"`
+	TX       runLabelSide      `json:"tx"`
+	RX       runLabelSide      `json:"rx"`
+}
+
+type runLabelSide struct {
+	True     []string `json:"true"`
+	DontCare []string `json:"dont_care"`
+}
+
+// labelScore is how findings compare with the labels: per kind, the true
+// causes found and missed, and the false claims.
+type labelScore struct {
+	found, missed, false_ map[string]int
+	captures, exact       int
+	wrong                 []string
+}
+
+func newLabelScore() *labelScore {
+	return &labelScore{found: map[string]int{}, missed: map[string]int{}, false_: map[string]int{}}
+}
+
+// add scores one capture's findings against its side of a runLabel. An ACK
+// lost after a receiver-side capture leaves no trace there: ack_path_loss
+// is not asked of one.
+func (sc *labelScore) add(name, side string, got string, want runLabelSide) {
+	kinds := strings.Split(got, ";")
+	care := func(k string) bool {
+		return !slices.Contains(want.DontCare, k) && !(side == "rx" && k == FindACKPathLoss)
+	}
+	ok := true
+	var miss, extra []string
+	for _, k := range want.True {
+		switch {
+		case !care(k):
+		case slices.Contains(kinds, k):
+			sc.found[k]++
+		default:
+			sc.missed[k]++
+			miss = append(miss, k)
+			ok = false
+		}
+	}
+	for _, k := range kinds {
+		if k != "" && care(k) && !slices.Contains(want.True, k) {
+			sc.false_[k]++
+			extra = append(extra, k)
+			ok = false
+		}
+	}
+	sc.captures++
+	if ok {
+		sc.exact++
+	} else {
+		sc.wrong = append(sc.wrong, fmt.Sprintf("%s.%s: findings %q; missed %v, false %v", name, side, got, miss, extra))
+	}
+}
+
+func (sc *labelScore) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d captures exactly right\n%-22s %6s %6s %6s\n", sc.exact, sc.captures, "kind", "found", "missed", "false")
+	kinds := slices.Clone(FindingKinds)
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		if sc.found[k]+sc.missed[k]+sc.false_[k] > 0 {
+			fmt.Fprintf(&b, "%-22s %6d %6d %6d\n", k, sc.found[k], sc.missed[k], sc.false_[k])
+		}
+	}
+	return b.String()
+}
+
+// scoreLabelled scores every labelled run in dir, at both capture points.
+func scoreLabelled(t *testing.T, dir string) *labelScore {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.label.json"))
+	sc := newLabelScore()
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l runLabel
+		if err := json.Unmarshal(raw, &l); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		base := strings.TrimSuffix(f, ".label.json")
+		for _, side := range []struct {
+			name string
+			want runLabelSide
+		}{{"tx", l.TX}, {"rx", l.RX}} {
+			path := base + "." + side.name + ".pcap"
+			if _, err := os.Stat(path); err != nil {
+				if path += ".gz"; !exists(path) {
+					continue
+				}
+			}
+			st := mainStats(t, path)
+			sc.add(l.Name, side.name, st.Findings.Kinds(), side.want)
+		}
+	}
+	return sc
+}
+
+// labelMisses are the labelled captures whose findings still miss a true
+// cause or claim a false one, and why: the test fails when one of them
+// comes right (take it out) or when any other goes wrong.
+var labelMisses = map[string]string{
+	// 19 tail drops at a 30 KB queue, 3 loss episodes: at the receiver
+	// the one-way delay ranks them as random, too few for the intervals.
+	"cq_200ms_5m_q30k.rx": "few episodes, delay rank",
+	// 30 KB queue and 1% loss: both, the regular intervals hidden by the
+	// random drops; only random is told.
+	"mx_100ms_10m_q30k_l1.tx": "mixed causes in steady state",
+	"mx_100ms_10m_q30k_l1.rx": "mixed causes in steady state",
+	// The receiver's 32 KB window, 1% loss: its window closes (a stall),
+	// and the gaps of loss recovery read as an application.
+	"mx_200ms_5m_w32_l1.rx": "window and loss at the receiver",
+	// Without SACK, go-back-N resends arrive below the next expected byte:
+	// counted as reordered at the receiver.
+	"rl_100ms_10m_l1_nosack.rx": "go-back-N duplicates as reordering",
+}
+
+// TestDiagnosisAgainstLabels: at both capture points of every labelled run
+// in testdata/labelled (recorded by scripts/labelled-corpus.sh, labelled
+// from the link's log and the settings), the findings hold every true
+// cause and no false one, but for labelMisses. TCPVIZ_LABELLED names a
+// folder of more runs (the whole recorded corpus) whose score is logged.
+func TestDiagnosisAgainstLabels(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "labelled")
+	sc := scoreLabelled(t, dir)
+	if sc.captures < 20 {
+		t.Fatalf("%d labelled captures in %s, want at least 20", sc.captures, dir)
+	}
+	t.Logf("testdata/labelled:\n%s", sc)
+	wrong := map[string]bool{}
+	for _, w := range sc.wrong {
+		name, _, _ := strings.Cut(w, ":")
+		wrong[name] = true
+		if _, known := labelMisses[name]; !known {
+			t.Error(w)
+		}
+	}
+	for name, why := range labelMisses {
+		if !wrong[name] {
+			t.Errorf("%s (%s) is right now: take it out of labelMisses", name, why)
+		}
+	}
+	if more := os.Getenv("TCPVIZ_LABELLED"); more != "" {
+		all := scoreLabelled(t, more)
+		t.Logf("%s:\n%s", more, all)
+		for _, w := range all.wrong {
+			t.Log(w)
+		}
+	}
+}
