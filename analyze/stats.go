@@ -325,6 +325,9 @@ func (d *dirAcc) holeAck(s *reassembly.Segment, dup bool) {
 // at each loss upstream: a gap in the sender's IPv4 IDs, or new data above
 // a hole. A tail drop comes with the queue full; a random drop at any
 // queue.
+// maxOWDSamples bounds the delays kept (and the drops).
+const maxOWDSamples = 1 << 12
+
 type owdTrack struct {
 	first         int64 // the first segment's arrival less TSval, ns
 	tsFirst       uint32
@@ -354,17 +357,17 @@ func (d *dirAcc) owdData(s *reassembly.Segment, idGap bool) {
 		peak = max(peak, r)
 	}
 	if idGap || s.SeqAbs > t.high {
-		if len(t.drops) < maxCleanRTT {
+		if len(t.drops) < maxOWDSamples {
 			t.drops = append(t.drops, peak)
 		}
 	}
 	t.high = max(t.high, end)
 	t.tsLast, t.timeLast = s.Opt.TSVal, s.Time
-	if n := len(t.samples); n < maxCleanRTT {
+	if n := len(t.samples); n < maxOWDSamples {
 		t.samples = append(t.samples, v)
 		t.peak = append(t.peak, peak)
 	} else if t.at%64 == 0 {
-		i := (t.at / 64) % maxCleanRTT
+		i := (t.at / 64) % maxOWDSamples
 		t.samples[i], t.peak[i] = v, peak
 	}
 }
