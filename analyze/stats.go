@@ -352,24 +352,26 @@ func (d *dirAcc) owdData(s *reassembly.Segment, idGap bool) {
 	v -= t.first
 	t.recent[t.at%len(t.recent)] = v
 	t.at++
-	peak := v
-	for _, r := range t.recent[:min(t.at, len(t.recent))] {
-		peak = max(peak, r)
-	}
-	if idGap || s.SeqAbs > t.high {
-		if len(t.drops) < maxOWDSamples {
+	drop := idGap || s.SeqAbs > t.high
+	t.high = max(t.high, end)
+	keep := len(t.samples) < maxOWDSamples || t.at%64 == 0
+	if drop || keep {
+		peak := v
+		for _, r := range t.recent[:min(t.at, len(t.recent))] {
+			peak = max(peak, r)
+		}
+		if drop && len(t.drops) < maxOWDSamples {
 			t.drops = append(t.drops, peak)
 		}
+		if n := len(t.samples); n < maxOWDSamples {
+			t.samples = append(t.samples, v)
+			t.peak = append(t.peak, peak)
+		} else if keep {
+			i := (t.at / 64) % maxOWDSamples
+			t.samples[i], t.peak[i] = v, peak
+		}
 	}
-	t.high = max(t.high, end)
 	t.tsLast, t.timeLast = s.Opt.TSVal, s.Time
-	if n := len(t.samples); n < maxOWDSamples {
-		t.samples = append(t.samples, v)
-		t.peak = append(t.peak, peak)
-	} else if t.at%64 == 0 {
-		i := (t.at / 64) % maxOWDSamples
-		t.samples[i], t.peak[i] = v, peak
-	}
 }
 
 // ranks places the delay's recent peak at each drop among the ordinary
