@@ -66,6 +66,7 @@ type PathStats struct {
 	SpuriousRetransmitted int64
 	SpuriousDSACK         int64 // proven by a D-SACK block
 	SpuriousEifel         int64 // proven by the timestamp echo only
+	SpuriousTiming        int64 // proven by an ACK too early to answer the resend (proofTiming)
 	SpuriousSeenOriginal  int64 // both copies seen at a receiver-side capture
 
 	// LostDownstream counts segments lost after the capture point: seen

@@ -65,7 +65,7 @@ type pathCounts struct {
 	reordered          int64
 	dsack              int64
 	dupAcks            int64
-	proof              [2][4]int64 // [kind][proof]: records first proven so
+	proof              [2][5]int64 // [kind][proof]: records first proven so
 	leftEdgeSeen       int64       // seen-kind retransmissions of the next expected byte
 	leftEdgeSeenProven int64
 	lossEvents         int64
@@ -103,6 +103,11 @@ const (
 	proofDSACK = 1
 	proofEifel = 2
 	proofSeen  = 3 // the other copy was seen here too (a late original)
+	// The first ACK past a resend of the next expected byte came sooner
+	// than half the smallest round trip to the receiver after it: it
+	// answered an earlier copy (the timing evidence of RFC 4015's
+	// detection, for a path without timestamps; with them the echo tells).
+	proofTiming = 4
 )
 
 type rtxRec struct {
@@ -586,8 +591,11 @@ func (f *pathDir) settle(ack uint64, s *reassembly.Segment, now int64) {
 		}
 		if r.leftEdge && !r.eifelDone && ack > r.seq {
 			r.eifelDone = true
-			if r.hasTS && s.Opt.HasTimestamp && s.Opt.TSEcr != 0 && tsBefore(s.Opt.TSEcr, r.tsval) {
+			switch {
+			case r.hasTS && s.Opt.HasTimestamp && s.Opt.TSEcr != 0 && tsBefore(s.Opt.TSEcr, r.tsval):
 				f.prove(r, proofEifel)
+			case !(r.hasTS && s.Opt.HasTimestamp) && f.rttRecv > 0 && 2*(now-r.time) < f.rttRecv:
+				f.prove(r, proofTiming)
 			}
 		}
 		if ack >= r.end {
@@ -625,7 +633,8 @@ func (f *pathDir) fill(st *PathStats, c *reassembly.Conn, d reassembly.Direction
 			}
 		}
 	}
-	seenProven := n.proof[kindSeen][proofDSACK] + n.proof[kindSeen][proofEifel] + n.proof[kindSeen][proofSeen]
+	seenProven := n.proof[kindSeen][proofDSACK] + n.proof[kindSeen][proofEifel] + n.proof[kindSeen][proofSeen] + n.proof[kindSeen][proofTiming]
+	st.SpuriousTiming = n.proof[kindSeen][proofTiming] + n.proof[kindFiller][proofTiming]
 	st.SpuriousDSACK = n.proof[kindSeen][proofDSACK] + n.proof[kindFiller][proofDSACK]
 	st.SpuriousEifel = n.proof[kindSeen][proofEifel] + n.proof[kindFiller][proofEifel]
 	if st.Vantage == VantageReceiver {
@@ -636,7 +645,7 @@ func (f *pathDir) fill(st *PathStats, c *reassembly.Conn, d reassembly.Direction
 		st.LossEventsSpurious = spurSeen
 	} else {
 		st.SpuriousSeenOriginal = n.proof[kindFiller][proofSeen]
-		st.SpuriousRetransmitted = st.SpuriousDSACK + st.SpuriousEifel + st.SpuriousSeenOriginal
+		st.SpuriousRetransmitted = st.SpuriousDSACK + st.SpuriousEifel + st.SpuriousTiming + st.SpuriousSeenOriginal
 		st.LostDownstream = max(n.rtxSeen-seenProven, 0)
 		st.LostDownstreamLow = max(n.leftEdgeSeen-n.leftEdgeSeenProven, 0)
 		st.LossEventsSpurious = spurProof

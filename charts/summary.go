@@ -165,6 +165,7 @@ var SummaryColumns = Schema[SummaryRow]{
 	{"ipid_missing_packets", Int, "packets", "this side's packets that never reached the capture point, by the gaps in their IPv4 IDs (a per-connection counter, as Linux's); null when the IDs are not one", func(r *SummaryRow) Value {
 		return IntV(r.Stats.IPIDMissing).Or(r.Stats.HasIPIDMissing)
 	}},
+	pathCount("spurious_timing_packets", "spurious retransmissions proven by their ACK alone: it came sooner than half the smallest round trip after the resend, so it answered an earlier copy (no D-SACK or timestamp needed)", func(p *analyze.PathStats) int64 { return p.SpuriousTiming }),
 	senderCount("reordered_holes", "packets", "holes the receiver reported in this direction's data (duplicate ACKs, SACK blocks) that closed with no resend: data that came late, not lost", func(s *analyze.DirStats) int64 { return s.ReorderedHoles }),
 }
 

@@ -13,6 +13,7 @@
 #        JOBS=2        scenarios run at once (1 or 2)
 #        ONLY="a b"    record only these names of the list (e.g. to redo a failed one)
 #        PLAN_ONLY=1   print the scenario list and exit
+#        RELABEL=1     only relabel the recordings in OUTDIR (settings from their label files)
 #        TABLE_ONLY=1  only (re)write OUTDIR/corpus-table.md from the label files
 # Needs root, python3, iperf3, tcpdump, ethtool, iproute2.
 set -u
@@ -140,8 +141,8 @@ def draw(rng, cls, k):
                 s["LOSS"] = round(rng.uniform(0.005, 0.02), 4)
         elif cls == "clean":
             s.update(CC="bbr", DELAY=round(logu(5, 150)), RATE=round(logu(2, 30), 1))
-            if k % 2 == 1:
-                s["QUEUE"] = int(math.ceil(bdp_bytes(s["RATE"], s["DELAY"]) * rng.uniform(2.5, 4) / 100) * 100)
+            if k % 2 == 1:   # a draw once spent on a finite queue (BBR's startup tail-dropped there); kept so the list stays the same
+                rng.uniform(2.5, 4)
         if cls in ("app", "app_jit"):
             s["APPRATE"] = "%dK" % max(300, round(s["RATE"] * 1000 * rng.uniform(0.1, 0.35) / 10) * 10)
         if not ok:
@@ -258,7 +259,7 @@ def sender_view(pk, conn, port):
             a = (p["ack"] - isn) % 2 ** 32
             if prev_ack is not None and a > prev_ack:
                 if prev_ack >= retx_max and a in sent:
-                    rtts.append(p["t"] - sent[a])
+                    rtts.append((p["t"], p["t"] - sent[a]))
                 prev_ack = a
             elif prev_ack is None:
                 prev_ack = a
@@ -302,10 +303,15 @@ def cmd_label(name, outdir, port, settings):
     loss_ba = float(s.get("LOSS_BA", "0") or 0); loss_min = int(s.get("LOSS_MIN", "200") or 200)
 
     # what the sender-side capture shows of the long link (not with a PEP: it ends at the proxy)
-    txframes, txretx, rtts, txdur = sender_view(tx, txc, port)
+    txframes, txretx, samples, txdur = sender_view(tx, txc, port)
+    rtts = [r for _, r in samples]
     base = min(rtts) if rtts else None
     p50 = pct(rtts, 0.5); p90 = pct(rtts, 0.9); mx = max(rtts) if rtts else None
-    filled = bool(base and p50 >= 2 * base)   # the queue stood at >= one base RTT for most of the transfer
+    late = [r for t, r in samples if t >= (samples[0][0] + samples[-1][0]) / 2] if samples else []
+    p10late = pct(late, 0.1)
+    # the queue filled (held >= one base RTT at some point) and stood: over the second half of
+    # the transfer the RTT stayed >= 1.5x the base RTT (it never drained)
+    filled = bool(base and mx >= 2 * base and p10late and p10late >= 1.5 * base)
 
     doubts = []
     link = {"true": set(), "dc": set(ALWAYS_DC)}
@@ -332,10 +338,10 @@ def cmd_label(name, outdir, port, settings):
             link["true"].add("standing_queue")
         else:
             link["dc"].add("standing_queue")
-            doubts.append("queue can hold >=2x base RTT but never stood (RTT p50 %.0f ms, base %.0f ms)"
-                          % ((p50 or 0) * 1e3, (base or 0) * 1e3))
+            doubts.append("queue can hold >=2x base RTT but never stood (RTT base %.0f, max %.0f, 2nd-half p10 %.0f ms)"
+                          % ((base or 0) * 1e3, (mx or 0) * 1e3, (p10late or 0) * 1e3))
     elif filled and not pep:
-        doubts.append("RTT p50 >= 2x base although the settings say no standing queue")
+        doubts.append("the RTT stood >= 1.5x base although the settings say no standing queue")
     if window and window >= bdp: doubts.append("WINDOW not below the BDP")
     for kind, n in (("random_loss", rd), ("congestion_loss", qd)):
         if kind in link["dc"] and n: doubts.append("%s: %d drops (%d random, %d queue): dont_care" % (kind, n, rd, qd))
@@ -361,7 +367,7 @@ def cmd_label(name, outdir, port, settings):
     r = lambda x: None if x is None else round(x * 1e3, 1)
     check = dict(tx_data_frames=txframes, tx_retransmissions=txretx, tx_data_bytes=txbytes, rx_data_bytes=rxbytes,
                  rx_data_frames=rx_frames, tx_transfer_s=round(txdur, 2), bdp_bytes=int(bdp),
-                 rtt_ms=dict(samples=len(rtts), base=r(base), p50=r(p50), p90=r(p90), max=r(mx)),
+                 rtt_ms=dict(samples=len(rtts), base=r(base), p50=r(p50), p90=r(p90), max=r(mx), p10_second_half=r(p10late)),
                  queue_stood=filled, link_totals=totals, doubts=doubts)
     with open(d + ".check.json", "w") as f:
         json.dump(check, f, indent=1); f.write("\n")
@@ -369,6 +375,14 @@ def cmd_label(name, outdir, port, settings):
         name, label["tx"]["true"], label["rx"]["true"], truth, r(base), r(p50), r(mx),
         (" DOUBT: " + "; ".join(doubts)) if doubts else ""))
     return 0
+
+def cmd_relabel(outdir):
+    rc = 0
+    for fn in sorted(glob.glob(os.path.join(outdir, "*.label.json"))):
+        L = json.load(open(fn))
+        s = {k: v for k, v in L["settings"].items() if k not in ("OUT", "RXOUT", "TRUTH")}
+        rc |= cmd_label(L["name"], outdir, s["PORT"], ["%s=%s" % kv for kv in s.items()])
+    return rc
 
 def cmd_table(outdir):
     labels = sorted(glob.glob(os.path.join(outdir, "*.label.json")))
@@ -396,10 +410,12 @@ if __name__ == "__main__":
     if c == "plan": cmd_plan(sys.argv[2], sys.argv[3])
     elif c == "label": sys.exit(cmd_label(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]))
     elif c == "table": cmd_table(sys.argv[2])
+    elif c == "relabel": sys.exit(cmd_relabel(sys.argv[2]))
 PY
 
 if [ "${PLAN_ONLY:-0}" = 1 ]; then python3 "$PYF" plan "$SEED" "$N"; exit; fi
 mkdir -p "$OUTDIR"; OUTDIR=$(cd "$OUTDIR" && pwd)
+if [ "${RELABEL:-0}" = 1 ]; then python3 "$PYF" relabel "$OUTDIR"; python3 "$PYF" table "$OUTDIR" >"$OUTDIR/corpus-table.md"; exit; fi
 if [ "${TABLE_ONLY:-0}" = 1 ]; then python3 "$PYF" table "$OUTDIR" >"$OUTDIR/corpus-table.md"; cat "$OUTDIR/corpus-table.md"; exit; fi
 [ "$(id -u)" = 0 ] || { echo "needs root (network namespaces)" >&2; exit 1; }
 [ -x "$LAB/scenario.sh" ] || { echo "lab not found at $LAB; set LAB=" >&2; exit 1; }
