@@ -141,7 +141,7 @@ const (
 	FindReceiverStall    = "receiver_stall"       // the receiver closed its window
 	FindOvershoot        = "slow_start_overshoot" // a burst of drops ended slow start
 	FindRandomLoss       = "random_loss"          // losses without a queue before them
-	FindCongestionLoss   = "congestion_loss"      // losses after the RTT grew, or at the flight's peak: a full queue
+	FindCongestionLoss   = "congestion_loss"      // losses after the RTT grew, or at regular intervals: a full queue
 	FindLoss             = "loss_unknown_cause"   // losses, cause not told (not at the sender, no RTT, too few)
 	FindReordering       = "reordering"           // data that came late, not lost
 	FindSpuriousTimeouts = "spurious_timeouts"    // retransmissions proven spurious, on timers
@@ -226,14 +226,18 @@ func (st *DirStats) share(kind string) float64 {
 //   - lost segments (down- and upstream of the capture, and the sender's
 //     IPv4 IDs missing at a receiver-side capture), what reordering and
 //     spurious resends do not explain, are congestion loss when more than
-//     half of the loss episodes began with the RTT near its peak and above
-//     queueRank of the ordinary moments' (see lossRanks), or, when the RTT
-//     does not tell (a queue too small to delay), when nearly every
-//     episode came at the flight's peak; random loss otherwise; the cause
-//     is not told at a receiver-side capture, without RTT samples or on
-//     fewer than minToldEpisodes episodes; a slow start ended by a loss
-//     episode that resent at least overshootMin segments, and
-//     overshootRatio times the later episodes' mean, overshot the path;
+//     half of the loss episodes began with the RTT (at a receiver-side
+//     capture, the one-way delay) near its peak and above queueRank of the
+//     ordinary moments' (see lossRanks; bbrQueueRank for BBR), or, when
+//     the RTT does not tell (a queue too small to delay), when the
+//     episodes came at regular intervals (regularCV); random loss
+//     otherwise, and after a slow-start overshoot when the later
+//     intervals are irregular (randomCV) whatever the RTT; the cause is
+//     not told without RTT or delay samples or on fewer than
+//     minToldEpisodes episodes; a slow start ended by a loss episode that
+//     resent at least overshootMin segments, and overshootRatio times the
+//     later episodes' mean, overshot the path (which brings
+//     congestion_loss into Kinds);
 //   - the flight reaching the receiver's window, below the
 //     bandwidth-delay product, is receiver-window limited; a sender that
 //     waited with room to send for minAppShare of the transfer, or whose
