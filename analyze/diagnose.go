@@ -274,7 +274,7 @@ const (
 	rxWindowFull = 0.6
 	rxAppShare   = 0.3
 	minACKLoss   = 0.01
-	minAppShare  = 0.3
+	minAppShare  = 0.2
 	minQueueMs   = 5
 )
 
