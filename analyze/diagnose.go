@@ -455,11 +455,14 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 	if !limited && !lossy && bottleneck > 0 && st.HasThroughput && st.ThroughputBps >= 0.5*bottleneck {
 		add(FindBottleneck, fmt.Sprintf("network limited: bottleneck about %s", BitRate(bottleneck)), map[string]float64{"bottleneck_bps": bottleneck})
 	}
-	base := st.RTTMinMs
+	base, queueShare := st.RTTMinMs, 1.0
 	if p.Vantage == VantageReceiver {
-		base = st.HandshakeRTTMs // the ack_rtt here is the receiver's ACK delay
+		// The ack_rtt here is the receiver's ACK delay; the median one-way
+		// delay over the whole transfer, ramp-up included, counts a queue
+		// that stood half the round trip.
+		base, queueShare = st.HandshakeRTTMs, 0.5
 	}
-	if !limited && st.HasQueueDelay && base > 0 && st.QueueDelayMs >= base && st.QueueDelayMs >= minQueueMs {
+	if !limited && st.HasQueueDelay && base > 0 && st.QueueDelayMs >= queueShare*base && st.QueueDelayMs >= minQueueMs {
 		if p.Vantage == VantageReceiver {
 			add(FindStandingQueue, fmt.Sprintf("standing queue: the one-way delay's median %.0f ms above its minimum, on a %.0f ms round trip (a queue that never drained)", st.QueueDelayMs, base),
 				map[string]float64{"queue_delay_ms": st.QueueDelayMs, "rtt_ms": base})
