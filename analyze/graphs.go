@@ -15,7 +15,7 @@ type GraphKind string
 const (
 	GraphTCPTrace   GraphKind = "seq"     // time/sequence, tcptrace style
 	GraphStevens    GraphKind = "stevens" // time/sequence, Stevens style
-	GraphThroughput GraphKind = "tput"    // throughput and goodput
+	GraphThroughput GraphKind = "tput"    // throughput, goodput and delivery rate
 	GraphRTT        GraphKind = "rtt"     // round-trip time samples
 	GraphWindow     GraphKind = "window"  // bytes in flight and receive window
 	GraphCwnd       GraphKind = "cwnd"    // estimated congestion window, ssthresh, losses
@@ -52,7 +52,7 @@ var graphs = []GraphSpec{
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newTCPTrace(o) }},
 	{Kind: GraphStevens, Command: "seq", Style: "stevens", Title: "Time/sequence (Stevens)", Series: stevensSeries,
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newStevens(o) }},
-	{Kind: GraphThroughput, Command: "tput", Title: "Throughput", Series: []string{SeriesThroughput, SeriesGoodput},
+	{Kind: GraphThroughput, Command: "tput", Title: "Throughput", Series: []string{SeriesThroughput, SeriesGoodput, SeriesDelivery},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newThroughput(o, p.Throughput) }},
 	{Kind: GraphRTT, Command: "rtt", Title: "Round-trip time", Series: []string{SeriesRTT},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newRTT(o, p.RTT) }},

@@ -25,6 +25,7 @@ const (
 	SeriesRST         = "rst"
 	SeriesThroughput  = "throughput"
 	SeriesGoodput     = "goodput"
+	SeriesDelivery    = "delivery-rate"
 	SeriesRTT         = "rtt"
 	SeriesInFlight    = "bytes-in-flight"
 	SeriesAdvertised  = "receive-window"

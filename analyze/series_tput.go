@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -87,14 +88,19 @@ func fmtDuration(ns int64) string {
 
 // Throughput builds the throughput graph of direction o.Dir: at each data
 // segment, the bits per second sent over the averaging window (all bytes,
-// retransmissions included), and at each ACK that acknowledges new data,
-// the goodput: newly acknowledged bits per second over the same window.
+// retransmissions included); at each ACK that acknowledges new data, the
+// goodput: newly acknowledged bits per second over the same window; and at
+// each ACK that reports new data delivered, the delivery rate: the bytes
+// newly delivered, SACKed ones included and each counted once (as Linux's
+// rate samples count them), so that a cumulative ACK jumping over what the
+// SACK blocks already reported after a repair does not spike above the
+// link's rate.
 func Throughput(recs []Record, o SeriesOptions, t ThroughputOptions) *Graph {
 	return feed(newThroughput(o, t), recs)
 }
 
 // tputEvent is what a record adds to the throughput graph: n bytes sent
-// (k 0) or newly acknowledged (k 1).
+// (k 0), newly acknowledged (k 1) or newly delivered (k 2).
 type tputEvent struct {
 	frame, time, n int64
 	k              int
@@ -110,9 +116,71 @@ type tputBuilder struct {
 	haveAck bool
 	wait    []tputEvent
 	// The moving averages, or the bins.
-	set         seriesSet
-	sent, acked *mover
-	bins        [2]map[int64]*tputBin // throughput, goodput: the bins holding data
+	set                    seriesSet
+	sent, acked, delivered *mover
+	bins                   [3]map[int64]*tputBin // throughput, goodput, delivery rate: the bins holding data
+	// sacked holds the ranges above the cumulative ACK that SACK blocks
+	// reported delivered (sorted, disjoint, at most maxSACKed).
+	sacked, spare [][2]int64
+}
+
+// maxSACKed bounds the SACKed ranges kept above the cumulative ACK.
+const maxSACKed = 64
+
+// deliver returns the bytes an ACK of cumulative ack (above the previous,
+// prev, when advanced) and SACK blocks reports delivered for the first
+// time, and updates the SACKed ranges.
+func (b *tputBuilder) deliver(prev int64, advanced bool, ack int64, blocks [][2]int64) int64 {
+	var n int64
+	if advanced {
+		n = ack - prev
+		keep := b.sacked[:0]
+		for _, r := range b.sacked {
+			if r[1] <= ack {
+				n -= r[1] - max(r[0], prev)
+				continue
+			}
+			if r[0] < ack {
+				n -= ack - max(r[0], prev)
+				r[0] = ack
+			}
+			keep = append(keep, r)
+		}
+		b.sacked = keep
+	}
+	for _, blk := range blocks {
+		lo, hi := max(blk[0], ack), blk[1]
+		if hi <= lo {
+			continue // below the cumulative ACK: a D-SACK, or old news
+		}
+		n += hi - lo - b.sackAdd(lo, hi)
+	}
+	return max(n, 0)
+}
+
+// sackAdd adds [lo, hi) to the SACKed ranges and returns how much of it
+// they held already.
+func (b *tputBuilder) sackAdd(lo, hi int64) int64 {
+	var had int64
+	out := b.spare[:0] // the other buffer: sacked and spare swap
+
+	nlo, nhi := lo, hi
+	for _, r := range b.sacked {
+		switch {
+		case r[1] < lo || r[0] > hi:
+			out = append(out, r)
+		default:
+			had += max(0, min(r[1], hi)-max(r[0], lo))
+			nlo, nhi = min(nlo, r[0]), max(nhi, r[1])
+		}
+	}
+	i, _ := slices.BinarySearchFunc(out, nlo, func(r [2]int64, v int64) int { return cmp.Compare(r[0], v) })
+	out = slices.Insert(out, i, [2]int64{nlo, nhi})
+	if len(out) > maxSACKed {
+		out = out[len(out)-maxSACKed:] // forget the lowest: they will be counted again when acknowledged
+	}
+	b.spare, b.sacked = b.sacked, out
+	return had
 }
 
 // tputBin is one bin of throughputBins.
@@ -137,7 +205,7 @@ func (b *tputBuilder) waits() bool { return b.t.Segments < 2 && b.t.RTTs > 0 }
 // start readies the averages or the bins for a window of w ns.
 func (b *tputBuilder) start(w int64) {
 	b.t.Window = w
-	b.sent, b.acked = newMover(b.t), newMover(b.t)
+	b.sent, b.acked, b.delivered = newMover(b.t), newMover(b.t), newMover(b.t)
 }
 
 func (b *tputBuilder) add(r *Record) {
@@ -150,8 +218,15 @@ func (b *tputBuilder) add(r *Record) {
 	case r.Dir == d && r.Len > 0:
 		e.k, e.n = 0, int64(r.Len)
 	case r.Dir == d.Reverse() && r.HasAck && r.Flags&reassembly.SYN == 0:
-		if b.haveAck && r.Ack > b.highAck {
+		advanced := b.haveAck && r.Ack > b.highAck
+		if advanced {
 			e.k, e.n = 1, r.Ack-b.highAck
+		}
+		if b.haveAck {
+			top := max(r.Ack, b.highAck)
+			if dn := b.deliver(b.highAck, advanced, top, r.SACK[:min(r.NSACK, len(r.SACK))]); dn > 0 {
+				b.push(tputEvent{frame: r.Frame, time: r.Time, k: 2, n: dn})
+			}
 		}
 		if !b.haveAck || r.Ack > b.highAck {
 			b.highAck, b.haveAck = r.Ack, true
@@ -160,6 +235,11 @@ func (b *tputBuilder) add(r *Record) {
 	if e.k < 0 {
 		return
 	}
+	b.push(e)
+}
+
+// push adds e, or keeps it until the window is known.
+func (b *tputBuilder) push(e tputEvent) {
 	if b.sent == nil {
 		b.wait = append(b.wait, e)
 		return
@@ -185,8 +265,11 @@ func (b *tputBuilder) event(e tputEvent) {
 		return
 	}
 	m, name := b.sent, SeriesThroughput
-	if e.k == 1 {
+	switch e.k {
+	case 1:
 		m, name = b.acked, SeriesGoodput
+	case 2:
+		m, name = b.delivered, SeriesDelivery
 	}
 	// After a pause longer than the window the average has fallen to
 	// zero: say so at the moment it did (on the last packet counted),
@@ -215,7 +298,7 @@ func (b *tputBuilder) graph() *Graph {
 	if b.t.Bins && b.t.Segments < 2 {
 		g.Series = b.binSeries()
 	} else {
-		g.Series = b.set.list(SeriesThroughput, SeriesGoodput)
+		g.Series = b.set.list(SeriesThroughput, SeriesGoodput, SeriesDelivery)
 	}
 	return g
 }
@@ -296,7 +379,7 @@ func (m *mover) compact() {
 func (b *tputBuilder) binSeries() []Series {
 	w := b.t.Window
 	var out []Series
-	for k, name := range []string{SeriesThroughput, SeriesGoodput} {
+	for k, name := range []string{SeriesThroughput, SeriesGoodput, SeriesDelivery} {
 		if b.bins[k] == nil {
 			continue
 		}

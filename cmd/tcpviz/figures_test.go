@@ -112,7 +112,7 @@ func TestHide(t *testing.T) {
 		t.Errorf("data series gone too")
 	}
 	_, stderr, code := tcpviz(t, nil, "tput", "--hide", "goodputt", capture)
-	if code != 2 || !strings.Contains(stderr, `--hide "goodputt": no such series in this graph (want throughput or goodput)`) {
+	if code != 2 || !strings.Contains(stderr, `--hide "goodputt": no such series in this graph (want throughput, goodput or delivery-rate)`) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	// compare's series are its inputs' labels.

@@ -16,7 +16,7 @@ import (
 func graphCommands(e *env) []*cli.Command {
 	usage := map[string]string{
 		"seq":    "time/sequence graph: --style tcptrace (segments, ACK and window lines, SACK, events) or stevens",
-		"tput":   "throughput and goodput over time, in bit/s",
+		"tput":   "throughput, goodput and delivery rate over time, in bit/s",
 		"rtt":    "round-trip time samples over time or sequence number, in ms",
 		"window": "bytes in flight against the advertised receive window",
 		"cwnd":   "estimated congestion window per round trip, ssthresh at each loss, receive window, loss and timeout marks (sender-side captures)",
