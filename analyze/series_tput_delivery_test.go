@@ -1,6 +1,15 @@
 package analyze
 
-import "testing"
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"tcpviz/internal/capturetest"
+)
 
 // TestDeliveryCountsEachByteOnce: SACK blocks count their bytes when they
 // report them; the cumulative ACK that later jumps over them counts only
@@ -35,5 +44,65 @@ func TestDeliveryCountsEachByteOnce(t *testing.T) {
 	// Every byte up to 5500 once, and 5500–6000 and 7000–8000 SACKed.
 	if want := int64(5500 + 500 + 1000); total != want {
 		t.Errorf("delivered %d in all, want %d", total, want)
+	}
+}
+
+// TestDeliveryRateAgainstLink: at the sender's capture of every labelled
+// run with SACK (testdata/labelled; a proxy's leg is not the link), the
+// delivery rate over the default 1 s window never exceeds the link's rate
+// by more than 10%, although the goodput does after a repair (the 2 Mbit/s
+// Reno run with 1% loss: 1.23 times the link).
+func TestDeliveryRateAgainstLink(t *testing.T) {
+	labels, _ := filepath.Glob(filepath.Join("..", "testdata", "labelled", "*.label.json"))
+	if len(labels) < 10 {
+		t.Fatalf("%d labelled runs, want the 20 of testdata/labelled", len(labels))
+	}
+	goodputOver := 0
+	for _, lf := range labels {
+		raw, err := os.ReadFile(lf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l runLabel
+		if err := json.Unmarshal(raw, &l); err != nil {
+			t.Fatal(err)
+		}
+		if l.Settings["PEP"] == "1" || l.Settings["SACK"] == "0" {
+			continue
+		}
+		link, err := strconv.ParseFloat(l.Settings["RATE"], 64)
+		if err != nil {
+			t.Fatalf("%s: RATE %q", l.Name, l.Settings["RATE"])
+		}
+		link *= 1e6
+		capture := strings.TrimSuffix(lf, ".label.json") + ".tx.pcap.gz"
+		ld, err := Load(capturetest.Opener(t, capture), LoadOptions{Stream: -1, Dir: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, _ := LookupGraph(GraphThroughput)
+		g := spec.Draw(ld.Records, SeriesOptions{Conn: ld.Conn, Dir: ld.Dir}, GraphParams{})
+		peak := func(name string) float64 {
+			var m float64
+			if s := g.Lookup(name); s != nil {
+				for _, p := range s.Points {
+					m = max(m, p.V[0])
+				}
+			}
+			return m
+		}
+		d, gp := peak(SeriesDelivery), peak(SeriesGoodput)
+		if d == 0 {
+			t.Errorf("%s: no delivery rate", l.Name)
+		}
+		if d > 1.1*link {
+			t.Errorf("%s: delivery rate peaks at %.2f times the %.1f Mbit/s link", l.Name, d/link, link/1e6)
+		}
+		if gp > 1.1*link {
+			goodputOver++
+		}
+	}
+	if goodputOver == 0 {
+		t.Error("goodput never above the link: the case the delivery rate is for is not in the corpus")
 	}
 }
