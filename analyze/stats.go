@@ -407,8 +407,8 @@ func (t *owdTrack) queueDelay(st *DirStats) {
 		return
 	}
 	c := slices.Clone(t.samples)
-	slices.Sort(c)
-	st.HasQueueDelay, st.QueueDelayMs = true, float64(c[len(c)/2]-c[0])/1e6
+	med, _ := median(c) // sorts c
+	st.HasQueueDelay, st.QueueDelayMs = true, float64(med-c[0])/1e6
 }
 
 // msClock tells whether the sender's timestamps tick in milliseconds
@@ -919,9 +919,8 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 			st.LossEpisodes, st.EpisodeResent, st.FirstEpisodeResent = l.episodes, l.resent, l.firstSent
 			lossRanks(&st, acc.cleanRTT, acc.cleanPeak, l.lossEps)
 			if len(acc.cleanRTT) >= 8 && acc.rttMin > 0 {
-				c := slices.Clone(acc.cleanRTT)
-				slices.Sort(c)
-				st.HasQueueDelay, st.QueueDelayMs = true, float64(c[len(c)/2]-acc.rttMin)/1e6
+				med, _ := median(slices.Clone(acc.cleanRTT))
+				st.HasQueueDelay, st.QueueDelayMs = true, float64(med-acc.rttMin)/1e6
 			}
 		}
 		st.ZeroWindowNs = acc.win.zeroWinTime
