@@ -33,7 +33,7 @@ type kernelEvent struct {
 // sending from src to dst.
 func readKernel(t *testing.T, path string, src, dst netip.AddrPort) []kernelEvent {
 	t.Helper()
-	return readJSONLines(t, path, func(e kernelEvent) bool {
+	return golden.ReadJSONLines(t, path, func(e kernelEvent) bool {
 		return e.Src == src.Addr().String() && e.Sport == src.Port() && e.Dst == dst.Addr().String() && e.Dport == dst.Port()
 	})
 }

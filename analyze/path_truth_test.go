@@ -1,9 +1,6 @@
 package analyze
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/netip"
@@ -45,38 +42,7 @@ type truthEvent struct {
 
 func readTruth(t *testing.T, path string) []truthEvent {
 	t.Helper()
-	return readJSONLines(t, path, func(truthEvent) bool { return true })
-}
-
-// readJSONLines reads a gzipped JSON-lines log of the corpus (a link's
-// truth log, a sender kernel's record), keeping the lines keep accepts.
-func readJSONLines[E any](t *testing.T, path string, keep func(E) bool) []E {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	var out []E
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		var e E
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		if keep(e) {
-			out = append(out, e)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return out
+	return golden.ReadJSONLines(t, path, func(truthEvent) bool { return true })
 }
 
 // truthSeg is one data segment of a capture.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"tcpviz/analyze/internal/stat"
 	"tcpviz/reassembly"
 )
 
@@ -33,19 +34,8 @@ type ThroughputOptions struct {
 // burst per RTT) and draws a sawtooth that is not in the path.
 const minWindowRTTs = 4
 
-// median is the median of samples (sorted in place); false without
-// samples.
-func median(samples []int64) (int64, bool) {
-	if len(samples) == 0 {
-		return 0, false
-	}
-	slices.Sort(samples)
-	n := len(samples)
-	if n%2 == 1 {
-		return samples[n/2], true
-	}
-	return (samples[n/2-1] + samples[n/2]) / 2, true
-}
+// median is stat.Median: the one median of the analysis.
+var median = stat.Median
 
 // resolveWindow sets t.Window from t.RTTs and the median of the ack_rtt
 // samples of the direction's data (rtts), and says what is wrong with the

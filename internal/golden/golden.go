@@ -6,6 +6,7 @@ package golden
 import (
 	"bufio"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -331,4 +332,38 @@ var Unread = map[string]struct {
 	"testdata__adversarial__c__icmp4_quote_frag.pcap": {7, "ICMP errors quoting IPv4 fragments: tshark feeds the quoted fragments into its reassembly, tcpviz does not"},
 	"testdata__adversarial__c__vxlan_sport53.pcap":    {25, "VXLAN from UDP port 53: tshark tries the lower port's dissector first (DNS) and reads no tunnel; tcpviz knows only tunnel ports"},
 	"testdata__adversarial__d__dot11_amsdu.pcap":      {27, "an 802.11 A-MSDU: tcpviz does not read its subframes"},
+}
+
+// ReadJSONLines reads a gzipped JSON-lines log of the corpus (a link's
+// truth log, a sender kernel's record), keeping the lines keep accepts.
+func ReadJSONLines[E any](t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, path string, keep func(E) bool) []E {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var out []E
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		var e E
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if keep(e) {
+			out = append(out, e)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return out
 }

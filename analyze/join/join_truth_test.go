@@ -1,0 +1,257 @@
+package join
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"tcpviz/internal/capturetest"
+	"tcpviz/internal/golden"
+)
+
+// The ground truth of a join: every scenario of the truth corpora is one
+// transfer captured before the emulated link (tx) and after it (rx), with
+// the link's log of every frame it dropped or reordered. Between the two
+// captures there is nothing else that drops or reorders (a gateway that
+// only forwards), so what the join finds between them is what the log
+// says, exactly.
+
+// scenario is one recorded transfer: its captures and what was set.
+type scenario struct {
+	name, dir string
+	tx, rx    string
+	truth     string
+	settings  map[string]string
+}
+
+// settingRE reads "KEY=value" settings out of a README table row or a
+// label file.
+var settingRE = regexp.MustCompile(`\b([A-Z_0-9]+)=(\S+)`)
+
+// scenarios lists the scenarios of every truth corpus present: the
+// bundled ones (testdata/truth-extra, testdata/labelled) always, the
+// shared corpus's when ../shared is there.
+func scenarios(t *testing.T) []scenario {
+	var out []scenario
+	dirs := []string{
+		filepath.Join(golden.Testdata(), "truth-extra"),
+		filepath.Join(golden.Testdata(), "labelled"),
+		filepath.Join(golden.SharedCaptures(), "truth"),
+		filepath.Join(golden.SharedCaptures(), "kernel"),
+	}
+	if !golden.CorpusPresent() {
+		t.Log("../shared/captures absent: only the bundled truth scenarios are joined")
+	}
+	for _, d := range dirs {
+		readme, _ := os.ReadFile(filepath.Join(d, "README.md"))
+		rows := map[string]string{}
+		for _, line := range strings.Split(string(readme), "\n") {
+			f := strings.Split(line, "|")
+			if len(f) > 3 {
+				rows[strings.TrimSpace(f[1])] = f[2]
+			}
+		}
+		truths, _ := filepath.Glob(filepath.Join(d, "*.truth.jsonl.gz"))
+		for _, tr := range truths {
+			name := strings.TrimSuffix(filepath.Base(tr), ".truth.jsonl.gz")
+			sc := scenario{name: name, dir: d, truth: tr, settings: map[string]string{}}
+			for _, ext := range []string{".pcap", ".pcap.gz"} {
+				if _, err := os.Stat(filepath.Join(d, name+".tx"+ext)); err == nil {
+					sc.tx, sc.rx = filepath.Join(d, name+".tx"+ext), filepath.Join(d, name+".rx"+ext)
+				}
+			}
+			if _, err := os.Stat(sc.rx); sc.tx == "" || err != nil {
+				continue
+			}
+			if lb, err := os.ReadFile(filepath.Join(d, name+".label.json")); err == nil {
+				var l struct{ Settings map[string]string }
+				if err := json.Unmarshal(lb, &l); err != nil {
+					t.Fatal(err)
+				}
+				sc.settings = l.Settings
+			} else {
+				for _, m := range settingRE.FindAllStringSubmatch(rows[name], -1) {
+					sc.settings[m[1]] = m[2]
+				}
+			}
+			out = append(out, sc)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no truth scenario found, not even the bundled ones")
+	}
+	return out
+}
+
+// event is one line of a truth log.
+type event struct {
+	Dir   string `json:"dir"`
+	Event string `json:"event"`
+	Sport uint16 `json:"sport"`
+	Dport uint16 `json:"dport"`
+	Len   int    `json:"len"`
+	Seq   uint32 `json:"seq"`
+	IPID  uint16 `json:"ip_id"`
+}
+
+func readEvents(t *testing.T, path string) []event {
+	return golden.ReadJSONLines(t, path, func(event) bool { return true })
+}
+
+func readCapture(t *testing.T, path string) *Capture {
+	c, err := Read(filepath.Base(path), capturetest.Reader(t, path))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return c
+}
+
+// duration parses a setting such as "270ms" (0 when absent).
+func duration(t *testing.T, s string) time.Duration {
+	if s == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		t.Fatalf("setting %q: %v", s, err)
+	}
+	return d
+}
+
+// busiest is the hop's connection that carried the most payload.
+func busiest(h *Hop) *ConnHop {
+	var b *ConnHop
+	for _, ch := range h.Conns {
+		if b == nil || ch.Up.Bytes[0]+ch.Up.Bytes[1] > b.Up.Bytes[0]+b.Up.Bytes[1] {
+			b = ch
+		}
+	}
+	return b
+}
+
+func TestJoinAgainstTruth(t *testing.T) {
+	var table strings.Builder
+	fmt.Fprintf(&table, "%-28s %-4s %12s %12s %12s %12s %10s %9s\n", "scenario", "dir", "lost truth", "lost join", "reord truth", "reord join", "owd-min", "delay")
+	checked := 0
+	for _, sc := range scenarios(t) {
+		if sc.settings["PEP"] == "1" {
+			t.Logf("%s: a proxy splits the connection between the captures (not matched packet by packet)", sc.name)
+			continue
+		}
+		tx, rx := readCapture(t, sc.tx), readCapture(t, sc.rx)
+		res, err := Join([]*Capture{rx, tx}) // the wrong way round: Join orders them
+		if err != nil {
+			t.Errorf("%s: %v", sc.name, err)
+			continue
+		}
+		if res.Captures[0] != tx {
+			t.Errorf("%s: the receiver's capture was put first", sc.name)
+			continue
+		}
+		h := res.Hops[0]
+		if !h.ClockOK {
+			t.Errorf("%s: no clock estimate", sc.name)
+			continue
+		}
+		// One host's clock: the offset is 0 but for the path's asymmetry.
+		if off := math.Abs(h.Clock.Offset); off > h.Clock.Err+1e6 {
+			t.Errorf("%s: clock offset %.3f ms (error %.3f ms) on captures from one clock", sc.name, h.Clock.Offset/1e6, h.Clock.Err/1e6)
+		}
+		ch := busiest(h)
+		events := readEvents(t, sc.truth)
+		// The link's a side is the client's.
+		linkDir := [2]string{"a->b", "b->a"}
+		// With jitter the fastest packet lies between the delay less the
+		// jitter and the delay.
+		jitter := duration(t, sc.settings["JITTER"])
+		delay := duration(t, sc.settings["DELAY"]) - jitter
+		rate, _ := strconv.ParseFloat(sc.settings["RATE"], 64) // Mbit/s
+		for d := range 2 {
+			dh := &ch.Dir[d]
+			if !dh.Forward == (d == 0) {
+				t.Errorf("%s %s: the direction runs the wrong way", sc.name, linkDir[d])
+			}
+			// A frame the capture cannot tell from another (a RST storm
+			// without IP IDs or timestamps) has no order of its own.
+			upPkts := ch.Up.Pkts[d]
+			if !dh.Forward {
+				upPkts = ch.Down.Pkts[d]
+			}
+			copies := map[ident]int{}
+			for i := range upPkts {
+				copies[identOf(&upPkts[i])]++
+			}
+			type frameKey struct {
+				seq  uint32
+				ipid uint16
+				len  int
+			}
+			alike := map[frameKey]bool{}
+			for i := range upPkts {
+				if p := &upPkts[i]; copies[identOf(p)] > 1 && !p.Dup {
+					alike[frameKey{p.Seq, p.IPID, int(p.Len)}] = true
+				}
+			}
+			var lost, reord, unordered int64
+			for _, e := range events {
+				if e.Dir != linkDir[d] || !ch.has(e.Sport, e.Dport) {
+					continue
+				}
+				switch {
+				case (e.Event == "loss" || e.Event == "queue") && e.Len > 0:
+					lost++
+				case e.Event == "reorder" && alike[frameKey{e.Seq, e.IPID, e.Len}]:
+					unordered++
+				case e.Event == "reorder":
+					reord++
+				}
+			}
+			if unordered > 0 {
+				t.Logf("%s %s: %d reordered frames are copies of others (left out)", sc.name, linkDir[d], unordered)
+			}
+			// The fixed delay: the link's, plus each frame's time on the
+			// wire at its rate.
+			minOWD := math.Inf(1)
+			for _, p := range dh.Pairs {
+				ser := 0.0
+				if rate > 0 {
+					ser = float64(p.Size) * 8 / rate * 1e3 // ns
+				}
+				minOWD = math.Min(minOWD, p.OWD-ser)
+			}
+			fmt.Fprintf(&table, "%-28s %-4s %12d %12d %12d %12d %10.2f %9.2f\n", sc.name, linkDir[d], lost, dh.LostData, reord, dh.Reordered, minOWD/1e6, float64(delay)/1e6)
+			tol := max(2, lost/50)
+			if dh.LostData < lost-tol || dh.LostData > lost+tol {
+				t.Errorf("%s %s: %d data segments lost between the captures, the link dropped %d", sc.name, linkDir[d], dh.LostData, lost)
+			}
+			if tol := max(2, reord/50); dh.Reordered < reord-tol || dh.Reordered > reord+tol {
+				t.Errorf("%s %s: %d packets reordered between the captures, the link reordered %d", sc.name, linkDir[d], dh.Reordered, reord)
+			}
+			if delay > 0 && (minOWD < float64(delay)-2e6 || minOWD > float64(delay+jitter)+2e6) {
+				t.Errorf("%s %s: minimum one-way delay less serialisation %.3f ms, the link's delay is %v (jitter %v)", sc.name, linkDir[d], minOWD/1e6, delay+jitter, jitter)
+			}
+			if dh.OWD.Min < 0 || dh.Queue.Min < 0 {
+				t.Errorf("%s %s: a negative delay", sc.name, linkDir[d])
+			}
+		}
+		checked++
+	}
+	t.Logf("\n%s", table.String())
+	if checked == 0 {
+		t.Fatal("no scenario checked")
+	}
+}
+
+// has reports whether ports sport, dport are the connection's (either way).
+func (ch *ConnHop) has(sport, dport uint16) bool {
+	c, s := ch.Up.Client.Port(), ch.Up.Server.Port()
+	return sport == c && dport == s || sport == s && dport == c
+}

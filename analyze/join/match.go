@@ -1,0 +1,184 @@
+package join
+
+import (
+	"cmp"
+	"slices"
+
+	"tcpviz/reassembly"
+)
+
+// Matching: a packet is the same packet at two points when its TCP header
+// is (sequence and ACK numbers, payload length, flags, window, the first
+// SACK block's edge, the timestamp value) and so is its IPv4 ID: what a
+// router or a NAT leaves alone. Addresses and ports are not compared
+// (a NAT rewrites them; the connections were matched before). Each copy
+// of a retransmitted segment is its own packet, told apart by its IP ID
+// and timestamp; where nothing tells copies apart (IPv6 without
+// timestamps), the clocks do: a copy goes to the latest one sent at
+// least the fixed delay before it arrived.
+
+// ident is what makes a packet itself at every point of the path.
+type ident struct {
+	seq, ack, tsval, sack uint32
+	len                   int32
+	ipid, window          uint16
+	flags                 reassembly.Flags
+}
+
+func identOf(p *Packet) ident {
+	return ident{p.Seq, p.Ack, p.TSVal, p.SACK, p.Len, p.IPID, p.Window,
+		p.Flags & (reassembly.SYN | reassembly.FIN | reassembly.RST | reassembly.ACK)}
+}
+
+func compareIdent(a, b ident) int {
+	return cmp.Or(cmp.Compare(a.seq, b.seq), cmp.Compare(a.ack, b.ack), cmp.Compare(a.len, b.len),
+		cmp.Compare(a.tsval, b.tsval), cmp.Compare(a.ipid, b.ipid), cmp.Compare(a.sack, b.sack),
+		cmp.Compare(a.window, b.window), cmp.Compare(a.flags, b.flags))
+}
+
+// side is one direction of one connection at one point: its packets
+// without capture duplicates, in capture order, and the duplicates
+// counted by the packet they copy.
+type side struct {
+	pkts []Packet
+	dups []int32 // capture duplicates of pkts[i]
+	// match is the index in the other side's pkts of pkts[i]'s copy, -1
+	// when none (yet).
+	match []int32
+}
+
+func newSide(all []Packet) *side {
+	s := &side{pkts: make([]Packet, 0, len(all))}
+	last := map[ident]int32{}
+	for i := range all {
+		p := &all[i]
+		id := identOf(p)
+		if p.Dup {
+			if j, ok := last[id]; ok {
+				s.dups[j]++
+				continue
+			}
+		}
+		last[id] = int32(len(s.pkts))
+		s.pkts = append(s.pkts, *p)
+		s.dups = append(s.dups, 0)
+	}
+	s.match = make([]int32, len(s.pkts))
+	for i := range s.match {
+		s.match[i] = -1
+	}
+	return s
+}
+
+// group is the packets of one ident on each side, by index.
+type group struct {
+	up, down []int32
+}
+
+// groups pairs the packets of up and down by ident (in time order
+// within each).
+func groups(up, down *side) []group {
+	type ref struct {
+		id  ident
+		i   int32
+		own bool // up's
+	}
+	refs := make([]ref, 0, len(up.pkts)+len(down.pkts))
+	for i := range up.pkts {
+		refs = append(refs, ref{identOf(&up.pkts[i]), int32(i), true})
+	}
+	for i := range down.pkts {
+		refs = append(refs, ref{identOf(&down.pkts[i]), int32(i), false})
+	}
+	slices.SortFunc(refs, func(a, b ref) int {
+		if c := compareIdent(a.id, b.id); c != 0 {
+			return c
+		}
+		if a.own != b.own {
+			if a.own {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	var out []group
+	for i := 0; i < len(refs); {
+		j := i
+		var g group
+		for j < len(refs) && compareIdent(refs[j].id, refs[i].id) == 0 {
+			if refs[j].own {
+				g.up = append(g.up, refs[j].i)
+			} else {
+				g.down = append(g.down, refs[j].i)
+			}
+			j++
+		}
+		if len(g.up) > 0 && len(g.down) > 0 {
+			out = append(out, g)
+		}
+		i = j
+	}
+	return out
+}
+
+// matchSure pairs the groups with as many packets on each side, in
+// order, and returns the others for matchTimed. single says a group had
+// one packet each side: a pair sure enough for the clocks.
+func matchSure(up, down *side, gs []group, sure func(u, d int32)) (rest []group) {
+	for _, g := range gs {
+		if len(g.up) != len(g.down) {
+			rest = append(rest, g)
+			continue
+		}
+		for k := range g.up {
+			up.match[g.up[k]], down.match[g.down[k]] = g.down[k], g.up[k]
+			if len(g.up) == 1 {
+				sure(g.up[k], g.down[k])
+			}
+		}
+	}
+	return rest
+}
+
+// matchTimed pairs the rest of the groups with the clocks' help: each
+// downstream copy, in time order, goes to the latest upstream copy sent
+// at least the fixed delay (less slack) before it arrived. A copy with
+// no such upstream packet left, whose packet was matched already, is a
+// duplicate made on the way (counted in dup).
+func matchTimed(up, down *side, gs []group, c *Clock, forward bool, slack float64, dup *int64) {
+	for _, g := range gs {
+		for _, di := range g.down {
+			d := &down.pkts[di]
+			best, seen := int32(-1), false
+			for _, ui := range g.up {
+				if !arrivable(c, &up.pkts[ui], d, forward, slack) {
+					continue
+				}
+				seen = true
+				if up.match[ui] < 0 {
+					best = ui
+				}
+			}
+			switch {
+			case best >= 0:
+				up.match[best], down.match[di] = di, best
+			case seen:
+				*dup++
+			}
+		}
+	}
+}
+
+// arrivable reports whether u, seen upstream, can be d downstream: its
+// raw delay, the offset removed, is no less than the fixed delay of its
+// size, less slack.
+func arrivable(c *Clock, u, d *Packet, forward bool, slack float64) bool {
+	var owd float64
+	if forward {
+		owd = float64(d.Time-u.Time) - c.At(u.Time)
+	} else {
+		owd = float64(d.Time-u.Time) + c.At(d.Time)
+	}
+	return owd >= c.Fixed(u.Wire, forward)-slack
+}
