@@ -1,8 +1,10 @@
 package charts
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
+	"strings"
 )
 
 // RowWriter writes the rows of a table, one format each: the one way
@@ -164,8 +166,18 @@ func (v Value) appendJSON(dst []byte) []byte {
 	case Int, Float, Bool:
 		return v.Append(dst)
 	}
-	b, _ := json.Marshal(v.String())
-	return append(dst, b...)
+	str := v.String()
+	if !strings.ContainsAny(str, "<>&") {
+		b, _ := json.Marshal(str)
+		return append(dst, b...)
+	}
+	// As tshark -T ek and Zeek write them: < > & as they are, not as
+	// json.Marshal's HTML-safe \u003c \u003e \u0026.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(str)
+	return append(dst, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }
 
 // textRows keeps the rows: a text table aligns its columns on all of them.

@@ -189,3 +189,21 @@ func TestTextTableEscapes(t *testing.T) {
 		t.Errorf("JSON %s (%v)", js.String(), err)
 	}
 }
+
+// TestJSONKeepsHTMLCharacters: JSON strings keep < > & as they are (as
+// tshark -T ek and Zeek write them), not json.Marshal's \u003e.
+func TestJSONKeepsHTMLCharacters(t *testing.T) {
+	var b strings.Builder
+	cols := []Doc{{Name: "hop", Kind: String}, {Name: "q", Kind: String}}
+	rw := NewRowWriter(&b, NDJSON, cols)
+	if err := rw.WriteRow([]Value{StrV("a.pcap>b.pcap"), StrV("x&\"<\n")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"hop": "a.pcap>b.pcap", "q": "x&\"<\n"}` + "\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}

@@ -156,7 +156,7 @@ func signedRTT(ch *ConnHop) float64 {
 	fa, fb := math.Inf(1), math.Inf(-1)
 	for d := range 2 {
 		up, down := newSide(ch.Up.Pkts[d]), newSide(ch.Down.Pkts[reassembly.Direction(d)^dirFlip(ch.Flip)])
-		matchSure(up, down, groups(up, down), func(u, w int32) {
+		matchAllSure(up, down, func(u, w int32) {
 			r := float64(down.pkts[w].Time - up.pkts[u].Time)
 			if d == 0 {
 				fa = math.Min(fa, r)
@@ -224,22 +224,26 @@ func matchConns(a, b *Capture) []*ConnHop {
 	return out
 }
 
-// sharedSample is how many of a connection's first packets each way
+// sharedSample is how many of a connection's packets each way
 // matchConns compares.
 const sharedSample = 512
 
-// shared counts the first packets of a each way found in b (flipped or
-// not) by their identity.
+// shared counts a sample of the packets of a each way found in b (flipped or
+// not) by their identity without options (a snap length may have cut
+// them off in one of the captures).
 func shared(a, b *Conn, flip bool) int {
 	n := 0
 	for d := range 2 {
 		ids := map[ident]bool{}
 		for i := range b.Pkts[reassembly.Direction(d)^dirFlip(flip)] {
-			ids[identOf(&b.Pkts[reassembly.Direction(d)^dirFlip(flip)][i])] = true
+			ids[looseIdent(&b.Pkts[reassembly.Direction(d)^dirFlip(flip)][i])] = true
 		}
+		// Spread over the connection: the other capture may hold only
+		// part of it.
 		pk := a.Pkts[d]
-		for i := range pk[:min(len(pk), sharedSample)] {
-			if ids[identOf(&pk[i])] {
+		step := max(len(pk)/sharedSample, 1)
+		for i := 0; i < len(pk); i += step {
+			if ids[looseIdent(&pk[i])] {
 				n++
 			}
 		}
@@ -268,7 +272,7 @@ func joinHop(u, w *Capture) *Hop {
 		for d := range 2 {
 			su, sw := newSide(ch.Up.Pkts[d]), newSide(ch.Down.Pkts[reassembly.Direction(d)^dirFlip(ch.Flip)])
 			sides[d] = [2]*side{su, sw}
-			rest := matchSure(su, sw, groups(su, sw), func(i, j int32) {
+			rest := matchAllSure(su, sw, func(i, j int32) {
 				p, q := &su.pkts[i], &sw.pkts[j]
 				sure[d] = append(sure[d], sample{t: p.Time, d: q.Time - p.Time, size: p.Wire})
 			})
@@ -311,12 +315,14 @@ func joinHop(u, w *Capture) *Hop {
 	for _, wk := range works {
 		dh := &wk.ch.Dir[wk.d]
 		matchTimed(wk.up, wk.down, wk.rest, &h.Clock, dh.Forward, slack, &dh.Duplicated)
-		dh.measure(wk.up, wk.down, &h.Clock, dh.Forward, downSpan(h, dh.Forward))
+		matchTimed(wk.up, wk.down, looseGroups(wk.up, wk.down), &h.Clock, dh.Forward, slack, &dh.Duplicated)
+		dh.measure(wk.up, wk.down, &h.Clock, dh.Forward, downSpan(h, dh.Forward), downSpan(h, !dh.Forward))
 	}
 	return h
 }
 
-// downSpan is the time span of the capture a direction leaves the hop at.
+// downSpan is the time span of the capture a direction leaves the hop at
+// (given !forward: the one it enters at).
 func downSpan(h *Hop, forward bool) [2]int64 {
 	if forward {
 		return [2]int64{h.Down.First, h.Down.Last}
@@ -325,7 +331,7 @@ func downSpan(h *Hop, forward bool) [2]int64 {
 }
 
 // measure fills the direction's counts and delays from its matched sides.
-func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span [2]int64) {
+func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [2]int64) {
 	var owds, queues []int64
 	for i := range up.pkts {
 		j := up.match[i]
@@ -358,7 +364,7 @@ func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span [2]int64)
 		} else {
 			arrive -= c.At(p.Time)
 		}
-		if arrive+c.Fixed(p.Wire, forward) < float64(span[0]) || arrive+float64(slowest) > float64(span[1]) {
+		if up.match[i] < 0 && (arrive+c.Fixed(p.Wire, forward) < float64(span[0]) || arrive+float64(slowest) > float64(span[1])) {
 			continue
 		}
 		dh.Sent++
@@ -377,7 +383,19 @@ func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span [2]int64)
 		i := down.match[j]
 		switch {
 		case i < 0:
-			dh.Extra++
+			// Seen leaving the hop: unseen entering it only if it left
+			// while the upstream capture ran.
+			q := &down.pkts[j]
+			left := float64(q.Time) - c.Fixed(q.Wire, forward)
+			if forward {
+				left -= c.At(q.Time)
+			} else {
+				left += c.At(q.Time)
+			}
+			// It entered between left less the slowest queueing and left.
+			if left <= float64(upSpan[1]) && left-float64(slowest) >= float64(upSpan[0]) {
+				dh.Extra++
+			}
 		case i < maxUp:
 			dh.Reordered++
 		default:

@@ -139,7 +139,7 @@ func busiest(h *Hop) *ConnHop {
 
 func TestJoinAgainstTruth(t *testing.T) {
 	var table strings.Builder
-	fmt.Fprintf(&table, "%-28s %-4s %12s %12s %12s %12s %10s %9s\n", "scenario", "dir", "lost truth", "lost join", "reord truth", "reord join", "owd-min", "delay")
+	fmt.Fprintf(&table, "%-28s %-4s %12s %12s %12s %12s %10s %9s %9s\n", "scenario", "dir", "lost truth", "lost join", "reord truth", "reord join", "owd-min", "delay", "offset")
 	checked := 0
 	for _, sc := range scenarios(t) {
 		if sc.settings["PEP"] == "1" {
@@ -227,7 +227,7 @@ func TestJoinAgainstTruth(t *testing.T) {
 				}
 				minOWD = math.Min(minOWD, p.OWD-ser)
 			}
-			fmt.Fprintf(&table, "%-28s %-4s %12d %12d %12d %12d %10.2f %9.2f\n", sc.name, linkDir[d], lost, dh.LostData, reord, dh.Reordered, minOWD/1e6, float64(delay)/1e6)
+			fmt.Fprintf(&table, "%-28s %-4s %12d %12d %12d %12d %10.2f %9.2f %9.3f\n", sc.name, linkDir[d], lost, dh.LostData, reord, dh.Reordered, minOWD/1e6, float64(delay)/1e6, h.Clock.Offset/1e6)
 			tol := max(2, lost/50)
 			if dh.LostData < lost-tol || dh.LostData > lost+tol {
 				t.Errorf("%s %s: %d data segments lost between the captures, the link dropped %d", sc.name, linkDir[d], dh.LostData, lost)
@@ -237,6 +237,9 @@ func TestJoinAgainstTruth(t *testing.T) {
 			}
 			if delay > 0 && (minOWD < float64(delay)-2e6 || minOWD > float64(delay+jitter)+2e6) {
 				t.Errorf("%s %s: minimum one-way delay less serialisation %.3f ms, the link's delay is %v (jitter %v)", sc.name, linkDir[d], minOWD/1e6, delay+jitter, jitter)
+			}
+			if dh.Extra != 0 {
+				t.Errorf("%s %s: %d packets seen leaving the hop were not seen entering it (both captures are whole)", sc.name, linkDir[d], dh.Extra)
 			}
 			if dh.OWD.Min < 0 || dh.Queue.Min < 0 {
 				t.Errorf("%s %s: a negative delay", sc.name, linkDir[d])
@@ -254,4 +257,106 @@ func TestJoinAgainstTruth(t *testing.T) {
 func (ch *ConnHop) has(sport, dport uint16) bool {
 	c, s := ch.Up.Client.Port(), ch.Up.Server.Port()
 	return sport == c && dport == s || sport == s && dport == c
+}
+
+// TestJoinTruncatedOptions: one capture with a snap length that cut the
+// TCP options off (no timestamps, no SACK blocks), the other whole,
+// still match packet for packet: the counts are those of the whole pair.
+func TestJoinTruncatedOptions(t *testing.T) {
+	n := 0
+	for _, sc := range scenarios(t) {
+		if sc.settings["PEP"] == "1" || sc.dir != filepath.Join(golden.Testdata(), "labelled") {
+			continue
+		}
+		tx, rx := readCapture(t, sc.tx), readCapture(t, sc.rx)
+		whole, err := Join([]*Capture{tx, rx})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut := clone(rx)
+		for _, c := range cut.Conns {
+			for d := range c.Pkts {
+				for i := range c.Pkts[d] {
+					c.Pkts[d][i].TSVal, c.Pkts[d][i].SACK = 0, 0
+				}
+			}
+		}
+		res, err := Join([]*Capture{tx, cut})
+		if err != nil {
+			t.Fatalf("%s: %v", sc.name, err)
+		}
+		a, b := busiest(whole.Hops[0]), busiest(res.Hops[0])
+		for d := range 2 {
+			x, y := a.Dir[d], b.Dir[d]
+			if x.Matched != y.Matched || x.LostData != y.LostData || x.LostAcks != y.LostAcks || x.Reordered != y.Reordered {
+				t.Errorf("%s dir %d: options cut: matched %d lost %d+%d reordered %d; whole: %d, %d+%d, %d",
+					sc.name, d, y.Matched, y.LostData, y.LostAcks, y.Reordered, x.Matched, x.LostData, x.LostAcks, x.Reordered)
+			}
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no labelled scenario")
+	}
+}
+
+// window keeps the packets of c sent from lo to hi (a capture started
+// late or stopped early).
+func window(c *Capture, lo, hi int64) *Capture {
+	out := clone(c)
+	out.First, out.Last = hi, lo
+	for _, cc := range out.Conns {
+		for d := range cc.Pkts {
+			var keep []Packet
+			for _, p := range cc.Pkts[d] {
+				if p.Time >= lo && p.Time <= hi {
+					keep = append(keep, p)
+					out.First, out.Last = min(out.First, p.Time), max(out.Last, p.Time)
+				}
+			}
+			cc.Pkts[d] = keep
+		}
+	}
+	return out
+}
+
+// TestJoinPartialOverlap: the receiver's capture started late and the
+// sender's stopped early; the join works on the overlap, and what it
+// calls lost there is what the whole pair lost there.
+func TestJoinPartialOverlap(t *testing.T) {
+	n := 0
+	for _, sc := range scenarios(t) {
+		if sc.settings["PEP"] == "1" || sc.dir != filepath.Join(golden.Testdata(), "labelled") {
+			continue
+		}
+		tx, rx := readCapture(t, sc.tx), readCapture(t, sc.rx)
+		whole, err := Join([]*Capture{tx, rx})
+		if err != nil {
+			t.Fatal(err)
+		}
+		span := tx.Last - tx.First
+		lo, hi := tx.First+span*3/10, tx.First+span*7/10
+		res, err := Join([]*Capture{window(tx, tx.First, hi), window(rx, lo, rx.Last)})
+		if err != nil {
+			t.Fatalf("%s: %v", sc.name, err)
+		}
+		a, b := busiest(whole.Hops[0]).Dir[0], busiest(res.Hops[0]).Dir[0]
+		slowest := a.OWD.Max
+		var inner, outer int64
+		for _, lt := range a.Lost {
+			if lt >= lo && lt <= hi-slowest {
+				inner++
+			}
+			if lt >= lo-slowest && lt <= hi {
+				outer++
+			}
+		}
+		if b.LostData < inner || b.LostData > outer || b.Extra != 0 || b.Matched == 0 {
+			t.Errorf("%s: on the overlap %d lost (%d matched, %d unmatched downstream); the whole pair lost %d to %d there", sc.name, b.LostData, b.Matched, b.Extra, inner, outer)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no labelled scenario")
+	}
 }

@@ -77,7 +77,23 @@ type group struct {
 
 // groups pairs the packets of up and down by ident (in time order
 // within each).
-func groups(up, down *side) []group {
+func groups(up, down *side) []group { return groupBy(up, down, identOf, false) }
+
+// looseIdent is a packet's ident without its TCP options: what is left
+// when one capture's snap length cut them off, or a middlebox rewrote
+// them.
+func looseIdent(p *Packet) ident {
+	id := identOf(p)
+	id.tsval, id.sack = 0, 0
+	return id
+}
+
+// looseGroups groups, by looseIdent, the packets groups left unmatched.
+func looseGroups(up, down *side) []group { return groupBy(up, down, looseIdent, true) }
+
+// groupBy groups the packets of up and down by key; unmatched: only
+// those not matched yet.
+func groupBy(up, down *side, key func(*Packet) ident, unmatched bool) []group {
 	type ref struct {
 		id  ident
 		i   int32
@@ -85,10 +101,14 @@ func groups(up, down *side) []group {
 	}
 	refs := make([]ref, 0, len(up.pkts)+len(down.pkts))
 	for i := range up.pkts {
-		refs = append(refs, ref{identOf(&up.pkts[i]), int32(i), true})
+		if !unmatched || up.match[i] < 0 {
+			refs = append(refs, ref{key(&up.pkts[i]), int32(i), true})
+		}
 	}
 	for i := range down.pkts {
-		refs = append(refs, ref{identOf(&down.pkts[i]), int32(i), false})
+		if !unmatched || down.match[i] < 0 {
+			refs = append(refs, ref{key(&down.pkts[i]), int32(i), false})
+		}
 	}
 	slices.SortFunc(refs, func(a, b ref) int {
 		if c := compareIdent(a.id, b.id); c != 0 {
@@ -141,27 +161,52 @@ func matchSure(up, down *side, gs []group, sure func(u, d int32)) (rest []group)
 	return rest
 }
 
+// matchAllSure pairs what matchSure can: by ident, then what is left by
+// looseIdent (one capture without options), and returns the ident groups
+// left for matchTimed.
+func matchAllSure(up, down *side, sure func(u, d int32)) []group {
+	rest := matchSure(up, down, groups(up, down), sure)
+	matchSure(up, down, looseGroups(up, down), sure)
+	return rest
+}
+
 // matchTimed pairs the rest of the groups with the clocks' help: each
 // downstream copy, in time order, goes to the latest upstream copy sent
-// at least the fixed delay (less slack) before it arrived. A copy with
-// no such upstream packet left, whose packet was matched already, is a
-// duplicate made on the way (counted in dup).
+// at least the fixed delay (less slack) before it arrived — the repair,
+// not the original lost a round trip before — or to an earlier one sent
+// within slack of that (copies that close are told apart by nothing, and
+// taking them in order reorders none). A copy with no such upstream
+// packet left, whose packet was matched already, is a duplicate made on
+// the way (counted in dup).
 func matchTimed(up, down *side, gs []group, c *Clock, forward bool, slack float64, dup *int64) {
+	var cands []int32
 	for _, g := range gs {
 		for _, di := range g.down {
+			if down.match[di] >= 0 {
+				continue
+			}
 			d := &down.pkts[di]
-			best, seen := int32(-1), false
+			cands = cands[:0]
+			seen := false
 			for _, ui := range g.up {
 				if !arrivable(c, &up.pkts[ui], d, forward, slack) {
 					continue
 				}
 				seen = true
 				if up.match[ui] < 0 {
-					best = ui
+					cands = append(cands, ui)
 				}
 			}
 			switch {
-			case best >= 0:
+			case len(cands) > 0:
+				latest := up.pkts[cands[len(cands)-1]].Time
+				best := cands[len(cands)-1]
+				for _, ui := range cands {
+					if float64(latest-up.pkts[ui].Time) <= slack {
+						best = ui
+						break
+					}
+				}
 				up.match[best], down.match[di] = di, best
 			case seen:
 				*dup++

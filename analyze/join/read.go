@@ -47,6 +47,14 @@ type Conn struct {
 	Bytes [2]int64 // payload bytes, capture duplicates left out
 }
 
+// Ends are the sender and the receiver of direction d.
+func (c *Conn) Ends(d reassembly.Direction) [2]netip.AddrPort {
+	if d == reassembly.S2C {
+		return [2]netip.AddrPort{c.Server, c.Client}
+	}
+	return [2]netip.AddrPort{c.Client, c.Server}
+}
+
 // Capture is what the join reads of one capture.
 type Capture struct {
 	Name        string

@@ -24,7 +24,7 @@ func columnsMarkdown(docs []charts.Doc) string {
 }
 
 // TestREADMEColumns: the README documents every column of streams,
-// summary and compare, in order, exactly as the descriptors do (-update
+// flows, summary, compare and join, in order, exactly as the descriptors do (-update
 // rewrites the README's tables).
 func TestREADMEColumns(t *testing.T) {
 	const path = "../../README.md"
@@ -41,6 +41,7 @@ func TestREADMEColumns(t *testing.T) {
 		{"flows", charts.FlowsColumns.Docs()},
 		{"summary", charts.SummaryColumns.Docs()},
 		{"compare", charts.CompareColumns.Docs()},
+		{"join", charts.JoinColumns.Docs()},
 	} {
 		begin, end := "<!-- columns:"+tc.name+" -->\n", "<!-- end columns:"+tc.name+" -->"
 		i := strings.Index(readme, begin)

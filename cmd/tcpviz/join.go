@@ -1,0 +1,146 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"tcpviz/analyze/join"
+	"tcpviz/charts"
+	"tcpviz/reassembly"
+)
+
+func joinCommand(e *env) *cli.Command {
+	tf, of, jf := &tableFlags{}, &tableOutFlags{}, &jobsFlags{}
+	return &cli.Command{
+		Name:  "join",
+		Usage: "line up captures of the same transfers taken at different points of the path: per hop, what was lost, reordered and delayed between them",
+		Description: "The captures are put in path order from the evidence (the round trip between each two\n" +
+			"does not depend on their clocks), each packet is found again in the next capture (by its\n" +
+			"TCP header and IPv4 ID: a NAT's new addresses and ports do not matter), and the clocks are\n" +
+			"lined up from the fastest packets each way (offset, drift, and how far path asymmetry could\n" +
+			"move the offset). One row per hop, connection and direction, in the formats of summary.\n" +
+			"--columns lists every column with its unit and meaning.",
+		ArgsUsage: "CAPTURE CAPTURE [CAPTURE...]",
+		Flags:     append(groupFlags(tf, of, jf), &cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"}),
+		Action: func(c *cli.Context) error {
+			if err := parseGroups(c, tf, of, jf); err != nil {
+				return err
+			}
+			if c.Bool("columns") {
+				return charts.WriteDocs(e.stdout, charts.JoinColumns.Docs())
+			}
+			if of.OutDir != "" {
+				return usagef("join: --out-dir: the join is one table; name it with -o")
+			}
+			format, err := of.format(tf, isTerminal(e.stdout))
+			if err != nil {
+				return err
+			}
+			ins, err := e.inputsOf(c, nil)
+			if err != nil {
+				return err
+			}
+			if len(ins) < 2 {
+				return usagef("join: name two captures or more of the same transfers (got %d)", len(ins))
+			}
+			res, readErr := e.joinInputs(ins, jf.Jobs)
+			if res == nil {
+				return readErr
+			}
+			write := func(w io.Writer) error { return writeJoin(w, format, res) }
+			if of.Output != "" && of.Output != "-" {
+				if err := refuseInput(of.Output, e.guarded(ins)); err != nil {
+					return err
+				}
+				if err := refuseSpecial(of.Output); err != nil {
+					return err
+				}
+				if err := writeAtomic(of.Output, e.guarded(ins), write); err != nil {
+					return err
+				}
+				fmt.Fprintln(e.stdout, escapeName(of.Output))
+			} else if err := write(e.stdout); err != nil {
+				return err
+			}
+			return readErr
+		},
+	}
+}
+
+// joinInputs reads every input and joins them. A capture damaged part
+// way is joined on what was read before the damage (the error said, the
+// run then exits 1: errReported); one that cannot be read at all, or
+// captures with nothing in common, end the run (res nil).
+func (e *env) joinInputs(ins []input, jobs int) (*join.Result, error) {
+	caps := make([]*join.Capture, len(ins))
+	work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+		src, err := e.newSource(in, 1)
+		if err != nil {
+			return fileResult{err: err}
+		}
+		defer src.close()
+		r, err := src.open()
+		if err != nil {
+			return fileResult{err: prefixErr(in, err)}
+		}
+		caps[i], err = join.Read(in.name, r)
+		if err != nil {
+			return fileResult{err: prefixErr(in, err)}
+		}
+		return fileResult{}
+	})
+	failed := false
+	forEachInput(ins, jobs, work, func(i int, _ input, r fileResult) {
+		failed = e.printResult(r) || failed
+	})
+	done()
+	for i, c := range caps {
+		if c == nil || c.Packets == 0 {
+			if c != nil {
+				return nil, fmt.Errorf("%s: no TCP packet: nothing to join", ins[i].display())
+			}
+			return nil, errReported
+		}
+	}
+	res, err := join.Join(caps)
+	if err != nil {
+		if errors.Is(err, join.ErrNothingInCommon) {
+			return nil, fmt.Errorf("%w (captures of different transfers?)", err)
+		}
+		return nil, err
+	}
+	for _, h := range res.Hops {
+		if !h.ClockOK {
+			fmt.Fprintf(e.stderr, "tcpviz: warning: %s: no packet seen at both captures in both directions: the clocks are not lined up (delays are the raw differences)\n", escapeName(h.Name()))
+		}
+	}
+	if failed {
+		return res, errReported
+	}
+	return res, nil
+}
+
+// writeJoin writes the join's rows: hop by hop, connection by connection,
+// c2s then s2c.
+func writeJoin(w io.Writer, format charts.TableFormat, res *join.Result) error {
+	rw := charts.NewRowWriter(w, format, charts.JoinColumns.Docs())
+	var row []charts.Value
+	for _, h := range res.Hops {
+		for _, ch := range h.Conns {
+			for d := range ch.Dir {
+				r := charts.JoinRow{Hop: h, Conn: ch, Dir: reassembly.Direction(d)}
+				row = charts.JoinColumns.AppendRow(row[:0], &r)
+				if err := rw.WriteRow(row); err != nil {
+					return err
+				}
+			}
+		}
+		if err := rw.EndGroup(); err != nil {
+			return err
+		}
+	}
+	return rw.Close()
+}
