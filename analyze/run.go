@@ -66,7 +66,8 @@ type RunOptions struct {
 	// result is reused once OnConn returns: copy what is kept.
 	OnConn func(*ConnResult)
 	// OnSegment, if set, sees every segment in capture order with its
-	// analysis (Analyze must be set); the segment is reused afterwards.
+	// analysis (without Analyze, Keep or Also: a zero PacketInfo, the
+	// tracker's view only); the segment is reused afterwards.
 	OnSegment func(*reassembly.Conn, *reassembly.Segment, PacketInfo)
 	// OnFlow, if set, receives every flow of any transport (TCP
 	// connections, UDP flows, other IP protocols) once it ends, in order
@@ -298,6 +299,9 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			fr.segment(c, seg)
 		}
 		if a == nil {
+			if o.OnSegment != nil && !seg.InICMP {
+				o.OnSegment(c, seg, PacketInfo{})
+			}
 			continue
 		}
 		if seg.InICMP { // counted in its connection, drawn in no graph

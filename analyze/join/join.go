@@ -72,11 +72,11 @@ type DirHop struct {
 
 // Pair is one packet seen at both ends of a hop.
 type Pair struct {
-	Up, Down int64   // times, each on its capture's clock
-	OWD      float64 // ns
-	Queue    float64 // ns above the fixed delay
-	Size     int32   // frame bytes
-	Data     bool
+	Up    int64   // upstream time, on its capture's clock
+	OWD   float32 // ns
+	Queue float32 // ns above the fixed delay
+	Size  int32   // frame bytes
+	Data  bool
 }
 
 // Dist summarises a distribution of delays (ns); N is 0 when empty.
@@ -196,48 +196,69 @@ func matchConns(a, b *Capture) []*ConnHop {
 		}
 	}
 	used := map[*Conn]bool{}
+	ids := map[*Conn]*[2]map[ident]bool{} // made once per connection of b
 	var out []*ConnHop
 	for _, ca := range a.Conns {
-		cands := slices.Clone(byEnds[key{ca.Client, ca.Server}])
-		for d := range 2 {
-			if ca.HasSYN[d] {
-				cands = append(cands, byISN[ca.ISN[d]]...)
-			}
-		}
-		var best *ConnHop
-		bestScore := 0
-		for _, cb := range cands {
-			if used[cb] {
-				continue
-			}
-			for _, flip := range []bool{false, true} {
-				if s := shared(ca, cb, flip); s > bestScore {
-					best, bestScore = &ConnHop{Up: ca, Down: cb, Flip: flip}, s
+		best := bestOf(ca, byEnds[key{ca.Client, ca.Server}], used, ids)
+		if best == nil {
+			// Across a NAT: the same initial sequence numbers.
+			var cands []*Conn
+			for d := range 2 {
+				if ca.HasSYN[d] {
+					cands = append(cands, byISN[ca.ISN[d]]...)
 				}
 			}
+			best = bestOf(ca, cands, used, ids)
 		}
 		if best != nil {
 			used[best.Down] = true
+			delete(ids, best.Down)
 			out = append(out, best)
 		}
 	}
 	return out
 }
 
+// bestOf is the candidate, either way round, sharing the most packets
+// with ca, nil if none shares any.
+func bestOf(ca *Conn, cands []*Conn, used map[*Conn]bool, ids map[*Conn]*[2]map[ident]bool) *ConnHop {
+	var best *ConnHop
+	bestScore := 0
+	for _, cb := range cands {
+		if used[cb] {
+			continue
+		}
+		set := ids[cb]
+		if set == nil {
+			set = new([2]map[ident]bool)
+			for d := range 2 {
+				set[d] = map[ident]bool{}
+				for i := range cb.Pkts[d] {
+					set[d][looseIdent(&cb.Pkts[d][i])] = true
+				}
+			}
+			ids[cb] = set
+		}
+		for _, flip := range []bool{false, true} {
+			if s := shared(ca, set, flip); s > bestScore {
+				best, bestScore = &ConnHop{Up: ca, Down: cb, Flip: flip}, s
+			}
+		}
+	}
+	return best
+}
+
 // sharedSample is how many of a connection's packets each way
 // matchConns compares.
 const sharedSample = 512
 
-// shared counts a sample of the packets of a each way found in b (flipped or
-// not) by their identity without options (a snap length may have cut
-// them off in one of the captures).
-func shared(a, b *Conn, flip bool) int {
+// shared counts a sample of the packets of a each way found in b's
+// packet sets (by direction; flipped or not), by their identity without
+// options (a snap length may have cut them off in one of the captures).
+func shared(a *Conn, b *[2]map[ident]bool, flip bool) int {
 	n := 0
 	for d := range 2 {
-		ids := map[ident]bool{}
-		for i := range b.Pkts[reassembly.Direction(d)^dirFlip(flip)] {
-			ids[looseIdent(&b.Pkts[reassembly.Direction(d)^dirFlip(flip)][i])] = true
-		}
+		ids := b[reassembly.Direction(d)^dirFlip(flip)]
 		// Spread over the connection: the other capture may hold only
 		// part of it.
 		pk := a.Pkts[d]
@@ -317,6 +338,7 @@ func joinHop(u, w *Capture) *Hop {
 		matchTimed(wk.up, wk.down, wk.rest, &h.Clock, dh.Forward, slack, &dh.Duplicated)
 		matchTimed(wk.up, wk.down, looseGroups(wk.up, wk.down), &h.Clock, dh.Forward, slack, &dh.Duplicated)
 		dh.measure(wk.up, wk.down, &h.Clock, dh.Forward, downSpan(h, dh.Forward), downSpan(h, !dh.Forward))
+		wk.up, wk.down, wk.rest = nil, nil, nil // done with: free as the hop goes on
 	}
 	return h
 }
@@ -332,7 +354,8 @@ func downSpan(h *Hop, forward bool) [2]int64 {
 
 // measure fills the direction's counts and delays from its matched sides.
 func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [2]int64) {
-	var owds, queues []int64
+	owds, queues := make([]int64, 0, len(up.pkts)), make([]int64, 0, len(up.pkts))
+	dh.Pairs = make([]Pair, 0, len(up.pkts))
 	for i := range up.pkts {
 		j := up.match[i]
 		if j < 0 {
@@ -346,7 +369,7 @@ func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [
 			owd = c.OWD(p.Time, q.Time, false)
 		}
 		queue := math.Max(owd-c.Fixed(p.Wire, forward), 0)
-		dh.Pairs = append(dh.Pairs, Pair{Up: p.Time, Down: q.Time, OWD: owd, Queue: queue, Size: p.Wire, Data: p.Data()})
+		dh.Pairs = append(dh.Pairs, Pair{Up: p.Time, OWD: float32(owd), Queue: float32(queue), Size: p.Wire, Data: p.Data()})
 		owds, queues = append(owds, int64(owd)), append(queues, int64(queue))
 		dh.Duplicated += int64(max(down.dups[j]-up.dups[i], 0))
 	}

@@ -225,7 +225,7 @@ func TestJoinAgainstTruth(t *testing.T) {
 				if rate > 0 {
 					ser = float64(p.Size) * 8 / rate * 1e3 // ns
 				}
-				minOWD = math.Min(minOWD, p.OWD-ser)
+				minOWD = math.Min(minOWD, float64(p.OWD)-ser)
 			}
 			fmt.Fprintf(&table, "%-28s %-4s %12d %12d %12d %12d %10.2f %9.2f %9.3f\n", sc.name, linkDir[d], lost, dh.LostData, reord, dh.Reordered, minOWD/1e6, float64(delay)/1e6, h.Clock.Offset/1e6)
 			tol := max(2, lost/50)

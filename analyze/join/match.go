@@ -20,8 +20,7 @@ import (
 // ident is what makes a packet itself at every point of the path.
 type ident struct {
 	seq, ack, tsval, sack uint32
-	len                   int32
-	ipid, window          uint16
+	len, ipid, window     uint16
 	flags                 reassembly.Flags
 }
 
@@ -48,20 +47,27 @@ type side struct {
 }
 
 func newSide(all []Packet) *side {
-	s := &side{pkts: make([]Packet, 0, len(all))}
-	last := map[ident]int32{}
+	s := &side{pkts: all, dups: make([]int32, len(all))}
+	hasDup := false
 	for i := range all {
-		p := &all[i]
-		id := identOf(p)
-		if p.Dup {
-			if j, ok := last[id]; ok {
-				s.dups[j]++
-				continue
+		hasDup = hasDup || all[i].Dup
+	}
+	if hasDup { // a copy without them (rare: the connection's own slice otherwise)
+		s.pkts, s.dups = make([]Packet, 0, len(all)), s.dups[:0]
+		last := map[ident]int32{}
+		for i := range all {
+			p := &all[i]
+			id := identOf(p)
+			if p.Dup {
+				if j, ok := last[id]; ok {
+					s.dups[j]++
+					continue
+				}
 			}
+			last[id] = int32(len(s.pkts))
+			s.pkts = append(s.pkts, *p)
+			s.dups = append(s.dups, 0)
 		}
-		last[id] = int32(len(s.pkts))
-		s.pkts = append(s.pkts, *p)
-		s.dups = append(s.dups, 0)
 	}
 	s.match = make([]int32, len(s.pkts))
 	for i := range s.match {

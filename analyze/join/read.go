@@ -15,13 +15,12 @@ import (
 
 // Packet is one TCP packet of a capture, as the join compares them.
 type Packet struct {
-	Time     int64 // ns since the epoch, on the capture's clock
-	Frame    int64
+	Time     int64  // ns since the epoch, on the capture's clock
 	Seq, Ack uint32 // raw
 	TSVal    uint32
 	SACK     uint32 // left edge of the first SACK block, 0 when none
-	Len      int32  // TCP payload bytes on the wire
 	Wire     int32  // frame bytes on the wire
+	Len      uint16 // TCP payload bytes on the wire
 	IPID     uint16 // IPv4 identification, 0 for IPv6
 	Window   uint16 // raw
 	Flags    reassembly.Flags
@@ -69,7 +68,7 @@ type Capture struct {
 func Read(name string, r *reassembly.Reader) (*Capture, error) {
 	c := &Capture{Name: name}
 	byStream := map[int]*Conn{}
-	o := analyze.RunOptions{Analyze: true, Keep: -1}
+	o := analyze.RunOptions{Keep: -1} // the tracker's view is enough
 	o.OnSegment = func(rc *reassembly.Conn, s *reassembly.Segment, _ analyze.PacketInfo) {
 		cc := byStream[rc.Stream]
 		if cc == nil {
@@ -77,7 +76,7 @@ func Read(name string, r *reassembly.Reader) (*Capture, error) {
 			byStream[rc.Stream] = cc
 			c.Conns = append(c.Conns, cc)
 		}
-		p := Packet{Time: s.Time, Frame: s.Frame, Seq: s.Seq, Ack: s.Ack, Len: int32(s.PayloadLen),
+		p := Packet{Time: s.Time, Seq: s.Seq, Ack: s.Ack, Len: uint16(min(s.PayloadLen, 0xffff)),
 			Wire: int32(s.WireLen), IPID: s.IPID, Window: s.Window, Flags: s.Flags, Dup: s.Duplicate}
 		if s.Opt.HasTimestamp {
 			p.TSVal = s.Opt.TSVal
