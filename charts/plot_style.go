@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"tcpviz/analyze"
+	"tcpviz/analyze/join"
 )
 
 // The Tableau 10 palette, which Wireshark's graphs also use.
@@ -64,6 +65,9 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesSsthresh:   {color: orange, width: 1.4, legend: "ssthresh estimate (the window settled at after each loss)"},
 	analyze.SeriesFastLoss:   {color: red, width: 4, glyph: draw.CrossGlyph{}, legend: "loss: fast retransmit"},
 	analyze.SeriesRTOLoss:    {color: purple, width: 4.5, glyph: draw.PyramidGlyph{}, legend: "loss: timeout"},
+	join.SeriesOWD:           {color: blue, width: 1.3, legend: "one-way delay (packet seen at both captures)", density: true},
+	join.SeriesQueue:         {color: orange, width: 1.3, legend: "queueing delay (above the fixed delay of its size)", density: true},
+	join.SeriesLostBetween:   {color: red, width: 4, glyph: draw.CrossGlyph{}, legend: "lost between the captures"},
 }
 
 // palette colours series without a fixed style (the inputs of a

@@ -73,7 +73,7 @@ func (c *Clock) OWD(up, down int64, forward bool) float64 {
 
 // Fixed is the fixed one-way delay of a frame of size bytes, forward or
 // back: what the OWD of a packet that met no queue is.
-func (c *Clock) Fixed(size int32, forward bool) float64 {
+func (c *Clock) Fixed(size uint16, forward bool) float64 {
 	i := 0
 	if !forward {
 		i = 1

@@ -55,9 +55,10 @@ type DirHop struct {
 	// seen at both ends.
 	Sent, Matched int64
 	// LostData and LostAcks are the packets sent and never seen beyond
-	// the hop, with payload and without; Lost their upstream times.
+	// the hop, with payload and without; Lost the data segments, as the
+	// upstream capture has them.
 	LostData, LostAcks int64
-	Lost               []int64
+	Lost               []Packet
 	// Reordered are the packets that left the hop after one that entered
 	// it later (RFC 4737); Duplicated the extra copies the hop delivered;
 	// Extra the packets seen leaving it that never entered it (a capture
@@ -73,9 +74,10 @@ type DirHop struct {
 // Pair is one packet seen at both ends of a hop.
 type Pair struct {
 	Up    int64   // upstream time, on its capture's clock
+	Frame uint32  // upstream frame number
 	OWD   float32 // ns
 	Queue float32 // ns above the fixed delay
-	Size  int32   // frame bytes
+	Size  uint16  // frame bytes
 	Data  bool
 }
 
@@ -295,7 +297,7 @@ func joinHop(u, w *Capture) *Hop {
 			sides[d] = [2]*side{su, sw}
 			rest := matchAllSure(su, sw, func(i, j int32) {
 				p, q := &su.pkts[i], &sw.pkts[j]
-				sure[d] = append(sure[d], sample{t: p.Time, d: q.Time - p.Time, size: p.Wire})
+				sure[d] = append(sure[d], sample{t: p.Time, d: q.Time - p.Time, size: int32(p.Wire)})
 			})
 			works = append(works, &dirWork{ch: ch, d: d, rest: rest})
 		}
@@ -369,7 +371,7 @@ func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [
 			owd = c.OWD(p.Time, q.Time, false)
 		}
 		queue := math.Max(owd-c.Fixed(p.Wire, forward), 0)
-		dh.Pairs = append(dh.Pairs, Pair{Up: p.Time, OWD: float32(owd), Queue: float32(queue), Size: p.Wire, Data: p.Data()})
+		dh.Pairs = append(dh.Pairs, Pair{Up: p.Time, Frame: p.Frame, OWD: float32(owd), Queue: float32(queue), Size: p.Wire, Data: p.Data()})
 		owds, queues = append(owds, int64(owd)), append(queues, int64(queue))
 		dh.Duplicated += int64(max(down.dups[j]-up.dups[i], 0))
 	}
@@ -396,7 +398,7 @@ func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [
 		}
 		if p.Data() {
 			dh.LostData++
-			dh.Lost = append(dh.Lost, p.Time)
+			dh.Lost = append(dh.Lost, *p)
 		} else {
 			dh.LostAcks++
 		}

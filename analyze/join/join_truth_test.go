@@ -15,6 +15,7 @@ import (
 
 	"tcpviz/internal/capturetest"
 	"tcpviz/internal/golden"
+	"tcpviz/reassembly"
 )
 
 // The ground truth of a join: every scenario of the truth corpora is one
@@ -179,41 +180,7 @@ func TestJoinAgainstTruth(t *testing.T) {
 			if !dh.Forward == (d == 0) {
 				t.Errorf("%s %s: the direction runs the wrong way", sc.name, linkDir[d])
 			}
-			// A frame the capture cannot tell from another (a RST storm
-			// without IP IDs or timestamps) has no order of its own.
-			upPkts := ch.Up.Pkts[d]
-			if !dh.Forward {
-				upPkts = ch.Down.Pkts[d]
-			}
-			copies := map[ident]int{}
-			for i := range upPkts {
-				copies[identOf(&upPkts[i])]++
-			}
-			type frameKey struct {
-				seq  uint32
-				ipid uint16
-				len  int
-			}
-			alike := map[frameKey]bool{}
-			for i := range upPkts {
-				if p := &upPkts[i]; copies[identOf(p)] > 1 && !p.Dup {
-					alike[frameKey{p.Seq, p.IPID, int(p.Len)}] = true
-				}
-			}
-			var lost, reord, unordered int64
-			for _, e := range events {
-				if e.Dir != linkDir[d] || !ch.has(e.Sport, e.Dport) {
-					continue
-				}
-				switch {
-				case (e.Event == "loss" || e.Event == "queue") && e.Len > 0:
-					lost++
-				case e.Event == "reorder" && alike[frameKey{e.Seq, e.IPID, e.Len}]:
-					unordered++
-				case e.Event == "reorder":
-					reord++
-				}
-			}
+			lost, _, reord, unordered := fromLog(events, ch, d, linkDir[d])
 			if unordered > 0 {
 				t.Logf("%s %s: %d reordered frames are copies of others (left out)", sc.name, linkDir[d], unordered)
 			}
@@ -343,7 +310,8 @@ func TestJoinPartialOverlap(t *testing.T) {
 		a, b := busiest(whole.Hops[0]).Dir[0], busiest(res.Hops[0]).Dir[0]
 		slowest := a.OWD.Max
 		var inner, outer int64
-		for _, lt := range a.Lost {
+		for _, lp := range a.Lost {
+			lt := lp.Time
 			if lt >= lo && lt <= hi-slowest {
 				inner++
 			}
@@ -359,4 +327,92 @@ func TestJoinPartialOverlap(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no labelled scenario")
 	}
+}
+
+// TestOWDGraph: the owd graph of every bundled truth pair's data
+// direction draws each packet seen at both captures once, delays never
+// negative and the queueing part never above the delay, and a loss mark
+// for each segment the link dropped, at the time it entered the link.
+func TestOWDGraph(t *testing.T) {
+	n := 0
+	for _, sc := range scenarios(t) {
+		if sc.settings["PEP"] == "1" || !strings.HasPrefix(sc.dir, golden.Testdata()) {
+			continue
+		}
+		res, err := Join([]*Capture{readCapture(t, sc.tx), readCapture(t, sc.rx)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, d, ok := res.Pick(-1, -1)
+		if !ok {
+			t.Fatalf("%s: no connection picked", sc.name)
+		}
+		g := OWDGraph(res.Hops[0], ch, d)
+		dh := &ch.Dir[d]
+		count := map[string]int{}
+		for _, s := range g.Series {
+			count[s.Name] = len(s.Points)
+			for i, p := range s.Points {
+				if p.V[0] < 0 {
+					t.Errorf("%s %s: a negative delay %.3f ms", sc.name, s.Name, p.V[0])
+				}
+				if s.Name == SeriesQueue && p.V[0] > g.Series[0].Points[i].V[0] {
+					t.Errorf("%s: queueing delay %.3f ms above the delay %.3f ms", sc.name, p.V[0], g.Series[0].Points[i].V[0])
+				}
+				if p.Frame <= 0 || p.Time < g.TimeOrigin {
+					t.Errorf("%s %s: a point without its frame or before the connection (%+v)", sc.name, s.Name, p)
+				}
+			}
+		}
+		if count[SeriesOWD] != int(dh.Matched) || count[SeriesQueue] != int(dh.Matched) || count[SeriesLostBetween] != int(dh.LostData) {
+			t.Errorf("%s: drew %v for %d packets matched and %d lost", sc.name, count, dh.Matched, dh.LostData)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no bundled scenario")
+	}
+}
+
+// fromLog counts what a link's log says it did to direction d (its
+// "a->b" or "b->a", dir) of connection ch: data segments and pure ACKs
+// dropped, frames reordered, and reordered frames the capture cannot
+// tell from another (a RST storm without IP IDs or timestamps: they have
+// no order of their own), left out of reord.
+func fromLog(events []event, ch *ConnHop, d int, dir string) (lost, lostAcks, reord, unordered int64) {
+	upPkts := ch.Up.Pkts[d]
+	if !ch.Dir[d].Forward {
+		upPkts = ch.Down.Pkts[reassembly.Direction(d)^dirFlip(ch.Flip)]
+	}
+	copies := map[ident]int{}
+	for i := range upPkts {
+		copies[identOf(&upPkts[i])]++
+	}
+	type frameKey struct {
+		seq  uint32
+		ipid uint16
+		len  int
+	}
+	alike := map[frameKey]bool{}
+	for i := range upPkts {
+		if p := &upPkts[i]; copies[identOf(p)] > 1 && !p.Dup {
+			alike[frameKey{p.Seq, p.IPID, int(p.Len)}] = true
+		}
+	}
+	for _, e := range events {
+		if e.Dir != dir || !ch.has(e.Sport, e.Dport) {
+			continue
+		}
+		switch {
+		case (e.Event == "loss" || e.Event == "queue") && e.Len > 0:
+			lost++
+		case e.Event == "loss" || e.Event == "queue":
+			lostAcks++
+		case e.Event == "reorder" && alike[frameKey{e.Seq, e.IPID, e.Len}]:
+			unordered++
+		case e.Event == "reorder":
+			reord++
+		}
+	}
+	return lost, lostAcks, reord, unordered
 }

@@ -16,10 +16,11 @@ import (
 // Packet is one TCP packet of a capture, as the join compares them.
 type Packet struct {
 	Time     int64  // ns since the epoch, on the capture's clock
+	Frame    uint32 // 1-based packet number in the capture (wraps past 4 G)
 	Seq, Ack uint32 // raw
 	TSVal    uint32
 	SACK     uint32 // left edge of the first SACK block, 0 when none
-	Wire     int32  // frame bytes on the wire
+	Wire     uint16 // frame bytes on the wire (at most 65535)
 	Len      uint16 // TCP payload bytes on the wire
 	IPID     uint16 // IPv4 identification, 0 for IPv6
 	Window   uint16 // raw
@@ -76,8 +77,8 @@ func Read(name string, r *reassembly.Reader) (*Capture, error) {
 			byStream[rc.Stream] = cc
 			c.Conns = append(c.Conns, cc)
 		}
-		p := Packet{Time: s.Time, Seq: s.Seq, Ack: s.Ack, Len: uint16(min(s.PayloadLen, 0xffff)),
-			Wire: int32(s.WireLen), IPID: s.IPID, Window: s.Window, Flags: s.Flags, Dup: s.Duplicate}
+		p := Packet{Time: s.Time, Frame: uint32(s.Frame), Seq: s.Seq, Ack: s.Ack, Len: uint16(min(s.PayloadLen, 0xffff)),
+			Wire: uint16(min(s.WireLen, 0xffff)), IPID: s.IPID, Window: s.Window, Flags: s.Flags, Dup: s.Duplicate}
 		if s.Opt.HasTimestamp {
 			p.TSVal = s.Opt.TSVal
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -16,6 +17,9 @@ import (
 
 func joinCommand(e *env) *cli.Command {
 	tf, of, jf := &tableFlags{}, &tableOutFlags{}, &jobsFlags{}
+	picture, conn := &pictureFlags{axes: true}, newConnFlags()
+	graphFlag, graph := choiceFlag("graph", nil, "", []string{string(join.GraphOWD)},
+		"draw a graph instead of the table: owd (one-way and queueing delay across the first hop over time, the losses marked where they happened) to -o (.png .svg .pdf, or its points as .csv .json)", "the table")
 	return &cli.Command{
 		Name:  "join",
 		Usage: "line up captures of the same transfers taken at different points of the path: per hop, what was lost, reordered and delayed between them",
@@ -26,10 +30,26 @@ func joinCommand(e *env) *cli.Command {
 			"move the offset). One row per hop, connection and direction, in the formats of summary.\n" +
 			"--columns lists every column with its unit and meaning.",
 		ArgsUsage: "CAPTURE CAPTURE [CAPTURE...]",
-		Flags:     append(groupFlags(tf, of, jf), &cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"}),
+		Flags: append(groupFlags(tf, of, jf, conn, picture), graphFlag,
+			&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"}),
 		Action: func(c *cli.Context) error {
-			if err := parseGroups(c, tf, of, jf); err != nil {
+			if err := parseGroups(c, tf, of, jf, conn, picture); err != nil {
 				return err
+			}
+			var gformat charts.GraphFormat
+			if graph.v != "" {
+				switch of.Output {
+				case "":
+					return usagef("join --graph %s: name the picture with -o (.png .svg .pdf, or .csv .json for its points; - for its points on standard output)", graph.v)
+				case "-":
+					gformat = charts.PointsCSV
+				default:
+					f, err := charts.ParseGraphFormat(strings.TrimPrefix(extOf(of.Output), "."))
+					if err != nil {
+						return usagef("-o %s: unknown output format (want .png, .svg, .pdf, .csv or .json)", of.Output)
+					}
+					gformat = f
+				}
 			}
 			if c.Bool("columns") {
 				return charts.WriteDocs(e.stdout, charts.JoinColumns.Docs())
@@ -59,6 +79,22 @@ func joinCommand(e *env) *cli.Command {
 				return readErr
 			}
 			write := func(w io.Writer) error { return writeJoin(w, format, res) }
+			if gformat != "" {
+				ch, d, ok := res.Pick(conn.Stream, conn.Dir)
+				if !ok {
+					return fmt.Errorf("-s %d: no such connection in both %s", conn.Stream, escapeName(res.Hops[0].Name()))
+				}
+				g := join.OWDGraph(res.Hops[0], ch, d)
+				picture.apply(g)
+				for _, w := range g.Warnings {
+					fmt.Fprintf(e.stderr, "tcpviz: warning: join: %s\n", oneLine(w))
+				}
+				po := picture.Plot
+				if po.Title == "" {
+					po.Title = charts.Title(g, "")
+				}
+				write = func(w io.Writer) error { return charts.WriteGraph(w, g, gformat, po) }
+			}
 			if of.Output != "" && of.Output != "-" {
 				if err := refuseInput(of.Output, e.guarded(ins)); err != nil {
 					return err

@@ -1,0 +1,105 @@
+package join
+
+import (
+	"tcpviz/analyze"
+	"tcpviz/reassembly"
+)
+
+// GraphOWD is the join's graph: one-way and queueing delay across a hop
+// over time, with the packets lost on it.
+const GraphOWD analyze.GraphKind = "owd"
+
+// The series of the owd graph.
+const (
+	SeriesOWD         = "owd"          // one-way delay of each packet seen at both ends
+	SeriesQueue       = "queue_delay"  // its part above the fixed delay
+	SeriesLostBetween = "lost_between" // a data segment lost on the hop, at its fixed delay
+)
+
+// Pick finds the connection and direction a graph of the hops shows:
+// stream (in the first capture; -1: the one that carried the most
+// payload) and dir (-1: its direction with the most payload). ok is false
+// when no hop holds the stream.
+func (r *Result) Pick(stream, dir int) (ch0 *ConnHop, d reassembly.Direction, ok bool) {
+	if len(r.Hops) == 0 {
+		return nil, 0, false
+	}
+	for _, ch := range r.Hops[0].Conns {
+		if stream >= 0 && ch.Up.Stream != stream {
+			continue
+		}
+		if ch0 == nil || stream < 0 && ch.Up.Bytes[0]+ch.Up.Bytes[1] > ch0.Up.Bytes[0]+ch0.Up.Bytes[1] {
+			ch0 = ch
+		}
+	}
+	if ch0 == nil {
+		return nil, 0, false
+	}
+	d = reassembly.C2S
+	if ch0.Up.Bytes[reassembly.S2C] > ch0.Up.Bytes[reassembly.C2S] {
+		d = reassembly.S2C
+	}
+	if dir >= 0 {
+		d = reassembly.Direction(dir)
+	}
+	return ch0, d, true
+}
+
+// OWDGraph is the one-way delay of direction d of connection ch across
+// hop h: every packet seen at both ends (its delay, its queueing delay)
+// and every data segment lost between them, over the hop's first
+// capture's time from the connection's first packet there; frames are
+// those of the capture the direction enters the hop at.
+func OWDGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
+	dh := &ch.Dir[d]
+	ends := ch.Up.Ends(d)
+	g := &analyze.Graph{Kind: GraphOWD, Title: "One-way delay " + h.Name(), Stream: ch.Up.Stream, Dir: d,
+		Src: ends[0], Dst: ends[1], XCol: -1, YCol: 0,
+		X:       analyze.Axis{Label: "time", Unit: "s", Time: true},
+		Y:       analyze.Axis{Label: "one-way delay", Unit: "ms"},
+		Columns: []string{"delay_ms"}}
+	if !h.ClockOK {
+		g.Warnings = append(g.Warnings, "no packet was seen at both captures in both directions: the delays are raw differences of the two clocks")
+	}
+	first := int64(0)
+	for _, dd := range ch.Up.Pkts {
+		if len(dd) > 0 && (first == 0 || dd[0].Time < first) {
+			first = dd[0].Time
+		}
+	}
+	g.TimeOrigin = first
+	owd := analyze.Series{Name: SeriesOWD, Kind: analyze.Dots, Points: make([]analyze.Point, 0, len(dh.Pairs))}
+	queue := analyze.Series{Name: SeriesQueue, Kind: analyze.Dots, Points: make([]analyze.Point, 0, len(dh.Pairs))}
+	for _, p := range dh.Pairs {
+		t := p.Up
+		if !dh.Forward {
+			// Up is on the hop's second capture's clock: the first's.
+			t -= int64(h.Clock.At(t))
+		}
+		owd.Points = append(owd.Points, analyze.Point{Frame: int64(p.Frame), Time: t, V: [3]float64{float64(p.OWD) / 1e6}})
+		queue.Points = append(queue.Points, analyze.Point{Frame: int64(p.Frame), Time: t, V: [3]float64{float64(p.Queue) / 1e6}})
+	}
+	lost := analyze.Series{Name: SeriesLostBetween, Kind: analyze.Marks}
+	for _, p := range dh.Lost {
+		t := p.Time
+		if !dh.Forward {
+			t -= int64(h.Clock.At(t))
+		}
+		lost.Points = append(lost.Points, analyze.Point{Frame: int64(p.Frame), Time: t, V: [3]float64{h.Clock.Fixed(maxWire(dh), dh.Forward) / 1e6}})
+	}
+	g.Series = append(g.Series, owd, queue)
+	if len(lost.Points) > 0 {
+		g.Series = append(g.Series, lost)
+	}
+	return g
+}
+
+// maxWire is the largest frame of the direction's matched packets: a
+// lost data segment's fixed delay is drawn at that size.
+func maxWire(dh *DirHop) uint16 {
+	var m uint16
+	for _, p := range dh.Pairs {
+		m = max(m, p.Size)
+	}
+	return m
+}
