@@ -17,8 +17,10 @@ func (r *JoinRow) dir() *join.DirHop { return &r.Conn.Dir[r.Dir] }
 
 type joinCol = Column[JoinRow]
 
+// joinCount is a count of packets matched one by one, null on a split
+// connection (its halves have no packet in common).
 func joinCount(name, unit, doc string, f func(*join.DirHop) int64) joinCol {
-	return joinCol{name, Int, unit, doc, func(r *JoinRow) Value { return IntV(f(r.dir())) }}
+	return joinCol{name, Int, unit, doc, func(r *JoinRow) Value { return IntV(f(r.dir())).Or(!r.Conn.Split) }}
 }
 
 // joinDelay is a column of milliseconds (three decimals: the captures'
@@ -27,7 +29,7 @@ func joinCount(name, unit, doc string, f func(*join.DirHop) int64) joinCol {
 func joinDelay(name, doc string, f func(*join.DirHop) int64) joinCol {
 	return joinCol{name, Float, "ms", doc, func(r *JoinRow) Value {
 		d := r.dir()
-		return FloatV(float64(f(d))/1e6, 3).Or(d.OWD.N > 0)
+		return FloatV(float64(f(d))/1e6, 3).Or(d.OWD.N > 0 && !r.Conn.Split)
 	}}
 }
 
@@ -71,6 +73,6 @@ var JoinColumns = Schema[JoinRow]{
 	joinClock("clock_offset_error_ms", "ms", "how well the fastest packets pin the offset down (half their spread each way, plus the timestamps' resolution); path asymmetry is not in it: see clock_offset_bound_ms", 3, func(c *join.Clock) float64 { return c.Err / 1e6 }),
 	joinClock("clock_offset_bound_ms", "ms", "half the round trip between the two capture points: how far a path slower one way than the other can move the true offset", 3, func(c *join.Clock) float64 { return c.Bound / 1e6 }),
 	joinClock("clock_drift_ppm", "ppm", "how fast the offset grows (the clocks' relative skew), 0 when the two directions do not show the same", 3, func(c *join.Clock) float64 { return c.Drift * 1e6 }),
-	{"split", Bool, "", "a proxy terminates TCP between the captures (the connection is two connections); false here: each row's packets were matched one by one", func(r *JoinRow) Value { return BoolV(false) }},
-	{"proxy_buffer_max_bytes", Int, "B", "with split: the most bytes the proxy held (accepted on one side, not yet delivered on the other); null otherwise", func(r *JoinRow) Value { return IntV(0).Or(false) }},
+	{"split", Bool, "", "a proxy terminates TCP between the captures: the row's stream and stream_downstream are the two halves (joined by the server's port and start time; the counts and delays of packets matched one by one are then null)", func(r *JoinRow) Value { return BoolV(r.Conn.Split) }},
+	{"proxy_buffer_max_bytes", Int, "B", "with split: the most bytes the proxy held in this direction (acknowledged to the sender, not yet acknowledged beyond it); null otherwise", func(r *JoinRow) Value { return IntV(r.dir().ProxyBufferMax).Or(r.Conn.Split) }},
 }

@@ -68,6 +68,9 @@ var seriesStyles = map[string]seriesStyle{
 	join.SeriesOWD:           {color: blue, width: 1.3, legend: "one-way delay (packet seen at both captures)", density: true},
 	join.SeriesQueue:         {color: orange, width: 1.3, legend: "queueing delay (above the fixed delay of its size)", density: true},
 	join.SeriesLostBetween:   {color: red, width: 4, glyph: draw.CrossGlyph{}, legend: "lost between the captures"},
+	join.SeriesAccepted:      {color: blue, width: 1.6, legend: "accepted by the proxy (acknowledged to the sender)"},
+	join.SeriesDelivered:     {color: green, width: 1.6, legend: "delivered beyond the proxy (acknowledged by the receiver)"},
+	join.SeriesBuffered:      {color: orange, width: 1.4, legend: "held by the proxy"},
 }
 
 // palette colours series without a fixed style (the inputs of a

@@ -1,20 +1,63 @@
 package join
 
 import (
+	"path"
+
 	"tcpviz/analyze"
 	"tcpviz/reassembly"
 )
 
-// GraphOWD is the join's graph: one-way and queueing delay across a hop
-// over time, with the packets lost on it.
-const GraphOWD analyze.GraphKind = "owd"
+// The join's graphs: one-way and queueing delay across a hop over time,
+// with the packets lost on it; and, for a connection a proxy splits, the
+// proxy's buffer.
+const (
+	GraphOWD   analyze.GraphKind = "owd"
+	GraphProxy analyze.GraphKind = "proxy"
+)
 
 // The series of the owd graph.
 const (
 	SeriesOWD         = "owd"          // one-way delay of each packet seen at both ends
 	SeriesQueue       = "queue_delay"  // its part above the fixed delay
 	SeriesLostBetween = "lost_between" // a data segment lost on the hop, at its fixed delay
+	SeriesAccepted    = "accepted"     // bytes the proxy acknowledged to the sender
+	SeriesDelivered   = "delivered"    // bytes acknowledged beyond the proxy
+	SeriesBuffered    = "buffered"     // the difference: what the proxy held
 )
+
+// GraphSeries are the series a graph of the join draws (nil for another
+// kind).
+func GraphSeries(k analyze.GraphKind) []string {
+	switch k {
+	case GraphOWD:
+		return []string{SeriesOWD, SeriesQueue, SeriesLostBetween}
+	case GraphProxy:
+		return []string{SeriesAccepted, SeriesDelivered, SeriesBuffered}
+	}
+	return nil
+}
+
+// ProxyGraph is the buffer of the proxy that splits connection ch across
+// hop h, for direction d: bytes it accepted from the sender, bytes
+// delivered beyond it, and their difference, over time.
+func ProxyGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
+	ends := ch.Up.Ends(d)
+	g := &analyze.Graph{Kind: GraphProxy, Title: "Proxy buffer " + shortHop(h), Stream: ch.Up.Stream, Dir: d,
+		Src: ends[0], Dst: ends[1], XCol: -1, YCol: 0, TimeOrigin: start(ch.Up),
+		X:       analyze.Axis{Label: "time", Unit: "s", Time: true},
+		Y:       analyze.Axis{Label: "bytes", Unit: "B"},
+		Columns: []string{"bytes"}}
+	acc := analyze.Series{Name: SeriesAccepted, Kind: analyze.Steps}
+	del := analyze.Series{Name: SeriesDelivered, Kind: analyze.Steps}
+	buf := analyze.Series{Name: SeriesBuffered, Kind: analyze.Steps}
+	for _, b := range ProxyBuffer(h, ch, d) {
+		acc.Points = append(acc.Points, analyze.Point{Time: b.Time, V: [3]float64{float64(b.Accepted)}})
+		del.Points = append(del.Points, analyze.Point{Time: b.Time, V: [3]float64{float64(b.Delivered)}})
+		buf.Points = append(buf.Points, analyze.Point{Time: b.Time, V: [3]float64{float64(max(b.Accepted-b.Delivered, 0))}})
+	}
+	g.Series = []analyze.Series{acc, del, buf}
+	return g
+}
 
 // Pick finds the connection and direction a graph of the hops shows:
 // stream (in the first capture; -1: the one that carried the most
@@ -53,14 +96,11 @@ func (r *Result) Pick(stream, dir int) (ch0 *ConnHop, d reassembly.Direction, ok
 func OWDGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
 	dh := &ch.Dir[d]
 	ends := ch.Up.Ends(d)
-	g := &analyze.Graph{Kind: GraphOWD, Title: "One-way delay " + h.Name(), Stream: ch.Up.Stream, Dir: d,
+	g := &analyze.Graph{Kind: GraphOWD, Title: "One-way delay " + shortHop(h), Stream: ch.Up.Stream, Dir: d,
 		Src: ends[0], Dst: ends[1], XCol: -1, YCol: 0,
 		X:       analyze.Axis{Label: "time", Unit: "s", Time: true},
 		Y:       analyze.Axis{Label: "one-way delay", Unit: "ms"},
 		Columns: []string{"delay_ms"}}
-	if !h.ClockOK {
-		g.Warnings = append(g.Warnings, "no packet was seen at both captures in both directions: the delays are raw differences of the two clocks")
-	}
 	first := int64(0)
 	for _, dd := range ch.Up.Pkts {
 		if len(dd) > 0 && (first == 0 || dd[0].Time < first) {
@@ -103,3 +143,7 @@ func maxWire(dh *DirHop) uint16 {
 	}
 	return m
 }
+
+// shortHop is the hop as a graph's title names it: the captures' file
+// names, without their folders.
+func shortHop(h *Hop) string { return path.Base(h.Up.Name) + " > " + path.Base(h.Down.Name) }

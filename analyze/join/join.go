@@ -40,6 +40,11 @@ type ConnHop struct {
 	// Flip is set when Down has the connection's client and server the
 	// other way round (its first packet there came from the server).
 	Flip bool
+	// Split is set when a proxy between the captures terminates the
+	// connection: Up and Down are its two halves, with no packet in
+	// common (split.go); of the directions only Forward and
+	// ProxyBufferMax are known.
+	Split bool
 	// Dir are what the hop did to each direction, by Up's directions
 	// (reassembly.C2S, S2C).
 	Dir [2]DirHop
@@ -69,6 +74,9 @@ type DirHop struct {
 	OWD, Queue Dist
 	// Pairs are the packets seen at both ends, in upstream order.
 	Pairs []Pair
+	// ProxyBufferMax is, on a split connection, the most bytes the proxy
+	// held (accepted from the sender, not yet delivered beyond it).
+	ProxyBufferMax int64
 }
 
 // Pair is one packet seen at both ends of a hop.
@@ -118,8 +126,13 @@ func order(caps []*Capture) ([]*Capture, error) {
 	pos := make([]float64, len(caps))
 	for j := 1; j < len(caps); j++ {
 		pairs := matchConns(caps[0], caps[j])
-		if len(pairs) == 0 {
-			return nil, fmt.Errorf("%s and %s: %w", caps[0].Name, caps[j].Name, ErrNothingInCommon)
+		split := len(pairs) == 0
+		if split {
+			// Only halves of connections a proxy split: the half that
+			// starts first is the client's.
+			if pairs = matchSplit(caps[0], caps[j], nil); len(pairs) == 0 {
+				return nil, fmt.Errorf("%s and %s: %w", caps[0].Name, caps[j].Name, ErrNothingInCommon)
+			}
 		}
 		busiest := pairs[0]
 		for _, p := range pairs[1:] {
@@ -127,7 +140,11 @@ func order(caps []*Capture) ([]*Capture, error) {
 				busiest = p
 			}
 		}
-		pos[j] = signedRTT(busiest)
+		if split {
+			pos[j] = float64(start(busiest.Down) - start(busiest.Up))
+		} else {
+			pos[j] = signedRTT(busiest)
+		}
 	}
 	idx := make([]int, len(caps))
 	for i := range idx {
@@ -285,6 +302,13 @@ type dirWork struct {
 // joinHop joins two consecutive captures.
 func joinHop(u, w *Capture) *Hop {
 	h := &Hop{Up: u, Down: w, Conns: matchConns(u, w)}
+	// A proxy splits every connection that crosses it: halves are sought
+	// only between captures that share no packet (else a connection one
+	// capture missed would be taken for half of another).
+	var split []*ConnHop
+	if len(h.Conns) == 0 {
+		split = matchSplit(u, w, nil)
+	}
 	// The sure pairs of every connection, both ways, and each
 	// connection's orientation.
 	var works []*dirWork
@@ -341,6 +365,14 @@ func joinHop(u, w *Capture) *Hop {
 		matchTimed(wk.up, wk.down, looseGroups(wk.up, wk.down), &h.Clock, dh.Forward, slack, &dh.Duplicated)
 		dh.measure(wk.up, wk.down, &h.Clock, dh.Forward, downSpan(h, dh.Forward), downSpan(h, !dh.Forward))
 		wk.up, wk.down, wk.rest = nil, nil, nil // done with: free as the hop goes on
+	}
+	for _, ch := range split {
+		ch.Dir[0].Forward = true // the client's half is nearer the hop's first capture
+		measureSplit(h, ch)
+	}
+	if len(split) > 0 {
+		h.Conns = append(h.Conns, split...)
+		slices.SortStableFunc(h.Conns, func(x, y *ConnHop) int { return x.Up.Stream - y.Up.Stream })
 	}
 	return h
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"tcpviz/analyze"
 	"tcpviz/analyze/join"
 	"tcpviz/charts"
 	"tcpviz/reassembly"
@@ -18,8 +19,8 @@ import (
 func joinCommand(e *env) *cli.Command {
 	tf, of, jf := &tableFlags{}, &tableOutFlags{}, &jobsFlags{}
 	picture, conn := &pictureFlags{axes: true}, newConnFlags()
-	graphFlag, graph := choiceFlag("graph", nil, "", []string{string(join.GraphOWD)},
-		"draw a graph instead of the table: owd (one-way and queueing delay across the first hop over time, the losses marked where they happened) to -o (.png .svg .pdf, or its points as .csv .json)", "the table")
+	graphFlag, graph := choiceFlag("graph", nil, "", []string{string(join.GraphOWD), string(join.GraphProxy)},
+		"draw a graph of the first hop instead of the table, to -o (.png .svg .pdf, or its points as .csv .json): owd (one-way and queueing delay over time, the losses marked where they happened), proxy (for a connection a proxy splits: bytes it accepted, delivered beyond it, held)", "the table")
 	return &cli.Command{
 		Name:  "join",
 		Usage: "line up captures of the same transfers taken at different points of the path: per hop, what was lost, reordered and delayed between them",
@@ -34,6 +35,9 @@ func joinCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"}),
 		Action: func(c *cli.Context) error {
 			if err := parseGroups(c, tf, of, jf, conn, picture); err != nil {
+				return err
+			}
+			if err := picture.checkHide(join.GraphSeries(analyze.GraphKind(graph.v))); err != nil {
 				return err
 			}
 			var gformat charts.GraphFormat
@@ -84,7 +88,17 @@ func joinCommand(e *env) *cli.Command {
 				if !ok {
 					return fmt.Errorf("-s %d: no such connection in both %s", conn.Stream, escapeName(res.Hops[0].Name()))
 				}
-				g := join.OWDGraph(res.Hops[0], ch, d)
+				var g *analyze.Graph
+				switch {
+				case graph.v == string(join.GraphProxy) && !ch.Split:
+					return fmt.Errorf("--graph proxy: stream %d is not split by a proxy between the captures (--graph owd draws it)", ch.Up.Stream)
+				case graph.v == string(join.GraphProxy):
+					g = join.ProxyGraph(res.Hops[0], ch, d)
+				case ch.Split:
+					return fmt.Errorf("--graph owd: a proxy splits stream %d between the captures: no packet is in both (--graph proxy draws its buffer)", ch.Up.Stream)
+				default:
+					g = join.OWDGraph(res.Hops[0], ch, d)
+				}
 				picture.apply(g)
 				for _, w := range g.Warnings {
 					fmt.Fprintf(e.stderr, "tcpviz: warning: join: %s\n", oneLine(w))
@@ -157,7 +171,16 @@ func (e *env) joinInputs(ins []input, jobs int) (*join.Result, error) {
 		return nil, err
 	}
 	for _, h := range res.Hops {
-		if !h.ClockOK {
+		split := 0
+		for _, ch := range h.Conns {
+			if ch.Split {
+				split++
+			}
+		}
+		switch {
+		case split == len(h.Conns):
+			fmt.Fprintf(e.stderr, "tcpviz: warning: %s: a proxy splits every connection between the captures: no packet is in both to line the clocks up by (their times are compared as they are)\n", escapeName(h.Name()))
+		case !h.ClockOK:
 			fmt.Fprintf(e.stderr, "tcpviz: warning: %s: no packet seen at both captures in both directions: the clocks are not lined up (delays are the raw differences)\n", escapeName(h.Name()))
 		}
 	}
