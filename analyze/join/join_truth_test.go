@@ -107,7 +107,7 @@ func readEvents(t *testing.T, path string) []event {
 	return golden.ReadJSONLines(t, path, func(event) bool { return true })
 }
 
-func readCapture(t *testing.T, path string) *Capture {
+func readCapture(t testing.TB, path string) *Capture {
 	c, err := Read(filepath.Base(path), capturetest.Reader(t, path))
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
