@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -471,4 +472,47 @@ func checkSplit(t *testing.T, sc scenario) {
 			last.Accepted, ch.Up.Bytes[d], last.Delivered, ch.Down.Bytes[d], ch.Dir[d].ProxyBufferMax)
 	}
 	t.Logf("%s: split; the proxy accepted %d bytes, delivered %d, held at most %d", sc.name, last.Accepted, last.Delivered, ch.Dir[d].ProxyBufferMax)
+}
+
+// TestJoinThroughNAT: a NAT between the captures rewrote the client's
+// address and port (every connection's): the connections are found again
+// by their initial sequence numbers, and every count is the one without
+// the NAT.
+func TestJoinThroughNAT(t *testing.T) {
+	n := 0
+	for _, sc := range scenarios(t) {
+		if sc.settings["PEP"] == "1" || sc.dir != filepath.Join(golden.Testdata(), "labelled") {
+			continue
+		}
+		tx, rx := readCapture(t, sc.tx), readCapture(t, sc.rx)
+		plain, err := Join([]*Capture{tx, rx})
+		if err != nil {
+			t.Fatal(err)
+		}
+		natted := clone(rx)
+		for i, c := range natted.Conns {
+			c.Client = netip.AddrPortFrom(netip.MustParseAddr("198.51.100.7"), uint16(40000+i))
+		}
+		res, err := Join([]*Capture{natted, tx})
+		if err != nil {
+			t.Fatalf("%s through a NAT: %v", sc.name, err)
+		}
+		if len(res.Hops[0].Conns) != len(plain.Hops[0].Conns) {
+			t.Errorf("%s through a NAT: %d connections joined, %d without it", sc.name, len(res.Hops[0].Conns), len(plain.Hops[0].Conns))
+			continue
+		}
+		for i, ch := range res.Hops[0].Conns {
+			for d := range 2 {
+				a, b := plain.Hops[0].Conns[i].Dir[d], ch.Dir[d]
+				if a.Matched != b.Matched || a.LostData != b.LostData || a.Reordered != b.Reordered {
+					t.Errorf("%s through a NAT, stream %d dir %d: %d matched, %d lost, %d reordered; without it %d, %d, %d",
+						sc.name, ch.Up.Stream, d, b.Matched, b.LostData, b.Reordered, a.Matched, a.LostData, a.Reordered)
+				}
+			}
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no labelled scenario")
+	}
 }
