@@ -13,11 +13,12 @@ type SeriesKind uint8
 
 // Series kinds.
 const (
-	Bars  SeriesKind = iota // vertical bar at each point from V[0] to V[1]
-	Steps                   // step line: each value holds until the next point
-	Lines                   // straight line through the points
-	Dots                    // one small dot per point
-	Marks                   // one glyph per point: rare events, never thinned away
+	Bars   SeriesKind = iota // vertical bar at each point from V[0] to V[1]
+	Steps                    // step line: each value holds until the next point
+	Lines                    // straight line through the points
+	Dots                     // one small dot per point
+	Marks                    // one glyph per point: rare events, never thinned away
+	Arrows                   // an arrow from each even point to the next, with its label: a ladder's packets, never thinned
 )
 
 // Point is one plotted point: the packet it comes from, its time and its
@@ -39,6 +40,11 @@ type Series struct {
 	// Unthinned is how many points the series had before it was thinned
 	// for a picture while built (SeriesOptions.Thin); 0 if it was not.
 	Unthinned int
+	// Labels, for Arrows, is the text written by each arrow (one per two
+	// points); Dashed draws its lines dashed (what was estimated, not
+	// seen).
+	Labels []string
+	Dashed bool
 }
 
 // Axis describes one axis of a graph.
@@ -47,6 +53,10 @@ type Axis struct {
 	Unit  string // "s", "B", "bit/s", "ms" ("" for a plain number)
 	Time  bool   // values are times (seconds from Graph.TimeOrigin)
 	Clock bool   // the times are wall-clock times (TimeOrigin is 0), shown in UTC
+	Down  bool   // values grow downwards (a ladder's time)
+	// Names, when set, label the axis at 0, 1, 2… instead of numbers (a
+	// ladder's capture points).
+	Names []string
 }
 
 // Graph is the plain description of one graph of one connection direction:

@@ -222,10 +222,12 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 	pg := newPixelGrid(xmin, xmax, pymin, pymax, wpx, hpx)
 	leg := &legend{}
 	plots := make([]*seriesPlot, len(g.Series))
+	boxes := new([]vg.Rectangle) // the arrows' labels, so that none overwrites another
 	for i := range g.Series {
 		s := &g.Series[i]
 		plots[i] = newSeriesPlot(g, s, pg, i, ty)
 		plots[i].chunk = chunk
+		plots[i].boxes = boxes
 		name := plots[i].style.legend
 		if plots[i].alpha != nil {
 			name += " (darker where samples are denser)"
@@ -235,7 +237,7 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 	// Lines first, then bars and dots, then marks: the data and the rare
 	// events stay visible where the lines run over them.
 	for _, layer := range [][]analyze.SeriesKind{
-		{analyze.Steps, analyze.Lines}, {analyze.Bars, analyze.Dots}, {analyze.Marks},
+		{analyze.Steps, analyze.Lines, analyze.Arrows}, {analyze.Bars, analyze.Dots}, {analyze.Marks},
 	} {
 		for _, sp := range plots {
 			if slices.Contains(layer, sp.kind) {
@@ -251,7 +253,27 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 		leg.add("no packets in this connection direction and window", nil)
 	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, pymin, pymax
+	if g.Y.Down {
+		p.Y.Scale = plot.InvertedScale{Normalizer: p.Y.Scale}
+	}
+	if len(g.X.Names) > 0 {
+		p.X.Tick.Marker = namedTicks(g.X.Names)
+		p.X.Min, p.X.Max = -0.15, float64(len(g.X.Names)-1)+0.15
+	}
 	return p, leg
+}
+
+// namedTicks label an axis at 0, 1, 2… with names (a ladder's capture
+// points).
+type namedTicks []string
+
+// Ticks implements plot.Ticker.
+func (n namedTicks) Ticks(lo, hi float64) []plot.Tick {
+	out := make([]plot.Tick, len(n))
+	for i, name := range n {
+		out[i] = plot.Tick{Value: float64(i), Label: name}
+	}
+	return out
 }
 
 // outlierSpan: the highest few values of a graph are left out of its

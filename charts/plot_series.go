@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -25,6 +26,11 @@ type seriesPlot struct {
 	// chunk, when set, strokes lines in pieces of that many points (see
 	// rasterChunk).
 	chunk int
+	// labels and dashed: Arrows' texts and line style; boxes where the
+	// labels of every Arrows series of the picture were written.
+	labels []string
+	dashed bool
+	boxes  *[]vg.Rectangle
 }
 
 // rasterChunk is how many points of a line a PNG strokes at once. The
@@ -73,7 +79,7 @@ func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int,
 			pts[i].y, pts[i].y2 = ty(pts[i].y), ty(pts[i].y2)
 		}
 	}
-	sp := &seriesPlot{kind: s.Kind, style: styleOf(s.Name, index)}
+	sp := &seriesPlot{kind: s.Kind, style: styleOf(s.Name, index), labels: s.Labels, dashed: s.Dashed}
 	if s.Kind == analyze.Dots && sp.style.density {
 		var counts []int
 		sp.pts, counts = thinCellsCount(pts, pg, dotCell)
@@ -121,7 +127,11 @@ func densityAlpha(counts []int) []float64 {
 }
 
 func (sp *seriesPlot) lineStyle() draw.LineStyle {
-	return draw.LineStyle{Color: sp.style.color, Width: vg.Points(float64(sp.style.width))}
+	ls := draw.LineStyle{Color: sp.style.color, Width: vg.Points(float64(sp.style.width))}
+	if sp.dashed {
+		ls.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	}
+	return ls
 }
 
 func (sp *seriesPlot) glyphStyle() draw.GlyphStyle {
@@ -138,6 +148,8 @@ func (sp *seriesPlot) Plot(c draw.Canvas, p *plot.Plot) {
 	switch sp.kind {
 	case analyze.Bars:
 		sp.plotBars(c, trX, trY)
+	case analyze.Arrows:
+		sp.plotArrows(c, trX, trY)
 	case analyze.Steps, analyze.Lines:
 		line := make([]vg.Point, 0, 2*len(sp.pts))
 		for i, q := range sp.pts {
@@ -278,10 +290,65 @@ func (sp *seriesPlot) plotBars(c draw.Canvas, trX, trY func(float64) vg.Length) 
 	c.Stroke(path)
 }
 
+// plotArrows draws an arrow from each even point to the next, its label
+// above its middle.
+func (sp *seriesPlot) plotArrows(c draw.Canvas, trX, trY func(float64) vg.Length) {
+	ls := sp.lineStyle()
+	solid := draw.LineStyle{Color: ls.Color, Width: ls.Width}
+	head := vg.Points(5)
+	ts := plot.NewLegend().TextStyle
+	ts.Font = font.From(plot.DefaultFont, 8)
+	ts.Color, ts.XAlign, ts.YAlign = color.Gray{Y: 40}, draw.XCenter, draw.YBottom
+	lineH := ts.Rectangle("Xg").Size().Y
+	labelled := sp.boxes
+	if labelled == nil {
+		labelled = new([]vg.Rectangle)
+	}
+	for i := 0; i+1 < len(sp.pts); i += 2 {
+		a := vg.Point{X: trX(sp.pts[i].x), Y: trY(sp.pts[i].y)}
+		b := vg.Point{X: trX(sp.pts[i+1].x), Y: trY(sp.pts[i+1].y)}
+		c.StrokeLines(ls, c.ClipLinesXY([]vg.Point{a, b})...)
+		if dx, dy := float64(b.X-a.X), float64(b.Y-a.Y); (dx != 0 || dy != 0) && c.Contains(b) {
+			l := math.Hypot(dx, dy)
+			ux, uy := dx/l, dy/l
+			for _, side := range []float64{1, -1} {
+				// The head's two strokes, 25 degrees off the line.
+				cs, sn := math.Cos(25*math.Pi/180), side*math.Sin(25*math.Pi/180)
+				hx, hy := -(ux*cs - uy*sn), -(uy*cs + ux*sn)
+				c.StrokeLine2(solid, b.X, b.Y, b.X+vg.Length(hx)*head, b.Y+vg.Length(hy)*head)
+			}
+		}
+		if k := i / 2; k < len(sp.labels) && sp.labels[k] != "" {
+			mid := vg.Point{X: (a.X + b.X) / 2, Y: (a.Y+b.Y)/2 + vg.Points(1)}
+			// In a burst, the first of the arrows whose labels would
+			// overwrite each other is labelled.
+			w := ts.Width(sp.labels[k])
+			box := vg.Rectangle{Min: vg.Point{X: mid.X - w/2, Y: mid.Y}, Max: vg.Point{X: mid.X + w/2, Y: mid.Y + lineH}}
+			free := c.Contains(mid)
+			for _, r := range *labelled {
+				if free && box.Min.X < r.Max.X && r.Min.X < box.Max.X && box.Min.Y < r.Max.Y && r.Min.Y < box.Max.Y {
+					free = false
+				}
+			}
+			if free {
+				// On a white ground: legible over the lines it crosses.
+				c.FillPolygon(color.White, c.ClipPolygonXY([]vg.Point{box.Min, {X: box.Max.X, Y: box.Min.Y}, box.Max, {X: box.Min.X, Y: box.Max.Y}}))
+				c.FillText(ts, mid, sp.labels[k])
+				*labelled = append(*labelled, box)
+			}
+		}
+	}
+}
+
 // Thumbnail implements plot.Thumbnailer, for the legend.
 func (sp *seriesPlot) Thumbnail(c *draw.Canvas) {
 	mid := c.Center()
 	switch sp.kind {
+	case analyze.Arrows:
+		ls := sp.lineStyle()
+		ls.Width = max(ls.Width, vg.Points(1.5))
+		c.StrokeLine2(ls, c.Min.X, mid.Y, c.Max.X, mid.Y)
+		return
 	case analyze.Bars:
 		ls := sp.lineStyle()
 		ls.Width = max(ls.Width, vg.Points(1.5))

@@ -71,6 +71,10 @@ var seriesStyles = map[string]seriesStyle{
 	join.SeriesAccepted:      {color: blue, width: 1.6, legend: "accepted by the proxy (acknowledged to the sender)"},
 	join.SeriesDelivered:     {color: green, width: 1.6, legend: "delivered beyond the proxy (acknowledged by the receiver)"},
 	join.SeriesBuffered:      {color: orange, width: 1.4, legend: "held by the proxy"},
+	join.SeriesLadderData:    {color: blue, width: 1, legend: "data segment"},
+	join.SeriesLadderAck:     {color: green, width: 1, legend: "ACK"},
+	join.SeriesLadderCtl:     {color: black, width: 1.2, legend: "SYN, FIN or RST"},
+	join.SeriesLadderLost:    {color: red, width: 1.2, legend: "lost between the captures"},
 }
 
 // palette colours series without a fixed style (the inputs of a

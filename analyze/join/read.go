@@ -116,3 +116,21 @@ func (c *Capture) Shift(f func(t int64) int64) {
 	}
 	c.First, c.Last = f(c.First), f(c.Last)
 }
+
+// Busiest is the capture's connection stream, or (stream -1) the one that
+// carried the most payload; nil when there is none.
+func (c *Capture) Busiest(stream int) *Conn {
+	var b *Conn
+	for _, cc := range c.Conns {
+		if stream >= 0 {
+			if cc.Stream == stream {
+				return cc
+			}
+			continue
+		}
+		if b == nil || cc.Bytes[0]+cc.Bytes[1] > b.Bytes[0]+b.Bytes[1] {
+			b = cc
+		}
+	}
+	return b
+}

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -128,12 +130,12 @@ func joinCommand(e *env) *cli.Command {
 	}
 }
 
-// joinInputs reads every input and joins them. A capture damaged part
-// way is joined on what was read before the damage (the error said, the
-// run then exits 1: errReported); one that cannot be read at all, or
-// captures with nothing in common, end the run (res nil).
-func (e *env) joinInputs(ins []input, jobs int) (*join.Result, error) {
-	caps := make([]*join.Capture, len(ins))
+// readCaptures reads every input for the join. A capture damaged part
+// way keeps what was read before the damage (the error said; failed is
+// then set, and the run exits 1); one that cannot be read at all, or
+// holds no TCP packet, ends the run (err).
+func (e *env) readCaptures(ins []input, jobs int) (caps []*join.Capture, failed bool, err error) {
+	caps = make([]*join.Capture, len(ins))
 	work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
 		src, err := e.newSource(in, 1)
 		if err != nil {
@@ -150,18 +152,27 @@ func (e *env) joinInputs(ins []input, jobs int) (*join.Result, error) {
 		}
 		return fileResult{}
 	})
-	failed := false
 	forEachInput(ins, jobs, work, func(i int, _ input, r fileResult) {
 		failed = e.printResult(r) || failed
 	})
 	done()
 	for i, c := range caps {
-		if c == nil || c.Packets == 0 {
-			if c != nil {
-				return nil, fmt.Errorf("%s: no TCP packet: nothing to join", ins[i].display())
-			}
-			return nil, errReported
+		if c == nil {
+			return nil, failed, errReported
 		}
+		if c.Packets == 0 {
+			return nil, failed, fmt.Errorf("%s: no TCP packet", ins[i].display())
+		}
+	}
+	return caps, failed, nil
+}
+
+// joinInputs reads every input (readCaptures) and joins them; res nil
+// says the run ends with err.
+func (e *env) joinInputs(ins []input, jobs int) (*join.Result, error) {
+	caps, failed, err := e.readCaptures(ins, jobs)
+	if err != nil {
+		return nil, err
 	}
 	res, err := join.Join(caps)
 	if err != nil {
@@ -210,4 +221,99 @@ func writeJoin(w io.Writer, format charts.TableFormat, res *join.Result) error {
 		}
 	}
 	return rw.Close()
+}
+
+func ladderCommand(e *env) *cli.Command {
+	picture, conn := &pictureFlags{}, newConnFlags()
+	window := &windowFlags{timeOnly: true}
+	output := &outputFlags{dirUsage: "directory for the default file name (ladder.png)"}
+	jf := &jobsFlags{}
+	packets, pv := intFlag("packets", nil, 40, 1, 100000, "draw the connection's first N packets (at the first capture)", "")
+	groups := []flagGroup{conn, window, picture, output, jf}
+	return &cli.Command{
+		Name:  "ladder",
+		Usage: "ladder diagram of one connection: one line per capture point, one arrow per packet (one capture: the far end estimated, dashed)",
+		Description: "Time runs down; each arrow goes from where a packet was seen first to where it was seen\n" +
+			"next, labelled as Wireshark's Flow Graph labels it ([flags] Seq, Ack, Len; numbers relative\n" +
+			"to the SYN). With two captures or more of the same transfer (as join takes them) the times at\n" +
+			"every point are real (the clocks lined up as join does) and a lost packet's arrow stops half\n" +
+			"way; with one, the far end's times are estimated from the handshake and drawn dashed. The\n" +
+			"first --packets packets of the busiest connection (-s: another), or --from/--to.",
+		ArgsUsage: "CAPTURE [CAPTURE...]",
+		Flags:     append(groupFlags(groups...), packets),
+		Action: func(c *cli.Context) error {
+			if err := parseGroups(c, groups...); err != nil {
+				return err
+			}
+			ins, err := e.inputsOf(c, nil)
+			if err != nil {
+				return err
+			}
+			o := join.LadderOptions{Packets: int(pv.v)}
+			if tw := window.Series.Time; tw.HasMin || tw.HasMax {
+				o.From, o.To = tw.Min, math.MaxInt64/2
+				if tw.HasMax {
+					o.To = tw.Max
+				}
+			}
+			var g *analyze.Graph
+			var readErr error
+			if len(ins) == 1 {
+				caps, failed, err := e.readCaptures(ins, 1)
+				if err != nil {
+					return err
+				}
+				if failed {
+					readErr = errReported
+				}
+				cc := caps[0].Busiest(conn.Stream)
+				if cc == nil {
+					return fmt.Errorf("%s: -s %d: no such connection", ins[0].display(), conn.Stream)
+				}
+				if g, err = join.LadderOne(caps[0].Name, cc, o); err != nil {
+					return fmt.Errorf("%s: %w", ins[0].display(), err)
+				}
+			} else {
+				defer debug.SetGCPercent(debug.SetGCPercent(50))
+				res, err := e.joinInputs(ins, jf.Jobs)
+				if res == nil {
+					return err
+				}
+				readErr = err
+				ch, _, ok := res.Pick(conn.Stream, -1)
+				if !ok {
+					return fmt.Errorf("-s %d: no such connection in both %s", conn.Stream, escapeName(res.Hops[0].Name()))
+				}
+				if g, err = res.Ladder(ch, o); err != nil {
+					return err
+				}
+			}
+			for _, w := range g.Warnings {
+				fmt.Fprintf(e.stderr, "tcpviz: warning: ladder: %s\n", oneLine(w))
+			}
+			po := picture.Plot
+			if po.Title == "" {
+				po.Title = charts.Title(g, "")
+			}
+			out := output.Output
+			if out == "" {
+				out = filepath.Join(output.OutDir, "ladder.png")
+			}
+			write := func(w io.Writer) error { return charts.WriteGraph(w, g, output.Format, po) }
+			if out == "-" {
+				if err := write(e.stdout); err != nil {
+					return err
+				}
+				return readErr
+			}
+			if err := makeDir(filepath.Dir(out), e.made); err != nil {
+				return err
+			}
+			if err := writeAtomic(out, e.guarded(ins), write); err != nil {
+				return err
+			}
+			fmt.Fprintln(e.stdout, escapeName(out))
+			return readErr
+		},
+	}
 }
