@@ -30,6 +30,28 @@ type ReportConn struct {
 	Diagnosis string
 	Facts     []Fact // headline numbers
 	Graphs    []ReportGraph
+	// Nav names the connection's button ("": "stream N"); Table, when
+	// set, is shown after the facts (a joined capture's hops); Images are
+	// pictures shown after the graphs (a ladder).
+	Nav    string
+	Table  *Table
+	Images []ReportImage
+}
+
+// ReportImage is a picture of a report, relative to the index, with its
+// caption (also its text alternative).
+type ReportImage struct{ Caption, File string }
+
+// Cells are the table's cells as the page shows them.
+func (t *Table) Cells() [][]string {
+	out := make([][]string, len(t.Rows))
+	for i, row := range t.Rows {
+		out[i] = make([]string, len(row))
+		for k, c := range row {
+			out[i][k] = c.String()
+		}
+	}
+	return out
 }
 
 // ReportGraph is one graph of a report, its points thinned for the page.
@@ -103,7 +125,7 @@ tr.graphed { cursor: pointer; } tr.graphed:hover { background: #eef4fb; } tr.on 
 <body>
 <h1>{{.Capture}}</h1>
 <nav id="conns">Connections with graphs:
-{{range $i, $c := .Conns}}<button type="button" data-conn="{{$i}}"{{if not $i}} class="on"{{end}}>stream {{.Stream}}</button>{{end}}
+{{range $i, $c := .Conns}}<button type="button" data-conn="{{$i}}"{{if not $i}} class="on"{{end}}>{{if .Nav}}{{.Nav}}{{else}}stream {{.Stream}}{{end}}</button>{{end}}
 </nav>
 <p class="hint">In a graph: drag to zoom into a box, shift-drag to pan, double-click (or Reset) for the whole graph; hover a point to see its frame. Click a legend entry to hide its series, a row of the table to switch connection.</p>
 <noscript><p>This page draws its graphs with JavaScript; the PNG files beside it show the main connection.</p></noscript>
@@ -111,11 +133,16 @@ tr.graphed { cursor: pointer; } tr.graphed:hover { background: #eef4fb; } tr.on 
 <h2>{{if $i}}Connection{{else}}Main connection{{end}}: {{.Label}}</h2>
 {{if .Diagnosis}}<p class="diag">{{.Diagnosis}}</p>{{end}}
 <dl>{{range .Facts}}<dt>{{.Label}}</dt><dd>{{.Value}}</dd>{{end}}</dl>
+{{with .Table}}<div class="scroll"><table>
+<tr>{{range .Columns}}<th>{{.Name}}</th>{{end}}</tr>
+{{range .Cells}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table></div>{{end}}
 {{range $j, $g := .Graphs}}<figure class="graph" data-conn="{{$i}}" data-graph="{{$j}}">
 <figcaption>{{.Caption}}<button type="button" class="reset">Reset zoom</button>{{with .Image}}<a href="{{.}}">PNG</a>{{end}}</figcaption>
 <div class="plot"><canvas></canvas><div class="tip" hidden></div></div>
 <div class="legend"></div>
 </figure>
+{{end}}{{range .Images}}<figure><figcaption>{{.Caption}}</figcaption><img src="{{.File}}" alt="{{.Caption}}" style="max-width:100%"></figure>
 {{end}}</section>
 {{end}}
 <h2>Every connection</h2>

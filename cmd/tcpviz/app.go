@@ -351,6 +351,11 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags) ([]input, error) {
 		return nil, usagef("%s: no input: name capture files, directories, or - for standard input", c.Command.Name)
 	}
 	ins := expandInputs(args)
+	for _, in := range ins {
+		if in.joined != nil && c.Command.Name != "report" {
+			return nil, usagef("%s: %s: joined captures (A+B) are for report; join and ladder take the captures as separate arguments", c.Command.Name, in.display())
+		}
+	}
 	e.runInputs = ins
 	if bf != nil && bf.Shard.n > 1 {
 		if ins = shardOf(ins, bf.Shard); len(ins) == 0 {

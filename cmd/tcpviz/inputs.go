@@ -28,6 +28,18 @@ type input struct {
 	// graphs draw that UDP flow (udpFlow, -1 for the busiest).
 	udp     bool
 	udpFlow int
+	// joined, when set, holds the other captures of A.pcap+B.pcap
+	// (report): the same transfer captured elsewhere, joined with this
+	// one (path: A.pcap). A pointer: inputs stay comparable.
+	joined *[]input
+}
+
+// others are the captures joined with in (none for a plain input).
+func (in input) others() []input {
+	if in.joined == nil {
+		return nil
+	}
+	return *in.joined
 }
 
 // display is the input's name fit for a message or a title: standard
@@ -68,6 +80,12 @@ func expandInputs(args []string) []input {
 					n = -1
 				}
 				out = append(out, input{name: a, path: m[1], regular: fst.Mode().IsRegular(), udp: true, udpFlow: n})
+				continue
+			}
+		}
+		if err != nil && strings.Contains(a, "+") {
+			if in, ok := joinedInput(a); ok {
+				out = append(out, in)
 				continue
 			}
 		}
@@ -258,6 +276,13 @@ func captureBase(in input) string {
 	if in.path == "" {
 		return "stdin"
 	}
+	if in.joined != nil { // A+B: a+b
+		b := captureBase(input{name: in.path, path: in.path})
+		for _, j := range in.others() {
+			b += "+" + captureBase(j)
+		}
+		return b
+	}
 	b := filepath.Base(in.name)
 	for _, ext := range []string{".gz", ".zst", ".zstd"} {
 		b = strings.TrimSuffix(b, ext)
@@ -277,3 +302,21 @@ func extOf(name string) string { return filepath.Ext(name) }
 
 // baseName is the last element of a path.
 func baseName(p string) string { return filepath.Base(p) }
+
+// joinedInput reads A.pcap+B.pcap[+C.pcap...] as A.pcap joined with the
+// others, when every part is a regular file.
+func joinedInput(a string) (input, bool) {
+	parts := strings.Split(a, "+")
+	var ins []input
+	for _, p := range parts {
+		st, err := os.Stat(p)
+		if p == "" || err != nil || !st.Mode().IsRegular() {
+			return input{}, false
+		}
+		ins = append(ins, input{name: p, path: p, regular: true})
+	}
+	in := ins[0]
+	others := ins[1:]
+	in.name, in.joined = a, &others
+	return in, true
+}

@@ -32,8 +32,11 @@ func reportCommand(e *env) *cli.Command {
 			"connection (PNG, and their points as CSV), summary.csv and streams.csv for every\n" +
 			"connection, and index.html: a self-contained page that draws the graphs of the main\n" +
 			"connection and of the 10 busiest (zoom, pan, hover shows each point's frame).\n" +
-			"Prints the path of each index. The capture is read twice.",
-		ArgsUsage: "CAPTURE|DIR|- ...",
+			"Prints the path of each index. The capture is read twice.\n" +
+			"A+B[+C…] (the same transfer captured at several points, as join takes them) reports on A with\n" +
+			"a section of the joined captures: the main connection's hops (losses, delays, clocks), its\n" +
+			"one-way delay across the first hop (or the proxy's buffer, when one splits it) and its ladder.",
+		ArgsUsage: "CAPTURE|DIR|-|A+B ...",
 		Flags:     flags,
 		Action: func(c *cli.Context) error {
 			if err := parseGroups(c, append(groups, &output)...); err != nil {
@@ -201,6 +204,11 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		}
 		rep.Conns = append(rep.Conns, rc)
 		ls[i] = nil // its graphs are no longer needed
+	}
+	if in.joined != nil {
+		if err := e.reportJoined(in, rep, files, dir, cf, po); err != nil {
+			res.warnings = append(res.warnings, fmt.Sprintf("%s: the joined captures are left out of the report: %v", in.display(), err))
+		}
 	}
 	for _, t := range []struct {
 		file  string

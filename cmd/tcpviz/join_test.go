@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tcpviz/internal/golden"
+)
+
+// TestReportJoined: a report of A+B+C (one transfer captured at three
+// points) has, besides the first capture's report, the joined section:
+// the hops of the main connection with their losses, the one-way delay
+// graph (in the page and as a picture) and the ladder; other commands
+// refuse a joined input.
+func TestReportJoined(t *testing.T) {
+	dir := filepath.Join(golden.Testdata(), "truth-mid")
+	parts := []string{"tx", "mid", "rx"}
+	for i, p := range parts {
+		parts[i] = filepath.Join(dir, "gt_mid_two_links."+p+".pcap.gz")
+	}
+	out := t.TempDir()
+	stdout, stderr, code := tcpviz(t, nil, "report", "--out-dir", out, strings.Join(parts, "+"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	index := strings.TrimSpace(stdout)
+	if filepath.Base(filepath.Dir(index)) != "gt_mid_two_links.tx+gt_mid_two_links.mid+gt_mid_two_links.rx-report" {
+		t.Errorf("report folder %s", index)
+	}
+	page, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">joined captures<", "10 data segments lost", "5 data segments lost", `src="ladder.png"`, "join-owd.png", "One-way and queueing delay"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	for _, f := range []string{"ladder.png", "join-owd.png", "seq.png"} {
+		if st, err := os.Stat(filepath.Join(filepath.Dir(index), f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	_, stderr, code = tcpviz(t, nil, "summary", strings.Join(parts[:2], "+"))
+	if code != 2 || !strings.Contains(stderr, "joined captures (A+B) are for report") {
+		t.Errorf("summary A+B: exit %d, %q", code, stderr)
+	}
+}
