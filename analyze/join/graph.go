@@ -147,3 +147,44 @@ func maxWire(dh *DirHop) uint16 {
 // shortHop is the hop as a graph's title names it: the captures' file
 // names, without their folders.
 func shortHop(h *Hop) string { return path.Base(h.Up.Name) + " > " + path.Base(h.Down.Name) }
+
+// OWDInput is one joined input of a comparison of one-way delays.
+type OWDInput struct {
+	Label string
+	Hop   *Hop
+	Conn  *ConnHop
+	Dir   reassembly.Direction
+}
+
+// CompareOWD overlays the one-way delay across the first hop of each
+// joined input, one series each (named by its label), each input's time 0
+// at its first data segment (firstData) or its first packet at the first
+// capture.
+func CompareOWD(ins []OWDInput, firstData bool) *analyze.Graph {
+	g := &analyze.Graph{Kind: analyze.GraphCompare, Title: "One-way delay across the first hop", Stream: -1, XCol: -1, YCol: 0,
+		X:       analyze.Axis{Label: "time", Unit: "s", Time: true},
+		Y:       analyze.Axis{Label: "one-way delay", Unit: "ms"},
+		Columns: []string{"delay_ms"}}
+	if firstData {
+		g.X.Label = "time since the first data segment"
+	}
+	for _, in := range ins {
+		one := OWDGraph(in.Hop, in.Conn, in.Dir)
+		origin := one.TimeOrigin
+		if firstData {
+			for _, p := range in.Conn.Up.Pkts[in.Dir] {
+				if p.Data() {
+					origin = p.Time
+					break
+				}
+			}
+		}
+		s := analyze.Series{Name: in.Label, Kind: analyze.Dots}
+		for _, p := range one.Series[0].Points { // the one-way delay
+			p.Time -= origin
+			s.Points = append(s.Points, p)
+		}
+		g.Series = append(g.Series, s)
+	}
+	return g
+}

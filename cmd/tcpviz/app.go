@@ -353,7 +353,7 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags) ([]input, error) {
 	ins := expandInputs(args)
 	for _, in := range ins {
 		if in.joined != nil && c.Command.Name != "report" {
-			return nil, usagef("%s: %s: joined captures (A+B) are for report; join and ladder take the captures as separate arguments", c.Command.Name, in.display())
+			return nil, usagef("%s: %s: joined captures (A+B) are for report and compare; join and ladder take the captures as separate arguments", c.Command.Name, in.display())
 		}
 	}
 	e.runInputs = ins

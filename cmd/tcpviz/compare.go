@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"tcpviz/analyze"
+	"tcpviz/analyze/join"
 	"tcpviz/charts"
 )
 
@@ -25,9 +26,9 @@ func compareCommand(e *env) *cli.Command {
 		params  = graphParamFlags{command: "compare"}
 		output  = outputFlags{dirUsage: "directory for the default graph file name (compare-<graph>.png)"}
 	)
-	kinds := analyze.CompareKinds()
+	kinds := append(analyze.CompareKinds(), string(join.GraphOWD))
 	graphFlag, graph := choiceFlag("graph", nil, string(analyze.CompareDelivered), kinds,
-		"what to overlay: delivered (bytes acknowledged), tput (goodput), rtt, window (bytes in flight), cwnd (estimated) or seq (Stevens)", "")
+		"what to overlay: delivered (bytes acknowledged), tput (goodput), rtt, window (bytes in flight), cwnd (estimated), seq (Stevens), or owd (one-way delay across the first hop: joined inputs A+B)", "")
 	alignFlag, align := choiceFlag("align", nil, string(analyze.AlignFirstData), []string{string(analyze.AlignFirstData), string(analyze.AlignSYN)},
 		"time 0 of each input: its first data byte (a leading greeting such as iperf3's cookie skipped), or its first packet", "")
 	at := &durationsValue{}
@@ -54,6 +55,10 @@ func compareCommand(e *env) *cli.Command {
 				return err
 			}
 			kind := analyze.CompareKind(graph.v)
+			owd := graph.v == string(join.GraphOWD)
+			if owd {
+				kind = analyze.CompareDelivered // the table's loads
+			}
 			format := table.resolve(isTerminal(e.stdout))
 			if c.NArg() < 1 {
 				return usagef("compare: name at least one capture (usually two or more)")
@@ -68,6 +73,13 @@ func compareCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if owd {
+				for _, ci := range cins {
+					if ci.joined == nil {
+						return usagef("compare --graph owd: %s is one capture; name each input as joined captures of one transfer, A+B", escapeName(ci.name))
+					}
+				}
+			}
 			ins := make([]input, len(cins))
 			for i := range cins {
 				ins[i] = cins[i].input
@@ -77,7 +89,7 @@ func compareCommand(e *env) *cli.Command {
 			}
 			out := output.Output
 			if out == "" {
-				out = filepath.Join(output.OutDir, "compare-"+string(kind)+".png")
+				out = filepath.Join(output.OutDir, "compare-"+graph.v+".png")
 			}
 			if out != "-" {
 				if err := refuseInput(out, e.guarded(ins)); err != nil {
@@ -125,7 +137,14 @@ func compareCommand(e *env) *cli.Command {
 			if len(cmp) == 0 {
 				return errReported
 			}
-			g := analyze.Compare(kind, cmp, co)
+			var g *analyze.Graph
+			if owd {
+				if g, err = e.compareOWD(cins, loads, co); err != nil {
+					return err
+				}
+			} else {
+				g = analyze.Compare(kind, cmp, co)
+			}
 			if g.Points() == 0 && (co.Time.Set() || failed) {
 				// Valid flags that select nothing (or nothing left to
 				// draw of the inputs read): nothing is written.
@@ -204,7 +223,9 @@ func compareLabels(args, labels []string) []string {
 	for i, a := range args {
 		out[i] = baseName(a)
 		if _, err := os.Stat(a); err != nil {
-			if m := udpSuffix.FindStringSubmatch(a); m != nil {
+			if in, ok := joinedInput(a); ok {
+				out[i] = joinedLabel(in)
+			} else if m := udpSuffix.FindStringSubmatch(a); m != nil {
 				out[i] = baseName(m[1]) + "#udp" + m[2]
 			} else if m := streamSuffix.FindStringSubmatch(a); m != nil {
 				out[i] = baseName(m[1]) + "#" + m[2]
@@ -238,6 +259,14 @@ func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 		}
 		ci := compareInput{input: input{name: a, path: a}, stream: stream, label: baseName(a), named: baseName(a)}
 		if _, err := os.Stat(a); err != nil {
+			if in, ok := joinedInput(a); ok {
+				// The first capture's connection is compared; the others
+				// joined with it give the one-way delay (--graph owd).
+				ci = compareInput{input: in, stream: stream, label: joinedLabel(in), named: a}
+				ci.regular = true
+				out = append(out, ci)
+				continue
+			}
 			if m := udpSuffix.FindStringSubmatch(a); m != nil {
 				n := -1
 				if m[2] != "" {
@@ -271,4 +300,52 @@ func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 		out = append(out, ci)
 	}
 	return out, nil
+}
+
+// joinedLabel names joined captures A+B in a legend: their file names.
+func joinedLabel(in input) string {
+	l := baseName(in.path)
+	for _, o := range in.others() {
+		l += "+" + baseName(o.path)
+	}
+	return l
+}
+
+// compareOWD joins each input's captures and overlays the one-way delay
+// across the first hop of the connection its first capture compares
+// (loads[i], when read; else the busiest).
+func (e *env) compareOWD(cins []compareInput, loads []*analyze.Loaded, co analyze.CompareOptions) (*analyze.Graph, error) {
+	var ins []join.OWDInput
+	for i, ci := range cins {
+		caps, _, err := e.readCaptures(append([]input{{name: ci.path, path: ci.path, regular: true}}, ci.others()...), 1)
+		if err != nil {
+			return nil, err
+		}
+		res, err := join.Join(caps)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", escapeName(ci.name), err)
+		}
+		stream, dir := ci.stream, -1
+		if l := loads[i]; l != nil {
+			stream, dir = l.Conn.Stream, int(l.Dir)
+		}
+		ch, d, ok := res.Pick(stream, dir)
+		if !ok || ch.Split {
+			return nil, fmt.Errorf("%s: stream %d is not in both captures packet by packet (split by a proxy?)", escapeName(ci.name), stream)
+		}
+		ins = append(ins, join.OWDInput{Label: ci.label, Hop: res.Hops[0], Conn: ch, Dir: d})
+	}
+	g := join.CompareOWD(ins, co.Align == analyze.AlignFirstData)
+	if w := co.Time; w.HasMin || w.HasMax {
+		for k := range g.Series {
+			kept := g.Series[k].Points[:0]
+			for _, p := range g.Series[k].Points {
+				if (!w.HasMin || p.Time >= w.Min) && (!w.HasMax || p.Time <= w.Max) {
+					kept = append(kept, p)
+				}
+			}
+			g.Series[k].Points = kept
+		}
+	}
+	return g, nil
 }
