@@ -45,6 +45,10 @@ type Series struct {
 	// seen).
 	Labels []string
 	Dashed bool
+	// Palette, when not 0, is 1 + the palette colour of a series without
+	// a style of its own (else its position): a sweep's line and its
+	// error bars share one.
+	Palette int
 }
 
 // Axis describes one axis of a graph.

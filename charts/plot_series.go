@@ -79,6 +79,9 @@ func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int,
 			pts[i].y, pts[i].y2 = ty(pts[i].y), ty(pts[i].y2)
 		}
 	}
+	if s.Palette > 0 {
+		index = s.Palette - 1
+	}
 	sp := &seriesPlot{kind: s.Kind, style: styleOf(s.Name, index), labels: s.Labels, dashed: s.Dashed}
 	if s.Kind == analyze.Dots && sp.style.density {
 		var counts []int

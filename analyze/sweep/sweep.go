@@ -1,0 +1,196 @@
+// Package sweep makes experiments of captures (`tcpviz sweep`): each
+// capture's parameters read from its file name, one metric per capture,
+// and the runs grouped by parameters, repeated runs summarised by their
+// mean, standard deviation and 95% confidence interval.
+package sweep
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Param is a parameter read from file names: NAME=REGEX, the value the
+// regular expression's first group (or whole match).
+type Param struct {
+	Name string
+	Re   *regexp.Regexp
+}
+
+// ParseParam reads NAME=REGEX.
+func ParseParam(s string) (Param, error) {
+	name, re, ok := strings.Cut(s, "=")
+	if !ok || name == "" || re == "" {
+		return Param{}, fmt.Errorf("%q: want NAME=REGEX (delay=(\\d+)ms)", s)
+	}
+	if strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+		return Param{}, fmt.Errorf("%q: a parameter's name is lower-case letters, digits and _", name)
+	}
+	r, err := regexp.Compile(re)
+	if err != nil {
+		return Param{}, fmt.Errorf("%q: %v", re, err)
+	}
+	if r.NumSubexp() > 1 {
+		return Param{}, fmt.Errorf("%q: one group at most (the value)", re)
+	}
+	return Param{Name: name, Re: r}, nil
+}
+
+// Value is the parameter's value in a file name, ok false when it does
+// not match.
+func (p Param) Value(name string) (string, bool) {
+	m := p.Re.FindStringSubmatch(name)
+	if m == nil {
+		return "", false
+	}
+	return m[len(m)-1], true
+}
+
+// Run is one capture of an experiment: its parameters and its metric.
+type Run struct {
+	File   string
+	Params map[string]string
+	Value  float64
+	OK     bool // the metric was measurable
+}
+
+// Cell summarises the runs of one group: their mean, sample standard
+// deviation, count and the half-width of the 95% confidence interval of
+// the mean (Student's t), SD and CI95 NaN when N < 2.
+type Cell struct {
+	Mean, SD, CI95 float64
+	N              int
+}
+
+// Summarise makes the cell of values.
+func Summarise(v []float64) Cell {
+	c := Cell{N: len(v), SD: math.NaN(), CI95: math.NaN(), Mean: math.NaN()}
+	if c.N == 0 {
+		return c
+	}
+	var sum float64
+	for _, x := range v {
+		sum += x
+	}
+	c.Mean = sum / float64(c.N)
+	if c.N < 2 {
+		return c
+	}
+	var ss float64
+	for _, x := range v {
+		ss += (x - c.Mean) * (x - c.Mean)
+	}
+	c.SD = math.Sqrt(ss / float64(c.N-1))
+	c.CI95 = tQuantile975(c.N-1) * c.SD / math.Sqrt(float64(c.N))
+	return c
+}
+
+// tQuantile975 is Student's t distribution's 0.975 quantile for df
+// degrees of freedom (the two-sided 95% interval's factor).
+func tQuantile975(df int) float64 {
+	table := []float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
+	switch {
+	case df < 1:
+		return math.NaN()
+	case df <= len(table):
+		return table[df-1]
+	case df <= 60:
+		return 2.000 + (2.042-2.000)*float64(60-df)/30
+	case df <= 120:
+		return 1.980 + (2.000-1.980)*float64(120-df)/60
+	}
+	return 1.960
+}
+
+// Pivot is a table of cells: one row per value of the row parameter, one
+// column per combination of the column parameters' values.
+type Pivot struct {
+	Rows []string // the row parameter's values, in numeric order where they are numbers
+	Cols []string // the column combinations, joined by "_", lower-cased
+	// Cells[i][j] summarises the runs of Rows[i] and Cols[j].
+	Cells [][]Cell
+}
+
+// MakePivot groups runs by the row parameter and the column parameters
+// (none: one column, ""). Runs without the row parameter, or whose metric
+// was not measurable, are left out (Skipped counts them).
+func MakePivot(runs []Run, row string, cols []string) (p Pivot, skipped int) {
+	groups := map[[2]string][]float64{}
+	rowSet, colSet := map[string]bool{}, map[string]bool{}
+	for _, r := range runs {
+		rv, ok := r.Params[row]
+		if !ok || !r.OK {
+			skipped++
+			continue
+		}
+		var parts []string
+		for _, c := range cols {
+			parts = append(parts, r.Params[c])
+		}
+		cv := ColumnName(parts)
+		rowSet[rv], colSet[cv] = true, true
+		groups[[2]string{rv, cv}] = append(groups[[2]string{rv, cv}], r.Value)
+	}
+	for v := range rowSet {
+		p.Rows = append(p.Rows, v)
+	}
+	for v := range colSet {
+		p.Cols = append(p.Cols, v)
+	}
+	slices.SortFunc(p.Rows, CompareValues)
+	slices.SortFunc(p.Cols, CompareValues)
+	p.Cells = make([][]Cell, len(p.Rows))
+	for i, rv := range p.Rows {
+		p.Cells[i] = make([]Cell, len(p.Cols))
+		for j, cv := range p.Cols {
+			p.Cells[i][j] = Summarise(groups[[2]string{rv, cv}])
+		}
+	}
+	return p, skipped
+}
+
+// ColumnName joins column parameter values as a column name's prefix:
+// by "_", lower-cased, other characters than letters and digits as "_".
+func ColumnName(parts []string) string {
+	s := strings.ToLower(strings.Join(parts, "_"))
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// Number reads a parameter's value as a number: its leading decimal
+// number (10 of "10ms", 1.5 of "1.5M"), ok false when it has none.
+func Number(s string) (float64, bool) {
+	end := 0
+	for end < len(s) && (s[end] >= '0' && s[end] <= '9' || s[end] == '.' || end == 0 && (s[end] == '-' || s[end] == '+')) {
+		end++
+	}
+	v, err := strconv.ParseFloat(s[:end], 64)
+	return v, err == nil
+}
+
+// CompareValues orders parameter values: numbers by value, before words,
+// words alphabetically.
+func CompareValues(a, b string) int {
+	x, okx := Number(a)
+	y, oky := Number(b)
+	switch {
+	case okx && oky && x != y:
+		return cmp.Compare(x, y)
+	case okx != oky:
+		if okx {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(a, b)
+}

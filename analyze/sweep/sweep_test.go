@@ -1,0 +1,66 @@
+package sweep
+
+import (
+	"math"
+	"testing"
+)
+
+func TestSummarise(t *testing.T) {
+	c := Summarise([]float64{2, 4, 4, 4, 5, 5, 7, 9})
+	// mean 5, sample sd sqrt(32/7), t(7) = 2.365.
+	sd := math.Sqrt(32.0 / 7)
+	if c.N != 8 || c.Mean != 5 || math.Abs(c.SD-sd) > 1e-12 || math.Abs(c.CI95-2.365*sd/math.Sqrt(8)) > 1e-12 {
+		t.Errorf("got %+v", c)
+	}
+	if one := Summarise([]float64{3}); one.Mean != 3 || !math.IsNaN(one.SD) || !math.IsNaN(one.CI95) || one.N != 1 {
+		t.Errorf("one run: %+v", one)
+	}
+	if two := Summarise([]float64{1, 3}); math.Abs(two.CI95-12.706*math.Sqrt(2)/math.Sqrt(2)) > 1e-9 {
+		t.Errorf("two runs: %+v", two)
+	}
+}
+
+func TestPivot(t *testing.T) {
+	p, err := ParseParam(`rtt=(\d+)ms`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := ParseParam(`kind=(fixed|jitter)`)
+	var runs []Run
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"s_100ms_fixed_r1", 1}, {"s_100ms_fixed_r2", 3}, {"s_10ms_fixed_r1", 10}, {"s_50ms_jitter_r1", 7}, {"s_50ms_fixed_r1", 5}, {"other", 99}} {
+		r := Run{File: f.name, Params: map[string]string{}, Value: f.v, OK: true}
+		for _, q := range []Param{p, k} {
+			if v, ok := q.Value(f.name); ok {
+				r.Params[q.Name] = v
+			}
+		}
+		runs = append(runs, r)
+	}
+	pv, skipped := MakePivot(runs, "rtt", []string{"kind"})
+	if skipped != 1 {
+		t.Errorf("skipped %d, want 1 (no rtt in its name)", skipped)
+	}
+	if len(pv.Rows) != 3 || pv.Rows[0] != "10" || pv.Rows[1] != "50" || pv.Rows[2] != "100" {
+		t.Errorf("rows %q: want 10, 50, 100 in numeric order", pv.Rows)
+	}
+	if len(pv.Cols) != 2 || pv.Cols[0] != "fixed" || pv.Cols[1] != "jitter" {
+		t.Errorf("cols %q", pv.Cols)
+	}
+	if c := pv.Cells[2][0]; c.N != 2 || c.Mean != 2 {
+		t.Errorf("100 ms fixed: %+v", c)
+	}
+	if c := pv.Cells[0][1]; c.N != 0 || !math.IsNaN(c.Mean) {
+		t.Errorf("10 ms jitter (no run): %+v", c)
+	}
+	for _, bad := range []string{"rtt", "=x", "Rtt=(x)", "a=(x)(y)", "a=("} {
+		if _, err := ParseParam(bad); err == nil {
+			t.Errorf("ParseParam(%q) accepted", bad)
+		}
+	}
+	if ColumnName([]string{"Fixed", "TCP/IP"}) != "fixed_tcp_ip" {
+		t.Error(ColumnName([]string{"Fixed", "TCP/IP"}))
+	}
+}

@@ -1,0 +1,190 @@
+package charts
+
+import (
+	"fmt"
+	"math"
+
+	"tcpviz/analyze"
+	"tcpviz/analyze/sweep"
+)
+
+// A sweep's metric is a number column of the summary (for a TCP flow, of
+// its main direction) or of flows (for any flow: a UDP one's received
+// throughput, iperf3's loss and jitter): the tables' own definitions.
+
+// metricColumn finds the metric among the summary's columns (tcp) or
+// the flows' (either).
+func metricColumn(metric string, tcp bool) (sum *summaryCol, flow *Column[FlowRow]) {
+	if tcp {
+		for i := range SummaryColumns {
+			if c := &SummaryColumns[i]; c.Name == metric && (c.Kind == Int || c.Kind == Float) {
+				return c, nil
+			}
+		}
+	}
+	for i := range FlowsColumns {
+		if c := &FlowsColumns[i]; c.Name == metric && (c.Kind == Int || c.Kind == Float) {
+			return nil, c
+		}
+	}
+	return nil, nil
+}
+
+// SweepMetricUnit is the metric's unit, ok false when no number column
+// of the summary or of flows is called so.
+func SweepMetricUnit(metric string) (unit string, ok bool) {
+	s, f := metricColumn(metric, true)
+	switch {
+	case s != nil:
+		return s.Unit, true
+	case f != nil:
+		return f.Unit, true
+	}
+	return "", false
+}
+
+// SweepMetric is the metric of a capture's main flow f: for TCP (st, its
+// main direction's statistics) the summary's column, else the flows'.
+// ok is false when it is not measurable.
+func SweepMetric(metric string, f *analyze.FlowResult, st *analyze.DirStats) (float64, bool) {
+	s, fc := metricColumn(metric, st != nil)
+	var v Value
+	switch {
+	case s != nil:
+		v = s.Cell(&SummaryRow{Stats: st})
+	case fc != nil:
+		v = fc.Cell(&FlowRow{Flow: f})
+	default:
+		return 0, false
+	}
+	if v.Null {
+		return 0, false
+	}
+	if v.Kind == Int {
+		return float64(v.I), true
+	}
+	return v.F, !math.IsNaN(v.F)
+}
+
+// SweepDocs are the columns of a sweep table: the row parameter, then
+// for each column combination V its metric's mean, sd, n and ci95.
+func SweepDocs(p *sweep.Pivot, row, metric, unit string) []Doc {
+	docs := []Doc{{Name: row, Kind: String, Doc: "the row parameter's value, as the file names say it"}}
+	for _, v := range p.Cols {
+		prefix := metric
+		if v != "" {
+			prefix = v + "_" + metric
+		}
+		docs = append(docs,
+			Doc{Name: prefix + "_mean", Kind: Float, Unit: unit, Doc: "mean over the runs of " + orAll(v)},
+			Doc{Name: prefix + "_sd", Kind: Float, Unit: unit, Doc: "their sample standard deviation (empty below 2 runs)"},
+			Doc{Name: prefix + "_n", Kind: Int, Doc: "how many runs"},
+			Doc{Name: prefix + "_ci95", Kind: Float, Unit: unit, Doc: "half-width of the mean's 95% confidence interval, Student's t (empty below 2 runs)"})
+	}
+	return docs
+}
+
+func orAll(v string) string {
+	if v == "" {
+		return "the row"
+	}
+	return v
+}
+
+// SweepRow is row i of the pivot as cells.
+func SweepRow(p *sweep.Pivot, i int) []Value {
+	row := []Value{StrV(p.Rows[i])}
+	num := func(x float64) Value { return FloatV(x, 6).Or(!math.IsNaN(x)) }
+	for _, c := range p.Cells[i] {
+		row = append(row, num(c.Mean), num(c.SD), IntV(int64(c.N)), num(c.CI95))
+	}
+	return row
+}
+
+// SweepGraph draws the metric against the row parameter (its values as
+// numbers): one line per column combination through the means, a bar of
+// the 95% confidence interval at each.
+func SweepGraph(p *sweep.Pivot, row, metric, unit string) *analyze.Graph {
+	g := &analyze.Graph{Kind: "sweep", Title: metric + " against " + row, Stream: -1, XCol: 0, YCol: 1,
+		X:       analyze.Axis{Label: row},
+		Y:       analyze.Axis{Label: metric, Unit: unit},
+		Columns: []string{row, metric, "ci95_high"}}
+	for j, col := range p.Cols {
+		name := col
+		if name == "" {
+			name = metric
+		}
+		line := analyze.Series{Name: name, Kind: analyze.Lines, Palette: 1 + j}
+		bars := analyze.Series{Name: name + " (95% confidence interval)", Kind: analyze.Bars, Palette: 1 + j}
+		for i, rv := range p.Rows {
+			x, ok := sweep.Number(rv)
+			c := p.Cells[i][j]
+			if !ok || c.N == 0 {
+				continue
+			}
+			line.Points = append(line.Points, analyze.Point{V: [3]float64{x, c.Mean}})
+			if c.N > 1 {
+				bars.Points = append(bars.Points, analyze.Point{V: [3]float64{x, c.Mean - c.CI95, c.Mean + c.CI95}})
+			}
+		}
+		g.Series = append(g.Series, line)
+		if len(bars.Points) > 0 {
+			g.Series = append(g.Series, bars)
+		}
+	}
+	return g
+}
+
+// SweepText is the sweep for a terminal: one column per combination,
+// each cell "mean ± ci95 (n)" in one SI-prefixed unit for the whole
+// table (4.72 ± 0.03 Mbit/s), as a study's table reads.
+func SweepText(p *sweep.Pivot, row, metric, unit string) *Table {
+	top := 0.0
+	for _, r := range p.Cells {
+		for _, c := range r {
+			if !math.IsNaN(c.Mean) {
+				top = math.Max(top, math.Abs(c.Mean))
+			}
+		}
+	}
+	div, prefix := 1.0, ""
+	for _, s := range []struct {
+		f float64
+		p string
+	}{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if unit != "" && unit != "ms" && unit != "s" && unit != "%" && top >= s.f {
+			div, prefix = s.f, s.p
+			break
+		}
+	}
+	// As many decimals for every cell: three significant digits of the
+	// largest.
+	dec := 0
+	for lim := 100.0; dec < 6 && top/div < lim; lim /= 10 {
+		dec++
+	}
+	t := &Table{Columns: []Doc{{Name: row, Kind: String}}}
+	for _, v := range p.Cols {
+		name := v
+		if name == "" {
+			name = metric
+		}
+		t.Columns = append(t.Columns, Doc{Name: name + " (" + prefix + unit + ")", Kind: String})
+	}
+	for i, rv := range p.Rows {
+		cells := []Value{StrV(rv)}
+		for _, c := range p.Cells[i] {
+			var s string
+			switch {
+			case c.N == 0:
+			case c.N == 1:
+				s = fmt.Sprintf("%.*f (1)", dec, c.Mean/div)
+			default:
+				s = fmt.Sprintf("%.*f ± %.*f (%d)", dec, c.Mean/div, dec, c.CI95/div, c.N)
+			}
+			cells = append(cells, StrV(s))
+		}
+		t.Rows = append(t.Rows, cells)
+	}
+	return t
+}

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"tcpviz/analyze"
+	"tcpviz/analyze/sweep"
+	"tcpviz/charts"
+	"tcpviz/reassembly"
+)
+
+func sweepCommand(e *env) *cli.Command {
+	tf, of, jf := &tableFlags{}, &tableOutFlags{}, &jobsFlags{}
+	picture := &pictureFlags{}
+	params := &listValue{}
+	cols := &listValue{split: true}
+	protoFlag, proto := choiceFlag("proto", nil, "", []string{"tcp", "udp"}, "the transport of each capture's main flow", "the flow that carried the most payload, TCP or UDP")
+	return &cli.Command{
+		Name:  "sweep",
+		Usage: "an experiment of many captures: a metric of each capture's main flow, grouped by parameters read from the file names (mean, sd, n, 95% confidence interval), as a table or a figure",
+		Description: "--param NAME=REGEX (repeatable) reads a parameter from each file name: the first group\n" +
+			"(sweep_(\\d+)ms_: the lab's sweep names give the RTT); proto, the main flow's transport, is\n" +
+			"always one. Rows are the values of --rows (in numeric order), columns the combinations of\n" +
+			"--cols (fixed_tcp_...). The metric (--metric) is a number column of summary (for a TCP flow,\n" +
+			"its main direction) or of flows (throughput_bps received for UDP, at a receiver-side\n" +
+			"capture; app_lost_packets, app_jitter_ms). Each capture's main flow is the one that\n" +
+			"carried the most payload (--proto: of that transport). -o with .png .svg .pdf draws the\n" +
+			"metric against the row parameter, one line per column, the 95% interval as bars. The\n" +
+			"terminal table (-f table) writes each cell as mean ± 95% interval (runs) in one unit.",
+		ArgsUsage: "CAPTURE|DIR ...",
+		Flags: append(groupFlags(tf, of, jf, picture),
+			&cli.GenericFlag{Name: "param", Value: params, Usage: "NAME=REGEX: a parameter read from each file name (repeatable)"},
+			&cli.StringFlag{Name: "rows", Usage: "the parameter of the rows (required)"},
+			&cli.GenericFlag{Name: "cols", Value: cols, Usage: "parameters whose value combinations make the columns (comma-separated; proto is one)"},
+			&cli.StringFlag{Name: "metric", Value: "throughput_bps", Usage: "the summary's or flows' number column to aggregate"},
+			protoFlag),
+		Action: func(c *cli.Context) error {
+			if err := parseGroups(c, tf, of, jf, picture); err != nil {
+				return err
+			}
+			var ps []sweep.Param
+			for _, s := range params.vs {
+				p, err := sweep.ParseParam(s)
+				if err != nil {
+					return usagef("--param %v", err)
+				}
+				ps = append(ps, p)
+			}
+			known := []string{"proto"}
+			for _, p := range ps {
+				known = append(known, p.Name)
+			}
+			for _, n := range cols.vs {
+				if !slices.Contains(known, n) {
+					return usagef("sweep: --cols %q: no such parameter (want %s; --param NAME=REGEX adds one)", n, orList(known))
+				}
+			}
+			row := c.String("rows")
+			if row == "" {
+				return usagef("sweep: --rows: name the parameter of the rows (%s)", orList(known))
+			}
+			if !slices.Contains(known, row) {
+				return usagef("sweep: --rows %q: no such parameter (want %s; --param NAME=REGEX adds one)", row, orList(known))
+			}
+			metric := c.String("metric")
+			unit, ok := charts.SweepMetricUnit(metric)
+			if !ok {
+				return usagef("sweep: --metric %q: not a number column of summary or flows (throughput_bps, rtt_median_ms, retrans_packets, app_jitter_ms, ...)", metric)
+			}
+			var graph charts.GraphFormat
+			if of.OutDir != "" {
+				return usagef("sweep: --out-dir: the sweep is one table; name it with -o")
+			}
+			if ext := strings.ToLower(strings.TrimPrefix(extOf(of.Output), ".")); ext == "png" || ext == "svg" || ext == "pdf" {
+				graph = charts.GraphFormat(ext)
+			}
+			format := charts.CSV
+			if graph == "" {
+				f, err := of.format(tf, isTerminal(e.stdout))
+				if err != nil {
+					return err
+				}
+				format = f
+			}
+			ins, err := e.inputsOf(c, nil)
+			if err != nil {
+				return err
+			}
+			for _, p := range ps {
+				matched := false
+				for _, in := range ins {
+					if _, ok := p.Value(filepath.Base(in.name)); ok {
+						matched = true
+					}
+				}
+				if !matched {
+					return usagef("sweep: --param %s=%s matches no input's file name", p.Name, p.Re)
+				}
+			}
+			runs := make([]sweep.Run, len(ins))
+			failed := false
+			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+				r, res := sweepRun(e, in, ps, metric, proto.v)
+				runs[i] = r
+				return res
+			})
+			forEachInput(ins, jf.Jobs, work, func(_ int, _ input, r fileResult) {
+				failed = e.printResult(r) || failed
+			})
+			done()
+			pv, skipped := sweep.MakePivot(runs, row, cols.vs)
+			if skipped > 0 {
+				fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: %s left out (no %s in the file name, or %s not measurable)\n", plural(skipped, "capture"), row, metric)
+			}
+			if len(pv.Rows) == 0 {
+				return fmt.Errorf("sweep: no capture to aggregate")
+			}
+			write := func(w io.Writer) error {
+				if format == charts.TextTable {
+					return charts.SweepText(&pv, row, metric, unit).Write(w, charts.TextTable)
+				}
+				rw := charts.NewRowWriter(w, format, charts.SweepDocs(&pv, row, metric, unit))
+				for i := range pv.Rows {
+					if err := rw.WriteRow(charts.SweepRow(&pv, i)); err != nil {
+						return err
+					}
+				}
+				return rw.Close()
+			}
+			if graph != "" {
+				g := charts.SweepGraph(&pv, row, metric, unit)
+				po := picture.Plot
+				if po.Title == "" {
+					po.Title = g.Title
+				}
+				write = func(w io.Writer) error { return charts.WriteGraph(w, g, graph, po) }
+			}
+			if of.Output == "" || of.Output == "-" {
+				if err := write(e.stdout); err != nil {
+					return err
+				}
+			} else {
+				if err := refuseInput(of.Output, e.guarded(ins)); err != nil {
+					return err
+				}
+				if err := writeAtomic(of.Output, e.guarded(ins), write); err != nil {
+					return err
+				}
+				fmt.Fprintln(e.stdout, escapeName(of.Output))
+			}
+			if failed {
+				return errReported
+			}
+			return nil
+		},
+	}
+}
+
+// sweepRun reads one capture of a sweep: its parameters from its file
+// name, its main flow (the one that carried the most payload, of proto
+// when set) and the metric of it.
+func sweepRun(e *env, in input, ps []sweep.Param, metric, proto string) (sweep.Run, fileResult) {
+	run := sweep.Run{File: in.name, Params: map[string]string{}}
+	for _, p := range ps {
+		if v, ok := p.Value(filepath.Base(in.name)); ok {
+			run.Params[p.Name] = v
+		}
+	}
+	src, err := e.newSource(in, 1)
+	if err != nil {
+		return run, fileResult{err: err}
+	}
+	defer src.close()
+	r, err := src.open()
+	if err != nil {
+		return run, fileResult{err: prefixErr(in, err)}
+	}
+	var main *analyze.FlowResult
+	conns := map[int]analyze.ConnResult{}
+	out, err := analyze.Run(r, analyze.RunOptions{Analyze: true, Keep: -1,
+		OnConn: func(cr *analyze.ConnResult) { conns[cr.Info.Stream] = *cr },
+		OnFlow: func(f *analyze.FlowResult) {
+			name := analyze.ProtoName(f.Proto)
+			if name != "tcp" && name != "udp" || proto != "" && name != proto {
+				return
+			}
+			if main == nil || f.Bytes[0]+f.Bytes[1] > main.Bytes[0]+main.Bytes[1] {
+				cp := *f
+				if f.App != nil {
+					app := *f.App
+					cp.App = &app
+				}
+				main = &cp
+			}
+		}})
+	var res fileResult
+	if out != nil {
+		res.warnings = warningsOf(in, out.Warnings)
+	}
+	if err != nil {
+		res.err = prefixErr(in, err)
+	}
+	if main == nil {
+		if res.err == nil {
+			res.err = fmt.Errorf("%s: no %s flow", in.display(), strings.TrimSpace(proto+" TCP or UDP"))
+		}
+		return run, res
+	}
+	run.Params["proto"] = analyze.ProtoName(main.Proto)
+	var st *analyze.DirStats
+	if main.Proto == reassembly.ProtoTCP {
+		if cr, ok := conns[main.Flow]; ok {
+			d := reassembly.C2S
+			if cr.Info.Bytes[reassembly.S2C] > cr.Info.Bytes[reassembly.C2S] {
+				d = reassembly.S2C
+			}
+			st = &cr.Stats[d]
+		}
+	}
+	run.Value, run.OK = charts.SweepMetric(metric, main, st)
+	return run, res
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"math"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"tcpviz/internal/golden"
+)
+
+// sweepCSV parses a command's CSV output into rows of named cells.
+func sweepCSV(t *testing.T, out string) []map[string]string {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) < 1 {
+		t.Fatalf("CSV: %v\n%s", err, out)
+	}
+	var rows []map[string]string
+	for _, rec := range recs[1:] {
+		m := map[string]string{}
+		for i, name := range recs[0] {
+			m[name] = rec[i]
+		}
+		rows = append(rows, m)
+	}
+	return rows
+}
+
+// TestSweepAgainstSummary: the seed study's table (rows = RTT, columns =
+// fixed/jittered × TCP/UDP) from the bundled sweep equals, cell by cell,
+// the mean and interval of the summary's own throughput (TCP: the main
+// connection's main direction) or the flows' (UDP: the iperf3 test,
+// not its TCP control connection) of each capture, read one by one.
+func TestSweepAgainstSummary(t *testing.T) {
+	dir := filepath.Join(golden.Testdata(), "sweep")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.pcap.gz"))
+	if len(files) < 24 {
+		t.Fatalf("%d captures in %s", len(files), dir)
+	}
+	out, stderr, code := tcpviz(t, nil, "sweep", "--param", `rtt=sweep_(\d+)ms`, "--param", "kind=(fixed|jitter)",
+		"--rows", "rtt", "--cols", "kind,proto", "-f", "csv", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	table := sweepCSV(t, out)
+	// Each capture's throughput, from summary or flows.
+	name := regexp.MustCompile(`sweep_(\d+)ms_(fixed|jitter)_(tcp|udp)_r\d`)
+	groups := map[string][]float64{}
+	for _, f := range files {
+		m := name.FindStringSubmatch(filepath.Base(f))
+		var v float64
+		if m[3] == "udp" {
+			out, _, _ := tcpviz(t, nil, "flows", "-f", "csv", f)
+			best := -1.0
+			for _, r := range sweepCSV(t, out) {
+				b, _ := strconv.ParseFloat(r["bytes"], 64)
+				if r["proto"] == "udp" && b > best {
+					best = b
+					v, _ = strconv.ParseFloat(r["throughput_bps"], 64)
+				}
+			}
+		} else {
+			out, _, _ := tcpviz(t, nil, "summary", "-f", "csv", f)
+			best := -1.0
+			for _, r := range sweepCSV(t, out) {
+				b, _ := strconv.ParseFloat(r["data_bytes"], 64)
+				if b > best {
+					best = b
+					v, _ = strconv.ParseFloat(r["throughput_bps"], 64)
+				}
+			}
+		}
+		key := m[1] + "/" + m[2] + "_" + m[3]
+		groups[key] = append(groups[key], v)
+	}
+	cells := 0
+	for _, row := range table {
+		for _, col := range []string{"fixed_tcp", "fixed_udp", "jitter_tcp", "jitter_udp"} {
+			vs := groups[row["rtt"]+"/"+col]
+			if len(vs) != 2 {
+				t.Fatalf("%s ms %s: %d captures", row["rtt"], col, len(vs))
+			}
+			mean := (vs[0] + vs[1]) / 2
+			sd := math.Abs(vs[0]-vs[1]) / math.Sqrt2
+			ci := 12.706 * sd / math.Sqrt2 // t(1) for two runs
+			got := func(s string) float64 {
+				x, err := strconv.ParseFloat(row[col+"_throughput_bps_"+s], 64)
+				if err != nil {
+					t.Fatalf("%s ms %s %s: %v", row["rtt"], col, s, err)
+				}
+				return x
+			}
+			// The captures' own values come rounded to whole bit/s in
+			// CSV: that much slack (t(1)/√2 times it for the interval).
+			for _, c := range []struct {
+				what           string
+				got, want, tol float64
+			}{{"mean", got("mean"), mean, 1}, {"sd", got("sd"), sd, 1}, {"ci95", got("ci95"), ci, 10}, {"n", got("n"), 2, 0}} {
+				if math.Abs(c.got-c.want) > c.tol {
+					t.Errorf("%s ms %s: %s %s, from the captures' own %s", row["rtt"], col, c.what, fmt.Sprint(c.got), fmt.Sprint(c.want))
+				}
+			}
+			cells++
+		}
+	}
+	if cells != 12 {
+		t.Errorf("%d cells, want 3 RTTs × 4", cells)
+	}
+}
+
+// TestSweepErrors: usage errors name what is wrong before anything is
+// read.
+func TestSweepErrors(t *testing.T) {
+	dir := filepath.Join(golden.Testdata(), "sweep")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--param", "rtt=nomatch_(\\d+)", "--rows", "rtt", dir}, "matches no input's file name"},
+		{[]string{"--param", "rtt=sweep_(\\d+)ms", "--rows", "delay", dir}, `"delay": no such parameter`},
+		{[]string{"--param", "rtt=sweep_(\\d+)ms", "--rows", "rtt", "--metric", "bogus", dir}, `--metric "bogus"`},
+		{[]string{"--param", "rtt", "--rows", "rtt", dir}, "want NAME=REGEX"},
+	} {
+		_, stderr, code := tcpviz(t, nil, append([]string{"sweep"}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("sweep %q: exit %d, %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
