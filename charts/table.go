@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
+	"path"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -493,4 +494,28 @@ func WriteDocs(w io.Writer, docs []Doc) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Name, unit, d.Doc)
 	}
 	return tw.Flush()
+}
+
+// Select is the schema of the columns named, in the order given; a name
+// with * or ? (rtt_*, *_ms) stands for every column it matches, in the
+// schema's order. A name that matches no column is an error naming it.
+func (s Schema[R]) Select(names []string) (Schema[R], error) {
+	var out Schema[R]
+	seen := map[string]bool{}
+	for _, n := range names {
+		found := false
+		for _, c := range s {
+			if ok, _ := path.Match(n, c.Name); ok || c.Name == n {
+				found = true
+				if !seen[c.Name] {
+					seen[c.Name] = true
+					out = append(out, c)
+				}
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("%q: no such column (--columns lists them)", n)
+		}
+	}
+	return out, nil
 }

@@ -132,3 +132,33 @@ func TestSweepErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFields: --fields keeps the columns named, in the order named, a
+// pattern for every column it matches; in every format; an unknown name
+// is a usage error naming it.
+func TestFields(t *testing.T) {
+	capture := filepath.Join(golden.Testdata(), "geo_short.pcap")
+	out, stderr, code := tcpviz(t, nil, "summary", "--fields", "throughput_bps,stream,rtt_m*_ms", "-f", "csv", capture)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	header := strings.SplitN(out, "\n", 2)[0]
+	if header != "throughput_bps,stream,rtt_min_ms,rtt_median_ms,rtt_mean_ms,rtt_max_ms" {
+		t.Errorf("header %q", header)
+	}
+	full, _, _ := tcpviz(t, nil, "summary", "-f", "csv", capture)
+	all := sweepCSV(t, full)
+	for i, r := range sweepCSV(t, out) {
+		if r["throughput_bps"] != all[i]["throughput_bps"] || r["rtt_max_ms"] != all[i]["rtt_max_ms"] {
+			t.Errorf("row %d: %v, the whole table has %v", i, r, all[i])
+		}
+	}
+	js, _, _ := tcpviz(t, nil, "streams", "--fields", "stream,state", "-f", "ndjson", capture)
+	if !strings.HasPrefix(js, `{"stream": 0, "state": "closed"}`) {
+		t.Errorf("streams ndjson: %q", js)
+	}
+	_, stderr, code = tcpviz(t, nil, "summary", "--fields", "stream,nope_*", capture)
+	if code != 2 || !strings.Contains(stderr, `"nope_*": no such column`) {
+		t.Errorf("unknown field: exit %d, %q", code, stderr)
+	}
+}

@@ -107,13 +107,24 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 	tf, jf, bf := &tableFlags{}, &jobsFlags{}, &batchFlags{}
 	of := &tableOutFlags{}
 	cmd.ArgsUsage = "CAPTURE|DIR|- ..."
-	cmd.Flags = append(groupFlags(tf, of, jf, bf), &cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"})
+	fields := &listValue{split: true}
+	cmd.Flags = append(groupFlags(tf, of, jf, bf), &cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"},
+		&cli.GenericFlag{Name: "fields", Value: fields, Usage: "only these columns, in this order (comma-separated; rtt_* or *_ms for every column matching)", DefaultText: "all"})
 	cmd.Action = func(c *cli.Context) error {
+		spec := spec // this run's: --fields narrows it
 		if err := parseGroups(c, tf, of, jf, bf); err != nil {
 			return err
 		}
 		if c.Bool("columns") {
 			return charts.WriteDocs(e.stdout, spec.schema.Docs())
+		}
+		if len(fields.vs) > 0 {
+			sel, err := spec.schema.Select(fields.vs)
+			if err != nil {
+				return usagef("--fields %v", err)
+			}
+			// The table's own CSV fast path writes every column.
+			spec.schema, spec.csvRow = sel, nil
 		}
 		format, err := of.format(tf, isTerminal(e.stdout))
 		if err != nil {
