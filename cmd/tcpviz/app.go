@@ -338,8 +338,8 @@ var errVersion = errors.New("version")
 // --shard share when bf is set; no argument is a usage error. Arguments
 // that cannot be read are inputs holding their error: each fails alone
 // when its turn comes.
-func (e *env) inputsOf(c *cli.Context, bf *batchFlags) ([]input, error) {
-	args := c.Args().Slice()
+func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input, error) {
+	args := append(c.Args().Slice(), more...)
 	if bf != nil {
 		more, err := bf.filesFrom(e.stdin)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 
 var flowsSpec = tableSpec[charts.FlowRow]{
 	schema: charts.FlowsColumns,
+	file:   func(r *charts.FlowRow) string { return r.File },
 	flowRows: func(file string, fr *analyze.FlowResult, add func(*charts.FlowRow)) {
 		add(&charts.FlowRow{File: file, Flow: fr})
 	},

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -17,16 +16,16 @@ import (
 
 func sweepCommand(e *env) *cli.Command {
 	tf, of, jf := &tableFlags{}, &tableOutFlags{}, &jobsFlags{}
-	picture := &pictureFlags{}
-	params := &listValue{}
+	picture, pf := &pictureFlags{}, &paramFlags{}
 	cols := &listValue{split: true}
 	protoFlag, proto := choiceFlag("proto", nil, "", []string{"tcp", "udp"}, "the transport of each capture's main flow", "the flow that carried the most payload, TCP or UDP")
 	return &cli.Command{
 		Name:  "sweep",
 		Usage: "an experiment of many captures: a metric of each capture's main flow, grouped by parameters read from the file names (mean, sd, n, 95% confidence interval), as a table or a figure",
 		Description: "--param NAME=REGEX (repeatable) reads a parameter from each file name: the first group\n" +
-			"(sweep_(\\d+)ms_: the lab's sweep names give the RTT); proto, the main flow's transport, is\n" +
-			"always one. Rows are the values of --rows (in numeric order), columns the combinations of\n" +
+			"(sweep_(\\d+)ms_: the lab's sweep names give the RTT), --manifest FILE from a CSV (file, then\n" +
+			"a column per parameter; its files are the inputs when none is named); proto, the main flow's\n" +
+			"transport, is always one. Rows are the values of --rows (in numeric order), columns the combinations of\n" +
 			"--cols (fixed_tcp_...). The metric (--metric) is a number column of summary (for a TCP flow,\n" +
 			"its main direction) or of flows (throughput_bps received for UDP, at a receiver-side\n" +
 			"capture; app_lost_packets, app_jitter_ms). Each capture's main flow is the one that\n" +
@@ -34,28 +33,16 @@ func sweepCommand(e *env) *cli.Command {
 			"metric against the row parameter, one line per column, the 95% interval as bars. The\n" +
 			"terminal table (-f table) writes each cell as mean ± 95% interval (runs) in one unit.",
 		ArgsUsage: "CAPTURE|DIR ...",
-		Flags: append(groupFlags(tf, of, jf, picture),
-			&cli.GenericFlag{Name: "param", Value: params, Usage: "NAME=REGEX: a parameter read from each file name (repeatable)"},
+		Flags: append(groupFlags(tf, of, jf, picture, pf),
 			&cli.StringFlag{Name: "rows", Usage: "the parameter of the rows (required)"},
 			&cli.GenericFlag{Name: "cols", Value: cols, Usage: "parameters whose value combinations make the columns (comma-separated; proto is one)"},
 			&cli.StringFlag{Name: "metric", Value: "throughput_bps", Usage: "the summary's or flows' number column to aggregate"},
 			protoFlag),
 		Action: func(c *cli.Context) error {
-			if err := parseGroups(c, tf, of, jf, picture); err != nil {
+			if err := parseGroups(c, tf, of, jf, picture, pf); err != nil {
 				return err
 			}
-			var ps []sweep.Param
-			for _, s := range params.vs {
-				p, err := sweep.ParseParam(s)
-				if err != nil {
-					return usagef("--param %v", err)
-				}
-				ps = append(ps, p)
-			}
-			known := []string{"proto"}
-			for _, p := range ps {
-				known = append(known, p.Name)
-			}
+			known := append([]string{"proto"}, pf.Names...)
 			for _, n := range cols.vs {
 				if !slices.Contains(known, n) {
 					return usagef("sweep: --cols %q: no such parameter (want %s; --param NAME=REGEX adds one)", n, orList(known))
@@ -88,25 +75,17 @@ func sweepCommand(e *env) *cli.Command {
 				}
 				format = f
 			}
-			ins, err := e.inputsOf(c, nil)
+			ins, err := e.inputsOf(c, nil, pf.args(c)...)
 			if err != nil {
 				return err
 			}
-			for _, p := range ps {
-				matched := false
-				for _, in := range ins {
-					if _, ok := p.Value(filepath.Base(in.name)); ok {
-						matched = true
-					}
-				}
-				if !matched {
-					return usagef("sweep: --param %s=%s matches no input's file name", p.Name, p.Re)
-				}
+			if err := pf.check(ins); err != nil {
+				return err
 			}
 			runs := make([]sweep.Run, len(ins))
 			failed := false
 			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
-				r, res := sweepRun(e, in, ps, metric, proto.v)
+				r, res := sweepRun(e, in, pf, metric, proto.v)
 				runs[i] = r
 				return res
 			})
@@ -165,13 +144,8 @@ func sweepCommand(e *env) *cli.Command {
 // sweepRun reads one capture of a sweep: its parameters from its file
 // name, its main flow (the one that carried the most payload, of proto
 // when set) and the metric of it.
-func sweepRun(e *env, in input, ps []sweep.Param, metric, proto string) (sweep.Run, fileResult) {
-	run := sweep.Run{File: in.name, Params: map[string]string{}}
-	for _, p := range ps {
-		if v, ok := p.Value(filepath.Base(in.name)); ok {
-			run.Params[p.Name] = v
-		}
-	}
+func sweepRun(e *env, in input, pf *paramFlags, metric, proto string) (sweep.Run, fileResult) {
+	run := sweep.Run{File: in.name, Params: pf.Values(in.name)}
 	src, err := e.newSource(in, 1)
 	if err != nil {
 		return run, fileResult{err: err}

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -160,5 +161,44 @@ func TestFields(t *testing.T) {
 	_, stderr, code = tcpviz(t, nil, "summary", "--fields", "stream,nope_*", capture)
 	if code != 2 || !strings.Contains(stderr, `"nope_*": no such column`) {
 		t.Errorf("unknown field: exit %d, %q", code, stderr)
+	}
+}
+
+// TestParams: --param and --manifest append param_<name> columns to the
+// tables (what the file name or the manifest says), a manifest's files
+// are the inputs when none is named, and its row for a missing file fails
+// alone (named, exit 1) while the others' rows are written; sweep groups
+// by a manifest's parameter.
+func TestParams(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(golden.Testdata(), "sweep")
+	manifest := filepath.Join(dir, "runs.csv")
+	rows := "file,size,cc\n" +
+		src + "/sweep_10ms_fixed_tcp_r1.pcap.gz,1M,cubic\n" +
+		src + "/sweep_10ms_fixed_tcp_r2.pcap.gz,2M,reno\n" +
+		src + "/sweep_50ms_fixed_tcp_r1.pcap.gz,1M,reno\n" +
+		"missing.pcap,3M,reno\n"
+	if err := os.WriteFile(manifest, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := tcpviz(t, nil, "streams", "--manifest", manifest, "--param", `rtt=sweep_(\d+)ms`, "-f", "csv")
+	if code != 1 || !strings.Contains(stderr, "missing.pcap") {
+		t.Errorf("exit %d, %q: want 1 and the missing file named", code, stderr)
+	}
+	got := map[string]string{}
+	for _, r := range sweepCSV(t, out) {
+		got[filepath.Base(r["file"])] = r["param_rtt"] + "/" + r["param_size"] + "/" + r["param_cc"]
+	}
+	want := map[string]string{"sweep_10ms_fixed_tcp_r1.pcap.gz": "10/1M/cubic", "sweep_10ms_fixed_tcp_r2.pcap.gz": "10/2M/reno", "sweep_50ms_fixed_tcp_r1.pcap.gz": "50/1M/reno"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("params %v, want %v", got, want)
+	}
+	out, stderr, code = tcpviz(t, nil, "sweep", "--manifest", manifest, "--rows", "size", "--cols", "cc", "-f", "csv")
+	if code != 1 {
+		t.Errorf("sweep: exit %d (%s), want 1 for the missing file", code, stderr)
+	}
+	table := sweepCSV(t, out)
+	if len(table) != 2 || table[0]["size"] != "1M" || table[0]["cubic_throughput_bps_n"] != "1" || table[0]["reno_throughput_bps_n"] != "1" || table[1]["reno_throughput_bps_n"] != "1" {
+		t.Errorf("sweep by the manifest's size and cc: %v", table)
 	}
 }

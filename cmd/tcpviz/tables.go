@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -19,6 +20,8 @@ import (
 type tableSpec[R any] struct {
 	analyze bool // the rows need the per-packet analysis
 	schema  charts.Schema[R]
+	// file is the capture a row is of (its param_ columns).
+	file func(*R) string
 	// csvRow, if set, makes how rows are streamed as CSV (else
 	// schema.WriteCSV).
 	csvRow func(cw *charts.CSVWriter) func(*R) error
@@ -30,6 +33,7 @@ type tableSpec[R any] struct {
 
 var streamsSpec = tableSpec[charts.StreamRow]{
 	schema: charts.StreamsColumns,
+	file:   func(r *charts.StreamRow) string { return r.File },
 	rows: func(file string, cr *analyze.ConnResult, add func(*charts.StreamRow)) {
 		add(&charts.StreamRow{File: file, Info: cr.Info})
 	},
@@ -38,6 +42,7 @@ var streamsSpec = tableSpec[charts.StreamRow]{
 var summarySpec = tableSpec[charts.SummaryRow]{
 	analyze: true,
 	schema:  charts.SummaryColumns,
+	file:    func(r *charts.SummaryRow) string { return r.File },
 	csvRow: func(cw *charts.CSVWriter) func(*charts.SummaryRow) error {
 		m := charts.NewSummaryMemo()
 		return func(r *charts.SummaryRow) error { return m.WriteCSV(cw, charts.SummaryColumns, r) }
@@ -108,15 +113,20 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 	of := &tableOutFlags{}
 	cmd.ArgsUsage = "CAPTURE|DIR|- ..."
 	fields := &listValue{split: true}
-	cmd.Flags = append(groupFlags(tf, of, jf, bf), &cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"},
+	pf := &paramFlags{}
+	cmd.Flags = append(groupFlags(tf, of, jf, bf, pf), &cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"},
 		&cli.GenericFlag{Name: "fields", Value: fields, Usage: "only these columns, in this order (comma-separated; rtt_* or *_ms for every column matching)", DefaultText: "all"})
 	cmd.Action = func(c *cli.Context) error {
-		spec := spec // this run's: --fields narrows it
-		if err := parseGroups(c, tf, of, jf, bf); err != nil {
+		spec := spec // this run's: --param adds columns, --fields picks them
+		if err := parseGroups(c, tf, of, jf, bf, pf); err != nil {
 			return err
 		}
+		spec.schema = append(slices.Clip(spec.schema), paramColumns(pf, spec.file)...)
 		if c.Bool("columns") {
 			return charts.WriteDocs(e.stdout, spec.schema.Docs())
+		}
+		if len(pf.Names) > 0 {
+			spec.csvRow = nil // the table's own CSV fast path writes its own columns
 		}
 		if len(fields.vs) > 0 {
 			sel, err := spec.schema.Select(fields.vs)
@@ -130,8 +140,11 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 		if err != nil {
 			return err
 		}
-		ins, err := e.inputsOf(c, bf)
+		ins, err := e.inputsOf(c, bf, pf.args(c)...)
 		if err != nil {
+			return err
+		}
+		if err := pf.check(ins); err != nil {
 			return err
 		}
 		if of.Output != "" && of.Output != "-" {
