@@ -125,7 +125,9 @@ type Busy struct {
 // RunResult is what a Run found besides what went to OnConn.
 type RunResult struct {
 	Packets int64 // packets read
-	Streams int   // connections seen
+	// Segments are the TCP segments among them.
+	Segments int64
+	Streams  int // connections seen
 	// Busiest is the stream that carried the most payload (the first of
 	// equals), -1 when there was no connection; BusiestPackets its
 	// packets, BusiestDir its main direction, BusiestFirst and
@@ -295,6 +297,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	var info PacketInfo
 	for sc.Scan() {
 		seg, c := sc.Segment(), sc.Conn()
+		res.Segments++
 		if fr != nil {
 			fr.segment(c, seg)
 		}
@@ -439,6 +442,9 @@ type Loaded struct {
 	// Thinned: the graphs were thinned for pictures (LoadOptions.ThinOver)
 	// though not asked to be.
 	Thinned bool
+	// UDP is set on a UDP flow (LoadUDP): Conn.Stream is its udp.stream,
+	// and what is "acknowledged" is what reached the capture point.
+	UDP bool
 	// transfer, when the records were not kept, is what Transfer needs
 	// of them, gathered as they were read.
 	transfer *transferAcc
@@ -447,7 +453,13 @@ type Loaded struct {
 // LoadOptions choose the connection of a Load.
 type LoadOptions struct {
 	Stream int // Wireshark's tcp.stream; -1: the connection with the most payload
-	Dir    int // a reassembly.Direction; -1: the direction with the most payload
+	// AnyTransport, with Stream -1, makes the main flow that of either
+	// transport: in a capture whose packets are mostly not TCP, the UDP
+	// flow that carried the most payload (LoadUDP), when it carried more
+	// than the busiest TCP connection (iperf3's UDP test, not its TCP
+	// control connection).
+	AnyTransport bool
+	Dir          int // a reassembly.Direction; -1: the direction with the most payload
 	// OnConn, if set, receives every connection, analysed, in stream
 	// order, during the pass that analyses the chosen one (reused once it
 	// returns, as RunOptions.OnConn).
@@ -516,6 +528,11 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 		}
 		res, err := Run(r, ro)
 		b := res.chosen(stream)
+		if o.AnyTransport && stream < 0 && err == nil && res.Segments*2 < res.Packets {
+			if u, uerr := LoadUDP(open, -1); uerr == nil && (b == nil || u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > b.Bytes) {
+				return u, nil
+			}
+		}
 		if b == nil {
 			if err != nil {
 				return nil, err

@@ -92,6 +92,10 @@ type Graph struct {
 	// Warnings are problems with what the graph shows (an averaging
 	// window shorter than the round trip), for the user.
 	Warnings []string
+	// UDP is set on a UDP flow's graph (Loaded.UDP): Stream is its
+	// udp.stream, and what its series call acknowledged is what reached
+	// the capture point.
+	UDP bool
 }
 
 // Hide removes the series called one of names.

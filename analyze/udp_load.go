@@ -89,7 +89,7 @@ func LoadUDP(open func() (*reassembly.Reader, error), flow int) (*Loaded, error)
 	}
 	c := &reassembly.Conn{Stream: flow, Client: fres.Src, Server: fres.Dst,
 		FirstTime: fres.FirstTime, LastTime: fres.FirstTime + fres.Duration}
-	l := &Loaded{Conn: c, Dir: d, Warnings: res.Warnings}
+	l := &Loaded{Conn: c, Dir: d, Warnings: res.Warnings, UDP: true}
 	var seq int64
 	for _, g := range dgrams {
 		if g.dir != d || g.n == 0 {

@@ -118,6 +118,9 @@ func Title(g *analyze.Graph, capture string) string {
 		name = string(g.Kind)
 	}
 	t := fmt.Sprintf("%s — %s → %s (stream %d, %s)", name, g.Src, g.Dst, g.Stream, g.Dir)
+	if g.UDP {
+		t = fmt.Sprintf("%s — %s → %s (flow %d, UDP)", name, g.Src, g.Dst, g.Stream)
+	}
 	if capture != "" {
 		t += " — " + capture
 	}
@@ -228,6 +231,9 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 		plots[i] = newSeriesPlot(g, s, pg, i, ty)
 		plots[i].chunk = chunk
 		plots[i].boxes = boxes
+		if l, ok := udpLegends[s.Name]; ok && g.UDP {
+			plots[i].style.legend = l
+		}
 		name := plots[i].style.legend
 		if plots[i].alpha != nil {
 			name += " (darker where samples are denser)"

@@ -77,6 +77,16 @@ var seriesStyles = map[string]seriesStyle{
 	join.SeriesLadderLost:    {color: red, width: 1.2, legend: "lost between the captures"},
 }
 
+// udpLegends name the series of a UDP flow's graphs, which has no ACKs:
+// what the series call acknowledged is what reached the capture point.
+var udpLegends = map[string]string{
+	analyze.SeriesData:       "datagram",
+	analyze.SeriesAck:        "received (reached the capture point)",
+	analyze.SeriesThroughput: "throughput (all datagrams)",
+	analyze.SeriesGoodput:    "received (reached the capture point)",
+	analyze.SeriesDelivery:   "received (each byte once)",
+}
+
 // palette colours series without a fixed style (the inputs of a
 // comparison), by their position in the graph.
 var palette = []color.RGBA{blue, orange, green, red, purple, brown, pink, gray, olive, cyan}

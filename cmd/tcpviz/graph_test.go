@@ -96,7 +96,9 @@ func TestSeqCSVMatchesTshark(t *testing.T) {
 				}
 			}
 			out := filepath.Join(t.TempDir(), "seq.csv")
-			if _, stderr, code := tcpviz(t, nil, "seq", "-o", out, g.Capture); code != 0 {
+			// The TCP connection tshark is compared on (a UDP test's capture
+			// draws its UDP flow by default).
+			if _, stderr, code := tcpviz(t, nil, "seq", "--proto", "tcp", "-o", out, g.Capture); code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
 			rows := readCSV(t, out)

@@ -35,6 +35,7 @@ func graphCommands(e *env) []*cli.Command {
 
 // graphRequest is a graph command's flags, parsed.
 type graphRequest struct {
+	proto   protoFlags
 	conn    connFlags
 	window  windowFlags
 	picture pictureFlags
@@ -45,7 +46,7 @@ type graphRequest struct {
 }
 
 func (r *graphRequest) groups() []flagGroup {
-	return []flagGroup{&r.conn, &r.window, &r.picture, &r.output, &r.jobs, &r.batch, &r.params}
+	return []flagGroup{&r.conn, &r.proto, &r.window, &r.picture, &r.output, &r.jobs, &r.batch, &r.params}
 }
 
 func graphCommand(e *env, name, usage string) *cli.Command {
@@ -149,10 +150,15 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 		w, _ := charts.PlotOptions{Width: req.picture.Plot.Width}.Size()
 		o.Thin.Cols = charts.ThinColumns * w
 	}
-	if in.udp {
+	switch {
+	case in.udp:
 		l, res = loadUDPInput(e, in, in.udpFlow)
-	} else {
-		l, res = loadInput(e, in, req.conn, analyze.LoadOptions{Graphs: []analyze.GraphRequest{{Spec: req.params.Spec, Series: o, Params: req.params.Params}}})
+	case req.proto.v == "udp":
+		l, res = loadUDPInput(e, in, req.conn.Stream)
+	default:
+		// The main flow of either transport unless -s or --proto tcp.
+		l, res = loadInput(e, in, req.conn, analyze.LoadOptions{AnyTransport: req.proto.v == "",
+			Graphs: []analyze.GraphRequest{{Spec: req.params.Spec, Series: o, Params: req.params.Params}}})
 	}
 	if l == nil {
 		return res
@@ -164,6 +170,7 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	} else {
 		g = req.params.Spec.Draw(l.Records, o, req.params.Params)
 	}
+	g.UDP = l.UDP
 	req.picture.apply(g)
 	for _, w := range g.Warnings {
 		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): %s", in.display(), l.Conn.Stream, l.Dir, w))
@@ -188,7 +195,11 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	}
 	if path == "" {
 		var err error
-		path, err = outputPath(req.output.OutDir, fmt.Sprintf("%s-%s-s%d.png", base, req.params.Spec.Stem(req.params.Params), l.Conn.Stream))
+		which := fmt.Sprintf("s%d", l.Conn.Stream)
+		if l.UDP {
+			which = fmt.Sprintf("udp%d", l.Conn.Stream) // udp.stream, not tcp.stream
+		}
+		path, err = outputPath(req.output.OutDir, fmt.Sprintf("%s-%s-%s.png", base, req.params.Spec.Stem(req.params.Params), which))
 		if err == nil {
 			err = makeDir(req.output.OutDir, e.made)
 		}
@@ -238,3 +249,15 @@ func vantagePhrase(v analyze.Vantage) string {
 	}
 	return "at an unknown point of the path"
 }
+
+// protoFlags choose the transport of the flow a graph draws.
+type protoFlags struct{ *choiceValue }
+
+func (f *protoFlags) flags() []cli.Flag {
+	fl, v := choiceFlag("proto", nil, "", []string{"tcp", "udp"}, "the transport of the flow drawn (-s: its tcp.stream or udp.stream)",
+		"the flow that carried the most payload, TCP or UDP (iperf3's UDP test, not its control connection)")
+	f.choiceValue = v
+	return []cli.Flag{fl}
+}
+
+func (f *protoFlags) parse(*cli.Context) error { return nil }
