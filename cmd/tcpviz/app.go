@@ -105,6 +105,9 @@ func runEnv(e *env, args []string) int {
 	e.stdout, e.out = out, out
 	e.made = &madeDirs{}
 	app := newApp(e)
+	if len(args) > 2 && args[1] == "help" { // tcpviz help seq: tcpviz seq --help
+		args = append([]string{args[0], args[2], "--help"}, args[3:]...)
+	}
 	err := checkCommand(app, args)
 	if err == nil {
 		args, err = flagsFirst(app, args)
@@ -185,12 +188,40 @@ func checkCommand(app *cli.App, args []string) error {
 	if strings.HasPrefix(a, "-") {
 		return usagef("%s: flags come after the command (tcpviz COMMAND [flags] CAPTURE ...)", escapeName(a))
 	}
+	best, dist := "", 3
 	for _, c := range app.Commands {
 		if c.HasName(a) {
 			return nil
 		}
+		if d := editDistance(strings.ToLower(a), c.Name); d < dist || strings.HasPrefix(c.Name, a) && dist > 1 {
+			best, dist = c.Name, min(d, 1)
+		}
+	}
+	if best != "" {
+		return usagef("unknown command %q: did you mean %s? (tcpviz --help lists them)", a, best)
 	}
 	return usagef("unknown command %q (tcpviz --help lists them)", a)
+}
+
+// editDistance is the Levenshtein distance of a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // Messages of Go's flag package, as urfave/cli passes them on.

@@ -662,6 +662,9 @@ func (f *tableOutFlags) format(tf *tableFlags, terminal bool) (charts.TableForma
 			format = charts.TextTable
 		case ".parquet":
 			format = charts.ParquetFormat
+		case "":
+		default:
+			return "", usagef("-o %s: unknown table format %q (want .csv .json .ndjson .txt .parquet, or --format)", escapeName(f.Output), extOf(f.Output))
 		}
 	}
 	if format == "" && f.OutDir != "" {

@@ -63,9 +63,13 @@ func joinCommand(e *env) *cli.Command {
 			if of.OutDir != "" {
 				return usagef("join: --out-dir: the join is one table; name it with -o")
 			}
-			format, err := of.format(tf, isTerminal(e.stdout))
-			if err != nil {
-				return err
+			format := charts.CSV
+			if gformat == "" {
+				f, err := of.format(tf, isTerminal(e.stdout))
+				if err != nil {
+					return err
+				}
+				format = f
 			}
 			ins, err := e.inputsOf(c, nil)
 			if err != nil {

@@ -136,11 +136,17 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 			// The table's own CSV fast path writes every column.
 			spec.schema, spec.csvRow = sel, nil
 		}
-		format, err := of.format(tf, isTerminal(e.stdout))
+		ins, err := e.inputsOf(c, bf, pf.args(c)...)
 		if err != nil {
 			return err
 		}
-		ins, err := e.inputsOf(c, bf, pf.args(c)...)
+		if of.Output != "" && of.Output != "-" {
+			// Never over an input, whatever its name says.
+			if err := refuseInput(of.Output, e.guarded(ins)); err != nil {
+				return err
+			}
+		}
+		format, err := of.format(tf, isTerminal(e.stdout))
 		if err != nil {
 			return err
 		}
@@ -148,9 +154,6 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 			return err
 		}
 		if of.Output != "" && of.Output != "-" {
-			if err := refuseInput(of.Output, e.guarded(ins)); err != nil {
-				return err
-			}
 			if err := refuseSpecial(of.Output); err != nil {
 				return err
 			}
