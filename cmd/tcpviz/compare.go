@@ -22,6 +22,7 @@ func compareCommand(e *env) *cli.Command {
 		table   tableFlags
 		jobs    jobsFlags
 		conn    connFlags
+		proto   protoFlags
 		window  = windowFlags{timeOnly: true}
 		params  = graphParamFlags{command: "compare"}
 		output  = outputFlags{dirUsage: "directory for the default graph file name (compare-<graph>.png)"}
@@ -34,7 +35,7 @@ func compareCommand(e *env) *cli.Command {
 	at := &durationsValue{}
 	toBytes := &sizesValue{}
 	labels := &listValue{}
-	groups := []flagGroup{&conn, &window, &picture, &output, &table, &jobs, &params}
+	groups := []flagGroup{&conn, &proto, &window, &picture, &output, &table, &jobs, &params}
 	return &cli.Command{
 		Name:  "compare",
 		Usage: "overlay the main connection of several captures on one graph, with a comparison table",
@@ -113,13 +114,17 @@ func compareCommand(e *env) *cli.Command {
 			loads := make([]*analyze.Loaded, len(cins))
 			failed := false
 			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
-				if cins[i].udp {
+				if cins[i].udp || proto.v == "udp" {
 					l, res := loadUDPInput(e, in, cins[i].stream)
 					loads[i] = l
 					return res
 				}
 				cf := conn
 				cf.Stream = cins[i].stream
+				lo := lo
+				// The main flow of either transport (a sweep's UDP runs:
+				// their iperf3 test, not its TCP control connection).
+				lo.AnyTransport = proto.v == "" && cf.Stream < 0
 				l, res := loadInput(e, in, cf, lo)
 				loads[i] = l
 				return res
@@ -294,7 +299,11 @@ func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 			continue
 		}
 		if st.IsDir() {
-			return nil, usagef("compare: %s is a directory; name capture files", escapeName(ci.name))
+			// Every capture in it, each an input of its own.
+			for _, in := range expandInputs([]string{ci.path}) {
+				out = append(out, compareInput{input: in, stream: stream, label: baseName(in.name), named: in.name})
+			}
+			continue
 		}
 		ci.regular = st.Mode().IsRegular()
 		out = append(out, ci)

@@ -202,3 +202,36 @@ func TestParams(t *testing.T) {
 		t.Errorf("sweep by the manifest's size and cc: %v", table)
 	}
 }
+
+// TestCompareSweepFolder: compare takes a folder (each capture an
+// input) and compares each capture's main flow of either transport: a
+// UDP run's iperf3 test, not its TCP control connection (which --proto
+// tcp asks for).
+func TestCompareSweepFolder(t *testing.T) {
+	dir := filepath.Join(golden.Testdata(), "sweep")
+	png := filepath.Join(t.TempDir(), "c.png")
+	for _, c := range []struct {
+		proto   string
+		udpLow  float64 // bounds of a UDP run's mean throughput
+		udpHigh float64
+	}{{"", 4e6, 5e6}, {"tcp", 0, 1e5}} {
+		args := []string{"compare", "-f", "csv", "-o", png, dir}
+		if c.proto != "" {
+			args = append(args, "--proto", c.proto)
+		}
+		out, stderr, code := tcpviz(t, nil, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		rows := sweepCSV(t, out)
+		if len(rows) != 24 {
+			t.Fatalf("%d rows for 24 captures", len(rows))
+		}
+		for _, r := range rows {
+			v, _ := strconv.ParseFloat(r["mean_throughput_bps"], 64)
+			if strings.Contains(r["input"], "_udp_") && (v < c.udpLow || v > c.udpHigh) {
+				t.Errorf("--proto %q: %s at %.0f bit/s, want %g to %g", c.proto, r["input"], v, c.udpLow, c.udpHigh)
+			}
+		}
+	}
+}
