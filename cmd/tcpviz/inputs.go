@@ -119,7 +119,8 @@ func expandInputs(args []string) []input {
 		if len(found) == 0 {
 			found = append(found, input{name: a, path: a, err: fmt.Errorf("%s: no capture found in the directory", escapeName(a))})
 		}
-		sort.Slice(found, func(i, j int) bool { return found[i].name < found[j].name })
+		// In natural order: sweep_10ms before sweep_100ms.
+		sort.Slice(found, func(i, j int) bool { return naturalLess(found[i].name, found[j].name) })
 		out = append(out, found...)
 	}
 	return out
@@ -320,3 +321,41 @@ func joinedInput(a string) (input, bool) {
 	in.name, in.joined = a, &others
 	return in, true
 }
+
+// naturalLess orders names as people do: runs of digits by their value
+// (run_9 before run_10), the rest byte by byte; equal values in other
+// spellings (007, 7) by their bytes.
+func naturalLess(a, b string) bool {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		ca, cb := a[i], b[j]
+		if isDigit(ca) && isDigit(cb) {
+			si, sj := i, j
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			x, y := strings.TrimLeft(a[si:i], "0"), strings.TrimLeft(b[sj:j], "0")
+			if len(x) != len(y) {
+				return len(x) < len(y)
+			}
+			if x != y {
+				return x < y
+			}
+			continue
+		}
+		if ca != cb {
+			return ca < cb
+		}
+		i++
+		j++
+	}
+	if len(a)-i != len(b)-j {
+		return len(a)-i < len(b)-j
+	}
+	return a < b
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

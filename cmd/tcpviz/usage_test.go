@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,5 +37,22 @@ func TestUsageHabits(t *testing.T) {
 	}
 	if _, stderr, code := tcpviz(t, nil, "summary", "-f", "csv", "-o", filepath.Join(dir, "x.dat"), capture); code != 0 {
 		t.Errorf("-f csv -o x.dat: exit %d, %q (--format says what to write)", code, stderr)
+	}
+}
+
+func TestNaturalOrder(t *testing.T) {
+	names := []string{"s_100ms", "s_10ms", "s_50ms", "run10", "run9", "a/b2", "a/b10", "x007", "x7"}
+	slices.SortFunc(names, func(a, b string) int {
+		if naturalLess(a, b) {
+			return -1
+		}
+		if naturalLess(b, a) {
+			return 1
+		}
+		return 0
+	})
+	want := []string{"a/b2", "a/b10", "run9", "run10", "s_10ms", "s_50ms", "s_100ms", "x007", "x7"}
+	if !slices.Equal(names, want) {
+		t.Errorf("got %q, want %q", names, want)
 	}
 }
