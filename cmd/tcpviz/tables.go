@@ -22,6 +22,9 @@ type tableSpec[R any] struct {
 	schema  charts.Schema[R]
 	// file is the capture a row is of (its param_ columns).
 	file func(*R) string
+	// terminal, if set, are the columns a text table shows when no
+	// --fields are named (a table too wide to read otherwise).
+	terminal []string
 	// csvRow, if set, makes how rows are streamed as CSV (else
 	// schema.WriteCSV).
 	csvRow func(cw *charts.CSVWriter) func(*R) error
@@ -43,6 +46,8 @@ var summarySpec = tableSpec[charts.SummaryRow]{
 	analyze: true,
 	schema:  charts.SummaryColumns,
 	file:    func(r *charts.SummaryRow) string { return r.File },
+	terminal: []string{"file", "stream", "direction", "src_addr", "src_port", "dst_addr", "dst_port", "duration_s",
+		"data_bytes", "throughput_bps", "retrans_packets", "rtt_median_ms", "vantage", "findings"},
 	csvRow: func(cw *charts.CSVWriter) func(*charts.SummaryRow) error {
 		m := charts.NewSummaryMemo()
 		return func(r *charts.SummaryRow) error { return m.WriteCSV(cw, charts.SummaryColumns, r) }
@@ -128,10 +133,24 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 		if len(pf.Names) > 0 {
 			spec.csvRow = nil // the table's own CSV fast path writes its own columns
 		}
+		readable := false // the text table's few columns, not asked for
+		toStdout := of.Output == "" || of.Output == "-"
+		switch {
+		case len(fields.vs) == 1 && fields.vs[0] == "all":
+			fields.vs = nil
+		case len(fields.vs) == 0 && spec.terminal != nil && toStdout && tf.resolve(isTerminal(e.stdout)) == charts.TextTable:
+			fields.vs, readable = slices.Clone(spec.terminal), true
+			for _, n := range pf.Names {
+				fields.vs = append(fields.vs, "param_"+n)
+			}
+		}
 		if len(fields.vs) > 0 {
 			sel, err := spec.schema.Select(fields.vs)
 			if err != nil {
 				return usagef("--fields %v", err)
+			}
+			if readable {
+				fmt.Fprintf(e.stderr, "tcpviz: the text table shows %d of the %d columns: --fields all (or -f csv) for every one, --fields a,b,c for those\n", len(sel), len(spec.schema))
 			}
 			// The table's own CSV fast path writes every column.
 			spec.schema, spec.csvRow = sel, nil
