@@ -71,7 +71,7 @@ var SummaryColumns = Schema[SummaryRow]{
 		return FloatV(r.Stats.ThroughputBps, 0).Or(r.Stats.HasThroughput)
 	}},
 	{"state", String, "", "how far the connection got: syn_sent, syn_recv, established, midstream, fin_one_way, closed or reset", func(r *SummaryRow) Value { return StrV(r.Stats.State) }},
-	{"diagnosis", String, "", "what limited this direction, with the numbers that show it", func(r *SummaryRow) Value { return StrV(r.Stats.Diagnosis) }},
+	{"diagnosis", String, "", "what limited this direction, with the numbers that show it", func(r *SummaryRow) Value { return StrV(r.Stats.Diagnosis).Or(r.Stats.Diagnosis != "") }},
 	// The path: what the network did, from wherever the capture was taken.
 	{"vantage", String, "", "where the capture sits on this direction's path: sender, receiver, middle or unknown", func(r *SummaryRow) Value { return StrV(string(r.Stats.Path.Vantage)) }},
 	pathCount("retransmitted_packets", "data segments that resent bytes already sent, for any reason (a hole filler at a receiver-side capture counts)", func(p *analyze.PathStats) int64 { return p.Retransmitted }),

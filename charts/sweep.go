@@ -102,11 +102,11 @@ func SweepRow(p *sweep.Pivot, i int) []Value {
 }
 
 // SweepGraph draws the metric against the row parameter (its values as
-// numbers): one line per column combination through the means, a bar of
-// the 95% confidence interval at each.
-func SweepGraph(p *sweep.Pivot, row, metric, unit string) *analyze.Graph {
+// numbers, in rowUnit): one line per column combination through the
+// means, a bar of the 95% confidence interval at each.
+func SweepGraph(p *sweep.Pivot, row, rowUnit, metric, unit string) *analyze.Graph {
 	g := &analyze.Graph{Kind: "sweep", Title: metric + " against " + row, Stream: -1, XCol: 0, YCol: 1,
-		X:       analyze.Axis{Label: row},
+		X:       analyze.Axis{Label: row, Unit: rowUnit},
 		Y:       analyze.Axis{Label: metric, Unit: unit},
 		Columns: []string{row, metric, "ci95_high"}}
 	for j, col := range p.Cols {

@@ -19,6 +19,9 @@ import (
 type Param struct {
 	Name string
 	Re   *regexp.Regexp
+	// Unit is what the pattern writes right after the value's group
+	// (ms of sweep_(\d+)ms), "" when nothing does.
+	Unit string
 }
 
 // ParseParam reads NAME=REGEX.
@@ -37,7 +40,16 @@ func ParseParam(s string) (Param, error) {
 	if r.NumSubexp() > 1 {
 		return Param{}, fmt.Errorf("%q: one group at most (the value)", re)
 	}
-	return Param{Name: name, Re: r}, nil
+	p := Param{Name: name, Re: r}
+	if i := strings.LastIndex(re, ")"); r.NumSubexp() == 1 && i >= 0 {
+		rest := re[i+1:]
+		n := 0
+		for n < len(rest) && (rest[n] >= 'a' && rest[n] <= 'z' || rest[n] >= 'A' && rest[n] <= 'Z' || rest[n] == '/') {
+			n++
+		}
+		p.Unit = rest[:n]
+	}
+	return p, nil
 }
 
 // Value is the parameter's value in a file name, ok false when it does

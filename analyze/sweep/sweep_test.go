@@ -25,7 +25,13 @@ func TestPivot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if p.Unit != "ms" {
+		t.Errorf("unit %q of rtt=(\\d+)ms, want ms", p.Unit)
+	}
 	k, _ := ParseParam(`kind=(fixed|jitter)`)
+	if k.Unit != "" {
+		t.Errorf("unit %q of kind=(fixed|jitter)", k.Unit)
+	}
 	var runs []Run
 	for _, f := range []struct {
 		name string

@@ -113,7 +113,13 @@ func sweepCommand(e *env) *cli.Command {
 				return rw.Close()
 			}
 			if graph != "" {
-				g := charts.SweepGraph(&pv, row, metric, unit)
+				rowUnit := ""
+				for _, p := range pf.Patterns {
+					if p.Name == row {
+						rowUnit = p.Unit
+					}
+				}
+				g := charts.SweepGraph(&pv, row, rowUnit, metric, unit)
 				po := picture.Plot
 				if po.Title == "" {
 					po.Title = g.Title
