@@ -49,11 +49,11 @@ func TestSummaryMatchesTshark(t *testing.T) {
 				exact++
 				return
 			}
-			if k, ok := knownAnalysisDifferences[g.Name]; ok && len(problems) <= k.directions {
-				t.Logf("%d directions differ (known, at most %d: %s): %s", len(problems), k.directions, k.why, problems[0])
+			if k, ok := knownAnalysisDifferences[g.Name]; ok && len(problems) <= k.Directions {
+				t.Logf("%d directions differ (known, at most %d: %s): %s", len(problems), k.Directions, k.Why, problems[0])
 				return
 			} else if ok {
-				t.Errorf("%d directions differ from tshark, at most %d known (%s)", len(problems), k.directions, k.why)
+				t.Errorf("%d directions differ from tshark, at most %d known (%s)", len(problems), k.Directions, k.Why)
 			}
 			t.Errorf("%d directions differ from tshark:\n%s", len(problems), strings.Join(problems, "\n"))
 		})

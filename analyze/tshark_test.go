@@ -14,34 +14,9 @@ import (
 	"tcpviz/reassembly"
 )
 
-// knownAnalysisDifferences lists the captures where our per-packet analysis
-// differs from tshark 4.0 on purpose, why, and at most how many frames
-// (TestAnalysisMatchesTshark) and directions (TestSummaryMatchesTshark)
-// differ, as measured when listed: the counts may shrink, never grow.
-// Every other capture must match on every frame.
-var knownAnalysisDifferences = map[string]knownDiff{
-	"real__ndpi__fix2.pcap":                              {74, 2, dupReason},
-	"real__ndpi__rtsp.pcap":                              {544, 14, dupReason},
-	"real__tcpdump__pptp.pcap":                           {8, 1, dupReason},
-	"real__tcptrace__bad_ack_code.dmp.gz":                {10, 2, dupReason},
-	"real__tcptrace__hardware_dups.dmp.gz":               {473, 1, dupReason},
-	"real__tcptrace__pcap_v2.2.dmp.gz":                   {10, 2, dupReason},
-	"real__zeek__ssh-dups.pcap":                          {128, 2, dupReason},
-	"real__tcptrace__discard.solaris.dmp.gz":             {124, 1, dupReason + "; a duplicated SYN also moves tshark's initial_rtt start to the copy"},
-	"real__suricata-verify__tcp-empty-sack_tcp-opt.pcap": {1, 1, "frame 24 carries an empty SACK option: tshark 4.0 stops dissecting the TCP header there and shows no analysis (we show its acks_frame and ack_rtt)"},
-	"real__zeek__telnet-long-line-no-eol.pcapng.gz":      {1, 0, "one frame (13987) tshark flags as ACK of an unseen segment although the ACK equals the sender's next sequence number (not yet explained; the 16 MB transfer is never acknowledged, so Wireshark's 10000-unacked-segment cap is reached)"},
-	"testdata__truth-extra__gt_v6_any_loss.tx.pcap":      {2071, 3, "the SYN's TCP options are cut by the snaplen (96 bytes: SLL2, IPv6 and 40 bytes of TCP header): tshark stops dissecting the SYN there, so it neither analyses it (no ack_rtt on the SYN-ACK) nor learns that no window scaling was offered (scale -1, unknown, where we say -2, none), and with the scale unknown it flags neither duplicate ACKs nor window updates"},
-	"testdata__lossy_sll2.pcap":                          {10, 0, "not yet explained: after two out-of-order retransmissions (frames 1019 and 1022) interleaved with new data, tshark's bytes in flight stops growing (46336) on the next 9 data frames until an ACK arrives; ours grows by each new segment"},
-}
-
-// knownDiff is a listed difference: its bounds and its reason.
-type knownDiff struct {
-	frames, directions int
-	why                string
-}
-
-// dupReason explains the captures with capture duplicates.
-const dupReason = "the capture holds the same packets twice (capture duplicates); tshark analyses the copies as retransmissions or duplicate ACKs and its later flags, duplicate-ACK numbers and ack_rtt follow from that, we flag them CaptureDuplicate and leave the analysis state alone"
+// knownAnalysisDifferences lists the captures where our per-packet
+// analysis differs from tshark on purpose (golden.KnownAnalysisDifferences).
+var knownAnalysisDifferences = golden.KnownAnalysisDifferences
 
 // flagColumns maps golden columns to our flags.
 var flagColumns = []struct {
@@ -202,12 +177,12 @@ func TestAnalysisMatchesTshark(t *testing.T) {
 				exact++
 				return
 			}
-			if k, ok := knownAnalysisDifferences[g.Name]; ok && len(problems) <= k.frames {
+			if k, ok := knownAnalysisDifferences[g.Name]; ok && len(problems) <= k.Frames {
 				known++
-				t.Logf("%d frames differ (known, at most %d: %s; %d capture duplicates), e.g. %s", len(problems), k.frames, k.why, dups, problems[0])
+				t.Logf("%d frames differ (known, at most %d: %s; %d capture duplicates), e.g. %s", len(problems), k.Frames, k.Why, dups, problems[0])
 				return
 			} else if ok {
-				t.Errorf("%d frames differ from tshark, at most %d known (%s)", len(problems), k.frames, k.why)
+				t.Errorf("%d frames differ from tshark, at most %d known (%s)", len(problems), k.Frames, k.Why)
 			}
 			n := len(problems)
 			if n > 10 {
@@ -255,14 +230,5 @@ func compareAnalysis(t *testing.T, g *golden.File) ([]string, int) {
 	return problems, dups
 }
 
-// tsharkCutAtSACK reports whether tshark's dissection of the frame's TCP
-// header stopped inside the SACK option: a block with a left edge and no
-// right edge.
-func tsharkCutAtSACK(fr golden.Frame) bool {
-	for _, b := range strings.Split(fr.Str("sack"), ",") {
-		if l, r, ok := strings.Cut(b, "-"); ok && l != "" && r == "" {
-			return true
-		}
-	}
-	return false
-}
+// tsharkCutAtSACK is golden.Frame.CutAtSACK.
+func tsharkCutAtSACK(fr golden.Frame) bool { return fr.CutAtSACK() }

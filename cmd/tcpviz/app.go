@@ -60,7 +60,7 @@ const exitCodesHelp = `EXIT STATUS:
 
 // commands are tcpviz's commands, in the order --help lists them.
 func commands(e *env) []*cli.Command {
-	cmds := []*cli.Command{streamsCommand(e), flowsCommand(e), summaryCommand(e)}
+	cmds := []*cli.Command{streamsCommand(e), flowsCommand(e), summaryCommand(e), packetsCommand(e)}
 	cmds = append(cmds, graphCommands(e)...)
 	cmds = append(cmds, compareCommand(e), sweepCommand(e), joinCommand(e), ladderCommand(e), reportCommand(e))
 	cmds = append(cmds, completionCommand(e, func() []*cli.Command { return commands(e) }), manCommand(e, func() *cli.App { return newApp(e) }))

@@ -13,6 +13,7 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
+	"tcpviz/reassembly"
 )
 
 // tableSpec is what differs between the table commands: the schema and
@@ -32,6 +33,10 @@ type tableSpec[R any] struct {
 	// flowRows, when set instead of rows, makes one table of the flows of
 	// every transport (flows.go).
 	flowRows func(file string, fr *analyze.FlowResult, add func(*R))
+	// segRows, when set instead of rows, makes one row per TCP segment,
+	// in capture order, with its analysis (packets); start is the
+	// capture's first segment's time.
+	segRows func(file string, start int64, c *reassembly.Conn, r *analyze.Record, add func(*R))
 }
 
 var streamsSpec = tableSpec[charts.StreamRow]{
@@ -66,6 +71,25 @@ func streamsCommand(e *env) *cli.Command {
 	}, streamsSpec)
 }
 
+var packetsSpec = tableSpec[charts.PacketRow]{
+	analyze: true,
+	schema:  charts.PacketsColumns,
+	file:    func(r *charts.PacketRow) string { return r.File },
+	segRows: func(file string, start int64, c *reassembly.Conn, r *analyze.Record, add func(*charts.PacketRow)) {
+		add(&charts.PacketRow{File: file, Stream: c.Stream, Start: start, Rec: r})
+	},
+}
+
+func packetsCommand(e *env) *cli.Command {
+	return tableCommand(e, &cli.Command{
+		Name:  "packets",
+		Usage: "one row per TCP packet with its analysis: Wireshark's tcp.analysis flags, bytes in flight, ack RTT, the path's verdict",
+		Description: "The per-packet analysis summary counts, as tshark -T fields -e tcp.analysis.* gives it, streamed\n" +
+			"in capture order (memory follows the live connections). The flags equal tshark's frame by frame.\n" +
+			"--fields picks columns; --columns lists them with their meaning.",
+	}, packetsSpec)
+}
+
 func summaryCommand(e *env) *cli.Command {
 	return tableCommand(e, &cli.Command{
 		Name:  "summary",
@@ -87,9 +111,21 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 	}
 	file := src.in.name
 	o := analyze.RunOptions{Analyze: spec.analyze, Keep: -1}
-	if spec.flowRows != nil {
+	switch {
+	case spec.segRows != nil:
+		o.Analyze = true
+		var start int64
+		var rec analyze.Record
+		o.OnSegment = func(c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo) {
+			if start == 0 {
+				start = seg.Time
+			}
+			rec = analyze.NewRecord(seg, info)
+			spec.segRows(file, start, c, &rec, add)
+		}
+	case spec.flowRows != nil:
 		o.OnFlow = func(fr *analyze.FlowResult) { spec.flowRows(file, fr, add) }
-	} else {
+	default:
 		o.OnConn = func(cr *analyze.ConnResult) { spec.rows(file, cr, add) }
 	}
 	out, err := analyze.Run(r, o)

@@ -367,3 +367,45 @@ func ReadJSONLines[E any](t interface {
 	}
 	return out
 }
+
+// KnownAnalysisDifferences lists the captures where our per-packet analysis
+// differs from tshark 4.0 on purpose, why, and at most how many frames
+// (TestAnalysisMatchesTshark) and directions (TestSummaryMatchesTshark)
+// differ, as measured when listed: the counts may shrink, never grow.
+// Every other capture must match on every frame.
+var KnownAnalysisDifferences = map[string]KnownDiff{
+	"real__ndpi__fix2.pcap":                              {74, 2, dupReason},
+	"real__ndpi__rtsp.pcap":                              {544, 14, dupReason},
+	"real__tcpdump__pptp.pcap":                           {8, 1, dupReason},
+	"real__tcptrace__bad_ack_code.dmp.gz":                {10, 2, dupReason},
+	"real__tcptrace__hardware_dups.dmp.gz":               {473, 1, dupReason},
+	"real__tcptrace__pcap_v2.2.dmp.gz":                   {10, 2, dupReason},
+	"real__zeek__ssh-dups.pcap":                          {128, 2, dupReason},
+	"real__tcptrace__discard.solaris.dmp.gz":             {124, 1, dupReason + "; a duplicated SYN also moves tshark's initial_rtt start to the copy"},
+	"real__suricata-verify__tcp-empty-sack_tcp-opt.pcap": {1, 1, "frame 24 carries an empty SACK option: tshark 4.0 stops dissecting the TCP header there and shows no analysis (we show its acks_frame and ack_rtt)"},
+	"real__zeek__telnet-long-line-no-eol.pcapng.gz":      {1, 0, "one frame (13987) tshark flags as ACK of an unseen segment although the ACK equals the sender's next sequence number (not yet explained; the 16 MB transfer is never acknowledged, so Wireshark's 10000-unacked-segment cap is reached)"},
+	"testdata__truth-extra__gt_v6_any_loss.tx.pcap":      {2071, 3, "the SYN's TCP options are cut by the snaplen (96 bytes: SLL2, IPv6 and 40 bytes of TCP header): tshark stops dissecting the SYN there, so it neither analyses it (no ack_rtt on the SYN-ACK) nor learns that no window scaling was offered (scale -1, unknown, where we say -2, none), and with the scale unknown it flags neither duplicate ACKs nor window updates"},
+	"testdata__lossy_sll2.pcap":                          {10, 0, "not yet explained: after two out-of-order retransmissions (frames 1019 and 1022) interleaved with new data, tshark's bytes in flight stops growing (46336) on the next 9 data frames until an ACK arrives; ours grows by each new segment"},
+}
+
+// KnownDiff is a listed difference: its bounds and its reason.
+type KnownDiff struct {
+	Frames, Directions int
+	Why                string
+}
+
+// dupReason explains the captures with capture duplicates.
+const dupReason = "the capture holds the same packets twice (capture duplicates); tshark analyses the copies as retransmissions or duplicate ACKs and its later flags, duplicate-ACK numbers and ack_rtt follow from that, we flag them CaptureDuplicate and leave the analysis state alone"
+
+// CutAtSACK reports whether tshark's dissection of the frame's TCP
+// header stopped inside the SACK option (a block with a left edge and no
+// right edge: a snap length cut it): tshark then prints no tcp.analysis
+// field for the frame, although its analysis state was updated.
+func (fr Frame) CutAtSACK() bool {
+	for _, b := range strings.Split(fr.Str("sack"), ",") {
+		if l, r, ok := strings.Cut(b, "-"); ok && l != "" && r == "" {
+			return true
+		}
+	}
+	return false
+}
