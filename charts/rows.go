@@ -202,15 +202,21 @@ type parquetRows struct {
 	err  error
 }
 
-// parquetGroupRows bounds a row group (and what is kept for it).
-const parquetGroupRows = 1 << 16
+// parquetGroupRows bounds a row group (and what is kept for it), and
+// parquetGroupCells its cells: a wide table's groups are shorter, so that
+// what is held stays near 40 MB whatever the columns (a cell is about 80
+// bytes).
+const (
+	parquetGroupRows  = 1 << 16
+	parquetGroupCells = 1 << 19
+)
 
 func (p *parquetRows) WriteRow(row []Value) error {
 	if p.err != nil {
 		return p.err
 	}
 	p.rows = append(p.rows, append([]Value(nil), row...))
-	if len(p.rows) >= parquetGroupRows {
+	if len(p.rows) >= parquetGroupRows || len(p.rows)*len(row) >= parquetGroupCells {
 		return p.EndGroup()
 	}
 	return nil
