@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
 
@@ -33,6 +34,10 @@ type tableSpec[R any] struct {
 	// flowRows, when set instead of rows, makes one table of the flows of
 	// every transport (flows.go).
 	flowRows func(file string, fr *analyze.FlowResult, add func(*R))
+	// filter, when set, keeps the connections and flows it matches
+	// (--filter); matched counts them.
+	filter  filterExpr
+	matched *atomic.Int64
 	// segRows, when set instead of rows, makes one row per TCP segment,
 	// in capture order, with its analysis (packets); start is the
 	// capture's first segment's time.
@@ -111,22 +116,57 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 	}
 	file := src.in.name
 	o := analyze.RunOptions{Analyze: spec.analyze, Keep: -1}
+	// keep says whether the filter keeps a flow, counting those it keeps.
+	keep := func(v flowView) bool {
+		if spec.filter == nil {
+			return true
+		}
+		if !spec.filter.match(&v) {
+			return false
+		}
+		spec.matched.Add(1)
+		return true
+	}
 	switch {
 	case spec.segRows != nil:
 		o.Analyze = true
 		var start int64
 		var rec analyze.Record
+		kept := map[int]bool{} // by stream, while the connection lives
 		o.OnSegment = func(c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo) {
 			if start == 0 {
 				start = seg.Time
 			}
+			if spec.filter != nil {
+				// Judged on the connection's endpoints, both ways: its
+				// packets stream out before all are seen.
+				k, ok := kept[c.Stream]
+				if !ok {
+					k = keep(flowView{a: c.Client, b: c.Server, sent: [2]bool{true, true}, proto: "tcp"})
+					kept[c.Stream] = k
+				}
+				if !k {
+					return
+				}
+			}
 			rec = analyze.NewRecord(seg, info)
 			spec.segRows(file, start, c, &rec, add)
 		}
+		if spec.filter != nil {
+			o.OnConn = func(cr *analyze.ConnResult) { delete(kept, cr.Info.Stream) }
+		}
 	case spec.flowRows != nil:
-		o.OnFlow = func(fr *analyze.FlowResult) { spec.flowRows(file, fr, add) }
+		o.OnFlow = func(fr *analyze.FlowResult) {
+			if keep(flowView{a: fr.Src, b: fr.Dst, sent: [2]bool{fr.Packets[0] > 0, fr.Packets[1] > 0}, proto: analyze.ProtoName(fr.Proto)}) {
+				spec.flowRows(file, fr, add)
+			}
+		}
 	default:
-		o.OnConn = func(cr *analyze.ConnResult) { spec.rows(file, cr, add) }
+		o.OnConn = func(cr *analyze.ConnResult) {
+			if keep(flowView{a: cr.Info.Client, b: cr.Info.Server, sent: [2]bool{cr.Info.Packets[0] > 0, cr.Info.Packets[1] > 0}, proto: "tcp"}) {
+				spec.rows(file, cr, add)
+			}
+		}
 	}
 	out, err := analyze.Run(r, o)
 	res.warnings = warningsOf(src.in, out.Warnings)
@@ -155,7 +195,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 	cmd.ArgsUsage = "CAPTURE|DIR|- ..."
 	fields := &listValue{split: true}
 	pf := &paramFlags{}
-	cmd.Flags = append(groupFlags(tf, of, jf, bf, pf), &cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"},
+	cmd.Flags = append(groupFlags(tf, of, jf, bf, pf), &cli.StringFlag{Name: "filter", Usage: "only the connections and flows a packet of which matches EXPR, in tcpdump's syntax: host, net, port, portrange (src/dst), tcp, udp, and, or, not, ( )"}, &cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"},
 		&cli.GenericFlag{Name: "fields", Value: fields, Usage: "only these columns, in this order (comma-separated; rtt_* or *_ms for every column matching)", DefaultText: "all"})
 	cmd.Action = func(c *cli.Context) error {
 		spec := spec // this run's: --param adds columns, --fields picks them
@@ -165,6 +205,13 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 		spec.schema = append(slices.Clip(spec.schema), paramColumns(pf, spec.file)...)
 		if c.Bool("columns") {
 			return charts.WriteDocs(e.stdout, spec.schema.Docs())
+		}
+		if expr := c.String("filter"); c.IsSet("filter") {
+			f, err := parseFilter(expr)
+			if err != nil {
+				return usagef("--filter %q: %v", expr, err)
+			}
+			spec.filter, spec.matched = f, new(atomic.Int64)
 		}
 		if len(pf.Names) > 0 {
 			spec.csvRow = nil // the table's own CSV fast path writes its own columns
@@ -226,9 +273,15 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 				return err
 			}
 			fmt.Fprintln(e.stdout, escapeName(of.Output))
+			if err := selectedNothing(spec.matched, c.String("filter")); err != nil {
+				return err
+			}
 			return inputFailed
 		}
-		return writeTable(e, e.stdout, spec, format, of, jf, ins)
+		if err := writeTable(e, e.stdout, spec, format, of, jf, ins); err != nil {
+			return err
+		}
+		return selectedNothing(spec.matched, c.String("filter"))
 	}
 	return cmd
 }
@@ -389,3 +442,12 @@ type inputError struct {
 
 func (e *inputError) Error() string { return e.in.display() + ": " + e.err.Error() }
 func (e *inputError) Unwrap() error { return e.err }
+
+// selectedNothing is the error of a --filter that matched no connection
+// or flow (exit 1), nil without a filter.
+func selectedNothing(matched *atomic.Int64, expr string) error {
+	if matched != nil && matched.Load() == 0 {
+		return fmt.Errorf("--filter %q selects no connection or flow", expr)
+	}
+	return nil
+}

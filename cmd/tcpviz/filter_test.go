@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"tcpviz/internal/golden"
+)
+
+func TestFilterSyntax(t *testing.T) {
+	for _, c := range []struct {
+		expr, err string
+	}{
+		{"port 80 and (host 1.2.3.4", `column 26: ")" expected`},
+		{"hots 1.2.3.4", "column 1: unknown primitive"},
+		{"host example.com", "not an IP address"},
+		{"portrange 9-3", "want LOW-HIGH"},
+		{"net 10.0.0.0/33", "want an address/bits"},
+		{"port 80 or", "a primitive expected"},
+		{"", "empty filter"},
+	} {
+		if _, err := parseFilter(c.expr); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%q: %v, want %q", c.expr, err, c.err)
+		}
+	}
+	for _, ok := range []string{"tcp and port 5201", "src host 10.0.0.1 && !dst port 22", "not (net 10.0.0.0/8 or portrange 1-1023)", "src 10.0.0.1", "udp port 53"} {
+		if _, err := parseFilter(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+}
+
+// TestFilterAsTcpdump: --filter selects the connections tcpdump's own
+// selection holds (tcpdump -r F -w - EXPR | tcpviz streams -): a
+// connection is kept when one of its packets matches. Needs tcpdump
+// (.ci/run installs it).
+func TestFilterAsTcpdump(t *testing.T) {
+	tcpdump, err := exec.LookPath("tcpdump")
+	if err != nil {
+		t.Skip("no tcpdump: the filter is checked against it where it is installed")
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"geo_short.pcap", "geo_pep_short.pcap", "lossy_sll2.pcap", "v6_short.pcapng"} {
+		capture := filepath.Join(golden.Testdata(), name)
+		for _, expr := range []string{"port 5201", "src port 5201", "dst port 5201", "host 10.88.2.2", "src host 10.88.1.1 and dst port 5201",
+			"net 10.88.1.0/24", "not port 5201", "portrange 50000-60000", "tcp and (port 1 or port 5201)", "dst host fd00:88:2::2"} {
+			sel := filepath.Join(dir, "sel.pcap")
+			if out, err := exec.Command(tcpdump, "-r", capture, "-w", sel, expr).CombinedOutput(); err != nil {
+				t.Fatalf("tcpdump %s %q: %v %s", name, expr, err, out)
+			}
+			ends := func(args ...string) []string {
+				out, _, _ := tcpviz(t, nil, append([]string{"streams", "-f", "csv", "--fields", "client_addr,client_port,server_addr,server_port"}, args...)...)
+				rows := strings.Split(strings.TrimSpace(out), "\n")[1:]
+				rows = slices.DeleteFunc(rows, func(s string) bool { return s == "" })
+				slices.Sort(rows)
+				return rows
+			}
+			want, got := ends(sel), ends("--filter", expr, capture)
+			// tcpdump keeps the matching packets only: a connection it
+			// kept half of may look the other way round to the tracker.
+			norm := func(rows []string) []string {
+				var out []string
+				for _, r := range rows {
+					f := strings.Split(r, ",")
+					if len(f) == 4 && f[0]+f[1] > f[2]+f[3] {
+						f = []string{f[2], f[3], f[0], f[1]}
+					}
+					out = append(out, strings.Join(f, ","))
+				}
+				slices.Sort(out)
+				return out
+			}
+			if !slices.Equal(norm(want), norm(got)) {
+				t.Errorf("%s %q: tcpviz %q, tcpdump %q", name, expr, got, want)
+			}
+		}
+	}
+}
