@@ -18,9 +18,10 @@ import (
 // flowView is what a filter sees of a flow: its two sides (a sent the
 // first packet, or is the TCP client), which of them sent, its transport.
 type flowView struct {
-	a, b  netip.AddrPort
-	sent  [2]bool // a sent, b sent
-	proto string  // tcp, udp, icmp, ...
+	a, b   netip.AddrPort
+	sent   [2]bool // a sent, b sent
+	proto  string  // tcp, udp, icmp, ...
+	stream int     // tcp.stream, or the flow's number (flows)
 }
 
 // filterExpr is a parsed filter.
@@ -241,4 +242,35 @@ func (p *filterParser) primary() (filterExpr, error) {
 	}
 	p.i++
 	return prm, nil
+}
+
+// streamFilter keeps the streams of a set (-s 1,3-5), and what next keeps.
+type streamFilter struct {
+	set  map[int]bool
+	next filterExpr
+}
+
+func (f streamFilter) match(v *flowView) bool {
+	return f.set[v.stream] && (f.next == nil || f.next.match(v))
+}
+
+// parseStreamSet reads stream numbers and ranges: 1,3-5.
+func parseStreamSet(vs []string) (map[int]bool, error) {
+	set := map[int]bool{}
+	for _, v := range vs {
+		l, h, isRange := strings.Cut(v, "-")
+		lo, e1 := strconv.Atoi(l)
+		hi := lo
+		var e2 error
+		if isRange {
+			hi, e2 = strconv.Atoi(h)
+		}
+		if e1 != nil || e2 != nil || lo < 0 || hi < lo || hi-lo > 1<<20 {
+			return nil, fmt.Errorf("%q: want stream numbers and ranges (1,3-5)", v)
+		}
+		for n := lo; n <= hi; n++ {
+			set[n] = true
+		}
+	}
+	return set, nil
 }

@@ -79,3 +79,19 @@ func TestFilterAsTcpdump(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamSets: -s takes lists and ranges on the tables; a set that
+// selects nothing exits 1 with one line; a bad one is a usage error.
+func TestStreamSets(t *testing.T) {
+	capture := filepath.Join(golden.Testdata(), "lossy_sll2.pcap")
+	out, _, code := tcpviz(t, nil, "summary", "-s", "0-0,1", "--fields", "stream", "-f", "csv", capture)
+	if code != 0 || out != "stream\n0\n0\n1\n1\n" {
+		t.Errorf("-s 0-0,1: exit %d, %q", code, out)
+	}
+	if _, stderr, code := tcpviz(t, nil, "streams", "-s", "7", capture); code != 1 || !strings.Contains(stderr, "-s 7 selects no connection") {
+		t.Errorf("-s 7: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := tcpviz(t, nil, "streams", "-s", "3-1", capture); code != 2 || !strings.Contains(stderr, "want stream numbers and ranges") {
+		t.Errorf("-s 3-1: exit %d, %q", code, stderr)
+	}
+}

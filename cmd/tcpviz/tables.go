@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
@@ -142,7 +143,7 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 				// packets stream out before all are seen.
 				k, ok := kept[c.Stream]
 				if !ok {
-					k = keep(flowView{a: c.Client, b: c.Server, sent: [2]bool{true, true}, proto: "tcp"})
+					k = keep(flowView{a: c.Client, b: c.Server, sent: [2]bool{true, true}, proto: "tcp", stream: c.Stream})
 					kept[c.Stream] = k
 				}
 				if !k {
@@ -157,13 +158,13 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 		}
 	case spec.flowRows != nil:
 		o.OnFlow = func(fr *analyze.FlowResult) {
-			if keep(flowView{a: fr.Src, b: fr.Dst, sent: [2]bool{fr.Packets[0] > 0, fr.Packets[1] > 0}, proto: analyze.ProtoName(fr.Proto)}) {
+			if keep(flowView{a: fr.Src, b: fr.Dst, sent: [2]bool{fr.Packets[0] > 0, fr.Packets[1] > 0}, proto: analyze.ProtoName(fr.Proto), stream: fr.Flow}) {
 				spec.flowRows(file, fr, add)
 			}
 		}
 	default:
 		o.OnConn = func(cr *analyze.ConnResult) {
-			if keep(flowView{a: cr.Info.Client, b: cr.Info.Server, sent: [2]bool{cr.Info.Packets[0] > 0, cr.Info.Packets[1] > 0}, proto: "tcp"}) {
+			if keep(flowView{a: cr.Info.Client, b: cr.Info.Server, sent: [2]bool{cr.Info.Packets[0] > 0, cr.Info.Packets[1] > 0}, proto: "tcp", stream: cr.Info.Stream}) {
 				spec.rows(file, cr, add)
 			}
 		}
@@ -195,7 +196,9 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 	cmd.ArgsUsage = "CAPTURE|DIR|- ..."
 	fields := &listValue{split: true}
 	pf := &paramFlags{}
-	cmd.Flags = append(groupFlags(tf, of, jf, bf, pf), &cli.StringFlag{Name: "filter", Usage: "only the connections and flows a packet of which matches EXPR, in tcpdump's syntax: host, net, port, portrange (src/dst), tcp, udp, and, or, not, ( )"}, &cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"},
+	streams := &listValue{split: true}
+	cmd.Flags = append(groupFlags(tf, of, jf, bf, pf), &cli.GenericFlag{Name: "stream", Aliases: []string{"s"}, Value: streams, Usage: "only these streams (flows' numbers for flows): 1,3-5", DefaultText: "all"},
+		&cli.StringFlag{Name: "filter", Usage: "only the connections and flows a packet of which matches EXPR, in tcpdump's syntax: host, net, port, portrange (src/dst), tcp, udp, and, or, not, ( )"}, &cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"},
 		&cli.GenericFlag{Name: "fields", Value: fields, Usage: "only these columns, in this order (comma-separated; rtt_* or *_ms for every column matching)", DefaultText: "all"})
 	cmd.Action = func(c *cli.Context) error {
 		spec := spec // this run's: --param adds columns, --fields picks them
@@ -212,6 +215,16 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 				return usagef("--filter %q: %v", expr, err)
 			}
 			spec.filter, spec.matched = f, new(atomic.Int64)
+		}
+		if len(streams.vs) > 0 {
+			set, err := parseStreamSet(streams.vs)
+			if err != nil {
+				return usagef("-s %v", err)
+			}
+			spec.filter = streamFilter{set, spec.filter}
+			if spec.matched == nil {
+				spec.matched = new(atomic.Int64)
+			}
 		}
 		if len(pf.Names) > 0 {
 			spec.csvRow = nil // the table's own CSV fast path writes its own columns
@@ -273,7 +286,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 				return err
 			}
 			fmt.Fprintln(e.stdout, escapeName(of.Output))
-			if err := selectedNothing(spec.matched, c.String("filter")); err != nil {
+			if err := selectedNothing(spec.matched, selection(c, streams)); err != nil {
 				return err
 			}
 			return inputFailed
@@ -281,7 +294,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 		if err := writeTable(e, e.stdout, spec, format, of, jf, ins); err != nil {
 			return err
 		}
-		return selectedNothing(spec.matched, c.String("filter"))
+		return selectedNothing(spec.matched, selection(c, streams))
 	}
 	return cmd
 }
@@ -443,11 +456,30 @@ type inputError struct {
 func (e *inputError) Error() string { return e.in.display() + ": " + e.err.Error() }
 func (e *inputError) Unwrap() error { return e.err }
 
-// selectedNothing is the error of a --filter that matched no connection
-// or flow (exit 1), nil without a filter.
-func selectedNothing(matched *atomic.Int64, expr string) error {
+// selectedNothing is the error of a --filter (or -s) that matched no
+// connection or flow (exit 1), nil without one.
+func selectedNothing(matched *atomic.Int64, what string) error {
 	if matched != nil && matched.Load() == 0 {
-		return fmt.Errorf("--filter %q selects no connection or flow", expr)
+		return fmt.Errorf("%s selects no connection or flow", what)
 	}
 	return nil
+}
+
+// selection names the run's --filter and -s.
+func selection(c *cli.Context, streams *listValue) string {
+	var parts []string
+	if c.IsSet("filter") {
+		parts = append(parts, fmt.Sprintf("--filter %q", c.String("filter")))
+	}
+	if len(streams.vs) > 0 {
+		// (urfave/cli sets a flag's value once per name it has: -s, --stream)
+		var seen []string
+		for _, v := range streams.vs {
+			if !slices.Contains(seen, v) {
+				seen = append(seen, v)
+			}
+		}
+		parts = append(parts, "-s "+strings.Join(seen, ","))
+	}
+	return strings.Join(parts, " with ")
 }
