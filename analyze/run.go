@@ -77,6 +77,9 @@ type RunOptions struct {
 	// OnDatagram, if set with OnFlow, sees every datagram that is not TCP,
 	// with its flow (the datagram is reused afterwards).
 	OnDatagram func(*reassembly.Datagram, *reassembly.Flow)
+	// Select, if set, is the connections the busiest (and Top) are chosen
+	// among (a --filter).
+	Select func(*reassembly.Conn) bool
 	// Top is how many of the connections that carried the most payload
 	// RunResult.Top lists (0: none).
 	Top int
@@ -251,7 +254,8 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		if fr != nil {
 			fr.retireConn(c)
 		}
-		if b := c.Dir[0].Bytes + c.Dir[1].Bytes; o.Find == 0 && (b > bestBytes || b == bestBytes && c.Stream < res.Busiest) {
+		selected := o.Select == nil || o.Select(c)
+		if b := c.Dir[0].Bytes + c.Dir[1].Bytes; o.Find == 0 && selected && (b > bestBytes || b == bestBytes && c.Stream < res.Busiest) {
 			res.Busiest, bestBytes = c.Stream, b
 			res.BusiestPackets = int(c.Dir[0].Packets + c.Dir[1].Packets)
 			res.BusiestDir = MainDirection(c)
@@ -265,7 +269,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			res.Found = &b
 			res.focus, res.base = reassembly.FocusOf(c), [2]uint64{c.Dir[0].Base, c.Dir[1].Base}
 		}
-		if o.Top > 0 {
+		if o.Top > 0 && selected {
 			res.Top = addBusy(res.Top, o.Top, busyOf(c))
 		}
 		if c.Stream == o.Keep && a != nil {
@@ -453,6 +457,9 @@ type Loaded struct {
 // LoadOptions choose the connection of a Load.
 type LoadOptions struct {
 	Stream int // Wireshark's tcp.stream; -1: the connection with the most payload
+	// Select, with Stream -1, is the connections the busiest is chosen
+	// among (RunOptions.Select).
+	Select func(*reassembly.Conn) bool
 	// AnyTransport, with Stream -1, makes the main flow that of either
 	// transport: in a capture whose packets are mostly not TCP, the UDP
 	// flow that carried the most payload (LoadUDP), when it carried more
@@ -522,7 +529,7 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 		if err != nil {
 			return nil, err
 		}
-		ro := RunOptions{Keep: -1}
+		ro := RunOptions{Keep: -1, Select: o.Select}
 		if stream >= 0 {
 			ro.Find = stream + 1
 		}
@@ -536,6 +543,9 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 		if b == nil {
 			if err != nil {
 				return nil, err
+			}
+			if o.Select != nil && stream < 0 {
+				return nil, fmt.Errorf("no connection of the %s matches the filter", Plural(int64(res.Streams), "connection"))
 			}
 			return nil, &NoConnError{Stream: stream, Streams: res.Streams}
 		}
@@ -682,7 +692,7 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 	if err != nil {
 		return nil, err
 	}
-	ro := RunOptions{Keep: -1, Top: n}
+	ro := RunOptions{Keep: -1, Top: n, Select: o.Select}
 	if o.Stream >= 0 {
 		ro.Find = o.Stream + 1
 	}

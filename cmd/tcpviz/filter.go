@@ -5,6 +5,10 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"tcpviz/reassembly"
 )
 
 // A connection filter in tcpdump's primitive syntax (--filter): host,
@@ -273,4 +277,38 @@ func parseStreamSet(vs []string) (map[int]bool, error) {
 		}
 	}
 	return set, nil
+}
+
+// filterFlags are --filter on the commands that draw one connection: the
+// busiest is chosen among those it matches.
+type filterFlags struct {
+	Expr filterExpr
+	Raw  string
+}
+
+func (f *filterFlags) flags() []cli.Flag {
+	return []cli.Flag{&cli.StringFlag{Name: "filter", Usage: "choose the busiest among the connections a packet of which matches EXPR (tcpdump's syntax: host, net, port, portrange, src/dst, tcp, and, or, not)"}}
+}
+
+func (f *filterFlags) parse(c *cli.Context) error {
+	if !c.IsSet("filter") {
+		return nil
+	}
+	f.Raw = c.String("filter")
+	e, err := parseFilter(f.Raw)
+	if err != nil {
+		return usagef("--filter %q: %v", f.Raw, err)
+	}
+	f.Expr = e
+	return nil
+}
+
+// selector is the filter as a choice of connections, nil without one.
+func (f *filterFlags) selector() func(*reassembly.Conn) bool {
+	if f.Expr == nil {
+		return nil
+	}
+	return func(c *reassembly.Conn) bool {
+		return f.Expr.match(&flowView{a: c.Client, b: c.Server, sent: [2]bool{c.Dir[0].Packets > 0, c.Dir[1].Packets > 0}, proto: "tcp", stream: c.Stream})
+	}
 }

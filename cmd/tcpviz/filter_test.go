@@ -95,3 +95,19 @@ func TestStreamSets(t *testing.T) {
 		t.Errorf("-s 3-1: exit %d, %q", code, stderr)
 	}
 }
+
+// TestGraphFilter: a graph command's --filter chooses the busiest among
+// the connections it matches (the same picture as -s of that one), and
+// says so when it matches none.
+func TestGraphFilter(t *testing.T) {
+	capture := filepath.Join(golden.Testdata(), "geo_short.pcap")
+	byFilter, _, code := tcpviz(t, nil, "seq", "--filter", "port 57426", "-o", "-", capture)
+	byStream, _, _ := tcpviz(t, nil, "seq", "-s", "0", "-o", "-", capture)
+	busiest, _, _ := tcpviz(t, nil, "seq", "-o", "-", capture)
+	if code != 0 || byFilter != byStream || byFilter == busiest {
+		t.Errorf("--filter 'port 57426': exit %d; equal to -s 0: %v; differs from the busiest: %v", code, byFilter == byStream, byFilter != busiest)
+	}
+	if _, stderr, code := tcpviz(t, nil, "tput", "--filter", "port 80", "-o", filepath.Join(t.TempDir(), "x.png"), capture); code != 1 || !strings.Contains(stderr, "matches the filter") {
+		t.Errorf("a filter matching nothing: exit %d, %q", code, stderr)
+	}
+}

@@ -36,6 +36,7 @@ func graphCommands(e *env) []*cli.Command {
 // graphRequest is a graph command's flags, parsed.
 type graphRequest struct {
 	proto   protoFlags
+	filter  filterFlags
 	conn    connFlags
 	window  windowFlags
 	picture pictureFlags
@@ -46,7 +47,7 @@ type graphRequest struct {
 }
 
 func (r *graphRequest) groups() []flagGroup {
-	return []flagGroup{&r.conn, &r.proto, &r.window, &r.picture, &r.output, &r.jobs, &r.batch, &r.params}
+	return []flagGroup{&r.conn, &r.proto, &r.filter, &r.window, &r.picture, &r.output, &r.jobs, &r.batch, &r.params}
 }
 
 func graphCommand(e *env, name, usage string) *cli.Command {
@@ -157,7 +158,7 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 		l, res = loadUDPInput(e, in, req.conn.Stream)
 	default:
 		// The main flow of either transport unless -s or --proto tcp.
-		l, res = loadInput(e, in, req.conn, analyze.LoadOptions{AnyTransport: req.proto.v == "",
+		l, res = loadInput(e, in, req.conn, analyze.LoadOptions{AnyTransport: req.proto.v == "" && req.filter.Expr == nil, Select: req.filter.selector(),
 			Graphs: []analyze.GraphRequest{{Spec: req.params.Spec, Series: o, Params: req.params.Params}}})
 	}
 	if l == nil {
