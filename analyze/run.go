@@ -544,10 +544,7 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 			if err != nil {
 				return nil, err
 			}
-			if o.Select != nil && stream < 0 {
-				return nil, fmt.Errorf("no connection of the %s matches the filter", Plural(int64(res.Streams), "connection"))
-			}
-			return nil, &NoConnError{Stream: stream, Streams: res.Streams}
+			return nil, noConn(o, stream, res.Streams)
 		}
 		stream, hint = b.Stream, b.Packets
 		if o.Dir < 0 {
@@ -702,7 +699,7 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 		if err != nil {
 			return nil, err
 		}
-		return nil, &NoConnError{Stream: o.Stream, Streams: first.Streams}
+		return nil, noConn(o, o.Stream, first.Streams)
 	}
 	if o.Dir < 0 {
 		o.Dir = int(main.Dir)
@@ -847,4 +844,13 @@ func (r *records) slice() []Record {
 		r.chunks[i] = nil
 	}
 	return out
+}
+
+// noConn is the error of a Load that found no connection to read: none
+// of those Select takes, or not stream.
+func noConn(o LoadOptions, stream, streams int) error {
+	if o.Select != nil && stream < 0 {
+		return fmt.Errorf("no connection of the %s matches the filter", Plural(int64(streams), "connection"))
+	}
+	return &NoConnError{Stream: stream, Streams: streams}
 }

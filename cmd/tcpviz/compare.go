@@ -23,6 +23,7 @@ func compareCommand(e *env) *cli.Command {
 		jobs    jobsFlags
 		conn    connFlags
 		proto   protoFlags
+		filter  filterFlags
 		window  = windowFlags{timeOnly: true}
 		params  = graphParamFlags{command: "compare"}
 		output  = outputFlags{dirUsage: "directory for the default graph file name (compare-<graph>.png)"}
@@ -35,7 +36,7 @@ func compareCommand(e *env) *cli.Command {
 	at := &durationsValue{}
 	toBytes := &sizesValue{}
 	labels := &listValue{}
-	groups := []flagGroup{&conn, &proto, &window, &picture, &output, &table, &jobs, &params}
+	groups := []flagGroup{&conn, &proto, &filter, &window, &picture, &output, &table, &jobs, &params}
 	return &cli.Command{
 		Name:  "compare",
 		Usage: "overlay the main connection of several captures on one graph, with a comparison table",
@@ -124,7 +125,8 @@ func compareCommand(e *env) *cli.Command {
 				lo := lo
 				// The main flow of either transport (a sweep's UDP runs:
 				// their iperf3 test, not its TCP control connection).
-				lo.AnyTransport = proto.v == "" && cf.Stream < 0
+				lo.AnyTransport = proto.v == "" && cf.Stream < 0 && filter.Expr == nil
+				lo.Select = filter.selector()
 				l, res := loadInput(e, in, cf, lo)
 				loads[i] = l
 				return res

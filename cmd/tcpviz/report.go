@@ -13,6 +13,7 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
+	"tcpviz/reassembly"
 )
 
 func reportCommand(e *env) *cli.Command {
@@ -23,7 +24,8 @@ func reportCommand(e *env) *cli.Command {
 		output  = outputFlags{dirUsage: "directory in which each report folder is made"}
 	)
 	var batch batchFlags
-	groups := []flagGroup{&conn, &picture, &jobs, &batch}
+	var filter filterFlags
+	groups := []flagGroup{&conn, &filter, &picture, &jobs, &batch}
 	flags := append(groupFlags(groups...), (&output).flags()[1]) // --out-dir only
 	return &cli.Command{
 		Name:  "report",
@@ -55,7 +57,7 @@ func reportCommand(e *env) *cli.Command {
 			}
 			failed := false
 			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
-				return reportOf(e, in, e.guarded(ins), bases[i], output.OutDir, conn, picture.Plot)
+				return reportOf(e, in, e.guarded(ins), bases[i], output.OutDir, conn, filter.selector(), picture.Plot)
 			})
 			forEachInput(ins, jobs.Jobs, work, func(_ int, _ input, r fileResult) {
 				failed = e.printResult(r) || failed
@@ -81,7 +83,7 @@ var reportPointsOver = 1 << 20
 
 // reportOf writes the report folder of one input, from one analysing
 // pass over it (after a first pass that ranks the connections).
-func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, po charts.PlotOptions) fileResult {
+func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, sel func(*reassembly.Conn) bool, po charts.PlotOptions) fileResult {
 	summary, streams := charts.NewTable(charts.SummaryColumns), charts.NewTable(charts.StreamsColumns)
 	var res fileResult
 	src, err := e.newSource(in, 2)
@@ -97,7 +99,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		reqs[k] = analyze.GraphRequest{Spec: rg.Spec, Params: rg.Params}
 	}
 	w, _ := po.Size()
-	ls, err := analyze.LoadBusiest(src.open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, Graphs: reqs,
+	ls, err := analyze.LoadBusiest(src.open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, Graphs: reqs, Select: sel,
 		AlsoThin: charts.ThinColumns * w, ThinOver: reportPointsOver, OnConn: func(cr *analyze.ConnResult) {
 			for d := range cr.Stats {
 				charts.AddRow(summary, charts.SummaryColumns, &charts.SummaryRow{File: in.name, Stats: &cr.Stats[d]})
