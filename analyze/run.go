@@ -24,13 +24,15 @@ type ConnInfo struct {
 	Bytes          [2]int64 // TCP payload bytes, by direction
 	Duplicates     [2]int64 // capture duplicates, by direction
 	State          string
-	Handshake      bool
+	// Handshake: the three-way handshake was captured (the client's SYN,
+	// the SYN/ACK, and the client's ACK of it or the server's data).
+	Handshake bool
 }
 
 // NewConnInfo describes connection c.
 func NewConnInfo(c *reassembly.Conn) ConnInfo {
 	ci := ConnInfo{Stream: c.Stream, Client: c.Client, Server: c.Server,
-		FirstTime: c.FirstTime, Duration: c.Duration(), State: string(c.State()), Handshake: c.Handshake}
+		FirstTime: c.FirstTime, Duration: c.Duration(), State: string(c.State()), Handshake: c.Handshake && c.HandshakeDone}
 	for d := range 2 {
 		ci.Packets[d] = c.Dir[d].Packets
 		ci.Bytes[d] = c.Dir[d].Bytes

@@ -32,7 +32,7 @@ var StreamsColumns = Schema[StreamRow]{
 	{"c2s_bytes", Int, "B", "TCP payload bytes from client to server", streamInt(func(c *analyze.ConnInfo) int64 { return c.Bytes[0] })},
 	{"s2c_bytes", Int, "B", "TCP payload bytes from server to client", streamInt(func(c *analyze.ConnInfo) int64 { return c.Bytes[1] })},
 	{"state", String, "", "how far the connection got: syn_sent, syn_recv, established, midstream, fin_one_way, closed or reset", func(r *StreamRow) Value { return StrV(r.Info.State) }},
-	{"handshake", Bool, "", "the three-way handshake was captured", func(r *StreamRow) Value { return BoolV(r.Info.Handshake) }},
+	{"handshake", Bool, "", "the three-way handshake was captured: the client's SYN, the SYN/ACK and what followed it (false for a lone SYN, a SYN answered by a RST)", func(r *StreamRow) Value { return BoolV(r.Info.Handshake) }},
 	{"c2s_duplicates", Int, "packets", "client-to-server packets captured twice (several interfaces, -i any)", streamInt(func(c *analyze.ConnInfo) int64 { return c.Duplicates[0] })},
 	{"s2c_duplicates", Int, "packets", "server-to-client packets captured twice", streamInt(func(c *analyze.ConnInfo) int64 { return c.Duplicates[1] })},
 }
