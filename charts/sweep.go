@@ -136,8 +136,8 @@ func SweepGraph(p *sweep.Pivot, row, rowUnit, metric, unit string) *analyze.Grap
 }
 
 // SweepText is the sweep for a terminal: one column per combination,
-// each cell "mean ± ci95 (n)" in one SI-prefixed unit for the whole
-// table (4.72 ± 0.03 Mbit/s), as a study's table reads.
+// each cell "mean ± ci95 (n)" in one unit for the whole table, scaled as
+// the pictures scale it (4.72 ± 0.03 Mbit/s), as a study's table reads.
 func SweepText(p *sweep.Pivot, row, metric, unit string) *Table {
 	top := 0.0
 	for _, r := range p.Cells {
@@ -147,15 +147,9 @@ func SweepText(p *sweep.Pivot, row, metric, unit string) *Table {
 			}
 		}
 	}
-	div, prefix := 1.0, ""
-	for _, s := range []struct {
-		f float64
-		p string
-	}{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
-		if unit != "" && unit != "ms" && unit != "s" && unit != "%" && top >= s.f {
-			div, prefix = s.f, s.p
-			break
-		}
+	div, scaled := 1.0, unit
+	if unit != "" {
+		div, scaled = unitFor(analyze.Axis{Unit: unit}, top) // the pictures' scaling: bit/s to Mbit/s
 	}
 	// As many decimals for every cell: three significant digits of the
 	// largest.
@@ -169,7 +163,7 @@ func SweepText(p *sweep.Pivot, row, metric, unit string) *Table {
 		if name == "" {
 			name = metric
 		}
-		t.Columns = append(t.Columns, Doc{Name: name + " (" + prefix + unit + ")", Kind: String})
+		t.Columns = append(t.Columns, Doc{Name: name + " (" + scaled + ")", Kind: String})
 	}
 	for i, rv := range p.Rows {
 		cells := []Value{StrV(rv)}

@@ -231,16 +231,7 @@ func (ch *ConnHop) has(sport, dport uint16) bool {
 // TCP options off (no timestamps, no SACK blocks), the other whole,
 // still match packet for packet: the counts are those of the whole pair.
 func TestJoinTruncatedOptions(t *testing.T) {
-	n := 0
-	for _, sc := range scenarios(t) {
-		if sc.settings["PEP"] == "1" || sc.dir != filepath.Join(golden.Testdata(), "labelled") {
-			continue
-		}
-		tx, rx := readCapture(t, sc.tx), readCapture(t, sc.rx)
-		whole, err := Join([]*Capture{tx, rx})
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachLabelledPair(t, func(sc scenario, tx, rx *Capture, whole *Result) {
 		cut := clone(rx)
 		for _, c := range cut.Conns {
 			for d := range c.Pkts {
@@ -261,11 +252,7 @@ func TestJoinTruncatedOptions(t *testing.T) {
 					sc.name, d, y.Matched, y.LostData, y.LostAcks, y.Reordered, x.Matched, x.LostData, x.LostAcks, x.Reordered)
 			}
 		}
-		n++
-	}
-	if n == 0 {
-		t.Fatal("no labelled scenario")
-	}
+	})
 }
 
 // window keeps the packets of c sent from lo to hi (a capture started
@@ -292,16 +279,7 @@ func window(c *Capture, lo, hi int64) *Capture {
 // sender's stopped early; the join works on the overlap, and what it
 // calls lost there is what the whole pair lost there.
 func TestJoinPartialOverlap(t *testing.T) {
-	n := 0
-	for _, sc := range scenarios(t) {
-		if sc.settings["PEP"] == "1" || sc.dir != filepath.Join(golden.Testdata(), "labelled") {
-			continue
-		}
-		tx, rx := readCapture(t, sc.tx), readCapture(t, sc.rx)
-		whole, err := Join([]*Capture{tx, rx})
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachLabelledPair(t, func(sc scenario, tx, rx *Capture, whole *Result) {
 		span := tx.Last - tx.First
 		lo, hi := tx.First+span*3/10, tx.First+span*7/10
 		res, err := Join([]*Capture{window(tx, tx.First, hi), window(rx, lo, rx.Last)})
@@ -323,11 +301,7 @@ func TestJoinPartialOverlap(t *testing.T) {
 		if b.LostData < inner || b.LostData > outer || b.Extra != 0 || b.Matched == 0 {
 			t.Errorf("%s: on the overlap %d lost (%d matched, %d unmatched downstream); the whole pair lost %d to %d there", sc.name, b.LostData, b.Matched, b.Extra, inner, outer)
 		}
-		n++
-	}
-	if n == 0 {
-		t.Fatal("no labelled scenario")
-	}
+	})
 }
 
 // TestOWDGraph: the owd graph of every bundled truth pair's data
@@ -479,16 +453,7 @@ func checkSplit(t *testing.T, sc scenario) {
 // by their initial sequence numbers, and every count is the one without
 // the NAT.
 func TestJoinThroughNAT(t *testing.T) {
-	n := 0
-	for _, sc := range scenarios(t) {
-		if sc.settings["PEP"] == "1" || sc.dir != filepath.Join(golden.Testdata(), "labelled") {
-			continue
-		}
-		tx, rx := readCapture(t, sc.tx), readCapture(t, sc.rx)
-		plain, err := Join([]*Capture{tx, rx})
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachLabelledPair(t, func(sc scenario, tx, rx *Capture, plain *Result) {
 		natted := clone(rx)
 		for i, c := range natted.Conns {
 			c.Client = netip.AddrPortFrom(netip.MustParseAddr("198.51.100.7"), uint16(40000+i))
@@ -499,7 +464,7 @@ func TestJoinThroughNAT(t *testing.T) {
 		}
 		if len(res.Hops[0].Conns) != len(plain.Hops[0].Conns) {
 			t.Errorf("%s through a NAT: %d connections joined, %d without it", sc.name, len(res.Hops[0].Conns), len(plain.Hops[0].Conns))
-			continue
+			return
 		}
 		for i, ch := range res.Hops[0].Conns {
 			for d := range 2 {
@@ -510,6 +475,24 @@ func TestJoinThroughNAT(t *testing.T) {
 				}
 			}
 		}
+	})
+}
+
+// eachLabelledPair hands f each pair of the bundled labelled corpus
+// (testdata/labelled) that no proxy splits, with their join: what the
+// tests that change one capture compare with.
+func eachLabelledPair(t *testing.T, f func(sc scenario, tx, rx *Capture, whole *Result)) {
+	n := 0
+	for _, sc := range scenarios(t) {
+		if sc.settings["PEP"] == "1" || sc.dir != filepath.Join(golden.Testdata(), "labelled") {
+			continue
+		}
+		tx, rx := readCapture(t, sc.tx), readCapture(t, sc.rx)
+		whole, err := Join([]*Capture{tx, rx})
+		if err != nil {
+			t.Fatalf("%s: %v", sc.name, err)
+		}
+		f(sc, tx, rx, whole)
 		n++
 	}
 	if n == 0 {

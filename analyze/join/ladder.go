@@ -161,7 +161,7 @@ func nthTime(c *Conn, n int) int64 {
 	if len(times) == 0 {
 		return 0
 	}
-	sortInt64(times)
+	slices.Sort(times)
 	return times[min(n, len(times))-1]
 }
 
@@ -327,5 +327,3 @@ func relNum(c *Conn, d reassembly.Direction, v uint32) uint32 {
 func sortLadder(a []ladderAt) {
 	slices.SortStableFunc(a, func(x, y ladderAt) int { return cmp.Compare(x.t0, y.t0) })
 }
-
-func sortInt64(v []int64) { slices.Sort(v) }

@@ -279,15 +279,21 @@ func parseStreamSet(vs []string) (map[int]bool, error) {
 	return set, nil
 }
 
-// filterFlags are --filter on the commands that draw one connection: the
-// busiest is chosen among those it matches.
+// filterFlags are --filter: on the tables, the connections and flows
+// kept (tables set rows); on the commands that draw one connection, those
+// the busiest is chosen among.
 type filterFlags struct {
+	rows bool
 	Expr filterExpr
 	Raw  string
 }
 
 func (f *filterFlags) flags() []cli.Flag {
-	return []cli.Flag{&cli.StringFlag{Name: "filter", Usage: "choose the busiest among the connections a packet of which matches EXPR (tcpdump's syntax: host, net, port, portrange, src/dst, tcp, and, or, not)"}}
+	usage := "choose the busiest among the connections a packet of which matches EXPR"
+	if f.rows {
+		usage = "only the connections and flows a packet of which matches EXPR"
+	}
+	return []cli.Flag{&cli.StringFlag{Name: "filter", Usage: usage + " (tcpdump's syntax: host, net, port, portrange with src/dst, tcp, udp, icmp, and, or, not, parentheses)"}}
 }
 
 func (f *filterFlags) parse(c *cli.Context) error {

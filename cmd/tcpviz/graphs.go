@@ -251,11 +251,12 @@ func vantagePhrase(v analyze.Vantage) string {
 	return "at an unknown point of the path"
 }
 
-// protoFlags choose the transport of the flow a graph draws.
+// protoFlags choose the transport of the main flow (of a graph, of each
+// input of compare or sweep).
 type protoFlags struct{ *choiceValue }
 
 func (f *protoFlags) flags() []cli.Flag {
-	fl, v := choiceFlag("proto", nil, "", []string{"tcp", "udp"}, "the transport of the flow drawn (-s: its tcp.stream or udp.stream)",
+	fl, v := choiceFlag("proto", nil, "", []string{"tcp", "udp"}, "the transport of the main flow (-s: its tcp.stream or udp.stream)",
 		"the flow that carried the most payload, TCP or UDP (iperf3's UDP test, not its control connection)")
 	f.choiceValue = v
 	return []cli.Flag{fl}

@@ -18,7 +18,7 @@ func sweepCommand(e *env) *cli.Command {
 	tf, of, jf := &tableFlags{}, &tableOutFlags{}, &jobsFlags{}
 	picture, pf := &pictureFlags{}, &paramFlags{}
 	cols := &listValue{split: true}
-	protoFlag, proto := choiceFlag("proto", nil, "", []string{"tcp", "udp"}, "the transport of each capture's main flow", "the flow that carried the most payload, TCP or UDP")
+	proto := &protoFlags{}
 	return &cli.Command{
 		Name:  "sweep",
 		Usage: "an experiment of many captures: a metric of each capture's main flow, grouped by parameters read from the file names (mean, sd, n, 95% confidence interval), as a table or a figure",
@@ -33,13 +33,12 @@ func sweepCommand(e *env) *cli.Command {
 			"metric against the row parameter, one line per column, the 95% interval as bars. The\n" +
 			"terminal table (-f table) writes each cell as mean ± 95% interval (runs) in one unit.",
 		ArgsUsage: "CAPTURE|DIR ...",
-		Flags: append(groupFlags(tf, of, jf, picture, pf),
+		Flags: append(groupFlags(tf, of, jf, picture, pf, proto),
 			&cli.StringFlag{Name: "rows", Usage: "the parameter of the rows (required)"},
 			&cli.GenericFlag{Name: "cols", Value: cols, Usage: "parameters whose value combinations make the columns (comma-separated; proto is one)"},
-			&cli.StringFlag{Name: "metric", Value: "throughput_bps", Usage: "the summary's or flows' number column to aggregate"},
-			protoFlag),
+			&cli.StringFlag{Name: "metric", Value: "throughput_bps", Usage: "the summary's or flows' number column to aggregate"}),
 		Action: func(c *cli.Context) error {
-			if err := parseGroups(c, tf, of, jf, picture, pf); err != nil {
+			if err := parseGroups(c, tf, of, jf, picture, pf, proto); err != nil {
 				return err
 			}
 			known := append([]string{"proto"}, pf.Names...)

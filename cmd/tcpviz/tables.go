@@ -197,24 +197,21 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 	fields := &listValue{split: true}
 	pf := &paramFlags{}
 	streams := &listValue{split: true}
-	cmd.Flags = append(groupFlags(tf, of, jf, bf, pf), &cli.GenericFlag{Name: "stream", Aliases: []string{"s"}, Value: streams, Usage: "only these streams (flows' numbers for flows): 1,3-5", DefaultText: "all"},
-		&cli.StringFlag{Name: "filter", Usage: "only the connections and flows a packet of which matches EXPR, in tcpdump's syntax: host, net, port, portrange (src/dst), tcp, udp, and, or, not, ( )"}, &cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"},
+	ff := &filterFlags{rows: true}
+	cmd.Flags = append(groupFlags(tf, of, jf, bf, pf, ff), &cli.GenericFlag{Name: "stream", Aliases: []string{"s"}, Value: streams, Usage: "only these streams (flows' numbers for flows): 1,3-5", DefaultText: "all"},
+		&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"},
 		&cli.GenericFlag{Name: "fields", Value: fields, Usage: "only these columns, in this order (comma-separated; rtt_* or *_ms for every column matching)", DefaultText: "all"})
 	cmd.Action = func(c *cli.Context) error {
 		spec := spec // this run's: --param adds columns, --fields picks them
-		if err := parseGroups(c, tf, of, jf, bf, pf); err != nil {
+		if err := parseGroups(c, tf, of, jf, bf, pf, ff); err != nil {
 			return err
 		}
 		spec.schema = append(slices.Clip(spec.schema), paramColumns(pf, spec.file)...)
 		if c.Bool("columns") {
 			return charts.WriteDocs(e.stdout, spec.schema.Docs())
 		}
-		if expr := c.String("filter"); c.IsSet("filter") {
-			f, err := parseFilter(expr)
-			if err != nil {
-				return usagef("--filter %q: %v", expr, err)
-			}
-			spec.filter, spec.matched = f, new(atomic.Int64)
+		if ff.Expr != nil {
+			spec.filter, spec.matched = ff.Expr, new(atomic.Int64)
 		}
 		if len(streams.vs) > 0 {
 			set, err := parseStreamSet(streams.vs)
@@ -286,7 +283,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 				return err
 			}
 			fmt.Fprintln(e.stdout, escapeName(of.Output))
-			if err := selectedNothing(spec.matched, selection(c, streams)); err != nil {
+			if err := selectedNothing(spec.matched, selection(ff, streams)); err != nil {
 				return err
 			}
 			return inputFailed
@@ -294,7 +291,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 		if err := writeTable(e, e.stdout, spec, format, of, jf, ins); err != nil {
 			return err
 		}
-		return selectedNothing(spec.matched, selection(c, streams))
+		return selectedNothing(spec.matched, selection(ff, streams))
 	}
 	return cmd
 }
@@ -466,10 +463,10 @@ func selectedNothing(matched *atomic.Int64, what string) error {
 }
 
 // selection names the run's --filter and -s.
-func selection(c *cli.Context, streams *listValue) string {
+func selection(ff *filterFlags, streams *listValue) string {
 	var parts []string
-	if c.IsSet("filter") {
-		parts = append(parts, fmt.Sprintf("--filter %q", c.String("filter")))
+	if ff.Expr != nil {
+		parts = append(parts, fmt.Sprintf("--filter %q", ff.Raw))
 	}
 	if len(streams.vs) > 0 {
 		// (urfave/cli sets a flag's value once per name it has: -s, --stream)
