@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Param is a parameter read from file names: NAME=REGEX, the value the
@@ -104,20 +106,10 @@ func Summarise(v []float64) Cell {
 // tQuantile975 is Student's t distribution's 0.975 quantile for df
 // degrees of freedom (the two-sided 95% interval's factor).
 func tQuantile975(df int) float64 {
-	table := []float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
-	switch {
-	case df < 1:
+	if df < 1 {
 		return math.NaN()
-	case df <= len(table):
-		return table[df-1]
-	case df <= 60:
-		return 2.000 + (2.042-2.000)*float64(60-df)/30
-	case df <= 120:
-		return 1.980 + (2.000-1.980)*float64(120-df)/60
 	}
-	return 1.960
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(0.975)
 }
 
 // Pivot is a table of cells: one row per value of the row parameter, one

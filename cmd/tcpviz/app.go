@@ -12,6 +12,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
+	"github.com/xrash/smetrics"
 	"golang.org/x/term"
 )
 
@@ -203,26 +204,8 @@ func checkCommand(app *cli.App, args []string) error {
 	return usagef("unknown command %q (tcpviz --help lists them)", a)
 }
 
-// editDistance is the Levenshtein distance of a and b (bytes).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int { return smetrics.WagnerFischer(a, b, 1, 1, 1) }
 
 // Messages of Go's flag package, as urfave/cli passes them on.
 var (
