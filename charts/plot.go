@@ -57,6 +57,9 @@ type PlotOptions struct {
 	// LogY draws the y axis on a logarithmic scale; values at or below
 	// zero are drawn on its bottom edge.
 	LogY bool
+	// LogX draws an x axis that is no time on a logarithmic scale; points
+	// at or below zero are left out.
+	LogX bool
 }
 
 // Picture sizes, in pixels: the default, and the limits a picture must
@@ -199,8 +202,16 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 	grid.Horizontal.Color = color.Gray{Y: 225}
 	p.Add(grid)
 
+	logX := o.LogX && g.XCol >= 0 && !g.X.Time && len(g.X.Names) == 0
+	if logX {
+		g = logXGraph(g)
+	}
 	xmin, xmax, ymin, ymax, any := axisRange(g, o.LogY, false)
-	xdiv, xunit := unitFor(g.X, math.Max(math.Abs(xmin), math.Abs(xmax)))
+	xtop := math.Max(math.Abs(xmin), math.Abs(xmax))
+	if logX {
+		xtop = math.Pow(10, xmax)
+	}
+	xdiv, xunit := unitFor(g.X, xtop)
 	ydiv, yunit := unitFor(g.Y, math.Max(math.Abs(ymin), math.Abs(ymax)))
 	p.X.Label.Text = axisLabel(g.X.Label, xunit)
 	p.Y.Label.Text = axisLabel(g.Y.Label, yunit)
@@ -209,6 +220,9 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 	if g.X.Time && g.X.Clock {
 		p.X.Tick.Marker = plot.TimeTicks{Ticker: siTicks{n: wpx / 160}, Format: "15:04:05.000"}
 		p.X.Label.Text = "time (UTC)"
+	}
+	if logX {
+		p.X.Tick.Marker = logTicks{div: xdiv}
 	}
 	// On a log axis the plot is of log10(y), values at or below the
 	// axis's bottom on its edge: gonum's own log scale misplaces the
@@ -267,6 +281,24 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 		p.X.Min, p.X.Max = -0.15, float64(len(g.X.Names)-1)+0.15
 	}
 	return p, leg
+}
+
+// logXGraph is g with its points' x as log10 of it, those at or below
+// zero left out.
+func logXGraph(g *analyze.Graph) *analyze.Graph {
+	cp := *g
+	cp.Series = make([]analyze.Series, len(g.Series))
+	for i, s := range g.Series {
+		s.Points = nil
+		for _, pt := range g.Series[i].Points {
+			if pt.V[g.XCol] > 0 {
+				pt.V[g.XCol] = math.Log10(pt.V[g.XCol])
+				s.Points = append(s.Points, pt)
+			}
+		}
+		cp.Series[i] = s
+	}
+	return &cp
 }
 
 // namedTicks label an axis at 0, 1, 2… with names (a ladder's capture

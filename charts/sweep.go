@@ -102,11 +102,13 @@ func SweepRow(p *sweep.Pivot, i int) []Value {
 }
 
 // SweepGraph draws the metric against the row parameter (its values as
-// numbers, in rowUnit): one line per column combination through the
+// numbers in the unit they share, or in their family's base unit when
+// they differ (500ms and 1s); rowUnit when they have none): one line per column combination through the
 // means, a bar of the 95% confidence interval at each.
 func SweepGraph(p *sweep.Pivot, row, rowUnit, metric, unit string) *analyze.Graph {
+	xs, xunit, isNum := sweep.Scale(p.Rows, rowUnit)
 	g := &analyze.Graph{Kind: "sweep", Title: metric + " against " + row, Stream: -1, XCol: 0, YCol: 1,
-		X:       analyze.Axis{Label: row, Unit: rowUnit},
+		X:       analyze.Axis{Label: row, Unit: xunit},
 		Y:       analyze.Axis{Label: metric, Unit: unit},
 		Columns: []string{row, metric, "ci95_high"}}
 	for j, col := range p.Cols {
@@ -116,10 +118,9 @@ func SweepGraph(p *sweep.Pivot, row, rowUnit, metric, unit string) *analyze.Grap
 		}
 		line := analyze.Series{Name: name, Kind: analyze.Lines, Palette: 1 + j}
 		bars := analyze.Series{Name: name + " (95% confidence interval)", Kind: analyze.Bars, Palette: 1 + j}
-		for i, rv := range p.Rows {
-			x, ok := sweep.Number(rv)
-			c := p.Cells[i][j]
-			if !ok || c.N == 0 {
+		for i := range p.Rows {
+			x, c := xs[i], p.Cells[i][j]
+			if !isNum[i] || c.N == 0 {
 				continue
 			}
 			line.Points = append(line.Points, analyze.Point{V: [3]float64{x, c.Mean}})

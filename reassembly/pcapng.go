@@ -72,6 +72,8 @@ type ngReader struct {
 	// is), a simple packet block longer than its data (Wireshark reads
 	// its trailer right after the data).
 	unlike bool
+	// comments are the current section header's opt_comment values.
+	comments []string
 }
 
 // heldPacket is a packet without a timestamp kept until a packet with one
@@ -324,7 +326,8 @@ func (n *ngReader) sectionHeader() error {
 	if err != nil {
 		return err
 	}
-	if err := n.options(b[ngMinSHB-4:l-4], optOther, nil); err != nil {
+	n.comments = n.comments[:0]
+	if err := n.options(b[ngMinSHB-4:l-4], optSection, nil); err != nil {
 		return err
 	}
 	if err := n.trailer(b, int(l)-4, l); err != nil {
@@ -338,6 +341,7 @@ func (n *ngReader) sectionHeader() error {
 // Option kinds (which block's options are read).
 const (
 	optOther = iota
+	optSection
 	optIDB
 	optPacket
 )
@@ -377,6 +381,10 @@ func (n *ngReader) options(b []byte, kind int, f *ngIface) error {
 func (n *ngReader) option(kind int, code uint16, v []byte, f *ngIface) error {
 	l := len(v)
 	switch kind {
+	case optSection:
+		if code == 1 { // opt_comment: UTF-8, any number of them
+			n.comments = append(n.comments, string(v))
+		}
 	case optIDB:
 		switch code {
 		case 9: // if_tsresol: a uint8, the first counts

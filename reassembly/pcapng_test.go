@@ -635,3 +635,39 @@ func BenchmarkReadPcapNG(b *testing.B) {
 	hdr, records := pcapngBulk(b)
 	benchScan(b, &cycleReader{header: hdr, records: records, inHeader: true})
 }
+
+// TestSectionComments: the section header's opt_comment values are what
+// Comments gives, in their order and either byte order; other options are
+// not comments, and a second section's replace the first's once read.
+func TestSectionComments(t *testing.T) {
+	for _, big := range []bool{false, true} {
+		var f pcapngcraft.File
+		f.Section(big, pcapngcraft.Option{Code: pcapngcraft.OptComment, Value: []byte("delay=50ms")},
+			pcapngcraft.Option{Code: 2, Value: []byte("hardware")}, // shb_hardware
+			pcapngcraft.Option{Code: pcapngcraft.OptComment, Value: []byte("run=2 µ")})
+		f.Interface(pcapngcraft.LinkEthernet, 0)
+		p := transfer()[0]
+		fr, w := pcapngcraft.Frame(pcapngcraft.LinkEthernet, p)
+		f.EPB(0, pcapngcraft.Ticks(p.Time, 6), w, fr)
+		f.Section(big, pcapngcraft.Option{Code: pcapngcraft.OptComment, Value: []byte("second")})
+		f.Interface(pcapngcraft.LinkEthernet, 0)
+		f.EPB(0, pcapngcraft.Ticks(p.Time, 6), w, fr)
+		r, err := NewReader(bytes.NewReader(f.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := fmt.Sprint(r.Comments()), "[delay=50ms run=2 µ]"; got != want {
+			t.Errorf("big endian %v: comments %s, want %s", big, got, want)
+		}
+		for r.Next() {
+		}
+		if got, want := fmt.Sprint(r.Comments()), "[second]"; got != want || r.Err() != nil {
+			t.Errorf("big endian %v: after the second section, comments %s (%v), want %s", big, got, r.Err(), want)
+		}
+	}
+	var f pcapngcraft.File
+	f.Section(false)
+	if r, err := NewReader(bytes.NewReader(f.Bytes())); err != nil || r.Comments() != nil {
+		t.Errorf("no comment: %v, %v", r.Comments(), err)
+	}
+}

@@ -293,6 +293,20 @@ func (r *Reader) fail(err error) {
 	r.closer()
 }
 
+// Close releases what decompression holds (a zstd decoder), for a reader
+// left before its end; the caller still closes the io.Reader it gave.
+func (r *Reader) Close() { r.closer() }
+
+// Comments are the comments (opt_comment) of the pcapng section header
+// read last: after NewReader, the first section's. Other formats have
+// none.
+func (r *Reader) Comments() []string {
+	if r.ng == nil {
+		return nil
+	}
+	return r.ng.comments
+}
+
 // Packet returns the packet read by the last successful Next.
 func (r *Reader) Packet() *Packet { return &r.pkt }
 

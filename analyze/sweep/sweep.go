@@ -17,23 +17,27 @@ import (
 )
 
 // Param is a parameter read from file names: NAME=REGEX, the value the
-// regular expression's first group (or whole match).
+// regular expression's first group (or whole match); or, NAME alone,
+// from the capture's own comments (Comment).
 type Param struct {
 	Name string
-	Re   *regexp.Regexp
+	Re   *regexp.Regexp // nil for a parameter of the comments
 	// Unit is what the pattern writes right after the value's group
 	// (ms of sweep_(\d+)ms), "" when nothing does.
 	Unit string
 }
 
-// ParseParam reads NAME=REGEX.
+// ParseParam reads NAME=REGEX, or NAME (a parameter of the comments).
 func ParseParam(s string) (Param, error) {
 	name, re, ok := strings.Cut(s, "=")
-	if !ok || name == "" || re == "" {
-		return Param{}, fmt.Errorf("%q: want NAME=REGEX (delay=(\\d+)ms)", s)
+	if name == "" || ok && re == "" {
+		return Param{}, fmt.Errorf("%q: want NAME=REGEX (delay=(\\d+)ms), or NAME for the captures' comments", s)
 	}
 	if strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
 		return Param{}, fmt.Errorf("%q: a parameter's name is lower-case letters, digits and _", name)
+	}
+	if !ok {
+		return Param{Name: name}, nil
 	}
 	r, err := regexp.Compile(re)
 	if err != nil {
@@ -54,9 +58,35 @@ func ParseParam(s string) (Param, error) {
 	return p, nil
 }
 
+// Commented is set for a parameter of the captures' comments.
+func (p Param) Commented() bool { return p.Re == nil }
+
+// CommentValues are the key=value pairs of comments (a pcapng section
+// header's: "delay=50ms rate=20Mbit/s", pairs apart by spaces, lines,
+// commas or semicolons), keys lower-cased; the first of a key counts.
+func CommentValues(comments []string) map[string]string {
+	out := map[string]string{}
+	for _, c := range comments {
+		for _, f := range strings.FieldsFunc(c, func(r rune) bool {
+			return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == ';' || r == ','
+		}) {
+			k, v, ok := strings.Cut(f, "=")
+			if k = strings.ToLower(k); ok && k != "" && v != "" {
+				if _, seen := out[k]; !seen {
+					out[k] = v
+				}
+			}
+		}
+	}
+	return out
+}
+
 // Value is the parameter's value in a file name, ok false when it does
-// not match.
+// not match (or the parameter is of the comments).
 func (p Param) Value(name string) (string, bool) {
+	if p.Re == nil {
+		return "", false
+	}
 	m := p.Re.FindStringSubmatch(name)
 	if m == nil {
 		return "", false
@@ -174,19 +204,108 @@ func ColumnName(parts []string) string {
 // Number reads a parameter's value as a number: its leading decimal
 // number (10 of "10ms", 1.5 of "1.5M"), ok false when it has none.
 func Number(s string) (float64, bool) {
+	v, _, ok := quantity(s)
+	return v, ok
+}
+
+// quantity splits a value into its leading decimal number and what
+// follows (10 and "ms" of "10ms", 1.5 and "Mbit/s" of "1.5 Mbit/s").
+func quantity(s string) (v float64, unit string, ok bool) {
 	end := 0
 	for end < len(s) && (s[end] >= '0' && s[end] <= '9' || s[end] == '.' || end == 0 && (s[end] == '-' || s[end] == '+')) {
 		end++
 	}
 	v, err := strconv.ParseFloat(s[:end], 64)
-	return v, err == nil
+	return v, strings.TrimSpace(s[end:]), err == nil
+}
+
+// A unit family: the units of one dimension and what each is worth in
+// the first, the family's base.
+type family struct {
+	base  string
+	units map[string]float64
+}
+
+// families are the units a parameter's value may carry, lower-cased:
+// times, bit rates (bps, Mbit/s, tc's mbit), sizes in bytes (KB as 1000,
+// KiB as 1024), percentages, bare multipliers.
+var families = []family{
+	{"s", map[string]float64{"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1, "sec": 1, "min": 60}},
+	{"bit/s", map[string]float64{"bit/s": 1, "bps": 1, "b/s": 1, "kbit/s": 1e3, "kbps": 1e3, "kbit": 1e3,
+		"mbit/s": 1e6, "mbps": 1e6, "mbit": 1e6, "gbit/s": 1e9, "gbps": 1e9, "gbit": 1e9}},
+	{"B", map[string]float64{"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "kib": 1 << 10, "mb": 1e6, "mib": 1 << 20, "gb": 1e9, "gib": 1 << 30}},
+	{"%", map[string]float64{"%": 1, "pct": 1, "percent": 1}},
+	// A bare multiplier (iperf3's -b 20M, a size of 64K): a number.
+	{"", map[string]float64{"k": 1e3, "m": 1e6, "g": 1e9}},
+}
+
+// Quantity reads a value with its unit as a number in its family's base
+// unit: 0.5 and "s" for "500ms", 2e7 and "bit/s" for "20Mbit/s"; a
+// number with no unit, or with one no family knows, as it is ("" or the
+// unit as written).
+func Quantity(s string) (v float64, unit string, ok bool) {
+	v, u, ok := quantity(s)
+	if !ok || u == "" {
+		return v, "", ok
+	}
+	lu := strings.ToLower(u)
+	for _, f := range families {
+		if k, known := f.units[lu]; known {
+			return v * k, f.base, true
+		}
+	}
+	return v, u, true
+}
+
+// Scale reads values as numbers for one axis: in the unit the values
+// share, or, when their units differ but are of one family (500ms and
+// 1s), in the family's base unit; with no unit, in unit (what the file
+// name pattern writes after the value). ok is false for a value that is
+// no number.
+func Scale(values []string, unit string) (xs []float64, axis string, ok []bool) {
+	xs, ok = make([]float64, len(values)), make([]bool, len(values))
+	units := map[string]bool{}
+	bases := map[string]bool{}
+	for _, s := range values {
+		if _, u, k := quantity(s); k {
+			units[u] = true
+			_, b, _ := Quantity(s)
+			bases[b] = true
+		}
+	}
+	same := len(units) == 1
+	for i, s := range values {
+		if same {
+			xs[i], ok[i] = Number(s)
+		} else {
+			xs[i], _, ok[i] = Quantity(s)
+		}
+	}
+	switch {
+	case same:
+		for u := range units {
+			axis = u
+		}
+	case len(bases) == 1:
+		for b := range bases {
+			axis = b
+		}
+	}
+	if axis == "" {
+		axis = unit
+	}
+	return xs, axis, ok
 }
 
 // CompareValues orders parameter values: numbers by value, before words,
 // words alphabetically.
 func CompareValues(a, b string) int {
-	x, okx := Number(a)
-	y, oky := Number(b)
+	x, ux, okx := Quantity(a)
+	y, uy, oky := Quantity(b)
+	if okx && oky && ux != uy { // no common unit: by the numbers as written
+		x, _ = Number(a)
+		y, _ = Number(b)
+	}
 	switch {
 	case okx && oky && x != y:
 		return cmp.Compare(x, y)

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -62,12 +63,60 @@ func TestPivot(t *testing.T) {
 	if c := pv.Cells[0][1]; c.N != 0 || !math.IsNaN(c.Mean) {
 		t.Errorf("10 ms jitter (no run): %+v", c)
 	}
-	for _, bad := range []string{"rtt", "=x", "Rtt=(x)", "a=(x)(y)", "a=("} {
+	if c, err := ParseParam("rtt"); err != nil || !c.Commented() || c.Name != "rtt" {
+		t.Errorf("ParseParam(rtt): %+v, %v; want a parameter of the comments", c, err)
+	}
+	if v := CommentValues([]string{"Delay=10ms, rate=2M;x", "delay=20ms\nkind=fixed ="}); fmt.Sprint(v) != "map[delay:10ms kind:fixed rate:2M]" {
+		t.Errorf("CommentValues: %v", v)
+	}
+	for _, bad := range []string{"rtt=", "=x", "Rtt=(x)", "a=(x)(y)", "a=("} {
 		if _, err := ParseParam(bad); err == nil {
 			t.Errorf("ParseParam(%q) accepted", bad)
 		}
 	}
 	if ColumnName([]string{"Fixed", "TCP/IP"}) != "fixed_tcp_ip" {
 		t.Error(ColumnName([]string{"Fixed", "TCP/IP"}))
+	}
+}
+
+// TestUnits: values with units are read in their family's base unit where
+// they differ, as written where they share one, and ordered by what they
+// mean (500ms before 1s, 2Mbit/s before 1Gbit/s).
+func TestUnits(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		v    float64
+		unit string
+	}{{"500ms", 0.5, "s"}, {"20Mbit/s", 2e7, "bit/s"}, {"20mbit", 2e7, "bit/s"}, {"64KiB", 65536, "B"}, {"1.5 %", 1.5, "%"},
+		{"2M", 2e6, ""}, {"7", 7, ""}, {"3 furlongs", 3, "furlongs"}} {
+		v, u, ok := Quantity(c.in)
+		if !ok || math.Abs(v-c.v) > 1e-9*c.v || u != c.unit {
+			t.Errorf("Quantity(%q) = %v %q %v, want %v %q", c.in, v, u, ok, c.v, c.unit)
+		}
+	}
+	if _, _, ok := Quantity("fixed"); ok {
+		t.Error("Quantity(fixed) is a number")
+	}
+	xs, unit, ok := Scale([]string{"10", "50", "100"}, "ms")
+	if unit != "ms" || xs[2] != 100 || !ok[0] {
+		t.Errorf("plain numbers: %v %q", xs, unit)
+	}
+	xs, unit, _ = Scale([]string{"10ms", "50ms"}, "")
+	if unit != "ms" || xs[1] != 50 {
+		t.Errorf("one unit: %v %q", xs, unit)
+	}
+	xs, unit, _ = Scale([]string{"500ms", "1s", "1500ms"}, "")
+	if unit != "s" || xs[0] != 0.5 || xs[1] != 1 || xs[2] != 1.5 {
+		t.Errorf("mixed times: %v %q", xs, unit)
+	}
+	xs, unit, _ = Scale([]string{"500ms", "2Mbit/s"}, "")
+	if unit != "" || xs[0] != 0.5 || xs[1] != 2e6 {
+		t.Errorf("two families: %v %q", xs, unit)
+	}
+	vs := []string{"1s", "fixed", "2Mbit/s", "500ms", "1Gbit/s", "900ms"}
+	for _, c := range [][2]string{{"500ms", "1s"}, {"900ms", "1s"}, {"2Mbit/s", "1Gbit/s"}, {"1s", "fixed"}} {
+		if CompareValues(c[0], c[1]) >= 0 || CompareValues(c[1], c[0]) <= 0 {
+			t.Errorf("%s is not before %s (%v)", c[0], c[1], vs)
+		}
 	}
 }

@@ -466,6 +466,7 @@ func (f *windowFlags) parse(c *cli.Context) error {
 // of a graph: its range, log scale, and series to hide.
 type pictureFlags struct {
 	axes          bool
+	noHide        bool // axes but no --hide (sweep: its series are known once read)
 	width, height *intValue
 	yMin, yMax    *numberValue
 	hide          *listValue
@@ -483,12 +484,14 @@ func (f *pictureFlags) flags() []cli.Flag {
 		return out
 	}
 	f.yMin, f.yMax, f.hide = &numberValue{}, &numberValue{}, &listValue{split: true}
-	return append(out,
+	out = append(out,
 		&cli.GenericFlag{Name: "y-min", Value: f.yMin, Usage: "bottom of the y axis, in the unit of the data (bytes, ms, bit/s; 1.5k, 8M)", DefaultText: "from the data"},
 		&cli.GenericFlag{Name: "y-max", Value: f.yMax, Usage: "top of the y axis; points above it are drawn as marks on the edge", DefaultText: "from the data, without a lone outlier"},
-		&cli.BoolFlag{Name: "log-y", Usage: "logarithmic y axis"},
-		&cli.GenericFlag{Name: "hide", Value: f.hide, Usage: "leave out a series, by its name in the CSV (repeatable, or comma-separated)"},
-	)
+		&cli.BoolFlag{Name: "log-y", Usage: "logarithmic y axis"})
+	if f.noHide {
+		return out
+	}
+	return append(out, &cli.GenericFlag{Name: "hide", Value: f.hide, Usage: "leave out a series, by its name in the CSV (repeatable, or comma-separated)"})
 }
 
 func (f *pictureFlags) parse(c *cli.Context) error {

@@ -7,15 +7,18 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
 	"tcpviz/analyze/sweep"
 	"tcpviz/charts"
+	"tcpviz/reassembly"
 )
 
 // paramFlags are the parameters of each capture (an experiment's
-// settings): read from its file name (--param NAME=REGEX) or from a
+// settings): read from its file name (--param NAME=REGEX), from its
+// pcapng section comments (--param NAME: a NAME=VALUE there) or from a
 // manifest (--manifest FILE: a CSV of file, then one column a parameter).
 type paramFlags struct {
 	param    *listValue
@@ -26,12 +29,18 @@ type paramFlags struct {
 	ManifestPath string
 	ManifestRows []string // the files, in the manifest's order
 	Names        []string
+
+	// The comments' key=value pairs of each capture, by the name its rows
+	// give it (read once, from the regular files check was given).
+	mu       sync.Mutex
+	paths    map[string]string
+	comments map[string]map[string]string
 }
 
 func (f *paramFlags) flags() []cli.Flag {
 	f.param = &listValue{}
 	return []cli.Flag{
-		&cli.GenericFlag{Name: "param", Value: f.param, Usage: "NAME=REGEX: a parameter of each capture read from its file name, the first group (repeatable): a param_NAME column"},
+		&cli.GenericFlag{Name: "param", Value: f.param, Usage: "NAME=REGEX: a parameter of each capture read from its file name, the first group; NAME: from its pcapng comment's NAME=VALUE (repeatable): a param_NAME column"},
 		&cli.StringFlag{Name: "manifest", Usage: "a CSV file: a file column, then one column per parameter (param_<column> columns); its files are the inputs when none is named"},
 	}
 }
@@ -92,7 +101,11 @@ func (f *paramFlags) readManifest() error {
 func (f *paramFlags) Values(file string) map[string]string {
 	out := map[string]string{}
 	for _, p := range f.Patterns {
-		if v, ok := p.Value(filepath.Base(file)); ok {
+		if p.Commented() {
+			if v, ok := f.commentValues(file)[p.Name]; ok {
+				out[p.Name] = v
+			}
+		} else if v, ok := p.Value(filepath.Base(file)); ok {
 			out[p.Name] = v
 		}
 	}
@@ -114,21 +127,58 @@ func (f *paramFlags) args(c *cli.Context) []string {
 	return nil
 }
 
-// check says, before anything is read, which pattern matches no input's
-// file name.
+// check says, before the captures are read, which pattern matches no
+// input's file name, and which parameter of the comments no input's
+// comments give.
 func (f *paramFlags) check(ins []input) error {
+	f.paths = map[string]string{}
+	for _, in := range ins {
+		if in.regular && in.err == nil {
+			f.paths[in.name] = in.path
+		}
+	}
 	for _, p := range f.Patterns {
 		matched := false
 		for _, in := range ins {
-			if _, ok := p.Value(filepath.Base(in.name)); ok {
+			if _, ok := f.Values(in.name)[p.Name]; ok {
 				matched = true
 			}
 		}
-		if !matched {
+		switch {
+		case matched:
+		case p.Commented():
+			return usagef("--param %s: no input's pcapng section comment says %s=VALUE", p.Name, p.Name)
+		default:
 			return usagef("--param %s=%s matches no input's file name", p.Name, p.Re)
 		}
 	}
 	return nil
+}
+
+// commentValues are the key=value pairs of the comments of the capture
+// its rows name file: its pcapng section header's (other formats have
+// none).
+func (f *paramFlags) commentValues(file string) map[string]string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if v, ok := f.comments[file]; ok {
+		return v
+	}
+	if f.comments == nil {
+		f.comments = map[string]map[string]string{}
+	}
+	var v map[string]string
+	if path, ok := f.paths[file]; ok {
+		if fh, err := os.Open(path); err == nil {
+			if r, err := reassembly.NewReader(fh); err == nil {
+				v = sweep.CommentValues(r.Comments())
+				r.Close()
+			}
+			fh.Close()
+		}
+	}
+	f.comments[file] = v
+	return v
 }
 
 // paramColumns are the param_<name> columns of a table whose rows name
@@ -149,6 +199,9 @@ func paramColumns[R any](f *paramFlags, file func(*R) string) charts.Schema[R] {
 // sourceOf says where a parameter is read from.
 func (f *paramFlags) sourceOf(name string) string {
 	for _, p := range f.Patterns {
+		if p.Name == name && p.Commented() {
+			return "its pcapng section comment (" + name + "=...)"
+		}
 		if p.Name == name {
 			return "its file name (" + p.Re.String() + ")"
 		}

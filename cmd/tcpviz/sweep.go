@@ -16,16 +16,17 @@ import (
 
 func sweepCommand(e *env) *cli.Command {
 	tf, of, jf := &tableFlags{}, &tableOutFlags{}, &jobsFlags{}
-	picture, pf := &pictureFlags{}, &paramFlags{}
+	picture, pf := &pictureFlags{axes: true, noHide: true}, &paramFlags{}
 	cols := &listValue{split: true}
 	proto := &protoFlags{}
 	return &cli.Command{
 		Name:  "sweep",
 		Usage: "an experiment of many captures: a metric of each capture's main flow, grouped by parameters read from the file names (mean, sd, n, 95% confidence interval), as a table or a figure",
 		Description: "--param NAME=REGEX (repeatable) reads a parameter from each file name: the first group\n" +
-			"(sweep_(\\d+)ms_: the lab's sweep names give the RTT), --manifest FILE from a CSV (file, then\n" +
+			"(sweep_(\\d+)ms_: the lab's sweep names give the RTT), --param NAME from a pcapng's section\n" +
+			"comment (NAME=VALUE), --manifest FILE from a CSV (file, then\n" +
 			"a column per parameter; its files are the inputs when none is named); proto, the main flow's\n" +
-			"transport, is always one. Rows are the values of --rows (in numeric order), columns the combinations of\n" +
+			"transport, is always one. Rows are the values of --rows (in numeric order, 500ms before 1s), columns the combinations of\n" +
 			"--cols (fixed_tcp_...). The metric (--metric) is a number column of summary (for a TCP flow,\n" +
 			"its main direction) or of flows (throughput_bps received for UDP, at a receiver-side\n" +
 			"capture; app_lost_packets, app_jitter_ms). Each capture's main flow is the one that\n" +
@@ -36,7 +37,8 @@ func sweepCommand(e *env) *cli.Command {
 		Flags: append(groupFlags(tf, of, jf, picture, pf, proto),
 			&cli.StringFlag{Name: "rows", Usage: "the parameter of the rows (required)"},
 			&cli.GenericFlag{Name: "cols", Value: cols, Usage: "parameters whose value combinations make the columns (comma-separated; proto is one)"},
-			&cli.StringFlag{Name: "metric", Value: "throughput_bps", Usage: "the summary's or flows' number column to aggregate"}),
+			&cli.StringFlag{Name: "metric", Value: "throughput_bps", Usage: "the summary's or flows' number column to aggregate"},
+			&cli.BoolFlag{Name: "log-x", Usage: "figure: a logarithmic x axis (the row parameter's values above zero)"}),
 		Action: func(c *cli.Context) error {
 			if err := parseGroups(c, tf, of, jf, picture, pf, proto); err != nil {
 				return err
@@ -44,7 +46,7 @@ func sweepCommand(e *env) *cli.Command {
 			known := append([]string{"proto"}, pf.Names...)
 			for _, n := range cols.vs {
 				if !slices.Contains(known, n) {
-					return usagef("sweep: --cols %q: no such parameter (want %s; --param NAME=REGEX adds one)", n, orList(known))
+					return usagef("sweep: --cols %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", n, orList(known))
 				}
 			}
 			row := c.String("rows")
@@ -52,7 +54,7 @@ func sweepCommand(e *env) *cli.Command {
 				return usagef("sweep: --rows: name the parameter of the rows (%s)", orList(known))
 			}
 			if !slices.Contains(known, row) {
-				return usagef("sweep: --rows %q: no such parameter (want %s; --param NAME=REGEX adds one)", row, orList(known))
+				return usagef("sweep: --rows %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", row, orList(known))
 			}
 			metric := c.String("metric")
 			unit, ok := charts.SweepMetricUnit(metric)
@@ -119,7 +121,9 @@ func sweepCommand(e *env) *cli.Command {
 					}
 				}
 				g := charts.SweepGraph(&pv, row, rowUnit, metric, unit)
+				picture.apply(g)
 				po := picture.Plot
+				po.LogX = c.Bool("log-x")
 				if po.Title == "" {
 					po.Title = g.Title
 				}

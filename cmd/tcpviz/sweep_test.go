@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"tcpviz/internal/golden"
+	"tcpviz/scripts/pcapngcraft"
 )
 
 // sweepCSV parses a command's CSV output into rows of named cells.
@@ -126,7 +127,7 @@ func TestSweepErrors(t *testing.T) {
 		{[]string{"--param", "rtt=nomatch_(\\d+)", "--rows", "rtt", dir}, "matches no input's file name"},
 		{[]string{"--param", "rtt=sweep_(\\d+)ms", "--rows", "delay", dir}, `"delay": no such parameter`},
 		{[]string{"--param", "rtt=sweep_(\\d+)ms", "--rows", "rtt", "--metric", "bogus", dir}, `--metric "bogus"`},
-		{[]string{"--param", "rtt", "--rows", "rtt", dir}, "want NAME=REGEX"},
+		{[]string{"--param", "rtt=", "--rows", "rtt", dir}, "want NAME=REGEX"},
 	} {
 		_, stderr, code := tcpviz(t, nil, append([]string{"sweep"}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
@@ -234,5 +235,65 @@ func TestCompareSweepFolder(t *testing.T) {
 				t.Errorf("--proto %q: %s at %.0f bit/s, want %g to %g", c.proto, r["input"], v, c.udpLow, c.udpHigh)
 			}
 		}
+	}
+}
+
+// TestCommentParams: --param NAME reads NAME=VALUE from each pcapng's
+// section comment; values with units are ordered by what they mean (10ms,
+// 500ms, 1s) and drawn on one axis in seconds; a capture without the
+// comment has an empty cell; a NAME no comment gives is a usage error.
+func TestCommentParams(t *testing.T) {
+	dir := t.TempDir()
+	for i, c := range []struct{ file, comment string }{
+		{"a.pcapng", "delay=1s kind=fixed"}, {"b.pcapng", "kind=fixed\nDelay=10ms"}, {"c.pcapng", "delay=500ms;kind=jitter"}, {"d.pcapng", ""},
+	} {
+		var f pcapngcraft.File
+		var opts []pcapngcraft.Option
+		if c.comment != "" {
+			opts = append(opts, pcapngcraft.Option{Code: pcapngcraft.OptComment, Value: []byte(c.comment)})
+		}
+		f.Section(false, opts...)
+		f.Interface(pcapngcraft.LinkEthernet, 0)
+		for _, p := range (pcapngcraft.Transfer{Start: 1_700_000_000e9, RTT: int64(40+10*i) * 1e6, Gap: 1e6, Segments: 20 * (i + 1), MSS: 1000,
+			Client: [4]byte{10, 1, 0, 1}, Server: [4]byte{10, 2, 0, 2}, CPort: 1000, SPort: 80}).Packets() {
+			fr, w := pcapngcraft.Frame(pcapngcraft.LinkEthernet, p)
+			f.EPB(0, pcapngcraft.Ticks(p.Time, 6), w, fr)
+		}
+		if err := os.WriteFile(filepath.Join(dir, c.file), f.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, stderr, code := tcpviz(t, nil, "streams", "--param", "delay", "--param", "kind", "-f", "csv", dir)
+	if code != 0 {
+		t.Fatalf("streams: exit %d: %s", code, stderr)
+	}
+	got := map[string]string{}
+	for _, r := range sweepCSV(t, out) {
+		got[filepath.Base(r["file"])] = r["param_delay"] + "/" + r["param_kind"]
+	}
+	if want := "map[a.pcapng:1s/fixed b.pcapng:10ms/fixed c.pcapng:500ms/jitter d.pcapng:/]"; fmt.Sprint(got) != want {
+		t.Errorf("params %v, want %s", got, want)
+	}
+	out, stderr, code = tcpviz(t, nil, "sweep", "--param", "delay", "--rows", "delay", "-f", "csv", dir)
+	if code != 0 || !strings.Contains(stderr, "1 capture left out") {
+		t.Errorf("sweep: exit %d, %q: want 0 and d.pcapng left out", code, stderr)
+	}
+	var rows []string
+	for _, r := range sweepCSV(t, out) {
+		rows = append(rows, r["delay"])
+	}
+	if fmt.Sprint(rows) != "[10ms 500ms 1s]" {
+		t.Errorf("rows %v, want 10ms 500ms 1s", rows)
+	}
+	svg := filepath.Join(dir, "s.svg")
+	if _, stderr, code := tcpviz(t, nil, "sweep", "--param", "delay", "--rows", "delay", "-o", svg, "--log-x", dir); code != 0 {
+		t.Fatalf("sweep figure: %s", stderr)
+	}
+	b, _ := os.ReadFile(svg)
+	if s := string(b); !strings.Contains(s, "delay (ms)") && !strings.Contains(s, "delay (s)") {
+		t.Errorf("the figure's x axis is not a time: %.300s", s)
+	}
+	if _, stderr, code := tcpviz(t, nil, "sweep", "--param", "run", "--rows", "run", dir); code != 2 || !strings.Contains(stderr, "no input's pcapng section comment says run=VALUE") {
+		t.Errorf("--param run: exit %d, %q", code, stderr)
 	}
 }
