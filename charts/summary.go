@@ -216,13 +216,13 @@ func CompareColumnsFor(at, toBytes []int64) Schema[analyze.CompareRow] {
 		{"dst", String, "", "its receiver", func(r *analyze.CompareRow) Value { return StrV(r.Dst.String()) }},
 	}
 	for i, a := range at {
-		s = append(s, compareCol{Name: "delivered_" + DurationName(a) + "_bytes", Kind: Int, Unit: "B",
+		s = append(s, compareCol{Name: DeliveredColumn(a), Kind: Int, Unit: "B",
 			Doc:  "payload the receiver had acknowledged " + DurationName(a) + " after time 0 (--align: the first data byte, or the SYN)",
 			Cell: func(r *analyze.CompareRow) Value { return IntV(r.Transfer.Delivered[i]) }})
 	}
 	for i, n := range toBytes {
-		s = append(s, compareCol{Name: "time_to_" + SizeName(n) + "_s", Kind: Float, Unit: "s",
-			Doc: "when the receiver had acknowledged the first " + SizeName(n) + ", from time 0",
+		s = append(s, compareCol{Name: TimeToColumn(n), Kind: Float, Unit: "s",
+			Doc: "when the receiver had acknowledged the first " + SizeName(n) + " of this transfer, from time 0 (not the time a transfer of that size takes: a sweep of sizes groups runs by a parameter)",
 			Cell: func(r *analyze.CompareRow) Value {
 				return FloatV(float64(r.Transfer.TimeTo[i])/1e9, 3).Or(r.Transfer.HasTimeTo[i])
 			}})
@@ -278,6 +278,14 @@ func DurationName(ns int64) string {
 	}
 	return itoa(ns) + "ns"
 }
+
+// DeliveredColumn is the name of compare's column of the bytes
+// delivered ns after time 0: delivered_1s_bytes.
+func DeliveredColumn(ns int64) string { return "delivered_" + DurationName(ns) + "_bytes" }
+
+// TimeToColumn is the name of compare's column of the time to the first
+// n bytes within the transfer: time_to_1MiB_within_s.
+func TimeToColumn(n int64) string { return "time_to_" + SizeName(n) + "_within_s" }
 
 // SizeName names an amount of bytes in a column name: 1MiB, 500KB, 1GB, 1234B.
 func SizeName(n int64) string {

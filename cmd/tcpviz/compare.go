@@ -31,8 +31,7 @@ func compareCommand(e *env) *cli.Command {
 	kinds := append(analyze.CompareKinds(), string(join.GraphOWD))
 	graphFlag, graph := choiceFlag("graph", nil, string(analyze.CompareDelivered), kinds,
 		"what to overlay: delivered (bytes acknowledged), tput (goodput), rtt, window (bytes in flight), cwnd (estimated), seq (Stevens), or owd (one-way delay across the first hop: joined inputs A+B)", "")
-	alignFlag, align := choiceFlag("align", nil, string(analyze.AlignFirstData), []string{string(analyze.AlignFirstData), string(analyze.AlignSYN)},
-		"time 0 of each input: its first data byte (a leading greeting such as iperf3's cookie skipped), or its first packet", "")
+	alignFlag, align := newAlignFlag()
 	at := &durationsValue{}
 	toBytes := &sizesValue{}
 	labels := &listValue{}
@@ -50,7 +49,7 @@ func compareCommand(e *env) *cli.Command {
 		ArgsUsage: "CAPTURE[#STREAM] CAPTURE[#STREAM] ...",
 		Flags: append(groupFlags(groups...), graphFlag, alignFlag,
 			&cli.GenericFlag{Name: "at", Value: at, DefaultText: "1s,5s,10s", Usage: "instants after time 0 for the table's delivered_<t>_bytes columns (1s,5s,500ms; repeatable)"},
-			&cli.GenericFlag{Name: "to-bytes", Value: toBytes, DefaultText: "1MiB", Usage: "amounts for the table's time_to_<n>_s columns (1MiB,100KB; repeatable)"},
+			&cli.GenericFlag{Name: "to-bytes", Value: toBytes, DefaultText: "1MiB", Usage: "amounts for the table's time_to_<n>_within_s columns: the time to the first n bytes of each transfer (1MiB,100KB; repeatable)"},
 			&cli.GenericFlag{Name: "label", Value: labels, Usage: "name of the next input in the legend and the table's label column (repeatable, in input order)"}),
 		Action: func(c *cli.Context) error {
 			if err := parseGroups(c, groups...); err != nil {
@@ -359,4 +358,11 @@ func (e *env) compareOWD(cins []compareInput, loads []*analyze.Loaded, co analyz
 		}
 	}
 	return g, nil
+}
+
+// newAlignFlag is --align, time 0 of compare's (and a sweep's) transfer
+// numbers.
+func newAlignFlag() (cli.Flag, *choiceValue) {
+	return choiceFlag("align", nil, string(analyze.AlignFirstData), []string{string(analyze.AlignFirstData), string(analyze.AlignSYN)},
+		"time 0 of each input: its first data byte (a leading greeting such as iperf3's cookie skipped), or its first packet", "")
 }

@@ -171,7 +171,7 @@ func TestCompareFlags(t *testing.T) {
 	if len(rows) != 2 || rows[0]["label"] != "no PEP" || rows[1]["label"] != "PEP" || rows[0]["input"] != "geo_short.pcap" {
 		t.Fatalf("rows %v", rows)
 	}
-	for _, col := range []string{"delivered_1s_bytes", "delivered_500ms_bytes", "delivered_3s_bytes", "time_to_100KB_s", "time_to_1MiB_s"} {
+	for _, col := range []string{"delivered_1s_bytes", "delivered_500ms_bytes", "delivered_3s_bytes", "time_to_100KB_within_s", "time_to_1MiB_within_s"} {
 		if _, ok := rows[0][col]; !ok {
 			t.Errorf("no column %s", col)
 		}

@@ -19,6 +19,7 @@ func sweepCommand(e *env) *cli.Command {
 	picture, pf := &pictureFlags{axes: true, noHide: true}, &paramFlags{}
 	cols := &listValue{split: true}
 	proto := &protoFlags{}
+	alignFlag, align := newAlignFlag()
 	return &cli.Command{
 		Name:  "sweep",
 		Usage: "an experiment of many captures: a metric of each capture's main flow, grouped by parameters read from the file names (mean, sd, n, 95% confidence interval), as a table or a figure",
@@ -30,7 +31,10 @@ func sweepCommand(e *env) *cli.Command {
 			"--cols (fixed_tcp_...). The metric (--metric) is a number column of summary (for a TCP flow,\n" +
 			"its main direction) or of flows (throughput_bps received for UDP, at a receiver-side\n" +
 			"capture; app_lost_packets, app_jitter_ms). Each capture's main flow is the one that\n" +
-			"carried the most payload (--proto: of that transport). -o with .png .svg .pdf draws the\n" +
+			"carried the most payload (--proto: of that transport). A metric of compare's is one too:\n" +
+			"delivered_<time>_bytes, time_to_<size>_within_s (time_to_bytes=<size>), for TCP, from\n" +
+			"time 0 as --align sets it.\n" +
+			"-o with .png .svg .pdf draws the\n" +
 			"metric against the row parameter, one line per column, the 95% interval as bars. The\n" +
 			"terminal table (-f table) writes each cell as mean ± 95% interval (runs) in one unit.",
 		ArgsUsage: "CAPTURE|DIR ...",
@@ -38,7 +42,7 @@ func sweepCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "rows", Usage: "the parameter of the rows (required)"},
 			&cli.GenericFlag{Name: "cols", Value: cols, Usage: "parameters whose value combinations make the columns (comma-separated; proto is one)"},
 			&cli.StringFlag{Name: "metric", Value: "throughput_bps", Usage: "the summary's or flows' number column to aggregate"},
-			&cli.BoolFlag{Name: "log-x", Usage: "figure: a logarithmic x axis (the row parameter's values above zero)"}),
+			&cli.BoolFlag{Name: "log-x", Usage: "figure: a logarithmic x axis (the row parameter's values above zero)"}, alignFlag),
 		Action: func(c *cli.Context) error {
 			if err := parseGroups(c, tf, of, jf, picture, pf, proto); err != nil {
 				return err
@@ -56,11 +60,12 @@ func sweepCommand(e *env) *cli.Command {
 			if !slices.Contains(known, row) {
 				return usagef("sweep: --rows %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", row, orList(known))
 			}
-			metric := c.String("metric")
-			unit, ok := charts.SweepMetricUnit(metric)
-			if !ok {
-				return usagef("sweep: --metric %q: not a number column of summary or flows (throughput_bps, rtt_median_ms, retrans_packets, app_jitter_ms, ...)", metric)
+			m, err := parseSweepMetric(c.String("metric"))
+			if err != nil {
+				return err
 			}
+			metric, unit := m.name, m.unit
+			m.align = analyze.Align(align.v)
 			var graph charts.GraphFormat
 			if of.OutDir != "" {
 				return usagef("sweep: --out-dir: the sweep is one table; name it with -o")
@@ -86,7 +91,7 @@ func sweepCommand(e *env) *cli.Command {
 			runs := make([]sweep.Run, len(ins))
 			failed := false
 			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
-				r, res := sweepRun(e, in, pf, metric, proto.v)
+				r, res := sweepRun(e, in, pf, m, proto.v)
 				runs[i] = r
 				return res
 			})
@@ -96,7 +101,7 @@ func sweepCommand(e *env) *cli.Command {
 			done()
 			pv, skipped := sweep.MakePivot(runs, row, cols.vs)
 			if skipped > 0 {
-				fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: %s left out (no %s in the file name, or %s not measurable)\n", plural(skipped, "capture"), row, metric)
+				fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: %s left out (no %s parameter, or %s not measurable)\n", plural(skipped, "capture"), row, metric)
 			}
 			if len(pv.Rows) == 0 {
 				return fmt.Errorf("sweep: no capture to aggregate")
@@ -150,10 +155,57 @@ func sweepCommand(e *env) *cli.Command {
 	}
 }
 
+// sweepMetric is what a sweep aggregates: a number column of summary or
+// flows, or one of compare's (bytes delivered at a time, the time to an
+// amount within the transfer: at and to set).
+type sweepMetric struct {
+	name, unit string
+	at, to     []int64
+	align      analyze.Align // time 0 of at and to
+}
+
+// parseSweepMetric reads --metric: a summary or flows column,
+// delivered_<time>_bytes, time_to_<size>_within_s (or time_to_<size>_s,
+// or time_to_bytes=<size>).
+func parseSweepMetric(s string) (sweepMetric, error) {
+	if unit, ok := charts.SweepMetricUnit(s); ok {
+		return sweepMetric{name: s, unit: unit}, nil
+	}
+	size, ok := strings.CutPrefix(s, "time_to_bytes=")
+	if !ok {
+		if rest, ok2 := strings.CutPrefix(s, "time_to_"); ok2 {
+			if size, ok = strings.CutSuffix(rest, "_within_s"); !ok {
+				size, ok = strings.CutSuffix(rest, "_s")
+			}
+		}
+	}
+	if ok {
+		n, err := parseSize(size)
+		if err != nil {
+			return sweepMetric{}, usagef("sweep: --metric %q: %v", s, err)
+		}
+		return sweepMetric{name: charts.TimeToColumn(n), unit: "s", to: []int64{n}}, nil
+	}
+	if t, ok := strings.CutPrefix(s, "delivered_"); ok {
+		if t, ok = strings.CutSuffix(t, "_bytes"); ok {
+			v := secondsValue{max: maxSeconds, pos: true}
+			if err := v.Set(t); err != nil {
+				return sweepMetric{}, usagef("sweep: --metric %q: %v", s, err)
+			}
+			return sweepMetric{name: charts.DeliveredColumn(v.ns), unit: "B", at: []int64{v.ns}}, nil
+		}
+	}
+	return sweepMetric{}, usagef("sweep: --metric %q: not a number column of summary, flows or compare (throughput_bps, rtt_median_ms, retrans_packets, app_jitter_ms, delivered_1s_bytes, time_to_bytes=1MiB, ...)", s)
+}
+
+// transfer is set for a metric of compare's, of the transfer over time.
+func (m sweepMetric) transfer() bool { return m.at != nil || m.to != nil }
+
 // sweepRun reads one capture of a sweep: its parameters from its file
 // name, its main flow (the one that carried the most payload, of proto
 // when set) and the metric of it.
-func sweepRun(e *env, in input, pf *paramFlags, metric, proto string) (sweep.Run, fileResult) {
+func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string) (sweep.Run, fileResult) {
+	metric := m.name
 	run := sweep.Run{File: in.name, Params: pf.Values(in.name)}
 	src, err := e.newSource(in, 1)
 	if err != nil {
@@ -206,6 +258,24 @@ func sweepRun(e *env, in input, pf *paramFlags, metric, proto string) (sweep.Run
 			st = &cr.Stats[d]
 		}
 	}
-	run.Value, run.OK = charts.SweepMetric(metric, main, st)
+	if !m.transfer() {
+		run.Value, run.OK = charts.SweepMetric(metric, main, st)
+		return run, res
+	}
+	if main.Proto != reassembly.ProtoTCP {
+		return run, res // nothing acknowledges a UDP flow's bytes
+	}
+	// compare's numbers need the connection's records: read it again.
+	l, lres := loadInput(e, in, connFlags{Stream: main.Flow, Dir: -1}, analyze.LoadOptions{})
+	if l == nil {
+		return run, lres
+	}
+	t := analyze.SummarizeWith(l, analyze.TransferOptions{Align: m.align, At: m.at, ToBytes: m.to})
+	switch {
+	case m.at != nil:
+		run.Value, run.OK = float64(t.Delivered[0]), true
+	default:
+		run.Value, run.OK = float64(t.TimeTo[0])/1e9, t.HasTimeTo[0]
+	}
 	return run, res
 }

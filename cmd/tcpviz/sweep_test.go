@@ -297,3 +297,62 @@ func TestCommentParams(t *testing.T) {
 		t.Errorf("--param run: exit %d, %q", code, stderr)
 	}
 }
+
+// TestSweepCompareMetric: a metric of compare's (the time to the first
+// 100 KB within the transfer, the bytes delivered at 1 s) aggregates
+// compare's own value of each capture; the three spellings of the time
+// are one column.
+func TestSweepCompareMetric(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(golden.Testdata(), "sweep", "*_tcp_*.pcap.gz"))
+	if len(files) < 12 {
+		t.Fatalf("%d TCP captures", len(files))
+	}
+	name := regexp.MustCompile(`sweep_(\d+)ms_`)
+	for _, c := range []struct{ metric, col, flag string }{
+		{"time_to_bytes=100KB", "time_to_100KB_within_s", "--to-bytes"},
+		{"time_to_100KB_s", "time_to_100KB_within_s", "--to-bytes"},
+		{"time_to_100KB_within_s", "time_to_100KB_within_s", "--to-bytes"},
+		{"delivered_1s_bytes", "delivered_1s_bytes", "--at"},
+	} {
+		out, stderr, code := tcpviz(t, nil, append([]string{"sweep", "--param", `rtt=sweep_(\d+)ms`, "--rows", "rtt", "--metric", c.metric, "-f", "csv"}, files...)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.metric, code, stderr)
+		}
+		arg := map[string]string{"--to-bytes": "100KB", "--at": "1s"}[c.flag]
+		groups := map[string][]float64{}
+		for _, f := range files {
+			out, stderr, code := tcpviz(t, nil, "compare", "-o", filepath.Join(t.TempDir(), "c.png"), c.flag, arg, f)
+			if code != 0 {
+				t.Fatalf("compare %s: %s", f, stderr)
+			}
+			rows := sweepCSV(t, out)
+			if len(rows) != 1 {
+				t.Fatalf("compare %s: %d rows: %s", f, len(rows), out)
+			}
+			v, err := strconv.ParseFloat(rows[0][c.col], 64)
+			if err != nil {
+				t.Fatalf("compare %s: %s %q", f, c.col, rows[0][c.col])
+			}
+			rtt := name.FindStringSubmatch(f)[1]
+			groups[rtt] = append(groups[rtt], v)
+		}
+		table := sweepCSV(t, out)
+		if len(table) != 3 {
+			t.Fatalf("%s: %d rows", c.metric, len(table))
+		}
+		for _, row := range table {
+			vs := groups[row["rtt"]]
+			mean := 0.0
+			for _, v := range vs {
+				mean += v / float64(len(vs))
+			}
+			got, _ := strconv.ParseFloat(row[c.col+"_mean"], 64)
+			if row[c.col+"_n"] != strconv.Itoa(len(vs)) || math.Abs(got-mean) > 1e-3*math.Abs(mean)+1e-3 {
+				t.Errorf("%s at %s ms: mean %s of %s runs, compare's own %v", c.metric, row["rtt"], row[c.col+"_mean"], row[c.col+"_n"], vs)
+			}
+		}
+	}
+	if _, stderr, code := tcpviz(t, nil, "sweep", "--param", `rtt=sweep_(\d+)ms`, "--rows", "rtt", "--metric", "time_to_bytes=lots", files[0]); code != 2 || !strings.Contains(stderr, "lots") {
+		t.Errorf("a bad amount: exit %d, %q", code, stderr)
+	}
+}
