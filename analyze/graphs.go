@@ -42,17 +42,20 @@ type GraphSpec struct {
 	Title string
 	// Series are the names of the series it may draw, in order.
 	Series []string
+	// UDP is set for the graphs a UDP flow has (LoadUDP's records: no
+	// ACKs, so no RTT, flight or window).
+	UDP bool
 	// newBuilder starts the graph of the connection o names.
 	newBuilder func(o SeriesOptions, p GraphParams) graphBuilder
 }
 
 // graphs is the registry, in the order a report shows them.
 var graphs = []GraphSpec{
-	{Kind: GraphTCPTrace, Command: "seq", Style: "tcptrace", Title: "Time/sequence (tcptrace)", Series: seqSeriesOrder,
+	{Kind: GraphTCPTrace, Command: "seq", Style: "tcptrace", Title: "Time/sequence (tcptrace)", Series: seqSeriesOrder, UDP: true,
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newTCPTrace(o) }},
-	{Kind: GraphStevens, Command: "seq", Style: "stevens", Title: "Time/sequence (Stevens)", Series: stevensSeries,
+	{Kind: GraphStevens, Command: "seq", Style: "stevens", Title: "Time/sequence (Stevens)", Series: stevensSeries, UDP: true,
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newStevens(o) }},
-	{Kind: GraphThroughput, Command: "tput", Title: "Throughput", Series: []string{SeriesThroughput, SeriesGoodput, SeriesDelivery},
+	{Kind: GraphThroughput, Command: "tput", Title: "Throughput", Series: []string{SeriesThroughput, SeriesGoodput, SeriesDelivery}, UDP: true,
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newThroughput(o, p.Throughput) }},
 	{Kind: GraphRTT, Command: "rtt", Title: "Round-trip time", Series: []string{SeriesRTT},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newRTT(o, p.RTT) }},

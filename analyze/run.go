@@ -466,7 +466,8 @@ type LoadOptions struct {
 	// transport: in a capture whose packets are mostly not TCP, the UDP
 	// flow that carried the most payload (LoadUDP), when it carried more
 	// than the busiest TCP connection (iperf3's UDP test, not its TCP
-	// control connection).
+	// control connection). LoadBusiest then gives it first, its graphs
+	// those a UDP flow has (GraphSpec.UDP), the others nil.
 	AnyTransport bool
 	Dir          int // a reassembly.Direction; -1: the direction with the most payload
 	// OnConn, if set, receives every connection, analysed, in stream
@@ -695,6 +696,7 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 	if o.Stream >= 0 {
 		ro.Find = o.Stream + 1
 	}
+	reqs := o.Graphs
 	first, err := Run(r, ro)
 	main := first.chosen(o.Stream)
 	if main == nil {
@@ -718,7 +720,26 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 			also = append(also, b)
 		}
 	}
-	return loadPass(open, o, main.Stream, main.Packets, also, nil)
+	ls, err := loadPass(open, o, main.Stream, main.Packets, also, nil)
+	if o.AnyTransport && o.Stream < 0 && err == nil && first.Segments*2 < first.Packets {
+		// Mostly other packets than TCP: a UDP flow that carried more
+		// is the main one (iperf3's UDP test before its control
+		// connection), drawn as Load draws it.
+		if u, uerr := LoadUDP(open, -1); uerr == nil && u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > main.Bytes {
+			for i, req := range thinFor(reqs, u.Conn.FirstTime, u.Conn.LastTime) {
+				if req.Spec.UDP {
+					if u.Graphs == nil {
+						u.Graphs = make([]*Graph, len(o.Graphs))
+					}
+					so := req.Series
+					so.Conn, so.Dir = u.Conn, u.Dir
+					u.Graphs[i] = req.Spec.Draw(u.Records, so, req.Params)
+				}
+			}
+			ls = append([]*Loaded{u}, ls...)
+		}
+	}
+	return ls, err
 }
 
 // chosen is the connection a first pass found: stream (RunOptions.Find),

@@ -245,9 +245,6 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 		plots[i] = newSeriesPlot(g, s, pg, i, ty)
 		plots[i].chunk = chunk
 		plots[i].boxes = boxes
-		if l, ok := udpLegends[s.Name]; ok && g.UDP {
-			plots[i].style.legend = l
-		}
 		name := plots[i].style.legend
 		if plots[i].alpha != nil {
 			name += " (darker where samples are denser)"

@@ -82,7 +82,7 @@ func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int,
 	if s.Palette > 0 {
 		index = s.Palette - 1
 	}
-	sp := &seriesPlot{kind: s.Kind, style: styleOf(s.Name, index), labels: s.Labels, dashed: s.Dashed}
+	sp := &seriesPlot{kind: s.Kind, style: styleOf(g, s.Name, index), labels: s.Labels, dashed: s.Dashed}
 	if s.Kind == analyze.Dots && sp.style.density {
 		var counts []int
 		sp.pts, counts = thinCellsCount(pts, pg, dotCell)

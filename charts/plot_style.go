@@ -93,11 +93,15 @@ var palette = []color.RGBA{blue, orange, green, red, purple, brown, pink, gray, 
 
 // styleOf returns the style of a series: fixed per name for the series of
 // one connection's graphs, by position (index) for other names.
-func styleOf(name string, index int) seriesStyle {
-	if s, ok := seriesStyles[name]; ok {
-		return s
+func styleOf(g *analyze.Graph, name string, index int) seriesStyle {
+	s, ok := seriesStyles[name]
+	if !ok {
+		s = seriesStyle{color: palette[index%len(palette)], width: 1.5, glyph: draw.CircleGlyph{}, legend: name, density: true}
 	}
-	return seriesStyle{color: palette[index%len(palette)], width: 1.5, glyph: draw.CircleGlyph{}, legend: name, density: true}
+	if l, ok := udpLegends[name]; ok && g.UDP {
+		s.legend = l
+	}
+	return s
 }
 
 // tickGlyph is a short vertical tick, for duplicate ACKs on the ACK line.

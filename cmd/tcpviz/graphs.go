@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -162,6 +163,15 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 			Graphs: []analyze.GraphRequest{{Spec: req.params.Spec, Series: o, Params: req.params.Params}}})
 	}
 	if l == nil {
+		return res
+	}
+	if l.UDP && !req.params.Spec.UDP {
+		why := " (the capture's main flow; --proto tcp draws the busiest TCP connection's)"
+		if in.udp || req.proto.v == "udp" {
+			why = ""
+		}
+		res.err = prefixErr(in, fmt.Errorf("UDP flow %d (%s → %s) has no ACKs: no %s to draw%s",
+			l.Conn.Stream, l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, strings.ToLower(req.params.Spec.Title), why))
 		return res
 	}
 	o.Conn, o.Dir = l.Conn, l.Dir

@@ -100,7 +100,8 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	}
 	w, _ := po.Size()
 	ls, err := analyze.LoadBusiest(src.open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, Graphs: reqs, Select: sel,
-		AlsoThin: charts.ThinColumns * w, ThinOver: reportPointsOver, OnConn: func(cr *analyze.ConnResult) {
+		AnyTransport: cf.Stream < 0 && sel == nil, // the main flow of either transport: a UDP test's, not its control connection
+		AlsoThin:     charts.ThinColumns * w, ThinOver: reportPointsOver, OnConn: func(cr *analyze.ConnResult) {
 			for d := range cr.Stats {
 				charts.AddRow(summary, charts.SummaryColumns, &charts.SummaryRow{File: in.name, Stats: &cr.Stats[d]})
 			}
@@ -144,6 +145,10 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	for i, l := range ls {
 		rc := charts.ReportConn{Stream: l.Conn.Stream, Diagnosis: l.Stats[l.Dir].Diagnosis, Facts: reportFacts(l),
 			Label: fmt.Sprintf("%s → %s (stream %d, %s)", l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, l.Conn.Stream, l.Dir)}
+		if l.UDP {
+			rc.Stream, rc.Nav = -1, fmt.Sprintf("UDP flow %d", l.Conn.Stream) // no summary row is its
+			rc.Label = fmt.Sprintf("%s → %s (UDP flow %d)", l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, l.Conn.Stream)
+		}
 		// The graphs of a connection are rendered for the page (and the
 		// main one's written as pictures and points) side by side, each
 		// piece of work on a core: the pictures first, the longest.
@@ -171,9 +176,10 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 					l.Graphs[k] = nil // freed once drawn, not with the last one
 				}
 			}()
-			if g.Points() == 0 {
-				return
+			if g == nil || g.Points() == 0 {
+				return // (a UDP flow has no RTT, flight or window)
 			}
+			g.UDP = l.UDP
 			stem := rg.Spec.Stem(rg.Params)
 			switch part {
 			case "png":
@@ -254,6 +260,9 @@ func inParallel(n int, f func(int)) {
 // path did first, Wireshark's flags beside it.
 func reportFacts(l *analyze.Loaded) []charts.Fact {
 	st := l.Stats[l.Dir]
+	if l.UDP {
+		return udpFacts(l)
+	}
 	tr := analyze.Summarize(l)
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 	facts := []charts.Fact{
@@ -286,6 +295,24 @@ func reportFacts(l *analyze.Loaded) []charts.Fact {
 		facts = append(facts, charts.Fact{Label: "receiver's largest window", Value: strconv.FormatInt(w, 10)})
 	}
 	return facts
+}
+
+// udpFacts are the headline numbers of a UDP flow: what it carried, and
+// iperf3's own loss count where its test's sequence numbers are there.
+func udpFacts(l *analyze.Loaded) []charts.Fact {
+	st := l.Stats[l.Dir]
+	facts := []charts.Fact{
+		{Label: "datagrams", Value: fmt.Sprintf("%s in %s this way, %s the other", plural(st.DataBytes, "byte"), plural(st.DataPackets, "datagram"), plural(l.Stats[l.Dir.Reverse()].DataPackets, "datagram"))},
+		{Label: "duration", Value: charts.FormatSeconds(st.Duration) + " s"},
+	}
+	if st.HasThroughput {
+		facts = append(facts, charts.Fact{Label: "throughput (reached the capture point)", Value: analyze.BitRate(st.ThroughputBps)})
+	}
+	if n := len(l.AppLoss); n > 0 {
+		lost := int64(l.AppLoss[n-1].V[0])
+		facts = append(facts, charts.Fact{Label: "iperf3's loss (sequence gaps)", Value: fmt.Sprintf("%s of %d numbered (%.2f%%)", plural(lost, "datagram"), lost+int64(n), 100*float64(lost)/float64(lost+int64(n)))})
+	}
+	return append(facts, charts.Fact{Label: "what a UDP flow lacks", Value: "ACKs: no RTT, retransmissions, bytes in flight or windows to show"})
 }
 
 // plural is a count with its noun, singular for 1 (analyze.Plural, for

@@ -10,6 +10,7 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/internal/capturetest"
+	"tcpviz/internal/golden"
 )
 
 func TestReport(t *testing.T) {
@@ -113,5 +114,46 @@ func TestCountsSingular(t *testing.T) {
 	_, stderr, code := tcpviz(t, nil, "compare", "--label", "a", demoCapture, demoCapture)
 	if want := "tcpviz: --label: 1 label for 2 inputs (want one per input, in order)\n"; code != 2 || stderr != want {
 		t.Errorf("compare --label: exit %d, %q; want %q", code, stderr, want)
+	}
+}
+
+// TestUDPMainFlow: in an iperf3 UDP run the report's main flow is the UDP
+// test (its graphs those a UDP flow has, its legends what reached the
+// capture point, iperf3's loss among its numbers), not the TCP control
+// connection, which stays among the others; the graphs of ACKs refuse a
+// UDP main flow by name, and --proto tcp draws the control connection's.
+func TestUDPMainFlow(t *testing.T) {
+	capture := filepath.Join(golden.Testdata(), "sweep", "sweep_10ms_fixed_udp_r1.pcap.gz")
+	dir := t.TempDir()
+	stdout, stderr, code := tcpviz(t, nil, "report", "--out-dir", dir, capture)
+	if code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	html, err := os.ReadFile(strings.TrimSpace(stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(html)
+	for _, want := range []string{"UDP flow 0</button>", "stream 0</button>", "(UDP flow 0)", "received (reached the capture point)", "iperf3&#39;s loss", "tput.png"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	for _, f := range []string{"tput.png", "seq.png", "summary.csv"} {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(strings.TrimSpace(stdout)), f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(strings.TrimSpace(stdout)), "rtt.png")); err == nil {
+		t.Error("an RTT graph of a UDP flow")
+	}
+	for _, g := range []string{"rtt", "window", "cwnd"} {
+		_, stderr, code := tcpviz(t, nil, g, "-o", filepath.Join(dir, g+".png"), capture)
+		if code != 1 || !strings.Contains(stderr, "UDP flow 0") || !strings.Contains(stderr, "no ACKs") || !strings.Contains(stderr, "--proto tcp") {
+			t.Errorf("%s of a UDP main flow: exit %d, %q", g, code, stderr)
+		}
+		if _, _, code := tcpviz(t, nil, g, "--proto", "tcp", "-o", filepath.Join(dir, g+".png"), capture); code != 0 {
+			t.Errorf("%s --proto tcp: exit %d", g, code)
+		}
 	}
 }
