@@ -15,7 +15,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"tcpviz/analyze"
@@ -156,7 +155,7 @@ func render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions, chunk i
 	case SVG:
 		canvas = vgsvg.New(width, height)
 	case PDF:
-		canvas = vgpdf.New(width, height)
+		canvas = newPDFCanvas(width, height)
 	default:
 		return fmt.Errorf("cannot render format %q", f)
 	}
