@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 )
 
 // TestPDFText: the text of a PDF figure is what was drawn, every glyph
@@ -64,5 +67,32 @@ func TestPDFText(t *testing.T) {
 		if v, _ := strconv.ParseFloat(m[2], 64); v < -2 || v > 802 {
 			t.Errorf("text outside the page: %s", m[0])
 		}
+	}
+}
+
+// TestTitleFits: a title wider than the picture is broken at its " — "
+// and between words, every line within the width, nothing left out; a
+// word wider than the picture is cut with an ellipsis.
+func TestTitleFits(t *testing.T) {
+	sty := plot.New().Title.TextStyle
+	sty.Font.Size = vg.Points(11)
+	title := "Time/sequence (tcptrace) — 10.88.1.1:57442 → 10.88.2.2:5201 (stream 1, c2s) — geo_short.pcap"
+	for _, w := range []vg.Length{1000, 375, 200, 110} {
+		lines := fitTitle(sty, title, w)
+		for _, l := range lines {
+			if sty.Width(l) > w {
+				t.Errorf("width %v: line %q is %v wide", w, l, sty.Width(l))
+			}
+		}
+		bare := strings.NewReplacer(" ", "", "—", "") // a line break may stand for a separator
+		if got := strings.Join(lines, " "); bare.Replace(got) != bare.Replace(title) && w > 150 {
+			t.Errorf("width %v: %q is not the title %q", w, lines, title)
+		}
+		if w == 1000 && len(lines) != 1 || w == 375 && len(lines) < 2 {
+			t.Errorf("width %v: %d lines %q", w, len(lines), lines)
+		}
+	}
+	if lines := fitTitle(sty, "averyveryverylongcapturefilenamethatcannotfit.pcap", 60); len(lines) != 1 || !strings.HasSuffix(lines[0], "…") || sty.Width(lines[0]) > 60 {
+		t.Errorf("one long word: %q", lines)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -172,8 +173,11 @@ func render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions, chunk i
 	title := p.Title
 	p.Title.Text = ""
 	top := dc.Max.Y - vg.Points(4)
-	dc.FillText(title.TextStyle, vg.Point{X: dc.Center().X, Y: top}, title.Text)
-	top -= title.TextStyle.Rectangle(title.Text).Size().Y + vg.Points(4)
+	for _, line := range fitTitle(title.TextStyle, title.Text, dc.Max.X-dc.Min.X-vg.Points(8)) {
+		dc.FillText(title.TextStyle, vg.Point{X: dc.Center().X, Y: top}, line)
+		top -= title.TextStyle.Rectangle(line).Size().Y
+	}
+	top -= vg.Points(4)
 	top = leg.draw(dc, top)
 	pc := dc
 	pc.Max.Y = top - vg.Points(4)
@@ -183,6 +187,50 @@ func render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions, chunk i
 	p.Draw(pc)
 	_, err := canvas.WriteTo(w)
 	return err
+}
+
+// fitTitle breaks a title into lines no wider than width: at its " — "
+// (the graph, the connection, the capture), then between words, a word
+// wider than the picture cut with an ellipsis.
+func fitTitle(sty text.Style, title string, width vg.Length) []string {
+	fits := func(s string) bool { return sty.Width(s) <= width }
+	if fits(title) {
+		return []string{title}
+	}
+	var lines []string
+	add := func(piece, sep string) {
+		if n := len(lines); n > 0 && fits(lines[n-1]+sep+piece) {
+			lines[n-1] += sep + piece
+		} else {
+			lines = append(lines, piece)
+		}
+	}
+	for i, part := range strings.Split(title, " — ") {
+		sep := " — "
+		if fits(part) {
+			if i == 0 {
+				sep = ""
+			}
+			add(part, sep)
+			continue
+		}
+		for j, word := range strings.Fields(part) {
+			sep := " "
+			if j == 0 {
+				sep = " — "
+			}
+			for !fits(word) && len(word) > 1 {
+				r := []rune(strings.TrimSuffix(word, "…"))
+				word = string(r[:len(r)-1]) + "…"
+			}
+			if len(lines) == 0 {
+				lines = append(lines, word)
+				continue
+			}
+			add(word, sep)
+		}
+	}
+	return lines
 }
 
 // newPlot builds the gonum plot of g and its legend (drawn separately, on
