@@ -2,6 +2,7 @@ package charts
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,9 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"tcpviz/analyze"
 )
 
 // TestPDFText: the text of a PDF figure is what was drawn, every glyph
@@ -94,5 +98,33 @@ func TestTitleFits(t *testing.T) {
 	}
 	if lines := fitTitle(sty, "averyveryverylongcapturefilenamethatcannotfit.pcap", 60); len(lines) != 1 || !strings.HasSuffix(lines[0], "…") || sty.Width(lines[0]) > 60 {
 		t.Errorf("one long word: %q", lines)
+	}
+}
+
+// TestMarksDistinct: no two kinds of mark look alike: each has its own
+// shape and colour, and each kind of bar its own colour.
+func TestMarksDistinct(t *testing.T) {
+	marks, bars := map[string]string{}, map[string]string{}
+	for name, st := range seriesStyles {
+		if st.glyph != nil {
+			key := fmt.Sprintf("%T %v", st.glyph, st.color)
+			if other, ok := marks[key]; ok {
+				t.Errorf("%s and %s are both drawn as %s", name, other, key)
+			}
+			marks[key] = name
+			if _, circle := st.glyph.(draw.CircleGlyph); !circle && glyphName(st.glyph) == "circle" {
+				t.Errorf("%s: the page has no shape for %T", name, st.glyph)
+			}
+		}
+	}
+	for _, name := range []string{analyze.SeriesData, analyze.SeriesRetrans, analyze.SeriesOutOfOrder, analyze.SeriesSACK, analyze.SeriesSpurious, analyze.SeriesDSACK} {
+		key := fmt.Sprint(seriesStyles[name].color)
+		if other, ok := bars[key]; ok {
+			t.Errorf("bars %s and %s have one colour %s", name, other, key)
+		}
+		bars[key] = name
+	}
+	if len(marks) < 8 {
+		t.Errorf("%d marks", len(marks))
 	}
 }

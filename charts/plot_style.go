@@ -23,6 +23,9 @@ var (
 	olive  = rgb(0xbcbd22)
 	cyan   = rgb(0x17becf)
 	black  = color.RGBA{A: 255}
+	// darkGray marks spurious retransmissions: darker than gray, which
+	// vanished against the ACK line.
+	darkGray = rgb(0x404040)
 )
 
 func rgb(v uint32) color.RGBA {
@@ -49,7 +52,7 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesRecvWindow: {color: olive, width: 1.2, legend: "receive window (ACK + window)"},
 	analyze.SeriesSACK:       {color: purple, width: 0.8, legend: "SACK block"},
 	analyze.SeriesDupAck:     {color: cyan, width: 3.5, glyph: tickGlyph{}, legend: "duplicate ACK"},
-	analyze.SeriesZeroWindow: {color: brown, width: 3.5, glyph: draw.BoxGlyph{}, legend: "zero window"},
+	analyze.SeriesZeroWindow: {color: black, width: 4, glyph: diamondGlyph{}, legend: "zero window"},
 	analyze.SeriesSYN:        {color: gray, width: 4, glyph: draw.TriangleGlyph{}, legend: "SYN"},
 	analyze.SeriesFIN:        {color: black, width: 3.5, glyph: draw.SquareGlyph{}, legend: "FIN"},
 	analyze.SeriesRST:        {color: red, width: 4, glyph: draw.CrossGlyph{}, legend: "RST"},
@@ -59,15 +62,15 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesRTT:        {color: blue, width: 1.3, legend: "RTT sample", density: true},
 	analyze.SeriesInFlight:   {color: blue, width: 1.2, legend: "bytes in flight (at each segment sent)"},
 	analyze.SeriesAdvertised: {color: olive, width: 1.5, legend: "advertised receive window"},
-	analyze.SeriesSpurious:   {color: gray, width: 2, legend: "spurious retransmission (proven unneeded)"},
-	analyze.SeriesDSACK:      {color: brown, width: 1.6, legend: "D-SACK block (a duplicate arrived)"},
+	analyze.SeriesSpurious:   {color: darkGray, width: 3, legend: "spurious retransmission (proven unneeded)"},
+	analyze.SeriesDSACK:      {color: brown, width: 2.4, legend: "D-SACK block (a duplicate arrived)"},
 	analyze.SeriesCwnd:       {color: blue, width: 1.6, legend: "cwnd estimate (most bytes in flight per round trip)"},
 	analyze.SeriesSsthresh:   {color: orange, width: 1.4, legend: "ssthresh estimate (the window settled at after each loss)"},
-	analyze.SeriesFastLoss:   {color: red, width: 4, glyph: draw.CrossGlyph{}, legend: "loss: fast retransmit"},
+	analyze.SeriesFastLoss:   {color: red, width: 4.5, glyph: draw.PlusGlyph{}, legend: "loss: fast retransmit"},
 	analyze.SeriesRTOLoss:    {color: purple, width: 4.5, glyph: draw.PyramidGlyph{}, legend: "loss: timeout"},
 	join.SeriesOWD:           {color: blue, width: 1.3, legend: "one-way delay (packet seen at both captures)", density: true},
 	join.SeriesQueue:         {color: orange, width: 1.3, legend: "queueing delay (above the fixed delay of its size)", density: true},
-	join.SeriesLostBetween:   {color: red, width: 4, glyph: draw.CrossGlyph{}, legend: "lost between the captures"},
+	join.SeriesLostBetween:   {color: red, width: 4, glyph: draw.RingGlyph{}, legend: "lost between the captures"},
 	join.SeriesAccepted:      {color: blue, width: 1.6, legend: "accepted by the proxy (acknowledged to the sender)"},
 	join.SeriesDelivered:     {color: green, width: 1.6, legend: "delivered beyond the proxy (acknowledged by the receiver)"},
 	join.SeriesBuffered:      {color: orange, width: 1.4, legend: "held by the proxy"},
@@ -112,4 +115,21 @@ func (tickGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	ls := draw.LineStyle{Color: sty.Color, Width: vg.Points(1.2)}
 	c.StrokeLine2(ls, pt.X, pt.Y-sty.Radius, pt.X, pt.Y+sty.Radius)
 	c.StrokeLine2(ls, pt.X-sty.Radius/2, pt.Y+sty.Radius, pt.X+sty.Radius/2, pt.Y+sty.Radius)
+}
+
+// diamondGlyph is a filled diamond, for zero windows: no other mark has
+// its shape.
+type diamondGlyph struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (diamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X - r, Y: pt.Y})
+	p.Close()
+	c.SetColor(sty.Color)
+	c.Fill(p)
 }

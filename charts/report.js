@@ -226,10 +226,15 @@
     switch (kind) {
       case "ring": ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.stroke(); return;
       case "tick": ctx.moveTo(x, y - r); ctx.lineTo(x, y + r); ctx.moveTo(x - r / 2, y - r); ctx.lineTo(x + r / 2, y - r); ctx.stroke(); return;
-      case "box": ctx.rect(x - r, y - r, 2 * r, 2 * r); ctx.stroke(); return;
-      case "square": ctx.rect(x - r, y - r, 2 * r, 2 * r); ctx.fill(); return;
-      case "triangle": ctx.moveTo(x, y - r); ctx.lineTo(x + r, y + r); ctx.lineTo(x - r, y + r); ctx.closePath(); ctx.fill(); return;
+      // As the pictures draw them (gonum's glyphs): filled box, hollow
+      // square and triangle, filled pyramid.
+      case "box": ctx.rect(x - r, y - r, 2 * r, 2 * r); ctx.fill(); return;
+      case "square": ctx.rect(x - r, y - r, 2 * r, 2 * r); ctx.stroke(); return;
+      case "triangle": ctx.moveTo(x, y - r); ctx.lineTo(x + r, y + r); ctx.lineTo(x - r, y + r); ctx.closePath(); ctx.stroke(); return;
+      case "pyramid": ctx.moveTo(x, y - r); ctx.lineTo(x + r, y + r); ctx.lineTo(x - r, y + r); ctx.closePath(); ctx.fill(); return;
+      case "diamond": ctx.moveTo(x, y - r); ctx.lineTo(x + r, y); ctx.lineTo(x, y + r); ctx.lineTo(x - r, y); ctx.closePath(); ctx.fill(); return;
       case "cross": ctx.moveTo(x - r, y - r); ctx.lineTo(x + r, y + r); ctx.moveTo(x - r, y + r); ctx.lineTo(x + r, y - r); ctx.stroke(); return;
+      case "plus": ctx.moveTo(x - r, y); ctx.lineTo(x + r, y); ctx.moveTo(x, y - r); ctx.lineTo(x, y + r); ctx.stroke(); return;
     }
     ctx.arc(x, y, r, 0, 2 * Math.PI);
     ctx.fill();

@@ -189,14 +189,20 @@ func glyphName(gd draw.GlyphDrawer) string {
 		return "ring"
 	case tickGlyph:
 		return "tick"
-	case draw.BoxGlyph:
+	case draw.BoxGlyph: // filled
 		return "box"
-	case draw.TriangleGlyph:
-		return "triangle"
-	case draw.SquareGlyph:
+	case draw.SquareGlyph: // hollow
 		return "square"
+	case draw.TriangleGlyph: // hollow
+		return "triangle"
+	case draw.PyramidGlyph: // filled
+		return "pyramid"
 	case draw.CrossGlyph:
 		return "cross"
+	case draw.PlusGlyph:
+		return "plus"
+	case diamondGlyph:
+		return "diamond"
 	}
 	return "circle"
 }
