@@ -38,7 +38,7 @@ type compareDef struct {
 var compareOf = []compareDef{
 	{CompareDelivered, "", nil, "Bytes delivered"},
 	{CompareThroughput, GraphThroughput, []string{SeriesGoodput}, "Goodput"},
-	{CompareRTT, GraphRTT, []string{SeriesRTT}, "Round-trip time"},
+	{CompareRTT, GraphRTT, []string{SeriesRTT, SeriesRTTRepair}, "Round-trip time"},
 	{CompareWindow, GraphWindow, []string{SeriesInFlight}, "Bytes in flight"},
 	{CompareCwnd, GraphCwnd, []string{SeriesCwnd}, "Congestion window (estimated)"},
 	{CompareSeq, GraphStevens, []string{SeriesData, SeriesRetrans, SeriesOutOfOrder, SeriesSpurious}, "Time/sequence (Stevens)"},

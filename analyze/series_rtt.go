@@ -46,6 +46,7 @@ type rttSample struct {
 	seq         int64
 	ackFrame    int64
 	rtt         int64 // ns
+	repair      bool  // an ack_rtt sample Karn's rule leaves out
 }
 
 // RTT builds the round-trip time graph of the data sent in direction
@@ -68,6 +69,11 @@ type rttBuilder struct {
 	runFrom int // runs before it have left
 	// Timestamp sampling: the first segment sent with each TSval.
 	first map[uint32]*tsSent
+	// Ack sampling: the samples Karn's rule leaves out (the segment was
+	// resent, or another went between: the ACK may time a repair), and
+	// the largest of those it keeps, for the graph's note.
+	repairs         int
+	repairMax, kept int64
 }
 
 // seqRun is consecutive segments of one direction with one sequence
@@ -136,11 +142,15 @@ func (b *rttBuilder) add(r *Record) {
 	if s.rtt < 0 || !b.f.inTime(s.time) || !o.Seq.Contains(seq) || !finite(ms) {
 		return
 	}
-	b.set.add(SeriesRTT, Dots, Point{Frame: s.frame, Time: s.time, V: [3]float64{ms, float64(seq), float64(s.ackFrame)}})
+	name := SeriesRTT
+	if s.repair {
+		name = SeriesRTTRepair
+	}
+	b.set.add(name, Dots, Point{Frame: s.frame, Time: s.time, V: [3]float64{ms, float64(seq), float64(s.ackFrame)}})
 }
 
 func (b *rttBuilder) graph() *Graph {
-	b.f.g.Series = b.set.list(SeriesRTT)
+	b.f.g.Series = b.set.list(SeriesRTT, SeriesRTTRepair)
 	return b.f.g
 }
 
@@ -168,7 +178,10 @@ func (b *rttBuilder) analysisSample(r *Record, karn bool) (rttSample, bool) {
 	if rtt < 0 || frame <= 0 {
 		return rttSample{}, false
 	}
-	return rttSample{frame: frame, time: sent, seq: b.seqOf(frame), ackFrame: r.Frame, rtt: rtt}, true
+	// An ack_rtt sample Karn's rule leaves out (the segment was resent,
+	// or another went between) may time a loss repair: from the first
+	// transmission to the ACK after the repair.
+	return rttSample{frame: frame, time: sent, seq: b.seqOf(frame), ackFrame: r.Frame, rtt: rtt, repair: !karn && r.Info.KarnRTT < 0}, true
 }
 
 // passed lets the runs an ACK has passed go, from the first: a segment

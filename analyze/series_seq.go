@@ -27,6 +27,7 @@ const (
 	SeriesGoodput     = "goodput"
 	SeriesDelivery    = "delivery-rate"
 	SeriesRTT         = "rtt"
+	SeriesRTTRepair   = "rtt-repair" // ack_rtt samples Karn's rule leaves out
 	SeriesInFlight    = "bytes-in-flight"
 	SeriesAdvertised  = "receive-window"
 	seqAxisLabel      = "sequence number"

@@ -316,6 +316,9 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 	if !any {
 		leg.add("no packets in this connection direction and window", nil)
 	}
+	for _, n := range g.Notes {
+		leg.add(n, nil)
+	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, pymin, pymax
 	if g.Y.Down {
 		p.Y.Scale = plot.InvertedScale{Normalizer: p.Y.Scale}

@@ -114,6 +114,7 @@ canvas { width: 100%; height: 440px; display: block; border: 1px solid #ddd; cur
 .legend { font-size: .8em; }
 .legend span { margin-right: 1.2em; cursor: pointer; white-space: nowrap; }
 .legend span.off { opacity: .35; }
+.legend span.note { display: block; white-space: normal; cursor: default; color: #555; }
 .legend i { display: inline-block; width: 1.5em; height: .6em; margin-right: .3em; vertical-align: middle; }
 table { border-collapse: collapse; font-size: .8em; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid #ccc; padding: .2em .5em; text-align: right; white-space: nowrap; }

@@ -103,6 +103,12 @@
       });
       el.appendChild(span);
     }
+    for (const n of this.g.notes || []) {
+      const p = document.createElement("span");
+      p.className = "note";
+      p.textContent = n;
+      el.appendChild(p);
+    }
   };
 
   Plot.prototype.draw = function () {

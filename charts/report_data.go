@@ -49,6 +49,13 @@ func appendGraphJSON(b []byte, g *analyze.Graph, caption, image string, w, h int
 		}
 		b = appendNum(b, v)
 	}
+	b = append(b, `],"notes":[`...)
+	for k, n := range g.Notes {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, n)
+	}
 	b = append(b, `],"series":[`...)
 	for i := range g.Series {
 		if i > 0 {

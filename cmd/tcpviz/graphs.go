@@ -182,6 +182,7 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 		g = req.params.Spec.Draw(l.Records, o, req.params.Params)
 	}
 	g.UDP = l.UDP
+	g.Notes = append(g.Notes, l.GraphNotes()...)
 	req.picture.apply(g)
 	for _, w := range g.Warnings {
 		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): %s", in.display(), l.Conn.Stream, l.Dir, w))

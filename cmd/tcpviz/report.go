@@ -168,6 +168,12 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		for k := range left {
 			left[k].Store(int32(len(parts)))
 		}
+		for _, g := range l.Graphs {
+			if g != nil { // what the graphs say of their data, before they are drawn
+				g.UDP = l.UDP
+				g.Notes = append(g.Notes, l.GraphNotes()...)
+			}
+		}
 		inParallel(len(parts)*len(rgs), func(j int) {
 			k, part := j%len(rgs), parts[j/len(rgs)]
 			rg, g := rgs[k], l.Graphs[k]
@@ -179,7 +185,6 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 			if g == nil || g.Points() == 0 {
 				return // (a UDP flow has no RTT, flight or window)
 			}
-			g.UDP = l.UDP
 			stem := rg.Spec.Stem(rg.Params)
 			switch part {
 			case "png":
@@ -275,8 +280,18 @@ func reportFacts(l *analyze.Loaded) []charts.Fact {
 	if st.BottleneckBps > 0 {
 		facts = append(facts, charts.Fact{Label: "bottleneck (ACK dispersion)", Value: analyze.BitRate(st.BottleneckBps)})
 	}
+	if st.HasHandshakeRTT {
+		facts = append(facts, charts.Fact{Label: "handshake RTT", Value: f(st.HandshakeRTTMs, 1) + " ms (SYN to the ACK of the SYN/ACK, tcp.analysis.initial_rtt)"})
+	}
 	if st.RTTSamples > 0 {
-		facts = append(facts, charts.Fact{Label: "RTT min / median / max", Value: fmt.Sprintf("%s / %s / %s ms (%s)", f(st.RTTMinMs, 1), f(st.RTTMedianMs, 1), f(st.RTTMaxMs, 1), plural(st.RTTSamples, "sample"))})
+		what := "RTT min / median / max (ack_rtt)"
+		if st.Path.Vantage == analyze.VantageReceiver {
+			what = "ACK delay min / median / max (ack_rtt at the receiver)"
+		}
+		facts = append(facts, charts.Fact{Label: what, Value: fmt.Sprintf("%s / %s / %s ms (%s)", f(st.RTTMinMs, 1), f(st.RTTMedianMs, 1), f(st.RTTMaxMs, 1), plural(st.RTTSamples, "sample"))})
+	}
+	if st.KarnRTTSamples > 0 && st.RTTMaxMs > 2*st.KarnRTTMaxMs {
+		facts = append(facts, charts.Fact{Label: "RTT by Karn's rule min / avg / max", Value: fmt.Sprintf("%s / %s / %s ms (%s; ack_rtt's larger maximum times a loss repair)", f(st.KarnRTTMinMs, 1), f(st.KarnRTTAvgMs, 1), f(st.KarnRTTMaxMs, 1), plural(st.KarnRTTSamples, "sample"))})
 	}
 	if ss := tr.SlowStart; ss.Found {
 		facts = append(facts, charts.Fact{Label: "slow start", Value: fmt.Sprintf("ended at %s s after %s, %s in flight (%s)", f(float64(ss.End)/1e9, 3), plural(ss.Rounds, "round trip"), plural(ss.Flight, "byte"), ss.Reason)})
@@ -289,10 +304,10 @@ func reportFacts(l *analyze.Loaded) []charts.Fact {
 		charts.Fact{Label: "retransmissions (the path)", Value: fmt.Sprintf("%d resent, %d of them proven spurious (D-SACK, timestamps); %s lost after the capture point, %d before it; %d on timeouts, %d in fast recovery",
 			st.Path.Retransmitted, st.Path.SpuriousRetransmitted, plural(st.Path.LostDownstream, "segment"), st.Path.LostUpstream, st.Path.RTORetransmissions, st.Path.FastRetransmissions)},
 		charts.Fact{Label: "Wireshark's flags", Value: fmt.Sprintf("%s (%d fast, %d spurious), %d out-of-order", plural(st.RetransPackets, "retransmission"), st.FastRetrans, st.SpuriousRetrans, st.OutOfOrder)},
-		charts.Fact{Label: "most bytes in flight", Value: strconv.FormatInt(st.MaxBytesInFlight, 10)},
+		charts.Fact{Label: "most bytes in flight", Value: plural(st.MaxBytesInFlight, "byte")},
 	)
 	if w := l.Stats[l.Dir.Reverse()].MaxRwnd; w >= 0 {
-		facts = append(facts, charts.Fact{Label: "receiver's largest window", Value: strconv.FormatInt(w, 10)})
+		facts = append(facts, charts.Fact{Label: "receiver's largest window", Value: plural(w, "byte")})
 	}
 	return facts
 }
