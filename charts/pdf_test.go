@@ -128,3 +128,36 @@ func TestMarksDistinct(t *testing.T) {
 		t.Errorf("%d marks", len(marks))
 	}
 }
+
+// TestPaperTheme: --theme paper draws in Okabe and Ito's colours, each
+// line its own dashes and markers, no grid; --font-size scales the text
+// and --line-width sets every line's width; the default theme has none
+// of it.
+func TestPaperTheme(t *testing.T) {
+	l := loadCapture(t, "../testdata/geo_short.pcap")
+	g := drawGolden(t, l, 0) // tcptrace: the ACK and window lines
+	svg := func(o PlotOptions) string {
+		var b bytes.Buffer
+		o.Width, o.Height = 800, 480
+		if err := Render(&b, g, SVG, o); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	def, paper := svg(PlotOptions{}), svg(PlotOptions{Theme: ThemePaper, FontSize: 14, LineWidth: 2.5})
+	for _, want := range []string{"stroke:#009E73", "stroke-dasharray:6,3", "font-size:14px", "stroke-width:2.5"} {
+		if !strings.Contains(paper, want) {
+			t.Errorf("paper lacks %s", want)
+		}
+		if strings.Contains(def, want) {
+			t.Errorf("the default theme has %s", want)
+		}
+	}
+	if grid := "stroke:#E1E1E1"; !strings.Contains(def, grid) || strings.Contains(paper, grid) {
+		t.Errorf("the grid (%s): in the default %v, in paper %v", grid, strings.Contains(def, grid), strings.Contains(paper, grid))
+	}
+	// The markers along the lines: the window line's hollow squares.
+	if n := strings.Count(paper, "Z"); n <= strings.Count(def, "Z")+10 {
+		t.Errorf("paper has %d closed shapes, the default %d: no markers", n, strings.Count(def, "Z"))
+	}
+}

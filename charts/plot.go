@@ -60,6 +60,14 @@ type PlotOptions struct {
 	// LogX draws an x axis that is no time on a logarithmic scale; points
 	// at or below zero are left out.
 	LogX bool
+	// Theme is ThemeDefault or ThemePaper.
+	Theme string
+	// FontSize is the tick labels' size in points (the title, axis
+	// labels and legend scale with it); 0 is 10.
+	FontSize float64
+	// LineWidth is the width of every line in points; 0 keeps each
+	// series' own.
+	LineWidth float64
 }
 
 // Picture sizes, in pixels: the default, and the limits a picture must
@@ -242,12 +250,19 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 	if p.Title.Text == "" {
 		p.Title.Text = Title(g, o.Capture)
 	}
-	p.Title.TextStyle.Font.Size = vg.Points(11)
+	k := fontScale(o.FontSize)
+	p.Title.TextStyle.Font.Size = vg.Points(11 * k)
 	p.Title.Padding = vg.Points(6)
-	grid := plotter.NewGrid()
-	grid.Vertical.Color = color.Gray{Y: 225}
-	grid.Horizontal.Color = color.Gray{Y: 225}
-	p.Add(grid)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font.Size = vg.Points(12 * k)
+		a.Tick.Label.Font.Size = vg.Points(10 * k)
+	}
+	if o.Theme != ThemePaper {
+		grid := plotter.NewGrid()
+		grid.Vertical.Color = color.Gray{Y: 225}
+		grid.Horizontal.Color = color.Gray{Y: 225}
+		p.Add(grid)
+	}
 
 	logX := o.LogX && g.XCol >= 0 && !g.X.Time && len(g.X.Names) == 0
 	if logX {
@@ -284,7 +299,7 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 	// The plot area is a little smaller than the picture: thinning on the
 	// picture's pixels is finer than needed, never coarser.
 	pg := newPixelGrid(xmin, xmax, pymin, pymax, wpx, hpx)
-	leg := &legend{}
+	leg := &legend{fontSize: o.FontSize, wide: o.Theme == ThemePaper}
 	plots := make([]*seriesPlot, len(g.Series))
 	boxes := new([]vg.Rectangle) // the arrows' labels, so that none overwrites another
 	for i := range g.Series {
@@ -298,6 +313,7 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 		}
 		leg.add(name, plots[i])
 	}
+	applyTheme(plots, o)
 	// Lines first, then bars and dots, then marks: the data and the rare
 	// events stay visible where the lines run over them.
 	for _, layer := range [][]analyze.SeriesKind{
@@ -640,8 +656,10 @@ func trimFloat(v float64) string {
 
 // legend is drawn above the plot, as rows of entries.
 type legend struct {
-	names  []string
-	thumbs []plot.Thumbnailer
+	names    []string
+	thumbs   []plot.Thumbnailer
+	fontSize float64 // PlotOptions.FontSize
+	wide     bool    // wider samples, for dash patterns (paper)
 }
 
 func (l *legend) add(name string, t plot.Thumbnailer) {
@@ -656,8 +674,11 @@ func (l *legend) draw(c draw.Canvas, top vg.Length) vg.Length {
 		return top
 	}
 	sty := plot.NewLegend().TextStyle
-	sty.Font = font.From(plot.DefaultFont, 9)
+	sty.Font = font.From(plot.DefaultFont, vg.Length(9*fontScale(l.fontSize)))
 	thumbW := vg.Points(16)
+	if l.wide {
+		thumbW = vg.Points(30)
+	}
 	em := sty.Rectangle(" ").Max.X
 	lineH := sty.Rectangle("Xg").Size().Y * 1.3
 	gap := 3 * em

@@ -31,6 +31,13 @@ type seriesPlot struct {
 	labels []string
 	dashed bool
 	boxes  *[]vg.Rectangle
+	// The theme's: dashes and a marker repeated along a line (paper), a
+	// line width asked for (0: the series' own), the text scale.
+	dashes   []vg.Length
+	marker   draw.GlyphDrawer
+	width     vg.Length
+	fontSize  float64
+	lineIndex int // among the picture's lines
 }
 
 // rasterChunk is how many points of a line a PNG strokes at once. The
@@ -131,10 +138,46 @@ func densityAlpha(counts []int) []float64 {
 
 func (sp *seriesPlot) lineStyle() draw.LineStyle {
 	ls := draw.LineStyle{Color: sp.style.color, Width: vg.Points(float64(sp.style.width))}
+	if sp.width > 0 && (sp.kind == analyze.Lines || sp.kind == analyze.Steps) {
+		ls.Width = sp.width
+	}
 	if sp.dashed {
 		ls.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	}
+	if sp.dashes != nil {
+		ls.Dashes = sp.dashes
+	}
 	return ls
+}
+
+// markerEvery is the distance along a line between its markers (paper).
+const markerEvery = 54
+
+// markerStyle is the marker of a line (paper theme).
+func (sp *seriesPlot) markerStyle() draw.GlyphStyle {
+	return draw.GlyphStyle{Color: sp.style.color, Radius: vg.Points(2.6), Shape: sp.marker}
+}
+
+// plotMarkers puts the line's marker along it, every markerEvery points
+// of its length (starting at an offset of its own, so that lines that
+// run together keep their markers apart).
+func (sp *seriesPlot) plotMarkers(c draw.Canvas, line []vg.Point, offset vg.Length) {
+	gs := sp.markerStyle()
+	next := offset
+	var run vg.Length
+	for i := 1; i < len(line); i++ {
+		a, b := line[i-1], line[i]
+		l := vg.Length(math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y)))
+		for l > 0 && run+l >= next {
+			t := float64((next - run) / l)
+			pt := vg.Point{X: a.X + vg.Length(t)*(b.X-a.X), Y: a.Y + vg.Length(t)*(b.Y-a.Y)}
+			if c.Contains(pt) {
+				c.DrawGlyph(gs, pt)
+			}
+			next += vg.Points(markerEvery)
+		}
+		run += l
+	}
 }
 
 func (sp *seriesPlot) glyphStyle() draw.GlyphStyle {
@@ -172,6 +215,9 @@ func (sp *seriesPlot) Plot(c draw.Canvas, p *plot.Plot) {
 			if end == len(line) {
 				break
 			}
+		}
+		if sp.marker != nil {
+			sp.plotMarkers(c, line, vg.Points(10+7*float64(sp.lineIndex%6)))
 		}
 	default:
 		gs := sp.glyphStyle()
@@ -300,7 +346,7 @@ func (sp *seriesPlot) plotArrows(c draw.Canvas, trX, trY func(float64) vg.Length
 	solid := draw.LineStyle{Color: ls.Color, Width: ls.Width}
 	head := vg.Points(5)
 	ts := plot.NewLegend().TextStyle
-	ts.Font = font.From(plot.DefaultFont, 8)
+	ts.Font = font.From(plot.DefaultFont, vg.Length(8*fontScale(sp.fontSize)))
 	ts.Color, ts.XAlign, ts.YAlign = color.Gray{Y: 40}, draw.XCenter, draw.YBottom
 	lineH := ts.Rectangle("Xg").Size().Y
 	labelled := sp.boxes
@@ -360,6 +406,9 @@ func (sp *seriesPlot) Thumbnail(c *draw.Canvas) {
 		ls := sp.lineStyle()
 		ls.Width = max(ls.Width, vg.Points(1.5))
 		c.StrokeLine2(ls, c.Min.X, mid.Y, c.Max.X, mid.Y)
+		if sp.marker != nil {
+			c.DrawGlyphNoClip(sp.markerStyle(), mid)
+		}
 	default:
 		gs := sp.glyphStyle()
 		if sp.kind == analyze.Dots {

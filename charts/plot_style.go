@@ -3,6 +3,8 @@ package charts
 import (
 	"image/color"
 
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -133,4 +135,76 @@ func (diamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) 
 	p.Close()
 	c.SetColor(sty.Color)
 	c.Fill(p)
+}
+
+// Themes: how a picture looks.
+const (
+	// ThemeDefault is Wireshark's colours (Tableau 10) on a light grid.
+	ThemeDefault = ""
+	// ThemePaper is a journal's figure, legible in grayscale: the
+	// Okabe–Ito colours (safe for colour-blind readers too), every line
+	// its own dash pattern and markers, black axes, no grid.
+	ThemePaper = "paper"
+)
+
+// Themes are the themes' names, for --theme.
+var Themes = []string{"default", ThemePaper}
+
+// paperColors map the default palette to Okabe and Ito's.
+var paperColors = map[color.RGBA]color.RGBA{
+	blue: rgb(0x0072b2), orange: rgb(0xe69f00), green: rgb(0x009e73), red: rgb(0xd55e00),
+	purple: rgb(0xcc79a7), brown: rgb(0x8c510a), pink: rgb(0xcc79a7), gray: rgb(0x666666),
+	olive: rgb(0x999933), cyan: rgb(0x56b4e9), darkGray: rgb(0x333333),
+}
+
+// paperDashes are the lines' dash patterns, in points, by the line's
+// order in the picture (the first solid); paperMarkers their markers.
+var (
+	paperDashes  = [][]float64{nil, {6, 3}, {1.5, 2.5}, {7, 2.5, 1.5, 2.5}, {11, 3.5}, {3, 2}}
+	paperMarkers = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, diamondGlyph{}, draw.PlusGlyph{}, draw.CrossGlyph{}}
+)
+
+// fontScale is how much the text grows for a --font-size of pt (the
+// size of the tick labels; 0: the default, 10).
+func fontScale(pt float64) float64 {
+	if pt <= 0 {
+		return 1
+	}
+	return pt / 10
+}
+
+// applyTheme sets the look o asks for on the plots of a picture's series.
+func applyTheme(plots []*seriesPlot, o PlotOptions) {
+	line := 0
+	for _, sp := range plots {
+		sp.fontSize = o.FontSize
+		if o.LineWidth > 0 {
+			sp.width = vg.Points(o.LineWidth)
+		}
+		if o.Theme != ThemePaper {
+			continue
+		}
+		if c, ok := paperColors[sp.style.color]; ok {
+			sp.style.color = c
+		}
+		if sp.kind == analyze.Lines || sp.kind == analyze.Steps {
+			sp.lineIndex = line
+			if d := paperDashes[line%len(paperDashes)]; d != nil {
+				for _, v := range d {
+					sp.dashes = append(sp.dashes, vg.Points(v))
+				}
+			}
+			sp.marker = paperMarkers[line%len(paperMarkers)]
+			if o.LineWidth == 0 {
+				sp.width = vg.Points(max(1.4, float64(sp.style.width)))
+			}
+			line++
+		}
+	}
+}
+
+// The pictures' text is in Liberation Sans, as the report's page is
+// (gonum's default is Liberation Serif).
+func init() {
+	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 }

@@ -151,6 +151,11 @@ func compareCommand(e *env) *cli.Command {
 			} else {
 				g = analyze.Compare(kind, cmp, co)
 			}
+			for _, ci := range cmp {
+				if ci.L.Stats[ci.L.Dir].Path.NearbyPeer && !owd {
+					g.Notes = append(g.Notes, ci.Label+": ACKs from a proxy beside the capture: acknowledged and delivered mean accepted by the proxy, not by the far end")
+				}
+			}
 			if g.Points() == 0 && (co.Time.Set() || failed) {
 				// Valid flags that select nothing (or nothing left to
 				// draw of the inputs read): nothing is written.

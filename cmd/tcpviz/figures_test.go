@@ -96,6 +96,15 @@ func TestYAxisFlags(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
 		}
 	}
+	for _, args := range [][]string{
+		{"seq", "--font-size", "3", capture}, {"tput", "--font-size", "41", capture},
+		{"rtt", "--line-width", "0", capture}, {"sweep", "--line-width", "21", capture}, {"seq", "--theme", "dark", capture},
+	} {
+		_, stderr, code := tcpviz(t, nil, args...)
+		if code != 2 || !strings.Contains(stderr, args[1]) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+		}
+	}
 }
 
 // TestHide: hidden series are neither drawn nor exported; an unknown name

@@ -465,6 +465,9 @@ func (f *windowFlags) parse(c *cli.Context) error {
 // pictureFlags size and title a picture, and with axes set the y axis
 // of a graph: its range, log scale, and series to hide.
 type pictureFlags struct {
+	theme         *choiceValue
+	fontSize      *numberValue
+	lineWidth     *numberValue
 	axes          bool
 	noHide        bool // axes but no --hide (sweep: its series are known once read)
 	width, height *intValue
@@ -479,7 +482,11 @@ func (f *pictureFlags) flags() []cli.Flag {
 	w, wv := intFlag("width", nil, charts.DefaultWidth, charts.MinSide, charts.MaxSide, "picture width in pixels", "")
 	h, hv := intFlag("height", nil, charts.DefaultHeight, charts.MinSide, charts.MaxSide, "picture height in pixels", "")
 	f.width, f.height = wv, hv
-	out := []cli.Flag{w, h, &cli.StringFlag{Name: "title", Usage: "title instead of the generated one"}}
+	theme, tv := choiceFlag("theme", nil, "default", charts.Themes, "the look: default (Wireshark's colours on a grid) or paper (a journal's figure: colour-blind and grayscale safe, every line its own dashes and markers, no grid)", "")
+	f.theme, f.fontSize, f.lineWidth = tv, &numberValue{}, &numberValue{}
+	out := []cli.Flag{w, h, &cli.StringFlag{Name: "title", Usage: "title instead of the generated one"}, theme,
+		&cli.GenericFlag{Name: "font-size", Value: f.fontSize, Usage: "size of the tick labels in points, 4 to 40 (the title, axis labels and legend scale with it)", DefaultText: "10"},
+		&cli.GenericFlag{Name: "line-width", Value: f.lineWidth, Usage: "width of every line in points, 0.1 to 20", DefaultText: "each series' own"}}
 	if !f.axes {
 		return out
 	}
@@ -498,6 +505,21 @@ func (f *pictureFlags) parse(c *cli.Context) error {
 	f.Plot = charts.PlotOptions{Width: int(f.width.v), Height: int(f.height.v), Title: c.String("title")}
 	if err := charts.CheckSize(f.Plot.Width, f.Plot.Height); err != nil {
 		return err
+	}
+	if f.theme.v != "default" {
+		f.Plot.Theme = f.theme.v
+	}
+	if c.IsSet("font-size") {
+		if v := f.fontSize.v; v < 4 || v > 40 {
+			return usagef("--font-size %g: out of range (want 4 to 40 points)", v)
+		}
+		f.Plot.FontSize = f.fontSize.v
+	}
+	if c.IsSet("line-width") {
+		if v := f.lineWidth.v; v < 0.1 || v > 20 {
+			return usagef("--line-width %g: out of range (want 0.1 to 20 points)", v)
+		}
+		f.Plot.LineWidth = f.lineWidth.v
 	}
 	if !f.axes {
 		return nil
