@@ -33,8 +33,8 @@ type seriesPlot struct {
 	boxes  *[]vg.Rectangle
 	// The theme's: dashes and a marker repeated along a line (paper), a
 	// line width asked for (0: the series' own), the text scale.
-	dashes   []vg.Length
-	marker   draw.GlyphDrawer
+	dashes    []vg.Length
+	marker    draw.GlyphDrawer
 	width     vg.Length
 	fontSize  float64
 	lineIndex int // among the picture's lines
