@@ -161,3 +161,34 @@ func TestPaperTheme(t *testing.T) {
 		t.Errorf("paper has %d closed shapes, the default %d: no markers", n, strings.Count(def, "Z"))
 	}
 }
+
+// TestLabelColors: a label has its colour whatever it is compared with
+// and in whatever order; the labels of one figure never share one.
+func TestLabelColors(t *testing.T) {
+	labels := []string{"cubic", "reno", "bbr", "vegas", "no PEP", "PEP", "10ms", "50ms", "100ms"}
+	own := map[string]int{}
+	for _, l := range labels {
+		own[l] = LabelColors([]string{l})[0]
+	}
+	for i, a := range labels {
+		for _, b := range labels[i+1:] {
+			for _, pair := range [][]string{{a, b}, {b, a}} {
+				c := LabelColors(pair)
+				if c[0] == c[1] {
+					t.Errorf("%q and %q share colour %d", pair[0], pair[1], c[0])
+				}
+				if c[0] != own[pair[0]] {
+					t.Errorf("%q first of %q: colour %d, alone %d", pair[0], pair, c[0], own[pair[0]])
+				}
+			}
+		}
+	}
+	all := LabelColors(labels)
+	seen := map[int]bool{}
+	for _, c := range all {
+		if seen[c] {
+			t.Errorf("colours %v: one twice", all)
+		}
+		seen[c] = true
+	}
+}

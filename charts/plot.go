@@ -302,9 +302,10 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 	leg := &legend{fontSize: o.FontSize, wide: o.Theme == ThemePaper}
 	plots := make([]*seriesPlot, len(g.Series))
 	boxes := new([]vg.Rectangle) // the arrows' labels, so that none overwrites another
+	colors := colorIndexes(g)
 	for i := range g.Series {
 		s := &g.Series[i]
-		plots[i] = newSeriesPlot(g, s, pg, i, ty)
+		plots[i] = newSeriesPlot(g, s, pg, colors[i], ty)
 		plots[i].chunk = chunk
 		plots[i].boxes = boxes
 		name := plots[i].style.legend

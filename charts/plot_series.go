@@ -38,6 +38,9 @@ type seriesPlot struct {
 	width     vg.Length
 	fontSize  float64
 	lineIndex int // among the picture's lines
+	// colorIndex is 1 + the palette colour of a labelled series (0: a
+	// series of a fixed style).
+	colorIndex int
 }
 
 // rasterChunk is how many points of a line a PNG strokes at once. The
@@ -90,6 +93,9 @@ func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int,
 		index = s.Palette - 1
 	}
 	sp := &seriesPlot{kind: s.Kind, style: styleOf(g, s.Name, index), labels: s.Labels, dashed: s.Dashed}
+	if _, fixed := seriesStyles[s.Name]; !fixed {
+		sp.colorIndex = index + 1 // a label's: its dashes in paper follow its colour
+	}
 	if s.Kind == analyze.Dots && sp.style.density {
 		var counts []int
 		sp.pts, counts = thinCellsCount(pts, pg, dotCell)

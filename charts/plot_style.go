@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"hash/fnv"
 	"image/color"
 
 	"gonum.org/v1/plot"
@@ -97,6 +98,53 @@ var udpLegends = map[string]string{
 // comparison), by their position in the graph.
 var palette = []color.RGBA{blue, orange, green, red, purple, brown, pink, gray, olive, cyan}
 
+// colorIndexes are the palette colours of g's series without a fixed
+// style (compare's inputs, a sweep's groups): each label's own, from a
+// hash of it, so that a label keeps its colour in every figure of a
+// study ("cubic" the same in delivered, tput and rtt, whatever else is
+// compared); when two labels of one figure want one colour, the later
+// takes the next free one. A series' Palette, when set, wins.
+func colorIndexes(g *analyze.Graph) []int {
+	names := make([]string, len(g.Series))
+	for i, s := range g.Series {
+		if _, fixed := seriesStyles[s.Name]; !fixed && s.Palette == 0 {
+			names[i] = s.Name
+		}
+	}
+	out := LabelColors(names)
+	for i, s := range g.Series {
+		if s.Palette > 0 {
+			out[i] = s.Palette - 1
+		}
+	}
+	return out
+}
+
+// LabelColors are the palette indexes of labels (the empty ones get 0):
+// by a hash of each label, probing on for the next free one.
+func LabelColors(labels []string) []int {
+	out := make([]int, len(labels))
+	taken := map[int]bool{}
+	seen := map[string]int{}
+	for i, l := range labels {
+		if l == "" {
+			continue
+		}
+		if k, ok := seen[l]; ok {
+			out[i] = k
+			continue
+		}
+		h := fnv.New32a()
+		h.Write([]byte(l))
+		k := int(h.Sum32() % uint32(len(palette)))
+		for n := 0; taken[k] && n < len(palette); n++ {
+			k = (k + 1) % len(palette)
+		}
+		taken[k], seen[l], out[i] = true, k, k
+	}
+	return out
+}
+
 // styleOf returns the style of a series: fixed per name for the series of
 // one connection's graphs, by position (index) for other names.
 func styleOf(g *analyze.Graph, name string, index int) seriesStyle {
@@ -153,7 +201,7 @@ var Themes = []string{"default", ThemePaper}
 // paperColors map the default palette to Okabe and Ito's.
 var paperColors = map[color.RGBA]color.RGBA{
 	blue: rgb(0x0072b2), orange: rgb(0xe69f00), green: rgb(0x009e73), red: rgb(0xd55e00),
-	purple: rgb(0xcc79a7), brown: rgb(0x8c510a), pink: rgb(0xcc79a7), gray: rgb(0x666666),
+	purple: rgb(0xcc79a7), brown: rgb(0x8c510a), pink: rgb(0xaa4499), gray: rgb(0x666666),
 	olive: rgb(0x999933), cyan: rgb(0x56b4e9), darkGray: rgb(0x333333),
 }
 
@@ -189,12 +237,15 @@ func applyTheme(plots []*seriesPlot, o PlotOptions) {
 		}
 		if sp.kind == analyze.Lines || sp.kind == analyze.Steps {
 			sp.lineIndex = line
-			if d := paperDashes[line%len(paperDashes)]; d != nil {
+			if sp.colorIndex > 0 { // a label keeps its dashes and marker in every figure
+				sp.lineIndex = sp.colorIndex - 1
+			}
+			if d := paperDashes[sp.lineIndex%len(paperDashes)]; d != nil {
 				for _, v := range d {
 					sp.dashes = append(sp.dashes, vg.Points(v))
 				}
 			}
-			sp.marker = paperMarkers[line%len(paperMarkers)]
+			sp.marker = paperMarkers[sp.lineIndex%len(paperMarkers)]
 			if o.LineWidth == 0 {
 				sp.width = vg.Points(max(1.4, float64(sp.style.width)))
 			}

@@ -57,11 +57,12 @@ func appendGraphJSON(b []byte, g *analyze.Graph, caption, image string, w, h int
 		b = appendJSONString(b, n)
 	}
 	b = append(b, `],"series":[`...)
+	colors := colorIndexes(g)
 	for i := range g.Series {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendSeriesJSON(b, g, &g.Series[i], i, xmin, xmax, ymin, ymax, w, h)
+		b = appendSeriesJSON(b, g, &g.Series[i], colors[i], xmin, xmax, ymin, ymax, w, h)
 	}
 	return append(b, "]}"...)
 }

@@ -111,13 +111,14 @@ func SweepGraph(p *sweep.Pivot, row, rowUnit, metric, unit string) *analyze.Grap
 		X:       analyze.Axis{Label: row, Unit: xunit},
 		Y:       analyze.Axis{Label: metric, Unit: unit},
 		Columns: []string{row, metric, "ci95_high"}}
+	colors := LabelColors(p.Cols) // a group's colour in every sweep figure
 	for j, col := range p.Cols {
 		name := col
 		if name == "" {
 			name = metric
 		}
-		line := analyze.Series{Name: name, Kind: analyze.Lines, Palette: 1 + j}
-		bars := analyze.Series{Name: name + " (95% confidence interval)", Kind: analyze.Bars, Palette: 1 + j}
+		line := analyze.Series{Name: name, Kind: analyze.Lines, Palette: 1 + colors[j]}
+		bars := analyze.Series{Name: name + " (95% confidence interval)", Kind: analyze.Bars, Palette: 1 + colors[j]}
 		for i := range p.Rows {
 			x, c := xs[i], p.Cells[i][j]
 			if !isNum[i] || c.N == 0 {
