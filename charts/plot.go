@@ -68,6 +68,9 @@ type PlotOptions struct {
 	// LineWidth is the width of every line in points; 0 keeps each
 	// series' own.
 	LineWidth float64
+	// Facet draws each series in a panel of its own, small multiples
+	// on one scale (compare --facet: one panel per input).
+	Facet bool
 }
 
 // Picture sizes, in pixels: the default, and the limits a picture must
@@ -168,7 +171,6 @@ func render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions, chunk i
 	default:
 		return fmt.Errorf("cannot render format %q", f)
 	}
-	p, leg := newPlot(g, o, wpx, hpx, chunk)
 	dc := draw.New(canvas)
 	if img == nil {
 		// The vector formats get a white background; the PNG canvas
@@ -176,6 +178,12 @@ func render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions, chunk i
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
 	}
+	if o.Facet && len(g.Series) > 1 {
+		drawFacets(dc, g, o, chunk)
+		_, err := canvas.WriteTo(w)
+		return err
+	}
+	p, leg := newPlot(g, o, wpx, hpx, chunk)
 	// The title and the legend go above the plot, so that the legend never
 	// hides data.
 	title := p.Title
@@ -195,6 +203,58 @@ func render(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions, chunk i
 	p.Draw(pc)
 	_, err := canvas.WriteTo(w)
 	return err
+}
+
+// drawFacets draws each series of g in a panel of its own, in a grid of
+// about as many columns as rows, every panel on the scale of the whole
+// (the range all series together give): small multiples. The title and
+// the notes go above them; each panel is titled by its series' name (a
+// compared input's label), in the series' own colour.
+func drawFacets(dc draw.Canvas, g *analyze.Graph, o PlotOptions, chunk int) {
+	xmin, xmax, ymin, ymax, any := axisRange(g, o.LogY, false)
+	title := plot.New().Title.TextStyle
+	title.Font.Size = vg.Points(11 * fontScale(o.FontSize))
+	text := o.Title
+	if text == "" {
+		text = Title(g, o.Capture)
+	}
+	top := dc.Max.Y - vg.Points(4)
+	for _, line := range fitTitle(title, text, dc.Max.X-dc.Min.X-vg.Points(8)) {
+		dc.FillText(title, vg.Point{X: dc.Center().X, Y: top}, line)
+		top -= title.Rectangle(line).Size().Y
+	}
+	leg := &legend{fontSize: o.FontSize}
+	for _, n := range g.Notes {
+		leg.add(n, nil)
+	}
+	top = leg.draw(dc, top-vg.Points(4)) - vg.Points(4)
+	n := len(g.Series)
+	cols := int(math.Ceil(math.Sqrt(float64(n))))
+	rows := (n + cols - 1) / cols
+	cw, ch := (dc.Max.X-dc.Min.X)/vg.Length(cols), (top-dc.Min.Y)/vg.Length(rows)
+	colors := colorIndexes(g)
+	for i, s := range g.Series {
+		sub := *g
+		s.Palette = 1 + colors[i]
+		sub.Series, sub.Notes = []analyze.Series{s}, nil
+		if any {
+			sub.Zoom = analyze.Zoom{XMin: xmin, XMax: xmax, YMin: ymin, YMax: ymax, HasXMin: true, HasXMax: true, HasYMin: true, HasYMax: true}
+		}
+		po := o
+		po.Title = s.Name
+		wpx, hpx := int(cw.Dots(dpi)), int(ch.Dots(dpi))
+		p, _ := newPlot(&sub, po, wpx, hpx, chunk)
+		tc := styleOf(&sub, s.Name, colors[i]).color
+		if pc, ok := paperColors[tc]; ok && o.Theme == ThemePaper {
+			tc = pc
+		}
+		p.Title.TextStyle.Color = tc
+		r, c := i/cols, i%cols
+		tile := dc
+		tile.Min = vg.Point{X: dc.Min.X + vg.Length(c)*cw, Y: top - vg.Length(r+1)*ch}
+		tile.Max = vg.Point{X: tile.Min.X + cw - vg.Points(14), Y: top - vg.Length(r)*ch}
+		p.Draw(tile)
+	}
 }
 
 // fitTitle breaks a title into lines no wider than width: at its " — "

@@ -136,8 +136,12 @@ func LabelColors(labels []string) []int {
 		}
 		h := fnv.New32a()
 		h.Write([]byte(l))
+		// Not gray, the colour of no data (unless every other is taken).
 		k := int(h.Sum32() % uint32(len(palette)))
-		for n := 0; taken[k] && n < len(palette); n++ {
+		for n := 0; (taken[k] || palette[k] == gray) && n < 2*len(palette); n++ {
+			if n >= len(palette) && !taken[k] {
+				break
+			}
 			k = (k + 1) % len(palette)
 		}
 		taken[k], seen[l], out[i] = true, k, k

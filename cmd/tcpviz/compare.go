@@ -50,7 +50,8 @@ func compareCommand(e *env) *cli.Command {
 		Flags: append(groupFlags(groups...), graphFlag, alignFlag,
 			&cli.GenericFlag{Name: "at", Value: at, DefaultText: "1s,5s,10s", Usage: "instants after time 0 for the table's delivered_<t>_bytes columns (1s,5s,500ms; repeatable)"},
 			&cli.GenericFlag{Name: "to-bytes", Value: toBytes, DefaultText: "1MiB", Usage: "amounts for the table's time_to_<n>_within_s columns: the time to the first n bytes of each transfer (1MiB,100KB; repeatable)"},
-			&cli.GenericFlag{Name: "label", Value: labels, Usage: "name of the next input in the legend and the table's label column (repeatable, in input order)"}),
+			&cli.GenericFlag{Name: "label", Value: labels, Usage: "name of the next input in the legend and the table's label column (repeatable, in input order)"},
+			&cli.BoolFlag{Name: "facet", Usage: "small multiples: each input in a panel of its own, every panel on one scale"}),
 		Action: func(c *cli.Context) error {
 			if err := parseGroups(c, groups...); err != nil {
 				return err
@@ -175,6 +176,7 @@ func compareCommand(e *env) *cli.Command {
 				}
 			}
 			po := picture.Plot
+			po.Facet = c.Bool("facet")
 			if po.Title == "" {
 				po.Title = g.Title + " —"
 				for i, ci := range cmp {

@@ -259,3 +259,33 @@ func TestComparePEPRatio(t *testing.T) {
 		t.Errorf("delivered 1 s after the first data byte: %v without the proxy, %v with it (ratio %.0f)", n, p, p/n)
 	}
 }
+
+// TestFacet: compare --facet draws one panel per input, titled by its
+// label, every panel on the scale of the whole (the same y ticks).
+func TestFacet(t *testing.T) {
+	var ins []string
+	for _, rtt := range []string{"10", "50", "100"} {
+		ins = append(ins, filepath.Join(golden.Testdata(), "sweep", "sweep_"+rtt+"ms_fixed_tcp_r1.pcap.gz"))
+	}
+	svg := filepath.Join(t.TempDir(), "f.svg")
+	args := append([]string{"compare", "--graph", "tput", "--facet", "-o", svg, "--label", "10 ms", "--label", "50 ms", "--label", "100 ms"}, ins...)
+	if _, stderr, code := tcpviz(t, nil, args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, _ := os.ReadFile(svg)
+	s := string(b)
+	for _, l := range []string{">10 ms<", ">50 ms<", ">100 ms<", "Goodput — 10 ms vs 50 ms vs 100 ms"} {
+		if !strings.Contains(s, l) {
+			t.Errorf("the figure lacks %s", l)
+		}
+	}
+	if n := strings.Count(s, ">throughput (Mbit/s)<"); n != 3 {
+		t.Errorf("%d y axes, want a panel per input", n)
+	}
+	// One scale: every panel has the same y tick labels, as many of each.
+	for _, tick := range []string{">0<", ">2<", ">4<"} {
+		if n := strings.Count(s, tick); n < 3 {
+			t.Errorf("tick %s in %d panels", tick, n)
+		}
+	}
+}
