@@ -2,9 +2,13 @@ package charts
 
 import (
 	_ "embed"
+	"fmt"
 	"html/template"
 	"io"
+	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"tcpviz/analyze"
 )
@@ -58,7 +62,10 @@ func (t *Table) Cells() [][]string {
 type ReportGraph struct {
 	Caption string
 	Image   string // picture file, relative to the index ("": none)
-	data    []byte // the graph's JSON
+	// Alt is the graph's text alternative: what it shows, its series and
+	// their points, its axes' ranges.
+	Alt  string
+	data []byte // the graph's JSON
 }
 
 // NewReportGraph prepares g for the page, for a plot of w×h pixels (0:
@@ -66,7 +73,42 @@ type ReportGraph struct {
 // per pixel column, so that g itself need not be kept.
 func NewReportGraph(g *analyze.Graph, caption, image string, w, h int) ReportGraph {
 	w, h = PlotOptions{Width: w, Height: h}.Size()
-	return ReportGraph{Caption: caption, Image: image, data: appendGraphJSON(nil, g, caption, image, w, h)}
+	return ReportGraph{Caption: caption, Image: image, Alt: altText(g, caption), data: appendGraphJSON(nil, g, caption, image, w, h)}
+}
+
+// altText describes g in words, for those who cannot see it: its
+// caption, each series with its count of points, the axes' ranges in
+// their units, and its notes.
+func altText(g *analyze.Graph, caption string) string {
+	var b strings.Builder
+	b.WriteString(caption)
+	xmin, xmax, ymin, ymax, any := axisRange(g, false, true)
+	if !any {
+		b.WriteString(": no points")
+		return b.String()
+	}
+	b.WriteString(": ")
+	colors := colorIndexes(g)
+	for i := range g.Series {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s (%d points)", styleOf(g, g.Series[i].Name, colors[i]).legend, len(g.Series[i].Points))
+	}
+	span := func(a analyze.Axis, lo, hi float64) string {
+		div, unit := unitFor(a, math.Max(math.Abs(lo), math.Abs(hi)))
+		f := func(v float64) string { return strconv.FormatFloat(v/div, 'g', 4, 64) }
+		s := a.Label + " from " + f(lo) + " to " + f(hi)
+		if unit != "" {
+			s += " " + unit
+		}
+		return s
+	}
+	fmt.Fprintf(&b, "; %s; %s", span(g.X, xmin, xmax), span(g.Y, ymin, ymax))
+	for _, n := range g.Notes {
+		b.WriteString(". " + n)
+	}
+	return b.String()
 }
 
 // Fact is one labelled number.
@@ -78,9 +120,12 @@ var reportJS string
 // reportView is what the template reads.
 type reportView struct {
 	*Report
-	Rows   []reportRow
-	Data   template.JS
-	Script template.JS
+	Rows []reportRow
+	// Visible is, for each column of the summary, whether the table
+	// shows it before the reader picks (SummaryReadable).
+	Visible []bool
+	Data    template.JS
+	Script  template.JS
 }
 
 // reportRow is one row of the summary, with the connection it switches
@@ -94,64 +139,91 @@ var reportTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <title>tcpviz report — {{.Capture}}</title>
 <style>
-body { font-family: sans-serif; margin: 1.5em 2em; color: #222; }
+:root { --bg: #fff; --fg: #222; --muted: #555; --grid: #e1e1e1; --frame: #888; --cross: #444; --line: #ccc;
+  --head: #f0f0f0; --on: #dde8f5; --hover: #eef4fb; --diag: #fff6d5; --diagb: #e0b000; --tip: rgba(255,255,255,.95); --canvas: #fff; }
+@media (prefers-color-scheme: dark) { :root:not([data-theme="light"]) { --bg: #15181c; --fg: #e4e4e4; --muted: #aaa; --grid: #30353b;
+  --frame: #777; --cross: #ccc; --line: #3a3f45; --head: #23272c; --on: #2b3a4d; --hover: #222c38; --diag: #3a3216; --diagb: #b08a00;
+  --tip: rgba(30,33,37,.95); --canvas: #1b1f24; } }
+:root[data-theme="dark"] { --bg: #15181c; --fg: #e4e4e4; --muted: #aaa; --grid: #30353b; --frame: #777; --cross: #ccc; --line: #3a3f45;
+  --head: #23272c; --on: #2b3a4d; --hover: #222c38; --diag: #3a3216; --diagb: #b08a00; --tip: rgba(30,33,37,.95); --canvas: #1b1f24; }
+body { font-family: sans-serif; margin: 1.5em 2em; color: var(--fg); background: var(--bg); }
+a { color: #4a90d9; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.5em; }
-.diag { background: #fff6d5; border-left: 4px solid #e0b000; padding: .5em 1em; }
+.diag { background: var(--diag); border-left: 4px solid var(--diagb); padding: .5em 1em; }
 dl { display: grid; grid-template-columns: max-content auto; gap: .2em 1.5em; }
-dt { color: #555; } dd { margin: 0; font-variant-numeric: tabular-nums; }
-.hint { color: #666; font-size: .85em; }
-nav button { margin: 0 .3em .3em 0; font-size: .8em; }
-nav button.on { font-weight: bold; background: #dde8f5; }
+dt { color: var(--muted); } dd { margin: 0; font-variant-numeric: tabular-nums; }
+.hint { color: var(--muted); font-size: .85em; }
+button, select, input { font: inherit; font-size: .8em; color: inherit; background: var(--head); border: 1px solid var(--line); border-radius: 3px; }
+nav button { margin: 0 .3em .3em 0; }
+nav button.on { font-weight: bold; background: var(--on); }
+:focus-visible { outline: 2px solid #4a90d9; outline-offset: 1px; }
 figure { margin: 1em 0 2em; max-width: 1200px; }
 figcaption { font-weight: bold; margin-bottom: .3em; }
-figcaption button, figcaption a { font-weight: normal; font-size: .8em; margin-left: 1em; }
+figcaption button, figcaption a { font-weight: normal; margin-left: 1em; }
 .plot { position: relative; }
-canvas { width: 100%; height: 440px; display: block; border: 1px solid #ddd; cursor: crosshair; touch-action: none; }
-.tip { position: absolute; pointer-events: none; background: rgba(255,255,255,.95); border: 1px solid #888;
+canvas { width: 100%; height: 440px; display: block; border: 1px solid var(--line); background: var(--canvas); cursor: crosshair; touch-action: none; }
+.tip { position: absolute; pointer-events: none; background: var(--tip); border: 1px solid var(--frame);
   padding: .3em .5em; font-size: .8em; white-space: pre; font-variant-numeric: tabular-nums; }
+.readout, .frame { display: block; font-size: .8em; min-height: 1.3em; color: var(--muted); font-variant-numeric: tabular-nums; }
 .legend { font-size: .8em; }
-.legend span { margin-right: 1.2em; cursor: pointer; white-space: nowrap; }
-.legend span.off { opacity: .35; }
-.legend span.note { display: block; white-space: normal; cursor: default; color: #555; }
+.legend button { margin: 0 1em .2em 0; cursor: pointer; white-space: nowrap; background: none; border: none; font-size: 1em; padding: 0; }
+.legend button.off { opacity: .35; }
+.legend span.note { display: block; white-space: normal; color: var(--muted); }
 .legend i { display: inline-block; width: 1.5em; height: .6em; margin-right: .3em; vertical-align: middle; }
 table { border-collapse: collapse; font-size: .8em; font-variant-numeric: tabular-nums; }
-th, td { border: 1px solid #ccc; padding: .2em .5em; text-align: right; white-space: nowrap; }
-th { background: #f0f0f0; }
-tr.graphed { cursor: pointer; } tr.graphed:hover { background: #eef4fb; } tr.on { background: #dde8f5; }
-.scroll { overflow-x: auto; }
+th, td { border: 1px solid var(--line); padding: .2em .5em; text-align: right; white-space: nowrap; }
+th { background: var(--head); position: sticky; top: 0; }
+th button { background: none; border: none; font-weight: bold; font-size: 1em; padding: 0; cursor: pointer; }
+th[aria-sort="ascending"] button::after { content: " ▲"; } th[aria-sort="descending"] button::after { content: " ▼"; }
+tr.graphed { cursor: pointer; } tr.graphed:hover { background: var(--hover); } tr.on { background: var(--on); }
+.scroll { overflow: auto; max-height: 70vh; }
+#columns { font-size: .8em; margin: .5em 0; } #columns label { display: inline-block; margin-right: 1em; white-space: nowrap; }
 </style>
 </head>
 <body>
+<header>
 <h1>{{.Capture}}</h1>
-<nav id="conns">Connections with graphs:
-{{range $i, $c := .Conns}}<button type="button" data-conn="{{$i}}"{{if not $i}} class="on"{{end}}>{{if .Nav}}{{.Nav}}{{else}}stream {{.Stream}}{{end}}</button>{{end}}
+<nav id="conns" aria-label="connections">Connections with graphs:
+{{range $i, $c := .Conns}}<button type="button" data-conn="{{$i}}"{{if not $i}} class="on" aria-current="true"{{end}}>{{if .Nav}}{{.Nav}}{{else}}stream {{.Stream}}{{end}}</button>{{end}}
+<button type="button" id="theme" aria-pressed="false" title="light or dark">Dark/light theme</button>
 </nav>
-<p class="hint">In a graph: drag to zoom into a box, shift-drag to pan, double-click (or Reset) for the whole graph; hover a point to see its frame. Click a legend entry to hide its series, a row of the table to switch connection.</p>
+<p class="hint">In a graph (click it or Tab to it): drag to zoom into a box, shift-drag to pan, the wheel zooms the time (shift+wheel: the y axis), + and − zoom, the arrows pan, 0 or double-click shows it whole. The graphs of a connection share their time axis: zoom one and the others follow, and the values of each at the time under the pointer show beneath it. Hover a point to see its frame; click it to copy the frame number. A legend entry hides its series; a row of the table switches connection.</p>
+</header>
 <noscript><p>This page draws its graphs with JavaScript; the PNG files beside it show the main connection.</p></noscript>
-{{range $i, $c := .Conns}}<section class="conn" id="conn-{{$i}}" data-conn="{{$i}}"{{if $i}} hidden{{end}}>
-<h2>{{if $i}}Connection{{else}}Main connection{{end}}: {{.Label}}</h2>
+<main>
+{{range $i, $c := .Conns}}<section class="conn" id="conn-{{$i}}" data-conn="{{$i}}" aria-labelledby="h-{{$i}}"{{if $i}} hidden{{end}}>
+<h2 id="h-{{$i}}">{{if $i}}Connection{{else}}Main connection{{end}}: {{.Label}}</h2>
 {{if .Diagnosis}}<p class="diag">{{.Diagnosis}}</p>{{end}}
 <dl>{{range .Facts}}<dt>{{.Label}}</dt><dd>{{.Value}}</dd>{{end}}</dl>
 {{with .Table}}<div class="scroll"><table>
-<tr>{{range .Columns}}<th>{{.Name}}</th>{{end}}</tr>
+<tr>{{range .Columns}}<th>{{.Name}}{{with .Unit}} ({{.}}){{end}}</th>{{end}}</tr>
 {{range .Cells}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table></div>{{end}}
-{{range $j, $g := .Graphs}}<figure class="graph" data-conn="{{$i}}" data-graph="{{$j}}">
-<figcaption>{{.Caption}}<button type="button" class="reset">Reset zoom</button>{{with .Image}}<a href="{{.}}">PNG</a>{{end}}</figcaption>
-<div class="plot"><canvas></canvas><div class="tip" hidden></div></div>
-<div class="legend"></div>
+{{if .Graphs}}<p><label>Graph <select class="pick"><option value="">every graph</option>{{range $j, $g := .Graphs}}<option value="{{$j}}">{{.Caption}}</option>{{end}}</select></label></p>{{end}}
+{{range $j, $g := .Graphs}}<figure class="graph" data-conn="{{$i}}" data-graph="{{$j}}" aria-labelledby="cap-{{$i}}-{{$j}}">
+<figcaption id="cap-{{$i}}-{{$j}}">{{.Caption}}<button type="button" class="reset">Reset zoom</button>{{with .Image}}<a href="{{.}}">PNG</a>{{end}}</figcaption>
+<div class="plot"><canvas role="img" tabindex="0" aria-label="{{.Alt}}" aria-describedby="ro-{{$i}}-{{$j}}"></canvas><div class="tip" hidden></div></div>
+<output class="readout" id="ro-{{$i}}-{{$j}}" aria-live="polite"></output><output class="frame" aria-live="polite"></output>
+<div class="legend" role="group" aria-label="series"></div>
 </figure>
 {{end}}{{range .Images}}<figure><figcaption>{{.Caption}}</figcaption><img src="{{.File}}" alt="{{.Caption}}" style="max-width:100%"></figure>
 {{end}}</section>
 {{end}}
-<h2>Every connection</h2>
+<section aria-labelledby="every">
+<h2 id="every">Every connection</h2>
 <p>Data: {{range $i, $f := .Tables}}{{if $i}}, {{end}}<a href="{{$f}}">{{$f}}</a>{{end}}</p>
-{{with .Summary}}<div class="scroll"><table id="summary">
-<tr>{{range .Columns}}<th>{{.Name}}</th>{{end}}</tr>
-{{range $.Rows}}<tr{{if ge .Conn 0}} class="graphed" data-conn="{{.Conn}}"{{end}}>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table></div>{{end}}
+{{with .Summary}}<p><label>Filter <input id="filter" type="search" placeholder="words, or column>number: throughput_bps>1e6 c2s"></label> <span id="shown" aria-live="polite"></span></p>
+<details id="columns"><summary>Columns</summary>{{range $k, $c := .Columns}}<label><input type="checkbox" value="{{$k}}"{{if index $.Visible $k}} checked{{end}}> {{$c.Name}}</label>{{end}}</details>
+<div class="scroll"><table id="summary">
+<thead><tr>{{range .Columns}}<th scope="col" data-name="{{.Name}}" aria-sort="none" title="{{.Doc}}"><button type="button">{{.Name}}{{with .Unit}} ({{.}}){{end}}</button></th>{{end}}</tr></thead>
+<tbody>{{range $.Rows}}<tr{{if ge .Conn 0}} class="graphed" data-conn="{{.Conn}}" tabindex="0"{{end}}>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</tbody></table></div>{{end}}
+</section>
+</main>
 <script type="application/json" id="tcpviz-data">{{.Data}}</script>
 <script>{{.Script}}</script>
 </body>
@@ -173,6 +245,7 @@ func WriteReport(w io.Writer, r *Report) error {
 			if c.Name == "stream" {
 				col = k
 			}
+			v.Visible = append(v.Visible, slices.Contains(SummaryReadable, c.Name) || strings.HasPrefix(c.Name, "param_"))
 		}
 		for _, row := range r.Summary.Rows {
 			rr := reportRow{Conn: -1, Cells: make([]string, len(row))}

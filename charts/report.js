@@ -1,6 +1,11 @@
 // tcpviz report: draws each graph of the page on its canvas from the JSON
-// in #tcpviz-data; box zoom (drag), pan (shift-drag), reset (double-click
-// or button), hover shows the point's frame. No dependencies, no network.
+// in #tcpviz-data. The graphs of a connection whose x axis is its time
+// share that axis: zoom or pan one and the others follow, and a crosshair
+// shows every graph's values at the time under the pointer. Box zoom
+// (drag), pan (shift-drag), wheel zoom (shift: the y axis), keys (+ - and
+// the arrows, 0 to reset), double-click or Reset for the whole graph;
+// hover shows a point's frame, a click copies it. No dependencies, no
+// network.
 "use strict";
 (function () {
   const data = JSON.parse(document.getElementById("tcpviz-data").textContent);
@@ -52,6 +57,16 @@
     for (let k = Math.ceil(lo / step); k * step <= hi + step * 1e-9; k++) out.push(k * step);
     return out;
   }
+  // A value with the axis's unit: 1.23 kB, 45.6 ms.
+  function withUnit(v, a) { return si(v) + (a.unit ? " " + a.unit : ""); }
+  function fmt(v) { return Number.isInteger(v) ? String(v) : String(+v.toPrecision(7)); }
+  function label(a) { return a.unit ? a.label + " (" + a.unit + ")" : a.label; }
+  // The page's colours (light or dark theme), for the canvases.
+  function colors() {
+    const cs = getComputedStyle(document.documentElement);
+    const v = (n, d) => (cs.getPropertyValue(n) || d).trim();
+    return { fg: v("--fg", "#222"), grid: v("--grid", "#e1e1e1"), frame: v("--frame", "#888"), cross: v("--cross", "#444") };
+  }
 
   function Plot(fig, ci, gi) {
     this.fig = fig;
@@ -60,11 +75,15 @@
     this.g = data.conns[ci].graphs[gi];
     this.canvas = fig.querySelector("canvas");
     this.tip = fig.querySelector(".tip");
+    this.readout = fig.querySelector(".readout");
+    this.frameOut = fig.querySelector(".frame");
+    this.linked = this.g.x.time && this.g.xcol < 0; // on the connection's time axis
     const r = this.g.range;
     this.full = { x0: r[0], x1: r[1], y0: r[2], y1: r[3] };
     this.view = Object.assign({}, this.full);
     this.drag = null;
     this.hover = null;
+    this.cross = null; // the crosshair's time
     this.legend(fig.querySelector(".legend"));
     this.listen();
   }
@@ -79,29 +98,57 @@
     this.w = w;
     this.h = h;
     this.dpr = dpr;
-    this.pw = w - M.l - M.r;
-    this.ph = h - M.t - M.b;
+    this.pw = Math.max(w - M.l - M.r, 10);
+    this.ph = Math.max(h - M.t - M.b, 10);
   };
+
   Plot.prototype.sx = function (x) { return M.l + (x - this.view.x0) / (this.view.x1 - this.view.x0) * this.pw; };
   Plot.prototype.sy = function (y) { return M.t + this.ph - (y - this.view.y0) / (this.view.y1 - this.view.y0) * this.ph; };
   Plot.prototype.dx = function (px) { return this.view.x0 + (px - M.l) / this.pw * (this.view.x1 - this.view.x0); };
   Plot.prototype.dy = function (py) { return this.view.y0 + (M.t + this.ph - py) / this.ph * (this.view.y1 - this.view.y0); };
 
+  // siblings are the plots on the same time axis as this one (itself
+  // included).
+  Plot.prototype.siblings = function () {
+    return this.linked ? plots.filter((p) => p.ci === this.ci && p.linked) : [this];
+  };
+
+  // setView shows v; the x range goes to every plot on the same time axis.
+  Plot.prototype.setView = function (v) {
+    this.view = v;
+    for (const p of this.siblings()) {
+      if (p === this) continue;
+      p.view = Object.assign({}, p.view, { x0: v.x0, x1: v.x1 });
+      p.redraw();
+    }
+    this.redraw();
+  };
+
+  Plot.prototype.redraw = function () {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => { this.pending = false; this.draw(); });
+  };
+
   Plot.prototype.legend = function (el) {
     for (const s of this.g.series) {
-      const span = document.createElement("span");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.setAttribute("aria-pressed", "true");
+      b.title = "show or hide this series";
       const sw = document.createElement("i");
-      sw.style.background = s.color;
-      span.appendChild(sw);
+      sw.style.background = s.color === "#000000" ? "var(--fg)" : s.color;
+      b.appendChild(sw);
       let text = s.legend;
       if (s.total > s.f.length) text += " (" + s.f.length + " of " + s.total + " points, thinned per pixel)";
-      span.appendChild(document.createTextNode(text));
-      span.addEventListener("click", () => {
+      b.appendChild(document.createTextNode(text));
+      b.addEventListener("click", () => {
         s.hidden = !s.hidden;
-        span.classList.toggle("off", s.hidden);
+        b.classList.toggle("off", s.hidden);
+        b.setAttribute("aria-pressed", String(!s.hidden));
         this.draw();
       });
-      el.appendChild(span);
+      el.appendChild(b);
     }
     for (const n of this.g.notes || []) {
       const p = document.createElement("span");
@@ -112,13 +159,14 @@
   };
 
   Plot.prototype.draw = function () {
+    if (this.fig.closest("section").hidden || this.fig.hidden) return;
     this.size();
-    const ctx = this.canvas.getContext("2d"), v = this.view, g = this.g;
+    const ctx = this.canvas.getContext("2d"), v = this.view, g = this.g, col = colors();
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     ctx.clearRect(0, 0, this.w, this.h);
     ctx.font = "11px sans-serif";
-    ctx.fillStyle = "#222";
-    ctx.strokeStyle = "#e1e1e1";
+    ctx.fillStyle = col.fg;
+    ctx.strokeStyle = col.grid;
     ctx.lineWidth = 1;
     // Grid and tick labels.
     ctx.textAlign = "center";
@@ -135,7 +183,7 @@
       ctx.beginPath(); ctx.moveTo(M.l, py); ctx.lineTo(M.l + this.pw, py); ctx.stroke();
       ctx.fillText(si(y), M.l - 4, py);
     }
-    ctx.strokeStyle = "#888";
+    ctx.strokeStyle = col.frame;
     ctx.strokeRect(M.l + 0.5, M.t + 0.5, this.pw, this.ph);
     ctx.textAlign = "center";
     ctx.textBaseline = "bottom";
@@ -156,9 +204,17 @@
         if (!s.hidden && layer.includes(s.kind)) this.series(ctx, s);
       }
     }
+    if (this.cross !== null) {
+      const px = Math.round(this.sx(this.cross)) + 0.5;
+      ctx.strokeStyle = col.cross;
+      ctx.setLineDash([3, 3]);
+      ctx.lineWidth = 1;
+      ctx.beginPath(); ctx.moveTo(px, M.t); ctx.lineTo(px, M.t + this.ph); ctx.stroke();
+      ctx.setLineDash([]);
+    }
     if (this.hover) {
       const s = this.hover.s, i = this.hover.i;
-      ctx.strokeStyle = "#000";
+      ctx.strokeStyle = col.fg;
       ctx.lineWidth = 1.5;
       ctx.beginPath();
       ctx.arc(this.sx(s.x[i]), this.sy(s.y[i]), 6, 0, 2 * Math.PI);
@@ -175,13 +231,12 @@
     }
   };
 
-  function label(a) { return a.unit ? a.label + " (" + a.unit + ")" : a.label; }
-
   // series draws s in the current view.
   Plot.prototype.series = function (ctx, s) {
     const n = s.x.length, pxw = s.width * 96 / 72;
-    ctx.strokeStyle = s.color;
-    ctx.fillStyle = s.color;
+    const c = s.color === "#000000" ? colors().fg : s.color; // black marks show on a dark page too
+    ctx.strokeStyle = c;
+    ctx.fillStyle = c;
     ctx.lineWidth = Math.max(pxw, 1);
     if (s.kind === "lines" || s.kind === "steps") {
       ctx.beginPath();
@@ -263,6 +318,42 @@
     return best;
   };
 
+  // valueAt is each visible series' value at x: its last point at or
+  // before x (lines and steps hold it), or its point nearest x within a
+  // pixel (bars, dots and marks).
+  Plot.prototype.valueAt = function (x) {
+    const out = [];
+    const tol = (this.view.x1 - this.view.x0) / this.pw * 3;
+    for (const s of this.g.series) {
+      if (s.hidden || s.x.length === 0) continue;
+      let lo = 0, hi = s.x.length; // first index with s.x > x
+      while (lo < hi) { const m = (lo + hi) >> 1; if (s.x[m] <= x) lo = m + 1; else hi = m; }
+      let i = lo - 1;
+      if (s.kind !== "lines" && s.kind !== "steps") {
+        let best = -1;
+        for (const k of [lo - 1, lo]) if (k >= 0 && k < s.x.length && Math.abs(s.x[k] - x) <= tol && (best < 0 || Math.abs(s.x[k] - x) < Math.abs(s.x[best] - x))) best = k;
+        i = best;
+      }
+      if (i >= 0) out.push({ name: s.legend, value: s.y[i], frame: s.f[i] });
+    }
+    return out;
+  };
+
+  // crossAt puts the crosshair at x on every plot of the time axis, each
+  // saying its values there.
+  Plot.prototype.crossAt = function (x) {
+    for (const p of this.siblings()) {
+      p.cross = x;
+      if (p.readout) {
+        if (x === null) { p.readout.textContent = ""; } else {
+          const parts = p.valueAt(x).map((e) => e.name + " " + withUnit(e.value, p.g.y));
+          p.readout.textContent = withUnit(x, p.g.x) + (parts.length ? ": " + parts.join(" · ") : "");
+        }
+      }
+      p.redraw();
+    }
+  };
+
   Plot.prototype.showTip = function (px, py) {
     const h = this.nearest(px, py);
     this.hover = h;
@@ -281,29 +372,54 @@
     this.tip.style.top = Math.max(0, py - 10) + "px";
   };
 
-  function fmt(v) {
-    return Number.isInteger(v) ? String(v) : String(+v.toPrecision(7));
-  }
+  // pick shows the frame of the point clicked, and copies it.
+  Plot.prototype.pick = function (px, py) {
+    const h = this.nearest(px, py);
+    if (!h || !this.frameOut) return;
+    const f = h.s.f[h.i];
+    this.frameOut.textContent = "frame " + f + " (" + h.s.legend + ")";
+    this.frameOut.dataset.frame = String(f);
+    try {
+      if (navigator.clipboard) navigator.clipboard.writeText(String(f)).then(() => { this.frameOut.textContent += ", copied"; }, () => {});
+    } catch (e) { /* no clipboard from file:// in some browsers */ }
+  };
 
   Plot.prototype.pos = function (ev) {
     const r = this.canvas.getBoundingClientRect();
     return [ev.clientX - r.left, ev.clientY - r.top];
   };
 
+  // zoom scales the view by f around (px, py): the x axis, or the y axis
+  // (yAxis).
+  Plot.prototype.zoom = function (f, px, py, yAxis) {
+    const v = Object.assign({}, this.view);
+    if (yAxis) {
+      const y = this.dy(py);
+      v.y0 = y - (y - v.y0) * f; v.y1 = y + (v.y1 - y) * f;
+    } else {
+      const x = this.dx(px);
+      v.x0 = x - (x - v.x0) * f; v.x1 = x + (v.x1 - x) * f;
+    }
+    this.setView(v);
+  };
+
+  // pan moves the view by a fraction of its span.
+  Plot.prototype.pan = function (fx, fy) {
+    const v = Object.assign({}, this.view);
+    const sx = (v.x1 - v.x0) * fx, sy = (v.y1 - v.y0) * fy;
+    v.x0 += sx; v.x1 += sx; v.y0 += sy; v.y1 += sy;
+    this.setView(v);
+  };
+
   Plot.prototype.listen = function () {
     const c = this.canvas;
-    let pending = false;
-    const redraw = () => {
-      if (pending) return;
-      pending = true;
-      requestAnimationFrame(() => { pending = false; this.draw(); });
-    };
     c.addEventListener("mousedown", (ev) => {
       if (ev.button !== 0) return;
       const [x, y] = this.pos(ev);
       this.drag = { mode: ev.shiftKey ? "pan" : "zoom", x0: x, y0: y, x1: x, y1: y, view: Object.assign({}, this.view) };
       this.tip.hidden = true;
       this.hover = null;
+      c.focus({ preventScroll: true });
       ev.preventDefault();
     });
     window.addEventListener("mousemove", (ev) => {
@@ -315,33 +431,54 @@
         if (d.mode === "pan") {
           const fx = (x - d.x0) / this.pw * (d.view.x1 - d.view.x0);
           const fy = (y - d.y0) / this.ph * (d.view.y1 - d.view.y0);
-          this.view = { x0: d.view.x0 - fx, x1: d.view.x1 - fx, y0: d.view.y0 + fy, y1: d.view.y1 + fy };
-        }
-        redraw();
+          this.setView({ x0: d.view.x0 - fx, x1: d.view.x1 - fx, y0: d.view.y0 + fy, y1: d.view.y1 + fy });
+        } else this.redraw();
         return;
       }
       if (ev.target !== c) {
-        if (!this.tip.hidden) { this.tip.hidden = true; this.hover = null; redraw(); }
+        if (!this.tip.hidden) { this.tip.hidden = true; this.hover = null; this.redraw(); }
         return;
       }
       this.showTip(x, y);
-      redraw();
+      if (x >= M.l && x <= M.l + this.pw) this.crossAt(this.dx(x));
+      this.redraw();
     });
-    window.addEventListener("mouseup", () => {
+    window.addEventListener("mouseup", (ev) => {
       const d = this.drag;
       if (!d) return;
       this.drag = null;
+      const wx = Math.abs(d.x1 - d.x0), wy = Math.abs(d.y1 - d.y0);
       if (d.mode === "zoom") {
-        const wx = Math.abs(d.x1 - d.x0), wy = Math.abs(d.y1 - d.y0);
         if (wx >= 5 || wy >= 5) {
           // A thin box zooms one axis only.
           const v = Object.assign({}, this.view);
           if (wx >= 5) { v.x0 = this.dx(Math.min(d.x0, d.x1)); v.x1 = this.dx(Math.max(d.x0, d.x1)); }
           if (wy >= 5) { v.y0 = this.dy(Math.max(d.y0, d.y1)); v.y1 = this.dy(Math.min(d.y0, d.y1)); }
-          this.view = v;
+          this.setView(v);
+        } else if (ev.detail < 2) {
+          this.pick(d.x0, d.y0); // a click, not a drag: the point's frame
         }
       }
-      redraw();
+      this.redraw();
+    });
+    c.addEventListener("wheel", (ev) => {
+      ev.preventDefault();
+      const [x, y] = this.pos(ev);
+      this.zoom(Math.exp(Math.max(-1, Math.min(1, ev.deltaY / 300))), x, y, ev.shiftKey);
+    }, { passive: false });
+    c.addEventListener("keydown", (ev) => {
+      const mid = [M.l + this.pw / 2, M.t + this.ph / 2], y = ev.shiftKey;
+      switch (ev.key) {
+        case "+": case "=": this.zoom(0.8, mid[0], mid[1], y); break;
+        case "-": case "_": this.zoom(1.25, mid[0], mid[1], y); break;
+        case "ArrowLeft": this.pan(-0.1, 0); break;
+        case "ArrowRight": this.pan(0.1, 0); break;
+        case "ArrowUp": this.pan(0, 0.1); break;
+        case "ArrowDown": this.pan(0, -0.1); break;
+        case "0": case "Home": case "Escape": this.reset(); break;
+        default: return;
+      }
+      ev.preventDefault();
     });
     c.addEventListener("dblclick", () => this.reset());
     this.fig.querySelector(".reset").addEventListener("click", () => this.reset());
@@ -349,40 +486,150 @@
       if (this.drag) return;
       this.tip.hidden = true;
       this.hover = null;
-      redraw();
+      this.crossAt(null);
     });
   };
 
+  // reset shows the whole graph (and the whole time axis on the others).
   Plot.prototype.reset = function () {
-    this.view = Object.assign({}, this.full);
-    this.draw();
+    this.setView(Object.assign({}, this.full));
   };
+
+  // The graphs on a connection's time axis share their whole range: the
+  // union of theirs.
+  function linkRanges() {
+    const byConn = new Map();
+    for (const p of plots) {
+      if (!p.linked) continue;
+      const r = byConn.get(p.ci) || [Infinity, -Infinity];
+      byConn.set(p.ci, [Math.min(r[0], p.full.x0), Math.max(r[1], p.full.x1)]);
+    }
+    for (const p of plots) {
+      if (!p.linked) continue;
+      const r = byConn.get(p.ci);
+      p.full.x0 = r[0]; p.full.x1 = r[1];
+      p.view = Object.assign({}, p.full);
+    }
+  }
 
   // Connections: one section shown at a time.
   function show(ci) {
     for (const sec of document.querySelectorAll("section.conn")) sec.hidden = +sec.dataset.conn !== ci;
-    for (const b of document.querySelectorAll("nav button")) b.classList.toggle("on", +b.dataset.conn === ci);
+    for (const b of document.querySelectorAll("nav button")) {
+      b.classList.toggle("on", +b.dataset.conn === ci);
+      b.setAttribute("aria-current", String(+b.dataset.conn === ci));
+    }
     for (const tr of document.querySelectorAll("tr.graphed")) tr.classList.toggle("on", +tr.dataset.conn === ci);
     for (const p of plots) if (p.ci === ci) p.draw();
+  }
+
+  // The graph-type picker: every graph, or one kind.
+  function pickGraph(sel) {
+    const sec = sel.closest("section");
+    for (const fig of sec.querySelectorAll("figure.graph")) fig.hidden = sel.value !== "" && fig.dataset.graph !== sel.value;
+    for (const p of plots) if (p.fig.closest("section") === sec) p.draw();
+  }
+
+  // The table: sorted by a column (a click on its header, again to
+  // reverse), filtered by text (every word must be in the row; col>n,
+  // col<n and col=x compare a column), columns picked.
+  function table() {
+    const t = document.getElementById("summary");
+    if (!t) return;
+    const head = [...t.tHead.rows[0].cells], body = t.tBodies[0];
+    const rows = [...body.rows];
+    const names = head.map((th) => th.dataset.name);
+    let sortCol = -1, asc = true;
+    const num = (s) => (s === "" ? NaN : Number(s));
+    head.forEach((th, k) => {
+      const b = th.querySelector("button");
+      b.addEventListener("click", () => {
+        asc = sortCol === k ? !asc : true;
+        sortCol = k;
+        const sorted = rows.slice().sort((a, b) => {
+          const x = a.cells[k].textContent, y = b.cells[k].textContent, nx = num(x), ny = num(y);
+          let c;
+          if (!isNaN(nx) && !isNaN(ny)) c = nx - ny;
+          else if (isNaN(nx) !== isNaN(ny)) c = isNaN(nx) ? 1 : -1; // empty cells last
+          else c = x.localeCompare(y);
+          return asc ? c : -c;
+        });
+        for (const r of sorted) body.appendChild(r);
+        head.forEach((h, j) => h.setAttribute("aria-sort", j === k ? (asc ? "ascending" : "descending") : "none"));
+      });
+    });
+    const filter = document.getElementById("filter");
+    filter.addEventListener("input", () => {
+      const words = filter.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+      let shown = 0;
+      for (const r of rows) {
+        const cells = [...r.cells].map((c) => c.textContent.toLowerCase());
+        const ok = words.every((w) => {
+          const m = w.match(/^([a-z0-9_]+)(>=|<=|>|<|=)(.*)$/);
+          const k = m ? names.indexOf(m[1]) : -1;
+          if (k < 0) return cells.join(" ").includes(w);
+          const v = cells[k], nv = num(v), nw = num(m[3]);
+          switch (m[2]) {
+            case ">": return nv > nw;
+            case "<": return nv < nw;
+            case ">=": return nv >= nw;
+            case "<=": return nv <= nw;
+          }
+          return v === m[3];
+        });
+        r.hidden = !ok;
+        if (ok) shown++;
+      }
+      document.getElementById("shown").textContent = shown + " of " + rows.length + " rows";
+    });
+    for (const box of document.querySelectorAll("#columns input")) {
+      box.addEventListener("change", () => {
+        const k = +box.value;
+        t.classList.toggle("show-" + k, box.checked);
+        t.classList.toggle("hide-" + k, !box.checked);
+        for (const r of [t.tHead.rows[0], ...rows]) r.cells[k].hidden = !box.checked;
+      });
+      const k = +box.value;
+      for (const r of [t.tHead.rows[0], ...rows]) r.cells[k].hidden = !box.checked;
+    }
+  }
+
+  // Light and dark themes: the system's, or the one chosen.
+  function theme() {
+    const b = document.getElementById("theme");
+    if (!b) return;
+    b.addEventListener("click", () => {
+      const root = document.documentElement;
+      const dark = root.dataset.theme ? root.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+      root.dataset.theme = dark ? "light" : "dark";
+      b.setAttribute("aria-pressed", String(!dark));
+      for (const p of plots) p.draw();
+    });
   }
 
   for (const c of data.conns) for (const g of c.graphs) decode(g);
   for (const fig of document.querySelectorAll("figure.graph")) {
     plots.push(new Plot(fig, +fig.dataset.conn, +fig.dataset.graph));
   }
+  linkRanges();
   for (const el of document.querySelectorAll("nav button, tr.graphed")) {
     el.addEventListener("click", () => show(+el.dataset.conn));
   }
-  window.addEventListener("resize", () => {
-    for (const p of plots) if (!p.fig.closest("section").hidden) p.draw();
-  });
+  for (const tr of document.querySelectorAll("tr.graphed")) {
+    tr.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); show(+tr.dataset.conn); } });
+  }
+  for (const sel of document.querySelectorAll("select.pick")) sel.addEventListener("change", () => pickGraph(sel));
+  table();
+  theme();
+  window.addEventListener("resize", () => { for (const p of plots) p.draw(); });
   show(0);
 
   // For tests and the curious: what each graph shows, and where a point is.
   window.tcpvizReport = {
     plots: () => plots.map((p) => ({
-      conn: p.ci, graph: p.gi, title: p.g.title, visible: !p.fig.closest("section").hidden,
-      x: [p.view.x0, p.view.x1], y: [p.view.y0, p.view.y1],
+      conn: p.ci, graph: p.gi, title: p.g.title, visible: !p.fig.closest("section").hidden && !p.fig.hidden,
+      x: [p.view.x0, p.view.x1], y: [p.view.y0, p.view.y1], linked: p.linked,
+      cross: p.cross, readout: p.readout ? p.readout.textContent : "",
       series: p.g.series.map((s) => ({ name: s.name, kind: s.kind, points: s.x.length, total: s.total })),
     })),
     point: (pi, si, i) => {

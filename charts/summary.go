@@ -198,6 +198,11 @@ func pathCount(name, doc string, f func(*analyze.PathStats) int64) summaryCol {
 	}}
 }
 
+// SummaryReadable are the summary's columns a reader sees first, where
+// all 80-odd are too many (the terminal table, the report's table).
+var SummaryReadable = []string{"file", "stream", "direction", "src_addr", "src_port", "dst_addr", "dst_port", "duration_s",
+	"data_bytes", "throughput_bps", "retrans_packets", "rtt_median_ms", "vantage", "findings"}
+
 type compareCol = Column[analyze.CompareRow]
 
 // CompareColumns are the columns of compare's table with the default

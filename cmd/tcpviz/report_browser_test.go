@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -44,6 +45,9 @@ type plotInfo struct {
 	Visible bool      `json:"visible"`
 	X       []float64 `json:"x"`
 	Y       []float64 `json:"y"`
+	Linked  bool      `json:"linked"`
+	Cross   any       `json:"cross"`
+	Readout string    `json:"readout"`
 	Series  []struct {
 		Name   string `json:"name"`
 		Kind   string `json:"kind"`
@@ -248,6 +252,177 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("hovering the SYN (frame %d) shows %q", int(pt.Frame), tip)
 	}
 
+	// The graphs on the connection's time axis follow the zoom of one.
+	linkedX := func(what string) []float64 {
+		t.Helper()
+		var x []float64
+		for _, p := range plots() {
+			if p.Conn != 0 || !p.Linked {
+				continue
+			}
+			if x == nil {
+				x = p.X
+			} else if p.X[0] != x[0] || p.X[1] != x[1] {
+				t.Errorf("%s: %s shows %v, the first graph %v", what, p.Title, p.X, x)
+			}
+		}
+		return x
+	}
+	if err := chromedp.Do(ctx, steps...); err != nil { // the box zoom again
+		t.Fatal(err)
+	}
+	if x := linkedX("box zoom"); !(span(x) < 0.4*span(before.X)) {
+		t.Errorf("box zoom: the linked graphs show %v", x)
+	}
+	// The wheel over the throughput graph zooms the time axis (all of them).
+	tput := -1
+	for i, p := range plots() {
+		if p.Conn == 0 && p.Title == "Throughput" {
+			tput = i
+		}
+	}
+	if tput < 0 {
+		t.Fatalf("no throughput graph: %+v", plots())
+	}
+	raw, err = chromedp.Run(ctx, chromedp.Evaluate[[]byte](fmt.Sprintf(`(() => { const c = document.querySelectorAll("canvas")[%d];
+		c.closest("figure").scrollIntoView(); const r = c.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`, tput)))
+	if err == nil {
+		err = json.Unmarshal(raw, &rect)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	zoomed := span(plots()[tput].X)
+	cx, cy := rect[0]+0.5*rect[2], rect[1]+0.5*rect[3]
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(cdpinput.DispatchMouseEventTypeMouseWheel, cx, cy, func(p *cdpinput.DispatchMouseEventParams) { p.DeltaX, p.DeltaY = 1e-6, -200 })); err != nil {
+		t.Fatal(err)
+	}
+	if x := linkedX("wheel"); !(span(x) < 0.8*zoomed) {
+		t.Errorf("the wheel did not zoom in: %v, before %v wide", x, zoomed)
+	}
+	// The crosshair: the pointer over one graph gives every linked graph's
+	// values at that time.
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(cdpinput.DispatchMouseEventTypeMouseMoved, cx, cy)); err != nil {
+		t.Fatal(err)
+	}
+	var cross any
+	for _, p := range plots() {
+		if p.Conn != 0 || !p.Linked {
+			continue
+		}
+		if cross == nil {
+			cross = p.Cross
+		}
+		if p.Cross == nil || p.Cross != cross || !strings.Contains(p.Readout, " s") {
+			t.Errorf("crosshair: %s at %v (the others at %v), readout %q", p.Title, p.Cross, cross, p.Readout)
+		}
+	}
+	if !strings.Contains(plots()[tput].Readout, "goodput") {
+		t.Errorf("the throughput graph's readout %q names no series value", plots()[tput].Readout)
+	}
+	// Keys: - zooms out, 0 shows the whole graph (and the whole time axis).
+	eval(fmt.Sprintf(`(() => { document.querySelectorAll("canvas")[%d].focus(); return ""; })()`, tput))
+	w0 := span(plots()[tput].X)
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("-")); err != nil {
+		t.Fatal(err)
+	}
+	if w1 := span(plots()[tput].X); !(w1 > 1.2*w0) {
+		t.Errorf("the - key: %v wide, before %v", w1, w0)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("0")); err != nil {
+		t.Fatal(err)
+	}
+	if x := linkedX("the 0 key"); x[0] != before.X[0] || x[1] != before.X[1] {
+		t.Errorf("the 0 key: %v, want the whole %v", x, before.X)
+	}
+	// A click on the SYN gives its frame.
+	raw, err = chromedp.Run(ctx, chromedp.Evaluate[[]byte](fmt.Sprintf(`(() => { const f = document.querySelector("#conn-0 figure"); f.querySelector(".reset").click();
+		f.scrollIntoView(); return tcpvizReport.point(0, %d, 0); })()`, syn)))
+	if err == nil {
+		err = json.Unmarshal(raw, &pt)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(pt.X+1, pt.Y)); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(`document.querySelector("#conn-0 .frame").dataset.frame || ""`); got != fmt.Sprint(int(pt.Frame)) {
+		t.Errorf("a click on the SYN (frame %d) shows frame %q", int(pt.Frame), got)
+	}
+	// The graph-type picker shows one kind.
+	eval(`(() => { const s = document.querySelector("#conn-0 select.pick"); s.value = "2"; s.dispatchEvent(new Event("change")); return ""; })()`)
+	for _, p := range plots() {
+		if p.Conn == 0 && p.Visible != (p.Graph == 2) {
+			t.Errorf("picker on graph 2: %s visible %v", p.Title, p.Visible)
+		}
+	}
+	eval(`(() => { const s = document.querySelector("#conn-0 select.pick"); s.value = ""; s.dispatchEvent(new Event("change")); return ""; })()`)
+	// The table sorts by a column, both ways, and filters.
+	column := func(name string) []string {
+		t.Helper()
+		raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](fmt.Sprintf(`(() => { const k = [...document.querySelectorAll("#summary th")].findIndex(th => th.dataset.name === %q);
+			return [...document.querySelectorAll("#summary tbody tr")].filter(r => !r.hidden).map(r => r.cells[k].textContent); })()`, name)))
+		var out []string
+		if err == nil {
+			err = json.Unmarshal(raw, &out)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for _, order := range []string{"ascending", "descending"} {
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#summary th[data-name="data_bytes"] button`))); err != nil {
+			t.Fatal(err)
+		}
+		vs := column("data_bytes")
+		for i := 1; i < len(vs); i++ {
+			a, b := mustFloat(t, vs[i-1]), mustFloat(t, vs[i])
+			if order == "ascending" && a > b || order == "descending" && a < b {
+				t.Errorf("sorted %s: %v", order, vs)
+			}
+		}
+		if got := eval(`document.querySelector('#summary th[data-name="data_bytes"]').getAttribute("aria-sort")`); got != order {
+			t.Errorf("aria-sort %q, want %s", got, order)
+		}
+	}
+	eval(`(() => { const f = document.getElementById("filter"); f.value = "direction=c2s"; f.dispatchEvent(new Event("input")); return ""; })()`)
+	if dirs := column("direction"); len(dirs) == 0 || strings.Join(dirs, "") != strings.Repeat("c2s", len(dirs)) {
+		t.Errorf("filter direction=c2s: %v", dirs)
+	}
+	eval(`(() => { const f = document.getElementById("filter"); f.value = ""; f.dispatchEvent(new Event("input")); return ""; })()`)
+	// Accessible: every graph an image with a text alternative that
+	// gives its numbers and is reachable by the keyboard; every control
+	// named; every input labelled; the page's language and viewport.
+	a11y := eval(`(() => { const bad = [];
+		for (const c of document.querySelectorAll("canvas")) {
+			if (c.getAttribute("role") !== "img" || !/points/.test(c.getAttribute("aria-label") || "") || c.tabIndex !== 0) bad.push("canvas " + (c.getAttribute("aria-label") || "unlabelled"));
+		}
+		for (const b of document.querySelectorAll("button, select, a")) if (!(b.textContent.trim() || b.getAttribute("aria-label"))) bad.push("unnamed " + b.outerHTML.slice(0, 60));
+		for (const i of document.querySelectorAll("input, select")) if (!i.closest("label") && !i.getAttribute("aria-label")) bad.push("unlabelled " + i.outerHTML.slice(0, 60));
+		for (const r of document.querySelectorAll("tr.graphed")) if (r.tabIndex !== 0) bad.push("a row that switches connection is not focusable");
+		for (const e of document.querySelectorAll("[tabindex]")) if (e.tabIndex > 0) bad.push("positive tabindex");
+		if (!document.documentElement.lang) bad.push("no lang");
+		if (!document.querySelector('meta[name="viewport"]')) bad.push("no viewport meta");
+		for (const img of document.querySelectorAll("img")) if (!img.alt) bad.push("img without alt");
+		return bad.join("\n"); })()`)
+	if a11y != "" {
+		t.Errorf("accessibility:\n%s", a11y)
+	}
+	// Dark and light themes: the toggle changes the page's colours.
+	bg := func() string { return eval(`getComputedStyle(document.body).backgroundColor`) }
+	light := bg()
+	shot("report-light.png")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#theme`))); err != nil {
+		t.Fatal(err)
+	}
+	dark := bg()
+	shot("report-dark.png")
+	if dark == light {
+		t.Errorf("the theme toggle left the background %s", light)
+	}
+
 	// A row of the table switches to its connection's graphs.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`tr.graphed[data-conn="1"] td`))); err != nil {
 		t.Fatal(err)
@@ -264,4 +439,13 @@ func TestReportInBrowser(t *testing.T) {
 	for _, p := range problems {
 		t.Error(p)
 	}
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return v
 }

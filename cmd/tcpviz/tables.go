@@ -57,8 +57,7 @@ var summarySpec = tableSpec[charts.SummaryRow]{
 	analyze: true,
 	schema:  charts.SummaryColumns,
 	file:    func(r *charts.SummaryRow) string { return r.File },
-	terminal: []string{"file", "stream", "direction", "src_addr", "src_port", "dst_addr", "dst_port", "duration_s",
-		"data_bytes", "throughput_bps", "retrans_packets", "rtt_median_ms", "vantage", "findings"},
+	terminal: charts.SummaryReadable,
 	csvRow: func(cw *charts.CSVWriter) func(*charts.SummaryRow) error {
 		m := charts.NewSummaryMemo()
 		return func(r *charts.SummaryRow) error { return m.WriteCSV(cw, charts.SummaryColumns, r) }
