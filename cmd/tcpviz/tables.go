@@ -54,9 +54,9 @@ var streamsSpec = tableSpec[charts.StreamRow]{
 }
 
 var summarySpec = tableSpec[charts.SummaryRow]{
-	analyze: true,
-	schema:  charts.SummaryColumns,
-	file:    func(r *charts.SummaryRow) string { return r.File },
+	analyze:  true,
+	schema:   charts.SummaryColumns,
+	file:     func(r *charts.SummaryRow) string { return r.File },
 	terminal: charts.SummaryReadable,
 	csvRow: func(cw *charts.CSVWriter) func(*charts.SummaryRow) error {
 		m := charts.NewSummaryMemo()
