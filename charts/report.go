@@ -22,9 +22,12 @@ type Report struct {
 	// shown first.
 	Conns  []ReportConn
 	Tables []string // data files, relative to the index
-	// Summary has every connection direction of the capture; its rows
-	// switch the page to their connection's graphs.
-	Summary *Table
+	// Summary has the connection directions the page lists (the
+	// busiest, when there are many); its rows switch the page to their
+	// connection's graphs. Connections counts every connection of the
+	// capture.
+	Summary     *Table
+	Connections int
 }
 
 // ReportConn is one connection of a report, in one direction.
@@ -124,8 +127,10 @@ type reportView struct {
 	// Visible is, for each column of the summary, whether the table
 	// shows it before the reader picks (SummaryReadable).
 	Visible []bool
-	Data    template.JS
-	Script  template.JS
+	// Count is 2 × the connections, the connections listed, and all.
+	Count  [3]int
+	Data   template.JS
+	Script template.JS
 }
 
 // reportRow is one row of the summary, with the connection it switches
@@ -216,7 +221,8 @@ tr.graphed { cursor: pointer; } tr.graphed:hover { background: var(--hover); } t
 <section aria-labelledby="every">
 <h2 id="every">Every connection</h2>
 <p>Data: {{range $i, $f := .Tables}}{{if $i}}, {{end}}<a href="{{$f}}">{{$f}}</a>{{end}}</p>
-{{with .Summary}}<p><label>Filter <input id="filter" type="search" placeholder="words, or column>number: throughput_bps>1e6 c2s"></label> <span id="shown" aria-live="polite"></span></p>
+{{with .Summary}}{{if lt (len .Rows) (index $.Count 0)}}<p class="hint">The table lists the {{index $.Count 1}} busiest of the capture's {{index $.Count 2}} connections (those that carried the most payload, in stream order); summary.csv and streams.csv hold every one.</p>{{end}}
+<p><label>Filter <input id="filter" type="search" placeholder="words, or column>number: throughput_bps>1e6 c2s"></label> <span id="shown" aria-live="polite"></span></p>
 <details id="columns"><summary>Columns</summary>{{range $k, $c := .Columns}}<label><input type="checkbox" value="{{$k}}"{{if index $.Visible $k}} checked{{end}}> {{$c.Name}}</label>{{end}}</details>
 <div class="scroll"><table id="summary">
 <thead><tr>{{range .Columns}}<th scope="col" data-name="{{.Name}}" aria-sort="none" title="{{.Doc}}"><button type="button">{{.Name}}{{with .Unit}} ({{.}}){{end}}</button></th>{{end}}</tr></thead>
@@ -235,6 +241,9 @@ tr.graphed { cursor: pointer; } tr.graphed:hover { background: var(--hover); } t
 // from captures is escaped.
 func WriteReport(w io.Writer, r *Report) error {
 	v := reportView{Report: r, Script: template.JS(reportJS)}
+	if r.Summary != nil {
+		v.Count = [3]int{2 * r.Connections, len(r.Summary.Rows) / 2, r.Connections}
+	}
 	byStream := map[string]int{}
 	for i, c := range r.Conns {
 		byStream[strconv.Itoa(c.Stream)] = i

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"container/heap"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -75,6 +78,55 @@ func reportCommand(e *env) *cli.Command {
 // page besides the main one.
 const reportConns = 10
 
+// reportTableConns is how many connections the page's table shows, the
+// busiest (both directions of each): the page of a capture of a million
+// connections stays a few MB; summary.csv and streams.csv hold them all.
+// A variable for the tests.
+var reportTableConns = 2000
+
+// busiestRows keeps the summary rows of the max connections that carried
+// the most payload (a heap on their bytes, the least first).
+type busiestRows struct {
+	max   int
+	conns []keptConn
+}
+
+type keptConn struct {
+	stream int
+	bytes  int64
+	rows   [2][]charts.Value
+}
+
+func (b *busiestRows) Len() int           { return len(b.conns) }
+func (b *busiestRows) Less(i, j int) bool { return b.conns[i].bytes < b.conns[j].bytes }
+func (b *busiestRows) Swap(i, j int)      { b.conns[i], b.conns[j] = b.conns[j], b.conns[i] }
+func (b *busiestRows) Push(x any)         { b.conns = append(b.conns, x.(keptConn)) }
+func (b *busiestRows) Pop() any {
+	c := b.conns[len(b.conns)-1]
+	b.conns = b.conns[:len(b.conns)-1]
+	return c
+}
+
+// add offers a connection's rows.
+func (b *busiestRows) add(stream int, bytes int64, rows [2][]charts.Value) {
+	if len(b.conns) < b.max {
+		heap.Push(b, keptConn{stream, bytes, rows})
+	} else if len(b.conns) > 0 && bytes > b.conns[0].bytes {
+		b.conns[0] = keptConn{stream, bytes, rows}
+		heap.Fix(b, 0)
+	}
+}
+
+// rows are the rows kept, in stream order.
+func (b *busiestRows) rows() [][]charts.Value {
+	slices.SortFunc(b.conns, func(x, y keptConn) int { return x.stream - y.stream })
+	var out [][]charts.Value
+	for _, c := range b.conns {
+		out = append(out, c.rows[0], c.rows[1])
+	}
+	return out
+}
+
 // reportPointsOver: a main connection of more packets has its graphs
 // thinned like the others' and no points CSV (every point of it would be
 // held in memory; a graph command writes them, holding nothing). A
@@ -84,55 +136,95 @@ var reportPointsOver = 1 << 20
 // reportOf writes the report folder of one input, from one analysing
 // pass over it (after a first pass that ranks the connections).
 func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, sel func(*reassembly.Conn) bool, po charts.PlotOptions) fileResult {
-	summary, streams := charts.NewTable(charts.SummaryColumns), charts.NewTable(charts.StreamsColumns)
 	var res fileResult
 	src, err := e.newSource(in, 2)
 	if err != nil {
 		return fileResult{err: err}
 	}
-	// The graphs are drawn while the capture is read: the main
-	// connection's whole (their points are written too), the others'
-	// thinned for the page.
-	rgs := analyze.ReportGraphs()
-	reqs := make([]analyze.GraphRequest, len(rgs))
-	for k, rg := range rgs {
-		reqs[k] = analyze.GraphRequest{Spec: rg.Spec, Params: rg.Params}
-	}
-	w, _ := po.Size()
-	ls, err := analyze.LoadBusiest(src.open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, Graphs: reqs, Select: sel,
-		AnyTransport: cf.Stream < 0 && sel == nil, // the main flow of either transport: a UDP test's, not its control connection
-		AlsoThin:     charts.ThinColumns * w, ThinOver: reportPointsOver, OnConn: func(cr *analyze.ConnResult) {
-			for d := range cr.Stats {
-				charts.AddRow(summary, charts.SummaryColumns, &charts.SummaryRow{File: in.name, Stats: &cr.Stats[d]})
-			}
-			charts.AddRow(streams, charts.StreamsColumns, &charts.StreamRow{File: in.name, Info: cr.Info})
-		}}, reportConns)
-	src.close()
-	if len(ls) > 0 {
-		res.warnings = warningsOf(in, ls[0].Warnings)
-	}
-	if err != nil {
-		res.err = prefixErr(in, err)
-	}
-	if len(ls) == 0 {
-		return res
-	}
+	defer src.close()
 	dir, err := outputPath(outDir, base+"-report")
 	if err == nil {
 		err = makeDir(outDir, e.made)
 	}
 	if err == nil {
-		err = makeDir(dir, e.made)
+		err = makeDir(dir, e.made) // removed at the end if left empty
 	}
 	if err != nil {
-		res.err = prefixErr(in, err)
-		return res
+		return fileResult{err: prefixErr(in, err)}
 	}
 	// Every file of the folder is written before any takes its name: a
 	// run that fails part way (a full disk) leaves none of its files, and
 	// those of an earlier report untouched; the folder, if this run made
 	// it, is removed once empty (madeDirs).
 	files := &outputSet{inputs: all}
+	// The graphs are drawn while the capture is read: the main
+	// connection's whole (their points are written too), the others'
+	// thinned for the page. summary.csv and streams.csv are written as
+	// the connections come, every one of them; the page's table keeps
+	// the busiest (reportTableConns).
+	rgs := analyze.ReportGraphs()
+	reqs := make([]analyze.GraphRequest, len(rgs))
+	for k, rg := range rgs {
+		reqs[k] = analyze.GraphRequest{Spec: rg.Spec, Params: rg.Params}
+	}
+	w, _ := po.Size()
+	kept := &busiestRows{max: reportTableConns}
+	var ls []*analyze.Loaded
+	conns := 0
+	var loadErr error
+	errNothing := errors.New("no connection to report")
+	err = files.write(filepath.Join(dir, "summary.csv"), func(ws io.Writer) error {
+		return files.write(filepath.Join(dir, "streams.csv"), func(wt io.Writer) error {
+			scw, tcw := charts.NewCSVWriter(ws), charts.NewCSVWriter(wt)
+			werr := scw.WriteHeader(charts.SummaryColumns.Docs())
+			if werr == nil {
+				werr = tcw.WriteHeader(charts.StreamsColumns.Docs())
+			}
+			ls, loadErr = analyze.LoadBusiest(src.open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, Graphs: reqs, Select: sel,
+				AnyTransport: cf.Stream < 0 && sel == nil, // the main flow of either transport: a UDP test's, not its control connection
+				AlsoThin:     charts.ThinColumns * w, ThinOver: reportPointsOver, OnConn: func(cr *analyze.ConnResult) {
+					conns++
+					var rows [2][]charts.Value
+					for d := range cr.Stats {
+						rows[d] = charts.SummaryColumns.Row(&charts.SummaryRow{File: in.name, Stats: &cr.Stats[d]})
+						if werr == nil {
+							werr = scw.WriteRow(rows[d])
+						}
+					}
+					if werr == nil {
+						werr = tcw.WriteRow(charts.StreamsColumns.Row(&charts.StreamRow{File: in.name, Info: cr.Info}))
+					}
+					kept.add(cr.Info.Stream, cr.Info.Bytes[0]+cr.Info.Bytes[1], rows)
+				}}, reportConns)
+			for _, cw := range []*charts.CSVWriter{scw, tcw} {
+				if werr == nil {
+					werr = cw.Flush()
+				}
+			}
+			if werr != nil {
+				return werr
+			}
+			if len(ls) == 0 {
+				return errNothing // no files
+			}
+			return nil
+		})
+	})
+	if len(ls) > 0 {
+		res.warnings = warningsOf(in, ls[0].Warnings)
+	}
+	if loadErr != nil {
+		res.err = prefixErr(in, loadErr)
+	}
+	if err != nil && !errors.Is(err, errNothing) && res.err == nil {
+		res.err = prefixErr(in, err)
+	}
+	if len(ls) == 0 || err != nil {
+		files.abort()
+		return res
+	}
+	summary := charts.NewTable(charts.SummaryColumns)
+	summary.Rows = kept.rows()
 	fail := func(err error) fileResult {
 		files.abort()
 		if res.err == nil {
@@ -223,16 +315,8 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 			res.warnings = append(res.warnings, fmt.Sprintf("%s: the joined captures are left out of the report: %v", in.display(), err))
 		}
 	}
-	for _, t := range []struct {
-		file  string
-		table *charts.Table
-	}{{"summary.csv", summary}, {"streams.csv", streams}} {
-		if err := files.write(filepath.Join(dir, t.file), func(w io.Writer) error { return t.table.WriteCSV(w, true) }); err != nil {
-			return fail(err)
-		}
-		rep.Tables = append(rep.Tables, t.file)
-	}
-	rep.Summary = summary
+	rep.Tables = append(rep.Tables, "summary.csv", "streams.csv")
+	rep.Summary, rep.Connections = summary, conns
 	index := filepath.Join(dir, "index.html")
 	if err := files.write(index, func(w io.Writer) error { return charts.WriteReport(w, rep) }); err != nil {
 		return fail(err)

@@ -11,6 +11,7 @@ import (
 	"tcpviz/analyze"
 	"tcpviz/internal/capturetest"
 	"tcpviz/internal/golden"
+	"tcpviz/scripts/pcapngcraft"
 )
 
 func TestReport(t *testing.T) {
@@ -155,5 +156,57 @@ func TestUDPMainFlow(t *testing.T) {
 		if _, _, code := tcpviz(t, nil, g, "--proto", "tcp", "-o", filepath.Join(dir, g+".png"), capture); code != 0 {
 			t.Errorf("%s --proto tcp: exit %d", g, code)
 		}
+	}
+}
+
+// TestReportTableBudget: the page's table lists the busiest connections
+// only (reportTableConns), says so, and keeps the rows of those with
+// graphs; summary.csv and streams.csv hold every connection.
+func TestReportTableBudget(t *testing.T) {
+	defer func(n int) { reportTableConns = n }(reportTableConns)
+	reportTableConns = 3
+	var f pcapngcraft.File
+	f.Section(false)
+	f.Interface(pcapngcraft.LinkEthernet, 0)
+	var pkts []pcapngcraft.Packet
+	for i := range 8 {
+		pkts = append(pkts, (pcapngcraft.Transfer{Start: 1_700_000_000e9 + int64(i)*1e9, RTT: 40e6, Gap: 1e6, Segments: 2 + 3*((i*5)%8), MSS: 1000,
+			Client: [4]byte{10, 1, 0, 1}, Server: [4]byte{10, 2, 0, 2}, CPort: uint16(1000 + i), SPort: 80}).Packets()...)
+	}
+	for _, p := range pkts {
+		fr, w := pcapngcraft.Frame(pcapngcraft.LinkEthernet, p)
+		f.EPB(0, pcapngcraft.Ticks(p.Time, 6), w, fr)
+	}
+	capture := filepath.Join(t.TempDir(), "many.pcapng")
+	if err := os.WriteFile(capture, f.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	stdout, stderr, code := tcpviz(t, nil, "report", "--out-dir", dir, capture)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	html, _ := os.ReadFile(strings.TrimSpace(stdout))
+	page := string(html)
+	if !strings.Contains(page, "lists the 3 busiest of the capture's 8 connections") {
+		t.Errorf("the page does not say what its table left out: %s", page[strings.Index(page, "Every connection"):][:600])
+	}
+	body := page[strings.Index(page, `<table id="summary">`):]
+	body = body[:strings.Index(body, "</table>")]
+	if n := strings.Count(body, "<tr") - 1; n != 6 {
+		t.Errorf("%d rows in the page's table, want the 3 busiest × 2 directions", n)
+	}
+	// The busiest (the main connection, graphed) is among them: stream 1
+	// (i = 1: 2+3×5 segments, the most).
+	if !strings.Contains(body, `data-conn="0"`) {
+		t.Errorf("the main connection's rows are not in the table")
+	}
+	sum, _ := os.ReadFile(filepath.Join(filepath.Dir(strings.TrimSpace(stdout)), "summary.csv"))
+	if n := strings.Count(string(sum), "\n"); n != 17 {
+		t.Errorf("summary.csv has %d lines, want a header and 16 rows", n)
+	}
+	streams, _ := os.ReadFile(filepath.Join(filepath.Dir(strings.TrimSpace(stdout)), "streams.csv"))
+	if n := strings.Count(string(streams), "\n"); n != 9 {
+		t.Errorf("streams.csv has %d lines, want a header and 8 rows", n)
 	}
 }
