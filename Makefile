@@ -40,6 +40,7 @@ images: build
 	$(BIN) join --graph owd --width 900 --height 450 -o $(IMAGES)/join-owd.png testdata/truth-mid/gt_mid_two_links.tx.pcap.gz testdata/truth-mid/gt_mid_two_links.rx.pcap.gz
 	$(BIN) join --graph proxy --width 900 --height 450 -o $(IMAGES)/join-proxy.png testdata/labelled/pp_100ms_20m_q30k.tx.pcap.gz testdata/labelled/pp_100ms_20m_q30k.rx.pcap.gz
 	$(BIN) sweep --param 'rtt=sweep_(\d+)ms' --param 'kind=(fixed|jitter)' --rows rtt --cols kind,proto testdata/sweep --width 900 --height 450 -o $(IMAGES)/sweep.png
+	$(BIN) io --interval 500ms --graph lines --width 900 --height 450 -o $(IMAGES)/io.png testdata/io/io_cubic2_bbr.pcap.gz
 	$(BIN) ladder --packets 30 -o $(IMAGES)/ladder.png testdata/truth-mid/gt_mid_two_links.tx.pcap.gz testdata/truth-mid/gt_mid_two_links.mid.pcap.gz testdata/truth-mid/gt_mid_two_links.rx.pcap.gz
 
 # What CI runs.

@@ -63,7 +63,7 @@ const exitCodesHelp = `EXIT STATUS:
 func commands(e *env) []*cli.Command {
 	cmds := []*cli.Command{streamsCommand(e), flowsCommand(e), summaryCommand(e), packetsCommand(e)}
 	cmds = append(cmds, graphCommands(e)...)
-	cmds = append(cmds, compareCommand(e), sweepCommand(e), joinCommand(e), ladderCommand(e), reportCommand(e))
+	cmds = append(cmds, compareCommand(e), sweepCommand(e), ioCommand(e), joinCommand(e), ladderCommand(e), reportCommand(e))
 	cmds = append(cmds, completionCommand(e, func() []*cli.Command { return commands(e) }), manCommand(e, func() *cli.App { return newApp(e) }))
 	for _, c := range cmds {
 		c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return &usageError{flagMessage(err.Error())} }

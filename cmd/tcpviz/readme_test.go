@@ -42,6 +42,7 @@ func TestREADMEColumns(t *testing.T) {
 		{"summary", charts.SummaryColumns.Docs()},
 		{"compare", charts.CompareColumns.Docs()},
 		{"join", charts.JoinColumns.Docs()},
+		{"io", charts.IOColumns.Docs()},
 	} {
 		begin, end := "<!-- columns:"+tc.name+" -->\n", "<!-- end columns:"+tc.name+" -->"
 		i := strings.Index(readme, begin)

@@ -1,0 +1,277 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"tcpviz/reassembly"
+)
+
+// IOOptions choose what IO counts.
+type IOOptions struct {
+	// Interval is the width of each bin in ns (> 0).
+	Interval int64
+	// Top is how many flows, those that carried the most payload, are
+	// named; the others are summed as one, "other" (0: all named).
+	Top int
+	// Keep, if set, is the flows counted (a --filter); the others are
+	// left out of every bin.
+	Keep func(*FlowResult) bool
+}
+
+// IOFlow is one flow of an I/O table: a TCP connection or a flow of
+// another transport, both directions together.
+type IOFlow struct {
+	Proto    uint8
+	Index    int // tcp.stream, udp.stream, or the flow's number
+	Src, Dst string
+	Packets  int64
+	Bytes    int64 // transport payload, both directions
+	// Other is set on the sum of the flows not among the Top.
+	Other bool
+	// Flows is how many flows this one is (more than 1 for Other).
+	Flows int
+}
+
+// Label names the flow in a legend: "tcp 3 10.0.0.1:40000 → 10.0.0.2:80",
+// "other (12 flows)".
+func (f *IOFlow) Label() string {
+	if f.Other {
+		return fmt.Sprintf("other (%s)", Plural(int64(f.Flows), "flow"))
+	}
+	return fmt.Sprintf("%s %d %s → %s", ProtoName(f.Proto), f.Index, f.Src, f.Dst)
+}
+
+// IOBin is one interval: what each flow carried in it, and how fairly
+// the flows active in it shared it.
+type IOBin struct {
+	Start   int64   // ns after the capture's first packet
+	Packets []int64 // by IOResult.Flows
+	Bytes   []int64
+	// Active is how many flows (every one, not only the Top) carried at
+	// least 1% of its payload; Jain is Jain's fairness index of their bytes,
+	// (Σx)²/(n·Σx²): 1 when they shared equally, 1/n when one took all
+	// (NaN with none).
+	Active int
+	Jain   float64
+}
+
+// IOResult is an I/O table: every interval of the capture, the flows.
+type IOResult struct {
+	Origin   int64 // the capture's first packet, ns since the epoch
+	Interval int64
+	Flows    []IOFlow // the Top by payload, most first, then Other if any
+	Bins     []IOBin
+	Warnings []string
+}
+
+// ioCompeting is the part of an interval's payload a flow must carry to
+// count among the flows sharing it (Jain's index).
+const ioCompeting = 0.01
+
+// ioKey names a flow while the capture is read.
+type ioKey struct {
+	proto uint8
+	index int
+}
+
+// ioCount is one flow's count in one bin.
+type ioCount struct{ packets, bytes int64 }
+
+// IO reads a capture and counts, for every flow of every transport and
+// every interval, the packets and the transport payload that passed the
+// capture point (TCP retransmissions included: what was on the wire),
+// as Wireshark's I/O graphs and tcptrace's traffic module do.
+func IO(r *reassembly.Reader, o IOOptions) (*IOResult, error) {
+	if o.Interval <= 0 {
+		return nil, fmt.Errorf("interval %d ns: want more than 0", o.Interval)
+	}
+	origin, seen := int64(0), false
+	bins := map[ioKey]map[int64]ioCount{}
+	add := func(k ioKey, t int64, n int) {
+		if !seen {
+			origin, seen = t, true
+		}
+		b := (t - origin) / o.Interval
+		if t < origin {
+			b = -1 - (origin-t-1)/o.Interval // a packet before the first (clock steps): its own bin
+		}
+		m := bins[k]
+		if m == nil {
+			m = map[int64]ioCount{}
+			bins[k] = m
+		}
+		c := m[b]
+		c.packets++
+		c.bytes += int64(n)
+		m[b] = c
+	}
+	var flows []*FlowResult
+	res, err := Run(r, RunOptions{Keep: -1,
+		OnSegment: func(c *reassembly.Conn, s *reassembly.Segment, _ PacketInfo) {
+			add(ioKey{reassembly.ProtoTCP, s.Stream}, s.Time, s.PayloadLen)
+		},
+		OnDatagram: func(d *reassembly.Datagram, f *reassembly.Flow) {
+			add(ioKey{f.Proto, f.Index}, d.Time, d.Length)
+		},
+		OnFlow: func(f *FlowResult) {
+			cp := *f
+			cp.App = nil
+			flows = append(flows, &cp)
+		}})
+	out := &IOResult{Origin: origin, Interval: o.Interval}
+	if res != nil {
+		out.Warnings = res.Warnings
+	}
+	// The flows, most payload first; the Top named.
+	var kept []*FlowResult
+	for _, f := range flows {
+		if _, ok := bins[ioKey{f.Proto, f.Flow}]; ok && (o.Keep == nil || o.Keep(f)) {
+			kept = append(kept, f)
+		}
+	}
+	total := func(f *FlowResult) int64 { return f.Bytes[0] + f.Bytes[1] }
+	slices.SortStableFunc(kept, func(a, b *FlowResult) int {
+		if c := cmp.Compare(total(b), total(a)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.FirstTime, b.FirstTime)
+	})
+	col := map[ioKey]int{}
+	named := len(kept)
+	if o.Top > 0 && o.Top < named {
+		named = o.Top
+	}
+	for i, f := range kept {
+		k := ioKey{f.Proto, f.Flow}
+		if i < named {
+			col[k] = i
+			out.Flows = append(out.Flows, IOFlow{Proto: f.Proto, Index: f.Flow, Src: f.Src.String(), Dst: f.Dst.String(),
+				Packets: f.Packets[0] + f.Packets[1], Bytes: total(f), Flows: 1})
+			continue
+		}
+		if len(out.Flows) == named {
+			out.Flows = append(out.Flows, IOFlow{Other: true})
+		}
+		col[k] = named
+		of := &out.Flows[named]
+		of.Packets += f.Packets[0] + f.Packets[1]
+		of.Bytes += total(f)
+		of.Flows++
+	}
+	// The bins, from the first packet's to the last's, empty ones too.
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, f := range kept {
+		for b := range bins[ioKey{f.Proto, f.Flow}] {
+			lo, hi = min(lo, b), max(hi, b)
+		}
+	}
+	if lo > hi {
+		return out, err
+	}
+	out.Bins = make([]IOBin, hi-lo+1)
+	for i := range out.Bins {
+		out.Bins[i] = IOBin{Start: (lo + int64(i)) * o.Interval, Packets: make([]int64, len(out.Flows)), Bytes: make([]int64, len(out.Flows))}
+	}
+	all := make([]int64, len(out.Bins))
+	for _, f := range kept {
+		k := ioKey{f.Proto, f.Flow}
+		j := col[k]
+		for b, c := range bins[k] {
+			bin := &out.Bins[b-lo]
+			bin.Packets[j] += c.packets
+			bin.Bytes[j] += c.bytes
+			all[b-lo] += c.bytes
+		}
+	}
+	// The flows competing in an interval: those that carried at least
+	// ioCompeting of its payload (a control connection's few bytes beside
+	// bulk transfers are not a competitor that got nothing).
+	sum, sq := make([]float64, len(out.Bins)), make([]float64, len(out.Bins))
+	for _, f := range kept {
+		for b, c := range bins[ioKey{f.Proto, f.Flow}] {
+			if i := b - lo; c.bytes > 0 && float64(c.bytes) >= ioCompeting*float64(all[i]) {
+				x := float64(c.bytes)
+				out.Bins[i].Active++
+				sum[i] += x
+				sq[i] += x * x
+			}
+		}
+	}
+	for i := range out.Bins {
+		out.Bins[i].Jain = math.NaN()
+		if n := out.Bins[i].Active; n > 0 {
+			out.Bins[i].Jain = sum[i] * sum[i] / (float64(n) * sq[i])
+		}
+	}
+	return out, err
+}
+
+// IO graph kinds.
+const (
+	IOStacked  = "stacked"  // each flow's throughput stacked on the ones before
+	IOLines    = "lines"    // one line per flow
+	IOFairness = "fairness" // Jain's index over time
+)
+
+// IOGraph draws an I/O table: the throughput of each flow per interval
+// (stacked: each line the total of it and the flows before it, the top
+// line the capture's), or Jain's fairness index over time.
+func IOGraph(io *IOResult, kind string) *Graph {
+	g := &Graph{Kind: "io", Stream: -1, XCol: -1, YCol: 0, TimeOrigin: io.Origin,
+		X: Axis{Label: "time since the capture's first packet", Unit: "s", Time: true}}
+	secs := float64(io.Interval) / 1e9
+	// Steps from each bin's start; a last point closes the last bin.
+	at := func(b *IOBin) int64 { return io.Origin + b.Start }
+	closing := func(ps []Point) []Point {
+		if n := len(ps); n > 0 {
+			p := ps[n-1]
+			p.Time += io.Interval
+			ps = append(ps, p)
+		}
+		return ps
+	}
+	if kind == IOFairness {
+		g.Title = "Fairness: Jain's index of the flows sharing each interval (1% of its payload or more)"
+		g.Y = Axis{Label: "Jain's fairness index"}
+		g.Columns = []string{"jain_index", "active_flows"}
+		s := Series{Name: "Jain's fairness index", Kind: Steps}
+		for i := range io.Bins {
+			b := &io.Bins[i]
+			if !math.IsNaN(b.Jain) {
+				s.Points = append(s.Points, Point{Time: at(b), V: [3]float64{b.Jain, float64(b.Active)}})
+			}
+		}
+		s.Points = closing(s.Points)
+		g.Series = []Series{s}
+		return g
+	}
+	g.Title = "I/O: throughput of every flow"
+	if kind == IOStacked {
+		g.Title = "I/O: throughput of every flow, stacked"
+	}
+	g.Y = Axis{Label: "throughput (payload)", Unit: "bit/s"}
+	g.Columns = []string{"throughput_bps", "packets"}
+	g.Series = make([]Series, len(io.Flows))
+	for j := range io.Flows {
+		g.Series[j] = Series{Name: io.Flows[j].Label(), Kind: Steps}
+	}
+	for i := range io.Bins {
+		b := &io.Bins[i]
+		var below float64
+		for j := range io.Flows {
+			v := float64(b.Bytes[j]) * 8 / secs
+			if kind == IOStacked {
+				v += below
+				below = v
+			}
+			g.Series[j].Points = append(g.Series[j].Points, Point{Time: at(b), V: [3]float64{v, float64(b.Packets[j])}})
+		}
+	}
+	for j := range g.Series {
+		g.Series[j].Points = closing(g.Series[j].Points)
+	}
+	return g
+}

@@ -1,0 +1,45 @@
+package charts
+
+import (
+	"math"
+
+	"tcpviz/analyze"
+)
+
+// IORow is one row of `tcpviz io`: one flow (or the sum of the others)
+// in one interval.
+type IORow struct {
+	File string
+	IO   *analyze.IOResult
+	Bin  *analyze.IOBin
+	Flow int // index in IO.Flows
+}
+
+func (r *IORow) flow() *analyze.IOFlow { return &r.IO.Flows[r.Flow] }
+
+// IOColumns are the columns of `tcpviz io`, in order: one row per
+// interval and flow, long form (DuckDB pivots it).
+var IOColumns = Schema[IORow]{
+	{"file", String, "", "the capture, as named on the command line (- for standard input)", func(r *IORow) Value { return StrV(r.File) }},
+	{"interval_start_s", Float, "s", "start of the interval, from the capture's first packet", func(r *IORow) Value { return SecondsV(r.Bin.Start) }},
+	{"interval_s", Float, "s", "the interval's width (--interval)", func(r *IORow) Value { return SecondsV(r.IO.Interval) }},
+	{"flow", String, "", "the flow: transport, number (tcp.stream, udp.stream), sender of its first packet → the other side; other (N flows) for the sum of those not among the --top", func(r *IORow) Value { return StrV(r.flow().Label()) }},
+	{"proto", String, "", "its transport: tcp, udp, icmp, ... (empty for other)", func(r *IORow) Value { return StrV(analyze.ProtoName(r.flow().Proto)).Or(!r.flow().Other) }},
+	{"stream", Int, "", "its number within its transport: tcp.stream, udp.stream (empty for other)", func(r *IORow) Value { return IntV(int64(r.flow().Index)).Or(!r.flow().Other) }},
+	{"packets", Int, "packets", "packets of the flow in the interval, both ways", func(r *IORow) Value { return IntV(r.Bin.Packets[r.Flow]) }},
+	{"payload_bytes", Int, "B", "transport payload in the interval, both ways, retransmissions included (what passed the capture point)", func(r *IORow) Value { return IntV(r.Bin.Bytes[r.Flow]) }},
+	{"throughput_bps", Float, "bit/s", "payload_bytes × 8 / interval_s", func(r *IORow) Value {
+		return FloatV(float64(r.Bin.Bytes[r.Flow])*8/(float64(r.IO.Interval)/1e9), -1)
+	}},
+	{"share", Float, "", "the flow's part of the interval's payload (0 to 1; empty when nothing passed)", func(r *IORow) Value {
+		var all int64
+		for _, b := range r.Bin.Bytes {
+			all += b
+		}
+		return FloatV(float64(r.Bin.Bytes[r.Flow])/float64(all), -1).Or(all > 0)
+	}},
+	{"active_flows", Int, "", "flows that carried at least 1% of the interval's payload (all of them, not only the --top): those sharing it", func(r *IORow) Value { return IntV(int64(r.Bin.Active)) }},
+	{"jain_index", Float, "", "Jain's fairness index of the active flows' payload in the interval, (Σx)²/(n·Σx²): 1 when they shared equally, 1/n when one took all (empty when none was active)", func(r *IORow) Value {
+		return FloatV(r.Bin.Jain, -1).Or(!math.IsNaN(r.Bin.Jain))
+	}},
+}

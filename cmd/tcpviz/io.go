@@ -1,0 +1,153 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"tcpviz/analyze"
+	"tcpviz/charts"
+)
+
+func ioCommand(e *env) *cli.Command {
+	tf, of, jf := &tableFlags{}, &tableOutFlags{}, &jobsFlags{}
+	picture := &pictureFlags{axes: true, noHide: true}
+	filter := &filterFlags{rows: true}
+	interval, iv := secondsFlag("interval", time.Second, maxSeconds, true, "width of each interval (1s, 100ms)")
+	top, tv := intFlag("top", nil, 8, 0, 1000, "how many flows, those that carried the most payload, are named; the others are summed as other (0: all)", "")
+	graph, gv := choiceFlag("graph", nil, analyze.IOStacked, []string{analyze.IOStacked, analyze.IOLines, analyze.IOFairness},
+		"the figure (-o .png .svg .pdf): every flow's throughput stacked, a line per flow, or Jain's fairness index over time", "")
+	return &cli.Command{
+		Name:  "io",
+		Usage: "an I/O graph of every flow: packets, payload and throughput per interval of each flow of any transport, and how fairly they shared (Jain's index)",
+		Description: "Counts, for every flow of the capture (TCP connections, UDP and other flows) and every\n" +
+			"--interval from its first packet, the packets and the transport payload that passed the\n" +
+			"capture point (retransmissions included), as Wireshark's I/O graphs and tcptrace's traffic\n" +
+			"module count them. The --top flows that carried the most payload are named, the others\n" +
+			"summed as other. The table has one row per interval and flow (long form), with the\n" +
+			"flow's share of the interval and Jain's fairness index of the flows active in it,\n" +
+			"(Σx)²/(n·Σx²): 1 when they shared equally, 1/n when one took all. -o with .png .svg\n" +
+			".pdf draws the figure (--graph stacked, lines or fairness) of one capture.",
+		ArgsUsage: "CAPTURE|DIR ...",
+		Flags:     append(groupFlags(tf, of, jf, picture, filter), interval, top, graph),
+		Action: func(c *cli.Context) error {
+			if err := parseGroups(c, tf, of, jf, picture, filter); err != nil {
+				return err
+			}
+			if of.OutDir != "" {
+				return usagef("io: --out-dir: the I/O table is one table; name it with -o")
+			}
+			var figure charts.GraphFormat
+			if ext := strings.ToLower(strings.TrimPrefix(extOf(of.Output), ".")); ext == "png" || ext == "svg" || ext == "pdf" {
+				figure = charts.GraphFormat(ext)
+			}
+			format := charts.CSV
+			if figure == "" {
+				f, err := of.format(tf, isTerminal(e.stdout))
+				if err != nil {
+					return err
+				}
+				format = f
+			}
+			ins, err := e.inputsOf(c, nil)
+			if err != nil {
+				return err
+			}
+			if figure != "" && len(ins) != 1 {
+				return usagef("io: a figure is of one capture (%d given); a table takes several", len(ins))
+			}
+			var keep func(*analyze.FlowResult) bool
+			if filter.Expr != nil {
+				keep = func(fr *analyze.FlowResult) bool {
+					return filter.Expr.match(&flowView{a: fr.Src, b: fr.Dst, sent: [2]bool{fr.Packets[0] > 0, fr.Packets[1] > 0}, proto: analyze.ProtoName(fr.Proto), stream: fr.Flow})
+				}
+			}
+			o := analyze.IOOptions{Interval: iv.ns, Top: int(tv.v), Keep: keep}
+			results := make([]*analyze.IOResult, len(ins))
+			failed := false
+			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+				r, res := ioOf(e, in, o)
+				results[i] = r
+				return res
+			})
+			forEachInput(ins, jf.Jobs, work, func(_ int, _ input, r fileResult) {
+				failed = e.printResult(r) || failed
+			})
+			done()
+			write := func(w io.Writer) error {
+				rw := charts.NewRowWriter(w, format, charts.IOColumns.Docs())
+				for i, r := range results {
+					if r == nil {
+						continue
+					}
+					for b := range r.Bins {
+						for j := range r.Flows {
+							if err := rw.WriteRow(charts.IOColumns.Row(&charts.IORow{File: ins[i].name, IO: r, Bin: &r.Bins[b], Flow: j})); err != nil {
+								return err
+							}
+						}
+					}
+				}
+				return rw.Close()
+			}
+			if figure != "" {
+				r := results[0]
+				if r == nil {
+					return errReported
+				}
+				if len(r.Bins) == 0 {
+					return fmt.Errorf("io: %s: no flow carried payload%s", ins[0].display(), map[bool]string{true: " that --filter matches", false: ""}[filter.Expr != nil])
+				}
+				g := analyze.IOGraph(r, gv.v)
+				picture.apply(g)
+				po := picture.Plot
+				if po.Title == "" {
+					po.Title = g.Title + " — " + captureTitle(ins[0])
+				}
+				write = func(w io.Writer) error { return charts.WriteGraph(w, g, figure, po) }
+			}
+			if of.Output == "" || of.Output == "-" {
+				if err := write(e.stdout); err != nil {
+					return err
+				}
+			} else {
+				if err := refuseInput(of.Output, e.guarded(ins)); err != nil {
+					return err
+				}
+				if err := writeAtomic(of.Output, e.guarded(ins), write); err != nil {
+					return err
+				}
+				fmt.Fprintln(e.stdout, escapeName(of.Output))
+			}
+			if failed {
+				return errReported
+			}
+			return nil
+		},
+	}
+}
+
+// ioOf counts one capture's flows per interval.
+func ioOf(e *env, in input, o analyze.IOOptions) (*analyze.IOResult, fileResult) {
+	src, err := e.newSource(in, 1)
+	if err != nil {
+		return nil, fileResult{err: err}
+	}
+	defer src.close()
+	r, err := src.open()
+	if err != nil {
+		return nil, fileResult{err: prefixErr(in, err)}
+	}
+	out, err := analyze.IO(r, o)
+	var res fileResult
+	if out != nil {
+		res.warnings = warningsOf(in, out.Warnings)
+	}
+	if err != nil {
+		res.err = prefixErr(in, err)
+	}
+	return out, res
+}
