@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -37,20 +36,9 @@ func ioCommand(e *env) *cli.Command {
 			if err := parseGroups(c, tf, of, jf, picture, filter); err != nil {
 				return err
 			}
-			if of.OutDir != "" {
-				return usagef("io: --out-dir: the I/O table is one table; name it with -o")
-			}
-			var figure charts.GraphFormat
-			if ext := strings.ToLower(strings.TrimPrefix(extOf(of.Output), ".")); ext == "png" || ext == "svg" || ext == "pdf" {
-				figure = charts.GraphFormat(ext)
-			}
-			format := charts.CSV
-			if figure == "" {
-				f, err := of.format(tf, isTerminal(e.stdout))
-				if err != nil {
-					return err
-				}
-				format = f
+			figure, format, err := of.figureOrTable("io", tf, isTerminal(e.stdout))
+			if err != nil {
+				return err
 			}
 			ins, err := e.inputsOf(c, nil)
 			if err != nil {
@@ -109,18 +97,8 @@ func ioCommand(e *env) *cli.Command {
 				}
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, figure, po) }
 			}
-			if of.Output == "" || of.Output == "-" {
-				if err := write(e.stdout); err != nil {
-					return err
-				}
-			} else {
-				if err := refuseInput(of.Output, e.guarded(ins)); err != nil {
-					return err
-				}
-				if err := writeAtomic(of.Output, e.guarded(ins), write); err != nil {
-					return err
-				}
-				fmt.Fprintln(e.stdout, escapeName(of.Output))
+			if err := e.writeOutput(of.Output, ins, write); err != nil {
+				return err
 			}
 			if failed {
 				return errReported

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"unicode/utf8"
+
+	"tcpviz/charts"
 )
 
 // writeAtomic writes a file through a temporary file in the same directory
@@ -499,5 +501,36 @@ func refuseReportDirs(ins, all []input, bases []string, outDir string) error {
 			}
 		}
 	}
+	return nil
+}
+
+// figureOrTable is what -o asks of a command whose output is one table
+// or one figure (sweep, io): a figure for .png .svg .pdf (figure set),
+// the table's format otherwise.
+func (f *tableOutFlags) figureOrTable(cmd string, tf *tableFlags, tty bool) (figure charts.GraphFormat, format charts.TableFormat, err error) {
+	if f.OutDir != "" {
+		return "", "", usagef("%s: --out-dir: the output is one table or one figure; name it with -o", cmd)
+	}
+	if ext := strings.ToLower(strings.TrimPrefix(extOf(f.Output), ".")); ext == "png" || ext == "svg" || ext == "pdf" {
+		return charts.GraphFormat(ext), charts.CSV, nil
+	}
+	format, err = f.format(tf, tty)
+	return "", format, err
+}
+
+// writeOutput writes the one output of a command: to standard output
+// (no -o, or -), or to the file -o names (never over an input; its name
+// printed).
+func (e *env) writeOutput(out string, ins []input, write func(io.Writer) error) error {
+	if out == "" || out == "-" {
+		return write(e.stdout)
+	}
+	if err := refuseInput(out, e.guarded(ins)); err != nil {
+		return err
+	}
+	if err := writeAtomic(out, e.guarded(ins), write); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, escapeName(out))
 	return nil
 }

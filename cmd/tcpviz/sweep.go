@@ -66,20 +66,9 @@ func sweepCommand(e *env) *cli.Command {
 			}
 			metric, unit := m.name, m.unit
 			m.align = analyze.Align(align.v)
-			var graph charts.GraphFormat
-			if of.OutDir != "" {
-				return usagef("sweep: --out-dir: the sweep is one table; name it with -o")
-			}
-			if ext := strings.ToLower(strings.TrimPrefix(extOf(of.Output), ".")); ext == "png" || ext == "svg" || ext == "pdf" {
-				graph = charts.GraphFormat(ext)
-			}
-			format := charts.CSV
-			if graph == "" {
-				f, err := of.format(tf, isTerminal(e.stdout))
-				if err != nil {
-					return err
-				}
-				format = f
+			graph, format, err := of.figureOrTable("sweep", tf, isTerminal(e.stdout))
+			if err != nil {
+				return err
 			}
 			ins, err := e.inputsOf(c, nil, pf.args(c)...)
 			if err != nil {
@@ -134,18 +123,8 @@ func sweepCommand(e *env) *cli.Command {
 				}
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, graph, po) }
 			}
-			if of.Output == "" || of.Output == "-" {
-				if err := write(e.stdout); err != nil {
-					return err
-				}
-			} else {
-				if err := refuseInput(of.Output, e.guarded(ins)); err != nil {
-					return err
-				}
-				if err := writeAtomic(of.Output, e.guarded(ins), write); err != nil {
-					return err
-				}
-				fmt.Fprintln(e.stdout, escapeName(of.Output))
+			if err := e.writeOutput(of.Output, ins, write); err != nil {
+				return err
 			}
 			if failed {
 				return errReported
