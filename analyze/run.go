@@ -27,12 +27,18 @@ type ConnInfo struct {
 	// Handshake: the three-way handshake was captured (the client's SYN,
 	// the SYN/ACK, and the client's ACK of it or the server's data).
 	Handshake bool
+	// ZeekState and ZeekHistory are Zeek's conn_state and history
+	// (reassembly.Conn.ZeekState); ZeekOrigClient is set when Zeek's
+	// originator, whose letters are upper case, is the client.
+	ZeekState, ZeekHistory string
+	ZeekOrigClient         bool
 }
 
 // NewConnInfo describes connection c.
 func NewConnInfo(c *reassembly.Conn) ConnInfo {
 	ci := ConnInfo{Stream: c.Stream, Client: c.Client, Server: c.Server,
 		FirstTime: c.FirstTime, Duration: c.Duration(), State: string(c.State()), Handshake: c.Handshake && c.HandshakeDone}
+	ci.ZeekState, ci.ZeekHistory, ci.ZeekOrigClient = c.ZeekState()
 	for d := range 2 {
 		ci.Packets[d] = c.Dir[d].Packets
 		ci.Bytes[d] = c.Dir[d].Bytes

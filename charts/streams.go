@@ -35,6 +35,14 @@ var StreamsColumns = Schema[StreamRow]{
 	{"handshake", Bool, "", "the three-way handshake was captured: the client's SYN, the SYN/ACK and what followed it (false for a lone SYN, a SYN answered by a RST)", func(r *StreamRow) Value { return BoolV(r.Info.Handshake) }},
 	{"c2s_duplicates", Int, "packets", "client-to-server packets captured twice (several interfaces, -i any)", streamInt(func(c *analyze.ConnInfo) int64 { return c.Duplicates[0] })},
 	{"s2c_duplicates", Int, "packets", "server-to-client packets captured twice", streamInt(func(c *analyze.ConnInfo) int64 { return c.Duplicates[1] })},
+	{"conn_state", String, "", "Zeek's conn_state: S0 (attempt, no reply), S1 (established, not closed), SF (established and closed), REJ (rejected), S2 and S3 (closed by the originator or the responder only), RSTO and RSTR (reset by the originator or the responder), RSTOS0, RSTRH, SH, SHR (half-open cases), OTH (midstream); as Zeek's TCP analyzer computes it", func(r *StreamRow) Value { return StrV(r.Info.ZeekState) }},
+	{"history", String, "", "Zeek's history: S SYN, H SYN/ACK, A pure ACK, D data, F FIN, R RST, T retransmission and W zero window (at the 1st, 10th, 100th…), I FIN+RST, Q SYN with FIN or RST, ^ roles flipped; upper case from Zeek's originator, lower case from its responder (no G: content gaps need Zeek's application analyzers)", func(r *StreamRow) Value { return StrV(r.Info.ZeekHistory) }},
+	{"zeek_originator", String, "", "which side Zeek takes for the originator (upper-case letters): client, or server when its heuristics flipped the roles", func(r *StreamRow) Value {
+		if r.Info.ZeekOrigClient {
+			return StrV("client")
+		}
+		return StrV("server")
+	}},
 }
 
 // FormatTime formats nanoseconds since the epoch as RFC 3339 UTC with

@@ -98,6 +98,8 @@ type Conn struct {
 	// the SYN again from them.
 	lone    bool
 	synWire uint16
+	// zeek is Zeek's view of it: conn_state and history (ZeekState).
+	zeek zeekConn
 }
 
 // LoneSYN returns the SYN of a connection the tracker kept as that SYN
@@ -673,8 +675,9 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 				if prev != nil {
 					delete(t.conns, key)
 				}
-				return c
+				return c // its SYN is Zeek's when a second packet comes (add)
 			}
+			c.zeek.packet(seg.Dir, seg)
 			t.conns[key] = c
 			t.last = c
 			return c
@@ -682,6 +685,9 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 		t.conns[key] = c
 	}
 	c.add(seg)
+	if !seg.InICMP {
+		c.zeek.packet(seg.Dir, seg)
+	}
 	t.last = c
 	t.minLast = min(t.minLast, seg.Time)
 	return c
@@ -700,6 +706,8 @@ func (c *Conn) add(seg *Segment) {
 		// SYN goes with it (Segment.First), for the analysis to replay.
 		syn, _ := c.LoneSYN()
 		seg.First, c.lone, c.synWire = &syn, false, 0
+		c.zeek = zeekConn{}
+		c.zeek.packet(C2S, &syn)
 	}
 	d := c.dirOf(seg.SrcAddrPort())
 	seg.Stream, seg.Dir = c.Stream, d
