@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -174,6 +175,9 @@ type CSVWriter struct {
 	w   io.Writer
 	buf []byte
 	err error // the first write error
+	// Times is how Time cells are written, and booleans with
+	// TimeSpreadsheet.
+	Times TimeFormat
 	// The last second a Time cell was in, and its text up to the
 	// decimals: a table's times are mostly of the same second.
 	sec    int64
@@ -309,8 +313,48 @@ func (cw *CSVWriter) comma(i int) {
 	}
 }
 
+// TimeFormat is how a CSV writes times (--time-format).
+type TimeFormat string
+
+// Time formats: RFC 3339 UTC with nanoseconds (2026-11-30T21:18:38.686173000Z),
+// seconds since the epoch with nine decimals (1796073518.686173000), or
+// what spreadsheets' CSV import turns into a date (2026-11-30
+// 21:18:38.686173, UTC, to the microsecond), booleans then 1 and 0.
+const (
+	TimeRFC3339     TimeFormat = "rfc3339"
+	TimeEpoch       TimeFormat = "epoch"
+	TimeSpreadsheet TimeFormat = "spreadsheet"
+)
+
+// TimeFormats are the formats, for --time-format.
+var TimeFormats = []TimeFormat{TimeRFC3339, TimeEpoch, TimeSpreadsheet}
+
+// SetTimeFormat makes a CSV RowWriter write times (and, for
+// spreadsheets, booleans) in f; other formats keep their own.
+func SetTimeFormat(rw RowWriter, f TimeFormat) {
+	if c, ok := rw.(*csvRows); ok {
+		c.cw.Times = f
+	}
+}
+
 // cell appends v: numbers, booleans and times never need quotes.
 func (cw *CSVWriter) cell(v *Value) {
+	if v.Kind == Time && !v.Null && cw.Times != "" && cw.Times != TimeRFC3339 {
+		if cw.Times == TimeEpoch {
+			cw.buf = AppendSeconds(cw.buf, v.I)
+			return
+		}
+		cw.buf = time.Unix(0, v.I).UTC().AppendFormat(cw.buf, "2006-01-02 15:04:05.000000")
+		return
+	}
+	if v.Kind == Bool && !v.Null && cw.Times == TimeSpreadsheet {
+		if v.B {
+			cw.buf = append(cw.buf, '1')
+		} else {
+			cw.buf = append(cw.buf, '0')
+		}
+		return
+	}
 	if v.Kind == Time && !v.Null {
 		// ns = sec·1e9 + frac, 0 ≤ frac < 1e9
 		sec, frac := v.I/1e9, v.I%1e9

@@ -612,8 +612,9 @@ func (f *outputFlags) parse(c *cli.Context) error {
 
 // tableFlags choose a table's format.
 type tableFlags struct {
-	format *choiceValue
-	Format charts.TableFormat // "" until resolved against the output
+	format, times *choiceValue
+	Format        charts.TableFormat // "" until resolved against the output
+	Times         charts.TimeFormat  // CSV's times
 }
 
 func (f *tableFlags) flags() []cli.Flag {
@@ -623,11 +624,19 @@ func (f *tableFlags) flags() []cli.Flag {
 	}
 	fl, v := choiceFlag("format", []string{"f"}, "", names, "output format", "table on a terminal, csv otherwise")
 	f.format = v
-	return []cli.Flag{fl}
+	var times []string
+	for _, t := range charts.TimeFormats {
+		times = append(times, string(t))
+	}
+	tl, tv := choiceFlag("time-format", nil, string(charts.TimeRFC3339), times,
+		"how CSV writes times: rfc3339 (UTC, nanoseconds), epoch (seconds, nine decimals), or spreadsheet (2026-11-30 21:18:38.686173 UTC, which LibreOffice's CSV import reads as a date; booleans as 1 and 0)", "")
+	f.times = tv
+	return []cli.Flag{fl, tl}
 }
 
 func (f *tableFlags) parse(*cli.Context) error {
 	f.Format = charts.TableFormat(f.format.v)
+	f.Times = charts.TimeFormat(f.times.v)
 	return nil
 }
 

@@ -35,6 +35,8 @@ type tableSpec[R any] struct {
 	// flowRows, when set instead of rows, makes one table of the flows of
 	// every transport (flows.go).
 	flowRows func(file string, fr *analyze.FlowResult, add func(*R))
+	// times is how CSV writes times (--time-format).
+	times charts.TimeFormat
 	// filter, when set, keeps the connections and flows it matches
 	// (--filter); matched counts them.
 	filter  filterExpr
@@ -225,6 +227,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 		if len(pf.Names) > 0 {
 			spec.csvRow = nil // the table's own CSV fast path writes its own columns
 		}
+		spec.times = tf.Times
 		readable := false // the text table's few columns, not asked for
 		toStdout := of.Output == "" || of.Output == "-"
 		switch {
@@ -317,6 +320,7 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 		}
 	} else {
 		rw = charts.NewRowWriter(w, format, cols)
+		charts.SetTimeFormat(rw, spec.times)
 	}
 	// One input streams its rows as they come (CSV straight from the
 	// records where the table allows it); several are collected per input
