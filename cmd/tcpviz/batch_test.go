@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -156,15 +157,39 @@ func TestVersionCompletionMan(t *testing.T) {
 				if out, err := cmd.CombinedOutput(); err != nil {
 					t.Errorf("bash -n: %v %s", err, out)
 				}
+				// Flag values complete: --style <TAB>, -f <TAB>.
+				for _, c := range []struct{ words, want string }{
+					{"tcpviz seq --style ''", "tcptrace stevens"},
+					{"tcpviz summary -f ''", "csv json ndjson table parquet"},
+					{"tcpviz io --graph f", "fairness"},
+				} {
+					n := len(strings.Fields(c.words)) - 1
+					cmd := exec.Command(bash, "-c", script+"\nCOMP_WORDS=("+c.words+"); COMP_CWORD="+fmt.Sprint(n)+"; _tcpviz; echo \"${COMPREPLY[*]}\"")
+					out, err := cmd.Output()
+					if got := strings.TrimSpace(string(out)); err != nil || got != c.want {
+						t.Errorf("bash completion of %q: %q (%v), want %q", c.words, got, err, c.want)
+					}
+				}
 			}
+		}
+		if sh == "fish" && !strings.Contains(script, `-l style -x -a "tcptrace stevens"`) {
+			t.Errorf("fish completion does not complete --style's values")
+		}
+		if sh == "zsh" && !strings.Contains(script, `'--style:style:(tcptrace stevens)'`) {
+			t.Errorf("zsh completion does not complete --style's values")
 		}
 	}
 	if _, _, code := tcpviz(t, nil, "completion", "tcsh"); code != 2 {
 		t.Errorf("completion tcsh: exit %d", code)
 	}
 	man, _, code := tcpviz(t, nil, "man")
-	if code != 0 || !strings.Contains(man, ".TH tcpviz") {
-		t.Fatalf("man: exit %d", code)
+	if code != 0 || !strings.Contains(man, ".TH tcpviz 1") {
+		t.Fatalf("man: exit %d, not section 1", code)
+	}
+	for _, want := range []string{".SH EXAMPLES", ".SH SEE ALSO", "param_<column>", "capture=<name>-<hash>", ".B tcpviz\n.I COMMAND"} {
+		if !strings.Contains(man, want) {
+			t.Errorf("man page lacks %q", want)
+		}
 	}
 	for _, c := range []string{"streams", "summary", "seq", "cwnd", "compare", "report", "flows"} {
 		if !strings.Contains(man, c) {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -48,6 +49,45 @@ func versionString() string {
 		}
 	}
 	return out + " built with " + bi.GoVersion
+}
+
+// flagValue says what a flag takes: nothing (a switch), a value, and the
+// values it allows (a choice) or files.
+type flagValue struct {
+	takes   bool
+	choices []string
+	files   bool
+}
+
+// valueOf is what f takes.
+func valueOf(f cli.Flag) flagValue {
+	if _, ok := f.(*cli.BoolFlag); ok {
+		return flagValue{}
+	}
+	v := flagValue{takes: true}
+	if g, ok := f.(*cli.GenericFlag); ok {
+		if c, ok := g.Value.(*choiceValue); ok {
+			v.choices = c.choices
+		}
+	}
+	switch f.Names()[0] {
+	case "output", "out-dir", "manifest", "files-from", "table":
+		v.files = true
+	}
+	return v
+}
+
+// spellings are a flag's spellings: --name, -n.
+func spellings(f cli.Flag) []string {
+	var out []string
+	for _, n := range f.Names() {
+		if len(n) == 1 {
+			out = append(out, "-"+n)
+		} else {
+			out = append(out, "--"+n)
+		}
+	}
+	return out
 }
 
 // commandFlags lists, per command, its flag spellings (--name and -n).
@@ -115,6 +155,17 @@ func writeBashCompletion(w io.Writer, cmds []*cli.Command) error {
 	b.WriteString("# bash completion for tcpviz (tcpviz completion bash)\n_tcpviz() {\n")
 	b.WriteString("  local cur=${COMP_WORDS[COMP_CWORD]}\n")
 	fmt.Fprintf(&b, "  if [[ $COMP_CWORD -eq 1 ]]; then COMPREPLY=($(compgen -W %q -- \"$cur\")); return; fi\n", strings.Join(append(names(cmds), "--help", "--version"), " "))
+	b.WriteString("  local prev=${COMP_WORDS[COMP_CWORD-1]}\n  case \"${COMP_WORDS[1]} $prev\" in\n")
+	for _, c := range cmds {
+		for _, f := range c.Flags {
+			if v := valueOf(f); len(v.choices) > 0 {
+				for _, sp := range spellings(f) {
+					fmt.Fprintf(&b, "    %q) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n", c.Name+" "+sp, strings.Join(v.choices, " "))
+				}
+			}
+		}
+	}
+	b.WriteString("  esac\n")
 	b.WriteString("  if [[ $cur == -* ]]; then\n    case ${COMP_WORDS[1]} in\n")
 	flags := commandFlags(cmds)
 	for _, c := range cmds {
@@ -132,9 +183,25 @@ func writeZshCompletion(w io.Writer, cmds []*cli.Command) error {
 		fmt.Fprintf(&b, "    %q\n", c.Name+":"+strings.ReplaceAll(c.Usage, ":", "\\:"))
 	}
 	b.WriteString("  )\n  if (( CURRENT == 2 )); then _describe command cmds; return; fi\n  case $words[2] in\n")
-	flags := commandFlags(cmds)
 	for _, c := range cmds {
-		fmt.Fprintf(&b, "    %s) _arguments '*:file:_files' %s ;;\n", c.Name, quoteAll(flags[c.Name]))
+		var specs []string
+		for _, f := range c.Flags {
+			v := valueOf(f)
+			for _, sp := range spellings(f) {
+				switch {
+				case len(v.choices) > 0:
+					specs = append(specs, sp+":"+strings.TrimLeft(sp, "-")+":("+strings.Join(v.choices, " ")+")")
+				case v.files:
+					specs = append(specs, sp+":file:_files")
+				case v.takes:
+					specs = append(specs, sp+":"+strings.TrimLeft(sp, "-")+": ")
+				default:
+					specs = append(specs, sp)
+				}
+			}
+		}
+		specs = append(specs, "--help")
+		fmt.Fprintf(&b, "    %s) _arguments '*:file:_files' %s ;;\n", c.Name, quoteAll(specs))
 	}
 	b.WriteString("  esac\n}\ncompdef _tcpviz tcpviz\n")
 	_, err := io.WriteString(w, b.String())
@@ -170,6 +237,14 @@ func writeFishCompletion(w io.Writer, cmds []*cli.Command) error {
 			if short != "" {
 				line += " -s " + short
 			}
+			switch v := valueOf(f); {
+			case len(v.choices) > 0:
+				line += fmt.Sprintf(" -x -a %q", strings.Join(v.choices, " "))
+			case v.files:
+				line += " -r -F"
+			case v.takes:
+				line += " -x"
+			}
 			if u, ok := f.(cli.DocGenerationFlag); ok {
 				line += fmt.Sprintf(" -d %q", u.GetUsage())
 			}
@@ -181,19 +256,75 @@ func writeFishCompletion(w io.Writer, cmds []*cli.Command) error {
 }
 
 // manCommand is the hidden `tcpviz man`: the manual page in roff, made
-// from the command definitions (make man writes docs/tcpviz.1).
+// from the command definitions (make man writes docs/tcpviz.1): section
+// 1, placeholders (<name>) kept, with a synopsis, examples and see also.
 func manCommand(e *env, app func() *cli.App) *cli.Command {
 	return &cli.Command{
 		Name:   "man",
 		Hidden: true,
 		Usage:  "print the manual page (roff)",
 		Action: func(*cli.Context) error {
-			s, err := app().ToMan()
+			a := app()
+			// The page is made from markdown, where <name> is a tag:
+			// escaped, it stays.
+			for _, c := range a.Commands {
+				c.Usage, c.Description, c.ArgsUsage = manText(c.Usage), manText(c.Description), manText(c.ArgsUsage)
+				for _, f := range c.Flags {
+					if v := reflect.ValueOf(f); v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
+						if u := v.Elem().FieldByName("Usage"); u.IsValid() && u.Kind() == reflect.String && u.CanSet() {
+							u.SetString(manText(u.String()))
+						}
+					}
+				}
+			}
+			s, err := a.ToManWithSection(1)
 			if err != nil {
 				return err
 			}
+			s = strings.Replace(s, ".SH SYNOPSIS\ntcpviz\n", ".SH SYNOPSIS\n.B tcpviz\n.I COMMAND\n[\\fIFLAGS\\fP] \\fICAPTURE\\fP|\\fIDIR\\fP ...\n", 1)
+			s = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(s) + manExamples
 			_, err = io.WriteString(e.stdout, s)
 			return err
 		},
 	}
 }
+
+// manText escapes what markdown would take for HTML.
+func manText(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// manExamples are the page's EXAMPLES and SEE ALSO, in roff.
+const manExamples = `
+.SH EXAMPLES
+.TP
+\fBtcpviz summary \-f table capture.pcap\fP
+every connection direction: throughput, RTT, retransmissions, the path's losses, the diagnosis
+.TP
+\fBtcpviz seq \-o seq.png capture.pcap\fP
+the tcptrace time/sequence graph of the connection that carried the most payload
+.TP
+\fBtcpviz compare \-\-label "no PEP" \-\-label PEP nopep.pcap pep.pcap\fP
+one transfer over each path, overlaid, with a comparison table on standard output
+.TP
+\fBtcpviz sweep \-\-param 'rtt=sweep_(\\d+)ms' \-\-param 'kind=(fixed|jitter)' \-\-rows rtt \-\-cols kind,proto \-f table sweep/\fP
+an experiment's table: mean ± 95% interval of each group's throughput
+.TP
+\fBtcpviz packets \-\-filter 'host 10.0.0.1 and port 443' \-f parquet \-o p.parquet capture.pcap\fP
+the per-packet analysis (Wireshark's flags, bytes in flight, RTT, the path's verdict) for DuckDB
+.TP
+\fBtcpviz io \-\-interval 500ms \-\-graph fairness \-o fair.png capture.pcap\fP
+Jain's fairness index of the flows sharing each interval
+.TP
+\fBtcpviz join client.pcap server.pcap\fP
+the same transfers captured at two points: what each hop lost, reordered and delayed
+.TP
+\fBtcpviz report capture.pcap\fP
+every graph and the summary in capture-report/index.html
+.SH SEE ALSO
+.BR tshark (1),
+.BR tcpdump (1),
+.BR tcptrace (1),
+.BR wireshark (1),
+.BR zeek (8)
+`
