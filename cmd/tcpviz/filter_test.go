@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -109,5 +110,54 @@ func TestGraphFilter(t *testing.T) {
 	}
 	if _, stderr, code := tcpviz(t, nil, "tput", "--filter", "port 80", "-o", filepath.Join(t.TempDir(), "x.png"), capture); code != 1 || !strings.Contains(stderr, "matches the filter") {
 		t.Errorf("a filter matching nothing: exit %d, %q", code, stderr)
+	}
+}
+
+// TestCaptureStreamSuffix: CAPTURE#N names stream N of the capture for
+// every command: the tables' rows are that stream's, the graphs and the
+// report draw it; a file whose name ends so is taken as named; a number
+// out of range fails alone.
+func TestCaptureStreamSuffix(t *testing.T) {
+	in := demoCapture + "#0"
+	for _, c := range []struct {
+		cmd, col string
+	}{{"streams", "stream"}, {"summary", "stream"}, {"packets", "stream"}, {"flows", "flow"}} {
+		out, stderr, code := tcpviz(t, nil, c.cmd, "-f", "csv", "--fields", c.col, in)
+		if code != 0 {
+			t.Fatalf("%s %s: %s", c.cmd, in, stderr)
+		}
+		rows := sweepCSV(t, out)
+		for _, r := range rows {
+			if r[c.col] != "0" {
+				t.Errorf("%s %s: a row of stream %s", c.cmd, in, r[c.col])
+			}
+		}
+		if len(rows) == 0 {
+			t.Errorf("%s %s: no rows", c.cmd, in)
+		}
+	}
+	out, _, _ := tcpviz(t, nil, "seq", "-o", "-", in)
+	whole, _, _ := tcpviz(t, nil, "seq", "-o", "-", "-s", "0", demoCapture)
+	if out != whole || out == "" {
+		t.Errorf("seq %s differs from seq -s 0", in)
+	}
+	dir := t.TempDir()
+	stdout, stderr, code := tcpviz(t, nil, "report", "--out-dir", dir, in)
+	if code != 0 {
+		t.Fatalf("report: %s", stderr)
+	}
+	if page, _ := os.ReadFile(strings.TrimSpace(stdout)); !strings.Contains(string(page), "(stream 0, c2s)</h2>") {
+		t.Errorf("the report's main connection is not stream 0")
+	}
+	// A file named so is that file.
+	named := filepath.Join(dir, "cap#1")
+	b, _ := os.ReadFile(demoCapture)
+	os.WriteFile(named, b, 0o644)
+	out, _, code = tcpviz(t, nil, "streams", "-f", "csv", "--fields", "stream", named)
+	if code != 0 || strings.Count(out, "\n") != 3 {
+		t.Errorf("a file named cap#1: exit %d, %q (want both streams)", code, out)
+	}
+	if _, stderr, code := tcpviz(t, nil, "streams", demoCapture+"#99999999999999999999", demoCapture); code != 1 || !strings.Contains(stderr, "out of range") {
+		t.Errorf("an out-of-range stream: exit %d, %q", code, stderr)
 	}
 }

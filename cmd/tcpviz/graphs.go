@@ -142,6 +142,11 @@ func loadWith(e *env, in input, passes int, load func(func() (*reassembly.Reader
 // graphOf draws the graph of one input and writes it: to -o, or to a name
 // derived from base in --out-dir (printed).
 func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fileResult {
+	if in.hasStream { // CAPTURE#N: that connection, whatever -s says
+		r := *req
+		r.conn.Stream = in.stream
+		req = &r
+	}
 	var l *analyze.Loaded
 	var res fileResult
 	o := req.window.Series

@@ -28,6 +28,10 @@ type input struct {
 	// graphs draw that UDP flow (udpFlow, -1 for the busiest).
 	udp     bool
 	udpFlow int
+	// stream is set for CAPTURE#N: that connection (tcp.stream N) of the
+	// capture, for every command (a table's rows, a graph, a report).
+	stream    int
+	hasStream bool
 	// joined, when set, holds the other captures of A.pcap+B.pcap
 	// (report): the same transfer captured elsewhere, joined with this
 	// one (path: A.pcap). A pointer: inputs stay comparable.
@@ -80,6 +84,17 @@ func expandInputs(args []string) []input {
 					n = -1
 				}
 				out = append(out, input{name: a, path: m[1], regular: fst.Mode().IsRegular(), udp: true, udpFlow: n})
+				continue
+			}
+		}
+		if m := streamSuffix.FindStringSubmatch(a); err != nil && m != nil {
+			if fst, ferr := os.Stat(m[1]); ferr == nil && !fst.IsDir() {
+				n, aerr := strconv.Atoi(m[2])
+				if aerr != nil {
+					out = append(out, failed(a, fmt.Errorf("stream number out of range")))
+					continue
+				}
+				out = append(out, input{name: m[1], path: m[1], regular: fst.Mode().IsRegular(), stream: n, hasStream: true})
 				continue
 			}
 		}

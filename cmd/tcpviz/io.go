@@ -9,6 +9,7 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
+	"tcpviz/reassembly"
 )
 
 func ioCommand(e *env) *cli.Command {
@@ -57,6 +58,13 @@ func ioCommand(e *env) *cli.Command {
 			results := make([]*analyze.IOResult, len(ins))
 			failed := false
 			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+				o := o
+				if in.hasStream { // CAPTURE#N: that connection alone
+					next := o.Keep
+					o.Keep = func(fr *analyze.FlowResult) bool {
+						return fr.Proto == reassembly.ProtoTCP && fr.Flow == in.stream && (next == nil || next(fr))
+					}
+				}
 				r, res := ioOf(e, in, o)
 				results[i] = r
 				return res

@@ -137,6 +137,9 @@ var reportPointsOver = 1 << 20
 // pass over it (after a first pass that ranks the connections).
 func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, sel func(*reassembly.Conn) bool, po charts.PlotOptions) fileResult {
 	var res fileResult
+	if in.hasStream { // CAPTURE#N: that connection is the main one
+		cf.Stream = in.stream
+	}
 	src, err := e.newSource(in, 2)
 	if err != nil {
 		return fileResult{err: err}

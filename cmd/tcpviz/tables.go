@@ -328,6 +328,13 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 	stream := len(ins) == 1 && !partitions
 	perInput := make([][][]charts.Value, len(ins))
 	work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+		spec := spec
+		if in.hasStream { // CAPTURE#N: that stream's rows
+			spec.filter = streamFilter{map[int]bool{in.stream: true}, spec.filter}
+			if spec.matched == nil {
+				spec.matched = new(atomic.Int64)
+			}
+		}
 		src, err := e.newSource(in, 1)
 		if err != nil {
 			return fileResult{err: err}
