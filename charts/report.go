@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"bytes"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -19,8 +20,10 @@ import (
 type Report struct {
 	Capture string
 	// Conns are the connections with graphs; the first is the main one,
-	// shown first.
+	// shown first. More are connections whose graphs are in script files
+	// beside the page (ReportConn.Script), loaded when opened.
 	Conns  []ReportConn
+	More   []ReportConn
 	Tables []string // data files, relative to the index
 	// Summary has the connection directions the page lists (the
 	// busiest, when there are many); its rows switch the page to their
@@ -43,6 +46,9 @@ type ReportConn struct {
 	Nav    string
 	Table  *Table
 	Images []ReportImage
+	// Script is the file, relative to the index, that holds a
+	// connection of Report.More (WriteReportScript writes it).
+	Script string
 }
 
 // ReportImage is a picture of a report, relative to the index, with its
@@ -134,13 +140,43 @@ type reportView struct {
 }
 
 // reportRow is one row of the summary, with the connection it switches
-// to (-1: none has graphs).
+// to (-1: none has graphs) and the script that holds it, if not the page.
 type reportRow struct {
-	Conn  int
-	Cells []string
+	Conn   int
+	Script string
+	Cells  []string
 }
 
-var reportTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+// reportSection is what the section of one connection is drawn from:
+// its index in the page, the connection.
+type reportSection struct {
+	I int
+	C ReportConn
+}
+
+// sectionTemplate is one connection's section, in the page or in a
+// script file beside it.
+const sectionTemplate = `{{define "section"}}{{with .C}}<section class="conn" id="conn-{{$.I}}" data-conn="{{$.I}}" aria-labelledby="h-{{$.I}}"{{if $.I}} hidden{{end}}>
+<h2 id="h-{{$.I}}">{{if $.I}}Connection{{else}}Main connection{{end}}: {{.Label}}</h2>
+{{if .Diagnosis}}<p class="diag">{{.Diagnosis}}</p>{{end}}
+<dl>{{range .Facts}}<dt>{{.Label}}</dt><dd>{{.Value}}</dd>{{end}}</dl>
+{{with .Table}}<div class="scroll"><table>
+<tr>{{range .Columns}}<th>{{.Name}}{{with .Unit}} ({{.}}){{end}}</th>{{end}}</tr>
+{{range .Cells}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table></div>{{end}}
+{{if .Graphs}}<p><label>Graph <select class="pick"><option value="">every graph</option>{{range $j, $g := .Graphs}}<option value="{{$j}}">{{.Caption}}</option>{{end}}</select></label></p>{{end}}
+{{range $j, $g := .Graphs}}<figure class="graph" data-conn="{{$.I}}" data-graph="{{$j}}" aria-labelledby="cap-{{$.I}}-{{$j}}">
+<figcaption id="cap-{{$.I}}-{{$j}}">{{.Caption}}<button type="button" class="reset">Reset zoom</button>{{with .Image}}<a href="{{.}}">PNG</a>{{end}}</figcaption>
+<div class="plot"><canvas role="img" tabindex="0" aria-label="{{.Alt}}" aria-describedby="ro-{{$.I}}-{{$j}}"></canvas><div class="tip" hidden></div></div>
+<output class="readout" id="ro-{{$.I}}-{{$j}}" aria-live="polite"></output><output class="frame" aria-live="polite"></output>
+<div class="legend" role="group" aria-label="series"></div>
+</figure>
+{{end}}{{range .Images}}<figure><figcaption>{{.Caption}}</figcaption><img src="{{.File}}" alt="{{.Caption}}" style="max-width:100%"></figure>
+{{end}}</section>{{end}}{{end}}`
+
+var reportTemplate = template.Must(template.Must(template.New("report").Funcs(template.FuncMap{
+	"sec": func(i int, c ReportConn) reportSection { return reportSection{i, c} },
+}).Parse(sectionTemplate)).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -200,23 +236,7 @@ tr.graphed { cursor: pointer; } tr.graphed:hover { background: var(--hover); } t
 </header>
 <noscript><p>This page draws its graphs with JavaScript; the PNG files beside it show the main connection.</p></noscript>
 <main>
-{{range $i, $c := .Conns}}<section class="conn" id="conn-{{$i}}" data-conn="{{$i}}" aria-labelledby="h-{{$i}}"{{if $i}} hidden{{end}}>
-<h2 id="h-{{$i}}">{{if $i}}Connection{{else}}Main connection{{end}}: {{.Label}}</h2>
-{{if .Diagnosis}}<p class="diag">{{.Diagnosis}}</p>{{end}}
-<dl>{{range .Facts}}<dt>{{.Label}}</dt><dd>{{.Value}}</dd>{{end}}</dl>
-{{with .Table}}<div class="scroll"><table>
-<tr>{{range .Columns}}<th>{{.Name}}{{with .Unit}} ({{.}}){{end}}</th>{{end}}</tr>
-{{range .Cells}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table></div>{{end}}
-{{if .Graphs}}<p><label>Graph <select class="pick"><option value="">every graph</option>{{range $j, $g := .Graphs}}<option value="{{$j}}">{{.Caption}}</option>{{end}}</select></label></p>{{end}}
-{{range $j, $g := .Graphs}}<figure class="graph" data-conn="{{$i}}" data-graph="{{$j}}" aria-labelledby="cap-{{$i}}-{{$j}}">
-<figcaption id="cap-{{$i}}-{{$j}}">{{.Caption}}<button type="button" class="reset">Reset zoom</button>{{with .Image}}<a href="{{.}}">PNG</a>{{end}}</figcaption>
-<div class="plot"><canvas role="img" tabindex="0" aria-label="{{.Alt}}" aria-describedby="ro-{{$i}}-{{$j}}"></canvas><div class="tip" hidden></div></div>
-<output class="readout" id="ro-{{$i}}-{{$j}}" aria-live="polite"></output><output class="frame" aria-live="polite"></output>
-<div class="legend" role="group" aria-label="series"></div>
-</figure>
-{{end}}{{range .Images}}<figure><figcaption>{{.Caption}}</figcaption><img src="{{.File}}" alt="{{.Caption}}" style="max-width:100%"></figure>
-{{end}}</section>
+{{range $i, $c := .Conns}}{{template "section" (sec $i $c)}}
 {{end}}
 <section aria-labelledby="every">
 <h2 id="every">Every connection</h2>
@@ -226,7 +246,7 @@ tr.graphed { cursor: pointer; } tr.graphed:hover { background: var(--hover); } t
 <details id="columns"><summary>Columns</summary>{{range $k, $c := .Columns}}<label><input type="checkbox" value="{{$k}}"{{if index $.Visible $k}} checked{{end}}> {{$c.Name}}</label>{{end}}</details>
 <div class="scroll"><table id="summary">
 <thead><tr>{{range .Columns}}<th scope="col" data-name="{{.Name}}" aria-sort="none" title="{{.Doc}}"><button type="button">{{.Name}}{{with .Unit}} ({{.}}){{end}}</button></th>{{end}}</tr></thead>
-<tbody>{{range $.Rows}}<tr{{if ge .Conn 0}} class="graphed" data-conn="{{.Conn}}" tabindex="0"{{end}}>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
+<tbody>{{range $.Rows}}<tr{{if ge .Conn 0}} class="graphed" data-conn="{{.Conn}}"{{with .Script}} data-script="{{.}}"{{end}} tabindex="0"{{end}}>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</tbody></table></div>{{end}}
 </section>
 </main>
@@ -248,6 +268,9 @@ func WriteReport(w io.Writer, r *Report) error {
 	for i, c := range r.Conns {
 		byStream[strconv.Itoa(c.Stream)] = i
 	}
+	for k, c := range r.More {
+		byStream[strconv.Itoa(c.Stream)] = len(r.Conns) + k
+	}
 	if r.Summary != nil {
 		col := -1
 		for k, c := range r.Summary.Columns {
@@ -264,32 +287,61 @@ func WriteReport(w io.Writer, r *Report) error {
 			if col >= 0 {
 				if i, ok := byStream[rr.Cells[col]]; ok {
 					rr.Conn = i
+					if k := i - len(r.Conns); k >= 0 {
+						rr.Script = r.More[k].Script
+					}
 				}
 			}
 			v.Rows = append(v.Rows, rr)
 		}
 	}
 	b := []byte(`{"conns":[`)
-	for i, c := range r.Conns {
+	for i := range r.Conns {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"stream":`...)
-		b = append(b, strconv.Itoa(c.Stream)...)
-		b = append(b, `,"label":`...)
-		b = appendJSONString(b, c.Label)
-		b = append(b, `,"graphs":[`...)
-		for j, g := range c.Graphs {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, g.data...)
-		}
-		b = append(b, "]}"...)
+		b = appendConnJSON(b, &r.Conns[i])
 	}
 	b = append(b, "]}"...)
 	// Nothing in b can end the script element: its strings have <, > and
 	// & escaped, the rest is numbers and punctuation.
 	v.Data = template.JS(b)
 	return reportTemplate.Execute(w, v)
+}
+
+// appendConnJSON appends what the page draws a connection's graphs from.
+func appendConnJSON(b []byte, c *ReportConn) []byte {
+	b = append(b, `{"stream":`...)
+	b = strconv.AppendInt(b, int64(c.Stream), 10)
+	b = append(b, `,"label":`...)
+	b = appendJSONString(b, c.Label)
+	b = append(b, `,"graphs":[`...)
+	for j, g := range c.Graphs {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, g.data...)
+	}
+	return append(b, "]}"...)
+}
+
+// WriteReportScript writes the script of connection k of r.More: its
+// section and the points of its graphs, handed to the page
+// (tcpvizMore), which loads it with a script element when the
+// connection is opened (so that the page works from file://).
+func WriteReportScript(w io.Writer, r *Report, k int) error {
+	i := len(r.Conns) + k
+	var html bytes.Buffer
+	if err := reportTemplate.ExecuteTemplate(&html, "section", reportSection{i, r.More[k]}); err != nil {
+		return err
+	}
+	b := []byte("tcpvizMore(")
+	b = strconv.AppendInt(b, int64(i), 10)
+	b = append(b, ',')
+	b = appendJSONString(b, html.String())
+	b = append(b, ',')
+	b = appendConnJSON(b, &r.More[k])
+	b = append(b, ");\n"...)
+	_, err := w.Write(b)
+	return err
 }

@@ -497,15 +497,15 @@
 
   // The graphs on a connection's time axis share their whole range: the
   // union of theirs.
-  function linkRanges() {
+  function linkRanges(ci) {
     const byConn = new Map();
     for (const p of plots) {
-      if (!p.linked) continue;
+      if (!p.linked || p.ci !== ci) continue;
       const r = byConn.get(p.ci) || [Infinity, -Infinity];
       byConn.set(p.ci, [Math.min(r[0], p.full.x0), Math.max(r[1], p.full.x1)]);
     }
     for (const p of plots) {
-      if (!p.linked) continue;
+      if (!p.linked || p.ci !== ci) continue;
       const r = byConn.get(p.ci);
       p.full.x0 = r[0]; p.full.x1 = r[1];
       p.view = Object.assign({}, p.full);
@@ -515,7 +515,7 @@
   // Connections: one section shown at a time.
   function show(ci) {
     for (const sec of document.querySelectorAll("section.conn")) sec.hidden = +sec.dataset.conn !== ci;
-    for (const b of document.querySelectorAll("nav button")) {
+    for (const b of document.querySelectorAll("nav button[data-conn]")) {
       b.classList.toggle("on", +b.dataset.conn === ci);
       b.setAttribute("aria-current", String(+b.dataset.conn === ci));
     }
@@ -607,18 +607,52 @@
     });
   }
 
-  for (const c of data.conns) for (const g of c.graphs) decode(g);
-  for (const fig of document.querySelectorAll("figure.graph")) {
-    plots.push(new Plot(fig, +fig.dataset.conn, +fig.dataset.graph));
+  // attach makes the plots of a connection's section and its picker.
+  function attach(sec) {
+    const ci = +sec.dataset.conn;
+    for (const fig of sec.querySelectorAll("figure.graph")) plots.push(new Plot(fig, ci, +fig.dataset.graph));
+    linkRanges(ci);
+    for (const sel of sec.querySelectorAll("select.pick")) sel.addEventListener("change", () => pickGraph(sel));
   }
-  linkRanges();
-  for (const el of document.querySelectorAll("nav button, tr.graphed")) {
-    el.addEventListener("click", () => show(+el.dataset.conn));
+
+  // open shows a connection: one of the page's, or one whose section and
+  // points are in a script beside it (conns/conn-N.js), loaded with a
+  // script element (which works from file://) the first time.
+  const loading = {};
+  function open(el) {
+    const ci = +el.dataset.conn;
+    if (!document.getElementById("conn-" + ci) && el.dataset.script) {
+      if (!loading[ci]) {
+        loading[ci] = true;
+        const s = document.createElement("script");
+        s.src = el.dataset.script;
+        s.onerror = () => { loading[ci] = false; el.title = "could not load " + el.dataset.script; };
+        document.body.appendChild(s);
+      }
+      return;
+    }
+    show(ci);
+  }
+
+  // tcpvizMore receives a connection from its script: its section, and
+  // the points of its graphs.
+  window.tcpvizMore = function (ci, html, conn) {
+    if (document.getElementById("conn-" + ci)) return;
+    data.conns[ci] = conn;
+    for (const g of conn.graphs) decode(g);
+    document.querySelector('section[aria-labelledby="every"]').insertAdjacentHTML("beforebegin", html);
+    attach(document.getElementById("conn-" + ci));
+    show(ci);
+  };
+
+  for (const c of data.conns) for (const g of c.graphs) decode(g);
+  for (const sec of document.querySelectorAll("section.conn")) attach(sec);
+  for (const el of document.querySelectorAll("nav button[data-conn], tr.graphed")) {
+    el.addEventListener("click", () => open(el));
   }
   for (const tr of document.querySelectorAll("tr.graphed")) {
-    tr.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); show(+tr.dataset.conn); } });
+    tr.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); open(tr); } });
   }
-  for (const sel of document.querySelectorAll("select.pick")) sel.addEventListener("change", () => pickGraph(sel));
   table();
   theme();
   window.addEventListener("resize", () => { for (const p of plots) p.draw(); });

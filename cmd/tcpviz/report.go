@@ -75,8 +75,14 @@ func reportCommand(e *env) *cli.Command {
 }
 
 // reportConns is how many connections, the busiest, get graphs in the
-// page besides the main one.
-const reportConns = 10
+// page besides the main one; reportMoreConns how many more get them in
+// scripts beside it (conns/conn-N.js, loaded when opened). Together they
+// stay within analyze's budget of packets drawn beside the main
+// connection (524,288).
+const (
+	reportConns     = 10
+	reportMoreConns = 200
+)
 
 // reportTableConns is how many connections the page's table shows, the
 // busiest (both directions of each): the page of a capture of a million
@@ -198,7 +204,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 						werr = tcw.WriteRow(charts.StreamsColumns.Row(&charts.StreamRow{File: in.name, Info: cr.Info}))
 					}
 					kept.add(cr.Info.Stream, cr.Info.Bytes[0]+cr.Info.Bytes[1], rows)
-				}}, reportConns)
+				}}, reportConns+reportMoreConns)
 			for _, cw := range []*charts.CSVWriter{scw, tcw} {
 				if werr == nil {
 					werr = cw.Flush()
@@ -310,12 +316,31 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 			}
 			rc.Graphs = append(rc.Graphs, *rgr)
 		}
-		rep.Conns = append(rep.Conns, rc)
+		if i <= reportConns {
+			rep.Conns = append(rep.Conns, rc)
+		} else {
+			rep.More = append(rep.More, rc)
+		}
 		ls[i] = nil // its graphs are no longer needed
 	}
 	if in.joined != nil {
 		if err := e.reportJoined(in, rep, files, dir, cf, po); err != nil {
 			res.warnings = append(res.warnings, fmt.Sprintf("%s: the joined captures are left out of the report: %v", in.display(), err))
+		}
+	}
+	if len(rep.More) > 0 {
+		// The connections beyond the busiest, each in a script beside
+		// the page, loaded when opened.
+		if err := makeDir(filepath.Join(dir, "conns"), e.made); err != nil {
+			return fail(err)
+		}
+		for k := range rep.More {
+			rep.More[k].Script = fmt.Sprintf("conns/conn-%d.js", len(rep.Conns)+k)
+		}
+		for k := range rep.More {
+			if err := files.write(filepath.Join(dir, rep.More[k].Script), func(w io.Writer) error { return charts.WriteReportScript(w, rep, k) }); err != nil {
+				return fail(err)
+			}
 		}
 	}
 	rep.Tables = append(rep.Tables, "summary.csv", "streams.csv")

@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"tcpviz/analyze"
+	"tcpviz/scripts/pcapngcraft"
 )
 
 // browserPath finds Chromium (.ci/run installs Debian's). Without one the
@@ -35,6 +36,22 @@ func browserPath(t *testing.T) string {
 	}
 	t.Skip("no Chromium on PATH (apt-get install chromium): the interactive report is not checked in a browser")
 	return ""
+}
+
+// newBrowser starts headless Chromium for a test (stopped at its end).
+func newBrowser(t *testing.T, browser string) context.Context {
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(browser), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1300, 1400))
+	t.Cleanup(cancel)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
 }
 
 // plotInfo is what the page's test hook says of one graph.
@@ -71,17 +88,7 @@ func TestReportInBrowser(t *testing.T) {
 	index := strings.TrimSpace(stdout)
 	page := (&url.URL{Scheme: "file", Path: index}).String()
 
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(browser), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1300, 1400))
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
+	ctx := newBrowser(t, browser)
 
 	var mu sync.Mutex
 	var problems []string
@@ -448,4 +455,81 @@ func mustFloat(t *testing.T, s string) float64 {
 		t.Fatalf("%q: %v", s, err)
 	}
 	return v
+}
+
+// TestReportMoreConnections: a connection beyond the page's busiest is
+// opened from its row of the table: its script (conns/conn-N.js) loads
+// from file://, and its section and graphs are drawn like the others'.
+func TestReportMoreConnections(t *testing.T) {
+	browser := browserPath(t)
+	var f pcapngcraft.File
+	f.Section(false)
+	f.Interface(pcapngcraft.LinkEthernet, 0)
+	for i := range 14 {
+		for _, p := range (pcapngcraft.Transfer{Start: 1_700_000_000e9 + int64(i)*1e8, RTT: 40e6, Gap: 1e6, Segments: 4 + i, MSS: 1000,
+			Client: [4]byte{10, 1, 0, 1}, Server: [4]byte{10, 2, 0, 2}, CPort: uint16(1000 + i), SPort: 80}).Packets() {
+			fr, w := pcapngcraft.Frame(pcapngcraft.LinkEthernet, p)
+			f.EPB(0, pcapngcraft.Ticks(p.Time, 6), w, fr)
+		}
+	}
+	capture := filepath.Join(t.TempDir(), "many.pcapng")
+	os.WriteFile(capture, f.Bytes(), 0o644)
+	dir := t.TempDir()
+	stdout, stderr, code := tcpviz(t, nil, "report", "--out-dir", dir, capture)
+	if code != 0 {
+		t.Fatalf("report: %s", stderr)
+	}
+	index := strings.TrimSpace(stdout)
+	scripts, _ := filepath.Glob(filepath.Join(filepath.Dir(index), "conns", "conn-*.js"))
+	if len(scripts) != 3 {
+		t.Fatalf("%d connection scripts, want 14 − 11 in the page = 3", len(scripts))
+	}
+	ctx := newBrowser(t, browser)
+	var problems []string
+	var mu sync.Mutex
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*runtime.EventExceptionThrown); ok {
+			mu.Lock()
+			problems = append(problems, e.ExceptionDetails.Text)
+			mu.Unlock()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	page := (&url.URL{Scheme: "file", Path: index}).String()
+	if err := chromedp.Do(ctx, chromedp.Navigate(page), chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`))); err != nil {
+		t.Fatal(err)
+	}
+	ci, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("tr.graphed[data-script]").dataset.conn`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := strconv.Atoi(ci); n < 11 {
+		t.Fatalf("the first row with a script opens connection %s, one of the page's", ci)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`tr.graphed[data-script] td`)),
+		chromedp.WaitVisible(chromedp.CSS(`section#conn-`+ci+`:not([hidden]) canvas`))); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](`tcpvizReport.plots().filter(p => p.visible)`))
+	var ps []plotInfo
+	if err == nil {
+		err = json.Unmarshal(raw, &ps)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) == 0 || fmt.Sprint(ps[0].Conn) != ci {
+		t.Fatalf("visible after the click: %+v", ps)
+	}
+	for _, p := range ps {
+		if len(p.Series) == 0 || p.X[1] <= p.X[0] {
+			t.Errorf("connection %d, %s: %+v", p.Conn, p.Title, p)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(problems) > 0 {
+		t.Errorf("exceptions: %v", problems)
+	}
 }
