@@ -1,6 +1,8 @@
 package charts
 
 import (
+	"strconv"
+
 	"tcpviz/analyze"
 )
 
@@ -68,4 +70,83 @@ var PacketsColumns = Schema[PacketRow]{
 		w, ok := pathWords[r.Rec.Info.Path]
 		return StrV(w).Or(ok)
 	}},
+}
+
+// PacketsCSV writes rows of every column of PacketsColumns, in their
+// order, as Schema.WriteCSV writes them (a test keeps the two equal) but
+// without a Value per cell: the file's text and each set of TCP flags'
+// are made once. The packets table's CSV, a million rows a second.
+func PacketsCSV(cw *CSVWriter) func(*PacketRow) error {
+	var file string
+	var fileTxt []byte
+	flagTxt := map[uint16][]byte{}
+	flagBits := [...]analyze.Flag{analyze.Retransmission, analyze.FastRetransmission, analyze.SpuriousRetrans, analyze.OutOfOrder,
+		analyze.LostSegment, analyze.DupAck}
+	flagBits2 := [...]analyze.Flag{analyze.ZeroWindow, analyze.ZeroWindowProbe, analyze.WindowFull, analyze.KeepAlive,
+		analyze.WindowUpdate, analyze.AckUnseen}
+	boolean := func(b bool) {
+		cw.buf = append(cw.buf, ',')
+		switch {
+		case cw.Times == TimeSpreadsheet && b:
+			cw.buf = append(cw.buf, '1')
+		case cw.Times == TimeSpreadsheet:
+			cw.buf = append(cw.buf, '0')
+		case b:
+			cw.buf = append(cw.buf, "true"...)
+		default:
+			cw.buf = append(cw.buf, "false"...)
+		}
+	}
+	return func(r *PacketRow) error {
+		rec := r.Rec
+		if fileTxt == nil || r.File != file {
+			file, fileTxt = r.File, appendCSVField(nil, r.File)
+		}
+		b := append(cw.buf, fileTxt...)
+		b = strconv.AppendInt(append(b, ','), rec.Frame, 10)
+		b = AppendSeconds(append(b, ','), rec.Time)
+		b = AppendSeconds(append(b, ','), rec.Time-r.Start)
+		b = strconv.AppendInt(append(b, ','), int64(r.Stream), 10)
+		b = append(append(b, ','), rec.Dir.String()...)
+		b = strconv.AppendUint(append(b, ','), uint64(uint32(rec.Seq)), 10)
+		b = append(b, ',')
+		if rec.HasAck {
+			b = strconv.AppendUint(b, uint64(uint32(rec.Ack)), 10)
+		}
+		b = strconv.AppendInt(append(b, ','), int64(rec.Len), 10)
+		ft, ok := flagTxt[uint16(rec.Flags)]
+		if !ok {
+			ft = appendCSVField(nil, rec.Flags.String())
+			flagTxt[uint16(rec.Flags)] = ft
+		}
+		b = append(append(b, ','), ft...)
+		b = append(b, ',')
+		if rec.Info.Window >= 0 {
+			b = strconv.AppendInt(b, rec.Info.Window, 10)
+		}
+		cw.buf = b
+		for _, f := range flagBits {
+			boolean(rec.Info.Flags.Has(f))
+		}
+		cw.buf = append(cw.buf, ',')
+		if rec.Info.DupAckNum > 0 {
+			cw.buf = strconv.AppendInt(cw.buf, int64(rec.Info.DupAckNum), 10)
+		}
+		for _, f := range flagBits2 {
+			boolean(rec.Info.Flags.Has(f))
+		}
+		cw.buf = append(cw.buf, ',')
+		if rec.Info.BytesInFlight >= 0 {
+			cw.buf = strconv.AppendInt(cw.buf, rec.Info.BytesInFlight, 10)
+		}
+		cw.buf = append(cw.buf, ',')
+		if rec.Info.AckRTT != -1 {
+			cw.buf = strconv.AppendFloat(cw.buf, float64(rec.Info.AckRTT)/1e6, 'f', 6, 64)
+		}
+		cw.buf = append(cw.buf, ',')
+		if w, ok := pathWords[rec.Info.Path]; ok {
+			cw.buf = append(cw.buf, w...)
+		}
+		return cw.endRow()
+	}
 }

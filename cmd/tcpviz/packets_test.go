@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"tcpviz/charts"
 	"testing"
 
 	"tcpviz/internal/golden"
@@ -102,4 +103,25 @@ func TestPacketsMatchTshark(t *testing.T) {
 		t.Fatal("no capture checked")
 	}
 	t.Logf("%d captures, %d frames equal to tshark's", checked, frames)
+}
+
+// TestPacketsFastCSV: the packets table's own CSV writer (charts.
+// PacketsCSV) writes what the schema's cells write, byte for byte, in
+// both the default and the spreadsheet forms, on captures with
+// retransmissions, SACK, duplicate ACKs and zero windows.
+func TestPacketsFastCSV(t *testing.T) {
+	var names []string
+	for _, c := range charts.PacketsColumns {
+		names = append(names, c.Name)
+	}
+	all := strings.Join(names, ",") // naming the columns takes the schema's path
+	for _, f := range []string{demoCapture, "../../testdata/lossy_sll2.pcap", "../../testdata/geo_pep_short.pcap", "../../testdata/truth-jitter/gt_j10_loss1.tx.pcap.gz"} {
+		for _, tf := range []string{"rfc3339", "spreadsheet"} {
+			fast, _, c1 := tcpviz(t, nil, "packets", "-f", "csv", "--time-format", tf, f)
+			slow, _, c2 := tcpviz(t, nil, "packets", "-f", "csv", "--time-format", tf, "--fields", all, f)
+			if c1 != 0 || c2 != 0 || fast != slow || strings.Count(fast, "\n") < 10 {
+				t.Errorf("%s (%s): the fast CSV (%d bytes) differs from the schema's (%d bytes)", f, tf, len(fast), len(slow))
+			}
+		}
+	}
 }

@@ -85,6 +85,7 @@ var packetsSpec = tableSpec[charts.PacketRow]{
 	segRows: func(file string, start int64, c *reassembly.Conn, r *analyze.Record, add func(*charts.PacketRow)) {
 		add(&charts.PacketRow{File: file, Stream: c.Stream, Start: start, Rec: r})
 	},
+	csvRow: charts.PacketsCSV,
 }
 
 func packetsCommand(e *env) *cli.Command {
