@@ -138,12 +138,12 @@ func (z *zeekConn) flip() {
 	z.addHistory('^')
 }
 
-// likelyServerPort is Zeek's likely_server_ports (the ports its analyzers
-// register) for the ones common on the wire.
+// likelyServerPort is Zeek's likely_server_ports (the ports its
+// analyzers register) for the common ones: iperf3's 5201 is none.
 func likelyServerPort(p uint16) bool {
 	switch p {
-	case 21, 22, 23, 25, 53, 80, 88, 110, 111, 135, 137, 139, 143, 179, 389, 443, 445, 465, 502, 587, 636, 993, 995,
-		1080, 1433, 1883, 2049, 3128, 3306, 3389, 5060, 5201, 5222, 5432, 5672, 6379, 6667, 8000, 8080, 8443, 8883, 9200, 27017:
+	case 21, 22, 23, 25, 53, 80, 88, 110, 111, 135, 137, 139, 143, 389, 443, 445, 502, 587, 636, 993, 995,
+		1080, 1883, 2049, 3128, 3306, 3389, 5060, 5222, 5432, 6379, 6667, 8000, 8080:
 		return true
 	}
 	return false

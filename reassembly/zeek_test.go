@@ -70,18 +70,18 @@ func TestZeekStates(t *testing.T) {
 		}
 	}
 	// The originator is the first packet's sender, but a SYN/ACK first
-	// from a likely server port (5201) makes its receiver the originator
-	// (^, then h); from no such port, the ACK that follows makes Zeek
-	// flip then (^h: the SYN taken as missed), the SYN/ACK's sender left
-	// in SYN_ACK_SENT and the other partial: OTH.
-	if got := zeekOf(t, []pkt{synack, at(ack, ms(20)), at(data, ms(30))}); len(got) != 1 || got[0] != "S1 ^hAD" {
-		t.Errorf("from the SYN/ACK of port 5201: %q, want S1 ^hAD", got)
-	}
-	hi, lo := "10.0.0.2:45000", "10.0.0.1:40000"
+	// from a likely server port (80) makes its receiver the originator
+	// (^, then h); from no such port (iperf3's 5201), the ACK that follows
+	// makes Zeek flip then (^h: the SYN taken as missed), the SYN/ACK's
+	// sender left in SYN_ACK_SENT and the other partial: OTH.
+	web := "10.0.0.2:80"
 	p1, p2, p3 := synack, at(ack, ms(20)), at(data, ms(30))
-	p1.src, p1.dst, p2.src, p2.dst, p3.src, p3.dst = hi, lo, lo, hi, lo, hi
-	if got := zeekOf(t, []pkt{p1, p2, p3}); len(got) != 1 || got[0] != "OTH ^hAD" {
-		t.Errorf("from the SYN/ACK of port 45000: %q, want OTH ^hAD", got)
+	p1.src, p2.dst, p3.dst = web, web, web
+	if got := zeekOf(t, []pkt{p1, p2, p3}); len(got) != 1 || got[0] != "S1 ^hAD" {
+		t.Errorf("from the SYN/ACK of port 80: %q, want S1 ^hAD", got)
+	}
+	if got := zeekOf(t, []pkt{synack, at(ack, ms(20)), at(data, ms(30))}); len(got) != 1 || got[0] != "OTH ^hAD" {
+		t.Errorf("from the SYN/ACK of port 5201: %q, want OTH ^hAD", got)
 	}
 }
 
