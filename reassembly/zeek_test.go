@@ -58,6 +58,13 @@ func TestZeekStates(t *testing.T) {
 		{"RSTOS0: a SYN, then the originator's RST", []pkt{syn, {t: ms(100), src: c, dst: s, seq: 1001, flags: RST}}, "RSTOS0 SR"},
 		{"SH: a SYN, then the originator's FIN", []pkt{syn, {t: ms(100), src: c, dst: s, seq: 1001, flags: FIN, win: 100}}, "SH SF"},
 		{"W: a zero window on that FIN", []pkt{syn, {t: ms(100), src: c, dst: s, seq: 1001, flags: FIN}}, "SH SFW"},
+		// From a likely server port (80), a SYN/ACK first makes its
+		// sender the responder.
+		{"RSTRH: a SYN/ACK from port 80, then its RST, no SYN", []pkt{{t: 0, src: "10.0.0.2:80", dst: c, seq: 5000, ack: 1001, flags: SYN | ACK, win: 65160},
+			{t: ms(5), src: "10.0.0.2:80", dst: c, seq: 5001, flags: RST}}, "RSTRH ^hr"},
+		{"SHR: a SYN/ACK from port 80, then its FIN, no SYN", []pkt{{t: 0, src: "10.0.0.2:80", dst: c, seq: 5000, ack: 1001, flags: SYN | ACK, win: 65160},
+			{t: ms(5), src: "10.0.0.2:80", dst: c, seq: 5001, ack: 1001, flags: FIN | ACK, win: 500}}, "SHR ^hf"},
+		{"the same from port 5201 (no analyzer's): its sender stays the originator", []pkt{at(synack, 0), {t: ms(5), src: s, dst: c, seq: 5001, flags: RST}}, "OTH HR"},
 		{"OTH: midstream, no SYN", []pkt{at(data, 0), at(sack, ms(10)), at(data, ms(20))}, "OTH DaT"},
 		{"T at the 1st and 10th retransmission", append([]pkt{syn, synack, ack, data}, repeat(at(data, ms(100)), 10)...), "S1 ShADTT"},
 		{"W: a zero window", []pkt{syn, synack, ack, data, {t: ms(40), src: s, dst: c, seq: 5001, ack: 1101, flags: ACK, win: 0}}, "S1 ShADaw"},
