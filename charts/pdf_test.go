@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"tcpviz/analyze"
+	"tcpviz/analyze/sweep"
 )
 
 // TestPDFText: the text of a PDF figure is what was drawn, every glyph
@@ -190,5 +191,26 @@ func TestLabelColors(t *testing.T) {
 			t.Errorf("colours %v: one twice", all)
 		}
 		seen[c] = true
+	}
+}
+
+// TestSweepDodge: at each x the groups stand side by side, by under 1% of
+// the axis, a group's line and intervals at one x; in the log scale too.
+func TestSweepDodge(t *testing.T) {
+	cell := sweep.Summarise([]float64{1, 2})
+	p := &sweep.Pivot{Rows: []string{"10", "100"}, Cols: []string{"a", "b"}, Cells: [][]sweep.Cell{{cell, cell}, {cell, cell}}}
+	for _, logX := range []bool{false, true} {
+		g := SweepGraph(p, "rtt", "ms", "throughput_bps", "bit/s", logX)
+		x := map[string][]float64{}
+		for _, s := range g.Series {
+			name := strings.TrimSuffix(s.Name, " (95% confidence interval)")
+			for _, pt := range s.Points {
+				x[name] = append(x[name], pt.V[0])
+			}
+		}
+		a, b := x["a"], x["b"]
+		if len(a) != 4 || len(b) != 4 || a[0] != a[2] || !(a[0] < 10 && b[0] > 10) || !(a[1] < 100 && b[1] > 100) || !logX && b[1]-a[1] > 0.01*90 || logX && b[1]/a[1] > 1.02 {
+			t.Errorf("log %v: x of a %v, of b %v", logX, a, b)
+		}
 	}
 }

@@ -105,8 +105,27 @@ func SweepRow(p *sweep.Pivot, i int) []Value {
 // numbers in the unit they share, or in their family's base unit when
 // they differ (500ms and 1s); rowUnit when they have none): one line per column combination through the
 // means, a bar of the 95% confidence interval at each.
-func SweepGraph(p *sweep.Pivot, row, rowUnit, metric, unit string) *analyze.Graph {
+func SweepGraph(p *sweep.Pivot, row, rowUnit, metric, unit string, logX bool) *analyze.Graph {
 	xs, xunit, isNum := sweep.Scale(p.Rows, rowUnit)
+	// Groups side by side at each x (a dodge of 0.6% of the axis each,
+	// in the axis's own scale), so that their intervals do not hide
+	// one another.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, x := range xs {
+		if isNum[i] && (!logX || x > 0) {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+	}
+	dodge := func(x float64, j int) float64 {
+		k := float64(j) - float64(len(p.Cols)-1)/2
+		switch {
+		case len(p.Cols) < 2 || !(hi > lo):
+			return x
+		case logX:
+			return x * math.Pow(hi/lo, 0.006*k)
+		}
+		return x + 0.006*k*(hi-lo)
+	}
 	g := &analyze.Graph{Kind: "sweep", Title: metric + " against " + row, Stream: -1, XCol: 0, YCol: 1,
 		X:       analyze.Axis{Label: row, Unit: xunit},
 		Y:       analyze.Axis{Label: metric, Unit: unit},
@@ -120,7 +139,7 @@ func SweepGraph(p *sweep.Pivot, row, rowUnit, metric, unit string) *analyze.Grap
 		line := analyze.Series{Name: name, Kind: analyze.Lines, Palette: 1 + colors[j]}
 		bars := analyze.Series{Name: name + " (95% confidence interval)", Kind: analyze.Bars, Palette: 1 + colors[j]}
 		for i := range p.Rows {
-			x, c := xs[i], p.Cells[i][j]
+			x, c := dodge(xs[i], j), p.Cells[i][j]
 			if !isNum[i] || c.N == 0 {
 				continue
 			}

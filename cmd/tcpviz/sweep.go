@@ -114,7 +114,7 @@ func sweepCommand(e *env) *cli.Command {
 						rowUnit = p.Unit
 					}
 				}
-				g := charts.SweepGraph(&pv, row, rowUnit, metric, unit)
+				g := charts.SweepGraph(&pv, row, rowUnit, metric, unit, c.Bool("log-x"))
 				picture.apply(g)
 				po := picture.Plot
 				po.LogX = c.Bool("log-x")
