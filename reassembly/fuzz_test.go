@@ -43,6 +43,14 @@ func FuzzReader(f *testing.F) {
 			return
 		}
 		sc := NewScanner(r)
+		sc.Tracker().OnRetire = func(c *Conn) {
+			// Zeek's view of whatever came: one of its states, a history
+			// of its letters.
+			st, h, _ := c.ZeekState()
+			if !strings.Contains(" S0 S1 SF REJ S2 S3 RSTO RSTR RSTOS0 RSTRH SH SHR OTH ", " "+st+" ") || strings.Trim(h, "^ShHaAdDfFrRtTwWiIqQ") != "" {
+				t.Fatalf("stream %d: Zeek state %q, history %q", c.Stream, st, h)
+			}
+		}
 		for n := 0; sc.Scan() && n < 10000; n++ {
 			s := sc.Segment()
 			if uint32(s.SeqAbs) != s.Seq {
