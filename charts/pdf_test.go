@@ -2,7 +2,6 @@ package charts
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,13 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-
-	"tcpviz/analyze"
-	"tcpviz/analyze/sweep"
 )
 
 // TestPDFText: the text of a PDF figure is what was drawn, every glyph
@@ -71,146 +63,6 @@ func TestPDFText(t *testing.T) {
 	for _, m := range regexp.MustCompile(`[xy]M(in|ax)="(-?[0-9.]+)"`).FindAllStringSubmatch(string(out), -1) {
 		if v, _ := strconv.ParseFloat(m[2], 64); v < -2 || v > 802 {
 			t.Errorf("text outside the page: %s", m[0])
-		}
-	}
-}
-
-// TestTitleFits: a title wider than the picture is broken at its " — "
-// and between words, every line within the width, nothing left out; a
-// word wider than the picture is cut with an ellipsis.
-func TestTitleFits(t *testing.T) {
-	sty := plot.New().Title.TextStyle
-	sty.Font.Size = vg.Points(11)
-	title := "Time/sequence (tcptrace) — 10.88.1.1:57442 → 10.88.2.2:5201 (stream 1, c2s) — geo_short.pcap"
-	for _, w := range []vg.Length{1000, 375, 200, 110} {
-		lines := fitTitle(sty, title, w)
-		for _, l := range lines {
-			if sty.Width(l) > w {
-				t.Errorf("width %v: line %q is %v wide", w, l, sty.Width(l))
-			}
-		}
-		bare := strings.NewReplacer(" ", "", "—", "") // a line break may stand for a separator
-		if got := strings.Join(lines, " "); bare.Replace(got) != bare.Replace(title) && w > 150 {
-			t.Errorf("width %v: %q is not the title %q", w, lines, title)
-		}
-		if w == 1000 && len(lines) != 1 || w == 375 && len(lines) < 2 {
-			t.Errorf("width %v: %d lines %q", w, len(lines), lines)
-		}
-	}
-	if lines := fitTitle(sty, "averyveryverylongcapturefilenamethatcannotfit.pcap", 60); len(lines) != 1 || !strings.HasSuffix(lines[0], "…") || sty.Width(lines[0]) > 60 {
-		t.Errorf("one long word: %q", lines)
-	}
-}
-
-// TestMarksDistinct: no two kinds of mark look alike: each has its own
-// shape and colour, and each kind of bar its own colour.
-func TestMarksDistinct(t *testing.T) {
-	marks, bars := map[string]string{}, map[string]string{}
-	for name, st := range seriesStyles {
-		if st.glyph != nil {
-			key := fmt.Sprintf("%T %v", st.glyph, st.color)
-			if other, ok := marks[key]; ok {
-				t.Errorf("%s and %s are both drawn as %s", name, other, key)
-			}
-			marks[key] = name
-			if _, circle := st.glyph.(draw.CircleGlyph); !circle && glyphName(st.glyph) == "circle" {
-				t.Errorf("%s: the page has no shape for %T", name, st.glyph)
-			}
-		}
-	}
-	for _, name := range []string{analyze.SeriesData, analyze.SeriesRetrans, analyze.SeriesOutOfOrder, analyze.SeriesSACK, analyze.SeriesSpurious, analyze.SeriesDSACK} {
-		key := fmt.Sprint(seriesStyles[name].color)
-		if other, ok := bars[key]; ok {
-			t.Errorf("bars %s and %s have one colour %s", name, other, key)
-		}
-		bars[key] = name
-	}
-	if len(marks) < 8 {
-		t.Errorf("%d marks", len(marks))
-	}
-}
-
-// TestPaperTheme: --theme paper draws in Okabe and Ito's colours, each
-// line its own dashes and markers, no grid; --font-size scales the text
-// and --line-width sets every line's width; the default theme has none
-// of it.
-func TestPaperTheme(t *testing.T) {
-	l := loadCapture(t, "../testdata/geo_short.pcap")
-	g := drawGolden(t, l, 0) // tcptrace: the ACK and window lines
-	svg := func(o PlotOptions) string {
-		var b bytes.Buffer
-		o.Width, o.Height = 800, 480
-		if err := Render(&b, g, SVG, o); err != nil {
-			t.Fatal(err)
-		}
-		return b.String()
-	}
-	def, paper := svg(PlotOptions{}), svg(PlotOptions{Theme: ThemePaper, FontSize: 14, LineWidth: 2.5})
-	for _, want := range []string{"stroke:#009E73", "stroke-dasharray:6,3", "font-size:14px", "stroke-width:2.5"} {
-		if !strings.Contains(paper, want) {
-			t.Errorf("paper lacks %s", want)
-		}
-		if strings.Contains(def, want) {
-			t.Errorf("the default theme has %s", want)
-		}
-	}
-	if grid := "stroke:#E1E1E1"; !strings.Contains(def, grid) || strings.Contains(paper, grid) {
-		t.Errorf("the grid (%s): in the default %v, in paper %v", grid, strings.Contains(def, grid), strings.Contains(paper, grid))
-	}
-	// The markers along the lines: the window line's hollow squares.
-	if n := strings.Count(paper, "Z"); n <= strings.Count(def, "Z")+10 {
-		t.Errorf("paper has %d closed shapes, the default %d: no markers", n, strings.Count(def, "Z"))
-	}
-}
-
-// TestLabelColors: a label has its colour whatever it is compared with
-// and in whatever order; the labels of one figure never share one.
-func TestLabelColors(t *testing.T) {
-	labels := []string{"cubic", "reno", "bbr", "vegas", "no PEP", "PEP", "10ms", "50ms", "100ms"}
-	own := map[string]int{}
-	for _, l := range labels {
-		own[l] = LabelColors([]string{l})[0]
-	}
-	for i, a := range labels {
-		for _, b := range labels[i+1:] {
-			for _, pair := range [][]string{{a, b}, {b, a}} {
-				c := LabelColors(pair)
-				if c[0] == c[1] {
-					t.Errorf("%q and %q share colour %d", pair[0], pair[1], c[0])
-				}
-				if c[0] != own[pair[0]] {
-					t.Errorf("%q first of %q: colour %d, alone %d", pair[0], pair, c[0], own[pair[0]])
-				}
-			}
-		}
-	}
-	all := LabelColors(labels)
-	seen := map[int]bool{}
-	for _, c := range all {
-		if seen[c] {
-			t.Errorf("colours %v: one twice", all)
-		}
-		seen[c] = true
-	}
-}
-
-// TestSweepDodge: at each x the groups stand side by side, by under 1% of
-// the axis, a group's line and intervals at one x; in the log scale too.
-func TestSweepDodge(t *testing.T) {
-	cell := sweep.Summarise([]float64{1, 2})
-	p := &sweep.Pivot{Rows: []string{"10", "100"}, Cols: []string{"a", "b"}, Cells: [][]sweep.Cell{{cell, cell}, {cell, cell}}}
-	for _, logX := range []bool{false, true} {
-		g := SweepGraph(p, "rtt", "ms", "throughput_bps", "bit/s", logX)
-		x := map[string][]float64{}
-		for _, s := range g.Series {
-			name := strings.TrimSuffix(s.Name, " (95% confidence interval)")
-			for _, pt := range s.Points {
-				x[name] = append(x[name], pt.V[0])
-			}
-		}
-		a, b := x["a"], x["b"]
-		if len(a) != 4 || len(b) != 4 || a[0] != a[2] || !(a[0] < 10 && b[0] > 10) || !(a[1] < 100 && b[1] > 100) || !logX && b[1]-a[1] > 0.01*90 || logX && b[1]/a[1] > 1.02 {
-			t.Errorf("log %v: x of a %v, of b %v", logX, a, b)
 		}
 	}
 }
