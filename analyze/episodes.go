@@ -34,13 +34,25 @@ type lossEpisodes struct {
 	cumAck     int64
 	haveAck    bool
 	signals    int // duplicate ACKs and SACKed ACKs since the last new ACK
-	// await: an episode ended; the next segment's flight is its ssthresh.
-	await      bool
-	lossFlight int64 // the flight when the episode started
-	fast, rto  int64 // episodes by kind
-	probes     int64 // tail-loss probes
-	betas      []float64
-	// The data segments sent before each episode began (at most
+	// await: an episode ended; the next segment's flight is its ssthresh
+	// (reentered: another began at once, at an ACK).
+	await, reentered bool
+	lossFlight       int64 // the flight when the episode started
+	// awaitFlight: the ended episode's, its β's denominator.
+	awaitFlight int64
+	fast, rto   int64 // episodes by kind
+	probes      int64 // tail-loss probes
+	betas       []float64
+	// Drop events, what the diagnosis reads of the path: a resend
+	// outside the last one's repair (the episode rule without re-entry),
+	// until everything sent before it is acknowledged.
+	dropIn  bool
+	dropEnd int64
+	// In an episode: the cumulative ACK at which its first unacknowledged
+	// segment was last resent, and whether SACK blocks came since.
+	headAt             int64
+	headSet, sackSince bool
+	// The data segments sent before each drop event began (at most
 	// maxEpisodeStarts): a full queue drops at the same window every
 	// time, so episodes come at regular intervals; random loss drops each
 	// segment alike, and the intervals spread as an exponential's (their
@@ -75,6 +87,7 @@ func (e *lossEpisodes) intervalCV() (cv float64, n int, ok bool) {
 // episodeEvent is what one data segment did to the episodes.
 type episodeEvent struct {
 	start    bool  // an episode started here
+	drop     bool  // a drop event started here (see dropIn)
 	fast     bool  // ... by fast retransmit (else a timeout)
 	settled  bool  // the last episode's ssthresh is known here
 	ssthresh int64 // ... it
@@ -95,26 +108,32 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag) (ev episodeEvent
 		e.probes++
 	}
 	if e.started && seq < e.high && !e.inEpisode && !spurious && !tlp {
-		e.inEpisode, e.episodeEnd, e.await = true, e.high, false
-		e.lossFlight = e.lastFlight
-		if e.signals == 0 {
-			e.lossFlight = 0 // a timeout restarts from one segment: no β
-		}
 		ev.start, ev.fast = true, e.signals > 0
+		e.begin(ev.fast)
+	}
+	if e.inEpisode && seq <= e.cumAck && end > e.cumAck {
+		// The first unacknowledged segment resent again with no ACK
+		// moving and no SACK since: only the timer does that (RACK
+		// would need a later segment SACKed): a timeout in recovery,
+		// Linux's loss state.
+		if e.headSet && e.headAt == e.cumAck && !e.sackSince && !spurious {
+			ev.start, ev.fast = true, false
+			e.begin(false)
+		}
+		e.headAt, e.headSet, e.sackSince = e.cumAck, true, false
+	}
+	if e.started && seq < e.high && !e.dropIn && !spurious && !tlp {
+		ev.drop, e.dropIn, e.dropEnd = true, true, e.high
 		if len(e.starts) < maxEpisodeStarts {
 			e.starts = append(e.starts, e.sent)
 		}
-		if ev.fast {
-			e.fast++
-		} else {
-			e.rto++
-		}
 	}
-	if e.await && !e.inEpisode && flight > 0 {
+	if e.await && (!e.inEpisode || e.reentered) && flight > 0 {
 		e.await = false
 		ev.settled, ev.ssthresh = true, max(flight, 2*e.maxSeg)
-		if e.lossFlight > 0 {
-			e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.lossFlight))
+		e.reentered = false
+		if e.awaitFlight > 0 {
+			e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.awaitFlight))
 		}
 	}
 	if !e.started || end > e.high {
@@ -123,17 +142,50 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag) (ev episodeEvent
 	return ev
 }
 
-// ack feeds an ACK of the direction's data: the cumulative ACK, and
-// whether it signals a loss (a duplicate ACK, SACK blocks).
-func (e *lossEpisodes) ack(ack int64, signal bool) {
+// ack feeds an ACK of the direction's data: the cumulative ACK, whether
+// it signals a loss (a duplicate ACK, SACK blocks) and whether it SACKs
+// data above the ACK (holes remain). An ACK that ends an episode while
+// holes remain starts the next at once, as Linux enters recovery again
+// when a retransmission was lost too (lost segments, or SACKed ones, are
+// still outstanding): a fast retransmit without a resend of its own yet.
+func (e *lossEpisodes) ack(ack int64, signal, above bool) (ev episodeEvent) {
 	switch {
 	case !e.haveAck || ack > e.cumAck:
 		e.cumAck, e.haveAck, e.signals = ack, true, 0
 	case signal:
 		e.signals++
 	}
+	e.sackSince = e.sackSince || above
+	if e.dropIn && ack >= e.dropEnd {
+		e.dropIn = false
+	}
 	if e.inEpisode && ack >= e.episodeEnd {
-		e.inEpisode, e.await = false, true
+		e.inEpisode, e.await, e.awaitFlight = false, true, e.lossFlight
+		if above && e.high > ack {
+			// The same drops' repair, not a drop event of its own
+			// (dropIn), no β of its own (the window before it is the
+			// one recovery left); the last episode's ssthresh is still
+			// the flight of the next segment sent.
+			e.begin(true)
+			e.lossFlight, e.await, e.reentered = 0, true, true
+			ev.start, ev.fast = true, true
+		}
+	}
+	return ev
+}
+
+// begin starts an episode, as a fast retransmit or a timeout.
+func (e *lossEpisodes) begin(fast bool) {
+	e.inEpisode, e.episodeEnd, e.await, e.reentered = true, e.high, false, false
+	e.headSet = false
+	e.lossFlight = e.lastFlight
+	if !fast {
+		e.lossFlight = 0 // a timeout restarts from one segment: no β
+	}
+	if fast {
+		e.fast++
+	} else {
+		e.rto++
 	}
 }
 
@@ -171,7 +223,7 @@ func congestionControl(st *DirStats) (cc, reason string) {
 		return "unknown", "no data after the loss episodes: no reduction measured"
 	}
 	b := st.BetaMedian
-	why := fmt.Sprintf("window after loss %.2f of the window before (median of %d episodes)", b, episodes)
+	why := fmt.Sprintf("window after loss %.2f of the window before (median of %d episodes)", b, st.BetaEpisodes)
 	switch {
 	case b < 0.35:
 		return "unknown", why + ": below any algorithm's reduction (timeouts, or the application slowed)"

@@ -175,15 +175,15 @@ var kernelFloor = map[string]struct {
 	cwnd, ssthresh float64
 	episodesOff    int // at most this many episodes miscounted, by kind
 }{
-	"kn_geo_reno_loss":  {0.58, 0.83, 1},
-	"kn_geo_cubic_loss": {0.76, 0.99, 0},
-	"kn_bloat_cubic":    {0.88, 0.99, 0},
-	"kn_reverse_cubic":  {0.64, 0.81, 2},
-	"kn_vsat_cubic_rto": {0.14, 0.59, 1},
-	"kn_bloat_reno":     {0.90, 0.99, 0},
-	"kn_rwnd_limited":   {0.96, 0, 0},
-	"kn_pep_cubic_loss": {0.63, 0, 0},
-	"kn_bbr_loss":       {0.15, 0.72, 4}, // BBR paces: its cwnd is a cap
+	"kn_geo_reno_loss":  {0.95, 0.99, 0},
+	"kn_geo_cubic_loss": {0.98, 0.99, 0},
+	"kn_bloat_cubic":    {0.99, 0.99, 0},
+	"kn_reverse_cubic":  {0.98, 0.99, 0},
+	"kn_vsat_cubic_rto": {0.88, 0.59, 0},
+	"kn_bloat_reno":     {0.99, 0.99, 0},
+	"kn_rwnd_limited":   {0.97, 0, 0},
+	"kn_pep_cubic_loss": {0.86, 0, 0},
+	"kn_bbr_loss":       {0.40, 0.85, 0}, // BBR paces: its cwnd is a cap
 }
 
 // TestSenderStateAgainstKernel scores the cwnd graph of every kernel

@@ -14,23 +14,28 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 
 // Cwnd builds the congestion-window graph of direction o.Dir, as the ns-2
 // studies plot it, estimated from a sender-side capture:
-//   - cwnd-estimate: per round trip (a data segment until the ACK
-//     covering it), the most bytes in flight during it, drawn from the
-//     round's start as a step line (what the sender's window allowed, or
-//     less when the application or the receiver held it back);
-//   - ssthresh-estimate: at each loss episode's start (a segment resending
-//     bytes already sent, outside an episode; the episode ends when
-//     everything sent before it is acknowledged), measured, not assumed:
-//     the bytes in flight with the first segment sent once the episode
-//     ended, the window the sender settled at (Linux sets cwnd to
-//     ssthresh on leaving recovery: Reno's half, CUBIC's 0.7), at least
-//     two segments; half the flight at the loss when the capture ends or
-//     another loss comes first;
+//   - cwnd-estimate: the window the sender allowed, read off a replica of
+//     its scoreboard (senderPipe): after each burst of sends (the segments
+//     sent before the next ACK), the bytes it counts in the network —
+//     sent, less SACKed and deemed lost, plus resent (RFC 6675's pipe,
+//     which Linux's cwnd caps; during recovery PRR sets cwnd to it) — at
+//     the burst's first send, a step line. Outside loss recovery the
+//     largest pipe of the last two round trips: the window changes little
+//     within one, while the sender does not fill it at every moment. Where
+//     the receiver's window or the application held the sender back, the
+//     line is what was used, a lower bound;
+//   - ssthresh-estimate: at each loss episode's start (lossEpisodes),
+//     measured, not assumed: the bytes in flight with the first segment
+//     sent once the episode ended, the window the sender settled at (Linux
+//     sets cwnd to ssthresh on leaving recovery: Reno's half, CUBIC's
+//     0.7), at least two segments; where another episode began at once,
+//     the line's value then; half the line at the loss when the capture
+//     ends or another loss comes first;
 //   - receive-window: the receiver's advertised window;
-//   - loss marks at each episode's first retransmission (not a resend of
-//     bytes already acknowledged, not a zero-window probe), as fast
-//     retransmit (duplicate ACKs or SACK blocks came since the last new
-//     ACK) or timeout (none: the timer fired), at the flight then.
+//   - loss marks at each episode's start, as fast retransmit (duplicate
+//     ACKs or SACK blocks came since the last new ACK, or recovery began
+//     again at once) or timeout (none: the timer fired, in recovery too),
+//     at the line's value then.
 //
 // At a receiver-side capture the flight is what arrived, not what the
 // sender allowed: callers say so (see PathStats.Vantage).
@@ -38,16 +43,25 @@ func Cwnd(recs []Record, o SeriesOptions) *Graph { return feed(newCwnd(o), recs)
 
 // cwndBuilder builds Cwnd's graph record by record.
 type cwndBuilder struct {
-	f                    *frame
-	set                  seriesSet
-	inRound              bool
-	roundEnd             int64
-	roundFrame           int64 // the round's first segment
-	roundTime            int64
-	roundFlight          int64
-	lastFlight           int64
-	lastRoundEmittedTime int64
-	ep                   lossEpisodes
+	f   *frame
+	set seriesSet
+	ep  lossEpisodes
+	pp  senderPipe
+	// The sends since the last ACK form a burst: the pipe after it is
+	// the window the sender allowed, drawn from the burst's first send.
+	burst      bool
+	burstFrame int64
+	burstTime  int64
+	line       int64 // the line's last value, -1 before any
+	lineTime   int64 // ... drawn from then
+	lastFrame  int64 // the last burst drawn or held
+	lastTime   int64
+	// Outside recovery the window changes little within a round trip,
+	// while the sender may not fill it at every moment (it waits for the
+	// application, the receiver's window opens by less than a segment):
+	// the line is the largest pipe of the last two round trips, recent holds
+	// the bursts that can still be it (a decreasing maximum queue).
+	recent []timedValue
 	// The ssthresh of the last episode, measured: the window the sender
 	// settles at once recovery ends (the flight with the first segment
 	// sent after it: Linux sets cwnd to ssthresh on leaving recovery),
@@ -55,19 +69,41 @@ type cwndBuilder struct {
 	pending         bool
 	pendingPoint    Point
 	pendingFallback float64 // half the flight at the loss, if no segment follows
+	settledAtAck    bool    // the tracker's next settled ssthresh was drawn at a re-entry
+	lastFlight      int64
 }
 
 func newCwnd(o SeriesOptions) graphBuilder {
 	f := newFrame(GraphCwnd, o)
 	f.g.Y = Axis{Label: "bytes", Unit: "B"}
 	f.g.Columns = []string{"bytes"}
-	return &cwndBuilder{f: f, set: seriesSet{thin: o.Thin}}
+	b := &cwndBuilder{f: f, set: seriesSet{thin: o.Thin}, line: -1}
+	if c := o.Conn; c != nil {
+		b.pp.sack = c.Dir[0].SACKPermitted && c.Dir[1].SACKPermitted
+	}
+	return b
 }
 
-func (b *cwndBuilder) emitRound() {
-	if b.roundFlight > 0 && b.f.inTime(b.roundTime) {
-		b.set.add(SeriesCwnd, Steps, Point{Frame: b.roundFrame, Time: b.roundTime, V: [3]float64{float64(b.roundFlight)}})
-		b.lastRoundEmittedTime = b.roundTime
+// flush ends a burst: the pipe after it, at its first send, when it
+// changed the line.
+func (b *cwndBuilder) flush() {
+	if !b.burst {
+		return
+	}
+	b.burst = false
+	v := b.pp.pipe()
+	if !b.ep.inEpisode {
+		v = b.roundMax(b.burstTime, v)
+	} else {
+		b.recent = b.recent[:0]
+	}
+	if v <= 0 || !b.f.inTime(b.burstTime) {
+		return
+	}
+	b.lastFrame, b.lastTime = b.burstFrame, b.burstTime
+	if v != b.line {
+		b.set.add(SeriesCwnd, Steps, Point{Frame: b.burstFrame, Time: b.burstTime, V: [3]float64{float64(v)}})
+		b.line, b.lineTime = v, b.burstTime
 	}
 }
 
@@ -79,6 +115,28 @@ func (b *cwndBuilder) emitSsthresh(v float64) {
 		b.set.add(SeriesSsthresh, Steps, p)
 	}
 	b.pending = false
+}
+
+type timedValue struct{ t, v int64 }
+
+// roundMax adds the burst value v at time t and gives the largest of the
+// last two round trips (of the latest RTT sample).
+func (b *cwndBuilder) roundMax(t, v int64) int64 {
+	rtt := 2 * max(b.pp.rackRTT, b.pp.minRTT)
+	q := b.recent
+	for len(q) > 0 && q[len(q)-1].v <= v {
+		q = q[:len(q)-1]
+	}
+	q = append(q, timedValue{t, v})
+	i := 0
+	for i < len(q)-1 && q[i].t < t-rtt {
+		i++
+	}
+	if i > 0 {
+		q = append(q[:0], q[i:]...)
+	}
+	b.recent = q
+	return q[0].v
 }
 
 func (b *cwndBuilder) add(r *Record) {
@@ -94,47 +152,66 @@ func (b *cwndBuilder) add(r *Record) {
 		}
 		ev := b.ep.data(r.Seq, end, r.Info.BytesInFlight, r.Info.Flags)
 		if ev.start {
-			flight := max(b.roundFlight, b.lastFlight)
-			name := SeriesRTOLoss
-			if ev.fast {
-				name = SeriesFastLoss
+			b.flush() // the sends before a timeout are a burst of their own
+			if !ev.fast {
+				b.pp.timeout()
 			}
-			if b.pending { // a loss again before the last episode's window was seen
-				b.emitSsthresh(b.pendingFallback)
-			}
-			if f.inTime(r.Time) {
-				b.set.add(name, Marks, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(flight)}})
-				b.pending = true
-				b.pendingPoint = Point{Frame: r.Frame, Time: r.Time}
-				b.pendingFallback = float64(max(flight/2, 2*b.ep.maxSeg))
-			}
+			b.episode(r, ev.fast, b.pendingFallback)
 		}
-		if ev.settled {
+		if ev.settled && !b.settledAtAck {
 			b.emitSsthresh(float64(ev.ssthresh))
 		}
-		if !b.inRound {
-			b.inRound, b.roundEnd, b.roundFrame, b.roundTime, b.roundFlight = true, end, r.Frame, r.Time, 0
+		b.settledAtAck = b.settledAtAck && !ev.settled
+		b.pp.data(r.Seq, end, r.Time)
+		if !b.burst {
+			b.burst, b.burstFrame, b.burstTime = true, r.Frame, r.Time
 		}
-		b.roundFlight = max(b.roundFlight, b.lastFlight)
 		return
 	}
 	if r.Dir != o.Dir.Reverse() || !r.HasAck || r.Flags&reassembly.SYN != 0 {
 		return
 	}
+	b.flush()
 	if r.Window >= 0 && r.Flags&reassembly.RST == 0 && f.inTime(r.Time) {
 		b.set.add(SeriesAdvertised, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(r.Window)}})
 	}
-	b.ep.ack(r.Ack, r.Info.Flags&DupAck != 0 || r.NSACK > 0)
-	if b.inRound && r.Ack >= b.roundEnd {
-		b.emitRound()
-		b.inRound = false
+	dup := r.Info.Flags&DupAck != 0
+	above := false
+	for _, s := range r.SACK[:r.NSACK] {
+		above = above || s[1] > r.Ack
+	}
+	if ev := b.ep.ack(r.Ack, dup || r.NSACK > 0, above); ev.start {
+		// Recovery again at once: the last episode's window is the one
+		// recovery brought the sender to (PRR ends at ssthresh).
+		b.episode(r, true, float64(max(b.line, 0)))
+		b.settledAtAck = true
+	}
+	b.pp.ack(r.Ack, r.SACK[:r.NSACK], dup, b.ep.inEpisode, r.Time)
+}
+
+// episode marks a loss episode's start at r; settle is the last
+// episode's ssthresh if it is still pending.
+func (b *cwndBuilder) episode(r *Record, fast bool, settle float64) {
+	flight := max(b.line, 0)
+	name := SeriesRTOLoss
+	if fast {
+		name = SeriesFastLoss
+	}
+	if b.pending { // a loss again before the last episode's window was seen
+		b.emitSsthresh(settle)
+	}
+	if b.f.inTime(r.Time) {
+		b.set.add(name, Marks, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(flight)}})
+		b.pending = true
+		b.pendingPoint = Point{Frame: r.Frame, Time: r.Time}
+		b.pendingFallback = float64(max(flight/2, 2*b.ep.maxSeg))
 	}
 }
 
 func (b *cwndBuilder) graph() *Graph {
-	if b.inRound && b.roundTime != b.lastRoundEmittedTime {
-		b.emitRound()
-		b.inRound = false
+	b.flush()
+	if b.line > 0 && b.lastTime > b.lineTime { // the line lasts to the last send
+		b.set.add(SeriesCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.line)}})
 	}
 	if b.pending { // the capture ended before a round after recovery
 		b.emitSsthresh(b.pendingFallback)

@@ -124,6 +124,7 @@ type DirStats struct {
 	EpisodeIntervals                           int
 	HasEpisodeIntervalCV                       bool
 	BetaMedian                                 float64
+	BetaEpisodes                               int // the episodes β was measured on
 	HasBeta                                    bool
 	CongestionControl, CongestionControlReason string
 
@@ -594,6 +595,16 @@ const queueFull = 0.8
 // and 0.5–2% loss), tail drops' near the top (0.74–1).
 const queueRank = 0.7
 
+// sackAbove reports whether an ACK SACKs data above its cumulative ACK.
+func sackAbove(s *reassembly.Segment) bool {
+	for i := 0; i < int(s.Opt.NSACK); i++ {
+		if s.NearAck(s.Opt.SACK[i].Right) > s.AckAbs {
+			return true
+		}
+	}
+	return false
+}
+
 // episode follows loss episodes for a data segment [seq, seq+n).
 func (l *limits) episode(d *dirAcc, s *reassembly.Segment, seq uint64, n int64, start bool) {
 	end := seq + uint64(n)
@@ -682,7 +693,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			h.rtxN++
 		}
 		ev := d.eps.data(lo, lo+n, info.BytesInFlight, info.Flags)
-		d.dataLimits(cs, s, n, info, ev.start)
+		d.dataLimits(cs, s, n, info, ev.drop)
 	}
 	f := info.Flags
 	if s.Flags&thSYN != 0 {
@@ -731,7 +742,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			o.ackDispersion(s.AckAbs, s.Time)
 		}
 		if s.Flags&thSYN == 0 {
-			o.eps.ack(int64(s.AckAbs), f&DupAck != 0 || s.Opt.NSACK > 0)
+			o.eps.ack(int64(s.AckAbs), f&DupAck != 0 || s.Opt.NSACK > 0, sackAbove(s))
 			if o.sawData {
 				o.holeAck(s, f&DupAck != 0)
 			}
@@ -951,6 +962,7 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 		}
 		st.LossEpisodesFast, st.LossEpisodesRTO, st.TailLossProbes = acc.eps.fast, acc.eps.rto, acc.eps.probes
 		st.BetaMedian, st.HasBeta = acc.eps.betaMedian()
+		st.BetaEpisodes = len(acc.eps.betas)
 		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
 		if st.Path.NearbyPeer {

@@ -20,7 +20,7 @@ func graphCommands(e *env) []*cli.Command {
 		"tput":   "throughput, goodput and delivery rate over time, in bit/s",
 		"rtt":    "round-trip time samples over time or sequence number, in ms",
 		"window": "bytes in flight against the advertised receive window",
-		"cwnd":   "estimated congestion window per round trip, ssthresh at each loss, receive window, loss and timeout marks (sender-side captures)",
+		"cwnd":   "estimated congestion window (the sender's pipe after each send), ssthresh at each loss, receive window, loss and timeout marks (sender-side captures)",
 	}
 	var out []*cli.Command
 	seen := map[string]bool{}

@@ -1,0 +1,241 @@
+package analyze
+
+import "slices"
+
+// senderPipe is a replica of a sender's scoreboard, built from a
+// sender-side capture: what it sent, what came back acknowledged or
+// SACKed, what it must deem lost. Its pipe is the bytes the sender counts
+// as in the network (RFC 6675's pipe, Linux's tcp_packets_in_flight:
+// sent − SACKed − lost + retransmitted), the quantity its congestion
+// window caps. After a send the sender could not follow with another,
+// the pipe is the window it allowed: cwnd, or less when the receive
+// window or the application held it back.
+//
+// Loss is deemed as Linux does by default: RACK (RFC 8985; a segment
+// sent before one since delivered is lost once a reordering window has
+// passed, none in recovery until reordering is seen), every outstanding
+// segment at a retransmission timeout, and, without SACK, NewReno's
+// rules (RFC 6582): each duplicate ACK stands for a segment that left
+// the network. A segment resent is in flight once, until delivered or
+// deemed lost again.
+type senderPipe struct {
+	segs    []pipeSeg // outstanding segments in sequence order, from head
+	head    int
+	scan    int // segments before it need no loss check
+	started bool
+	una     int64 // highest cumulative ACK
+	high    int64 // highest end sent
+	inNet   int64 // the pipe, in bytes
+	sack    bool  // SACK in use (else duplicate ACKs count deliveries)
+	dupacks int64 // without SACK: duplicate ACKs since the last new ACK
+	maxSeg  int64
+	// RACK: the latest transmission among segments delivered, the RTT it
+	// took, the least RTT seen and whether reordering was seen.
+	rackXmit, rackRTT, minRTT int64
+	reordSeen                 bool
+	fack                      int64 // highest SACKed end
+	nSacked                   int   // outstanding segments SACKed
+}
+
+type pipeSeg struct {
+	seq, end              int64
+	xmit                  int64 // its last transmission, ns
+	sacked, lost, retrans bool
+}
+
+// counted is the bytes a segment adds to the pipe.
+func (s *pipeSeg) counted() int64 {
+	if s.sacked || s.lost && !s.retrans {
+		return 0
+	}
+	return s.end - s.seq
+}
+
+// update applies f to segment i, keeping the pipe's sum.
+func (p *senderPipe) update(i int, f func(*pipeSeg)) {
+	s := &p.segs[i]
+	p.inNet -= s.counted()
+	was := s.sacked
+	f(s)
+	p.inNet += s.counted()
+	if s.sacked != was {
+		p.nSacked++
+	}
+}
+
+// find is the index of the first outstanding segment ending after seq.
+func (p *senderPipe) find(seq int64) int {
+	out := p.segs[p.head:]
+	i, _ := slices.BinarySearchFunc(out, seq, func(s pipeSeg, seq int64) int {
+		if s.end <= seq {
+			return -1
+		}
+		return 1
+	})
+	return p.head + i
+}
+
+// pipe is the bytes in the network as the sender counts them, at least
+// zero; without SACK each duplicate ACK stands for one segment delivered.
+func (p *senderPipe) pipe() int64 {
+	n := p.inNet
+	if !p.sack {
+		n -= p.dupacks * p.maxSeg
+	}
+	return max(n, 0)
+}
+
+// timeout: a retransmission timeout deems every outstanding segment not
+// SACKed lost (Linux's tcp_enter_loss).
+func (p *senderPipe) timeout() {
+	for i := p.head; i < len(p.segs); i++ {
+		if !p.segs[i].sacked {
+			p.update(i, func(s *pipeSeg) { s.lost, s.retrans = true, false })
+		}
+	}
+	p.dupacks = 0
+	p.scan = p.head
+}
+
+// data feeds a data segment sent at time now.
+func (p *senderPipe) data(seq, end, now int64) {
+	p.maxSeg = max(p.maxSeg, end-seq)
+	if !p.started {
+		p.started, p.una, p.high = true, seq, seq
+	}
+	if seq < p.high { // a resend: in flight again, as retransmitted
+		for i := p.find(max(seq, p.una)); i < len(p.segs) && p.segs[i].seq < end; i++ {
+			p.update(i, func(s *pipeSeg) {
+				if !s.sacked {
+					s.lost, s.retrans = true, true
+				}
+				s.xmit = now
+			})
+			p.scan = min(p.scan, i)
+		}
+	}
+	if end > p.high {
+		from := max(seq, p.high)
+		if seq > p.high { // bytes the capture missed were sent too
+			from = p.high
+		}
+		p.segs = append(p.segs, pipeSeg{seq: from, end: end, xmit: now})
+		p.inNet += end - from
+		p.high = end
+	}
+}
+
+// ack feeds an ACK of the direction's data at time now: the cumulative
+// ACK, its SACK blocks, whether it is a duplicate ACK, and whether the
+// sender is in loss recovery.
+func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, now int64) {
+	if !p.started {
+		return
+	}
+	if len(sacks) > 0 {
+		p.sack = true
+	}
+	delivered := func(s *pipeSeg) {
+		rtt := now - s.xmit
+		if s.retrans && p.minRTT > 0 && rtt < p.minRTT {
+			return // the original's ACK, not the resend's: no sample
+		}
+		if !s.retrans && s.end < p.fack {
+			p.reordSeen = true // delivered below a SACKed segment, never resent
+		}
+		if s.xmit >= p.rackXmit {
+			p.rackXmit, p.rackRTT = s.xmit, rtt
+		}
+		if rtt > 0 && (p.minRTT == 0 || rtt < p.minRTT) {
+			p.minRTT = rtt
+		}
+	}
+	if ack > p.una {
+		acked := int64(0)
+		for p.head < len(p.segs) && p.segs[p.head].seq < ack {
+			s := &p.segs[p.head]
+			if s.end > ack { // partly acknowledged
+				p.update(p.head, func(s *pipeSeg) { s.seq = ack })
+				break
+			}
+			if !s.sacked {
+				delivered(s)
+				acked++
+			}
+			p.inNet -= s.counted()
+			if s.sacked {
+				p.nSacked--
+			}
+			p.head++
+		}
+		p.una = ack
+		if !p.sack {
+			// NewReno: the segments a new ACK covers include those the
+			// duplicate ACKs stood for (Linux's tcp_remove_reno_sacks).
+			p.dupacks = max(0, p.dupacks-max(acked-1, 0))
+			if !recovery {
+				p.dupacks = 0
+			}
+		}
+		if p.head > 1024 && p.head > len(p.segs)/2 {
+			n := copy(p.segs, p.segs[p.head:])
+			p.segs = p.segs[:n]
+			p.scan -= p.head
+			p.head = 0
+		}
+		p.scan = max(p.scan, p.head)
+	} else if dup && !p.sack && int64(len(p.segs)-p.head) > p.dupacks+1 {
+		p.dupacks++
+	}
+	for _, b := range sacks {
+		if b[1] <= p.una {
+			continue // D-SACK
+		}
+		for i := p.find(b[0]); i < len(p.segs) && p.segs[i].end <= b[1]; i++ {
+			if p.segs[i].seq >= b[0] && !p.segs[i].sacked {
+				delivered(&p.segs[i])
+				p.update(i, func(s *pipeSeg) { s.sacked = true })
+			}
+		}
+		p.fack = max(p.fack, b[1])
+	}
+	p.detectLoss(recovery, now)
+}
+
+// detectLoss marks lost, as RACK does, the segments sent before the
+// latest delivered one once its RTT and the reordering window have
+// passed since they were sent.
+func (p *senderPipe) detectLoss(recovery bool, now int64) {
+	if p.rackXmit == 0 || !p.sack {
+		return // without SACK Linux marks only the head, which it resends
+	}
+	var reo int64
+	if p.reordSeen || !recovery && p.nSacked < 3 {
+		reo = min(p.minRTT/4, p.rackRTT)
+	}
+	advance := true
+	for i := p.scan; i < len(p.segs); i++ {
+		s := &p.segs[i]
+		if s.sacked || s.lost && !s.retrans {
+			if advance {
+				p.scan = i + 1
+			}
+			continue
+		}
+		if s.xmit >= p.rackXmit {
+			if !s.retrans {
+				break // sent in order after it, as are the rest
+			}
+			advance = false
+			continue
+		}
+		if now-s.xmit >= p.rackRTT+reo {
+			p.update(i, func(s *pipeSeg) { s.lost, s.retrans = true, false })
+			if advance {
+				p.scan = i + 1
+			}
+			continue
+		}
+		advance = false
+	}
+}

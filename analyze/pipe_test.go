@@ -1,0 +1,121 @@
+package analyze
+
+import "testing"
+
+// TestSenderPipe follows a scoreboard through SACKed holes, RACK's loss
+// marking, a resend and a timeout, with the pipe checked at each step.
+func TestSenderPipe(t *testing.T) {
+	var p senderPipe
+	p.sack = true
+	ns := int64(0)
+	for i := range int64(10) { // ten segments of 1000 bytes, 10 µs apart
+		p.data(i*1000, i*1000+1000, ns)
+		ns += 10_000
+	}
+	if got := p.pipe(); got != 10000 {
+		t.Fatalf("pipe after ten sends %d, want 10000", got)
+	}
+	ns += 100e6 // one round trip: the first acknowledged, [2000, 5000) SACKed
+	p.ack(1000, [][2]int64{{2000, 5000}}, true, false, ns)
+	// Segment [1000, 2000) was sent before segments since delivered, and
+	// three are SACKed: RACK deems it lost at once (no reordering window).
+	if got := p.pipe(); got != 10000-1000-3000-1000 {
+		t.Errorf("pipe with a hole and three SACKed %d, want 5000", got)
+	}
+	p.data(1000, 2000, ns+1000) // its resend is in flight again
+	if got := p.pipe(); got != 6000 {
+		t.Errorf("pipe after the resend %d, want 6000", got)
+	}
+	// A D-SACK below the ACK changes nothing.
+	p.ack(1000, [][2]int64{{500, 1000}, {2000, 5000}}, true, true, ns+2000)
+	if got := p.pipe(); got != 6000 {
+		t.Errorf("pipe after a D-SACK %d, want 6000", got)
+	}
+	p.timeout() // every segment not SACKed is lost, the resend too
+	if got := p.pipe(); got != 0 {
+		t.Errorf("pipe after a timeout %d, want 0", got)
+	}
+	p.data(1000, 2000, ns+300e6)
+	if got := p.pipe(); got != 1000 {
+		t.Errorf("pipe after the timeout's resend %d, want 1000", got)
+	}
+	p.ack(5000, nil, false, true, ns+400e6) // the hole filled: [5000, 10000) still out, lost
+	if got := p.pipe(); got != 0 {
+		t.Errorf("pipe once the hole is filled %d, want 0 (the rest deemed lost)", got)
+	}
+	if p.head != 5 || p.nSacked != 0 {
+		t.Errorf("scoreboard head %d, SACKed %d: want 5 and 0", p.head, p.nSacked)
+	}
+}
+
+// TestSenderPipeNewReno: without SACK each duplicate ACK stands for a
+// segment that left the network, and a new ACK takes those it covers
+// back (Linux's tcp_remove_reno_sacks).
+func TestSenderPipeNewReno(t *testing.T) {
+	var p senderPipe
+	for i := range int64(8) {
+		p.data(i*1000, i*1000+1000, i)
+	}
+	for i := range int64(3) {
+		p.ack(0, nil, true, false, 1e8+i)
+	}
+	if got := p.pipe(); got != 5000 {
+		t.Errorf("pipe after three duplicate ACKs %d, want 5000", got)
+	}
+	p.data(0, 1000, 1e8+10) // the fast retransmit: counted once
+	if got := p.pipe(); got != 5000 {
+		t.Errorf("pipe after the fast retransmit %d, want 5000", got)
+	}
+	p.ack(4000, nil, false, true, 2e8) // a partial ACK of four: three were the dupacks'
+	if got := p.pipe(); got != 4000 {
+		t.Errorf("pipe after a partial ACK %d, want 4000 (four out, no dupack left)", got)
+	}
+	// More duplicate ACKs than segments out are not counted.
+	for i := range int64(9) {
+		p.ack(4000, nil, true, true, 3e8+i)
+	}
+	if got := p.pipe(); got != 1000 {
+		t.Errorf("pipe after nine duplicate ACKs for four out %d, want 1000", got)
+	}
+}
+
+// TestEpisodeReentryAndTimeoutInRecovery: an ACK that ends an episode
+// while SACKed data above it remains starts the next (Linux enters
+// recovery again: a resend was lost too), not a drop event of its own
+// (the resend that follows is one, as before re-entry was modelled);
+// the first unacknowledged segment resent twice with nothing SACKed
+// between is a timeout in recovery.
+func TestEpisodeReentryAndTimeoutInRecovery(t *testing.T) {
+	var e lossEpisodes
+	for i := range int64(10) {
+		e.data(i*1000, i*1000+1000, (i+1)*1000, 0)
+	}
+	e.ack(1000, false, false)
+	e.ack(1000, true, true)
+	if ev := e.data(1000, 2000, 9000, Retransmission); !ev.start || !ev.fast || !ev.drop {
+		t.Fatalf("fast retransmit: %+v", ev)
+	}
+	for i := range int64(5) { // new data in recovery
+		e.data(10000+i*1000, 11000+i*1000, 9000, 0)
+	}
+	// The episode's end (everything sent before it, 10000) acknowledged
+	// with [12000, 13000) SACKed: [10000, 12000) lost too.
+	if ev := e.ack(10000, true, true); !ev.start || !ev.fast {
+		t.Fatalf("re-entry: %+v", ev)
+	}
+	if e.fast != 2 || len(e.starts) != 1 {
+		t.Errorf("%d fast episodes, %d drop events: want 2 and 1", e.fast, len(e.starts))
+	}
+	// Its resend starts no episode but gives the last one's ssthresh; the
+	// diagnosis's drop events keep the rule without re-entry (a resend
+	// once the last repair ended).
+	if ev := e.data(10000, 11000, 5000, Retransmission); ev.start || !ev.settled || ev.ssthresh != 5000 || !ev.drop {
+		t.Errorf("the re-entered episode's resend: %+v, want no start, the last one's ssthresh 5000, a drop event", ev)
+	}
+	if ev := e.data(10000, 11000, 5000, Retransmission); !ev.start || ev.fast {
+		t.Errorf("the head resent again with nothing SACKed: %+v, want a timeout", ev)
+	}
+	if e.rto != 1 {
+		t.Errorf("%d timeouts, want 1", e.rto)
+	}
+}
