@@ -30,19 +30,27 @@ type compareDef struct {
 	graph  GraphKind
 	series []string
 	title  string
+	// with: series of the graph drawn beside each input's, in its colour
+	// (named "<label> <what>").
+	with []companion
 }
+
+// companion is a series drawn beside a compared one: the graph's series
+// and what its name says.
+type companion struct{ series, what string }
 
 // compareOf says, for each comparison but delivered, which registered
 // graph draws it and which of its series are overlaid (merged into one
 // per input).
 var compareOf = []compareDef{
-	{CompareDelivered, "", nil, "Bytes delivered"},
-	{CompareThroughput, GraphThroughput, []string{SeriesGoodput}, "Goodput"},
-	{CompareRTT, GraphRTT, []string{SeriesRTT, SeriesRTTRepair}, "Round-trip time"},
-	{CompareWindow, GraphWindow, []string{SeriesInFlight}, "Bytes in flight"},
-	{CompareCwnd, GraphCwnd, []string{SeriesCwnd}, "Congestion window (estimated)"},
-	{CompareSeq, GraphStevens, []string{SeriesData, SeriesRetrans, SeriesOutOfOrder, SeriesSpurious}, "Time/sequence (Stevens)"},
-	{CompareLoss, "", nil, "Datagrams lost (iperf3)"},
+	{CompareDelivered, "", nil, "Bytes delivered", nil},
+	{CompareThroughput, GraphThroughput, []string{SeriesGoodput}, "Goodput", nil},
+	{CompareRTT, GraphRTT, []string{SeriesRTT, SeriesRTTRepair}, "Round-trip time", nil},
+	{CompareWindow, GraphWindow, []string{SeriesInFlight}, "Bytes in flight", nil},
+	{CompareCwnd, GraphCwnd, []string{SeriesCwnd}, "Congestion window (estimated)",
+		[]companion{{SeriesSsthresh, "ssthresh"}, {SeriesFastLoss, "fast retransmit"}, {SeriesRTOLoss, "timeout"}}},
+	{CompareSeq, GraphStevens, []string{SeriesData, SeriesRetrans, SeriesOutOfOrder, SeriesSpurious}, "Time/sequence (Stevens)", nil},
+	{CompareLoss, "", nil, "Datagrams lost (iperf3)", nil},
 }
 
 // CompareKinds lists the comparisons, in order.
@@ -134,6 +142,7 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 		ta := in.L.transferAcc()
 		origin := co.Align.origin(in.L, ta)
 		var s Series
+		var with []Series // its companions, named by what they are
 		switch {
 		case spec.kind == CompareLoss:
 			// Only iperf3 UDP flows have it (LoadUDP); others draw nothing.
@@ -157,22 +166,42 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 			}
 			g.Y, g.Columns, g.YCol = b.Y, b.Columns, b.YCol
 			s = merge(b, spec.series)
+			for _, c := range spec.with {
+				if cs := b.Lookup(c.series); cs != nil {
+					// A line beside the input's own is dashed.
+					dashed := cs.Kind == Steps || cs.Kind == Lines
+					with = append(with, Series{Name: c.what, Role: c.series, Kind: cs.Kind, Dashed: dashed, Points: cs.Points})
+				}
+			}
 			g.Warnings = append(g.Warnings, b.Warnings...)
 		}
-		kept := s.Points[:0]
-		for _, p := range s.Points {
-			p.Time -= origin
-			if co.Time.Contains(p.Time) {
-				kept = append(kept, p)
-			}
-		}
-		s.Points = kept
 		s.Name = in.Label
-		if len(s.Points) > 0 {
-			g.Series = append(g.Series, s)
+		if s = shiftedFrom(s, origin, co.Time); len(s.Points) == 0 {
+			continue
+		}
+		g.Series = append(g.Series, s)
+		for _, c := range with {
+			if cs := shiftedFrom(c, origin, co.Time); len(cs.Points) > 0 {
+				cs.Of = in.Label
+				cs.Name = in.Label + " " + cs.Name
+				g.Series = append(g.Series, cs)
+			}
 		}
 	}
 	return g
+}
+
+// shiftedFrom is s with its times from origin, and only those in r.
+func shiftedFrom(s Series, origin int64, r Range) Series {
+	kept := s.Points[:0:0]
+	for _, p := range s.Points {
+		p.Time -= origin
+		if r.Contains(p.Time) {
+			kept = append(kept, p)
+		}
+	}
+	s.Points = kept
+	return s
 }
 
 // CompareRow is one line of compare's table: the main numbers of one

@@ -99,3 +99,37 @@ func TestAlignSYNAtFirstPacket(t *testing.T) {
 		t.Errorf("delivered 0.5 s after the first packet: %d, want 1000", tr.Delivered[0])
 	}
 }
+
+// TestCompareCwndCarriesSsthreshAndLosses: compare --graph cwnd draws,
+// beside each input's window, its ssthresh (dashed) and its loss marks by
+// kind, named after the input and tied to it (Of, Role), each as the cwnd
+// graph of that input has it.
+func TestCompareCwndCarriesSsthreshAndLosses(t *testing.T) {
+	l, err := Load(capturetest.Opener(t, filepath.Join("..", "testdata", "lossy_sll2.pcap")), LoadOptions{Stream: -1, Dir: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Compare(CompareCwnd, []CompareInput{{Label: "a", L: l}, {Label: "b", L: l}}, CompareOptions{})
+	own := Cwnd(l.Records, SeriesOptions{Conn: l.Conn, Dir: l.Dir})
+	for _, label := range []string{"a", "b"} {
+		main := g.Lookup(label)
+		if main == nil || main.Of != "" || len(main.Points) != len(own.Lookup(SeriesCwnd).Points) {
+			t.Fatalf("%s: the window %+v, want the cwnd graph's %d points", label, main, len(own.Lookup(SeriesCwnd).Points))
+		}
+		for role, what := range map[string]string{SeriesSsthresh: "ssthresh", SeriesFastLoss: "fast retransmit"} {
+			s := g.Lookup(label + " " + what)
+			if s == nil || s.Of != label || s.Role != role || len(s.Points) != len(own.Lookup(role).Points) {
+				t.Fatalf("%s %s: %+v, want %d points of %s tied to %q", label, what, s, len(own.Lookup(role).Points), role, label)
+			}
+			if s.Dashed != (role == SeriesSsthresh) {
+				t.Errorf("%s %s dashed %v", label, what, s.Dashed)
+			}
+			if dt := s.Points[0].Time - own.Lookup(role).Points[0].Time; dt != main.Points[0].Time-own.Lookup(SeriesCwnd).Points[0].Time {
+				t.Errorf("%s %s shifted by %d ns, its window by another", label, what, dt)
+			}
+		}
+	}
+	if g.Lookup("a timeout") != nil {
+		t.Error("a timeout series for a capture without timeouts")
+	}
+}

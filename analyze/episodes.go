@@ -38,11 +38,13 @@ type lossEpisodes struct {
 	// (reentered: another began at once, at an ACK).
 	await, reentered bool
 	lossFlight       int64 // the flight when the episode started
-	// awaitFlight: the ended episode's, its β's denominator.
-	awaitFlight int64
-	fast, rto   int64 // episodes by kind
-	probes      int64 // tail-loss probes
-	betas       []float64
+	// awaitFlight: the ended episode's, its β's denominator; awaitMax
+	// the most in flight since it ended (awaitSeen: some data was sent).
+	awaitFlight, awaitMax int64
+	awaitSeen             bool
+	fast, rto             int64 // episodes by kind
+	probes                int64 // tail-loss probes
+	betas                 []float64
 	// Drop events, what the diagnosis reads of the path: a resend
 	// outside the last one's repair (the episode rule without re-entry),
 	// until everything sent before it is acknowledged.
@@ -129,12 +131,7 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag) (ev episodeEvent
 		}
 	}
 	if e.await && (!e.inEpisode || e.reentered) && flight > 0 {
-		e.await = false
-		ev.settled, ev.ssthresh = true, max(flight, 2*e.maxSeg)
-		e.reentered = false
-		if e.awaitFlight > 0 {
-			e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.awaitFlight))
-		}
+		e.awaitMax, e.awaitSeen = max(e.awaitMax, flight), true
 	}
 	if !e.started || end > e.high {
 		e.high, e.started = end, true
@@ -149,6 +146,7 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag) (ev episodeEvent
 // when a retransmission was lost too (lost segments, or SACKed ones, are
 // still outstanding): a fast retransmit without a resend of its own yet.
 func (e *lossEpisodes) ack(ack int64, signal, above bool) (ev episodeEvent) {
+	ev = e.settle()
 	switch {
 	case !e.haveAck || ack > e.cumAck:
 		e.cumAck, e.haveAck, e.signals = ack, true, 0
@@ -174,9 +172,29 @@ func (e *lossEpisodes) ack(ack int64, signal, above bool) (ev episodeEvent) {
 	return ev
 }
 
+// settle: the ended episode's ssthresh is the flight after the first
+// burst of sends once it ended (the segments before the next ACK: Linux
+// leaves recovery with cwnd at ssthresh and fills it at once), at least
+// two segments.
+func (e *lossEpisodes) settle() (ev episodeEvent) {
+	if !e.await || !e.awaitSeen {
+		return ev
+	}
+	ev.settled, ev.ssthresh = true, max(e.awaitMax, 2*e.maxSeg)
+	e.await, e.reentered, e.awaitSeen, e.awaitMax = false, false, false, 0
+	if e.awaitFlight > 0 {
+		e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.awaitFlight))
+	}
+	return ev
+}
+
+// finish settles what the capture's end leaves pending.
+func (e *lossEpisodes) finish() episodeEvent { return e.settle() }
+
 // begin starts an episode, as a fast retransmit or a timeout.
 func (e *lossEpisodes) begin(fast bool) {
 	e.inEpisode, e.episodeEnd, e.await, e.reentered = true, e.high, false, false
+	e.awaitSeen, e.awaitMax = false, 0
 	e.headSet = false
 	e.lossFlight = e.lastFlight
 	if !fast {

@@ -175,11 +175,11 @@ var kernelFloor = map[string]struct {
 	cwnd, ssthresh float64
 	episodesOff    int // at most this many episodes miscounted, by kind
 }{
-	"kn_geo_reno_loss":  {0.95, 0.99, 0},
+	"kn_geo_reno_loss":  {0.95, 0.83, 0},
 	"kn_geo_cubic_loss": {0.98, 0.99, 0},
 	"kn_bloat_cubic":    {0.99, 0.99, 0},
 	"kn_reverse_cubic":  {0.98, 0.99, 0},
-	"kn_vsat_cubic_rto": {0.88, 0.59, 0},
+	"kn_vsat_cubic_rto": {0.88, 0.79, 0},
 	"kn_bloat_reno":     {0.99, 0.99, 0},
 	"kn_rwnd_limited":   {0.97, 0, 0},
 	"kn_pep_cubic_loss": {0.86, 0, 0},

@@ -106,11 +106,14 @@ func TestEpisodeReentryAndTimeoutInRecovery(t *testing.T) {
 	if e.fast != 2 || len(e.starts) != 1 {
 		t.Errorf("%d fast episodes, %d drop events: want 2 and 1", e.fast, len(e.starts))
 	}
-	// Its resend starts no episode but gives the last one's ssthresh; the
-	// diagnosis's drop events keep the rule without re-entry (a resend
-	// once the last repair ended).
-	if ev := e.data(10000, 11000, 5000, Retransmission); ev.start || !ev.settled || ev.ssthresh != 5000 || !ev.drop {
-		t.Errorf("the re-entered episode's resend: %+v, want no start, the last one's ssthresh 5000, a drop event", ev)
+	// Its resend starts no episode; the diagnosis's drop events keep the
+	// rule without re-entry (a resend once the last repair ended). The
+	// flight of that first burst is the last episode's ssthresh.
+	if ev := e.data(10000, 11000, 5000, Retransmission); ev.start || ev.settled || !ev.drop {
+		t.Errorf("the re-entered episode's resend: %+v, want no start, a drop event", ev)
+	}
+	if ev := e.ack(10000, true, false); !ev.settled || ev.ssthresh != 5000 {
+		t.Errorf("the ACK after the first burst: %+v, want the last episode's ssthresh 5000", ev)
 	}
 	if ev := e.data(10000, 11000, 5000, Retransmission); !ev.start || ev.fast {
 		t.Errorf("the head resent again with nothing SACKed: %+v, want a timeout", ev)

@@ -49,6 +49,11 @@ type Series struct {
 	// a style of its own (else its position): a sweep's line and its
 	// error bars share one.
 	Palette int
+	// Of, for a series that accompanies another (a comparison's ssthresh
+	// and loss marks of one input), names the series whose colour (and
+	// facet) it takes; Role is the series of its own graph it is, whose
+	// marks and dashes it is drawn with.
+	Of, Role string
 }
 
 // Axis describes one axis of a graph.

@@ -62,6 +62,10 @@ type cwndBuilder struct {
 	// the line is the largest pipe of the last two round trips, recent holds
 	// the bursts that can still be it (a decreasing maximum queue).
 	recent []timedValue
+	// The right edge of the receiver's window (its last ACK plus its
+	// window), once an ACK gave one.
+	rwndEdge int64
+	haveWin  bool
 	// The ssthresh of the last episode, measured: the window the sender
 	// settles at once recovery ends (the flight with the first segment
 	// sent after it: Linux sets cwnd to ssthresh on leaving recovery),
@@ -92,6 +96,14 @@ func (b *cwndBuilder) flush() {
 	}
 	b.burst = false
 	v := b.pp.pipe()
+	if dbgCwnd != nil {
+		dbgCwnd(b)
+	}
+	if b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge && v < b.line {
+		// Held by the receive window (less than a segment left in it):
+		// the pipe says nothing of cwnd, which does not fall for it.
+		v = b.line
+	}
 	if !b.ep.inEpisode {
 		v = b.roundMax(b.burstTime, v)
 	} else {
@@ -158,10 +170,6 @@ func (b *cwndBuilder) add(r *Record) {
 			}
 			b.episode(r, ev.fast, b.pendingFallback)
 		}
-		if ev.settled && !b.settledAtAck {
-			b.emitSsthresh(float64(ev.ssthresh))
-		}
-		b.settledAtAck = b.settledAtAck && !ev.settled
 		b.pp.data(r.Seq, end, r.Time)
 		if !b.burst {
 			b.burst, b.burstFrame, b.burstTime = true, r.Frame, r.Time
@@ -180,13 +188,27 @@ func (b *cwndBuilder) add(r *Record) {
 	for _, s := range r.SACK[:r.NSACK] {
 		above = above || s[1] > r.Ack
 	}
-	if ev := b.ep.ack(r.Ack, dup || r.NSACK > 0, above); ev.start {
+	ev := b.ep.ack(r.Ack, dup || r.NSACK > 0, above)
+	b.settle(ev)
+	if ev.start {
 		// Recovery again at once: the last episode's window is the one
 		// recovery brought the sender to (PRR ends at ssthresh).
 		b.episode(r, true, float64(max(b.line, 0)))
 		b.settledAtAck = true
 	}
 	b.pp.ack(r.Ack, r.SACK[:r.NSACK], dup, b.ep.inEpisode, r.Time)
+	if r.Window >= 0 {
+		b.rwndEdge, b.haveWin = r.Ack+r.Window, true
+	}
+}
+
+// settle draws the ssthresh the tracker measured, unless drawn already
+// where recovery began again at once.
+func (b *cwndBuilder) settle(ev episodeEvent) {
+	if ev.settled && !b.settledAtAck {
+		b.emitSsthresh(float64(ev.ssthresh))
+	}
+	b.settledAtAck = b.settledAtAck && !ev.settled
 }
 
 // episode marks a loss episode's start at r; settle is the last
@@ -210,6 +232,7 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64) {
 
 func (b *cwndBuilder) graph() *Graph {
 	b.flush()
+	b.settle(b.ep.finish())
 	if b.line > 0 && b.lastTime > b.lineTime { // the line lasts to the last send
 		b.set.add(SeriesCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.line)}})
 	}
@@ -240,3 +263,5 @@ func capWindow(g *Graph) {
 		g.Zoom.YMax, g.Zoom.HasYMax = 1.5*top, true
 	}
 }
+
+var dbgCwnd func(b *cwndBuilder)

@@ -961,6 +961,7 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 			acc.owd.queueDelay(&st)
 		}
 		st.LossEpisodesFast, st.LossEpisodesRTO, st.TailLossProbes = acc.eps.fast, acc.eps.rto, acc.eps.probes
+		acc.eps.finish()
 		st.BetaMedian, st.HasBeta = acc.eps.betaMedian()
 		st.BetaEpisodes = len(acc.eps.betas)
 		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()

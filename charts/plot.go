@@ -228,15 +228,27 @@ func drawFacets(dc draw.Canvas, g *analyze.Graph, o PlotOptions, chunk int) {
 		leg.add(n, nil)
 	}
 	top = leg.draw(dc, top-vg.Points(4)) - vg.Points(4)
-	n := len(g.Series)
+	colors := colorIndexes(g)
+	var mains []int // a tile per series; companions join their series'
+	for i, s := range g.Series {
+		if s.Of == "" {
+			mains = append(mains, i)
+		}
+	}
+	n := len(mains)
 	cols := int(math.Ceil(math.Sqrt(float64(n))))
 	rows := (n + cols - 1) / cols
 	cw, ch := (dc.Max.X-dc.Min.X)/vg.Length(cols), (top-dc.Min.Y)/vg.Length(rows)
-	colors := colorIndexes(g)
-	for i, s := range g.Series {
+	for i, mi := range mains {
+		s := g.Series[mi]
 		sub := *g
-		s.Palette = 1 + colors[i]
-		sub.Series, sub.Notes = []analyze.Series{s}, nil
+		sub.Series, sub.Notes = nil, nil
+		for j, c := range g.Series {
+			if j == mi || c.Of == s.Name {
+				c.Palette = 1 + colors[mi]
+				sub.Series = append(sub.Series, c)
+			}
+		}
 		if any {
 			sub.Zoom = analyze.Zoom{XMin: xmin, XMax: xmax, YMin: ymin, YMax: ymax, HasXMin: true, HasXMax: true, HasYMin: true, HasYMax: true}
 		}
@@ -244,7 +256,7 @@ func drawFacets(dc draw.Canvas, g *analyze.Graph, o PlotOptions, chunk int) {
 		po.Title = s.Name
 		wpx, hpx := int(cw.Dots(dpi)), int(ch.Dots(dpi))
 		p, _ := newPlot(&sub, po, wpx, hpx, chunk)
-		tc := styleOf(&sub, s.Name, colors[i]).color
+		tc := styleOf(&sub, s.Name, colors[mi]).color
 		if pc, ok := paperColors[tc]; ok && o.Theme == ThemePaper {
 			tc = pc
 		}

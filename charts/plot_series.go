@@ -92,7 +92,7 @@ func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int,
 	if s.Palette > 0 {
 		index = s.Palette - 1
 	}
-	sp := &seriesPlot{kind: s.Kind, style: styleOf(g, s.Name, index), labels: s.Labels, dashed: s.Dashed}
+	sp := &seriesPlot{kind: s.Kind, style: styleOfSeries(g, s, index), labels: s.Labels, dashed: s.Dashed}
 	if _, fixed := seriesStyles[s.Name]; !fixed {
 		sp.colorIndex = index + 1 // a label's: its dashes in paper follow its colour
 	}

@@ -3,6 +3,7 @@ package charts
 import (
 	"hash/fnv"
 	"image/color"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -107,7 +108,7 @@ var palette = []color.RGBA{blue, orange, green, red, purple, brown, pink, gray, 
 func colorIndexes(g *analyze.Graph) []int {
 	names := make([]string, len(g.Series))
 	for i, s := range g.Series {
-		if _, fixed := seriesStyles[s.Name]; !fixed && s.Palette == 0 {
+		if _, fixed := seriesStyles[s.Name]; !fixed && s.Palette == 0 && s.Of == "" {
 			names[i] = s.Name
 		}
 	}
@@ -115,6 +116,13 @@ func colorIndexes(g *analyze.Graph) []int {
 	for i, s := range g.Series {
 		if s.Palette > 0 {
 			out[i] = s.Palette - 1
+		}
+	}
+	for i, s := range g.Series { // a companion takes its series' colour
+		if s.Of != "" {
+			if j := slices.IndexFunc(g.Series, func(o analyze.Series) bool { return o.Name == s.Of }); j >= 0 {
+				out[i] = out[j]
+			}
 		}
 	}
 	return out
@@ -160,6 +168,17 @@ func styleOf(g *analyze.Graph, name string, index int) seriesStyle {
 		s.legend = l
 	}
 	return s
+}
+
+// styleOfSeries is s's style: a companion (analyze.Series.Role) is drawn
+// with its role's marks and dashes in its series' colour, under its own
+// name.
+func styleOfSeries(g *analyze.Graph, s *analyze.Series, index int) seriesStyle {
+	if r, ok := seriesStyles[s.Role]; ok && s.Of != "" {
+		r.color, r.legend = palette[index%len(palette)], s.Name
+		return r
+	}
+	return styleOf(g, s.Name, index)
 }
 
 // tickGlyph is a short vertical tick, for duplicate ACKs on the ACK line.

@@ -102,7 +102,7 @@ func altText(g *analyze.Graph, caption string) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s (%d points)", styleOf(g, g.Series[i].Name, colors[i]).legend, len(g.Series[i].Points))
+		fmt.Fprintf(&b, "%s (%d points)", styleOfSeries(g, &g.Series[i], colors[i]).legend, len(g.Series[i].Points))
 	}
 	span := func(a analyze.Axis, lo, hi float64) string {
 		div, unit := unitFor(a, math.Max(math.Abs(lo), math.Abs(hi)))

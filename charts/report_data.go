@@ -78,7 +78,7 @@ func appendAxisJSON(b []byte, a analyze.Axis) []byte {
 }
 
 func appendSeriesJSON(b []byte, g *analyze.Graph, s *analyze.Series, index int, xmin, xmax, ymin, ymax float64, w, h int) []byte {
-	st := styleOf(g, s.Name, index)
+	st := styleOfSeries(g, s, index)
 	pts := pagePoints(g, s, xmin, xmax, ymin, ymax, w, h)
 	b = append(b, `{"name":`...)
 	b = appendJSONString(b, s.Name)

@@ -153,3 +153,24 @@ func TestSweepDodge(t *testing.T) {
 		}
 	}
 }
+
+// TestCompanionColors: a series tied to another (analyze.Series.Of)
+// takes its colour and its role's marks, and takes no colour of its own
+// from the labels.
+func TestCompanionColors(t *testing.T) {
+	g := &analyze.Graph{Kind: analyze.GraphCompare, Series: []analyze.Series{
+		{Name: "cubic"}, {Name: "cubic ssthresh", Of: "cubic", Role: analyze.SeriesSsthresh, Kind: analyze.Steps},
+		{Name: "reno"}, {Name: "reno fast retransmit", Of: "reno", Role: analyze.SeriesFastLoss, Kind: analyze.Marks},
+	}}
+	c := colorIndexes(g)
+	if c[1] != c[0] || c[3] != c[2] || c[0] == c[2] {
+		t.Fatalf("colours %v: want each companion in its series' colour, the two series apart", c)
+	}
+	if want := LabelColors([]string{"cubic", "", "reno", ""}); c[0] != want[0] || c[2] != want[2] {
+		t.Errorf("colours %v: the labels' own are %v", c, want)
+	}
+	st := styleOfSeries(g, &g.Series[3], c[3])
+	if st.glyph != seriesStyles[analyze.SeriesFastLoss].glyph || st.color != palette[c[2]] || st.legend != "reno fast retransmit" {
+		t.Errorf("companion style %+v", st)
+	}
+}
