@@ -45,6 +45,10 @@ type lossEpisodes struct {
 	fast, rto             int64 // episodes by kind
 	probes                int64 // tail-loss probes
 	betas                 []float64
+	// reductions: each measured episode's window before and after, bytes
+	// (see reductionVotes).
+	reductions [][2]int64
+	preSignal  int64 // the flight when the first signal since the last new ACK came
 	// Drop events, what the diagnosis reads of the path: a resend
 	// outside the last one's repair (the episode rule without re-entry),
 	// until everything sent before it is acknowledged.
@@ -151,6 +155,9 @@ func (e *lossEpisodes) ack(ack int64, signal, above bool) (ev episodeEvent) {
 	case !e.haveAck || ack > e.cumAck:
 		e.cumAck, e.haveAck, e.signals = ack, true, 0
 	case signal:
+		if e.signals == 0 {
+			e.preSignal = e.lastFlight
+		}
 		e.signals++
 	}
 	e.sackSince = e.sackSince || above
@@ -184,6 +191,9 @@ func (e *lossEpisodes) settle() (ev episodeEvent) {
 	e.await, e.reentered, e.awaitSeen, e.awaitMax = false, false, false, 0
 	if e.awaitFlight > 0 {
 		e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.awaitFlight))
+		if len(e.reductions) < maxEpisodeStarts {
+			e.reductions = append(e.reductions, [2]int64{e.awaitFlight, ev.ssthresh})
+		}
 	}
 	return ev
 }
@@ -196,7 +206,12 @@ func (e *lossEpisodes) begin(fast bool) {
 	e.inEpisode, e.episodeEnd, e.await, e.reentered = true, e.high, false, false
 	e.awaitSeen, e.awaitMax = false, 0
 	e.headSet = false
+	// The window at the loss: the flight when the first duplicate ACK
+	// or SACK came, before the sender sent on them.
 	e.lossFlight = e.lastFlight
+	if fast && e.signals > 0 && e.preSignal > 0 {
+		e.lossFlight = e.preSignal
+	}
 	if !fast {
 		e.lossFlight = 0 // a timeout restarts from one segment: no β
 	}
@@ -205,6 +220,13 @@ func (e *lossEpisodes) begin(fast bool) {
 	} else {
 		e.rto++
 	}
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // betaMedian is the median reduction factor of the episodes whose
@@ -221,10 +243,51 @@ func (e *lossEpisodes) betaMedian() (float64, bool) {
 	return (b[len(b)/2-1] + b[len(b)/2]) / 2, true
 }
 
+// reductionVotes tells, episode by episode, whose reduction the window
+// after it matches (in segments of maxSeg, as Linux counts them): Reno's
+// and NewReno's half, CUBIC's 717/1024 (0.7 in Linux's integers), both at
+// least two segments, or none (BBR's, within 15%); an episode from fewer
+// than 4 segments, or as near to two of them, tells nothing.
+func (e *lossEpisodes) reductionVotes() (v [3]int) {
+	if e.maxSeg <= 0 {
+		return v
+	}
+	seg := func(b int64) int64 { return (b + e.maxSeg/2) / e.maxSeg }
+	for _, r := range e.reductions {
+		before, after := seg(r[0]), seg(r[1])
+		if before < 4 {
+			continue
+		}
+		if float64(after) >= 0.85*float64(before) {
+			v[VoteNone]++
+			continue
+		}
+		reno, cubic := max(before/2, 2), max(before*717/1024, 2)
+		dr, dc := abs64(after-reno), abs64(after-cubic)
+		switch {
+		case dr < dc:
+			v[VoteReno]++
+		case dc < dr:
+			v[VoteCubic]++
+		}
+	}
+	return v
+}
+
+// Reduction votes, by kind (DirStats.ReductionVotes).
+const (
+	VoteReno = iota
+	VoteCubic
+	VoteNone
+)
+
 // congestionControl names the congestion control a direction's sender
-// runs, from what a sender-side capture shows of it, and why: the median
-// reduction factor of its loss episodes (Reno and NewReno halve the
-// window, CUBIC keeps 0.7 of it, BBR does not reduce on loss). Unknown
+// runs, from what a sender-side capture shows of it, and why: whose
+// reduction most of its loss episodes match, window by window in
+// segments (reductionVotes: at a few segments CUBIC's 0.7 rounds to
+// what looks like Reno's half as a ratio), else the median reduction
+// factor (Reno and NewReno halve the window, CUBIC keeps 0.7 of it, BBR
+// does not reduce on loss). Unknown
 // when nothing tells: no loss episode followed by data, or a capture
 // that is not at the sender (the flight seen is not the sender's).
 func congestionControl(st *DirStats) (cc, reason string) {
@@ -242,6 +305,22 @@ func congestionControl(st *DirStats) (cc, reason string) {
 	}
 	b := st.BetaMedian
 	why := fmt.Sprintf("window after loss %.2f of the window before (median of %d episodes)", b, st.BetaEpisodes)
+	// Episode by episode, whose reduction it was, where the windows
+	// tell; the median decides without a majority.
+	v := st.ReductionVotes
+	if told := v[VoteReno] + v[VoteCubic] + v[VoteNone]; told > 0 {
+		best := slices.Index(v[:], slices.Max(v[:]))
+		if 2*v[best] > told {
+			votes := fmt.Sprintf("%s; %d of %d reductions", why, v[best], told)
+			switch best {
+			case VoteCubic:
+				return "cubic", votes + " to CUBIC's 0.7 (717/1024 of the window in segments, as Linux rounds it), not Reno's half"
+			case VoteReno:
+				return "reno", votes + " to Reno's half, not CUBIC's 0.7"
+			}
+			return "bbr", votes + " none: no reduction on loss, as BBR"
+		}
+	}
 	switch {
 	case b < 0.35:
 		return "unknown", why + ": below any algorithm's reduction (timeouts, or the application slowed)"

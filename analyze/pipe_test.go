@@ -122,3 +122,31 @@ func TestEpisodeReentryAndTimeoutInRecovery(t *testing.T) {
 		t.Errorf("%d timeouts, want 1", e.rto)
 	}
 }
+
+// TestReductionVotes: each episode's window after it is matched, in
+// segments, to Reno's half and CUBIC's 717/1024 as Linux rounds them,
+// or to no reduction; small windows and ties tell nothing.
+func TestReductionVotes(t *testing.T) {
+	e := lossEpisodes{maxSeg: 1000, reductions: [][2]int64{
+		{10000, 7000},  // CUBIC: 10·717/1024 = 7
+		{5000, 3000},   // CUBIC: 3 (Reno's would be 2), 0.6 as a ratio
+		{10000, 5000},  // Reno
+		{20000, 19000}, // none
+		{3000, 2000},   // too small to tell
+		{8000, 5000},   // Reno 4, CUBIC 5: CUBIC
+		{6000, 3500},   // Reno 3, CUBIC 4, after 4 (rounded): CUBIC
+		{4000, 2000},   // Reno 2, CUBIC 2: a tie
+	}}
+	if got, want := e.reductionVotes(), [3]int{1, 4, 1}; got != want {
+		t.Errorf("votes %v, want %v (Reno, CUBIC, none)", got, want)
+	}
+	st := DirStats{DataPackets: 1, HasBeta: true, BetaMedian: 0.55, BetaEpisodes: 6, ReductionVotes: e.reductionVotes()}
+	st.Path.Vantage = VantageSender
+	if cc, why := congestionControl(&st); cc != "cubic" {
+		t.Errorf("congestion control %q (%s), want cubic: 4 of 6 votes, whatever the median", cc, why)
+	}
+	st.ReductionVotes = [3]int{2, 2, 0} // no majority: the median (0.55) decides
+	if cc, why := congestionControl(&st); cc != "reno" {
+		t.Errorf("congestion control %q (%s), want reno from the median", cc, why)
+	}
+}

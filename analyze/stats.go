@@ -124,7 +124,8 @@ type DirStats struct {
 	EpisodeIntervals                           int
 	HasEpisodeIntervalCV                       bool
 	BetaMedian                                 float64
-	BetaEpisodes                               int // the episodes β was measured on
+	BetaEpisodes                               int    // the episodes β was measured on
+	ReductionVotes                             [3]int // episodes whose reduction is Reno's, CUBIC's, none (VoteReno...)
 	HasBeta                                    bool
 	CongestionControl, CongestionControlReason string
 
@@ -964,6 +965,7 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 		acc.eps.finish()
 		st.BetaMedian, st.HasBeta = acc.eps.betaMedian()
 		st.BetaEpisodes = len(acc.eps.betas)
+		st.ReductionVotes = acc.eps.reductionVotes()
 		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
 		if st.Path.NearbyPeer {

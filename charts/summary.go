@@ -142,8 +142,8 @@ var SummaryColumns = Schema[SummaryRow]{
 	senderCount("loss_episodes_fast", "", "loss episodes begun by a fast retransmit (duplicate ACKs or SACK blocks came): the kernel's recovery", func(s *analyze.DirStats) int64 { return s.LossEpisodesFast }),
 	senderCount("loss_episodes_rto", "", "loss episodes begun by a retransmission timeout (no signal since the last new ACK): the kernel's loss state", func(s *analyze.DirStats) int64 { return s.LossEpisodesRTO }),
 	senderCount("tail_loss_probes", "", "the last segment sent again with earlier ones unacknowledged and no duplicate ACK (RFC 8985): no episode", func(s *analyze.DirStats) int64 { return s.TailLossProbes }),
-	{"beta_median", Float, "", "median reduction factor of the fast-retransmit episodes: the window the sender settled at once recovery ended over the flight at the loss (Reno 0.5, CUBIC 0.7, BBR about 1)", func(r *SummaryRow) Value {
-		return FloatV(r.Stats.BetaMedian, 3).Or(r.Stats.HasBeta)
+	{"beta_median", Float, "", "median reduction factor of the fast-retransmit episodes: the window the sender settled at once recovery ended (the flight after its first burst of sends) over the window at the loss (the flight when the first duplicate ACK or SACK came) (Reno 0.5, CUBIC 0.7, BBR about 1); empty at a capture not at the sender", func(r *SummaryRow) Value {
+		return FloatV(r.Stats.BetaMedian, 3).Or(r.Stats.HasBeta && r.Stats.Path.Vantage == analyze.VantageSender)
 	}},
 	{"congestion_control", String, "", "the sender's congestion control as the capture shows it: reno, cubic, bbr or unknown (nothing tells: no loss, or not a sender-side capture)", func(r *SummaryRow) Value {
 		return StrV(r.Stats.CongestionControl).Or(r.Stats.DataPackets > 0)
