@@ -49,6 +49,19 @@ type lossEpisodes struct {
 	// (see reductionVotes).
 	reductions [][2]int64
 	preSignal  int64 // the flight when the first signal since the last new ACK came
+	// The last resends (rtx, rtxN of them so far), to tell a hole closed
+	// by one from one closed by late data (reordSeen).
+	rtx       *[64][2]int64
+	rtxN      int
+	reordSeen bool
+	// Undo (see undo): the last episode's first resend and its timestamp,
+	// whether it can still be proven spurious, whether it was, whether
+	// its reduction was recorded; undone counts the episodes proven.
+	firstSeq, firstEnd              int64
+	firstTS                         uint32
+	firstHasTS, undoable, eifelDone bool
+	epUndone, settledThis           bool
+	undone                          int64
 	// Drop events, what the diagnosis reads of the path: a resend
 	// outside the last one's repair (the episode rule without re-entry),
 	// until everything sent before it is acknowledged.
@@ -97,11 +110,23 @@ type episodeEvent struct {
 	fast     bool  // ... by fast retransmit (else a timeout)
 	settled  bool  // the last episode's ssthresh is known here
 	ssthresh int64 // ... it
+	undone   bool  // the last episode was proven spurious here (see ack)
+}
+
+// epAck is what an ACK of the direction's data tells the tracker.
+type epAck struct {
+	ack           int64
+	signal, above bool     // a duplicate ACK or SACK blocks; SACKed data above the ACK
+	tsecr         uint32   // its timestamp echo, if hasTS
+	hasTS         bool     //
+	dsack         [2]int64 // its D-SACK block, if hasDSACK
+	hasDSACK      bool     //
 }
 
 // data feeds a data segment of the direction: seq to end, the bytes in
-// flight Wireshark gave it (-1 unknown), its analysis flags.
-func (e *lossEpisodes) data(seq, end, flight int64, flags Flag) (ev episodeEvent) {
+// flight Wireshark gave it (-1 unknown), its analysis flags, its
+// timestamp (tsval, if hasTS).
+func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, hasTS bool) (ev episodeEvent) {
 	e.maxSeg = max(e.maxSeg, end-seq)
 	e.sent++
 	e.sent++
@@ -110,12 +135,21 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag) (ev episodeEvent
 	}
 	spurious := e.haveAck && end <= e.cumAck || flags&(SpuriousRetrans|ZeroWindowProbe) != 0
 	tlp := e.signals == 0 && end == e.high && e.haveAck && seq > e.cumAck
+	if e.started && seq < e.high {
+		if e.rtx == nil {
+			e.rtx = new([64][2]int64)
+		}
+		e.rtx[e.rtxN%len(e.rtx)] = [2]int64{seq, end}
+		e.rtxN++
+	}
 	if e.started && seq < e.high && !e.inEpisode && tlp && !spurious {
 		e.probes++
 	}
 	if e.started && seq < e.high && !e.inEpisode && !spurious && !tlp {
 		ev.start, ev.fast = true, e.signals > 0
 		e.begin(ev.fast)
+		e.undoable, e.eifelDone = true, false
+		e.firstSeq, e.firstEnd, e.firstTS, e.firstHasTS = seq, end, tsval, hasTS
 	}
 	if e.inEpisode && seq <= e.cumAck && end > e.cumAck {
 		// The first unacknowledged segment resent again with no ACK
@@ -148,11 +182,21 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag) (ev episodeEvent
 // data above the ACK (holes remain). An ACK that ends an episode while
 // holes remain starts the next at once, as Linux enters recovery again
 // when a retransmission was lost too (lost segments, or SACKed ones, are
-// still outstanding): a fast retransmit without a resend of its own yet.
-func (e *lossEpisodes) ack(ack int64, signal, above bool) (ev episodeEvent) {
-	ev = e.settle()
+// still outstanding): a fast retransmit without a resend of its own yet —
+// unless reordering was seen (a hole closed with nothing resent): Linux
+// then waits for the holes (its reordering window and threshold grow).
+func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
+	ack, signal, above := a.ack, a.signal, a.above
+	ev.undone = e.undo(a)
+	if s := e.settle(); s.settled {
+		ev.settled, ev.ssthresh = true, s.ssthresh
+	}
 	switch {
 	case !e.haveAck || ack > e.cumAck:
+		if e.haveAck && e.signals > 0 && !e.wasResent(e.cumAck) {
+			// A hole closed with nothing resent: the data came late.
+			e.reordSeen = true
+		}
 		e.cumAck, e.haveAck, e.signals = ack, true, 0
 	case signal:
 		if e.signals == 0 {
@@ -166,7 +210,7 @@ func (e *lossEpisodes) ack(ack int64, signal, above bool) (ev episodeEvent) {
 	}
 	if e.inEpisode && ack >= e.episodeEnd {
 		e.inEpisode, e.await, e.awaitFlight = false, true, e.lossFlight
-		if above && e.high > ack {
+		if above && e.high > ack && !e.reordSeen {
 			// The same drops' repair, not a drop event of its own
 			// (dropIn), no β of its own (the window before it is the
 			// one recovery left); the last episode's ssthresh is still
@@ -179,6 +223,48 @@ func (e *lossEpisodes) ack(ack int64, signal, above bool) (ev episodeEvent) {
 	return ev
 }
 
+// wasResent reports whether one of the last resends covered seq.
+func (e *lossEpisodes) wasResent(seq int64) bool {
+	if e.rtx == nil {
+		return false
+	}
+	for i := range min(e.rtxN, len(e.rtx)) {
+		if r := e.rtx[i]; r[0] <= seq && seq < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// undo reports whether a (the first such) proves the last episode begun by
+// a resend spurious, as Linux undoes one (RFC 3522's Eifel, RFC 2883's
+// D-SACK): the first ACK to cover the first resend echoes a timestamp
+// older than the resend's (the original arrived), or a D-SACK block
+// covers it (both arrived). An undone episode keeps its kind, is counted
+// in undone, and tells nothing of the algorithm (no β, no vote: Linux
+// restores the window).
+func (e *lossEpisodes) undo(a epAck) bool {
+	if !e.undoable || e.epUndone {
+		return false
+	}
+	proven := a.hasDSACK && a.dsack[0] <= e.firstSeq && a.dsack[1] >= e.firstEnd
+	if !e.eifelDone && a.ack >= e.firstEnd {
+		e.eifelDone = true
+		proven = proven || a.hasTS && e.firstHasTS && int32(a.tsecr-e.firstTS) < 0
+	}
+	if !proven {
+		return false
+	}
+	e.epUndone = true
+	e.undone++
+	if e.settledThis { // measured already: taken back
+		e.betas = e.betas[:len(e.betas)-1]
+		e.reductions = e.reductions[:len(e.reductions)-1]
+		e.settledThis = false
+	}
+	return true
+}
+
 // settle: the ended episode's ssthresh is the flight after the first
 // burst of sends once it ended (the segments before the next ACK: Linux
 // leaves recovery with cwnd at ssthresh and fills it at once), at least
@@ -189,11 +275,10 @@ func (e *lossEpisodes) settle() (ev episodeEvent) {
 	}
 	ev.settled, ev.ssthresh = true, max(e.awaitMax, 2*e.maxSeg)
 	e.await, e.reentered, e.awaitSeen, e.awaitMax = false, false, false, 0
-	if e.awaitFlight > 0 {
+	if e.awaitFlight > 0 && !e.epUndone && len(e.reductions) < maxEpisodeStarts {
 		e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.awaitFlight))
-		if len(e.reductions) < maxEpisodeStarts {
-			e.reductions = append(e.reductions, [2]int64{e.awaitFlight, ev.ssthresh})
-		}
+		e.reductions = append(e.reductions, [2]int64{e.awaitFlight, ev.ssthresh})
+		e.settledThis = e.undoable
 	}
 	return ev
 }
@@ -206,6 +291,7 @@ func (e *lossEpisodes) begin(fast bool) {
 	e.inEpisode, e.episodeEnd, e.await, e.reentered = true, e.high, false, false
 	e.awaitSeen, e.awaitMax = false, 0
 	e.headSet = false
+	e.undoable, e.epUndone, e.settledThis = false, false, false
 	// The window at the loss: the flight when the first duplicate ACK
 	// or SACK came, before the sender sent on them.
 	e.lossFlight = e.lastFlight
@@ -300,6 +386,9 @@ func congestionControl(st *DirStats) (cc, reason string) {
 	case !st.HasBeta:
 		if episodes == 0 {
 			return "unknown", "no loss episode: no reduction shows the algorithm"
+		}
+		if st.LossEpisodesUndone == episodes {
+			return "unknown", fmt.Sprintf("all %d loss episodes proven spurious and undone: no reduction shows the algorithm", episodes)
 		}
 		return "unknown", "no data after the loss episodes: no reduction measured"
 	}

@@ -88,19 +88,19 @@ func TestSenderPipeNewReno(t *testing.T) {
 func TestEpisodeReentryAndTimeoutInRecovery(t *testing.T) {
 	var e lossEpisodes
 	for i := range int64(10) {
-		e.data(i*1000, i*1000+1000, (i+1)*1000, 0)
+		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false)
 	}
-	e.ack(1000, false, false)
-	e.ack(1000, true, true)
-	if ev := e.data(1000, 2000, 9000, Retransmission); !ev.start || !ev.fast || !ev.drop {
+	e.ack(epAck{ack: 1000, signal: false, above: false})
+	e.ack(epAck{ack: 1000, signal: true, above: true})
+	if ev := e.data(1000, 2000, 9000, Retransmission, 0, false); !ev.start || !ev.fast || !ev.drop {
 		t.Fatalf("fast retransmit: %+v", ev)
 	}
 	for i := range int64(5) { // new data in recovery
-		e.data(10000+i*1000, 11000+i*1000, 9000, 0)
+		e.data(10000+i*1000, 11000+i*1000, 9000, 0, 0, false)
 	}
 	// The episode's end (everything sent before it, 10000) acknowledged
 	// with [12000, 13000) SACKed: [10000, 12000) lost too.
-	if ev := e.ack(10000, true, true); !ev.start || !ev.fast {
+	if ev := e.ack(epAck{ack: 10000, signal: true, above: true}); !ev.start || !ev.fast {
 		t.Fatalf("re-entry: %+v", ev)
 	}
 	if e.fast != 2 || len(e.starts) != 1 {
@@ -109,13 +109,13 @@ func TestEpisodeReentryAndTimeoutInRecovery(t *testing.T) {
 	// Its resend starts no episode; the diagnosis's drop events keep the
 	// rule without re-entry (a resend once the last repair ended). The
 	// flight of that first burst is the last episode's ssthresh.
-	if ev := e.data(10000, 11000, 5000, Retransmission); ev.start || ev.settled || !ev.drop {
+	if ev := e.data(10000, 11000, 5000, Retransmission, 0, false); ev.start || ev.settled || !ev.drop {
 		t.Errorf("the re-entered episode's resend: %+v, want no start, a drop event", ev)
 	}
-	if ev := e.ack(10000, true, false); !ev.settled || ev.ssthresh != 5000 {
+	if ev := e.ack(epAck{ack: 10000, signal: true, above: false}); !ev.settled || ev.ssthresh != 5000 {
 		t.Errorf("the ACK after the first burst: %+v, want the last episode's ssthresh 5000", ev)
 	}
-	if ev := e.data(10000, 11000, 5000, Retransmission); !ev.start || ev.fast {
+	if ev := e.data(10000, 11000, 5000, Retransmission, 0, false); !ev.start || ev.fast {
 		t.Errorf("the head resent again with nothing SACKed: %+v, want a timeout", ev)
 	}
 	if e.rto != 1 {
@@ -148,5 +148,51 @@ func TestReductionVotes(t *testing.T) {
 	st.ReductionVotes = [3]int{2, 2, 0} // no majority: the median (0.55) decides
 	if cc, why := congestionControl(&st); cc != "reno" {
 		t.Errorf("congestion control %q (%s), want reno from the median", cc, why)
+	}
+}
+
+// TestEpisodeUndo: an episode whose first resend the next covering ACK
+// proves needless — by echoing the original's older timestamp (Eifel) or
+// by a D-SACK of it — is undone: counted, its kind kept, no reduction
+// recorded (Linux restores the window); one the resend repaired is not.
+func TestEpisodeUndo(t *testing.T) {
+	run := func(a epAck) *lossEpisodes {
+		var e lossEpisodes
+		for i := range int64(10) { // TSval 100+i
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, uint32(100+i), true)
+		}
+		e.ack(epAck{ack: 1000, tsecr: 100, hasTS: true})
+		e.ack(epAck{ack: 1000, signal: true, above: true, tsecr: 100, hasTS: true})
+		e.data(1000, 2000, 9000, Retransmission, 200, true) // the resend, TSval 200
+		e.ack(a)                                            // recovery ends
+		e.data(10000, 11000, 5000, 0, 210, true)            // the first burst after it
+		e.ack(epAck{ack: 11000, tsecr: 210, hasTS: true})   // settles it
+		return &e
+	}
+	for _, c := range []struct {
+		name   string
+		a      epAck
+		undone bool
+	}{
+		{"the resend repaired it", epAck{ack: 10000, tsecr: 200, hasTS: true}, false},
+		{"Eifel: the original's timestamp echoed", epAck{ack: 10000, tsecr: 101, hasTS: true}, true},
+		{"a D-SACK of the resend", epAck{ack: 10000, tsecr: 200, hasTS: true, dsack: [2]int64{1000, 2000}, hasDSACK: true}, true},
+		{"a D-SACK of other bytes", epAck{ack: 10000, tsecr: 200, hasTS: true, dsack: [2]int64{3000, 4000}, hasDSACK: true}, false},
+	} {
+		e := run(c.a)
+		if got := e.undone == 1; got != c.undone || e.fast != 1 {
+			t.Errorf("%s: %d undone of %d fast episodes, want undone %v", c.name, e.undone, e.fast, c.undone)
+		}
+		if got := len(e.reductions) == 0; got != c.undone {
+			t.Errorf("%s: reductions %v", c.name, e.reductions)
+		}
+	}
+	// A D-SACK after the episode's window was measured takes it back.
+	e := run(epAck{ack: 10000, tsecr: 200, hasTS: true})
+	if len(e.reductions) != 1 {
+		t.Fatalf("reductions %v, want one", e.reductions)
+	}
+	if ev := e.ack(epAck{ack: 11000, dsack: [2]int64{1000, 2000}, hasDSACK: true}); !ev.undone || len(e.reductions) != 0 || len(e.betas) != 0 {
+		t.Errorf("a late D-SACK: %+v, reductions %v, betas %v", ev, e.reductions, e.betas)
 	}
 }

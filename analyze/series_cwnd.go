@@ -8,9 +8,12 @@ const (
 	SeriesSsthresh = "ssthresh-estimate"
 	SeriesFastLoss = "loss-fast-retransmit"
 	SeriesRTOLoss  = "loss-timeout"
+	// SeriesUndoneLoss marks an episode proven spurious (its window
+	// restored), whatever its kind.
+	SeriesUndoneLoss = "loss-undone"
 )
 
-var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFastLoss, SeriesRTOLoss}
+var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFastLoss, SeriesRTOLoss, SeriesUndoneLoss}
 
 // Cwnd builds the congestion-window graph of direction o.Dir, as the ns-2
 // studies plot it, estimated from a sender-side capture:
@@ -35,7 +38,8 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //   - loss marks at each episode's start, as fast retransmit (duplicate
 //     ACKs or SACK blocks came since the last new ACK, or recovery began
 //     again at once) or timeout (none: the timer fired, in recovery too),
-//     at the line's value then.
+//     or undone when proven spurious (Eifel, D-SACK: Linux restores the
+//     window), at the line's value then.
 //
 // At a receiver-side capture the flight is what arrived, not what the
 // sender allowed: callers say so (see PathStats.Vantage).
@@ -74,7 +78,13 @@ type cwndBuilder struct {
 	pendingPoint    Point
 	pendingFallback float64 // half the flight at the loss, if no segment follows
 	settledAtAck    bool    // the tracker's next settled ssthresh was drawn at a re-entry
-	lastFlight      int64
+	// The last episode's mark, drawn once the next begins or the capture
+	// ends (a D-SACK may prove it spurious after it ended): as undone
+	// when markUndone.
+	mark                Point
+	markName            string
+	hasMark, markUndone bool
+	lastFlight          int64
 }
 
 func newCwnd(o SeriesOptions) graphBuilder {
@@ -162,7 +172,7 @@ func (b *cwndBuilder) add(r *Record) {
 		if r.Info.BytesInFlight >= 0 {
 			b.lastFlight = r.Info.BytesInFlight
 		}
-		ev := b.ep.data(r.Seq, end, r.Info.BytesInFlight, r.Info.Flags)
+		ev := b.ep.data(r.Seq, end, r.Info.BytesInFlight, r.Info.Flags, r.TSVal, r.HasTS)
 		if ev.start {
 			b.flush() // the sends before a timeout are a burst of their own
 			if !ev.fast {
@@ -184,11 +194,17 @@ func (b *cwndBuilder) add(r *Record) {
 		b.set.add(SeriesAdvertised, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(r.Window)}})
 	}
 	dup := r.Info.Flags&DupAck != 0
-	above := false
+	a := epAck{ack: r.Ack, signal: dup || r.NSACK > 0, tsecr: r.TSEcr, hasTS: r.HasTS}
 	for _, s := range r.SACK[:r.NSACK] {
-		above = above || s[1] > r.Ack
+		a.above = a.above || s[1] > r.Ack
 	}
-	ev := b.ep.ack(r.Ack, dup || r.NSACK > 0, above)
+	if l, rr, ok := dsackOf(r); ok {
+		a.dsack, a.hasDSACK = [2]int64{l, rr}, true
+	}
+	ev := b.ep.ack(a)
+	if ev.undone {
+		b.markUndone = true
+	}
 	b.settle(ev)
 	if ev.start {
 		// Recovery again at once: the last episode's window is the one
@@ -202,10 +218,25 @@ func (b *cwndBuilder) add(r *Record) {
 	}
 }
 
+// drawMark draws the last episode's mark.
+func (b *cwndBuilder) drawMark() {
+	if b.hasMark {
+		name := b.markName
+		if b.markUndone {
+			name = SeriesUndoneLoss
+		}
+		b.set.add(name, Marks, b.mark)
+	}
+	b.hasMark, b.markUndone = false, false
+}
+
 // settle draws the ssthresh the tracker measured, unless drawn already
-// where recovery began again at once.
+// where recovery began again at once, or the episode was undone.
 func (b *cwndBuilder) settle(ev episodeEvent) {
-	if ev.settled && !b.settledAtAck {
+	switch {
+	case ev.settled && b.markUndone:
+		b.pending = false // undone: Linux restores ssthresh, the line keeps the last
+	case ev.settled && !b.settledAtAck:
 		b.emitSsthresh(float64(ev.ssthresh))
 	}
 	b.settledAtAck = b.settledAtAck && !ev.settled
@@ -222,8 +253,9 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64) {
 	if b.pending { // a loss again before the last episode's window was seen
 		b.emitSsthresh(settle)
 	}
+	b.drawMark()
 	if b.f.inTime(r.Time) {
-		b.set.add(name, Marks, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(flight)}})
+		b.mark, b.markName, b.hasMark = Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(flight)}}, name, true
 		b.pending = true
 		b.pendingPoint = Point{Frame: r.Frame, Time: r.Time}
 		b.pendingFallback = float64(max(flight/2, 2*b.ep.maxSeg))
@@ -233,6 +265,7 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64) {
 func (b *cwndBuilder) graph() *Graph {
 	b.flush()
 	b.settle(b.ep.finish())
+	b.drawMark()
 	if b.line > 0 && b.lastTime > b.lineTime { // the line lasts to the last send
 		b.set.add(SeriesCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.line)}})
 	}

@@ -116,6 +116,8 @@ type DirStats struct {
 	// loss; HasBeta false when no episode was followed by data), and the
 	// congestion control the reductions and growth show, with why.
 	LossEpisodesFast, LossEpisodesRTO, TailLossProbes int64
+	// LossEpisodesUndone: those of them proven spurious (Eifel, D-SACK).
+	LossEpisodesUndone int64
 	// EpisodeIntervalCV is the coefficient of variation of the segments
 	// sent between loss episodes (EpisodeIntervals of them, slow start's
 	// left out): well below 1 when a full queue drops at the same window
@@ -596,14 +598,24 @@ const queueFull = 0.8
 // and 0.5–2% loss), tail drops' near the top (0.74–1).
 const queueRank = 0.7
 
-// sackAbove reports whether an ACK SACKs data above its cumulative ACK.
-func sackAbove(s *reassembly.Segment) bool {
+// episodeAck is what ACK s (a duplicate ACK if dup) tells the
+// loss-episode tracker.
+func episodeAck(s *reassembly.Segment, dup bool) epAck {
+	a := epAck{ack: int64(s.AckAbs), signal: dup || s.Opt.NSACK > 0, tsecr: s.Opt.TSEcr, hasTS: s.Opt.HasTimestamp}
 	for i := 0; i < int(s.Opt.NSACK); i++ {
-		if s.NearAck(s.Opt.SACK[i].Right) > s.AckAbs {
-			return true
+		a.above = a.above || s.NearAck(s.Opt.SACK[i].Right) > s.AckAbs
+	}
+	if s.Opt.NSACK > 0 {
+		l, r := s.NearAck(s.Opt.SACK[0].Left), s.NearAck(s.Opt.SACK[0].Right)
+		var l2, r2 uint64
+		if s.Opt.NSACK > 1 {
+			l2, r2 = s.NearAck(s.Opt.SACK[1].Left), s.NearAck(s.Opt.SACK[1].Right)
+		}
+		if reassembly.IsDSACK(l, r, s.AckAbs, s.Opt.NSACK > 1, l2, r2) {
+			a.dsack, a.hasDSACK = [2]int64{int64(l), int64(r)}, true
 		}
 	}
-	return false
+	return a
 }
 
 // episode follows loss episodes for a data segment [seq, seq+n).
@@ -693,7 +705,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			h.rtx[h.rtxN%len(h.rtx)] = [2]uint64{uint64(lo), uint64(lo + n)}
 			h.rtxN++
 		}
-		ev := d.eps.data(lo, lo+n, info.BytesInFlight, info.Flags)
+		ev := d.eps.data(lo, lo+n, info.BytesInFlight, info.Flags, s.Opt.TSVal, s.Opt.HasTimestamp)
 		d.dataLimits(cs, s, n, info, ev.drop)
 	}
 	f := info.Flags
@@ -743,7 +755,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			o.ackDispersion(s.AckAbs, s.Time)
 		}
 		if s.Flags&thSYN == 0 {
-			o.eps.ack(int64(s.AckAbs), f&DupAck != 0 || s.Opt.NSACK > 0, sackAbove(s))
+			o.eps.ack(episodeAck(s, f&DupAck != 0))
 			if o.sawData {
 				o.holeAck(s, f&DupAck != 0)
 			}
@@ -962,6 +974,7 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 			acc.owd.queueDelay(&st)
 		}
 		st.LossEpisodesFast, st.LossEpisodesRTO, st.TailLossProbes = acc.eps.fast, acc.eps.rto, acc.eps.probes
+		st.LossEpisodesUndone = acc.eps.undone
 		acc.eps.finish()
 		st.BetaMedian, st.HasBeta = acc.eps.betaMedian()
 		st.BetaEpisodes = len(acc.eps.betas)

@@ -73,6 +73,7 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesSsthresh:   {color: orange, width: 1.4, legend: "ssthresh estimate (the window settled at after each loss)"},
 	analyze.SeriesFastLoss:   {color: red, width: 4.5, glyph: draw.PlusGlyph{}, legend: "loss: fast retransmit"},
 	analyze.SeriesRTOLoss:    {color: purple, width: 4.5, glyph: draw.PyramidGlyph{}, legend: "loss: timeout"},
+	analyze.SeriesUndoneLoss: {color: darkGray, width: 4.5, glyph: draw.CrossGlyph{}, legend: "loss undone (proven spurious: the window restored)"},
 	join.SeriesOWD:           {color: blue, width: 1.3, legend: "one-way delay (packet seen at both captures)", density: true},
 	join.SeriesQueue:         {color: orange, width: 1.3, legend: "queueing delay (above the fixed delay of its size)", density: true},
 	join.SeriesLostBetween:   {color: red, width: 4, glyph: draw.RingGlyph{}, legend: "lost between the captures"},

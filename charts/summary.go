@@ -167,6 +167,7 @@ var SummaryColumns = Schema[SummaryRow]{
 	}},
 	pathCount("spurious_timing_packets", "spurious retransmissions proven by their ACK alone: it came sooner than half the smallest round trip after the resend, so it answered an earlier copy (no D-SACK or timestamp needed)", func(p *analyze.PathStats) int64 { return p.SpuriousTiming }),
 	senderCount("reordered_holes", "packets", "holes the receiver reported in this direction's data (duplicate ACKs, SACK blocks) that closed with no resend: data that came late, not lost", func(s *analyze.DirStats) int64 { return s.ReorderedHoles }),
+	senderCount("loss_episodes_undone", "", "of loss_episodes_fast and loss_episodes_rto, those proven spurious (the first ACK to cover the first resend echoes an older timestamp: Eifel; or a D-SACK covers it), which Linux undoes: no reduction", func(s *analyze.DirStats) int64 { return s.LossEpisodesUndone }),
 }
 
 // senderCount is a count of the sender's state, null for a direction
