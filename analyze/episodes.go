@@ -360,6 +360,16 @@ func (e *lossEpisodes) reductionVotes() (v [3]int) {
 	return v
 }
 
+// looksBBR: most loss episodes that tell left the window where it was,
+// or, with no majority, the median reduction factor is about 1.
+func looksBBR(v [3]int, beta float64, hasBeta bool) bool {
+	told := v[VoteReno] + v[VoteCubic] + v[VoteNone]
+	if best := slices.Index(v[:], slices.Max(v[:])); told > 0 && 2*v[best] > told {
+		return best == VoteNone
+	}
+	return hasBeta && beta >= 0.85
+}
+
 // Reduction votes, by kind (DirStats.ReductionVotes).
 const (
 	VoteReno = iota

@@ -35,6 +35,8 @@ type senderPipe struct {
 	reordSeen                 bool
 	fack                      int64 // highest SACKed end
 	nSacked                   int   // outstanding segments SACKed
+	delivered                 int64 // bytes acknowledged or SACKed, each once
+	lostBytes                 int64 // bytes RACK deemed lost
 }
 
 type pipeSeg struct {
@@ -136,6 +138,7 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, now in
 		p.sack = true
 	}
 	delivered := func(s *pipeSeg) {
+		p.delivered += s.end - s.seq
 		rtt := now - s.xmit
 		if s.retrans && p.minRTT > 0 && rtt < p.minRTT {
 			return // the original's ACK, not the resend's: no sample
@@ -230,6 +233,7 @@ func (p *senderPipe) detectLoss(recovery bool, now int64) {
 			continue
 		}
 		if now-s.xmit >= p.rackRTT+reo {
+			p.lostBytes += s.end - s.seq
 			p.update(i, func(s *pipeSeg) { s.lost, s.retrans = true, false })
 			if advance {
 				p.scan = i + 1

@@ -1,6 +1,9 @@
 package analyze
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestSenderPipe follows a scoreboard through SACKed holes, RACK's loss
 // marking, a resend and a timeout, with the pipe checked at each step.
@@ -194,5 +197,40 @@ func TestEpisodeUndo(t *testing.T) {
 	}
 	if ev := e.ack(epAck{ack: 11000, dsack: [2]int64{1000, 2000}, hasDSACK: true}); !ev.undone || len(e.reductions) != 0 || len(e.betas) != 0 {
 		t.Errorf("a late D-SACK: %+v, reductions %v, betas %v", ev, e.reductions, e.betas)
+	}
+}
+
+// TestBBRSeries: for a sender that does not reduce on loss the cwnd
+// graph draws BBR's model as its window, the pipe beside it and no
+// ssthresh, and says so; for others BBR's series are left out.
+func TestBBRSeries(t *testing.T) {
+	if !looksBBR([3]int{1, 0, 3}, 0.5, true) || looksBBR([3]int{0, 3, 1}, 1, true) || !looksBBR([3]int{1, 1, 0}, 0.95, true) || looksBBR([3]int{}, 0, false) {
+		t.Error("looksBBR: want a majority of no reductions, else a median β of about 1")
+	}
+	names := func(g *Graph) (out []string) {
+		for _, s := range g.Series {
+			out = append(out, s.Name)
+		}
+		return out
+	}
+	mk := func() *Graph {
+		g := &Graph{}
+		for _, n := range []string{SeriesCwnd, SeriesSsthresh, SeriesFastLoss, SeriesBDP, seriesBBRCwnd} {
+			g.Series = append(g.Series, Series{Name: n, Points: []Point{{V: [3]float64{float64(len(n))}}}})
+		}
+		return g
+	}
+	g := mk()
+	bbrSeries(g, true)
+	if got, want := fmt.Sprint(names(g)), fmt.Sprint([]string{SeriesPipe, SeriesFastLoss, SeriesBDP, SeriesCwnd}); got != want || len(g.Notes) != 1 {
+		t.Errorf("BBR: series %s, notes %q; want %s and a note", got, g.Notes, want)
+	}
+	if g.Lookup(SeriesCwnd).Points[0].V[0] != float64(len(seriesBBRCwnd)) {
+		t.Error("BBR: the window drawn is not the model's")
+	}
+	g = mk()
+	bbrSeries(g, false)
+	if got, want := fmt.Sprint(names(g)), fmt.Sprint([]string{SeriesCwnd, SeriesSsthresh, SeriesFastLoss}); got != want || len(g.Notes) != 0 {
+		t.Errorf("not BBR: series %s, notes %q; want %s", got, g.Notes, want)
 	}
 }

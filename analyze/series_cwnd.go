@@ -1,6 +1,11 @@
 package analyze
 
-import "tcpviz/reassembly"
+import (
+	"math"
+	"slices"
+
+	"tcpviz/reassembly"
+)
 
 // Series names of the congestion-window graph.
 const (
@@ -11,6 +16,15 @@ const (
 	// SeriesUndoneLoss marks an episode proven spurious (its window
 	// restored), whatever its kind.
 	SeriesUndoneLoss = "loss-undone"
+	// SeriesPipe is the sender's pipe where the window drawn is BBR's.
+	SeriesPipe = "pipe"
+	// SeriesBDP is BBR's model of the path: the largest delivery rate of
+	// the last ten round trips times the least RTT, in bytes.
+	SeriesBDP = "bdp-estimate"
+	// seriesBBRCwnd is the window BBR sets from it (twice the BDP and
+	// three segments), drawn as cwnd-estimate for a sender that does not
+	// reduce on loss.
+	seriesBBRCwnd = "cwnd-bbr"
 )
 
 var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFastLoss, SeriesRTOLoss, SeriesUndoneLoss}
@@ -85,6 +99,19 @@ type cwndBuilder struct {
 	markName            string
 	hasMark, markUndone bool
 	lastFlight          int64
+	// BBR's model: delivery-rate samples of the last ten round trips
+	// (bytes/ns), the round's start and bytes delivered then.
+	bw                    [10]float64
+	bwN                   int
+	bwStart, bwDelivered  int64
+	bdp, bbrW             int64 // BBR's model: its BDP and window
+	bbrPrior, bbrConserve int64 // the window before recovery; conservation until
+	bdpDrawn, bbrCwnd     int64 // last drawn
+	bbrInEp               bool  // in recovery, as the model last saw it
+	bbrTime               int64 // the model's line drawn from then
+	fullBW                float64
+	fullRounds            int
+	bwFull                bool // startup over
 }
 
 func newCwnd(o SeriesOptions) graphBuilder {
@@ -123,6 +150,7 @@ func (b *cwndBuilder) flush() {
 		return
 	}
 	b.lastFrame, b.lastTime = b.burstFrame, b.burstTime
+	b.drawBBR(b.burstFrame, b.burstTime)
 	if v != b.line {
 		b.set.add(SeriesCwnd, Steps, Point{Frame: b.burstFrame, Time: b.burstTime, V: [3]float64{float64(v)}})
 		b.line, b.lineTime = v, b.burstTime
@@ -201,6 +229,7 @@ func (b *cwndBuilder) add(r *Record) {
 	if l, rr, ok := dsackOf(r); ok {
 		a.dsack, a.hasDSACK = [2]int64{l, rr}, true
 	}
+	b.rateSample(r.Time)
 	ev := b.ep.ack(a)
 	if ev.undone {
 		b.markUndone = true
@@ -212,9 +241,88 @@ func (b *cwndBuilder) add(r *Record) {
 		b.episode(r, true, float64(max(b.line, 0)))
 		b.settledAtAck = true
 	}
+	delivered, lost := b.pp.delivered, b.pp.lostBytes
 	b.pp.ack(r.Ack, r.SACK[:r.NSACK], dup, b.ep.inEpisode, r.Time)
+	b.bbrAck(r.Time, b.pp.delivered-delivered, b.pp.lostBytes-lost, b.ep.inEpisode && !b.bbrInEp, b.bbrInEp && !b.ep.inEpisode)
+	b.bbrInEp = b.ep.inEpisode
 	if r.Window >= 0 {
 		b.rwndEdge, b.haveWin = r.Ack+r.Window, true
+	}
+}
+
+// rateSample takes a delivery-rate sample once a round trip (the least
+// RTT) has passed since the last, and follows BBR's startup: it ends once
+// three rounds in a row grew the largest rate by less than a quarter.
+func (b *cwndBuilder) rateSample(now int64) {
+	rtt := max(b.pp.minRTT, 1e6)
+	switch {
+	case b.bwStart == 0:
+		b.bwStart, b.bwDelivered = now, b.pp.delivered
+	case now-b.bwStart >= rtt:
+		b.bw[b.bwN%len(b.bw)] = float64(b.pp.delivered-b.bwDelivered) / float64(now-b.bwStart)
+		b.bwN++
+		b.bwStart, b.bwDelivered = now, b.pp.delivered
+		if bw := slices.Max(b.bw[:min(b.bwN, len(b.bw))]); bw >= 1.25*b.fullBW {
+			b.fullBW, b.fullRounds = bw, 0
+		} else if b.fullRounds++; b.fullRounds >= 3 {
+			b.bwFull = true
+		}
+	}
+}
+
+// bbrAck moves BBR's window (Linux's BBR v1, bbr_set_cwnd) on an ACK
+// that delivered acked bytes and had lost ones deemed lost: towards
+// 2/ln 2 times the BDP in startup, twice it and three segments after (no
+// further than acked a time); packet conservation for the first round
+// of loss recovery (the pipe, no less), the window from before restored
+// when it ends; four segments in ProbeRTT (the pipe down to four).
+func (b *cwndBuilder) bbrAck(now, acked, lost int64, entered, left bool) {
+	if b.bwN == 0 || b.pp.minRTT == 0 {
+		return
+	}
+	b.bdp = int64(slices.Max(b.bw[:min(b.bwN, len(b.bw))]) * float64(b.pp.minRTT))
+	gain := 2.0
+	if !b.bwFull {
+		gain = 2 / math.Ln2
+	}
+	target := int64(gain*float64(b.bdp)) + 3*b.pp.maxSeg
+	pipe := b.pp.pipe()
+	w := max(b.bbrW-lost, b.pp.maxSeg)
+	switch {
+	case b.bbrW == 0:
+		w = max(pipe, target/2)
+	case entered:
+		b.bbrPrior, b.bbrConserve = b.bbrW, now+b.pp.minRTT
+		w = pipe + acked
+	case left:
+		w = max(w, min(b.bbrPrior, target))
+	}
+	switch {
+	case b.ep.inEpisode && now < b.bbrConserve:
+		w = max(w, pipe+acked)
+	case b.bwFull:
+		w = min(w+acked, max(target, w))
+	case w < target:
+		w += acked
+	}
+	if b.bwFull && !b.ep.inEpisode && pipe <= 4*b.pp.maxSeg {
+		w = 4 * b.pp.maxSeg // ProbeRTT
+	}
+	b.bbrW = max(w, 4*b.pp.maxSeg)
+}
+
+// drawBBR draws BBR's model at time t: the BDP and BBR's window.
+func (b *cwndBuilder) drawBBR(frame, t int64) {
+	if b.bbrW == 0 {
+		return
+	}
+	if b.bdp != b.bdpDrawn {
+		b.set.add(SeriesBDP, Steps, Point{Frame: frame, Time: t, V: [3]float64{float64(b.bdp)}})
+		b.bdpDrawn = b.bdp
+	}
+	if b.bbrW != b.bbrCwnd {
+		b.set.add(seriesBBRCwnd, Steps, Point{Frame: frame, Time: t, V: [3]float64{float64(b.bbrW)}})
+		b.bbrCwnd, b.bbrTime = b.bbrW, t
 	}
 }
 
@@ -266,16 +374,49 @@ func (b *cwndBuilder) graph() *Graph {
 	b.flush()
 	b.settle(b.ep.finish())
 	b.drawMark()
-	if b.line > 0 && b.lastTime > b.lineTime { // the line lasts to the last send
+	if b.line > 0 && b.lastTime > b.lineTime { // the lines last to the last send
 		b.set.add(SeriesCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.line)}})
+	}
+	if b.bbrCwnd > 0 && b.lastTime > b.bbrTime {
+		b.set.add(seriesBBRCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.bbrCwnd)}})
 	}
 	if b.pending { // the capture ended before a round after recovery
 		b.emitSsthresh(b.pendingFallback)
 	}
 	g := b.f.g
-	g.Series = b.set.list(cwndSeries...)
+	g.Series = b.set.list(append(cwndSeries, SeriesBDP, seriesBBRCwnd)...)
+	beta, hasBeta := b.ep.betaMedian()
+	bbrSeries(g, looksBBR(b.ep.reductionVotes(), beta, hasBeta))
 	capWindow(g)
 	return g
+}
+
+// bbrSeries: for a sender that does not reduce its window on loss (BBR,
+// looksBBR), the window drawn is BBR's own (its model: a cap its pacing
+// keeps the flight under), the pipe is drawn as such beside the BDP
+// estimate, and no ssthresh (BBR has none); for others BBR's series are
+// left out.
+func bbrSeries(g *Graph, bbr bool) {
+	out := g.Series[:0]
+	for _, s := range g.Series {
+		switch {
+		case s.Name == SeriesCwnd && bbr:
+			s.Name = SeriesPipe
+		case s.Name == seriesBBRCwnd && bbr:
+			s.Name = SeriesCwnd
+		case s.Name == SeriesSsthresh && bbr:
+			continue
+		case s.Name == SeriesBDP || s.Name == seriesBBRCwnd:
+			if !bbr {
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	g.Series = out
+	if bbr {
+		g.Notes = append(g.Notes, "BBR sender (no reduction on loss): the cwnd estimate is BBR's own cap, 2 × its BDP estimate + 3 segments")
+	}
 }
 
 // capWindow: a receive window far above the rest of the graph (Linux
