@@ -233,3 +233,31 @@ func TestSenderStateAgainstKernel(t *testing.T) {
 		})
 	}
 }
+
+// kernelRxFloor is, per kernel scenario, the least share of kernel probes
+// at which the cwnd line drawn from the receiver-side capture (the data
+// that arrived over each round trip) is within 10% of the window the
+// sender's kernel allowed, compared at the same instant: the line runs
+// one one-way delay behind, which costs most where the window moves fast
+// on a long path (GEO) and without SACK.
+var kernelRxFloor = map[string]float64{
+	"kn_geo_reno_loss": 0.53, "kn_geo_cubic_loss": 0.75, "kn_bloat_cubic": 0.88,
+	"kn_bloat_reno": 0.91, "kn_vsat_cubic_rto": 0.22, "kn_rwnd_limited": 0.90,
+}
+
+// TestReceiverSideCwndAgainstKernel scores the cwnd graph of receiver-side
+// captures as TestSenderStateAgainstKernel does the sender's, each held to
+// its floor.
+func TestReceiverSideCwndAgainstKernel(t *testing.T) {
+	golden.NeedCorpus(t)
+	dir := filepath.Join(golden.SharedCaptures(), "kernel")
+	for name, floor := range kernelRxFloor {
+		t.Run(name, func(t *testing.T) {
+			k := scoreAgainstKernel(t, filepath.Join(dir, name+".rx.pcap"), filepath.Join(dir, name+".kernel.jsonl.gz"))
+			t.Logf("%s at the receiver: cwnd within 10%% at %.0f%% of %d probes", name, 100*k.share(), k.probes)
+			if k.share() < floor {
+				t.Errorf("within 10%% at %.1f%% of probes, below the floor %.0f%%", 100*k.share(), 100*floor)
+			}
+		})
+	}
+}

@@ -3,6 +3,8 @@ package analyze
 import (
 	"fmt"
 	"testing"
+
+	"tcpviz/reassembly"
 )
 
 // TestSenderPipe follows a scoreboard through SACKed holes, RACK's loss
@@ -232,5 +234,54 @@ func TestBBRSeries(t *testing.T) {
 	bbrSeries(g, false)
 	if got, want := fmt.Sprint(names(g)), fmt.Sprint([]string{SeriesCwnd, SeriesSsthresh, SeriesFastLoss}); got != want || len(g.Notes) != 0 {
 		t.Errorf("not BBR: series %s, notes %q; want %s", got, g.Notes, want)
+	}
+}
+
+// TestCwndAtReceiver: the handshake tells where the capture is (the
+// capturing end answers at once, the far one a round trip later); at the
+// receiver of the graphed direction the line is the data that arrived
+// over a round trip, with a note, and no ssthresh.
+func TestCwndAtReceiver(t *testing.T) {
+	syn := func(dir reassembly.Direction, ms float64, f reassembly.Flags) Record {
+		return Record{Dir: dir, Time: int64(ms * 1e6), Flags: f, HasAck: f&reassembly.ACK != 0, Window: 65535}
+	}
+	for _, c := range []struct {
+		name     string
+		synack   float64 // ms after the SYN
+		ack      float64
+		dir      reassembly.Direction
+		receiver bool
+	}{
+		{"near the client, client sends", 100, 100.1, reassembly.C2S, false},
+		{"near the server, client sends", 0.1, 100, reassembly.C2S, true},
+		{"near the server, server sends", 0.1, 100, reassembly.S2C, false},
+		{"near the client, server sends", 100, 100.1, reassembly.S2C, true},
+	} {
+		b := newCwnd(SeriesOptions{Dir: c.dir}).(*cwndBuilder)
+		recs := []Record{syn(reassembly.C2S, 0, reassembly.SYN), syn(reassembly.S2C, c.synack, reassembly.SYN|reassembly.ACK), syn(reassembly.C2S, c.ack, reassembly.ACK)}
+		for i := range recs {
+			b.add(&recs[i])
+		}
+		if got := b.atReceiver(); got != c.receiver {
+			t.Errorf("%s: at the receiver %v", c.name, got)
+		}
+	}
+	// Near the server, the client sending 10 segments a round trip (100 ms).
+	b := newCwnd(SeriesOptions{Dir: reassembly.C2S}).(*cwndBuilder)
+	recs := []Record{syn(reassembly.C2S, 0, reassembly.SYN), syn(reassembly.S2C, 0.1, reassembly.SYN|reassembly.ACK), syn(reassembly.C2S, 100, reassembly.ACK)}
+	seq := int64(0)
+	for i := range 50 {
+		ms := 100 + float64(i)*10
+		recs = append(recs, Record{Dir: reassembly.C2S, Time: int64(ms * 1e6), Seq: seq, Len: 1000, HasAck: true, Info: PacketInfo{BytesInFlight: 1000}})
+		seq += 1000
+		recs = append(recs, Record{Dir: reassembly.S2C, Time: int64((ms + 0.05) * 1e6), Ack: seq, HasAck: true, Window: 65535, Flags: reassembly.ACK})
+	}
+	g := feed(b, recs)
+	line := g.Lookup(SeriesCwnd)
+	if line == nil || len(g.Notes) != 1 || g.Lookup(SeriesSsthresh) != nil {
+		t.Fatalf("at the receiver: line %v, notes %q", line, g.Notes)
+	}
+	if last := line.Points[len(line.Points)-1].V[0]; last != 10000 {
+		t.Errorf("the line ends at %v, want 10000: ten segments arrived per round trip", last)
 	}
 }

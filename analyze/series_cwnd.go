@@ -16,6 +16,9 @@ const (
 	// SeriesUndoneLoss marks an episode proven spurious (its window
 	// restored), whatever its kind.
 	SeriesUndoneLoss = "loss-undone"
+	// seriesArrived is, at a receiver-side capture, the bytes arrived over
+	// the last round trip, drawn as cwnd-estimate.
+	seriesArrived = "arrived-per-rtt"
 	// SeriesPipe is the sender's pipe where the window drawn is BBR's.
 	SeriesPipe = "pipe"
 	// SeriesBDP is BBR's model of the path: the largest delivery rate of
@@ -104,14 +107,22 @@ type cwndBuilder struct {
 	bw                    [10]float64
 	bwN                   int
 	bwStart, bwDelivered  int64
-	bdp, bbrW             int64 // BBR's model: its BDP and window
-	bbrPrior, bbrConserve int64 // the window before recovery; conservation until
-	bdpDrawn, bbrCwnd     int64 // last drawn
-	bbrInEp               bool  // in recovery, as the model last saw it
-	bbrTime               int64 // the model's line drawn from then
-	fullBW                float64
-	fullRounds            int
-	bwFull                bool // startup over
+	bdp, bbrW             int64        // BBR's model: its BDP and window
+	bbrPrior, bbrConserve int64        // the window before recovery; conservation until
+	bdpDrawn, bbrCwnd     int64        // last drawn
+	bbrInEp               bool         // in recovery, as the model last saw it
+	hs                    [3]int64     // the handshake's SYN, SYN/ACK and ACK times
+	hsSeen                int          // how many of the handshake's three were seen
+	arr                   []timedValue // at a receiver: data arrived in the last round trip
+	arrSum, arrDrawn      int64
+	// At a receiver: the receiver's timestamps as first sent (t, TSval),
+	// and the round trip they measure (smoothed as SRTT is).
+	tsSent     []timedValue
+	rcvRTT     int64
+	bbrTime    int64 // the model's line drawn from then
+	fullBW     float64
+	fullRounds int
+	bwFull     bool // startup over
 }
 
 func newCwnd(o SeriesOptions) graphBuilder {
@@ -191,12 +202,14 @@ func (b *cwndBuilder) roundMax(t, v int64) int64 {
 
 func (b *cwndBuilder) add(r *Record) {
 	f, o := b.f, &b.f.o
+	b.handshake(r)
 	if r.Dir == o.Dir {
 		if r.Len == 0 || r.Info.Flags&CaptureDuplicate != 0 {
 			return
 		}
 		n := int64(r.Len)
 		end := r.Seq + n
+		b.arrived(r, n)
 		if r.Info.BytesInFlight >= 0 {
 			b.lastFlight = r.Info.BytesInFlight
 		}
@@ -216,6 +229,9 @@ func (b *cwndBuilder) add(r *Record) {
 	}
 	if r.Dir != o.Dir.Reverse() || !r.HasAck || r.Flags&reassembly.SYN != 0 {
 		return
+	}
+	if r.HasTS && (len(b.tsSent) == 0 || int32(int64(r.TSVal)-b.tsSent[len(b.tsSent)-1].v) > 0) && len(b.tsSent) < 1<<16 {
+		b.tsSent = append(b.tsSent, timedValue{r.Time, int64(r.TSVal)})
 	}
 	b.flush()
 	if r.Window >= 0 && r.Flags&reassembly.RST == 0 && f.inTime(r.Time) {
@@ -354,6 +370,9 @@ func (b *cwndBuilder) settle(ev episodeEvent) {
 // episode's ssthresh if it is still pending.
 func (b *cwndBuilder) episode(r *Record, fast bool, settle float64) {
 	flight := max(b.line, 0)
+	if b.atReceiver() {
+		flight = b.arrSum
+	}
 	name := SeriesRTOLoss
 	if fast {
 		name = SeriesFastLoss
@@ -384,11 +403,98 @@ func (b *cwndBuilder) graph() *Graph {
 		b.emitSsthresh(b.pendingFallback)
 	}
 	g := b.f.g
-	g.Series = b.set.list(append(cwndSeries, SeriesBDP, seriesBBRCwnd)...)
-	beta, hasBeta := b.ep.betaMedian()
-	bbrSeries(g, looksBBR(b.ep.reductionVotes(), beta, hasBeta))
+	g.Series = b.set.list(append(cwndSeries, SeriesBDP, seriesBBRCwnd, seriesArrived)...)
+	if b.atReceiver() {
+		atReceiver(g)
+	} else {
+		beta, hasBeta := b.ep.betaMedian()
+		bbrSeries(g, looksBBR(b.ep.reductionVotes(), beta, hasBeta))
+		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == seriesArrived })
+	}
 	capWindow(g)
 	return g
+}
+
+// handshake notes the times of the client's SYN, the server's SYN/ACK
+// and the client's ACK of it.
+func (b *cwndBuilder) handshake(r *Record) {
+	switch {
+	case r.Flags&(reassembly.SYN|reassembly.ACK) == reassembly.SYN && r.Dir == reassembly.C2S && b.hsSeen == 0:
+		b.hs[0], b.hsSeen = r.Time, 1
+	case r.Flags&(reassembly.SYN|reassembly.ACK) == reassembly.SYN|reassembly.ACK && r.Dir == reassembly.S2C && b.hsSeen == 1:
+		b.hs[1], b.hsSeen = r.Time, 2
+	case r.Flags&reassembly.ACK != 0 && r.Flags&reassembly.SYN == 0 && r.Dir == reassembly.C2S && b.hsSeen == 2:
+		b.hs[2], b.hsSeen = r.Time, 3
+	}
+}
+
+// atReceiver tells from the handshake whether the capture is nearer the
+// receiver of the graphed direction than its sender: the capturing end
+// answers at once, the far one a round trip later.
+func (b *cwndBuilder) atReceiver() bool {
+	if b.hsSeen < 3 {
+		return false
+	}
+	nearServer := b.hs[1]-b.hs[0] < b.hs[2]-b.hs[1]
+	return nearServer == (b.f.o.Dir == reassembly.C2S)
+}
+
+// arrived follows, for a receiver-side capture, the bytes that arrived
+// over the last round trip (from the receiver's timestamp to the data
+// echoing it, smoothed; else the handshake's): the sender's flight, one
+// one-way delay earlier; drawn when it moved by a segment.
+func (b *cwndBuilder) arrived(r *Record, n int64) {
+	if b.hsSeen < 3 {
+		return
+	}
+	rtt := b.hs[2] - b.hs[0]
+	if r.HasTS { // the round trip since the receiver sent the timestamp echoed
+		for len(b.tsSent) > 1 && int32(b.tsSent[1].v-int64(r.TSEcr)) <= 0 {
+			b.tsSent = b.tsSent[1:]
+		}
+		if len(b.tsSent) > 0 && b.tsSent[0].v == int64(r.TSEcr) {
+			if sample := r.Time - b.tsSent[0].t; b.rcvRTT == 0 {
+				b.rcvRTT = sample
+			} else {
+				b.rcvRTT += (sample - b.rcvRTT) / 8
+			}
+		}
+	}
+	if b.rcvRTT > 0 {
+		rtt = b.rcvRTT
+	}
+	b.arr = append(b.arr, timedValue{r.Time, n})
+	b.arrSum += n
+	i := 0
+	for i < len(b.arr) && b.arr[i].t <= r.Time-rtt {
+		b.arrSum -= b.arr[i].v
+		i++
+	}
+	if i > 0 {
+		b.arr = append(b.arr[:0], b.arr[i:]...)
+	}
+	if abs64(b.arrSum-b.arrDrawn) >= max(b.pp.maxSeg, n) && b.f.inTime(r.Time) {
+		b.set.add(seriesArrived, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(b.arrSum)}})
+		b.arrDrawn = b.arrSum
+	}
+}
+
+// atReceiver makes a receiver-side capture's graph: the bytes that
+// arrived per round trip are the line, no ssthresh nor BBR's model (not
+// measurable there), and a note says what the line is.
+func atReceiver(g *Graph) {
+	out := g.Series[:0]
+	for _, s := range g.Series {
+		switch s.Name {
+		case SeriesCwnd, SeriesSsthresh, SeriesBDP, seriesBBRCwnd:
+			continue
+		case seriesArrived:
+			s.Name = SeriesCwnd
+		}
+		out = append(out, s)
+	}
+	g.Series = out
+	g.Notes = append(g.Notes, "receiver-side capture: the line is the data that arrived over each round trip, the sender's flight one one-way delay earlier, not the window it allowed")
 }
 
 // bbrSeries: for a sender that does not reduce its window on loss (BBR,

@@ -193,7 +193,7 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): %s", in.display(), l.Conn.Stream, l.Dir, w))
 	}
 	if v := l.Stats[l.Dir].Path.Vantage; g.Kind == analyze.GraphCwnd && v != analyze.VantageSender {
-		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): the congestion window is estimated from a sender-side capture; this one is %s: the flight drawn is what reached it, not what the sender allowed",
+		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): the congestion window is estimated from a sender-side capture; this one is %s: the line is the data that reached it over each round trip (the sender's flight one one-way delay earlier), not the window the sender allowed",
 			in.display(), l.Conn.Stream, l.Dir, vantagePhrase(v)))
 	}
 	if err := emptyWindow(g, o, l); err != nil {
