@@ -19,16 +19,22 @@ import "slices"
 // the network. A segment resent is in flight once, until delivered or
 // deemed lost again.
 type senderPipe struct {
-	segs    []pipeSeg // outstanding segments in sequence order, from head
-	head    int
-	scan    int // segments before it need no loss check
-	started bool
-	una     int64 // highest cumulative ACK
-	high    int64 // highest end sent
-	inNet   int64 // the pipe, in bytes
-	sack    bool  // SACK in use (else duplicate ACKs count deliveries)
-	dupacks int64 // without SACK: duplicate ACKs since the last new ACK
-	maxSeg  int64
+	segs []pipeSeg // outstanding segments in sequence order, from head
+	// live[i] leads, through segments SACKed, to the first at or after i
+	// that is not (a path-compressed forward pointer: SACKed segments are
+	// skipped in amortized constant time by the SACK and loss scans).
+	live []int32
+	// prevSACK: the last ACK's blocks (already marked).
+	prevSACK [4][2]int64
+	head     int
+	scan     int // segments before it need no loss check
+	started  bool
+	una      int64 // highest cumulative ACK
+	high     int64 // highest end sent
+	inNet    int64 // the pipe, in bytes
+	sack     bool  // SACK in use (else duplicate ACKs count deliveries)
+	dupacks  int64 // without SACK: duplicate ACKs since the last new ACK
+	maxSeg   int64
 	// RACK: the latest transmission among segments delivered, the RTT it
 	// took, the least RTT seen and whether reordering was seen.
 	rackXmit, rackRTT, minRTT int64
@@ -62,7 +68,23 @@ func (p *senderPipe) update(i int, f func(*pipeSeg)) {
 	p.inNet += s.counted()
 	if s.sacked != was {
 		p.nSacked++
+		p.live[i] = int32(i + 1)
 	}
+}
+
+// nextLive is the first segment at or after i not SACKed (len(segs) if
+// none).
+func (p *senderPipe) nextLive(i int) int {
+	r := i
+	for r < len(p.segs) && int(p.live[r]) != r {
+		r = int(p.live[r])
+	}
+	for i < r { // compress the path
+		n := int(p.live[i])
+		p.live[i] = int32(r)
+		i = n
+	}
+	return r
 }
 
 // find is the index of the first outstanding segment ending after seq.
@@ -122,6 +144,7 @@ func (p *senderPipe) data(seq, end, now int64) {
 			from = p.high
 		}
 		p.segs = append(p.segs, pipeSeg{seq: from, end: end, xmit: now})
+		p.live = append(p.live, int32(len(p.segs)-1))
 		p.inNet += end - from
 		p.high = end
 	}
@@ -183,6 +206,10 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, now in
 		if p.head > 1024 && p.head > len(p.segs)/2 {
 			n := copy(p.segs, p.segs[p.head:])
 			p.segs = p.segs[:n]
+			for i := range n { // pointers run forward, never below head
+				p.live[i] = max(p.live[i+p.head], int32(p.head)) - int32(p.head)
+			}
+			p.live = p.live[:n]
 			p.scan -= p.head
 			p.head = 0
 		}
@@ -190,12 +217,17 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, now in
 	} else if dup && !p.sack && int64(len(p.segs)-p.head) > p.dupacks+1 {
 		p.dupacks++
 	}
-	for _, b := range sacks {
-		if b[1] <= p.una {
-			continue // D-SACK
+	prev := p.prevSACK
+	p.prevSACK = [4][2]int64{}
+	for j, b := range sacks {
+		if j < len(p.prevSACK) {
+			p.prevSACK[j] = b
 		}
-		for i := p.find(b[0]); i < len(p.segs) && p.segs[i].end <= b[1]; i++ {
-			if p.segs[i].seq >= b[0] && !p.segs[i].sacked {
+		if b[1] <= p.una || slices.Contains(prev[:], b) {
+			continue // a D-SACK, or a block the last ACK marked already
+		}
+		for i := p.nextLive(p.find(b[0])); i < len(p.segs) && p.segs[i].end <= b[1]; i = p.nextLive(i + 1) {
+			if p.segs[i].seq >= b[0] {
 				delivered(&p.segs[i])
 				p.update(i, func(s *pipeSeg) { s.sacked = true })
 			}
@@ -217,7 +249,10 @@ func (p *senderPipe) detectLoss(recovery bool, now int64) {
 		reo = min(p.minRTT/4, p.rackRTT)
 	}
 	advance := true
-	for i := p.scan; i < len(p.segs); i++ {
+	for i := p.nextLive(p.scan); i < len(p.segs); i = p.nextLive(i + 1) {
+		if advance {
+			p.scan = i // those before it are SACKed
+		}
 		s := &p.segs[i]
 		if s.sacked || s.lost && !s.retrans {
 			if advance {

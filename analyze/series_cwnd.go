@@ -278,7 +278,9 @@ func (b *cwndBuilder) rateSample(now int64) {
 		b.bw[b.bwN%len(b.bw)] = float64(b.pp.delivered-b.bwDelivered) / float64(now-b.bwStart)
 		b.bwN++
 		b.bwStart, b.bwDelivered = now, b.pp.delivered
-		if bw := slices.Max(b.bw[:min(b.bwN, len(b.bw))]); bw >= 1.25*b.fullBW {
+		bw := slices.Max(b.bw[:min(b.bwN, len(b.bw))])
+		b.bdp = int64(bw * float64(b.pp.minRTT))
+		if bw >= 1.25*b.fullBW {
 			b.fullBW, b.fullRounds = bw, 0
 		} else if b.fullRounds++; b.fullRounds >= 3 {
 			b.bwFull = true
@@ -296,7 +298,6 @@ func (b *cwndBuilder) bbrAck(now, acked, lost int64, entered, left bool) {
 	if b.bwN == 0 || b.pp.minRTT == 0 {
 		return
 	}
-	b.bdp = int64(slices.Max(b.bw[:min(b.bwN, len(b.bw))]) * float64(b.pp.minRTT))
 	gain := 2.0
 	if !b.bwFull {
 		gain = 2 / math.Ln2
@@ -336,7 +337,7 @@ func (b *cwndBuilder) drawBBR(frame, t int64) {
 		b.set.add(SeriesBDP, Steps, Point{Frame: frame, Time: t, V: [3]float64{float64(b.bdp)}})
 		b.bdpDrawn = b.bdp
 	}
-	if b.bbrW != b.bbrCwnd {
+	if abs64(b.bbrW-b.bbrCwnd) >= b.pp.maxSeg { // a segment's change or more
 		b.set.add(seriesBBRCwnd, Steps, Point{Frame: frame, Time: t, V: [3]float64{float64(b.bbrW)}})
 		b.bbrCwnd, b.bbrTime = b.bbrW, t
 	}
