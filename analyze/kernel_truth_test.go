@@ -3,6 +3,7 @@ package analyze
 import (
 	"math"
 	"net/netip"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -176,26 +177,44 @@ var kernelFloor = map[string]struct {
 	"kn_bloat_reno":     {0.99, 0.99, 0},
 	"kn_rwnd_limited":   {0.97, 0, 0},
 	"kn_pep_cubic_loss": {0.86, 0, 0},
-	"kn_bbr_loss":       {0.81, 0, 0}, // BBR: its cwnd is its model's cap; no ssthresh drawn (BBR has none)
+	"kn_small_reno":     {0.92, 0.99, 0}, // bundled: DELAY=50ms RATE=2 LOSS=0.01 QUEUE=20000 DUR=6 CC=reno
+	"kn_small_cubic":    {0.95, 0.99, 0}, // bundled: DELAY=40ms, else the same, CC=cubic
+	"kn_bbr_loss":       {0.81, 0, 0},    // BBR: its cwnd is its model's cap; no ssthresh drawn (BBR has none)
 }
 
 // TestSenderStateAgainstKernel scores the cwnd graph of every kernel
 // scenario's sender-side capture against the sender kernel's own record
 // and holds each to its floor (kernelFloor): the agreement may grow,
 // never fall. The log gives the table of the sender-state issue.
+//
+// The two small runs bundled in testdata/kernel are scored on a fresh
+// clone too; the nine of ../shared/captures/kernel where it is.
 func TestSenderStateAgainstKernel(t *testing.T) {
-	golden.NeedCorpus(t)
-	dir := filepath.Join(golden.SharedCaptures(), "kernel")
-	kernels, _ := filepath.Glob(filepath.Join(dir, "*.kernel.jsonl.gz"))
-	if len(kernels) < len(kernelFloor) {
-		t.Fatalf("%d kernel records in %s, want %d", len(kernels), dir, len(kernelFloor))
+	bundled, _ := filepath.Glob(filepath.Join("..", "testdata", "kernel", "*.kernel.jsonl.gz"))
+	if len(bundled) != 2 {
+		t.Fatalf("%d kernel records in testdata/kernel, want 2", len(bundled))
+	}
+	kernels := bundled
+	if golden.CorpusPresent() {
+		dir := filepath.Join(golden.SharedCaptures(), "kernel")
+		shared, _ := filepath.Glob(filepath.Join(dir, "*.kernel.jsonl.gz"))
+		if len(shared) < len(kernelFloor)-len(bundled) {
+			t.Fatalf("%d kernel records in %s, want %d", len(shared), dir, len(kernelFloor)-len(bundled))
+		}
+		kernels = append(kernels, shared...)
+	} else {
+		t.Logf("the shared corpus %s is not beside this checkout: only the bundled runs are scored", golden.SharedCaptures())
 	}
 	for _, kernel := range kernels {
+		dir := filepath.Dir(kernel)
 		name := filepath.Base(kernel[:len(kernel)-len(".kernel.jsonl.gz")])
 		t.Run(name, func(t *testing.T) {
 			capture := filepath.Join(dir, name+".tx.pcap")
 			if name == "kn_reverse_cubic" { // the server sends: its capture is rx
 				capture = filepath.Join(dir, name+".rx.pcap")
+			}
+			if _, err := os.Stat(capture); err != nil {
+				capture += ".gz" // bundled ones are compressed
 			}
 			k := scoreAgainstKernel(t, capture, kernel)
 			t.Logf("%s: cwnd within 10%% at %.0f%% of %d probes; ssthresh within 10%% at %.0f%% of %d episodes; episodes kernel %d recovery + %d loss, graph %d fast + %d timeout; congestion control %s (%s)",
@@ -218,7 +237,7 @@ func TestSenderStateAgainstKernel(t *testing.T) {
 			// nothing tells (no loss on the leg).
 			st := k.stats
 			want := map[string][]string{
-				"kn_geo_reno_loss": {"reno"}, "kn_bloat_reno": {"reno"},
+				"kn_geo_reno_loss": {"reno"}, "kn_bloat_reno": {"reno"}, "kn_small_reno": {"reno"}, "kn_small_cubic": {"cubic"},
 				"kn_geo_cubic_loss": {"cubic"}, "kn_bloat_cubic": {"cubic"}, "kn_reverse_cubic": {"cubic"},
 				"kn_vsat_cubic_rto": {"cubic"}, // without SACK, 3% loss, windows of a few segments (β 0.62: Linux's integers)
 				"kn_bbr_loss":       {"bbr"},
