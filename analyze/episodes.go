@@ -17,13 +17,18 @@ import (
 // spurious retransmission), not a zero-window probe, not a tail-loss probe
 // (RFC 8985: the last segment sent again, earlier ones unacknowledged, no
 // duplicate ACK: Linux stays open) — and ends when everything sent before
-// it is acknowledged. It is a fast retransmit when duplicate ACKs or SACK
-// blocks came since the last new ACK, else a timeout. Its ssthresh is
-// measured, not assumed: the flight the first segment sent after the
-// episode brings, the window the sender settled at (Linux sets cwnd to
-// ssthresh on leaving recovery: Reno's half, CUBIC's 0.7), at least two
-// segments; β is that over the flight at the loss (fast retransmits
-// only: after a timeout the window restarts from one segment).
+// it is acknowledged; one starts again at once at the ACK that ends the
+// last while SACKed data remains above it (see ack), and a timeout comes
+// inside one too (the first unacknowledged segment resent twice). It is a
+// fast retransmit when duplicate ACKs or SACK blocks came since the last
+// new ACK, else a timeout; undone when proven spurious (see undo). Its
+// ssthresh is measured, not assumed: the flight after the first burst of
+// sends once it ended (see settle), the window the sender settled at
+// (Linux sets cwnd to ssthresh on leaving recovery: Reno's half, CUBIC's
+// 0.7), at least two segments; β is that over the flight when the first
+// duplicate ACK or SACK came (fast retransmits only: after a timeout the
+// window restarts from one segment). The diagnosis reads drop events, the
+// same rule without re-entry (dropIn).
 type lossEpisodes struct {
 	started    bool
 	high       int64 // highest end of data sent

@@ -45,12 +45,12 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     the receiver's window or the application held the sender back, the
 //     line is what was used, a lower bound;
 //   - ssthresh-estimate: at each loss episode's start (lossEpisodes),
-//     measured, not assumed: the bytes in flight with the first segment
-//     sent once the episode ended, the window the sender settled at (Linux
-//     sets cwnd to ssthresh on leaving recovery: Reno's half, CUBIC's
-//     0.7), at least two segments; where another episode began at once,
-//     the line's value then; half the line at the loss when the capture
-//     ends or another loss comes first;
+//     measured, not assumed: the bytes in flight after the first burst of
+//     sends once the episode ended, the window the sender settled at
+//     (Linux sets cwnd to ssthresh on leaving recovery: Reno's half,
+//     CUBIC's 0.7), at least two segments; where another episode began at
+//     once, the line's value then; none for an undone episode; half the
+//     line at the loss when the capture ends or another loss comes first;
 //   - receive-window: the receiver's advertised window;
 //   - loss marks at each episode's start, as fast retransmit (duplicate
 //     ACKs or SACK blocks came since the last new ACK, or recovery began
@@ -58,8 +58,10 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     or undone when proven spurious (Eifel, D-SACK: Linux restores the
 //     window), at the line's value then.
 //
-// At a receiver-side capture the flight is what arrived, not what the
-// sender allowed: callers say so (see PathStats.Vantage).
+// For a sender that does not reduce on loss the window drawn is BBR's
+// model instead (bbrSeries). At a receiver-side capture, told by the
+// handshake, the line is the data that arrived per round trip (arrived,
+// atReceiver); callers say so on stderr too (see PathStats.Vantage).
 func Cwnd(recs []Record, o SeriesOptions) *Graph { return feed(newCwnd(o), recs) }
 
 // cwndBuilder builds Cwnd's graph record by record.
@@ -101,7 +103,6 @@ type cwndBuilder struct {
 	mark                Point
 	markName            string
 	hasMark, markUndone bool
-	lastFlight          int64
 	// BBR's model: delivery-rate samples of the last ten round trips
 	// (bytes/ns), the round's start and bytes delivered then.
 	bw                    [10]float64
@@ -144,9 +145,6 @@ func (b *cwndBuilder) flush() {
 	}
 	b.burst = false
 	v := b.pp.pipe()
-	if dbgCwnd != nil {
-		dbgCwnd(b)
-	}
 	if b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge && v < b.line {
 		// Held by the receive window (less than a segment left in it):
 		// the pipe says nothing of cwnd, which does not fall for it.
@@ -210,9 +208,6 @@ func (b *cwndBuilder) add(r *Record) {
 		n := int64(r.Len)
 		end := r.Seq + n
 		b.arrived(r, n)
-		if r.Info.BytesInFlight >= 0 {
-			b.lastFlight = r.Info.BytesInFlight
-		}
 		ev := b.ep.data(r.Seq, end, r.Info.BytesInFlight, r.Info.Flags, r.TSVal, r.HasTS)
 		if ev.start {
 			b.flush() // the sends before a timeout are a burst of their own
@@ -544,5 +539,3 @@ func capWindow(g *Graph) {
 		g.Zoom.YMax, g.Zoom.HasYMax = 1.5*top, true
 	}
 }
-
-var dbgCwnd func(b *cwndBuilder)
