@@ -46,7 +46,41 @@ type kernelScore struct {
 	ssProbes, ssWithin int // the kernel's episodes with an ssthresh, and those the graph's ssthresh gives within 10%
 	recovery, loss     int // the kernel's entries into recovery and loss
 	fast, timeout      int // the graph's fast-retransmit and timeout marks
+	// The congestion-state bands against the kernel's state at each
+	// probe on the line: probes in recovery or loss (repair) and those
+	// in the band of the same state; probes open or in disorder and
+	// those in no repair band; probes of all four states and those in
+	// the same one (no band: open).
+	repair, repairSame, calm, calmSame, states, statesSame int
+	// Probes where the receive window was the kernel's limit (snd_wnd
+	// below snd_cwnd × MSS) and those in the held-by-rwnd band.
+	rwndHeld, rwndBand int
 	stats              DirStats
+}
+
+func (k kernelScore) repairShare() float64 { return float64(k.repairSame) / float64(max(1, k.repair)) }
+func (k kernelScore) calmShare() float64   { return float64(k.calmSame) / float64(max(1, k.calm)) }
+func (k kernelScore) stateShare() float64  { return float64(k.statesSame) / float64(max(1, k.states)) }
+
+// inBand reports whether time ns lies in one of the bands of s (Spans:
+// each even point to the next).
+func inBand(s *Series, ns int64) bool {
+	if s == nil {
+		return false
+	}
+	i := sort.Search(len(s.Points), func(i int) bool { return s.Points[i].Time > ns })
+	return i%2 == 1 && i < len(s.Points) // after a start, before its end
+}
+
+// bandState is the congestion state the graph's bands give at ns, as
+// the kernel names it.
+func bandState(g *Graph, ns int64) string {
+	for name, state := range map[string]string{SeriesRecovery: "recovery", SeriesLossState: "loss", SeriesDisorder: "disorder"} {
+		if inBand(g.Lookup(name), ns) {
+			return state
+		}
+	}
+	return "open"
 }
 
 func (k kernelScore) share() float64   { return float64(k.within) / float64(max(1, k.probes)) }
@@ -95,10 +129,13 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 	k := kernelScore{stats: l.Stats[d]}
 	first, last := line.Points[0].Time, line.Points[len(line.Points)-1].Time
 	entered := int64(-1) // an episode's entry, until a probe gives its ssthresh
+	state := "open"      // the kernel's congestion state
+	rwndBand := g.Lookup(SeriesRwndHeld)
 	for _, e := range events {
 		ns := int64(math.Round(e.Time * 1e9))
 		switch e.Event {
 		case "cong_state":
+			state = e.State
 			switch e.State {
 			case "recovery":
 				k.recovery++
@@ -129,6 +166,29 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 		}
 		allowed := float64(min(e.SndCwnd*mss, e.SndWnd))
 		v, _ := at(line, ns)
+		ours := bandState(g, ns)
+		k.states++
+		if ours == state {
+			k.statesSame++
+		}
+		switch repair := func(s string) bool { return s == "recovery" || s == "loss" }; {
+		case repair(state):
+			k.repair++
+			if ours == state {
+				k.repairSame++
+			}
+		case state == "open" || state == "disorder":
+			k.calm++
+			if !repair(ours) {
+				k.calmSame++
+			}
+		}
+		if e.SndWnd < e.SndCwnd*mss {
+			k.rwndHeld++
+			if inBand(rwndBand, ns) {
+				k.rwndBand++
+			}
+		}
 		k.probes++
 		if math.Abs(v-allowed) <= 0.1*allowed {
 			k.within++
@@ -219,6 +279,8 @@ func TestSenderStateAgainstKernel(t *testing.T) {
 			k := scoreAgainstKernel(t, capture, kernel)
 			t.Logf("%s: cwnd within 10%% at %.0f%% of %d probes; ssthresh within 10%% at %.0f%% of %d episodes; episodes kernel %d recovery + %d loss, graph %d fast + %d timeout; congestion control %s (%s)",
 				name, 100*k.share(), k.probes, 100*k.ssShare(), k.ssProbes, k.recovery, k.loss, k.fast, k.timeout, k.stats.CongestionControl, k.stats.CongestionControlReason)
+			t.Logf("%s: state bands: the kernel's recovery or loss at %d probes, the same band at %.0f%%; open or disorder at %d, no repair band at %.0f%%; the same of four states at %.0f%%; receive-window limited at %d probes, in its band at %.0f%%",
+				name, k.repair, 100*k.repairShare(), k.calm, 100*k.calmShare(), 100*k.stateShare(), k.rwndHeld, 100*float64(k.rwndBand)/float64(max(1, k.rwndHeld)))
 			floor, ok := kernelFloor[name]
 			if !ok {
 				t.Fatalf("no floor for %s: add it to kernelFloor", name)
@@ -245,6 +307,22 @@ func TestSenderStateAgainstKernel(t *testing.T) {
 			}[name]
 			if !slices.Contains(want, st.CongestionControl) {
 				t.Errorf("congestion control %q (%s), want %q", st.CongestionControl, st.CongestionControlReason, want)
+			}
+			// The state bands follow the kernel's congestion state
+			// (open, disorder, recovery, loss) at its probes, and the
+			// held-by-rwnd band where the receive window, not cwnd,
+			// was its limit.
+			if k.repair > 0 && k.repairShare() < 0.95 {
+				t.Errorf("recovery or loss band at %.1f%% of the kernel's %d probes in them, want 95%%", 100*k.repairShare(), k.repair)
+			}
+			if k.calmShare() < 0.99 {
+				t.Errorf("no repair band at %.1f%% of the kernel's %d probes open or in disorder, want 99%%", 100*k.calmShare(), k.calm)
+			}
+			if k.stateShare() < 0.97 {
+				t.Errorf("the band of the kernel's state at %.1f%% of %d probes, want 97%%", 100*k.stateShare(), k.states)
+			}
+			if k.rwndHeld >= 100 && float64(k.rwndBand) < 0.9*float64(k.rwndHeld) {
+				t.Errorf("held-by-rwnd band at %d of the %d probes the receive window limited, want 90%%", k.rwndBand, k.rwndHeld)
 			}
 			if off := abs(k.recovery-k.fast) + abs(k.loss-k.timeout); off > floor.episodesOff {
 				t.Errorf("%d episodes miscounted (kernel %d recovery + %d loss, graph %d fast + %d timeout), at most %d", off, k.recovery, k.loss, k.fast, k.timeout, floor.episodesOff)

@@ -19,6 +19,11 @@ const (
 	Dots                     // one small dot per point
 	Marks                    // one glyph per point: rare events, never thinned away
 	Arrows                   // an arrow from each even point to the next, with its label: a ladder's packets, never thinned
+	// Spans: a band over the time axis from each even point's time to
+	// the next's (a state held between them), drawn along the foot of
+	// the plot under the lines; its points carry no value (empty in
+	// exports) and set no y range; never thinned.
+	Spans
 )
 
 // Point is one plotted point: the packet it comes from, its time and its
@@ -320,7 +325,7 @@ func (s *seriesSet) add(name string, k SeriesKind, p Point) {
 		return
 	}
 	x.pts.add(p)
-	if s.thin.Cols > 0 && len(x.s.Points)+x.pts.n >= thinAfter {
+	if s.thin.Cols > 0 && k != Spans && len(x.s.Points)+x.pts.n >= thinAfter {
 		ts := &thinSeries{cols: make([][]thinPoint, s.thin.Cols+2)}
 		for _, q := range x.s.Points {
 			ts.add(&s.thin, k, 0, q)

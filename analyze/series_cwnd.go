@@ -28,9 +28,22 @@ const (
 	// three segments), drawn as cwnd-estimate for a sender that does not
 	// reduce on loss.
 	seriesBBRCwnd = "cwnd-bbr"
+	// The sender's congestion state as Linux names it, bands (Spans)
+	// under the lines: disorder (duplicate ACKs or SACK blocks since the
+	// last new ACK, no loss repaired yet), recovery (a fast-retransmit
+	// episode), loss (a timeout's); open is no band.
+	SeriesDisorder  = "state-disorder"
+	SeriesRecovery  = "state-recovery"
+	SeriesLossState = "state-loss"
+	// Where the window is unknown, bands (senderHeld): the receiver's
+	// window held the sender, or it had nothing to send; the line there
+	// is a lower bound.
+	SeriesRwndHeld = "held-by-rwnd"
+	SeriesAppHeld  = "held-by-app"
 )
 
-var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFastLoss, SeriesRTOLoss, SeriesUndoneLoss}
+var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFastLoss, SeriesRTOLoss, SeriesUndoneLoss,
+	SeriesDisorder, SeriesRecovery, SeriesLossState, SeriesRwndHeld, SeriesAppHeld}
 
 // Cwnd builds the congestion-window graph of direction o.Dir, as the ns-2
 // studies plot it, estimated from a sender-side capture:
@@ -56,7 +69,12 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     ACKs or SACK blocks came since the last new ACK, or recovery began
 //     again at once) or timeout (none: the timer fired, in recovery too),
 //     or undone when proven spurious (Eifel, D-SACK: Linux restores the
-//     window), at the line's value then.
+//     window), at the line's value then;
+//   - bands (Spans) of the congestion state, as Linux names it (disorder,
+//     recovery, loss; open has none), and of the times the window is
+//     unknown: the receiver's window or the application held the sender
+//     (senderHeld, the summary's rwnd_limited_s and app_limited_s), one
+//     band of each kind for holds less than a round trip apart.
 //
 // For a sender that does not reduce on loss the window drawn is BBR's
 // model instead (bbrSeries). At a receiver-side capture, told by the
@@ -124,13 +142,32 @@ type cwndBuilder struct {
 	fullBW     float64
 	fullRounds int
 	bwFull     bool // startup over
+	// The congestion state's band: the state drawn since stateFrom ("",
+	// open, draws none), the last episode's kind.
+	state     string
+	stateFrom Point
+	epFast    bool
+	// The window-unknown bands: what held the sender (senderHeld) from
+	// the receiver's last window (rwnd, -1 none), the last new ACK's
+	// time, the least ACK RTT; the band open from heldFrom to heldTo.
+	held             senderHeld
+	rwnd             int64
+	lastNewAck       int64
+	newAckSeen       bool
+	ackRTTMin        int64
+	heldKind         heldKind
+	heldFrom, heldTo Point
+	lastAckSeq       int64
+	lastNewAckFrame  int64
+	lastDataFrame    int64
+	lastRec          Point // the last record's frame and time
 }
 
 func newCwnd(o SeriesOptions) graphBuilder {
 	f := newFrame(GraphCwnd, o)
 	f.g.Y = Axis{Label: "bytes", Unit: "B"}
 	f.g.Columns = []string{"bytes"}
-	b := &cwndBuilder{f: f, set: seriesSet{thin: o.Thin}, line: -1}
+	b := &cwndBuilder{f: f, set: seriesSet{thin: o.Thin}, line: -1, rwnd: -1}
 	if c := o.Conn; c != nil {
 		b.pp.sack = c.Dir[0].SACKPermitted && c.Dir[1].SACKPermitted
 	}
@@ -201,6 +238,10 @@ func (b *cwndBuilder) roundMax(t, v int64) int64 {
 func (b *cwndBuilder) add(r *Record) {
 	f, o := b.f, &b.f.o
 	b.handshake(r)
+	b.lastRec = Point{Frame: r.Frame, Time: r.Time}
+	if r.Dir == o.Dir.Reverse() && r.Flags&(reassembly.SYN|reassembly.FIN|reassembly.RST) == 0 {
+		b.rwnd = r.Window // the receiver's last window, as the summary's
+	}
 	if r.Dir == o.Dir {
 		if r.Len == 0 || r.Info.Flags&CaptureDuplicate != 0 {
 			return
@@ -216,6 +257,11 @@ func (b *cwndBuilder) add(r *Record) {
 			}
 			b.episode(r, ev.fast, b.pendingFallback)
 		}
+		kind, from := b.held.data(r.Time, n, r.Info.BytesInFlight, b.rwnd, ev.start, b.ep.inEpisode,
+			r.Info.Flags&Retransmission != 0, b.newAckSeen, b.lastNewAck, b.ackRTTMin)
+		b.hold(kind, from, r)
+		b.lastDataFrame = r.Frame
+		b.moveState(r)
 		b.pp.data(r.Seq, end, r.Time)
 		if !b.burst {
 			b.burst, b.burstFrame, b.burstTime = true, r.Frame, r.Time
@@ -259,6 +305,75 @@ func (b *cwndBuilder) add(r *Record) {
 	if r.Window >= 0 {
 		b.rwndEdge, b.haveWin = r.Ack+r.Window, true
 	}
+	if r.Info.AckRTT >= 0 && (b.ackRTTMin == 0 || r.Info.AckRTT < b.ackRTTMin) {
+		b.ackRTTMin = r.Info.AckRTT
+	}
+	if !b.newAckSeen || r.Ack > b.lastAckSeq {
+		b.newAckSeen, b.lastNewAck, b.lastAckSeq, b.lastNewAckFrame = true, r.Time, r.Ack, r.Frame
+	}
+	b.moveState(r)
+}
+
+// moveState follows the congestion state after record r: recovery or
+// loss in an episode (by its kind), disorder with duplicate ACKs or SACK
+// blocks since the last new ACK, else open; the band of the state left
+// is drawn.
+func (b *cwndBuilder) moveState(r *Record) {
+	s := ""
+	switch {
+	case b.ep.inEpisode && b.epFast:
+		s = SeriesRecovery
+	case b.ep.inEpisode:
+		s = SeriesLossState
+	case b.ep.signals > 0:
+		s = SeriesDisorder
+	}
+	if s == b.state {
+		return
+	}
+	to := Point{Frame: r.Frame, Time: r.Time}
+	b.band(b.state, b.stateFrom, to)
+	b.state, b.stateFrom = s, to
+}
+
+// band draws a band of series name from one point to another, when the
+// graph's time window holds some of it.
+func (b *cwndBuilder) band(name string, from, to Point) {
+	if name == "" || !(b.f.inTime(from.Time) || b.f.inTime(to.Time)) {
+		return
+	}
+	b.set.add(name, Spans, from)
+	b.set.add(name, Spans, to)
+}
+
+// hold extends the window-unknown band by what held the sender until
+// record r (senderHeld), since from: holds of one kind less than a round
+// trip apart are one band.
+func (b *cwndBuilder) hold(kind heldKind, from int64, r *Record) {
+	if kind == heldNo {
+		return
+	}
+	start := Point{Frame: b.lastDataFrame, Time: from} // since the last data segment
+	if kind == heldApp {
+		start.Frame = b.lastNewAckFrame // since the ACK that made room
+	}
+	if kind == b.heldKind && from-b.heldTo.Time <= max(b.ackRTTMin, b.pp.minRTT) {
+		b.heldTo = Point{Frame: r.Frame, Time: r.Time}
+		return
+	}
+	b.endHold()
+	b.heldKind, b.heldFrom, b.heldTo = kind, start, Point{Frame: r.Frame, Time: r.Time}
+}
+
+// endHold draws the open window-unknown band.
+func (b *cwndBuilder) endHold() {
+	switch b.heldKind {
+	case heldRwnd:
+		b.band(SeriesRwndHeld, b.heldFrom, b.heldTo)
+	case heldApp:
+		b.band(SeriesAppHeld, b.heldFrom, b.heldTo)
+	}
+	b.heldKind = heldNo
 }
 
 // rateSample takes a delivery-rate sample once a round trip (the least
@@ -365,6 +480,7 @@ func (b *cwndBuilder) settle(ev episodeEvent) {
 // episode marks a loss episode's start at r; settle is the last
 // episode's ssthresh if it is still pending.
 func (b *cwndBuilder) episode(r *Record, fast bool, settle float64) {
+	b.epFast = fast
 	flight := max(b.line, 0)
 	if b.atReceiver() {
 		flight = b.arrSum
@@ -389,6 +505,8 @@ func (b *cwndBuilder) graph() *Graph {
 	b.flush()
 	b.settle(b.ep.finish())
 	b.drawMark()
+	b.band(b.state, b.stateFrom, b.lastRec)
+	b.endHold()
 	if b.line > 0 && b.lastTime > b.lineTime { // the lines last to the last send
 		b.set.add(SeriesCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.line)}})
 	}

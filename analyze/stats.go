@@ -476,16 +476,11 @@ func (r *ipidRun) missing() (int64, bool) {
 // advertises, how long they stayed closed.
 type limits struct {
 	ss slowStart
-	// Receiver-window limited: a data segment after which the receiver's
-	// window has no room for another of the largest segments counts the
-	// time until the next data segment.
-	maxSeg        int64
-	lastLimited   bool
-	lastDataTime  int64
-	rwndLimited   int64
-	dataSeen      bool
-	firstDataTime int64
-	appLimited    int64 // see DirStats.AppLimitedNs
+	// The time the receiver's window and the application held the
+	// sender back (senderHeld).
+	held        senderHeld
+	rwndLimited int64
+	appLimited  int64 // see DirStats.AppLimitedNs
 	// Loss episodes, and whether the queue had grown before each: the
 	// evidence that tells congestion loss from random loss. An episode
 	// starts with a segment that resends bytes already sent and ends when
@@ -819,26 +814,12 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 		l.ss.data(s.Time, int64(s.SeqAbs), n, *info)
 	}
 	l.episode(d, s, s.SeqAbs, n, start)
-	if l.lastLimited {
-		l.rwndLimited += s.Time - l.lastDataTime
+	switch kind, from := l.held.data(s.Time, n, info.BytesInFlight, rw, start, l.inEpisode, info.Flags&Retransmission != 0, d.ackSeen, d.lastAckTime, d.rttMin); kind {
+	case heldRwnd:
+		l.rwndLimited += s.Time - from
+	case heldApp:
+		l.appLimited += s.Time - from
 	}
-	if !l.dataSeen {
-		l.dataSeen, l.firstDataTime = true, s.Time
-	} else if !start && !l.inEpisode && !l.lastLimited && d.ackSeen && d.lastAckTime > l.lastDataTime &&
-		info.Flags&Retransmission == 0 && s.Time-d.lastAckTime > appGap(d.rttMin) {
-		// An ACK made room and the sender waited: nothing to send.
-		l.appLimited += s.Time - d.lastAckTime
-	}
-	l.maxSeg = max(l.maxSeg, n)
-	l.lastLimited = info.BytesInFlight >= 0 && rw >= 0 && info.BytesInFlight+l.maxSeg > rw
-	l.lastDataTime = s.Time
-}
-
-// appGap is how long after an ACK that made room a sender with data
-// waiting has sent: an eighth of the smallest RTT, at least 2 ms (a host's
-// scheduling), at most 50 ms.
-func appGap(rttMin int64) int64 {
-	return min(max(rttMin/8, 2e6), 50e6)
 }
 
 // window follows the windows this side advertises: how long they were 0.
@@ -939,7 +920,7 @@ func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 			}
 			st.RwndLimitedNs = l.rwndLimited
 			st.AppLimitedNs = l.appLimited
-			st.DataPhaseNs = max(l.lastDataTime, acc.lastAckTime) - l.firstDataTime
+			st.DataPhaseNs = max(l.held.lastData, acc.lastAckTime) - l.held.firstData
 			st.LossEpisodes, st.EpisodeResent, st.FirstEpisodeResent = l.episodes, l.resent, l.firstSent
 			lossRanks(&st, acc.cleanRTT, acc.cleanPeak, l.lossEps)
 			if len(acc.cleanRTT) >= 8 && acc.rttMin > 0 {

@@ -390,7 +390,7 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 	// Lines first, then bars and dots, then marks: the data and the rare
 	// events stay visible where the lines run over them.
 	for _, layer := range [][]analyze.SeriesKind{
-		{analyze.Steps, analyze.Lines, analyze.Arrows}, {analyze.Bars, analyze.Dots}, {analyze.Marks},
+		{analyze.Spans}, {analyze.Steps, analyze.Lines, analyze.Arrows}, {analyze.Bars, analyze.Dots}, {analyze.Marks},
 	} {
 		for _, sp := range plots {
 			if slices.Contains(layer, sp.kind) {
@@ -557,6 +557,9 @@ func dataRange(g *analyze.Graph) (xmin, xmax, ymin, ymax float64, any bool) {
 		for j := range s.Points {
 			x, y := g.XY(&s.Points[j])
 			xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
+			if s.Kind == analyze.Spans { // bands have no y
+				continue
+			}
 			ymin, ymax = math.Min(ymin, y), math.Max(ymax, y)
 			if s.Kind == analyze.Bars {
 				ymax = math.Max(ymax, s.Points[j].V[g.YCol+1])

@@ -111,6 +111,8 @@ func newSeriesPlot(g *analyze.Graph, s *analyze.Series, pg pixelGrid, index int,
 		pts = thinCells(pts, pg, dotCell)
 	case analyze.Marks:
 		pts = thinCells(pts, pg, markCell)
+	case analyze.Spans:
+		pts = thinSpans(pts, pg)
 	}
 	sp.pts = pts
 	return sp
@@ -202,6 +204,8 @@ func (sp *seriesPlot) Plot(c draw.Canvas, p *plot.Plot) {
 		sp.plotBars(c, trX, trY)
 	case analyze.Arrows:
 		sp.plotArrows(c, trX, trY)
+	case analyze.Spans:
+		sp.plotSpans(c, trX)
 	case analyze.Steps, analyze.Lines:
 		line := make([]vg.Point, 0, 2*len(sp.pts))
 		for i, q := range sp.pts {
@@ -395,10 +399,39 @@ func (sp *seriesPlot) plotArrows(c draw.Canvas, trX, trY func(float64) vg.Length
 	}
 }
 
+// spanLane is the height of a lane of bands, a share of the plot's
+// height, at least spanLaneMin.
+const (
+	spanLane    = 0.025
+	spanLaneMin = 4
+)
+
+// plotSpans fills each band from an even point's x to the next's, in
+// the series' lane along the plot's foot, at least half a point wide.
+func (sp *seriesPlot) plotSpans(c draw.Canvas, trX func(float64) vg.Length) {
+	h := max(vg.Length(spanLane)*(c.Max.Y-c.Min.Y), vg.Points(spanLaneMin))
+	y0 := c.Min.Y + vg.Length(sp.style.lane)*h
+	for i := 0; i+1 < len(sp.pts); i += 2 {
+		x0, x1 := trX(sp.pts[i].x), trX(sp.pts[i+1].x)
+		if x1 < x0+vg.Points(0.5) {
+			x1 = x0 + vg.Points(0.5)
+		}
+		x0, x1 = max(x0, c.Min.X), min(x1, c.Max.X)
+		if x1 <= x0 {
+			continue
+		}
+		c.FillPolygon(sp.style.color, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y0 + h}, {X: x0, Y: y0 + h}})
+	}
+}
+
 // Thumbnail implements plot.Thumbnailer, for the legend.
 func (sp *seriesPlot) Thumbnail(c *draw.Canvas) {
 	mid := c.Center()
 	switch sp.kind {
+	case analyze.Spans:
+		h := (c.Max.Y - c.Min.Y) / 3
+		c.FillPolygon(sp.style.color, []vg.Point{{X: c.Min.X, Y: mid.Y - h}, {X: c.Max.X, Y: mid.Y - h}, {X: c.Max.X, Y: mid.Y + h}, {X: c.Min.X, Y: mid.Y + h}})
+		return
 	case analyze.Arrows:
 		ls := sp.lineStyle()
 		ls.Width = max(ls.Width, vg.Points(1.5))

@@ -45,6 +45,9 @@ type seriesStyle struct {
 	legend string // legend text
 	// density shades dots by how many points their cell holds.
 	density bool
+	// lane is where a band (Spans) runs along the plot's foot, from the
+	// bottom: the congestion state 0, what held the sender 1.
+	lane int
 }
 
 var seriesStyles = map[string]seriesStyle{
@@ -76,6 +79,11 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesPipe:       {color: green, width: 1.3, legend: "the sender's pipe (in flight, less SACKed and lost)"},
 	analyze.SeriesBDP:        {color: pink, width: 1.4, legend: "BDP estimate (largest delivery rate of 10 round trips × least RTT)"},
 	analyze.SeriesUndoneLoss: {color: darkGray, width: 4.5, glyph: draw.CrossGlyph{}, legend: "loss undone (proven spurious: the window restored)"},
+	analyze.SeriesDisorder:   {color: rgb(0xe8c547), legend: "state: disorder (duplicate ACKs or SACK, nothing resent)"},
+	analyze.SeriesRecovery:   {color: rgb(0xff9f5a), legend: "state: recovery (fast retransmit)"},
+	analyze.SeriesLossState:  {color: rgb(0xb49bd0), legend: "state: loss (after a timeout)"},
+	analyze.SeriesRwndHeld:   {color: rgb(0xcfd06a), lane: 1, legend: "held by the receive window (cwnd unknown: the line is a lower bound)"},
+	analyze.SeriesAppHeld:    {color: rgb(0xb8b8b8), lane: 1, legend: "nothing to send (cwnd unknown: the line is a lower bound)"},
 	join.SeriesOWD:           {color: blue, width: 1.3, legend: "one-way delay (packet seen at both captures)", density: true},
 	join.SeriesQueue:         {color: orange, width: 1.3, legend: "queueing delay (above the fixed delay of its size)", density: true},
 	join.SeriesLostBetween:   {color: red, width: 4, glyph: draw.RingGlyph{}, legend: "lost between the captures"},

@@ -150,3 +150,21 @@ func floorDiv(a, b int64) int64 {
 	}
 	return q
 }
+
+// thinSpans merges the bands of a Spans series (each even point to the
+// next) that the gap between falls within one pixel column of g: a band
+// per pixel at most, each band's extent kept.
+func thinSpans(pts []xyz, g pixelGrid) []xyz {
+	if len(pts) <= 2 {
+		return pts
+	}
+	out := make([]xyz, 0, 64)
+	for i := 0; i+1 < len(pts); i += 2 {
+		if n := len(out); n > 0 && g.col(pts[i].x) <= g.col(out[n-1].x) {
+			out[n-1] = pts[i+1] // within the last band's end pixel: one band
+			continue
+		}
+		out = append(out, pts[i], pts[i+1])
+	}
+	return out
+}

@@ -96,6 +96,9 @@ func writePoints(rw RowWriter, g *analyze.Graph) error {
 }
 
 func valueCount(g *analyze.Graph, s *analyze.Series) int {
+	if s.Kind == analyze.Spans { // a band's start and end: no value
+		return 0
+	}
 	if s.Cols > 0 && s.Cols < len(g.Columns) {
 		return s.Cols
 	}

@@ -25,7 +25,7 @@
           s.t[i] += s.t[i - 1];
         }
         s.x[i] = g.xcol < 0 ? s.t[i] / 1e9 : s.v[g.xcol][i];
-        s.y[i] = s.v[g.ycol][i];
+        s.y[i] = s.kind === "spans" ? 0 : s.v[g.ycol][i]; // bands have no value
         s.y2[i] = s.kind === "bars" ? s.v[g.ycol + 1][i] : s.y[i];
       }
       s.hidden = false;
@@ -199,7 +199,7 @@
     ctx.beginPath();
     ctx.rect(M.l, M.t, this.pw, this.ph);
     ctx.clip();
-    for (const layer of [["steps", "lines"], ["bars", "dots"], ["marks"]]) {
+    for (const layer of [["spans"], ["steps", "lines"], ["bars", "dots"], ["marks"]]) {
       for (const s of g.series) {
         if (!s.hidden && layer.includes(s.kind)) this.series(ctx, s);
       }
@@ -251,6 +251,14 @@
         py = y;
       }
       ctx.stroke();
+      return;
+    }
+    if (s.kind === "spans") { // bands from each even point to the next, in a lane along the foot
+      const h = Math.max(0.025 * this.ph, 5), y0 = M.t + this.ph - (s.lane + 1) * h;
+      for (let i = 0; i + 1 < n; i += 2) {
+        const x0 = Math.max(this.sx(s.x[i]), M.l), x1 = Math.min(this.sx(s.x[i + 1]), M.l + this.pw);
+        if (x1 >= x0) ctx.fillRect(x0, y0, Math.max(x1 - x0, 1), h);
+      }
       return;
     }
     if (s.kind === "bars") {
@@ -305,7 +313,7 @@
   Plot.prototype.nearest = function (px, py) {
     let best = null, bd = 8;
     for (const s of this.g.series) {
-      if (s.hidden) continue;
+      if (s.hidden || s.kind === "spans") continue;
       for (let i = 0; i < s.x.length; i++) {
         const dx = Math.abs(this.sx(s.x[i]) - px);
         if (dx > bd) continue;
@@ -329,6 +337,10 @@
       let lo = 0, hi = s.x.length; // first index with s.x > x
       while (lo < hi) { const m = (lo + hi) >> 1; if (s.x[m] <= x) lo = m + 1; else hi = m; }
       let i = lo - 1;
+      if (s.kind === "spans") { // inside a band: its name
+        if (i >= 0 && i % 2 === 0 && i + 1 < s.x.length) out.push({ name: s.legend, frame: s.f[i] });
+        continue;
+      }
       if (s.kind !== "lines" && s.kind !== "steps") {
         let best = -1;
         for (const k of [lo - 1, lo]) if (k >= 0 && k < s.x.length && Math.abs(s.x[k] - x) <= tol && (best < 0 || Math.abs(s.x[k] - x) < Math.abs(s.x[best] - x))) best = k;
@@ -346,7 +358,7 @@
       p.cross = x;
       if (p.readout) {
         if (x === null) { p.readout.textContent = ""; } else {
-          const parts = p.valueAt(x).map((e) => e.name + " " + withUnit(e.value, p.g.y));
+          const parts = p.valueAt(x).map((e) => e.value === undefined ? e.name : e.name + " " + withUnit(e.value, p.g.y));
           p.readout.textContent = withUnit(x, p.g.x) + (parts.length ? ": " + parts.join(" · ") : "");
         }
       }

@@ -92,6 +92,10 @@ func appendSeriesJSON(b []byte, g *analyze.Graph, s *analyze.Series, index int, 
 	b = appendNum(b, float64(st.width))
 	b = append(b, `,"glyph":`...)
 	b = appendJSONString(b, glyphName(st.glyph))
+	if s.Kind == analyze.Spans {
+		b = append(b, `,"lane":`...)
+		b = strconv.AppendInt(b, int64(st.lane), 10)
+	}
 	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, int64(max(len(s.Points), s.Unthinned)), 10)
 	n := valueCount(g, s)
@@ -155,6 +159,9 @@ func pagePoints(g *analyze.Graph, s *analyze.Series, xmin, xmax, ymin, ymax floa
 		}
 	}
 	budget := PagePointsPerPixel * w
+	if s.Kind == analyze.Spans { // bands a pixel apart merged, at the finest resolution
+		return thinSpans(pts, newPixelGrid(xmin, xmax, ymin, ymax, 4*w, h))
+	}
 	if s.Kind == analyze.Marks || len(pts) <= budget {
 		return pts
 	}
@@ -187,6 +194,8 @@ func kindName(k analyze.SeriesKind) string {
 		return "lines"
 	case analyze.Dots:
 		return "dots"
+	case analyze.Spans:
+		return "spans"
 	}
 	return "marks"
 }

@@ -93,13 +93,17 @@ func TestReportLargeBounded(t *testing.T) {
 	for i, g := range d.Conns[0].Graphs {
 		for j, s := range g.Series {
 			n := len(s.F)
-			if len(s.T) != n || len(s.V) != s.N || len(s.V[0]) != n {
+			if len(s.T) != n || len(s.V) != s.N || s.N > 0 && len(s.V[0]) != n {
 				t.Errorf("%s, %s: %d frames, %d times, %d columns", g.Title, s.Name, n, len(s.T), len(s.V))
 			}
 			if want := len(graphs[i].Series[j].Points); s.Total != want {
 				t.Errorf("%s, %s: total %d, want %d", g.Title, s.Name, s.Total, want)
 			}
 			switch {
+			case s.Kind == "spans":
+				if n%2 != 0 || n > 8*DefaultWidth {
+					t.Errorf("%s, %s: %d points of bands, want pairs, at most two a pixel", g.Title, s.Name, n)
+				}
 			case s.Kind == "marks" || s.Name == analyze.SeriesRetrans && s.Total <= PagePointsPerPixel*DefaultWidth:
 				if n != s.Total {
 					t.Errorf("%s, %s: %d of %d points kept, want all", g.Title, s.Name, n, s.Total)
