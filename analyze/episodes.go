@@ -67,6 +67,11 @@ type lossEpisodes struct {
 	firstHasTS, undoable, eifelDone bool
 	epUndone, settledThis           bool
 	undone                          int64
+	// sackSeen: an ACK carried SACK blocks; the last episode ended at
+	// endedAt, its window measured until a round trip (rtt) later
+	// without SACK (see settle).
+	sackSeen     bool
+	endedAt, rtt int64
 	// Drop events, what the diagnosis reads of the path: a resend
 	// outside the last one's repair (the episode rule without re-entry),
 	// until everything sent before it is acknowledged.
@@ -126,6 +131,11 @@ type epAck struct {
 	hasTS         bool     //
 	dsack         [2]int64 // its D-SACK block, if hasDSACK
 	hasDSACK      bool     //
+	sack          bool     // it carries SACK blocks
+	// Its time, and the least RTT of the direction's data so far (0
+	// none): without SACK an ended episode's window is measured over a
+	// round trip (see settle).
+	time, rtt int64
 }
 
 // data feeds a data segment of the direction: seq to end, the bytes in
@@ -192,8 +202,12 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 // then waits for the holes (its reordering window and threshold grow).
 func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 	ack, signal, above := a.ack, a.signal, a.above
+	e.sackSeen = e.sackSeen || a.sack
+	if a.rtt > 0 {
+		e.rtt = a.rtt
+	}
 	ev.undone = e.undo(a)
-	if s := e.settle(); s.settled {
+	if s := e.settle(a.time); s.settled {
 		ev.settled, ev.ssthresh = true, s.ssthresh
 	}
 	switch {
@@ -214,7 +228,7 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 		e.dropIn = false
 	}
 	if e.inEpisode && ack >= e.episodeEnd {
-		e.inEpisode, e.await, e.awaitFlight = false, true, e.lossFlight
+		e.inEpisode, e.await, e.awaitFlight, e.endedAt = false, true, e.lossFlight, a.time
 		if above && e.high > ack && !e.reordSeen {
 			// The same drops' repair, not a drop event of its own
 			// (dropIn), no β of its own (the window before it is the
@@ -270,12 +284,19 @@ func (e *lossEpisodes) undo(a epAck) bool {
 	return true
 }
 
-// settle: the ended episode's ssthresh is the flight after the first
-// burst of sends once it ended (the segments before the next ACK: Linux
-// leaves recovery with cwnd at ssthresh and fills it at once), at least
-// two segments.
-func (e *lossEpisodes) settle() (ev episodeEvent) {
+// settle, at an ACK at now: the ended episode's ssthresh is the flight
+// after the first burst of sends once it ended (the segments before the
+// next ACK: Linux leaves recovery with cwnd at ssthresh and fills it at
+// once), at least two segments; without SACK the largest flight of the
+// round trip after it ended (the cumulative ACK that ends NewReno's
+// recovery frees the whole window at once, and the sender fills it
+// over more than one burst). finish settles what is pending whatever
+// the time (now < 0).
+func (e *lossEpisodes) settle(now int64) (ev episodeEvent) {
 	if !e.await || !e.awaitSeen {
+		return ev
+	}
+	if !e.sackSeen && now >= 0 && e.rtt > 0 && !e.reentered && now-e.endedAt < e.rtt/2 {
 		return ev
 	}
 	ev.settled, ev.ssthresh = true, max(e.awaitMax, 2*e.maxSeg)
@@ -289,7 +310,7 @@ func (e *lossEpisodes) settle() (ev episodeEvent) {
 }
 
 // finish settles what the capture's end leaves pending.
-func (e *lossEpisodes) finish() episodeEvent { return e.settle() }
+func (e *lossEpisodes) finish() episodeEvent { return e.settle(-1) }
 
 // begin starts an episode, as a fast retransmit or a timeout.
 func (e *lossEpisodes) begin(fast bool) {
@@ -368,11 +389,18 @@ func (e *lossEpisodes) reductionVotes() (v [3]int) {
 // looksBBR: most loss episodes that tell left the window where it was,
 // or, with no majority, the median reduction factor is about 1.
 func looksBBR(v [3]int, beta float64, hasBeta bool) bool {
-	told := v[VoteReno] + v[VoteCubic] + v[VoteNone]
-	if best := slices.Index(v[:], slices.Max(v[:])); told > 0 && 2*v[best] > told {
+	if best, ok := majorityVote(v); ok {
 		return best == VoteNone
 	}
 	return hasBeta && beta >= 0.85
+}
+
+// majorityVote is the reduction more than half the episodes that tell
+// voted for, if one is.
+func majorityVote(v [3]int) (int, bool) {
+	told := v[VoteReno] + v[VoteCubic] + v[VoteNone]
+	best := slices.Index(v[:], slices.Max(v[:]))
+	return best, told > 0 && 2*v[best] > told
 }
 
 // Reduction votes, by kind (DirStats.ReductionVotes).
@@ -412,9 +440,9 @@ func congestionControl(st *DirStats) (cc, reason string) {
 	// Episode by episode, whose reduction it was, where the windows
 	// tell; the median decides without a majority.
 	v := st.ReductionVotes
-	if told := v[VoteReno] + v[VoteCubic] + v[VoteNone]; told > 0 {
-		best := slices.Index(v[:], slices.Max(v[:]))
-		if 2*v[best] > told {
+	if best, ok := majorityVote(v); ok {
+		told := v[VoteReno] + v[VoteCubic] + v[VoteNone]
+		{
 			votes := fmt.Sprintf("%s; %d of %d reductions", why, v[best], told)
 			switch best {
 			case VoteCubic:

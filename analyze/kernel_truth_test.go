@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"tcpviz/internal/capturetest"
@@ -229,11 +230,11 @@ var kernelFloor = map[string]struct {
 	cwnd, ssthresh float64
 	episodesOff    int // at most this many episodes miscounted, by kind
 }{
-	"kn_geo_reno_loss":  {0.95, 0.83, 0},
+	"kn_geo_reno_loss":  {0.95, 0.99, 0},
 	"kn_geo_cubic_loss": {0.98, 0.99, 0},
 	"kn_bloat_cubic":    {0.99, 0.99, 0},
 	"kn_reverse_cubic":  {0.98, 0.99, 0},
-	"kn_vsat_cubic_rto": {0.88, 0.79, 0},
+	"kn_vsat_cubic_rto": {0.88, 0.89, 0},
 	"kn_bloat_reno":     {0.99, 0.99, 0},
 	"kn_rwnd_limited":   {0.97, 0, 0},
 	"kn_pep_cubic_loss": {0.86, 0, 0},
@@ -354,6 +355,63 @@ func TestReceiverSideCwndAgainstKernel(t *testing.T) {
 			t.Logf("%s at the receiver: cwnd within 10%% at %.0f%% of %d probes", name, 100*k.share(), k.probes)
 			if k.share() < floor {
 				t.Errorf("within 10%% at %.1f%% of probes, below the floor %.0f%%", 100*k.share(), 100*floor)
+			}
+		})
+	}
+}
+
+// TestSenderStateHeldOut scores the kernel-truth runs of the folder
+// TCPVIZ_KERNEL_HELDOUT (recorded as ../shared/lab/record-kernel.sh does;
+// skipped without it) against the sender-state issue's bar rather than
+// today's floors: for Reno and CUBIC, the cwnd line within 10% of the
+// kernel's allowed window at 90% of its probes, ssthresh within 10% at
+// 90% of its episodes, episodes equal by kind; the algorithm named as the
+// run's name says (reno, cubic or bbr in it; a name with "reverse" has
+// the sender's capture at rx; unknown where the kernel had no loss
+// episode).
+func TestSenderStateHeldOut(t *testing.T) {
+	dir := os.Getenv("TCPVIZ_KERNEL_HELDOUT")
+	if dir == "" {
+		t.Skip("TCPVIZ_KERNEL_HELDOUT names no folder of held-out kernel runs")
+	}
+	kernels, _ := filepath.Glob(filepath.Join(dir, "*.kernel.jsonl.gz"))
+	if len(kernels) == 0 {
+		t.Fatalf("no kernel records in %s", dir)
+	}
+	for _, kernel := range kernels {
+		name := filepath.Base(kernel[:len(kernel)-len(".kernel.jsonl.gz")])
+		t.Run(name, func(t *testing.T) {
+			capture := filepath.Join(dir, name+".tx.pcap")
+			if strings.Contains(name, "reverse") {
+				capture = filepath.Join(dir, name+".rx.pcap")
+			}
+			k := scoreAgainstKernel(t, capture, kernel)
+			t.Logf("%s: cwnd %.0f%% of %d probes; ssthresh %.0f%% of %d; episodes kernel %d+%d, graph %d+%d; %s (%s); states %.0f%%",
+				name, 100*k.share(), k.probes, 100*k.ssShare(), k.ssProbes, k.recovery, k.loss, k.fast, k.timeout,
+				k.stats.CongestionControl, k.stats.CongestionControlReason, 100*k.stateShare())
+			cc := ""
+			for _, c := range []string{"reno", "cubic", "bbr"} {
+				if strings.Contains(name, c) {
+					cc = c
+				}
+			}
+			if k.recovery+k.loss == 0 {
+				cc = "unknown" // no loss at the sender: nothing tells
+			}
+			if cc != "" && k.stats.CongestionControl != cc {
+				t.Errorf("congestion control %q, want %q", k.stats.CongestionControl, cc)
+			}
+			if cc == "bbr" {
+				return
+			}
+			if k.share() < 0.9 {
+				t.Errorf("cwnd within 10%% at %.1f%% of probes, want 90%%", 100*k.share())
+			}
+			if k.ssProbes > 0 && k.ssShare() < 0.9 {
+				t.Errorf("ssthresh within 10%% at %.1f%% of episodes, want 90%%", 100*k.ssShare())
+			}
+			if k.recovery != k.fast || k.loss != k.timeout {
+				t.Errorf("episodes: kernel %d recovery + %d loss, graph %d fast + %d timeout", k.recovery, k.loss, k.fast, k.timeout)
 			}
 		})
 	}

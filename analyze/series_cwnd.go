@@ -115,6 +115,10 @@ type cwndBuilder struct {
 	pendingPoint    Point
 	pendingFallback float64 // half the flight at the loss, if no segment follows
 	settledAtAck    bool    // the tracker's next settled ssthresh was drawn at a re-entry
+	// What each ssthresh drawn was measured after (crossCheck), and the
+	// pending one's.
+	ssBasis      []ssBasis
+	pendingBasis ssBasis
 	// The last episode's mark, drawn once the next begins or the capture
 	// ends (a D-SACK may prove it spurious after it ended): as undone
 	// when markUndone.
@@ -203,14 +207,70 @@ func (b *cwndBuilder) flush() {
 	}
 }
 
-// emitSsthresh marks the pending episode's ssthresh at its start.
-func (b *cwndBuilder) emitSsthresh(v float64) {
+// emitSsthresh marks the pending episode's ssthresh at its start,
+// measured or (guessed) not.
+func (b *cwndBuilder) emitSsthresh(v float64, guessed bool) {
+	b.pendingBasis.guessed = guessed
 	if b.pending {
 		p := b.pendingPoint
 		p.V[0] = v
 		b.set.add(SeriesSsthresh, Steps, p)
+		if len(b.ssBasis) < maxEpisodeStarts {
+			b.ssBasis = append(b.ssBasis, b.pendingBasis)
+		}
 	}
 	b.pending = false
+}
+
+// ssBasis is what an ssthresh drawn was measured after: the window at
+// the loss (the line then) and the episode's kind.
+type ssBasis struct {
+	window int64
+	kind   uint8
+	// guessed: not measured (no data after the episode before the next
+	// loss or the capture's end): half the line at the loss.
+	guessed bool
+}
+
+const (
+	ssFast              = iota // a fast retransmit's
+	ssTimeout                  // a timeout's
+	ssTimeoutInRecovery        // a timeout in recovery: Linux keeps the recovery's ssthresh
+)
+
+// crossCheck checks each measured ssthresh against the reduction of the
+// algorithm most episodes voted for (reductionVotes: Reno's half, CUBIC's
+// 717/1024 of the window at the loss in whole segments, at least two;
+// after a timeout in recovery the recovery's, which Linux keeps): where
+// the measurement is within a segment or 15% of it, the line takes the
+// algorithm's value, which the measurement (a flight, one segment's
+// granularity, the sender's last burst or growth in it) can only
+// approach; elsewhere the measurement stands. Where nothing was measured
+// (guessed), and after a timeout (the window restarts from one segment:
+// the flight when the episode ends is slow start's, not ssthresh), the
+// algorithm's value is drawn.
+func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
+	ss := g.Lookup(SeriesSsthresh)
+	seg := b.ep.maxSeg
+	if ss == nil || ss.Unthinned > 0 || len(ss.Points) != len(b.ssBasis) || seg <= 0 || vote != VoteReno && vote != VoteCubic {
+		return
+	}
+	prev := -1.0
+	for i := range ss.Points {
+		p, basis := &ss.Points[i], b.ssBasis[i]
+		w := (basis.window + seg/2) / seg
+		want := float64(max(w/2, 2) * seg)
+		if vote == VoteCubic {
+			want = float64(max(w*717/1024, 2) * seg)
+		}
+		if basis.kind == ssTimeoutInRecovery && prev > 0 {
+			want = prev
+		}
+		if w >= 2 && (basis.guessed || basis.kind != ssFast || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
+			p.V[0] = want
+		}
+		prev = p.V[0]
+	}
 }
 
 type timedValue struct{ t, v int64 }
@@ -255,7 +315,7 @@ func (b *cwndBuilder) add(r *Record) {
 			if !ev.fast {
 				b.pp.timeout()
 			}
-			b.episode(r, ev.fast, b.pendingFallback)
+			b.episode(r, ev.fast, b.pendingFallback, true)
 		}
 		kind, from := b.held.data(r.Time, n, r.Info.BytesInFlight, b.rwnd, ev.start, b.ep.inEpisode,
 			r.Info.Flags&Retransmission != 0, b.newAckSeen, b.lastNewAck, b.ackRTTMin)
@@ -279,7 +339,7 @@ func (b *cwndBuilder) add(r *Record) {
 		b.set.add(SeriesAdvertised, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(r.Window)}})
 	}
 	dup := r.Info.Flags&DupAck != 0
-	a := epAck{ack: r.Ack, signal: dup || r.NSACK > 0, tsecr: r.TSEcr, hasTS: r.HasTS}
+	a := epAck{ack: r.Ack, signal: dup || r.NSACK > 0, tsecr: r.TSEcr, hasTS: r.HasTS, sack: r.NSACK > 0, time: r.Time, rtt: b.ackRTTMin}
 	for _, s := range r.SACK[:r.NSACK] {
 		a.above = a.above || s[1] > r.Ack
 	}
@@ -295,7 +355,7 @@ func (b *cwndBuilder) add(r *Record) {
 	if ev.start {
 		// Recovery again at once: the last episode's window is the one
 		// recovery brought the sender to (PRR ends at ssthresh).
-		b.episode(r, true, float64(max(b.line, 0)))
+		b.episode(r, true, float64(max(b.line, 0)), false)
 		b.settledAtAck = true
 	}
 	delivered, lost := b.pp.delivered, b.pp.lostBytes
@@ -472,14 +532,15 @@ func (b *cwndBuilder) settle(ev episodeEvent) {
 	case ev.settled && b.markUndone:
 		b.pending = false // undone: Linux restores ssthresh, the line keeps the last
 	case ev.settled && !b.settledAtAck:
-		b.emitSsthresh(float64(ev.ssthresh))
+		b.emitSsthresh(float64(ev.ssthresh), false)
 	}
 	b.settledAtAck = b.settledAtAck && !ev.settled
 }
 
 // episode marks a loss episode's start at r; settle is the last
-// episode's ssthresh if it is still pending.
-func (b *cwndBuilder) episode(r *Record, fast bool, settle float64) {
+// episode's ssthresh if it is still pending (guessed: not measured).
+func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool) {
+	inRecovery := b.ep.inEpisode && b.epFast && !fast // a timeout in recovery (the tracker has begun it)
 	b.epFast = fast
 	flight := max(b.line, 0)
 	if b.atReceiver() {
@@ -490,13 +551,20 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64) {
 		name = SeriesFastLoss
 	}
 	if b.pending { // a loss again before the last episode's window was seen
-		b.emitSsthresh(settle)
+		b.emitSsthresh(settle, guessed)
 	}
 	b.drawMark()
 	if b.f.inTime(r.Time) {
 		b.mark, b.markName, b.hasMark = Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(flight)}}, name, true
 		b.pending = true
 		b.pendingPoint = Point{Frame: r.Frame, Time: r.Time}
+		b.pendingBasis = ssBasis{window: flight, kind: ssFast}
+		switch {
+		case inRecovery:
+			b.pendingBasis.kind = ssTimeoutInRecovery
+		case !fast:
+			b.pendingBasis.kind = ssTimeout
+		}
 		b.pendingFallback = float64(max(flight/2, 2*b.ep.maxSeg))
 	}
 }
@@ -514,7 +582,7 @@ func (b *cwndBuilder) graph() *Graph {
 		b.set.add(seriesBBRCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.bbrCwnd)}})
 	}
 	if b.pending { // the capture ended before a round after recovery
-		b.emitSsthresh(b.pendingFallback)
+		b.emitSsthresh(b.pendingFallback, true)
 	}
 	g := b.f.g
 	g.Series = b.set.list(append(cwndSeries, SeriesBDP, seriesBBRCwnd, seriesArrived)...)
@@ -522,7 +590,11 @@ func (b *cwndBuilder) graph() *Graph {
 		atReceiver(g)
 	} else {
 		beta, hasBeta := b.ep.betaMedian()
-		bbrSeries(g, looksBBR(b.ep.reductionVotes(), beta, hasBeta))
+		votes := b.ep.reductionVotes()
+		if best, ok := majorityVote(votes); ok {
+			b.crossCheck(g, best)
+		}
+		bbrSeries(g, looksBBR(votes, beta, hasBeta))
 		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == seriesArrived })
 	}
 	capWindow(g)

@@ -595,8 +595,9 @@ const queueRank = 0.7
 
 // episodeAck is what ACK s (a duplicate ACK if dup) tells the
 // loss-episode tracker.
-func episodeAck(s *reassembly.Segment, dup bool) epAck {
-	a := epAck{ack: int64(s.AckAbs), signal: dup || s.Opt.NSACK > 0, tsecr: s.Opt.TSEcr, hasTS: s.Opt.HasTimestamp}
+func episodeAck(s *reassembly.Segment, dup bool, rtt int64) epAck {
+	a := epAck{ack: int64(s.AckAbs), signal: dup || s.Opt.NSACK > 0, tsecr: s.Opt.TSEcr, hasTS: s.Opt.HasTimestamp,
+		sack: s.Opt.NSACK > 0, time: s.Time, rtt: rtt}
 	for i := 0; i < int(s.Opt.NSACK); i++ {
 		a.above = a.above || s.NearAck(s.Opt.SACK[i].Right) > s.AckAbs
 	}
@@ -750,7 +751,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			o.ackDispersion(s.AckAbs, s.Time)
 		}
 		if s.Flags&thSYN == 0 {
-			o.eps.ack(episodeAck(s, f&DupAck != 0))
+			o.eps.ack(episodeAck(s, f&DupAck != 0, o.rttMin))
 			if o.sawData {
 				o.holeAck(s, f&DupAck != 0)
 			}
