@@ -162,9 +162,14 @@ type cwndBuilder struct {
 	heldKind         heldKind
 	heldFrom, heldTo Point
 	lastAckSeq       int64
-	lastNewAckFrame  int64
-	lastDataFrame    int64
-	lastRec          Point // the last record's frame and time
+	// In recovery, the pipe after the last ACK, while no send followed
+	// it (ackWithoutSend).
+	ackPipe         int64
+	ackPipeAt       Point
+	ackPipeSet      bool
+	lastNewAckFrame int64
+	lastDataFrame   int64
+	lastRec         Point // the last record's frame and time
 }
 
 func newCwnd(o SeriesOptions) graphBuilder {
@@ -205,6 +210,20 @@ func (b *cwndBuilder) flush() {
 		b.set.add(SeriesCwnd, Steps, Point{Frame: b.burstFrame, Time: b.burstTime, V: [3]float64{float64(v)}})
 		b.line, b.lineTime = v, b.burstTime
 	}
+}
+
+// ackWithoutSend: in recovery with SACK an ACK that no send followed
+// before the next left cwnd at the pipe (PRR sets cwnd to the pipe and
+// the segments it lets go, none here): the line falls to it at that ACK.
+func (b *cwndBuilder) ackWithoutSend() {
+	if !b.ackPipeSet || b.ackPipe <= 0 || b.ackPipe >= b.line || !b.f.inTime(b.ackPipeAt.Time) {
+		return
+	}
+	p := b.ackPipeAt
+	p.V[0] = float64(b.ackPipe)
+	b.set.add(SeriesCwnd, Steps, p)
+	b.line, b.lineTime = b.ackPipe, p.Time
+	b.lastFrame, b.lastTime = p.Frame, p.Time
 }
 
 // emitSsthresh marks the pending episode's ssthresh at its start,
@@ -326,6 +345,7 @@ func (b *cwndBuilder) add(r *Record) {
 		if !b.burst {
 			b.burst, b.burstFrame, b.burstTime = true, r.Frame, r.Time
 		}
+		b.ackPipeSet = false
 		return
 	}
 	if r.Dir != o.Dir.Reverse() || !r.HasAck || r.Flags&reassembly.SYN != 0 {
@@ -333,6 +353,9 @@ func (b *cwndBuilder) add(r *Record) {
 	}
 	if r.HasTS && (len(b.tsSent) == 0 || int32(int64(r.TSVal)-b.tsSent[len(b.tsSent)-1].v) > 0) && len(b.tsSent) < 1<<16 {
 		b.tsSent = append(b.tsSent, timedValue{r.Time, int64(r.TSVal)})
+	}
+	if !b.burst {
+		b.ackWithoutSend()
 	}
 	b.flush()
 	if r.Window >= 0 && r.Flags&reassembly.RST == 0 && f.inTime(r.Time) {
@@ -362,6 +385,8 @@ func (b *cwndBuilder) add(r *Record) {
 	b.pp.ack(r.Ack, r.SACK[:r.NSACK], dup, b.ep.inEpisode, r.Time)
 	b.bbrAck(r.Time, b.pp.delivered-delivered, b.pp.lostBytes-lost, b.ep.inEpisode && !b.bbrInEp, b.bbrInEp && !b.ep.inEpisode)
 	b.bbrInEp = b.ep.inEpisode
+	b.ackPipeSet = b.ep.inEpisode && b.pp.sack // without SACK the pipe's dupack accounting is too coarse for it (lower scores)
+	b.ackPipe, b.ackPipeAt = b.pp.pipe(), Point{Frame: r.Frame, Time: r.Time}
 	if r.Window >= 0 {
 		b.rwndEdge, b.haveWin = r.Ack+r.Window, true
 	}
