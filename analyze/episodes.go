@@ -72,6 +72,12 @@ type lossEpisodes struct {
 	// without SACK (see settle).
 	sackSeen     bool
 	endedAt, rtt int64
+	// renoHold: without SACK the last episode ended at an ACK of
+	// exactly its end, holdAt: Linux stays in recovery until an ACK
+	// above it (RFC 6582's rule against false fast retransmits), and
+	// duplicate ACKs before one start none.
+	renoHold bool
+	holdAt   int64
 	// Drop events, what the diagnosis reads of the path: a resend
 	// outside the last one's repair (the episode rule without re-entry),
 	// until everything sent before it is acknowledged.
@@ -161,7 +167,11 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		e.probes++
 	}
 	if e.started && seq < e.high && !e.inEpisode && !spurious && !tlp {
-		ev.start, ev.fast = true, e.signals > 0
+		// Without SACK fast retransmit needs three duplicate ACKs
+		// (RACK, which needs fewer, needs SACK), and none comes before an
+		// ACK above the last episode's end when one ended exactly there
+		// (renoHold): a resend then is the timer's.
+		ev.start, ev.fast = true, e.signals > 0 && (e.sackSeen || e.signals >= 3 && !e.renoHold)
 		e.begin(ev.fast)
 		e.undoable, e.eifelDone = true, false
 		e.firstSeq, e.firstEnd, e.firstTS, e.firstHasTS = seq, end, tsval, hasTS
@@ -202,7 +212,7 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 // then waits for the holes (its reordering window and threshold grow).
 func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 	ack, signal, above := a.ack, a.signal, a.above
-	e.sackSeen = e.sackSeen || a.sack
+	e.sackSeen = e.sackSeen || a.sack || a.above
 	if a.rtt > 0 {
 		e.rtt = a.rtt
 	}
@@ -217,6 +227,10 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 			e.reordSeen = true
 		}
 		e.cumAck, e.haveAck, e.signals = ack, true, 0
+		e.renoHold = e.renoHold && ack <= e.holdAt
+		if above { // a new ACK SACKing data above it: a hole remains, RACK's signal
+			e.preSignal, e.signals = e.lastFlight, 1
+		}
 	case signal:
 		if e.signals == 0 {
 			e.preSignal = e.lastFlight
@@ -229,6 +243,7 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 	}
 	if e.inEpisode && ack >= e.episodeEnd {
 		e.inEpisode, e.await, e.awaitFlight, e.endedAt = false, true, e.lossFlight, a.time
+		e.renoHold, e.holdAt = !e.sackSeen && ack == e.episodeEnd, ack
 		if above && e.high > ack && !e.reordSeen {
 			// The same drops' repair, not a drop event of its own
 			// (dropIn), no β of its own (the window before it is the

@@ -346,3 +346,48 @@ func FuzzSenderPipe(f *testing.F) {
 		}
 	})
 }
+
+// TestEpisodeKindWithoutSACK: without SACK a resend is a fast
+// retransmit after three duplicate ACKs, a timeout after fewer, and a
+// timeout too before an ACK above the last episode's end when it ended
+// at exactly that end (Linux holds recovery there, RFC 6582); with SACK
+// a new ACK SACKing data above it is a signal of its own (RACK resends
+// on its timer after it: a fast retransmit, Linux's recovery).
+func TestEpisodeKindWithoutSACK(t *testing.T) {
+	start := func(dups int) (*lossEpisodes, episodeEvent) {
+		var e lossEpisodes
+		for i := range int64(10) {
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false)
+		}
+		e.ack(epAck{ack: 1000})
+		for range dups {
+			e.ack(epAck{ack: 1000, signal: true})
+		}
+		return &e, e.data(1000, 2000, 9000, Retransmission, 0, false)
+	}
+	for dups, fast := range []bool{false, false, false, true, true} {
+		if _, ev := start(dups); !ev.start || ev.fast != fast {
+			t.Errorf("after %d duplicate ACKs: %+v, want a start, fast %v", dups, ev, fast)
+		}
+	}
+	e, _ := start(3)
+	e.ack(epAck{ack: 10000}) // the episode's end, exactly
+	e.data(10000, 11000, 1000, 0, 0, false)
+	e.data(11000, 12000, 2000, 0, 0, false)
+	for range 3 {
+		e.ack(epAck{ack: 10000, signal: true})
+	}
+	if ev := e.data(10000, 11000, 2000, Retransmission, 0, false); !ev.start || ev.fast {
+		t.Errorf("three duplicate ACKs of the held recovery's end: %+v, want a timeout", ev)
+	}
+	// With SACK: a new ACK with a block above it, then the resend.
+	var s lossEpisodes
+	for i := range int64(10) {
+		s.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false)
+	}
+	s.ack(epAck{ack: 1000, above: true, sack: true, signal: true})
+	s.ack(epAck{ack: 2000, above: true, sack: true, signal: true}) // a new ACK, [3000, 4000) SACKed
+	if ev := s.data(2000, 3000, 8000, Retransmission, 0, false); !ev.start || !ev.fast {
+		t.Errorf("a resend after a new ACK SACKing above it: %+v, want a fast retransmit", ev)
+	}
+}

@@ -257,7 +257,8 @@ func TestCwndSeries(t *testing.T) {
 	send(8)
 	ms += 100
 	b.ack(ms, seq-8000, 1<<20, DupAck) // the round's first segment lost
-	b.ack(ms+1, seq-8000, 1<<20, DupAck)
+	b.ack(ms+0.5, seq-8000, 1<<20, DupAck)
+	b.ack(ms+1, seq-8000, 1<<20, DupAck) // the third: without SACK, fast retransmit
 	r := b.data(ms+2, seq-8000, 1000, Retransmission) // fast retransmit
 	r.Info.BytesInFlight = 8000
 	recovered := seq // everything sent before the loss
@@ -291,11 +292,11 @@ func TestCwndSeries(t *testing.T) {
 	if f, to := g.Lookup(SeriesFastLoss), g.Lookup(SeriesRTOLoss); f == nil || to == nil || len(f.Points) != 1 || len(to.Points) != 1 {
 		t.Errorf("loss marks: fast %+v, timeout %+v", f, to)
 	}
-	// The largest estimate is the pipe in recovery, 9000: 8 segments
-	// out, two duplicate ACKs standing for two that left (no SACK), three
-	// new ones sent.
-	if !g.Zoom.HasYMax || g.Zoom.YMax != 13500 {
-		t.Errorf("y zoom %+v: want the 1 MB window cut at 1.5 × 9000", g.Zoom)
+	// The largest estimate is the pipe in recovery, 8000: 8 segments
+	// out, three duplicate ACKs standing for three that left (no SACK),
+	// three new ones sent.
+	if !g.Zoom.HasYMax || g.Zoom.YMax != 12000 {
+		t.Errorf("y zoom %+v: want the 1 MB window cut at 1.5 × 8000", g.Zoom)
 	}
 }
 
@@ -322,7 +323,7 @@ func TestCwndNoEpisodeForProbes(t *testing.T) {
 		t.Errorf("loss marks: fast %+v, timeout %+v; want none", f, to)
 	}
 	// The same resend of the last segment with the one before it lost
-	// (duplicate ACKs came) is a fast retransmit.
+	// (three duplicate ACKs came: no SACK) is a fast retransmit.
 	b = builder{}
 	seq, ms = 1, 0
 	for range 5 {
@@ -332,6 +333,8 @@ func TestCwndNoEpisodeForProbes(t *testing.T) {
 	}
 	b.ack(ms+50, 2001, 1<<20, 0)
 	b.ack(ms+51, 2001, 1<<20, DupAck)
+	b.ack(ms+51.2, 2001, 1<<20, DupAck)
+	b.ack(ms+51.4, 2001, 1<<20, DupAck)
 	b.data(ms+52, 2001, 1000, Retransmission)
 	if f := Cwnd(b.recs, SeriesOptions{Conn: testConn()}).Lookup(SeriesFastLoss); f == nil || len(f.Points) != 1 {
 		t.Errorf("fast retransmit marks %+v, want one", f)
