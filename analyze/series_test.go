@@ -258,7 +258,7 @@ func TestCwndSeries(t *testing.T) {
 	ms += 100
 	b.ack(ms, seq-8000, 1<<20, DupAck) // the round's first segment lost
 	b.ack(ms+0.5, seq-8000, 1<<20, DupAck)
-	b.ack(ms+1, seq-8000, 1<<20, DupAck) // the third: without SACK, fast retransmit
+	b.ack(ms+1, seq-8000, 1<<20, DupAck)              // the third: without SACK, fast retransmit
 	r := b.data(ms+2, seq-8000, 1000, Retransmission) // fast retransmit
 	r.Info.BytesInFlight = 8000
 	recovered := seq // everything sent before the loss
