@@ -127,6 +127,7 @@ type episodeEvent struct {
 	settled  bool  // the last episode's ssthresh is known here
 	ssthresh int64 // ... it
 	undone   bool  // the last episode was proven spurious here (see ack)
+	probe    bool  // a tail-loss probe (no episode)
 }
 
 // epAck is what an ACK of the direction's data tells the tracker.
@@ -165,6 +166,7 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 	}
 	if e.started && seq < e.high && !e.inEpisode && tlp && !spurious {
 		e.probes++
+		ev.probe = true
 	}
 	if e.started && seq < e.high && !e.inEpisode && !spurious && !tlp {
 		// Without SACK fast retransmit needs three duplicate ACKs

@@ -56,7 +56,10 @@ type kernelScore struct {
 	// Probes where the receive window was the kernel's limit (snd_wnd
 	// below snd_cwnd × MSS) and those in the held-by-rwnd band.
 	rwndHeld, rwndBand int
-	stats              DirStats
+	// The graph's tail-loss probes, and those the kernel made as one: a
+	// retransmission within 5 ms, its state open or disorder.
+	tlps, tlpsKernel int
+	stats            DirStats
 }
 
 func (k kernelScore) repairShare() float64 { return float64(k.repairSame) / float64(max(1, k.repair)) }
@@ -195,6 +198,22 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 			k.within++
 		}
 	}
+	if s := g.Lookup(SeriesTLP); s != nil {
+		for _, p := range s.Points {
+			k.tlps++
+			state := "open"
+			for _, e := range events {
+				ns := int64(math.Round(e.Time * 1e9))
+				if e.Event == "cong_state" && ns <= p.Time {
+					state = e.State
+				}
+				if e.Event == "retransmit" && abs64(ns-p.Time) <= 5e6 && (state == "open" || state == "disorder") {
+					k.tlpsKernel++
+					break
+				}
+			}
+		}
+	}
 	if s := g.Lookup(SeriesFastLoss); s != nil {
 		k.fast = len(s.Points)
 	}
@@ -280,6 +299,7 @@ func TestSenderStateAgainstKernel(t *testing.T) {
 			k := scoreAgainstKernel(t, capture, kernel)
 			t.Logf("%s: cwnd within 10%% at %.0f%% of %d probes; ssthresh within 10%% at %.0f%% of %d episodes; episodes kernel %d recovery + %d loss, graph %d fast + %d timeout; congestion control %s (%s)",
 				name, 100*k.share(), k.probes, 100*k.ssShare(), k.ssProbes, k.recovery, k.loss, k.fast, k.timeout, k.stats.CongestionControl, k.stats.CongestionControlReason)
+			t.Logf("%s: %d tail-loss probes drawn, %d the kernel's", name, k.tlps, k.tlpsKernel)
 			t.Logf("%s: state bands: the kernel's recovery or loss at %d probes, the same band at %.0f%%; open or disorder at %d, no repair band at %.0f%%; the same of four states at %.0f%%; receive-window limited at %d probes, in its band at %.0f%%",
 				name, k.repair, 100*k.repairShare(), k.calm, 100*k.calmShare(), 100*k.stateShare(), k.rwndHeld, 100*float64(k.rwndBand)/float64(max(1, k.rwndHeld)))
 			floor, ok := kernelFloor[name]
@@ -324,6 +344,9 @@ func TestSenderStateAgainstKernel(t *testing.T) {
 			}
 			if k.rwndHeld >= 100 && float64(k.rwndBand) < 0.9*float64(k.rwndHeld) {
 				t.Errorf("held-by-rwnd band at %d of the %d probes the receive window limited, want 90%%", k.rwndBand, k.rwndHeld)
+			}
+			if k.tlpsKernel != k.tlps {
+				t.Errorf("%d tail-loss probes drawn, %d of them the kernel's (a retransmission while open)", k.tlps, k.tlpsKernel)
 			}
 			if off := abs(k.recovery-k.fast) + abs(k.loss-k.timeout); off > floor.episodesOff {
 				t.Errorf("%d episodes miscounted (kernel %d recovery + %d loss, graph %d fast + %d timeout), at most %d", off, k.recovery, k.loss, k.fast, k.timeout, floor.episodesOff)

@@ -16,6 +16,9 @@ const (
 	// SeriesUndoneLoss marks an episode proven spurious (its window
 	// restored), whatever its kind.
 	SeriesUndoneLoss = "loss-undone"
+	// SeriesTLP marks a tail-loss probe (RFC 8985: the last segment sent
+	// again with no duplicate ACK; Linux stays open, no reduction).
+	SeriesTLP = "tail-loss-probe"
 	// seriesArrived is, at a receiver-side capture, the bytes arrived over
 	// the last round trip, drawn as cwnd-estimate.
 	seriesArrived = "arrived-per-rtt"
@@ -42,7 +45,7 @@ const (
 	SeriesAppHeld  = "held-by-app"
 )
 
-var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFastLoss, SeriesRTOLoss, SeriesUndoneLoss,
+var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFastLoss, SeriesRTOLoss, SeriesUndoneLoss, SeriesTLP,
 	SeriesDisorder, SeriesRecovery, SeriesLossState, SeriesRwndHeld, SeriesAppHeld}
 
 // Cwnd builds the congestion-window graph of direction o.Dir, as the ns-2
@@ -69,7 +72,8 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     ACKs or SACK blocks came since the last new ACK, or recovery began
 //     again at once) or timeout (none: the timer fired, in recovery too),
 //     or undone when proven spurious (Eifel, D-SACK: Linux restores the
-//     window), at the line's value then;
+//     window), at the line's value then; tail-loss probes (no episode)
+//     likewise;
 //   - bands (Spans) of the congestion state, as Linux names it (disorder,
 //     recovery, loss; open has none), and of the times the window is
 //     unknown: the receiver's window or the application held the sender
@@ -335,6 +339,9 @@ func (b *cwndBuilder) add(r *Record) {
 				b.pp.timeout()
 			}
 			b.episode(r, ev.fast, b.pendingFallback, true)
+		}
+		if ev.probe && b.f.inTime(r.Time) {
+			b.set.add(SeriesTLP, Marks, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(max(b.line, 0))}})
 		}
 		kind, from := b.held.data(r.Time, n, r.Info.BytesInFlight, b.rwnd, ev.start, b.ep.inEpisode,
 			r.Info.Flags&Retransmission != 0, b.newAckSeen, b.lastNewAck, b.ackRTTMin)

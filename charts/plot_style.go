@@ -79,6 +79,7 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesPipe:       {color: green, width: 1.3, legend: "the sender's pipe (in flight, less SACKed and lost)"},
 	analyze.SeriesBDP:        {color: pink, width: 1.4, legend: "BDP estimate (largest delivery rate of 10 round trips × least RTT)"},
 	analyze.SeriesUndoneLoss: {color: darkGray, width: 4.5, glyph: draw.CrossGlyph{}, legend: "loss undone (proven spurious: the window restored)"},
+	analyze.SeriesTLP:        {color: cyan, width: 3.5, glyph: draw.TriangleGlyph{}, legend: "tail-loss probe (the last segment again: no reduction)"},
 	analyze.SeriesDisorder:   {color: rgb(0xe8c547), legend: "state: disorder (duplicate ACKs or SACK, nothing resent)"},
 	analyze.SeriesRecovery:   {color: rgb(0xff9f5a), legend: "state: recovery (fast retransmit)"},
 	analyze.SeriesLossState:  {color: rgb(0xb49bd0), legend: "state: loss (after a timeout)"},
