@@ -6,23 +6,23 @@ import (
 	"tcpviz/reassembly"
 )
 
-// Analyzer applies Wireshark's TCP analysis to the segments of a capture,
+// analyzer applies Wireshark's TCP analysis to the segments of a capture,
 // fed in capture order, and accumulates per-direction statistics.
 //
 // The per-packet rules are those of tcp_analyze_sequence_number in
 // Wireshark 4.0's epan/dissectors/packet-tcp.c, run on the raw 32-bit
 // header values with the same serial-number comparisons, so that sequence
 // wrap at 2^32 and every quirk (0 meaning "not seen yet", 32-bit window
-// arithmetic) behave as in tshark. See (*Analyzer).Add.
+// arithmetic) behave as in tshark. See (*analyzer).Add.
 //
 // Memory: per connection, the analyzer keeps the segments not yet
 // acknowledged (at most maxUnacked per direction, as Wireshark caps its
 // list), a set of received sequence ranges for unique_bytes (bounded by
 // maxRanges), and the RTT samples of each direction (8 bytes per sample:
 // the exact median needs them; see DirStats.RTTMedianMs).
-type Analyzer struct {
+type analyzer struct {
 	conns []*connState // by stream number; nil once forgotten
-	path  *Path        // what the path did, beside Wireshark's flags
+	path  *pathAnalyzer        // what the path did, beside Wireshark's flags
 	// ahead, when set, analyses the path instead of path, in the
 	// goroutine that tracks the connections (see aheadPath).
 	ahead *aheadPath
@@ -39,13 +39,13 @@ const dupackNeutral = ^uint32(0)
 // maxUnacked is Wireshark's TCP_MAX_UNACKED_SEGMENTS.
 const maxUnacked = 10000
 
-// New returns an Analyzer.
-func New() *Analyzer {
-	return &Analyzer{path: NewPath()}
+// newAnalyzer returns an analyzer.
+func newAnalyzer() *analyzer {
+	return &analyzer{path: newPathAnalyzer()}
 }
 
 // state returns the analysis state of c, nil if there is none.
-func (a *Analyzer) state(c *reassembly.Conn) *connState {
+func (a *analyzer) state(c *reassembly.Conn) *connState {
 	if c.Stream < len(a.conns) {
 		return a.conns[c.Stream]
 	}
@@ -54,7 +54,7 @@ func (a *Analyzer) state(c *reassembly.Conn) *connState {
 
 // Forget drops the analysis state of c (call it once c is retired and its
 // Stats were taken), so that memory follows the live connections.
-func (a *Analyzer) Forget(c *reassembly.Conn) {
+func (a *analyzer) Forget(c *reassembly.Conn) {
 	if c.Stream < len(a.conns) {
 		a.conns[c.Stream] = nil
 	}
@@ -167,7 +167,7 @@ const (
 // again, when a second segment comes (with the SYN as its First) or its
 // statistics are asked for (Conn.LoneSYN). The analysis is
 // deterministic, so nothing changes but the memory.
-func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
+func (a *analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 	var info PacketInfo
 	a.addTo(c, s, &info, true)
 	return info
@@ -176,7 +176,7 @@ func (a *Analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 // addTo is Add, writing the analysis into *info (Run's loop reuses one:
 // a PacketInfo is large enough for its copies to count). Without want,
 // the caller does not read *info: a SYN held back is not analysed yet.
-func (a *Analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo, want bool) {
+func (a *analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo, want bool) {
 	var v PathVerdict
 	switch {
 	case s.InICMP: // no path, no sequence analysis (see add)
@@ -190,7 +190,7 @@ func (a *Analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *Packet
 }
 
 // addWire is addTo's Wireshark analysis.
-func (a *Analyzer) addWire(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo, want bool) {
+func (a *analyzer) addWire(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo, want bool) {
 	cs := a.state(c)
 	if cs == nil {
 		if s.Lone {
@@ -207,7 +207,7 @@ func (a *Analyzer) addWire(c *reassembly.Conn, s *reassembly.Segment, info *Pack
 
 // scratchState returns a fresh state for analysing a held-back SYN whose
 // state is then thrown away, reusing its memory.
-func (a *Analyzer) scratchState() *connState {
+func (a *analyzer) scratchState() *connState {
 	if a.scratch == nil {
 		a.scratch = newConnState()
 		return a.scratch
@@ -219,7 +219,7 @@ func (a *Analyzer) scratchState() *connState {
 
 // revive makes the analysis state of c, analysing again its first SYN,
 // if it waited (first: see Add).
-func (a *Analyzer) revive(c *reassembly.Conn, first *reassembly.Segment) *connState {
+func (a *analyzer) revive(c *reassembly.Conn, first *reassembly.Segment) *connState {
 	cs := newConnState()
 	for len(a.conns) <= c.Stream {
 		a.conns = append(a.conns, nil)
@@ -233,7 +233,7 @@ func (a *Analyzer) revive(c *reassembly.Conn, first *reassembly.Segment) *connSt
 }
 
 // add is Add on the state cs (isNew: c's first segment), into *info.
-func (a *Analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo) {
+func (a *analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo) {
 	if s.InICMP {
 		// A TCP header quoted in an ICMP error: a packet of its
 		// connection, as Wireshark counts it, with no analysis (no flags,
@@ -375,7 +375,7 @@ func (f *flow) ackSorted(ack uint32, now int64, info *PacketInfo) bool {
 }
 
 // analyzeSeq is tcp_analyze_sequence_number.
-func (a *Analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segment, seglen uint32, info *PacketInfo) {
+func (a *analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segment, seglen uint32, info *PacketInfo) {
 	seq, ack, flags, window := s.Seq, s.Ack, s.Flags, uint32(s.Window)
 	now := s.Time
 

@@ -13,7 +13,7 @@ import (
 type conv struct {
 	t          *testing.T
 	trk        *reassembly.Tracker
-	a          *Analyzer
+	a          *analyzer
 	isn        [2]uint32
 	frame      int64
 	now        int64 // ns
@@ -27,7 +27,7 @@ var (
 )
 
 func newConv(t *testing.T, cISN, sISN uint32) *conv {
-	return &conv{t: t, trk: reassembly.NewTracker(), a: New(), isn: [2]uint32{cISN, sISN}, now: 1e15}
+	return &conv{t: t, trk: reassembly.NewTracker(), a: newAnalyzer(), isn: [2]uint32{cISN, sISN}, now: 1e15}
 }
 
 const (

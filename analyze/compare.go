@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"net/netip"
 	"slices"
 
@@ -60,16 +59,6 @@ func CompareKinds() []string {
 		out = append(out, string(c.kind))
 	}
 	return out
-}
-
-// ParseCompareKind checks a --graph value of compare.
-func ParseCompareKind(s string) (CompareKind, error) {
-	for _, c := range compareOf {
-		if string(c.kind) == s {
-			return c.kind, nil
-		}
-	}
-	return "", fmt.Errorf("unknown comparison %q (want %s)", s, orList(CompareKinds()))
 }
 
 // CompareInput is one connection direction to compare.

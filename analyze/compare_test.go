@@ -110,7 +110,7 @@ func TestCompareCwndCarriesSsthreshAndLosses(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := Compare(CompareCwnd, []CompareInput{{Label: "a", L: l}, {Label: "b", L: l}}, CompareOptions{})
-	own := Cwnd(l.Records, SeriesOptions{Conn: l.Conn, Dir: l.Dir})
+	own := cwndGraph(l.Records, SeriesOptions{Conn: l.Conn, Dir: l.Dir})
 	for _, label := range []string{"a", "b"} {
 		main := g.Lookup(label)
 		if main == nil || main.Of != "" || len(main.Points) != len(own.Lookup(SeriesCwnd).Points) {

@@ -65,7 +65,7 @@ func TestSortedFastPathEqualsLoops(t *testing.T) {
 func sameAnalysisBothWays(t *testing.T, name string, open func() *reassembly.Reader) int {
 	t.Helper()
 	infos := func(loops bool) []PacketInfo {
-		a := New()
+		a := newAnalyzer()
 		a.loopsOnly = loops
 		var out []PacketInfo
 		sc := reassembly.NewScanner(open())

@@ -28,14 +28,14 @@ func withGreeting() []Record {
 
 func TestFirstDataSkipsGreeting(t *testing.T) {
 	recs := withGreeting()
-	if at, ok := FirstData(recs, reassembly.C2S); !ok || at != 2e9 {
+	if at, ok := firstDataTime(recs, reassembly.C2S); !ok || at != 2e9 {
 		t.Errorf("first data at %d (%v), want 2e9: the greeting skipped", at, ok)
 	}
 	// Without a round of 4000 bytes, the first data segment.
-	if at, ok := FirstData(recs[:3], reassembly.C2S); !ok || at != 100e6 {
+	if at, ok := firstDataTime(recs[:3], reassembly.C2S); !ok || at != 100e6 {
 		t.Errorf("greeting only: first data at %d (%v), want 100e6", at, ok)
 	}
-	if _, ok := FirstData(recs[:1], reassembly.C2S); ok {
+	if _, ok := firstDataTime(recs[:1], reassembly.C2S); ok {
 		t.Errorf("no data: found first data")
 	}
 }
@@ -81,9 +81,6 @@ func TestCompareAlignAndKinds(t *testing.T) {
 			t.Fatalf("point at %d outside --from 0 --to 0.5", p.Time)
 		}
 	}
-	if _, err := ParseCompareKind("bogus"); err == nil || !strings.Contains(err.Error(), "window, cwnd, seq or loss") {
-		t.Errorf("ParseCompareKind: %v", err)
-	}
 }
 
 // TestThroughputBinsBounded: bins far narrower than the gaps between
@@ -100,7 +97,7 @@ func TestThroughputBinsBounded(t *testing.T) {
 		}
 	}
 	for _, w := range []int64{1, 1000, 1e6} {
-		g := Throughput(recs, o, ThroughputOptions{Window: w, Bins: true})
+		g := throughputGraph(recs, o, ThroughputOptions{Window: w, Bins: true})
 		s := g.Lookup(SeriesThroughput)
 		if s == nil || len(s.Points) > 2*data+1 {
 			t.Fatalf("window %d ns: %d points for %d data segments", w, len(s.Points), data)
@@ -128,15 +125,15 @@ func TestThroughputWindows(t *testing.T) {
 	}
 	o := SeriesOptions{Conn: &reassembly.Conn{FirstTime: 0}, Dir: reassembly.C2S}
 	// 1 s is shorter than four 400 ms round trips: a warning.
-	if g := Throughput(recs, o, ThroughputOptions{}); len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "four median RTTs") {
+	if g := throughputGraph(recs, o, ThroughputOptions{}); len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "four median RTTs") {
 		t.Errorf("1 s window: warnings %q", g.Warnings)
 	}
-	if g := Throughput(recs, o, ThroughputOptions{Window: 2e9}); len(g.Warnings) != 0 {
+	if g := throughputGraph(recs, o, ThroughputOptions{Window: 2e9}); len(g.Warnings) != 0 {
 		t.Errorf("2 s window: warnings %q", g.Warnings)
 	}
 	// Four RTTs, as bins: steps 1.6 s apart from the first packet, the
 	// last one closing the last bin.
-	g := Throughput(recs, o, ThroughputOptions{RTTs: 4, Bins: true})
+	g := throughputGraph(recs, o, ThroughputOptions{RTTs: 4, Bins: true})
 	if len(g.Warnings) != 0 {
 		t.Errorf("4rtt: warnings %q", g.Warnings)
 	}
@@ -160,7 +157,7 @@ func TestThroughputWindows(t *testing.T) {
 	for i := range recs {
 		recs[i].Info.AckedFrame = 0
 	}
-	if g := Throughput(recs, o, ThroughputOptions{RTTs: 1}); len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "no RTT samples") {
+	if g := throughputGraph(recs, o, ThroughputOptions{RTTs: 1}); len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "no RTT samples") {
 		t.Errorf("no samples: warnings %q", g.Warnings)
 	}
 }
@@ -172,7 +169,7 @@ func TestRSTWindowSkipped(t *testing.T) {
 	}
 	recs = append(recs, Record{Time: 1e9, Dir: reassembly.S2C, HasAck: true, Ack: 20001, Window: 4e6, Flags: reassembly.RST})
 	o := SeriesOptions{Conn: &reassembly.Conn{FirstTime: 0}, Dir: reassembly.C2S}
-	for _, g := range []*Graph{TCPTrace(recs, o), Window(recs, o), Cwnd(recs, o)} {
+	for _, g := range []*Graph{tcptraceGraph(recs, o), windowGraph(recs, o), cwndGraph(recs, o)} {
 		for _, s := range g.Series {
 			for _, p := range s.Points {
 				if p.V[0] > 1e6 {

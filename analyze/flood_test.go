@@ -26,7 +26,7 @@ func TestSYNFloodAnalysisMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := reassembly.NewScanner(r)
-	a := New()
+	a := newAnalyzer()
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

@@ -106,7 +106,7 @@ func FuzzLargeFlight(f *testing.F) {
 			lag = max(lag, 4097)
 		}
 		trk := reassembly.NewTracker()
-		a, slow := New(), New()
+		a, slow := newAnalyzer(), newAnalyzer()
 		slow.loopsOnly = true
 		retired := retire(trk)
 		data := 0

@@ -96,8 +96,8 @@ func FuzzAnalysis(f *testing.F) {
 	f.Add(seedFromReader(storm, 300))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		trk := reassembly.NewTracker()
-		a := New()
-		slow := New() // Wireshark's loops only: the fast paths must agree
+		a := newAnalyzer()
+		slow := newAnalyzer() // Wireshark's loops only: the fast paths must agree
 		slow.loopsOnly = true
 		var recs []Record
 		retired := retire(trk)
@@ -144,8 +144,8 @@ func FuzzAnalysis(f *testing.F) {
 			for _, rg := range ReportGraphs() {
 				graphs = append(graphs, rg.Spec.Draw(recs, o, rg.Params))
 			}
-			graphs = append(graphs, Throughput(recs, o, ThroughputOptions{Segments: 5}),
-				RTT(recs, o, RTTOptions{Sampling: SampleKarn}), RTT(recs, o, RTTOptions{Sampling: SampleTimestamps, BySeq: true}))
+			graphs = append(graphs, throughputGraph(recs, o, ThroughputOptions{Segments: 5}),
+				rttGraph(recs, o, RTTOptions{Sampling: SampleKarn}), rttGraph(recs, o, RTTOptions{Sampling: SampleTimestamps, BySeq: true}))
 			for _, k := range CompareKinds() {
 				for _, a := range []Align{AlignSYN, AlignFirstData} {
 					graphs = append(graphs, Compare(CompareKind(k), []CompareInput{{Label: "x", L: l}}, CompareOptions{Align: a}))

@@ -56,7 +56,7 @@ type PacketInfo struct {
 	// Path is the path analysis's verdict on a data segment (see Path):
 	// what the path did, beside Wireshark's Flags, which it never changes.
 	// PathNone when the path was analysed elsewhere (a summary run's
-	// Analyzer, see Run).
+	// analyzer, see Run).
 	Path PathVerdict
 }
 

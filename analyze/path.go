@@ -6,7 +6,7 @@ import (
 	"tcpviz/reassembly"
 )
 
-// Path infers what the network path did to each direction's data, from
+// pathAnalyzer infers what the network path did to each direction's data, from
 // wherever the capture was taken: where the capture point sits (vantage),
 // which segments were lost before it (a hole here, filled later) or after
 // it (seen here, then needed again), which retransmissions were spurious
@@ -14,7 +14,7 @@ import (
 // at a receiver-side capture, because the original was seen), and which
 // segments were reordered (RFC 4737).
 //
-// Unlike Analyzer, which reproduces Wireshark's per-packet flags, Path
+// Unlike the analyzer, which reproduces Wireshark's per-packet flags, pathAnalyzer
 // answers for the path; the two are independent and may be fed the same
 // segments. Feed every segment in capture order (Add), take the results
 // when the connection is retired (Stats), then Forget it.
@@ -25,7 +25,7 @@ import (
 // (at most maxRtxRecords) and a few counters. Per segment the work is O(1)
 // amortised, plus O(holes) or O(pending retransmissions) while there are
 // any.
-type Path struct {
+type pathAnalyzer struct {
 	conns map[*reassembly.Conn]*pathConn
 	// last caches the previous lookup: segments come in runs of one
 	// connection.
@@ -146,12 +146,12 @@ type pathConn struct {
 	dir        [2]*pathDir
 }
 
-// NewPath returns an empty path analyser.
-func NewPath() *Path {
-	return &Path{conns: make(map[*reassembly.Conn]*pathConn)}
+// newPathAnalyzer returns an empty path analyser.
+func newPathAnalyzer() *pathAnalyzer {
+	return &pathAnalyzer{conns: make(map[*reassembly.Conn]*pathConn)}
 }
 
-func (p *Path) state(c *reassembly.Conn, create bool) *pathConn {
+func (p *pathAnalyzer) state(c *reassembly.Conn, create bool) *pathConn {
 	if c == p.lastConn && p.lastState != nil {
 		return p.lastState
 	}
@@ -167,7 +167,7 @@ func (p *Path) state(c *reassembly.Conn, create bool) *pathConn {
 }
 
 // Forget drops the state of c, once its Stats were taken.
-func (p *Path) Forget(c *reassembly.Conn) {
+func (p *pathAnalyzer) Forget(c *reassembly.Conn) {
 	delete(p.conns, c)
 	if p.lastConn == c {
 		p.lastConn, p.lastState = nil, nil
@@ -179,7 +179,7 @@ func (p *Path) Forget(c *reassembly.Conn) {
 // did, from wherever the capture was taken (see Path).
 type PathVerdict uint8
 
-// Path verdicts.
+// pathAnalyzer verdicts.
 const (
 	// PathNone: no verdict — not a data segment, a capture duplicate or a
 	// keep-alive. Graphs then fall back on Wireshark's flags.
@@ -205,7 +205,7 @@ const (
 // Add feeds segment s of connection c, in capture order, as the
 // reassembly.Scanner returns them, and returns its verdict. Capture
 // duplicates are ignored.
-func (p *Path) Add(c *reassembly.Conn, s *reassembly.Segment) PathVerdict {
+func (p *pathAnalyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PathVerdict {
 	if c == nil || s == nil || s.Duplicate || s.Dir > reassembly.S2C {
 		return PathNone
 	}
@@ -253,7 +253,7 @@ func (p *Path) Add(c *reassembly.Conn, s *reassembly.Segment) PathVerdict {
 
 // Stats returns what the path did to each direction of c so far, indexed
 // by reassembly.Direction.
-func (p *Path) Stats(c *reassembly.Conn) [2]PathStats {
+func (p *pathAnalyzer) Stats(c *reassembly.Conn) [2]PathStats {
 	var out [2]PathStats
 	for i := range out {
 		out[i] = PathStats{Vantage: VantageUnknown, PeerMaxRwnd: -1, RTTToSender: -1, RTTToReceiver: -1}
@@ -361,19 +361,19 @@ func vantageOf(toSnd, toRcv int64) Vantage {
 }
 
 // aheadPath runs a Path in the goroutine that tracks the connections
-// (reassembly.Scanner.PipelineTrackerAhead), beside the Analyzer's own
+// (reassembly.Scanner.PipelineTrackerAhead), beside the analyzer's own
 // goroutine: the path analysis needs only the segments and the
 // connection as tracked, not Wireshark's. It takes each connection's
 // statistics when the tracker retires it and keeps them until the
-// Analyzer, which gets the connection later, forgets it.
+// analyzer, which gets the connection later, forgets it.
 type aheadPath struct {
-	p    *Path // the tracker's goroutine only
+	p    *pathAnalyzer // the tracker's goroutine only
 	mu   sync.Mutex
 	done map[*reassembly.Conn]*[2]PathStats
 }
 
 func newAheadPath() *aheadPath {
-	return &aheadPath{p: NewPath(), done: map[*reassembly.Conn]*[2]PathStats{}}
+	return &aheadPath{p: newPathAnalyzer(), done: map[*reassembly.Conn]*[2]PathStats{}}
 }
 
 // track is the hook for each tracked segment: its verdict goes with it.
@@ -401,7 +401,7 @@ func (ap *aheadPath) stats(c *reassembly.Conn) [2]PathStats {
 	st := ap.done[c]
 	ap.mu.Unlock()
 	if st == nil {
-		return (&Path{}).Stats(c)
+		return (&pathAnalyzer{}).Stats(c)
 	}
 	return *st
 }

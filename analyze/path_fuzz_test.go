@@ -82,7 +82,7 @@ func FuzzPath(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		trk := reassembly.NewTracker()
-		p := NewPath()
+		p := newPathAnalyzer()
 		retired := retire(trk)
 		segs := decodePathSegments(data)
 		for i := range segs {

@@ -16,7 +16,7 @@ import (
 type pathSim struct {
 	t        *testing.T
 	trk      *reassembly.Tracker
-	p        *Path
+	p        *pathAnalyzer
 	now      int64 // ns
 	conn     *reassembly.Conn
 	isn      [2]uint32
@@ -33,7 +33,7 @@ const ms = int64(1e6)
 
 func newPathSim(t *testing.T, isnC, isnS uint32) *pathSim {
 	return &pathSim{
-		t: t, trk: reassembly.NewTracker(), p: NewPath(), now: 1e18,
+		t: t, trk: reassembly.NewTracker(), p: newPathAnalyzer(), now: 1e18,
 		isn: [2]uint32{isnC, isnS}, ipid: [2]uint16{100, 5000}, sack: true,
 		cli: netip.MustParseAddrPort("10.0.0.1:40000"), srv: netip.MustParseAddrPort("10.0.0.2:5201"),
 	}
@@ -478,7 +478,7 @@ func BenchmarkPath(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				p := NewPath()
+				p := newPathAnalyzer()
 				for i := range recs {
 					p.Add(recs[i].c, &recs[i].s)
 				}

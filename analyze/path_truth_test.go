@@ -69,7 +69,7 @@ type capturedConn struct {
 func runPath(t testing.TB, path string) []*capturedConn {
 	t.Helper()
 	sc := reassembly.NewScanner(capturetest.Reader(t, path))
-	p := NewPath()
+	p := newPathAnalyzer()
 	var conns []*capturedConn
 	// By stream: the Conn of a first SYN may not be the one that follows
 	// (reassembly.Tracker.OnRetire).

@@ -34,8 +34,8 @@ type ConnInfo struct {
 	ZeekOrigClient         bool
 }
 
-// NewConnInfo describes connection c.
-func NewConnInfo(c *reassembly.Conn) ConnInfo {
+// newConnInfo describes connection c.
+func newConnInfo(c *reassembly.Conn) ConnInfo {
 	ci := ConnInfo{Stream: c.Stream, Client: c.Client, Server: c.Server,
 		FirstTime: c.FirstTime, Duration: c.Duration(), State: string(c.State()), Handshake: c.Handshake && c.HandshakeDone}
 	ci.ZeekState, ci.ZeekHistory, ci.ZeekOrigClient = c.ZeekState()
@@ -181,9 +181,9 @@ type RunResult struct {
 func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	res := &RunResult{Busiest: -1, BusiestUDP: -1}
 	sc := reassembly.NewScanner(r)
-	var a *Analyzer
+	var a *analyzer
 	if o.Analyze || o.Keep >= 0 || len(o.Also) > 0 {
-		a = New()
+		a = newAnalyzer()
 	}
 	if o.focus != nil {
 		sc.Focus(*o.focus) // before the pipeline starts reading
@@ -266,7 +266,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		if b := c.Dir[0].Bytes + c.Dir[1].Bytes; o.Find == 0 && selected && (b > bestBytes || b == bestBytes && c.Stream < res.Busiest) {
 			res.Busiest, bestBytes = c.Stream, b
 			res.BusiestPackets = int(c.Dir[0].Packets + c.Dir[1].Packets)
-			res.BusiestDir = MainDirection(c)
+			res.BusiestDir = mainDirection(c)
 			res.BusiestFirst, res.BusiestLast = c.FirstTime, c.LastTime
 			res.focus, res.base = reassembly.FocusOf(c), [2]uint64{c.Dir[0].Base, c.Dir[1].Base}
 		}
@@ -294,7 +294,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			} else {
 				cr = new(ConnResult)
 			}
-			*cr = ConnResult{Info: NewConnInfo(c)}
+			*cr = ConnResult{Info: newConnInfo(c)}
 			if o.Analyze {
 				cr.Stats = a.Stats(c)
 			}
@@ -375,7 +375,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	res.Records = recs.slice()
 	for _, k := range also {
 		if k != nil {
-			res.Also = append(res.Also, &Loaded{Conn: k.conn, Dir: MainDirection(k.conn), Records: k.recs.slice(), Stats: k.stats})
+			res.Also = append(res.Also, &Loaded{Conn: k.conn, Dir: mainDirection(k.conn), Records: k.recs.slice(), Stats: k.stats})
 		}
 	}
 	res.Packets = sc.Packets()
@@ -407,7 +407,7 @@ func alsoIndex(also []Busy, stream int) int {
 // busyOf is the size of connection c.
 func busyOf(c *reassembly.Conn) Busy {
 	return Busy{Stream: c.Stream, Bytes: c.Dir[0].Bytes + c.Dir[1].Bytes, Packets: int(c.Dir[0].Packets + c.Dir[1].Packets),
-		Dir: MainDirection(c), First: c.FirstTime, Last: c.LastTime}
+		Dir: mainDirection(c), First: c.FirstTime, Last: c.LastTime}
 }
 
 // addBusy adds b to top (most payload first, the lower stream first of
@@ -427,9 +427,9 @@ func addBusy(top []Busy, n int, b Busy) []Busy {
 	return top
 }
 
-// MainDirection is the direction of c that carried the most payload (c2s
+// mainDirection is the direction of c that carried the most payload (c2s
 // when equal).
-func MainDirection(c *reassembly.Conn) reassembly.Direction {
+func mainDirection(c *reassembly.Conn) reassembly.Direction {
 	if c.Dir[reassembly.S2C].Bytes > c.Dir[reassembly.C2S].Bytes {
 		return reassembly.S2C
 	}
@@ -508,14 +508,14 @@ type GraphRequest struct {
 	Params GraphParams
 }
 
-// NoConnError is returned by Load when the capture holds no connection, or
+// noConnError is returned by Load when the capture holds no connection, or
 // not the one asked for: valid flags that select nothing in this input.
-type NoConnError struct {
+type noConnError struct {
 	Stream  int // asked for; -1: any
 	Streams int // connections in the capture
 }
 
-func (e *NoConnError) Error() string {
+func (e *noConnError) Error() string {
 	if e.Streams == 0 {
 		return "no TCP connection in the capture"
 	}
@@ -668,9 +668,9 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 		if err != nil {
 			return nil, err
 		}
-		return nil, &NoConnError{Stream: stream, Streams: res.Streams}
+		return nil, &noConnError{Stream: stream, Streams: res.Streams}
 	}
-	l := &Loaded{Conn: res.Kept, Dir: MainDirection(res.Kept), Records: res.Records, Stats: res.Stats, Warnings: res.Warnings, Thinned: o.thinned}
+	l := &Loaded{Conn: res.Kept, Dir: mainDirection(res.Kept), Records: res.Records, Stats: res.Stats, Warnings: res.Warnings, Thinned: o.thinned}
 	if only != nil {
 		l.Warnings = only.warnings
 	}
@@ -892,5 +892,5 @@ func noConn(o LoadOptions, stream, streams int) error {
 	if o.Select != nil && stream < 0 {
 		return fmt.Errorf("no connection of the %s matches the filter", Plural(int64(streams), "connection"))
 	}
-	return &NoConnError{Stream: stream, Streams: streams}
+	return &noConnError{Stream: stream, Streams: streams}
 }

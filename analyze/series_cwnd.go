@@ -48,7 +48,7 @@ const (
 var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFastLoss, SeriesRTOLoss, SeriesUndoneLoss, SeriesTLP,
 	SeriesDisorder, SeriesRecovery, SeriesLossState, SeriesRwndHeld, SeriesAppHeld}
 
-// Cwnd builds the congestion-window graph of direction o.Dir, as the ns-2
+// cwndGraph builds the congestion-window graph of direction o.Dir, as the ns-2
 // studies plot it, estimated from a sender-side capture:
 //   - cwnd-estimate: the window the sender allowed, read off a replica of
 //     its scoreboard (senderPipe): after each burst of sends (the segments
@@ -84,7 +84,7 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 // model instead (bbrSeries). At a receiver-side capture, told by the
 // handshake, the line is the data that arrived per round trip (arrived,
 // atReceiver); callers say so on stderr too (see PathStats.Vantage).
-func Cwnd(recs []Record, o SeriesOptions) *Graph { return feed(newCwnd(o), recs) }
+func cwndGraph(recs []Record, o SeriesOptions) *Graph { return feed(newCwnd(o), recs) }
 
 // cwndBuilder builds Cwnd's graph record by record.
 type cwndBuilder struct {

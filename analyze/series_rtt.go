@@ -10,7 +10,7 @@ import (
 // RTTSampling chooses which round-trip time samples are taken.
 type RTTSampling string
 
-// RTT sampling rules.
+// rttGraph sampling rules.
 const (
 	// SampleAck takes Wireshark's tcp.analysis.ack_rtt, as the analysis
 	// computed it: an ACK exactly covering a segment's end, timed from its
@@ -49,10 +49,10 @@ type rttSample struct {
 	repair      bool  // an ack_rtt sample Karn's rule leaves out
 }
 
-// RTT builds the round-trip time graph of the data sent in direction
+// rttGraph builds the round-trip time graph of the data sent in direction
 // o.Dir: one point per sample, at the measured segment's send time (or
 // sequence number), in milliseconds. Columns: rtt_ms, seq, ack_frame.
-func RTT(recs []Record, o SeriesOptions, ro RTTOptions) *Graph { return feed(newRTT(o, ro), recs) }
+func rttGraph(recs []Record, o SeriesOptions, ro RTTOptions) *Graph { return feed(newRTT(o, ro), recs) }
 
 // rttBuilder builds RTT's graph record by record.
 type rttBuilder struct {

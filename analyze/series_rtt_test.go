@@ -32,7 +32,7 @@ func TestRTTSampleSequence(t *testing.T) {
 		}
 		for _, d := range []reassembly.Direction{reassembly.C2S, reassembly.S2C} {
 			for _, sm := range []RTTSampling{SampleAck, SampleKarn} {
-				g := RTT(l.Records, SeriesOptions{Conn: l.Conn, Dir: d}, RTTOptions{Sampling: sm})
+				g := rttGraph(l.Records, SeriesOptions{Conn: l.Conn, Dir: d}, RTTOptions{Sampling: sm})
 				for _, s := range g.Series {
 					for _, p := range s.Points {
 						if want, ok := seqOf[p.Frame]; !ok || float64(want) != p.V[1] {

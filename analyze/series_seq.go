@@ -47,7 +47,7 @@ var stevensSeries = []string{SeriesData, SeriesRetrans, SeriesOutOfOrder, Series
 // it), yet a proxy may fill it with a large value (3.98 MB behind the
 // lab's PEP) that would stretch the graph: the window lines skip it.
 
-// TCPTrace builds the tcptrace-style time/sequence graph of direction
+// tcptraceGraph builds the tcptrace-style time/sequence graph of direction
 // o.Dir of a connection from its records (both directions, capture
 // order): every data segment as a bar from seq to seq+len (in the series
 // data, retransmission, out-of-order or spurious retransmission, by the
@@ -57,7 +57,7 @@ var stevensSeries = []string{SeriesData, SeriesRetrans, SeriesOutOfOrder, Series
 // apart), duplicate ACK and zero-window marks, and SYN/FIN/RST marks. A
 // resent segment that a later D-SACK proves unneeded is moved to the
 // spurious retransmissions.
-func TCPTrace(recs []Record, o SeriesOptions) *Graph { return feed(newTCPTrace(o), recs) }
+func tcptraceGraph(recs []Record, o SeriesOptions) *Graph { return feed(newTCPTrace(o), recs) }
 
 // seqBuilder is what the time/sequence graphs' builders share.
 type seqBuilder struct {
@@ -164,11 +164,11 @@ func (f *frame) flagMarks(r *Record, v int64, mark func(string, int64)) {
 	}
 }
 
-// Stevens builds the Stevens-style time/sequence graph: the start sequence
+// stevensGraph builds the Stevens-style time/sequence graph: the start sequence
 // number of each data segment of direction o.Dir against its time, in the
 // series of TCPTrace (dataSeries: data, retransmission, out-of-order,
 // spurious retransmission), and SYN/FIN/RST marks.
-func Stevens(recs []Record, o SeriesOptions) *Graph { return feed(newStevens(o), recs) }
+func stevensGraph(recs []Record, o SeriesOptions) *Graph { return feed(newStevens(o), recs) }
 
 // stevensBuilder builds Stevens's graph record by record.
 type stevensBuilder struct{ seqBuilder }

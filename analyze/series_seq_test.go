@@ -39,7 +39,7 @@ func TestSeqSeriesByPathVerdict(t *testing.T) {
 		SeriesOutOfOrder: {5, 11},
 		SeriesSpurious:   {4, 6},
 	}
-	for _, g := range []*Graph{TCPTrace(b.recs, o), Stevens(b.recs, o)} {
+	for _, g := range []*Graph{tcptraceGraph(b.recs, o), stevensGraph(b.recs, o)} {
 		for name, frames := range want {
 			var got []int64
 			if s := g.Lookup(name); s != nil {

@@ -54,14 +54,14 @@ func seqTruthRun(t *testing.T, path string) *seqTruthCapture {
 		t.Fatalf("%s: stream %d: %v", path, stream, err)
 	}
 	c := res.Kept
-	d := MainDirection(c)
+	d := mainDirection(c)
 	out := &seqTruthCapture{snd: c.Client, rcv: c.Server, segs: segs[d]}
 	if d == reassembly.S2C {
 		out.snd, out.rcv = c.Server, c.Client
 	}
 	o := SeriesOptions{Conn: c, Dir: d}
 	draw := func(recs []Record) (m [2]map[int64]string) {
-		for i, g := range []*Graph{TCPTrace(recs, o), Stevens(recs, o)} {
+		for i, g := range []*Graph{tcptraceGraph(recs, o), stevensGraph(recs, o)} {
 			m[i] = map[int64]string{}
 			for _, s := range g.Series {
 				switch s.Name {

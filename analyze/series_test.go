@@ -79,7 +79,7 @@ func TestTCPTraceSeries(t *testing.T) {
 	b.add(Record{Time: 500e6, Dir: reassembly.S2C, Flags: reassembly.RST})
 
 	o := SeriesOptions{Conn: testConn(), Dir: reassembly.C2S}
-	g := TCPTrace(b.recs, o)
+	g := tcptraceGraph(b.recs, o)
 	want := map[string]int{SeriesData: 3, SeriesRetrans: 1, SeriesOutOfOrder: 1, SeriesLost: 1,
 		SeriesAck: 4, SeriesRecvWindow: 4, SeriesSACK: 1, SeriesDupAck: 1, SeriesZeroWindow: 1, SeriesSYN: 2}
 	got := names(g)
@@ -104,7 +104,7 @@ func TestTCPTraceSeries(t *testing.T) {
 	// Zoom: time and sequence windows, absolute numbers.
 	o.Time = Range{Min: 201e6, Max: 302e6, HasMin: true, HasMax: true}
 	o.Seq = Range{Min: 2000, Max: 3500, HasMin: true, HasMax: true}
-	g = TCPTrace(b.recs, o)
+	g = tcptraceGraph(b.recs, o)
 	got = names(g)
 	if got[SeriesData] != 2 || got[SeriesRetrans] != 1 || got[SeriesAck] != 0 || got[SeriesSACK] != 1 {
 		t.Errorf("zoomed series = %v", got)
@@ -113,7 +113,7 @@ func TestTCPTraceSeries(t *testing.T) {
 		t.Errorf("zoom = %+v", g.Zoom)
 	}
 	o = SeriesOptions{Conn: testConn(), Dir: reassembly.C2S, AbsoluteSeq: true, AbsoluteTime: true}
-	g = TCPTrace(b.recs, o)
+	g = tcptraceGraph(b.recs, o)
 	if p := g.Lookup(SeriesData).Points[0]; p.V[0] != 1001 {
 		t.Errorf("absolute seq = %v, want 1001 (ISN 1000 + 1)", p.V[0])
 	}
@@ -128,7 +128,7 @@ func TestStevens(t *testing.T) {
 	b.data(1, 101, 100, 0)
 	b.data(2, 1, 100, Retransmission)
 	b.ack(3, 201, 100, 0)
-	g := Stevens(b.recs, SeriesOptions{Conn: testConn()})
+	g := stevensGraph(b.recs, SeriesOptions{Conn: testConn()})
 	if got := names(g); got[SeriesData] != 2 || got[SeriesRetrans] != 1 || len(got) != 2 {
 		t.Errorf("series = %v", got)
 	}
@@ -141,7 +141,7 @@ func TestThroughput(t *testing.T) {
 		b.data(float64(i*10), int64(1+i*1000), 1000, 0)
 		b.ack(float64(i*10+100), int64(1+(i+1)*1000), 65535, 0)
 	}
-	g := Throughput(b.recs, SeriesOptions{Conn: testConn()}, ThroughputOptions{})
+	g := throughputGraph(b.recs, SeriesOptions{Conn: testConn()}, ThroughputOptions{})
 	tp, gp := g.Lookup(SeriesThroughput), g.Lookup(SeriesGoodput)
 	if tp == nil || gp == nil {
 		t.Fatalf("series = %v", names(g))
@@ -155,7 +155,7 @@ func TestThroughput(t *testing.T) {
 	if v := tp.Points[9].V[0]; v != 80e3 {
 		t.Errorf("throughput at 90 ms over a 1 s window = %v, want 80000", v)
 	}
-	g = Throughput(b.recs, SeriesOptions{Conn: testConn()}, ThroughputOptions{Segments: 5})
+	g = throughputGraph(b.recs, SeriesOptions{Conn: testConn()}, ThroughputOptions{Segments: 5})
 	if v := g.Lookup(SeriesThroughput).Points[50].V[0]; v != 800e3 {
 		t.Errorf("5-segment throughput = %v, want 800000", v)
 	}
@@ -189,7 +189,7 @@ func TestRTTSampling(t *testing.T) {
 
 	o := SeriesOptions{Conn: testConn()}
 	samples := func(s RTTSampling, bySeq bool) []Point {
-		g := RTT(b.recs, o, RTTOptions{Sampling: s, BySeq: bySeq})
+		g := rttGraph(b.recs, o, RTTOptions{Sampling: s, BySeq: bySeq})
 		if sr := g.Lookup(SeriesRTT); sr != nil {
 			return sr.Points
 		}
@@ -198,7 +198,7 @@ func TestRTTSampling(t *testing.T) {
 	// ack_rtt measures segment 3 across segment 2's repair: a sample of
 	// its own series, which Karn's rule leaves out.
 	ack := samples(SampleAck, false)
-	repair := RTT(b.recs, o, RTTOptions{Sampling: SampleAck}).Lookup(SeriesRTTRepair)
+	repair := rttGraph(b.recs, o, RTTOptions{Sampling: SampleAck}).Lookup(SeriesRTTRepair)
 	if len(ack) != 1 || ack[0].V[0] != 50 || repair == nil || len(repair.Points) != 1 {
 		t.Fatalf("ack samples = %+v, across the repair %+v", ack, repair)
 	}
@@ -216,7 +216,7 @@ func TestRTTSampling(t *testing.T) {
 	if len(ts) != 2 || ts[1].V[0] != 52 || ts[1].V[1] != 101 || ts[1].Frame != 5 {
 		t.Errorf("timestamp samples = %+v", ts)
 	}
-	g := RTT(b.recs, o, RTTOptions{Sampling: SampleTimestamps, BySeq: true})
+	g := rttGraph(b.recs, o, RTTOptions{Sampling: SampleTimestamps, BySeq: true})
 	if x, _ := g.XY(&g.Series[0].Points[1]); x != 101 || g.XCol != 1 {
 		t.Errorf("by seq: x = %v", x)
 	}
@@ -229,7 +229,7 @@ func TestWindowSeries(t *testing.T) {
 	b.data(1, 101, 100, 0) // no bytes in flight from the analysis: no point
 	b.ack(50, 101, 3000, 0)
 	b.ack(51, 201, -1, 0) // unknown window: no point
-	g := Window(b.recs, SeriesOptions{Conn: testConn()})
+	g := windowGraph(b.recs, SeriesOptions{Conn: testConn()})
 	if got := names(g); got[SeriesInFlight] != 1 || got[SeriesAdvertised] != 1 {
 		t.Errorf("series = %v", got)
 	}
@@ -277,7 +277,7 @@ func TestCwndSeries(t *testing.T) {
 	ms += 400
 	r = b.data(ms, recovered, 1000, Retransmission) // a timeout: the first unacknowledged again, no signal since the last new ACK
 	r.Info.BytesInFlight = 4000
-	g := Cwnd(b.recs, SeriesOptions{Conn: testConn()})
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
 	cw := g.Lookup(SeriesCwnd)
 	if cw == nil || len(cw.Points) < 4 || cw.Points[0].V[0] != 2000 || cw.Points[1].V[0] != 4000 || cw.Points[2].V[0] != 8000 {
 		t.Fatalf("cwnd estimate %+v", cw)
@@ -318,7 +318,7 @@ func TestCwndNoEpisodeForProbes(t *testing.T) {
 	b.data(ms+80, seq-1000, 1000, Retransmission) // the probe: the last segment again
 	b.ack(ms+100, seq, 1<<20, 0)
 	b.data(ms+110, seq-2000, 1000, Retransmission|SpuriousRetrans) // already acknowledged
-	g := Cwnd(b.recs, SeriesOptions{Conn: testConn()})
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
 	if f, to := g.Lookup(SeriesFastLoss), g.Lookup(SeriesRTOLoss); f != nil || to != nil {
 		t.Errorf("loss marks: fast %+v, timeout %+v; want none", f, to)
 	}
@@ -336,7 +336,7 @@ func TestCwndNoEpisodeForProbes(t *testing.T) {
 	b.ack(ms+51.2, 2001, 1<<20, DupAck)
 	b.ack(ms+51.4, 2001, 1<<20, DupAck)
 	b.data(ms+52, 2001, 1000, Retransmission)
-	if f := Cwnd(b.recs, SeriesOptions{Conn: testConn()}).Lookup(SeriesFastLoss); f == nil || len(f.Points) != 1 {
+	if f := cwndGraph(b.recs, SeriesOptions{Conn: testConn()}).Lookup(SeriesFastLoss); f == nil || len(f.Points) != 1 {
 		t.Errorf("fast retransmit marks %+v, want one", f)
 	}
 }

@@ -76,7 +76,7 @@ func fmtDuration(ns int64) string {
 	return strconv.FormatInt(ns, 10) + " ns"
 }
 
-// Throughput builds the throughput graph of direction o.Dir: at each data
+// throughputGraph builds the throughput graph of direction o.Dir: at each data
 // segment, the bits per second sent over the averaging window (all bytes,
 // retransmissions included); at each ACK that acknowledges new data, the
 // goodput: newly acknowledged bits per second over the same window; and at
@@ -85,7 +85,7 @@ func fmtDuration(ns int64) string {
 // rate samples count them), so that a cumulative ACK jumping over what the
 // SACK blocks already reported after a repair does not spike above the
 // link's rate.
-func Throughput(recs []Record, o SeriesOptions, t ThroughputOptions) *Graph {
+func throughputGraph(recs []Record, o SeriesOptions, t ThroughputOptions) *Graph {
 	return feed(newThroughput(o, t), recs)
 }
 

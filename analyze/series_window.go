@@ -2,10 +2,10 @@ package analyze
 
 import "tcpviz/reassembly"
 
-// Window builds the window graph of direction o.Dir: the bytes in flight
+// windowGraph builds the window graph of direction o.Dir: the bytes in flight
 // at each segment sent (as the analysis computes them, SACK-aware), and
 // the receive window the other side advertises (scaled), as a step line.
-func Window(recs []Record, o SeriesOptions) *Graph { return feed(newWindow(o), recs) }
+func windowGraph(recs []Record, o SeriesOptions) *Graph { return feed(newWindow(o), recs) }
 
 // windowBuilder builds Window's graph record by record.
 type windowBuilder struct {

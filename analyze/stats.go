@@ -642,7 +642,7 @@ func (l *limits) episode(d *dirAcc, s *reassembly.Segment, seq uint64, n int64, 
 	}
 }
 
-// Window state of the advertising side, kept in dirAcc itself: it is
+// windowGraph state of the advertising side, kept in dirAcc itself: it is
 // cheap and every direction advertises.
 type windowState struct {
 	lastWin     int64 // latest advertised (scaled) window, -1 none
@@ -866,7 +866,7 @@ func (d *dirAcc) addRTT(ns int64) {
 
 // Stats returns the statistics of both directions of connection c, as
 // accumulated so far (indexed by reassembly.C2S and S2C).
-func (a *Analyzer) Stats(c *reassembly.Conn) [2]DirStats {
+func (a *analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 	var out [2]DirStats
 	var raw [2]float64 // bottleneck estimates before refusal
 	cs := a.state(c)

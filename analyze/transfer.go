@@ -229,14 +229,14 @@ func (ta *transferAcc) start(l *Loaded) int64 {
 	return l.Conn.FirstTime
 }
 
-// FirstData returns when direction d sent the first byte of its
+// firstDataTime returns when direction d sent the first byte of its
 // transfer: the first data segment of the first round trip that carried
 // at least minRoundBytes. A leading greeting acknowledged before the
 // transfer starts (iperf3's 37-byte cookie, sent a round trip or more
 // before the test) is skipped, as slow start skips it. A round trip here
 // is a data segment until the ACK covering it. Without such a round, the
 // first data segment; false without data.
-func FirstData(recs []Record, d reassembly.Direction) (int64, bool) {
+func firstDataTime(recs []Record, d reassembly.Direction) (int64, bool) {
 	fd := firstData{d: d}
 	for i := range recs {
 		if fd.add(&recs[i]) {

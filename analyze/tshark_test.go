@@ -72,16 +72,16 @@ func (r *retiring) byStream() []*reassembly.Conn {
 }
 
 // analyzeCapture runs the scanner and analyzer over a capture.
-func analyzeCapture(t testing.TB, path string) (map[int64]*analyzed, *Analyzer, []*reassembly.Conn) {
+func analyzeCapture(t testing.TB, path string) (map[int64]*analyzed, *analyzer, []*reassembly.Conn) {
 	t.Helper()
 	return analyzeReader(capturetest.Reader(t, path))
 }
 
 // analyzeReader is analyzeCapture of an open capture.
-func analyzeReader(r *reassembly.Reader) (map[int64]*analyzed, *Analyzer, []*reassembly.Conn) {
+func analyzeReader(r *reassembly.Reader) (map[int64]*analyzed, *analyzer, []*reassembly.Conn) {
 	sc := reassembly.NewScanner(r)
 	retired := retire(sc.Tracker())
-	a := New()
+	a := newAnalyzer()
 	out := map[int64]*analyzed{}
 	for sc.Scan() {
 		s := sc.Segment()

@@ -8,11 +8,11 @@ import (
 	"tcpviz/reassembly"
 )
 
-// NoUDPFlowError is returned by LoadUDP when the capture holds no UDP
+// noUDPFlowError is returned by LoadUDP when the capture holds no UDP
 // flow, or not the one asked for.
-type NoUDPFlowError struct{ Flow, Flows int }
+type noUDPFlowError struct{ Flow, Flows int }
 
-func (e *NoUDPFlowError) Error() string {
+func (e *noUDPFlowError) Error() string {
 	if e.Flow < 0 {
 		return "no UDP flow in the capture"
 	}
@@ -38,7 +38,7 @@ func LoadUDP(open func() (*reassembly.Reader, error), flow int) (*Loaded, error)
 			if err != nil {
 				return nil, err
 			}
-			return nil, &NoUDPFlowError{Flow: -1}
+			return nil, &noUDPFlowError{Flow: -1}
 		}
 		flow = res.BusiestUDP
 	}
@@ -81,7 +81,7 @@ func LoadUDP(open func() (*reassembly.Reader, error), flow int) (*Loaded, error)
 		if err != nil {
 			return nil, err
 		}
-		return nil, &NoUDPFlowError{Flow: flow, Flows: res.Flows}
+		return nil, &noUDPFlowError{Flow: flow, Flows: res.Flows}
 	}
 	d := reassembly.C2S
 	if fres.Bytes[1] > fres.Bytes[0] {

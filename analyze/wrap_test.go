@@ -82,7 +82,7 @@ func shifted(segs []reassembly.Segment, shift map[pair]uint32) []reassembly.Segm
 // giving Wireshark's columns and the stream by frame.
 func analyzeSegments(segs []reassembly.Segment, loops bool) (map[int64]wireshark, map[int64]int) {
 	trk := reassembly.NewTracker()
-	a := New()
+	a := newAnalyzer()
 	a.loopsOnly = loops
 	out, streams := map[int64]wireshark{}, map[int64]int{}
 	for i := range segs {
@@ -236,7 +236,7 @@ func TestShiftedMatchesTshark(t *testing.T) {
 			}
 			moved := shifted(segs, shift)
 			trk := reassembly.NewTracker()
-			a := New()
+			a := newAnalyzer()
 			ours := map[int64]*analyzed{}
 			for i := range moved {
 				s := &moved[i]

@@ -151,7 +151,7 @@ func absDiff(a, b uint32) uint32 {
 
 // TestEmptyGraph: a direction without data still renders, with a note.
 func TestEmptyGraph(t *testing.T) {
-	g := analyze.TCPTrace(nil, analyze.SeriesOptions{})
+	g := tcptraceGraph(nil, analyze.SeriesOptions{})
 	var buf bytes.Buffer
 	if err := Render(&buf, g, SVG, PlotOptions{}); err != nil {
 		t.Fatal(err)
@@ -163,7 +163,7 @@ func TestEmptyGraph(t *testing.T) {
 
 func TestPointsExport(t *testing.T) {
 	l := loadCapture(t, "../testdata/geo_short.pcap")
-	g := analyze.TCPTrace(l.Records, analyze.SeriesOptions{Conn: l.Conn, Dir: l.Dir})
+	g := tcptraceGraph(l.Records, analyze.SeriesOptions{Conn: l.Conn, Dir: l.Dir})
 	var buf bytes.Buffer
 	if err := WritePointsCSV(&buf, g); err != nil {
 		t.Fatal(err)
@@ -213,7 +213,7 @@ func TestParseGraphFormat(t *testing.T) {
 // TestSizeLimits: a picture outside the limits is refused before anything
 // is allocated for it.
 func TestSizeLimits(t *testing.T) {
-	g := analyze.TCPTrace(nil, analyze.SeriesOptions{})
+	g := tcptraceGraph(nil, analyze.SeriesOptions{})
 	for _, sz := range [][2]int{{200000, 200000}, {50, 700}, {1200, MaxSide + 1}} {
 		if err := Render(io.Discard, g, PNG, PlotOptions{Width: sz[0], Height: sz[1]}); err == nil {
 			t.Errorf("%v rendered", sz)
@@ -284,7 +284,7 @@ func TestLargeSVGBounded(t *testing.T) {
 		t.Skip("large")
 	}
 	conn, recs := synthetic(600_000)
-	g := analyze.TCPTrace(recs, analyze.SeriesOptions{Conn: conn})
+	g := tcptraceGraph(recs, analyze.SeriesOptions{Conn: conn})
 	var buf bytes.Buffer
 	if err := Render(&buf, g, SVG, PlotOptions{}); err != nil {
 		t.Fatal(err)
@@ -304,7 +304,7 @@ func BenchmarkRender600k(b *testing.B) {
 		b.Run(string(f), func(b *testing.B) {
 			var size int
 			for i := 0; i < b.N; i++ {
-				g := analyze.TCPTrace(recs, analyze.SeriesOptions{Conn: conn})
+				g := tcptraceGraph(recs, analyze.SeriesOptions{Conn: conn})
 				var buf bytes.Buffer
 				if err := Render(&buf, g, f, PlotOptions{}); err != nil {
 					b.Fatal(err)
@@ -324,7 +324,7 @@ func TestTimeAxisLabels(t *testing.T) {
 	svg := func(o analyze.SeriesOptions) string {
 		o.Conn, o.Dir = l.Conn, l.Dir
 		var buf bytes.Buffer
-		if err := Render(&buf, analyze.TCPTrace(l.Records, o), SVG, PlotOptions{Width: 1200, Height: 700}); err != nil {
+		if err := Render(&buf, tcptraceGraph(l.Records, o), SVG, PlotOptions{Width: 1200, Height: 700}); err != nil {
 			t.Fatal(err)
 		}
 		return buf.String()
@@ -407,4 +407,11 @@ func TestAppendValue(t *testing.T) {
 			t.Errorf("FormatSeconds(%d) = %s, want %s", ns, got, want)
 		}
 	}
+}
+
+// tcptraceGraph draws the tcptrace graph through the registry, as the
+// commands do.
+func tcptraceGraph(recs []analyze.Record, o analyze.SeriesOptions) *analyze.Graph {
+	spec, _ := analyze.LookupGraph(analyze.GraphTCPTrace)
+	return spec.Draw(recs, o, analyze.GraphParams{})
 }

@@ -127,7 +127,7 @@ func TestReportLargeBounded(t *testing.T) {
 // delta encoding, and a merged bar spans the bars it merged.
 func TestReportPagePoints(t *testing.T) {
 	c, recs := synthetic(20000)
-	g := analyze.TCPTrace(recs, analyze.SeriesOptions{Conn: c})
+	g := tcptraceGraph(recs, analyze.SeriesOptions{Conn: c})
 	var buf bytes.Buffer
 	if err := WriteReport(&buf, &Report{Conns: []ReportConn{{Graphs: []ReportGraph{NewReportGraph(g, "seq", "", 200, 100)}}}}); err != nil {
 		t.Fatal(err)
