@@ -21,8 +21,8 @@ import (
 // maxRanges), and the RTT samples of each direction (8 bytes per sample:
 // the exact median needs them; see DirStats.RTTMedianMs).
 type analyzer struct {
-	conns []*connState // by stream number; nil once forgotten
-	path  *pathAnalyzer        // what the path did, beside Wireshark's flags
+	conns []*connState  // by stream number; nil once forgotten
+	path  *pathAnalyzer // what the path did, beside Wireshark's flags
 	// ahead, when set, analyses the path instead of path, in the
 	// goroutine that tracks the connections (see aheadPath).
 	ahead *aheadPath
