@@ -71,9 +71,9 @@ func (c *Clock) OWD(up, down int64, forward bool) float64 {
 	return math.Max(d, 0)
 }
 
-// Fixed is the fixed one-way delay of a frame of size bytes, forward or
+// fixed is the fixed one-way delay of a frame of size bytes, forward or
 // back: what the OWD of a packet that met no queue is.
-func (c *Clock) Fixed(size uint16, forward bool) float64 {
+func (c *Clock) fixed(size uint16, forward bool) float64 {
 	i := 0
 	if !forward {
 		i = 1

@@ -37,7 +37,7 @@ func TestClockFollowsInjectedOffset(t *testing.T) {
 			if inj.up {
 				moved = tx2
 			}
-			moved.Shift(shift)
+			moved.shift(shift)
 			res, err := Join([]*Capture{rx2, tx2})
 			if err != nil {
 				t.Fatalf("%s: %v", sc.name, err)

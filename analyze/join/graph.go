@@ -50,7 +50,7 @@ func ProxyGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
 	acc := analyze.Series{Name: SeriesAccepted, Kind: analyze.Steps}
 	del := analyze.Series{Name: SeriesDelivered, Kind: analyze.Steps}
 	buf := analyze.Series{Name: SeriesBuffered, Kind: analyze.Steps}
-	for _, b := range ProxyBuffer(h, ch, d) {
+	for _, b := range proxyBuffer(h, ch, d) {
 		acc.Points = append(acc.Points, analyze.Point{Time: b.Time, V: [3]float64{float64(b.Accepted)}})
 		del.Points = append(del.Points, analyze.Point{Time: b.Time, V: [3]float64{float64(b.Delivered)}})
 		buf.Points = append(buf.Points, analyze.Point{Time: b.Time, V: [3]float64{float64(max(b.Accepted-b.Delivered, 0))}})
@@ -125,7 +125,7 @@ func OWDGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
 		if !dh.Forward {
 			t -= int64(h.Clock.At(t))
 		}
-		lost.Points = append(lost.Points, analyze.Point{Frame: int64(p.Frame), Time: t, V: [3]float64{h.Clock.Fixed(maxWire(dh), dh.Forward) / 1e6}})
+		lost.Points = append(lost.Points, analyze.Point{Frame: int64(p.Frame), Time: t, V: [3]float64{h.Clock.fixed(maxWire(dh), dh.Forward) / 1e6}})
 	}
 	g.Series = append(g.Series, owd, queue)
 	if len(lost.Points) > 0 {

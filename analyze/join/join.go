@@ -402,7 +402,7 @@ func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [
 		} else {
 			owd = c.OWD(p.Time, q.Time, false)
 		}
-		queue := math.Max(owd-c.Fixed(p.Wire, forward), 0)
+		queue := math.Max(owd-c.fixed(p.Wire, forward), 0)
 		dh.Pairs = append(dh.Pairs, Pair{Up: p.Time, Frame: p.Frame, OWD: float32(owd), Queue: float32(queue), Size: p.Wire, Data: p.Data()})
 		owds, queues = append(owds, int64(owd)), append(queues, int64(queue))
 		dh.Duplicated += int64(max(down.dups[j]-up.dups[i], 0))
@@ -421,7 +421,7 @@ func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [
 		} else {
 			arrive -= c.At(p.Time)
 		}
-		if up.match[i] < 0 && (arrive+c.Fixed(p.Wire, forward) < float64(span[0]) || arrive+float64(slowest) > float64(span[1])) {
+		if up.match[i] < 0 && (arrive+c.fixed(p.Wire, forward) < float64(span[0]) || arrive+float64(slowest) > float64(span[1])) {
 			continue
 		}
 		dh.Sent++
@@ -443,7 +443,7 @@ func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [
 			// Seen leaving the hop: unseen entering it only if it left
 			// while the upstream capture ran.
 			q := &down.pkts[j]
-			left := float64(q.Time) - c.Fixed(q.Wire, forward)
+			left := float64(q.Time) - c.fixed(q.Wire, forward)
 			if forward {
 				left -= c.At(q.Time)
 			} else {

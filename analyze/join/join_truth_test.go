@@ -429,7 +429,7 @@ func checkSplit(t *testing.T, sc scenario) {
 	if ch.Up.Bytes[1] > ch.Up.Bytes[0] {
 		d = 1
 	}
-	buf := ProxyBuffer(h, ch, reassembly.Direction(d))
+	buf := proxyBuffer(h, ch, reassembly.Direction(d))
 	if len(buf) == 0 {
 		t.Errorf("%s: no proxy buffer", sc.name)
 		return

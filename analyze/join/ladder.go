@@ -104,9 +104,9 @@ func (r *Result) Ladder(ch0 *ConnHop, o LadderOptions) (*analyze.Graph, error) {
 				byFrame[upC.Pkts[dd][k].Frame] = &upC.Pkts[dd][k]
 			}
 			inWindow := func(t0, t1 int64, size uint16) bool {
-				at0 := float64(t0) - before[0].Fixed(size, true) // forward: seen at the first capture before
+				at0 := float64(t0) - before[0].fixed(size, true) // forward: seen at the first capture before
 				if !dh.Forward {
-					at0 = float64(t1) + before[1].Fixed(size, true) // back: seen there after
+					at0 = float64(t1) + before[1].fixed(size, true) // back: seen there after
 				}
 				return at0 >= float64(lo) && at0 <= float64(hi)
 			}
@@ -125,7 +125,7 @@ func (r *Result) Ladder(ch0 *ConnHop, o LadderOptions) (*analyze.Graph, error) {
 					continue
 				}
 				// Half way, at the fixed delay's half.
-				half := int64(h.Clock.Fixed(p.Wire, dh.Forward) / 2)
+				half := int64(h.Clock.fixed(p.Wire, dh.Forward) / 2)
 				arrows = append(arrows, ladderAt{float64(upI), float64(upI+downI) / 2, t0, t0 + half, p, upC, dd, true})
 			}
 		}

@@ -231,5 +231,5 @@ func arrivable(c *Clock, u, d *Packet, forward bool, slack float64) bool {
 	} else {
 		owd = float64(d.Time-u.Time) + c.At(d.Time)
 	}
-	return owd >= c.Fixed(u.Wire, forward)-slack
+	return owd >= c.fixed(u.Wire, forward)-slack
 }

@@ -104,9 +104,9 @@ func Read(name string, r *reassembly.Reader) (*Capture, error) {
 	return c, err
 }
 
-// Shift moves every time of the capture by f (the tests' injected clock
+// shift moves every time of the capture by f (the tests' injected clock
 // offset and drift).
-func (c *Capture) Shift(f func(t int64) int64) {
+func (c *Capture) shift(f func(t int64) int64) {
 	for _, cc := range c.Conns {
 		for d := range cc.Pkts {
 			for i := range cc.Pkts[d] {

@@ -94,7 +94,7 @@ type Buffered struct {
 	Accepted, Delivered int64
 }
 
-// ProxyBuffer is, for direction d of a split connection (Up's
+// proxyBuffer is, for direction d of a split connection (Up's
 // directions), the proxy's buffer at every ACK of either half, in time
 // order: what the upstream half's receiver (the proxy, or the client's
 // side of it) acknowledged and what the downstream half's receiver
@@ -102,7 +102,7 @@ type Buffered struct {
 // from the hop's second capture to its first, accepted is the second's
 // and delivered the first's. The clock offset moves the second capture's
 // times onto the first's.
-func ProxyBuffer(h *Hop, ch *ConnHop, d reassembly.Direction) []Buffered {
+func proxyBuffer(h *Hop, ch *ConnHop, d reassembly.Direction) []Buffered {
 	dh := &ch.Dir[d]
 	up, down := ch.Up, ch.Down
 	dd := d ^ dirFlip(ch.Flip)
@@ -179,7 +179,7 @@ func seqBase(c *Conn, d reassembly.Direction) (uint32, bool) {
 func measureSplit(h *Hop, ch *ConnHop) {
 	for d := range ch.Dir {
 		var m int64
-		for _, b := range ProxyBuffer(h, ch, reassembly.Direction(d)) {
+		for _, b := range proxyBuffer(h, ch, reassembly.Direction(d)) {
 			m = max(m, b.Accepted-b.Delivered)
 		}
 		ch.Dir[d].ProxyBufferMax = m

@@ -177,8 +177,8 @@ func MakePivot(runs []Run, row string, cols []string) (p Pivot, skipped int) {
 	for v := range colSet {
 		p.Cols = append(p.Cols, v)
 	}
-	slices.SortFunc(p.Rows, CompareValues)
-	slices.SortFunc(p.Cols, CompareValues)
+	slices.SortFunc(p.Rows, compareValues)
+	slices.SortFunc(p.Cols, compareValues)
 	p.Cells = make([][]Cell, len(p.Rows))
 	for i, rv := range p.Rows {
 		p.Cells[i] = make([]Cell, len(p.Cols))
@@ -201,9 +201,9 @@ func ColumnName(parts []string) string {
 	}, s)
 }
 
-// Number reads a parameter's value as a number: its leading decimal
+// number reads a parameter's value as a number: its leading decimal
 // number (10 of "10ms", 1.5 of "1.5M"), ok false when it has none.
-func Number(s string) (float64, bool) {
+func number(s string) (float64, bool) {
 	v, _, ok := quantity(s)
 	return v, ok
 }
@@ -239,11 +239,11 @@ var families = []family{
 	{"", map[string]float64{"k": 1e3, "m": 1e6, "g": 1e9}},
 }
 
-// Quantity reads a value with its unit as a number in its family's base
+// inBaseUnit reads a value with its unit as a number in its family's base
 // unit: 0.5 and "s" for "500ms", 2e7 and "bit/s" for "20Mbit/s"; a
 // number with no unit, or with one no family knows, as it is ("" or the
 // unit as written).
-func Quantity(s string) (v float64, unit string, ok bool) {
+func inBaseUnit(s string) (v float64, unit string, ok bool) {
 	v, u, ok := quantity(s)
 	if !ok || u == "" {
 		return v, "", ok
@@ -269,16 +269,16 @@ func Scale(values []string, unit string) (xs []float64, axis string, ok []bool) 
 	for _, s := range values {
 		if _, u, k := quantity(s); k {
 			units[u] = true
-			_, b, _ := Quantity(s)
+			_, b, _ := inBaseUnit(s)
 			bases[b] = true
 		}
 	}
 	same := len(units) == 1
 	for i, s := range values {
 		if same {
-			xs[i], ok[i] = Number(s)
+			xs[i], ok[i] = number(s)
 		} else {
-			xs[i], _, ok[i] = Quantity(s)
+			xs[i], _, ok[i] = inBaseUnit(s)
 		}
 	}
 	switch {
@@ -297,14 +297,14 @@ func Scale(values []string, unit string) (xs []float64, axis string, ok []bool) 
 	return xs, axis, ok
 }
 
-// CompareValues orders parameter values: numbers by value, before words,
+// compareValues orders parameter values: numbers by value, before words,
 // words alphabetically.
-func CompareValues(a, b string) int {
-	x, ux, okx := Quantity(a)
-	y, uy, oky := Quantity(b)
+func compareValues(a, b string) int {
+	x, ux, okx := inBaseUnit(a)
+	y, uy, oky := inBaseUnit(b)
 	if okx && oky && ux != uy { // no common unit: by the numbers as written
-		x, _ = Number(a)
-		y, _ = Number(b)
+		x, _ = number(a)
+		y, _ = number(b)
 	}
 	switch {
 	case okx && oky && x != y:

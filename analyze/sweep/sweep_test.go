@@ -89,13 +89,13 @@ func TestUnits(t *testing.T) {
 		unit string
 	}{{"500ms", 0.5, "s"}, {"20Mbit/s", 2e7, "bit/s"}, {"20mbit", 2e7, "bit/s"}, {"64KiB", 65536, "B"}, {"1.5 %", 1.5, "%"},
 		{"2M", 2e6, ""}, {"7", 7, ""}, {"3 furlongs", 3, "furlongs"}} {
-		v, u, ok := Quantity(c.in)
+		v, u, ok := inBaseUnit(c.in)
 		if !ok || math.Abs(v-c.v) > 1e-9*c.v || u != c.unit {
-			t.Errorf("Quantity(%q) = %v %q %v, want %v %q", c.in, v, u, ok, c.v, c.unit)
+			t.Errorf("inBaseUnit(%q) = %v %q %v, want %v %q", c.in, v, u, ok, c.v, c.unit)
 		}
 	}
-	if _, _, ok := Quantity("fixed"); ok {
-		t.Error("Quantity(fixed) is a number")
+	if _, _, ok := inBaseUnit("fixed"); ok {
+		t.Error("inBaseUnit(fixed) is a number")
 	}
 	xs, unit, ok := Scale([]string{"10", "50", "100"}, "ms")
 	if unit != "ms" || xs[2] != 100 || !ok[0] {
@@ -115,7 +115,7 @@ func TestUnits(t *testing.T) {
 	}
 	vs := []string{"1s", "fixed", "2Mbit/s", "500ms", "1Gbit/s", "900ms"}
 	for _, c := range [][2]string{{"500ms", "1s"}, {"900ms", "1s"}, {"2Mbit/s", "1Gbit/s"}, {"1s", "fixed"}} {
-		if CompareValues(c[0], c[1]) >= 0 || CompareValues(c[1], c[0]) <= 0 {
+		if compareValues(c[0], c[1]) >= 0 || compareValues(c[1], c[0]) <= 0 {
 			t.Errorf("%s is not before %s (%v)", c[0], c[1], vs)
 		}
 	}
