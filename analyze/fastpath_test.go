@@ -94,8 +94,7 @@ func TestRunScanModesAgree(t *testing.T) {
 			var out []string
 			res, err := Run(capturetest.Reader(t, path), RunOptions{Analyze: analyse, Keep: -1, scan: mode,
 				OnConn: func(cr *ConnResult) { out = append(out, fmt.Sprintf("%+v", *cr)) }})
-			res.Warnings = append(res.Warnings, fmt.Sprint(err))
-			return fmt.Sprintf("%+v\n%s", *res, strings.Join(out, "\n"))
+			return fmt.Sprintf("%+v\n%v\n%s", *res, err, strings.Join(out, "\n"))
 		}
 		for _, analyse := range []bool{true, false} {
 			plain := run(scanPlain, analyse)

@@ -54,7 +54,7 @@ func TestLoadFocusedMatchesWhole(t *testing.T) {
 		case !reflect.DeepEqual(got.Records, want.Records):
 			t.Errorf("%s: %d records, whole %d (or they differ)", filepath.Base(name), len(got.Records), len(want.Records))
 		case !reflect.DeepEqual(got.Warnings, want.Warnings):
-			t.Errorf("%s: warnings %q, whole %q", filepath.Base(name), got.Warnings, want.Warnings)
+			t.Errorf("%s: warnings %+v, whole %+v", filepath.Base(name), got.Warnings, want.Warnings)
 		}
 	}
 	t.Logf("%d captures read focused", focused)

@@ -64,7 +64,7 @@ type IOResult struct {
 	Interval int64
 	Flows    []IOFlow // the Top by payload, most first, then Other if any
 	Bins     []IOBin
-	Warnings []string
+	Warnings []Warning
 }
 
 // ioCompeting is the part of an interval's payload a flow must carry to

@@ -164,9 +164,9 @@ type RunResult struct {
 	// Also are the connections of RunOptions.Also found in the capture,
 	// in the order asked for, each in its main direction.
 	Also []*Loaded
-	// Warnings are per-packet problems that did not stop the scan, already
-	// condensed to a few lines.
-	Warnings []string
+	// Warnings are per-packet problems that did not stop the scan,
+	// condensed to one per kind.
+	Warnings []Warning
 	// focus is the busiest connection (or Found) as a later run can read
 	// it alone, when it can (focusable: no connection retired while open
 	// came back); base its directions' final bases.
@@ -446,7 +446,7 @@ type Loaded struct {
 	Graphs []*Graph
 	Stats  [2]DirStats
 	// Warnings of the pass that analysed the connection.
-	Warnings []string
+	Warnings []Warning
 	// AppLoss is, for an iperf3 UDP flow (LoadUDP), the datagrams lost so
 	// far at each datagram, as iperf3 counts them (sequence gaps, less
 	// late arrivals); nil otherwise.
@@ -635,7 +635,7 @@ func thinFor(qs []GraphRequest, first, last int64) []GraphRequest {
 // of the first pass, which read everything.
 type focused struct {
 	focus    reassembly.Focus
-	warnings []string
+	warnings []Warning
 }
 
 // loadPass is the analysing pass of Load and LoadBusiest: it keeps the
@@ -786,53 +786,75 @@ func thinAll(qs []GraphRequest, cols int, b Busy) []GraphRequest {
 // are left out, the largest first.
 const maxAlsoPackets = 1 << 19
 
-// scanWarnings condenses a scan's per-packet problems into a few lines:
-// one per kind.
-func scanWarnings(sc *reassembly.Scanner) []string {
-	var out []string
+// Warning is a problem a scan met that did not stop it: what kind, the
+// first packet it concerns (0: none), how many (packets, connections or
+// datagrams, by kind), and for some kinds the link type or the first
+// error. Commands say it in words.
+type Warning struct {
+	Kind     WarningKind
+	Packet   int64
+	Count    int64
+	LinkType int   // WarnUnknownLink: the link type
+	Err      error // WarnMalformed, WarnDatagramMalformed: the first decoding error, if kept
+}
+
+// WarningKind is what a Warning is about.
+type WarningKind uint8
+
+// Warning kinds.
+const (
+	WarnContinued            WarningKind = iota + 1 // connections retired while open came back (Count)
+	WarnEvicted                                     // connections retired while open forgotten (Count)
+	WarnBadTime                                     // packets timed beyond nanoseconds since 1970 (Count, from Packet)
+	WarnNoTime                                      // packets without a timestamp (Count, from Packet)
+	WarnMalformed                                   // packets that could not be decoded (Count, Err)
+	WarnUnknownLink                                 // packets of an unsupported link type (Count, from Packet, LinkType)
+	WarnFragIncomplete                              // fragmented datagrams carrying TCP, incomplete (Count, from Packet)
+	WarnDatagramIncomplete                          // other fragmented datagrams, incomplete (Count, from Packet)
+	WarnDatagramMalformed                           // datagrams that could not be decoded (Count, Err)
+	WarnOther                                       // packets of other problems (Count)
+)
+
+// scanWarnings condenses a scan's per-packet problems into a few: one per
+// kind.
+func scanWarnings(sc *reassembly.Scanner) []Warning {
+	var out []Warning
 	if n := sc.Tracker().Continued(); n > 0 {
-		out = append(out, fmt.Sprintf("%s retired while open (idle while the capture had more live connections than the tracker keeps for good) came back: each is reported in parts, rows with one stream number, where Wireshark has one conversation", Plural(n, "connection")))
+		out = append(out, Warning{Kind: WarnContinued, Count: int64(n)})
 	}
 	if n := sc.Tracker().Evicted(); n > 0 {
-		out = append(out, fmt.Sprintf("%s retired while open were forgotten (more than the tracker keeps): a later packet of one starts a new stream where Wireshark continues the old one", Plural(n, "connection")))
+		out = append(out, Warning{Kind: WarnEvicted, Count: int64(n)})
 	}
 	st := sc.Stats()
 	if n := st.BadTime; n > 0 {
-		out = append(out, fmt.Sprintf("packet %d: %s with a timestamp before 1678 or after 2262 (beyond what nanoseconds since 1970 hold): analysed as tshark does, but their dates are wrong (wrapped)", st.FirstBadTime, Plural(n, "packet")))
+		out = append(out, Warning{Kind: WarnBadTime, Packet: st.FirstBadTime, Count: n})
 	}
 	if n := st.NoTime; n > 0 {
-		out = append(out, fmt.Sprintf("packet %d: %s without a timestamp (pcapng simple packet blocks; Wireshark shows none): each placed at the time of the packet before it, or of the first after it, so no RTT or duration spans the years to 1970",
-			st.FirstNoTime, Plural(n, "packet")))
+		out = append(out, Warning{Kind: WarnNoTime, Packet: st.FirstNoTime, Count: n})
 	}
 	ws, more := sc.Warnings()
 	if n := st.Malformed; n > 0 {
-		first := ""
+		w := Warning{Kind: WarnMalformed, Count: n}
 		if len(ws) > 0 {
-			first = ws[0].Error()
+			w.Err = ws[0]
 		}
-		out = append(out, fmt.Sprintf("%s could not be decoded and skipped (first: %s)", Plural(n, "packet"), first))
+		out = append(out, w)
 	}
 	if n := st.UnknownLink; n > 0 {
-		out = append(out, fmt.Sprintf("packet %d: unsupported link type %d; %s skipped", st.FirstUnknown, st.UnknownType, Plural(n, "packet")))
+		out = append(out, Warning{Kind: WarnUnknownLink, Packet: st.FirstUnknown, Count: n, LinkType: int(st.UnknownType)})
 	}
 	if n := st.FragIncomplete; n > 0 {
-		out = append(out, fmt.Sprintf("%s carrying TCP whose fragments did not all arrive (first fragment: packet %d): their segments are missing",
-			Plural(n, "fragmented datagram"), st.FirstFragIncomplete))
+		out = append(out, Warning{Kind: WarnFragIncomplete, Packet: st.FirstFragIncomplete, Count: n})
 	}
 	ds := sc.DatagramStats()
 	if n := ds.Incomplete; n > 0 {
-		out = append(out, fmt.Sprintf("%s whose fragments did not all arrive (first fragment: packet %d)",
-			Plural(n, "fragmented datagram"), ds.FirstIncomplete))
+		out = append(out, Warning{Kind: WarnDatagramIncomplete, Packet: ds.FirstIncomplete, Count: n})
 	}
 	if n := ds.Malformed; n > 0 {
-		first := ""
-		if err := sc.DatagramError(); err != nil {
-			first = " (first: " + err.Error() + ")"
-		}
-		out = append(out, fmt.Sprintf("%s could not be decoded and skipped%s", Plural(n, "datagram"), first))
+		out = append(out, Warning{Kind: WarnDatagramMalformed, Count: n, Err: sc.DatagramError()})
 	}
 	if more > 0 && len(out) == 0 {
-		out = append(out, fmt.Sprintf("%s of other problems", Plural(more, "packet")))
+		out = append(out, Warning{Kind: WarnOther, Count: more})
 	}
 	return out
 }

@@ -575,12 +575,3 @@ func (e *env) printResult(r fileResult) bool {
 	}
 	return false
 }
-
-// warningsOf prefixes an analysis's warnings with the input's name.
-func warningsOf(in input, ws []string) []string {
-	out := make([]string, len(ws))
-	for i, w := range ws {
-		out[i] = in.display() + ": " + w
-	}
-	return out
-}
