@@ -803,16 +803,16 @@ type WarningKind uint8
 
 // Warning kinds.
 const (
-	WarnContinued            WarningKind = iota + 1 // connections retired while open came back (Count)
-	WarnEvicted                                     // connections retired while open forgotten (Count)
-	WarnBadTime                                     // packets timed beyond nanoseconds since 1970 (Count, from Packet)
-	WarnNoTime                                      // packets without a timestamp (Count, from Packet)
-	WarnMalformed                                   // packets that could not be decoded (Count, Err)
-	WarnUnknownLink                                 // packets of an unsupported link type (Count, from Packet, LinkType)
-	WarnFragIncomplete                              // fragmented datagrams carrying TCP, incomplete (Count, from Packet)
-	WarnDatagramIncomplete                          // other fragmented datagrams, incomplete (Count, from Packet)
-	WarnDatagramMalformed                           // datagrams that could not be decoded (Count, Err)
-	WarnOther                                       // packets of other problems (Count)
+	WarnContinued          WarningKind = iota + 1 // connections retired while open came back (Count)
+	WarnEvicted                                   // connections retired while open forgotten (Count)
+	WarnBadTime                                   // packets timed beyond nanoseconds since 1970 (Count, from Packet)
+	WarnNoTime                                    // packets without a timestamp (Count, from Packet)
+	WarnMalformed                                 // packets that could not be decoded (Count, Err)
+	WarnUnknownLink                               // packets of an unsupported link type (Count, from Packet, LinkType)
+	WarnFragIncomplete                            // fragmented datagrams carrying TCP, incomplete (Count, from Packet)
+	WarnDatagramIncomplete                        // other fragmented datagrams, incomplete (Count, from Packet)
+	WarnDatagramMalformed                         // datagrams that could not be decoded (Count, Err)
+	WarnOther                                     // packets of other problems (Count)
 )
 
 // scanWarnings condenses a scan's per-packet problems into a few: one per
