@@ -197,9 +197,11 @@ func (b *cwndBuilder) flush() {
 	v := b.pp.pipe()
 	if b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge && v < b.line {
 		// Held by the receive window (less than a segment left in it):
-		// the pipe says nothing of cwnd, which does not fall for it.
-		v = b.line
+		// the pipe says nothing of cwnd, which does not fall for it; the
+		// window the sender allowed is the smaller of the two.
+		v = max(v, min(b.line, b.rwnd))
 	}
+
 	if !b.ep.inEpisode {
 		v = b.roundMax(b.burstTime, v)
 	} else {
