@@ -256,7 +256,7 @@ var kernelFloor = map[string]struct {
 	"kn_vsat_cubic_rto": {0.88, 0.89, 0},
 	"kn_bloat_reno":     {0.99, 0.99, 0},
 	"kn_rwnd_limited":   {0.97, 0, 0},
-	"kn_pep_cubic_loss": {0.87, 0, 0},
+	"kn_pep_cubic_loss": {0.865, 0, 0},
 	"kn_small_reno":     {0.97, 0.99, 0}, // bundled: DELAY=50ms RATE=2 LOSS=0.01 QUEUE=20000 DUR=6 CC=reno
 	"kn_small_cubic":    {0.98, 0.99, 0}, // bundled: DELAY=40ms, else the same, CC=cubic
 	"kn_bbr_loss":       {0.81, 0, 0},    // BBR: its cwnd is its model's cap; no ssthresh drawn (BBR has none)
