@@ -20,7 +20,7 @@ import (
 func TestUndoneEpisodesAgainstLinkLog(t *testing.T) {
 	var logs []string
 	dirs := append(truthDirs(), filepath.Join("..", "testdata", "labelled"), filepath.Join("..", "testdata", "kernel"),
-		filepath.Join(golden.SharedCaptures(), "kernel"))
+		filepath.Join("..", "testdata", "kernel-heldout"), filepath.Join(golden.SharedCaptures(), "kernel"))
 	for _, d := range dirs {
 		m, _ := filepath.Glob(filepath.Join(d, "*.truth.jsonl.gz"))
 		logs = append(logs, m...)

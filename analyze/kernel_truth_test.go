@@ -260,6 +260,26 @@ var kernelFloor = map[string]struct {
 	"kn_small_reno":     {0.97, 0.99, 0}, // bundled: DELAY=50ms RATE=2 LOSS=0.01 QUEUE=20000 DUR=6 CC=reno
 	"kn_small_cubic":    {0.98, 0.99, 0}, // bundled: DELAY=40ms, else the same, CC=cubic
 	"kn_bbr_loss":       {0.81, 0, 0},    // BBR: its cwnd is its model's cap; no ssthresh drawn (BBR has none)
+	// Bundled in testdata/kernel-heldout (its README gives the settings):
+	// recorded while this estimate was made (kh_, its tuning set) and
+	// after it (kq_, held out: the four below 90% are the bar's misses).
+	"kh_cubic_jitter":      {0.96, 0.90, 0},
+	"kh_cubic_nosack_loss": {0.97, 0.99, 0},
+	"kh_cubic_nosack_q":    {0.93, 0.99, 0},
+	"kh_cubic_q30k":        {0.98, 0.99, 0},
+	"kh_reno_1m_3pct":      {0.92, 0.92, 0},
+	"kh_reno_geo_q":        {0.96, 0.99, 0},
+	"kh_reno_nosack_1":     {0.94, 0.90, 0},
+	"kh_reno_nosack_q":     {0.98, 0.99, 0},
+	"kh_reno_rto":          {0.92, 0.99, 0},
+	"kq_cubic_20m_loss":    {0.98, 0.99, 0},
+	"kq_cubic_bigq":        {0.99, 0.99, 0},
+	"kq_cubic_nosack_geo":  {0.96, 0.87, 0},
+	"kq_cubic_rto_heavy":   {0.90, 0.93, 0},
+	"kq_reno_2m_loss2":     {0.93, 0.84, 0},
+	"kq_reno_nosack_loss2": {0.83, 0.79, 0},
+	"kq_reno_nots":         {0.97, 0.99, 0},
+	"kq_reno_reverse_ba":   {0.98, 0.99, 1}, // the kernel's record ends before the sender's last two resends (the lab stops it with the client)
 }
 
 // TestSenderStateAgainstKernel scores the cwnd graph of every kernel
@@ -271,9 +291,11 @@ var kernelFloor = map[string]struct {
 // clone too; the nine of ../shared/captures/kernel where it is.
 func TestSenderStateAgainstKernel(t *testing.T) {
 	bundled, _ := filepath.Glob(filepath.Join("..", "testdata", "kernel", "*.kernel.jsonl.gz"))
-	if len(bundled) != 2 {
-		t.Fatalf("%d kernel records in testdata/kernel, want 2", len(bundled))
+	heldOut, _ := filepath.Glob(filepath.Join("..", "testdata", "kernel-heldout", "*.kernel.jsonl.gz"))
+	if len(bundled) != 2 || len(heldOut) != 17 {
+		t.Fatalf("%d kernel records in testdata/kernel, %d in testdata/kernel-heldout, want 2 and 17", len(bundled), len(heldOut))
 	}
+	bundled = append(bundled, heldOut...)
 	kernels := bundled
 	if golden.CorpusPresent() {
 		dir := filepath.Join(golden.SharedCaptures(), "kernel")
@@ -290,7 +312,7 @@ func TestSenderStateAgainstKernel(t *testing.T) {
 		name := filepath.Base(kernel[:len(kernel)-len(".kernel.jsonl.gz")])
 		t.Run(name, func(t *testing.T) {
 			capture := filepath.Join(dir, name+".tx.pcap")
-			if name == "kn_reverse_cubic" { // the server sends: its capture is rx
+			if strings.Contains(name, "reverse") { // the server sends: its capture is rx
 				capture = filepath.Join(dir, name+".rx.pcap")
 			}
 			if _, err := os.Stat(capture); err != nil {
@@ -326,6 +348,11 @@ func TestSenderStateAgainstKernel(t *testing.T) {
 				"kn_bbr_loss":       {"bbr"},
 				"kn_pep_cubic_loss": {"unknown"}, "kn_rwnd_limited": {"unknown"},
 			}[name]
+			for _, cc := range []string{"reno", "cubic", "bbr"} {
+				if want == nil && strings.Contains(name, cc) {
+					want = []string{cc} // the held-out runs: their names say it
+				}
+			}
 			if !slices.Contains(want, st.CongestionControl) {
 				t.Errorf("congestion control %q (%s), want %q", st.CongestionControl, st.CongestionControlReason, want)
 			}

@@ -41,6 +41,7 @@ type senderPipe struct {
 	reordSeen                 bool
 	fack                      int64 // highest SACKed end
 	nSacked                   int   // outstanding segments SACKed
+	sackMarks                 int64 // segments SACKed so far, each once
 	delivered                 int64 // bytes acknowledged or SACKed, each once
 	lostBytes                 int64 // bytes RACK deemed lost
 }
@@ -68,6 +69,7 @@ func (p *senderPipe) update(i int, f func(*pipeSeg)) {
 	p.inNet += s.counted()
 	if s.sacked != was {
 		p.nSacked++
+		p.sackMarks++
 		p.live[i] = int32(i + 1)
 	}
 }

@@ -166,6 +166,10 @@ type cwndBuilder struct {
 	heldKind         heldKind
 	heldFrom, heldTo Point
 	lastAckSeq       int64
+	// disorder: Linux's, entered from open at a duplicate ACK or one
+	// SACKing new data, kept while SACKed data is outstanding (without
+	// SACK: duplicate ACKs since the last new one); see disorderAfter.
+	disorder bool
 	// In recovery, the pipe after the last ACK, while no send followed
 	// it (ackWithoutSend).
 	ackPipe         int64
@@ -391,7 +395,9 @@ func (b *cwndBuilder) add(r *Record) {
 		b.settledAtAck = true
 	}
 	delivered, lost := b.pp.delivered, b.pp.lostBytes
+	marks := b.pp.sackMarks
 	b.pp.ack(r.Ack, r.SACK[:r.NSACK], dup, b.ep.inEpisode, r.Time)
+	b.disorderAfter(dup, b.pp.sackMarks > marks, a.above)
 	b.bbrAck(r.Time, b.pp.delivered-delivered, b.pp.lostBytes-lost, b.ep.inEpisode && !b.bbrInEp, b.bbrInEp && !b.ep.inEpisode)
 	b.bbrInEp = b.ep.inEpisode
 	b.ackPipeSet = b.ep.inEpisode && b.pp.sack // without SACK the pipe's dupack accounting is too coarse for it (lower scores)
@@ -408,6 +414,25 @@ func (b *cwndBuilder) add(r *Record) {
 	b.moveState(r)
 }
 
+// disorderAfter follows Linux's open and disorder states at an ACK (a
+// duplicate, one that SACKed new data, one with SACKed data above it):
+// an ACK that is neither of the first two is not looked at in open
+// (tcp_ack_is_dubious), so SACKed data outstanding alone does not leave
+// it; in disorder, the state holds while SACKed data is outstanding
+// (tcp_try_to_open's left_out), without SACK while duplicate ACKs came
+// since the last new one.
+func (b *cwndBuilder) disorderAfter(dup, newlySACKed, above bool) {
+	if !b.disorder {
+		b.disorder = dup || newlySACKed
+		return
+	}
+	if b.pp.sack {
+		b.disorder = above
+	} else {
+		b.disorder = b.ep.signals > 0
+	}
+}
+
 // moveState follows the congestion state after record r: recovery or
 // loss in an episode (by its kind), disorder with duplicate ACKs or SACK
 // blocks since the last new ACK, else open; the band of the state left
@@ -419,7 +444,7 @@ func (b *cwndBuilder) moveState(r *Record) {
 		s = SeriesRecovery
 	case b.ep.inEpisode:
 		s = SeriesLossState
-	case b.ep.signals > 0:
+	case b.disorder:
 		s = SeriesDisorder
 	}
 	if s == b.state {
@@ -566,7 +591,10 @@ func (b *cwndBuilder) settle(ev episodeEvent) {
 	case ev.settled && b.markUndone:
 		b.pending = false // undone: Linux restores ssthresh, the line keeps the last
 	case ev.settled && !b.settledAtAck:
-		b.emitSsthresh(float64(ev.ssthresh), false)
+		// Where the receive window held the sender then, the flight
+		// measured it, not ssthresh: not a measurement.
+		held := b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge
+		b.emitSsthresh(float64(ev.ssthresh), held)
 	}
 	b.settledAtAck = b.settledAtAck && !ev.settled
 }
