@@ -265,6 +265,7 @@ const (
 	ssFast              = iota // a fast retransmit's
 	ssTimeout                  // a timeout's
 	ssTimeoutInRecovery        // a timeout in recovery: Linux keeps the recovery's ssthresh
+	ssReentry                  // recovery entered again at once: from the last ssthresh
 )
 
 // crossCheck checks each measured ssthresh against the reduction of the
@@ -292,10 +293,17 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 		if vote == VoteCubic {
 			want = float64(max(w*717/1024, 2) * seg)
 		}
-		if basis.kind == ssTimeoutInRecovery && prev > 0 {
+		switch {
+		case basis.kind == ssTimeoutInRecovery && prev > 0:
 			want = prev
+		case basis.kind == ssReentry && prev > 0:
+			w = (int64(prev) + seg/2) / seg // the window it reduces is the last ssthresh
+			want = float64(max(w/2, 2) * seg)
+			if vote == VoteCubic {
+				want = float64(max(w*717/1024, 2) * seg)
+			}
 		}
-		if w >= 2 && (basis.guessed || basis.kind != ssFast || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
+		if w >= 2 && (basis.guessed || basis.kind == ssTimeout || basis.kind == ssTimeoutInRecovery || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
 			p.V[0] = want
 		}
 		prev = p.V[0]
@@ -390,8 +398,12 @@ func (b *cwndBuilder) add(r *Record) {
 	b.settle(ev)
 	if ev.start {
 		// Recovery again at once: the last episode's window is the one
-		// recovery brought the sender to (PRR ends at ssthresh).
-		b.episode(r, true, float64(max(b.line, 0)), false)
+		// recovery brought the sender to (PRR ends at ssthresh), not
+		// measured (nothing was sent after it): where PRR did not reach
+		// ssthresh the pipe is below it. The new episode reduces from
+		// that ssthresh (Linux's cwnd when it re-enters).
+		b.episode(r, true, float64(max(b.line, 0)), true)
+		b.pendingBasis.kind = ssReentry
 		b.settledAtAck = true
 	}
 	delivered, lost := b.pp.delivered, b.pp.lostBytes

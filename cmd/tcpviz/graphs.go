@@ -15,13 +15,6 @@ import (
 // graphCommands are the commands of the graph registry: one per
 // analyze.GraphSpec.Command, each taking the shared flags and its own.
 func graphCommands(e *env) []*cli.Command {
-	usage := map[string]string{
-		"seq":    "time/sequence graph: --style tcptrace (segments, ACK and window lines, SACK, events) or stevens",
-		"tput":   "throughput, goodput and delivery rate over time, in bit/s",
-		"rtt":    "round-trip time samples over time or sequence number, in ms",
-		"window": "bytes in flight against the advertised receive window",
-		"cwnd":   "estimated congestion window (the sender's pipe after each send), ssthresh at each loss, receive window, loss and timeout marks (sender-side captures)",
-	}
 	var out []*cli.Command
 	seen := map[string]bool{}
 	for _, g := range analyze.Graphs() {
@@ -29,7 +22,7 @@ func graphCommands(e *env) []*cli.Command {
 			continue
 		}
 		seen[g.Command] = true
-		out = append(out, graphCommand(e, g.Command, usage[g.Command]))
+		out = append(out, graphCommand(e, g.Command, g.Help))
 	}
 	return out
 }
