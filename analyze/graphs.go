@@ -41,8 +41,13 @@ type GraphSpec struct {
 	// Title names the graph.
 	Title string
 	// Help says what the command draws (--help, the man page,
-	// completion), on the first graph of each command.
-	Help string
+	// completion), and Params the parameters it takes besides the
+	// shared ones (GraphParams: "style" picks among the command's
+	// graphs, "window" is the throughput's averaging (--window,
+	// --segments, --bins), "by" and "sampling" the RTT's), on the first
+	// graph of each command.
+	Help   string
+	Params []string
 	// Series are the names of the series it may draw, in order.
 	Series []string
 	// UDP is set for the graphs a UDP flow has (LoadUDP's records: no
@@ -55,15 +60,15 @@ type GraphSpec struct {
 // graphs is the registry, in the order a report shows them.
 var graphs = []GraphSpec{
 	{Kind: GraphTCPTrace, Command: "seq", Style: "tcptrace", Title: "Time/sequence (tcptrace)", Series: seqSeriesOrder, UDP: true,
-		Help:       "time/sequence graph: --style tcptrace (segments, ACK and window lines, SACK, events) or stevens",
+		Help: "time/sequence graph: --style tcptrace (segments, ACK and window lines, SACK, events) or stevens", Params: []string{"style"},
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newTCPTrace(o) }},
 	{Kind: GraphStevens, Command: "seq", Style: "stevens", Title: "Time/sequence (Stevens)", Series: stevensSeries, UDP: true,
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newStevens(o) }},
 	{Kind: GraphThroughput, Command: "tput", Title: "Throughput", Series: []string{SeriesThroughput, SeriesGoodput, SeriesDelivery}, UDP: true,
-		Help:       "throughput, goodput and delivery rate over time, in bit/s",
+		Help: "throughput, goodput and delivery rate over time, in bit/s", Params: []string{"window"},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newThroughput(o, p.Throughput) }},
 	{Kind: GraphRTT, Command: "rtt", Title: "Round-trip time", Series: []string{SeriesRTT, SeriesRTTRepair},
-		Help:       "round-trip time samples over time or sequence number, in ms",
+		Help: "round-trip time samples over time or sequence number, in ms", Params: []string{"by", "sampling"},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newRTT(o, p.RTT) }},
 	{Kind: GraphWindow, Command: "window", Title: "Window", Series: []string{SeriesInFlight, SeriesAdvertised},
 		Help:       "bytes in flight against the advertised receive window",

@@ -99,6 +99,18 @@ func CheckSize(w, h int) error {
 // picture's own thinning finds what it would find in every point.
 const ThinColumns = 4
 
+// ThinCols is the analyze.Thinning columns of a graph written in format f
+// with these options: ThinColumns per pixel column of a picture, 0 (no
+// thinning: every point) for the points' formats.
+func (o PlotOptions) ThinCols(f GraphFormat) int {
+	switch f {
+	case PNG, SVG, PDF:
+		w, _ := o.Size()
+		return ThinColumns * w
+	}
+	return 0
+}
+
 // Size is the picture's size in pixels, the defaults for those unset.
 func (o PlotOptions) Size() (w, h int) {
 	w, h = o.Width, o.Height

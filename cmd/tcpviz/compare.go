@@ -104,13 +104,8 @@ func compareCommand(e *env) *cli.Command {
 			al := analyze.Align(align.v)
 			co := analyze.CompareOptions{Align: al, Time: window.Series.Time, Params: params.Params}
 			lo := analyze.CompareLoad(kind, co)
-			switch output.Format {
-			case charts.PNG, charts.SVG, charts.PDF:
-				// As graphOf: long series are thinned for a picture.
-				w, _ := picture.Plot.Size()
-				for k := range lo.Graphs {
-					lo.Graphs[k].Series.Thin.Cols = charts.ThinColumns * w
-				}
+			for k := range lo.Graphs { // as graphOf: long series are thinned for a picture
+				lo.Graphs[k].Series.Thin.Cols = picture.Plot.ThinCols(output.Format)
 			}
 			loads := make([]*analyze.Loaded, len(cins))
 			failed := false

@@ -764,22 +764,39 @@ func (f *graphParamFlags) samplingFlag() cli.Flag {
 	return sm
 }
 
+// flags are the parameter flags of f's command: those its registry
+// entry names (analyze.GraphSpec.Params), compare's every graph's.
 func (f *graphParamFlags) flags() []cli.Flag {
-	switch f.command {
-	case "seq":
-		fl, v := choiceFlag("style", nil, "tcptrace", []string{"tcptrace", "stevens"}, "tcptrace: segments, ACK and window lines, SACK, events; stevens: segment start against time", "")
-		f.style = v
-		return []cli.Flag{fl}
-	case "tput":
-		return f.tputFlags()
-	case "rtt":
-		by, bv := choiceFlag("by", nil, "time", []string{"time", "seq"}, "x axis: the measured segment's send time, or its sequence number", "")
-		f.by = bv
-		return []cli.Flag{by, f.samplingFlag()}
-	case "compare":
-		return append(f.tputFlags(), f.samplingFlag())
+	params := []string{"window", "sampling"}
+	if f.command != "compare" {
+		params = nil
+		for _, g := range analyze.Graphs() {
+			if g.Command == f.command && g.Params != nil {
+				params = g.Params
+				break
+			}
+		}
 	}
-	return nil
+	var out []cli.Flag
+	for _, p := range params {
+		switch p {
+		case "style":
+			fl, v := choiceFlag("style", nil, "tcptrace", []string{"tcptrace", "stevens"}, "tcptrace: segments, ACK and window lines, SACK, events; stevens: segment start against time", "")
+			f.style = v
+			out = append(out, fl)
+		case "window":
+			out = append(out, f.tputFlags()...)
+		case "by":
+			by, bv := choiceFlag("by", nil, "time", []string{"time", "seq"}, "x axis: the measured segment's send time, or its sequence number", "")
+			f.by = bv
+			out = append(out, by)
+		case "sampling":
+			out = append(out, f.samplingFlag())
+		default:
+			panic("graph parameter " + p + " has no flag") // a registry entry names one cmd does not know
+		}
+	}
+	return out
 }
 
 func (f *graphParamFlags) parse(c *cli.Context) error {

@@ -143,13 +143,9 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	var l *analyze.Loaded
 	var res fileResult
 	o := req.window.Series
-	switch req.output.Format {
-	case charts.PNG, charts.SVG, charts.PDF:
-		// A picture shows at most a few points per pixel column of a
-		// series: long series are thinned as they are built.
-		w, _ := charts.PlotOptions{Width: req.picture.Plot.Width}.Size()
-		o.Thin.Cols = charts.ThinColumns * w
-	}
+	// A picture shows at most a few points per pixel column of a series:
+	// long series are thinned as they are built.
+	o.Thin.Cols = charts.PlotOptions{Width: req.picture.Plot.Width}.ThinCols(req.output.Format)
 	switch {
 	case in.udp:
 		l, res = loadUDPInput(e, in, in.udpFlow)

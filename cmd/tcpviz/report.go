@@ -176,7 +176,6 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	for k, rg := range rgs {
 		reqs[k] = analyze.GraphRequest{Spec: rg.Spec, Params: rg.Params}
 	}
-	w, _ := po.Size()
 	kept := &busiestRows{max: reportTableConns}
 	var ls []*analyze.Loaded
 	conns := 0
@@ -191,7 +190,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 			}
 			ls, loadErr = analyze.LoadBusiest(src.open, analyze.LoadOptions{Stream: cf.Stream, Dir: cf.Dir, Graphs: reqs, Select: sel,
 				AnyTransport: cf.Stream < 0 && sel == nil, // the main flow of either transport: a UDP test's, not its control connection
-				AlsoThin:     charts.ThinColumns * w, ThinOver: reportPointsOver, OnConn: func(cr *analyze.ConnResult) {
+				AlsoThin:     po.ThinCols(charts.PNG), ThinOver: reportPointsOver, OnConn: func(cr *analyze.ConnResult) {
 					conns++
 					var rows [2][]charts.Value
 					for d := range cr.Stats {
