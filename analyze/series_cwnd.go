@@ -199,10 +199,12 @@ func (b *cwndBuilder) flush() {
 	}
 	b.burst = false
 	v := b.pp.pipe()
-	if b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge && v < b.line {
+	if b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge && v < b.line && !(b.ep.inEpisode && !b.epFast) {
 		// Held by the receive window (less than a segment left in it):
 		// the pipe says nothing of cwnd, which does not fall for it; the
-		// window the sender allowed is the smaller of the two.
+		// window the sender allowed is the smaller of the two. Not after
+		// a timeout: the sender resends from the cumulative ACK on, and
+		// the window is far above it.
 		v = max(v, min(b.line, b.rwnd))
 	}
 
