@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"tcpviz/internal/words"
 	"tcpviz/reassembly"
 )
 
@@ -238,19 +239,4 @@ func ReportGraphs() []ReportGraph {
 }
 
 // orList joins names as "a, b or c".
-func orList(names []string) string {
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
-	}
-	out := ""
-	for i, n := range names[:len(names)-1] {
-		if i > 0 {
-			out += ", "
-		}
-		out += n
-	}
-	return out + " or " + names[len(names)-1]
-}
+func orList(names []string) string { return words.Or(names) }

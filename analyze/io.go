@@ -39,7 +39,7 @@ type IOFlow struct {
 // "other (12 flows)".
 func (f *IOFlow) Label() string {
 	if f.Other {
-		return fmt.Sprintf("other (%s)", Plural(int64(f.Flows), "flow"))
+		return fmt.Sprintf("other (%s)", plural(int64(f.Flows), "flow"))
 	}
 	return fmt.Sprintf("%s %d %s → %s", ProtoName(f.Proto), f.Index, f.Src, f.Dst)
 }

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 
+	"tcpviz/internal/words"
 	"tcpviz/reassembly"
 )
 
@@ -859,13 +860,8 @@ func scanWarnings(sc *reassembly.Scanner) []Warning {
 	return out
 }
 
-// Plural formats a count with a noun: "1 packet", "2 packets".
-func Plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+// plural formats a count with a noun: "1 packet", "2 packets".
+func plural(n int64, noun string) string { return words.Plural(n, noun) }
 
 // maxPendingConns bounds the connections held back to keep stream order.
 const maxPendingConns = 10000
@@ -912,7 +908,7 @@ func (r *records) slice() []Record {
 // of those Select takes, or not stream.
 func noConn(o LoadOptions, stream, streams int) error {
 	if o.Select != nil && stream < 0 {
-		return fmt.Errorf("no connection of the %s matches the filter", Plural(int64(streams), "connection"))
+		return fmt.Errorf("no connection of the %s matches the filter", plural(int64(streams), "connection"))
 	}
 	return &noConnError{Stream: stream, Streams: streams}
 }

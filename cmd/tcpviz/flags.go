@@ -14,6 +14,7 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
+	"tcpviz/internal/words"
 	"tcpviz/reassembly"
 )
 
@@ -830,9 +831,4 @@ func (f *graphParamFlags) parse(c *cli.Context) error {
 }
 
 // orList joins words as "a, b or c".
-func orList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
+func orList(ws []string) string { return words.Or(ws) }

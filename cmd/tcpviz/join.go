@@ -15,6 +15,7 @@ import (
 	"tcpviz/analyze"
 	"tcpviz/analyze/join"
 	"tcpviz/charts"
+	"tcpviz/internal/words"
 	"tcpviz/reassembly"
 )
 
@@ -365,11 +366,11 @@ func (e *env) reportJoined(in input, rep *charts.Report, files *outputSet, dir s
 		}
 		dh := &cur.Dir[d]
 		if cur.Split {
-			rc.Facts = append(rc.Facts, charts.Fact{Label: h.Name(), Value: fmt.Sprintf("split by a proxy: it held up to %s", analyze.Plural(dh.ProxyBufferMax, "byte"))})
+			rc.Facts = append(rc.Facts, charts.Fact{Label: h.Name(), Value: fmt.Sprintf("split by a proxy: it held up to %s", words.Plural(dh.ProxyBufferMax, "byte"))})
 			continue
 		}
 		rc.Facts = append(rc.Facts, charts.Fact{Label: h.Name(), Value: fmt.Sprintf("%s lost, %s reordered between; one-way delay median %.1f ms (min %.1f, p95 %.1f); queueing p95 %.1f ms; clock offset %.3f ± %.3f ms",
-			analyze.Plural(dh.LostData, "data segment"), analyze.Plural(dh.Reordered, "packet"), float64(dh.OWD.Median)/1e6, float64(dh.OWD.Min)/1e6, float64(dh.OWD.P95)/1e6, float64(dh.Queue.P95)/1e6, h.Clock.Offset/1e6, h.Clock.Err/1e6)})
+			words.Plural(dh.LostData, "data segment"), words.Plural(dh.Reordered, "packet"), float64(dh.OWD.Median)/1e6, float64(dh.OWD.Min)/1e6, float64(dh.OWD.P95)/1e6, float64(dh.Queue.P95)/1e6, h.Clock.Offset/1e6, h.Clock.Err/1e6)})
 	}
 	rc.Table = t
 	var g *analyze.Graph

@@ -16,6 +16,7 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
+	"tcpviz/internal/words"
 	"tcpviz/reassembly"
 )
 
@@ -257,7 +258,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		case i == 0 && l.Thinned:
 			parts = []string{"png", "page"}
 			res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d has %s, more than the report writes every point of (%d): its graphs are thinned as in the pictures and their points are not written; `tcpviz seq -s %d -o FILE.csv` and the other graph commands write them",
-				in.display(), l.Conn.Stream, analyze.Plural(l.Conn.Dir[0].Packets+l.Conn.Dir[1].Packets, "packet"), reportPointsOver, l.Conn.Stream))
+				in.display(), l.Conn.Stream, words.Plural(l.Conn.Dir[0].Packets+l.Conn.Dir[1].Packets, "packet"), reportPointsOver, l.Conn.Stream))
 		case i == 0:
 			parts = []string{"png", "csv", "page"}
 		}
@@ -443,4 +444,4 @@ func udpFacts(l *analyze.Loaded) []charts.Fact {
 
 // plural is a count with its noun, singular for 1 (analyze.Plural, for
 // any integer type).
-func plural[N ~int | ~int32 | ~int64](n N, noun string) string { return analyze.Plural(int64(n), noun) }
+func plural[N ~int | ~int32 | ~int64](n N, noun string) string { return words.Plural(int64(n), noun) }
