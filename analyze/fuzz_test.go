@@ -153,6 +153,17 @@ func FuzzAnalysis(f *testing.F) {
 			}
 			for _, g := range graphs {
 				for _, s := range g.Series {
+					if s.Kind == Spans { // bands: pairs, each from its start to its end, one after another
+						if len(s.Points)%2 != 0 {
+							t.Fatalf("%s graph, bands %s: %d points", g.Kind, s.Name, len(s.Points))
+						}
+						for i := 0; i+1 < len(s.Points); i += 2 {
+							if s.Points[i+1].Time < s.Points[i].Time || i > 0 && s.Points[i].Time < s.Points[i-1].Time {
+								t.Fatalf("%s graph, bands %s: band %d from %d to %d after one to %d", g.Kind, s.Name, i/2,
+									s.Points[i].Time, s.Points[i+1].Time, s.Points[max(i-1, 0)].Time)
+							}
+						}
+					}
 					for _, p := range s.Points {
 						for _, v := range p.V {
 							if math.IsNaN(v) || math.IsInf(v, 0) {
