@@ -32,9 +32,10 @@ const (
 	// reduce on loss.
 	seriesBBRCwnd = "cwnd-bbr"
 	// The sender's congestion state as Linux names it, bands (Spans)
-	// under the lines: disorder (duplicate ACKs or SACK blocks since the
-	// last new ACK, no loss repaired yet), recovery (a fast-retransmit
-	// episode), loss (a timeout's); open is no band.
+	// under the lines: disorder (entered at a duplicate ACK or one SACKing
+	// new data, held while SACKed data is outstanding: disorderAfter),
+	// recovery (a fast-retransmit episode), loss (a timeout's); open is
+	// no band.
 	SeriesDisorder  = "state-disorder"
 	SeriesRecovery  = "state-recovery"
 	SeriesLossState = "state-loss"
@@ -258,8 +259,10 @@ func (b *cwndBuilder) emitSsthresh(v float64, guessed bool) {
 type ssBasis struct {
 	window int64
 	kind   uint8
-	// guessed: not measured (no data after the episode before the next
-	// loss or the capture's end): half the line at the loss.
+	// guessed: not measured — no data after the episode before the
+	// next loss or the capture's end (half the line at the loss is
+	// drawn), recovery entered again at once, or the receive window
+	// holding the sender when it was measured.
 	guessed bool
 }
 
