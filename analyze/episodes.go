@@ -391,7 +391,7 @@ func (e *lossEpisodes) reductionVotes() (v [3]int) {
 			v[VoteNone]++
 			continue
 		}
-		reno, cubic := max(before/2, 2), max(before*717/1024, 2)
+		reno, cubic := linuxSsthresh(VoteReno, before), linuxSsthresh(VoteCubic, before)
 		dr, dc := abs64(after-reno), abs64(after-cubic)
 		switch {
 		case dr < dc:
@@ -401,6 +401,16 @@ func (e *lossEpisodes) reductionVotes() (v [3]int) {
 		}
 	}
 	return v
+}
+
+// linuxSsthresh is the ssthresh, in segments, that Linux's Reno (half)
+// or CUBIC (717/1024, its integer 0.7) sets from a window of w segments,
+// at least two.
+func linuxSsthresh(vote int, w int64) int64 {
+	if vote == VoteCubic {
+		return max(w*717/1024, 2)
+	}
+	return max(w/2, 2)
 }
 
 // looksBBR: most loss episodes that tell left the window where it was,

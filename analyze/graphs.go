@@ -112,7 +112,7 @@ func GraphOf(command, style string) (GraphSpec, error) {
 }
 
 // Stem is the name of the graph in derived file names: its kind, and for
-// rttGraph graphs the sampling when it is not the default one
+// RTT graphs the sampling when it is not the default one
 // ("rtt-timestamps").
 func (s GraphSpec) Stem(p GraphParams) string {
 	if s.Kind == GraphRTT && p.RTT.Sampling != "" && p.RTT.Sampling != SampleAck {

@@ -179,7 +179,7 @@ func (p *pathAnalyzer) Forget(c *reassembly.Conn) {
 // did, from wherever the capture was taken (see Path).
 type PathVerdict uint8
 
-// pathAnalyzer verdicts.
+// Path verdicts.
 const (
 	// PathNone: no verdict — not a data segment, a capture duplicate or a
 	// keep-alive. Graphs then fall back on Wireshark's flags.

@@ -294,19 +294,12 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 	for i := range ss.Points {
 		p, basis := &ss.Points[i], b.ssBasis[i]
 		w := (basis.window + seg/2) / seg
-		want := float64(max(w/2, 2) * seg)
-		if vote == VoteCubic {
-			want = float64(max(w*717/1024, 2) * seg)
-		}
-		switch {
-		case basis.kind == ssTimeoutInRecovery && prev > 0:
-			want = prev
-		case basis.kind == ssReentry && prev > 0:
+		if basis.kind == ssReentry && prev > 0 {
 			w = (int64(prev) + seg/2) / seg // the window it reduces is the last ssthresh
-			want = float64(max(w/2, 2) * seg)
-			if vote == VoteCubic {
-				want = float64(max(w*717/1024, 2) * seg)
-			}
+		}
+		want := float64(linuxSsthresh(vote, w) * seg)
+		if basis.kind == ssTimeoutInRecovery && prev > 0 {
+			want = prev
 		}
 		if w >= 2 && (basis.guessed || basis.kind == ssTimeout || basis.kind == ssTimeoutInRecovery || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
 			p.V[0] = want

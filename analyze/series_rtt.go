@@ -10,7 +10,7 @@ import (
 // RTTSampling chooses which round-trip time samples are taken.
 type RTTSampling string
 
-// rttGraph sampling rules.
+// RTT sampling rules.
 const (
 	// SampleAck takes Wireshark's tcp.analysis.ack_rtt, as the analysis
 	// computed it: an ACK exactly covering a segment's end, timed from its

@@ -642,7 +642,7 @@ func (l *limits) episode(d *dirAcc, s *reassembly.Segment, seq uint64, n int64, 
 	}
 }
 
-// windowGraph state of the advertising side, kept in dirAcc itself: it is
+// Window state of the advertising side, kept in dirAcc itself: it is
 // cheap and every direction advertises.
 type windowState struct {
 	lastWin     int64 // latest advertised (scaled) window, -1 none

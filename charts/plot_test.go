@@ -415,3 +415,65 @@ func tcptraceGraph(recs []analyze.Record, o analyze.SeriesOptions) *analyze.Grap
 	spec, _ := analyze.LookupGraph(analyze.GraphTCPTrace)
 	return spec.Draw(recs, o, analyze.GraphParams{})
 }
+
+// TestSpansAlongTheFoot: a graph's bands (Spans) are drawn in their lane
+// along the plot's foot, over the time they span: below the picture's
+// middle the recovery band's colour is a strip a few pixels high at the
+// bottom, over the right half of the time axis (its 5 to 10 s), not the
+// left.
+func TestSpansAlongTheFoot(t *testing.T) {
+	t0 := int64(1_700_000_000e9)
+	pt := func(s float64, v float64) analyze.Point {
+		return analyze.Point{Frame: 1, Time: t0 + int64(s*1e9), V: [3]float64{v}}
+	}
+	g := &analyze.Graph{Kind: analyze.GraphCwnd, Title: "bands", TimeOrigin: t0, XCol: -1,
+		X: analyze.Axis{Label: "time", Unit: "s", Time: true}, Y: analyze.Axis{Label: "bytes", Unit: "B"}, Columns: []string{"bytes"},
+		Series: []analyze.Series{
+			{Name: analyze.SeriesCwnd, Kind: analyze.Steps, Points: []analyze.Point{pt(0, 1000), pt(10, 50000)}},
+			{Name: analyze.SeriesRecovery, Kind: analyze.Spans, Points: []analyze.Point{pt(5, 0), pt(10, 0)}},
+		}}
+	var buf bytes.Buffer
+	if err := Render(&buf, g, PNG, PlotOptions{Width: 800, Height: 500}); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	band := seriesStyles[analyze.SeriesRecovery].color
+	near := func(x, y int) bool {
+		r, gg, b, _ := img.At(x, y).RGBA()
+		return absDiff(r>>8, uint32(band.R))+absDiff(gg>>8, uint32(band.G))+absDiff(b>>8, uint32(band.B)) < 30
+	}
+	// Where the band's pixels are, row by row: a strip near the bottom
+	// (and the legend's swatch near the top).
+	var rows []int
+	left, right := 800, 0
+	for y := 0; y < 500; y++ {
+		n := 0
+		for x := 0; x < 800; x++ {
+			if near(x, y) {
+				n++
+				if y > 250 {
+					left, right = min(left, x), max(right, x)
+				}
+			}
+		}
+		if n > 0 {
+			rows = append(rows, y)
+		}
+	}
+	var low []int
+	for _, y := range rows {
+		if y > 250 {
+			low = append(low, y)
+		}
+	}
+	if len(low) < 4 || low[len(low)-1]-low[0] > 20 || low[0] < 400 {
+		t.Fatalf("band rows below the middle %v: want a strip of a few pixels at the foot", low)
+	}
+	// Over 5 to 10 s of a 0 to 10 s axis: the right half of the plot.
+	if right-left < 250 || left < 350 {
+		t.Errorf("band from x=%d to %d: want the plot's right half", left, right)
+	}
+}
