@@ -60,7 +60,11 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     largest pipe of the last two round trips: the window changes little
 //     within one, while the sender does not fill it at every moment. Where
 //     the receiver's window or the application held the sender back, the
-//     line is what was used, a lower bound;
+//     line is what was used, a lower bound — except without SACK in a
+//     fast-retransmit episode once the algorithm is known
+//     (reductionVotes), where it is the window proportional rate
+//     reduction set at the last ACK (prrState), which a held sender
+//     does not fill;
 //   - ssthresh-estimate: at each loss episode's start (lossEpisodes),
 //     measured, not assumed: the bytes in flight after the first burst of
 //     sends once the episode ended, the window the sender settled at
@@ -179,6 +183,61 @@ type cwndBuilder struct {
 	lastNewAckFrame int64
 	lastDataFrame   int64
 	lastRec         Point // the last record's frame and time
+	prr             prrState
+}
+
+// prrState follows Linux's proportional rate reduction (RFC 6937,
+// tcp_cwnd_reduction) through a fast-retransmit episode: the window at
+// the loss (prior), the ssthresh it reduces to, the bytes delivered and
+// sent since the episode began, and cwnd as PRR set it at the last ACK
+// that delivered data (-1 none yet). Where the sender does not fill it
+// (the receive window or the application holds it), the pipe after a
+// burst stays below cwnd; PRR's value is then the window.
+type prrState struct {
+	on                   bool
+	prior, ss            int64
+	delivered, out, cwnd int64
+}
+
+// prrStart begins PRR at a fast retransmit, from a window of prior bytes,
+// to the ssthresh of the algorithm the episodes so far voted for (none
+// yet: Reno's half).
+func (b *cwndBuilder) prrStart(prior int64) {
+	seg := b.ep.maxSeg
+	if seg <= 0 || prior <= 0 {
+		b.prr = prrState{}
+		return
+	}
+	vote, ok := majorityVote(b.ep.reductionVotes())
+	if !ok || vote == VoteNone {
+		b.prr = prrState{}
+		return
+	}
+	b.prr = prrState{on: true, prior: prior, ss: linuxSsthresh(vote, (prior+seg/2)/seg) * seg, cwnd: -1}
+}
+
+// prrAck updates PRR's cwnd at an ACK that delivered newly bytes (pipe:
+// the pipe after it; advanced: the cumulative ACK moved).
+func (b *cwndBuilder) prrAck(newly, pipe int64, advanced bool) {
+	p, seg := &b.prr, b.ep.maxSeg
+	if !p.on || newly <= 0 {
+		return
+	}
+	p.delivered += newly
+	var snd int64
+	if delta := p.ss - pipe; delta < 0 {
+		snd = (p.ss*p.delivered+p.prior-1)/p.prior - p.out
+	} else {
+		snd = max(p.delivered-p.out, newly)
+		if advanced {
+			snd += seg
+		}
+		snd = min(delta, snd)
+	}
+	if p.out == 0 {
+		snd = max(snd, seg)
+	}
+	p.cwnd = pipe + max(snd, 0)
 }
 
 func newCwnd(o SeriesOptions) graphBuilder {
@@ -209,6 +268,12 @@ func (b *cwndBuilder) flush() {
 		v = max(v, min(b.line, b.rwnd))
 	}
 
+	if b.prr.on && b.prr.cwnd > v && !b.pp.sack {
+		// PRR's window, which the sender did not fill. With SACK the
+		// line falls to the pipe at an ACK no send followed instead
+		// (ackWithoutSend): the kernel runs score the same either way.
+		v = b.prr.cwnd
+	}
 	if !b.ep.inEpisode {
 		v = b.roundMax(b.burstTime, v)
 	} else {
@@ -349,6 +414,9 @@ func (b *cwndBuilder) add(r *Record) {
 			b.flush() // the sends before a timeout are a burst of their own
 			if !ev.fast {
 				b.pp.timeout()
+				b.prr.on = false
+			} else {
+				b.prrStart(max(b.line, 0))
 			}
 			b.episode(r, ev.fast, b.pendingFallback, true)
 		}
@@ -361,6 +429,9 @@ func (b *cwndBuilder) add(r *Record) {
 		b.lastDataFrame = r.Frame
 		b.moveState(r)
 		b.pp.data(r.Seq, end, r.Time)
+		if b.prr.on {
+			b.prr.out += n
+		}
 		if !b.burst {
 			b.burst, b.burstFrame, b.burstTime = true, r.Frame, r.Time
 		}
@@ -403,10 +474,26 @@ func (b *cwndBuilder) add(r *Record) {
 		b.episode(r, true, float64(max(b.line, 0)), true)
 		b.pendingBasis.kind = ssReentry
 		b.settledAtAck = true
+		b.prrStart(max(b.line, 0))
 	}
 	delivered, lost := b.pp.delivered, b.pp.lostBytes
-	marks := b.pp.sackMarks
+	marks, dupacks, una := b.pp.sackMarks, b.pp.dupacks, b.pp.una
 	b.pp.ack(r.Ack, r.SACK[:r.NSACK], dup, b.ep.inEpisode, r.Time)
+	if !b.ep.inEpisode || !b.epFast {
+		b.prr.on = false
+	} else if !b.pp.sack {
+		// Linux counts a duplicate ACK as one segment delivered, and a
+		// new ACK as those it covers less those the duplicates stood
+		// for, at least one (tcp_add_reno_sack, tcp_remove_reno_sacks).
+		newly := int64(0)
+		switch {
+		case b.pp.una > una:
+			newly = max(b.pp.delivered-delivered-dupacks*b.pp.maxSeg, b.pp.maxSeg)
+		case b.pp.dupacks > dupacks:
+			newly = b.pp.maxSeg
+		}
+		b.prrAck(newly, b.pp.pipe(), b.pp.una > una)
+	}
 	b.disorderAfter(dup, b.pp.sackMarks > marks, a.above)
 	b.bbrAck(r.Time, b.pp.delivered-delivered, b.pp.lostBytes-lost, b.ep.inEpisode && !b.bbrInEp, b.bbrInEp && !b.ep.inEpisode)
 	b.bbrInEp = b.ep.inEpisode
