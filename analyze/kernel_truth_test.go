@@ -253,7 +253,7 @@ var kernelFloor = map[string]struct {
 	"kn_geo_cubic_loss": {0.98, 0.99, 0},
 	"kn_bloat_cubic":    {0.99, 0.99, 0},
 	"kn_reverse_cubic":  {0.98, 0.99, 0},
-	"kn_vsat_cubic_rto": {0.90, 0.89, 0}, // PRR's window held through the NewReno stalls
+	"kn_vsat_cubic_rto": {0.92, 0.89, 0}, // PRR's window held through the NewReno stalls
 	"kn_bloat_reno":     {0.99, 0.99, 0},
 	"kn_rwnd_limited":   {0.97, 0, 0},
 	"kn_pep_cubic_loss": {0.865, 0, 0},

@@ -401,42 +401,40 @@ func TestEpisodeKindWithoutSACK(t *testing.T) {
 // cwnd, not the pipe.
 func TestPRRHeldSender(t *testing.T) {
 	const seg = 1000
-	b := &cwndBuilder{}
-	b.ep.maxSeg = seg
-	b.prr = prrState{on: true, prior: 20 * seg, ss: 10 * seg, cwnd: -1}
+	p := &prrState{on: true, prior: 20 * seg, ss: 10 * seg, cwnd: -1}
 	// The first duplicate ACK: pipe 19; PRR lets one segment go (the
 	// fast retransmit).
-	b.prrAck(seg, 19*seg, false)
-	if b.prr.cwnd != 20*seg {
-		t.Fatalf("at the first ACK cwnd %d, want %d", b.prr.cwnd, 20*seg)
+	p.ack(seg, 19*seg, false, seg)
+	if p.cwnd != 20*seg {
+		t.Fatalf("at the first ACK cwnd %d, want %d", p.cwnd, 20*seg)
 	}
-	b.prr.out += seg
+	p.out += seg
 	// Nine more duplicate ACKs, the sender sending as PRR allows:
 	// delivered 10, sent ceil(10·10/20) = 5.
 	pipe := int64(19 * seg)
 	for i := 2; i <= 10; i++ {
 		pipe -= seg
-		b.prrAck(seg, pipe, false)
-		if send := b.prr.cwnd - pipe; send > 0 {
-			b.prr.out += send
+		p.ack(seg, pipe, false, seg)
+		if send := p.cwnd - pipe; send > 0 {
+			p.out += send
 			pipe += send
 		}
 	}
-	if b.prr.out != 5*seg {
-		t.Fatalf("after 10 delivered PRR sent %d, want %d", b.prr.out, 5*seg)
+	if p.out != 5*seg {
+		t.Fatalf("after 10 delivered PRR sent %d, want %d", p.out, 5*seg)
 	}
 	// Held: the pipe falls to 6 segments with nothing sent; each ACK
 	// raises cwnd towards ssthresh, never past it.
 	for pipe > 6*seg {
 		pipe -= seg
-		b.prrAck(seg, pipe, false)
+		p.ack(seg, pipe, false, seg)
 	}
-	if b.prr.cwnd != 10*seg {
-		t.Fatalf("held at a pipe of 6 segments cwnd %d, want ssthresh %d", b.prr.cwnd, 10*seg)
+	if p.cwnd != 10*seg {
+		t.Fatalf("held at a pipe of 6 segments cwnd %d, want ssthresh %d", p.cwnd, 10*seg)
 	}
 	// An ACK that delivers nothing changes nothing.
-	b.prrAck(0, 2*seg, false)
-	if b.prr.cwnd != 10*seg {
-		t.Fatalf("an ACK delivering nothing moved cwnd to %d", b.prr.cwnd)
+	p.ack(0, 2*seg, false, seg)
+	if p.cwnd != 10*seg {
+		t.Fatalf("an ACK delivering nothing moved cwnd to %d", p.cwnd)
 	}
 }

@@ -61,10 +61,11 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     within one, while the sender does not fill it at every moment. Where
 //     the receiver's window or the application held the sender back, the
 //     line is what was used, a lower bound — except without SACK in a
-//     fast-retransmit episode once the algorithm is known
-//     (reductionVotes), where it is the window proportional rate
+//     fast-retransmit episode, where it is the window proportional rate
 //     reduction set at the last ACK (prrState), which a held sender
-//     does not fill;
+//     does not fill, to the ssthresh of the algorithm the episodes voted
+//     for (reductionVotes; until the first episode's reduction tells,
+//     the steps wait: resolve);
 //   - ssthresh-estimate: at each loss episode's start (lossEpisodes),
 //     measured, not assumed: the bytes in flight after the first burst of
 //     sends once the episode ended, the window the sender settled at
@@ -183,7 +184,54 @@ type cwndBuilder struct {
 	lastNewAckFrame int64
 	lastDataFrame   int64
 	lastRec         Point // the last record's frame and time
-	prr             prrState
+	// PRR through a fast-retransmit episode, under Reno's and CUBIC's
+	// ssthresh (by vote). Until the episodes tell which (the first's
+	// reduction is measured once it ends), the line's steps wait in
+	// deferred, each with its value under either and under neither
+	// (the pipe alone); shown is the line's last value drawn then.
+	prr      [2]prrState
+	deferred []deferredStep
+	shown    int64
+}
+
+// deferredStep is a step of the line waiting for the algorithm: its
+// value under Reno's PRR, CUBIC's, and neither's.
+type deferredStep struct {
+	p    Point
+	vals [3]int64
+}
+
+// maxDeferred bounds the steps that wait for the algorithm; past it they
+// are drawn as neither's.
+const maxDeferred = 1 << 14
+
+// knownVote is the reduction the episodes so far voted for, if they did
+// and it is Reno's or CUBIC's.
+func (b *cwndBuilder) knownVote() (int, bool) {
+	v, ok := majorityVote(b.ep.reductionVotes())
+	return v, ok && v != VoteNone
+}
+
+// resolve draws the deferred steps under the vote known now (else the
+// pipe's values).
+func (b *cwndBuilder) resolve() {
+	if len(b.deferred) == 0 {
+		return
+	}
+	i := 2
+	if v, ok := b.knownVote(); ok {
+		i = v
+	}
+	last := b.shown
+	for _, d := range b.deferred {
+		if v := d.vals[i]; v != last {
+			p := d.p
+			p.V[0] = float64(v)
+			b.set.add(SeriesCwnd, Steps, p)
+			last, b.lineTime = v, p.Time
+		}
+	}
+	b.line, b.deferred = last, b.deferred[:0]
 }
 
 // prrState follows Linux's proportional rate reduction (RFC 6937,
@@ -199,27 +247,30 @@ type prrState struct {
 	delivered, out, cwnd int64
 }
 
-// prrStart begins PRR at a fast retransmit, from a window of prior bytes,
-// to the ssthresh of the algorithm the episodes so far voted for (none
-// yet: Reno's half).
+// prrStart begins PRR at a fast retransmit, from a window of prior
+// bytes, to Reno's and CUBIC's ssthresh; none for a sender that does not
+// reduce (BBR).
 func (b *cwndBuilder) prrStart(prior int64) {
+	b.resolve()
 	seg := b.ep.maxSeg
-	if seg <= 0 || prior <= 0 {
-		b.prr = prrState{}
-		return
+	v, ok := majorityVote(b.ep.reductionVotes())
+	for i := range b.prr {
+		b.prr[i] = prrState{}
+		if seg > 0 && prior > 0 && !(ok && v == VoteNone) {
+			b.prr[i] = prrState{on: true, prior: prior, ss: linuxSsthresh(i, (prior+seg/2)/seg) * seg, cwnd: -1}
+		}
 	}
-	vote, ok := majorityVote(b.ep.reductionVotes())
-	if !ok || vote == VoteNone {
-		b.prr = prrState{}
-		return
-	}
-	b.prr = prrState{on: true, prior: prior, ss: linuxSsthresh(vote, (prior+seg/2)/seg) * seg, cwnd: -1}
 }
 
 // prrAck updates PRR's cwnd at an ACK that delivered newly bytes (pipe:
 // the pipe after it; advanced: the cumulative ACK moved).
 func (b *cwndBuilder) prrAck(newly, pipe int64, advanced bool) {
-	p, seg := &b.prr, b.ep.maxSeg
+	for i := range b.prr {
+		b.prr[i].ack(newly, pipe, advanced, b.ep.maxSeg)
+	}
+}
+
+func (p *prrState) ack(newly, pipe int64, advanced bool, seg int64) {
 	if !p.on || newly <= 0 {
 		return
 	}
@@ -238,6 +289,11 @@ func (b *cwndBuilder) prrAck(newly, pipe int64, advanced bool) {
 		snd = max(snd, seg)
 	}
 	p.cwnd = pipe + max(snd, 0)
+}
+
+// prrStop ends PRR (the episode ended, or a timeout came).
+func (b *cwndBuilder) prrStop() {
+	b.prr[0].on, b.prr[1].on = false, false
 }
 
 func newCwnd(o SeriesOptions) graphBuilder {
@@ -268,22 +324,44 @@ func (b *cwndBuilder) flush() {
 		v = max(v, min(b.line, b.rwnd))
 	}
 
-	if b.prr.on && b.prr.cwnd > v && !b.pp.sack {
-		// PRR's window, which the sender did not fill. With SACK the
-		// line falls to the pipe at an ACK no send followed instead
-		// (ackWithoutSend): the kernel runs score the same either way.
-		v = b.prr.cwnd
-	}
 	if !b.ep.inEpisode {
 		v = b.roundMax(b.burstTime, v)
 	} else {
 		b.recent = b.recent[:0]
+	}
+	// PRR's window, which the sender did not fill. With SACK the line
+	// falls to the pipe at an ACK no send followed instead
+	// (ackWithoutSend): the kernel runs score the same either way.
+	vals := [3]int64{v, v, v}
+	for i, p := range b.prr {
+		if p.on && p.cwnd > v && !b.pp.sack {
+			vals[i] = p.cwnd
+		}
+	}
+	vote, known := b.knownVote()
+	if known && len(b.deferred) == 0 {
+		v = vals[vote]
 	}
 	if v <= 0 || !b.f.inTime(b.burstTime) {
 		return
 	}
 	b.lastFrame, b.lastTime = b.burstFrame, b.burstTime
 	b.drawBBR(b.burstFrame, b.burstTime)
+	if !known && (vals[0] != v || vals[1] != v) || len(b.deferred) > 0 {
+		if len(b.deferred) == 0 {
+			b.shown = b.line
+		}
+		b.deferred = append(b.deferred, deferredStep{Point{Frame: b.burstFrame, Time: b.burstTime}, vals})
+		b.line = v
+		if len(b.deferred) >= maxDeferred {
+			for j := range b.deferred {
+				d := &b.deferred[j]
+				d.vals[0], d.vals[1] = d.vals[2], d.vals[2]
+			}
+			b.resolve()
+		}
+		return
+	}
 	if v != b.line {
 		b.set.add(SeriesCwnd, Steps, Point{Frame: b.burstFrame, Time: b.burstTime, V: [3]float64{float64(v)}})
 		b.line, b.lineTime = v, b.burstTime
@@ -294,6 +372,7 @@ func (b *cwndBuilder) flush() {
 // before the next left cwnd at the pipe (PRR sets cwnd to the pipe and
 // the segments it lets go, none here): the line falls to it at that ACK.
 func (b *cwndBuilder) ackWithoutSend() {
+	b.resolve()
 	if !b.ackPipeSet || b.ackPipe <= 0 || b.ackPipe >= b.line || !b.f.inTime(b.ackPipeAt.Time) {
 		return
 	}
@@ -414,7 +493,7 @@ func (b *cwndBuilder) add(r *Record) {
 			b.flush() // the sends before a timeout are a burst of their own
 			if !ev.fast {
 				b.pp.timeout()
-				b.prr.on = false
+				b.prrStop()
 			} else {
 				b.prrStart(max(b.line, 0))
 			}
@@ -429,8 +508,8 @@ func (b *cwndBuilder) add(r *Record) {
 		b.lastDataFrame = r.Frame
 		b.moveState(r)
 		b.pp.data(r.Seq, end, r.Time)
-		if b.prr.on {
-			b.prr.out += n
+		for i := range b.prr {
+			b.prr[i].out += n
 		}
 		if !b.burst {
 			b.burst, b.burstFrame, b.burstTime = true, r.Frame, r.Time
@@ -465,6 +544,9 @@ func (b *cwndBuilder) add(r *Record) {
 		b.markUndone = true
 	}
 	b.settle(ev)
+	if _, ok := b.knownVote(); ok {
+		b.resolve()
+	}
 	if ev.start {
 		// Recovery again at once: the last episode's window is the one
 		// recovery brought the sender to (PRR ends at ssthresh), not
@@ -480,7 +562,7 @@ func (b *cwndBuilder) add(r *Record) {
 	marks, dupacks, una := b.pp.sackMarks, b.pp.dupacks, b.pp.una
 	b.pp.ack(r.Ack, r.SACK[:r.NSACK], dup, b.ep.inEpisode, r.Time)
 	if !b.ep.inEpisode || !b.epFast {
-		b.prr.on = false
+		b.prrStop()
 	} else if !b.pp.sack {
 		// Linux counts a duplicate ACK as one segment delivered, and a
 		// new ACK as those it covers less those the duplicates stood
@@ -731,6 +813,7 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 func (b *cwndBuilder) graph() *Graph {
 	b.flush()
 	b.settle(b.ep.finish())
+	b.resolve()
 	b.drawMark()
 	b.band(b.state, b.stateFrom, b.lastRec)
 	b.endHold()
