@@ -253,7 +253,7 @@ var kernelFloor = map[string]struct {
 	"kn_geo_cubic_loss": {0.98, 0.99, 0},
 	"kn_bloat_cubic":    {0.99, 0.99, 0},
 	"kn_reverse_cubic":  {0.98, 0.99, 0},
-	"kn_vsat_cubic_rto": {0.92, 0.89, 0}, // PRR's window held through the NewReno stalls
+	"kn_vsat_cubic_rto": {0.92, 0.99, 0}, // PRR's window held through the NewReno stalls
 	"kn_bloat_reno":     {0.99, 0.99, 0},
 	"kn_rwnd_limited":   {0.97, 0, 0},
 	"kn_pep_cubic_loss": {0.865, 0, 0},
@@ -277,7 +277,7 @@ var kernelFloor = map[string]struct {
 	"kq_cubic_nosack_geo":  {0.96, 0.87, 0},
 	"kq_cubic_rto_heavy":   {0.90, 0.93, 0},
 	"kq_reno_2m_loss2":     {0.93, 0.91, 0}, // looked at once: its re-entered recovery gave the ssthresh rule at a re-entry
-	"kq_reno_nosack_loss2": {0.85, 0.79, 0}, // looked at: Linux undoes its first timeout (F-RTO) and the line cannot tell
+	"kq_reno_nosack_loss2": {0.85, 0.89, 0}, // looked at: Linux undoes its first timeout (F-RTO) and the line cannot tell
 	"kq_reno_nots":         {0.97, 0.99, 0},
 	"kq_reno_reverse_ba":   {0.98, 0.99, 1}, // the kernel's record ends before the sender's last two resends (the lab stops it with the client)
 }

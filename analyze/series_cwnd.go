@@ -189,6 +189,7 @@ type cwndBuilder struct {
 	// reduction is measured once it ends), the line's steps wait in
 	// deferred, each with its value under either and under neither
 	// (the pipe alone); shown is the line's last value drawn then.
+	wasIn    bool // in an episode before the last data segment
 	prr      [2]prrState
 	deferred []deferredStep
 	shown    int64
@@ -488,6 +489,7 @@ func (b *cwndBuilder) add(r *Record) {
 		n := int64(r.Len)
 		end := r.Seq + n
 		b.arrived(r, n)
+		b.wasIn = b.ep.inEpisode
 		ev := b.ep.data(r.Seq, end, r.Info.BytesInFlight, r.Info.Flags, r.TSVal, r.HasTS)
 		if ev.start {
 			b.flush() // the sends before a timeout are a burst of their own
@@ -781,7 +783,11 @@ func (b *cwndBuilder) settle(ev episodeEvent) {
 // episode marks a loss episode's start at r; settle is the last
 // episode's ssthresh if it is still pending (guessed: not measured).
 func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool) {
-	inRecovery := b.ep.inEpisode && b.epFast && !fast // a timeout in recovery (the tracker has begun it)
+	// A timeout in recovery: the episode before it not over (its end not
+	// acknowledged). One after it ended — also in RFC 6582's hold, the
+	// end acknowledged exactly, where Linux is still in recovery but
+	// snd_una == high_seq — sets a new ssthresh (tcp_enter_loss).
+	inRecovery := b.wasIn && b.epFast && !fast
 	b.epFast = fast
 	flight := max(b.line, 0)
 	if b.atReceiver() {
