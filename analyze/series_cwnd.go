@@ -189,10 +189,10 @@ type cwndBuilder struct {
 	// reduction is measured once it ends), the line's steps wait in
 	// deferred, each with its value under either and under neither
 	// (the pipe alone); shown is the line's last value drawn then.
-	wasIn    bool // in an episode before the last data segment
 	prr      [2]prrState
 	deferred []deferredStep
 	shown    int64
+	wasIn    bool // in an episode before the last data segment
 }
 
 // deferredStep is a step of the line waiting for the algorithm: its
@@ -213,16 +213,24 @@ func (b *cwndBuilder) knownVote() (int, bool) {
 	return v, ok && v != VoteNone
 }
 
+// neitherVote indexes a deferred step's value under neither algorithm.
+const neitherVote = 2
+
 // resolve draws the deferred steps under the vote known now (else the
 // pipe's values).
 func (b *cwndBuilder) resolve() {
 	if len(b.deferred) == 0 {
 		return
 	}
-	i := 2
+	i := neitherVote
 	if v, ok := b.knownVote(); ok {
 		i = v
 	}
+	b.resolveAs(i)
+}
+
+// resolveAs draws the deferred steps with their values under vote i.
+func (b *cwndBuilder) resolveAs(i int) {
 	last := b.shown
 	for _, d := range b.deferred {
 		if v := d.vals[i]; v != last {
@@ -271,6 +279,10 @@ func (b *cwndBuilder) prrAck(newly, pipe int64, advanced bool) {
 	}
 }
 
+// ack is tcp_cwnd_reduction at one ACK, in bytes (seg: one segment):
+// above ssthresh, out of what was delivered the share ssthresh/prior;
+// below, what was delivered (one more segment when the cumulative ACK
+// moved), up to ssthresh; at least the fast retransmit.
 func (p *prrState) ack(newly, pipe int64, advanced bool, seg int64) {
 	if !p.on || newly <= 0 {
 		return
@@ -339,27 +351,27 @@ func (b *cwndBuilder) flush() {
 			vals[i] = p.cwnd
 		}
 	}
-	vote, known := b.knownVote()
-	if known && len(b.deferred) == 0 {
-		v = vals[vote]
+	wait := false // the step waits for the algorithm (deferred)
+	if vals[0] != v || vals[1] != v || len(b.deferred) > 0 {
+		if vote, known := b.knownVote(); known && len(b.deferred) == 0 {
+			v = vals[vote]
+		} else {
+			wait = true
+		}
 	}
 	if v <= 0 || !b.f.inTime(b.burstTime) {
 		return
 	}
 	b.lastFrame, b.lastTime = b.burstFrame, b.burstTime
 	b.drawBBR(b.burstFrame, b.burstTime)
-	if !known && (vals[0] != v || vals[1] != v) || len(b.deferred) > 0 {
+	if wait {
 		if len(b.deferred) == 0 {
 			b.shown = b.line
 		}
 		b.deferred = append(b.deferred, deferredStep{Point{Frame: b.burstFrame, Time: b.burstTime}, vals})
 		b.line = v
 		if len(b.deferred) >= maxDeferred {
-			for j := range b.deferred {
-				d := &b.deferred[j]
-				d.vals[0], d.vals[1] = d.vals[2], d.vals[2]
-			}
-			b.resolve()
+			b.resolveAs(neitherVote)
 		}
 		return
 	}
@@ -546,8 +558,10 @@ func (b *cwndBuilder) add(r *Record) {
 		b.markUndone = true
 	}
 	b.settle(ev)
-	if _, ok := b.knownVote(); ok {
-		b.resolve()
+	if len(b.deferred) > 0 {
+		if _, ok := b.knownVote(); ok {
+			b.resolve()
+		}
 	}
 	if ev.start {
 		// Recovery again at once: the last episode's window is the one
