@@ -13,18 +13,27 @@ import (
 const ParquetFormat TableFormat = "parquet"
 
 // ParquetWriter writes tables of one set of columns as a Parquet file,
-// one row group per WriteRows call (per input file), with columns typed
-// from the descriptors: integers as INT64, numbers as DOUBLE at full
-// precision, booleans, strings as UTF-8, times as TIMESTAMP(NANOS, UTC).
+// with columns typed from the descriptors: integers as INT64, numbers as
+// DOUBLE at full precision, booleans, strings as UTF-8, times as
+// TIMESTAMP(NANOS, UTC). Cells go to the library column by column, a
+// batch of rows at a time, as its own values (parquet.Value), without
+// reflection or rows.
 type ParquetWriter struct {
-	cols []Doc
-	typ  reflect.Type // a struct with one optional field per column
-	w    *parquet.Writer
+	cols  []Doc
+	leaf  []int // the Parquet leaf column of each column
+	w     *parquet.Writer
+	vals  [][]parquet.Value // per column, the batch's cells
+	bytes []byte            // the text of the batch's string cells
 }
+
+// parquetBatch is how many rows are handed to the library at once.
+const parquetBatch = 4096
 
 // NewParquetWriter starts a Parquet file of the columns on w; Close ends
 // it.
 func NewParquetWriter(w io.Writer, cols []Doc) *ParquetWriter {
+	// A struct type gives the schema its columns in their order (a
+	// parquet.Group would sort them by name).
 	fields := make([]reflect.StructField, len(cols))
 	for i, c := range cols {
 		tag := c.Name + ",optional"
@@ -44,9 +53,75 @@ func NewParquetWriter(w io.Writer, cols []Doc) *ParquetWriter {
 		}
 		fields[i] = reflect.StructField{Name: fmt.Sprintf("C%d", i), Type: t, Tag: reflect.StructTag(`parquet:"` + tag + `"`)}
 	}
-	typ := reflect.StructOf(fields)
-	schema := parquet.SchemaOf(reflect.New(typ).Interface())
-	return &ParquetWriter{cols: cols, typ: typ, w: parquet.NewWriter(w, schema, parquet.Compression(&parquet.Zstd))}
+	schema := parquet.SchemaOf(reflect.New(reflect.StructOf(fields)).Interface())
+	pw := &ParquetWriter{cols: cols, leaf: make([]int, len(cols)),
+		w: parquet.NewWriter(w, schema, parquet.Compression(&parquet.Zstd))}
+	for i, c := range cols {
+		leaf, _ := schema.Lookup(c.Name)
+		pw.leaf[i] = leaf.ColumnIndex
+	}
+	pw.vals = make([][]parquet.Value, len(cols))
+	for i := range pw.vals {
+		pw.vals[i] = make([]parquet.Value, 0, parquetBatch)
+	}
+	return pw
+}
+
+// add appends one row to the batch, handing the batch over when full.
+func (pw *ParquetWriter) add(row []Value) error {
+	for i := range row {
+		cell := &row[i]
+		var v parquet.Value
+		switch {
+		case cell.Null:
+		case pw.cols[i].Kind == Int || pw.cols[i].Kind == Time:
+			v = parquet.Int64Value(cell.I)
+		case pw.cols[i].Kind == Float:
+			v = parquet.DoubleValue(cell.F)
+		case pw.cols[i].Kind == Bool:
+			v = parquet.BooleanValue(cell.B)
+		default:
+			// The batch's text in one buffer: a cell keeps pointing at
+			// its bytes when the buffer grows elsewhere, and the buffer is
+			// reused once the library has copied them.
+			start := len(pw.bytes)
+			if cell.isAddr {
+				pw.bytes = cell.Append(pw.bytes)
+			} else {
+				pw.bytes = append(pw.bytes, cell.S...)
+			}
+			v = parquet.ByteArrayValue(pw.bytes[start:len(pw.bytes):len(pw.bytes)])
+		}
+		if !cell.Null {
+			v.SetDefinitionLevel(1)
+		}
+		v.SetColumnIndex(pw.leaf[i])
+		pw.vals[i] = append(pw.vals[i], v)
+	}
+	if len(pw.vals[0]) == parquetBatch {
+		return pw.flushBatch()
+	}
+	return nil
+}
+
+// flushBatch hands the batch's cells to the library, which copies them.
+func (pw *ParquetWriter) flushBatch() error {
+	if len(pw.vals) == 0 || len(pw.vals[0]) == 0 {
+		return nil
+	}
+	cws := pw.w.ColumnWriters()
+	var err error
+	for i, vals := range pw.vals {
+		if err == nil {
+			_, err = cws[pw.leaf[i]].WriteRowValues(vals)
+		}
+		pw.vals[i] = vals[:0]
+	}
+	pw.bytes = pw.bytes[:0]
+	if err != nil {
+		return fmt.Errorf("parquet: %w", err)
+	}
+	return nil
 }
 
 // WriteRows writes rows as one row group.
@@ -55,29 +130,17 @@ func (pw *ParquetWriter) WriteRows(rows [][]Value) error {
 		return nil
 	}
 	for _, row := range rows {
-		v := reflect.New(pw.typ)
-		s := v.Elem()
-		for i, cell := range row {
-			if cell.Null {
-				continue
-			}
-			var x any
-			switch pw.cols[i].Kind {
-			case Int, Time:
-				x = &cell.I
-			case Float:
-				x = &cell.F
-			case Bool:
-				x = &cell.B
-			default:
-				str := cell.String()
-				x = &str
-			}
-			s.Field(i).Set(reflect.ValueOf(x))
+		if err := pw.add(row); err != nil {
+			return err
 		}
-		if err := pw.w.Write(v.Interface()); err != nil {
-			return fmt.Errorf("parquet: %w", err)
-		}
+	}
+	return pw.endGroup()
+}
+
+// endGroup ends the row group of the rows added.
+func (pw *ParquetWriter) endGroup() error {
+	if err := pw.flushBatch(); err != nil {
+		return err
 	}
 	if err := pw.w.Flush(); err != nil {
 		return fmt.Errorf("parquet: %w", err)
@@ -87,6 +150,9 @@ func (pw *ParquetWriter) WriteRows(rows [][]Value) error {
 
 // Close writes the footer.
 func (pw *ParquetWriter) Close() error {
+	if err := pw.flushBatch(); err != nil {
+		return err
+	}
 	if err := pw.w.Close(); err != nil {
 		return fmt.Errorf("parquet: %w", err)
 	}

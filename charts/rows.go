@@ -198,14 +198,13 @@ func (x *textRows) Close() error { return x.t.writeText(x.w) }
 // parquetRows writes row groups of at most parquetGroupRows rows.
 type parquetRows struct {
 	pw   *ParquetWriter
-	rows [][]Value
+	rows int // in the row group
 	err  error
 }
 
-// parquetGroupRows bounds a row group (and what is kept for it), and
-// parquetGroupCells its cells: a wide table's groups are shorter, so that
-// what is held stays near 40 MB whatever the columns (a cell is about 80
-// bytes).
+// parquetGroupRows bounds a row group, and parquetGroupCells its cells:
+// a wide table's groups are shorter, so that what the library holds for
+// a group stays bounded whatever the columns.
 const (
 	parquetGroupRows  = 1 << 16
 	parquetGroupCells = 1 << 19
@@ -215,18 +214,19 @@ func (p *parquetRows) WriteRow(row []Value) error {
 	if p.err != nil {
 		return p.err
 	}
-	p.rows = append(p.rows, append([]Value(nil), row...))
-	if len(p.rows) >= parquetGroupRows || len(p.rows)*len(row) >= parquetGroupCells {
+	p.err = p.pw.add(row)
+	p.rows++
+	if p.rows >= parquetGroupRows || p.rows*len(row) >= parquetGroupCells {
 		return p.EndGroup()
 	}
-	return nil
+	return p.err
 }
 
 func (p *parquetRows) EndGroup() error {
-	if p.err == nil {
-		p.err = p.pw.WriteRows(p.rows)
+	if p.err == nil && p.rows > 0 {
+		p.err = p.pw.endGroup()
 	}
-	p.rows = p.rows[:0]
+	p.rows = 0
 	return p.err
 }
 
