@@ -1,9 +1,8 @@
 package charts
 
 import (
-	"strconv"
-
 	"tcpviz/analyze"
+	"tcpviz/reassembly"
 )
 
 // PacketRow is one row of `tcpviz packets`: one TCP segment of a capture
@@ -12,7 +11,7 @@ type PacketRow struct {
 	File   string
 	Stream int
 	Start  int64 // the capture's first packet's time (time_rel_s counts from it)
-	Rec    *analyze.Record
+	Rec    analyze.Record
 }
 
 type packetCol = Column[PacketRow]
@@ -22,12 +21,20 @@ func packetFlag(name string, f analyze.Flag) packetCol {
 	return packetCol{name, Bool, "", "tcp.analysis." + name + " (as tshark sets it)", func(r *PacketRow) Value { return BoolV(r.Rec.Info.Flags.Has(f)) }}
 }
 
-// pathWords name the path analysis's verdicts.
-var pathWords = map[analyze.PathVerdict]string{
+// pathWords name the path analysis's verdicts ("" for none).
+var pathWords = [...]string{
 	analyze.PathNew:           "new",
 	analyze.PathRetransmitted: "retransmitted",
 	analyze.PathSpurious:      "spurious",
 	analyze.PathReordered:     "reordered",
+}
+
+// pathWord names v, "" for none.
+func pathWord(v analyze.PathVerdict) string {
+	if int(v) < len(pathWords) {
+		return pathWords[v]
+	}
+	return ""
 }
 
 // PacketsColumns are the columns of `tcpviz packets`, in order.
@@ -67,86 +74,81 @@ var PacketsColumns = Schema[PacketRow]{
 		return FloatV(float64(r.Rec.Info.AckRTT)/1e6, 6).Or(r.Rec.Info.AckRTT != -1) // negative where time ran backwards, as tshark's
 	}},
 	{"path_verdict", String, "", "what the path analysis made of a data segment as it was captured: new, retransmitted, spurious (its bytes had already arrived: at a receiver-side capture) or reordered (late, not resent); empty for others. A retransmission proven unneeded later (D-SACK) stays retransmitted here; summary counts it", func(r *PacketRow) Value {
-		w, ok := pathWords[r.Rec.Info.Path]
-		return StrV(w).Or(ok)
+		w := pathWord(r.Rec.Info.Path)
+		return StrV(w).Or(w != "")
 	}},
 }
 
-// PacketsCSV writes rows of every column of PacketsColumns, in their
-// order, as Schema.WriteCSV writes them (a test keeps the two equal) but
-// without a Value per cell: the file's text and each set of TCP flags'
-// are made once. The packets table's CSV, a million rows a second.
-func PacketsCSV(cw *CSVWriter) func(*PacketRow) error {
-	var file string
-	var fileTxt []byte
-	flagTxt := map[uint16][]byte{}
-	flagBits := [...]analyze.Flag{analyze.Retransmission, analyze.FastRetransmission, analyze.SpuriousRetrans, analyze.OutOfOrder,
-		analyze.LostSegment, analyze.DupAck}
-	flagBits2 := [...]analyze.Flag{analyze.ZeroWindow, analyze.ZeroWindowProbe, analyze.WindowFull, analyze.KeepAlive,
-		analyze.WindowUpdate, analyze.AckUnseen}
-	boolean := func(b bool) {
-		cw.buf = append(cw.buf, ',')
-		switch {
-		case cw.Times == TimeSpreadsheet && b:
-			cw.buf = append(cw.buf, '1')
-		case cw.Times == TimeSpreadsheet:
-			cw.buf = append(cw.buf, '0')
-		case b:
-			cw.buf = append(cw.buf, "true"...)
-		default:
-			cw.buf = append(cw.buf, "false"...)
-		}
+// flagNames are the TCP flag sets' texts (SYN|ACK), made once.
+var flagNames = func() (t [1 << 9]string) {
+	for f := range t {
+		t[f] = reassembly.Flags(f).String()
 	}
-	return func(r *PacketRow) error {
-		rec := r.Rec
-		if fileTxt == nil || r.File != file {
-			file, fileTxt = r.File, appendCSVField(nil, r.File)
-		}
-		b := append(cw.buf, fileTxt...)
-		b = strconv.AppendInt(append(b, ','), rec.Frame, 10)
-		b = AppendSeconds(append(b, ','), rec.Time)
-		b = AppendSeconds(append(b, ','), rec.Time-r.Start)
-		b = strconv.AppendInt(append(b, ','), int64(r.Stream), 10)
-		b = append(append(b, ','), rec.Dir.String()...)
-		b = strconv.AppendUint(append(b, ','), uint64(uint32(rec.Seq)), 10)
-		b = append(b, ',')
-		if rec.HasAck {
-			b = strconv.AppendUint(b, uint64(uint32(rec.Ack)), 10)
-		}
-		b = strconv.AppendInt(append(b, ','), int64(rec.Len), 10)
-		ft, ok := flagTxt[uint16(rec.Flags)]
-		if !ok {
-			ft = appendCSVField(nil, rec.Flags.String())
-			flagTxt[uint16(rec.Flags)] = ft
-		}
-		b = append(append(b, ','), ft...)
-		b = append(b, ',')
-		if rec.Info.Window >= 0 {
-			b = strconv.AppendInt(b, rec.Info.Window, 10)
-		}
-		cw.buf = b
-		for _, f := range flagBits {
-			boolean(rec.Info.Flags.Has(f))
-		}
-		cw.buf = append(cw.buf, ',')
-		if rec.Info.DupAckNum > 0 {
-			cw.buf = strconv.AppendInt(cw.buf, int64(rec.Info.DupAckNum), 10)
-		}
-		for _, f := range flagBits2 {
-			boolean(rec.Info.Flags.Has(f))
-		}
-		cw.buf = append(cw.buf, ',')
-		if rec.Info.BytesInFlight >= 0 {
-			cw.buf = strconv.AppendInt(cw.buf, rec.Info.BytesInFlight, 10)
-		}
-		cw.buf = append(cw.buf, ',')
-		if rec.Info.AckRTT != -1 {
-			cw.buf = strconv.AppendFloat(cw.buf, float64(rec.Info.AckRTT)/1e6, 'f', 6, 64)
-		}
-		cw.buf = append(cw.buf, ',')
-		if w, ok := pathWords[rec.Info.Path]; ok {
-			cw.buf = append(cw.buf, w...)
-		}
-		return cw.endRow()
+	return t
+}()
+
+// packetFlags are the analysis flags' columns, in order, from the 12th
+// column on; duplicate_ack_num sits after the sixth.
+var packetFlags = [...]analyze.Flag{analyze.Retransmission, analyze.FastRetransmission, analyze.SpuriousRetrans,
+	analyze.OutOfOrder, analyze.LostSegment, analyze.DupAck,
+	analyze.ZeroWindow, analyze.ZeroWindowProbe, analyze.WindowFull, analyze.KeepAlive, analyze.WindowUpdate, analyze.AckUnseen}
+
+// PacketCells writes the row of r, every column of PacketsColumns in
+// their order, as the Schema's cells are (a test keeps the two equal)
+// but without a Value per cell: the packets table's fast path to CSV and
+// Parquet.
+func PacketCells(c Cells, r *PacketRow) error {
+	rec := &r.Rec
+	c.String(0, r.File)
+	c.Int(1, rec.Frame)
+	c.Seconds(2, rec.Time)
+	c.Seconds(3, rec.Time-r.Start)
+	c.Int(4, int64(r.Stream))
+	c.String(5, rec.Dir.String())
+	c.Int(6, int64(uint32(rec.Seq)))
+	if rec.HasAck {
+		c.Int(7, int64(uint32(rec.Ack)))
+	} else {
+		c.Empty(7)
 	}
+	c.Int(8, int64(rec.Len))
+	if rec.Flags < reassembly.Flags(len(flagNames)) {
+		c.String(9, flagNames[rec.Flags])
+	} else {
+		c.String(9, rec.Flags.String())
+	}
+	if rec.Info.Window >= 0 {
+		c.Int(10, rec.Info.Window)
+	} else {
+		c.Empty(10)
+	}
+	i := 11
+	for k, f := range packetFlags {
+		if k == 6 {
+			if rec.Info.DupAckNum > 0 {
+				c.Int(i, int64(rec.Info.DupAckNum))
+			} else {
+				c.Empty(i)
+			}
+			i++
+		}
+		c.Bool(i, rec.Info.Flags.Has(f))
+		i++
+	}
+	if rec.Info.BytesInFlight >= 0 {
+		c.Int(i, rec.Info.BytesInFlight)
+	} else {
+		c.Empty(i)
+	}
+	if rec.Info.AckRTT != -1 {
+		c.Float(i+1, float64(rec.Info.AckRTT)/1e6, 6)
+	} else {
+		c.Empty(i + 1)
+	}
+	if w := pathWord(rec.Info.Path); w != "" {
+		c.String(i+2, w)
+	} else {
+		c.Empty(i + 2)
+	}
+	return c.EndRow()
 }

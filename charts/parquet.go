@@ -71,34 +71,59 @@ func NewParquetWriter(w io.Writer, cols []Doc) *ParquetWriter {
 func (pw *ParquetWriter) add(row []Value) error {
 	for i := range row {
 		cell := &row[i]
-		var v parquet.Value
 		switch {
 		case cell.Null:
+			pw.null(i)
 		case pw.cols[i].Kind == Int || pw.cols[i].Kind == Time:
-			v = parquet.Int64Value(cell.I)
+			pw.cell(i, parquet.Int64Value(cell.I))
 		case pw.cols[i].Kind == Float:
-			v = parquet.DoubleValue(cell.F)
+			pw.cell(i, parquet.DoubleValue(cell.F))
 		case pw.cols[i].Kind == Bool:
-			v = parquet.BooleanValue(cell.B)
-		default:
-			// The batch's text in one buffer: a cell keeps pointing at
-			// its bytes when the buffer grows elsewhere, and the buffer is
-			// reused once the library has copied them.
+			pw.cell(i, parquet.BooleanValue(cell.B))
+		case cell.isAddr:
 			start := len(pw.bytes)
-			if cell.isAddr {
-				pw.bytes = cell.Append(pw.bytes)
-			} else {
-				pw.bytes = append(pw.bytes, cell.S...)
-			}
-			v = parquet.ByteArrayValue(pw.bytes[start:len(pw.bytes):len(pw.bytes)])
+			pw.bytes = cell.Append(pw.bytes)
+			pw.text(i, start)
+		default:
+			pw.str(i, cell.S)
 		}
-		if !cell.Null {
-			v.SetDefinitionLevel(1)
-		}
-		v.SetColumnIndex(pw.leaf[i])
-		pw.vals[i] = append(pw.vals[i], v)
 	}
-	if len(pw.vals[0]) == parquetBatch {
+	return pw.endRow()
+}
+
+// cell appends v, not null, to column i's batch.
+func (pw *ParquetWriter) cell(i int, v parquet.Value) {
+	v.SetDefinitionLevel(1)
+	v.SetColumnIndex(pw.leaf[i])
+	pw.vals[i] = append(pw.vals[i], v)
+}
+
+// null appends a null to column i's batch.
+func (pw *ParquetWriter) null(i int) {
+	var v parquet.Value
+	v.SetColumnIndex(pw.leaf[i])
+	pw.vals[i] = append(pw.vals[i], v)
+}
+
+// str appends s to column i's batch.
+func (pw *ParquetWriter) str(i int, s string) {
+	start := len(pw.bytes)
+	pw.bytes = append(pw.bytes, s...)
+	pw.text(i, start)
+}
+
+// text appends the text the batch's buffer holds from start on to column
+// i's batch. The batch's text is in one buffer: a cell keeps pointing at
+// its bytes when the buffer grows elsewhere, and the buffer is reused once
+// the library has copied them.
+func (pw *ParquetWriter) text(i, start int) {
+	end := len(pw.bytes)
+	pw.cell(i, parquet.ByteArrayValue(pw.bytes[start:end:end]))
+}
+
+// endRow ends a row, handing the batch over when it is full.
+func (pw *ParquetWriter) endRow() error {
+	if len(pw.vals[0]) >= parquetBatch {
 		return pw.flushBatch()
 	}
 	return nil

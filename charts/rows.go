@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+
+	"github.com/parquet-go/parquet-go"
 )
 
 // RowWriter writes the rows of a table, one format each: the one way
@@ -58,6 +60,8 @@ type csvRows struct {
 }
 
 func (c *csvRows) CSV() *CSVWriter { return c.cw }
+
+func (c *csvRows) Cells() Cells { return c.cw }
 
 func (c *csvRows) WriteRow(row []Value) error {
 	if c.err != nil {
@@ -217,6 +221,28 @@ func (p *parquetRows) WriteRow(row []Value) error {
 	p.err = p.pw.add(row)
 	p.rows++
 	if p.rows >= parquetGroupRows || p.rows*len(row) >= parquetGroupCells {
+		return p.EndGroup()
+	}
+	return p.err
+}
+
+func (p *parquetRows) Cells() Cells { return p }
+
+// The cells of a row (Cells); EndRow counts it into the row group.
+func (p *parquetRows) Int(i int, v int64)            { p.pw.cell(i, parquet.Int64Value(v)) }
+func (p *parquetRows) Seconds(i int, ns int64)       { p.pw.cell(i, parquet.DoubleValue(float64(ns)/1e9)) }
+func (p *parquetRows) Float(i int, v float64, _ int) { p.pw.cell(i, parquet.DoubleValue(v)) }
+func (p *parquetRows) Number(i int, v float64)       { p.pw.cell(i, parquet.DoubleValue(v)) }
+func (p *parquetRows) Bool(i int, b bool)            { p.pw.cell(i, parquet.BooleanValue(b)) }
+func (p *parquetRows) String(i int, s string)        { p.pw.str(i, s) }
+func (p *parquetRows) Empty(i int)                   { p.pw.null(i) }
+func (p *parquetRows) EndRow() error {
+	if p.err != nil {
+		return p.err
+	}
+	p.err = p.pw.endRow()
+	p.rows++
+	if p.rows >= parquetGroupRows || p.rows*len(p.pw.cols) >= parquetGroupCells {
 		return p.EndGroup()
 	}
 	return p.err

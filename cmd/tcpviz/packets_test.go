@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"tcpviz/charts"
@@ -105,10 +107,10 @@ func TestPacketsMatchTshark(t *testing.T) {
 	t.Logf("%d captures, %d frames equal to tshark's", checked, frames)
 }
 
-// TestPacketsFastCSV: the packets table's own CSV writer (charts.
-// PacketsCSV) writes what the schema's cells write, byte for byte, in
-// both the default and the spreadsheet forms, on captures with
-// retransmissions, SACK, duplicate ACKs and zero windows.
+// TestPacketsFastCSV: the packets table's own fast path (charts.
+// PacketCells) writes what the schema's cells write, byte for byte, as
+// CSV in both the default and the spreadsheet forms and as Parquet, on
+// captures with retransmissions, SACK, duplicate ACKs and zero windows.
 func TestPacketsFastCSV(t *testing.T) {
 	var names []string
 	for _, c := range charts.PacketsColumns {
@@ -122,6 +124,15 @@ func TestPacketsFastCSV(t *testing.T) {
 			if c1 != 0 || c2 != 0 || fast != slow || strings.Count(fast, "\n") < 10 {
 				t.Errorf("%s (%s): the fast CSV (%d bytes) differs from the schema's (%d bytes)", f, tf, len(fast), len(slow))
 			}
+		}
+		dir := t.TempDir()
+		fastPQ, slowPQ := filepath.Join(dir, "fast.parquet"), filepath.Join(dir, "slow.parquet")
+		_, _, c1 := tcpviz(t, nil, "packets", "-o", fastPQ, f)
+		_, _, c2 := tcpviz(t, nil, "packets", "-o", slowPQ, "--fields", all, f)
+		a, _ := os.ReadFile(fastPQ)
+		b, _ := os.ReadFile(slowPQ)
+		if c1 != 0 || c2 != 0 || len(a) < 1000 || !bytes.Equal(a, b) {
+			t.Errorf("%s: the fast Parquet (%d bytes) differs from the schema's (%d bytes)", f, len(a), len(b))
 		}
 	}
 }

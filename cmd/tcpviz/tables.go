@@ -31,7 +31,11 @@ type tableSpec[R any] struct {
 	// csvRow, if set, makes how rows are streamed as CSV (else
 	// schema.WriteCSV).
 	csvRow func(cw *charts.CSVWriter) func(*R) error
-	rows   func(file string, cr *analyze.ConnResult, add func(*R))
+	// cells, if set, writes a row of every column to the formats that
+	// take cells (charts.CellRows: CSV, Parquet) without making its
+	// Values; csvRow comes first for CSV.
+	cells func(c charts.Cells, r *R) error
+	rows  func(file string, cr *analyze.ConnResult, add func(*R))
 	// flowRows, when set instead of rows, makes one table of the flows of
 	// every transport (flows.go).
 	flowRows func(file string, fr *analyze.FlowResult, add func(*R))
@@ -41,10 +45,10 @@ type tableSpec[R any] struct {
 	// (--filter); matched counts them.
 	filter  filterExpr
 	matched *atomic.Int64
-	// segRows, when set instead of rows, makes one row per TCP segment,
-	// in capture order, with its analysis (packets); start is the
-	// capture's first segment's time.
-	segRows func(file string, start int64, c *reassembly.Conn, r *analyze.Record, add func(*R))
+	// segRow, when set instead of rows, makes one row per TCP segment,
+	// in capture order, with its analysis (packets), into row; start is
+	// the capture's first segment's time.
+	segRow func(row *R, file string, start int64, c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo)
 }
 
 var streamsSpec = tableSpec[charts.StreamRow]{
@@ -82,10 +86,10 @@ var packetsSpec = tableSpec[charts.PacketRow]{
 	analyze: true,
 	schema:  charts.PacketsColumns,
 	file:    func(r *charts.PacketRow) string { return r.File },
-	segRows: func(file string, start int64, c *reassembly.Conn, r *analyze.Record, add func(*charts.PacketRow)) {
-		add(&charts.PacketRow{File: file, Stream: c.Stream, Start: start, Rec: r})
+	segRow: func(row *charts.PacketRow, file string, start int64, c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo) {
+		row.File, row.Stream, row.Start, row.Rec = file, c.Stream, start, analyze.NewRecord(seg, info)
 	},
-	csvRow: charts.PacketsCSV,
+	cells: charts.PacketCells,
 }
 
 func packetsCommand(e *env) *cli.Command {
@@ -131,10 +135,10 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 		return true
 	}
 	switch {
-	case spec.segRows != nil:
+	case spec.segRow != nil:
 		o.Analyze = true
 		var start int64
-		var rec analyze.Record
+		var row R
 		kept := map[int]bool{} // by stream, while the connection lives
 		o.OnSegment = func(c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo) {
 			if start == 0 {
@@ -152,8 +156,8 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 					return
 				}
 			}
-			rec = analyze.NewRecord(seg, info)
-			spec.segRows(file, start, c, &rec, add)
+			spec.segRow(&row, file, start, c, seg, info)
+			add(&row)
 		}
 		if spec.filter != nil {
 			o.OnConn = func(cr *analyze.ConnResult) { delete(kept, cr.Info.Stream) }
@@ -226,7 +230,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 			}
 		}
 		if len(pf.Names) > 0 {
-			spec.csvRow = nil // the table's own CSV fast path writes its own columns
+			spec.csvRow, spec.cells = nil, nil // the table's own fast paths write its own columns
 		}
 		spec.times = tf.Times
 		readable := false // the text table's few columns, not asked for
@@ -249,7 +253,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 				fmt.Fprintf(e.stderr, "tcpviz: the text table shows %d of the %d columns: --fields all (or -f csv) for every one, --fields a,b,c for those\n", len(sel), len(spec.schema))
 			}
 			// The table's own CSV fast path writes every column.
-			spec.schema, spec.csvRow = sel, nil
+			spec.schema, spec.csvRow, spec.cells = sel, nil, nil
 		}
 		ins, err := e.inputsOf(c, bf, pf.args(c)...)
 		if err != nil {
@@ -351,10 +355,16 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 				row = spec.schema.AppendRow(row[:0], r)
 				return rw.WriteRow(row)
 			}
+			if c, ok := rw.(charts.CellRows); ok && spec.cells != nil {
+				cells := c.Cells()
+				write = func(r *R) error { return spec.cells(cells, r) }
+			}
 			if c, ok := rw.(charts.CSVRows); ok {
-				write = func(r *R) error { return spec.schema.WriteCSV(c.CSV(), r) }
-				if spec.csvRow != nil {
+				switch {
+				case spec.csvRow != nil:
 					write = spec.csvRow(c.CSV())
+				case spec.cells == nil:
+					write = func(r *R) error { return spec.schema.WriteCSV(c.CSV(), r) }
 				}
 			}
 			add = func(r *R) {
