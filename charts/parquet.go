@@ -27,7 +27,7 @@ type ParquetWriter struct {
 }
 
 // parquetBatch is how many rows are handed to the library at once.
-const parquetBatch = 4096
+const parquetBatch = 512
 
 // NewParquetWriter starts a Parquet file of the columns on w; Close ends
 // it.

@@ -182,6 +182,7 @@ type CSVWriter struct {
 	// decimals: a table's times are mostly of the same second.
 	sec    int64
 	secTxt []byte
+	memos  []cellMemo // the typed cells' (Seconds, String), per column
 }
 
 // csvFlushAt is how much the CSVWriter buffers before writing.
@@ -239,15 +240,69 @@ func (cw *CSVWriter) Int(i int, v int64) {
 }
 
 // Seconds appends ns as seconds with nine decimals (SecondsV's text).
+// The text up to the point is kept per column: a column's times are
+// mostly of the second before.
 func (cw *CSVWriter) Seconds(i int, ns int64) {
 	cw.comma(i)
-	cw.buf = AppendSeconds(cw.buf, ns)
+	m := cw.memo(i)
+	if ns < 0 {
+		cw.buf = AppendSeconds(cw.buf, ns)
+		return
+	}
+	sec := ns / 1e9
+	if !m.set || m.v != sec {
+		m.txt = append(strconv.AppendInt(m.txt[:0], sec, 10), '.')
+		m.set, m.v = true, sec
+	}
+	cw.buf = appendNine(append(cw.buf, m.txt...), uint32(ns-sec*1e9))
 }
 
-// String appends s, quoted where RFC 4180 needs it.
+// String appends s, quoted where RFC 4180 needs it. The text is kept per
+// column: a column's strings are mostly the one before (a file's name).
 func (cw *CSVWriter) String(i int, s string) {
 	cw.comma(i)
+	m := cw.memo(i)
+	if m.set && m.s == s {
+		cw.buf = append(cw.buf, m.txt...)
+		return
+	}
+	start := len(cw.buf)
 	cw.buf = appendCSVField(cw.buf, s)
+	m.set, m.s, m.txt = true, s, append(m.txt[:0], cw.buf[start:]...)
+}
+
+// cellMemo is the last cell a column's typed writer wrote: a value and
+// its text.
+type cellMemo struct {
+	set bool
+	v   int64
+	s   string
+	txt []byte
+}
+
+// memo is column i's memo.
+func (cw *CSVWriter) memo(i int) *cellMemo {
+	if i >= len(cw.memos) {
+		cw.memos = append(cw.memos, make([]cellMemo, i+1-len(cw.memos))...)
+	}
+	return &cw.memos[i]
+}
+
+// digitPairs are 00 to 99.
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
+
+// appendNine appends v < 1e9 as nine digits.
+func appendNine(dst []byte, v uint32) []byte {
+	var b [9]byte
+	for k := 7; k >= 1; k -= 2 {
+		d := v % 100
+		v /= 100
+		b[k], b[k+1] = digitPairs[2*d], digitPairs[2*d+1]
+	}
+	b[0] = byte('0' + v)
+	return append(dst, b[:]...)
 }
 
 // Number appends v with as few decimals as are exact (FloatV(v, -1)).

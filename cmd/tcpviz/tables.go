@@ -373,6 +373,14 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 				}
 				keep(write(r))
 			}
+			if spec.segRow != nil && !stdoutTTY {
+				// A row per packet: written on a core of its own.
+				var finish func() error
+				add, finish = handoff(write)
+				res := tableRows(spec, src, add)
+				keep(finish())
+				return res
+			}
 		}
 		return tableRows(spec, src, add)
 	})
@@ -401,6 +409,49 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 		return errReported
 	}
 	return nil
+}
+
+// handoff runs write on a goroutine of its own, handing it the rows
+// added in batches, so that a table of a row per packet is made on one
+// core and written on the other. add copies *r (a row holds no pointer
+// to what its maker reuses); finish waits for the rows added to be
+// written and returns write's first error (rows after it are dropped).
+func handoff[R any](write func(*R) error) (add func(*R), finish func() error) {
+	const size, batches = 1024, 4
+	full, free := make(chan []R, batches), make(chan []R, batches+1)
+	for range batches + 1 {
+		free <- make([]R, 0, size)
+	}
+	var err error // the writer's, read after done
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for b := range full {
+			for i := range b {
+				if err == nil {
+					err = write(&b[i])
+				}
+			}
+			free <- b[:0]
+		}
+	}()
+	cur := <-free
+	add = func(r *R) {
+		cur = append(cur, *r)
+		if len(cur) == size {
+			full <- cur
+			cur = <-free
+		}
+	}
+	finish = func() error {
+		if len(cur) > 0 {
+			full <- cur
+		}
+		close(full)
+		<-done
+		return err
+	}
+	return add, finish
 }
 
 // writePartition writes one input's rows as DIR/part-0.parquet, streaming
