@@ -187,6 +187,10 @@ func (a *analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *Packet
 	}
 	a.addWire(c, s, info, want)
 	info.Path = v
+	info.Proved = nil
+	if a.ahead == nil && len(a.path.proved) > 0 {
+		info.Proved = a.path.proved
+	}
 }
 
 // addWire is addTo's Wireshark analysis.

@@ -58,6 +58,12 @@ type PacketInfo struct {
 	// PathNone when the path was analysed elsewhere (a summary run's
 	// analyzer, see Run).
 	Path PathVerdict
+	// Proved are the frames of earlier retransmissions this segment proved
+	// spurious (its D-SACK, its timestamp echo, a late original: see
+	// Path), in the order proven: valid until the next segment is
+	// analysed (Run's OnSegment: during the call). None when the path was
+	// analysed elsewhere; a Record (NewRecord) has none.
+	Proved []int64
 }
 
 // Has reports whether all of f2 are set.
@@ -96,6 +102,7 @@ func NewRecord(s *reassembly.Segment, info PacketInfo) Record {
 		TSVal:  s.Opt.TSVal, TSEcr: s.Opt.TSEcr, HasTS: s.Opt.HasTimestamp,
 		Info: info,
 	}
+	r.Info.Proved = nil // the segment's news, not the record's
 	if r.HasAck {
 		r.Ack = s.RelSeq(s.Dir.Reverse(), s.AckAbs)
 		for i := 0; i < int(s.Opt.NSACK); i++ {

@@ -31,6 +31,9 @@ type pathAnalyzer struct {
 	// connection.
 	lastConn  *reassembly.Conn
 	lastState *pathConn
+	// proved are the frames of the retransmissions the segment Add
+	// took last proved spurious.
+	proved []int64
 }
 
 // Vantage is where the capture point sits on one direction's path.
@@ -186,26 +189,31 @@ const (
 	PathNone PathVerdict = iota
 	// PathNew: bytes seen here for the first time, in order.
 	PathNew
-	// PathRetransmitted: bytes the sender had sent before — a resend of
-	// bytes seen here, or a repair filling a hole here (see
-	// PathStats.Retransmitted), however Wireshark labels it.
+	// PathRetransmitted: a resend of bytes seen here (see
+	// PathStats.Retransmitted), however Wireshark labels it: a loss
+	// repair as far as is known when it is seen.
 	PathRetransmitted
 	// PathSpurious: a retransmission known to be unneeded as it was seen:
 	// at a receiver-side capture, bytes that had already arrived.
 	// Retransmissions proven spurious later (a D-SACK, a timestamp echo, a
-	// late original) are PathRetransmitted when seen.
+	// late original) are PathRetransmitted or PathLostUpstream when seen;
+	// PacketInfo.Proved names them when the proof comes.
 	PathSpurious
 	// PathReordered: an original that arrived late, below bytes sent after
 	// it, and was not resent (RFC 4737); possible only where the path
 	// before the capture point can reorder (a receiver-side or middle
 	// capture).
 	PathReordered
+	// PathLostUpstream: a retransmission filling a hole here: its bytes
+	// were lost before the capture point.
+	PathLostUpstream
 )
 
 // Add feeds segment s of connection c, in capture order, as the
 // reassembly.Scanner returns them, and returns its verdict. Capture
 // duplicates are ignored.
 func (p *pathAnalyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PathVerdict {
+	p.proved = p.proved[:0]
 	if c == nil || s == nil || s.Duplicate || s.Dir > reassembly.S2C {
 		return PathNone
 	}
@@ -239,6 +247,7 @@ func (p *pathAnalyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PathVerdic
 	}
 	if s.PayloadLen > 0 && pc.dir[s.Dir] == nil {
 		pc.dir[s.Dir] = newPathDir()
+		pc.dir[s.Dir].proved = &p.proved
 	}
 	fwd, rev := pc.dir[s.Dir], pc.dir[s.Dir.Reverse()]
 	v := PathNone

@@ -9,6 +9,7 @@ import (
 // pathDir is the path analysis of one direction that carries data: the
 // data seen at the capture point, and the peer's feedback about it.
 type pathDir struct {
+	proved *[]int64 // the analyzer's: the frames proven spurious (prove)
 	// Data seen at the capture point: everything below highEnd except the
 	// holes.
 	highEnd  uint64
@@ -111,6 +112,7 @@ const (
 )
 
 type rtxRec struct {
+	frame     int64 // the resend's
 	seq, end  uint64
 	time      int64
 	ackedAt   int64
@@ -225,7 +227,7 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 		units := (holeBytes + f.maxLen - 1) / f.maxLen
 		f.n.lostUpstream += units
 		f.addRtx(s, kindFiller, int16(min(units, 1<<14)))
-		return PathRetransmitted
+		return PathLostUpstream
 	}
 	// Keep-alive: one byte below the next expected one, already
 	// acknowledged (Wireshark's tcp.analysis.keep_alive; not data).
@@ -318,7 +320,7 @@ func (f *pathDir) addRtx(s *reassembly.Segment, kind uint8, units int16) {
 		f.pushEpisode(f.episode)
 	}
 	r := rtxRec{
-		seq: seq, end: end, time: now, episode: f.episode,
+		frame: s.Frame, seq: seq, end: end, time: now, episode: f.episode,
 		tsval: s.Opt.TSVal, hasTS: s.Opt.HasTimestamp && s.Opt.TSVal != 0, ipid: s.IPID,
 		kind: kind, lostUnits: units,
 		leftEdge: seq <= f.cumAck || (!f.ackSet && seq <= f.firstSeq),
@@ -348,6 +350,9 @@ func (f *pathDir) prove(r *rtxRec, p uint8) {
 	}
 	r.proof = p
 	f.n.proof[r.kind][p]++
+	if f.proved != nil {
+		*f.proved = append(*f.proved, r.frame)
+	}
 	if r.kind == kindFiller {
 		f.openFillers--
 	}

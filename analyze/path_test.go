@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"tcpviz/internal/capturetest"
@@ -27,6 +28,8 @@ type pathSim struct {
 	sack     bool
 	cli, srv netip.AddrPort
 	verdict  PathVerdict // of the last segment
+	proved   []int64     // the frames the last segment proved spurious
+	frame    int64       // the last segment's
 }
 
 const ms = int64(1e6)
@@ -108,7 +111,10 @@ func (ps *pathSim) seg(d reassembly.Direction, flags reassembly.Flags, seq, ack 
 		s.Duplicate = true
 	}
 	ps.conn = c
+	ps.frame++
+	s.Frame = ps.frame
 	ps.verdict = ps.p.Add(c, &s)
+	ps.proved = append(ps.proved[:0], ps.p.proved...)
 }
 
 // handshake opens the connection; toServer and toClient are the round
@@ -494,7 +500,11 @@ func TestPathVerdict(t *testing.T) {
 	type step struct {
 		do   func(ps *pathSim)
 		want PathVerdict
+		// mark notes this step's frame; proves wants the last marked
+		// one proved spurious by this step (none proved otherwise).
+		mark, proves bool
 	}
+	const marks, proves = true, true
 	data := func(seq uint32, id uint16) func(*pathSim) {
 		return func(ps *pathSim) { ps.data(seq, segLen, withIPID(id)) }
 	}
@@ -505,39 +515,54 @@ func TestPathVerdict(t *testing.T) {
 		steps []step
 	}{
 		{"sender: a resend is a retransmission", senderSim, []step{
-			{data(1, 10), PathNew}, {data(1001, 11), PathNew},
-			{func(ps *pathSim) { ps.ack(1) }, PathNone},
-			{wait(5 * ms), PathNone}, // sooner than an RTT: Wireshark's out-of-order
-			{data(1, 12), PathRetransmitted},
+			{data(1, 10), PathNew, false, false}, {data(1001, 11), PathNew, false, false},
+			{func(ps *pathSim) { ps.ack(1) }, PathNone, false, false},
+			{wait(5 * ms), PathNone, false, false}, // sooner than an RTT: Wireshark's out-of-order
+			{data(1, 12), PathRetransmitted, false, false},
 		}},
 		{"receiver: a late original is reordered", receiverSim, []step{
-			{data(1, 10), PathNew}, {data(2001, 12), PathNew},
-			{wait(ms), PathNone},
-			{data(1001, 11), PathReordered},
+			{data(1, 10), PathNew, false, false}, {data(2001, 12), PathNew, false, false},
+			{wait(ms), PathNone, false, false},
+			{data(1001, 11), PathReordered, false, false},
 		}},
 		{"receiver: a repair is a retransmission", receiverSim, []step{
-			{data(1, 10), PathNew}, {data(2001, 12), PathNew},
-			{wait(100 * ms), PathNone},
-			{data(1001, 13), PathRetransmitted},
-			{data(1001, 11), PathReordered}, // its late original: proves the repair spurious
+			{data(1, 10), PathNew, false, false}, {data(2001, 12), PathNew, false, false},
+			{wait(100 * ms), PathNone, false, false},
+			{data(1001, 13), PathLostUpstream, marks, false},
+			{data(1001, 11), PathReordered, false, proves}, // its late original: proves the repair spurious
+		}},
+		{"sender: a D-SACK proves a resend spurious", senderSim, []step{
+			{data(1, 10), PathNew, false, false}, {data(1001, 11), PathNew, false, false},
+			{func(ps *pathSim) { ps.ack(1) }, PathNone, false, false},
+			{wait(300 * ms), PathNone, false, false},
+			{data(1, 12), PathRetransmitted, marks, false},
+			{func(ps *pathSim) { ps.ack(2001) }, PathNone, false, false},
+			{func(ps *pathSim) { ps.ack(2001, withSACK(1, 1001)) }, PathNone, false, proves},
 		}},
 		{"receiver: a resend of bytes received is spurious", receiverSim, []step{
-			{data(1, 10), PathNew}, {data(1001, 11), PathNew},
-			{wait(300 * ms), PathNone},
-			{data(1, 12), PathSpurious},
+			{data(1, 10), PathNew, false, false}, {data(1001, 11), PathNew, false, false},
+			{wait(300 * ms), PathNone, false, false},
+			{data(1, 12), PathSpurious, false, false},
 		}},
 		{"a capture duplicate has no verdict", senderSim, []step{
-			{data(1, 10), PathNew},
-			{func(ps *pathSim) { ps.data(1, segLen, withIPID(10), asDuplicate()) }, PathNone},
+			{data(1, 10), PathNew, false, false},
+			{func(ps *pathSim) { ps.data(1, segLen, withIPID(10), asDuplicate()) }, PathNone, false, false},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ps := tc.sim(t, 1000)
+			var marked int64
 			for i, st := range tc.steps {
-				ps.verdict = PathNone
+				ps.verdict, ps.proved = PathNone, nil
 				st.do(ps)
 				if ps.verdict != st.want {
 					t.Errorf("step %d: verdict %d, want %d", i, ps.verdict, st.want)
+				}
+				if st.mark {
+					marked = ps.frame
+				}
+				if want := []int64{marked}; st.proves && !slices.Equal(ps.proved, want) || !st.proves && len(ps.proved) > 0 {
+					t.Errorf("step %d: proved frames %v, want %v", i, ps.proved, st.proves)
 				}
 			}
 		})

@@ -218,7 +218,7 @@ func dataSeries(r *Record) string {
 	switch r.Info.Path {
 	case PathNew:
 		return SeriesData
-	case PathRetransmitted:
+	case PathRetransmitted, PathLostUpstream:
 		return SeriesRetrans
 	case PathSpurious:
 		return SeriesSpurious

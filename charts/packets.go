@@ -1,6 +1,8 @@
 package charts
 
 import (
+	"sort"
+
 	"tcpviz/analyze"
 	"tcpviz/reassembly"
 )
@@ -12,6 +14,10 @@ type PacketRow struct {
 	Stream int
 	Start  int64 // the capture's first packet's time (time_rel_s counts from it)
 	Rec    analyze.Record
+	// Proved are the frames of earlier retransmissions this packet proved
+	// spurious (analyze.PacketInfo.Proved): PacketHold marks their rows.
+	// Valid while PacketHold.Add runs, not kept.
+	Proved []int64
 }
 
 type packetCol = Column[PacketRow]
@@ -21,12 +27,13 @@ func packetFlag(name string, f analyze.Flag) packetCol {
 	return packetCol{name, Bool, "", "tcp.analysis." + name + " (as tshark sets it)", func(r *PacketRow) Value { return BoolV(r.Rec.Info.Flags.Has(f)) }}
 }
 
-// pathWords name the path analysis's verdicts ("" for none).
+// pathWords name the path analysis's verdicts on retransmissions and
+// late originals ("" for others).
 var pathWords = [...]string{
-	analyze.PathNew:           "new",
-	analyze.PathRetransmitted: "retransmitted",
+	analyze.PathRetransmitted: "loss_repair",
 	analyze.PathSpurious:      "spurious",
 	analyze.PathReordered:     "reordered",
+	analyze.PathLostUpstream:  "lost_upstream_repair",
 }
 
 // pathWord names v, "" for none.
@@ -73,7 +80,7 @@ var PacketsColumns = Schema[PacketRow]{
 	{"ack_rtt_ms", Float, "ms", "tcp.analysis.ack_rtt: the round trip this ACK measured; empty when it acknowledges no segment exactly", func(r *PacketRow) Value {
 		return FloatV(float64(r.Rec.Info.AckRTT)/1e6, 6).Or(r.Rec.Info.AckRTT != -1) // negative where time ran backwards, as tshark's
 	}},
-	{"path_verdict", String, "", "what the path analysis made of a data segment as it was captured: new, retransmitted, spurious (its bytes had already arrived: at a receiver-side capture) or reordered (late, not resent); empty for others. A retransmission proven unneeded later (D-SACK) stays retransmitted here; summary counts it", func(r *PacketRow) Value {
+	{"path_verdict", String, "", "what the path did to a resent or late data segment: loss_repair (a resend of bytes seen here, needed as far as is known), lost_upstream_repair (a resend filling a hole here: lost before the capture point), spurious (a resend proven unneeded: its bytes had arrived, or a later D-SACK, timestamp echo or late original proved it), reordered (a late original, not resent); empty for other segments. A resend's row waits for its proof, in capture order, up to 4 s of capture time or 65,536 rows", func(r *PacketRow) Value {
 		w := pathWord(r.Rec.Info.Path)
 		return StrV(w).Or(w != "")
 	}},
@@ -152,3 +159,79 @@ func PacketCells(c Cells, r *PacketRow) error {
 	}
 	return c.EndRow()
 }
+
+// PacketHold passes packet rows on in capture order, holding a resend's
+// row (loss_repair, lost_upstream_repair), and so every row after it,
+// until a later packet proves it spurious or it has waited HoldTime of
+// capture time or HoldRows rows: a D-SACK, an Eifel timestamp echo or a
+// late original comes about a round trip after the resend, and a row's
+// verdict is then the one the summary counts. Memory stays bounded by
+// HoldRows rows.
+type PacketHold struct {
+	emit func(*PacketRow)
+	rows []PacketRow // from head on, in capture order
+	head int
+}
+
+// The bounds of a row's wait.
+const (
+	HoldTime = int64(4e9)
+	HoldRows = 1 << 16
+)
+
+// NewPacketHold returns a hold that passes rows on to emit.
+func NewPacketHold(emit func(*PacketRow)) *PacketHold { return &PacketHold{emit: emit} }
+
+// waits says whether r's verdict may still change.
+func waits(r *PacketRow) bool {
+	return r.Rec.Info.Path == analyze.PathRetransmitted || r.Rec.Info.Path == analyze.PathLostUpstream
+}
+
+// Add takes the next row: it marks the rows it proves spurious, and
+// passes on those that need not wait any more.
+func (h *PacketHold) Add(r *PacketRow) {
+	for _, f := range r.Proved {
+		h.prove(f)
+	}
+	if h.head == len(h.rows) && !waits(r) {
+		h.emit(r) // nothing waits: straight through
+		return
+	}
+	h.rows = append(h.rows, *r)
+	h.rows[len(h.rows)-1].Proved = nil
+	h.release(r.Rec.Time, false)
+}
+
+// prove marks the held resend of frame f spurious.
+func (h *PacketHold) prove(f int64) {
+	q := h.rows[h.head:]
+	i := sort.Search(len(q), func(i int) bool { return q[i].Rec.Frame >= f })
+	for ; i < len(q) && q[i].Rec.Frame == f; i++ {
+		if waits(&q[i]) {
+			q[i].Rec.Info.Path = analyze.PathSpurious
+		}
+	}
+}
+
+// release passes on the rows at the head that need not wait: all of them
+// when flush is set.
+func (h *PacketHold) release(now int64, flush bool) {
+	for h.head < len(h.rows) {
+		r := &h.rows[h.head]
+		if !flush && waits(r) && now-r.Rec.Time < HoldTime && len(h.rows)-h.head <= HoldRows {
+			break
+		}
+		h.emit(r)
+		h.head++
+	}
+	switch {
+	case h.head == len(h.rows):
+		h.rows, h.head = h.rows[:0], 0
+	case h.head > HoldRows:
+		n := copy(h.rows, h.rows[h.head:])
+		h.rows, h.head = h.rows[:n], 0
+	}
+}
+
+// Flush passes on every row held.
+func (h *PacketHold) Flush() { h.release(0, true) }

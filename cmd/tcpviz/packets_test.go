@@ -136,3 +136,63 @@ func TestPacketsFastCSV(t *testing.T) {
 		}
 	}
 }
+
+// TestPacketsVerdictsAgreeWithSummary: the packets table's path_verdict,
+// counted per capture and direction, gives the summary's path columns —
+// every resend one of loss_repair, lost_upstream_repair or spurious
+// (retransmitted_packets), the spurious ones those the summary proved
+// (spurious_retransmitted_packets: a D-SACK, an echo or a late original
+// after the resend moves its row), the reordered ones reordered_packets —
+// on the bundled captures of both ends and the middle of a path, and on
+// the corpus's truth captures when ../shared is there.
+func TestPacketsVerdictsAgreeWithSummary(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/truth-mid/*.pcap.gz")
+	more, _ := filepath.Glob("../../testdata/labelled/*.pcap.gz")
+	files = append(append(files, more...), "../../testdata/lossy_sll2.pcap", "../../testdata/truth-jitter/gt_j10_loss1.tx.pcap.gz")
+	if shared, _ := filepath.Glob(filepath.Join(golden.SharedCaptures(), "truth", "*.pcap*")); len(shared) > 0 {
+		files = append(files, shared...)
+	} else {
+		t.Log("no ../shared/captures/truth: the bundled captures only")
+	}
+	var spurious, proven int
+	for _, f := range files {
+		pk, stderr, code := tcpviz(t, nil, "packets", "-f", "csv", "--fields", "direction,path_verdict", f)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", f, code, stderr)
+		}
+		count := map[string]map[string]int{}
+		for _, r := range flowsCSV(t, pk) {
+			if count[r["direction"]] == nil {
+				count[r["direction"]] = map[string]int{}
+			}
+			count[r["direction"]][r["path_verdict"]]++
+		}
+		sum, stderr, code := tcpviz(t, nil, "summary", "-f", "csv", "--fields", "direction,retransmitted_packets,spurious_retransmitted_packets,reordered_packets", f)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", f, code, stderr)
+		}
+		want := map[string][3]int{}
+		for _, r := range flowsCSV(t, sum) {
+			var w [3]int
+			for i, k := range []string{"retransmitted_packets", "spurious_retransmitted_packets", "reordered_packets"} {
+				n, _ := strconv.Atoi(r[k])
+				w[i] = n
+			}
+			x := want[r["direction"]]
+			want[r["direction"]] = [3]int{x[0] + w[0], x[1] + w[1], x[2] + w[2]}
+		}
+		for dir, w := range want {
+			c := count[dir]
+			got := [3]int{c["loss_repair"] + c["lost_upstream_repair"] + c["spurious"], c["spurious"], c["reordered"]}
+			if got != w {
+				t.Errorf("%s %s: packets give resends, spurious, reordered %v; summary %v", filepath.Base(f), dir, got, w)
+			}
+			spurious += c["spurious"]
+			proven += c["spurious"]
+		}
+	}
+	if spurious == 0 {
+		t.Fatal("no spurious resend in the captures: the test proves nothing")
+	}
+	t.Logf("%d captures; %d spurious resends as the summary counts them", len(files), proven)
+}

@@ -49,6 +49,9 @@ type tableSpec[R any] struct {
 	// in capture order, with its analysis (packets), into row; start is
 	// the capture's first segment's time.
 	segRow func(row *R, file string, start int64, c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo)
+	// hold, if set, stands between segRow's rows and their writing (a
+	// verdict known later: charts.PacketHold); flush passes on the rest.
+	hold func(emit func(*R)) (add func(*R), flush func())
 }
 
 var streamsSpec = tableSpec[charts.StreamRow]{
@@ -88,6 +91,11 @@ var packetsSpec = tableSpec[charts.PacketRow]{
 	file:    func(r *charts.PacketRow) string { return r.File },
 	segRow: func(row *charts.PacketRow, file string, start int64, c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo) {
 		row.File, row.Stream, row.Start, row.Rec = file, c.Stream, start, analyze.NewRecord(seg, info)
+		row.Proved = info.Proved
+	},
+	hold: func(emit func(*charts.PacketRow)) (func(*charts.PacketRow), func()) {
+		h := charts.NewPacketHold(emit)
+		return h.Add, h.Flush
 	},
 	cells: charts.PacketCells,
 }
@@ -137,6 +145,11 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 	switch {
 	case spec.segRow != nil:
 		o.Analyze = true
+		if spec.hold != nil {
+			var flush func()
+			add, flush = spec.hold(add)
+			defer flush() // after Run: what was read before a failure too
+		}
 		var start int64
 		var row R
 		kept := map[int]bool{} // by stream, while the connection lives
