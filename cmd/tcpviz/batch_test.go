@@ -118,6 +118,26 @@ func TestParquetOutputs(t *testing.T) {
 	if len(f.RowGroups()) < 4 {
 		t.Errorf("%d row groups: want one per input", len(f.RowGroups()))
 	}
+	// A row per packet: several inputs streamed one after the other, in
+	// order, a row group (at least) each.
+	two := []string{"../../testdata/lossy_sll2.pcap", "../../testdata/geo_short.pcap"}
+	pk := filepath.Join(dir, "p.parquet")
+	if _, stderr, code := tcpviz(t, nil, append([]string{"packets", "-o", pk}, two...)...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	pkCSV, _, _ := tcpviz(t, nil, append([]string{"packets", "-f", "csv", "--fields", "file"}, two...)...)
+	if raw, err = os.ReadFile(pk); err != nil {
+		t.Fatal(err)
+	}
+	if f, err = parquet.OpenFile(bytes.NewReader(raw), int64(len(raw))); err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(strings.Count(pkCSV, "\n") - 1); f.NumRows() != want || want < 2000 {
+		t.Errorf("packets: %d Parquet rows, CSV %d", f.NumRows(), want)
+	}
+	if len(f.RowGroups()) != 2 || !strings.HasPrefix(pkCSV, "file\n"+two[0]) || !strings.HasSuffix(pkCSV, two[1]+"\n") {
+		t.Errorf("packets of two inputs: %d row groups (want 2), rows not in input order", len(f.RowGroups()))
+	}
 	pdir := filepath.Join(dir, "parts")
 	stdout, stderr, code := tcpviz(t, nil, "streams", "--format", "parquet", "--out-dir", pdir, "../../testdata/geo_short.pcap", "../../testdata/lossy_sll2.pcap")
 	if code != 0 {

@@ -342,8 +342,14 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 	}
 	// One input streams its rows as they come (CSV straight from the
 	// records where the table allows it); several are collected per input
-	// and emitted in input order, a Parquet row group each.
-	stream := len(ins) == 1 && !partitions
+	// and emitted in input order, a Parquet row group each. A row per
+	// packet is never collected: several inputs are then read one after
+	// the other, each streamed, a Parquet row group (at least) each.
+	stream := (len(ins) == 1 || spec.segRow != nil) && !partitions
+	jobs := jf.Jobs
+	if stream && len(ins) > 1 {
+		jobs = 1
+	}
 	perInput := make([][][]charts.Value, len(ins))
 	work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
 		spec := spec
@@ -392,13 +398,19 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 				add, finish = handoff(write)
 				res := tableRows(spec, src, add)
 				keep(finish())
+				if len(ins) > 1 {
+					keep(rw.EndGroup())
+				}
 				return res
+			}
+			if len(ins) > 1 {
+				defer func() { keep(rw.EndGroup()) }()
 			}
 		}
 		return tableRows(spec, src, add)
 	})
 	failed := false
-	forEachInput(ins, jf.Jobs, work, func(i int, _ input, r fileResult) {
+	forEachInput(ins, jobs, work, func(i int, _ input, r fileResult) {
 		if rw != nil && !stream {
 			if stdoutTTY && len(perInput[i]) > 0 {
 				e.bar.clear()
@@ -440,12 +452,19 @@ func handoff[R any](write func(*R) error) (add func(*R), finish func() error) {
 	go func() {
 		defer close(done)
 		for b := range full {
-			for i := range b {
-				if err == nil {
-					err = write(&b[i])
+			func() {
+				defer func() {
+					if r := recover(); r != nil && err == nil {
+						err = fmt.Errorf("internal error writing a row: %v (a bug in tcpviz: please report it)", r)
+					}
+				}()
+				for i := range b {
+					if err == nil {
+						err = write(&b[i])
+					}
 				}
-			}
-			free <- b[:0]
+			}()
+			free <- b[:0] // after a failure too: add never waits for ever
 		}
 	}()
 	cur := <-free
