@@ -17,13 +17,21 @@ const ParquetFormat TableFormat = "parquet"
 // DOUBLE at full precision, booleans, strings as UTF-8, times as
 // TIMESTAMP(NANOS, UTC). Cells go to the library column by column, a
 // batch of rows at a time, as its own values (parquet.Value), without
-// reflection or rows.
+// reflection or rows. A row group is encoded, compressed and written on a
+// goroutine of its own while the next one is filled.
 type ParquetWriter struct {
 	cols  []Doc
 	leaf  []int // the Parquet leaf column of each column
 	w     *parquet.Writer
 	vals  [][]parquet.Value // per column, the batch's cells
 	bytes []byte            // the text of the batch's string cells
+	rg    *parquet.ConcurrentRowGroupWriter
+	rows  int                                    // in rg
+	full  chan *parquet.ConcurrentRowGroupWriter // to the committer
+	free  chan *parquet.ConcurrentRowGroupWriter // committed, for reuse
+	done  chan struct{}                          // the committer ended
+	err   error                                  // the committer's first, read after done or from errc
+	errc  chan error                             // the committer's first error, once
 }
 
 // parquetBatch is how many rows are handed to the library at once.
@@ -49,7 +57,10 @@ func NewParquetWriter(w io.Writer, cols []Doc) *ParquetWriter {
 			t = reflect.TypeFor[*int64]()
 			tag += ",timestamp(nanosecond:utc)"
 		default:
+			// Dictionary-encoded: a table's strings repeat (the file's
+			// name on every row, a direction, a set of flags).
 			t = reflect.TypeFor[*string]()
+			tag += ",dict"
 		}
 		fields[i] = reflect.StructField{Name: fmt.Sprintf("C%d", i), Type: t, Tag: reflect.StructTag(`parquet:"` + tag + `"`)}
 	}
@@ -60,6 +71,11 @@ func NewParquetWriter(w io.Writer, cols []Doc) *ParquetWriter {
 		leaf, _ := schema.Lookup(c.Name)
 		pw.leaf[i] = leaf.ColumnIndex
 	}
+	pw.full, pw.free = make(chan *parquet.ConcurrentRowGroupWriter), make(chan *parquet.ConcurrentRowGroupWriter, 2)
+	pw.done, pw.errc = make(chan struct{}), make(chan error, 1)
+	pw.rg = pw.w.BeginRowGroup()
+	pw.free <- pw.w.BeginRowGroup()
+	go pw.commit()
 	pw.vals = make([][]parquet.Value, len(cols))
 	for i := range pw.vals {
 		pw.vals[i] = make([]parquet.Value, 0, parquetBatch)
@@ -134,7 +150,8 @@ func (pw *ParquetWriter) flushBatch() error {
 	if len(pw.vals) == 0 || len(pw.vals[0]) == 0 {
 		return nil
 	}
-	cws := pw.w.ColumnWriters()
+	cws := pw.rg.ColumnWriters()
+	pw.rows += len(pw.vals[0])
 	var err error
 	for i, vals := range pw.vals {
 		if err == nil {
@@ -167,15 +184,49 @@ func (pw *ParquetWriter) endGroup() error {
 	if err := pw.flushBatch(); err != nil {
 		return err
 	}
-	if err := pw.w.Flush(); err != nil {
-		return fmt.Errorf("parquet: %w", err)
+	select {
+	case err := <-pw.errc:
+		pw.errc <- err
+		return err
+	default:
 	}
+	if pw.rows == 0 {
+		return nil
+	}
+	pw.full <- pw.rg
+	pw.rg, pw.rows = <-pw.free, 0
 	return nil
 }
 
-// Close writes the footer.
+// commit encodes, compresses and writes the row groups it is handed, in
+// order, and hands them back for reuse.
+func (pw *ParquetWriter) commit() {
+	defer close(pw.done)
+	for rg := range pw.full {
+		if pw.err == nil {
+			if err := rg.Flush(); err != nil {
+				pw.err = err
+			} else if _, err := rg.Commit(); err != nil {
+				pw.err = err
+			}
+			if pw.err != nil {
+				pw.err = fmt.Errorf("parquet: %w", pw.err)
+				pw.errc <- pw.err
+			}
+		}
+		pw.free <- rg
+	}
+}
+
+// Close writes the last row group and the footer.
 func (pw *ParquetWriter) Close() error {
-	if err := pw.flushBatch(); err != nil {
+	err := pw.endGroup()
+	close(pw.full)
+	<-pw.done
+	if err == nil {
+		err = pw.err
+	}
+	if err != nil {
 		return err
 	}
 	if err := pw.w.Close(); err != nil {
