@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"math"
 	"net/netip"
 	"os"
@@ -117,6 +118,7 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 	spec, _ := LookupGraph(GraphCwnd)
 	g := spec.Draw(l.Records, SeriesOptions{Conn: c, Dir: d}, GraphParams{})
 	line, ss := g.Lookup(SeriesCwnd), g.Lookup(SeriesSsthresh)
+
 	if line == nil || len(line.Points) == 0 {
 		t.Fatal("no cwnd-estimate line")
 	}
@@ -161,6 +163,8 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 				want := float64(*e.Ssthresh * mss)
 				if math.Abs(sv-want) <= 0.1*want {
 					k.ssWithin++
+				} else if os.Getenv("TCPVIZ_KERNEL_DEBUG") != "" {
+					fmt.Printf("ssthresh missed: the episode entered %.3f s after the line's start, kernel %d segments, the graph %.1f\n", float64(entered-first)/1e9, *e.Ssthresh, sv/float64(mss))
 				}
 			}
 			entered = -1
