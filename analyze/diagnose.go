@@ -378,7 +378,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		k := p.LossEventsSpurious
 		add(FindSpuriousTimeouts, fmt.Sprintf("spurious timeouts: %d of %d retransmissions proven unneeded, %d sent on timers (a delay spike or a peer that stalls), cwnd reduced %d times", spurious, p.Retransmitted, p.RTORetransmissions, k),
 			map[string]float64{"spurious": float64(spurious), "rto": float64(p.RTORetransmissions), "cwnd_reductions": float64(k), "retransmitted": float64(p.Retransmitted)})
-	case p.HasData && (late >= 3 && 200*late >= st.DataPackets || spurious >= 3 && 5*spurious >= p.Retransmitted):
+	case p.HasData && (late >= 3 && 200*late >= st.DataPackets || spurious >= 3 && 5*spurious >= p.Retransmitted && (late > 0 || p.Vantage != VantageReceiver && p.Vantage != VantageMiddle)):
+		// Where late data shows (a receiver- or mid-path capture), spurious
+		// resends with none late are not reordering's: go-back-N resending
+		// what had arrived, without SACK, or lost ACKs.
 		ev := map[string]float64{"late": float64(late), "spurious": float64(spurious), "cwnd_reductions": float64(p.LossEventsSpurious)}
 		var said []string
 		if late > 0 {

@@ -133,9 +133,6 @@ var labelMisses = map[string]string{
 	// The receiver's 32 KB window, 1% loss: its window closes (a stall),
 	// and the gaps of loss recovery read as an application.
 	"mx_200ms_5m_w32_l1.rx": "window and loss at the receiver",
-	// Without SACK, go-back-N resends arrive below the next expected byte:
-	// counted as reordered at the receiver.
-	"rl_100ms_10m_l1_nosack.rx": "go-back-N duplicates as reordering",
 }
 
 // TestDiagnosisAgainstLabels: at both capture points of every labelled run

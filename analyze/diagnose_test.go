@@ -38,6 +38,12 @@ func TestDiagnose(t *testing.T) {
 			st.Path = PathStats{HasData: true, Retransmitted: 35, SpuriousRetransmitted: 35, LossEvents: 30, LossEventsSpurious: 30}
 			st.RetransPackets = 0 // what Wireshark says at the sender
 		}, want: "reordering: 35 spurious retransmissions, cwnd reduced 30 times"},
+		{name: "spurious resends at a receiver, none late: go-back-N, not reordering", st: func(st, rcv *DirStats) {
+			st.Path = PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 27, SpuriousRetransmitted: 12, LostUpstream: 15, LossEvents: 7}
+		}, want: "loss: 15 segments lost (1.5%: 0 after the capture point, 15 before it)"},
+		{name: "spurious resends at a receiver, some late: reordering", st: func(st, rcv *DirStats) {
+			st.Path = PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 27, SpuriousRetransmitted: 12, LostUpstream: 15, LossEvents: 7, Reordered: 2}
+		}, want: "loss: 15 segments lost (1.5%: 0 after the capture point, 15 before it); reordering: 2 segments came late (0.2%), 12 spurious retransmissions, cwnd reduced 0 times"},
 		{name: "spurious timeouts", st: func(st, rcv *DirStats) {
 			st.Path = PathStats{HasData: true, Retransmitted: 11, SpuriousRetransmitted: 11, RTORetransmissions: 11, LossEventsSpurious: 11}
 		}, want: "spurious timeouts: 11 of 11 retransmissions proven unneeded, 11 sent on timers (a delay spike or a peer that stalls), cwnd reduced 11 times"},
