@@ -438,3 +438,23 @@ func TestPRRHeldSender(t *testing.T) {
 		t.Fatalf("an ACK delivering nothing moved cwnd to %d", p.cwnd)
 	}
 }
+
+// TestSsthreshKeptAtBackoff: a timeout that keeps the ssthresh before it
+// (in recovery, or the timer backing off with nothing acknowledged since
+// the last timeout) draws that ssthresh, even where the line at it is
+// below two segments (after a timeout, one): Linux's tcp_enter_loss does
+// not reduce then.
+func TestSsthreshKeptAtBackoff(t *testing.T) {
+	const seg = 1000
+	var b cwndBuilder
+	b.ep.maxSeg = seg
+	b.ssBasis = []ssBasis{{window: 20 * seg, kind: ssTimeout}, {window: seg, kind: ssTimeoutInRecovery}, {window: 9 * seg, kind: ssTimeout}}
+	g := &Graph{Series: []Series{{Name: SeriesSsthresh, Points: []Point{{V: [3]float64{3 * seg}}, {V: [3]float64{2 * seg}}, {V: [3]float64{3 * seg}}}}}}
+	b.crossCheck(g, VoteReno)
+	got := g.Lookup(SeriesSsthresh).Points
+	for i, want := range []float64{10 * seg, 10 * seg, 4 * seg} {
+		if got[i].V[0] != want {
+			t.Errorf("ssthresh %d: %.0f, want %.0f", i, got[i].V[0], want)
+		}
+	}
+}

@@ -172,6 +172,7 @@ type cwndBuilder struct {
 	heldKind         heldKind
 	heldFrom, heldTo Point
 	lastAckSeq       int64
+	epAck            int64 // lastAckSeq when the last episode began
 	// disorder: Linux's, entered from open at a duplicate ACK or one
 	// SACKing new data, kept while SACKed data is outstanding (without
 	// SACK: duplicate ACKs since the last new one); see disorderAfter.
@@ -426,7 +427,7 @@ type ssBasis struct {
 const (
 	ssFast              = iota // a fast retransmit's
 	ssTimeout                  // a timeout's
-	ssTimeoutInRecovery        // a timeout in recovery: Linux keeps the recovery's ssthresh
+	ssTimeoutInRecovery        // a timeout in recovery, or the timer backing off: Linux keeps the ssthresh
 	ssReentry                  // recovery entered again at once: from the last ssthresh
 )
 
@@ -455,10 +456,11 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 			w = (int64(prev) + seg/2) / seg // the window it reduces is the last ssthresh
 		}
 		want := float64(linuxSsthresh(vote, w) * seg)
-		if basis.kind == ssTimeoutInRecovery && prev > 0 {
+		keep := basis.kind == ssTimeoutInRecovery && prev > 0
+		if keep {
 			want = prev
 		}
-		if w >= 2 && (basis.guessed || basis.kind == ssTimeout || basis.kind == ssTimeoutInRecovery || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
+		if keep || w >= 2 && (basis.guessed || basis.kind == ssTimeout || basis.kind == ssTimeoutInRecovery || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
 			p.V[0] = want
 		}
 		prev = p.V[0]
@@ -802,7 +804,12 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 	// end acknowledged exactly, where Linux is still in recovery but
 	// snd_una == high_seq — sets a new ssthresh (tcp_enter_loss).
 	inRecovery := b.wasIn && b.epFast && !fast
-	b.epFast = fast
+	// A timeout again in a timeout's episode with nothing newly
+	// acknowledged since it began (the timer backing off): Linux keeps
+	// the ssthresh (tcp_enter_loss reduces in loss only when no
+	// retransmission is counted since the last new ACK).
+	backoff := b.wasIn && !b.epFast && !fast && b.lastAckSeq == b.epAck
+	b.epFast, b.epAck = fast, b.lastAckSeq
 	flight := max(b.line, 0)
 	if b.atReceiver() {
 		flight = b.arrSum
@@ -821,7 +828,7 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 		b.pendingPoint = Point{Frame: r.Frame, Time: r.Time}
 		b.pendingBasis = ssBasis{window: flight, kind: ssFast}
 		switch {
-		case inRecovery:
+		case inRecovery || backoff:
 			b.pendingBasis.kind = ssTimeoutInRecovery
 		case !fast:
 			b.pendingBasis.kind = ssTimeout
