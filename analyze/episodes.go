@@ -119,6 +119,29 @@ func (e *lossEpisodes) intervalCV() (cv float64, n int, ok bool) {
 	return math.Sqrt(max(sq/float64(n)-mean*mean, 0)) / mean, n, true
 }
 
+// lossFlightCV is the coefficient of variation of the window at the loss
+// (the flight when its first signal came) over the fast-retransmit
+// episodes measured, the first (slow start's) and those proven spurious
+// left out, and how many it is of: near 0 when a full queue drops at the
+// same window each time; random drops come at any window.
+func (e *lossEpisodes) lossFlightCV() (cv float64, n int, ok bool) {
+	if len(e.reductions) < 3 {
+		return 0, 0, false
+	}
+	var sum, sq float64
+	for _, r := range e.reductions[1:] {
+		w := float64(r[0])
+		sum += w
+		sq += w * w
+	}
+	n = len(e.reductions) - 1
+	mean := sum / float64(n)
+	if mean <= 0 {
+		return 0, 0, false
+	}
+	return math.Sqrt(max(sq/float64(n)-mean*mean, 0)) / mean, n, true
+}
+
 // episodeEvent is what one data segment did to the episodes.
 type episodeEvent struct {
 	start    bool  // an episode started here

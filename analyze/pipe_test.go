@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"tcpviz/reassembly"
@@ -456,5 +457,22 @@ func TestSsthreshKeptAtBackoff(t *testing.T) {
 		if got[i].V[0] != want {
 			t.Errorf("ssthresh %d: %.0f, want %.0f", i, got[i].V[0], want)
 		}
+	}
+}
+
+// TestLossFlightCV: the spread of the window at the loss over the
+// episodes after the first (slow start's), at least two of them.
+func TestLossFlightCV(t *testing.T) {
+	e := lossEpisodes{reductions: [][2]int64{{200, 100}, {60, 30}}}
+	if _, _, ok := e.lossFlightCV(); ok {
+		t.Error("one episode after the first: a spread")
+	}
+	e.reductions = append(e.reductions, [2]int64{60, 30}, [2]int64{60, 30})
+	if cv, n, ok := e.lossFlightCV(); !ok || n != 3 || cv != 0 {
+		t.Errorf("three equal windows after the first: cv %v of %d (%v), want 0 of 3", cv, n, ok)
+	}
+	e.reductions = append(e.reductions, [2]int64{20, 10})
+	if cv, n, _ := e.lossFlightCV(); n != 4 || math.Abs(cv-0.3464) > 1e-3 {
+		t.Errorf("windows 60, 60, 60, 20: cv %v of %d, want 0.346 of 4", cv, n)
 	}
 }

@@ -122,9 +122,16 @@ type DirStats struct {
 	// sent between loss episodes (EpisodeIntervals of them, slow start's
 	// left out): well below 1 when a full queue drops at the same window
 	// each time, about 1 for random loss.
-	EpisodeIntervalCV                          float64
-	EpisodeIntervals                           int
-	HasEpisodeIntervalCV                       bool
+	EpisodeIntervalCV    float64
+	EpisodeIntervals     int
+	HasEpisodeIntervalCV bool
+	// LossFlightCV is the coefficient of variation of the window at the
+	// loss over the fast-retransmit episodes after the first (LossFlights
+	// of them; see lossEpisodes.lossFlightCV): near 0 when a full queue
+	// drops at the same window each time.
+	LossFlightCV                               float64
+	LossFlights                                int
+	HasLossFlightCV                            bool
 	BetaMedian                                 float64
 	BetaEpisodes                               int    // the episodes β was measured on
 	ReductionVotes                             [3]int // episodes whose reduction is Reno's, CUBIC's, none (VoteReno...)
@@ -962,6 +969,7 @@ func (a *analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 		st.BetaEpisodes = len(acc.eps.betas)
 		st.ReductionVotes = acc.eps.reductionVotes()
 		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()
+		st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = acc.eps.lossFlightCV()
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
 		if st.Path.NearbyPeer {
 			// The ACK clock is the nearby peer's: rounds of microseconds
