@@ -269,9 +269,11 @@ const (
 	bbrQueueRank = 0.8
 	// steadyCV: at a sender-side capture, fast-retransmit episodes after
 	// the first that began at windows varying less than this were a queue
-	// overflowing at the same window each time, however few they were or
-	// the RTT at them (recorded runs, tail drops only: 0.03–0.10; random
-	// or mixed drops: 0.17–0.71; a window the receiver held: 0.20).
+	// overflowing at the same window each time, whatever the RTT's rank at
+	// them: three or more, or two that began with the RTT near its peak
+	// (recorded runs, tail drops only: 0.03–0.10; random or mixed drops:
+	// 0.17–0.71; a window the receiver held: 0.20; but two random drops
+	// came at windows 10% apart once).
 	steadyCV = 0.12
 	// At a receiver-side capture: a window this full of what arrives per
 	// round trip held the sender; with the window far from full, gaps in
@@ -341,7 +343,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			(eps == 1 || first*(eps-1) >= overshootRatio*(st.EpisodeResent-first))
 		// The window at each loss, steady: the flight seen is the sender's,
 		// no receive window capped it, and BBR (no sawtooth) aside.
-		steady := p.Vantage == VantageSender && st.HasLossFlightCV && st.LossFlightCV < steadyCV && !bbr &&
+		steady := p.Vantage == VantageSender && st.HasLossFlightCV && st.LossFlightCV < steadyCV && (st.LossFlights >= 3 || near) && !bbr &&
 			!(rcv.MaxRwnd > 0 && st.MaxBytesInFlight >= rcv.MaxRwnd-2*int64(max(st.MSS, 536)))
 		switch {
 		case told && near && st.RTTAtLossRank >= rank && !(overshoot && regular && st.EpisodeIntervalCV >= randomCV):

@@ -62,12 +62,22 @@ func TestDiagnose(t *testing.T) {
 		{name: "losses at the same window each time: a queue, whatever the RTT at them", st: func(st, rcv *DirStats) {
 			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
 			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs = 3, 1, 610
+			st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = 0.05, 3, true
+		}, want: "congestion loss: 20 segments lost (2.0%); 3 loss episodes after the first began at the same window (within 5%): the window overflowed a queue at the same size each time"},
+		{name: "two losses at the same window, the RTT near its peak at most: a queue", st: func(st, rcv *DirStats) {
+			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
+			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs, st.RTTAtLossRank = 3, 2, 640, 0.6
 			st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = 0.05, 2, true
 		}, want: "congestion loss: 20 segments lost (2.0%); 2 loss episodes after the first began at the same window (within 5%): the window overflowed a queue at the same size each time"},
-		{name: "losses at the same window, the receive window's: not told so", st: func(st, rcv *DirStats) {
+		{name: "two losses at the same window: too few to tell", st: func(st, rcv *DirStats) {
 			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
 			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs = 3, 1, 610
 			st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = 0.05, 2, true
+		}, want: "random loss: 20 segments lost (2.0%); 2 of 3 loss episodes began with the RTT below its peak (610 ms vs 600 ms minimum): not a full queue"},
+		{name: "losses at the same window, the receive window's: not told so", st: func(st, rcv *DirStats) {
+			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
+			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs = 3, 1, 610
+			st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = 0.05, 3, true
 			st.MaxBytesInFlight, rcv.MaxRwnd = 64000, 64000
 		}, want: "random loss: 20 segments lost (2.0%); 2 of 3 loss episodes began with the RTT below its peak (610 ms vs 600 ms minimum): not a full queue; receiver-window limited: 63 KB window"},
 		{name: "loss seen at the receiver", st: func(st, rcv *DirStats) {
