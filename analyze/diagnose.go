@@ -354,6 +354,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			ev["loss_flight_cv"], ev["loss_flights"] = st.LossFlightCV, float64(st.LossFlights)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d loss episodes after the first began at the same window (within %.0f%%): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.LossFlights, 100*st.LossFlightCV), ev)
+		case overshoot && eps-1 < minToldEpisodes:
+			// The overshoot's burst was a full queue's (below); the few
+			// losses after it are too few to tell their cause.
+			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episode(s) after it, too few to tell their cause", lost, pct, counted, eps-1), ev)
 		case regular && st.EpisodeIntervalCV < regularCV:
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",

@@ -80,6 +80,11 @@ func TestDiagnose(t *testing.T) {
 			st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = 0.05, 3, true
 			st.MaxBytesInFlight, rcv.MaxRwnd = 64000, 64000
 		}, want: "random loss: 20 segments lost (2.0%); 2 of 3 loss episodes began with the RTT below its peak (610 ms vs 600 ms minimum): not a full queue; receiver-window limited: 63 KB window"},
+		{name: "an overshoot and two losses after it: too few to tell theirs", st: func(st, rcv *DirStats) {
+			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 33, LostDownstream: 33}
+			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs, st.RTTAtLossRank = 3, 2, 640, 0.55
+			st.SlowStart.Reason, st.FirstEpisodeResent, st.EpisodeResent, st.LossEpisodes = SlowStartLoss, 31, 33, 3
+		}, want: "loss: 33 segments lost (3.3%) in slow start's overshoot and 2 loss episode(s) after it, too few to tell their cause; slow start overshot the path: 31 segments resent in the loss episode that ended it (later episodes: 1.0 on average): the queue overflowed as slow start ended, whatever the later losses were"},
 		{name: "loss seen at the receiver", st: func(st, rcv *DirStats) {
 			st.Path = PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 12, LostUpstream: 12}
 			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs = 10, 1, 610
