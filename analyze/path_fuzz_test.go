@@ -65,7 +65,8 @@ func decodePathSegments(data []byte) []reassembly.Segment {
 }
 
 // FuzzPath runs random segment sequences through the tracker and the path
-// analysis: no panic, openFillers right after every segment, no negative count, the proven-spurious and the
+// analysis: no panic, each frame proved spurious an earlier resend's and
+// proved once, openFillers right after every segment, no negative count, the proven-spurious and the
 // lost-after-the-capture never more than the retransmissions, and timer
 // plus fast retransmissions exactly the retransmissions.
 func FuzzPath(f *testing.F) {
@@ -85,6 +86,8 @@ func FuzzPath(f *testing.F) {
 		p := newPathAnalyzer()
 		retired := retire(trk)
 		segs := decodePathSegments(data)
+		verdict := map[int64]PathVerdict{} // by frame
+		proved := map[int64]bool{}
 		for i := range segs {
 			s := &segs[i]
 			dup := data[i*pathFuzzLen+fuzzSegLen]&2 != 0
@@ -95,7 +98,14 @@ func FuzzPath(f *testing.F) {
 			if data[i*pathFuzzLen+fuzzSegLen]&16 != 0 {
 				p.Forget(c)
 			}
-			p.Add(c, s)
+			verdict[s.Frame] = p.Add(c, s)
+			// Each frame proved spurious is an earlier resend's, proved once.
+			for _, f := range p.proved {
+				if v := verdict[f]; f >= s.Frame || proved[f] || v != PathRetransmitted && v != PathSpurious && v != PathLostUpstream {
+					t.Fatalf("segment %d (frame %d) proved frame %d (verdict %d, proved before %v)", i, s.Frame, f, v, proved[f])
+				}
+				proved[f] = true
+			}
 			if pc := p.conns[c]; pc != nil {
 				for d, f := range pc.dir {
 					if f != nil && f.openFillers != openFillers(f.rtx) {
