@@ -284,6 +284,10 @@ const (
 	minACKLoss   = 0.01
 	minAppShare  = 0.2
 	minQueueMs   = 5
+	// appRateShare: a sender-side transfer with nothing lost and the
+	// receive window never full, at less than this share of the
+	// bottleneck estimate, had no more to send.
+	appRateShare = 0.3
 )
 
 func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
@@ -475,8 +479,17 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			map[string]float64{"max_in_flight_bytes": float64(st.MaxBytesInFlight), "window_bytes": float64(window)})
 		limited = true
 	}
-	if !limited && !lossy && bottleneck > 0 && st.HasThroughput && st.ThroughputBps >= 0.5*bottleneck {
+	switch {
+	case !limited && !lossy && bottleneck > 0 && st.HasThroughput && st.ThroughputBps >= 0.5*bottleneck:
 		add(FindBottleneck, fmt.Sprintf("network limited: bottleneck about %s", BitRate(bottleneck)), map[string]float64{"bottleneck_bps": bottleneck})
+	case !limited && !lossy && p.Vantage == VantageSender && bottleneck > 0 && st.HasThroughput && st.ThroughputBps < appRateShare*bottleneck &&
+		window > 0 && st.MaxBytesInFlight < window-2*mss:
+		// Nothing lost, the receive window never full, a path that carries
+		// far more: the sender had no more to send, however smoothly the
+		// application gave it (no wait long enough to count above).
+		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): %s on a path whose bottleneck is about %s, nothing lost, the %s window never full",
+			BitRate(st.ThroughputBps), BitRate(bottleneck), kb(window)),
+			map[string]float64{"throughput_bps": st.ThroughputBps, "bottleneck_bps": bottleneck, "window_bytes": float64(window)})
 	}
 	base, queueShare := st.RTTMinMs, 1.0
 	if p.Vantage == VantageReceiver {

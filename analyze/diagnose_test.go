@@ -29,6 +29,14 @@ func TestDiagnose(t *testing.T) {
 		{name: "window reached but at the BDP is not window limited", st: func(st, rcv *DirStats) {
 			st.MaxBytesInFlight, st.BottleneckBps, st.ThroughputBps, rcv.MaxRwnd = 750000, 10e6, 9e6, 760000
 		}, want: "network limited: bottleneck about 10.0 Mbit/s"},
+		{name: "a smooth application far below the path, nothing lost", st: func(st, rcv *DirStats) {
+			st.Path = PathStats{HasData: true, Vantage: VantageSender}
+			st.MaxBytesInFlight, st.BottleneckBps, st.ThroughputBps, rcv.MaxRwnd = 480000, 10e6, 1.76e6, 4<<20
+		}, want: "sender limited (application or send buffer): 1.8 Mbit/s on a path whose bottleneck is about 10.0 Mbit/s, nothing lost, the 4.0 MB window never full"},
+		{name: "far below the path, seen from the receiver: not told so", st: func(st, rcv *DirStats) {
+			st.Path = PathStats{HasData: true, Vantage: VantageReceiver}
+			st.MaxBytesInFlight, st.BottleneckBps, st.ThroughputBps, rcv.MaxRwnd = 480000, 10e6, 1.76e6, 4<<20
+		}, wantNone: true},
 		{name: "too short to say", st: func(st, rcv *DirStats) { st.DataPackets = 3 }, wantNone: true},
 		{name: "nearby peer closing its window", st: func(st, rcv *DirStats) {
 			st.Path = PathStats{HasData: true, NearbyPeer: true, RTTToReceiver: 120e3}
