@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"os"
 	"path/filepath"
@@ -195,4 +196,44 @@ func TestPacketsVerdictsAgreeWithSummary(t *testing.T) {
 		t.Fatal("no spurious resend in the captures: the test proves nothing")
 	}
 	t.Logf("%d captures; %d spurious resends as the summary counts them", len(files), proven)
+}
+
+// TestPacketsAtEpochZero: a capture whose first packet is stamped 0 (the
+// epoch) counts time_rel_s from it, not from the second packet.
+func TestPacketsAtEpochZero(t *testing.T) {
+	raw, err := os.ReadFile("../../testdata/lossy_sll2.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if binary.LittleEndian.Uint32(raw) != 0xa1b2c3d4 {
+		t.Fatal("not a little-endian microsecond pcap")
+	}
+	// Shift every record's time so that the first is 0.
+	first := -1
+	for off := 24; off+16 <= len(raw); {
+		sec := binary.LittleEndian.Uint32(raw[off:])
+		if first < 0 {
+			first = int(sec)
+			binary.LittleEndian.PutUint32(raw[off+4:], 0) // the first at 0.000000
+		}
+		binary.LittleEndian.PutUint32(raw[off:], sec-uint32(first))
+		off += 16 + int(binary.LittleEndian.Uint32(raw[off+8:]))
+	}
+	path := filepath.Join(t.TempDir(), "epoch0.pcap")
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := tcpviz(t, nil, "packets", "-f", "csv", "--fields", "time_epoch,time_rel_s", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows := flowsCSV(t, out)
+	if len(rows) < 10 || !strings.HasPrefix(rows[0]["time_epoch"], "0.") {
+		t.Fatalf("the first packet is not at the epoch: %v", rows[:min(len(rows), 2)])
+	}
+	for _, r := range rows[:10] {
+		if r["time_rel_s"] != r["time_epoch"] {
+			t.Fatalf("time_rel_s %s at time_epoch %s: not counted from the first packet", r["time_rel_s"], r["time_epoch"])
+		}
+	}
 }

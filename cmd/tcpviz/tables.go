@@ -151,11 +151,12 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 			defer flush() // after Run: what was read before a failure too
 		}
 		var start int64
+		started := false // the first segment seen (its time may be 0)
 		var row R
 		kept := map[int]bool{} // by stream, while the connection lives
 		o.OnSegment = func(c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo) {
-			if start == 0 {
-				start = seg.Time
+			if !started {
+				start, started = seg.Time, true
 			}
 			if spec.filter != nil {
 				// Judged on the connection's endpoints, both ways: its
