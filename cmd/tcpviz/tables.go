@@ -106,6 +106,7 @@ func packetsCommand(e *env) *cli.Command {
 		Usage: "one row per TCP packet with its analysis: Wireshark's tcp.analysis flags, bytes in flight, ack RTT, the path's verdict",
 		Description: "The per-packet analysis summary counts, as tshark -T fields -e tcp.analysis.* gives it, streamed\n" +
 			"in capture order (memory follows the live connections). The flags equal tshark's frame by frame.\n" +
+			"Several inputs are read one after the other (-j does not apply), their rows in input order.\n" +
 			"--fields picks columns; --columns lists them with their meaning.",
 	}, packetsSpec)
 }
