@@ -80,7 +80,7 @@ var PacketsColumns = Schema[PacketRow]{
 	{"ack_rtt_ms", Float, "ms", "tcp.analysis.ack_rtt: the round trip this ACK measured; empty when it acknowledges no segment exactly", func(r *PacketRow) Value {
 		return FloatV(float64(r.Rec.Info.AckRTT)/1e6, 6).Or(r.Rec.Info.AckRTT != -1) // negative where time ran backwards, as tshark's
 	}},
-	{"path_verdict", String, "", "what the path did to a resent or late data segment: loss_repair (a resend of bytes seen here, needed as far as is known), lost_upstream_repair (a resend filling a hole here: lost before the capture point), spurious (a resend proven unneeded: its bytes had arrived, or a later D-SACK, timestamp echo or late original proved it), reordered (a late original, not resent); empty for other segments. A resend's row waits for its proof, in capture order, up to 4 s of capture time or 65,536 rows", func(r *PacketRow) Value {
+	{"path_verdict", String, "", "what the path did to a resent or late data segment: loss_repair (a resend of bytes seen here, needed as far as is known), lost_upstream_repair (a resend filling a hole here: lost before the capture point), spurious (a resend proven unneeded: its bytes had arrived, or a later D-SACK, timestamp echo or late original proved it), reordered (a late original, not resent); empty for other segments. A resend's row waits for its proof, in capture order, up to 10 s of capture time or 65,536 rows", func(r *PacketRow) Value {
 		w := pathWord(r.Rec.Info.Path)
 		return StrV(w).Or(w != "")
 	}},
@@ -173,9 +173,11 @@ type PacketHold struct {
 	head int
 }
 
-// The bounds of a row's wait.
+// The bounds of a row's wait: 10 s covers proofs a standing queue delayed
+// beyond 4 s (sq_100ms_10m_reno); the rows bound keeps memory bounded
+// whatever the rate.
 const (
-	HoldTime = int64(4e9)
+	HoldTime = int64(10e9)
 	HoldRows = 1 << 16
 )
 
