@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"io"
 	"os"
 	"testing"
 )
@@ -16,14 +14,6 @@ func BenchmarkTableFlood(b *testing.B) {
 		b.Skip("TCPVIZ_FLOOD not set")
 	}
 	for _, cmd := range []string{"summary", "streams"} {
-		b.Run(cmd, func(b *testing.B) {
-			b.ReportAllocs()
-			for range b.N {
-				var stderr bytes.Buffer
-				if code := run([]string{"tcpviz", cmd, path}, nil, io.Discard, &stderr); code != 0 {
-					b.Fatalf("exit %d: %s", code, stderr.String())
-				}
-			}
-		})
+		b.Run(cmd, func(b *testing.B) { benchCommand(b, cmd, path) })
 	}
 }
