@@ -24,7 +24,7 @@ type packetCol = Column[PacketRow]
 
 // packetFlag is a boolean column of one of Wireshark's analysis flags.
 func packetFlag(name string, f analyze.Flag) packetCol {
-	return packetCol{name, Bool, "", "tcp.analysis." + name + " (as tshark sets it)", func(r *PacketRow) Value { return BoolV(r.Rec.Info.Flags.Has(f)) }}
+	return packetCol{name, Bool | NotNull, "", "tcp.analysis." + name + " (as tshark sets it)", func(r *PacketRow) Value { return BoolV(r.Rec.Info.Flags.Has(f)) }}
 }
 
 // pathWords name the path analysis's verdicts on retransmissions and
@@ -46,16 +46,16 @@ func pathWord(v analyze.PathVerdict) string {
 
 // PacketsColumns are the columns of `tcpviz packets`, in order.
 var PacketsColumns = Schema[PacketRow]{
-	{"file", String, "", "the capture, as named on the command line", func(r *PacketRow) Value { return StrV(r.File) }},
-	{"frame", Int, "", "the packet's number in the capture (frame.number)", func(r *PacketRow) Value { return IntV(r.Rec.Frame) }},
-	{"time_epoch", Float, "s", "seconds since 1970 (frame.time_epoch), with nine decimals", func(r *PacketRow) Value { return SecondsV(r.Rec.Time) }},
-	{"time_rel_s", Float, "s", "seconds since the capture's first TCP packet (frame.time_relative when it is TCP)", func(r *PacketRow) Value { return SecondsV(r.Rec.Time - r.Start) }},
-	{"stream", Int, "", "Wireshark's tcp.stream", func(r *PacketRow) Value { return IntV(int64(r.Stream)) }},
-	{"direction", String, "", "c2s (from the SYN sender) or s2c", func(r *PacketRow) Value { return StrV(r.Rec.Dir.String()) }},
-	{"seq_rel", Int, "", "tcp.seq: the sequence number relative to the direction's ISN, modulo 2^32 as tshark shows it", func(r *PacketRow) Value { return IntV(int64(uint32(r.Rec.Seq))) }},
+	{"file", String | NotNull, "", "the capture, as named on the command line", func(r *PacketRow) Value { return StrV(r.File) }},
+	{"frame", Int | NotNull, "", "the packet's number in the capture (frame.number)", func(r *PacketRow) Value { return IntV(r.Rec.Frame) }},
+	{"time_epoch", Float | NotNull, "s", "seconds since 1970 (frame.time_epoch), with nine decimals", func(r *PacketRow) Value { return SecondsV(r.Rec.Time) }},
+	{"time_rel_s", Float | NotNull, "s", "seconds since the capture's first TCP packet (frame.time_relative when it is TCP)", func(r *PacketRow) Value { return SecondsV(r.Rec.Time - r.Start) }},
+	{"stream", Int | NotNull, "", "Wireshark's tcp.stream", func(r *PacketRow) Value { return IntV(int64(r.Stream)) }},
+	{"direction", String | NotNull, "", "c2s (from the SYN sender) or s2c", func(r *PacketRow) Value { return StrV(r.Rec.Dir.String()) }},
+	{"seq_rel", Int | NotNull, "", "tcp.seq: the sequence number relative to the direction's ISN, modulo 2^32 as tshark shows it", func(r *PacketRow) Value { return IntV(int64(uint32(r.Rec.Seq))) }},
 	{"ack_rel", Int, "", "tcp.ack: relative to the other direction's ISN, modulo 2^32; empty without the ACK flag", func(r *PacketRow) Value { return IntV(int64(uint32(r.Rec.Ack))).Or(r.Rec.HasAck) }},
-	{"len", Int, "B", "tcp.len: payload bytes", func(r *PacketRow) Value { return IntV(int64(r.Rec.Len)) }},
-	{"flags", String, "", "the TCP flags set, joined by | (SYN|ACK)", func(r *PacketRow) Value { return StrV(r.Rec.Flags.String()) }},
+	{"len", Int | NotNull, "B", "tcp.len: payload bytes", func(r *PacketRow) Value { return IntV(int64(r.Rec.Len)) }},
+	{"flags", String | NotNull, "", "the TCP flags set, joined by | (SYN|ACK)", func(r *PacketRow) Value { return StrV(r.Rec.Flags.String()) }},
 	{"window", Int, "B", "tcp.window_size: the advertised window, scaled when the handshake agreed on a scale", func(r *PacketRow) Value {
 		return IntV(r.Rec.Info.Window).Or(r.Rec.Info.Window >= 0)
 	}},

@@ -20,18 +20,20 @@ const ParquetFormat TableFormat = "parquet"
 // reflection or rows. A row group is encoded, compressed and written on a
 // goroutine of its own while the next one is filled.
 type ParquetWriter struct {
-	cols  []Doc
-	leaf  []int // the Parquet leaf column of each column
-	w     *parquet.Writer
-	vals  [][]parquet.Value // per column, the batch's cells
-	bytes []byte            // the text of the batch's string cells
-	rg    *parquet.ConcurrentRowGroupWriter
-	rows  int                                    // in rg
-	full  chan *parquet.ConcurrentRowGroupWriter // to the committer
-	free  chan *parquet.ConcurrentRowGroupWriter // committed, for reuse
-	done  chan struct{}                          // the committer ended
-	err   error                                  // the committer's first, read after done or from errc
-	errc  chan error                             // the committer's first error, once
+	cols    []Doc
+	leaf    []int  // the Parquet leaf column of each column
+	def     []byte // the definition level of each column's cells: 0 where REQUIRED
+	nullErr error  // a null in a NotNull column
+	w       *parquet.Writer
+	vals    [][]parquet.Value // per column, the batch's cells
+	bytes   []byte            // the text of the batch's string cells
+	rg      *parquet.ConcurrentRowGroupWriter
+	rows    int                                    // in rg
+	full    chan *parquet.ConcurrentRowGroupWriter // to the committer
+	free    chan *parquet.ConcurrentRowGroupWriter // committed, for reuse
+	done    chan struct{}                          // the committer ended
+	err     error                                  // the committer's first, read after done or from errc
+	errc    chan error                             // the committer's first error, once
 }
 
 // parquetBatch is how many rows are handed to the library at once.
@@ -44,32 +46,41 @@ func NewParquetWriter(w io.Writer, cols []Doc) *ParquetWriter {
 	// parquet.Group would sort them by name).
 	fields := make([]reflect.StructField, len(cols))
 	for i, c := range cols {
-		tag := c.Name + ",optional"
+		tag := c.Name
+		if !c.NotNull {
+			tag += ",optional"
+		}
 		var t reflect.Type
 		switch c.Kind {
 		case Int:
-			t = reflect.TypeFor[*int64]()
+			t = reflect.TypeFor[int64]()
 		case Float:
-			t = reflect.TypeFor[*float64]()
+			t = reflect.TypeFor[float64]()
 		case Bool:
-			t = reflect.TypeFor[*bool]()
+			t = reflect.TypeFor[bool]()
 		case Time:
-			t = reflect.TypeFor[*int64]()
+			t = reflect.TypeFor[int64]()
 			tag += ",timestamp(nanosecond:utc)"
 		default:
 			// Dictionary-encoded: a table's strings repeat (the file's
 			// name on every row, a direction, a set of flags).
-			t = reflect.TypeFor[*string]()
+			t = reflect.TypeFor[string]()
 			tag += ",dict"
+		}
+		if !c.NotNull {
+			t = reflect.PointerTo(t)
 		}
 		fields[i] = reflect.StructField{Name: fmt.Sprintf("C%d", i), Type: t, Tag: reflect.StructTag(`parquet:"` + tag + `"`)}
 	}
 	schema := parquet.SchemaOf(reflect.New(reflect.StructOf(fields)).Interface())
-	pw := &ParquetWriter{cols: cols, leaf: make([]int, len(cols)),
+	pw := &ParquetWriter{cols: cols, leaf: make([]int, len(cols)), def: make([]byte, len(cols)),
 		w: parquet.NewWriter(w, schema, parquet.Compression(&parquet.Zstd))}
 	for i, c := range cols {
 		leaf, _ := schema.Lookup(c.Name)
 		pw.leaf[i] = leaf.ColumnIndex
+		if !c.NotNull {
+			pw.def[i] = 1
+		}
 	}
 	pw.full, pw.free = make(chan *parquet.ConcurrentRowGroupWriter), make(chan *parquet.ConcurrentRowGroupWriter, 2)
 	pw.done, pw.errc = make(chan struct{}), make(chan error, 1)
@@ -109,13 +120,17 @@ func (pw *ParquetWriter) add(row []Value) error {
 
 // cell appends v, not null, to column i's batch.
 func (pw *ParquetWriter) cell(i int, v parquet.Value) {
-	v.SetDefinitionLevel(1)
+	v.SetDefinitionLevel(int(pw.def[i]))
 	v.SetColumnIndex(pw.leaf[i])
 	pw.vals[i] = append(pw.vals[i], v)
 }
 
-// null appends a null to column i's batch.
+// null appends a null to column i's batch; in a NotNull column, it is
+// the row's error (endRow returns it).
 func (pw *ParquetWriter) null(i int) {
+	if pw.def[i] == 0 && pw.nullErr == nil {
+		pw.nullErr = fmt.Errorf("parquet: a null in column %s, which is never null", pw.cols[i].Name)
+	}
 	var v parquet.Value
 	v.SetColumnIndex(pw.leaf[i])
 	pw.vals[i] = append(pw.vals[i], v)
@@ -139,6 +154,9 @@ func (pw *ParquetWriter) text(i, start int) {
 
 // endRow ends a row, handing the batch over when it is full.
 func (pw *ParquetWriter) endRow() error {
+	if pw.nullErr != nil {
+		return pw.nullErr
+	}
 	if len(pw.vals[0]) >= parquetBatch {
 		return pw.flushBatch()
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -103,4 +104,50 @@ func TestParquetEqualsCSV(t *testing.T) {
 		}
 	}
 	t.Logf("%d rows × %d columns compared", len(table.Rows), len(table.Columns))
+}
+
+// TestParquetNotNull: a NotNull column is REQUIRED in the file (no
+// definition levels; DuckDB reads it as NOT NULL), the others OPTIONAL,
+// and a null written into a NotNull column is an error, not a zero.
+func TestParquetNotNull(t *testing.T) {
+	type row struct {
+		n  int64
+		ok bool
+	}
+	s := Schema[row]{
+		{"always", Int | NotNull, "", "never null", func(r *row) Value { return IntV(r.n) }},
+		{"sometimes", Int, "", "null unless ok", func(r *row) Value { return IntV(r.n).Or(r.ok) }},
+	}
+	docs := s.Docs()
+	if !docs[0].NotNull || docs[1].NotNull || docs[0].Kind != Int {
+		t.Fatalf("docs %+v: want NotNull on the first only, its kind Int", docs)
+	}
+	var buf bytes.Buffer
+	pw := NewParquetWriter(&buf, docs)
+	if err := pw.WriteRows([][]Value{s.Row(&row{1, true}), s.Row(&row{2, false})}); err != nil {
+		t.Fatal(err)
+	}
+	if err := pw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := parquet.OpenFile(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaves := f.Schema().Fields()
+	if !leaves[0].Required() || !leaves[1].Optional() {
+		t.Errorf("always required %v, sometimes optional %v", leaves[0].Required(), leaves[1].Optional())
+	}
+	rows := make([]parquet.Row, 3)
+	n, _ := parquet.NewReader(bytes.NewReader(buf.Bytes())).ReadRows(rows)
+	if n != 2 || rows[0][0].Int64() != 1 || rows[1][0].Int64() != 2 || rows[0][1].IsNull() || !rows[1][1].IsNull() {
+		t.Errorf("read back %d rows: %v", n, rows[:n])
+	}
+
+	pw = NewParquetWriter(&bytes.Buffer{}, docs)
+	bad := []Value{IntV(0).Or(false), IntV(1)}
+	if err := pw.WriteRows([][]Value{bad}); err == nil || !strings.Contains(err.Error(), "always") {
+		t.Errorf("a null in the NotNull column: %v, want an error naming it", err)
+	}
+	pw.Close()
 }

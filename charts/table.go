@@ -40,8 +40,13 @@ const (
 	Time // ns since the epoch, written as RFC 3339 UTC with nanoseconds
 )
 
+// NotNull marks a column's kind as never null (Int | NotNull): every row
+// has the cell. Parquet then writes the column as REQUIRED, without
+// definition levels; a null cell in it is an error.
+const NotNull Kind = 0x80
+
 func (k Kind) String() string {
-	return [...]string{"string", "integer", "number", "boolean", "timestamp"}[k]
+	return [...]string{"string", "integer", "number", "boolean", "timestamp"}[k&^NotNull]
 }
 
 // Value is one typed cell; Null means "not measurable" (an empty CSV
@@ -144,14 +149,15 @@ type Schema[R any] []Column[R]
 // Doc is a column's description without its cell function.
 type Doc struct {
 	Name, Unit, Doc string
-	Kind            Kind
+	Kind            Kind // without NotNull
+	NotNull         bool // every row has the cell
 }
 
 // Docs describes the columns.
 func (s Schema[R]) Docs() []Doc {
 	out := make([]Doc, len(s))
 	for i, c := range s {
-		out[i] = Doc{Name: c.Name, Unit: c.Unit, Doc: c.Doc, Kind: c.Kind}
+		out[i] = Doc{Name: c.Name, Unit: c.Unit, Doc: c.Doc, Kind: c.Kind &^ NotNull, NotNull: c.Kind&NotNull != 0}
 	}
 	return out
 }
