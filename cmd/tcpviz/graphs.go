@@ -183,7 +183,7 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	}
 	if v := l.Stats[l.Dir].Path.Vantage; g.Kind == analyze.GraphCwnd && v != analyze.VantageSender {
 		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): the congestion window is estimated from a sender-side capture; this one is %s: the line is the data that reached it over each round trip (the sender's flight one one-way delay earlier), not the window the sender allowed",
-			in.display(), l.Conn.Stream, l.Dir, vantagePhrase(v)))
+			in.display(), l.Conn.Stream, l.Dir, charts.VantagePhrase(v, "the path")))
 	}
 	if err := emptyWindow(g, o, l); err != nil {
 		res.err = prefixErr(in, err)
@@ -243,17 +243,6 @@ func captureTitle(in input) string {
 		return "standard input"
 	}
 	return escapeName(baseName(in.name))
-}
-
-// vantagePhrase says where a capture sits, for messages.
-func vantagePhrase(v analyze.Vantage) string {
-	switch v {
-	case analyze.VantageReceiver:
-		return "at the receiver"
-	case analyze.VantageMiddle:
-		return "in the middle of the path"
-	}
-	return "at an unknown point of the path"
 }
 
 // protoFlags choose the transport of the main flow (of a graph, of each

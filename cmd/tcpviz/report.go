@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -244,7 +243,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	po.Capture = captureTitle(in)
 	rep := &charts.Report{Capture: in.display()}
 	for i, l := range ls {
-		rc := charts.ReportConn{Stream: l.Conn.Stream, Diagnosis: l.Stats[l.Dir].Diagnosis, Facts: reportFacts(l),
+		rc := charts.ReportConn{Stream: l.Conn.Stream, Diagnosis: l.Stats[l.Dir].Diagnosis, Facts: charts.ReportFacts(l),
 			Label: fmt.Sprintf("%s → %s (stream %d, %s)", l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, l.Conn.Stream, l.Dir)}
 		if l.UDP {
 			rc.Stream, rc.Nav = -1, fmt.Sprintf("UDP flow %d", l.Conn.Stream) // no summary row is its
@@ -371,75 +370,6 @@ func inParallel(n int, f func(int)) {
 		}()
 	}
 	wg.Wait()
-}
-
-// reportFacts are the headline numbers of the main direction: what the
-// path did first, Wireshark's flags beside it.
-func reportFacts(l *analyze.Loaded) []charts.Fact {
-	st := l.Stats[l.Dir]
-	if l.UDP {
-		return udpFacts(l)
-	}
-	tr := analyze.Summarize(l)
-	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
-	facts := []charts.Fact{
-		{Label: "payload sent", Value: fmt.Sprintf("%s in %s (%s)", plural(st.DataBytes, "byte"), plural(st.DataPackets, "packet"), plural(st.UniqueBytes, "unique byte"))},
-		{Label: "duration", Value: charts.FormatSeconds(st.Duration) + " s"},
-	}
-	if st.HasThroughput {
-		facts = append(facts, charts.Fact{Label: "throughput", Value: analyze.BitRate(st.ThroughputBps)})
-	}
-	if st.BottleneckBps > 0 {
-		facts = append(facts, charts.Fact{Label: "bottleneck (ACK dispersion)", Value: analyze.BitRate(st.BottleneckBps)})
-	}
-	if st.HasHandshakeRTT {
-		facts = append(facts, charts.Fact{Label: "handshake RTT", Value: f(st.HandshakeRTTMs, 1) + " ms (SYN to the ACK of the SYN/ACK, tcp.analysis.initial_rtt)"})
-	}
-	if st.RTTSamples > 0 {
-		what := "RTT min / median / max (ack_rtt)"
-		if st.Path.Vantage == analyze.VantageReceiver {
-			what = "ACK delay min / median / max (ack_rtt at the receiver)"
-		}
-		facts = append(facts, charts.Fact{Label: what, Value: fmt.Sprintf("%s / %s / %s ms (%s)", f(st.RTTMinMs, 1), f(st.RTTMedianMs, 1), f(st.RTTMaxMs, 1), plural(st.RTTSamples, "sample"))})
-	}
-	if st.KarnRTTSamples > 0 && st.RTTMaxMs > 2*st.KarnRTTMaxMs {
-		facts = append(facts, charts.Fact{Label: "RTT by Karn's rule min / avg / max", Value: fmt.Sprintf("%s / %s / %s ms (%s; ack_rtt's larger maximum times a loss repair)", f(st.KarnRTTMinMs, 1), f(st.KarnRTTAvgMs, 1), f(st.KarnRTTMaxMs, 1), plural(st.KarnRTTSamples, "sample"))})
-	}
-	if ss := tr.SlowStart; ss.Found {
-		facts = append(facts, charts.Fact{Label: "slow start", Value: fmt.Sprintf("ended at %s s after %s, %s in flight (%s)", f(float64(ss.End)/1e9, 3), plural(ss.Rounds, "round trip"), plural(ss.Flight, "byte"), ss.Reason)})
-	}
-	if tr.HasTimeToMB {
-		facts = append(facts, charts.Fact{Label: "first MiB delivered", Value: f(float64(tr.TimeToMB)/1e9, 3) + " s"})
-	}
-	facts = append(facts,
-		charts.Fact{Label: "capture point", Value: "at the " + string(st.Path.Vantage) + " of this direction's path"},
-		charts.Fact{Label: "retransmissions (the path)", Value: fmt.Sprintf("%d resent, %d of them proven spurious (D-SACK, timestamps); %s lost after the capture point, %d before it; %d on timeouts, %d in fast recovery",
-			st.Path.Retransmitted, st.Path.SpuriousRetransmitted, plural(st.Path.LostDownstream, "segment"), st.Path.LostUpstream, st.Path.RTORetransmissions, st.Path.FastRetransmissions)},
-		charts.Fact{Label: "Wireshark's flags", Value: fmt.Sprintf("%s (%d fast, %d spurious), %d out-of-order", plural(st.RetransPackets, "retransmission"), st.FastRetrans, st.SpuriousRetrans, st.OutOfOrder)},
-		charts.Fact{Label: "most bytes in flight", Value: plural(st.MaxBytesInFlight, "byte")},
-	)
-	if w := l.Stats[l.Dir.Reverse()].MaxRwnd; w >= 0 {
-		facts = append(facts, charts.Fact{Label: "receiver's largest window", Value: plural(w, "byte")})
-	}
-	return facts
-}
-
-// udpFacts are the headline numbers of a UDP flow: what it carried, and
-// iperf3's own loss count where its test's sequence numbers are there.
-func udpFacts(l *analyze.Loaded) []charts.Fact {
-	st := l.Stats[l.Dir]
-	facts := []charts.Fact{
-		{Label: "datagrams", Value: fmt.Sprintf("%s in %s this way, %s the other", plural(st.DataBytes, "byte"), plural(st.DataPackets, "datagram"), plural(l.Stats[l.Dir.Reverse()].DataPackets, "datagram"))},
-		{Label: "duration", Value: charts.FormatSeconds(st.Duration) + " s"},
-	}
-	if st.HasThroughput {
-		facts = append(facts, charts.Fact{Label: "throughput (reached the capture point)", Value: analyze.BitRate(st.ThroughputBps)})
-	}
-	if n := len(l.AppLoss); n > 0 {
-		lost := int64(l.AppLoss[n-1].V[0])
-		facts = append(facts, charts.Fact{Label: "iperf3's loss (sequence gaps)", Value: fmt.Sprintf("%s of %d numbered (%.2f%%)", plural(lost, "datagram"), lost+int64(n), 100*float64(lost)/float64(lost+int64(n)))})
-	}
-	return append(facts, charts.Fact{Label: "what a UDP flow lacks", Value: "ACKs: no RTT, retransmissions, bytes in flight or windows to show"})
 }
 
 // plural is a count with its noun, singular for 1 (analyze.Plural, for
