@@ -177,6 +177,11 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 			}
 		}
 	}
+	for _, in := range ins {
+		if in.L.Stats[in.L.Dir].Path.NearbyPeer {
+			g.Notes = append(g.Notes, in.Label+": ACKs from a proxy beside the capture: acknowledged and delivered mean accepted by the proxy, not by the far end")
+		}
+	}
 	return g
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"tcpviz/internal/capturetest"
@@ -131,5 +132,24 @@ func TestCompareCwndCarriesSsthreshAndLosses(t *testing.T) {
 	}
 	if g.Lookup("a timeout") != nil {
 		t.Error("a timeout series for a capture without timeouts")
+	}
+}
+
+// TestCompareNotesProxy: an input whose ACKs come from a proxy beside the
+// capture gets a note on the graph, by its label, saying what delivered
+// means there; the others none.
+func TestCompareNotesProxy(t *testing.T) {
+	open := func() *Loaded {
+		l, err := Load(capturetest.Opener(t, filepath.Join("..", "testdata", "geo_short.pcap")), LoadOptions{Stream: -1, Dir: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	far, near := open(), open()
+	near.Stats[near.Dir].Path.NearbyPeer = true
+	g := Compare(CompareDelivered, []CompareInput{{Label: "far", L: far}, {Label: "near", L: near}}, CompareOptions{})
+	if len(g.Notes) != 1 || !strings.HasPrefix(g.Notes[0], "near: ACKs from a proxy beside the capture") {
+		t.Errorf("notes %q, want one for near", g.Notes)
 	}
 }

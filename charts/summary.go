@@ -208,12 +208,19 @@ type compareCol = Column[analyze.CompareRow]
 
 // CompareColumns are the columns of compare's table with the default
 // instants and amounts (--at 1s,5s,10s --to-bytes 1MiB).
-var CompareColumns = CompareColumnsFor(analyze.DeliveredAt(), []int64{analyze.OneMB})
+var CompareColumns = CompareColumnsFor(nil, nil)
 
 // CompareColumnsFor are the columns of compare's table: bytes delivered at
 // each instant of at (ns after time 0) and the time to deliver each
-// amount of toBytes.
+// amount of toBytes; nil gives the defaults (analyze.DeliveredAt, one MiB),
+// as analyze.SummarizeWith takes them.
 func CompareColumnsFor(at, toBytes []int64) Schema[analyze.CompareRow] {
+	if at == nil {
+		at = analyze.DeliveredAt()
+	}
+	if toBytes == nil {
+		toBytes = []int64{analyze.OneMB}
+	}
 	s := Schema[analyze.CompareRow]{
 		{"input", String, "", "the input as named (CAPTURE or CAPTURE#STREAM)", func(r *analyze.CompareRow) Value { return StrV(r.Input) }},
 		{"stream", Int, "", "Wireshark's tcp.stream number of the compared connection", func(r *analyze.CompareRow) Value { return IntV(int64(r.Stream)) }},

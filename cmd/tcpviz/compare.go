@@ -147,11 +147,6 @@ func compareCommand(e *env) *cli.Command {
 			} else {
 				g = analyze.Compare(kind, cmp, co)
 			}
-			for _, ci := range cmp {
-				if ci.L.Stats[ci.L.Dir].Path.NearbyPeer && !owd {
-					g.Notes = append(g.Notes, ci.Label+": ACKs from a proxy beside the capture: acknowledged and delivered mean accepted by the proxy, not by the far end")
-				}
-			}
 			if g.Points() == 0 && (co.Time.Set() || failed) {
 				// Valid flags that select nothing (or nothing left to
 				// draw of the inputs read): nothing is written.
@@ -195,12 +190,6 @@ func compareCommand(e *env) *cli.Command {
 				}
 				fmt.Fprintln(e.stderr, escapeName(out))
 				to := analyze.TransferOptions{Align: al, At: at.ns, ToBytes: toBytes.n}
-				if to.At == nil {
-					to.At = analyze.DeliveredAt()
-				}
-				if to.ToBytes == nil {
-					to.ToBytes = []int64{analyze.OneMB}
-				}
 				cols := charts.CompareColumnsFor(to.At, to.ToBytes)
 				t := charts.NewTable(cols)
 				for _, r := range analyze.CompareRows(cmp, to) {
