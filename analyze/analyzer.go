@@ -13,7 +13,7 @@ import (
 // Wireshark 4.0's epan/dissectors/packet-tcp.c, run on the raw 32-bit
 // header values with the same serial-number comparisons, so that sequence
 // wrap at 2^32 and every quirk (0 meaning "not seen yet", 32-bit window
-// arithmetic) behave as in tshark. See (*analyzer).Add.
+// arithmetic) behave as in tshark. See (*analyzer).segment.
 //
 // Memory: per connection, the analyzer keeps the segments not yet
 // acknowledged (at most maxUnacked per direction, as Wireshark caps its
@@ -52,16 +52,16 @@ func (a *analyzer) state(c *reassembly.Conn) *connState {
 	return nil
 }
 
-// Forget drops the analysis state of c (call it once c is retired and its
+// forget drops the analysis state of c (call it once c is retired and its
 // Stats were taken), so that memory follows the live connections.
-func (a *analyzer) Forget(c *reassembly.Conn) {
+func (a *analyzer) forget(c *reassembly.Conn) {
 	if c.Stream < len(a.conns) {
 		a.conns[c.Stream] = nil
 	}
 	if a.ahead != nil {
 		a.ahead.forget(c)
 	} else {
-		a.path.Forget(c)
+		a.path.forget(c)
 	}
 }
 
@@ -153,7 +153,7 @@ const (
 	thACK = reassembly.ACK
 )
 
-// Add analyses segment s of connection c (as returned by the tracker) and
+// segment analyses segment s of connection c (as returned by the tracker) and
 // returns its per-packet analysis. Segments must come in capture order.
 //
 // A capture duplicate (s.Duplicate) is flagged CaptureDuplicate and does
@@ -167,13 +167,13 @@ const (
 // again, when a second segment comes (with the SYN as its First) or its
 // statistics are asked for (Conn.LoneSYN). The analysis is
 // deterministic, so nothing changes but the memory.
-func (a *analyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
+func (a *analyzer) segment(c *reassembly.Conn, s *reassembly.Segment) PacketInfo {
 	var info PacketInfo
 	a.addTo(c, s, &info, true)
 	return info
 }
 
-// addTo is Add, writing the analysis into *info (Run's loop reuses one:
+// addTo is segment, writing the analysis into *info (Run's loop reuses one:
 // a PacketInfo is large enough for its copies to count). Without want,
 // the caller does not read *info: a SYN held back is not analysed yet.
 func (a *analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo, want bool) {
@@ -181,7 +181,7 @@ func (a *analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *Packet
 	switch {
 	case s.InICMP: // no path, no sequence analysis (see add)
 	case a.ahead == nil:
-		v = a.path.Add(c, s)
+		v = a.path.add(c, s)
 	default:
 		v = PathVerdict(s.Note) // the path analysed ahead (aheadPath.track)
 	}
@@ -222,7 +222,7 @@ func (a *analyzer) scratchState() *connState {
 }
 
 // revive makes the analysis state of c, analysing again its first SYN,
-// if it waited (first: see Add).
+// if it waited (first: see segment).
 func (a *analyzer) revive(c *reassembly.Conn, first *reassembly.Segment) *connState {
 	cs := newConnState()
 	for len(a.conns) <= c.Stream {
@@ -236,7 +236,7 @@ func (a *analyzer) revive(c *reassembly.Conn, first *reassembly.Segment) *connSt
 	return cs
 }
 
-// add is Add on the state cs (isNew: c's first segment), into *info.
+// add is segment on the state cs (isNew: c's first segment), into *info.
 func (a *analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassembly.Segment, info *PacketInfo) {
 	if s.InICMP {
 		// A TCP header quoted in an ICMP error: a packet of its

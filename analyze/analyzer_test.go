@@ -77,7 +77,7 @@ func (cv *conv) send(s seg) PacketInfo {
 		rs.Opt.NSACK++
 	}
 	c := cv.trk.Track(&rs)
-	info := cv.a.Add(c, &rs)
+	info := cv.a.segment(c, &rs)
 	cv.info = append(cv.info, info)
 	cv.lastWindow[s.dir] = s.win
 	return info
@@ -184,7 +184,7 @@ func TestRules(t *testing.T) {
 		if ack.AckedFrame != 4 || ack.AckRTT != 310e6 {
 			t.Errorf("acked frame %d rtt %d, want frame 4, 310 ms", ack.AckedFrame, ack.AckRTT)
 		}
-		st := cv.a.Stats(cv.trk.Track(&reassembly.Segment{Src: cliAddr.Addr(), Dst: srvAddr.Addr(), SrcPort: cliAddr.Port(), DstPort: srvAddr.Port(), Seq: 2001 + 1000, Ack: 5001, Flags: reassembly.ACK}))
+		st := cv.a.stats(cv.trk.Track(&reassembly.Segment{Src: cliAddr.Addr(), Dst: srvAddr.Addr(), SrcPort: cliAddr.Port(), DstPort: srvAddr.Port(), Seq: 2001 + 1000, Ack: 5001, Flags: reassembly.ACK}))
 		if st[c2s].RTTSamples != 2 || st[c2s].RTTMaxMs != 310 || st[c2s].HandshakeRTTMs != 10 {
 			t.Errorf("c2s rtt samples %d max %v handshake %v", st[c2s].RTTSamples, st[c2s].RTTMaxMs, st[c2s].HandshakeRTTMs)
 		}
@@ -250,9 +250,9 @@ func TestRules(t *testing.T) {
 		if !rs.Duplicate {
 			t.Fatal("tracker did not see a duplicate")
 		}
-		expect(t, "duplicate", cv.a.Add(c, &rs), CaptureDuplicate)
+		expect(t, "duplicate", cv.a.segment(c, &rs), CaptureDuplicate)
 		_ = p
-		st := cv.a.Stats(c)
+		st := cv.a.stats(c)
 		if st[c2s].RetransPackets != 0 || st[c2s].CaptureDuplicates != 1 || st[c2s].Packets != 4 {
 			t.Errorf("retrans %d duplicates %d packets %d", st[c2s].RetransPackets, st[c2s].CaptureDuplicates, st[c2s].Packets)
 		}

@@ -151,7 +151,7 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 				o.Time.Min += shift
 				o.Time.Max += shift
 				gs, _ := LookupGraph(spec.graph)
-				b = gs.Build(in.L.Records, o, co.Params)
+				b = gs.build(in.L.Records, o, co.Params)
 			}
 			g.Y, g.Columns, g.YCol = b.Y, b.Columns, b.YCol
 			s = merge(b, spec.series)
@@ -190,7 +190,7 @@ func shiftedFrom(s Series, origin int64, r Range) Series {
 	kept := s.Points[:0:0]
 	for _, p := range s.Points {
 		p.Time -= origin
-		if r.Contains(p.Time) {
+		if r.contains(p.Time) {
 			kept = append(kept, p)
 		}
 	}

@@ -92,7 +92,7 @@ func TestAlignSYNAtFirstPacket(t *testing.T) {
 		{Frame: 2, Time: 1.1e9, Dir: reassembly.S2C, Seq: 1, Ack: 1001, HasAck: true},
 	}
 	l := &Loaded{Conn: c, Dir: reassembly.C2S, Records: recs}
-	if got := AlignSYN.Origin(l); got != 1e9 {
+	if got := AlignSYN.origin(l, l.transferAcc()); got != 1e9 {
 		t.Errorf("time 0 at %d ns, want the first packet's 1e9", got)
 	}
 	tr := SummarizeWith(l, TransferOptions{At: []int64{0.5e9}})

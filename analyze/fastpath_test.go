@@ -72,7 +72,7 @@ func sameAnalysisBothWays(t *testing.T, name string, open func() *reassembly.Rea
 		var out []PacketInfo
 		sc := reassembly.NewScanner(open())
 		for sc.Scan() {
-			out = append(out, a.Add(sc.Conn(), sc.Segment()))
+			out = append(out, a.segment(sc.Conn(), sc.Segment()))
 		}
 		return out
 	}

@@ -32,7 +32,7 @@ func TestSYNFloodAnalysisMemory(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	mapped := slab.Mapped()
 	for i := 0; i < n && sc.Scan(); i++ {
-		a.Add(sc.Conn(), sc.Segment())
+		a.segment(sc.Conn(), sc.Segment())
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)

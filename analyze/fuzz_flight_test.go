@@ -112,8 +112,8 @@ func FuzzLargeFlight(f *testing.F) {
 		data := 0
 		for _, s := range flightSegments(n, mss, iss, lag, ops) {
 			c := trk.Track(&s)
-			info := a.Add(c, &s)
-			if want := slow.Add(c, &s); !sameInfo(info, want) {
+			info := a.segment(c, &s)
+			if want := slow.segment(c, &s); !sameInfo(info, want) {
 				t.Fatalf("frame %d: fast path %+v, loops %+v", s.Frame, info, want)
 			}
 			if info.BytesInFlight < -1 || info.AckRTT < -1 || info.DupAckNum < 0 {
@@ -125,7 +125,7 @@ func FuzzLargeFlight(f *testing.F) {
 		}
 		trk.Flush()
 		for _, c := range retired.byStream() {
-			for _, st := range a.Stats(c) {
+			for _, st := range a.stats(c) {
 				checkStats(t, &st)
 				if st.KarnRTTSamples > int64(data)+1 {
 					t.Fatalf("%d tcptrace samples for %d data segments", st.KarnRTTSamples, data)

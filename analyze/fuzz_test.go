@@ -116,8 +116,8 @@ func FuzzAnalysis(f *testing.F) {
 				}
 			}
 			last[k] = s.SeqAbs
-			info := a.Add(c, &s)
-			if want := slow.Add(c, &s); !sameInfo(info, want) {
+			info := a.segment(c, &s)
+			if want := slow.segment(c, &s); !sameInfo(info, want) {
 				t.Fatalf("frame %d: fast path %+v, loops %+v", s.Frame, info, want)
 			}
 			if info.BytesInFlight < -1 || info.AckRTT < -1 || info.DupAckNum < 0 {
@@ -130,7 +130,7 @@ func FuzzAnalysis(f *testing.F) {
 		trk.Flush()
 		conns := retired.byStream()
 		for _, c := range conns {
-			for _, st := range a.Stats(c) {
+			for _, st := range a.stats(c) {
 				checkStats(t, &st)
 			}
 		}
@@ -139,7 +139,7 @@ func FuzzAnalysis(f *testing.F) {
 		}
 		for d := reassembly.C2S; d <= reassembly.S2C; d++ {
 			o := SeriesOptions{Conn: conns[0], Dir: d}
-			l := &Loaded{Conn: conns[0], Dir: d, Records: recs, Stats: a.Stats(conns[0])}
+			l := &Loaded{Conn: conns[0], Dir: d, Records: recs, Stats: a.stats(conns[0])}
 			var graphs []*Graph
 			for _, rg := range ReportGraphs() {
 				graphs = append(graphs, rg.Spec.Draw(recs, o, rg.Params))

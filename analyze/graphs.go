@@ -134,14 +134,14 @@ func (s GraphSpec) Caption(p GraphParams) string {
 	return s.Title
 }
 
-// Build draws the graph from one connection's records.
-func (s GraphSpec) Build(recs []Record, o SeriesOptions, p GraphParams) *Graph {
+// build draws the graph from one connection's records.
+func (s GraphSpec) build(recs []Record, o SeriesOptions, p GraphParams) *Graph {
 	return feed(s.newBuilder(o, p), recs)
 }
 
 // Draw builds the graph and gives it its title.
 func (s GraphSpec) Draw(recs []Record, o SeriesOptions, p GraphParams) *Graph {
-	g := s.Build(recs, o, p)
+	g := s.build(recs, o, p)
 	g.Title = s.Title
 	return g
 }

@@ -16,8 +16,8 @@ import (
 //
 // Unlike the analyzer, which reproduces Wireshark's per-packet flags, pathAnalyzer
 // answers for the path; the two are independent and may be fed the same
-// segments. Feed every segment in capture order (Add), take the results
-// when the connection is retired (Stats), then Forget it.
+// segments. Feed every segment in capture order (add), take the results
+// when the connection is retired (stats), then forget it.
 //
 // Memory: nothing for a connection until its SYN/ACK or first payload
 // byte; then a small record with the handshake times, and per direction
@@ -31,7 +31,7 @@ type pathAnalyzer struct {
 	// connection.
 	lastConn  *reassembly.Conn
 	lastState *pathConn
-	// proved are the frames of the retransmissions the segment Add
+	// proved are the frames of the retransmissions the segment add
 	// took last proved spurious.
 	proved []int64
 }
@@ -169,8 +169,8 @@ func (p *pathAnalyzer) state(c *reassembly.Conn, create bool) *pathConn {
 	return pc
 }
 
-// Forget drops the state of c, once its Stats were taken.
-func (p *pathAnalyzer) Forget(c *reassembly.Conn) {
+// forget drops the state of c, once its Stats were taken.
+func (p *pathAnalyzer) forget(c *reassembly.Conn) {
 	delete(p.conns, c)
 	if p.lastConn == c {
 		p.lastConn, p.lastState = nil, nil
@@ -209,10 +209,10 @@ const (
 	PathLostUpstream
 )
 
-// Add feeds segment s of connection c, in capture order, as the
+// add feeds segment s of connection c, in capture order, as the
 // reassembly.Scanner returns them, and returns its verdict. Capture
 // duplicates are ignored.
-func (p *pathAnalyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PathVerdict {
+func (p *pathAnalyzer) add(c *reassembly.Conn, s *reassembly.Segment) PathVerdict {
 	p.proved = p.proved[:0]
 	if c == nil || s == nil || s.Duplicate || s.Dir > reassembly.S2C {
 		return PathNone
@@ -260,9 +260,9 @@ func (p *pathAnalyzer) Add(c *reassembly.Conn, s *reassembly.Segment) PathVerdic
 	return v
 }
 
-// Stats returns what the path did to each direction of c so far, indexed
+// stats returns what the path did to each direction of c so far, indexed
 // by reassembly.Direction.
-func (p *pathAnalyzer) Stats(c *reassembly.Conn) [2]PathStats {
+func (p *pathAnalyzer) stats(c *reassembly.Conn) [2]PathStats {
 	var out [2]PathStats
 	for i := range out {
 		out[i] = PathStats{Vantage: VantageUnknown, PeerMaxRwnd: -1, RTTToSender: -1, RTTToReceiver: -1}
@@ -388,7 +388,7 @@ func newAheadPath() *aheadPath {
 // track is the hook for each tracked segment: its verdict goes with it.
 func (ap *aheadPath) track(c *reassembly.Conn, s *reassembly.Segment) {
 	if !s.InICMP { // a quoted header is nothing the path did
-		s.Note = uint8(ap.p.Add(c, s))
+		s.Note = uint8(ap.p.add(c, s))
 	}
 }
 
@@ -397,8 +397,8 @@ func (ap *aheadPath) retire(c *reassembly.Conn) {
 	if ap.p.conns[c] == nil {
 		return // nothing to keep: stats gives the same (a SYN flood's connections)
 	}
-	st := ap.p.Stats(c)
-	ap.p.Forget(c)
+	st := ap.p.stats(c)
+	ap.p.forget(c)
 	ap.mu.Lock()
 	ap.done[c] = &st
 	ap.mu.Unlock()
@@ -410,7 +410,7 @@ func (ap *aheadPath) stats(c *reassembly.Conn) [2]PathStats {
 	st := ap.done[c]
 	ap.mu.Unlock()
 	if st == nil {
-		return (&pathAnalyzer{}).Stats(c)
+		return (&pathAnalyzer{}).stats(c)
 	}
 	return *st
 }

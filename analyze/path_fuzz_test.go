@@ -96,9 +96,9 @@ func FuzzPath(f *testing.F) {
 				s.Duplicate = true
 			}
 			if data[i*pathFuzzLen+fuzzSegLen]&16 != 0 {
-				p.Forget(c)
+				p.forget(c)
 			}
-			verdict[s.Frame] = p.Add(c, s)
+			verdict[s.Frame] = p.add(c, s)
 			// Each frame proved spurious is an earlier resend's, proved once.
 			for _, f := range p.proved {
 				if v := verdict[f]; f >= s.Frame || proved[f] || v != PathRetransmitted && v != PathSpurious && v != PathLostUpstream {
@@ -116,10 +116,10 @@ func FuzzPath(f *testing.F) {
 		}
 		trk.Flush()
 		for _, c := range retired.all {
-			for d, st := range p.Stats(c) {
+			for d, st := range p.stats(c) {
 				checkPathStats(t, d, &st)
 			}
-			p.Forget(c)
+			p.forget(c)
 		}
 		if len(p.conns) != 0 {
 			t.Fatalf("%d connections left after Forget", len(p.conns))

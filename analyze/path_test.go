@@ -113,7 +113,7 @@ func (ps *pathSim) seg(d reassembly.Direction, flags reassembly.Flags, seq, ack 
 	ps.conn = c
 	ps.frame++
 	s.Frame = ps.frame
-	ps.verdict = ps.p.Add(c, &s)
+	ps.verdict = ps.p.add(c, &s)
 	ps.proved = append(ps.proved[:0], ps.p.proved...)
 }
 
@@ -136,7 +136,7 @@ func (ps *pathSim) ack(ack uint32, opts ...segOpt) {
 }
 
 func (ps *pathSim) stats() PathStats {
-	return ps.p.Stats(ps.conn)[reassembly.C2S]
+	return ps.p.stats(ps.conn)[reassembly.C2S]
 }
 
 // want compares selected fields.
@@ -421,7 +421,7 @@ func TestPathVantage(t *testing.T) {
 	} {
 		ps := newPathSim(t, 1000, 7000)
 		ps.handshake(tc.toServer, tc.toClient)
-		st := ps.p.Stats(ps.conn)
+		st := ps.p.stats(ps.conn)
 		if st[0].Vantage != tc.c2s || st[1].Vantage != tc.s2c {
 			t.Errorf("to server %d, to client %d: vantage %s/%s, want %s/%s", tc.toServer, tc.toClient, st[0].Vantage, st[1].Vantage, tc.c2s, tc.s2c)
 		}
@@ -433,7 +433,7 @@ func TestPathVantage(t *testing.T) {
 	ps := newPathSim(t, 1000, 7000)
 	ps.data(1, segLen)
 	ps.ack(1001)
-	if st := ps.p.Stats(ps.conn); st[0].Vantage != VantageUnknown {
+	if st := ps.p.stats(ps.conn); st[0].Vantage != VantageUnknown {
 		t.Errorf("vantage %s, want unknown", st[0].Vantage)
 	}
 	// No handshake, timestamps: the echoes place the capture.
@@ -445,7 +445,7 @@ func TestPathVantage(t *testing.T) {
 		ps.ack(1001 + i*segLen)
 		ps.after(ms / 10)
 	}
-	if st := ps.p.Stats(ps.conn); st[0].Vantage != VantageSender || st[1].Vantage != VantageReceiver {
+	if st := ps.p.stats(ps.conn); st[0].Vantage != VantageSender || st[1].Vantage != VantageReceiver {
 		t.Errorf("timestamps: vantage %s/%s, want sender/receiver", st[0].Vantage, st[1].Vantage)
 	}
 }
@@ -459,7 +459,7 @@ func TestPathSYNOnlyCostsNothing(t *testing.T) {
 	if n := len(ps.p.conns); n != 0 {
 		t.Errorf("%d connections hold state after SYNs only", n)
 	}
-	ps.p.Forget(ps.conn)
+	ps.p.forget(ps.conn)
 }
 
 // BenchmarkPath replays ground-truth captures through Path: at the
@@ -486,7 +486,7 @@ func BenchmarkPath(b *testing.B) {
 			for range b.N {
 				p := newPathAnalyzer()
 				for i := range recs {
-					p.Add(recs[i].c, &recs[i].s)
+					p.add(recs[i].c, &recs[i].s)
 				}
 			}
 			b.ReportMetric(float64(len(recs)*b.N)/b.Elapsed().Seconds(), "packets/s")

@@ -79,9 +79,9 @@ func runPath(t testing.TB, path string) []*capturedConn {
 		if cc == nil {
 			return
 		}
-		cc.stats = p.Stats(c)
+		cc.stats = p.stats(c)
 		cc.sack = c.Dir[0].SACKPermitted && c.Dir[1].SACKPermitted
-		p.Forget(c)
+		p.forget(c)
 		delete(byConn, c.Stream)
 	}
 	for sc.Scan() {
@@ -92,7 +92,7 @@ func runPath(t testing.TB, path string) []*capturedConn {
 			byConn[c.Stream] = cc
 			conns = append(conns, cc)
 		}
-		p.Add(c, s)
+		p.add(c, s)
 		if s.PayloadLen > 0 && !s.Duplicate {
 			cc.bytes[s.Dir] += int64(s.PayloadLen)
 			cc.segs[s.Dir] = append(cc.segs[s.Dir], truthSeg{s.Seq, s.SeqAbs, s.PayloadLen, s.IPID, s.Time})

@@ -40,7 +40,7 @@ func TestKarnLargeFlight(t *testing.T) {
 				if len(conns) != 1 {
 					t.Fatalf("%d connections", len(conns))
 				}
-				st := a.Stats(conns[0])[0]
+				st := a.stats(conns[0])[0]
 				want := int64(1) // the SYN, acknowledged by the SYN/ACK 100 ms later
 				if acks {
 					want += int64(tc.n) // one per segment

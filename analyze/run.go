@@ -282,11 +282,11 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			res.Top = addBusy(res.Top, o.Top, busyOf(c))
 		}
 		if c.Stream == o.Keep && a != nil {
-			res.Stats = a.Stats(c)
+			res.Stats = a.stats(c)
 		}
 		if i := alsoIndex(o.Also, c.Stream); i >= 0 && also[i] != nil {
 			// The Conn it ends with: that of its first SYN may be another.
-			also[i].conn, also[i].stats = c, a.Stats(c)
+			also[i].conn, also[i].stats = c, a.stats(c)
 		}
 		if ro != nil {
 			var cr *ConnResult
@@ -297,12 +297,12 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			}
 			*cr = ConnResult{Info: newConnInfo(c)}
 			if o.Analyze {
-				cr.Stats = a.Stats(c)
+				cr.Stats = a.stats(c)
 			}
 			ro.add(c.Stream, cr)
 		}
 		if a != nil {
-			a.Forget(c)
+			a.forget(c)
 		}
 	}
 	recs := records{all: make([]Record, 0, max(o.KeepHint, 0))}
@@ -321,7 +321,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			continue
 		}
 		if seg.InICMP { // counted in its connection, drawn in no graph
-			a.Add(c, seg)
+			a.segment(c, seg)
 			continue
 		}
 		ai := -1
@@ -331,7 +331,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		switch {
 		case o.Keep >= 0 && c.Stream == o.Keep:
 			res.Kept = c
-			info := a.Add(c, seg)
+			info := a.segment(c, seg)
 			if o.KeepTo != nil {
 				kept = NewRecord(seg, info)
 				o.KeepTo(c, seg, &kept)
@@ -348,7 +348,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 					also[ai].recs.all = make([]Record, 0, o.Also[ai].Packets)
 				}
 			}
-			info := a.Add(c, seg)
+			info := a.segment(c, seg)
 			if o.AlsoTo != nil {
 				kept = NewRecord(seg, info)
 				o.AlsoTo(ai, c, seg, &kept)
@@ -359,7 +359,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 				o.OnSegment(c, seg, info)
 			}
 		case o.OnSegment != nil:
-			o.OnSegment(c, seg, a.Add(c, seg))
+			o.OnSegment(c, seg, a.segment(c, seg))
 		case o.Analyze:
 			a.addTo(c, seg, &info, false)
 		}

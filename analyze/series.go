@@ -122,13 +122,13 @@ func (g *Graph) Hide(names []string) {
 	g.Series = kept
 }
 
-// Seconds returns the x value of time t (ns since the epoch).
-func (g *Graph) Seconds(t int64) float64 { return float64(t-g.TimeOrigin) / 1e9 }
+// seconds returns the x value of time t (ns since the epoch).
+func (g *Graph) seconds(t int64) float64 { return float64(t-g.TimeOrigin) / 1e9 }
 
 // XY returns the x and y values of point p.
 func (g *Graph) XY(p *Point) (x, y float64) {
 	if g.XCol < 0 {
-		x = g.Seconds(p.Time)
+		x = g.seconds(p.Time)
 	} else {
 		x = p.V[g.XCol]
 	}
@@ -166,13 +166,13 @@ type Range struct {
 	HasMin, HasMax bool
 }
 
-// Contains reports whether v is in the range.
-func (r Range) Contains(v int64) bool {
+// contains reports whether v is in the range.
+func (r Range) contains(v int64) bool {
 	return (!r.HasMin || v >= r.Min) && (!r.HasMax || v <= r.Max)
 }
 
-// Overlaps reports whether [lo, hi] meets the range.
-func (r Range) Overlaps(lo, hi int64) bool {
+// overlaps reports whether [lo, hi] meets the range.
+func (r Range) overlaps(lo, hi int64) bool {
 	return (!r.HasMin || hi >= r.Min) && (!r.HasMax || lo <= r.Max)
 }
 
@@ -248,10 +248,10 @@ func newFrame(kind GraphKind, o SeriesOptions) *frame {
 		g.X.Label, g.X.Clock = "time", true
 	}
 	if o.Time.HasMin {
-		g.Zoom.XMin, g.Zoom.HasXMin = g.Seconds(f.start+o.Time.Min), true
+		g.Zoom.XMin, g.Zoom.HasXMin = g.seconds(f.start+o.Time.Min), true
 	}
 	if o.Time.HasMax {
-		g.Zoom.XMax, g.Zoom.HasXMax = g.Seconds(f.start+o.Time.Max), true
+		g.Zoom.XMax, g.Zoom.HasXMax = g.seconds(f.start+o.Time.Max), true
 	}
 	f.g = g
 	return f
@@ -269,7 +269,7 @@ func identify(g *Graph, o SeriesOptions) {
 }
 
 // inTime reports whether record r is inside the time window.
-func (f *frame) inTime(t int64) bool { return f.o.Time.Contains(t - f.start) }
+func (f *frame) inTime(t int64) bool { return f.o.Time.contains(t - f.start) }
 
 // seq converts a relative number of direction d to the numbering shown.
 func (f *frame) seq(d reassembly.Direction, rel int64) int64 { return rel + f.seqOffset[d] }

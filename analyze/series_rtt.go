@@ -139,7 +139,7 @@ func (b *rttBuilder) add(r *Record) {
 	o := &b.f.o
 	seq := b.f.seq(o.Dir, s.seq)
 	ms := float64(s.rtt) / 1e6
-	if s.rtt < 0 || !b.f.inTime(s.time) || !o.Seq.Contains(seq) || !finite(ms) {
+	if s.rtt < 0 || !b.f.inTime(s.time) || !o.Seq.contains(seq) || !finite(ms) {
 		return
 	}
 	name := SeriesRTT

@@ -87,13 +87,13 @@ func (b *tcptraceBuilder) add(r *Record) {
 		return Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(a), float64(c)}}
 	}
 	mark := func(name string, v int64) {
-		if o.Seq.Contains(v) {
+		if o.Seq.contains(v) {
 			set.add(name, Marks, pt(v, v))
 		}
 	}
 	if r.Dir == o.Dir {
 		s := f.seq(o.Dir, r.Seq)
-		if r.Len > 0 && o.Seq.Overlaps(s, s+int64(r.Len)) {
+		if r.Len > 0 && o.Seq.overlaps(s, s+int64(r.Len)) {
 			name := dataSeries(r)
 			p := pt(s, s+int64(r.Len))
 			set.add(name, Bars, p)
@@ -111,18 +111,18 @@ func (b *tcptraceBuilder) add(r *Record) {
 		return
 	}
 	a := f.seq(o.Dir, r.Ack)
-	if o.Seq.Contains(a) {
+	if o.Seq.contains(a) {
 		set.add(SeriesAck, Steps, pt(a, a))
 	}
 	if r.Window >= 0 && r.Flags&reassembly.RST == 0 {
-		if w := a + r.Window; o.Seq.Contains(w) {
+		if w := a + r.Window; o.Seq.contains(w) {
 			set.add(SeriesRecvWindow, Steps, pt(w, w))
 		}
 	}
 	_, _, dsack := dsackOf(r)
 	for k := 0; k < r.NSACK; k++ {
 		l, rr := f.seq(o.Dir, r.SACK[k][0]), f.seq(o.Dir, r.SACK[k][1])
-		if rr > l && o.Seq.Overlaps(l, rr) {
+		if rr > l && o.Seq.overlaps(l, rr) {
 			name := SeriesSACK
 			if k == 0 && dsack {
 				name = SeriesDSACK
@@ -185,11 +185,11 @@ func (b *stevensBuilder) add(r *Record) {
 	}
 	s := f.seq(o.Dir, r.Seq)
 	mark := func(name string, v int64) {
-		if o.Seq.Contains(v) {
+		if o.Seq.contains(v) {
 			set.add(name, Marks, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(v)}})
 		}
 	}
-	if r.Len > 0 && o.Seq.Contains(s) {
+	if r.Len > 0 && o.Seq.contains(s) {
 		name := dataSeries(r)
 		p := Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(s)}}
 		set.add(name, Dots, p)

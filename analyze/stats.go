@@ -871,9 +871,9 @@ func (d *dirAcc) addRTT(ns int64) {
 	}
 }
 
-// Stats returns the statistics of both directions of connection c, as
+// stats returns the statistics of both directions of connection c, as
 // accumulated so far (indexed by reassembly.C2S and S2C).
-func (a *analyzer) Stats(c *reassembly.Conn) [2]DirStats {
+func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 	var out [2]DirStats
 	var raw [2]float64 // bottleneck estimates before refusal
 	cs := a.state(c)
@@ -888,7 +888,7 @@ func (a *analyzer) Stats(c *reassembly.Conn) [2]DirStats {
 	if a.ahead != nil {
 		path = a.ahead.stats(c)
 	} else {
-		path = a.path.Stats(c)
+		path = a.path.stats(c)
 	}
 	for d := reassembly.C2S; d <= reassembly.S2C; d++ {
 		acc := &cs.stats[d]

@@ -65,7 +65,7 @@ func compareSummary(t *testing.T, g *golden.File) []string {
 	frames, a, conns := analyzeCapture(t, g.Capture)
 	ours := map[dirKey]dirCounts{}
 	for _, c := range conns {
-		st := a.Stats(c)
+		st := a.stats(c)
 		for _, s := range st {
 			ours[dirKey{s.Stream, s.Src.String()}] = dirCounts{
 				s.Packets, s.DataPackets, s.DataBytes,

@@ -191,7 +191,7 @@ func TestTcptraceReference(t *testing.T) {
 						continue
 					}
 					used[i], found = true, true
-					st = a.Stats(c)
+					st = a.stats(c)
 					if c.Client.String() != tc.a {
 						st[0], st[1] = st[1], st[0]
 					}

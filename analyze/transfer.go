@@ -206,10 +206,6 @@ type TransferOptions struct {
 	ToBytes []int64 // nil: one MiB
 }
 
-// Origin returns time 0 of the loaded connection under alignment a, in
-// ns since the epoch.
-func (a Align) Origin(l *Loaded) int64 { return a.origin(l, l.transferAcc()) }
-
 func (a Align) origin(l *Loaded, ta *transferAcc) int64 {
 	if a == AlignFirstData {
 		if t, ok := ta.first.at(); ok {

@@ -85,7 +85,7 @@ func analyzeReader(r *reassembly.Reader) (map[int64]*analyzed, *analyzer, []*rea
 	out := map[int64]*analyzed{}
 	for sc.Scan() {
 		s := sc.Segment()
-		info := a.Add(sc.Conn(), s)
+		info := a.segment(sc.Conn(), s)
 		var irtt int64
 		if cs := a.state(sc.Conn()); cs != nil { // nil: only a SYN so far
 			irtt = cs.firstRTT

@@ -88,7 +88,7 @@ func analyzeSegments(segs []reassembly.Segment, loops bool) (map[int64]wireshark
 	for i := range segs {
 		s := &segs[i]
 		c := trk.Track(s)
-		out[s.Frame] = wiresharkOf(a.Add(c, s))
+		out[s.Frame] = wiresharkOf(a.segment(c, s))
 		streams[s.Frame] = s.Stream
 	}
 	trk.Flush()
@@ -241,7 +241,7 @@ func TestShiftedMatchesTshark(t *testing.T) {
 			for i := range moved {
 				s := &moved[i]
 				c := trk.Track(s)
-				info := a.Add(c, s)
+				info := a.segment(c, s)
 				var irtt int64
 				if cs := a.state(c); cs != nil {
 					irtt = cs.firstRTT

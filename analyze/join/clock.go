@@ -54,19 +54,19 @@ type Clock struct {
 	Samples [2]int
 }
 
-// At is the offset at upstream time t.
-func (c *Clock) At(t int64) float64 { return c.Offset + c.Drift*float64(t-c.T0) }
+// at is the offset at upstream time t.
+func (c *Clock) at(t int64) float64 { return c.Offset + c.Drift*float64(t-c.T0) }
 
-// OWD is the one-way delay (ns, never negative) of a packet seen
+// owd is the one-way delay (ns, never negative) of a packet seen
 // upstream at up and downstream at down, forward or back.
-func (c *Clock) OWD(up, down int64, forward bool) float64 {
+func (c *Clock) owd(up, down int64, forward bool) float64 {
 	var d float64
 	if forward {
-		d = float64(down-up) - c.At(up)
+		d = float64(down-up) - c.at(up)
 	} else {
 		// up is on the downstream capture's clock here: the offset at the
 		// other capture's time up - offset, to within drift × offset.
-		d = float64(down-up) + c.At(down)
+		d = float64(down-up) + c.at(down)
 	}
 	return math.Max(d, 0)
 }

@@ -58,7 +58,7 @@ func TestClockFollowsInjectedOffset(t *testing.T) {
 					want = -float64(shift(p.Up) - p.Up)
 					tu = shift(p.Up)
 				}
-				got := c.At(tu) - c0.At(p.Up)
+				got := c.at(tu) - c0.at(p.Up)
 				worst = math.Max(worst, math.Abs(got-want))
 			}
 			fmt.Fprintf(&table, "%-28s %10.3f %10.1f %12.3f %12.1f\n", sc.name, inj.offset/1e6, inj.ppm, worst/1e6, c.Drift*1e6)

@@ -114,7 +114,7 @@ func OWDGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
 		t := p.Up
 		if !dh.Forward {
 			// Up is on the hop's second capture's clock: the first's.
-			t -= int64(h.Clock.At(t))
+			t -= int64(h.Clock.at(t))
 		}
 		owd.Points = append(owd.Points, analyze.Point{Frame: int64(p.Frame), Time: t, V: [3]float64{float64(p.OWD) / 1e6}})
 		queue.Points = append(queue.Points, analyze.Point{Frame: int64(p.Frame), Time: t, V: [3]float64{float64(p.Queue) / 1e6}})
@@ -123,7 +123,7 @@ func OWDGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
 	for _, p := range dh.Lost {
 		t := p.Time
 		if !dh.Forward {
-			t -= int64(h.Clock.At(t))
+			t -= int64(h.Clock.at(t))
 		}
 		lost.Points = append(lost.Points, analyze.Point{Frame: int64(p.Frame), Time: t, V: [3]float64{h.Clock.fixed(maxWire(dh), dh.Forward) / 1e6}})
 	}
@@ -173,7 +173,7 @@ func CompareOWD(ins []OWDInput, firstData bool) *analyze.Graph {
 		origin := one.TimeOrigin
 		if firstData {
 			for _, p := range in.Conn.Up.Pkts[in.Dir] {
-				if p.Data() {
+				if p.data() {
 					origin = p.Time
 					break
 				}

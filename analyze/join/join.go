@@ -398,12 +398,12 @@ func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [
 		p, q := &up.pkts[i], &down.pkts[j]
 		var owd float64
 		if forward {
-			owd = c.OWD(p.Time, q.Time, true)
+			owd = c.owd(p.Time, q.Time, true)
 		} else {
-			owd = c.OWD(p.Time, q.Time, false)
+			owd = c.owd(p.Time, q.Time, false)
 		}
 		queue := math.Max(owd-c.fixed(p.Wire, forward), 0)
-		dh.Pairs = append(dh.Pairs, Pair{Up: p.Time, Frame: p.Frame, OWD: float32(owd), Queue: float32(queue), Size: p.Wire, Data: p.Data()})
+		dh.Pairs = append(dh.Pairs, Pair{Up: p.Time, Frame: p.Frame, OWD: float32(owd), Queue: float32(queue), Size: p.Wire, Data: p.data()})
 		owds, queues = append(owds, int64(owd)), append(queues, int64(queue))
 		dh.Duplicated += int64(max(down.dups[j]-up.dups[i], 0))
 	}
@@ -417,9 +417,9 @@ func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [
 		p := &up.pkts[i]
 		arrive := float64(p.Time)
 		if forward {
-			arrive += c.At(p.Time)
+			arrive += c.at(p.Time)
 		} else {
-			arrive -= c.At(p.Time)
+			arrive -= c.at(p.Time)
 		}
 		if up.match[i] < 0 && (arrive+c.fixed(p.Wire, forward) < float64(span[0]) || arrive+float64(slowest) > float64(span[1])) {
 			continue
@@ -428,7 +428,7 @@ func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [
 		if up.match[i] >= 0 {
 			continue
 		}
-		if p.Data() {
+		if p.data() {
 			dh.LostData++
 			dh.Lost = append(dh.Lost, *p)
 		} else {
@@ -445,9 +445,9 @@ func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [
 			q := &down.pkts[j]
 			left := float64(q.Time) - c.fixed(q.Wire, forward)
 			if forward {
-				left -= c.At(q.Time)
+				left -= c.at(q.Time)
 			} else {
-				left += c.At(q.Time)
+				left += c.at(q.Time)
 			}
 			// It entered between left less the slowest queueing and left.
 			if left <= float64(upSpan[1]) && left-float64(slowest) >= float64(upSpan[0]) {

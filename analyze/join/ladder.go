@@ -257,7 +257,7 @@ func ladderGraph(c *Conn, arrows []ladderAt, names []string, origin int64, estim
 			name = SeriesLadderLost
 		case a.p != nil && a.p.Flags&(reassembly.SYN|reassembly.FIN|reassembly.RST) != 0:
 			name = SeriesLadderCtl
-		case a.p != nil && a.p.Data():
+		case a.p != nil && a.p.data():
 			name = SeriesLadderData
 		}
 		s := series[name]

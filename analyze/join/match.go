@@ -227,9 +227,9 @@ func matchTimed(up, down *side, gs []group, c *Clock, forward bool, slack float6
 func arrivable(c *Clock, u, d *Packet, forward bool, slack float64) bool {
 	var owd float64
 	if forward {
-		owd = float64(d.Time-u.Time) - c.At(u.Time)
+		owd = float64(d.Time-u.Time) - c.at(u.Time)
 	} else {
-		owd = float64(d.Time-u.Time) + c.At(d.Time)
+		owd = float64(d.Time-u.Time) + c.at(d.Time)
 	}
 	return owd >= c.fixed(u.Wire, forward)-slack
 }

@@ -30,8 +30,8 @@ type Packet struct {
 	Dup bool
 }
 
-// Data reports whether p carries payload.
-func (p *Packet) Data() bool { return p.Len > 0 }
+// data reports whether p carries payload.
+func (p *Packet) data() bool { return p.Len > 0 }
 
 // Conn is one connection of a capture with its packets.
 type Conn struct {

@@ -136,7 +136,7 @@ func proxyBuffer(h *Hop, ch *ConnHop, d reassembly.Direction) []Buffered {
 			hi = rel
 			t := p.Time
 			if shift && h.ClockOK {
-				t -= int64(h.Clock.At(t))
+				t -= int64(h.Clock.at(t))
 			}
 			out = append(out, ackAt{t, rel})
 		}
