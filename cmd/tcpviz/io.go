@@ -51,7 +51,7 @@ func ioCommand(e *env) *cli.Command {
 			var keep func(*analyze.FlowResult) bool
 			if filter.Expr != nil {
 				keep = func(fr *analyze.FlowResult) bool {
-					return filter.Expr.match(&flowView{a: fr.Src, b: fr.Dst, sent: [2]bool{fr.Packets[0] > 0, fr.Packets[1] > 0}, proto: analyze.ProtoName(fr.Proto), stream: fr.Flow})
+					return filter.Expr.Match(&reassembly.FlowView{A: fr.Src, B: fr.Dst, Sent: [2]bool{fr.Packets[0] > 0, fr.Packets[1] > 0}, Proto: analyze.ProtoName(fr.Proto), Stream: fr.Flow})
 				}
 			}
 			o := analyze.IOOptions{Interval: iv.ns, Top: int(tv.v), Keep: keep}

@@ -43,7 +43,7 @@ type tableSpec[R any] struct {
 	times charts.TimeFormat
 	// filter, when set, keeps the connections and flows it matches
 	// (--filter); matched counts them.
-	filter  filterExpr
+	filter  reassembly.Filter
 	matched *atomic.Int64
 	// segRow, when set instead of rows, makes one row per TCP segment,
 	// in capture order, with its analysis (packets), into row; start is
@@ -133,11 +133,11 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 	file := src.in.name
 	o := analyze.RunOptions{Analyze: spec.analyze, Keep: -1}
 	// keep says whether the filter keeps a flow, counting those it keeps.
-	keep := func(v flowView) bool {
+	keep := func(v reassembly.FlowView) bool {
 		if spec.filter == nil {
 			return true
 		}
-		if !spec.filter.match(&v) {
+		if !spec.filter.Match(&v) {
 			return false
 		}
 		spec.matched.Add(1)
@@ -164,7 +164,7 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 				// packets stream out before all are seen.
 				k, ok := kept[c.Stream]
 				if !ok {
-					k = keep(flowView{a: c.Client, b: c.Server, sent: [2]bool{true, true}, proto: "tcp", stream: c.Stream})
+					k = keep(reassembly.FlowView{A: c.Client, B: c.Server, Sent: [2]bool{true, true}, Proto: "tcp", Stream: c.Stream})
 					kept[c.Stream] = k
 				}
 				if !k {
@@ -179,13 +179,13 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 		}
 	case spec.flowRows != nil:
 		o.OnFlow = func(fr *analyze.FlowResult) {
-			if keep(flowView{a: fr.Src, b: fr.Dst, sent: [2]bool{fr.Packets[0] > 0, fr.Packets[1] > 0}, proto: analyze.ProtoName(fr.Proto), stream: fr.Flow}) {
+			if keep(reassembly.FlowView{A: fr.Src, B: fr.Dst, Sent: [2]bool{fr.Packets[0] > 0, fr.Packets[1] > 0}, Proto: analyze.ProtoName(fr.Proto), Stream: fr.Flow}) {
 				spec.flowRows(file, fr, add)
 			}
 		}
 	default:
 		o.OnConn = func(cr *analyze.ConnResult) {
-			if keep(flowView{a: cr.Info.Client, b: cr.Info.Server, sent: [2]bool{cr.Info.Packets[0] > 0, cr.Info.Packets[1] > 0}, proto: "tcp", stream: cr.Info.Stream}) {
+			if keep(reassembly.FlowView{A: cr.Info.Client, B: cr.Info.Server, Sent: [2]bool{cr.Info.Packets[0] > 0, cr.Info.Packets[1] > 0}, Proto: "tcp", Stream: cr.Info.Stream}) {
 				spec.rows(file, cr, add)
 			}
 		}
@@ -235,11 +235,11 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 			spec.filter, spec.matched = ff.Expr, new(atomic.Int64)
 		}
 		if len(streams.vs) > 0 {
-			set, err := parseStreamSet(streams.vs)
+			set, err := reassembly.ParseStreamSet(streams.vs)
 			if err != nil {
 				return usagef("-s %v", err)
 			}
-			spec.filter = streamFilter{set, spec.filter}
+			spec.filter = reassembly.StreamFilter{Set: set, Next: spec.filter}
 			if spec.matched == nil {
 				spec.matched = new(atomic.Int64)
 			}
@@ -356,7 +356,7 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 	work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
 		spec := spec
 		if in.hasStream { // CAPTURE#N: that stream's rows
-			spec.filter = streamFilter{map[int]bool{in.stream: true}, spec.filter}
+			spec.filter = reassembly.StreamFilter{Set: map[int]bool{in.stream: true}, Next: spec.filter}
 			if spec.matched == nil {
 				spec.matched = new(atomic.Int64)
 			}

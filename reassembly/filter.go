@@ -1,0 +1,286 @@
+package reassembly
+
+import (
+	"fmt"
+	"net/netip"
+	"strconv"
+	"strings"
+)
+
+// A connection filter in tcpdump's primitive syntax (ParseFilter): host,
+// net, port and portrange, each with src or dst, tcp/udp/icmp, and/or/not
+// (&&, ||, !) and parentheses. A connection or flow matches when any of
+// its packets would: "src host A" matches a connection whose side A sent
+// a packet. It is evaluated on the flow's own endpoints, the innermost IP
+// and TCP/UDP headers, so tunnelled and VLAN-tagged traffic matches too
+// (tcpdump without "vlan" would not).
+
+// FlowView is what a filter sees of a flow: its two sides (A sent the
+// first packet, or is the TCP client), which of them sent, its transport.
+type FlowView struct {
+	A, B   netip.AddrPort
+	Sent   [2]bool // A sent, B sent
+	Proto  string  // tcp, udp, icmp, ...
+	Stream int     // tcp.stream, or the flow's number (flows)
+}
+
+// ConnView is what a filter sees of connection c.
+func ConnView(c *Conn) FlowView {
+	return FlowView{A: c.Client, B: c.Server, Sent: [2]bool{c.Dir[0].Packets > 0, c.Dir[1].Packets > 0}, Proto: "tcp", Stream: c.Stream}
+}
+
+// Filter is a parsed filter (ParseFilter, StreamFilter): whether it keeps
+// a flow.
+type Filter interface{ Match(*FlowView) bool }
+
+type (
+	andExpr  struct{ l, r Filter }
+	orExpr   struct{ l, r Filter }
+	notExpr  struct{ e Filter }
+	protoPrm string
+	// endPrm is host, net, port or portrange, on a side (src, dst or
+	// either).
+	endPrm struct {
+		side   string // "src", "dst", ""
+		prefix netip.Prefix
+		lo, hi uint16 // ports; hi 0: an address primitive
+	}
+)
+
+func (e andExpr) Match(f *FlowView) bool  { return e.l.Match(f) && e.r.Match(f) }
+func (e orExpr) Match(f *FlowView) bool   { return e.l.Match(f) || e.r.Match(f) }
+func (e notExpr) Match(f *FlowView) bool  { return !e.e.Match(f) }
+func (p protoPrm) Match(f *FlowView) bool { return f.Proto == string(p) }
+
+func (p endPrm) matchEnd(e netip.AddrPort) bool {
+	if p.hi > 0 {
+		return e.Port() >= p.lo && e.Port() <= p.hi
+	}
+	return p.prefix.Contains(e.Addr().Unmap())
+}
+
+// match: a packet from a to b has src a and dst b, one from b to a the
+// other way round.
+func (p endPrm) Match(f *FlowView) bool {
+	for i, ends := range [2][2]netip.AddrPort{{f.A, f.B}, {f.B, f.A}} {
+		if !f.Sent[i] {
+			continue
+		}
+		src, dst := p.matchEnd(ends[0]), p.matchEnd(ends[1])
+		switch {
+		case p.side == "src" && src, p.side == "dst" && dst, p.side == "" && (src || dst):
+			return true
+		}
+	}
+	return false
+}
+
+// filterParser reads a filter; errors name the column (1-based).
+type filterParser struct {
+	toks []filterTok
+	i    int
+	src  string
+}
+
+type filterTok struct {
+	s   string
+	col int
+}
+
+// ParseFilter reads a filter in tcpdump's primitive syntax; an error
+// names the column (1-based) where it went wrong.
+func ParseFilter(s string) (Filter, error) {
+	p := &filterParser{src: s}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '(' || c == ')' || c == '!':
+			p.toks = append(p.toks, filterTok{string(c), i + 1})
+			i++
+		case strings.HasPrefix(s[i:], "&&") || strings.HasPrefix(s[i:], "||"):
+			p.toks = append(p.toks, filterTok{s[i : i+2], i + 1})
+			i += 2
+		default:
+			j := i
+			for j < len(s) && !strings.ContainsRune(" \t()!", rune(s[j])) && !strings.HasPrefix(s[j:], "&&") && !strings.HasPrefix(s[j:], "||") {
+				j++
+			}
+			p.toks = append(p.toks, filterTok{s[i:j], i + 1})
+			i = j
+		}
+	}
+	if len(p.toks) == 0 {
+		return nil, fmt.Errorf("empty filter")
+	}
+	e, err := p.or()
+	if err != nil {
+		return nil, err
+	}
+	if p.i < len(p.toks) {
+		return nil, p.errorf("unexpected %q", p.toks[p.i].s)
+	}
+	return e, nil
+}
+
+func (p *filterParser) peek() string {
+	if p.i < len(p.toks) {
+		return strings.ToLower(p.toks[p.i].s)
+	}
+	return ""
+}
+
+func (p *filterParser) errorf(format string, a ...any) error {
+	col := len(p.src) + 1
+	if p.i < len(p.toks) {
+		col = p.toks[p.i].col
+	}
+	return fmt.Errorf("column %d: %s", col, fmt.Sprintf(format, a...))
+}
+
+func (p *filterParser) or() (Filter, error) {
+	l, err := p.and()
+	for err == nil && (p.peek() == "or" || p.peek() == "||") {
+		p.i++
+		var r Filter
+		if r, err = p.and(); err == nil {
+			l = orExpr{l, r}
+		}
+	}
+	return l, err
+}
+
+func (p *filterParser) and() (Filter, error) {
+	l, err := p.not()
+	for err == nil {
+		switch p.peek() {
+		case "and", "&&":
+			p.i++
+		case "", "or", "||", ")":
+			return l, nil
+		default: // juxtaposition is "and", as in tcpdump
+		}
+		var r Filter
+		if r, err = p.not(); err == nil {
+			l = andExpr{l, r}
+		}
+	}
+	return l, err
+}
+
+func (p *filterParser) not() (Filter, error) {
+	if t := p.peek(); t == "not" || t == "!" {
+		p.i++
+		e, err := p.not()
+		return notExpr{e}, err
+	}
+	return p.primary()
+}
+
+func (p *filterParser) primary() (Filter, error) {
+	switch t := p.peek(); t {
+	case "":
+		return nil, p.errorf("a primitive expected (host, net, port, portrange, tcp, udp)")
+	case "(":
+		p.i++
+		e, err := p.or()
+		if err != nil {
+			return nil, err
+		}
+		if p.peek() != ")" {
+			return nil, p.errorf("%q expected", ")")
+		}
+		p.i++
+		return e, nil
+	case "tcp", "udp", "icmp", "icmp6":
+		p.i++
+		if t == "icmp6" {
+			t = "icmpv6" // as flows names it
+		}
+		return protoPrm(t), nil
+	}
+	side := ""
+	if t := p.peek(); t == "src" || t == "dst" {
+		side = t
+		p.i++
+	}
+	kind := p.peek()
+	if kind != "host" && kind != "net" && kind != "port" && kind != "portrange" {
+		// tcpdump allows "src 10.0.0.1": host is implied.
+		if side == "" || kind == "" {
+			return nil, p.errorf("unknown primitive %q (want host, net, port, portrange, tcp, udp, and, or, not)", p.toks[min(p.i, len(p.toks)-1)].s)
+		}
+		kind = "host"
+	} else {
+		p.i++
+	}
+	if p.i >= len(p.toks) {
+		return nil, p.errorf("%s: a value expected", kind)
+	}
+	v := p.toks[p.i].s
+	prm := endPrm{side: side}
+	switch kind {
+	case "host":
+		a, err := netip.ParseAddr(v)
+		if err != nil {
+			return nil, p.errorf("host %q: not an IP address (names are not resolved)", v)
+		}
+		prm.prefix = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
+	case "net":
+		pf, err := netip.ParsePrefix(v)
+		if err != nil {
+			return nil, p.errorf("net %q: want an address/bits (10.0.0.0/8)", v)
+		}
+		prm.prefix = pf.Masked()
+	case "port":
+		n, err := strconv.ParseUint(v, 10, 16)
+		if err != nil || n == 0 {
+			return nil, p.errorf("port %q: want 1 to 65535", v)
+		}
+		prm.lo, prm.hi = uint16(n), uint16(n)
+	case "portrange":
+		l, h, ok := strings.Cut(v, "-")
+		lo, e1 := strconv.ParseUint(l, 10, 16)
+		hi, e2 := strconv.ParseUint(h, 10, 16)
+		if !ok || e1 != nil || e2 != nil || lo == 0 || hi < lo {
+			return nil, p.errorf("portrange %q: want LOW-HIGH (1024-2047)", v)
+		}
+		prm.lo, prm.hi = uint16(lo), uint16(hi)
+	}
+	p.i++
+	return prm, nil
+}
+
+// StreamFilter keeps the streams of Set (-s 1,3-5), of those Next keeps
+// (nil: all).
+type StreamFilter struct {
+	Set  map[int]bool
+	Next Filter
+}
+
+// Match keeps v if its stream is in the set and Next keeps it.
+func (f StreamFilter) Match(v *FlowView) bool {
+	return f.Set[v.Stream] && (f.Next == nil || f.Next.Match(v))
+}
+
+// ParseStreamSet reads stream numbers and ranges: 1,3-5.
+func ParseStreamSet(vs []string) (map[int]bool, error) {
+	set := map[int]bool{}
+	for _, v := range vs {
+		l, h, isRange := strings.Cut(v, "-")
+		lo, e1 := strconv.Atoi(l)
+		hi := lo
+		var e2 error
+		if isRange {
+			hi, e2 = strconv.Atoi(h)
+		}
+		if e1 != nil || e2 != nil || lo < 0 || hi < lo || hi-lo > 1<<20 {
+			return nil, fmt.Errorf("%q: want stream numbers and ranges (1,3-5)", v)
+		}
+		for n := lo; n <= hi; n++ {
+			set[n] = true
+		}
+	}
+	return set, nil
+}

@@ -1,0 +1,89 @@
+package reassembly
+
+import (
+	"net/netip"
+	"strings"
+	"testing"
+)
+
+// TestFilterSyntax: a syntax error names the column and what was wanted;
+// tcpdump's forms parse.
+func TestFilterSyntax(t *testing.T) {
+	for _, c := range []struct {
+		expr, err string
+	}{
+		{"port 80 and (host 1.2.3.4", `column 26: ")" expected`},
+		{"hots 1.2.3.4", "column 1: unknown primitive"},
+		{"host example.com", "not an IP address"},
+		{"portrange 9-3", "want LOW-HIGH"},
+		{"net 10.0.0.0/33", "want an address/bits"},
+		{"port 80 or", "a primitive expected"},
+		{"", "empty filter"},
+	} {
+		if _, err := ParseFilter(c.expr); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%q: %v, want %q", c.expr, err, c.err)
+		}
+	}
+	for _, ok := range []string{"tcp and port 5201", "src host 10.0.0.1 && !dst port 22", "not (net 10.0.0.0/8 or portrange 1-1023)", "src 10.0.0.1", "udp port 53"} {
+		if _, err := ParseFilter(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+}
+
+// TestFilterMatch: a flow matches when one of its packets would: "src
+// host A" keeps a flow whose side A sent, not one where A only received;
+// ports, nets, ranges, the transport and the stream set.
+func TestFilterMatch(t *testing.T) {
+	a, b := netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("[fd00::2]:5201")
+	both := FlowView{A: a, B: b, Sent: [2]bool{true, true}, Proto: "tcp", Stream: 3}
+	aOnly := FlowView{A: a, B: b, Sent: [2]bool{true, false}, Proto: "udp", Stream: 4}
+	for _, c := range []struct {
+		expr            string
+		both, aOnlySent bool
+	}{
+		{"src host 10.0.0.1", true, true},
+		{"src host fd00::2", true, false},
+		{"dst port 5201", true, true},
+		{"src port 5201", true, false},
+		{"net fd00::/64 and tcp", true, false},
+		{"portrange 39000-41000 and not udp", true, false},
+		{"udp or port 80", false, true},
+		{"!(host 10.0.0.9)", true, true},
+	} {
+		f, err := ParseFilter(c.expr)
+		if err != nil {
+			t.Fatalf("%q: %v", c.expr, err)
+		}
+		if got := f.Match(&both); got != c.both {
+			t.Errorf("%q on a flow both sides sent: %v", c.expr, got)
+		}
+		if got := f.Match(&aOnly); got != c.aOnlySent {
+			t.Errorf("%q on a flow only A sent: %v", c.expr, got)
+		}
+	}
+	tcp, _ := ParseFilter("tcp")
+	set := StreamFilter{Set: map[int]bool{3: true}, Next: tcp}
+	if !set.Match(&both) || set.Match(&aOnly) || (StreamFilter{Set: map[int]bool{4: true}}).Match(&aOnly) != true {
+		t.Error("stream sets")
+	}
+}
+
+// FuzzParseFilter: any text parses or fails with a column, never panics,
+// and a parsed filter answers for any flow.
+func FuzzParseFilter(f *testing.F) {
+	for _, s := range []string{"tcp and port 5201", "src host 10.0.0.1 && !dst port 22", "not (net 10.0.0.0/8 or portrange 1-1023)", "((", "port 80 and (host 1.2.3.4", "src fd00::1 udp"} {
+		f.Add(s)
+	}
+	v := FlowView{A: netip.MustParseAddrPort("10.0.0.1:1"), B: netip.MustParseAddrPort("10.0.0.2:2"), Sent: [2]bool{true, true}, Proto: "tcp"}
+	f.Fuzz(func(t *testing.T, s string) {
+		e, err := ParseFilter(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), "column ") && err.Error() != "empty filter" {
+				t.Fatalf("%q: error without a column: %v", s, err)
+			}
+			return
+		}
+		e.Match(&v)
+	})
+}
