@@ -180,7 +180,9 @@ func FormatLimitShares(ls []LimitShare) string {
 // sender: a closed window (receiver_stall), a full one (receive_window),
 // nothing to send (application, measured at a sender-side capture), and
 // the rest, the congestion window and the path (bottleneck); largest
-// first.
+// first. A sender-side transfer diagnose finds sender limited by its rate
+// (nothing lost, the window never full, far below the bottleneck) has
+// the rest counted as application (reassignShare).
 func limitShares(st, rcv *DirStats) []LimitShare {
 	T := st.DataPhaseNs
 	if T <= 0 || st.DataPackets == 0 {
@@ -194,6 +196,25 @@ func limitShares(st, rcv *DirStats) []LimitShare {
 		{FindReceiverStall, float64(zw) / float64(T)},
 		{FindApplication, float64(app) / float64(T)},
 		{FindBottleneck, float64(T-zw-rw-app) / float64(T)},
+	}
+	slices.SortStableFunc(ls, func(a, b LimitShare) int { return cmp.Compare(b.Share, a.Share) })
+	return ls
+}
+
+// reassignShare gives kind to's share the share of kind from, in order
+// of size again.
+func reassignShare(ls []LimitShare, from, to string) []LimitShare {
+	ls = slices.Clone(ls)
+	var moved float64
+	for i := range ls {
+		if ls[i].Kind == from {
+			moved, ls[i].Share = ls[i].Share, 0
+		}
+	}
+	for i := range ls {
+		if ls[i].Kind == to {
+			ls[i].Share += moved
+		}
 	}
 	slices.SortStableFunc(ls, func(a, b LimitShare) int { return cmp.Compare(b.Share, a.Share) })
 	return ls
@@ -490,6 +511,9 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): %s on a path whose bottleneck is about %s, nothing lost, the %s window never full",
 			BitRate(st.ThroughputBps), BitRate(bottleneck), kb(window)),
 			map[string]float64{"throughput_bps": st.ThroughputBps, "bottleneck_bps": bottleneck, "window_bytes": float64(window)})
+		// The time no window held it was the application's, not the
+		// path's: the shares say what the finding says.
+		st.LimitShares = reassignShare(st.LimitShares, FindBottleneck, FindApplication)
 	}
 	base, queueShare := st.RTTMinMs, 1.0
 	if p.Vantage == VantageReceiver {

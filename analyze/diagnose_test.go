@@ -156,3 +156,28 @@ func mainStats(t *testing.T, path string) DirStats {
 	}
 	return best
 }
+
+// TestSharesFollowAppRateFinding: a sender found limited by its rate (a
+// smooth application far below the path, nothing lost, the window never
+// full) has the time no window held it counted as the application's in
+// limit_shares, not the path's; the receiver's window keeps its share.
+func TestSharesFollowAppRateFinding(t *testing.T) {
+	st := DirStats{DataPackets: 1000, DataBytes: 1448000, MSS: 1448, RTTSamples: 100, RTTMinMs: 600, HasThroughput: true,
+		Path: PathStats{HasData: true, Vantage: VantageSender}, MaxBytesInFlight: 480000, BottleneckBps: 10e6, ThroughputBps: 1.76e6,
+		LimitShares: []LimitShare{{FindBottleneck, 0.75}, {FindReceiveWindow, 0.15}, {FindApplication, 0.1}}}
+	rcv := DirStats{MaxRwnd: 4 << 20}
+	fs := diagnose(&st, &rcv, st.BottleneckBps)
+	if fs.Kinds() != FindApplication {
+		t.Fatalf("findings %q, want application", fs.Kinds())
+	}
+	if got, want := FormatLimitShares(st.LimitShares), "application=0.85;receive_window=0.15"; got != want {
+		t.Errorf("limit_shares %q, want %q", got, want)
+	}
+	// Network limited: the shares stay as measured.
+	st.ThroughputBps = 9e6
+	st.LimitShares = []LimitShare{{FindBottleneck, 0.75}, {FindReceiveWindow, 0.15}, {FindApplication, 0.1}}
+	diagnose(&st, &rcv, st.BottleneckBps)
+	if got, want := FormatLimitShares(st.LimitShares), "bottleneck=0.75;receive_window=0.15;application=0.10"; got != want {
+		t.Errorf("network limited: limit_shares %q, want %q", got, want)
+	}
+}
