@@ -225,7 +225,7 @@ func CompareRows(ins []CompareInput, o TransferOptions) []CompareRow {
 	for i, in := range ins {
 		st := &in.L.Stats[in.L.Dir]
 		r := CompareRow{Label: in.Label, Input: in.Input, Stream: in.L.Conn.Stream, Dir: in.L.Dir, Src: st.Src, Dst: st.Dst,
-			Transfer: SummarizeWith(in.L, o), Stats: st, NearbyPeer: st.Path.NearbyPeer}
+			Transfer: Summarize(in.L, o), Stats: st, NearbyPeer: st.Path.NearbyPeer}
 		if r.Input == "" {
 			r.Input = r.Label
 		}

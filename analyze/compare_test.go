@@ -95,7 +95,7 @@ func TestAlignSYNAtFirstPacket(t *testing.T) {
 	if got := AlignSYN.origin(l, l.transferAcc()); got != 1e9 {
 		t.Errorf("time 0 at %d ns, want the first packet's 1e9", got)
 	}
-	tr := SummarizeWith(l, TransferOptions{At: []int64{0.5e9}})
+	tr := Summarize(l, TransferOptions{At: []int64{0.5e9}})
 	if tr.Delivered[0] != 1000 {
 		t.Errorf("delivered 0.5 s after the first packet: %d, want 1000", tr.Delivered[0])
 	}

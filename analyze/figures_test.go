@@ -44,8 +44,8 @@ func TestSummarizeAligned(t *testing.T) {
 	recs := withGreeting()
 	l := &Loaded{Conn: &reassembly.Conn{FirstTime: 0}, Dir: reassembly.C2S, Records: recs}
 	o := TransferOptions{At: []int64{1e9}, ToBytes: []int64{30000}}
-	syn := SummarizeWith(l, o)
-	first := SummarizeWith(l, TransferOptions{Align: AlignFirstData, At: o.At, ToBytes: o.ToBytes})
+	syn := Summarize(l, o)
+	first := Summarize(l, TransferOptions{Align: AlignFirstData, At: o.At, ToBytes: o.ToBytes})
 	// From the SYN, 1 s holds only the greeting; from the first data byte
 	// the first two flights (acknowledged 0.4 and 0.8 s after it) too.
 	if syn.Delivered[0] != 37 || first.Delivered[0] != 30037 {

@@ -173,7 +173,7 @@ func FuzzAnalysis(f *testing.F) {
 					}
 				}
 			}
-			tr := SummarizeWith(l, TransferOptions{Align: AlignFirstData})
+			tr := Summarize(l, TransferOptions{Align: AlignFirstData})
 			if tr.Total < 0 || tr.SlowStart.Flight < 0 {
 				t.Fatalf("transfer %+v", tr)
 			}

@@ -219,20 +219,14 @@ func (gb *graphBuild) graphs(c *reassembly.Conn, d reassembly.Direction) ([]*Gra
 	return out, ta
 }
 
-// ReportGraph is one graph of a report.
-type ReportGraph struct {
-	Spec   GraphSpec
-	Params GraphParams
-}
-
 // ReportGraphs are the graphs a report shows, in order: every registered
 // graph with its defaults, and the RTT also from TCP timestamps.
-func ReportGraphs() []ReportGraph {
-	var out []ReportGraph
+func ReportGraphs() []GraphRequest {
+	var out []GraphRequest
 	for _, g := range graphs {
-		out = append(out, ReportGraph{Spec: g})
+		out = append(out, GraphRequest{Spec: g})
 		if g.Kind == GraphRTT {
-			out = append(out, ReportGraph{Spec: g, Params: GraphParams{RTT: RTTOptions{Sampling: SampleTimestamps}}})
+			out = append(out, GraphRequest{Spec: g, Params: GraphParams{RTT: RTTOptions{Sampling: SampleTimestamps}}})
 		}
 	}
 	return out

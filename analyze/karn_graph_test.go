@@ -61,7 +61,7 @@ func TestKarnGraphIsSummary(t *testing.T) {
 					}
 					checked += int(n)
 					l := &Loaded{Conn: c, Dir: d, Records: recs[stream], Stats: stats[stream]}
-					if got := Summarize(l).SlowStart; got != st.SlowStart {
+					if got := Summarize(l, TransferOptions{}).SlowStart; got != st.SlowStart {
 						t.Errorf("stream %d %s: comparison's slow start %+v, summary's %+v", stream, d, got, st.SlowStart)
 					}
 				}

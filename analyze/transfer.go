@@ -351,15 +351,12 @@ func (l *Loaded) transferAcc() *transferAcc {
 	return ta
 }
 
-// Summarize computes the Transfer of the loaded connection's direction
-// with the default options: delivered bytes from its records, from its
-// first packet, slow start as the statistics found it (one state machine,
-// fed while the capture was read, for every command).
-func Summarize(l *Loaded) Transfer { return SummarizeWith(l, TransferOptions{}) }
-
-// SummarizeWith computes the Transfer of the loaded connection's
-// direction as o asks.
-func SummarizeWith(l *Loaded, o TransferOptions) Transfer {
+// Summarize computes the Transfer of the loaded connection's direction as
+// o asks (TransferOptions{}: the defaults): delivered bytes from its
+// records, from its first packet or its first data byte, slow start as
+// the statistics found it (one state machine, fed while the capture was
+// read, for every command).
+func Summarize(l *Loaded, o TransferOptions) Transfer {
 	at, to := o.At, o.ToBytes
 	if at == nil {
 		at = deliveredAt

@@ -80,7 +80,7 @@ func TestSlowStartRounds(t *testing.T) {
 func TestSummarizeDelivered(t *testing.T) {
 	recs := flights(400e6, []int{10, 20, 40, 80, 80, 80, 80, 80, 80, 80, 80, 80, 80, 80, 80, 80}, -1)
 	conn := &reassembly.Conn{FirstTime: recs[0].Time}
-	tr := Summarize(&Loaded{Conn: conn, Dir: reassembly.C2S, Records: recs})
+	tr := Summarize(&Loaded{Conn: conn, Dir: reassembly.C2S, Records: recs}, TransferOptions{})
 	// Acks arrive at (round+2)*400ms - 1µs: by 1 s, rounds 0 (at 0.8 s)
 	// done: 10 segments.
 	if tr.Delivered[0] != 10000 {
@@ -100,7 +100,7 @@ func TestSummarizeDelivered(t *testing.T) {
 // the comparisons (Summarize) must say the same.
 func TestSlowStartOnGEOCapture(t *testing.T) {
 	l := loadMain(t, filepath.Join("..", "testdata", "geo_short.pcap"))
-	ss := Summarize(l).SlowStart
+	ss := Summarize(l, TransferOptions{}).SlowStart
 	// Flights of 10, 20, 40 and 74 segments (74 × 1448 bytes fill the
 	// window iperf3 asked for with -w 85K), then 74 again.
 	if !ss.Found || ss.Reason != SlowStartRwnd || ss.Flight < 100000 || ss.Flight > 115000 || ss.Rounds != 4 {

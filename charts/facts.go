@@ -31,7 +31,7 @@ func ReportFacts(l *analyze.Loaded) []Fact {
 	if l.UDP {
 		return udpFacts(l)
 	}
-	tr := analyze.Summarize(l)
+	tr := analyze.Summarize(l, analyze.TransferOptions{})
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 	facts := []Fact{
 		{Label: "payload sent", Value: fmt.Sprintf("%s in %s (%s)", words.Plural(st.DataBytes, "byte"), words.Plural(st.DataPackets, "packet"), words.Plural(st.UniqueBytes, "unique byte"))},

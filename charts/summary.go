@@ -213,7 +213,7 @@ var CompareColumns = CompareColumnsFor(nil, nil)
 // CompareColumnsFor are the columns of compare's table: bytes delivered at
 // each instant of at (ns after time 0) and the time to deliver each
 // amount of toBytes; nil gives the defaults (analyze.DeliveredAt, one MiB),
-// as analyze.SummarizeWith takes them.
+// as analyze.Summarize takes them.
 func CompareColumnsFor(at, toBytes []int64) Schema[analyze.CompareRow] {
 	if at == nil {
 		at = analyze.DeliveredAt()

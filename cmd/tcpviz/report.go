@@ -171,11 +171,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	// thinned for the page. summary.csv and streams.csv are written as
 	// the connections come, every one of them; the page's table keeps
 	// the busiest (reportTableConns).
-	rgs := analyze.ReportGraphs()
-	reqs := make([]analyze.GraphRequest, len(rgs))
-	for k, rg := range rgs {
-		reqs[k] = analyze.GraphRequest{Spec: rg.Spec, Params: rg.Params}
-	}
+	reqs := analyze.ReportGraphs()
 	kept := &busiestRows{max: reportTableConns}
 	var ls []*analyze.Loaded
 	conns := 0
@@ -261,10 +257,10 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		case i == 0:
 			parts = []string{"png", "csv", "page"}
 		}
-		graphs := make([]*charts.ReportGraph, len(rgs))
-		errs := make([]error, len(parts)*len(rgs))
-		csvs := make([]string, len(rgs))
-		left := make([]atomic.Int32, len(rgs))
+		graphs := make([]*charts.ReportGraph, len(reqs))
+		errs := make([]error, len(parts)*len(reqs))
+		csvs := make([]string, len(reqs))
+		left := make([]atomic.Int32, len(reqs))
 		for k := range left {
 			left[k].Store(int32(len(parts)))
 		}
@@ -274,9 +270,9 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 				g.Notes = append(g.Notes, l.GraphNotes()...)
 			}
 		}
-		inParallel(len(parts)*len(rgs), func(j int) {
-			k, part := j%len(rgs), parts[j/len(rgs)]
-			rg, g := rgs[k], l.Graphs[k]
+		inParallel(len(parts)*len(reqs), func(j int) {
+			k, part := j%len(reqs), parts[j/len(reqs)]
+			rg, g := reqs[k], l.Graphs[k]
 			defer func() {
 				if left[k].Add(-1) == 0 {
 					l.Graphs[k] = nil // freed once drawn, not with the last one

@@ -249,7 +249,7 @@ func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string) (sw
 	if l == nil {
 		return run, lres
 	}
-	t := analyze.SummarizeWith(l, analyze.TransferOptions{Align: m.align, At: m.at, ToBytes: m.to})
+	t := analyze.Summarize(l, analyze.TransferOptions{Align: m.align, At: m.at, ToBytes: m.to})
 	switch {
 	case m.at != nil:
 		run.Value, run.OK = float64(t.Delivered[0]), true
