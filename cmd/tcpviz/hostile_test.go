@@ -867,3 +867,35 @@ func TestHostileProgressOnATerminal(t *testing.T) {
 		t.Errorf("not a terminal, yet stderr %q", stderr)
 	}
 }
+
+// failingWriter fails every write, as a full disk does.
+type failingWriter struct{ writes int }
+
+func (f *failingWriter) Write([]byte) (int, error) {
+	f.writes++
+	return 0, errors.New("no space left on device")
+}
+
+// TestWriteFailureStopsReading: once the output fails, the inputs left
+// are not read (their warnings are not printed: only the write's error
+// is, one line) and no row is written after the failure; exit 1, in
+// CSV and NDJSON (packets writes its rows on a goroutine of its own).
+func TestWriteFailureStopsReading(t *testing.T) {
+	capture := demoCapture
+	warns := "../../testdata/adversarial" // every capture there warns
+	for _, args := range [][]string{
+		{"packets", "-f", "csv", capture, warns},
+		{"packets", "-f", "ndjson", capture, capture, warns},
+	} {
+		var errb bytes.Buffer
+		w := &failingWriter{}
+		code := run(append([]string{"tcpviz"}, args...), nil, w, &errb)
+		if code != 1 {
+			t.Errorf("%q: exit %d, want 1", args, code)
+		}
+		checkOneLine(t, errb.String(), "tcpviz: standard output: no space left on device")
+		if w.writes > 2 {
+			t.Errorf("%q: %d writes tried after the first failed", args, w.writes-1)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"tcpviz/charts"
 	"tcpviz/reassembly"
@@ -186,6 +187,24 @@ type source struct {
 	files []*os.File
 	spool string
 	bar   *progress // counts the bytes read, or nil
+	// stop, when set and true, ends every read: the output failed.
+	stop *atomic.Bool
+}
+
+// errOutputFailed ends a read whose output has failed.
+var errOutputFailed = errors.New("not read further: the output failed")
+
+// stoppable ends r's reads once stop is true.
+type stoppable struct {
+	r    io.Reader
+	stop *atomic.Bool
+}
+
+func (s stoppable) Read(p []byte) (int, error) {
+	if s.stop.Load() {
+		return 0, errOutputFailed
+	}
+	return s.r.Read(p)
 }
 
 // newSource prepares in for reading; passes is how many times it will be
@@ -268,6 +287,9 @@ func (s *source) open() (*reassembly.Reader, error) {
 		if s.spool == "" {
 			r = s.counted(f)
 		}
+	}
+	if s.stop != nil {
+		r = stoppable{r, s.stop}
 	}
 	return reassembly.NewReader(r)
 }

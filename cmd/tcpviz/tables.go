@@ -323,10 +323,15 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 // input failed after its rows were written.
 func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.TableFormat, of *tableOutFlags, jf *jobsFlags, ins []input) error {
 	cols := spec.schema.Docs()
+	// A failed write stops the reading: the input being read ends at its
+	// next read, the others are not opened, and the write's error is the
+	// command's (what the inputs then say is moot).
 	var writeErr error
+	var stopped atomic.Bool
 	keep := func(err error) {
 		if err != nil && writeErr == nil {
 			writeErr = err
+			stopped.Store(true)
 		}
 	}
 	stdoutTTY := w == e.stdout && isTerminal(e.stdout)
@@ -353,7 +358,15 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 		jobs = 1
 	}
 	perInput := make([][][]charts.Value, len(ins))
-	work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+	work, done := e.withProgress(len(ins), func(i int, in input) (res fileResult) {
+		if stopped.Load() {
+			return fileResult{}
+		}
+		defer func() {
+			if stopped.Load() {
+				res = fileResult{}
+			}
+		}()
 		spec := spec
 		if in.hasStream { // CAPTURE#N: that stream's rows
 			spec.filter = reassembly.StreamFilter{Set: map[int]bool{in.stream: true}, Next: spec.filter}
@@ -366,6 +379,7 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 			return fileResult{err: err}
 		}
 		defer src.close()
+		src.stop = &stopped
 		if partitions {
 			return writePartition(spec, src, filepath.Join(of.OutDir, bases[i]), e.guarded(ins), e.made)
 		}
@@ -397,7 +411,7 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 			if spec.segRow != nil && !stdoutTTY {
 				// A row per packet: written on a core of its own.
 				var finish func() error
-				add, finish = handoff(write)
+				add, finish = handoff(write, func() { stopped.Store(true) })
 				res := tableRows(spec, src, add)
 				keep(finish())
 				if len(ins) > 1 {
@@ -442,8 +456,9 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 // added in batches, so that a table of a row per packet is made on one
 // core and written on the other. add copies *r (a row holds no pointer
 // to what its maker reuses); finish waits for the rows added to be
-// written and returns write's first error (rows after it are dropped).
-func handoff[R any](write func(*R) error) (add func(*R), finish func() error) {
+// written and returns write's first error (rows after it are dropped);
+// failed is called on the writer's goroutine when write fails.
+func handoff[R any](write func(*R) error, failed func()) (add func(*R), finish func() error) {
 	const size, batches = 1024, 4
 	full, free := make(chan []R, batches), make(chan []R, batches+1)
 	for range batches + 1 {
@@ -462,7 +477,9 @@ func handoff[R any](write func(*R) error) (add func(*R), finish func() error) {
 				}()
 				for i := range b {
 					if err == nil {
-						err = write(&b[i])
+						if err = write(&b[i]); err != nil {
+							failed()
+						}
 					}
 				}
 			}()
