@@ -476,3 +476,61 @@ func TestLossFlightCV(t *testing.T) {
 		t.Errorf("windows 60, 60, 60, 20: cv %v of %d, want 0.346 of 4", cv, n)
 	}
 }
+
+// TestLineKeptAfterLossState: Linux leaves its loss state (a timeout's
+// episode) with cwnd as slow start grew it there, no reduction at the
+// end (tcp_process_loss; recovery's tcp_end_cwnd_reduction has no
+// counterpart): a sender that then sends less (here the application) has
+// not lowered its window, and the line keeps the loss state's last value
+// (kz_vsat_cubic_nosack2: kernel cwnd 21, the line at the pipe, 15).
+func TestLineKeptAfterLossState(t *testing.T) {
+	var b builder
+	seq := int64(1)
+	for range 10 {
+		b.data(0, seq, 1000, 0)
+		seq += 1000
+	}
+	b.ack(100, seq, 1<<20, 0) // all ten acknowledged
+	for range 10 {            // ten more, none acknowledged
+		b.data(100, seq, 1000, 0)
+		seq += 1000
+	}
+	end := seq                                    // the timeout's episode ends once all of them are
+	b.data(400, 10001, 1000, Retransmission)      // the timer: the first unacknowledged again
+	b.ack(500, 12001, 1<<20, 0)                   // slow start in the loss state
+	for s := int64(12001); s < 16001; s += 1000 { // go-back-N: four resends
+		b.data(500, s, 1000, Retransmission)
+	}
+	b.ack(600, 16001, 1<<20, 0)
+	for s := int64(16001); s < end+4000; s += 1000 { // four resends, four new
+		f := Flag(0)
+		if s < end {
+			f = Retransmission
+		}
+		b.data(600, s, 1000, f)
+	}
+	seq = end + 4000
+	b.ack(700, end, 1<<20, 0) // the episode ends: 4000 still out
+	b.data(701, seq, 1000, 0) // the application gives one segment
+	b.ack(800, end+1000, 1<<20, 0)
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	if to := g.Lookup(SeriesRTOLoss); to == nil || len(to.Points) != 1 {
+		t.Fatalf("timeout marks %+v, want one", to)
+	}
+	cw := g.Lookup(SeriesCwnd)
+	var at600, after float64
+	for _, p := range cw.Points {
+		switch ms := float64(p.Time-t0) / 1e6; {
+		case ms >= 600 && ms < 700:
+			at600 = p.V[0]
+		case ms >= 700:
+			after = p.V[0]
+		}
+	}
+	if at600 != 8000 {
+		t.Fatalf("the line in the loss state %.0f, want 8000 (four resends, four new)", at600)
+	}
+	if after != 8000 {
+		t.Errorf("the line after the loss state %.0f, want 8000 kept (the pipe is 5000: the window did not fall)", after)
+	}
+}

@@ -555,7 +555,16 @@ func (b *cwndBuilder) add(r *Record) {
 		a.dsack, a.hasDSACK = [2]int64{l, rr}, true
 	}
 	b.rateSample(r.Time)
+	wasIn := b.ep.inEpisode
 	ev := b.ep.ack(a)
+	if wasIn && !b.ep.inEpisode && !b.epFast && b.line > 0 {
+		// A timeout's episode ended: Linux leaves its loss state with
+		// cwnd as slow start grew it there (tcp_process_loss,
+		// tcp_try_undo_recovery: no reduction at the end, unlike
+		// recovery's tcp_end_cwnd_reduction), so the line's last value
+		// is one of the last round trips' windows (roundMax).
+		b.recent = append(b.recent[:0], timedValue{r.Time, b.line})
+	}
 	if ev.undone {
 		b.markUndone = true
 	}
