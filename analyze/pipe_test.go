@@ -534,3 +534,63 @@ func TestLineKeptAfterLossState(t *testing.T) {
 		t.Errorf("the line after the loss state %.0f, want 8000 kept (the pipe is 5000: the window did not fall)", after)
 	}
 }
+
+// TestPartialUndoWithoutSACK: in a fast retransmit's recovery without
+// SACK, a partial ACK covering the resends that echoes a timestamp older
+// than the first of them (the originals arrived late) makes Linux undo
+// the reduction (tcp_try_undo_partial); while its duplicate-ACK count
+// still marks the next segment lost it enters recovery again at once (a
+// fast retransmit each, the same ssthresh), and once it no longer does,
+// it leaves recovery with the window restored (kz_vsat_cubic_nosack2:
+// 22 such entries in a second after a timeout, the line left at the pipe).
+func TestPartialUndoWithoutSACK(t *testing.T) {
+	var b builder
+	ts := func(r *Record, val, ecr uint32) { r.HasTS, r.TSVal, r.TSEcr = true, val, ecr }
+	for i := range int64(20) { // a window of 20 segments
+		ts(b.data(0, 1+i*1000, 1000, 0), 100, 50)
+	}
+	ts(b.ack(100, 1001, 1<<20, 0), 60, 100)
+	for i := range 5 { // five duplicate ACKs: the second segment lost
+		ts(b.ack(101+float64(i), 1001, 1<<20, DupAck), 60, 100)
+	}
+	ts(b.data(106, 1001, 1000, Retransmission), 200, 60) // the fast retransmit
+	// The originals arrive late: each partial ACK covers one segment and
+	// echoes the old timestamp. Linux's count of duplicate ACKs stays 5:
+	// it enters recovery again while more than 6 segments are out.
+	for k := int64(2); k <= 15; k++ {
+		ms := 100 * float64(k)
+		ts(b.ack(ms, k*1000+1, 1<<20, 0), 60, 100)
+		if k < 15 {
+			ts(b.data(ms+1, k*1000+1, 1000, Retransmission), uint32(100*k+100), 60)
+		}
+	}
+	ts(b.ack(1600, 16001, 1<<20, 0), 60, 100)
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	fast, undone := g.Lookup(SeriesFastLoss), g.Lookup(SeriesUndoneLoss)
+	// Recovery at the fast retransmit and again at the partial ACKs of
+	// 2001 to 14001 (out after them: 18 down to 6 segments); at 15001 five
+	// are out, as many as the duplicate ACKs counted: undone.
+	if fast == nil || len(fast.Points) != 13 {
+		t.Fatalf("fast-retransmit marks %+v, want 13 (one and 12 entered again)", fast)
+	}
+	if undone == nil || len(undone.Points) != 1 {
+		t.Fatalf("undone marks %+v, want 1", undone)
+	}
+	ss := g.Lookup(SeriesSsthresh)
+	for _, p := range ss.Points {
+		if p.V[0] != ss.Points[0].V[0] {
+			t.Errorf("ssthresh %+v: each entry reduces from the window restored, the same", ss.Points)
+			break
+		}
+	}
+	cw := g.Lookup(SeriesCwnd)
+	last := cw.Points[len(cw.Points)-1]
+	for _, p := range cw.Points {
+		if p.Time <= t0+1500e6 {
+			last = p
+		}
+	}
+	if last.V[0] != 20000 {
+		t.Errorf("the line once undone %.0f, want the window before the loss, 20000", last.V[0])
+	}
+}
