@@ -161,7 +161,7 @@ type episodeEvent struct {
 	// reduction without SACK (see partialUndo); the caller follows it
 	// with reenter or undoPartial.
 	partial bool
-	probe    bool  // a tail-loss probe (no episode)
+	probe   bool // a tail-loss probe (no episode)
 }
 
 // epAck is what an ACK of the direction's data tells the tracker.

@@ -594,3 +594,29 @@ func TestPartialUndoWithoutSACK(t *testing.T) {
 		t.Errorf("the line once undone %.0f, want the window before the loss, 20000", last.V[0])
 	}
 }
+
+// TestSsthreshAfterRecoveryHeld: Linux leaves recovery with cwnd at the
+// ssthresh its algorithm set (tcp_end_cwnd_reduction) and lowers it
+// only by a reduction or after an RTO of not filling it: a fast
+// retransmit soon after reduces from at least that window, where the
+// line (the flight of a sender that did not fill it) is below
+// (kz_cubic_nosack_1m: kernel 25 then 17, the line 12 and the flight
+// after 10). Where the line is above, it stands.
+func TestSsthreshAfterRecoveryHeld(t *testing.T) {
+	const seg = 1000
+	var b cwndBuilder
+	b.ep.maxSeg = seg
+	b.ssBasis = []ssBasis{{window: 37 * seg, kind: ssFast}, {window: 12 * seg, kind: ssFast, afterRecovery: true},
+		{window: 30 * seg, kind: ssFast, afterRecovery: true}, {window: 12 * seg, kind: ssFast}}
+	g := &Graph{Series: []Series{{Name: SeriesSsthresh, Points: []Point{{V: [3]float64{25 * seg}}, {V: [3]float64{10 * seg}}, {V: [3]float64{21 * seg}}, {V: [3]float64{10 * seg}}}}}}
+	b.crossCheck(g, VoteCubic)
+	got := g.Lookup(SeriesSsthresh).Points
+	// 717/1024 of 37 is 25, of 25 17, of 30 21; the last, not soon after
+	// a recovery, keeps its measurement (8 from the line's 12 is further
+	// than a segment and 15%).
+	for i, want := range []float64{25 * seg, 17 * seg, 21 * seg, 10 * seg} {
+		if got[i].V[0] != want {
+			t.Errorf("ssthresh %d: %.0f, want %.0f", i, got[i].V[0], want)
+		}
+	}
+}

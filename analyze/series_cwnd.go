@@ -422,6 +422,9 @@ type ssBasis struct {
 	// drawn), recovery entered again at once, or the receive window
 	// holding the sender when it was measured.
 	guessed bool
+	// afterRecovery: a fast retransmit less than the least RTO after
+	// the last fast retransmit's recovery ended (see crossCheck).
+	afterRecovery bool
 }
 
 const (
@@ -448,22 +451,32 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 	if ss == nil || ss.Unthinned > 0 || len(ss.Points) != len(b.ssBasis) || seg <= 0 || vote != VoteReno && vote != VoteCubic {
 		return
 	}
-	prev := -1.0
+	prev, prevWant := -1.0, -1.0
 	for i := range ss.Points {
 		p, basis := &ss.Points[i], b.ssBasis[i]
 		w := (basis.window + seg/2) / seg
 		if basis.kind == ssReentry && prev > 0 {
 			w = (int64(prev) + seg/2) / seg // the window it reduces is the last ssthresh
 		}
+		// Soon after a recovery the window at the loss was at least the
+		// ssthresh the algorithm set for it (Linux's cwnd when it ended):
+		// where the line was below it the sender did not fill its
+		// window, nor will the flight after this episode measure the
+		// next ssthresh.
+		floor := (int64(prevWant) + seg/2) / seg
+		held := basis.kind == ssFast && basis.afterRecovery && prevWant > 0 && floor > w
+		if held {
+			w = floor
+		}
 		want := float64(linuxSsthresh(vote, w) * seg)
 		keep := basis.kind == ssTimeoutInRecovery && prev > 0
 		if keep {
 			want = prev
 		}
-		if keep || w >= 2 && (basis.guessed || basis.kind == ssTimeout || basis.kind == ssTimeoutInRecovery || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
+		if keep || held || w >= 2 && (basis.guessed || basis.kind == ssTimeout || basis.kind == ssTimeoutInRecovery || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
 			p.V[0] = want
 		}
-		prev = p.V[0]
+		prev, prevWant = p.V[0], want
 	}
 }
 
@@ -855,6 +868,12 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 	// end acknowledged exactly, where Linux is still in recovery but
 	// snd_una == high_seq — sets a new ssthresh (tcp_enter_loss).
 	inRecovery := b.wasIn && b.epFast && !fast
+	// Linux left that recovery with cwnd at its ssthresh
+	// (tcp_end_cwnd_reduction), which only a reduction, or a sender
+	// short of filling it for an RTO (tcp_cwnd_application_limited), at
+	// least 200 ms (TCP_RTO_MIN) and a round trip, lowers.
+	afterRecovery := fast && !b.wasIn && b.epFast && b.ep.fast > 1 && !b.markUndone &&
+		r.Time-b.ep.endedAt < max(200e6, b.ep.rtt)
 	// A timeout again in a timeout's episode with nothing newly
 	// acknowledged since it began (the timer backing off): Linux keeps
 	// the ssthresh (tcp_enter_loss reduces in loss only when no
@@ -877,7 +896,7 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 		b.mark, b.markName, b.hasMark = Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(flight)}}, name, true
 		b.pending = true
 		b.pendingPoint = Point{Frame: r.Frame, Time: r.Time}
-		b.pendingBasis = ssBasis{window: flight, kind: ssFast}
+		b.pendingBasis = ssBasis{window: flight, kind: ssFast, afterRecovery: afterRecovery}
 		switch {
 		case inRecovery || backoff:
 			b.pendingBasis.kind = ssTimeoutInRecovery
