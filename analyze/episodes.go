@@ -67,6 +67,13 @@ type lossEpisodes struct {
 	firstHasTS, undoable, eifelDone bool
 	epUndone, settledThis           bool
 	undone                          int64
+	// Linux's partial undo without SACK (see partialUndo): the kind of
+	// the episode on (a fast retransmit's), and the resends since it
+	// began or began again: the first's timestamp (rtxTS, if rtxSet)
+	// and the highest end (rtxEnd).
+	epFast, rtxSet bool
+	rtxTS          uint32
+	rtxEnd         int64
 	// sackSeen: an ACK carried SACK blocks; the last episode ended at
 	// endedAt, its window measured until a round trip (rtt) later
 	// without SACK (see settle).
@@ -150,7 +157,11 @@ type episodeEvent struct {
 	settled  bool  // the last episode's ssthresh is known here
 	ssthresh int64 // ... it
 	undone   bool  // the last episode was proven spurious here (see ack)
-	probe    bool  // a tail-loss probe (no episode)
+	// partial: a partial ACK that makes Linux undo the fast retransmit's
+	// reduction without SACK (see partialUndo); the caller follows it
+	// with reenter or undoPartial.
+	partial bool
+	probe   bool // a tail-loss probe (no episode)
 }
 
 // epAck is what an ACK of the direction's data tells the tracker.
@@ -218,6 +229,12 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 			e.starts = append(e.starts, e.sent)
 		}
 	}
+	if e.inEpisode && seq < e.high && !spurious {
+		if !e.rtxSet {
+			e.rtxTS, e.rtxSet = tsval, hasTS
+		}
+		e.rtxEnd = max(e.rtxEnd, end)
+	}
 	if e.await && (!e.inEpisode || e.reentered) && flight > 0 {
 		e.awaitMax, e.awaitSeen = max(e.awaitMax, flight), true
 	}
@@ -241,7 +258,11 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 	if a.rtt > 0 {
 		e.rtt = a.rtt
 	}
-	ev.undone = e.undo(a)
+	if e.partialUndo(a) {
+		ev.partial, e.eifelDone = true, true
+	} else {
+		ev.undone = e.undo(a)
+	}
 	if s := e.settle(a.time); s.settled {
 		ev.settled, ev.ssthresh = true, s.ssthresh
 	}
@@ -280,6 +301,43 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 		}
 	}
 	return ev
+}
+
+// partialUndo reports whether ACK a is one at which Linux, in a fast
+// retransmit's recovery without SACK, undoes its reduction
+// (tcp_try_undo_partial): a partial ACK (the cumulative ACK moves, below
+// the episode's end) that covers every resend since the episode began
+// or began again (no retransmission left out: retrans_out is 0) and
+// echoes a timestamp older than the first of them (tcp_packet_delayed:
+// the originals arrived, late), or none was resent since recovery began
+// again (Linux's retrans_stamp is 0 then, which tcp_packet_delayed takes
+// as delayed: the kernels that recorded kz_vsat_cubic_nosack2 do). Linux then restores the window
+// (tcp_undo_cwnd_reduction) and, where the duplicate ACKs still show the
+// next segment lost, enters recovery again at once (tcp_newreno_mark_lost,
+// tcp_enter_recovery): reenter; else the episode is over, undone:
+// undoPartial.
+func (e *lossEpisodes) partialUndo(a epAck) bool {
+	delayed := !e.rtxSet || int32(a.tsecr-e.rtxTS) < 0
+	return e.inEpisode && e.epFast && !e.sackSeen && !a.sack && a.hasTS && delayed &&
+		e.haveAck && a.ack > e.cumAck && a.ack < e.episodeEnd && a.ack >= e.rtxEnd
+}
+
+// reenter, after a partial undo (partialUndo), begins the next fast
+// retransmit's episode at once: the one undone is over, its reduction
+// taken again (from the same window: no β of its own), not counted as
+// undone.
+func (e *lossEpisodes) reenter() {
+	e.begin(true)
+	e.lossFlight = 0
+}
+
+// undoPartial, after a partial undo (partialUndo) with no loss evident
+// any more, ends the episode as undone: Linux leaves recovery with the
+// window restored.
+func (e *lossEpisodes) undoPartial() {
+	e.inEpisode, e.await, e.reentered = false, false, false
+	e.epUndone, e.undoable = true, false
+	e.undone++
 }
 
 // wasResent reports whether one of the last resends covered seq.
@@ -358,6 +416,7 @@ func (e *lossEpisodes) begin(fast bool) {
 	e.awaitSeen, e.awaitMax = false, 0
 	e.headSet = false
 	e.undoable, e.epUndone, e.settledThis = false, false, false
+	e.epFast, e.rtxSet, e.rtxEnd = fast, false, 0
 	// The window at the loss: the flight when the first duplicate ACK
 	// or SACK came, before the sender sent on them.
 	e.lossFlight = e.lastFlight

@@ -476,3 +476,147 @@ func TestLossFlightCV(t *testing.T) {
 		t.Errorf("windows 60, 60, 60, 20: cv %v of %d, want 0.346 of 4", cv, n)
 	}
 }
+
+// TestLineKeptAfterLossState: Linux leaves its loss state (a timeout's
+// episode) with cwnd as slow start grew it there, no reduction at the
+// end (tcp_process_loss; recovery's tcp_end_cwnd_reduction has no
+// counterpart): a sender that then sends less (here the application) has
+// not lowered its window, and the line keeps the loss state's last value
+// (kz_vsat_cubic_nosack2: kernel cwnd 21, the line at the pipe, 15).
+func TestLineKeptAfterLossState(t *testing.T) {
+	var b builder
+	seq := int64(1)
+	for range 10 {
+		b.data(0, seq, 1000, 0)
+		seq += 1000
+	}
+	b.ack(100, seq, 1<<20, 0) // all ten acknowledged
+	for range 10 {            // ten more, none acknowledged
+		b.data(100, seq, 1000, 0)
+		seq += 1000
+	}
+	end := seq                                    // the timeout's episode ends once all of them are
+	b.data(400, 10001, 1000, Retransmission)      // the timer: the first unacknowledged again
+	b.ack(500, 12001, 1<<20, 0)                   // slow start in the loss state
+	for s := int64(12001); s < 16001; s += 1000 { // go-back-N: four resends
+		b.data(500, s, 1000, Retransmission)
+	}
+	b.ack(600, 16001, 1<<20, 0)
+	for s := int64(16001); s < end+4000; s += 1000 { // four resends, four new
+		f := Flag(0)
+		if s < end {
+			f = Retransmission
+		}
+		b.data(600, s, 1000, f)
+	}
+	seq = end + 4000
+	b.ack(700, end, 1<<20, 0) // the episode ends: 4000 still out
+	b.data(701, seq, 1000, 0) // the application gives one segment
+	b.ack(800, end+1000, 1<<20, 0)
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	if to := g.Lookup(SeriesRTOLoss); to == nil || len(to.Points) != 1 {
+		t.Fatalf("timeout marks %+v, want one", to)
+	}
+	cw := g.Lookup(SeriesCwnd)
+	var at600, after float64
+	for _, p := range cw.Points {
+		switch ms := float64(p.Time-t0) / 1e6; {
+		case ms >= 600 && ms < 700:
+			at600 = p.V[0]
+		case ms >= 700:
+			after = p.V[0]
+		}
+	}
+	if at600 != 8000 {
+		t.Fatalf("the line in the loss state %.0f, want 8000 (four resends, four new)", at600)
+	}
+	if after != 8000 {
+		t.Errorf("the line after the loss state %.0f, want 8000 kept (the pipe is 5000: the window did not fall)", after)
+	}
+}
+
+// TestPartialUndoWithoutSACK: in a fast retransmit's recovery without
+// SACK, a partial ACK covering the resends that echoes a timestamp older
+// than the first of them (the originals arrived late) makes Linux undo
+// the reduction (tcp_try_undo_partial); while its duplicate-ACK count
+// still marks the next segment lost it enters recovery again at once (a
+// fast retransmit each, the same ssthresh), and once it no longer does,
+// it leaves recovery with the window restored (kz_vsat_cubic_nosack2:
+// 22 such entries in a second after a timeout, the line left at the pipe).
+func TestPartialUndoWithoutSACK(t *testing.T) {
+	var b builder
+	ts := func(r *Record, val, ecr uint32) { r.HasTS, r.TSVal, r.TSEcr = true, val, ecr }
+	for i := range int64(20) { // a window of 20 segments
+		ts(b.data(0, 1+i*1000, 1000, 0), 100, 50)
+	}
+	ts(b.ack(100, 1001, 1<<20, 0), 60, 100)
+	for i := range 5 { // five duplicate ACKs: the second segment lost
+		ts(b.ack(101+float64(i), 1001, 1<<20, DupAck), 60, 100)
+	}
+	ts(b.data(106, 1001, 1000, Retransmission), 200, 60) // the fast retransmit
+	// The originals arrive late: each partial ACK covers one segment and
+	// echoes the old timestamp. Linux's count of duplicate ACKs stays 5:
+	// it enters recovery again while more than 6 segments are out.
+	for k := int64(2); k <= 15; k++ {
+		ms := 100 * float64(k)
+		ts(b.ack(ms, k*1000+1, 1<<20, 0), 60, 100)
+		if k < 15 {
+			ts(b.data(ms+1, k*1000+1, 1000, Retransmission), uint32(100*k+100), 60)
+		}
+	}
+	ts(b.ack(1600, 16001, 1<<20, 0), 60, 100)
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	fast, undone := g.Lookup(SeriesFastLoss), g.Lookup(SeriesUndoneLoss)
+	// Recovery at the fast retransmit and again at the partial ACKs of
+	// 2001 to 14001 (out after them: 18 down to 6 segments); at 15001 five
+	// are out, as many as the duplicate ACKs counted: undone.
+	if fast == nil || len(fast.Points) != 13 {
+		t.Fatalf("fast-retransmit marks %+v, want 13 (one and 12 entered again)", fast)
+	}
+	if undone == nil || len(undone.Points) != 1 {
+		t.Fatalf("undone marks %+v, want 1", undone)
+	}
+	ss := g.Lookup(SeriesSsthresh)
+	for _, p := range ss.Points {
+		if p.V[0] != ss.Points[0].V[0] {
+			t.Errorf("ssthresh %+v: each entry reduces from the window restored, the same", ss.Points)
+			break
+		}
+	}
+	cw := g.Lookup(SeriesCwnd)
+	last := cw.Points[len(cw.Points)-1]
+	for _, p := range cw.Points {
+		if p.Time <= t0+1500e6 {
+			last = p
+		}
+	}
+	if last.V[0] != 20000 {
+		t.Errorf("the line once undone %.0f, want the window before the loss, 20000", last.V[0])
+	}
+}
+
+// TestSsthreshAfterRecoveryHeld: Linux leaves recovery with cwnd at the
+// ssthresh its algorithm set (tcp_end_cwnd_reduction) and lowers it
+// only by a reduction or after an RTO of not filling it: a fast
+// retransmit soon after reduces from at least that window, where the
+// line (the flight of a sender that did not fill it) is below
+// (kz_cubic_nosack_1m: kernel 25 then 17, the line 12 and the flight
+// after 10). Where the line is above, it stands.
+func TestSsthreshAfterRecoveryHeld(t *testing.T) {
+	const seg = 1000
+	var b cwndBuilder
+	b.ep.maxSeg = seg
+	b.ssBasis = []ssBasis{{window: 37 * seg, kind: ssFast}, {window: 12 * seg, kind: ssFast, afterRecovery: true},
+		{window: 30 * seg, kind: ssFast, afterRecovery: true}, {window: 12 * seg, kind: ssFast}}
+	g := &Graph{Series: []Series{{Name: SeriesSsthresh, Points: []Point{{V: [3]float64{25 * seg}}, {V: [3]float64{10 * seg}}, {V: [3]float64{21 * seg}}, {V: [3]float64{10 * seg}}}}}}
+	b.crossCheck(g, VoteCubic)
+	got := g.Lookup(SeriesSsthresh).Points
+	// 717/1024 of 37 is 25, of 25 17, of 30 21; the last, not soon after
+	// a recovery, keeps its measurement (8 from the line's 12 is further
+	// than a segment and 15%).
+	for i, want := range []float64{25 * seg, 17 * seg, 21 * seg, 10 * seg} {
+		if got[i].V[0] != want {
+			t.Errorf("ssthresh %d: %.0f, want %.0f", i, got[i].V[0], want)
+		}
+	}
+}

@@ -422,6 +422,9 @@ type ssBasis struct {
 	// drawn), recovery entered again at once, or the receive window
 	// holding the sender when it was measured.
 	guessed bool
+	// afterRecovery: a fast retransmit less than the least RTO after
+	// the last fast retransmit's recovery ended (see crossCheck).
+	afterRecovery bool
 }
 
 const (
@@ -448,22 +451,32 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 	if ss == nil || ss.Unthinned > 0 || len(ss.Points) != len(b.ssBasis) || seg <= 0 || vote != VoteReno && vote != VoteCubic {
 		return
 	}
-	prev := -1.0
+	prev, prevWant := -1.0, -1.0
 	for i := range ss.Points {
 		p, basis := &ss.Points[i], b.ssBasis[i]
 		w := (basis.window + seg/2) / seg
 		if basis.kind == ssReentry && prev > 0 {
 			w = (int64(prev) + seg/2) / seg // the window it reduces is the last ssthresh
 		}
+		// Soon after a recovery the window at the loss was at least the
+		// ssthresh the algorithm set for it (Linux's cwnd when it ended):
+		// where the line was below it the sender did not fill its
+		// window, nor will the flight after this episode measure the
+		// next ssthresh.
+		floor := (int64(prevWant) + seg/2) / seg
+		held := basis.kind == ssFast && basis.afterRecovery && prevWant > 0 && floor > w
+		if held {
+			w = floor
+		}
 		want := float64(linuxSsthresh(vote, w) * seg)
 		keep := basis.kind == ssTimeoutInRecovery && prev > 0
 		if keep {
 			want = prev
 		}
-		if keep || w >= 2 && (basis.guessed || basis.kind == ssTimeout || basis.kind == ssTimeoutInRecovery || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
+		if keep || held || w >= 2 && (basis.guessed || basis.kind == ssTimeout || basis.kind == ssTimeoutInRecovery || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
 			p.V[0] = want
 		}
-		prev = p.V[0]
+		prev, prevWant = p.V[0], want
 	}
 }
 
@@ -555,9 +568,21 @@ func (b *cwndBuilder) add(r *Record) {
 		a.dsack, a.hasDSACK = [2]int64{l, rr}, true
 	}
 	b.rateSample(r.Time)
+	wasIn := b.ep.inEpisode
 	ev := b.ep.ack(a)
+	if wasIn && !b.ep.inEpisode && !b.epFast && b.line > 0 {
+		// A timeout's episode ended: Linux leaves its loss state with
+		// cwnd as slow start grew it there (tcp_process_loss,
+		// tcp_try_undo_recovery: no reduction at the end, unlike
+		// recovery's tcp_end_cwnd_reduction), so the line's last value
+		// is one of the last round trips' windows (roundMax).
+		b.recent = append(b.recent[:0], timedValue{r.Time, b.line})
+	}
 	if ev.undone {
 		b.markUndone = true
+	}
+	if ev.partial {
+		b.partialUndo(r)
 	}
 	b.settle(ev)
 	if len(b.deferred) > 0 {
@@ -609,6 +634,45 @@ func (b *cwndBuilder) add(r *Record) {
 		b.newAckSeen, b.lastNewAck, b.lastAckSeq, b.lastNewAckFrame = true, r.Time, r.Ack, r.Frame
 	}
 	b.moveState(r)
+}
+
+// partialUndo follows Linux at a partial ACK that undoes a fast
+// retransmit's reduction without SACK (lossEpisodes.partialUndo): the
+// window goes back to the one before the episode (tcp_undo_cwnd_reduction:
+// prior_cwnd); where Linux's count of duplicate ACKs (sacked_out: those
+// since the episode began, less what new ACKs took back) still reaches
+// three and leaves a segment unaccounted for (tcp_newreno_mark_lost,
+// tcp_limit_reno_sacked), it marks the next segment lost and enters
+// recovery again at once (tcp_enter_recovery): a new fast-retransmit
+// episode reducing from that window again, PRR restarted; else it leaves
+// recovery, the episode undone and the line at the window restored.
+func (b *cwndBuilder) partialUndo(r *Record) {
+	seg := max(b.pp.maxSeg, 1)
+	prior := max(b.line, 0)
+	if b.prr[0].on {
+		prior = b.prr[0].prior
+	}
+	acked := (r.Ack - b.pp.una + seg - 1) / seg
+	dup := max(b.pp.dupacks-max(acked-1, 0), 0)
+	out := (b.pp.high - r.Ack + seg - 1) / seg
+	if dup >= 3 && dup+1 <= out {
+		b.ep.reenter()
+		b.episode(r, true, b.pendingFallback, true)
+		b.pendingBasis.window = prior // the ssthresh of the window restored
+		b.pendingFallback = float64(max(prior/2, 2*b.ep.maxSeg))
+		b.prrStart(prior)
+		return
+	}
+	b.ep.undoPartial()
+	b.markUndone, b.pending = true, false
+	b.prrStop()
+	if prior > b.line && b.f.inTime(r.Time) {
+		b.resolve()
+		b.set.add(SeriesCwnd, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(prior)}})
+		b.line, b.lineTime = prior, r.Time
+		b.lastFrame, b.lastTime = r.Frame, r.Time
+	}
+	b.recent = append(b.recent[:0], timedValue{r.Time, max(b.line, prior)})
 }
 
 // disorderAfter follows Linux's open and disorder states at an ACK (a
@@ -804,6 +868,12 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 	// end acknowledged exactly, where Linux is still in recovery but
 	// snd_una == high_seq — sets a new ssthresh (tcp_enter_loss).
 	inRecovery := b.wasIn && b.epFast && !fast
+	// Linux left that recovery with cwnd at its ssthresh
+	// (tcp_end_cwnd_reduction), which only a reduction, or a sender
+	// short of filling it for an RTO (tcp_cwnd_application_limited), at
+	// least 200 ms (TCP_RTO_MIN) and a round trip, lowers.
+	afterRecovery := fast && !b.wasIn && b.epFast && b.ep.fast > 1 && !b.markUndone &&
+		r.Time-b.ep.endedAt < max(200e6, b.ep.rtt)
 	// A timeout again in a timeout's episode with nothing newly
 	// acknowledged since it began (the timer backing off): Linux keeps
 	// the ssthresh (tcp_enter_loss reduces in loss only when no
@@ -826,7 +896,7 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 		b.mark, b.markName, b.hasMark = Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(flight)}}, name, true
 		b.pending = true
 		b.pendingPoint = Point{Frame: r.Frame, Time: r.Time}
-		b.pendingBasis = ssBasis{window: flight, kind: ssFast}
+		b.pendingBasis = ssBasis{window: flight, kind: ssFast, afterRecovery: afterRecovery}
 		switch {
 		case inRecovery || backoff:
 			b.pendingBasis.kind = ssTimeoutInRecovery
