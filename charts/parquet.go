@@ -25,8 +25,10 @@ type ParquetWriter struct {
 	def     []byte // the definition level of each column's cells: 0 where REQUIRED
 	nullErr error  // a null in a NotNull column
 	w       *parquet.Writer
-	vals    [][]parquet.Value // per column, the batch's cells
-	bytes   []byte            // the text of the batch's string cells
+	vals    [][]parquet.Value  // per column, the batch's cells (parquetBatch)
+	n       int                // the batch's rows
+	bools   [][2]parquet.Value // per column, its cells false and true
+	bytes   []byte             // the text of the batch's string cells
 	rg      *parquet.ConcurrentRowGroupWriter
 	rows    int                                    // in rg
 	full    chan *parquet.ConcurrentRowGroupWriter // to the committer
@@ -87,9 +89,14 @@ func NewParquetWriter(w io.Writer, cols []Doc) *ParquetWriter {
 	pw.rg = pw.w.BeginRowGroup()
 	pw.free <- pw.w.BeginRowGroup()
 	go pw.commit()
-	pw.vals = make([][]parquet.Value, len(cols))
+	pw.vals, pw.bools = make([][]parquet.Value, len(cols)), make([][2]parquet.Value, len(cols))
 	for i := range pw.vals {
-		pw.vals[i] = make([]parquet.Value, 0, parquetBatch)
+		pw.vals[i] = make([]parquet.Value, parquetBatch)
+		for k, b := range []bool{false, true} {
+			v := &pw.bools[i][k]
+			*v = parquet.BooleanValue(b)
+			pw.levels(v, i)
+		}
 	}
 	return pw
 }
@@ -102,11 +109,11 @@ func (pw *ParquetWriter) add(row []Value) error {
 		case cell.Null:
 			pw.null(i)
 		case pw.cols[i].Kind == Int || pw.cols[i].Kind == Time:
-			pw.cell(i, parquet.Int64Value(cell.I))
+			pw.int64(i, cell.I)
 		case pw.cols[i].Kind == Float:
-			pw.cell(i, parquet.DoubleValue(cell.F))
+			pw.double(i, cell.F)
 		case pw.cols[i].Kind == Bool:
-			pw.cell(i, parquet.BooleanValue(cell.B))
+			pw.boolean(i, cell.B)
 		case cell.isAddr:
 			start := len(pw.bytes)
 			pw.bytes = cell.Append(pw.bytes)
@@ -118,38 +125,65 @@ func (pw *ParquetWriter) add(row []Value) error {
 	return pw.endRow()
 }
 
-// cell appends v, not null, to column i's batch.
-func (pw *ParquetWriter) cell(i int, v parquet.Value) {
-	v.SetDefinitionLevel(int(pw.def[i]))
-	v.SetColumnIndex(pw.leaf[i])
-	pw.vals[i] = append(pw.vals[i], v)
+// The cells of the batch's next row, column i's, not null. Each is made
+// where it stays, in column i's batch: a parquet.Value made aside and then
+// copied costs several times more (its fields are of mixed sizes).
+func (pw *ParquetWriter) int64(i int, x int64) {
+	v := &pw.vals[i][pw.n]
+	*v = parquet.Int64Value(x)
+	pw.levels(v, i)
 }
 
-// null appends a null to column i's batch; in a NotNull column, it is
-// the row's error (endRow returns it).
+func (pw *ParquetWriter) double(i int, x float64) {
+	v := &pw.vals[i][pw.n]
+	*v = parquet.DoubleValue(x)
+	pw.levels(v, i)
+}
+
+// boolean copies one of the column's two cells, made once.
+func (pw *ParquetWriter) boolean(i int, b bool) {
+	k := 0
+	if b {
+		k = 1
+	}
+	pw.vals[i][pw.n] = pw.bools[i][k]
+}
+
+// levels sets the definition level and the column of v, column i's cell.
+func (pw *ParquetWriter) levels(v *parquet.Value, i int) {
+	if d := pw.def[i]; d != 0 {
+		v.SetDefinitionLevel(int(d))
+	}
+	v.SetColumnIndex(pw.leaf[i])
+}
+
+// null sets the batch's next row's cell of column i to a null; in a
+// NotNull column, it is the row's error (endRow returns it).
 func (pw *ParquetWriter) null(i int) {
 	if pw.def[i] == 0 && pw.nullErr == nil {
 		pw.nullErr = fmt.Errorf("parquet: a null in column %s, which is never null", pw.cols[i].Name)
 	}
-	var v parquet.Value
+	v := &pw.vals[i][pw.n]
+	*v = parquet.Value{}
 	v.SetColumnIndex(pw.leaf[i])
-	pw.vals[i] = append(pw.vals[i], v)
 }
 
-// str appends s to column i's batch.
+// str sets the batch's next row's cell of column i to s.
 func (pw *ParquetWriter) str(i int, s string) {
 	start := len(pw.bytes)
 	pw.bytes = append(pw.bytes, s...)
 	pw.text(i, start)
 }
 
-// text appends the text the batch's buffer holds from start on to column
-// i's batch. The batch's text is in one buffer: a cell keeps pointing at
-// its bytes when the buffer grows elsewhere, and the buffer is reused once
-// the library has copied them.
+// text sets the batch's next row's cell of column i to the text the
+// batch's buffer holds from start on. The batch's text is in one buffer: a
+// cell keeps pointing at its bytes when the buffer grows elsewhere, and
+// the buffer is reused once the library has copied them.
 func (pw *ParquetWriter) text(i, start int) {
 	end := len(pw.bytes)
-	pw.cell(i, parquet.ByteArrayValue(pw.bytes[start:end:end]))
+	v := &pw.vals[i][pw.n]
+	*v = parquet.ByteArrayValue(pw.bytes[start:end:end])
+	pw.levels(v, i)
 }
 
 // endRow ends a row, handing the batch over when it is full.
@@ -157,7 +191,8 @@ func (pw *ParquetWriter) endRow() error {
 	if pw.nullErr != nil {
 		return pw.nullErr
 	}
-	if len(pw.vals[0]) >= parquetBatch {
+	pw.n++
+	if pw.n >= parquetBatch {
 		return pw.flushBatch()
 	}
 	return nil
@@ -165,18 +200,18 @@ func (pw *ParquetWriter) endRow() error {
 
 // flushBatch hands the batch's cells to the library, which copies them.
 func (pw *ParquetWriter) flushBatch() error {
-	if len(pw.vals) == 0 || len(pw.vals[0]) == 0 {
+	if pw.n == 0 {
 		return nil
 	}
 	cws := pw.rg.ColumnWriters()
-	pw.rows += len(pw.vals[0])
+	pw.rows += pw.n
 	var err error
 	for i, vals := range pw.vals {
 		if err == nil {
-			_, err = cws[pw.leaf[i]].WriteRowValues(vals)
+			_, err = cws[pw.leaf[i]].WriteRowValues(vals[:pw.n])
 		}
-		pw.vals[i] = vals[:0]
 	}
+	pw.n = 0
 	pw.bytes = pw.bytes[:0]
 	if err != nil {
 		return fmt.Errorf("parquet: %w", err)

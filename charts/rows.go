@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
-
-	"github.com/parquet-go/parquet-go"
 )
 
 // RowWriter writes the rows of a table, one format each: the one way
@@ -229,11 +227,11 @@ func (p *parquetRows) WriteRow(row []Value) error {
 func (p *parquetRows) Cells() Cells { return p }
 
 // The cells of a row (Cells); EndRow counts it into the row group.
-func (p *parquetRows) Int(i int, v int64)            { p.pw.cell(i, parquet.Int64Value(v)) }
-func (p *parquetRows) Seconds(i int, ns int64)       { p.pw.cell(i, parquet.DoubleValue(float64(ns)/1e9)) }
-func (p *parquetRows) Float(i int, v float64, _ int) { p.pw.cell(i, parquet.DoubleValue(v)) }
-func (p *parquetRows) Number(i int, v float64)       { p.pw.cell(i, parquet.DoubleValue(v)) }
-func (p *parquetRows) Bool(i int, b bool)            { p.pw.cell(i, parquet.BooleanValue(b)) }
+func (p *parquetRows) Int(i int, v int64)            { p.pw.int64(i, v) }
+func (p *parquetRows) Seconds(i int, ns int64)       { p.pw.double(i, float64(ns)/1e9) }
+func (p *parquetRows) Float(i int, v float64, _ int) { p.pw.double(i, v) }
+func (p *parquetRows) Number(i int, v float64)       { p.pw.double(i, v) }
+func (p *parquetRows) Bool(i int, b bool)            { p.pw.boolean(i, b) }
 func (p *parquetRows) String(i int, s string)        { p.pw.str(i, s) }
 func (p *parquetRows) Empty(i int)                   { p.pw.null(i) }
 func (p *parquetRows) EndRow() error {
