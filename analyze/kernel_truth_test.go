@@ -273,12 +273,12 @@ var kernelFloor = map[string]struct {
 	"kh_cubic_q30k":        {0.98, 0.99, 0},
 	"kh_reno_1m_3pct":      {0.92, 0.92, 0},
 	"kh_reno_geo_q":        {0.96, 0.99, 0},
-	"kh_reno_nosack_1":     {0.94, 0.90, 0},
+	"kh_reno_nosack_1":     {0.94, 0.99, 0},
 	"kh_reno_nosack_q":     {0.98, 0.99, 0},
 	"kh_reno_rto":          {0.92, 0.99, 0},
 	"kq_cubic_20m_loss":    {0.98, 0.99, 0},
 	"kq_cubic_bigq":        {0.99, 0.99, 0},
-	"kq_cubic_nosack_geo":  {0.96, 0.87, 0},
+	"kq_cubic_nosack_geo":  {0.96, 0.99, 0},
 	"kq_cubic_rto_heavy":   {0.90, 0.93, 0},
 	"kq_reno_2m_loss2":     {0.93, 0.91, 0}, // looked at once: its re-entered recovery gave the ssthresh rule at a re-entry
 	"kq_reno_nosack_loss2": {0.85, 0.89, 0}, // looked at: Linux undoes its first timeout (F-RTO) and the line cannot tell

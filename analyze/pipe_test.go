@@ -620,3 +620,111 @@ func TestSsthreshAfterRecoveryHeld(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutAfterRenoHold: without SACK, an ACK of exactly a recovery's
+// end leaves Linux in recovery (RFC 6582's hold), PRR still setting cwnd
+// at each ACK and each ACK resetting the count of duplicate ACKs
+// (tcp_try_undo_recovery returns before tcp_add_reno_sack): duplicate
+// ACKs there deliver nothing and leave cwnd where PRR set it at the
+// hold's ACK (above the flight the sender left); a timeout reduces from
+// it (tcp_enter_loss: snd_una is high_seq, a new ssthresh).
+// kz_cubic_nosack_1m, kz_reno_nosack_geo, kh_reno_nosack_1: the line a
+// segment below the kernel's cwnd, the ssthresh one below.
+func TestTimeoutAfterRenoHold(t *testing.T) {
+	var b builder
+	seq, ms, flight := int64(1), 0.0, int64(0)
+	send := func(n int) {
+		for range n {
+			flight += 1000
+			b.data(ms, seq, 1000, 0).Info.BytesInFlight = flight
+			seq += 1000
+		}
+	}
+	// A first fast retransmit, measured: Reno's half of 8 (the vote).
+	for _, n := range []int{2, 4, 8} {
+		send(n)
+		ms += 100
+		b.ack(ms, seq, 1<<20, 0)
+		flight = 0
+	}
+	send(8)
+	ms += 100
+	for i := range 3 {
+		b.ack(ms+float64(i), seq-8000, 1<<20, DupAck)
+	}
+	b.data(ms+3, seq-8000, 1000, Retransmission).Info.BytesInFlight = 8000
+	ms += 10
+	end := seq
+	send(3)
+	ms += 100
+	b.ack(ms, end, 1<<20, 0) // recovery over, 3000 out
+	flight = 3000
+	send(1) // the window settled at: 4000
+	ms += 100
+	b.ack(ms, seq, 1<<20, 0)
+	flight = 0
+	// The second: a window of 12, one lost, nine duplicate ACKs (PRR
+	// sends one for two), the ACK of exactly its end with 5 out, four
+	// duplicate ACKs in the hold, then the timer.
+	send(12)
+	ms += 100
+	head := seq - 12000
+	for i := range 3 {
+		b.ack(ms+float64(i), head, 1<<20, DupAck)
+	}
+	b.data(ms+3, head, 1000, Retransmission)
+	end = seq
+	for i := range 8 {
+		b.ack(ms+4+float64(i), head, 1<<20, DupAck)
+		if i%2 == 1 {
+			ms += 0.1
+			send(1)
+		}
+	}
+	ms += 100
+	b.ack(ms, end, 1<<20, 0) // exactly the end: the hold
+	hold := len(b.recs)
+	for i := range 4 {
+		b.ack(ms+1+float64(i), end, 1<<20, DupAck)
+	}
+	// In the hold PRR goes on, the duplicate ACKs move nothing.
+	cb := newCwnd(SeriesOptions{Conn: testConn()}).(*cwndBuilder)
+	var atHold [2]int64
+	for i := range b.recs {
+		cb.add(&b.recs[i])
+		if i == hold-1 {
+			atHold = [2]int64{cb.prr[0].cwnd, cb.prr[1].cwnd}
+		}
+	}
+	if !cb.prr[0].on || cb.pp.dupacks != 0 || cb.prr[0].cwnd != atHold[0] || cb.prr[1].cwnd != atHold[1] || atHold[0] <= 0 {
+		t.Errorf("in the hold after its duplicate ACKs: PRR on %v, cwnd %d and %d (at the hold's ACK %v), duplicate ACKs counted %d; want PRR on, cwnd as at the hold's ACK, none counted",
+			cb.prr[0].on, cb.prr[0].cwnd, cb.prr[1].cwnd, atHold, cb.pp.dupacks)
+	}
+	b.data(ms+500, end, 1000, Retransmission) // the timer
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	ss := g.Lookup(SeriesSsthresh)
+	if ss == nil || len(ss.Points) != 3 {
+		t.Fatalf("ssthresh %+v, want three", ss)
+	}
+	// The timeout reduces PRR's window in the hold: Reno's half of it.
+	if want := float64(atHold[0] / 2); ss.Points[2].V[0] != want {
+		t.Errorf("the timeout's ssthresh %.0f, want %.0f (half PRR's %d in the hold)", ss.Points[2].V[0], want, atHold[0])
+	}
+}
+
+// TestSsthreshFromHoldWindow: a timeout in RFC 6582's hold reduces PRR's
+// window there (ssBasis.hold), where it is above the line.
+func TestSsthreshFromHoldWindow(t *testing.T) {
+	const seg = 1000
+	var b cwndBuilder
+	b.ep.maxSeg = seg
+	b.ssBasis = []ssBasis{{window: 10 * seg, kind: ssFast}, {window: 7 * seg, kind: ssTimeout, hold: [2]int64{8 * seg, 8 * seg}}, {window: 7 * seg, kind: ssTimeout, hold: [2]int64{6 * seg, 6 * seg}}}
+	g := &Graph{Series: []Series{{Name: SeriesSsthresh, Points: []Point{{V: [3]float64{7 * seg}}, {V: [3]float64{4 * seg}}, {V: [3]float64{4 * seg}}}}}}
+	b.crossCheck(g, VoteCubic)
+	got := g.Lookup(SeriesSsthresh).Points
+	for i, want := range []float64{7 * seg, 5 * seg, 4 * seg} { // 717/1024 of 10, 8 and 7
+		if got[i].V[0] != want {
+			t.Errorf("ssthresh %d: %.0f, want %.0f", i, got[i].V[0], want)
+		}
+	}
+}

@@ -191,6 +191,7 @@ type cwndBuilder struct {
 	// deferred, each with its value under either and under neither
 	// (the pipe alone); shown is the line's last value drawn then.
 	prr      [2]prrState
+	holdCwnd [2]int64 // PRR's cwnd in RFC 6582's hold at a timeout, under Reno's and CUBIC's ssthresh
 	deferred []deferredStep
 	shown    int64
 	wasIn    bool // in an episode before the last data segment
@@ -425,6 +426,9 @@ type ssBasis struct {
 	// afterRecovery: a fast retransmit less than the least RTO after
 	// the last fast retransmit's recovery ended (see crossCheck).
 	afterRecovery bool
+	// hold: a timeout in RFC 6582's hold, PRR's window there under
+	// Reno's and CUBIC's ssthresh (0: none), the window it reduces.
+	hold [2]int64
 }
 
 const (
@@ -467,6 +471,9 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 		held := basis.kind == ssFast && basis.afterRecovery && prevWant > 0 && floor > w
 		if held {
 			w = floor
+		}
+		if h := (basis.hold[vote] + seg/2) / seg; basis.kind == ssTimeout && h > w {
+			w = h
 		}
 		want := float64(linuxSsthresh(vote, w) * seg)
 		keep := basis.kind == ssTimeoutInRecovery && prev > 0
@@ -521,6 +528,16 @@ func (b *cwndBuilder) add(r *Record) {
 		if ev.start {
 			b.flush() // the sends before a timeout are a burst of their own
 			if !ev.fast {
+				b.holdCwnd = [2]int64{}
+				if !b.wasIn && b.ep.renoHold {
+					// PRR's window in the hold, under either algorithm:
+					// the one the timeout reduces (tcp_enter_loss).
+					for i, p := range b.prr {
+						if p.on {
+							b.holdCwnd[i] = p.cwnd
+						}
+					}
+				}
 				b.pp.timeout()
 				b.prrStop()
 			} else {
@@ -604,7 +621,18 @@ func (b *cwndBuilder) add(r *Record) {
 	delivered, lost := b.pp.delivered, b.pp.lostBytes
 	marks, dupacks, una := b.pp.sackMarks, b.pp.dupacks, b.pp.una
 	b.pp.ack(r.Ack, r.SACK[:r.NSACK], dup, b.ep.inEpisode, r.Time)
-	if !b.ep.inEpisode || !b.epFast {
+	// Without SACK Linux holds recovery after an ACK of exactly its
+	// end (RFC 6582; lossEpisodes.renoHold), PRR still setting cwnd at
+	// each ACK (tcp_cwnd_reduction while tcp_in_cwnd_reduction).
+	hold := b.ep.renoHold && b.epFast && !b.pp.sack
+	if hold && !b.ep.inEpisode {
+		// Each ACK in the hold resets Linux's count of duplicate ACKs
+		// (tcp_reset_reno_sack, tcp_try_undo_recovery returning before
+		// tcp_add_reno_sack): one there delivers nothing, nor lowers the
+		// pipe.
+		b.pp.dupacks = 0
+	}
+	if (!b.ep.inEpisode || !b.epFast) && !hold {
 		b.prrStop()
 	} else if !b.pp.sack {
 		// Linux counts a duplicate ACK as one segment delivered, and a
@@ -881,6 +909,8 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 	backoff := b.wasIn && !b.epFast && !fast && b.lastAckSeq == b.epAck
 	b.epFast, b.epAck = fast, b.lastAckSeq
 	flight := max(b.line, 0)
+	hold := b.holdCwnd
+	b.holdCwnd = [2]int64{}
 	if b.atReceiver() {
 		flight = b.arrSum
 	}
@@ -897,6 +927,9 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 		b.pending = true
 		b.pendingPoint = Point{Frame: r.Frame, Time: r.Time}
 		b.pendingBasis = ssBasis{window: flight, kind: ssFast, afterRecovery: afterRecovery}
+		if !fast {
+			b.pendingBasis.hold = hold
+		}
 		switch {
 		case inRecovery || backoff:
 			b.pendingBasis.kind = ssTimeoutInRecovery
