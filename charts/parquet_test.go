@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 
 	"tcpviz/analyze"
 	"tcpviz/internal/capturetest"
@@ -107,7 +109,7 @@ func TestParquetEqualsCSV(t *testing.T) {
 }
 
 // TestParquetNotNull: a NotNull column is REQUIRED in the file (no
-// definition levels; DuckDB reads it as NOT NULL), the others OPTIONAL,
+// definition levels) and delta-encoded, the others OPTIONAL,
 // and a null written into a NotNull column is an error, not a zero.
 func TestParquetNotNull(t *testing.T) {
 	type row struct {
@@ -137,6 +139,10 @@ func TestParquetNotNull(t *testing.T) {
 	leaves := f.Schema().Fields()
 	if !leaves[0].Required() || !leaves[1].Optional() {
 		t.Errorf("always required %v, sometimes optional %v", leaves[0].Required(), leaves[1].Optional())
+	}
+	encodings := func(col int) []format.Encoding { return f.Metadata().RowGroups[0].Columns[col].MetaData.Encoding }
+	if !slices.Contains(encodings(0), format.DeltaBinaryPacked) || slices.Contains(encodings(1), format.DeltaBinaryPacked) {
+		t.Errorf("encodings: always %v, sometimes %v; want delta for always only", encodings(0), encodings(1))
 	}
 	rows := make([]parquet.Row, 3)
 	n, _ := parquet.NewReader(bytes.NewReader(buf.Bytes())).ReadRows(rows)
