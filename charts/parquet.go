@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"sync/atomic"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -36,6 +37,8 @@ type ParquetWriter struct {
 	done    chan struct{}                          // the committer ended
 	err     error                                  // the committer's first, read after done or from errc
 	errc    chan error                             // the committer's first error, once
+	// failed is set by the committer at its first error.
+	failed atomic.Bool
 }
 
 // parquetBatch is how many rows are handed to the library at once.
@@ -273,11 +276,17 @@ func (pw *ParquetWriter) commit() {
 			if pw.err != nil {
 				pw.err = fmt.Errorf("parquet: %w", pw.err)
 				pw.errc <- pw.err
+				pw.failed.Store(true)
 			}
 		}
 		pw.free <- rg
 	}
 }
+
+// Failed says whether writing a row group has failed, as soon as the
+// goroutine writing it knows (the error comes back from the next
+// WriteRows, or from Close); safe from any goroutine.
+func (pw *ParquetWriter) Failed() bool { return pw.failed.Load() }
 
 // Close writes the last row group and the footer.
 func (pw *ParquetWriter) Close() error {

@@ -226,6 +226,9 @@ func (p *parquetRows) WriteRow(row []Value) error {
 
 func (p *parquetRows) Cells() Cells { return p }
 
+// Failed says whether a row group failed to be written (ParquetWriter.Failed).
+func (p *parquetRows) Failed() bool { return p.pw.Failed() }
+
 // The cells of a row (Cells); EndRow counts it into the row group.
 func (p *parquetRows) Int(i int, v int64)            { p.pw.int64(i, v) }
 func (p *parquetRows) Seconds(i int, ns int64)       { p.pw.double(i, float64(ns)/1e9) }

@@ -226,6 +226,9 @@ func (p *filterParser) primary() (Filter, error) {
 		if err != nil {
 			return nil, p.errorf("host %q: not an IP address (names are not resolved)", v)
 		}
+		if a.Zone() != "" {
+			return nil, p.errorf("host %q: a zone (%%%s) is not in a packet's header: name the address alone", v, a.Zone())
+		}
 		prm.prefix = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
 	case "net":
 		pf, err := netip.ParsePrefix(v)

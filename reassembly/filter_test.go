@@ -15,6 +15,7 @@ func TestFilterSyntax(t *testing.T) {
 		{"port 80 and (host 1.2.3.4", `column 26: ")" expected`},
 		{"hots 1.2.3.4", "column 1: unknown primitive"},
 		{"host example.com", "not an IP address"},
+		{"host fe80::1%eth0", "column 6: host \"fe80::1%eth0\": a zone (%eth0)"},
 		{"portrange 9-3", "want LOW-HIGH"},
 		{"net 10.0.0.0/33", "want an address/bits"},
 		{"port 80 or", "a primitive expected"},

@@ -879,13 +879,16 @@ func (f *failingWriter) Write([]byte) (int, error) {
 // TestWriteFailureStopsReading: once the output fails, the inputs left
 // are not read (their warnings are not printed: only the write's error
 // is, one line) and no row is written after the failure; exit 1, in
-// CSV and NDJSON (packets writes its rows on a goroutine of its own).
+// CSV, NDJSON and JSON (packets writes its rows on a goroutine of its
+// own, the other tables as each input is done, in input order).
 func TestWriteFailureStopsReading(t *testing.T) {
 	capture := demoCapture
 	warns := "../../testdata/adversarial" // every capture there warns
 	for _, args := range [][]string{
 		{"packets", "-f", "csv", capture, warns},
 		{"packets", "-f", "ndjson", capture, capture, warns},
+		{"summary", "-j", "2", "-f", "ndjson", capture, warns, warns},
+		{"streams", "-j", "1", "-f", "json", capture, warns},
 	} {
 		var errb bytes.Buffer
 		w := &failingWriter{}

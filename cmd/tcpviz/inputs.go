@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"tcpviz/charts"
 	"tcpviz/reassembly"
@@ -187,21 +186,22 @@ type source struct {
 	files []*os.File
 	spool string
 	bar   *progress // counts the bytes read, or nil
-	// stop, when set and true, ends every read: the output failed.
-	stop *atomic.Bool
+	// stop, when set, ends every read once it says true: the output
+	// failed.
+	stop func() bool
 }
 
 // errOutputFailed ends a read whose output has failed.
 var errOutputFailed = errors.New("not read further: the output failed")
 
-// stoppable ends r's reads once stop is true.
+// stoppable ends r's reads once stop says true.
 type stoppable struct {
 	r    io.Reader
-	stop *atomic.Bool
+	stop func() bool
 }
 
 func (s stoppable) Read(p []byte) (int, error) {
-	if s.stop.Load() {
+	if s.stop() {
 		return 0, errOutputFailed
 	}
 	return s.r.Read(p)

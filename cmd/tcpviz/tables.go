@@ -334,9 +334,19 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 			stopped.Store(true)
 		}
 	}
+	var rw charts.RowWriter
+	// failed says the output failed: a write returned an error, or a
+	// writer that writes on a goroutine of its own (Parquet's row groups)
+	// found one there; its error comes back from Close.
+	failed := func() bool {
+		if stopped.Load() {
+			return true
+		}
+		f, ok := rw.(interface{ Failed() bool })
+		return ok && f.Failed()
+	}
 	stdoutTTY := w == e.stdout && isTerminal(e.stdout)
 	partitions := format == charts.ParquetFormat && of.OutDir != ""
-	var rw charts.RowWriter
 	var bases []string
 	if partitions {
 		bases = partitionNames(ins)
@@ -359,11 +369,11 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 	}
 	perInput := make([][][]charts.Value, len(ins))
 	work, done := e.withProgress(len(ins), func(i int, in input) (res fileResult) {
-		if stopped.Load() {
+		if failed() {
 			return fileResult{}
 		}
 		defer func() {
-			if stopped.Load() {
+			if failed() {
 				res = fileResult{}
 			}
 		}()
@@ -379,7 +389,7 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 			return fileResult{err: err}
 		}
 		defer src.close()
-		src.stop = &stopped
+		src.stop = failed
 		if partitions {
 			return writePartition(spec, src, filepath.Join(of.OutDir, bases[i]), e.guarded(ins), e.made)
 		}
@@ -425,9 +435,9 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 		}
 		return tableRows(spec, src, add)
 	})
-	failed := false
+	inputFailed := false
 	forEachInput(ins, jobs, work, func(i int, _ input, r fileResult) {
-		if rw != nil && !stream {
+		if rw != nil && !stream && !failed() {
 			if stdoutTTY && len(perInput[i]) > 0 {
 				e.bar.clear()
 			}
@@ -437,7 +447,10 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 			keep(rw.EndGroup()) // one row group per input
 		}
 		perInput[i] = nil
-		failed = e.printResult(r) || failed
+		if failed() {
+			return // the output failed: what the inputs say is moot
+		}
+		inputFailed = e.printResult(r) || inputFailed
 	})
 	done()
 	if rw != nil {
@@ -446,7 +459,7 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 	if writeErr != nil {
 		return writeErr
 	}
-	if failed {
+	if inputFailed {
 		return errReported
 	}
 	return nil
