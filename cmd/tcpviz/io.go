@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -49,9 +50,15 @@ func ioCommand(e *env) *cli.Command {
 				return usagef("io: a figure is of one capture (%d given); a table takes several", len(ins))
 			}
 			var keep func(*analyze.FlowResult) bool
+			var matched *atomic.Int64 // the flows --filter kept, as the tables count them
 			if filter.Expr != nil {
+				matched = new(atomic.Int64)
 				keep = func(fr *analyze.FlowResult) bool {
-					return filter.Expr.Match(&reassembly.FlowView{A: fr.Src, B: fr.Dst, Sent: [2]bool{fr.Packets[0] > 0, fr.Packets[1] > 0}, Proto: analyze.ProtoName(fr.Proto), Stream: fr.Flow})
+					ok := filter.Expr.Match(&reassembly.FlowView{A: fr.Src, B: fr.Dst, Sent: [2]bool{fr.Packets[0] > 0, fr.Packets[1] > 0}, Proto: analyze.ProtoName(fr.Proto), Stream: fr.Flow})
+					if ok {
+						matched.Add(1)
+					}
+					return ok
 				}
 			}
 			o := analyze.IOOptions{Interval: iv.ns, Top: int(tv.v), Keep: keep}
@@ -106,6 +113,9 @@ func ioCommand(e *env) *cli.Command {
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, figure, po) }
 			}
 			if err := e.writeOutput(of.Output, ins, write); err != nil {
+				return err
+			}
+			if err := selectedNothing(matched, selection(filter, nil)); err != nil && !failed {
 				return err
 			}
 			if failed {

@@ -164,3 +164,17 @@ func TestIOUDP(t *testing.T) {
 		}
 	}
 }
+
+// TestIOFilterSelectsNothing: as the tables, io's table with a --filter
+// that keeps no flow of any input is exit 1 with one line (its header
+// written); one that keeps a flow is exit 0.
+func TestIOFilterSelectsNothing(t *testing.T) {
+	out, stderr, code := tcpviz(t, nil, "io", "-f", "csv", "--filter", "port 9", demoCapture)
+	if code != 1 || stderr != "tcpviz: --filter \"port 9\" selects no connection or flow\n" || strings.Count(out, "\n") != 1 {
+		t.Errorf("a filter keeping nothing: exit %d, %q, %d lines", code, stderr, strings.Count(out, "\n"))
+	}
+	out, stderr, code = tcpviz(t, nil, "io", "-f", "csv", "--filter", "port 5201", demoCapture)
+	if code != 0 || stderr != "" || strings.Count(out, "\n") < 2 {
+		t.Errorf("a filter keeping the transfer: exit %d, %q, %d lines", code, stderr, strings.Count(out, "\n"))
+	}
+}

@@ -604,7 +604,7 @@ func selection(ff *filterFlags, streams *listValue) string {
 	if ff.Expr != nil {
 		parts = append(parts, fmt.Sprintf("--filter %q", ff.Raw))
 	}
-	if len(streams.vs) > 0 {
+	if streams != nil && len(streams.vs) > 0 {
 		// (urfave/cli sets a flag's value once per name it has: -s, --stream)
 		var seen []string
 		for _, v := range streams.vs {
