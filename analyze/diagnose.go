@@ -180,8 +180,8 @@ func FormatLimitShares(ls []LimitShare) string {
 // sender: a closed window (receiver_stall), a full one (receive_window),
 // nothing to send (application, measured at a sender-side capture), and
 // the rest, the congestion window and the path (bottleneck); largest
-// first. A sender-side transfer diagnose finds sender limited by its rate
-// (nothing lost, the window never full, far below the bottleneck) has
+// first. A sender-side transfer diagnose finds sender limited, with
+// nothing lost, the window never full and far below the bottleneck, has
 // the rest counted as application (reassignShare).
 func limitShares(st, rcv *DirStats) []LimitShare {
 	T := st.DataPhaseNs
@@ -500,19 +500,25 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			map[string]float64{"max_in_flight_bytes": float64(st.MaxBytesInFlight), "window_bytes": float64(window)})
 		limited = true
 	}
+	// Nothing lost, the receive window never full, a path that carries
+	// far more: the sender had no more to send.
+	farBelow := !lossy && p.Vantage == VantageSender && bottleneck > 0 && st.HasThroughput && st.ThroughputBps < appRateShare*bottleneck &&
+		window > 0 && st.MaxBytesInFlight < window-2*mss
 	switch {
 	case !limited && !lossy && bottleneck > 0 && st.HasThroughput && st.ThroughputBps >= 0.5*bottleneck:
 		add(FindBottleneck, fmt.Sprintf("network limited: bottleneck about %s", BitRate(bottleneck)), map[string]float64{"bottleneck_bps": bottleneck})
-	case !limited && !lossy && p.Vantage == VantageSender && bottleneck > 0 && st.HasThroughput && st.ThroughputBps < appRateShare*bottleneck &&
-		window > 0 && st.MaxBytesInFlight < window-2*mss:
-		// Nothing lost, the receive window never full, a path that carries
-		// far more: the sender had no more to send, however smoothly the
-		// application gave it (no wait long enough to count above).
+	case !limited && farBelow:
+		// However smoothly the application gave its data (no wait long
+		// enough to count above).
 		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): %s on a path whose bottleneck is about %s, nothing lost, the %s window never full",
 			BitRate(st.ThroughputBps), BitRate(bottleneck), kb(window)),
 			map[string]float64{"throughput_bps": st.ThroughputBps, "bottleneck_bps": bottleneck, "window_bytes": float64(window)})
-		// The time no window held it was the application's, not the
-		// path's: the shares say what the finding says.
+	}
+	if farBelow && slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindApplication }) {
+		// The sender found limited by what it had to send, far below
+		// the path with nothing lost: the time no window held it (slow
+		// start again after its waits included) was the application's,
+		// not the path's; the shares say what the finding says.
 		st.LimitShares = reassignShare(st.LimitShares, FindBottleneck, FindApplication)
 	}
 	base, queueShare := st.RTTMinMs, 1.0

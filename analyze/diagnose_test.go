@@ -157,10 +157,11 @@ func mainStats(t *testing.T, path string) DirStats {
 	return best
 }
 
-// TestSharesFollowAppRateFinding: a sender found limited by its rate (a
-// smooth application far below the path, nothing lost, the window never
-// full) has the time no window held it counted as the application's in
-// limit_shares, not the path's; the receiver's window keeps its share.
+// TestSharesFollowAppRateFinding: a sender found limited by what it had
+// to send (by its rate, a smooth application, or by its waits), far below
+// the path with nothing lost and the window never full, has the time no
+// window held it counted as the application's in limit_shares, not the
+// path's; the receiver's window keeps its share.
 func TestSharesFollowAppRateFinding(t *testing.T) {
 	st := DirStats{DataPackets: 1000, DataBytes: 1448000, MSS: 1448, RTTSamples: 100, RTTMinMs: 600, HasThroughput: true,
 		Path: PathStats{HasData: true, Vantage: VantageSender}, MaxBytesInFlight: 480000, BottleneckBps: 10e6, ThroughputBps: 1.76e6,
@@ -172,6 +173,13 @@ func TestSharesFollowAppRateFinding(t *testing.T) {
 	}
 	if got, want := FormatLimitShares(st.LimitShares), "application=0.85;receive_window=0.15"; got != want {
 		t.Errorf("limit_shares %q, want %q", got, want)
+	}
+	// Found by its waits (the application's share above minAppShare),
+	// far below the path with nothing lost: the same.
+	st.LimitShares = []LimitShare{{FindBottleneck, 0.51}, {FindApplication, 0.49}}
+	fs = diagnose(&st, &rcv, st.BottleneckBps)
+	if got, want := FormatLimitShares(st.LimitShares), "application=1.00"; fs.Kinds() != FindApplication || got != want {
+		t.Errorf("waited: findings %q, limit_shares %q, want application and %q", fs.Kinds(), got, want)
 	}
 	// Network limited: the shares stay as measured.
 	st.ThroughputBps = 9e6
