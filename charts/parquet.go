@@ -15,11 +15,15 @@ const ParquetFormat TableFormat = "parquet"
 
 // ParquetWriter writes tables of one set of columns as a Parquet file,
 // with columns typed from the descriptors: integers as INT64, numbers as
-// DOUBLE at full precision, booleans, strings as UTF-8, times as
-// TIMESTAMP(NANOS, UTC). Cells go to the library column by column, a
-// batch of rows at a time, as its own values (parquet.Value), without
-// reflection or rows. A row group is encoded, compressed and written on a
-// goroutine of its own while the next one is filled.
+// DOUBLE at full precision, booleans, strings as UTF-8 (dictionary-
+// encoded), times as TIMESTAMP(NANOS, UTC); NotNull columns REQUIRED, their
+// integers and times DELTA_BINARY_PACKED and their numbers
+// BYTE_STREAM_SPLIT, the others OPTIONAL. Cells are made in place in a
+// batch of rows, column by column, as the library's own values
+// (parquet.Value), and go to it a column at a time, without reflection or
+// rows. A row group is encoded, compressed and written on a goroutine of
+// its own while the next one is filled (Failed says at once when that
+// failed).
 type ParquetWriter struct {
 	cols    []Doc
 	leaf    []int  // the Parquet leaf column of each column

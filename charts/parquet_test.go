@@ -46,13 +46,7 @@ func TestParquetEqualsCSV(t *testing.T) {
 		}
 		table.Rows = append(table.Rows, rows...)
 	}
-	if err := pw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f, err := parquet.OpenFile(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := closeAndOpen(t, pw, &buf)
 	leaves := f.Schema().Fields()
 	if len(leaves) != len(table.Columns) {
 		t.Fatalf("%d Parquet columns, %d CSV columns", len(leaves), len(table.Columns))
@@ -129,13 +123,7 @@ func TestParquetNotNull(t *testing.T) {
 	if err := pw.WriteRows([][]Value{s.Row(&row{1, true}), s.Row(&row{2, false})}); err != nil {
 		t.Fatal(err)
 	}
-	if err := pw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f, err := parquet.OpenFile(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := closeAndOpen(t, pw, &buf)
 	leaves := f.Schema().Fields()
 	if !leaves[0].Required() || !leaves[1].Optional() {
 		t.Errorf("always required %v, sometimes optional %v", leaves[0].Required(), leaves[1].Optional())
@@ -156,4 +144,17 @@ func TestParquetNotNull(t *testing.T) {
 		t.Errorf("a null in the NotNull column: %v, want an error naming it", err)
 	}
 	pw.Close()
+}
+
+// closeAndOpen closes pw, which wrote to buf, and opens the file it made.
+func closeAndOpen(t *testing.T, pw *ParquetWriter, buf *bytes.Buffer) *parquet.File {
+	t.Helper()
+	if err := pw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := parquet.OpenFile(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

@@ -17,13 +17,13 @@ import (
 func metricColumn(metric string, tcp bool) (sum *summaryCol, flow *Column[FlowRow]) {
 	if tcp {
 		for i := range SummaryColumns {
-			if c := &SummaryColumns[i]; c.Name == metric && (c.Kind == Int || c.Kind == Float) {
+			if c := &SummaryColumns[i]; c.Name == metric && (c.Kind&^NotNull == Int || c.Kind&^NotNull == Float) {
 				return c, nil
 			}
 		}
 	}
 	for i := range FlowsColumns {
-		if c := &FlowsColumns[i]; c.Name == metric && (c.Kind == Int || c.Kind == Float) {
+		if c := &FlowsColumns[i]; c.Name == metric && (c.Kind&^NotNull == Int || c.Kind&^NotNull == Float) {
 			return nil, c
 		}
 	}
