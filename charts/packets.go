@@ -129,19 +129,21 @@ func PacketCells(c Cells, r *PacketRow) error {
 	} else {
 		c.Empty(10)
 	}
-	i := 11
+	// The flags' columns: six, duplicate_ack_num, six.
+	var bits uint32
 	for k, f := range packetFlags {
-		if k == 6 {
-			if rec.Info.DupAckNum > 0 {
-				c.Int(i, int64(rec.Info.DupAckNum))
-			} else {
-				c.Empty(i)
-			}
-			i++
+		if rec.Info.Flags.Has(f) {
+			bits |= 1 << k
 		}
-		c.Bool(i, rec.Info.Flags.Has(f))
-		i++
 	}
+	c.Bools(11, bits&0x3f, 6)
+	if rec.Info.DupAckNum > 0 {
+		c.Int(17, int64(rec.Info.DupAckNum))
+	} else {
+		c.Empty(17)
+	}
+	c.Bools(18, bits>>6, len(packetFlags)-6)
+	i := 18 + len(packetFlags) - 6
 	if rec.Info.BytesInFlight >= 0 {
 		c.Int(i, rec.Info.BytesInFlight)
 	} else {

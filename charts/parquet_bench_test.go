@@ -44,17 +44,34 @@ func benchPacketRows(n int) []PacketRow {
 // BenchmarkParquetPacketCells writes packet rows through the fast path
 // (PacketCells) as Parquet to a discarded output.
 func BenchmarkParquetPacketCells(b *testing.B) {
+	benchPacketCells(b, func() (Cells, func() error) {
+		rw := NewRowWriter(io.Discard, ParquetFormat, PacketsColumns.Docs())
+		return rw.(CellRows).Cells(), rw.Close
+	})
+}
+
+// BenchmarkCSVPacketCells writes packet rows through the fast path
+// (PacketCells) as CSV to a discarded output.
+func BenchmarkCSVPacketCells(b *testing.B) {
+	benchPacketCells(b, func() (Cells, func() error) {
+		cw := NewCSVWriter(io.Discard)
+		return cw, cw.Flush
+	})
+}
+
+// benchPacketCells writes benchPacketRows to the cells open makes, and
+// closes them, b.N times.
+func benchPacketCells(b *testing.B, open func() (Cells, func() error)) {
 	rows := benchPacketRows(1 << 18)
 	b.ReportAllocs()
 	for b.Loop() {
-		rw := NewRowWriter(io.Discard, ParquetFormat, PacketsColumns.Docs())
-		cells := rw.(CellRows).Cells()
+		cells, end := open()
 		for i := range rows {
 			if err := PacketCells(cells, &rows[i]); err != nil {
 				b.Fatal(err)
 			}
 		}
-		if err := rw.Close(); err != nil {
+		if err := end(); err != nil {
 			b.Fatal(err)
 		}
 	}

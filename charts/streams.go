@@ -67,18 +67,6 @@ func AppendTime(dst []byte, ns int64) []byte {
 	return append(dst, 'Z')
 }
 
-// appendDigits appends v (0 ≤ v < 10^n) as n decimal digits.
-func appendDigits(dst []byte, v, n int) []byte {
-	for i := n - 1; i >= 0; i-- {
-		dst = append(dst, 0)
-	}
-	for i := len(dst) - 1; i >= len(dst)-n; i-- {
-		dst[i] = byte('0' + v%10)
-		v /= 10
-	}
-	return dst
-}
-
 // FormatSeconds formats a duration in nanoseconds as seconds with nine
 // decimals, exactly.
 func FormatSeconds(ns int64) string { return string(AppendSeconds(nil, ns)) }

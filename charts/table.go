@@ -227,6 +227,9 @@ type Cells interface {
 	Float(i int, v float64, p int) // FloatV's cell
 	Number(i int, v float64)       // FloatV(v, -1)'s cell
 	Bool(i int, b bool)
+	// Bools are n boolean cells from column i on: bit k of bits is
+	// column i+k's (n ≤ 32).
+	Bools(i int, bits uint32, n int)
 	String(i int, s string)
 	Empty(i int) // a null
 	EndRow() error
@@ -241,8 +244,11 @@ type CellRows interface {
 // Typed cells (Cells), for rows written without making their Values: the
 // same quoting and number text as WriteRow's.
 func (cw *CSVWriter) Int(i int, v int64) {
-	cw.comma(i)
-	cw.buf = strconv.AppendInt(cw.buf, v, 10)
+	b := cw.buf
+	if i > 0 {
+		b = append(b, ',')
+	}
+	cw.buf = appendInt(b, v)
 }
 
 // Seconds appends ns as seconds with nine decimals (SecondsV's text).
@@ -294,23 +300,6 @@ func (cw *CSVWriter) memo(i int) *cellMemo {
 	return &cw.memos[i]
 }
 
-// digitPairs are 00 to 99.
-const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
-	"8081828384858687888990919293949596979899"
-
-// appendNine appends v < 1e9 as nine digits.
-func appendNine(dst []byte, v uint32) []byte {
-	var b [9]byte
-	for k := 7; k >= 1; k -= 2 {
-		d := v % 100
-		v /= 100
-		b[k], b[k+1] = digitPairs[2*d], digitPairs[2*d+1]
-	}
-	b[0] = byte('0' + v)
-	return append(dst, b[:]...)
-}
-
 // Number appends v with as few decimals as are exact (FloatV(v, -1)).
 func (cw *CSVWriter) Number(i int, v float64) {
 	cw.comma(i)
@@ -324,23 +313,50 @@ func (cw *CSVWriter) Float(i int, v float64, p int) {
 		cw.buf = appendValue(cw.buf, v)
 		return
 	}
-	cw.buf = strconv.AppendFloat(cw.buf, v, 'f', p, 64)
+	cw.buf = appendFloatFixed(cw.buf, v, p)
 }
 
 // Bool appends b: true or false, 1 or 0 for spreadsheets.
 func (cw *CSVWriter) Bool(i int, b bool) {
-	cw.comma(i)
-	switch {
-	case cw.Times == TimeSpreadsheet && b:
-		cw.buf = append(cw.buf, '1')
-	case cw.Times == TimeSpreadsheet:
-		cw.buf = append(cw.buf, '0')
-	case b:
-		cw.buf = append(cw.buf, "true"...)
-	default:
-		cw.buf = append(cw.buf, "false"...)
+	k := 0
+	if b {
+		k = 1
 	}
+	if cw.Times == TimeSpreadsheet {
+		k += 2
+	}
+	t := boolCells[k]
+	if i == 0 {
+		t = t[1:]
+	}
+	cw.buf = append(cw.buf, t...)
 }
+
+// Bools appends n boolean cells (Cells.Bools). Their text is kept per
+// first column: a table's flags are mostly those of the row before.
+func (cw *CSVWriter) Bools(i int, bits uint32, n int) {
+	m := cw.memo(i)
+	key := int64(bits) | int64(n)<<32
+	if cw.Times == TimeSpreadsheet {
+		key |= 1 << 40
+	}
+	if !m.set || m.v != key {
+		t := m.txt[:0]
+		for k := range n {
+			c := boolCells[int(bits>>k&1)+int(key>>39&2)]
+			if i+k == 0 {
+				c = c[1:]
+			}
+			t = append(t, c...)
+		}
+		m.set, m.v, m.txt = true, key, t
+	}
+	cw.buf = append(cw.buf, m.txt...)
+}
+
+// boolCells are a boolean cell's text after its comma: false, true, and
+// for spreadsheets 0, 1.
+var boolCells = [4]string{",false", ",true", ",0", ",1"}
 
 // Empty appends an empty (null) cell.
 func (cw *CSVWriter) Empty(i int) { cw.comma(i) }

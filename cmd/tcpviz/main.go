@@ -5,5 +5,8 @@ import "os"
 
 func main() {
 	cleanOnSignal(os.Stderr)
-	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	stop := startProfile(os.Stderr)
+	code := run(os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
