@@ -76,7 +76,9 @@ type RunOptions struct {
 	OnConn func(*ConnResult)
 	// OnSegment, if set, sees every segment in capture order with its
 	// analysis (without Analyze, Keep or Also: a zero PacketInfo, the
-	// tracker's view only); the segment is reused afterwards.
+	// tracker's view only); the segment is reused afterwards. As KeepTo,
+	// it reads of the connection only what the tracker does not change
+	// (reassembly.Scanner.PipelineTracker): the tracker may be ahead.
 	OnSegment func(*reassembly.Conn, *reassembly.Segment, PacketInfo)
 	// OnFlow, if set, receives every flow of any transport (TCP
 	// connections, UDP flows, other IP protocols) once it ends, in order
@@ -206,8 +208,10 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		// datagram path, for flows, stays on one). The analysis of every
 		// connection reads of a connection, during the scan, only what
 		// the tracker does not change (reassembly.Scanner.PipelineTracker)
-		// and the rest when it is retired; OnSegment may read more, so
-		// with it the tracker stays here.
+		// and the rest when it is retired; so do KeepTo, AlsoTo and
+		// OnSegment, and records are made of what the segment carries
+		// (NewRecord), not of the connection as the tracker has it by
+		// then.
 		mode := o.scan
 		if mode == scanAuto {
 			switch {
@@ -217,20 +221,17 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 				// Nothing but the tracker's work (a first pass that ranks
 				// connections): the tracker takes the second core.
 				mode = scanPipe
-			case o.OnSegment == nil:
-				// Records are made of what the segment carries
-				// (NewRecord), not of the connection as the tracker
-				// has it by then.
-				mode = scanPipeTrack
 			default:
-				mode = scanPipe
+				mode = scanPipeTrack
 			}
 		}
 		switch mode {
 		case scanPipe:
 			sc.Pipeline()
 		case scanPipeTrack:
-			if a == nil {
+			if a == nil || o.OnSegment != nil {
+				// (OnSegment's PacketInfo.Proved comes from the path
+				// analysis as the segment is analysed: it stays here.)
 				sc.PipelineTracker()
 				break
 			}
