@@ -4,6 +4,7 @@
 //	go run ./scripts/gencap flood N RATE          N SYNs, RATE a second
 //	go run ./scripts/gencap retrans N OUTSTANDING N retransmissions of one segment, 25 ms apart
 //	go run ./scripts/gencap tunnels DIR           the crafted tunnel, link-type and fragment captures (testdata/tunnels)
+//	go run ./scripts/gencap repeat N CAPTURE      N copies of a pcap one after the other, ports moved (gencap.Repeat)
 package main
 
 import (
@@ -30,8 +31,22 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) == 4 && os.Args[1] == "repeat" {
+		n, err := strconv.Atoi(os.Args[2])
+		if err == nil && n < 1 {
+			err = fmt.Errorf("%d copies", n)
+		}
+		if err == nil {
+			err = gencap.Repeat(os.Stdout, n, func() (io.ReadCloser, error) { return os.Open(os.Args[3]) })
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gencap:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: gencap flood N RATE | retrans N OUTSTANDING | tunnels DIR")
+		fmt.Fprintln(os.Stderr, "usage: gencap flood N RATE | retrans N OUTSTANDING | tunnels DIR | repeat N CAPTURE")
 		os.Exit(2)
 	}
 	a, err1 := strconv.Atoi(os.Args[2])
