@@ -182,7 +182,7 @@ type cwndBuilder struct {
 	disorder bool
 	// In recovery, the pipe after the last ACK, while no send followed
 	// it (ackWithoutSend).
-	ackPipe         int64
+	ackVals         [3]int64 // under Reno's PRR, CUBIC's, neither (0: no fall)
 	ackPipeAt       Point
 	ackPipeSet      bool
 	lastNewAckFrame int64
@@ -524,20 +524,27 @@ func (b *cwndBuilder) flush() {
 	}
 }
 
-// ackWithoutSend: in recovery with SACK an ACK that no send followed
-// before the next left cwnd at the pipe (PRR sets cwnd to the pipe and
-// the segments it lets go, none here): the line falls to it at that ACK.
+// ackWithoutSend: in recovery an ACK that no send followed before the
+// next left cwnd where PRR set it then (tcp_cwnd_reduction: the pipe and
+// the segments it lets go, none here, or the sender would have sent
+// them): the line falls to it at that ACK. With SACK that is the pipe;
+// without, PRR's window under each algorithm's ssthresh (prrState, whose
+// pipe counts each duplicate ACK as a segment delivered, as Linux's
+// tcp_add_reno_sack does), and under neither no fall.
 //
 // Steps waiting for the algorithm (deferred) keep waiting: the fall
 // waits with them, under each algorithm's line.
 func (b *cwndBuilder) ackWithoutSend() {
-	if !b.ackPipeSet || b.ackPipe <= 0 || !b.f.inTime(b.ackPipeAt.Time) {
+	if !b.ackPipeSet || !b.f.inTime(b.ackPipeAt.Time) {
 		return
 	}
 	if n := len(b.deferred); n > 0 {
 		d := deferredStep{p: b.ackPipeAt}
 		for i, v := range b.deferred[n-1].vals {
-			d.vals[i] = min(v, b.ackPipe)
+			d.vals[i] = v
+			if w := b.ackVals[i]; w > 0 {
+				d.vals[i] = min(v, w)
+			}
 		}
 		b.deferred = append(b.deferred, d)
 		if len(b.deferred) >= maxDeferred {
@@ -545,13 +552,18 @@ func (b *cwndBuilder) ackWithoutSend() {
 		}
 		return
 	}
-	if b.ackPipe >= b.line {
+	i := neitherVote
+	if v, ok := b.knownVote(); ok {
+		i = v
+	}
+	w := b.ackVals[i]
+	if w <= 0 || w >= b.line {
 		return
 	}
 	p := b.ackPipeAt
-	p.V[0] = float64(b.ackPipe)
+	p.V[0] = float64(w)
 	b.set.add(SeriesCwnd, Steps, p)
-	b.line, b.lineTime = b.ackPipe, p.Time
+	b.line, b.lineTime = w, p.Time
 	b.lastFrame, b.lastTime = p.Frame, p.Time
 }
 
@@ -825,8 +837,16 @@ func (b *cwndBuilder) add(r *Record) {
 	b.disorderAfter(dup, b.pp.sackMarks > marks, a.above)
 	b.bbrAck(r.Time, b.pp.delivered-delivered, b.pp.lostBytes-lost, b.ep.inEpisode && !b.bbrInEp, b.bbrInEp && !b.ep.inEpisode)
 	b.bbrInEp = b.ep.inEpisode
-	b.ackPipeSet = b.ep.inEpisode && b.pp.sack // without SACK the pipe's dupack accounting is too coarse for it (lower scores)
-	b.ackPipe, b.ackPipeAt = b.pp.pipe(), Point{Frame: r.Frame, Time: r.Time}
+	b.ackPipeSet, b.ackPipeAt = b.ep.inEpisode && b.pp.sack, Point{Frame: r.Frame, Time: r.Time}
+	if b.ackPipeSet {
+		pipe := b.pp.pipe()
+		b.ackVals = [3]int64{pipe, pipe, pipe}
+	} else if b.prr[0].on || b.prr[1].on {
+		// Without SACK the pipe alone is too coarse (Linux's count of
+		// duplicate ACKs is not the pipe's): PRR's window.
+		b.ackPipeSet = true
+		b.ackVals = [3]int64{max(b.prr[0].cwnd, 0), max(b.prr[1].cwnd, 0), 0}
+	}
 	if r.Window >= 0 {
 		b.rwndEdge, b.haveWin = r.Ack+r.Window, true
 	}

@@ -14,45 +14,26 @@ import "testing"
 // (snd_nxt at the timer).
 func lossRun(voted bool) (b *builder, jump float64, end int64) {
 	b = &builder{}
-	seq, ms, flight := int64(1), 0.0, int64(0)
+	seq, ms := int64(1), 0.0
+	if voted {
+		seq, ms = renoVoted(b)
+	} else {
+		for _, n := range []int{2, 4, 8} {
+			for range n {
+				b.data(ms, seq, 1000, 0)
+				seq += 1000
+			}
+			ms += 100
+			b.ack(ms, seq, 1<<20, 0)
+		}
+	}
+	flight := int64(0)
 	send := func(n int) {
 		for range n {
 			flight += 1000
 			b.data(ms, seq, 1000, 0).Info.BytesInFlight = flight
 			seq += 1000
 		}
-	}
-	for _, n := range []int{2, 4, 8} {
-		send(n)
-		ms += 100
-		b.ack(ms, seq, 1<<20, 0)
-		flight = 0
-	}
-	if voted { // a fast retransmit from 8, settled at 4: Reno's half
-		send(8)
-		ms += 100
-		for i := range 3 {
-			b.ack(ms+float64(i), seq-8000, 1<<20, DupAck)
-		}
-		b.data(ms+3, seq-8000, 1000, Retransmission).Info.BytesInFlight = 8000
-		ms += 10
-		e := seq
-		send(3)
-		ms += 100
-		b.ack(ms, e+1000, 1<<20, 0) // above the recovery's end: no hold
-		flight = 2000
-		send(2)
-		ms += 100
-		b.ack(ms, seq, 1<<20, 0)
-		flight = 0
-		send(8)
-		ms += 100
-		b.ack(ms, seq, 1<<20, 0)
-		flight = 0
-		send(12)
-		ms += 100
-		b.ack(ms, seq, 1<<20, 0)
-		flight = 0
 	}
 	send(20)
 	head := seq - 20000
@@ -186,5 +167,85 @@ func TestLossStateHold(t *testing.T) {
 	// (tcp_cong_avoid_ai): 10 more delivered, 11.
 	if v := lineAt(g, hold); v != 11000 {
 		t.Errorf("the line in the loss state's hold %.0f, want its window, 11000", v)
+	}
+}
+
+// renoVoted starts a transfer without SACK whose first fast retransmit,
+// from a window of 8 segments, settles at 4 (Reno's half: the vote),
+// then grows to 12 segments; it gives the next sequence number and time.
+func renoVoted(b *builder) (seq int64, ms float64) {
+	seq, flight := int64(1), int64(0)
+	send := func(n int) {
+		for range n {
+			flight += 1000
+			b.data(ms, seq, 1000, 0).Info.BytesInFlight = flight
+			seq += 1000
+		}
+	}
+	for _, n := range []int{2, 4, 8} {
+		send(n)
+		ms += 100
+		b.ack(ms, seq, 1<<20, 0)
+		flight = 0
+	}
+	send(8)
+	ms += 100
+	for i := range 3 {
+		b.ack(ms+float64(i), seq-8000, 1<<20, DupAck)
+	}
+	b.data(ms+3, seq-8000, 1000, Retransmission).Info.BytesInFlight = 8000
+	ms += 10
+	e := seq
+	send(3)
+	ms += 100
+	b.ack(ms, e+1000, 1<<20, 0) // above the recovery's end: no hold
+	flight = 2000
+	send(2)
+	ms += 100
+	b.ack(ms, seq, 1<<20, 0)
+	flight = 0
+	send(8)
+	ms += 100
+	b.ack(ms, seq, 1<<20, 0)
+	flight = 0
+	send(12)
+	ms += 100
+	b.ack(ms, seq, 1<<20, 0)
+	return seq, ms
+}
+
+// TestPRRFallWithoutSACK: in a fast retransmit's recovery without SACK
+// an ACK that no send followed left cwnd where PRR set it
+// (tcp_cwnd_reduction: the packets in flight, each duplicate ACK one
+// segment delivered, and the segments it lets go — none, or the sender
+// would have sent them): the line falls to it at that ACK rather than
+// at the next send (kw_reno_nosack_vsat: windows of a few segments, the
+// line a segment above the kernel's cwnd for an ACK's interval each time
+// PRR let nothing go). A window of 12 reduced to Reno's 6: at the
+// fourth duplicate ACK PRR has let out one segment of ceil(6·2/12) = 1,
+// none more: cwnd is the 8 segments in flight.
+func TestPRRFallWithoutSACK(t *testing.T) {
+	b := &builder{}
+	seq, ms := renoVoted(b)
+	for range 12 {
+		b.data(ms, seq, 1000, 0)
+		seq += 1000
+	}
+	head := seq - 12000
+	ms += 100
+	for i := range 3 {
+		b.ack(ms+float64(i), head, 1<<20, DupAck)
+	}
+	b.data(ms+3, head, 1000, Retransmission) // the fast retransmit: 9 in flight
+	b.ack(ms+4, head, 1<<20, DupAck)         // the fourth: nothing sent after it
+	b.ack(ms+5, head, 1<<20, DupAck)         // the fifth: PRR lets one go
+	b.data(ms+5, seq, 1000, 0)
+	b.ack(ms+100, seq+1000, 1<<20, 0)
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	if v := lineAt(g, ms+3); v != 9000 {
+		t.Fatalf("the line at the fast retransmit %.0f, want 9000 (12 out, 3 delivered, 1 resent)", v)
+	}
+	if v := lineAt(g, ms+4); v != 8000 {
+		t.Errorf("the line at the fourth duplicate ACK, no send after it, %.0f, want PRR's cwnd 8000", v)
 	}
 }
