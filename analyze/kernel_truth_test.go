@@ -291,7 +291,7 @@ var kernelFloor = map[string]struct {
 	"kw_cubic_nosack_geo2":  {0.96, 0.99, 0, 0},
 	"kw_cubic_nosack_q15k":  {0.98, 0.99, 0, 0},
 	"kw_reno_sack_q40k_l05": {0.95, 0.99, 0, 0},
-	"kw_cubic_sack_l2":      {0.91, 0.91, 2, 0},    // one recovery drawn as a timeout
+	"kw_cubic_sack_l2":      {0.91, 0.91, 0, 0},    // one recovery was drawn as a timeout until RACK's loss at the end of recovery re-entered it (lostAbove)
 	"kw_reno_nosack_vsat":   {0.93, 0.99, 0, 0.94}, // PRR's window at ACKs no send followed, was 87%
 }
 
