@@ -18,7 +18,8 @@ import (
 // (RFC 8985: the last segment sent again, earlier ones unacknowledged, no
 // duplicate ACK: Linux stays open) — and ends when everything sent before
 // it is acknowledged; one starts again at once at the ACK that ends the
-// last while SACKed data remains above it (see ack), and a timeout comes
+// last while SACKed data, or data RACK deems lost, remains above it (see
+// ack, lostAbove), and a timeout comes
 // inside one too (the first unacknowledged segment resent twice). It is a
 // fast retransmit when duplicate ACKs or SACK blocks came since the last
 // new ACK, else a timeout; undone when proven spurious (see undo). Its
@@ -56,7 +57,7 @@ type lossEpisodes struct {
 	preSignal  int64 // the flight when the first signal since the last new ACK came
 	// The last resends (rtx, rtxN of them so far), to tell a hole closed
 	// by one from one closed by late data (reordSeen).
-	rtx       *[64][2]int64
+	rtx       *[64][3]int64 // seq, end, and the highest end sent before it
 	rtxN      int
 	reordSeen bool
 	// Undo (see undo): the last episode's first resend and its timestamp,
@@ -193,9 +194,9 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 	tlp := e.signals == 0 && end == e.high && e.haveAck && seq > e.cumAck
 	if e.started && seq < e.high {
 		if e.rtx == nil {
-			e.rtx = new([64][2]int64)
+			e.rtx = new([64][3]int64)
 		}
-		e.rtx[e.rtxN%len(e.rtx)] = [2]int64{seq, end}
+		e.rtx[e.rtxN%len(e.rtx)] = [3]int64{seq, end, e.high}
 		e.rtxN++
 	}
 	if e.started && seq < e.high && !e.inEpisode && tlp && !spurious {
@@ -249,7 +250,8 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 // data above the ACK (holes remain). An ACK that ends an episode while
 // holes remain starts the next at once, as Linux enters recovery again
 // when a retransmission was lost too (lost segments, or SACKed ones, are
-// still outstanding): a fast retransmit without a resend of its own yet —
+// still outstanding; with SACK, also data RACK deems lost: lostAbove): a
+// fast retransmit without a resend of its own yet —
 // unless reordering was seen (a hole closed with nothing resent): Linux
 // then waits for the holes (its reordering window and threshold grow).
 func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
@@ -290,7 +292,7 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 	if e.inEpisode && ack >= e.episodeEnd {
 		e.inEpisode, e.await, e.awaitFlight, e.endedAt = false, true, e.lossFlight, a.time
 		e.renoHold, e.holdAt = !e.sackSeen && ack == e.episodeEnd, ack
-		if above && e.high > ack && !e.reordSeen {
+		if (above || e.sackSeen && e.lostAbove(ack)) && e.high > ack && !e.reordSeen {
 			// The same drops' repair, not a drop event of its own
 			// (dropIn), no β of its own (the window before it is the
 			// one recovery left); the last episode's ssthresh is still
@@ -338,6 +340,29 @@ func (e *lossEpisodes) undoPartial() {
 	e.inEpisode, e.await, e.reentered = false, false, false
 	e.epUndone, e.undoable = true, false
 	e.undone++
+}
+
+// lostAbove reports whether, at an ACK of ack that ends an episode with
+// SACK in use, RACK deems data above it lost (RFC 8985; Linux's
+// tcp_rack_detect_loss): some was sent before a resend the ACK covers
+// (delivered: RACK's most recent delivery is later than that data's
+// send, by more than the round trip the resend took) and, in recovery
+// with no reordering seen, RACK's reordering window is 0
+// (tcp_rack_reo_wnd). Linux then, leaving recovery at that ACK, enters
+// it again at once (tcp_fastretrans_alert: tcp_identify_packet_loss,
+// tcp_time_to_recover on lost_out): a fast retransmit, though no SACK
+// block is left above the ACK (kw_cubic_sack_l2: its resend drawn as a
+// timeout).
+func (e *lossEpisodes) lostAbove(ack int64) bool {
+	if e.rtx == nil {
+		return false
+	}
+	for i := range min(e.rtxN, len(e.rtx)) {
+		if r := e.rtx[i]; r[1] <= ack && r[2] > ack {
+			return true
+		}
+	}
+	return false
 }
 
 // wasResent reports whether one of the last resends covered seq.

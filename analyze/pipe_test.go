@@ -728,3 +728,39 @@ func TestSsthreshFromHoldWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestEpisodeReentryOnRACKLoss: with SACK, the ACK that ends a recovery
+// with no block left above it still starts the next at once where data
+// above it was sent before a resend it covers: RACK deems that data lost
+// (tcp_rack_detect_loss, its reordering window 0 in recovery with none
+// seen), and Linux, leaving recovery at that ACK, enters it again
+// (tcp_time_to_recover on lost_out) — its resend is a fast retransmit,
+// not the timer's (kw_cubic_sack_l2: 13 recovery entries, one drawn as a
+// timeout). Data sent only after the last resend is not deemed lost.
+func TestEpisodeReentryOnRACKLoss(t *testing.T) {
+	run := func(newFirst bool) (*lossEpisodes, episodeEvent) {
+		var e lossEpisodes
+		for i := range int64(10) {
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false)
+		}
+		e.ack(epAck{ack: 1000, sack: true})
+		e.ack(epAck{ack: 1000, signal: true, above: true, sack: true}) // [2000, 3000) SACKed
+		e.data(1000, 2000, 9000, Retransmission, 0, false)             // the fast retransmit
+		if newFirst {
+			e.data(10000, 11000, 9000, 0, 0, false) // new data, then a hole resent after it
+		}
+		e.ack(epAck{ack: 1000, signal: true, above: true, sack: true})
+		e.data(9000, 10000, 9000, Retransmission, 0, false)
+		if !newFirst {
+			e.data(10000, 11000, 9000, 0, 0, false)
+		}
+		// Everything up to the episode's end acknowledged, nothing SACKed above.
+		return &e, e.ack(epAck{ack: 10000, sack: true})
+	}
+	if e, ev := run(true); !ev.start || !ev.fast || e.fast != 2 {
+		t.Errorf("new data sent before the last resend, unacknowledged at the end: %+v, %d fast, want recovery again (2)", ev, e.fast)
+	}
+	if e, ev := run(false); ev.start || e.fast != 1 {
+		t.Errorf("new data sent after the last resend: %+v, %d fast, want no new episode", ev, e.fast)
+	}
+}

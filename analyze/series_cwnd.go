@@ -65,7 +65,10 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     reduction set at the last ACK (prrState), which a held sender
 //     does not fill, to the ssthresh of the algorithm the episodes voted
 //     for (reductionVotes; until the first episode's reduction tells,
-//     the steps wait: resolve);
+//     the steps wait: resolve); and in a timeout's loss state (and its
+//     RFC 6582 hold without SACK), where it is above, the window Linux's
+//     slow start grew there from one segment to ssthresh (lossState),
+//     which a sender resending go-back-N does not fill;
 //   - ssthresh-estimate: at each loss episode's start (lossEpisodes),
 //     measured, not assumed: the bytes in flight after the first burst of
 //     sends once the episode ended, the window the sender settled at
@@ -179,7 +182,7 @@ type cwndBuilder struct {
 	disorder bool
 	// In recovery, the pipe after the last ACK, while no send followed
 	// it (ackWithoutSend).
-	ackPipe         int64
+	ackVals         [3]int64 // under Reno's PRR, CUBIC's, neither (0: no fall)
 	ackPipeAt       Point
 	ackPipeSet      bool
 	lastNewAckFrame int64
@@ -192,6 +195,13 @@ type cwndBuilder struct {
 	// (the pipe alone); shown is the line's last value drawn then.
 	prr      [2]prrState
 	holdCwnd [2]int64 // PRR's cwnd in RFC 6582's hold at a timeout, under Reno's and CUBIC's ssthresh
+	// The window through a timeout's loss state, under Reno's and
+	// CUBIC's ssthresh (lossState), and Linux's count of duplicate ACKs
+	// there without SACK (lossDup), which starts once data above
+	// lossHigh (snd_nxt at the timeout) went out.
+	loss     [2]lossState
+	lossDup  int64
+	lossHigh int64
 	deferred []deferredStep
 	shown    int64
 	wasIn    bool // in an episode before the last data segment
@@ -262,7 +272,10 @@ type prrState struct {
 // bytes, to Reno's and CUBIC's ssthresh; none for a sender that does not
 // reduce (BBR).
 func (b *cwndBuilder) prrStart(prior int64) {
-	b.resolve()
+	if _, ok := b.knownVote(); ok {
+		b.resolve()
+	}
+	b.lossStop()
 	seg := b.ep.maxSeg
 	v, ok := majorityVote(b.ep.reductionVotes())
 	for i := range b.prr {
@@ -311,6 +324,123 @@ func (b *cwndBuilder) prrStop() {
 	b.prr[0].on, b.prr[1].on = false, false
 }
 
+// lossState follows Linux's window through a timeout's loss state, in
+// bytes: tcp_enter_loss sets cwnd to the packets in flight plus one (one
+// segment: every outstanding segment is deemed lost) and ssthresh (ss);
+// then each ACK that moves the cumulative ACK grows it as outside
+// recovery (tcp_cong_control: no cwnd reduction in the loss state, so
+// tcp_cong_avoid): slow start by the segments it delivered up to
+// ssthresh (tcp_slow_start), one segment per window's worth after
+// (tcp_cong_avoid_ai; CUBIC's curve taken as Reno's line for the few
+// round trips a loss state lasts). Without SACK the receiver holds what
+// arrived above the hole, so a cumulative ACK after a resend can cover
+// many segments at once and the window jumps to ssthresh, while the
+// sender resending one segment after the other (go-back-N) leaves its
+// pipe far below it: the line is this window, not the pipe.
+type lossState struct {
+	on            bool
+	ss, cwnd, cnt int64 // cnt: segments delivered towards the next AI step
+}
+
+// grow adds what an ACK delivered (segments) to the window (seg bytes
+// a segment).
+func (l *lossState) grow(delivered, seg int64) {
+	if !l.on || delivered <= 0 || seg <= 0 {
+		return
+	}
+	if l.cwnd < l.ss { // tcp_slow_start
+		w := min(l.cwnd+delivered*seg, l.ss)
+		delivered -= (w - l.cwnd) / seg
+		l.cwnd = w
+		if delivered <= 0 {
+			return
+		}
+	}
+	w := max(l.cwnd/seg, 1) // tcp_cong_avoid_ai
+	if l.cnt >= w {
+		l.cnt = 0
+		l.cwnd += seg
+	}
+	l.cnt += delivered
+	if l.cnt >= w {
+		d := l.cnt / w
+		l.cnt -= d * w
+		l.cwnd += d * seg
+	}
+}
+
+// lossStart begins the loss state's window at a timeout, to the
+// ssthresh tcp_enter_loss leaves under each algorithm: the recovery's
+// where the timeout came in one (inRecovery: Linux sets none, snd_una is
+// below high_seq), the last loss state's where the timer backed off with
+// nothing acknowledged since (backoff: icsk_retransmits is not 0); else
+// a reduction of the window then: PRR's in RFC 6582's hold (holdCwnd),
+// the loss state's own after a new ACK in it, else the line's. None for
+// a sender the episodes showed does not reduce (BBR).
+func (b *cwndBuilder) lossStart(inRecovery, backoff bool) {
+	seg := b.ep.maxSeg
+	v, ok := majorityVote(b.ep.reductionVotes())
+	for i := range b.loss {
+		l := &b.loss[i]
+		if seg <= 0 || ok && v == VoteNone {
+			*l = lossState{}
+			continue
+		}
+		w := max(b.line, 0)
+		ss := int64(0)
+		switch {
+		case inRecovery && b.prr[i].on:
+			ss = b.prr[i].ss
+		case backoff && l.on:
+			ss = l.ss
+		case b.holdCwnd[i] > 0:
+			w = b.holdCwnd[i]
+		case l.on:
+			w = l.cwnd
+		}
+		if ss == 0 {
+			ss = linuxSsthresh(i, (w+seg/2)/seg) * seg
+		}
+		*l = lossState{on: true, ss: ss, cwnd: seg}
+	}
+	b.lossDup, b.lossHigh = 0, b.pp.high
+}
+
+// lossAck grows the loss state's window at an ACK (una: the cumulative
+// ACK before it, dupacks Linux's count then; delivered: the bytes it
+// newly acknowledged or SACKed): only an ACK that moves the cumulative
+// ACK raises cwnd (tcp_may_raise_cwnd: FLAG_DATA_ACKED). Without SACK it
+// counts the segments it covers less the duplicate ACKs that stood for
+// some of them, at least one (tcp_remove_reno_sacks), and Linux counts
+// duplicate ACKs in the loss state only once new data went out above
+// snd_nxt at the timeout (tcp_process_loss), resetting them at a new ACK.
+func (b *cwndBuilder) lossAck(una, delivered int64, dup bool) {
+	if !b.loss[0].on && !b.loss[1].on {
+		return
+	}
+	seg := max(b.ep.maxSeg, 1)
+	n := (delivered + seg - 1) / seg
+	switch {
+	case b.pp.una > una && !b.pp.sack:
+		n = max((b.pp.una-una+seg-1)/seg-b.lossDup, 1)
+		b.lossDup = 0
+	case b.pp.una > una:
+	case dup && !b.pp.sack && b.pp.high > b.lossHigh:
+		b.lossDup++
+		return
+	default:
+		return
+	}
+	for i := range b.loss {
+		b.loss[i].grow(n, seg)
+	}
+}
+
+// lossStop ends the loss state's window.
+func (b *cwndBuilder) lossStop() {
+	b.loss[0].on, b.loss[1].on = false, false
+}
+
 func newCwnd(o SeriesOptions) graphBuilder {
 	f := newFrame(GraphCwnd, o)
 	f.g.Y = Axis{Label: "bytes", Unit: "B"}
@@ -353,6 +483,17 @@ func (b *cwndBuilder) flush() {
 			vals[i] = p.cwnd
 		}
 	}
+	for i, l := range b.loss {
+		// The loss state's window where the sender did not fill it, no
+		// more than the receiver's window allowed.
+		w := l.cwnd
+		if b.rwnd >= 0 {
+			w = min(w, b.rwnd)
+		}
+		if l.on && w > vals[i] {
+			vals[i] = w
+		}
+	}
 	wait := false // the step waits for the algorithm (deferred)
 	if vals[0] != v || vals[1] != v || len(b.deferred) > 0 {
 		if vote, known := b.knownVote(); known && len(b.deferred) == 0 {
@@ -383,18 +524,46 @@ func (b *cwndBuilder) flush() {
 	}
 }
 
-// ackWithoutSend: in recovery with SACK an ACK that no send followed
-// before the next left cwnd at the pipe (PRR sets cwnd to the pipe and
-// the segments it lets go, none here): the line falls to it at that ACK.
+// ackWithoutSend: in recovery an ACK that no send followed before the
+// next left cwnd where PRR set it then (tcp_cwnd_reduction: the pipe and
+// the segments it lets go, none here, or the sender would have sent
+// them): the line falls to it at that ACK. With SACK that is the pipe;
+// without, PRR's window under each algorithm's ssthresh (prrState, whose
+// pipe counts each duplicate ACK as a segment delivered, as Linux's
+// tcp_add_reno_sack does), and under neither no fall.
+//
+// Steps waiting for the algorithm (deferred) keep waiting: the fall
+// waits with them, under each algorithm's line.
 func (b *cwndBuilder) ackWithoutSend() {
-	b.resolve()
-	if !b.ackPipeSet || b.ackPipe <= 0 || b.ackPipe >= b.line || !b.f.inTime(b.ackPipeAt.Time) {
+	if !b.ackPipeSet || !b.f.inTime(b.ackPipeAt.Time) {
+		return
+	}
+	if n := len(b.deferred); n > 0 {
+		d := deferredStep{p: b.ackPipeAt}
+		for i, v := range b.deferred[n-1].vals {
+			d.vals[i] = v
+			if w := b.ackVals[i]; w > 0 {
+				d.vals[i] = min(v, w)
+			}
+		}
+		b.deferred = append(b.deferred, d)
+		if len(b.deferred) >= maxDeferred {
+			b.resolveAs(neitherVote)
+		}
+		return
+	}
+	i := neitherVote
+	if v, ok := b.knownVote(); ok {
+		i = v
+	}
+	w := b.ackVals[i]
+	if w <= 0 || w >= b.line {
 		return
 	}
 	p := b.ackPipeAt
-	p.V[0] = float64(b.ackPipe)
+	p.V[0] = float64(w)
 	b.set.add(SeriesCwnd, Steps, p)
-	b.line, b.lineTime = b.ackPipe, p.Time
+	b.line, b.lineTime = w, p.Time
 	b.lastFrame, b.lastTime = p.Frame, p.Time
 }
 
@@ -538,6 +707,7 @@ func (b *cwndBuilder) add(r *Record) {
 						}
 					}
 				}
+				b.lossStart(b.wasIn && b.epFast, b.wasIn && !b.epFast && b.lastAckSeq == b.epAck)
 				b.pp.timeout()
 				b.prrStop()
 			} else {
@@ -632,6 +802,23 @@ func (b *cwndBuilder) add(r *Record) {
 		// pipe.
 		b.pp.dupacks = 0
 	}
+	// The loss state's hold likewise (tcp_process_loss: recovered,
+	// tcp_try_undo_recovery keeps it while snd_una is high_seq, and
+	// returns before tcp_add_reno_sack): its window stays, duplicate
+	// ACKs there count for nothing.
+	lossHold := b.ep.renoHold && !b.epFast && !b.pp.sack && !b.ep.inEpisode
+	if lossHold {
+		b.pp.dupacks = 0
+	}
+	b.lossAck(una, b.pp.delivered-delivered, dup && !lossHold)
+	if !b.ep.inEpisode && !lossHold && (b.loss[0].on || b.loss[1].on) {
+		// The loss state ended at this ACK: the line keeps the window
+		// it grew to (see the end of a timeout's episode above).
+		if v, ok := b.knownVote(); ok && len(b.deferred) == 0 && b.loss[v].cwnd > b.line {
+			b.recent = append(b.recent[:0], timedValue{r.Time, b.loss[v].cwnd})
+		}
+		b.lossStop()
+	}
 	if (!b.ep.inEpisode || !b.epFast) && !hold {
 		b.prrStop()
 	} else if !b.pp.sack {
@@ -650,8 +837,16 @@ func (b *cwndBuilder) add(r *Record) {
 	b.disorderAfter(dup, b.pp.sackMarks > marks, a.above)
 	b.bbrAck(r.Time, b.pp.delivered-delivered, b.pp.lostBytes-lost, b.ep.inEpisode && !b.bbrInEp, b.bbrInEp && !b.ep.inEpisode)
 	b.bbrInEp = b.ep.inEpisode
-	b.ackPipeSet = b.ep.inEpisode && b.pp.sack // without SACK the pipe's dupack accounting is too coarse for it (lower scores)
-	b.ackPipe, b.ackPipeAt = b.pp.pipe(), Point{Frame: r.Frame, Time: r.Time}
+	b.ackPipeSet, b.ackPipeAt = b.ep.inEpisode && b.pp.sack, Point{Frame: r.Frame, Time: r.Time}
+	if b.ackPipeSet {
+		pipe := b.pp.pipe()
+		b.ackVals = [3]int64{pipe, pipe, pipe}
+	} else if b.prr[0].on || b.prr[1].on {
+		// Without SACK the pipe alone is too coarse (Linux's count of
+		// duplicate ACKs is not the pipe's): PRR's window.
+		b.ackPipeSet = true
+		b.ackVals = [3]int64{max(b.prr[0].cwnd, 0), max(b.prr[1].cwnd, 0), 0}
+	}
 	if r.Window >= 0 {
 		b.rwndEdge, b.haveWin = r.Ack+r.Window, true
 	}

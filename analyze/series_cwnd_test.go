@@ -1,0 +1,251 @@
+package analyze
+
+import "testing"
+
+// lossRun builds a transfer without SACK whose second loss episode
+// becomes a timeout in recovery: optionally a first fast retransmit
+// measured at Reno's half (voted), then a window of 20 segments of which
+// the first, the second and the eleventh are lost; three duplicate ACKs,
+// the fast retransmit, the timer (the head resent again, nothing
+// acknowledged since); go-back-N: the ACK of the head, the second and
+// third resent, then an ACK up to the eleventh (the originals held above
+// the hole: nine segments at once) and two resends after it. It returns
+// the builder, the time (ms) of that last ACK and the episode's end
+// (snd_nxt at the timer).
+func lossRun(voted bool) (b *builder, jump float64, end int64) {
+	b = &builder{}
+	seq, ms := int64(1), 0.0
+	if voted {
+		seq, ms = renoVoted(b)
+	} else {
+		for _, n := range []int{2, 4, 8} {
+			for range n {
+				b.data(ms, seq, 1000, 0)
+				seq += 1000
+			}
+			ms += 100
+			b.ack(ms, seq, 1<<20, 0)
+		}
+	}
+	flight := int64(0)
+	send := func(n int) {
+		for range n {
+			flight += 1000
+			b.data(ms, seq, 1000, 0).Info.BytesInFlight = flight
+			seq += 1000
+		}
+	}
+	send(20)
+	head := seq - 20000
+	end = seq
+	ms += 100
+	for i := range 3 {
+		b.ack(ms+float64(i), head, 1<<20, DupAck)
+	}
+	b.data(ms+3, head, 1000, Retransmission) // the fast retransmit
+	ms += 600
+	b.data(ms, head, 1000, Retransmission) // the timer
+	ms += 100
+	b.ack(ms, head+1000, 1<<20, 0)
+	b.data(ms, head+1000, 1000, Retransmission)
+	b.data(ms, head+2000, 1000, Retransmission)
+	ms += 100
+	b.ack(ms, head+10000, 1<<20, 0) // nine segments at once
+	b.data(ms, head+10000, 1000, Retransmission)
+	b.data(ms, head+11000, 1000, Retransmission)
+	return b, ms, end
+}
+
+// lineAt is the cwnd line's value at ms (a step: the last point at or
+// before it).
+func lineAt(g *Graph, ms float64) float64 {
+	v := -1.0
+	if cw := g.Lookup(SeriesCwnd); cw != nil {
+		for _, p := range cw.Points {
+			if p.Time <= t0+int64(ms*1e6) {
+				v = p.V[0]
+			}
+		}
+	}
+	return v
+}
+
+// TestLossStateWindow: in the loss state after a timeout Linux grows
+// cwnd from one segment by the segments each new ACK delivers, up to
+// ssthresh (tcp_enter_loss, tcp_cong_control → tcp_slow_start); without
+// SACK the receiver holds what arrived above the holes, so an ACK after
+// a go-back-N resend covers many at once and cwnd jumps to ssthresh —
+// here the recovery's, Reno's half of 20 (no new one: the timeout came
+// in recovery) — while the pipe is the two segments resent since
+// (kq_reno_nosack_loss2, kw_reno_nosack_2pct: the kernel at 57 segments
+// for 0.3 s, the line at 2 to 6).
+func TestLossStateWindow(t *testing.T) {
+	b, jump, _ := lossRun(true)
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	if to := g.Lookup(SeriesRTOLoss); to == nil || len(to.Points) != 1 {
+		t.Fatalf("timeout marks %+v, want one", to)
+	}
+	if v := lineAt(g, jump); v != 10000 {
+		t.Errorf("the line after the loss state's ACK of nine segments %.0f, want ssthresh 10000 (cwnd 2 + 9, at most ssthresh)", v)
+	}
+}
+
+// TestLossStateWindowWaitsForVote: where the episodes have not yet shown
+// the algorithm (the first fast retransmit ran into the timeout, nothing
+// measured), the loss state's steps wait for it across the ACKs no send
+// followed and the next episode's start, and are drawn under Reno's
+// ssthresh once a later reduction shows Reno's half.
+func TestLossStateWindowWaitsForVote(t *testing.T) {
+	b, jump, end := lossRun(false)
+	ms := jump + 100
+	b.ack(ms, end, 1<<20, 0)
+	b.ack(ms+1, end, 1<<20, 0) // an ACK no send followed
+	renoLater(b, ms+10, end)
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	if v := lineAt(g, jump); v != 10000 {
+		t.Errorf("the line after the loss state's ACK of nine segments %.0f, want Reno's ssthresh 10000 once the vote came", v)
+	}
+}
+
+// renoLater adds, from ms and seq on, a fast retransmit from 16
+// segments settled at 8: Reno's half, which tells the algorithm.
+func renoLater(b *builder, ms float64, seq int64) {
+	for range 16 {
+		b.data(ms, seq, 1000, 0)
+		seq += 1000
+	}
+	ms += 100
+	b.ack(ms, seq, 1<<20, 0)
+	for range 16 {
+		b.data(ms, seq, 1000, 0)
+		seq += 1000
+	}
+	ms += 100
+	for i := range 3 {
+		b.ack(ms+float64(i), seq-16000, 1<<20, DupAck)
+	}
+	b.data(ms+3, seq-16000, 1000, Retransmission)
+	e := seq
+	ms += 100
+	b.ack(ms, e+1000, 1<<20, 0)
+	for range 8 {
+		b.data(ms, seq, 1000, 0).Info.BytesInFlight = 8000
+		seq += 1000
+	}
+	ms += 100
+	b.ack(ms, seq, 1<<20, 0)
+}
+
+// TestLossStateHold: without SACK an ACK of exactly the loss state's end
+// leaves Linux in it (tcp_process_loss: recovered, but
+// tcp_try_undo_recovery holds while snd_una is high_seq, RFC 6582) and
+// returns before counting duplicate ACKs (tcp_add_reno_sack): its window
+// stays where slow start left it while the sender sends new data and
+// duplicate ACKs come (kw_reno_nosack_2pct: the kernel at 59 segments
+// for 50 ms, the line at the pipe less the duplicate ACKs, 43 to 46).
+func TestLossStateHold(t *testing.T) {
+	b, jump, end := lossRun(false)
+	ms := jump + 100
+	b.ack(ms, end-8000, 1<<20, 0) // the loss state's slow start: 10, ssthresh
+	for s := end - 8000; s < end; s += 1000 {
+		b.data(ms, s, 1000, Retransmission)
+	}
+	ms += 100
+	b.ack(ms, end, 1<<20, 0) // exactly its end: the hold
+	for s := end; s < end+4000; s += 1000 {
+		b.data(ms, s, 1000, 0)
+	}
+	for i := range 3 { // go-back-N's duplicates arriving
+		b.ack(ms+1+float64(i), end, 1<<20, DupAck)
+		b.data(ms+1+float64(i), end+4000+int64(i)*1000, 1000, 0)
+	}
+	hold := ms + 4
+	b.ack(ms+50, end+7000, 1<<20, 0) // above it: open
+	renoLater(b, ms+100, end+7000)
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	// From ssthresh on one segment per window delivered
+	// (tcp_cong_avoid_ai): 10 more delivered, 11.
+	if v := lineAt(g, hold); v != 11000 {
+		t.Errorf("the line in the loss state's hold %.0f, want its window, 11000", v)
+	}
+}
+
+// renoVoted starts a transfer without SACK whose first fast retransmit,
+// from a window of 8 segments, settles at 4 (Reno's half: the vote),
+// then grows to 12 segments; it gives the next sequence number and time.
+func renoVoted(b *builder) (seq int64, ms float64) {
+	seq, flight := int64(1), int64(0)
+	send := func(n int) {
+		for range n {
+			flight += 1000
+			b.data(ms, seq, 1000, 0).Info.BytesInFlight = flight
+			seq += 1000
+		}
+	}
+	for _, n := range []int{2, 4, 8} {
+		send(n)
+		ms += 100
+		b.ack(ms, seq, 1<<20, 0)
+		flight = 0
+	}
+	send(8)
+	ms += 100
+	for i := range 3 {
+		b.ack(ms+float64(i), seq-8000, 1<<20, DupAck)
+	}
+	b.data(ms+3, seq-8000, 1000, Retransmission).Info.BytesInFlight = 8000
+	ms += 10
+	e := seq
+	send(3)
+	ms += 100
+	b.ack(ms, e+1000, 1<<20, 0) // above the recovery's end: no hold
+	flight = 2000
+	send(2)
+	ms += 100
+	b.ack(ms, seq, 1<<20, 0)
+	flight = 0
+	send(8)
+	ms += 100
+	b.ack(ms, seq, 1<<20, 0)
+	flight = 0
+	send(12)
+	ms += 100
+	b.ack(ms, seq, 1<<20, 0)
+	return seq, ms
+}
+
+// TestPRRFallWithoutSACK: in a fast retransmit's recovery without SACK
+// an ACK that no send followed left cwnd where PRR set it
+// (tcp_cwnd_reduction: the packets in flight, each duplicate ACK one
+// segment delivered, and the segments it lets go — none, or the sender
+// would have sent them): the line falls to it at that ACK rather than
+// at the next send (kw_reno_nosack_vsat: windows of a few segments, the
+// line a segment above the kernel's cwnd for an ACK's interval each time
+// PRR let nothing go). A window of 12 reduced to Reno's 6: at the
+// fourth duplicate ACK PRR has let out one segment of ceil(6·2/12) = 1,
+// none more: cwnd is the 8 segments in flight.
+func TestPRRFallWithoutSACK(t *testing.T) {
+	b := &builder{}
+	seq, ms := renoVoted(b)
+	for range 12 {
+		b.data(ms, seq, 1000, 0)
+		seq += 1000
+	}
+	head := seq - 12000
+	ms += 100
+	for i := range 3 {
+		b.ack(ms+float64(i), head, 1<<20, DupAck)
+	}
+	b.data(ms+3, head, 1000, Retransmission) // the fast retransmit: 9 in flight
+	b.ack(ms+4, head, 1<<20, DupAck)         // the fourth: nothing sent after it
+	b.ack(ms+5, head, 1<<20, DupAck)         // the fifth: PRR lets one go
+	b.data(ms+5, seq, 1000, 0)
+	b.ack(ms+100, seq+1000, 1<<20, 0)
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	if v := lineAt(g, ms+3); v != 9000 {
+		t.Fatalf("the line at the fast retransmit %.0f, want 9000 (12 out, 3 delivered, 1 resent)", v)
+	}
+	if v := lineAt(g, ms+4); v != 8000 {
+		t.Errorf("the line at the fourth duplicate ACK, no send after it, %.0f, want PRR's cwnd 8000", v)
+	}
+}
