@@ -236,12 +236,12 @@ func (p *parquetRows) Float(i int, v float64, _ int) { p.pw.double(i, v) }
 func (p *parquetRows) Number(i int, v float64)       { p.pw.double(i, v) }
 func (p *parquetRows) Bool(i int, b bool)            { p.pw.boolean(i, b) }
 func (p *parquetRows) String(i int, s string)        { p.pw.str(i, s) }
+func (p *parquetRows) Empty(i int)                   { p.pw.null(i) }
 func (p *parquetRows) Bools(i int, bits uint32, n int) {
 	for k := range n {
 		p.pw.boolean(i+k, bits>>k&1 != 0)
 	}
 }
-func (p *parquetRows) Empty(i int)                   { p.pw.null(i) }
 func (p *parquetRows) EndRow() error {
 	if p.err != nil {
 		return p.err
