@@ -259,7 +259,7 @@ func (rs *rangeSet) bound() {
 type dirAcc struct {
 	s        DirStats
 	unique   rangeSet
-	rtt      []int64 // ns
+	rtt      rttSamples
 	rwndSum  float64
 	rwndN    int64
 	lastTime int64
@@ -847,7 +847,7 @@ func (d *dirAcc) window(s *reassembly.Segment, w int64) {
 }
 
 func (d *dirAcc) addRTT(ns int64) {
-	d.rtt = append(d.rtt, ns)
+	d.rtt.add(ns)
 	if d.limits != nil && d.limits.inEpisode {
 		return // timed from a first transmission, across a loss: not the queue's
 	}
@@ -919,7 +919,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			st.HasThroughput = true
 			st.ThroughputBps = float64(st.UniqueBytes) * 8 / (float64(dur) / 1e9)
 		}
-		fillRTT(&st, acc.rtt)
+		fillRTT(&st, &acc.rtt)
 		acc.karn.fill(&st)
 		if l := acc.limits; l != nil {
 			if ss := l.ss.result; ss.Found {
@@ -1042,33 +1042,33 @@ func rankIn(sorted []int64, v int64) float64 {
 
 // fillRTT computes the RTT columns from the samples (ns). The median of an
 // even number of samples is the mean of the two middle ones.
-func fillRTT(st *DirStats, ns []int64) {
-	st.RTTSamples = int64(len(ns))
-	if len(ns) == 0 {
+func fillRTT(st *DirStats, r *rttSamples) {
+	n := r.len()
+	st.RTTSamples = int64(n)
+	if n == 0 {
 		return
 	}
-	s := slices.Clone(ns)
-	slices.Sort(s)
+	r.sort()
 	var sum float64
-	for _, v := range s {
-		sum += float64(v)
+	for i := range n {
+		sum += float64(r.at(i))
 	}
-	mean := sum / float64(len(s))
+	mean := sum / float64(n)
 	var sq float64
-	for _, v := range s {
-		d := float64(v) - mean
+	for i := range n {
+		d := float64(r.at(i)) - mean
 		sq += d * d
 	}
-	med := float64(s[len(s)/2])
-	if len(s)%2 == 0 {
-		med = (float64(s[len(s)/2-1]) + float64(s[len(s)/2])) / 2
+	med := float64(r.at(n / 2))
+	if n%2 == 0 {
+		med = (float64(r.at(n/2-1)) + float64(r.at(n/2))) / 2
 	}
-	st.RTTMinMs = float64(s[0]) / 1e6
-	st.RTTMaxMs = float64(s[len(s)-1]) / 1e6
+	st.RTTMinMs = float64(r.at(0)) / 1e6
+	st.RTTMaxMs = float64(r.at(n-1)) / 1e6
 	st.RTTMeanMs = mean / 1e6
 	st.RTTMedianMs = med / 1e6
-	if len(s) > 1 {
-		st.RTTStd = math.Sqrt(sq/float64(len(s)-1)) / 1e6
+	if n > 1 {
+		st.RTTStd = math.Sqrt(sq/float64(n-1)) / 1e6
 	}
 }
 

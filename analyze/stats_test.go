@@ -127,7 +127,7 @@ func compareSummary(t *testing.T, g *golden.File) []string {
 		c := get(k)
 		c.RTTSamples = int64(len(v))
 		var st DirStats
-		fillRTT(&st, v)
+		fillRTT(&st, samplesOf(v))
 		c.RTTMedianNs = st.RTTMedianMs * 1e6
 	}
 	var problems []string
@@ -163,7 +163,7 @@ func TestFillRTT(t *testing.T) {
 		{[]int64{5e6, 1e6, 9e6}, 1, 5, 5, 9, 3},
 	} {
 		var st DirStats
-		fillRTT(&st, tc.ns)
+		fillRTT(&st, samplesOf(tc.ns))
 		if st.RTTSamples != tc.samples || st.RTTMinMs != tc.min || st.RTTMedianMs != tc.med || st.RTTMeanMs != tc.mean || st.RTTMaxMs != tc.max {
 			t.Errorf("%v: got %+v", tc.ns, st)
 		}
