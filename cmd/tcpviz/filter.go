@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/urfave/cli/v2"
 
+	"tcpviz/analyze/join"
 	"tcpviz/reassembly"
 )
 
@@ -45,4 +48,21 @@ func (f *filterFlags) selector() func(*reassembly.Conn) bool {
 		v := reassembly.ConnView(c)
 		return f.Expr.Match(&v)
 	}
+}
+
+// selectJoined keeps the joined connections the filter matches, if there
+// is one: an error when it matches none.
+func (f *filterFlags) selectJoined(res *join.Result) error {
+	if f.Expr == nil || res.Select(f.Expr) {
+		return nil
+	}
+	return fmt.Errorf("--filter %q selects no connection seen in both %s", f.Raw, escapeName(res.Hops[0].Name()))
+}
+
+// flow is the filter as a choice of flows (any transport), nil without one.
+func (f *filterFlags) flow() func(*reassembly.FlowView) bool {
+	if f.Expr == nil {
+		return nil
+	}
+	return func(v *reassembly.FlowView) bool { return f.Expr.Match(v) }
 }

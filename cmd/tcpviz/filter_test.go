@@ -138,3 +138,51 @@ func TestCaptureStreamSuffix(t *testing.T) {
 		t.Errorf("an out-of-range stream: exit %d, %q", code, stderr)
 	}
 }
+
+// TestFilterJoinLadderSweep: --filter on the commands of several
+// captures. join keeps the rows of the connections it matches (at either
+// end of a hop) and is exit 1 with one line when none is left; ladder
+// draws the busiest connection it matches, as -s names it; sweep takes
+// each capture's main flow among those it matches.
+func TestFilterJoinLadderSweep(t *testing.T) {
+	mid := filepath.Join(golden.Testdata(), "truth-mid", "gt_mid_two_links")
+	tx, rx := mid+".tx.pcap.gz", mid+".rx.pcap.gz"
+	streamsOf := func(out string) []string {
+		var s []string
+		for _, r := range flowsCSV(t, out) {
+			if !slices.Contains(s, r["stream"]) {
+				s = append(s, r["stream"])
+			}
+		}
+		return s
+	}
+	all, stderr, code := tcpviz(t, nil, "join", tx, rx)
+	one, _, code2 := tcpviz(t, nil, "join", "--filter", "port 49014", tx, rx)
+	if code != 0 || code2 != 0 || !slices.Equal(streamsOf(all), []string{"0", "1"}) || !slices.Equal(streamsOf(one), []string{"1"}) {
+		t.Errorf("join: streams %v, with --filter 'port 49014' %v (exit %d, %d): %s", streamsOf(all), streamsOf(one), code, code2, stderr)
+	}
+	_, stderr, code = tcpviz(t, nil, "join", "--filter", "port 1", tx, rx)
+	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "selects no connection") {
+		t.Errorf("join --filter selecting nothing: exit %d, %q", code, stderr)
+	}
+	for _, ins := range [][]string{{tx}, {tx, rx}} {
+		byStream, _, c1 := tcpviz(t, nil, append([]string{"ladder", "-s", "0", "-o", "-"}, ins...)...)
+		byFilter, _, c2 := tcpviz(t, nil, append([]string{"ladder", "--filter", "port 49000", "-o", "-"}, ins...)...)
+		busiest, _, c3 := tcpviz(t, nil, append([]string{"ladder", "-o", "-"}, ins...)...)
+		if c1 != 0 || c2 != 0 || c3 != 0 || byStream != byFilter || byFilter == busiest {
+			t.Errorf("ladder of %d captures: --filter's (exit %d) differs from -s 0's (exit %d), or equals the busiest's", len(ins), c2, c1)
+		}
+		_, stderr, code := tcpviz(t, nil, append([]string{"ladder", "--filter", "port 1", "-o", "-"}, ins...)...)
+		if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "selects no connection") {
+			t.Errorf("ladder of %d captures, --filter selecting nothing: exit %d, %q", len(ins), code, stderr)
+		}
+	}
+	sweepDir := filepath.Join(golden.Testdata(), "sweep")
+	both, _, c1 := tcpviz(t, nil, "sweep", "--param", `rtt=sweep_(\d+)ms`, "--rows", "rtt", "--cols", "proto", sweepDir)
+	udp, _, c2 := tcpviz(t, nil, "sweep", "--param", `rtt=sweep_(\d+)ms`, "--rows", "rtt", "--cols", "proto", "--filter", "udp", sweepDir)
+	header := func(s string) string { return strings.SplitN(s, "\n", 2)[0] }
+	if c1 != 0 || !strings.Contains(header(both), "tcp_throughput") || !strings.Contains(header(both), "udp_throughput") ||
+		!strings.Contains(header(udp), "udp_throughput") || strings.Contains(header(udp), "tcp_") {
+		t.Errorf("sweep --filter udp (exit %d): %q; without it (exit %d): %q", c2, header(udp), c1, header(both))
+	}
+}

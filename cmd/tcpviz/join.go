@@ -22,6 +22,7 @@ import (
 func joinCommand(e *env) *cli.Command {
 	tf, of, jf := &tableFlags{}, &tableOutFlags{}, &jobsFlags{}
 	picture, conn := &pictureFlags{axes: true}, newConnFlags()
+	filter := &filterFlags{rows: true}
 	graphFlag, graph := choiceFlag("graph", nil, "", []string{string(join.GraphOWD), string(join.GraphProxy)},
 		"draw a graph of the first hop instead of the table, to -o (.png .svg .pdf, or its points as .csv .json): owd (one-way and queueing delay over time, the losses marked where they happened), proxy (for a connection a proxy splits: bytes it accepted, delivered beyond it, held)", "the table")
 	return &cli.Command{
@@ -34,10 +35,10 @@ func joinCommand(e *env) *cli.Command {
 			"move the offset). One row per hop, connection and direction, in the formats of summary.\n" +
 			"--columns lists every column with its unit and meaning.",
 		ArgsUsage: "CAPTURE CAPTURE [CAPTURE...]",
-		Flags: append(groupFlags(tf, of, jf, conn, picture), graphFlag,
+		Flags: append(groupFlags(tf, of, jf, conn, filter, picture), graphFlag,
 			&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"}),
 		Action: func(c *cli.Context) error {
-			if err := parseGroups(c, tf, of, jf, conn, picture); err != nil {
+			if err := parseGroups(c, tf, of, jf, conn, filter, picture); err != nil {
 				return err
 			}
 			if err := picture.checkHide(join.GraphSeries(analyze.GraphKind(graph.v))); err != nil {
@@ -88,6 +89,9 @@ func joinCommand(e *env) *cli.Command {
 			res, readErr := e.joinInputs(ins, jf.Jobs)
 			if res == nil {
 				return readErr
+			}
+			if err := filter.selectJoined(res); err != nil {
+				return err
 			}
 			write := func(w io.Writer) error { return writeJoin(w, format, res) }
 			if gformat != "" {
@@ -234,7 +238,8 @@ func ladderCommand(e *env) *cli.Command {
 	output := &outputFlags{dirUsage: "directory for the default file name (ladder.png)"}
 	jf := &jobsFlags{}
 	packets, pv := intFlag("packets", nil, 40, 1, 100000, "draw the connection's first N packets (at the first capture)", "")
-	groups := []flagGroup{conn, window, picture, output, jf}
+	filter := &filterFlags{}
+	groups := []flagGroup{conn, filter, window, picture, output, jf}
 	return &cli.Command{
 		Name:  "ladder",
 		Usage: "ladder diagram of one connection: one line per capture point, one arrow per packet (one capture: the far end estimated, dashed)",
@@ -243,7 +248,8 @@ func ladderCommand(e *env) *cli.Command {
 			"to the SYN). With two captures or more of the same transfer (as join takes them) the times at\n" +
 			"every point are real (the clocks lined up as join does) and a lost packet's arrow stops half\n" +
 			"way; with one, the far end's times are estimated from the handshake and drawn dashed. The\n" +
-			"first --packets packets of the busiest connection (-s: another), or --from/--to.",
+			"first --packets packets of the busiest connection (-s: another; --filter: the busiest it\n" +
+			"matches), or --from/--to.",
 		ArgsUsage: "CAPTURE [CAPTURE...]",
 		Flags:     append(groupFlags(groups...), packets),
 		Action: func(c *cli.Context) error {
@@ -271,6 +277,9 @@ func ladderCommand(e *env) *cli.Command {
 				if failed {
 					readErr = errReported
 				}
+				if filter.Expr != nil && !caps[0].Select(filter.Expr) {
+					return fmt.Errorf("%s: --filter %q selects no connection", ins[0].display(), filter.Raw)
+				}
 				cc := caps[0].Busiest(conn.Stream)
 				if cc == nil {
 					return fmt.Errorf("%s: -s %d: no such connection", ins[0].display(), conn.Stream)
@@ -285,6 +294,9 @@ func ladderCommand(e *env) *cli.Command {
 					return err
 				}
 				readErr = err
+				if err := filter.selectJoined(res); err != nil {
+					return err
+				}
 				ch, _, ok := res.Pick(conn.Stream, -1)
 				if !ok {
 					return fmt.Errorf("-s %d: no such connection in both %s", conn.Stream, escapeName(res.Hops[0].Name()))

@@ -19,6 +19,7 @@ func sweepCommand(e *env) *cli.Command {
 	picture, pf := &pictureFlags{axes: true, noHide: true}, &paramFlags{}
 	cols := &listValue{split: true}
 	proto := &protoFlags{}
+	filter := &filterFlags{}
 	alignFlag, align := newAlignFlag()
 	return &cli.Command{
 		Name:  "sweep",
@@ -38,13 +39,13 @@ func sweepCommand(e *env) *cli.Command {
 			"metric against the row parameter, one line per column, the 95% interval as bars. The\n" +
 			"terminal table (-f table) writes each cell as mean ± 95% interval (runs) in one unit.",
 		ArgsUsage: "CAPTURE|DIR ...",
-		Flags: append(groupFlags(tf, of, jf, picture, pf, proto),
+		Flags: append(groupFlags(tf, of, jf, picture, pf, proto, filter),
 			&cli.StringFlag{Name: "rows", Usage: "the parameter of the rows (required)"},
 			&cli.GenericFlag{Name: "cols", Value: cols, Usage: "parameters whose value combinations make the columns (comma-separated; proto is one)"},
 			&cli.StringFlag{Name: "metric", Value: "throughput_bps", Usage: "the summary's or flows' number column to aggregate"},
 			&cli.BoolFlag{Name: "log-x", Usage: "figure: a logarithmic x axis (the row parameter's values above zero)"}, alignFlag),
 		Action: func(c *cli.Context) error {
-			if err := parseGroups(c, tf, of, jf, picture, pf, proto); err != nil {
+			if err := parseGroups(c, tf, of, jf, picture, pf, proto, filter); err != nil {
 				return err
 			}
 			known := append([]string{"proto"}, pf.Names...)
@@ -80,7 +81,7 @@ func sweepCommand(e *env) *cli.Command {
 			runs := make([]sweep.Run, len(ins))
 			failed := false
 			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
-				r, res := sweepRun(e, in, pf, m, proto.v)
+				r, res := sweepRun(e, in, pf, m, proto.v, filter.flow())
 				runs[i] = r
 				return res
 			})
@@ -183,7 +184,7 @@ func (m sweepMetric) transfer() bool { return m.at != nil || m.to != nil }
 // sweepRun reads one capture of a sweep: its parameters from its file
 // name, its main flow (the one that carried the most payload, of proto
 // when set) and the metric of it.
-func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string) (sweep.Run, fileResult) {
+func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string, keep func(*reassembly.FlowView) bool) (sweep.Run, fileResult) {
 	metric := m.name
 	run := sweep.Run{File: in.name, Params: pf.Values(in.name)}
 	src, err := e.newSource(in, 1)
@@ -202,6 +203,9 @@ func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string) (sw
 		OnFlow: func(f *analyze.FlowResult) {
 			name := analyze.ProtoName(f.Proto)
 			if name != "tcp" && name != "udp" || proto != "" && name != proto {
+				return
+			}
+			if keep != nil && !keep(&reassembly.FlowView{A: f.Src, B: f.Dst, Sent: [2]bool{f.Packets[0] > 0, f.Packets[1] > 0}, Proto: name, Stream: f.Flow}) {
 				return
 			}
 			if main == nil || f.Bytes[0]+f.Bytes[1] > main.Bytes[0]+main.Bytes[1] {
@@ -223,6 +227,9 @@ func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string) (sw
 	if main == nil {
 		if res.err == nil {
 			res.err = fmt.Errorf("%s: no %s flow", in.display(), strings.TrimSpace(proto+" TCP or UDP"))
+			if keep != nil {
+				res.err = fmt.Errorf("%s: no %s flow that --filter matches", in.display(), strings.TrimSpace(proto+" TCP or UDP"))
+			}
 		}
 		return run, res
 	}
