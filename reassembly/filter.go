@@ -112,7 +112,7 @@ func ParseFilter(s string) (Filter, error) {
 		}
 	}
 	if len(p.toks) == 0 {
-		return nil, fmt.Errorf("empty filter")
+		return nil, fmt.Errorf("column 1: an empty filter (leave it out to keep every connection)")
 	}
 	e, err := p.or()
 	if err != nil {
@@ -237,15 +237,18 @@ func (p *filterParser) primary() (Filter, error) {
 		}
 		prm.prefix = pf.Masked()
 	case "port":
-		n, err := strconv.ParseUint(v, 10, 16)
+		n, err := filterNumber(v)
 		if err != nil || n == 0 {
+			if len(v) > 1 && v[0] == '0' && v[1] != 'x' && v[1] != 'X' {
+				return nil, p.errorf("port %q: want 1 to 65535 (a leading 0 makes it octal, as in tcpdump)", v)
+			}
 			return nil, p.errorf("port %q: want 1 to 65535", v)
 		}
 		prm.lo, prm.hi = uint16(n), uint16(n)
 	case "portrange":
 		l, h, ok := strings.Cut(v, "-")
-		lo, e1 := strconv.ParseUint(l, 10, 16)
-		hi, e2 := strconv.ParseUint(h, 10, 16)
+		lo, e1 := filterNumber(l)
+		hi, e2 := filterNumber(h)
 		if !ok || e1 != nil || e2 != nil || lo == 0 || hi < lo {
 			return nil, p.errorf("portrange %q: want LOW-HIGH (1024-2047)", v)
 		}
@@ -253,6 +256,18 @@ func (p *filterParser) primary() (Filter, error) {
 	}
 	p.i++
 	return prm, nil
+}
+
+// filterNumber reads a port as libpcap does: 0x… hexadecimal, 0… octal
+// (so 080 is an error, as in tcpdump), decimal otherwise.
+func filterNumber(v string) (uint64, error) {
+	switch {
+	case len(v) > 2 && (v[:2] == "0x" || v[:2] == "0X"):
+		return strconv.ParseUint(v[2:], 16, 16)
+	case len(v) > 1 && v[0] == '0':
+		return strconv.ParseUint(v[1:], 8, 16)
+	}
+	return strconv.ParseUint(v, 10, 16)
 }
 
 // StreamFilter keeps the streams of Set (-s 1,3-5), of those Next keeps
