@@ -654,8 +654,18 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 		ro.focus = &only.focus
 	}
 	gb := newGraphBuild(o.Graphs, o.Dir, o.Transfer)
+	// The graphs are drawn on a core of their own where there is one.
+	add := func(gb *graphBuild, c *reassembly.Conn, s *reassembly.Segment, r *Record) {
+		gb.add(c, s.ConnFirstTime, r)
+	}
+	var async *asyncGraphs
+	if gb != nil && runtime.GOMAXPROCS(0) > 1 {
+		async = newAsyncGraphs()
+		add = async.add
+	}
 	if gb != nil {
-		ro.KeepTo, ro.KeepHint = gb.add, 0
+		ro.KeepTo = func(c *reassembly.Conn, s *reassembly.Segment, r *Record) { add(gb, c, s, r) }
+		ro.KeepHint = 0
 	}
 	var alsoGB []*graphBuild
 	if gb != nil && len(also) > 0 {
@@ -663,9 +673,14 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 		for i, b := range also {
 			alsoGB[i] = newGraphBuild(thinAll(o.Graphs, o.AlsoThin, b), int(b.Dir), o.Transfer)
 		}
-		ro.AlsoTo = func(i int, c *reassembly.Conn, s *reassembly.Segment, r *Record) { alsoGB[i].add(c, s, r) }
+		ro.AlsoTo = func(i int, c *reassembly.Conn, s *reassembly.Segment, r *Record) { add(alsoGB[i], c, s, r) }
 	}
 	res, err := Run(r, ro)
+	if async != nil {
+		if aerr := async.wait(); aerr != nil {
+			return nil, aerr
+		}
+	}
 	if res.Kept == nil {
 		if err != nil {
 			return nil, err
