@@ -199,74 +199,13 @@ func (gb *graphBuild) add(c *reassembly.Conn, first int64, r *Record) {
 	}
 }
 
-// asyncGraphs feeds graph builds on a goroutine of their own, the records
-// in batches, so that drawing takes the core the analysis leaves (Load
-// and LoadBusiest of a long connection: a report's graphs cost about as
-// much as the analysis). The records go in capture order, as add would
-// take them.
-type asyncGraphs struct {
-	full, free chan []asyncRecord
-	cur        []asyncRecord
-	done       chan struct{}
-	err        error // a builder's panic, read after done
-}
-
-type asyncRecord struct {
+// graphRecord is a record handed to the goroutine that draws the
+// graphs (loadPass).
+type graphRecord struct {
 	gb    *graphBuild
 	c     *reassembly.Conn
 	first int64
 	rec   Record
-}
-
-const asyncGraphBatch, asyncGraphBatches = 512, 4
-
-func newAsyncGraphs() *asyncGraphs {
-	a := &asyncGraphs{full: make(chan []asyncRecord, asyncGraphBatches), free: make(chan []asyncRecord, asyncGraphBatches+1), done: make(chan struct{})}
-	for range asyncGraphBatches + 1 {
-		a.free <- make([]asyncRecord, 0, asyncGraphBatch)
-	}
-	go func() {
-		defer close(a.done)
-		for b := range a.full {
-			if a.err == nil {
-				a.draw(b)
-			}
-			a.free <- b[:0] // after a failure too: add never waits for ever
-		}
-	}()
-	a.cur = <-a.free
-	return a
-}
-
-// draw gives a batch to its builds; a panic becomes the error wait returns.
-func (a *asyncGraphs) draw(b []asyncRecord) {
-	defer func() {
-		if r := recover(); r != nil {
-			a.err = fmt.Errorf("internal error drawing a graph: %v (a bug in tcpviz: please report it)", r)
-		}
-	}()
-	for i := range b {
-		b[i].gb.add(b[i].c, b[i].first, &b[i].rec)
-	}
-}
-
-// add is gb.add, done on the drawing goroutine (r is copied).
-func (a *asyncGraphs) add(gb *graphBuild, c *reassembly.Conn, s *reassembly.Segment, r *Record) {
-	a.cur = append(a.cur, asyncRecord{gb: gb, c: c, first: s.ConnFirstTime, rec: *r})
-	if len(a.cur) == cap(a.cur) {
-		a.full <- a.cur
-		a.cur = <-a.free
-	}
-}
-
-// wait returns once every record given is drawn.
-func (a *asyncGraphs) wait() error {
-	if len(a.cur) > 0 {
-		a.full <- a.cur
-	}
-	close(a.full)
-	<-a.done
-	return a.err
 }
 
 // graphs returns the graphs of direction d of connection c, titled, and

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 
+	"tcpviz/internal/batch"
 	"tcpviz/internal/words"
 	"tcpviz/reassembly"
 )
@@ -658,10 +659,16 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 	add := func(gb *graphBuild, c *reassembly.Conn, s *reassembly.Segment, r *Record) {
 		gb.add(c, s.ConnFirstTime, r)
 	}
-	var async *asyncGraphs
+	var async *batch.Handoff[graphRecord]
 	if gb != nil && runtime.GOMAXPROCS(0) > 1 {
-		async = newAsyncGraphs()
-		add = async.add
+		async = batch.New(func(g *graphRecord) error {
+			g.gb.add(g.c, g.first, &g.rec)
+			return nil
+		}, nil, "drawing a graph")
+		add = func(gb *graphBuild, c *reassembly.Conn, s *reassembly.Segment, r *Record) {
+			g := async.Next() // the record copied in place, into the batch
+			g.gb, g.c, g.first, g.rec = gb, c, s.ConnFirstTime, *r
+		}
 	}
 	if gb != nil {
 		ro.KeepTo = func(c *reassembly.Conn, s *reassembly.Segment, r *Record) { add(gb, c, s, r) }
@@ -677,7 +684,7 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 	}
 	res, err := Run(r, ro)
 	if async != nil {
-		if aerr := async.wait(); aerr != nil {
+		if aerr := async.Finish(); aerr != nil {
 			return nil, aerr
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
+	"tcpviz/internal/batch"
 	"tcpviz/reassembly"
 )
 
@@ -420,10 +421,9 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 			}
 			if spec.segRow != nil && !stdoutTTY {
 				// A row per packet: written on a core of its own.
-				var finish func() error
-				add, finish = handoff(write, func() { stopped.Store(true) })
-				res := tableRows(spec, src, add)
-				keep(finish())
+				h := batch.New(write, func() { stopped.Store(true) }, "writing a row")
+				res := tableRows(spec, src, h.Add)
+				keep(h.Finish())
 				if len(ins) > 1 {
 					keep(rw.EndGroup())
 				}
@@ -463,59 +463,6 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 		return errReported
 	}
 	return nil
-}
-
-// handoff runs write on a goroutine of its own, handing it the rows
-// added in batches, so that a table of a row per packet is made on one
-// core and written on the other. add copies *r (a row holds no pointer
-// to what its maker reuses); finish waits for the rows added to be
-// written and returns write's first error (rows after it are dropped);
-// failed is called on the writer's goroutine when write fails.
-func handoff[R any](write func(*R) error, failed func()) (add func(*R), finish func() error) {
-	const size, batches = 1024, 4
-	full, free := make(chan []R, batches), make(chan []R, batches+1)
-	for range batches + 1 {
-		free <- make([]R, 0, size)
-	}
-	var err error // the writer's, read after done
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for b := range full {
-			func() {
-				defer func() {
-					if r := recover(); r != nil && err == nil {
-						err = fmt.Errorf("internal error writing a row: %v (a bug in tcpviz: please report it)", r)
-					}
-				}()
-				for i := range b {
-					if err == nil {
-						if err = write(&b[i]); err != nil {
-							failed()
-						}
-					}
-				}
-			}()
-			free <- b[:0] // after a failure too: add never waits for ever
-		}
-	}()
-	cur := <-free
-	add = func(r *R) {
-		cur = append(cur, *r)
-		if len(cur) == size {
-			full <- cur
-			cur = <-free
-		}
-	}
-	finish = func() error {
-		if len(cur) > 0 {
-			full <- cur
-		}
-		close(full)
-		<-done
-		return err
-	}
-	return add, finish
 }
 
 // writePartition writes one input's rows as DIR/part-0.parquet, streaming
