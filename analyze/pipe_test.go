@@ -569,12 +569,15 @@ func TestPartialUndoWithoutSACK(t *testing.T) {
 	fast, undone := g.Lookup(SeriesFastLoss), g.Lookup(SeriesUndoneLoss)
 	// Recovery at the fast retransmit and again at the partial ACKs of
 	// 2001 to 14001 (out after them: 18 down to 6 segments); at 15001 five
-	// are out, as many as the duplicate ACKs counted: undone.
-	if fast == nil || len(fast.Points) != 13 {
-		t.Fatalf("fast-retransmit marks %+v, want 13 (one and 12 entered again)", fast)
+	// are out, as many as the duplicate ACKs counted: the last entry is
+	// undone, and keeps its fast-retransmit mark under the undone one
+	// (Linux entered recovery for it: kz_vsat_cubic_nosack2's kernel
+	// counts every entry of such a chain).
+	if fast == nil || len(fast.Points) != 14 {
+		t.Fatalf("fast-retransmit marks %+v, want 14 (one and 13 entered again)", fast)
 	}
-	if undone == nil || len(undone.Points) != 1 {
-		t.Fatalf("undone marks %+v, want 1", undone)
+	if undone == nil || len(undone.Points) != 1 || undone.Points[0] != fast.Points[13] {
+		t.Fatalf("undone marks %+v, want 1, over the last fast-retransmit mark", undone)
 	}
 	ss := g.Lookup(SeriesSsthresh)
 	for _, p := range ss.Points {

@@ -14,7 +14,7 @@ const (
 	SeriesFastLoss = "loss-fast-retransmit"
 	SeriesRTOLoss  = "loss-timeout"
 	// SeriesUndoneLoss marks an episode proven spurious (its window
-	// restored), whatever its kind.
+	// restored), whatever its kind, over the mark of its kind.
 	SeriesUndoneLoss = "loss-undone"
 	// SeriesTLP marks a tail-loss probe (RFC 8985: the last segment sent
 	// again with no duplicate ACK; Linux stays open, no reduction).
@@ -80,8 +80,8 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //   - loss marks at each episode's start, as fast retransmit (duplicate
 //     ACKs or SACK blocks came since the last new ACK, or recovery began
 //     again at once) or timeout (none: the timer fired, in recovery too),
-//     or undone when proven spurious (Eifel, D-SACK: Linux restores the
-//     window), at the line's value then; tail-loss probes (no episode)
+//     and undone over it when proven spurious (Eifel, D-SACK, a partial
+//     undo: Linux restores the window), at the line's value then; tail-loss probes (no episode)
 //     likewise;
 //   - bands (Spans) of the congestion state, as Linux names it (disorder,
 //     recovery, loss; open has none), and of the times the window is
@@ -1056,14 +1056,18 @@ func (b *cwndBuilder) drawBBR(frame, t int64) {
 	}
 }
 
-// drawMark draws the last episode's mark.
+// drawMark draws the last episode's mark: its kind's, and where it was
+// proven spurious the undone mark over it. An undone episode keeps its
+// kind, as the summary counts it (loss_episodes_fast or _rto, and
+// loss_episodes_undone): Linux entered recovery or loss for it
+// (tcp_enter_recovery, tcp_enter_loss) before it undid the reduction
+// (tcp_try_undo_partial, tcp_try_undo_recovery, tcp_try_undo_dsack).
 func (b *cwndBuilder) drawMark() {
 	if b.hasMark {
-		name := b.markName
+		b.set.add(b.markName, Marks, b.mark)
 		if b.markUndone {
-			name = SeriesUndoneLoss
+			b.set.add(SeriesUndoneLoss, Marks, b.mark)
 		}
-		b.set.add(name, Marks, b.mark)
 	}
 	b.hasMark, b.markUndone = false, false
 }
