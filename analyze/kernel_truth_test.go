@@ -253,46 +253,58 @@ var kernelFloor = map[string]struct {
 	cwnd, ssthresh float64
 	episodesOff    int     // at most this many episodes miscounted, by kind
 	repairBand     float64 // the recovery-or-loss band's floor where it is below 95%
+	stateBand      float64 // the four states' floor where it is below 97%
 }{
-	"kn_geo_reno_loss":  {0.96, 0.99, 0, 0},
-	"kn_geo_cubic_loss": {0.98, 0.99, 0, 0},
-	"kn_bloat_cubic":    {0.99, 0.99, 0, 0},
-	"kn_reverse_cubic":  {0.98, 0.99, 0, 0},
-	"kn_vsat_cubic_rto": {0.97, 0.99, 0, 0}, // PRR's window held through the NewReno stalls, and at ACKs no send followed
-	"kn_bloat_reno":     {0.99, 0.99, 0, 0},
-	"kn_rwnd_limited":   {0.97, 0, 0, 0},
-	"kn_pep_cubic_loss": {0.865, 0, 0, 0},
-	"kn_small_reno":     {0.97, 0.99, 0, 0}, // bundled: DELAY=50ms RATE=2 LOSS=0.01 QUEUE=20000 DUR=6 CC=reno
-	"kn_small_cubic":    {0.98, 0.99, 0, 0}, // bundled: DELAY=40ms, else the same, CC=cubic
-	"kn_bbr_loss":       {0.81, 0, 0, 0},    // BBR: its cwnd is its model's cap; no ssthresh drawn (BBR has none)
+	"kn_geo_reno_loss":  {0.96, 0.99, 0, 0, 0},
+	"kn_geo_cubic_loss": {0.98, 0.99, 0, 0, 0},
+	"kn_bloat_cubic":    {0.99, 0.99, 0, 0, 0},
+	"kn_reverse_cubic":  {0.98, 0.99, 0, 0, 0},
+	"kn_vsat_cubic_rto": {0.98, 0.99, 0, 0, 0}, // PRR's window held through the NewReno stalls, and at ACKs no send followed
+	"kn_bloat_reno":     {0.99, 0.99, 0, 0, 0},
+	"kn_rwnd_limited":   {0.97, 0, 0, 0, 0},
+	"kn_pep_cubic_loss": {0.865, 0, 0, 0, 0},
+	"kn_small_reno":     {0.97, 0.99, 0, 0, 0}, // bundled: DELAY=50ms RATE=2 LOSS=0.01 QUEUE=20000 DUR=6 CC=reno
+	"kn_small_cubic":    {0.98, 0.99, 0, 0, 0}, // bundled: DELAY=40ms, else the same, CC=cubic
+	"kn_bbr_loss":       {0.81, 0, 0, 0, 0},    // BBR: its cwnd is its model's cap; no ssthresh drawn (BBR has none)
 	// Bundled in testdata/kernel-heldout (its README gives the settings):
 	// recorded while this estimate was made (kh_, its tuning set) and
 	// after it (kq_, held out: the four below 90% are the bar's misses).
-	"kh_cubic_jitter":      {0.96, 0.90, 0, 0},
-	"kh_cubic_nosack_loss": {0.98, 0.99, 0, 0},
-	"kh_cubic_nosack_q":    {0.94, 0.99, 0, 0},
-	"kh_cubic_q30k":        {0.98, 0.99, 0, 0},
-	"kh_reno_1m_3pct":      {0.92, 0.92, 0, 0},
-	"kh_reno_geo_q":        {0.96, 0.99, 0, 0},
-	"kh_reno_nosack_1":     {0.96, 0.99, 0, 0},
-	"kh_reno_nosack_q":     {0.98, 0.99, 0, 0},
-	"kh_reno_rto":          {0.92, 0.99, 0, 0},
-	"kq_cubic_20m_loss":    {0.98, 0.99, 0, 0},
-	"kq_cubic_bigq":        {0.99, 0.99, 0, 0},
-	"kq_cubic_nosack_geo":  {0.96, 0.99, 0, 0},
-	"kq_cubic_rto_heavy":   {0.90, 0.93, 0, 0},
-	"kq_reno_2m_loss2":     {0.93, 0.91, 0, 0}, // looked at once: its re-entered recovery gave the ssthresh rule at a re-entry
-	"kq_reno_nosack_loss2": {0.97, 0.89, 0, 0}, // its timeout in recovery: the loss state's window, slow start to ssthresh at go-back-N's cumulative ACKs (lossState), was 85%
-	"kq_reno_nots":         {0.97, 0.99, 0, 0},
-	"kq_reno_reverse_ba":   {0.98, 0.99, 1, 0}, // the kernel's record ends before the sender's last two resends (the lab stops it with the client)
+	"kh_cubic_jitter":      {0.96, 0.90, 0, 0, 0},
+	"kh_cubic_nosack_loss": {0.98, 0.99, 0, 0, 0},
+	"kh_cubic_nosack_q":    {0.94, 0.99, 0, 0, 0},
+	"kh_cubic_q30k":        {0.98, 0.99, 0, 0, 0},
+	"kh_reno_1m_3pct":      {0.94, 0.92, 0, 0, 0},
+	"kh_reno_geo_q":        {0.96, 0.99, 0, 0, 0},
+	"kh_reno_nosack_1":     {0.96, 0.99, 0, 0, 0},
+	"kh_reno_nosack_q":     {0.98, 0.99, 0, 0, 0},
+	"kh_reno_rto":          {0.92, 0.99, 0, 0, 0},
+	"kq_cubic_20m_loss":    {0.98, 0.99, 0, 0, 0},
+	"kq_cubic_bigq":        {0.99, 0.99, 0, 0, 0},
+	"kq_cubic_nosack_geo":  {0.96, 0.99, 0, 0, 0},
+	"kq_cubic_rto_heavy":   {0.90, 0.93, 0, 0, 0},
+	"kq_reno_2m_loss2":     {0.97, 0.91, 0, 0, 0}, // looked at once: its re-entered recovery gave the ssthresh rule at a re-entry; PRR's window where the receiver's window was full in recovery (ackWithoutSend), was 94%
+	"kq_reno_nosack_loss2": {0.97, 0.89, 0, 0, 0}, // its timeout in recovery: the loss state's window, slow start to ssthresh at go-back-N's cumulative ACKs (lossState), was 85%
+	"kq_reno_nots":         {0.97, 0.99, 0, 0, 0},
+	"kq_reno_reverse_ba":   {0.98, 0.99, 1, 0, 0}, // the kernel's record ends before the sender's last two resends (the lab stops it with the client)
 	// Recorded after the rules of 2026-12-03's third session were written
 	// (kw_, held out from them: 2 of 6 met the bar before them, 3 after).
-	"kw_reno_nosack_2pct":   {0.97, 0.99, 0, 0.94}, // the loss state's window and its RFC 6582 hold (lossState), was 85%
-	"kw_cubic_nosack_geo2":  {0.96, 0.99, 0, 0},
-	"kw_cubic_nosack_q15k":  {0.98, 0.99, 0, 0},
-	"kw_reno_sack_q40k_l05": {0.95, 0.99, 0, 0},
-	"kw_cubic_sack_l2":      {0.91, 0.91, 0, 0},    // one recovery was drawn as a timeout until RACK's loss at the end of recovery re-entered it (lostAbove)
-	"kw_reno_nosack_vsat":   {0.93, 0.99, 0, 0.94}, // PRR's window at ACKs no send followed, was 87%
+	"kw_reno_nosack_2pct":   {0.97, 0.99, 0, 0.94, 0}, // the loss state's window and its RFC 6582 hold (lossState), was 85%
+	"kw_cubic_nosack_geo2":  {0.96, 0.99, 0, 0, 0},
+	"kw_cubic_nosack_q15k":  {0.98, 0.99, 0, 0, 0},
+	"kw_reno_sack_q40k_l05": {0.95, 0.99, 0, 0, 0},
+	"kw_cubic_sack_l2":      {0.92, 0.91, 0, 0, 0},    // one recovery was drawn as a timeout until RACK's loss at the end of recovery re-entered it (lostAbove)
+	"kw_reno_nosack_vsat":   {0.93, 0.99, 0, 0.94, 0}, // PRR's window at ACKs no send followed, was 87%
+	// Recorded on 2026-12-03 before the rules of that day's fourth
+	// session (kv_, held out from them: all six met the bar before them).
+	"kv_geo_reno_nosack": {0.97, 0.99, 0, 0, 0},
+	"kv_cubic_20m_q30k":  {0.99, 0.99, 0, 0, 0},
+	"kv_reno_3pct_40ms":  {0.93, 0.92, 0, 0, 0},
+	// Jitter without SACK: 167 entries into disorder (a duplicate ACK,
+	// then a new one), each a probe off at its ends, where the kernel's
+	// probe gives the state before the ACK it fires for: 95.5% of states.
+	"kv_cubic_nosack_jitter": {0.98, 0.99, 0, 0, 0.955},
+	"kv_vsat_reno_rto":       {0.98, 0.99, 0, 0, 0},
+	"kv_cubic_ackloss":       {0.97, 0.99, 0, 0, 0},
 }
 
 // TestSenderStateAgainstKernel scores the cwnd graph of every kernel
@@ -305,8 +317,8 @@ var kernelFloor = map[string]struct {
 func TestSenderStateAgainstKernel(t *testing.T) {
 	bundled, _ := filepath.Glob(filepath.Join("..", "testdata", "kernel", "*.kernel.jsonl.gz"))
 	heldOut, _ := filepath.Glob(filepath.Join("..", "testdata", "kernel-heldout", "*.kernel.jsonl.gz"))
-	if len(bundled) != 2 || len(heldOut) != 23 {
-		t.Fatalf("%d kernel records in testdata/kernel, %d in testdata/kernel-heldout, want 2 and 23", len(bundled), len(heldOut))
+	if len(bundled) != 2 || len(heldOut) != 29 {
+		t.Fatalf("%d kernel records in testdata/kernel, %d in testdata/kernel-heldout, want 2 and 29", len(bundled), len(heldOut))
 	}
 	bundled = append(bundled, heldOut...)
 	kernels := bundled
@@ -383,8 +395,12 @@ func TestSenderStateAgainstKernel(t *testing.T) {
 			if k.calmShare() < 0.99 {
 				t.Errorf("no repair band at %.1f%% of the kernel's %d probes open or in disorder, want 99%%", 100*k.calmShare(), k.calm)
 			}
-			if k.stateShare() < 0.97 {
-				t.Errorf("the band of the kernel's state at %.1f%% of %d probes, want 97%%", 100*k.stateShare(), k.states)
+			stateBand := 0.97
+			if floor.stateBand > 0 {
+				stateBand = floor.stateBand
+			}
+			if k.stateShare() < stateBand {
+				t.Errorf("the band of the kernel's state at %.1f%% of %d probes, want %.0f%%", 100*k.stateShare(), k.states, 100*stateBand)
 			}
 			if k.rwndHeld >= 100 && float64(k.rwndBand) < 0.9*float64(k.rwndHeld) {
 				t.Errorf("held-by-rwnd band at %d of the %d probes the receive window limited, want 90%%", k.rwndBand, k.rwndHeld)

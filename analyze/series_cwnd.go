@@ -14,7 +14,7 @@ const (
 	SeriesFastLoss = "loss-fast-retransmit"
 	SeriesRTOLoss  = "loss-timeout"
 	// SeriesUndoneLoss marks an episode proven spurious (its window
-	// restored), whatever its kind.
+	// restored), whatever its kind, over the mark of its kind.
 	SeriesUndoneLoss = "loss-undone"
 	// SeriesTLP marks a tail-loss probe (RFC 8985: the last segment sent
 	// again with no duplicate ACK; Linux stays open, no reduction).
@@ -60,8 +60,9 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     largest pipe of the last two round trips: the window changes little
 //     within one, while the sender does not fill it at every moment. Where
 //     the receiver's window or the application held the sender back, the
-//     line is what was used, a lower bound — except without SACK in a
-//     fast-retransmit episode, where it is the window proportional rate
+//     line is what was used, a lower bound — except in a fast-retransmit
+//     episode without SACK, or with SACK at ACKs that left the receiver's
+//     window full (ackWithoutSend), where it is the window proportional rate
 //     reduction set at the last ACK (prrState), which a held sender
 //     does not fill, to the ssthresh of the algorithm the episodes voted
 //     for (reductionVotes; until the first episode's reduction tells,
@@ -80,8 +81,8 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //   - loss marks at each episode's start, as fast retransmit (duplicate
 //     ACKs or SACK blocks came since the last new ACK, or recovery began
 //     again at once) or timeout (none: the timer fired, in recovery too),
-//     or undone when proven spurious (Eifel, D-SACK: Linux restores the
-//     window), at the line's value then; tail-loss probes (no episode)
+//     and undone over it when proven spurious (Eifel, D-SACK, a partial
+//     undo: Linux restores the window), at the line's value then; tail-loss probes (no episode)
 //     likewise;
 //   - bands (Spans) of the congestion state, as Linux names it (disorder,
 //     recovery, loss; open has none), and of the times the window is
@@ -553,8 +554,24 @@ func (b *cwndBuilder) ackWithoutSend() {
 		return
 	}
 	i := neitherVote
-	if v, ok := b.knownVote(); ok {
+	v, ok := b.knownVote()
+	if ok {
 		i = v
+	}
+	if !ok && (b.ackVals[0] != b.ackVals[neitherVote] || b.ackVals[1] != b.ackVals[neitherVote]) && b.line > 0 {
+		// The fall differs by algorithm (PRR's window where the
+		// receiver's window held the sender): it waits for the vote.
+		d := deferredStep{p: b.ackPipeAt}
+		for j, w := range b.ackVals {
+			d.vals[j] = b.line
+			if w > 0 {
+				d.vals[j] = min(b.line, w)
+			}
+		}
+		b.shown = b.line
+		b.deferred = append(b.deferred, d)
+		b.line = d.vals[neitherVote]
+		return
 	}
 	w := b.ackVals[i]
 	if w <= 0 || w >= b.line {
@@ -833,6 +850,11 @@ func (b *cwndBuilder) add(r *Record) {
 			newly = b.pp.maxSeg
 		}
 		b.prrAck(newly, b.pp.pipe(), b.pp.una > una)
+	} else {
+		// With SACK what the ACK newly acknowledged or SACKed
+		// (tcp_cwnd_reduction's newly_acked_sacked), for PRR's window
+		// where the receiver's window holds the sender (see below).
+		b.prrAck(b.pp.delivered-delivered, b.pp.pipe(), b.pp.una > una)
 	}
 	b.disorderAfter(dup, b.pp.sackMarks > marks, a.above)
 	b.bbrAck(r.Time, b.pp.delivered-delivered, b.pp.lostBytes-lost, b.ep.inEpisode && !b.bbrInEp, b.bbrInEp && !b.ep.inEpisode)
@@ -841,6 +863,19 @@ func (b *cwndBuilder) add(r *Record) {
 	if b.ackPipeSet {
 		pipe := b.pp.pipe()
 		b.ackVals = [3]int64{pipe, pipe, pipe}
+		if r.Window >= 0 && b.pp.high+b.pp.maxSeg > r.Ack+r.Window {
+			// The receiver's window full after it (tcp_snd_wnd_test: the
+			// sender can send nothing): PRR's cwnd is not the pipe but
+			// grows by what the ACKs deliver while nothing goes out
+			// (tcp_cwnd_reduction: sndcnt from prr_delivered − prr_out),
+			// up to ssthresh, where Linux leaves it when recovery ends
+			// (tcp_end_cwnd_reduction).
+			for i, p := range b.prr {
+				if p.on && p.cwnd > pipe {
+					b.ackVals[i] = p.cwnd
+				}
+			}
+		}
 	} else if b.prr[0].on || b.prr[1].on {
 		// Without SACK the pipe alone is too coarse (Linux's count of
 		// duplicate ACKs is not the pipe's): PRR's window.
@@ -1056,14 +1091,18 @@ func (b *cwndBuilder) drawBBR(frame, t int64) {
 	}
 }
 
-// drawMark draws the last episode's mark.
+// drawMark draws the last episode's mark: its kind's, and where it was
+// proven spurious the undone mark over it. An undone episode keeps its
+// kind, as the summary counts it (loss_episodes_fast or _rto, and
+// loss_episodes_undone): Linux entered recovery or loss for it
+// (tcp_enter_recovery, tcp_enter_loss) before it undid the reduction
+// (tcp_try_undo_partial, tcp_try_undo_recovery, tcp_try_undo_dsack).
 func (b *cwndBuilder) drawMark() {
 	if b.hasMark {
-		name := b.markName
+		b.set.add(b.markName, Marks, b.mark)
 		if b.markUndone {
-			name = SeriesUndoneLoss
+			b.set.add(SeriesUndoneLoss, Marks, b.mark)
 		}
-		b.set.add(name, Marks, b.mark)
 	}
 	b.hasMark, b.markUndone = false, false
 }
