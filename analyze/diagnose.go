@@ -256,9 +256,10 @@ func (st *DirStats) share(kind string) float64 {
 //     intervals are irregular (randomCV) whatever the RTT; the cause is
 //     not told without RTT or delay samples or on fewer than
 //     minToldEpisodes episodes; a slow start ended by a loss episode that
-//     resent at least overshootMin segments, and overshootRatio times the
-//     later episodes' mean, overshot the path (which brings
-//     congestion_loss into Kinds);
+//     resent at least overshootMin segments (or more than independent
+//     drops would take from its flight: overshootBurst), and
+//     overshootRatio times the later episodes' mean, overshot the path
+//     (which brings congestion_loss into Kinds);
 //   - the flight reaching the receiver's window, below the
 //     bandwidth-delay product, is receiver-window limited; a sender that
 //     waited with room to send for minAppShare of the transfer, or whose
@@ -272,7 +273,11 @@ func (st *DirStats) share(kind string) float64 {
 // truth captures: 28–80 segments vs 1–5 a later episode; random loss:
 // at most 9, and 4 times the later ones at most).
 const (
-	overshootMin    = 16
+	overshootMin = 16
+	// overshootIW: a first loss episode that resent fewer segments than an
+	// initial window (RFC 6928's ten) is not told an overshoot by its size
+	// against independent drops (overshootBurst).
+	overshootIW     = 10
 	overshootRatio  = 4
 	minToldEpisodes = 3
 	// regularCV: loss episodes whose intervals (in segments sent) vary
@@ -311,6 +316,40 @@ const (
 	appRateShare = 0.3
 )
 
+// overshootBurst tells whether the loss episode that ended slow start
+// resent more segments than independent drops could explain: at the
+// transfer's own loss rate p (lost of the data packets, the burst itself
+// included, so the bound is generous), drops from a flight of F segments
+// number about p·F, at most p·F + 3·√(p·F) (a Poisson bound); F is twice
+// the flight slow start reached (a sender-side capture's SlowStart.Flight,
+// or what arrives per round trip where the flight is not seen: the round
+// in which the loss is found has up to doubled it). A full queue in slow
+// start drops a burst of the flight's excess instead: on the labelled
+// runs with a 20–30 KB queue, 13–14 segments where the bound is 3–7, while
+// independent drops stay below their bound. Bursts smaller than an initial
+// window (overshootIW) are not told: a few resends say nothing; nor are
+// they where data came late (late segments, at least one in 200, as
+// reordering is told below): then resends are not all drops, the
+// reordered segments fast retransmit resent in vain among them. It
+// returns the bound too, for the text.
+func overshootBurst(st *DirStats, lost, late int64) (bool, float64) {
+	first := st.FirstEpisodeResent
+	if first < overshootIW || st.DataPackets == 0 || late >= 3 && 200*late >= st.DataPackets {
+		return false, 0
+	}
+	mss := int64(st.MSS)
+	if mss == 0 {
+		mss = 1460
+	}
+	flight := float64(st.SlowStart.Flight)
+	if st.HasHandshakeRTT && st.DataPhaseNs > 0 {
+		flight = max(flight, float64(st.UniqueBytes)/(float64(st.DataPhaseNs)/1e9)*st.HandshakeRTTMs/1e3)
+	}
+	m := float64(lost) / float64(st.DataPackets) * 2 * flight / float64(mss)
+	bound := m + 3*math.Sqrt(m)
+	return float64(first) > bound, bound
+}
+
 func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 	if st.DataPackets < 10 {
 		return nil
@@ -336,6 +375,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 	lost := p.LostDownstream + p.LostUpstream
 	if p.Vantage == VantageReceiver && st.HasIPIDMissing {
 		lost = max(lost, st.IPIDMissing)
+	}
+	late := p.Reordered // seen at a receiver- or mid-path capture
+	if p.Vantage == VantageSender {
+		late = st.ReorderedHoles
 	}
 	counted := ""
 	if st.HandshakeSeen && rcv.HandshakeSeen && !(st.SACKPermitted && rcv.SACKPermitted) && p.Vantage == VantageSender && p.LostDownstreamLow < p.LostDownstream {
@@ -364,7 +407,8 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// at it says so, and says nothing of the later losses, which
 		// their intervals tell when there are enough.
 		first, eps := st.FirstEpisodeResent, st.LossEpisodes
-		overshoot := st.SlowStart.Reason == SlowStartLoss && first >= overshootMin &&
+		burst, expect := overshootBurst(st, lost, late)
+		overshoot := st.SlowStart.Reason == SlowStartLoss && (first >= overshootMin || burst) &&
 			(eps == 1 || first*(eps-1) >= overshootRatio*(st.EpisodeResent-first))
 		// The window at each loss, steady: the flight seen is the sender's,
 		// no receive window capped it, and BBR (no sawtooth) aside.
@@ -406,17 +450,19 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		}
 		if overshoot {
 			mean := float64(st.EpisodeResent-first) / float64(max(eps-1, 1))
-			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments resent in the loss episode that ended it (later episodes: %.1f on average): the queue overflowed as slow start ended, whatever the later losses were",
-				first, mean), map[string]float64{"first_episode_resent": float64(first), "later_episode_mean": mean})
+			ev := map[string]float64{"first_episode_resent": float64(first), "later_episode_mean": mean}
+			beyond := ""
+			if first < overshootMin {
+				ev["independent_bound"] = expect
+				beyond = fmt.Sprintf(", more than the %.0f independent drops would take from the flight", expect)
+			}
+			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments resent in the loss episode that ended it (later episodes: %.1f on average%s): the queue overflowed as slow start ended, whatever the later losses were",
+				first, mean, beyond), ev)
 		}
 	} else if !p.HasData && st.RetransPackets > 0 {
 		if pct := 100 * float64(st.RetransPackets) / float64(st.DataPackets); pct >= 1 {
 			add(FindLoss, fmt.Sprintf("loss: %.1f%% of data packets retransmitted", pct), map[string]float64{"retrans_pct": pct})
 		}
-	}
-	late := p.Reordered // seen at a receiver- or mid-path capture
-	if p.Vantage == VantageSender {
-		late = st.ReorderedHoles
 	}
 	switch {
 	case p.HasData && spurious >= 3 && 2*spurious >= p.Retransmitted && 2*p.RTORetransmissions > p.Retransmitted:
