@@ -250,8 +250,9 @@ func (st *DirStats) share(kind string) float64 {
 //     half of the loss episodes began with the RTT (at a receiver-side
 //     capture, the one-way delay) near its peak and above queueRank of the
 //     ordinary moments' (see lossRanks; bbrQueueRank for BBR), or, when
-//     the RTT does not tell (a queue too small to delay), when the
-//     episodes came at regular intervals (regularCV); random loss
+//     the RTT does not tell (a queue too small to delay: a median delay
+//     below minQueueMs, or too few losses ranked), when the episodes
+//     came at regular intervals (regularCV); random loss
 //     otherwise, and after a slow-start overshoot when the later
 //     intervals are irregular (randomCV) whatever the RTT; the cause is
 //     not told without RTT or delay samples or on fewer than
@@ -414,6 +415,15 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// no receive window capped it, and BBR (no sawtooth) aside.
 		steady := p.Vantage == VantageSender && st.HasLossFlightCV && st.LossFlightCV < steadyCV && (st.LossFlights >= 3 || near) && !bbr &&
 			!(rcv.MaxRwnd > 0 && st.MaxBytesInFlight >= rcv.MaxRwnd-2*int64(max(st.MSS, 536)))
+		// Regular intervals stand for the RTT where a queue too small to
+		// delay hides its overflows from it; a queue that held the delay
+		// minQueueMs or more above its minimum (the median, outside loss)
+		// shows them, so when that delay ranked the losses (enough of
+		// them) and did not put them at its peak (above), their intervals
+		// do not overrule it (pp_300ms_5m_l1 at the receiver: random
+		// drops, 7 intervals at 0.43, the delay a median 117 ms up and 7
+		// of 29 losses near its peak).
+		delayTells := told && n >= minToldEpisodes && st.HasQueueDelay && st.QueueDelayMs >= minQueueMs
 		switch {
 		case told && near && st.RTTAtLossRank >= rank && !(overshoot && regular && st.EpisodeIntervalCV >= randomCV):
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
@@ -427,11 +437,11 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			// The overshoot's burst was a full queue's (below); the few
 			// losses after it are too few to tell their cause.
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episode(s) after it, too few to tell their cause", lost, pct, counted, eps-1), ev)
-		case regular && st.EpisodeIntervalCV < regularCV:
+		case regular && st.EpisodeIntervalCV < regularCV && !delayTells:
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
-		case regular:
+		case regular && st.EpisodeIntervalCV >= regularCV:
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s; loss episodes came at irregular intervals (%d of them, coefficient of variation %.2f, about 1 for independent drops): not a full queue",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
