@@ -182,7 +182,9 @@ func FormatLimitShares(ls []LimitShare) string {
 // the rest, the congestion window and the path (bottleneck); largest
 // first. A sender-side transfer diagnose finds sender limited, with
 // nothing lost, the window never full and far below the bottleneck, has
-// the rest counted as application (reassignShare).
+// the rest counted as application (reassignShare); a receiver-side one
+// it finds receiver-window limited has all but a closed window's share
+// counted as the receive window's.
 func limitShares(st, rcv *DirStats) []LimitShare {
 	T := st.DataPhaseNs
 	if T <= 0 || st.DataPackets == 0 {
@@ -211,10 +213,10 @@ func reassignShare(ls []LimitShare, from, to string) []LimitShare {
 			moved, ls[i].Share = ls[i].Share, 0
 		}
 	}
-	for i := range ls {
-		if ls[i].Kind == to {
-			ls[i].Share += moved
-		}
+	if i := slices.IndexFunc(ls, func(l LimitShare) bool { return l.Kind == to }); i >= 0 {
+		ls[i].Share += moved
+	} else {
+		ls = append(ls, LimitShare{to, moved})
 	}
 	slices.SortStableFunc(ls, func(a, b LimitShare) int { return cmp.Compare(b.Share, a.Share) })
 	return ls
@@ -576,6 +578,15 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// start again after its waits included) was the application's,
 		// not the path's; the shares say what the finding says.
 		st.LimitShares = reassignShare(st.LimitShares, FindBottleneck, FindApplication)
+	}
+	if p.Vantage == VantageReceiver && slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindReceiveWindow }) {
+		// A receiver-side capture does not see the sender's flight, so no
+		// time is measured as window-held there: its gaps (counted as the
+		// application's) and its arrivals (the bottleneck's) are what a
+		// sender held by the window does, a window's worth each round trip
+		// and a wait for the ACKs; the shares say what the finding says,
+		// a closed window (receiver_stall) keeping its own.
+		st.LimitShares = reassignShare(reassignShare(st.LimitShares, FindApplication, FindReceiveWindow), FindBottleneck, FindReceiveWindow)
 	}
 	base, queueShare := st.RTTMinMs, 1.0
 	if p.Vantage == VantageReceiver {

@@ -249,3 +249,23 @@ func TestRegularIntervalsYieldToADelayThatTells(t *testing.T) {
 		}
 	}
 }
+
+// TestSharesFollowReceiveWindowAtReceiver: at a receiver-side capture a
+// transfer found receiver-window limited (a window's worth arriving each
+// round trip) has its gaps and its arrivals counted as the window's in
+// limit_shares, not the application's and the bottleneck's (rw_200ms_5m_w16
+// at the receiver: bottleneck=0.60;application=0.40); a closed window keeps
+// its share.
+func TestSharesFollowReceiveWindowAtReceiver(t *testing.T) {
+	st := DirStats{DataPackets: 1000, DataBytes: 1448000, UniqueBytes: 1448000, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 200,
+		DataPhaseNs: 8e9, Path: PathStats{HasData: true, Vantage: VantageReceiver},
+		LimitShares: []LimitShare{{FindBottleneck, 0.55}, {FindApplication, 0.4}, {FindReceiverStall, 0.05}}}
+	rcv := DirStats{MaxRwnd: 18000}
+	fs := diagnose(&st, &rcv, 0)
+	if fs.Kinds() != FindReceiveWindow {
+		t.Fatalf("findings %q, want receive_window", fs.Kinds())
+	}
+	if got, want := FormatLimitShares(st.LimitShares), "receive_window=0.95;receiver_stall=0.05"; got != want {
+		t.Errorf("limit_shares %q, want %q", got, want)
+	}
+}
