@@ -182,7 +182,9 @@ func FormatLimitShares(ls []LimitShare) string {
 // the rest, the congestion window and the path (bottleneck); largest
 // first. A sender-side transfer diagnose finds sender limited, with
 // nothing lost, the window never full and far below the bottleneck, has
-// the rest counted as application (reassignShare).
+// the rest counted as application (reassignShare); a receiver-side one
+// it finds receiver-window limited has all but a closed window's share
+// counted as the receive window's.
 func limitShares(st, rcv *DirStats) []LimitShare {
 	T := st.DataPhaseNs
 	if T <= 0 || st.DataPackets == 0 {
@@ -211,10 +213,10 @@ func reassignShare(ls []LimitShare, from, to string) []LimitShare {
 			moved, ls[i].Share = ls[i].Share, 0
 		}
 	}
-	for i := range ls {
-		if ls[i].Kind == to {
-			ls[i].Share += moved
-		}
+	if i := slices.IndexFunc(ls, func(l LimitShare) bool { return l.Kind == to }); i >= 0 {
+		ls[i].Share += moved
+	} else {
+		ls = append(ls, LimitShare{to, moved})
 	}
 	slices.SortStableFunc(ls, func(a, b LimitShare) int { return cmp.Compare(b.Share, a.Share) })
 	return ls
@@ -250,15 +252,17 @@ func (st *DirStats) share(kind string) float64 {
 //     half of the loss episodes began with the RTT (at a receiver-side
 //     capture, the one-way delay) near its peak and above queueRank of the
 //     ordinary moments' (see lossRanks; bbrQueueRank for BBR), or, when
-//     the RTT does not tell (a queue too small to delay), when the
-//     episodes came at regular intervals (regularCV); random loss
+//     the RTT does not tell (a queue too small to delay: a median delay
+//     below minQueueMs, or too few losses ranked), when the episodes
+//     came at regular intervals (regularCV); random loss
 //     otherwise, and after a slow-start overshoot when the later
 //     intervals are irregular (randomCV) whatever the RTT; the cause is
 //     not told without RTT or delay samples or on fewer than
 //     minToldEpisodes episodes; a slow start ended by a loss episode that
-//     resent at least overshootMin segments, and overshootRatio times the
-//     later episodes' mean, overshot the path (which brings
-//     congestion_loss into Kinds);
+//     resent at least overshootMin segments (or more than independent
+//     drops would take from its flight: overshootBurst), and
+//     overshootRatio times the later episodes' mean, overshot the path
+//     (which brings congestion_loss into Kinds);
 //   - the flight reaching the receiver's window, below the
 //     bandwidth-delay product, is receiver-window limited; a sender that
 //     waited with room to send for minAppShare of the transfer, or whose
@@ -272,7 +276,11 @@ func (st *DirStats) share(kind string) float64 {
 // truth captures: 28–80 segments vs 1–5 a later episode; random loss:
 // at most 9, and 4 times the later ones at most).
 const (
-	overshootMin    = 16
+	overshootMin = 16
+	// overshootIW: a first loss episode that resent fewer segments than an
+	// initial window (RFC 6928's ten) is not told an overshoot by its size
+	// against independent drops (overshootBurst).
+	overshootIW     = 10
 	overshootRatio  = 4
 	minToldEpisodes = 3
 	// regularCV: loss episodes whose intervals (in segments sent) vary
@@ -311,6 +319,40 @@ const (
 	appRateShare = 0.3
 )
 
+// overshootBurst tells whether the loss episode that ended slow start
+// resent more segments than independent drops could explain: at the
+// transfer's own loss rate p (lost of the data packets, the burst itself
+// included, so the bound is generous), drops from a flight of F segments
+// number about p·F, at most p·F + 3·√(p·F) (a Poisson bound); F is twice
+// the flight slow start reached (a sender-side capture's SlowStart.Flight,
+// or what arrives per round trip where the flight is not seen: the round
+// in which the loss is found has up to doubled it). A full queue in slow
+// start drops a burst of the flight's excess instead: on the labelled
+// runs with a 20–30 KB queue, 13–14 segments where the bound is 3–7, while
+// independent drops stay below their bound. Bursts smaller than an initial
+// window (overshootIW) are not told: a few resends say nothing; nor are
+// they where data came late (late segments, at least one in 200, as
+// reordering is told below): then resends are not all drops, the
+// reordered segments fast retransmit resent in vain among them. It
+// returns the bound too, for the text.
+func overshootBurst(st *DirStats, lost, late int64) (bool, float64) {
+	first := st.FirstEpisodeResent
+	if first < overshootIW || st.DataPackets == 0 || late >= 3 && 200*late >= st.DataPackets {
+		return false, 0
+	}
+	mss := int64(st.MSS)
+	if mss == 0 {
+		mss = 1460
+	}
+	flight := float64(st.SlowStart.Flight)
+	if st.HasHandshakeRTT && st.DataPhaseNs > 0 {
+		flight = max(flight, float64(st.UniqueBytes)/(float64(st.DataPhaseNs)/1e9)*st.HandshakeRTTMs/1e3)
+	}
+	m := float64(lost) / float64(st.DataPackets) * 2 * flight / float64(mss)
+	bound := m + 3*math.Sqrt(m)
+	return float64(first) > bound, bound
+}
+
 func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 	if st.DataPackets < 10 {
 		return nil
@@ -336,6 +378,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 	lost := p.LostDownstream + p.LostUpstream
 	if p.Vantage == VantageReceiver && st.HasIPIDMissing {
 		lost = max(lost, st.IPIDMissing)
+	}
+	late := p.Reordered // seen at a receiver- or mid-path capture
+	if p.Vantage == VantageSender {
+		late = st.ReorderedHoles
 	}
 	counted := ""
 	if st.HandshakeSeen && rcv.HandshakeSeen && !(st.SACKPermitted && rcv.SACKPermitted) && p.Vantage == VantageSender && p.LostDownstreamLow < p.LostDownstream {
@@ -364,12 +410,22 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// at it says so, and says nothing of the later losses, which
 		// their intervals tell when there are enough.
 		first, eps := st.FirstEpisodeResent, st.LossEpisodes
-		overshoot := st.SlowStart.Reason == SlowStartLoss && first >= overshootMin &&
+		burst, expect := overshootBurst(st, lost, late)
+		overshoot := st.SlowStart.Reason == SlowStartLoss && (first >= overshootMin || burst) &&
 			(eps == 1 || first*(eps-1) >= overshootRatio*(st.EpisodeResent-first))
 		// The window at each loss, steady: the flight seen is the sender's,
 		// no receive window capped it, and BBR (no sawtooth) aside.
 		steady := p.Vantage == VantageSender && st.HasLossFlightCV && st.LossFlightCV < steadyCV && (st.LossFlights >= 3 || near) && !bbr &&
 			!(rcv.MaxRwnd > 0 && st.MaxBytesInFlight >= rcv.MaxRwnd-2*int64(max(st.MSS, 536)))
+		// Regular intervals stand for the RTT where a queue too small to
+		// delay hides its overflows from it; a queue that held the delay
+		// minQueueMs or more above its minimum (the median, outside loss)
+		// shows them, so when that delay ranked the losses (enough of
+		// them) and did not put them at its peak (above), their intervals
+		// do not overrule it (pp_300ms_5m_l1 at the receiver: random
+		// drops, 7 intervals at 0.43, the delay a median 117 ms up and 7
+		// of 29 losses near its peak).
+		delayTells := told && n >= minToldEpisodes && st.HasQueueDelay && st.QueueDelayMs >= minQueueMs
 		switch {
 		case told && near && st.RTTAtLossRank >= rank && !(overshoot && regular && st.EpisodeIntervalCV >= randomCV):
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
@@ -383,11 +439,11 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			// The overshoot's burst was a full queue's (below); the few
 			// losses after it are too few to tell their cause.
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episode(s) after it, too few to tell their cause", lost, pct, counted, eps-1), ev)
-		case regular && st.EpisodeIntervalCV < regularCV:
+		case regular && st.EpisodeIntervalCV < regularCV && !delayTells:
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
-		case regular:
+		case regular && st.EpisodeIntervalCV >= regularCV:
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s; loss episodes came at irregular intervals (%d of them, coefficient of variation %.2f, about 1 for independent drops): not a full queue",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
@@ -406,17 +462,19 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		}
 		if overshoot {
 			mean := float64(st.EpisodeResent-first) / float64(max(eps-1, 1))
-			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments resent in the loss episode that ended it (later episodes: %.1f on average): the queue overflowed as slow start ended, whatever the later losses were",
-				first, mean), map[string]float64{"first_episode_resent": float64(first), "later_episode_mean": mean})
+			ev := map[string]float64{"first_episode_resent": float64(first), "later_episode_mean": mean}
+			beyond := ""
+			if first < overshootMin {
+				ev["independent_bound"] = expect
+				beyond = fmt.Sprintf(", more than the %.0f independent drops would take from the flight", expect)
+			}
+			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments resent in the loss episode that ended it (later episodes: %.1f on average%s): the queue overflowed as slow start ended, whatever the later losses were",
+				first, mean, beyond), ev)
 		}
 	} else if !p.HasData && st.RetransPackets > 0 {
 		if pct := 100 * float64(st.RetransPackets) / float64(st.DataPackets); pct >= 1 {
 			add(FindLoss, fmt.Sprintf("loss: %.1f%% of data packets retransmitted", pct), map[string]float64{"retrans_pct": pct})
 		}
-	}
-	late := p.Reordered // seen at a receiver- or mid-path capture
-	if p.Vantage == VantageSender {
-		late = st.ReorderedHoles
 	}
 	switch {
 	case p.HasData && spurious >= 3 && 2*spurious >= p.Retransmitted && 2*p.RTORetransmissions > p.Retransmitted:
@@ -520,6 +578,15 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// start again after its waits included) was the application's,
 		// not the path's; the shares say what the finding says.
 		st.LimitShares = reassignShare(st.LimitShares, FindBottleneck, FindApplication)
+	}
+	if p.Vantage == VantageReceiver && slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindReceiveWindow }) {
+		// A receiver-side capture does not see the sender's flight, so no
+		// time is measured as window-held there: its gaps (counted as the
+		// application's) and its arrivals (the bottleneck's) are what a
+		// sender held by the window does, a window's worth each round trip
+		// and a wait for the ACKs; the shares say what the finding says,
+		// a closed window (receiver_stall) keeping its own.
+		st.LimitShares = reassignShare(reassignShare(st.LimitShares, FindApplication, FindReceiveWindow), FindBottleneck, FindReceiveWindow)
 	}
 	base, queueShare := st.RTTMinMs, 1.0
 	if p.Vantage == VantageReceiver {

@@ -123,13 +123,6 @@ func scoreLabelled(t *testing.T, dir string) *labelScore {
 // cause or claim a false one, and why: the test fails when one of them
 // comes right (take it out) or when any other goes wrong.
 var labelMisses = map[string]string{
-	// 19 tail drops at a 30 KB queue, 3 loss episodes: at the receiver
-	// the one-way delay ranks them as random, too few for the intervals.
-	"cq_200ms_5m_q30k.rx": "few episodes, delay rank",
-	// 30 KB queue and 1% loss: both, the regular intervals hidden by the
-	// random drops; only random is told.
-	"mx_100ms_10m_q30k_l1.tx": "mixed causes in steady state",
-	"mx_100ms_10m_q30k_l1.rx": "mixed causes in steady state",
 	// The receiver's 32 KB window, 1% loss: its window closes (a stall),
 	// and the gaps of loss recovery read as an application.
 	"mx_200ms_5m_w32_l1.rx": "window and loss at the receiver",

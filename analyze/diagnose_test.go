@@ -189,3 +189,83 @@ func TestSharesFollowAppRateFinding(t *testing.T) {
 		t.Errorf("network limited: limit_shares %q, want %q", got, want)
 	}
 }
+
+// TestOvershootBurstBeyondIndependentDrops: a slow start ended by a loss
+// episode smaller than overshootMin is an overshoot when it resent more
+// than independent drops at the transfer's loss rate would take from its
+// flight (cq_200ms_5m_q30k: 13 of 18 queue drops in the first episode, a
+// 39-segment flight, 1.8% lost); 12 from a 115-segment flight at 2.6%
+// is not (independent drops: about 6, at most 13), nor a burst smaller
+// than an initial window, nor one where data came late.
+func TestOvershootBurstBeyondIndependentDrops(t *testing.T) {
+	mk := func(first, resent, eps, lost, flightSegs, late int64) (DirStats, DirStats) {
+		st := DirStats{DataPackets: 1000, DataBytes: 1448000, MSS: 1448, RTTSamples: 100, RTTMinMs: 200, HasThroughput: true,
+			Path:               PathStats{HasData: true, Vantage: VantageSender, Retransmitted: lost, LostDownstream: lost},
+			RankedLossEpisodes: eps, QueueLossEpisodes: 1, RTTAtLossMs: 205, RTTAtLossRank: 0.5,
+			LossEpisodes: eps, FirstEpisodeResent: first, EpisodeResent: resent, ReorderedHoles: late}
+		st.SlowStart.Reason, st.SlowStart.Flight = SlowStartLoss, flightSegs*1448
+		return st, DirStats{MaxRwnd: -1}
+	}
+	tests := []struct {
+		name                               string
+		first, resent, eps, lost, fl, late int64
+		want                               string
+	}{
+		{"a burst of 13 from a 39-segment flight at 1.8%", 13, 18, 3, 18, 39, 0, "loss_unknown_cause;slow_start_overshoot;congestion_loss"},
+		{"12 from a 115-segment flight at 2.6%", 12, 12, 1, 26, 115, 0, "loss_unknown_cause"},
+		{"fewer than an initial window", 8, 9, 2, 9, 20, 0, "loss_unknown_cause"},
+		// gt_j10_loss1: 15 random drops, 371 segments late; its first
+		// episode resent 12 of a 14-segment flight, reordered ones among them.
+		{"a burst with data arriving late: resends are not all drops", 13, 18, 3, 18, 39, 230, "random_loss;reordering"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, rcv := mk(tt.first, tt.resent, tt.eps, tt.lost, tt.fl, tt.late)
+			if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+				t.Errorf("findings %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRegularIntervalsYieldToADelayThatTells: loss episodes at regular
+// intervals are congestion where the queue is too small to show in the
+// delay (1 ms above its minimum); where the delay stood a median 117 ms
+// above it and ranked 29 losses, 7 near its peak, the queue was not full
+// at them, whatever their intervals (pp_300ms_5m_l1 at the receiver:
+// 30 random drops, none at the queue).
+func TestRegularIntervalsYieldToADelayThatTells(t *testing.T) {
+	for _, tt := range []struct {
+		queueMs float64
+		want    string
+	}{{1.2, FindCongestionLoss}, {117, FindRandomLoss}} {
+		st := DirStats{DataPackets: 3000, DataBytes: 3000 * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 302,
+			Path:        PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 28, LostUpstream: 30},
+			DelayRanked: true, RankedLossEpisodes: 29, QueueLossEpisodes: 7, RTTAtLossMs: 207, RTTAtLossRank: 0.49, LossEpisodes: 8,
+			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.43, EpisodeIntervals: 7, HasQueueDelay: true, QueueDelayMs: tt.queueMs}
+		rcv := DirStats{MaxRwnd: -1}
+		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+			t.Errorf("queue delay %.1f ms: findings %q, want %q", tt.queueMs, got, tt.want)
+		}
+	}
+}
+
+// TestSharesFollowReceiveWindowAtReceiver: at a receiver-side capture a
+// transfer found receiver-window limited (a window's worth arriving each
+// round trip) has its gaps and its arrivals counted as the window's in
+// limit_shares, not the application's and the bottleneck's (rw_200ms_5m_w16
+// at the receiver: bottleneck=0.60;application=0.40); a closed window keeps
+// its share.
+func TestSharesFollowReceiveWindowAtReceiver(t *testing.T) {
+	st := DirStats{DataPackets: 1000, DataBytes: 1448000, UniqueBytes: 1448000, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 200,
+		DataPhaseNs: 8e9, Path: PathStats{HasData: true, Vantage: VantageReceiver},
+		LimitShares: []LimitShare{{FindBottleneck, 0.55}, {FindApplication, 0.4}, {FindReceiverStall, 0.05}}}
+	rcv := DirStats{MaxRwnd: 18000}
+	fs := diagnose(&st, &rcv, 0)
+	if fs.Kinds() != FindReceiveWindow {
+		t.Fatalf("findings %q, want receive_window", fs.Kinds())
+	}
+	if got, want := FormatLimitShares(st.LimitShares), "receive_window=0.95;receiver_stall=0.05"; got != want {
+		t.Errorf("limit_shares %q, want %q", got, want)
+	}
+}
