@@ -9,7 +9,9 @@
 # 100,000 a second; 10,000,000 retransmissions of one segment, 25 ms
 # apart, 10,000 segments outstanding) are generated once beside it by
 # scripts/gencap. SETS picks among bench, flood300k, flood1m, retrans
-# (default: all).
+# (default: those), and bench10: ten copies of the bench capture one after
+# the other (gencap repeat: each later in time, its ports moved), to see
+# the time per packet and the memory stay as they are on one.
 set -euo pipefail
 bin=$1 capture=$2 runs=${3:-5}
 sets=${SETS:-bench flood300k flood1m retrans}
@@ -35,6 +37,7 @@ for s in $sets; do
 	flood300k) file[$s]=$(gen flood300k.pcap flood 300000 100000) ;;
 	flood1m) file[$s]=$(gen flood1m.pcap flood 1000000 100000) ;;
 	retrans) file[$s]=$(gen retrans10m.pcap retrans 10000000 10000) ;;
+	bench10) file[$s]=$(gen bench10.pcap repeat 10 "$(realpath "$capture")") ;;
 	esac
 done
 
@@ -43,6 +46,11 @@ cmds() {
 	echo "tcptrace|tcptrace -n -l -r {}"
 	echo "streams|$bin streams {}"
 	echo "summary|$bin summary {}"
+	if [[ $1 == bench || $1 == bench10 ]]; then
+		echo "flows|$bin flows {}"
+		echo "packets-csv|$bin packets -f csv {}"
+		echo "packets-pq|$bin packets -o $out/$1.parquet {}"
+	fi
 	if [[ $1 == bench || $1 == retrans ]]; then
 		echo "seq-png|$bin seq -o $out/$1.seq.png {}"
 		echo "seq-svg|$bin seq -o $out/$1.seq.svg {}"
