@@ -75,6 +75,14 @@ type lossEpisodes struct {
 	epFast, rtxSet bool
 	rtxTS          uint32
 	rtxEnd         int64
+	// renoDup: without SACK, Linux's count of the segments the duplicate
+	// ACKs stand for (sacked_out: tcp_add_reno_sack, at most all but one
+	// outstanding, tcp_limit_reno_sacked; a new ACK in recovery takes
+	// back those it covers less one, tcp_remove_reno_sacks; one outside
+	// recovery, in RFC 6582's hold, or a timeout resets it), in segments
+	// of maxSeg (Linux counts packets of one MSS): partialUndo's re-entry
+	// reads it.
+	renoDup int64
 	// sackSeen: an ACK carried SACK blocks; the last episode ended at
 	// endedAt, its window measured until a round trip (rtt) later
 	// without SACK (see settle).
@@ -158,9 +166,10 @@ type episodeEvent struct {
 	settled  bool  // the last episode's ssthresh is known here
 	ssthresh int64 // ... it
 	undone   bool  // the last episode was proven spurious here (see ack)
-	// partial: a partial ACK that makes Linux undo the fast retransmit's
-	// reduction without SACK (see partialUndo); the caller follows it
-	// with reenter or undoPartial.
+	// partial: a partial ACK at which Linux undid the fast retransmit's
+	// reduction without SACK (see partialUndo): with start, recovery
+	// entered again at once (reenter), else the episode is over, undone
+	// (undoPartial; undone too).
 	partial bool
 	probe   bool // a tail-loss probe (no episode)
 }
@@ -260,13 +269,19 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 	if a.rtt > 0 {
 		e.rtt = a.rtt
 	}
-	if e.partialUndo(a) {
+	partial, reenter := e.partialUndo(a), false
+	if partial {
 		ev.partial, e.eifelDone = true, true
+		reenter = e.reentersAfterUndo(a.ack)
 	} else {
 		ev.undone = e.undo(a)
 	}
 	if s := e.settle(a.time); s.settled {
 		ev.settled, ev.ssthresh = true, s.ssthresh
+	}
+	newAck, acked := !e.haveAck || ack > e.cumAck, int64(0)
+	if seg := max(e.maxSeg, 1); newAck && e.haveAck {
+		acked = (ack - e.cumAck + seg - 1) / seg
 	}
 	switch {
 	case !e.haveAck || ack > e.cumAck:
@@ -302,7 +317,33 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 			ev.start, ev.fast = true, true
 		}
 	}
+	switch {
+	case partial && reenter:
+		e.reenter()
+		ev.start, ev.fast = true, true
+	case partial:
+		e.undoPartial()
+		ev.undone = true
+	}
+	e.renoDupAfter(a, newAck, acked)
 	return ev
+}
+
+// reentersAfterUndo reports whether, at a partial ACK of ack that undoes
+// the fast retransmit's reduction (partialUndo), Linux enters recovery
+// again at once: its count of duplicate ACKs (renoDup, less what this
+// ACK takes back: tcp_remove_reno_sacks) still reaches three
+// (tcp_time_to_recover's dupthresh) and leaves a segment outstanding
+// unaccounted for, which tcp_newreno_mark_lost marks lost
+// (tcp_limit_reno_sacked: sacked_out + 1 <= packets_out), and
+// tcp_fastretrans_alert calls tcp_enter_recovery for it. Else no loss is
+// evident any more and Linux leaves recovery with the window restored.
+func (e *lossEpisodes) reentersAfterUndo(ack int64) bool {
+	seg := max(e.maxSeg, 1)
+	acked := (ack - e.cumAck + seg - 1) / seg
+	dup := max(e.renoDup-max(acked-1, 0), 0)
+	out := (e.high - ack + seg - 1) / seg
+	return dup >= 3 && dup+1 <= out
 }
 
 // partialUndo reports whether ACK a is one at which Linux, in a fast
@@ -315,13 +356,38 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 // again (Linux's retrans_stamp is 0 then, which tcp_packet_delayed takes
 // as delayed: the kernels that recorded kz_vsat_cubic_nosack2 do). Linux then restores the window
 // (tcp_undo_cwnd_reduction) and, where the duplicate ACKs still show the
-// next segment lost, enters recovery again at once (tcp_newreno_mark_lost,
-// tcp_enter_recovery): reenter; else the episode is over, undone:
-// undoPartial.
+// next segment lost (reentersAfterUndo), enters recovery again at once
+// (tcp_newreno_mark_lost, tcp_enter_recovery): ack calls reenter and
+// reports a fast retransmit's start; else the episode is over, undone:
+// undoPartial. Both callers (the cwnd graph, the statistics) read the
+// one decision from ack's event.
 func (e *lossEpisodes) partialUndo(a epAck) bool {
 	delayed := !e.rtxSet || int32(a.tsecr-e.rtxTS) < 0
 	return e.inEpisode && e.epFast && !e.sackSeen && !a.sack && a.hasTS && delayed &&
 		e.haveAck && a.ack > e.cumAck && a.ack < e.episodeEnd && a.ack >= e.rtxEnd
+}
+
+// renoDupAfter follows Linux's count of duplicate ACKs without SACK
+// (renoDup) after ACK a (newAck: it moved the cumulative ACK, by acked
+// segments), the episode's state after it known.
+func (e *lossEpisodes) renoDupAfter(a epAck, newAck bool, acked int64) {
+	if !e.started || e.sackSeen {
+		return
+	}
+	seg := max(e.maxSeg, 1)
+	switch {
+	case newAck && e.inEpisode:
+		e.renoDup = max(0, e.renoDup-max(acked-1, 0))
+	case newAck:
+		e.renoDup = 0
+	case a.signal && (e.high-e.cumAck+seg-1)/seg > e.renoDup+1:
+		e.renoDup++
+	}
+	if e.renoHold && !e.inEpisode {
+		// RFC 6582's hold: each ACK resets the count (tcp_reset_reno_sack,
+		// tcp_try_undo_recovery returning before tcp_add_reno_sack).
+		e.renoDup = 0
+	}
 }
 
 // reenter, after a partial undo (partialUndo), begins the next fast
@@ -455,6 +521,7 @@ func (e *lossEpisodes) begin(fast bool) {
 		e.fast++
 	} else {
 		e.rto++
+		e.renoDup = 0 // every outstanding segment deemed lost (tcp_enter_loss)
 	}
 }
 

@@ -48,6 +48,7 @@ type kernelScore struct {
 	ssProbes, ssWithin int // the kernel's episodes with an ssthresh, and those the graph's ssthresh gives within 10%
 	recovery, loss     int // the kernel's entries into recovery and loss
 	fast, timeout      int // the graph's fast-retransmit and timeout marks
+	undone             int // the graph's undone marks
 	// The congestion-state bands against the kernel's state at each
 	// probe on the line: probes in recovery or loss (repair) and those
 	// in the band of the same state; probes open or in disorder and
@@ -223,6 +224,9 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 	}
 	if s := g.Lookup(SeriesRTOLoss); s != nil {
 		k.timeout = len(s.Points)
+	}
+	if s := g.Lookup(SeriesUndoneLoss); s != nil {
+		k.undone = len(s.Points)
 	}
 	return k
 }

@@ -786,7 +786,7 @@ func (b *cwndBuilder) add(r *Record) {
 		b.markUndone = true
 	}
 	if ev.partial {
-		b.partialUndo(r)
+		b.partialUndo(r, ev.start)
 	}
 	b.settle(ev)
 	if len(b.deferred) > 0 {
@@ -794,7 +794,7 @@ func (b *cwndBuilder) add(r *Record) {
 			b.resolve()
 		}
 	}
-	if ev.start {
+	if ev.start && !ev.partial {
 		// Recovery again at once: the last episode's window is the one
 		// recovery brought the sender to (PRR ends at ssthresh), not
 		// measured (nothing was sent after it): where PRR did not reach
@@ -894,34 +894,26 @@ func (b *cwndBuilder) add(r *Record) {
 	b.moveState(r)
 }
 
-// partialUndo follows Linux at a partial ACK that undoes a fast
+// partialUndo follows Linux at a partial ACK that undid a fast
 // retransmit's reduction without SACK (lossEpisodes.partialUndo): the
 // window goes back to the one before the episode (tcp_undo_cwnd_reduction:
-// prior_cwnd); where Linux's count of duplicate ACKs (sacked_out: those
-// since the episode began, less what new ACKs took back) still reaches
-// three and leaves a segment unaccounted for (tcp_newreno_mark_lost,
-// tcp_limit_reno_sacked), it marks the next segment lost and enters
-// recovery again at once (tcp_enter_recovery): a new fast-retransmit
-// episode reducing from that window again, PRR restarted; else it leaves
-// recovery, the episode undone and the line at the window restored.
-func (b *cwndBuilder) partialUndo(r *Record) {
-	seg := max(b.pp.maxSeg, 1)
+// prior_cwnd). Where the tracker found recovery entered again at once
+// (reenter: lossEpisodes.reentersAfterUndo, tcp_newreno_mark_lost then
+// tcp_enter_recovery), a new fast-retransmit episode reduces from that
+// window again, PRR restarted; else Linux left recovery, the episode
+// undone and the line at the window restored.
+func (b *cwndBuilder) partialUndo(r *Record, reenter bool) {
 	prior := max(b.line, 0)
 	if b.prr[0].on {
 		prior = b.prr[0].prior
 	}
-	acked := (r.Ack - b.pp.una + seg - 1) / seg
-	dup := max(b.pp.dupacks-max(acked-1, 0), 0)
-	out := (b.pp.high - r.Ack + seg - 1) / seg
-	if dup >= 3 && dup+1 <= out {
-		b.ep.reenter()
+	if reenter {
 		b.episode(r, true, b.pendingFallback, true)
 		b.pendingBasis.window = prior // the ssthresh of the window restored
 		b.pendingFallback = float64(max(prior/2, 2*b.ep.maxSeg))
 		b.prrStart(prior)
 		return
 	}
-	b.ep.undoPartial()
 	b.markUndone, b.pending = true, false
 	b.prrStop()
 	if prior > b.line && b.f.inTime(r.Time) {

@@ -1,0 +1,92 @@
+package analyze
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tcpviz/internal/golden"
+)
+
+// kernelRun is one kernel-truth run: its name, the sender-side capture
+// and the sender kernel's record.
+type kernelRun struct{ name, capture, kernel string }
+
+// kernelRuns lists the kernel-truth runs: the bundled ones
+// (testdata/kernel, testdata/kernel-heldout), those of
+// ../shared/captures/kernel where it is, and those of the folders
+// TCPVIZ_KERNEL_HELDOUT names (a list, as PATH is).
+func kernelRuns(t *testing.T) []kernelRun {
+	t.Helper()
+	dirs := []string{filepath.Join("..", "testdata", "kernel"), filepath.Join("..", "testdata", "kernel-heldout")}
+	if golden.CorpusPresent() {
+		dirs = append(dirs, filepath.Join(golden.SharedCaptures(), "kernel"))
+	}
+	if env := os.Getenv("TCPVIZ_KERNEL_HELDOUT"); env != "" {
+		dirs = append(dirs, filepath.SplitList(env)...)
+	}
+	var runs []kernelRun
+	for _, dir := range dirs {
+		kernels, _ := filepath.Glob(filepath.Join(dir, "*.kernel.jsonl.gz"))
+		for _, kernel := range kernels {
+			name := filepath.Base(kernel[:len(kernel)-len(".kernel.jsonl.gz")])
+			side := ".tx.pcap"
+			if strings.Contains(name, "reverse") { // the server sends: its capture is rx
+				side = ".rx.pcap"
+			}
+			capture := filepath.Join(dir, name+side)
+			if _, err := os.Stat(capture); err != nil {
+				capture += ".gz" // bundled ones are compressed
+			}
+			runs = append(runs, kernelRun{name, capture, kernel})
+		}
+	}
+	return runs
+}
+
+// summaryEpisodesMiss lists the kernel runs whose summary
+// (loss_episodes_fast, loss_episodes_rto of the sender's direction) may
+// disagree with the kernel's record although the cwnd graph's episode
+// marks agree with it, and why: none since both read the one tracker's
+// decisions (kz_vsat_cubic_nosack2 was 8 + 3 against 28 + 3 while the
+// statistics ignored its partial undos and re-entries).
+var summaryEpisodesMiss = map[string]string{}
+
+// TestSummaryEpisodesAgainstKernel holds the summary's episode counts of
+// every kernel run's sender (loss_episodes_fast, loss_episodes_rto)
+// against the kernel's entries into recovery and loss, and against the
+// cwnd graph's marks: both come from the one loss-episode tracker
+// (lossEpisodes), so the summary's episodes, undone ones and tail-loss
+// probes are the graph's marks on every run, and where the graph counts
+// the kernel's episodes the summary does too. The log gives the table:
+// kernel recovery + loss, graph fast + timeout, summary fast + timeout.
+func TestSummaryEpisodesAgainstKernel(t *testing.T) {
+	runs := kernelRuns(t)
+	if len(runs) < 31 {
+		t.Fatalf("%d kernel runs, want the 31 bundled at least", len(runs))
+	}
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			k := scoreAgainstKernel(t, r.capture, r.kernel)
+			st := k.stats
+			t.Logf("%s", fmt.Sprintf("| %s | %d + %d | %d + %d (%d undone, %d TLP) | %d + %d (%d undone, %d TLP, β %.2f of %d) |", r.name,
+				k.recovery, k.loss, k.fast, k.timeout, k.undone, k.tlps, st.LossEpisodesFast, st.LossEpisodesRTO,
+				st.LossEpisodesUndone, st.TailLossProbes, st.BetaMedian, st.BetaEpisodes))
+			if int(st.LossEpisodesFast) != k.fast || int(st.LossEpisodesRTO) != k.timeout ||
+				int(st.LossEpisodesUndone) != k.undone || int(st.TailLossProbes) != k.tlps {
+				t.Errorf("summary %d fast + %d timeout, %d undone, %d TLP; graph %d + %d, %d undone, %d TLP: one tracker, one answer",
+					st.LossEpisodesFast, st.LossEpisodesRTO, st.LossEpisodesUndone, st.TailLossProbes, k.fast, k.timeout, k.undone, k.tlps)
+			}
+			graphRight := k.recovery == k.fast && k.loss == k.timeout
+			summaryRight := k.recovery == int(st.LossEpisodesFast) && k.loss == int(st.LossEpisodesRTO)
+			if why, known := summaryEpisodesMiss[r.name]; graphRight && !summaryRight && !known {
+				t.Errorf("summary %d fast + %d timeout, kernel %d recovery + %d loss (the graph agrees with the kernel)",
+					st.LossEpisodesFast, st.LossEpisodesRTO, k.recovery, k.loss)
+			} else if known && summaryRight {
+				t.Errorf("summary agrees with the kernel now: take %s off summaryEpisodesMiss (%s)", r.name, why)
+			}
+		})
+	}
+}
