@@ -247,8 +247,10 @@ func (p *filterParser) primary() (Filter, error) {
 		prm.lo, prm.hi = uint16(n), uint16(n)
 	case "portrange":
 		l, h, ok := strings.Cut(v, "-")
-		lo, e1 := filterNumber(l)
-		hi, e2 := filterNumber(h)
+		// (Decimal: libpcap 1.10 reads a range's bounds so, unlike a
+		// port's: portrange 080-090 is 80 to 90.)
+		lo, e1 := strconv.ParseUint(l, 10, 16)
+		hi, e2 := strconv.ParseUint(h, 10, 16)
 		if !ok || e1 != nil || e2 != nil || lo == 0 || hi < lo {
 			return nil, p.errorf("portrange %q: want LOW-HIGH (1024-2047)", v)
 		}
@@ -259,7 +261,8 @@ func (p *filterParser) primary() (Filter, error) {
 }
 
 // filterNumber reads a port as libpcap does: 0x… hexadecimal, 0… octal
-// (so 080 is an error, as in tcpdump), decimal otherwise.
+// (so 080 is an error, as in tcpdump), decimal otherwise. (A portrange's
+// bounds are decimal.)
 func filterNumber(v string) (uint64, error) {
 	switch {
 	case len(v) > 2 && (v[:2] == "0x" || v[:2] == "0X"):

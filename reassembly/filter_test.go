@@ -20,8 +20,8 @@ func TestFilterSyntax(t *testing.T) {
 		{"net 10.0.0.0/33", "want an address/bits"},
 		{"port 80 or", "a primitive expected"},
 		{"", "column 1: an empty filter"},
-		{"port 080", "column 6: port \"080\""}, // octal, as libpcap reads it: 8 is no digit
-		{"portrange 0x10-09", "want LOW-HIGH"},
+		{"port 080", "column 6: port \"080\""},   // octal, as libpcap reads it: 8 is no digit
+		{"portrange 0x50-0x50", "want LOW-HIGH"}, // a range's bounds are decimal, as libpcap 1.10 reads them
 	} {
 		if _, err := ParseFilter(c.expr); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%q: %v, want %q", c.expr, err, c.err)
@@ -43,7 +43,7 @@ func TestFilterMatch(t *testing.T) {
 	for _, c := range []struct {
 		expr string
 		want bool
-	}{{"port 0x1451", true}, {"port 012121", true}, {"port 05201", false}, {"portrange 0x1450-5202", true}} {
+	}{{"port 0x1451", true}, {"port 012121", true}, {"port 05201", false}, {"portrange 05200-05202", true}, {"portrange 012120-012122", false}} {
 		e, err := ParseFilter(c.expr)
 		v := FlowView{A: a, B: b, Sent: [2]bool{true, true}, Proto: "tcp"}
 		if err != nil || e.Match(&v) != c.want {

@@ -21,17 +21,47 @@ func (c *Capture) Select(f reassembly.Filter) bool {
 	return len(kept) > 0
 }
 
-// Select keeps, on every hop, the connections f matches at either end
-// of it (a NAT between the captures changes the addresses and ports it
-// sees); it reports whether any is left. The captures' order and the
-// clocks, found from every connection, stay.
+// Select keeps the connections f matches at any capture where they were
+// seen (a NAT between captures may change the addresses and ports it
+// sees): on every hop, each connection whose chain of hops — the same
+// connection capture after capture — has one end f matches. It reports
+// whether any is left. The captures' order and the clocks, found from
+// every connection, stay.
 func (r *Result) Select(f reassembly.Filter) bool {
+	// The chains: a connection is one across hops where a hop's Down is
+	// the next one's Up.
+	root := map[*Conn]*Conn{}
+	var find func(c *Conn) *Conn
+	find = func(c *Conn) *Conn {
+		p, ok := root[c]
+		if !ok || p == c {
+			root[c] = c
+			return c
+		}
+		q := find(p)
+		root[c] = q
+		return q
+	}
+	for _, h := range r.Hops {
+		for _, ch := range h.Conns {
+			root[find(ch.Up)] = find(ch.Down)
+		}
+	}
+	conns := make([]*Conn, 0, len(root))
+	for c := range root {
+		conns = append(conns, c)
+	}
+	matched := map[*Conn]bool{}
+	for _, c := range conns {
+		if v := c.View(); f.Match(&v) {
+			matched[find(c)] = true
+		}
+	}
 	any := false
 	for _, h := range r.Hops {
 		kept := h.Conns[:0]
 		for _, ch := range h.Conns {
-			up, down := ch.Up.View(), ch.Down.View()
-			if f.Match(&up) || f.Match(&down) {
+			if matched[find(ch.Up)] {
 				kept = append(kept, ch)
 			}
 		}

@@ -59,6 +59,19 @@ func (f *filterFlags) selectJoined(res *join.Result) error {
 	return fmt.Errorf("--filter %q selects no connection seen in both %s", f.Raw, escapeName(res.Hops[0].Name()))
 }
 
+// noPick is the error of a joined connection not found: -s stream (or,
+// -1, the busiest) in the first hop, among those the filter kept.
+func (f *filterFlags) noPick(stream int, res *join.Result) error {
+	hop := escapeName(res.Hops[0].Name())
+	switch {
+	case f.Expr != nil && stream >= 0:
+		return fmt.Errorf("-s %d: no such connection among those --filter %q matches in both %s", stream, f.Raw, hop)
+	case f.Expr != nil:
+		return fmt.Errorf("--filter %q matches no connection seen in both %s", f.Raw, hop)
+	}
+	return fmt.Errorf("-s %d: no such connection in both %s", stream, hop)
+}
+
 // flow is the filter as a choice of flows (any transport), nil without one.
 func (f *filterFlags) flow() func(*reassembly.FlowView) bool {
 	if f.Expr == nil {

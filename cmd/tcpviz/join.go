@@ -97,7 +97,7 @@ func joinCommand(e *env) *cli.Command {
 			if gformat != "" {
 				ch, d, ok := res.Pick(conn.Stream, conn.Dir)
 				if !ok {
-					return fmt.Errorf("-s %d: no such connection in both %s", conn.Stream, escapeName(res.Hops[0].Name()))
+					return filter.noPick(conn.Stream, res)
 				}
 				var g *analyze.Graph
 				switch {
@@ -281,6 +281,9 @@ func ladderCommand(e *env) *cli.Command {
 					return fmt.Errorf("%s: --filter %q selects no connection", ins[0].display(), filter.Raw)
 				}
 				cc := caps[0].Busiest(conn.Stream)
+				if cc == nil && filter.Expr != nil {
+					return fmt.Errorf("%s: -s %d: no such connection among those --filter %q matches", ins[0].display(), conn.Stream, filter.Raw)
+				}
 				if cc == nil {
 					return fmt.Errorf("%s: -s %d: no such connection", ins[0].display(), conn.Stream)
 				}
@@ -299,7 +302,7 @@ func ladderCommand(e *env) *cli.Command {
 				}
 				ch, _, ok := res.Pick(conn.Stream, -1)
 				if !ok {
-					return fmt.Errorf("-s %d: no such connection in both %s", conn.Stream, escapeName(res.Hops[0].Name()))
+					return filter.noPick(conn.Stream, res)
 				}
 				if g, err = res.Ladder(ch, o); err != nil {
 					return err
