@@ -16,38 +16,46 @@ import (
 // its connections are new ones rather than the first copy's again (a
 // server's port below 10000, iperf3's 5201, stays); the checksums are
 // updated for the new ports (RFC 1624), so they stay as right as they
-// were. open is called once per copy.
-func Repeat(w io.Writer, copies int, open func() (io.ReadCloser, error)) error {
+// were. open is called once per copy. Only the outer Ethernet (VLAN
+// tags too), IPv4 or IPv6 and TCP or UDP headers are read: a tunnel's
+// inner headers, IPv6 extension headers and LLC keep their ports, so
+// those connections come back in every copy; such frames are counted
+// (unreached; a tunnel in UDP, as VXLAN, is not seen as one).
+func Repeat(w io.Writer, copies int, open func() (io.ReadCloser, error)) (unreached int64, err error) {
 	var first, last int64 // the capture's first and last times, in its unit
 	bw := bufio.NewWriterSize(w, 1<<20)
 	for k := range copies {
 		r, err := open()
 		if err != nil {
-			return err
+			return unreached, err
 		}
 		span := int64(0)
 		if k > 0 {
 			span = last - first
 		}
-		f, l, err := repeatCopy(bw, bufio.NewReaderSize(r, 1<<20), k, span, k == 0)
+		f, l, n, err := repeatCopy(bw, bufio.NewReaderSize(r, 1<<20), k, span, k == 0)
 		r.Close()
 		if err != nil {
-			return fmt.Errorf("copy %d: %w", k, err)
+			return unreached, fmt.Errorf("copy %d: %w", k, err)
+		}
+		if k == 0 {
+			unreached = n
 		}
 		if k == 0 {
 			first, last = f, l
 		}
 	}
-	return bw.Flush()
+	return unreached, bw.Flush()
 }
 
 // repeatCopy writes copy k of the capture in r: its header if head, its
 // times shifted by k·(span + 1 s), its ports moved. It returns the
-// capture's first and last times (in its unit).
-func repeatCopy(w io.Writer, r io.Reader, k int, span int64, head bool) (first, last int64, err error) {
+// capture's first and last times (in its unit) and how many IP frames
+// had ports it could not reach.
+func repeatCopy(w io.Writer, r io.Reader, k int, span int64, head bool) (first, last, unreached int64, err error) {
 	var hdr [24]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	var bo binary.ByteOrder
 	var unit int64 // sub-second units a second
@@ -61,14 +69,14 @@ func repeatCopy(w io.Writer, r io.Reader, k int, span int64, head bool) (first, 
 	case 0x4d3cb2a1:
 		bo, unit = binary.BigEndian, 1e9
 	default:
-		return 0, 0, errors.New("not a classic pcap")
+		return 0, 0, 0, errors.New("not a classic pcap")
 	}
 	if bo.Uint32(hdr[20:])&0xffff != 1 {
-		return 0, 0, errors.New("not an Ethernet capture")
+		return 0, 0, 0, errors.New("not an Ethernet capture")
 	}
 	if head {
 		if _, err := w.Write(hdr[:]); err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 	}
 	shift := int64(k) * (span + unit)
@@ -76,17 +84,17 @@ func repeatCopy(w io.Writer, r io.Reader, k int, span int64, head bool) (first, 
 	rec := make([]byte, 16, 16+65535)
 	for n := 0; ; n++ {
 		if _, err := io.ReadFull(r, rec[:16]); err == io.EOF {
-			return first, last, nil
+			return first, last, unreached, nil
 		} else if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		incl := bo.Uint32(rec[8:])
 		if incl > 1<<18 {
-			return 0, 0, fmt.Errorf("record %d: %d bytes", n+1, incl)
+			return 0, 0, 0, fmt.Errorf("record %d: %d bytes", n+1, incl)
 		}
 		rec = rec[:16+incl]
 		if _, err := io.ReadFull(r, rec[16:]); err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		t := int64(bo.Uint32(rec[0:]))*unit + int64(bo.Uint32(rec[4:]))
 		if n == 0 {
@@ -96,24 +104,26 @@ func repeatCopy(w io.Writer, r io.Reader, k int, span int64, head bool) (first, 
 		t += shift
 		bo.PutUint32(rec[0:], uint32(t/unit))
 		bo.PutUint32(rec[4:], uint32(t%unit))
-		if move != 0 {
-			movePorts(rec[16:], move)
+		if !movePorts(rec[16:], move) {
+			unreached++
 		}
 		if _, err := w.Write(rec); err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 	}
 }
 
 // movePorts moves the TCP or UDP ports ≥ 10000 of an Ethernet frame by
-// move (within 10000–65535), updating the checksum.
-func movePorts(f []byte, move uint16) {
+// move (within 10000–65535), updating the checksum. It reports false for
+// an IP frame whose ports it cannot reach (an IPv6 extension header, an
+// IP tunnel, LLC framing).
+func movePorts(f []byte, move uint16) bool {
 	be := binary.BigEndian
 	off, et := 14, uint16(0)
 	if len(f) >= 14 {
 		et = be.Uint16(f[12:])
 	}
-	for (et == 0x8100 || et == 0x88a8) && len(f) >= off+4 {
+	for (et == 0x8100 || et == 0x88a8 || et == 0x9100) && len(f) >= off+4 {
 		et, off = be.Uint16(f[off+2:]), off+4
 	}
 	var proto byte
@@ -121,13 +131,15 @@ func movePorts(f []byte, move uint16) {
 	case et == 0x0800 && len(f) >= off+20:
 		ihl := int(f[off]&0x0f) * 4
 		if be.Uint16(f[off+6:])&0x1fff != 0 { // a later fragment: no ports
-			return
+			return true
 		}
 		proto, off = f[off+9], off+ihl
 	case et == 0x86dd && len(f) >= off+40:
 		proto, off = f[off+6], off+40
+	case et < 0x600: // an 802.3 length: LLC
+		return false
 	default:
-		return
+		return true
 	}
 	var sumAt int
 	switch proto {
@@ -135,11 +147,13 @@ func movePorts(f []byte, move uint16) {
 		sumAt = off + 16
 	case 17:
 		sumAt = off + 6
+	case 0, 4, 41, 43, 44, 47, 50, 51, 60, 97, 115, 137: // extension headers, IP tunnels, GRE, ESP, AH, L2TPv3, MPLS
+		return false
 	default:
-		return
+		return true
 	}
-	if len(f) < sumAt+2 {
-		return
+	if len(f) < sumAt+2 || move == 0 {
+		return true
 	}
 	sum := be.Uint16(f[sumAt:])
 	for _, at := range []int{off, off + 2} {
@@ -157,6 +171,7 @@ func movePorts(f []byte, move uint16) {
 		}
 	}
 	be.PutUint16(f[sumAt:], sum)
+	return true
 }
 
 // updateSum is an Internet checksum after a 16-bit word of what it sums

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"io"
+	"slices"
 	"testing"
 )
 
@@ -81,9 +82,9 @@ func TestRepeat(t *testing.T) {
 		src.Write(append(rec, f...))
 	}
 	var out bytes.Buffer
-	err := Repeat(&out, 3, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(src.Bytes())), nil })
-	if err != nil {
-		t.Fatal(err)
+	unreached, err := Repeat(&out, 3, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(src.Bytes())), nil })
+	if err != nil || unreached != 0 {
+		t.Fatal(unreached, err)
 	}
 	b := out.Bytes()
 	if !bytes.Equal(b[:24], hdr) {
@@ -122,5 +123,23 @@ func TestRepeat(t *testing.T) {
 	}
 	if len(ports) != 3 {
 		t.Errorf("connections to port 5201: %v, want one per copy", ports)
+	}
+}
+
+// TestRepeatCountsUnreached: frames whose ports sit behind a header it
+// does not read (an IPv4 tunnel, AH) are counted, plain ones not.
+func TestRepeatCountsUnreached(t *testing.T) {
+	plain := frame4(6, 45000, 5201, "x")
+	tunnel := frame4(6, 45000, 5201, "x")
+	tunnel[14+9] = 4 // IP in IP
+	ah := frame4(6, 45000, 5201, "x")
+	ah[14+9] = 51
+	for _, c := range []struct {
+		f    []byte
+		want bool
+	}{{plain, true}, {tunnel, false}, {ah, false}} {
+		if got := movePorts(slices.Clone(c.f), 7); got != c.want {
+			t.Errorf("protocol %d: movePorts = %v", c.f[14+9], got)
+		}
 	}
 }

@@ -37,7 +37,11 @@ func main() {
 			err = fmt.Errorf("%d copies", n)
 		}
 		if err == nil {
-			err = gencap.Repeat(os.Stdout, n, func() (io.ReadCloser, error) { return os.Open(os.Args[3]) })
+			var unreached int64
+			unreached, err = gencap.Repeat(os.Stdout, n, func() (io.ReadCloser, error) { return os.Open(os.Args[3]) })
+			if unreached > 0 {
+				fmt.Fprintf(os.Stderr, "gencap: warning: %d frames carry their ports behind a header repeat does not read (a tunnel, an IPv6 extension header, LLC): their connections come back in every copy\n", unreached)
+			}
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "gencap:", err)
