@@ -58,3 +58,18 @@ func FuzzNumberText(f *testing.F) {
 		checkNumberText(t, v, float64(ns)/math.Pow(10, float64(p+1)), p)
 	})
 }
+
+// BenchmarkAppendNumbers writes a packets row's numbers: a frame number,
+// two times' nine decimals, relative sequence numbers, a window.
+func BenchmarkAppendNumbers(b *testing.B) {
+	buf := make([]byte, 0, 256)
+	for i := range b.N {
+		v := uint64(i)
+		buf = appendUint(buf[:0], 3_000_000+v)
+		buf = appendFixed(buf, 123_456_789+v%1000, 9)
+		buf = appendFixed(buf, 987_654_321-v%1000, 9)
+		buf = appendUint(buf, 1_234_567_890+v*1448)
+		buf = appendUint(buf, 65535+v%7)
+		buf = appendFloatFixed(buf, float64(12_345_678+v%1000)/1e6, 6)
+	}
+}

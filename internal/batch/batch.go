@@ -30,7 +30,6 @@ func New[R any](do func(*R) error, failed func(), what string) *Handoff[R] {
 		defer close(h.done)
 		for b := range h.full {
 			h.run(b, do, failed, what)
-			clear(b)
 			h.free <- b[:0] // after a failure too: Add never waits for ever
 		}
 	}()
@@ -58,17 +57,26 @@ func (h *Handoff[R]) run(b []R, do func(*R) error, failed func(), what string) {
 }
 
 // Add hands *r over (a copy: r may be reused at once).
-func (h *Handoff[R]) Add(r *R) { *h.Next() = *r }
+func (h *Handoff[R]) Add(r *R) {
+	h.room()
+	h.cur = append(h.cur, *r)
+}
 
-// Next is the item to fill in place: it is handed over as it is when
-// Next or Finish is called again.
+// Next is the item to fill in place, zero: it is handed over as it is
+// when Next, Add or Finish is called again.
 func (h *Handoff[R]) Next() *R {
+	h.room()
+	var zero R
+	h.cur = append(h.cur, zero)
+	return &h.cur[len(h.cur)-1]
+}
+
+// room sends the batch on once it is full.
+func (h *Handoff[R]) room() {
 	if len(h.cur) == cap(h.cur) {
 		h.full <- h.cur
 		h.cur = <-h.free
 	}
-	h.cur = h.cur[:len(h.cur)+1]
-	return &h.cur[len(h.cur)-1]
 }
 
 // Finish waits for every item to be done and returns do's first error.
