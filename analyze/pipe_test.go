@@ -635,60 +635,39 @@ func TestSsthreshAfterRecoveryHeld(t *testing.T) {
 // segment below the kernel's cwnd, the ssthresh one below.
 func TestTimeoutAfterRenoHold(t *testing.T) {
 	var b builder
-	seq, ms, flight := int64(1), 0.0, int64(0)
-	send := func(n int) {
-		for range n {
-			flight += 1000
-			b.data(ms, seq, 1000, 0).Info.BytesInFlight = flight
-			seq += 1000
-		}
-	}
 	// A first fast retransmit, measured: Reno's half of 8 (the vote).
-	for _, n := range []int{2, 4, 8} {
-		send(n)
-		ms += 100
-		b.ack(ms, seq, 1<<20, 0)
-		flight = 0
-	}
-	send(8)
-	ms += 100
-	for i := range 3 {
-		b.ack(ms+float64(i), seq-8000, 1<<20, DupAck)
-	}
-	b.data(ms+3, seq-8000, 1000, Retransmission).Info.BytesInFlight = 8000
-	ms += 10
-	end := seq
-	send(3)
-	ms += 100
-	b.ack(ms, end, 1<<20, 0) // recovery over, 3000 out
-	flight = 3000
-	send(1) // the window settled at: 4000
-	ms += 100
-	b.ack(ms, seq, 1<<20, 0)
-	flight = 0
+	r := &renoRun{b: &b}
+	end := r.firstRecovery()
+	r.ms += 100
+	b.ack(r.ms, end, 1<<20, 0) // recovery over, 3000 out
+	r.flight = 3000
+	r.send(1) // the window settled at: 4000
+	r.ms += 100
+	b.ack(r.ms, r.seq, 1<<20, 0)
+	r.flight = 0
 	// The second: a window of 12, one lost, nine duplicate ACKs (PRR
 	// sends one for two), the ACK of exactly its end with 5 out, four
 	// duplicate ACKs in the hold, then the timer.
-	send(12)
-	ms += 100
-	head := seq - 12000
+	r.send(12)
+	r.ms += 100
+	head := r.seq - 12000
 	for i := range 3 {
-		b.ack(ms+float64(i), head, 1<<20, DupAck)
+		b.ack(r.ms+float64(i), head, 1<<20, DupAck)
 	}
-	b.data(ms+3, head, 1000, Retransmission)
-	end = seq
+	b.data(r.ms+3, head, 1000, Retransmission)
+	end = r.seq
 	for i := range 8 {
-		b.ack(ms+4+float64(i), head, 1<<20, DupAck)
+		b.ack(r.ms+4+float64(i), head, 1<<20, DupAck)
 		if i%2 == 1 {
-			ms += 0.1
-			send(1)
+			r.ms += 0.1
+			r.send(1)
 		}
 	}
-	ms += 100
-	b.ack(ms, end, 1<<20, 0) // exactly the end: the hold
+	r.ms += 100
+	b.ack(r.ms, end, 1<<20, 0) // exactly the end: the hold
 	hold := len(b.recs)
 	for i := range 4 {
-		b.ack(ms+1+float64(i), end, 1<<20, DupAck)
+		b.ack(r.ms+1+float64(i), end, 1<<20, DupAck)
 	}
 	// In the hold PRR goes on, the duplicate ACKs move nothing.
 	cb := newCwnd(SeriesOptions{Conn: testConn()}).(*cwndBuilder)
@@ -703,7 +682,7 @@ func TestTimeoutAfterRenoHold(t *testing.T) {
 		t.Errorf("in the hold after its duplicate ACKs: PRR on %v, cwnd %d and %d (at the hold's ACK %v), duplicate ACKs counted %d; want PRR on, cwnd as at the hold's ACK, none counted",
 			cb.prr[0].on, cb.prr[0].cwnd, cb.prr[1].cwnd, atHold, cb.pp.dupacks)
 	}
-	b.data(ms+500, end, 1000, Retransmission) // the timer
+	b.data(r.ms+500, end, 1000, Retransmission) // the timer
 	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
 	ss := g.Lookup(SeriesSsthresh)
 	if ss == nil || len(ss.Points) != 3 {

@@ -170,48 +170,69 @@ func TestLossStateHold(t *testing.T) {
 	}
 }
 
+// renoRun is a transfer without SACK built segment by segment: its next
+// sequence number, time (ms) and the flight its data segments carry.
+type renoRun struct {
+	b      *builder
+	seq    int64
+	ms     float64
+	flight int64
+}
+
+// send sends n segments of 1000 bytes at the run's time.
+func (r *renoRun) send(n int) {
+	for range n {
+		r.flight += 1000
+		r.b.data(r.ms, r.seq, 1000, 0).Info.BytesInFlight = r.flight
+		r.seq += 1000
+	}
+}
+
+// firstRecovery starts the run: slow start to a window of 8 segments, the
+// first of the last 8 lost, three duplicate ACKs, its resend and three
+// new segments. It returns the recovery's end (the highest sequence sent
+// before it).
+func (r *renoRun) firstRecovery() (end int64) {
+	r.seq = 1
+	for _, n := range []int{2, 4, 8} {
+		r.send(n)
+		r.ms += 100
+		r.b.ack(r.ms, r.seq, 1<<20, 0)
+		r.flight = 0
+	}
+	r.send(8)
+	r.ms += 100
+	for i := range 3 {
+		r.b.ack(r.ms+float64(i), r.seq-8000, 1<<20, DupAck)
+	}
+	r.b.data(r.ms+3, r.seq-8000, 1000, Retransmission).Info.BytesInFlight = 8000
+	r.ms += 10
+	end = r.seq
+	r.send(3)
+	return end
+}
+
 // renoVoted starts a transfer without SACK whose first fast retransmit,
 // from a window of 8 segments, settles at 4 (Reno's half: the vote),
 // then grows to 12 segments; it gives the next sequence number and time.
 func renoVoted(b *builder) (seq int64, ms float64) {
-	seq, flight := int64(1), int64(0)
-	send := func(n int) {
-		for range n {
-			flight += 1000
-			b.data(ms, seq, 1000, 0).Info.BytesInFlight = flight
-			seq += 1000
-		}
-	}
-	for _, n := range []int{2, 4, 8} {
-		send(n)
-		ms += 100
-		b.ack(ms, seq, 1<<20, 0)
-		flight = 0
-	}
-	send(8)
-	ms += 100
-	for i := range 3 {
-		b.ack(ms+float64(i), seq-8000, 1<<20, DupAck)
-	}
-	b.data(ms+3, seq-8000, 1000, Retransmission).Info.BytesInFlight = 8000
-	ms += 10
-	e := seq
-	send(3)
-	ms += 100
-	b.ack(ms, e+1000, 1<<20, 0) // above the recovery's end: no hold
-	flight = 2000
-	send(2)
-	ms += 100
-	b.ack(ms, seq, 1<<20, 0)
-	flight = 0
-	send(8)
-	ms += 100
-	b.ack(ms, seq, 1<<20, 0)
-	flight = 0
-	send(12)
-	ms += 100
-	b.ack(ms, seq, 1<<20, 0)
-	return seq, ms
+	r := &renoRun{b: b}
+	e := r.firstRecovery()
+	r.ms += 100
+	b.ack(r.ms, e+1000, 1<<20, 0) // above the recovery's end: no hold
+	r.flight = 2000
+	r.send(2)
+	r.ms += 100
+	b.ack(r.ms, r.seq, 1<<20, 0)
+	r.flight = 0
+	r.send(8)
+	r.ms += 100
+	b.ack(r.ms, r.seq, 1<<20, 0)
+	r.flight = 0
+	r.send(12)
+	r.ms += 100
+	b.ack(r.ms, r.seq, 1<<20, 0)
+	return r.seq, r.ms
 }
 
 // TestPRRFallWithoutSACK: in a fast retransmit's recovery without SACK
