@@ -32,7 +32,8 @@ func sweepCommand(e *env) *cli.Command {
 			"--cols (fixed_tcp_...). The metric (--metric) is a number column of summary (for a TCP flow,\n" +
 			"its main direction) or of flows (throughput_bps received for UDP, at a receiver-side\n" +
 			"capture; app_lost_packets, app_jitter_ms). Each capture's main flow is the one that\n" +
-			"carried the most payload (--proto: of that transport). A metric of compare's is one too:\n" +
+			"carried the most payload (--proto: of that transport; --filter: of the flows it matches).\n" +
+			"A metric of compare's is one too:\n" +
 			"delivered_<time>_bytes, time_to_<size>_within_s (time_to_bytes=<size>), for TCP, from\n" +
 			"time 0 as --align sets it.\n" +
 			"-o with .png .svg .pdf draws the\n" +
@@ -183,7 +184,7 @@ func (m sweepMetric) transfer() bool { return m.at != nil || m.to != nil }
 
 // sweepRun reads one capture of a sweep: its parameters from its file
 // name, its main flow (the one that carried the most payload, of proto
-// when set) and the metric of it.
+// when set, of those keep keeps when set) and the metric of it.
 func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string, keep func(*reassembly.FlowView) bool) (sweep.Run, fileResult) {
 	metric := m.name
 	run := sweep.Run{File: in.name, Params: pf.Values(in.name)}
