@@ -201,6 +201,9 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 		k.probes++
 		if math.Abs(v-allowed) <= 0.1*allowed {
 			k.within++
+		} else if os.Getenv("TCPVIZ_KERNEL_DEBUG") != "" {
+			fmt.Printf("cwnd missed %.4f s after the line's start (%s): kernel cwnd %d segments, window %.1f, allowed %.1f; the line %.1f\n",
+				float64(ns-first)/1e9, state, e.SndCwnd, float64(e.SndWnd)/float64(mss), allowed/float64(mss), v/float64(mss))
 		}
 	}
 	if s := g.Lookup(SeriesTLP); s != nil {
@@ -259,55 +262,55 @@ var kernelFloor = map[string]struct {
 	repairBand     float64 // the recovery-or-loss band's floor where it is below 95%
 	stateBand      float64 // the four states' floor where it is below 97%
 }{
-	"kn_geo_reno_loss":  {0.96, 0.99, 0, 0, 0},
-	"kn_geo_cubic_loss": {0.98, 0.99, 0, 0, 0},
+	"kn_geo_reno_loss":  {0.99, 0.99, 0, 0, 0},
+	"kn_geo_cubic_loss": {0.99, 0.99, 0, 0, 0},
 	"kn_bloat_cubic":    {0.99, 0.99, 0, 0, 0},
-	"kn_reverse_cubic":  {0.98, 0.99, 0, 0, 0},
-	"kn_vsat_cubic_rto": {0.98, 0.99, 0, 0, 0}, // PRR's window held through the NewReno stalls, and at ACKs no send followed
+	"kn_reverse_cubic":  {0.99, 0.99, 0, 0, 0},
+	"kn_vsat_cubic_rto": {0.99, 0.99, 0, 0, 0}, // PRR's window held through the NewReno stalls, and at ACKs no send followed
 	"kn_bloat_reno":     {0.99, 0.99, 0, 0, 0},
-	"kn_rwnd_limited":   {0.97, 0, 0, 0, 0},
-	"kn_pep_cubic_loss": {0.865, 0, 0, 0, 0},
-	"kn_small_reno":     {0.97, 0.99, 0, 0, 0}, // bundled: DELAY=50ms RATE=2 LOSS=0.01 QUEUE=20000 DUR=6 CC=reno
+	"kn_rwnd_limited":   {0.99, 0, 0, 0, 0},
+	"kn_pep_cubic_loss": {0.93, 0, 0, 0, 0},    // a leg the sender seldom fills: Linux's window where it did not (openWindow: slow start's growth, idle restarts), was 87%
+	"kn_small_reno":     {0.98, 0.99, 0, 0, 0}, // bundled: DELAY=50ms RATE=2 LOSS=0.01 QUEUE=20000 DUR=6 CC=reno
 	"kn_small_cubic":    {0.98, 0.99, 0, 0, 0}, // bundled: DELAY=40ms, else the same, CC=cubic
 	"kn_bbr_loss":       {0.81, 0, 0, 0, 0},    // BBR: its cwnd is its model's cap; no ssthresh drawn (BBR has none)
 	// Bundled in testdata/kernel-heldout (its README gives the settings):
 	// recorded while this estimate was made (kh_, its tuning set) and
 	// after it (kq_, held out: the four below 90% are the bar's misses).
-	"kh_cubic_jitter":      {0.96, 0.90, 0, 0, 0},
-	"kh_cubic_nosack_loss": {0.98, 0.99, 0, 0, 0},
-	"kh_cubic_nosack_q":    {0.94, 0.99, 0, 0, 0},
-	"kh_cubic_q30k":        {0.98, 0.99, 0, 0, 0},
+	"kh_cubic_jitter":      {0.965, 0.90, 0, 0, 0},
+	"kh_cubic_nosack_loss": {0.99, 0.99, 0, 0, 0},
+	"kh_cubic_nosack_q":    {0.95, 0.99, 0, 0, 0},
+	"kh_cubic_q30k":        {0.99, 0.99, 0, 0, 0},
 	"kh_reno_1m_3pct":      {0.94, 0.92, 0, 0, 0},
-	"kh_reno_geo_q":        {0.96, 0.99, 0, 0, 0},
-	"kh_reno_nosack_1":     {0.96, 0.99, 0, 0, 0},
-	"kh_reno_nosack_q":     {0.98, 0.99, 0, 0, 0},
-	"kh_reno_rto":          {0.92, 0.99, 0, 0, 0},
-	"kq_cubic_20m_loss":    {0.98, 0.99, 0, 0, 0},
+	"kh_reno_geo_q":        {0.98, 0.99, 0, 0, 0},
+	"kh_reno_nosack_1":     {0.97, 0.99, 0, 0, 0},
+	"kh_reno_nosack_q":     {0.99, 0.99, 0, 0, 0},
+	"kh_reno_rto":          {0.95, 0.99, 0, 0, 0},
+	"kq_cubic_20m_loss":    {0.99, 0.99, 0, 0, 0},
 	"kq_cubic_bigq":        {0.99, 0.99, 0, 0, 0},
-	"kq_cubic_nosack_geo":  {0.96, 0.99, 0, 0, 0},
-	"kq_cubic_rto_heavy":   {0.90, 0.93, 0, 0, 0},
-	"kq_reno_2m_loss2":     {0.97, 0.91, 0, 0, 0}, // looked at once: its re-entered recovery gave the ssthresh rule at a re-entry; PRR's window where the receiver's window was full in recovery (ackWithoutSend), was 94%
-	"kq_reno_nosack_loss2": {0.97, 0.89, 0, 0, 0}, // its timeout in recovery: the loss state's window, slow start to ssthresh at go-back-N's cumulative ACKs (lossState), was 85%
-	"kq_reno_nots":         {0.97, 0.99, 0, 0, 0},
-	"kq_reno_reverse_ba":   {0.98, 0.99, 1, 0, 0}, // the kernel's record ends before the sender's last two resends (the lab stops it with the client)
+	"kq_cubic_nosack_geo":  {0.975, 0.99, 0, 0, 0},
+	"kq_cubic_rto_heavy":   {0.91, 0.93, 0, 0, 0},
+	"kq_reno_2m_loss2":     {0.98, 0.91, 0, 0, 0}, // looked at once: its re-entered recovery gave the ssthresh rule at a re-entry; PRR's window where the receiver's window was full in recovery (ackWithoutSend), was 94%
+	"kq_reno_nosack_loss2": {0.98, 0.89, 0, 0, 0}, // its timeout in recovery: the loss state's window, slow start to ssthresh at go-back-N's cumulative ACKs (lossState), was 85%
+	"kq_reno_nots":         {0.99, 0.99, 0, 0, 0},
+	"kq_reno_reverse_ba":   {0.99, 0.99, 1, 0, 0}, // the kernel's record ends before the sender's last two resends (the lab stops it with the client)
 	// Recorded after the rules of 2026-12-03's third session were written
 	// (kw_, held out from them: 2 of 6 met the bar before them, 3 after).
-	"kw_reno_nosack_2pct":   {0.97, 0.99, 0, 0.94, 0}, // the loss state's window and its RFC 6582 hold (lossState), was 85%
-	"kw_cubic_nosack_geo2":  {0.96, 0.99, 0, 0, 0},
-	"kw_cubic_nosack_q15k":  {0.98, 0.99, 0, 0, 0},
-	"kw_reno_sack_q40k_l05": {0.95, 0.99, 0, 0, 0},
-	"kw_cubic_sack_l2":      {0.92, 0.91, 0, 0, 0},    // one recovery was drawn as a timeout until RACK's loss at the end of recovery re-entered it (lostAbove)
-	"kw_reno_nosack_vsat":   {0.93, 0.99, 0, 0.94, 0}, // PRR's window at ACKs no send followed, was 87%
+	"kw_reno_nosack_2pct":   {0.98, 0.99, 0, 0.94, 0}, // the loss state's window and its RFC 6582 hold (lossState), was 85%
+	"kw_cubic_nosack_geo2":  {0.98, 0.99, 0, 0, 0},
+	"kw_cubic_nosack_q15k":  {0.99, 0.99, 0, 0, 0},
+	"kw_reno_sack_q40k_l05": {0.97, 0.99, 0, 0, 0},
+	"kw_cubic_sack_l2":      {0.93, 0.91, 0, 0, 0},    // one recovery was drawn as a timeout until RACK's loss at the end of recovery re-entered it (lostAbove)
+	"kw_reno_nosack_vsat":   {0.95, 0.99, 0, 0.94, 0}, // PRR's window at ACKs no send followed, was 87%
 	// Recorded on 2026-12-03 before the rules of that day's fourth
 	// session (kv_, held out from them: all six met the bar before them).
-	"kv_geo_reno_nosack": {0.97, 0.99, 0, 0, 0},
+	"kv_geo_reno_nosack": {0.98, 0.99, 0, 0, 0},
 	"kv_cubic_20m_q30k":  {0.99, 0.99, 0, 0, 0},
-	"kv_reno_3pct_40ms":  {0.93, 0.92, 0, 0, 0},
+	"kv_reno_3pct_40ms":  {0.94, 0.92, 0, 0, 0},
 	// Jitter without SACK: 167 entries into disorder (a duplicate ACK,
 	// then a new one), each a probe off at its ends, where the kernel's
 	// probe gives the state before the ACK it fires for: 95.5% of states.
 	"kv_cubic_nosack_jitter": {0.98, 0.99, 0, 0, 0.955},
-	"kv_vsat_reno_rto":       {0.98, 0.99, 0, 0, 0},
+	"kv_vsat_reno_rto":       {0.99, 0.99, 0, 0, 0},
 	"kv_cubic_ackloss":       {0.97, 0.99, 0, 0, 0},
 }
 
@@ -348,7 +351,7 @@ func TestSenderStateAgainstKernel(t *testing.T) {
 				capture += ".gz" // bundled ones are compressed
 			}
 			k := scoreAgainstKernel(t, capture, kernel)
-			t.Logf("%s: cwnd within 10%% at %.0f%% of %d probes; ssthresh within 10%% at %.0f%% of %d episodes; episodes kernel %d recovery + %d loss, graph %d fast + %d timeout; congestion control %s (%s)",
+			t.Logf("%s: cwnd within 10%% at %.1f%% of %d probes; ssthresh within 10%% at %.0f%% of %d episodes; episodes kernel %d recovery + %d loss, graph %d fast + %d timeout; congestion control %s (%s)",
 				name, 100*k.share(), k.probes, 100*k.ssShare(), k.ssProbes, k.recovery, k.loss, k.fast, k.timeout, k.stats.CongestionControl, k.stats.CongestionControlReason)
 			t.Logf("%s: %d tail-loss probes drawn, %d the kernel's", name, k.tlps, k.tlpsKernel)
 			t.Logf("%s: state bands: the kernel's recovery or loss at %d probes, the same band at %.0f%%; open or disorder at %d, no repair band at %.0f%%; the same of four states at %.0f%%; receive-window limited at %d probes, in its band at %.0f%%",
@@ -439,7 +442,7 @@ func TestReceiverSideCwndAgainstKernel(t *testing.T) {
 	for name, floor := range kernelRxFloor {
 		t.Run(name, func(t *testing.T) {
 			k := scoreAgainstKernel(t, filepath.Join(dir, name+".rx.pcap"), filepath.Join(dir, name+".kernel.jsonl.gz"))
-			t.Logf("%s at the receiver: cwnd within 10%% at %.0f%% of %d probes", name, 100*k.share(), k.probes)
+			t.Logf("%s at the receiver: cwnd within 10%% at %.1f%% of %d probes", name, 100*k.share(), k.probes)
 			if k.share() < floor {
 				t.Errorf("within 10%% at %.1f%% of probes, below the floor %.0f%%", 100*k.share(), 100*floor)
 			}
@@ -477,7 +480,7 @@ func TestSenderStateHeldOut(t *testing.T) {
 				capture += ".gz" // as testdata/kernel-heldout keeps them
 			}
 			k := scoreAgainstKernel(t, capture, kernel)
-			t.Logf("%s: cwnd %.0f%% of %d probes; ssthresh %.0f%% of %d; episodes kernel %d+%d, graph %d+%d; %s (%s); states %.0f%%",
+			t.Logf("%s: cwnd %.1f%% of %d probes; ssthresh %.0f%% of %d; episodes kernel %d+%d, graph %d+%d; %s (%s); states %.0f%%",
 				name, 100*k.share(), k.probes, 100*k.ssShare(), k.ssProbes, k.recovery, k.loss, k.fast, k.timeout,
 				k.stats.CongestionControl, k.stats.CongestionControlReason, 100*k.stateShare())
 			cc := ""

@@ -57,8 +57,12 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     sent, less SACKed and deemed lost, plus resent (RFC 6675's pipe,
 //     which Linux's cwnd caps; during recovery PRR sets cwnd to it) — at
 //     the burst's first send, a step line. Outside loss recovery the
-//     largest pipe of the last two round trips: the window changes little
-//     within one, while the sender does not fill it at every moment. Where
+//     largest pipe of the last two round trips (the window changes little
+//     within one, while the sender does not fill it at every moment), or
+//     where the sender did not fill it Linux's window there (openWindow:
+//     slow start's growth at each ACK of new data, drawn at the ACK;
+//     the restart after an idle RTO; the fall after an RTO unfilled), no
+//     more than the receiver's window. Where
 //     the receiver's window or the application held the sender back, the
 //     line is what was used, a lower bound — except in a fast-retransmit
 //     episode without SACK, or with SACK at ACKs that left the receiver's
@@ -206,6 +210,10 @@ type cwndBuilder struct {
 	deferred []deferredStep
 	shown    int64
 	wasIn    bool // in an episode before the last data segment
+	// open: the window outside recovery where the sender did not fill
+	// it (openWindow).
+	open      openWindow
+	heldBurst bool // a hold came in the burst (senderHeld)
 }
 
 // deferredStep is a step of the line waiting for the algorithm: its
@@ -460,6 +468,7 @@ func (b *cwndBuilder) flush() {
 		return
 	}
 	b.burst = false
+	defer func() { b.heldBurst = false }()
 	v := b.pp.pipe()
 	if b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge && v < b.line && !(b.ep.inEpisode && !b.epFast) {
 		// Held by the receive window (less than a segment left in it):
@@ -472,6 +481,10 @@ func (b *cwndBuilder) flush() {
 
 	if !b.ep.inEpisode {
 		v = b.roundMax(b.burstTime, v)
+		if !b.prr[0].on && !b.prr[1].on && !b.loss[0].on && !b.loss[1].on {
+			w := b.open.burst(b.burstTime, b.pp.pipe(), v, b.pp.high-b.pp.una, b.pp.high, b.pp.una, b.pp.maxSeg, b.rtt(), b.rto(), b.heldBurst)
+			v = max(v, b.rwndAllowed(w))
+		}
 	} else {
 		b.recent = b.recent[:0]
 	}
@@ -588,6 +601,7 @@ func (b *cwndBuilder) ackWithoutSend() {
 // measured or (guessed) not.
 func (b *cwndBuilder) emitSsthresh(v float64, guessed bool) {
 	b.pendingBasis.guessed = guessed
+	b.open.ssthresh = int64(v)
 	if b.pending {
 		p := b.pendingPoint
 		p.V[0] = v
@@ -675,6 +689,40 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 
 type timedValue struct{ t, v int64 }
 
+// rto is the sender's retransmission timeout as Linux sets it from the
+// latest RTT (rtoOf).
+func (b *cwndBuilder) rto() int64 { return rtoOf(b.rtt()) }
+
+// rtt is the latest RTT (RACK's), else the least.
+func (b *cwndBuilder) rtt() int64 {
+	if b.pp.rackRTT > 0 {
+		return b.pp.rackRTT
+	}
+	return b.pp.minRTT
+}
+
+// rwndAllowed is the window w no more than the receiver's last window.
+func (b *cwndBuilder) rwndAllowed(w int64) int64 {
+	if b.rwnd >= 0 {
+		return min(w, b.rwnd)
+	}
+	return w
+}
+
+// openAck grows the window outside recovery at ACK r, which delivered
+// delivered bytes (openWindow.ack), and draws it there when it rose
+// above the line.
+func (b *cwndBuilder) openAck(r *Record, delivered int64) {
+	w := b.rwndAllowed(b.open.ack(delivered))
+	if w <= b.line || len(b.deferred) > 0 || b.line < 0 || !b.f.inTime(r.Time) {
+		return
+	}
+	b.set.add(SeriesCwnd, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(w)}})
+	b.line, b.lineTime = w, r.Time
+	b.lastFrame, b.lastTime = r.Frame, r.Time
+	b.recent = append(b.recent[:0], timedValue{r.Time, w})
+}
+
 // roundMax adds the burst value v at time t and gives the largest of the
 // last two round trips (of the latest RTT sample).
 func (b *cwndBuilder) roundMax(t, v int64) int64 {
@@ -738,8 +786,13 @@ func (b *cwndBuilder) add(r *Record) {
 		kind, from := b.held.data(r.Time, n, r.Info.BytesInFlight, b.rwnd, ev.start, b.ep.inEpisode,
 			r.Info.Flags&Retransmission != 0, b.newAckSeen, b.lastNewAck, b.ackRTTMin)
 		b.hold(kind, from, r)
+		b.heldBurst = b.heldBurst || kind != heldNo
 		b.lastDataFrame = r.Frame
 		b.moveState(r)
+		if ev.start {
+			b.open.reset()
+		}
+		b.open.send(r.Time, b.pp.high-b.pp.una, b.ep.maxSeg, b.rto())
 		b.pp.data(r.Seq, end, r.Time)
 		for i := range b.prr {
 			b.prr[i].out += n
@@ -855,6 +908,12 @@ func (b *cwndBuilder) add(r *Record) {
 		// (tcp_cwnd_reduction's newly_acked_sacked), for PRR's window
 		// where the receiver's window holds the sender (see below).
 		b.prrAck(b.pp.delivered-delivered, b.pp.pipe(), b.pp.una > una)
+	}
+	if b.pp.una > una && !b.ep.inEpisode && !hold && !lossHold && !b.prr[0].on && !b.prr[1].on && !b.loss[0].on && !b.loss[1].on {
+		// Linux raises cwnd only at an ACK of new data
+		// (tcp_may_raise_cwnd: FLAG_DATA_ACKED), by what it acknowledged
+		// or SACKed (tcp_cong_control's acked_sacked).
+		b.openAck(r, b.pp.delivered-delivered)
 	}
 	b.disorderAfter(dup, b.pp.sackMarks > marks, a.above)
 	b.bbrAck(r.Time, b.pp.delivered-delivered, b.pp.lostBytes-lost, b.ep.inEpisode && !b.bbrInEp, b.bbrInEp && !b.ep.inEpisode)

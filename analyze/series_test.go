@@ -254,12 +254,14 @@ func TestCwndSeries(t *testing.T) {
 		ms += 100
 		b.ack(ms, seq, 1<<20, 0)
 	}
-	send(8)
+	// The window is 16000 now (slow start: each ACK adds what it
+	// acknowledged), which the fourth round fills.
+	send(16)
 	ms += 100
-	b.ack(ms, seq-8000, 1<<20, DupAck) // the round's first segment lost
-	b.ack(ms+0.5, seq-8000, 1<<20, DupAck)
-	b.ack(ms+1, seq-8000, 1<<20, DupAck)              // the third: without SACK, fast retransmit
-	r := b.data(ms+2, seq-8000, 1000, Retransmission) // fast retransmit
+	b.ack(ms, seq-16000, 1<<20, DupAck) // the round's first segment lost
+	b.ack(ms+0.5, seq-16000, 1<<20, DupAck)
+	b.ack(ms+1, seq-16000, 1<<20, DupAck)              // the third: without SACK, fast retransmit
+	r := b.data(ms+2, seq-16000, 1000, Retransmission) // fast retransmit
 	r.Info.BytesInFlight = 8000
 	recovered := seq // everything sent before the loss
 	ms += 10
@@ -282,21 +284,19 @@ func TestCwndSeries(t *testing.T) {
 	if cw == nil || len(cw.Points) < 4 || cw.Points[0].V[0] != 2000 || cw.Points[1].V[0] != 4000 || cw.Points[2].V[0] != 8000 {
 		t.Fatalf("cwnd estimate %+v", cw)
 	}
-	// The first loss's ssthresh is the window settled at once recovery
-	// ended (4000: measured, as Reno's half of 8000); the timeout's, with
-	// nothing after it, half its flight.
+	// The first loss's ssthresh is Reno's half of the window at the loss
+	// (8000 of 16000); the timeout's, with nothing after it, half its
+	// flight.
 	ss := g.Lookup(SeriesSsthresh)
-	if ss == nil || len(ss.Points) != 2 || ss.Points[0].V[0] != 4000 || ss.Points[1].V[0] != 2000 {
-		t.Errorf("ssthresh %+v: want 4000 at the first loss, 2000 at the timeout", ss)
+	if ss == nil || len(ss.Points) != 2 || ss.Points[0].V[0] != 8000 || ss.Points[1].V[0] != 2000 {
+		t.Errorf("ssthresh %+v: want 8000 at the first loss, 2000 at the timeout", ss)
 	}
 	if f, to := g.Lookup(SeriesFastLoss), g.Lookup(SeriesRTOLoss); f == nil || to == nil || len(f.Points) != 1 || len(to.Points) != 1 {
 		t.Errorf("loss marks: fast %+v, timeout %+v", f, to)
 	}
-	// The largest estimate is the pipe in recovery, 8000: 8 segments
-	// out, three duplicate ACKs standing for three that left (no SACK),
-	// three new ones sent.
-	if !g.Zoom.HasYMax || g.Zoom.YMax != 12000 {
-		t.Errorf("y zoom %+v: want the 1 MB window cut at 1.5 × 8000", g.Zoom)
+	// The largest estimate is the fourth round's window, 16000.
+	if !g.Zoom.HasYMax || g.Zoom.YMax != 24000 {
+		t.Errorf("y zoom %+v: want the 1 MB window cut at 1.5 × 16000", g.Zoom)
 	}
 }
 

@@ -1,0 +1,146 @@
+package analyze
+
+// openWindow follows a Linux sender's congestion window outside loss
+// recovery where the capture cannot measure it because the sender did not
+// fill it (the application or the receiver's window held it back). There
+// Linux's cwnd does not fall with the flight; it
+//   - grows in slow start while at least half of it was used
+//     (tcp_is_cwnd_limited: cwnd < 2 × max_packets_out; tcp_slow_start:
+//     by the segments each ACK delivers, up to ssthresh);
+//   - falls halfway to what was used once an RTO passed without the
+//     sender filling it (tcp_cwnd_application_limited, RFC 7661's spirit);
+//   - restarts from the initial window, halved once per RTO of idleness
+//     but no lower, at the first send after an idle RTO with nothing
+//     outstanding (tcp_cwnd_restart, RFC 2861; net.ipv4's
+//     tcp_slow_start_after_idle, on by default).
+//
+// The cwnd line is the larger of this window (no more than the receiver's
+// window allowed) and the pipe measured. A loss episode ends it (reset);
+// the next burst measured after the episode starts it again.
+type openWindow struct {
+	w        int64 // the window, bytes; 0 unknown
+	ssthresh int64 // the last episode's, bytes; 0 none yet (slow start)
+	// tcp_cwnd_validate's: the most outstanding in the current window of
+	// data (until the cumulative ACK passes usageSeq).
+	maxOut, usageSeq int64
+	used             int64 // the most outstanding since stamp (snd_cwnd_used)
+	stamp            int64 // when the window was last filled (snd_cwnd_stamp)
+	lastSend         int64 // the last data segment's time (lsndtime)
+	sent             bool
+	// ssOver: the first slow start is over (a loss episode, or the
+	// sender stopped filling a window it had data for: HyStart), after
+	// which the window grows only as measured.
+	ssOver bool
+	// shortSince: the first burst since which the sender, not held,
+	// kept short of the window (shortSet).
+	shortSince int64
+	shortSet   bool
+	shortN     int
+}
+
+// shortBursts is how many bursts in a row, not held, that stop short of
+// the window end the first slow start (see burst).
+const shortBursts = 3
+
+// initialWindow is Linux's initial window (TCP_INIT_CWND, RFC 6928), in
+// segments.
+const initialWindow = 10
+
+// reset forgets the window: a loss episode sets it.
+func (o *openWindow) reset() {
+	*o = openWindow{ssthresh: o.ssthresh, lastSend: o.lastSend, sent: o.sent, ssOver: true}
+}
+
+// rto is Linux's retransmission timeout for a smoothed RTT of rtt
+// (0: none yet): the RTT and at least TCP_RTO_MIN of variance; 1 s
+// before any (RFC 6298).
+func rtoOf(rtt int64) int64 {
+	if rtt <= 0 {
+		return 1e9
+	}
+	return rtt + 200e6
+}
+
+// send takes a data segment sent at t, before it was sent: out bytes
+// outstanding (snd_nxt − snd_una), of seg bytes at most. It restarts the
+// window after an idle RTO.
+func (o *openWindow) send(t, out, seg, rto int64) {
+	if o.sent && out == 0 && o.w > 0 && t-o.lastSend > rto {
+		restart := min(initialWindow*seg, o.w)
+		c := o.w
+		for d := t - o.lastSend - rto; d > 0 && c > restart; d -= rto {
+			c >>= 1
+		}
+		o.raiseSsthresh()
+		o.w, o.stamp, o.used = max(c, restart), t, 0
+	}
+	o.lastSend, o.sent = t, true
+}
+
+// raiseSsthresh is tcp_current_ssthresh kept as ssthresh before the window
+// falls outside recovery: at least three quarters of it.
+func (o *openWindow) raiseSsthresh() {
+	if o.ssthresh > 0 {
+		o.ssthresh = max(o.ssthresh, o.w/2+o.w/4)
+	}
+}
+
+// burst takes the pipe measured after a burst of sends at t (the window
+// the sender used), out bytes outstanding (high − una, at una), of seg
+// bytes at most, and held: something other than the window held the
+// sender since the last burst (senderHeld); it gives the window.
+func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rtt, rto int64, held bool) int64 {
+	if o.w == 0 {
+		o.w, o.stamp, o.used = max(pipe, measured), t, 0
+		o.maxOut, o.usageSeq = out, high
+		return o.w
+	}
+	if una >= o.usageSeq || out > o.maxOut {
+		o.maxOut, o.usageSeq = out, high
+	}
+	switch {
+	case o.ssOver || pipe+seg >= o.w:
+		o.shortSet = false
+	case held:
+	case !o.shortSet:
+		o.shortSince, o.shortSet, o.shortN = t, true, 1
+	case o.shortN+1 < shortBursts && t-o.shortSince < rtt:
+		o.shortN++
+	default:
+		// In slow start a sender with data waiting sends at once what
+		// each ACK lets go; for three bursts in a row, or a round trip,
+		// it stopped short of the window grown (one can: an ACK the
+		// capture saw amid a train of sends): the kernel's is not that,
+		// slow start ended (HyStart) at what it sent.
+		o.w, o.ssOver, o.shortSet = measured, true, false
+	}
+	o.w = max(o.w, pipe)
+	if pipe+seg > o.w || o.slowStart() && o.w < 2*o.maxOut {
+		o.used, o.stamp = 0, t
+		return o.w
+	}
+	o.used = max(o.used, out)
+	if t-o.stamp >= rto {
+		if used := max(o.used, initialWindow*seg); used < o.w {
+			o.raiseSsthresh()
+			o.w = (o.w + used) / 2
+		}
+		o.used, o.stamp = 0, t
+	}
+	return o.w
+}
+
+func (o *openWindow) slowStart() bool { return !o.ssOver && (o.ssthresh == 0 || o.w < o.ssthresh) }
+
+// ack takes what an ACK newly delivered (acknowledged or SACKed), bytes,
+// and gives the window after it: slow start grows it while at least half
+// was used.
+func (o *openWindow) ack(delivered int64) int64 {
+	if o.w > 0 && delivered > 0 && o.slowStart() && o.w < 2*o.maxOut {
+		o.w += delivered
+		if o.ssthresh > 0 {
+			o.w = min(o.w, o.ssthresh)
+		}
+	}
+	return o.w
+}
