@@ -29,7 +29,7 @@ import (
 // 0.7), at least two segments; β is that over the flight when the first
 // duplicate ACK or SACK came (fast retransmits only: after a timeout the
 // window restarts from one segment). The diagnosis reads drop events, the
-// same rule without re-entry (dropIn).
+// same rule without re-entry (dropEvents), as the path's loss_events.
 type lossEpisodes struct {
 	started    bool
 	high       int64 // highest end of data sent
@@ -94,11 +94,8 @@ type lossEpisodes struct {
 	// duplicate ACKs before one start none.
 	renoHold bool
 	holdAt   int64
-	// Drop events, what the diagnosis reads of the path: a resend
-	// outside the last one's repair (the episode rule without re-entry),
-	// until everything sent before it is acknowledged.
-	dropIn  bool
-	dropEnd int64
+	// Drop events, what the diagnosis reads of the path (dropEvents).
+	drop dropEvents
 	// In an episode: the cumulative ACK at which its first unacknowledged
 	// segment was last resent, and whether SACK blocks came since.
 	headAt             int64
@@ -113,6 +110,44 @@ type lossEpisodes struct {
 }
 
 const maxEpisodeStarts = 4096
+
+// dropEvents is the loss-episode rule without re-entry: the drop events
+// the diagnosis reads (lossEpisodes) and the path's loss_events (pathDir),
+// each fed the resends it sees. A resend that is a loss signal (see
+// noLossSignal) starts one unless one is under way; it lasts until
+// everything sent before it (end) is acknowledged.
+type dropEvents struct {
+	in  bool
+	end int64
+}
+
+// resend takes a resend that is a loss signal, with high the highest end
+// sent, and tells whether a drop event started there.
+func (d *dropEvents) resend(high int64) bool {
+	if d.in {
+		return false
+	}
+	d.in, d.end = true, high
+	return true
+}
+
+// ack takes the cumulative ACK.
+func (d *dropEvents) ack(ack int64) {
+	if d.in && ack >= d.end {
+		d.in = false
+	}
+}
+
+// noLossSignal tells which resends of [seq, end) say nothing of a loss,
+// with high the highest end sent and cumAck the cumulative ACK (if
+// haveAck): spurious — of bytes already acknowledged (Wireshark's
+// spurious retransmission), or a zero-window probe (zwp) — and tlp, a
+// tail-loss probe (RFC 8985: the last segment sent again, earlier ones
+// unacknowledged, and no signal — duplicate ACK or SACK — since the last
+// new ACK: Linux stays open).
+func noLossSignal(seq, end, high, cumAck int64, haveAck, signal, zwp bool) (spurious, tlp bool) {
+	return haveAck && end <= cumAck || zwp, !signal && end == high && haveAck && seq > cumAck
+}
 
 // intervalCV is the coefficient of variation of the segments sent between
 // one episode's start and the next's, the interval before the first (slow
@@ -199,8 +234,7 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 	if flight >= 0 {
 		e.lastFlight = flight
 	}
-	spurious := e.haveAck && end <= e.cumAck || flags&(SpuriousRetrans|ZeroWindowProbe) != 0
-	tlp := e.signals == 0 && end == e.high && e.haveAck && seq > e.cumAck
+	spurious, tlp := noLossSignal(seq, end, e.high, e.cumAck, e.haveAck, e.signals > 0, flags&(SpuriousRetrans|ZeroWindowProbe) != 0)
 	if e.started && seq < e.high {
 		if e.rtx == nil {
 			e.rtx = new([64][3]int64)
@@ -233,8 +267,8 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		}
 		e.headAt, e.headSet, e.sackSince = e.cumAck, true, false
 	}
-	if e.started && seq < e.high && !e.dropIn && !spurious && !tlp {
-		ev.drop, e.dropIn, e.dropEnd = true, true, e.high
+	if e.started && seq < e.high && !spurious && !tlp && e.drop.resend(e.high) {
+		ev.drop = true
 		if len(e.starts) < maxEpisodeStarts {
 			e.starts = append(e.starts, e.sent)
 		}
@@ -301,15 +335,13 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 		e.signals++
 	}
 	e.sackSince = e.sackSince || above
-	if e.dropIn && ack >= e.dropEnd {
-		e.dropIn = false
-	}
+	e.drop.ack(ack)
 	if e.inEpisode && ack >= e.episodeEnd {
 		e.inEpisode, e.await, e.awaitFlight, e.endedAt = false, true, e.lossFlight, a.time
 		e.renoHold, e.holdAt = !e.sackSeen && ack == e.episodeEnd, ack
 		if (above || e.sackSeen && e.lostAbove(ack)) && e.high > ack && !e.reordSeen {
 			// The same drops' repair, not a drop event of its own
-			// (dropIn), no β of its own (the window before it is the
+			// (drop), no β of its own (the window before it is the
 			// one recovery left); the last episode's ssthresh is still
 			// the flight of the next segment sent.
 			e.begin(true)

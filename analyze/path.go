@@ -105,7 +105,9 @@ type PathStats struct {
 	PeerMaxRwnd int64
 	// LossEvents counts recovery episodes (a retransmission outside an
 	// episode starts one; it ends when everything sent before it is
-	// acknowledged): each is a congestion-window reduction unless undone.
+	// acknowledged; the tracker's rule, dropEvents, with its exceptions
+	// at a sender-side capture): each is a congestion-window reduction
+	// unless undone.
 	LossEvents int64
 	// LossEventsSpurious counts the episodes all of whose retransmissions
 	// were proven spurious (a cwnd reduction caused by reordering or delay).

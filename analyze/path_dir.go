@@ -51,10 +51,12 @@ type pathDir struct {
 	// the only records a late original can prove (see addData).
 	openFillers int
 	unacked     int // records with ackedAt == 0
-	episode     int64
-	recovery    bool
-	recoverTo   uint64
-	episodes    [8]episode
+	// The loss episodes (loss_events): the tracker's rule without
+	// re-entry (dropEvents), fed the resends seen here; episode is the
+	// last one's number.
+	drop     dropEvents
+	episode  int64
+	episodes [8]episode
 
 	n pathCounts
 }
@@ -226,7 +228,7 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 		}
 		units := (holeBytes + f.maxLen - 1) / f.maxLen
 		f.n.lostUpstream += units
-		f.addRtx(s, kindFiller, int16(min(units, 1<<14)))
+		f.addRtx(s, kindFiller, int16(min(units, 1<<14)), false)
 		return PathLostUpstream
 	}
 	// Keep-alive: one byte below the next expected one, already
@@ -256,10 +258,12 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 			return PathReordered
 		}
 	}
-	f.addRtx(s, kindSeen, 0)
+	toSnd, toRcv, _ := pc.trips(int(s.Dir))
+	vantage := vantageOf(toSnd, toRcv)
+	f.addRtx(s, kindSeen, 0, vantage == VantageSender)
 	// At a receiver-side capture the bytes seen here had arrived: the
 	// resend was unneeded (as fill counts SpuriousSeenOriginal).
-	if toSnd, toRcv, _ := pc.trips(int(s.Dir)); vantageOf(toSnd, toRcv) == VantageReceiver {
+	if vantage == VantageReceiver {
 		return PathSpurious
 	}
 	return PathRetransmitted
@@ -295,7 +299,13 @@ func (f *pathDir) fillerIsRetransmission(s *reassembly.Segment, h *hole, idUsabl
 // and the peer's last ACK came less than minRTO before (as the sender saw
 // it: the trip from the capture to the sender is removed). The rest were
 // sent on a timer: RTO, and tail-loss probes (RFC 8985), counted with RTO.
-func (f *pathDir) addRtx(s *reassembly.Segment, kind uint8, units int16) {
+//
+// It starts a loss episode by the tracker's rule (dropEvents); at a
+// sender-side capture, as the tracker, not with a resend that is no loss
+// signal (noLossSignal: the ACK, duplicate ACKs and window seen here are
+// the sender's). Elsewhere the sender's view is not seen: every resend is
+// one.
+func (f *pathDir) addRtx(s *reassembly.Segment, kind uint8, units int16, atSender bool) {
 	now := s.Time
 	seq, end := s.SeqAbs, s.SeqAbs+uint64(s.PayloadLen)
 	if kind == kindSeen {
@@ -305,22 +315,27 @@ func (f *pathDir) addRtx(s *reassembly.Segment, kind uint8, units int16) {
 	}
 	// A partial ACK during recovery (NewReno, RFC 6582) counts too: it
 	// resets the duplicate ACKs but is itself the trigger.
-	evidence := f.dupSinceAdvance > 0 || (f.highSACK > seq && f.highSACK > f.cumAck) ||
-		(f.recovery && f.cumAck < f.recoverTo)
+	f.drop.ack(int64(f.cumAck))
+	evidence := f.dupSinceAdvance > 0 || (f.highSACK > seq && f.highSACK > f.cumAck) || f.drop.in
 	gap := now - f.lastPeerAck - max(f.rttSend, 0)
 	if evidence && f.ackSet && gap < minRTO {
 		f.n.fast++
 	} else {
 		f.n.rto++
 	}
-	if !f.recovery || (f.ackSet && f.cumAck >= f.recoverTo) {
+	spurious, tlp := noLossSignal(int64(seq), int64(end), int64(f.highEnd), int64(f.cumAck), f.ackSet,
+		f.dupSinceAdvance > 0 || f.highSACK > f.cumAck, f.ackSet && f.lastWin == 0)
+	if (!atSender || !spurious && !tlp) && f.drop.resend(int64(f.highEnd)) {
 		f.episode++
 		f.n.lossEvents++
-		f.recovery, f.recoverTo = true, f.highEnd
 		f.pushEpisode(f.episode)
 	}
+	episode := int64(0) // none: a resend that is no loss signal, outside an episode
+	if f.drop.in {
+		episode = f.episode
+	}
 	r := rtxRec{
-		frame: s.Frame, seq: seq, end: end, time: now, episode: f.episode,
+		frame: s.Frame, seq: seq, end: end, time: now, episode: episode,
 		tsval: s.Opt.TSVal, hasTS: s.Opt.HasTimestamp && s.Opt.TSVal != 0, ipid: s.IPID,
 		kind: kind, lostUnits: units,
 		leftEdge: seq <= f.cumAck || (!f.ackSet && seq <= f.firstSeq),

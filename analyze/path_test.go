@@ -568,3 +568,37 @@ func TestPathVerdict(t *testing.T) {
 		})
 	}
 }
+
+// TestPathLossEventsTrackersRule: at a sender-side capture loss_events
+// counts the tracker's drop events (dropEvents): a tail-loss probe (the
+// last segment sent again, no duplicate ACK or SACK since the last new
+// ACK) and a resend of acknowledged bytes start none; a fast retransmit
+// does.
+func TestPathLossEventsTrackersRule(t *testing.T) {
+	ps := senderSim(t, 1000)
+	for i := uint32(0); i < 4; i++ {
+		ps.data(1+i*segLen, segLen)
+	}
+	ps.after(100 * ms)
+	ps.ack(2001)
+	ps.after(250 * ms)
+	ps.data(3001, segLen) // the tail-loss probe: the last segment again, 2001 on unacknowledged
+	ps.after(100 * ms)
+	ps.ack(4001)
+	ps.after(ms)
+	ps.data(3001, segLen) // a resend of acknowledged bytes
+	if st := ps.stats(); st.LossEvents != 0 || st.Retransmitted != 2 {
+		t.Fatalf("a tail-loss probe and a resend of acknowledged bytes: %d loss events of %d resends, want 0 of 2", st.LossEvents, st.Retransmitted)
+	}
+	for i := uint32(0); i < 4; i++ {
+		ps.data(4001+i*segLen, segLen) // the first lost after the capture
+	}
+	ps.after(100 * ms)
+	ps.ack(4001, withSACK(5001, 6001))
+	ps.ack(4001, withSACK(5001, 7001))
+	ps.ack(4001, withSACK(5001, 8001))
+	ps.data(4001, segLen) // the fast retransmit
+	if st := ps.stats(); st.LossEvents != 1 {
+		t.Fatalf("after a fast retransmit: %d loss events, want 1", st.LossEvents)
+	}
+}

@@ -130,7 +130,7 @@ var SummaryColumns = Schema[SummaryRow]{
 	pathCount("lost_downstream_min_packets", "resends of the receiver's next expected byte only: the fewest segments lost after the capture point; without SACK (go-back-N resends delivered data) the truth lies between this and lost_downstream_packets, with SACK lost_downstream_packets is the count", func(p *analyze.PathStats) int64 { return p.LostDownstreamLow }),
 	pathCount("spurious_dsack_packets", "spurious retransmissions proven by a D-SACK block", func(p *analyze.PathStats) int64 { return p.SpuriousDSACK }),
 	pathCount("spurious_eifel_packets", "spurious retransmissions proven by the timestamp echo only", func(p *analyze.PathStats) int64 { return p.SpuriousEifel }),
-	pathCount("loss_events", "recovery episodes (a retransmission after new data), each a congestion-window reduction", func(p *analyze.PathStats) int64 { return p.LossEvents }),
+	pathCount("loss_events", "recovery episodes, each a congestion-window reduction: a retransmission outside one starts one, which lasts until all sent before it is acknowledged (at a sender-side capture, as the sender state tracks them, not a tail-loss probe, a zero-window probe or a resend of acknowledged bytes)", func(p *analyze.PathStats) int64 { return p.LossEvents }),
 	pathCount("loss_events_spurious", "recovery episodes whose retransmissions were all proven spurious", func(p *analyze.PathStats) int64 { return p.LossEventsSpurious }),
 	{"slow_start_end_reason", String, "", "why slow start ended: receive window, delay, loss or growth stopped", func(r *SummaryRow) Value {
 		return StrV(r.Stats.SlowStart.Reason).Or(r.Stats.SlowStart.Found)
