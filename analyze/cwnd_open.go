@@ -6,7 +6,8 @@ package analyze
 // Linux's cwnd does not fall with the flight; it
 //   - grows in slow start while at least half of it was used
 //     (tcp_is_cwnd_limited: cwnd < 2 × max_packets_out; tcp_slow_start:
-//     by the segments each ACK delivers, up to ssthresh);
+//     by the segments each ACK of new data delivers, up to ssthresh),
+//     until a loss or HyStart (hystart) ends it;
 //   - falls halfway to what was used once an RTO passed without the
 //     sender filling it (tcp_cwnd_application_limited, RFC 7661's spirit);
 //   - restarts from the initial window, halved once per RTO of idleness
@@ -27,20 +28,63 @@ type openWindow struct {
 	stamp            int64 // when the window was last filled (snd_cwnd_stamp)
 	lastSend         int64 // the last data segment's time (lsndtime)
 	sent             bool
-	// ssOver: the first slow start is over (a loss episode, or the
-	// sender stopped filling a window it had data for: HyStart), after
-	// which the window grows only as measured.
+	// ssOver: the first slow start is over (a loss episode, or HyStart),
+	// after which the window grows only as measured.
 	ssOver bool
-	// shortSince: the first burst since which the sender, not held,
-	// kept short of the window (shortSet).
-	shortSince int64
-	shortSet   bool
-	shortN     int
+	// HyStart (CUBIC's, Linux's default): the least RTT, the round
+	// (until the cumulative ACK passes roundEnd, from roundStart), the
+	// last ACK of its train, the least RTT of its first samples.
+	delayMin, roundEnd, roundStart, trainAck, roundRTT int64
+	samples                                            int
 }
 
-// shortBursts is how many bursts in a row, not held, that stop short of
-// the window end the first slow start (see burst).
-const shortBursts = 3
+// HyStart's constants (tcp_cubic.c): the window it starts at (segments),
+// the samples a round's delay needs, the ACK train's spacing.
+const (
+	hystartLowWindow  = 16
+	hystartMinSamples = 8
+	hystartAckDelta   = 2e6
+)
+
+// hystart follows CUBIC's HyStart (tcp_cubic.c: hystart_update, Linux's
+// default) at an ACK at t of the cumulative ACK una with an RTT sample
+// rtt (ns), high the highest end sent: slow start ends, its window kept,
+// once an ACK train (ACKs at most 2 ms apart from the round's start)
+// lasted half the least RTT, or the least of a round's first eight RTTs
+// rose above the least RTT by an eighth of it (4 to 16 ms). A Reno
+// sender has no HyStart; it stops the model's growth only where the
+// sender did not fill the window.
+func (o *openWindow) hystart(t, una, high, rtt, seg int64) {
+	if rtt <= 0 {
+		return
+	}
+	if o.delayMin == 0 || rtt < o.delayMin {
+		o.delayMin = rtt
+	}
+	if o.ssOver || !o.slowStart() || o.w < hystartLowWindow*seg {
+		return
+	}
+	if una > o.roundEnd {
+		o.roundStart, o.trainAck, o.roundEnd, o.roundRTT, o.samples = t, t, high, 0, 0
+	}
+	if t-o.trainAck <= hystartAckDelta {
+		o.trainAck = t
+		if t-o.roundStart > o.delayMin/2 {
+			o.ssOver = true
+			return
+		}
+	}
+	if o.roundRTT == 0 || rtt < o.roundRTT {
+		o.roundRTT = rtt
+	}
+	if o.samples < hystartMinSamples {
+		o.samples++
+		return
+	}
+	if o.roundRTT > o.delayMin+min(max(o.delayMin/8, 4e6), 16e6) {
+		o.ssOver = true
+	}
+}
 
 // initialWindow is Linux's initial window (TCP_INIT_CWND, RFC 6928), in
 // segments.
@@ -86,10 +130,10 @@ func (o *openWindow) raiseSsthresh() {
 }
 
 // burst takes the pipe measured after a burst of sends at t (the window
-// the sender used), out bytes outstanding (high − una, at una), of seg
-// bytes at most, and held: something other than the window held the
-// sender since the last burst (senderHeld); it gives the window.
-func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rtt, rto int64, held bool) int64 {
+// the sender used; measured: the largest of the last round trips), out
+// bytes outstanding (high − una, at una), of seg bytes at most, and gives
+// the window.
+func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64) int64 {
 	if o.w == 0 {
 		o.w, o.stamp, o.used = max(pipe, measured), t, 0
 		o.maxOut, o.usageSeq = out, high
@@ -97,22 +141,6 @@ func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rtt, rto int6
 	}
 	if una >= o.usageSeq || out > o.maxOut {
 		o.maxOut, o.usageSeq = out, high
-	}
-	switch {
-	case o.ssOver || pipe+seg >= o.w:
-		o.shortSet = false
-	case held:
-	case !o.shortSet:
-		o.shortSince, o.shortSet, o.shortN = t, true, 1
-	case o.shortN+1 < shortBursts && t-o.shortSince < rtt:
-		o.shortN++
-	default:
-		// In slow start a sender with data waiting sends at once what
-		// each ACK lets go; for three bursts in a row, or a round trip,
-		// it stopped short of the window grown (one can: an ACK the
-		// capture saw amid a train of sends): the kernel's is not that,
-		// slow start ended (HyStart) at what it sent.
-		o.w, o.ssOver, o.shortSet = measured, true, false
 	}
 	o.w = max(o.w, pipe)
 	if pipe+seg > o.w || o.slowStart() && o.w < 2*o.maxOut {

@@ -5,8 +5,7 @@ import "testing"
 // TestOpenWindowFollowsLinux: outside recovery the window a sender does
 // not fill is Linux's, not the flight: slow start grows it while half was
 // used, an idle RTO restarts it from the initial window, an RTO of not
-// filling it lowers it halfway to what was used, and three bursts in a row
-// short of it with data waiting end slow start at what was sent.
+// filling it lowers it halfway to what was used.
 func TestOpenWindowFollowsLinux(t *testing.T) {
 	const seg, rtt = 1000, 100e6
 	rto := rtoOf(rtt)
@@ -14,13 +13,13 @@ func TestOpenWindowFollowsLinux(t *testing.T) {
 	// start adds them (10 < 2 × 6).
 	o := openWindow{w: initialWindow * seg}
 	o.send(0, 0, seg, rto)
-	o.burst(0, 6*seg, 6*seg, 6*seg, 6*seg, 0, seg, rtt, rto, true)
+	o.burst(0, 6*seg, 6*seg, 6*seg, 6*seg, 0, seg, rto)
 	if w := o.ack(6 * seg); w != 16*seg {
 		t.Fatalf("after the ACK %d, want 16 segments (10 + 6: tcp_slow_start)", w)
 	}
 	// Four out: 16 ≥ 2 × 6 no more (max_packets_out is still 6 in this
 	// window of data): no growth.
-	o.burst(1e6, 4*seg, 4*seg, 4*seg, 10*seg, 6*seg, seg, rtt, rto, true)
+	o.burst(1e6, 4*seg, 4*seg, 4*seg, 10*seg, 6*seg, seg, rto)
 	if w := o.ack(4 * seg); w != 16*seg {
 		t.Fatalf("an ACK while less than half was used grew the window to %d", w)
 	}
@@ -31,28 +30,68 @@ func TestOpenWindowFollowsLinux(t *testing.T) {
 		t.Fatalf("after idling %d, want the initial window (16 halved, at least 10)", o.w)
 	}
 
-	// A window of 40 segments in slow start; the sender, with data
-	// waiting (not held), sends 20 each burst: after three bursts slow
-	// start is over at what it sent.
-	o = openWindow{w: 40 * seg, maxOut: 30 * seg, usageSeq: 1 << 40}
-	for i := range int64(3) {
-		if i == 2 && o.ssOver {
-			t.Fatal("slow start ended after two short bursts")
-		}
-		o.burst(i*1e6, 20*seg, 20*seg, 30*seg, 1<<30, 0, seg, rtt, rto, false)
-	}
-	if !o.ssOver || o.w != 20*seg {
-		t.Fatalf("after three short bursts: window %d, over %v; want 20 segments, over", o.w, o.ssOver)
-	}
-
 	// Out of slow start, 40 segments, 15 used for an RTO: halfway, 27.5.
 	o = openWindow{w: 40 * seg, ssthresh: 40 * seg, ssOver: true, maxOut: 40 * seg, usageSeq: 1 << 40}
-	o.burst(0, 15*seg, 15*seg, 15*seg, 1<<30, 0, seg, rtt, rto, true)
-	o.burst(rto, 15*seg, 15*seg, 15*seg, 1<<30, 0, seg, rtt, rto, true)
+	o.burst(0, 15*seg, 15*seg, 15*seg, 1<<30, 0, seg, rto)
+	o.burst(rto, 15*seg, 15*seg, 15*seg, 1<<30, 0, seg, rto)
 	if o.w != 27500 {
 		t.Fatalf("after an RTO of 15 used of 40: %d, want 27500 (tcp_cwnd_application_limited)", o.w)
 	}
 	if o.ssthresh != 40*seg {
 		t.Fatalf("ssthresh %d, want kept at 40 segments (tcp_current_ssthresh)", o.ssthresh)
+	}
+}
+
+// TestOpenWindowHyStart: CUBIC's HyStart ends slow start, the window
+// kept, when a round's least RTT of eight samples rose by an eighth of
+// the least RTT (at least 4 ms), or when ACKs came in a train (at most
+// 2 ms apart) for half the least RTT; not below 16 segments, not for a
+// smaller rise or a train with gaps.
+func TestOpenWindowHyStart(t *testing.T) {
+	const seg = 1000
+	slow := func() *openWindow { return &openWindow{w: 20 * seg, maxOut: 20 * seg, usageSeq: 1 << 40} }
+	// Delay: the least RTT 100 ms; a round of samples at 110 ms, then
+	// one at 114 ms.
+	for _, tc := range []struct {
+		rtt  int64
+		over bool
+	}{{110e6, false}, {113e6, true}} {
+		o := slow()
+		o.hystart(0, 1, 1, 100e6, seg) // a round of its own
+		for i := range int64(10) {
+			o.hystart(10e6*(i+1), 2+i, 1<<20, tc.rtt, seg) // 10 ms apart: no train
+		}
+		if o.ssOver != tc.over {
+			t.Errorf("a round at %d ms after a least RTT of 100 ms: slow start over %v, want %v", tc.rtt/1e6, o.ssOver, tc.over)
+		}
+	}
+	// A train: ACKs 1 ms apart from the round's start for 51 ms.
+	o := slow()
+	for i := range int64(52) {
+		o.hystart(1e6*i, 1+i, 1<<20, 100e6, seg)
+	}
+	if !o.ssOver || o.w != 20*seg {
+		t.Errorf("a train of half the RTT: over %v, window %d; want over at 20 segments", o.ssOver, o.w)
+	}
+	// The same with a 3 ms gap: the train ended.
+	o = slow()
+	for i := range int64(52) {
+		ts := 1e6 * i
+		if i > 20 {
+			ts += 3e6
+		}
+		o.hystart(ts, 1+i, 1<<20, 100e6, seg)
+	}
+	if o.ssOver {
+		t.Error("a train with a 3 ms gap ended slow start")
+	}
+	// Below 16 segments HyStart does nothing.
+	o = slow()
+	o.w = 15 * seg
+	for i := range int64(52) {
+		o.hystart(1e6*i, 1+i, 1<<20, 100e6, seg)
+	}
+	if o.ssOver {
+		t.Error("HyStart under 16 segments")
 	}
 }

@@ -263,11 +263,11 @@ var kernelFloor = map[string]struct {
 	stateBand      float64 // the four states' floor where it is below 97%
 }{
 	"kn_geo_reno_loss":  {0.99, 0.99, 0, 0, 0},
-	"kn_geo_cubic_loss": {0.99, 0.99, 0, 0, 0},
-	"kn_bloat_cubic":    {0.99, 0.99, 0, 0, 0},
-	"kn_reverse_cubic":  {0.99, 0.99, 0, 0, 0},
+	"kn_geo_cubic_loss": {0.995, 0.99, 0, 0, 0},
+	"kn_bloat_cubic":    {0.995, 0.99, 0, 0, 0},
+	"kn_reverse_cubic":  {0.995, 0.99, 0, 0, 0},
 	"kn_vsat_cubic_rto": {0.99, 0.99, 0, 0, 0}, // PRR's window held through the NewReno stalls, and at ACKs no send followed
-	"kn_bloat_reno":     {0.99, 0.99, 0, 0, 0},
+	"kn_bloat_reno":     {0.995, 0.99, 0, 0, 0},
 	"kn_rwnd_limited":   {0.99, 0, 0, 0, 0},
 	"kn_pep_cubic_loss": {0.93, 0, 0, 0, 0},    // a leg the sender seldom fills: Linux's window where it did not (openWindow: slow start's growth, idle restarts), was 87%
 	"kn_small_reno":     {0.98, 0.99, 0, 0, 0}, // bundled: DELAY=50ms RATE=2 LOSS=0.01 QUEUE=20000 DUR=6 CC=reno
@@ -276,42 +276,42 @@ var kernelFloor = map[string]struct {
 	// Bundled in testdata/kernel-heldout (its README gives the settings):
 	// recorded while this estimate was made (kh_, its tuning set) and
 	// after it (kq_, held out: the four below 90% are the bar's misses).
-	"kh_cubic_jitter":      {0.965, 0.90, 0, 0, 0},
+	"kh_cubic_jitter":      {0.97, 0.90, 0, 0, 0},
 	"kh_cubic_nosack_loss": {0.99, 0.99, 0, 0, 0},
 	"kh_cubic_nosack_q":    {0.95, 0.99, 0, 0, 0},
 	"kh_cubic_q30k":        {0.99, 0.99, 0, 0, 0},
 	"kh_reno_1m_3pct":      {0.94, 0.92, 0, 0, 0},
-	"kh_reno_geo_q":        {0.98, 0.99, 0, 0, 0},
-	"kh_reno_nosack_1":     {0.97, 0.99, 0, 0, 0},
+	"kh_reno_geo_q":        {0.99, 0.99, 0, 0, 0},
+	"kh_reno_nosack_1":     {0.98, 0.99, 0, 0, 0},
 	"kh_reno_nosack_q":     {0.99, 0.99, 0, 0, 0},
 	"kh_reno_rto":          {0.95, 0.99, 0, 0, 0},
-	"kq_cubic_20m_loss":    {0.99, 0.99, 0, 0, 0},
-	"kq_cubic_bigq":        {0.99, 0.99, 0, 0, 0},
-	"kq_cubic_nosack_geo":  {0.975, 0.99, 0, 0, 0},
-	"kq_cubic_rto_heavy":   {0.91, 0.93, 0, 0, 0},
-	"kq_reno_2m_loss2":     {0.98, 0.91, 0, 0, 0}, // looked at once: its re-entered recovery gave the ssthresh rule at a re-entry; PRR's window where the receiver's window was full in recovery (ackWithoutSend), was 94%
-	"kq_reno_nosack_loss2": {0.98, 0.89, 0, 0, 0}, // its timeout in recovery: the loss state's window, slow start to ssthresh at go-back-N's cumulative ACKs (lossState), was 85%
+	"kq_cubic_20m_loss":    {0.995, 0.99, 0, 0, 0},
+	"kq_cubic_bigq":        {0.995, 0.99, 0, 0, 0},
+	"kq_cubic_nosack_geo":  {0.98, 0.99, 0, 0, 0},
+	"kq_cubic_rto_heavy":   {0.915, 0.93, 0, 0, 0},
+	"kq_reno_2m_loss2":     {0.98, 0.91, 0, 0, 0},  // looked at once: its re-entered recovery gave the ssthresh rule at a re-entry; PRR's window where the receiver's window was full in recovery (ackWithoutSend), was 94%
+	"kq_reno_nosack_loss2": {0.985, 0.89, 0, 0, 0}, // its timeout in recovery: the loss state's window, slow start to ssthresh at go-back-N's cumulative ACKs (lossState), was 85%
 	"kq_reno_nots":         {0.99, 0.99, 0, 0, 0},
 	"kq_reno_reverse_ba":   {0.99, 0.99, 1, 0, 0}, // the kernel's record ends before the sender's last two resends (the lab stops it with the client)
 	// Recorded after the rules of 2026-12-03's third session were written
 	// (kw_, held out from them: 2 of 6 met the bar before them, 3 after).
 	"kw_reno_nosack_2pct":   {0.98, 0.99, 0, 0.94, 0}, // the loss state's window and its RFC 6582 hold (lossState), was 85%
-	"kw_cubic_nosack_geo2":  {0.98, 0.99, 0, 0, 0},
+	"kw_cubic_nosack_geo2":  {0.985, 0.99, 0, 0, 0},
 	"kw_cubic_nosack_q15k":  {0.99, 0.99, 0, 0, 0},
 	"kw_reno_sack_q40k_l05": {0.97, 0.99, 0, 0, 0},
 	"kw_cubic_sack_l2":      {0.93, 0.91, 0, 0, 0},    // one recovery was drawn as a timeout until RACK's loss at the end of recovery re-entered it (lostAbove)
 	"kw_reno_nosack_vsat":   {0.95, 0.99, 0, 0.94, 0}, // PRR's window at ACKs no send followed, was 87%
 	// Recorded on 2026-12-03 before the rules of that day's fourth
 	// session (kv_, held out from them: all six met the bar before them).
-	"kv_geo_reno_nosack": {0.98, 0.99, 0, 0, 0},
-	"kv_cubic_20m_q30k":  {0.99, 0.99, 0, 0, 0},
+	"kv_geo_reno_nosack": {0.985, 0.99, 0, 0, 0},
+	"kv_cubic_20m_q30k":  {0.995, 0.99, 0, 0, 0},
 	"kv_reno_3pct_40ms":  {0.94, 0.92, 0, 0, 0},
 	// Jitter without SACK: 167 entries into disorder (a duplicate ACK,
 	// then a new one), each a probe off at its ends, where the kernel's
 	// probe gives the state before the ACK it fires for: 95.5% of states.
-	"kv_cubic_nosack_jitter": {0.98, 0.99, 0, 0, 0.955},
+	"kv_cubic_nosack_jitter": {0.99, 0.99, 0, 0, 0.955},
 	"kv_vsat_reno_rto":       {0.99, 0.99, 0, 0, 0},
-	"kv_cubic_ackloss":       {0.97, 0.99, 0, 0, 0},
+	"kv_cubic_ackloss":       {0.975, 0.99, 0, 0, 0},
 }
 
 // TestSenderStateAgainstKernel scores the cwnd graph of every kernel

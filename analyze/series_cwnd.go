@@ -60,7 +60,8 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     largest pipe of the last two round trips (the window changes little
 //     within one, while the sender does not fill it at every moment), or
 //     where the sender did not fill it Linux's window there (openWindow:
-//     slow start's growth at each ACK of new data, drawn at the ACK;
+//     slow start's growth at each ACK of new data, drawn at the ACK,
+//     until HyStart;
 //     the restart after an idle RTO; the fall after an RTO unfilled), no
 //     more than the receiver's window. Where
 //     the receiver's window or the application held the sender back, the
@@ -212,8 +213,7 @@ type cwndBuilder struct {
 	wasIn    bool // in an episode before the last data segment
 	// open: the window outside recovery where the sender did not fill
 	// it (openWindow).
-	open      openWindow
-	heldBurst bool // a hold came in the burst (senderHeld)
+	open openWindow
 }
 
 // deferredStep is a step of the line waiting for the algorithm: its
@@ -468,7 +468,6 @@ func (b *cwndBuilder) flush() {
 		return
 	}
 	b.burst = false
-	defer func() { b.heldBurst = false }()
 	v := b.pp.pipe()
 	if b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge && v < b.line && !(b.ep.inEpisode && !b.epFast) {
 		// Held by the receive window (less than a segment left in it):
@@ -482,7 +481,7 @@ func (b *cwndBuilder) flush() {
 	if !b.ep.inEpisode {
 		v = b.roundMax(b.burstTime, v)
 		if !b.prr[0].on && !b.prr[1].on && !b.loss[0].on && !b.loss[1].on {
-			w := b.open.burst(b.burstTime, b.pp.pipe(), v, b.pp.high-b.pp.una, b.pp.high, b.pp.una, b.pp.maxSeg, b.rtt(), b.rto(), b.heldBurst)
+			w := b.open.burst(b.burstTime, b.pp.pipe(), v, b.pp.high-b.pp.una, b.pp.high, b.pp.una, b.pp.maxSeg, b.rto())
 			v = max(v, b.rwndAllowed(w))
 		}
 	} else {
@@ -786,7 +785,6 @@ func (b *cwndBuilder) add(r *Record) {
 		kind, from := b.held.data(r.Time, n, r.Info.BytesInFlight, b.rwnd, ev.start, b.ep.inEpisode,
 			r.Info.Flags&Retransmission != 0, b.newAckSeen, b.lastNewAck, b.ackRTTMin)
 		b.hold(kind, from, r)
-		b.heldBurst = b.heldBurst || kind != heldNo
 		b.lastDataFrame = r.Frame
 		b.moveState(r)
 		if ev.start {
@@ -913,7 +911,18 @@ func (b *cwndBuilder) add(r *Record) {
 		// Linux raises cwnd only at an ACK of new data
 		// (tcp_may_raise_cwnd: FLAG_DATA_ACKED), by what it acknowledged
 		// or SACKed (tcp_cong_control's acked_sacked).
-		b.openAck(r, b.pp.delivered-delivered)
+		newly := b.pp.delivered - delivered
+		if !b.pp.sack {
+			// Without SACK what the duplicate ACKs stood for was counted
+			// delivered at them (tcp_add_reno_sack), where cwnd did not
+			// grow: a new ACK delivers the rest, at least a segment
+			// (tcp_remove_reno_sacks).
+			newly = max(newly-dupacks*b.pp.maxSeg, b.pp.maxSeg)
+		}
+		b.openAck(r, newly)
+	}
+	if !b.ep.inEpisode {
+		b.open.hystart(r.Time, r.Ack, b.pp.high, r.Info.AckRTT, b.pp.maxSeg)
 	}
 	b.disorderAfter(dup, b.pp.sackMarks > marks, a.above)
 	b.bbrAck(r.Time, b.pp.delivered-delivered, b.pp.lostBytes-lost, b.ep.inEpisode && !b.bbrInEp, b.bbrInEp && !b.ep.inEpisode)
