@@ -262,7 +262,8 @@ func (st *DirStats) share(kind string) float64 {
 //     resent at least overshootMin segments (or more than independent
 //     drops would take from its flight: overshootBurst), and
 //     overshootRatio times the later episodes' mean, overshot the path
-//     (which brings congestion_loss into Kinds);
+//     (which brings congestion_loss into Kinds), its resends counted as
+//     drops only where the capture proves them (firstEpisodeDrops);
 //   - the flight reaching the receiver's window, below the
 //     bandwidth-delay product, is receiver-window limited; a sender that
 //     waited with room to send for minAppShare of the transfer, or whose
@@ -333,10 +334,10 @@ const (
 // window (overshootIW) are not told: a few resends say nothing; nor are
 // they where data came late (late segments, at least one in 200, as
 // reordering is told below): then resends are not all drops, the
-// reordered segments fast retransmit resent in vain among them. It
-// returns the bound too, for the text.
-func overshootBurst(st *DirStats, lost, late int64) (bool, float64) {
-	first := st.FirstEpisodeResent
+// reordered segments fast retransmit resent in vain among them. first is
+// the episode's resends (firstEpisodeDrops). It returns the bound too,
+// for the text.
+func overshootBurst(st *DirStats, first, lost, late int64) (bool, float64) {
 	if first < overshootIW || st.DataPackets == 0 || late >= 3 && 200*late >= st.DataPackets {
 		return false, 0
 	}
@@ -351,6 +352,27 @@ func overshootBurst(st *DirStats, lost, late int64) (bool, float64) {
 	m := float64(lost) / float64(st.DataPackets) * 2 * flight / float64(mss)
 	bound := m + 3*math.Sqrt(m)
 	return float64(first) > bound, bound
+}
+
+// noSACKSender tells whether st's direction was captured at its sender
+// with SACK off (both SYNs seen, one without SACK-permitted): then a
+// resend is a proven drop only when it resends the receiver's next
+// expected byte; the others may be go-back-N resends of what had arrived.
+func noSACKSender(st, rcv *DirStats) bool {
+	return st.HandshakeSeen && rcv.HandshakeSeen && !(st.SACKPermitted && rcv.SACKPermitted) && st.Path.Vantage == VantageSender
+}
+
+// firstEpisodeDrops is how many drops the first loss episode's resends
+// stand for: all of them, but at a sender without SACK only those the
+// capture proves, the resends of the next expected byte in the first loss
+// event (FirstEventLostLow): after a timeout, go-back-N resends what the
+// receiver holds, and a slow start's flight of it would pass for a burst
+// of drops.
+func firstEpisodeDrops(st, rcv *DirStats) int64 {
+	if noSACKSender(st, rcv) {
+		return min(st.FirstEpisodeResent, st.Path.FirstEventLostLow)
+	}
+	return st.FirstEpisodeResent
 }
 
 func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
@@ -384,7 +406,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		late = st.ReorderedHoles
 	}
 	counted := ""
-	if st.HandshakeSeen && rcv.HandshakeSeen && !(st.SACKPermitted && rcv.SACKPermitted) && p.Vantage == VantageSender && p.LostDownstreamLow < p.LostDownstream {
+	if noSACKSender(st, rcv) && p.LostDownstreamLow < p.LostDownstream {
 		// Without SACK a sender resends after a hole what had arrived
 		// (go-back-N): only the resends of the next expected byte are
 		// surely losses, the rest an upper bound.
@@ -409,10 +431,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// A slow start that overshot drops a burst at the queue: the RTT
 		// at it says so, and says nothing of the later losses, which
 		// their intervals tell when there are enough.
-		first, eps := st.FirstEpisodeResent, st.LossEpisodes
-		burst, expect := overshootBurst(st, lost, late)
+		first, eps, later := firstEpisodeDrops(st, rcv), st.LossEpisodes, st.EpisodeResent-st.FirstEpisodeResent
+		burst, expect := overshootBurst(st, first, lost, late)
 		overshoot := st.SlowStart.Reason == SlowStartLoss && (first >= overshootMin || burst) &&
-			(eps == 1 || first*(eps-1) >= overshootRatio*(st.EpisodeResent-first))
+			(eps == 1 || first*(eps-1) >= overshootRatio*later)
 		// The window at each loss, steady: the flight seen is the sender's,
 		// no receive window capped it, and BBR (no sawtooth) aside.
 		steady := p.Vantage == VantageSender && st.HasLossFlightCV && st.LossFlightCV < steadyCV && (st.LossFlights >= 3 || near) && !bbr &&
@@ -461,15 +483,18 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%: %d after the capture point, %d before it)%s", lost, pct, p.LostDownstream, max(p.LostUpstream, lost-p.LostDownstream), counted), ev)
 		}
 		if overshoot {
-			mean := float64(st.EpisodeResent-first) / float64(max(eps-1, 1))
+			mean := float64(later) / float64(max(eps-1, 1))
 			ev := map[string]float64{"first_episode_resent": float64(first), "later_episode_mean": mean}
-			beyond := ""
+			beyond, resent := "", "resent"
 			if first < overshootMin {
 				ev["independent_bound"] = expect
 				beyond = fmt.Sprintf(", more than the %.0f independent drops would take from the flight", expect)
 			}
-			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments resent in the loss episode that ended it (later episodes: %.1f on average%s): the queue overflowed as slow start ended, whatever the later losses were",
-				first, mean, beyond), ev)
+			if first < st.FirstEpisodeResent {
+				resent = fmt.Sprintf("proven lost (of %d resent)", st.FirstEpisodeResent)
+			}
+			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments %s in the loss episode that ended it (later episodes: %.1f on average%s): the queue overflowed as slow start ended, whatever the later losses were",
+				first, resent, mean, beyond), ev)
 		}
 	} else if !p.HasData && st.RetransPackets > 0 {
 		if pct := 100 * float64(st.RetransPackets) / float64(st.DataPackets); pct >= 1 {

@@ -269,3 +269,31 @@ func TestSharesFollowReceiveWindowAtReceiver(t *testing.T) {
 		t.Errorf("limit_shares %q, want %q", got, want)
 	}
 }
+
+// TestOvershootCountsProvenDropsWithoutSACK: at a sender without SACK, a
+// timeout's go-back-N resends what the receiver holds, so the first loss
+// episode's resends are not its drops: only the resends of the next
+// expected byte are proven (kw_reno_nosack_2pct: 69 resent after slow
+// start, 4 of them of the next expected byte, no queue drop in the link's
+// log). The overshoot is told on the proven drops; where they are as many
+// as the resends (NewReno repairing a burst of tail drops one a round
+// trip), it still is.
+func TestOvershootCountsProvenDropsWithoutSACK(t *testing.T) {
+	for _, tt := range []struct {
+		proven int64
+		want   string
+	}{{4, FindRandomLoss}, {69, "random_loss;slow_start_overshoot;congestion_loss"}} {
+		st := DirStats{DataPackets: 1659, DataBytes: 1659 * 1448, UniqueBytes: 1600 * 1448, MSS: 1448, RTTSamples: 500, RTTMinMs: 123,
+			HasThroughput: true, HandshakeSeen: true,
+			Path: PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 151, LostDownstream: 151, LostDownstreamLow: 27,
+				FirstEventLostLow: tt.proven},
+			RankedLossEpisodes: 13, QueueLossEpisodes: 3, RTTAtLossMs: 130, RTTAtLossRank: 0.5,
+			LossEpisodes: 15, FirstEpisodeResent: 69, EpisodeResent: 151,
+			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 1.12, EpisodeIntervals: 14}
+		st.SlowStart.Reason, st.SlowStart.Flight = SlowStartLoss, 115*1448
+		rcv := DirStats{MaxRwnd: -1, HandshakeSeen: true}
+		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+			t.Errorf("%d of 69 resends proven drops: findings %q, want %q", tt.proven, got, tt.want)
+		}
+	}
+}
