@@ -255,8 +255,9 @@ func (st *DirStats) share(kind string) float64 {
 //     the RTT does not tell (a queue too small to delay: a median delay
 //     below minQueueMs, or too few losses ranked), when the episodes
 //     came at regular intervals (regularCV); random loss
-//     otherwise, and after a slow-start overshoot when the later
-//     intervals are irregular (randomCV) whatever the RTT; the cause is
+//     otherwise, and whatever the RTT when the intervals are irregular
+//     (randomCV) after a slow-start overshoot, or over irregularMin of
+//     them at a sender-side capture with no data late; the cause is
 //     not told without RTT or delay samples or on fewer than
 //     minToldEpisodes episodes; a slow start ended by a loss episode that
 //     resent at least overshootMin segments (or more than independent
@@ -294,8 +295,15 @@ const (
 	// randomCV: after a slow start that overshot, later episodes this
 	// irregular are random drops whatever the RTT at them (the overshoot's
 	// tail drops fill the queue; the labelled runs with later tail drops
-	// only: 0.57–0.64; with random ones: 0.71–0.82).
-	randomCV     = 0.7
+	// only: 0.57–0.64; with random ones: 0.71–0.82); so are irregularMin
+	// intervals this irregular at a sender (see irregular in diagnose).
+	randomCV = 0.7
+	// irregularMin: intervals enough for their irregularity (randomCV) to
+	// tell random drops without an overshoot before them: twice the
+	// fewest that tell a cause (at a sender-side capture of the recorded
+	// runs with tail drops only and no data late: at most 0.64 on 6 or
+	// more intervals; random drops: 0.56–1.12).
+	irregularMin = 2 * minToldEpisodes
 	bbrQueueRank = 0.8
 	// steadyCV: at a sender-side capture, fast-retransmit episodes after
 	// the first that began at windows varying less than this were a queue
@@ -338,7 +346,7 @@ const (
 // the episode's resends (firstEpisodeDrops). It returns the bound too,
 // for the text.
 func overshootBurst(st *DirStats, first, lost, late int64) (bool, float64) {
-	if first < overshootIW || st.DataPackets == 0 || late >= 3 && 200*late >= st.DataPackets {
+	if first < overshootIW || st.DataPackets == 0 || lateData(st, late) {
 		return false, 0
 	}
 	mss := int64(st.MSS)
@@ -352,6 +360,13 @@ func overshootBurst(st *DirStats, first, lost, late int64) (bool, float64) {
 	m := float64(lost) / float64(st.DataPackets) * 2 * flight / float64(mss)
 	bound := m + 3*math.Sqrt(m)
 	return float64(first) > bound, bound
+}
+
+// lateData tells whether data came late (late segments, at least 3 and
+// one in 200 of the direction's data packets): reordering, whose resends
+// are not drops.
+func lateData(st *DirStats, late int64) bool {
+	return late >= 3 && 200*late >= st.DataPackets
 }
 
 // noSACKSender tells whether st's direction was captured at its sender
@@ -448,8 +463,19 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// drops, 7 intervals at 0.43, the delay a median 117 ms up and 7
 		// of 29 losses near its peak).
 		delayTells := told && n >= minToldEpisodes && st.HasQueueDelay && st.QueueDelayMs >= minQueueMs
+		// A window that grows until a loss fills whatever queue the path
+		// has, so the RTT stands near its peak before every loss, whatever
+		// dropped it; what tells a full queue then is when the drops come:
+		// at the same window each time. Loss episodes a sender started at
+		// intervals as irregular as independent drops (randomCV), enough
+		// of them (irregularMin) and none the resends of late data, were
+		// not a queue's overflows, whatever the RTT at them. (At a
+		// receiver-side capture the intervals are between the holes that
+		// arrive, which lost ACKs and the sender's recoveries scatter.)
+		irregular := regular && st.EpisodeIntervalCV >= randomCV &&
+			(overshoot || p.Vantage == VantageSender && st.EpisodeIntervals >= irregularMin && !lateData(st, late))
 		switch {
-		case told && near && st.RTTAtLossRank >= rank && !(overshoot && regular && st.EpisodeIntervalCV >= randomCV):
+		case told && near && st.RTTAtLossRank >= rank && !irregular:
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d of %d loss episodes began with %s near its peak (%s, above %.0f%% of other moments): a full queue",
 				lost, pct, counted, st.QueueLossEpisodes, n, what, level, 100*st.RTTAtLossRank), ev)
@@ -506,7 +532,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		k := p.LossEventsSpurious
 		add(FindSpuriousTimeouts, fmt.Sprintf("spurious timeouts: %d of %d retransmissions proven unneeded, %d sent on timers (a delay spike or a peer that stalls), cwnd reduced %d times", spurious, p.Retransmitted, p.RTORetransmissions, k),
 			map[string]float64{"spurious": float64(spurious), "rto": float64(p.RTORetransmissions), "cwnd_reductions": float64(k), "retransmitted": float64(p.Retransmitted)})
-	case p.HasData && (late >= 3 && 200*late >= st.DataPackets || spurious >= 3 && 5*spurious >= p.Retransmitted && (late > 0 || p.Vantage != VantageReceiver && p.Vantage != VantageMiddle)):
+	case p.HasData && (lateData(st, late) || spurious >= 3 && 5*spurious >= p.Retransmitted && (late > 0 || p.Vantage != VantageReceiver && p.Vantage != VantageMiddle)):
 		// Where late data shows (a receiver- or mid-path capture), spurious
 		// resends with none late are not reordering's: go-back-N resending
 		// what had arrived, without SACK, or lost ACKs.

@@ -297,3 +297,40 @@ func TestOvershootCountsProvenDropsWithoutSACK(t *testing.T) {
 		}
 	}
 }
+
+// TestIrregularIntervalsOverruleTheRTTAtASender: a sender's window grows
+// until a loss, filling the queue, so the RTT stands near its peak before
+// random drops too (kw_reno_nosack_2pct: 35 random drops, none at the
+// queue; 8 of 13 episodes near the peak, rank 0.73). Fourteen intervals
+// as irregular as independent drops (1.12) are random loss; at regular
+// ones (0.3) the RTT tells congestion; with data arriving late (resends
+// of reordered data among the episodes), or at a receiver-side capture,
+// the intervals do not overrule the RTT; nor do too few of them.
+func TestIrregularIntervalsOverruleTheRTTAtASender(t *testing.T) {
+	for _, tt := range []struct {
+		name, want string
+		cv         float64
+		intervals  int
+		late       int64
+		vantage    Vantage
+	}{
+		{"irregular", FindRandomLoss, 1.12, 14, 0, VantageSender},
+		{"regular", FindCongestionLoss, 0.3, 14, 0, VantageSender},
+		{"irregular, data late", FindCongestionLoss, 1.12, 14, 100, VantageSender},
+		{"irregular, too few", FindCongestionLoss, 0.9, 4, 0, VantageSender},
+		{"irregular, at the receiver", FindCongestionLoss, 1.12, 14, 0, VantageReceiver},
+	} {
+		st := DirStats{DataPackets: 1659, DataBytes: 1659 * 1448, MSS: 1448, RTTSamples: 500, RTTMinMs: 123, HasThroughput: true,
+			Path:               PathStats{HasData: true, Vantage: tt.vantage, Retransmitted: 35, LostDownstream: 35},
+			RankedLossEpisodes: 13, QueueLossEpisodes: 8, RTTAtLossMs: 197, RTTAtLossRank: 0.73, LossEpisodes: 15,
+			HasEpisodeIntervalCV: true, EpisodeIntervalCV: tt.cv, EpisodeIntervals: tt.intervals, ReorderedHoles: tt.late}
+		if tt.vantage == VantageReceiver {
+			st.DelayRanked = true
+			st.Path.LostDownstream, st.Path.LostUpstream = 0, 35
+		}
+		rcv := DirStats{MaxRwnd: -1}
+		if got, _, _ := strings.Cut(diagnose(&st, &rcv, 0).Kinds(), ";"); got != tt.want {
+			t.Errorf("%s: first finding %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
