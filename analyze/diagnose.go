@@ -314,9 +314,12 @@ const (
 	// came at windows 10% apart once).
 	steadyCV = 0.12
 	// At a receiver-side capture: a window this full of what arrives per
-	// round trip held the sender; with the window far from full, gaps in
-	// what arrives for this share of the transfer (twice that with loss:
-	// recovery leaves gaps too) are an application that had no more.
+	// round trip held the sender; with the window far from full and
+	// nothing lost, gaps in what arrives for this share of the transfer
+	// are an application that had no more. With loss they are not told:
+	// recovery leaves the same gaps (a timeout's wait, a window cut to a
+	// few segments that arrive as one short flight a round trip), and
+	// the sender's window, which would tell them apart, is not seen there.
 	rxWindowFull = 0.6
 	rxAppShare   = 0.3
 	minACKLoss   = 0.01
@@ -593,7 +596,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		add(FindReceiveWindow, fmt.Sprintf("receiver-window limited: about %s arrived per round trip (%.0f ms) for a %s window", kb(int64(perRTT)), st.HandshakeRTTMs, kb(window)),
 			map[string]float64{"window_bytes": float64(window), "per_rtt_bytes": perRTT})
 		limited = true
-	case p.Vantage == VantageReceiver && st.share(FindApplication) >= rxAppShare && (!lossy || st.share(FindApplication) >= 2*rxAppShare):
+	case p.Vantage == VantageReceiver && st.share(FindApplication) >= rxAppShare && !lossy:
 		sh := st.share(FindApplication)
 		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): nothing arrived %.0f%% of the transfer, with the %s window far from full (about %s a round trip)", 100*sh, kb(window), kb(int64(perRTT))),
 			map[string]float64{"share": sh, "window_bytes": float64(window), "per_rtt_bytes": perRTT})

@@ -334,3 +334,24 @@ func TestIrregularIntervalsOverruleTheRTTAtASender(t *testing.T) {
 		}
 	}
 }
+
+// TestNoApplicationFromGapsWithLossAtReceiver: at a receiver-side capture
+// the sender's waits show only as gaps in what arrives, and loss recovery
+// leaves the same gaps (cq_20ms_50m_q3k at the receiver: 90 drops at a
+// 3 KB queue, a window cut to one or two segments a round trip, gaps
+// 100% of the transfer): with loss they are not told the application's;
+// without loss they still are.
+func TestNoApplicationFromGapsWithLossAtReceiver(t *testing.T) {
+	for _, tt := range []struct {
+		lost int64
+		want string
+	}{{90, FindLoss}, {0, FindApplication}} {
+		st := DirStats{DataPackets: 154, DataBytes: 154 * 1448, UniqueBytes: 154 * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 22.8,
+			DataPhaseNs: 6e9, Path: PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: tt.lost, LostUpstream: tt.lost},
+			LimitShares: []LimitShare{{FindApplication, 1}}}
+		rcv := DirStats{MaxRwnd: 80000}
+		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+			t.Errorf("%d lost: findings %q, want %q", tt.lost, got, tt.want)
+		}
+	}
+}
