@@ -270,7 +270,8 @@ func (st *DirStats) share(kind string) float64 {
 //     waited with room to send for minAppShare of the transfer, or whose
 //     flight stayed far below both window and product, is application
 //     limited; an RTT whose median outside loss episodes is at least
-//     twice its minimum (and minQueueMs more) is a standing queue; a
+//     twice its minimum (and minQueueMs more) is a standing queue, where
+//     two segments or more were in flight on average (ackHeld); a
 //     throughput near the bottleneck estimate is network limited.
 //
 // overshootMin and overshootRatio: a first loss episode this large, and
@@ -649,7 +650,14 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// that stood half the round trip.
 		base, queueShare = st.HandshakeRTTMs, 0.5
 	}
-	if !limited && st.HasQueueDelay && base > 0 && st.QueueDelayMs >= queueShare*base && st.QueueDelayMs >= minQueueMs {
+	// A receiver may hold the ACK of a single full-sized segment until
+	// its delayed-ACK timer fires (RFC 1122 4.2.3.2: up to 500 ms; Linux
+	// 40–200 ms) and must ACK every second one (RFC 5681 4.2): with fewer
+	// than two segments in flight on average (what the data phase carried
+	// per median RTT), each ACK may have waited for that timer, and the
+	// RTT's rise above its minimum is the wait, not a queue.
+	ackHeld := p.Vantage != VantageReceiver && rate/8*(base+st.QueueDelayMs)/1e3 < 2*float64(mss)
+	if !limited && !ackHeld && st.HasQueueDelay && base > 0 && st.QueueDelayMs >= queueShare*base && st.QueueDelayMs >= minQueueMs {
 		if p.Vantage == VantageReceiver {
 			add(FindStandingQueue, fmt.Sprintf("standing queue: the one-way delay's median %.0f ms above its minimum, on a %.0f ms round trip (a queue that never drained)", st.QueueDelayMs, base),
 				map[string]float64{"queue_delay_ms": st.QueueDelayMs, "rtt_ms": base})

@@ -355,3 +355,23 @@ func TestNoApplicationFromGapsWithLossAtReceiver(t *testing.T) {
 		}
 	}
 }
+
+// TestNoStandingQueueFromDelayedACKs: with fewer than two segments in
+// flight on average, a receiver may hold every ACK for its delayed-ACK
+// timer, and the RTT's rise is that wait (cq_20ms_50m_q3k at the sender:
+// a 3 KB queue, 1.6 segments in flight on average, the median RTT 43 ms
+// above its 21 ms minimum); with a flight of many segments the same rise
+// is a standing queue.
+func TestNoStandingQueueFromDelayedACKs(t *testing.T) {
+	for _, tt := range []struct {
+		bytes int64 // carried in 6 s
+		want  string
+	}{{220_000, ""}, {22_000_000, FindStandingQueue}} {
+		st := DirStats{DataPackets: tt.bytes / 1448, DataBytes: tt.bytes, UniqueBytes: tt.bytes, MSS: 1448, RTTSamples: 100, RTTMinMs: 21,
+			DataPhaseNs: 6e9, HasQueueDelay: true, QueueDelayMs: 43, Path: PathStats{HasData: true, Vantage: VantageSender}}
+		rcv := DirStats{MaxRwnd: -1}
+		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+			t.Errorf("%d bytes in 6 s: findings %q, want %q", tt.bytes, got, tt.want)
+		}
+	}
+}
