@@ -255,20 +255,23 @@ func (st *DirStats) share(kind string) float64 {
 //     the RTT does not tell (a queue too small to delay: a median delay
 //     below minQueueMs, or too few losses ranked), when the episodes
 //     came at regular intervals (regularCV); random loss
-//     otherwise, and after a slow-start overshoot when the later
-//     intervals are irregular (randomCV) whatever the RTT; the cause is
+//     otherwise, and whatever the RTT when the intervals are irregular
+//     (randomCV) after a slow-start overshoot, or over irregularMin of
+//     them at a sender-side capture with no data late; the cause is
 //     not told without RTT or delay samples or on fewer than
 //     minToldEpisodes episodes; a slow start ended by a loss episode that
 //     resent at least overshootMin segments (or more than independent
 //     drops would take from its flight: overshootBurst), and
 //     overshootRatio times the later episodes' mean, overshot the path
-//     (which brings congestion_loss into Kinds);
+//     (which brings congestion_loss into Kinds), its resends counted as
+//     drops only where the capture proves them (firstEpisodeDrops);
 //   - the flight reaching the receiver's window, below the
 //     bandwidth-delay product, is receiver-window limited; a sender that
 //     waited with room to send for minAppShare of the transfer, or whose
 //     flight stayed far below both window and product, is application
 //     limited; an RTT whose median outside loss episodes is at least
-//     twice its minimum (and minQueueMs more) is a standing queue; a
+//     twice its minimum (and minQueueMs more) is a standing queue, where
+//     two segments or more were in flight on average (ackHeld); a
 //     throughput near the bottleneck estimate is network limited.
 //
 // overshootMin and overshootRatio: a first loss episode this large, and
@@ -293,8 +296,15 @@ const (
 	// randomCV: after a slow start that overshot, later episodes this
 	// irregular are random drops whatever the RTT at them (the overshoot's
 	// tail drops fill the queue; the labelled runs with later tail drops
-	// only: 0.57–0.64; with random ones: 0.71–0.82).
-	randomCV     = 0.7
+	// only: 0.57–0.64; with random ones: 0.71–0.82); so are irregularMin
+	// intervals this irregular at a sender (see irregular in diagnose).
+	randomCV = 0.7
+	// irregularMin: intervals enough for their irregularity (randomCV) to
+	// tell random drops without an overshoot before them: twice the
+	// fewest that tell a cause (at a sender-side capture of the recorded
+	// runs with tail drops only and no data late: at most 0.64 on 6 or
+	// more intervals; random drops: 0.56–1.12).
+	irregularMin = 2 * minToldEpisodes
 	bbrQueueRank = 0.8
 	// steadyCV: at a sender-side capture, fast-retransmit episodes after
 	// the first that began at windows varying less than this were a queue
@@ -305,9 +315,12 @@ const (
 	// came at windows 10% apart once).
 	steadyCV = 0.12
 	// At a receiver-side capture: a window this full of what arrives per
-	// round trip held the sender; with the window far from full, gaps in
-	// what arrives for this share of the transfer (twice that with loss:
-	// recovery leaves gaps too) are an application that had no more.
+	// round trip held the sender; with the window far from full and
+	// nothing lost, gaps in what arrives for this share of the transfer
+	// are an application that had no more. With loss they are not told:
+	// recovery leaves the same gaps (a timeout's wait, a window cut to a
+	// few segments that arrive as one short flight a round trip), and
+	// the sender's window, which would tell them apart, is not seen there.
 	rxWindowFull = 0.6
 	rxAppShare   = 0.3
 	minACKLoss   = 0.01
@@ -333,11 +346,11 @@ const (
 // window (overshootIW) are not told: a few resends say nothing; nor are
 // they where data came late (late segments, at least one in 200, as
 // reordering is told below): then resends are not all drops, the
-// reordered segments fast retransmit resent in vain among them. It
-// returns the bound too, for the text.
-func overshootBurst(st *DirStats, lost, late int64) (bool, float64) {
-	first := st.FirstEpisodeResent
-	if first < overshootIW || st.DataPackets == 0 || late >= 3 && 200*late >= st.DataPackets {
+// reordered segments fast retransmit resent in vain among them. first is
+// the episode's resends (firstEpisodeDrops). It returns the bound too,
+// for the text.
+func overshootBurst(st *DirStats, first, lost, late int64) (bool, float64) {
+	if first < overshootIW || st.DataPackets == 0 || lateData(st, late) {
 		return false, 0
 	}
 	mss := int64(st.MSS)
@@ -351,6 +364,34 @@ func overshootBurst(st *DirStats, lost, late int64) (bool, float64) {
 	m := float64(lost) / float64(st.DataPackets) * 2 * flight / float64(mss)
 	bound := m + 3*math.Sqrt(m)
 	return float64(first) > bound, bound
+}
+
+// lateData tells whether data came late (late segments, at least 3 and
+// one in 200 of the direction's data packets): reordering, whose resends
+// are not drops.
+func lateData(st *DirStats, late int64) bool {
+	return late >= 3 && 200*late >= st.DataPackets
+}
+
+// noSACKSender tells whether st's direction was captured at its sender
+// with SACK off (both SYNs seen, one without SACK-permitted): then a
+// resend is a proven drop only when it resends the receiver's next
+// expected byte; the others may be go-back-N resends of what had arrived.
+func noSACKSender(st, rcv *DirStats) bool {
+	return st.HandshakeSeen && rcv.HandshakeSeen && !(st.SACKPermitted && rcv.SACKPermitted) && st.Path.Vantage == VantageSender
+}
+
+// firstEpisodeDrops is how many drops the first loss episode's resends
+// stand for: all of them, but at a sender without SACK only those the
+// capture proves, the resends of the next expected byte in the first loss
+// event (FirstEventLostLow): after a timeout, go-back-N resends what the
+// receiver holds, and a slow start's flight of it would pass for a burst
+// of drops.
+func firstEpisodeDrops(st, rcv *DirStats) int64 {
+	if noSACKSender(st, rcv) {
+		return min(st.FirstEpisodeResent, st.Path.FirstEventLostLow)
+	}
+	return st.FirstEpisodeResent
 }
 
 func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
@@ -384,7 +425,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		late = st.ReorderedHoles
 	}
 	counted := ""
-	if st.HandshakeSeen && rcv.HandshakeSeen && !(st.SACKPermitted && rcv.SACKPermitted) && p.Vantage == VantageSender && p.LostDownstreamLow < p.LostDownstream {
+	if noSACKSender(st, rcv) && p.LostDownstreamLow < p.LostDownstream {
 		// Without SACK a sender resends after a hole what had arrived
 		// (go-back-N): only the resends of the next expected byte are
 		// surely losses, the rest an upper bound.
@@ -409,10 +450,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// A slow start that overshot drops a burst at the queue: the RTT
 		// at it says so, and says nothing of the later losses, which
 		// their intervals tell when there are enough.
-		first, eps := st.FirstEpisodeResent, st.LossEpisodes
-		burst, expect := overshootBurst(st, lost, late)
+		first, eps, later := firstEpisodeDrops(st, rcv), st.LossEpisodes, st.EpisodeResent-st.FirstEpisodeResent
+		burst, expect := overshootBurst(st, first, lost, late)
 		overshoot := st.SlowStart.Reason == SlowStartLoss && (first >= overshootMin || burst) &&
-			(eps == 1 || first*(eps-1) >= overshootRatio*(st.EpisodeResent-first))
+			(eps == 1 || first*(eps-1) >= overshootRatio*later)
 		// The window at each loss, steady: the flight seen is the sender's,
 		// no receive window capped it, and BBR (no sawtooth) aside.
 		steady := p.Vantage == VantageSender && st.HasLossFlightCV && st.LossFlightCV < steadyCV && (st.LossFlights >= 3 || near) && !bbr &&
@@ -426,8 +467,19 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// drops, 7 intervals at 0.43, the delay a median 117 ms up and 7
 		// of 29 losses near its peak).
 		delayTells := told && n >= minToldEpisodes && st.HasQueueDelay && st.QueueDelayMs >= minQueueMs
+		// A window that grows until a loss fills whatever queue the path
+		// has, so the RTT stands near its peak before every loss, whatever
+		// dropped it; what tells a full queue then is when the drops come:
+		// at the same window each time. Loss episodes a sender started at
+		// intervals as irregular as independent drops (randomCV), enough
+		// of them (irregularMin) and none the resends of late data, were
+		// not a queue's overflows, whatever the RTT at them. (At a
+		// receiver-side capture the intervals are between the holes that
+		// arrive, which lost ACKs and the sender's recoveries scatter.)
+		irregular := regular && st.EpisodeIntervalCV >= randomCV &&
+			(overshoot || p.Vantage == VantageSender && st.EpisodeIntervals >= irregularMin && !lateData(st, late))
 		switch {
-		case told && near && st.RTTAtLossRank >= rank && !(overshoot && regular && st.EpisodeIntervalCV >= randomCV):
+		case told && near && st.RTTAtLossRank >= rank && !irregular:
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d of %d loss episodes began with %s near its peak (%s, above %.0f%% of other moments): a full queue",
 				lost, pct, counted, st.QueueLossEpisodes, n, what, level, 100*st.RTTAtLossRank), ev)
@@ -461,15 +513,18 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%: %d after the capture point, %d before it)%s", lost, pct, p.LostDownstream, max(p.LostUpstream, lost-p.LostDownstream), counted), ev)
 		}
 		if overshoot {
-			mean := float64(st.EpisodeResent-first) / float64(max(eps-1, 1))
+			mean := float64(later) / float64(max(eps-1, 1))
 			ev := map[string]float64{"first_episode_resent": float64(first), "later_episode_mean": mean}
-			beyond := ""
+			beyond, resent := "", "resent"
 			if first < overshootMin {
 				ev["independent_bound"] = expect
 				beyond = fmt.Sprintf(", more than the %.0f independent drops would take from the flight", expect)
 			}
-			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments resent in the loss episode that ended it (later episodes: %.1f on average%s): the queue overflowed as slow start ended, whatever the later losses were",
-				first, mean, beyond), ev)
+			if first < st.FirstEpisodeResent {
+				resent = fmt.Sprintf("proven lost (of %d resent)", st.FirstEpisodeResent)
+			}
+			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments %s in the loss episode that ended it (later episodes: %.1f on average%s): the queue overflowed as slow start ended, whatever the later losses were",
+				first, resent, mean, beyond), ev)
 		}
 	} else if !p.HasData && st.RetransPackets > 0 {
 		if pct := 100 * float64(st.RetransPackets) / float64(st.DataPackets); pct >= 1 {
@@ -481,7 +536,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		k := p.LossEventsSpurious
 		add(FindSpuriousTimeouts, fmt.Sprintf("spurious timeouts: %d of %d retransmissions proven unneeded, %d sent on timers (a delay spike or a peer that stalls), cwnd reduced %d times", spurious, p.Retransmitted, p.RTORetransmissions, k),
 			map[string]float64{"spurious": float64(spurious), "rto": float64(p.RTORetransmissions), "cwnd_reductions": float64(k), "retransmitted": float64(p.Retransmitted)})
-	case p.HasData && (late >= 3 && 200*late >= st.DataPackets || spurious >= 3 && 5*spurious >= p.Retransmitted && (late > 0 || p.Vantage != VantageReceiver && p.Vantage != VantageMiddle)):
+	case p.HasData && (lateData(st, late) || spurious >= 3 && 5*spurious >= p.Retransmitted && (late > 0 || p.Vantage != VantageReceiver && p.Vantage != VantageMiddle)):
 		// Where late data shows (a receiver- or mid-path capture), spurious
 		// resends with none late are not reordering's: go-back-N resending
 		// what had arrived, without SACK, or lost ACKs.
@@ -542,7 +597,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		add(FindReceiveWindow, fmt.Sprintf("receiver-window limited: about %s arrived per round trip (%.0f ms) for a %s window", kb(int64(perRTT)), st.HandshakeRTTMs, kb(window)),
 			map[string]float64{"window_bytes": float64(window), "per_rtt_bytes": perRTT})
 		limited = true
-	case p.Vantage == VantageReceiver && st.share(FindApplication) >= rxAppShare && (!lossy || st.share(FindApplication) >= 2*rxAppShare):
+	case p.Vantage == VantageReceiver && st.share(FindApplication) >= rxAppShare && !lossy:
 		sh := st.share(FindApplication)
 		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): nothing arrived %.0f%% of the transfer, with the %s window far from full (about %s a round trip)", 100*sh, kb(window), kb(int64(perRTT))),
 			map[string]float64{"share": sh, "window_bytes": float64(window), "per_rtt_bytes": perRTT})
@@ -595,7 +650,14 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// that stood half the round trip.
 		base, queueShare = st.HandshakeRTTMs, 0.5
 	}
-	if !limited && st.HasQueueDelay && base > 0 && st.QueueDelayMs >= queueShare*base && st.QueueDelayMs >= minQueueMs {
+	// A receiver may hold the ACK of a single full-sized segment until
+	// its delayed-ACK timer fires (RFC 1122 4.2.3.2: up to 500 ms; Linux
+	// 40–200 ms) and must ACK every second one (RFC 5681 4.2): with fewer
+	// than two segments in flight on average (what the data phase carried
+	// per median RTT), each ACK may have waited for that timer, and the
+	// RTT's rise above its minimum is the wait, not a queue.
+	ackHeld := p.Vantage != VantageReceiver && rate/8*(base+st.QueueDelayMs)/1e3 < 2*float64(mss)
+	if !limited && !ackHeld && st.HasQueueDelay && base > 0 && st.QueueDelayMs >= queueShare*base && st.QueueDelayMs >= minQueueMs {
 		if p.Vantage == VantageReceiver {
 			add(FindStandingQueue, fmt.Sprintf("standing queue: the one-way delay's median %.0f ms above its minimum, on a %.0f ms round trip (a queue that never drained)", st.QueueDelayMs, base),
 				map[string]float64{"queue_delay_ms": st.QueueDelayMs, "rtt_ms": base})

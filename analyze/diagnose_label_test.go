@@ -87,12 +87,14 @@ func (sc *labelScore) String() string {
 	return b.String()
 }
 
-// scoreLabelled scores every labelled run in dir, at both capture points.
-func scoreLabelled(t *testing.T, dir string) *labelScore {
+// scoreLabelled scores every labelled run in dir, at both capture points:
+// all of them, and the even and odd halves (the runs in order of name,
+// from index 0: develop on the even half, check on the odd one).
+func scoreLabelled(t *testing.T, dir string) (all *labelScore, halves [2]*labelScore) {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "*.label.json"))
-	sc := newLabelScore()
-	for _, f := range files {
+	all, halves = newLabelScore(), [2]*labelScore{newLabelScore(), newLabelScore()}
+	for i, f := range files {
 		raw, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -113,10 +115,11 @@ func scoreLabelled(t *testing.T, dir string) *labelScore {
 				}
 			}
 			st := mainStats(t, path)
-			sc.add(l.Name, side.name, st.Findings.Kinds(), side.want)
+			all.add(l.Name, side.name, st.Findings.Kinds(), side.want)
+			halves[i%2].add(l.Name, side.name, st.Findings.Kinds(), side.want)
 		}
 	}
-	return sc
+	return all, halves
 }
 
 // labelMisses are the labelled captures whose findings still miss a true
@@ -135,7 +138,7 @@ var labelMisses = map[string]string{
 // folder of more runs (the whole recorded corpus) whose score is logged.
 func TestDiagnosisAgainstLabels(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "labelled")
-	sc := scoreLabelled(t, dir)
+	sc, _ := scoreLabelled(t, dir)
 	if sc.captures < 20 {
 		t.Fatalf("%d labelled captures in %s, want at least 20", sc.captures, dir)
 	}
@@ -154,10 +157,13 @@ func TestDiagnosisAgainstLabels(t *testing.T) {
 		}
 	}
 	if more := os.Getenv("TCPVIZ_LABELLED"); more != "" {
-		all := scoreLabelled(t, more)
+		all, halves := scoreLabelled(t, more)
 		t.Logf("%s:\n%s", more, all)
-		for _, w := range all.wrong {
-			t.Log(w)
+		for i, h := range halves {
+			t.Logf("%s half:\n%s", [2]string{"even", "odd"}[i], h)
+			for _, w := range h.wrong {
+				t.Log(w)
+			}
 		}
 	}
 }

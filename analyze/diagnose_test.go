@@ -269,3 +269,109 @@ func TestSharesFollowReceiveWindowAtReceiver(t *testing.T) {
 		t.Errorf("limit_shares %q, want %q", got, want)
 	}
 }
+
+// TestOvershootCountsProvenDropsWithoutSACK: at a sender without SACK, a
+// timeout's go-back-N resends what the receiver holds, so the first loss
+// episode's resends are not its drops: only the resends of the next
+// expected byte are proven (kw_reno_nosack_2pct: 69 resent after slow
+// start, 4 of them of the next expected byte, no queue drop in the link's
+// log). The overshoot is told on the proven drops; where they are as many
+// as the resends (NewReno repairing a burst of tail drops one a round
+// trip), it still is.
+func TestOvershootCountsProvenDropsWithoutSACK(t *testing.T) {
+	for _, tt := range []struct {
+		proven int64
+		want   string
+	}{{4, FindRandomLoss}, {69, "random_loss;slow_start_overshoot;congestion_loss"}} {
+		st := DirStats{DataPackets: 1659, DataBytes: 1659 * 1448, UniqueBytes: 1600 * 1448, MSS: 1448, RTTSamples: 500, RTTMinMs: 123,
+			HasThroughput: true, HandshakeSeen: true,
+			Path: PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 151, LostDownstream: 151, LostDownstreamLow: 27,
+				FirstEventLostLow: tt.proven},
+			RankedLossEpisodes: 13, QueueLossEpisodes: 3, RTTAtLossMs: 130, RTTAtLossRank: 0.5,
+			LossEpisodes: 15, FirstEpisodeResent: 69, EpisodeResent: 151,
+			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 1.12, EpisodeIntervals: 14}
+		st.SlowStart.Reason, st.SlowStart.Flight = SlowStartLoss, 115*1448
+		rcv := DirStats{MaxRwnd: -1, HandshakeSeen: true}
+		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+			t.Errorf("%d of 69 resends proven drops: findings %q, want %q", tt.proven, got, tt.want)
+		}
+	}
+}
+
+// TestIrregularIntervalsOverruleTheRTTAtASender: a sender's window grows
+// until a loss, filling the queue, so the RTT stands near its peak before
+// random drops too (kw_reno_nosack_2pct: 35 random drops, none at the
+// queue; 8 of 13 episodes near the peak, rank 0.73). Fourteen intervals
+// as irregular as independent drops (1.12) are random loss; at regular
+// ones (0.3) the RTT tells congestion; with data arriving late (resends
+// of reordered data among the episodes), or at a receiver-side capture,
+// the intervals do not overrule the RTT; nor do too few of them.
+func TestIrregularIntervalsOverruleTheRTTAtASender(t *testing.T) {
+	for _, tt := range []struct {
+		name, want string
+		cv         float64
+		intervals  int
+		late       int64
+		vantage    Vantage
+	}{
+		{"irregular", FindRandomLoss, 1.12, 14, 0, VantageSender},
+		{"regular", FindCongestionLoss, 0.3, 14, 0, VantageSender},
+		{"irregular, data late", FindCongestionLoss, 1.12, 14, 100, VantageSender},
+		{"irregular, too few", FindCongestionLoss, 0.9, 4, 0, VantageSender},
+		{"irregular, at the receiver", FindCongestionLoss, 1.12, 14, 0, VantageReceiver},
+	} {
+		st := DirStats{DataPackets: 1659, DataBytes: 1659 * 1448, MSS: 1448, RTTSamples: 500, RTTMinMs: 123, HasThroughput: true,
+			Path:               PathStats{HasData: true, Vantage: tt.vantage, Retransmitted: 35, LostDownstream: 35},
+			RankedLossEpisodes: 13, QueueLossEpisodes: 8, RTTAtLossMs: 197, RTTAtLossRank: 0.73, LossEpisodes: 15,
+			HasEpisodeIntervalCV: true, EpisodeIntervalCV: tt.cv, EpisodeIntervals: tt.intervals, ReorderedHoles: tt.late}
+		if tt.vantage == VantageReceiver {
+			st.DelayRanked = true
+			st.Path.LostDownstream, st.Path.LostUpstream = 0, 35
+		}
+		rcv := DirStats{MaxRwnd: -1}
+		if got, _, _ := strings.Cut(diagnose(&st, &rcv, 0).Kinds(), ";"); got != tt.want {
+			t.Errorf("%s: first finding %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestNoApplicationFromGapsWithLossAtReceiver: at a receiver-side capture
+// the sender's waits show only as gaps in what arrives, and loss recovery
+// leaves the same gaps (cq_20ms_50m_q3k at the receiver: 90 drops at a
+// 3 KB queue, a window cut to one or two segments a round trip, gaps
+// 100% of the transfer): with loss they are not told the application's;
+// without loss they still are.
+func TestNoApplicationFromGapsWithLossAtReceiver(t *testing.T) {
+	for _, tt := range []struct {
+		lost int64
+		want string
+	}{{90, FindLoss}, {0, FindApplication}} {
+		st := DirStats{DataPackets: 154, DataBytes: 154 * 1448, UniqueBytes: 154 * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 22.8,
+			DataPhaseNs: 6e9, Path: PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: tt.lost, LostUpstream: tt.lost},
+			LimitShares: []LimitShare{{FindApplication, 1}}}
+		rcv := DirStats{MaxRwnd: 80000}
+		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+			t.Errorf("%d lost: findings %q, want %q", tt.lost, got, tt.want)
+		}
+	}
+}
+
+// TestNoStandingQueueFromDelayedACKs: with fewer than two segments in
+// flight on average, a receiver may hold every ACK for its delayed-ACK
+// timer, and the RTT's rise is that wait (cq_20ms_50m_q3k at the sender:
+// a 3 KB queue, 1.6 segments in flight on average, the median RTT 43 ms
+// above its 21 ms minimum); with a flight of many segments the same rise
+// is a standing queue.
+func TestNoStandingQueueFromDelayedACKs(t *testing.T) {
+	for _, tt := range []struct {
+		bytes int64 // carried in 6 s
+		want  string
+	}{{220_000, ""}, {22_000_000, FindStandingQueue}} {
+		st := DirStats{DataPackets: tt.bytes / 1448, DataBytes: tt.bytes, UniqueBytes: tt.bytes, MSS: 1448, RTTSamples: 100, RTTMinMs: 21,
+			DataPhaseNs: 6e9, HasQueueDelay: true, QueueDelayMs: 43, Path: PathStats{HasData: true, Vantage: VantageSender}}
+		rcv := DirStats{MaxRwnd: -1}
+		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+			t.Errorf("%d bytes in 6 s: findings %q, want %q", tt.bytes, got, tt.want)
+		}
+	}
+}

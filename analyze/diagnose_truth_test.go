@@ -17,6 +17,7 @@ func TestDiagnosisAgainstTruth(t *testing.T) {
 	truth := filepath.Join(golden.SharedCaptures(), "truth")
 	extra := filepath.Join("..", "testdata", "truth-extra")
 	lab := filepath.Join(golden.SharedCaptures(), "lab")
+	heldout := filepath.Join("..", "testdata", "kernel-heldout")
 	for _, tc := range []struct {
 		path string
 		kind string
@@ -28,6 +29,10 @@ func TestDiagnosisAgainstTruth(t *testing.T) {
 		{filepath.Join(extra, "gt_bbr_loss2.tx.pcap"), FindRandomLoss},
 		{filepath.Join(extra, "gt_nosack_loss.tx.pcap"), FindRandomLoss},
 		{filepath.Join(extra, "gt_v6_any_loss.tx.pcap"), FindRandomLoss},
+		// Without SACK, random drops only: go-back-N resends are not a
+		// burst of drops, and a growing window's RTT peak is not a queue's.
+		{filepath.Join(heldout, "kw_reno_nosack_2pct.tx.pcap.gz"), FindRandomLoss},  // 35 random drops
+		{filepath.Join(heldout, "kw_cubic_nosack_geo2.tx.pcap.gz"), FindRandomLoss}, // 15 random drops
 		{filepath.Join(lab, "geo_pep_85k.pcap"), FindNearbyPeer},
 		{filepath.Join(lab, "geo_nopep_85k.pcap"), FindReceiveWindow},
 	} {
@@ -57,6 +62,7 @@ func TestOvershootAgainstTruth(t *testing.T) {
 	truth := filepath.Join(golden.SharedCaptures(), "truth")
 	extra := filepath.Join("..", "testdata", "truth-extra")
 	lab := filepath.Join(golden.SharedCaptures(), "lab")
+	heldout := filepath.Join("..", "testdata", "kernel-heldout")
 	for _, tc := range []struct {
 		path      string
 		overshoot bool
@@ -74,6 +80,13 @@ func TestOvershootAgainstTruth(t *testing.T) {
 		{filepath.Join(extra, "gt_nots_reorder.tx.pcap"), false},
 		{filepath.Join(lab, "geo_nopep_85k.pcap"), false},
 		{filepath.Join("..", "testdata", "lossy_sll2.pcap"), false},
+		// Without SACK: 69 and 69 resent after slow start, 4 and 4 of them
+		// proven drops, no queue drop in the link logs; 34 and 10 proven,
+		// 38 and 10 queue drops there.
+		{filepath.Join(heldout, "kw_reno_nosack_2pct.tx.pcap.gz"), false},
+		{filepath.Join(heldout, "kq_reno_nosack_loss2.tx.pcap.gz"), false},
+		{filepath.Join(heldout, "kh_reno_nosack_q.tx.pcap.gz"), true},
+		{filepath.Join(heldout, "kw_reno_nosack_vsat.tx.pcap.gz"), true},
 	} {
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			if _, err := os.Stat(tc.path); err != nil {

@@ -79,6 +79,10 @@ type PathStats struct {
 	// LostDownstreamLow and LostDownstream.
 	LostDownstream    int64
 	LostDownstreamLow int64 // only retransmissions of the receiver's next expected byte
+	// FirstEventLostLow is LostDownstreamLow within the first loss event
+	// (LossEvents): the drops the capture proves in it without SACK, where
+	// go-back-N resends after a timeout make its resends an upper bound.
+	FirstEventLostLow int64
 	// LostUpstream counts distinct segments lost before the capture point:
 	// a hole here later filled by a retransmission (IPv4 ID above that of
 	// the segment that opened the hole, else a newer TSval, else at least a

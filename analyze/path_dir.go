@@ -75,6 +75,9 @@ type pathCounts struct {
 	lossSpuriousProof  int64 // finished episodes all proven spurious
 	lossSpuriousSeen   int64 // ... all seen twice (receiver-side reading)
 	captureMissed      int64 // hole bytes acknowledged without being seen: the capture missed them
+	// leftEdgeSeen and leftEdgeSeenProven of the first loss event (see
+	// PathStats.FirstEventLostLow).
+	firstLeftEdge, firstLeftEdgeProven int64
 }
 
 type hole struct {
@@ -342,6 +345,9 @@ func (f *pathDir) addRtx(s *reassembly.Segment, kind uint8, units int16, atSende
 	}
 	if kind == kindSeen && r.leftEdge {
 		f.n.leftEdgeSeen++
+		if r.episode == 1 {
+			f.n.firstLeftEdge++
+		}
 	}
 	if e := f.episodeOf(r.episode); e != nil {
 		e.n++
@@ -373,6 +379,9 @@ func (f *pathDir) prove(r *rtxRec, p uint8) {
 	}
 	if r.kind == kindSeen && r.leftEdge {
 		f.n.leftEdgeSeenProven++
+		if r.episode == 1 {
+			f.n.firstLeftEdgeProven++
+		}
 	}
 	if e := f.episodeOf(r.episode); e != nil {
 		e.proven++
@@ -668,6 +677,7 @@ func (f *pathDir) fill(st *PathStats, c *reassembly.Conn, d reassembly.Direction
 		st.SpuriousRetransmitted = st.SpuriousDSACK + st.SpuriousEifel + st.SpuriousTiming + st.SpuriousSeenOriginal
 		st.LostDownstream = max(n.rtxSeen-seenProven, 0)
 		st.LostDownstreamLow = max(n.leftEdgeSeen-n.leftEdgeSeenProven, 0)
+		st.FirstEventLostLow = max(n.firstLeftEdge-n.firstLeftEdgeProven, 0)
 		st.LossEventsSpurious = spurProof
 	}
 	st.PeerMaxRwnd = -1

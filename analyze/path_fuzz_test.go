@@ -153,7 +153,7 @@ func checkPathStats(t *testing.T, d int, st *PathStats) {
 	case st.PeerMaxRwnd < -1 || st.RTTToSender < -1 || st.RTTToReceiver < -1:
 		t.Fatalf("dir %d: %+v", d, st)
 	case st.SpuriousRetransmitted > st.Retransmitted, st.LostDownstream > st.Retransmitted,
-		st.LostDownstreamLow > st.LostDownstream, st.SpuriousDSACK > st.DSACKBlocks,
+		st.LostDownstreamLow > st.LostDownstream, st.FirstEventLostLow > st.LostDownstreamLow, st.SpuriousDSACK > st.DSACKBlocks,
 		st.RTORetransmissions+st.FastRetransmissions != st.Retransmitted,
 		st.LossEventsSpurious > st.LossEvents, st.LossEvents > st.Retransmitted:
 		t.Fatalf("dir %d: inconsistent %+v", d, st)

@@ -363,6 +363,24 @@ func TestPathNoSACKGoBackN(t *testing.T) {
 	if st.PeerMaxRwnd != 1000<<7 {
 		t.Errorf("peer max rwnd %d, want %d", st.PeerMaxRwnd, 1000<<7)
 	}
+	// The drops proven in the first loss event (FirstEventLostLow) are its
+	// resends of the next expected byte: not the go-back-N resend, nor a
+	// later event's.
+	for i := uint32(4); i < 8; i++ {
+		ps.data(1+i*segLen, segLen) // the fifth is lost
+	}
+	ps.after(100 * ms)
+	ps.ack(4001)
+	ps.ack(4001)
+	ps.ack(4001)
+	ps.data(4001, segLen) // fast retransmit: a second loss event
+	ps.after(100 * ms)
+	ps.ack(8001)
+	st = ps.stats()
+	if st.LossEvents != 2 || st.LostDownstream != 3 || st.LostDownstreamLow != 2 || st.FirstEventLostLow != 1 {
+		t.Errorf("loss events %d, lost downstream %d (at least %d), of the first event %d; want 2, 3 (at least 2), 1",
+			st.LossEvents, st.LostDownstream, st.LostDownstreamLow, st.FirstEventLostLow)
+	}
 }
 
 func TestPathSequenceWrap(t *testing.T) {
