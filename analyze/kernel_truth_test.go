@@ -298,7 +298,7 @@ var kernelFloor = map[string]struct {
 	"kw_reno_nosack_2pct":   {0.98, 0.99, 0, 0.94, 0}, // the loss state's window and its RFC 6582 hold (lossState), was 85%
 	"kw_cubic_nosack_geo2":  {0.985, 0.99, 0, 0, 0},
 	"kw_cubic_nosack_q15k":  {0.99, 0.99, 0, 0, 0},
-	"kw_reno_sack_q40k_l05": {0.97, 0.99, 0, 0, 0},
+	"kw_reno_sack_q40k_l05": {0.99, 0.99, 0, 0, 0},
 	"kw_cubic_sack_l2":      {0.93, 0.91, 0, 0, 0},    // one recovery was drawn as a timeout until RACK's loss at the end of recovery re-entered it (lostAbove)
 	"kw_reno_nosack_vsat":   {0.95, 0.99, 0, 0.94, 0}, // PRR's window at ACKs no send followed, was 87%
 	// Recorded on 2026-12-03 before the rules of that day's fourth
@@ -311,7 +311,7 @@ var kernelFloor = map[string]struct {
 	// probe gives the state before the ACK it fires for: 95.5% of states.
 	"kv_cubic_nosack_jitter": {0.99, 0.99, 0, 0, 0.955},
 	"kv_vsat_reno_rto":       {0.99, 0.99, 0, 0, 0},
-	"kv_cubic_ackloss":       {0.975, 0.99, 0, 0, 0},
+	"kv_cubic_ackloss":       {0.99, 0.99, 0, 0, 0},
 }
 
 // TestSenderStateAgainstKernel scores the cwnd graph of every kernel

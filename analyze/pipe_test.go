@@ -799,3 +799,42 @@ func TestPRRWindowWhileReceiverWindowFull(t *testing.T) {
 		t.Errorf("the line while the receiver's window held the sender in recovery %.0f, want PRR's 10000 (Reno's ssthresh), not the pipe; line %+v", v, cw.Points)
 	}
 }
+
+// TestPRRWindowWhileApplicationHeld: the same recovery as
+// TestPRRWindowWhileReceiverWindowFull, the receiver's window wide open,
+// but the application with nothing more to send: PRR's window grows by
+// what the SACKs deliver (tcp_cwnd_reduction: sndcnt from prr_delivered −
+// prr_out) though nothing goes out; the line is it, not the pipe
+// (ku_cubic_app2m: the kernel at ssthresh through such a recovery).
+func TestPRRWindowWhileApplicationHeld(t *testing.T) {
+	var b builder
+	sack := func(r *Record, right int64) {
+		r.NSACK, r.SACK[0] = 1, [2]int64{2001, right}
+	}
+	for i := range int64(20) {
+		b.data(float64(i)*0.1, 1+i*1000, 1000, 0).Info.BytesInFlight = (i + 1) * 1000
+	}
+	b.ack(100, 1001, 1<<20, 0)
+	for k := int64(1); k <= 3; k++ {
+		sack(b.ack(100+float64(k), 1001, 1<<20, DupAck), 2001+k*1000)
+	}
+	b.data(103.5, 1001, 1000, Retransmission).Info.BytesInFlight = 19000
+	for k := int64(4); k <= 14; k++ { // more SACKed; no data left to send
+		sack(b.ack(100+float64(k), 1001, 1<<20, DupAck), 2001+k*1000)
+	}
+	b.ack(200, 20001, 1<<20, 0)
+	for i := range int64(10) { // Reno's half after it, which tells the algorithm
+		b.data(200.5+float64(i)*0.1, 20001+i*1000, 1000, 0).Info.BytesInFlight = (i + 1) * 1000
+	}
+	b.ack(300, 21001, 1<<20, 0)
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	v := -1.0
+	for _, p := range g.Lookup(SeriesCwnd).Points {
+		if p.Time <= t0+114.5e6 {
+			v = p.V[0]
+		}
+	}
+	if v != 10000 {
+		t.Errorf("the line while the application held the sender in recovery %.0f, want PRR's 10000 (Reno's ssthresh), not the pipe 7000", v)
+	}
+}

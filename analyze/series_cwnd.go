@@ -487,12 +487,10 @@ func (b *cwndBuilder) flush() {
 	} else {
 		b.recent = b.recent[:0]
 	}
-	// PRR's window, which the sender did not fill. With SACK the line
-	// falls to the pipe at an ACK no send followed instead
-	// (ackWithoutSend): the kernel runs score the same either way.
+	// PRR's window, which the sender did not fill.
 	vals := [3]int64{v, v, v}
 	for i, p := range b.prr {
-		if p.on && p.cwnd > v && !b.pp.sack {
+		if p.on && p.cwnd > v {
 			vals[i] = p.cwnd
 		}
 	}
@@ -539,11 +537,12 @@ func (b *cwndBuilder) flush() {
 
 // ackWithoutSend: in recovery an ACK that no send followed before the
 // next left cwnd where PRR set it then (tcp_cwnd_reduction: the pipe and
-// the segments it lets go, none here, or the sender would have sent
-// them): the line falls to it at that ACK. With SACK that is the pipe;
-// without, PRR's window under each algorithm's ssthresh (prrState, whose
-// pipe counts each duplicate ACK as a segment delivered, as Linux's
-// tcp_add_reno_sack does), and under neither no fall.
+// the segments it lets go, which a sender held by the receiver's window
+// or the application does not send): the line falls to it at that ACK,
+// PRR's window under each algorithm's ssthresh (prrState; without SACK
+// its pipe counts each duplicate ACK as a segment delivered, as Linux's
+// tcp_add_reno_sack does), and with SACK under neither the pipe, without
+// no fall.
 //
 // Steps waiting for the algorithm (deferred) keep waiting: the fall
 // waits with them, under each algorithm's line.
@@ -931,17 +930,16 @@ func (b *cwndBuilder) add(r *Record) {
 	if b.ackPipeSet {
 		pipe := b.pp.pipe()
 		b.ackVals = [3]int64{pipe, pipe, pipe}
-		if r.Window >= 0 && b.pp.high+b.pp.maxSeg > r.Ack+r.Window {
-			// The receiver's window full after it (tcp_snd_wnd_test: the
-			// sender can send nothing): PRR's cwnd is not the pipe but
-			// grows by what the ACKs deliver while nothing goes out
-			// (tcp_cwnd_reduction: sndcnt from prr_delivered − prr_out),
-			// up to ssthresh, where Linux leaves it when recovery ends
-			// (tcp_end_cwnd_reduction).
-			for i, p := range b.prr {
-				if p.on && p.cwnd > pipe {
-					b.ackVals[i] = p.cwnd
-				}
+		// PRR's cwnd is the pipe and what it lets go (tcp_cwnd_reduction:
+		// sndcnt, from prr_delivered − prr_out), which grows by what the
+		// ACKs deliver while nothing goes out — the receiver's window full
+		// (tcp_snd_wnd_test), or the application with nothing to send —
+		// up to ssthresh, where Linux leaves it when recovery ends
+		// (tcp_end_cwnd_reduction). A sender that could send sends it
+		// before the next ACK; one that did not was held.
+		for i, p := range b.prr {
+			if p.on && p.cwnd > pipe {
+				b.ackVals[i] = p.cwnd
 			}
 		}
 	} else if b.prr[0].on || b.prr[1].on {
