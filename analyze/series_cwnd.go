@@ -214,6 +214,10 @@ type cwndBuilder struct {
 	// open: the window outside recovery where the sender did not fill
 	// it (openWindow).
 	open openWindow
+	// before: the line's last step before the time window drawn
+	// (hasBefore), drawn with its first step inside (drawLine).
+	before    Point
+	hasBefore bool
 }
 
 // deferredStep is a step of the line waiting for the algorithm: its
@@ -257,7 +261,7 @@ func (b *cwndBuilder) resolveAs(i int) {
 		if v := d.vals[i]; v != last {
 			p := d.p
 			p.V[0] = float64(v)
-			b.set.add(SeriesCwnd, Steps, p)
+			b.drawLine(p)
 			last, b.lineTime = v, p.Time
 		}
 	}
@@ -513,11 +517,13 @@ func (b *cwndBuilder) flush() {
 			wait = true
 		}
 	}
-	if v <= 0 || !b.f.inTime(b.burstTime) {
+	if v <= 0 {
 		return
 	}
-	b.lastFrame, b.lastTime = b.burstFrame, b.burstTime
-	b.drawBBR(b.burstFrame, b.burstTime)
+	if b.f.inTime(b.burstTime) {
+		b.lastFrame, b.lastTime = b.burstFrame, b.burstTime
+		b.drawBBR(b.burstFrame, b.burstTime)
+	}
 	if wait {
 		if len(b.deferred) == 0 {
 			b.shown = b.line
@@ -530,7 +536,7 @@ func (b *cwndBuilder) flush() {
 		return
 	}
 	if v != b.line {
-		b.set.add(SeriesCwnd, Steps, Point{Frame: b.burstFrame, Time: b.burstTime, V: [3]float64{float64(v)}})
+		b.drawLine(Point{Frame: b.burstFrame, Time: b.burstTime, V: [3]float64{float64(v)}})
 		b.line, b.lineTime = v, b.burstTime
 	}
 }
@@ -547,7 +553,7 @@ func (b *cwndBuilder) flush() {
 // Steps waiting for the algorithm (deferred) keep waiting: the fall
 // waits with them, under each algorithm's line.
 func (b *cwndBuilder) ackWithoutSend() {
-	if !b.ackPipeSet || !b.f.inTime(b.ackPipeAt.Time) {
+	if !b.ackPipeSet {
 		return
 	}
 	if n := len(b.deferred); n > 0 {
@@ -590,9 +596,8 @@ func (b *cwndBuilder) ackWithoutSend() {
 	}
 	p := b.ackPipeAt
 	p.V[0] = float64(w)
-	b.set.add(SeriesCwnd, Steps, p)
+	b.drawLine(p)
 	b.line, b.lineTime = w, p.Time
-	b.lastFrame, b.lastTime = p.Frame, p.Time
 }
 
 // emitSsthresh marks the pending episode's ssthresh at its start,
@@ -687,6 +692,26 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 
 type timedValue struct{ t, v int64 }
 
+// drawLine adds a step of the cwnd line at p, and records it as drawn
+// (lastFrame, lastTime). The line follows the whole capture; where a time
+// window is drawn (--from, --to) only what it shows is drawn, the step in
+// force at its start first: the window shows the line the whole graph
+// has there.
+func (b *cwndBuilder) drawLine(p Point) {
+	if !b.f.inTime(p.Time) {
+		if r := b.f.o.Time; r.HasMin && p.Time-b.f.start < r.Min {
+			b.before, b.hasBefore = p, true
+		}
+		return
+	}
+	if b.hasBefore {
+		b.set.add(SeriesCwnd, Steps, b.before)
+		b.hasBefore = false
+	}
+	b.set.add(SeriesCwnd, Steps, p)
+	b.lastFrame, b.lastTime = p.Frame, p.Time
+}
+
 // rto is the sender's retransmission timeout as Linux sets it from the
 // latest RTT (rtoOf).
 func (b *cwndBuilder) rto() int64 { return rtoOf(b.rtt()) }
@@ -712,12 +737,11 @@ func (b *cwndBuilder) rwndAllowed(w int64) int64 {
 // above the line.
 func (b *cwndBuilder) openAck(r *Record, delivered int64) {
 	w := b.rwndAllowed(b.open.ack(delivered))
-	if w <= b.line || len(b.deferred) > 0 || b.line < 0 || !b.f.inTime(r.Time) {
+	if w <= b.line || len(b.deferred) > 0 || b.line < 0 {
 		return
 	}
-	b.set.add(SeriesCwnd, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(w)}})
+	b.drawLine(Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(w)}})
 	b.line, b.lineTime = w, r.Time
-	b.lastFrame, b.lastTime = r.Frame, r.Time
 	b.recent = append(b.recent[:0], timedValue{r.Time, w})
 }
 
@@ -982,11 +1006,10 @@ func (b *cwndBuilder) partialUndo(r *Record, reenter bool) {
 	}
 	b.markUndone, b.pending = true, false
 	b.prrStop()
-	if prior > b.line && b.f.inTime(r.Time) {
+	if prior > b.line {
 		b.resolve()
-		b.set.add(SeriesCwnd, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(prior)}})
+		b.drawLine(Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(prior)}})
 		b.line, b.lineTime = prior, r.Time
-		b.lastFrame, b.lastTime = r.Frame, r.Time
 	}
 	b.recent = append(b.recent[:0], timedValue{r.Time, max(b.line, prior)})
 }
@@ -1239,8 +1262,12 @@ func (b *cwndBuilder) graph() *Graph {
 	b.drawMark()
 	b.band(b.state, b.stateFrom, b.lastRec)
 	b.endHold()
+	if b.hasBefore { // no step inside the time window: the one before it holds
+		b.set.add(SeriesCwnd, Steps, b.before)
+		b.hasBefore = false
+	}
 	if b.line > 0 && b.lastTime > b.lineTime { // the lines last to the last send
-		b.set.add(SeriesCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.line)}})
+		b.drawLine(Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.line)}})
 	}
 	if b.bbrCwnd > 0 && b.lastTime > b.bbrTime {
 		b.set.add(seriesBBRCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.bbrCwnd)}})

@@ -1,0 +1,52 @@
+package analyze
+
+import (
+	"testing"
+
+	"tcpviz/internal/capturetest"
+)
+
+// TestCwndTimeWindowSameLine: the cwnd graph of a time window (--from,
+// --to) draws the line the whole graph has there — the state follows the
+// whole capture, only the drawing is windowed — with the step in force
+// at the window's start (a no-SACK transfer with timeouts, PRR and the
+// loss state: every rule of the line is stateful).
+func TestCwndTimeWindowSameLine(t *testing.T) {
+	l, err := Load(capturetest.Opener(t, "../testdata/kernel-heldout/kh_reno_nosack_q.tx.pcap.gz"), LoadOptions{Stream: -1, Dir: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := LookupGraph(GraphCwnd)
+	o := SeriesOptions{Conn: l.Conn, Dir: l.Dir}
+	full := spec.Draw(l.Records, o, GraphParams{}).Lookup(SeriesCwnd)
+	valueAt := func(s *Series, ns int64) (float64, bool) {
+		v, ok := 0.0, false
+		for _, p := range s.Points {
+			if p.Time <= ns {
+				v, ok = p.V[0], true
+			}
+		}
+		return v, ok
+	}
+	for _, w := range [][2]int64{{2e9, 6e9}, {5e8, 15e8}, {7e9, 9e9}} {
+		o.Time = Range{Min: w[0], Max: w[1], HasMin: true, HasMax: true}
+		win := spec.Draw(l.Records, o, GraphParams{}).Lookup(SeriesCwnd)
+		if win == nil || len(win.Points) == 0 {
+			t.Fatalf("window %v: no line", w)
+		}
+		inside := 0
+		for _, p := range full.Points {
+			rel := p.Time - l.Records[0].Time
+			if rel < w[0] || rel > w[1] {
+				continue
+			}
+			inside++
+			if v, ok := valueAt(win, p.Time); !ok || v != p.V[0] {
+				t.Errorf("window %v at %.3f s: the windowed line %.0f (drawn %v), the whole graph's %.0f", w, float64(rel)/1e9, v, ok, p.V[0])
+			}
+		}
+		if inside == 0 {
+			t.Errorf("window %v: no step of the whole graph in it", w)
+		}
+	}
+}
