@@ -332,6 +332,22 @@ const (
 	appRateShare = 0.3
 )
 
+// regularBelow is the coefficient of variation below which n loss
+// intervals are regular (a queue overflowing at the same window): below
+// regularCV, and below what independent drops give by chance one time in
+// twenty (the 5% quantile of the coefficient of variation of n
+// exponential intervals: few intervals vary little by chance too).
+func regularBelow(n int) float64 {
+	// 20,000 draws of n exponential intervals each (population standard
+	// deviation over the mean, as lossEpisodes.intervalCV); from 7 on the
+	// quantile is above regularCV.
+	q05 := [...]float64{3: 0.21, 4: 0.32, 5: 0.39, 6: 0.44}
+	if n < len(q05) {
+		return min(regularCV, q05[n])
+	}
+	return regularCV
+}
+
 // overshootBurst tells whether the loss episode that ended slow start
 // resent more segments than independent drops could explain: at the
 // transfer's own loss rate p (lost of the data packets, the burst itself
@@ -491,7 +507,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			// The overshoot's burst was a full queue's (below); the few
 			// losses after it are too few to tell their cause.
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episode(s) after it, too few to tell their cause", lost, pct, counted, eps-1), ev)
-		case regular && st.EpisodeIntervalCV < regularCV && !delayTells:
+		case regular && st.EpisodeIntervalCV < regularBelow(st.EpisodeIntervals) && !delayTells:
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
