@@ -30,6 +30,9 @@ type analyzer struct {
 	// tests compare both ways.
 	loopsOnly bool
 	scratch   *connState
+	// verdict is the path's for the segment being analysed (the
+	// statistics read it: a late original is no resend).
+	verdict PathVerdict
 }
 
 // dupackNeutral is Wireshark's dupacknum = -1 (in an unsigned field) after
@@ -185,7 +188,9 @@ func (a *analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *Packet
 	default:
 		v = PathVerdict(s.Note) // the path analysed ahead (aheadPath.track)
 	}
+	a.verdict = v
 	a.addWire(c, s, info, want)
+	a.verdict = PathNone
 	info.Path = v
 	info.Proved = nil
 	if a.ahead == nil && len(a.path.proved) > 0 {
@@ -249,7 +254,7 @@ func (a *analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassem
 	}
 	smp := cs.karnAdd(s)
 	fwd, rev := &cs.flow[s.Dir], &cs.flow[s.Dir.Reverse()]
-	*info = PacketInfo{BytesInFlight: -1, AckRTT: -1, KarnRTT: -1}
+	*info = PacketInfo{BytesInFlight: -1, AckRTT: -1, KarnRTT: -1, Path: a.verdict}
 	if smp.frame > 0 {
 		info.KarnRTT, info.KarnFrame, info.KarnSent = smp.rtt, smp.frame, smp.sent
 	}

@@ -1,6 +1,11 @@
 package analyze
 
-import "testing"
+import (
+	"testing"
+
+	"tcpviz/internal/capturetest"
+	"tcpviz/reassembly"
+)
 
 // TestPartialUndoDecidedByTracker: the tracker itself decides, at each
 // partial ACK that undoes a fast retransmit's reduction without SACK,
@@ -53,5 +58,33 @@ func TestPartialUndoDecidedByTracker(t *testing.T) {
 	}
 	if e.inEpisode {
 		t.Error("still in an episode after the undo")
+	}
+}
+
+// TestTrackerSkipsLateOriginals: at a receiver-side capture an original
+// the path found late (reordered on the way) is no resend, and the loss
+// episodes are the drops' (gt_nots_reorder at the receiver: 8 drops in
+// the link's log, a third of the segments late; the tracker counted 309
+// fast-retransmit episodes when it took every segment below the highest
+// as a resend), the holes the late data closed are reordered_holes.
+func TestTrackerSkipsLateOriginals(t *testing.T) {
+	r := capturetest.Reader(t, "../testdata/truth-extra/gt_nots_reorder.rx.pcap")
+	var st *DirStats
+	_, err := Run(r, RunOptions{Analyze: true, Keep: -1, OnConn: func(c *ConnResult) {
+		if s := c.Stats[reassembly.C2S]; s.DataBytes > 1<<20 {
+			st = &s
+		}
+	}})
+	if err != nil || st == nil {
+		t.Fatalf("no bulk connection (%v)", err)
+	}
+	if st.Path.Vantage != VantageReceiver || st.Path.Reordered < 100 {
+		t.Fatalf("vantage %s, %d late: not the receiver-side capture with reordering this needs", st.Path.Vantage, st.Path.Reordered)
+	}
+	if eps := st.LossEpisodesFast + st.LossEpisodesRTO; eps == 0 || eps > 8 {
+		t.Errorf("%d loss episodes (%d fast, %d timeouts) for 8 drops", eps, st.LossEpisodesFast, st.LossEpisodesRTO)
+	}
+	if st.ReorderedHoles < 100 {
+		t.Errorf("%d holes closed by late data, want the reordering's", st.ReorderedHoles)
 	}
 }

@@ -780,7 +780,10 @@ func (b *cwndBuilder) add(r *Record) {
 		end := r.Seq + n
 		b.arrived(r, n)
 		b.wasIn = b.ep.inEpisode
-		ev := b.ep.data(r.Seq, end, r.Info.BytesInFlight, r.Info.Flags, r.TSVal, r.HasTS)
+		var ev episodeEvent
+		if r.Info.Path != PathReordered { // a late original is no resend (as the statistics')
+			ev = b.ep.data(r.Seq, end, r.Info.BytesInFlight, r.Info.Flags, r.TSVal, r.HasTS)
+		}
 		if ev.start {
 			b.flush() // the sends before a timeout are a burst of their own
 			if !ev.fast {

@@ -700,15 +700,20 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			}
 		}
 		d.lastArrival = s.Time
-		if d.eps.started && lo < d.eps.high { // a resend, whatever Wireshark calls it
-			h := &d.hole
-			if h.rtx == nil {
-				h.rtx = new([256][2]uint64)
+		var ev episodeEvent
+		// An original the path found late (at a receiver-side capture:
+		// reordered on the way) is no resend: the tracker does not see it.
+		if info.Path != PathReordered {
+			if d.eps.started && lo < d.eps.high { // a resend, whatever Wireshark calls it
+				h := &d.hole
+				if h.rtx == nil {
+					h.rtx = new([256][2]uint64)
+				}
+				h.rtx[h.rtxN%len(h.rtx)] = [2]uint64{uint64(lo), uint64(lo + n)}
+				h.rtxN++
 			}
-			h.rtx[h.rtxN%len(h.rtx)] = [2]uint64{uint64(lo), uint64(lo + n)}
-			h.rtxN++
+			ev = d.eps.data(lo, lo+n, info.BytesInFlight, info.Flags, s.Opt.TSVal, s.Opt.HasTimestamp)
 		}
-		ev := d.eps.data(lo, lo+n, info.BytesInFlight, info.Flags, s.Opt.TSVal, s.Opt.HasTimestamp)
 		d.dataLimits(cs, s, n, info, ev.drop)
 	}
 	f := info.Flags
