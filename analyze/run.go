@@ -582,17 +582,6 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 	return ls[0], err
 }
 
-// GraphNotes are what a graph of the loaded direction says under its
-// legend about where its data come from: ACKs from a proxy beside the
-// capture (a split connection) make "acknowledged" and "delivered" the
-// proxy's.
-func (l *Loaded) GraphNotes() []string {
-	if l.UDP || !l.Stats[l.Dir].Path.NearbyPeer {
-		return nil
-	}
-	return []string{"ACKs from a proxy beside the capture (the receiver answers within a millisecond on a long path): acknowledged and delivered mean accepted by the proxy, not by the far end"}
-}
-
 // Passes is how many times Load reads the capture: twice to find the
 // busiest connection, or when the graphs need the chosen one's times
 // (thinned for a picture) or final numbering (absolute sequence numbers)

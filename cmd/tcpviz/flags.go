@@ -555,16 +555,7 @@ func (f *pictureFlags) checkHide(valid []string) error {
 }
 
 // apply sets the y bounds asked for on g and leaves out the hidden series.
-func (f *pictureFlags) apply(g *analyze.Graph) {
-	z := f.Zoom
-	if z.HasYMin {
-		g.Zoom.YMin, g.Zoom.HasYMin = z.YMin, true
-	}
-	if z.HasYMax {
-		g.Zoom.YMax, g.Zoom.HasYMax = z.YMax, true
-	}
-	g.Hide(f.Hide)
-}
+func (f *pictureFlags) apply(g *analyze.Graph) { charts.Adjust(g, f.Zoom, f.Hide) }
 
 // outputFlags name where a graph goes: one file (-o, whose extension
 // picks the format; - for CSV on standard output) or a directory for

@@ -15,7 +15,6 @@ import (
 	"tcpviz/analyze"
 	"tcpviz/analyze/join"
 	"tcpviz/charts"
-	"tcpviz/internal/words"
 	"tcpviz/reassembly"
 )
 
@@ -339,10 +338,8 @@ func ladderCommand(e *env) *cli.Command {
 }
 
 // reportJoined adds to a report of A+B… the section of the joined
-// captures: the hops of the main connection (the join's rows), its
-// one-way delay across the first hop (or, split by a proxy, the proxy's
-// buffer) drawn in the page and as a picture, and its ladder.
-func (e *env) reportJoined(in input, rep *charts.Report, files *outputSet, dir string, cf connFlags, po charts.PlotOptions) error {
+// captures (charts.AddJoined) of the main connection.
+func (e *env) reportJoined(in input, rep *charts.Report, cf connFlags, po charts.PlotOptions, put charts.Put) error {
 	ins := append([]input{{name: in.path, path: in.path, regular: true}}, in.others()...)
 	caps, _, err := e.readCaptures(ins, 1)
 	if err != nil {
@@ -356,69 +353,5 @@ func (e *env) reportJoined(in input, rep *charts.Report, files *outputSet, dir s
 	if !ok {
 		return fmt.Errorf("-s %d: not in both %s", cf.Stream, res.Hops[0].Name())
 	}
-	names := make([]string, len(res.Captures))
-	for i, c := range res.Captures {
-		names[i] = c.Name
-	}
-	rc := charts.ReportConn{Stream: -1, Nav: "joined captures",
-		Label: fmt.Sprintf("%s, stream %d (%s) along %s", ch.Up.Ends(d)[0], ch.Up.Stream, d, strings.Join(names, " > "))}
-	t := charts.NewTable(charts.JoinColumns)
-	cur := ch
-	for i, h := range res.Hops {
-		if i > 0 {
-			cur = nil
-			for _, c := range h.Conns {
-				if c.Up == prevDown(res, i, ch) {
-					cur = c
-				}
-			}
-			if cur == nil {
-				break
-			}
-		}
-		for dd := range cur.Dir {
-			charts.AddRow(t, charts.JoinColumns, &charts.JoinRow{Hop: h, Conn: cur, Dir: reassembly.Direction(dd)})
-		}
-		dh := &cur.Dir[d]
-		if cur.Split {
-			rc.Facts = append(rc.Facts, charts.Fact{Label: h.Name(), Value: fmt.Sprintf("split by a proxy: it held up to %s", words.Plural(dh.ProxyBufferMax, "byte"))})
-			continue
-		}
-		rc.Facts = append(rc.Facts, charts.Fact{Label: h.Name(), Value: fmt.Sprintf("%s lost, %s reordered between; one-way delay median %.1f ms (min %.1f, p95 %.1f); queueing p95 %.1f ms; clock offset %.3f ± %.3f ms",
-			words.Plural(dh.LostData, "data segment"), words.Plural(dh.Reordered, "packet"), float64(dh.OWD.Median)/1e6, float64(dh.OWD.Min)/1e6, float64(dh.OWD.P95)/1e6, float64(dh.Queue.P95)/1e6, h.Clock.Offset/1e6, h.Clock.Err/1e6)})
-	}
-	rc.Table = t
-	var g *analyze.Graph
-	caption, file := "One-way and queueing delay across the first hop", "join-owd.png"
-	if ch.Split {
-		g, caption, file = join.ProxyGraph(res.Hops[0], ch, d), "The proxy's buffer: bytes it accepted, delivered beyond it, held", "join-proxy.png"
-	} else {
-		g = join.OWDGraph(res.Hops[0], ch, d)
-	}
-	if err := files.write(filepath.Join(dir, file), func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PNG, po) }); err != nil {
-		return err
-	}
-	rc.Graphs = append(rc.Graphs, charts.NewReportGraph(g, caption, file, po.Width, po.Height))
-	if lg, err := res.Ladder(ch, join.LadderOptions{}); err == nil {
-		if err := files.write(filepath.Join(dir, "ladder.png"), func(w io.Writer) error { return charts.WriteGraph(w, lg, charts.PNG, po) }); err != nil {
-			return err
-		}
-		rc.Images = append(rc.Images, charts.ReportImage{Caption: "Ladder of the first 40 packets at " + res.Captures[0].Name + ", along every capture point", File: "ladder.png"})
-	}
-	rep.Conns = append(rep.Conns, rc)
-	return nil
-}
-
-// prevDown is, at hop i, the connection of the chain of ch that the hop
-// before leads to.
-func prevDown(res *join.Result, i int, ch *join.ConnHop) *join.Conn {
-	cur := ch
-	for k := 1; k < i; k++ {
-		for _, c := range res.Hops[k].Conns {
-			if c.Up == cur.Down {
-				cur = c
-			}
-		}
-	}
-	return cur.Down
+	return charts.AddJoined(rep, res, ch, d, po, put)
 }
