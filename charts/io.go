@@ -1,6 +1,8 @@
 package charts
 
 import (
+	"io"
+
 	"math"
 
 	"tcpviz/analyze"
@@ -42,4 +44,24 @@ var IOColumns = Schema[IORow]{
 	{"jain_index", Float, "", "Jain's fairness index of the active flows' payload in the interval, (Σx)²/(n·Σx²): 1 when they shared equally, 1/n when one took all (empty when none was active)", func(r *IORow) Value {
 		return FloatV(r.Bin.Jain, -1).Or(!math.IsNaN(r.Bin.Jain))
 	}},
+}
+
+// WriteIO writes the I/O tables of captures in format f: of each result
+// (nil: none, its capture failed), interval by interval, a row per flow;
+// files name the captures.
+func WriteIO(w io.Writer, f TableFormat, files []string, results []*analyze.IOResult) error {
+	rw := NewRowWriter(w, f, IOColumns.Docs())
+	for i, r := range results {
+		if r == nil {
+			continue
+		}
+		for b := range r.Bins {
+			for j := range r.Flows {
+				if err := rw.WriteRow(IOColumns.Row(&IORow{File: files[i], IO: r, Bin: &r.Bins[b], Flow: j})); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return rw.Close()
 }

@@ -46,7 +46,7 @@ func benchPacketRows(n int) []PacketRow {
 func BenchmarkParquetPacketCells(b *testing.B) {
 	benchPacketCells(b, func() (Cells, func() error) {
 		rw := NewRowWriter(io.Discard, ParquetFormat, PacketsColumns.Docs())
-		return rw.(CellRows).Cells(), rw.Close
+		return rw.(cellRows).Cells(), rw.Close
 	})
 }
 

@@ -2,6 +2,7 @@ package charts
 
 import (
 	"fmt"
+	"io"
 	"math"
 
 	"tcpviz/analyze"
@@ -66,9 +67,9 @@ func SweepMetric(metric string, f *analyze.FlowResult, st *analyze.DirStats) (fl
 	return v.F, !math.IsNaN(v.F)
 }
 
-// SweepDocs are the columns of a sweep table: the row parameter, then
+// sweepDocs are the columns of a sweep table: the row parameter, then
 // for each column combination V its metric's mean, sd, n and ci95.
-func SweepDocs(p *sweep.Pivot, row, metric, unit string) []Doc {
+func sweepDocs(p *sweep.Pivot, row, metric, unit string) []Doc {
 	docs := []Doc{{Name: row, Kind: String, Doc: "the row parameter's value, as the file names say it"}}
 	for _, v := range p.Cols {
 		prefix := metric
@@ -91,8 +92,8 @@ func orAll(v string) string {
 	return v
 }
 
-// SweepRow is row i of the pivot as cells.
-func SweepRow(p *sweep.Pivot, i int) []Value {
+// sweepRow is row i of the pivot as cells.
+func sweepRow(p *sweep.Pivot, i int) []Value {
 	row := []Value{StrV(p.Rows[i])}
 	num := func(x float64) Value { return FloatV(x, 6).Or(!math.IsNaN(x)) }
 	for _, c := range p.Cells[i] {
@@ -156,10 +157,10 @@ func SweepGraph(p *sweep.Pivot, row, rowUnit, metric, unit string, logX bool) *a
 	return g
 }
 
-// SweepText is the sweep for a terminal: one column per combination,
+// sweepText is the sweep for a terminal: one column per combination,
 // each cell "mean ± ci95 (n)" in one unit for the whole table, scaled as
 // the pictures scale it (4.72 ± 0.03 Mbit/s), as a study's table reads.
-func SweepText(p *sweep.Pivot, row, metric, unit string) *Table {
+func sweepText(p *sweep.Pivot, row, metric, unit string) *Table {
 	top := 0.0
 	for _, r := range p.Cells {
 		for _, c := range r {
@@ -202,4 +203,20 @@ func SweepText(p *sweep.Pivot, row, metric, unit string) *Table {
 		t.Rows = append(t.Rows, cells)
 	}
 	return t
+}
+
+// WriteSweep writes a sweep's table in format f: the text table's cells
+// as mean ± 95% interval (runs) in one unit, the other formats' as the
+// mean, sd, n and ci95 columns of each combination.
+func WriteSweep(w io.Writer, f TableFormat, p *sweep.Pivot, row, metric, unit string) error {
+	if f == TextTable {
+		return sweepText(p, row, metric, unit).Write(w, TextTable)
+	}
+	rw := NewRowWriter(w, f, sweepDocs(p, row, metric, unit))
+	for i := range p.Rows {
+		if err := rw.WriteRow(sweepRow(p, i)); err != nil {
+			return err
+		}
+	}
+	return rw.Close()
 }

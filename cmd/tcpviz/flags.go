@@ -588,18 +588,27 @@ func (f *outputFlags) parse(c *cli.Context) error {
 			return err
 		}
 	}
-	switch {
-	case f.Output == "-":
-		f.Format = charts.PointsCSV
-	case f.Output != "":
-		ext := strings.TrimPrefix(extOf(f.Output), ".")
-		g, err := charts.ParseGraphFormat(ext)
+	if f.Output != "" {
+		g, err := graphFormat(f.Output)
 		if err != nil {
-			return usagef("-o %s: unknown output format (want .png, .svg, .pdf, .csv or .json)", f.Output)
+			return err
 		}
 		f.Format = g
 	}
 	return nil
+}
+
+// graphFormat is the format of a graph written to -o out: its points as
+// CSV for -, else as its extension says.
+func graphFormat(out string) (charts.GraphFormat, error) {
+	if out == "-" {
+		return charts.PointsCSV, nil
+	}
+	g, err := charts.ParseGraphFormat(strings.TrimPrefix(extOf(out), "."))
+	if err != nil {
+		return "", usagef("-o %s: unknown output format (want .png, .svg, .pdf, .csv or .json)", out)
+	}
+	return g, nil
 }
 
 // tableFlags choose a table's format.
@@ -677,19 +686,8 @@ func (f *tableOutFlags) parse(c *cli.Context) error {
 func (f *tableOutFlags) format(tf *tableFlags, terminal bool) (charts.TableFormat, error) {
 	format := tf.Format
 	if format == "" && f.Output != "" && f.Output != "-" {
-		switch strings.ToLower(extOf(f.Output)) {
-		case ".csv":
-			format = charts.CSV
-		case ".json":
-			format = charts.JSON
-		case ".ndjson", ".jsonl":
-			format = charts.NDJSON
-		case ".txt":
-			format = charts.TextTable
-		case ".parquet":
-			format = charts.ParquetFormat
-		case "":
-		default:
+		var ok bool
+		if format, ok = charts.TableFormatOf(extOf(f.Output)); !ok {
 			return "", usagef("-o %s: unknown table format %q (want .csv .json .ndjson .txt .parquet, or --format)", escapeName(f.Output), extOf(f.Output))
 		}
 	}

@@ -80,22 +80,11 @@ func ioCommand(e *env) *cli.Command {
 				failed = e.printResult(r) || failed
 			})
 			done()
-			write := func(w io.Writer) error {
-				rw := charts.NewRowWriter(w, format, charts.IOColumns.Docs())
-				for i, r := range results {
-					if r == nil {
-						continue
-					}
-					for b := range r.Bins {
-						for j := range r.Flows {
-							if err := rw.WriteRow(charts.IOColumns.Row(&charts.IORow{File: ins[i].name, IO: r, Bin: &r.Bins[b], Flow: j})); err != nil {
-								return err
-							}
-						}
-					}
-				}
-				return rw.Close()
+			files := make([]string, len(ins))
+			for i, in := range ins {
+				files[i] = in.name
 			}
+			write := func(w io.Writer) error { return charts.WriteIO(w, format, files, results) }
 			if figure != "" {
 				r := results[0]
 				if r == nil {

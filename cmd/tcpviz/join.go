@@ -8,14 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"tcpviz/analyze"
 	"tcpviz/analyze/join"
 	"tcpviz/charts"
-	"tcpviz/reassembly"
 )
 
 func joinCommand(e *env) *cli.Command {
@@ -45,18 +43,14 @@ func joinCommand(e *env) *cli.Command {
 			}
 			var gformat charts.GraphFormat
 			if graph.v != "" {
-				switch of.Output {
-				case "":
+				if of.Output == "" {
 					return usagef("join --graph %s: name the picture with -o (.png .svg .pdf, or .csv .json for its points; - for its points on standard output)", graph.v)
-				case "-":
-					gformat = charts.PointsCSV
-				default:
-					f, err := charts.ParseGraphFormat(strings.TrimPrefix(extOf(of.Output), "."))
-					if err != nil {
-						return usagef("-o %s: unknown output format (want .png, .svg, .pdf, .csv or .json)", of.Output)
-					}
-					gformat = f
 				}
+				f, err := graphFormat(of.Output)
+				if err != nil {
+					return err
+				}
+				gformat = f
 			}
 			if c.Bool("columns") {
 				return charts.WriteDocs(e.stdout, charts.JoinColumns.Docs())
@@ -92,7 +86,7 @@ func joinCommand(e *env) *cli.Command {
 			if err := filter.selectJoined(res); err != nil {
 				return err
 			}
-			write := func(w io.Writer) error { return writeJoin(w, format, res) }
+			write := func(w io.Writer) error { return charts.WriteJoin(w, format, res) }
 			if gformat != "" {
 				ch, d, ok := res.Pick(conn.Stream, conn.Dir)
 				if !ok {
@@ -207,28 +201,6 @@ func (e *env) joinInputs(ins []input, jobs int) (*join.Result, error) {
 		return res, errReported
 	}
 	return res, nil
-}
-
-// writeJoin writes the join's rows: hop by hop, connection by connection,
-// c2s then s2c.
-func writeJoin(w io.Writer, format charts.TableFormat, res *join.Result) error {
-	rw := charts.NewRowWriter(w, format, charts.JoinColumns.Docs())
-	var row []charts.Value
-	for _, h := range res.Hops {
-		for _, ch := range h.Conns {
-			for d := range ch.Dir {
-				r := charts.JoinRow{Hop: h, Conn: ch, Dir: reassembly.Direction(d)}
-				row = charts.JoinColumns.AppendRow(row[:0], &r)
-				if err := rw.WriteRow(row); err != nil {
-					return err
-				}
-			}
-		}
-		if err := rw.EndGroup(); err != nil {
-			return err
-		}
-	}
-	return rw.Close()
 }
 
 func ladderCommand(e *env) *cli.Command {

@@ -97,18 +97,7 @@ func sweepCommand(e *env) *cli.Command {
 			if len(pv.Rows) == 0 {
 				return fmt.Errorf("sweep: no capture to aggregate")
 			}
-			write := func(w io.Writer) error {
-				if format == charts.TextTable {
-					return charts.SweepText(&pv, row, metric, unit).Write(w, charts.TextTable)
-				}
-				rw := charts.NewRowWriter(w, format, charts.SweepDocs(&pv, row, metric, unit))
-				for i := range pv.Rows {
-					if err := rw.WriteRow(charts.SweepRow(&pv, i)); err != nil {
-						return err
-					}
-				}
-				return rw.Close()
-			}
+			write := func(w io.Writer) error { return charts.WriteSweep(w, format, &pv, row, metric, unit) }
 			if graph != "" {
 				rowUnit := ""
 				for _, p := range pf.Patterns {
