@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"io"
 	"net/netip"
 	"strings"
 
@@ -314,3 +315,40 @@ func SizeName(n int64) string {
 }
 
 func itoa(v int64) string { return IntV(v).String() }
+
+// WriteCompare writes compare's table of rows in format f: the shared
+// columns, then bytes delivered at each instant of at and the time to
+// each amount of toBytes.
+func WriteCompare(w io.Writer, f TableFormat, rows []analyze.CompareRow, at, toBytes []int64) error {
+	cols := CompareColumnsFor(at, toBytes)
+	t := NewTable(cols)
+	for i := range rows {
+		AddRow(t, cols, &rows[i])
+	}
+	return t.Write(w, f)
+}
+
+// CompareWarnings are what compare's rows say of their inputs: a proxy
+// next to the capture that acknowledges the data.
+func CompareWarnings(rows []analyze.CompareRow) []string {
+	var out []string
+	for _, r := range rows {
+		if r.NearbyPeer {
+			out = append(out, EscapeName(r.Input)+": the receiver answers within a millisecond: a proxy next to the capture acknowledges the data, so delivered means acknowledged by the proxy, not by the far end")
+		}
+	}
+	return out
+}
+
+// CompareTitle is compare's generated title: the graph's, then the
+// inputs' labels ("Bytes delivered — a vs b").
+func CompareTitle(g *analyze.Graph, labels []string) string {
+	t := g.Title + " —"
+	for i, l := range labels {
+		if i > 0 {
+			t += " vs"
+		}
+		t += " " + l
+	}
+	return t
+}

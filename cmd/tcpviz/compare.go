@@ -168,13 +168,11 @@ func compareCommand(e *env) *cli.Command {
 			po := picture.Plot
 			po.Facet = c.Bool("facet")
 			if po.Title == "" {
-				po.Title = g.Title + " —"
+				labels := make([]string, len(cmp))
 				for i, ci := range cmp {
-					if i > 0 {
-						po.Title += " vs"
-					}
-					po.Title += " " + ci.Label
+					labels[i] = ci.Label
 				}
+				po.Title = charts.CompareTitle(g, labels)
 			}
 			write := func(w io.Writer) error { return charts.WriteGraph(w, g, output.Format, po) }
 			if out == "-" {
@@ -189,16 +187,11 @@ func compareCommand(e *env) *cli.Command {
 					return err
 				}
 				fmt.Fprintln(e.stderr, escapeName(out))
-				to := analyze.TransferOptions{Align: al, At: at.ns, ToBytes: toBytes.n}
-				cols := charts.CompareColumnsFor(to.At, to.ToBytes)
-				t := charts.NewTable(cols)
-				for _, r := range analyze.CompareRows(cmp, to) {
-					if r.NearbyPeer {
-						fmt.Fprintf(e.stderr, "tcpviz: warning: %s: the receiver answers within a millisecond: a proxy next to the capture acknowledges the data, so delivered means acknowledged by the proxy, not by the far end\n", escapeName(r.Input))
-					}
-					charts.AddRow(t, cols, &r)
+				rows := analyze.CompareRows(cmp, analyze.TransferOptions{Align: al, At: at.ns, ToBytes: toBytes.n})
+				for _, w := range charts.CompareWarnings(rows) {
+					fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", w)
 				}
-				if err := t.Write(e.stdout, format); err != nil {
+				if err := charts.WriteCompare(e.stdout, format, rows, at.ns, toBytes.n); err != nil {
 					return err
 				}
 			}
@@ -336,19 +329,7 @@ func (e *env) compareOWD(cins []compareInput, loads []*analyze.Loaded, co analyz
 		}
 		ins = append(ins, join.OWDInput{Label: ci.label, Hop: res.Hops[0], Conn: ch, Dir: d})
 	}
-	g := join.CompareOWD(ins, co.Align == analyze.AlignFirstData)
-	if w := co.Time; w.HasMin || w.HasMax {
-		for k := range g.Series {
-			kept := g.Series[k].Points[:0]
-			for _, p := range g.Series[k].Points {
-				if (!w.HasMin || p.Time >= w.Min) && (!w.HasMax || p.Time <= w.Max) {
-					kept = append(kept, p)
-				}
-			}
-			g.Series[k].Points = kept
-		}
-	}
-	return g, nil
+	return join.CompareOWD(ins, co.Align == analyze.AlignFirstData, co.Time), nil
 }
 
 // newAlignFlag is --align, time 0 of compare's (and a sweep's) transfer
