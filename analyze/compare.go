@@ -88,7 +88,7 @@ func CompareLoad(kind CompareKind, co CompareOptions) LoadOptions {
 	}
 	o := LoadOptions{Transfer: true}
 	if c := compareSpec(kind); c.graph != "" {
-		gs, _ := LookupGraph(c.graph)
+		gs, _ := lookupGraph(c.graph)
 		o.Graphs = []GraphRequest{{Spec: gs, Series: SeriesOptions{Time: co.Time}, Params: co.Params}}
 	}
 	return o
@@ -150,7 +150,7 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 				shift := origin - start
 				o.Time.Min += shift
 				o.Time.Max += shift
-				gs, _ := LookupGraph(spec.graph)
+				gs, _ := lookupGraph(spec.graph)
 				b = gs.build(in.L.Records, o, co.Params)
 			}
 			g.Y, g.Columns, g.YCol = b.Y, b.Columns, b.YCol

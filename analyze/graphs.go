@@ -82,8 +82,8 @@ var graphs = []GraphSpec{
 // Graphs returns the registry of graphs, in report order.
 func Graphs() []GraphSpec { return slices.Clone(graphs) }
 
-// LookupGraph returns the registry entry of kind k.
-func LookupGraph(k GraphKind) (GraphSpec, bool) {
+// lookupGraph returns the registry entry of kind k.
+func lookupGraph(k GraphKind) (GraphSpec, bool) {
 	for _, g := range graphs {
 		if g.Kind == k {
 			return g, true

@@ -103,7 +103,7 @@ type RunOptions struct {
 	// Also are more connections whose records and statistics are kept,
 	// as Keep's are (RunResult.Also): a few, chosen by an earlier Run's
 	// Top, whose Packets say how many records to expect (0: unknown).
-	Also []Busy
+	Also []busy
 	// AlsoTo, if set, receives the records of Also[i] as KeepTo does
 	// Keep's, instead of RunResult.Also's Records.
 	AlsoTo func(i int, c *reassembly.Conn, s *reassembly.Segment, r *Record)
@@ -126,8 +126,8 @@ const (
 	scanPipeTrack                 // reading, decoding and tracking ahead
 )
 
-// Busy is the size of one connection, as Run ranks them.
-type Busy struct {
+// busy is the size of one connection, as Run ranks them.
+type busy struct {
 	Stream  int
 	Bytes   int64 // TCP payload bytes, both directions
 	Packets int
@@ -152,7 +152,7 @@ type RunResult struct {
 	BusiestDir                reassembly.Direction
 	BusiestFirst, BusiestLast int64
 	// Found is the connection RunOptions.Find named, nil if absent.
-	Found *Busy
+	Found *busy
 	// Flows counts the datagram flows seen (with OnFlow), and BusiestUDP
 	// is the UDP flow that carried the most payload, -1 when none.
 	Flows      int
@@ -164,7 +164,7 @@ type RunResult struct {
 	Stats   [2]DirStats
 	// Top are the RunOptions.Top connections that carried the most
 	// payload, most first (the first stream of equals first).
-	Top []Busy
+	Top []busy
 	// Also are the connections of RunOptions.Also found in the capture,
 	// in the order asked for, each in its main direction.
 	Also []*Loaded
@@ -398,7 +398,7 @@ type alsoKept struct {
 }
 
 // alsoIndex is the index of stream in also, or -1.
-func alsoIndex(also []Busy, stream int) int {
+func alsoIndex(also []busy, stream int) int {
 	for i := range also {
 		if also[i].Stream == stream {
 			return i
@@ -408,14 +408,14 @@ func alsoIndex(also []Busy, stream int) int {
 }
 
 // busyOf is the size of connection c.
-func busyOf(c *reassembly.Conn) Busy {
-	return Busy{Stream: c.Stream, Bytes: c.Dir[0].Bytes + c.Dir[1].Bytes, Packets: int(c.Dir[0].Packets + c.Dir[1].Packets),
+func busyOf(c *reassembly.Conn) busy {
+	return busy{Stream: c.Stream, Bytes: c.Dir[0].Bytes + c.Dir[1].Bytes, Packets: int(c.Dir[0].Packets + c.Dir[1].Packets),
 		Dir: mainDirection(c), First: c.FirstTime, Last: c.LastTime}
 }
 
 // addBusy adds b to top (most payload first, the lower stream first of
 // equals), keeping at most n.
-func addBusy(top []Busy, n int, b Busy) []Busy {
+func addBusy(top []busy, n int, b busy) []busy {
 	i := len(top)
 	for i > 0 && (top[i-1].Bytes < b.Bytes || top[i-1].Bytes == b.Bytes && top[i-1].Stream > b.Stream) {
 		i--
@@ -634,7 +634,7 @@ type focused struct {
 // records, or draws the graphs, of stream (hint of them expected) and of
 // also, and returns the stream's connection first, then also's. With
 // only, it reads only that connection (stream, without also).
-func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hint int, also []Busy, only *focused) ([]*Loaded, error) {
+func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hint int, also []busy, only *focused) ([]*Loaded, error) {
 	r, err := open()
 	if err != nil {
 		return nil, err
@@ -742,7 +742,7 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 		o.Graphs, o.thinned = thinAll(o.Graphs, o.AlsoThin, *main), true
 	}
 	o.Graphs = thinFor(o.Graphs, main.First, main.Last)
-	var also []Busy
+	var also []busy
 	budget := maxAlsoPackets
 	for _, b := range first.Top {
 		if b.Stream != main.Stream && b.Packets <= budget {
@@ -774,15 +774,15 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 
 // chosen is the connection a first pass found: stream (RunOptions.Find),
 // or the busiest when stream < 0; nil if none.
-func (res *RunResult) chosen(stream int) *Busy {
+func (res *RunResult) chosen(stream int) *busy {
 	if stream >= 0 || res.Busiest < 0 {
 		return res.Found
 	}
-	return &Busy{Stream: res.Busiest, Packets: res.BusiestPackets, Dir: res.BusiestDir, First: res.BusiestFirst, Last: res.BusiestLast}
+	return &busy{Stream: res.Busiest, Packets: res.BusiestPackets, Dir: res.BusiestDir, First: res.BusiestFirst, Last: res.BusiestLast}
 }
 
 // thinAll is qs thinned to cols columns (0: as they are) for connection b.
-func thinAll(qs []GraphRequest, cols int, b Busy) []GraphRequest {
+func thinAll(qs []GraphRequest, cols int, b busy) []GraphRequest {
 	if cols <= 0 {
 		return qs
 	}

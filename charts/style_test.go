@@ -136,8 +136,16 @@ func TestLabelColors(t *testing.T) {
 // TestSweepDodge: at each x the groups stand side by side, by under 1% of
 // the axis, a group's line and intervals at one x; in the log scale too.
 func TestSweepDodge(t *testing.T) {
-	cell := sweep.Summarise([]float64{1, 2})
-	p := &sweep.Pivot{Rows: []string{"10", "100"}, Cols: []string{"a", "b"}, Cells: [][]sweep.Cell{{cell, cell}, {cell, cell}}}
+	var runs []sweep.Run
+	for _, rtt := range []string{"10", "100"} {
+		for _, k := range []string{"a", "b"} {
+			for _, v := range []float64{1, 2} {
+				runs = append(runs, sweep.Run{Params: map[string]string{"rtt": rtt, "k": k}, Value: v, OK: true})
+			}
+		}
+	}
+	pv, _ := sweep.MakePivot(runs, "rtt", []string{"k"})
+	p := &pv
 	for _, logX := range []bool{false, true} {
 		g := SweepGraph(p, "rtt", "ms", "throughput_bps", "bit/s", logX)
 		x := map[string][]float64{}

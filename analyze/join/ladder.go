@@ -44,7 +44,7 @@ type LadderOptions struct {
 type ladderAt struct {
 	x0, x1 float64
 	t0, t1 int64
-	p      *Packet
+	p      *packet
 	c      *Conn // the connection the packet is of, for its numbers
 	dir    reassembly.Direction
 	lost   bool
@@ -99,7 +99,7 @@ func (r *Result) Ladder(ch0 *ConnHop, o LadderOptions) (*analyze.Graph, error) {
 			if !dh.Forward {
 				dd ^= dirFlip(ch.Flip)
 			}
-			byFrame := map[uint32]*Packet{}
+			byFrame := map[uint32]*packet{}
 			for k := range upC.Pkts[dd] {
 				byFrame[upC.Pkts[dd][k].Frame] = &upC.Pkts[dd][k]
 			}
