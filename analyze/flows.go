@@ -29,6 +29,11 @@ type FlowResult struct {
 	App *AppStats
 }
 
+// View is what a flow filter (reassembly.Filter) sees of f.
+func (f *FlowResult) View() reassembly.FlowView {
+	return reassembly.FlowView{A: f.Src, B: f.Dst, Sent: [2]bool{f.Packets[0] > 0, f.Packets[1] > 0}, Proto: ProtoName(f.Proto), Stream: f.Flow}
+}
+
 // AppStats are an application's own measurements, recomputed from its
 // headers in the capture.
 type AppStats struct {

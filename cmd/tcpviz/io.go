@@ -54,7 +54,8 @@ func ioCommand(e *env) *cli.Command {
 			if filter.Expr != nil {
 				matched = new(atomic.Int64)
 				keep = func(fr *analyze.FlowResult) bool {
-					ok := filter.Expr.Match(&reassembly.FlowView{A: fr.Src, B: fr.Dst, Sent: [2]bool{fr.Packets[0] > 0, fr.Packets[1] > 0}, Proto: analyze.ProtoName(fr.Proto), Stream: fr.Flow})
+					v := fr.View()
+					ok := filter.Expr.Match(&v)
 					if ok {
 						matched.Add(1)
 					}

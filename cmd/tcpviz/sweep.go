@@ -186,31 +186,8 @@ func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string, kee
 	if err != nil {
 		return run, fileResult{err: prefixErr(in, err)}
 	}
-	var main *analyze.FlowResult
-	conns := map[int]analyze.ConnResult{}
-	out, err := analyze.Run(r, analyze.RunOptions{Analyze: true, Keep: -1,
-		OnConn: func(cr *analyze.ConnResult) { conns[cr.Info.Stream] = *cr },
-		OnFlow: func(f *analyze.FlowResult) {
-			name := analyze.ProtoName(f.Proto)
-			if name != "tcp" && name != "udp" || proto != "" && name != proto {
-				return
-			}
-			if keep != nil && !keep(&reassembly.FlowView{A: f.Src, B: f.Dst, Sent: [2]bool{f.Packets[0] > 0, f.Packets[1] > 0}, Proto: name, Stream: f.Flow}) {
-				return
-			}
-			if main == nil || f.Bytes[0]+f.Bytes[1] > main.Bytes[0]+main.Bytes[1] {
-				cp := *f
-				if f.App != nil {
-					app := *f.App
-					cp.App = &app
-				}
-				main = &cp
-			}
-		}})
-	var res fileResult
-	if out != nil {
-		res.warnings = warningsOf(in, out.Warnings)
-	}
+	main, st, warnings, err := sweep.MainFlow(r, proto, keep)
+	res := fileResult{warnings: warningsOf(in, warnings)}
 	if err != nil {
 		res.err = prefixErr(in, err)
 	}
@@ -224,16 +201,6 @@ func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string, kee
 		return run, res
 	}
 	run.Params["proto"] = analyze.ProtoName(main.Proto)
-	var st *analyze.DirStats
-	if main.Proto == reassembly.ProtoTCP {
-		if cr, ok := conns[main.Flow]; ok {
-			d := reassembly.C2S
-			if cr.Info.Bytes[reassembly.S2C] > cr.Info.Bytes[reassembly.C2S] {
-				d = reassembly.S2C
-			}
-			st = &cr.Stats[d]
-		}
-	}
 	if !m.transfer() {
 		run.Value, run.OK = charts.SweepMetric(metric, main, st)
 		return run, res

@@ -117,7 +117,7 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 		}
 	case spec.Flow != nil:
 		o.OnFlow = func(fr *analyze.FlowResult) {
-			if keep(reassembly.FlowView{A: fr.Src, B: fr.Dst, Sent: [2]bool{fr.Packets[0] > 0, fr.Packets[1] > 0}, Proto: analyze.ProtoName(fr.Proto), Stream: fr.Flow}) {
+			if keep(fr.View()) {
 				spec.Flow(file, fr, add)
 			}
 		}
