@@ -90,6 +90,64 @@ var FlowsTable = TableKind[FlowRow]{
 	},
 }
 
+// Scan reads a capture and hands its rows to add (the capture named
+// file in them), in stream order as connections retire, or in capture
+// order for a row per segment: memory follows the live connections, not
+// the capture. keep, when set, keeps the connections and flows it
+// matches (a connection's segments judged on its endpoints, both ways:
+// they stream out before all are seen). The error is the damage that
+// stopped the read; the rows read before it were given.
+func (t TableKind[R]) Scan(r *reassembly.Reader, file string, keep func(*reassembly.FlowView) bool, add func(*R)) (*analyze.RunResult, error) {
+	o := analyze.RunOptions{Analyze: t.Analyze, Keep: -1}
+	kept := func(v reassembly.FlowView) bool { return keep == nil || keep(&v) }
+	switch {
+	case t.Segment != nil:
+		o.Analyze = true
+		if t.Hold != nil {
+			var flush func()
+			add, flush = t.Hold(add)
+			defer flush() // after Run: what was read before a failure too
+		}
+		var start int64
+		started := false // the first segment seen (its time may be 0)
+		var row R
+		live := map[int]bool{} // kept, by stream, while the connection lives
+		o.OnSegment = func(c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo) {
+			if !started {
+				start, started = seg.Time, true
+			}
+			if keep != nil {
+				k, ok := live[c.Stream]
+				if !ok {
+					k = kept(reassembly.FlowView{A: c.Client, B: c.Server, Sent: [2]bool{true, true}, Proto: "tcp", Stream: c.Stream})
+					live[c.Stream] = k
+				}
+				if !k {
+					return
+				}
+			}
+			t.Segment(&row, file, start, c, seg, info)
+			add(&row)
+		}
+		if keep != nil {
+			o.OnConn = func(cr *analyze.ConnResult) { delete(live, cr.Info.Stream) }
+		}
+	case t.Flow != nil:
+		o.OnFlow = func(fr *analyze.FlowResult) {
+			if kept(fr.View()) {
+				t.Flow(file, fr, add)
+			}
+		}
+	default:
+		o.OnConn = func(cr *analyze.ConnResult) {
+			if kept(reassembly.FlowView{A: cr.Info.Client, B: cr.Info.Server, Sent: [2]bool{cr.Info.Packets[0] > 0, cr.Info.Packets[1] > 0}, Proto: "tcp", Stream: cr.Info.Stream}) {
+				t.Conn(file, cr, add)
+			}
+		}
+	}
+	return analyze.Run(r, o)
+}
+
 // WithColumns is t with the columns more after its own (the table's
 // fast paths, which write its own columns, off when there are any).
 func (t TableKind[R]) WithColumns(more Schema[R]) TableKind[R] {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"tcpviz/analyze"
 	"tcpviz/charts"
 	"tcpviz/internal/batch"
 	"tcpviz/reassembly"
@@ -59,76 +58,25 @@ func summaryCommand(e *env) *cli.Command {
 	}, charts.SummaryTable)
 }
 
-// tableRows reads one input and hands the rows of each connection to
-// add, in stream order, as connections retire: memory follows the live
-// connections, not the capture.
+// tableRows reads one input and hands its rows to add (TableKind.Scan).
 func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 	var res fileResult
 	r, err := src.open()
 	if err != nil {
 		return fileResult{err: prefixErr(src.in, err)}
 	}
-	file := src.in.name
-	o := analyze.RunOptions{Analyze: spec.Analyze, Keep: -1}
 	// keep says whether the filter keeps a flow, counting those it keeps.
-	keep := func(v reassembly.FlowView) bool {
-		if spec.filter == nil {
+	var keep func(*reassembly.FlowView) bool
+	if spec.filter != nil {
+		keep = func(v *reassembly.FlowView) bool {
+			if !spec.filter.Match(v) {
+				return false
+			}
+			spec.matched.Add(1)
 			return true
 		}
-		if !spec.filter.Match(&v) {
-			return false
-		}
-		spec.matched.Add(1)
-		return true
 	}
-	switch {
-	case spec.Segment != nil:
-		o.Analyze = true
-		if spec.Hold != nil {
-			var flush func()
-			add, flush = spec.Hold(add)
-			defer flush() // after Run: what was read before a failure too
-		}
-		var start int64
-		started := false // the first segment seen (its time may be 0)
-		var row R
-		kept := map[int]bool{} // by stream, while the connection lives
-		o.OnSegment = func(c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo) {
-			if !started {
-				start, started = seg.Time, true
-			}
-			if spec.filter != nil {
-				// Judged on the connection's endpoints, both ways: its
-				// packets stream out before all are seen.
-				k, ok := kept[c.Stream]
-				if !ok {
-					k = keep(reassembly.FlowView{A: c.Client, B: c.Server, Sent: [2]bool{true, true}, Proto: "tcp", Stream: c.Stream})
-					kept[c.Stream] = k
-				}
-				if !k {
-					return
-				}
-			}
-			spec.Segment(&row, file, start, c, seg, info)
-			add(&row)
-		}
-		if spec.filter != nil {
-			o.OnConn = func(cr *analyze.ConnResult) { delete(kept, cr.Info.Stream) }
-		}
-	case spec.Flow != nil:
-		o.OnFlow = func(fr *analyze.FlowResult) {
-			if keep(fr.View()) {
-				spec.Flow(file, fr, add)
-			}
-		}
-	default:
-		o.OnConn = func(cr *analyze.ConnResult) {
-			if keep(reassembly.FlowView{A: cr.Info.Client, B: cr.Info.Server, Sent: [2]bool{cr.Info.Packets[0] > 0, cr.Info.Packets[1] > 0}, Proto: "tcp", Stream: cr.Info.Stream}) {
-				spec.Conn(file, cr, add)
-			}
-		}
-	}
-	out, err := analyze.Run(r, o)
+	out, err := spec.Scan(r, src.in.name, keep, add)
 	res.warnings = warningsOf(src.in, out.Warnings)
 	if err != nil {
 		res.err = prefixErr(src.in, err)
