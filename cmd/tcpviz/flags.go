@@ -727,37 +727,18 @@ func (f *jobsFlags) parse(*cli.Context) error {
 // shared flags, declared per command name (compare takes those of the
 // graphs it overlays).
 type graphParamFlags struct {
-	command             string
-	style, sampling, by *choiceValue
-	window              *windowValue
-	segments            *intValue
-	Spec                analyze.GraphSpec
-	Params              analyze.GraphParams
-}
-
-func (f *graphParamFlags) tputFlags() []cli.Flag {
-	f.window = &windowValue{ns: int64(time.Second)}
-	s, sv := intFlag("segments", nil, 0, 2, 1<<20, "average over the last N segments instead (like tcptrace)", "")
-	f.segments = sv
-	return []cli.Flag{
-		&cli.GenericFlag{Name: "window", Value: f.window, DefaultText: "1s",
-			Usage: "averaging window (like Wireshark): 1s, 200ms, seconds (at least 1µs), or rtt / 4rtt for one or four median round-trip times"},
-		s,
-		&cli.BoolFlag{Name: "bins", Usage: "fixed bins of the window's width, drawn as steps, instead of a moving average"},
-	}
-}
-
-func (f *graphParamFlags) samplingFlag() cli.Flag {
-	sm, sv := choiceFlag("sampling", nil, string(analyze.SampleAck), []string{string(analyze.SampleAck), string(analyze.SampleKarn), string(analyze.SampleTimestamps)},
-		"ack: Wireshark's ack_rtt; karn: tcptrace's samples (Karn's rule), as karn_rtt_* summarise them; timestamps: TSval/TSecr echo", "")
-	f.sampling = sv
-	return sm
+	command  string
+	choices  map[string]*choiceValue // by parameter name
+	window   *windowValue
+	segments *intValue
+	Spec     analyze.GraphSpec
+	Params   analyze.GraphParams
 }
 
 // flags are the parameter flags of f's command: those its registry
-// entry names (analyze.GraphSpec.Params), compare's every graph's.
+// entry has (analyze.GraphSpec.Params), compare's analyze.CompareParams.
 func (f *graphParamFlags) flags() []cli.Flag {
-	params := []string{"window", "sampling"}
+	params := analyze.CompareParams()
 	if f.command != "compare" {
 		params = nil
 		for _, g := range analyze.Graphs() {
@@ -767,24 +748,21 @@ func (f *graphParamFlags) flags() []cli.Flag {
 			}
 		}
 	}
+	f.choices = map[string]*choiceValue{}
 	var out []cli.Flag
 	for _, p := range params {
-		switch p {
-		case "style":
-			fl, v := choiceFlag("style", nil, "tcptrace", []string{"tcptrace", "stevens"}, "tcptrace: segments, ACK and window lines, SACK, events; stevens: segment start against time", "")
-			f.style = v
+		if p.Choices != nil {
+			fl, v := choiceFlag(p.Name, nil, p.Default, p.Choices, p.Help, "")
+			f.choices[p.Name] = v
 			out = append(out, fl)
-		case "window":
-			out = append(out, f.tputFlags()...)
-		case "by":
-			by, bv := choiceFlag("by", nil, "time", []string{"time", "seq"}, "x axis: the measured segment's send time, or its sequence number", "")
-			f.by = bv
-			out = append(out, by)
-		case "sampling":
-			out = append(out, f.samplingFlag())
-		default:
-			panic("graph parameter " + p + " has no flag") // a registry entry names one cmd does not know
+			continue
 		}
+		// The averaging window of the throughput.
+		f.window = &windowValue{ns: int64(time.Second)}
+		s, sv := intFlag("segments", nil, 0, 2, 1<<20, "average over the last N segments instead (like tcptrace)", "")
+		f.segments = sv
+		out = append(out, &cli.GenericFlag{Name: p.Name, Value: f.window, DefaultText: "1s", Usage: p.Help}, s,
+			&cli.BoolFlag{Name: "bins", Usage: "fixed bins of the window's width, drawn as steps, instead of a moving average"})
 	}
 	return out
 }
@@ -792,8 +770,8 @@ func (f *graphParamFlags) flags() []cli.Flag {
 func (f *graphParamFlags) parse(c *cli.Context) error {
 	if f.command != "compare" {
 		style := ""
-		if f.style != nil {
-			style = f.style.v
+		if v := f.choices["style"]; v != nil {
+			style = v.v
 		}
 		spec, err := analyze.GraphOf(f.command, style)
 		if err != nil {
@@ -810,11 +788,11 @@ func (f *graphParamFlags) parse(c *cli.Context) error {
 			f.Params.Throughput.Segments = int(f.segments.v)
 		}
 	}
-	if f.sampling != nil {
-		f.Params.RTT = analyze.RTTOptions{Sampling: analyze.RTTSampling(f.sampling.v)}
+	if v := f.choices["sampling"]; v != nil {
+		f.Params.RTT = analyze.RTTOptions{Sampling: analyze.RTTSampling(v.v)}
 	}
-	if f.by != nil {
-		f.Params.RTT.BySeq = f.by.v == "seq"
+	if v := f.choices["by"]; v != nil {
+		f.Params.RTT.BySeq = v.v == "seq"
 	}
 	return nil
 }
