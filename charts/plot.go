@@ -52,7 +52,8 @@ type PlotOptions struct {
 	// Title replaces the generated title when not empty.
 	Title string
 	// Capture names the capture in the generated title, as it should be
-	// shown (a base name, "standard input").
+	// shown (a base name, "standard input"); of a comparison, the inputs
+	// ("a vs b").
 	Capture string
 	// LogY draws the y axis on a logarithmic scale; values at or below
 	// zero are drawn on its bottom edge.
@@ -137,11 +138,18 @@ func WriteGraph(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) err
 }
 
 // Title is the generated title of g: the graph, the connection and the
-// capture.
+// capture; of a graph of no one connection (a comparison, every flow, an
+// experiment), the graph and what capture says it is of.
 func Title(g *analyze.Graph, capture string) string {
 	name := g.Title
 	if name == "" {
 		name = string(g.Kind)
+	}
+	if g.Stream < 0 || g.Kind == analyze.GraphCompare {
+		if capture != "" {
+			name += " — " + capture
+		}
+		return name
 	}
 	t := fmt.Sprintf("%s — %s → %s (stream %d, %s)", name, g.Src, g.Dst, g.Stream, g.Dir)
 	if g.UDP {

@@ -339,16 +339,3 @@ func CompareWarnings(rows []analyze.CompareRow) []string {
 	}
 	return out
 }
-
-// CompareTitle is compare's generated title: the graph's, then the
-// inputs' labels ("Bytes delivered — a vs b").
-func CompareTitle(g *analyze.Graph, labels []string) string {
-	t := g.Title + " —"
-	for i, l := range labels {
-		if i > 0 {
-			t += " vs"
-		}
-		t += " " + l
-	}
-	return t
-}

@@ -167,13 +167,11 @@ func compareCommand(e *env) *cli.Command {
 			}
 			po := picture.Plot
 			po.Facet = c.Bool("facet")
-			if po.Title == "" {
-				labels := make([]string, len(cmp))
-				for i, ci := range cmp {
-					labels[i] = ci.Label
-				}
-				po.Title = charts.CompareTitle(g, labels)
+			labels := make([]string, len(cmp))
+			for i, ci := range cmp {
+				labels[i] = ci.Label
 			}
+			po.Capture = strings.Join(labels, " vs ") // in the title
 			write := func(w io.Writer) error { return charts.WriteGraph(w, g, output.Format, po) }
 			if out == "-" {
 				if err := write(e.stdout); err != nil {

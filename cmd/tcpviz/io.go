@@ -97,9 +97,7 @@ func ioCommand(e *env) *cli.Command {
 				g := analyze.IOGraph(r, gv.v)
 				picture.apply(g)
 				po := picture.Plot
-				if po.Title == "" {
-					po.Title = g.Title + " — " + captureTitle(ins[0])
-				}
+				po.Capture = captureTitle(ins[0])
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, figure, po) }
 			}
 			if err := e.writeOutput(of.Output, ins, write); err != nil {

@@ -108,9 +108,6 @@ func joinCommand(e *env) *cli.Command {
 					fmt.Fprintf(e.stderr, "tcpviz: warning: join: %s\n", oneLine(w))
 				}
 				po := picture.Plot
-				if po.Title == "" {
-					po.Title = charts.Title(g, "")
-				}
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, gformat, po) }
 			}
 			if of.Output != "" && of.Output != "-" {
@@ -283,9 +280,6 @@ func ladderCommand(e *env) *cli.Command {
 				fmt.Fprintf(e.stderr, "tcpviz: warning: ladder: %s\n", oneLine(w))
 			}
 			po := picture.Plot
-			if po.Title == "" {
-				po.Title = charts.Title(g, "")
-			}
 			out := output.Output
 			if out == "" {
 				out = filepath.Join(output.OutDir, "ladder.png")

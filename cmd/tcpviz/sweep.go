@@ -109,9 +109,6 @@ func sweepCommand(e *env) *cli.Command {
 				picture.apply(g)
 				po := picture.Plot
 				po.LogX = c.Bool("log-x")
-				if po.Title == "" {
-					po.Title = g.Title
-				}
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, graph, po) }
 			}
 			if err := e.writeOutput(of.Output, ins, write); err != nil {
