@@ -100,3 +100,24 @@ func WriteJoin(w io.Writer, f TableFormat, res *join.Result) error {
 	}
 	return rw.Close()
 }
+
+// JoinWarnings are what a join says of its hops: one a proxy splits
+// every connection of, or whose clocks could not be lined up.
+func JoinWarnings(res *join.Result) []string {
+	var out []string
+	for _, h := range res.Hops {
+		split := 0
+		for _, ch := range h.Conns {
+			if ch.Split {
+				split++
+			}
+		}
+		switch {
+		case split == len(h.Conns):
+			out = append(out, EscapeName(h.Name())+": a proxy splits every connection between the captures: no packet is in both to line the clocks up by (their times are compared as they are)")
+		case !h.ClockOK:
+			out = append(out, EscapeName(h.Name())+": no packet seen at both captures in both directions: the clocks are not lined up (delays are the raw differences)")
+		}
+	}
+	return out
+}

@@ -209,19 +209,15 @@ type compareCol = Column[analyze.CompareRow]
 
 // CompareColumns are the columns of compare's table with the default
 // instants and amounts (--at 1s,5s,10s --to-bytes 1MiB).
-var CompareColumns = CompareColumnsFor(nil, nil)
+var CompareColumns = compareColumns(analyze.TransferOptions{})
 
-// CompareColumnsFor are the columns of compare's table: bytes delivered at
-// each instant of at (ns after time 0) and the time to deliver each
-// amount of toBytes; nil gives the defaults (analyze.DeliveredAt, one MiB),
-// as analyze.Summarize takes them.
-func CompareColumnsFor(at, toBytes []int64) Schema[analyze.CompareRow] {
-	if at == nil {
-		at = analyze.DeliveredAt()
-	}
-	if toBytes == nil {
-		toBytes = []int64{analyze.OneMB}
-	}
+// compareColumns are the columns of compare's table: bytes delivered at
+// each instant of o.At (ns after time 0) and the time to deliver each
+// amount of o.ToBytes, the defaults for those unset, as
+// analyze.Summarize takes them.
+func compareColumns(o analyze.TransferOptions) Schema[analyze.CompareRow] {
+	o = o.Defaults()
+	at, toBytes := o.At, o.ToBytes
 	s := Schema[analyze.CompareRow]{
 		{"input", String, "", "the input as named (CAPTURE or CAPTURE#STREAM)", func(r *analyze.CompareRow) Value { return StrV(r.Input) }},
 		{"stream", Int, "", "Wireshark's tcp.stream number of the compared connection", func(r *analyze.CompareRow) Value { return IntV(int64(r.Stream)) }},
@@ -317,10 +313,10 @@ func SizeName(n int64) string {
 func itoa(v int64) string { return IntV(v).String() }
 
 // WriteCompare writes compare's table of rows in format f: the shared
-// columns, then bytes delivered at each instant of at and the time to
-// each amount of toBytes.
-func WriteCompare(w io.Writer, f TableFormat, rows []analyze.CompareRow, at, toBytes []int64) error {
-	cols := CompareColumnsFor(at, toBytes)
+// columns, then bytes delivered at each instant and the time to each
+// amount o asked for (analyze.CompareRows').
+func WriteCompare(w io.Writer, f TableFormat, rows []analyze.CompareRow, o analyze.TransferOptions) error {
+	cols := compareColumns(o)
 	t := NewTable(cols)
 	for i := range rows {
 		AddRow(t, cols, &rows[i])

@@ -185,11 +185,12 @@ func compareCommand(e *env) *cli.Command {
 					return err
 				}
 				fmt.Fprintln(e.stderr, escapeName(out))
-				rows := analyze.CompareRows(cmp, analyze.TransferOptions{Align: al, At: at.ns, ToBytes: toBytes.n})
+				to := analyze.TransferOptions{Align: al, At: at.ns, ToBytes: toBytes.n}
+				rows := analyze.CompareRows(cmp, to)
 				for _, w := range charts.CompareWarnings(rows) {
 					fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", w)
 				}
-				if err := charts.WriteCompare(e.stdout, format, rows, at.ns, toBytes.n); err != nil {
+				if err := charts.WriteCompare(e.stdout, format, rows, to); err != nil {
 					return err
 				}
 			}

@@ -180,19 +180,8 @@ func (e *env) joinInputs(ins []input, jobs int) (*join.Result, error) {
 		}
 		return nil, err
 	}
-	for _, h := range res.Hops {
-		split := 0
-		for _, ch := range h.Conns {
-			if ch.Split {
-				split++
-			}
-		}
-		switch {
-		case split == len(h.Conns):
-			fmt.Fprintf(e.stderr, "tcpviz: warning: %s: a proxy splits every connection between the captures: no packet is in both to line the clocks up by (their times are compared as they are)\n", escapeName(h.Name()))
-		case !h.ClockOK:
-			fmt.Fprintf(e.stderr, "tcpviz: warning: %s: no packet seen at both captures in both directions: the clocks are not lined up (delays are the raw differences)\n", escapeName(h.Name()))
-		}
+	for _, w := range charts.JoinWarnings(res) {
+		fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", w)
 	}
 	if failed {
 		return res, errReported
