@@ -14,6 +14,7 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
+	"tcpviz/internal/units"
 	"tcpviz/internal/words"
 	"tcpviz/reassembly"
 )
@@ -34,8 +35,8 @@ type intValue struct {
 }
 
 func (f *intValue) Set(s string) error {
-	v, err := parseCount(s)
-	if errors.Is(err, errTooLarge) {
+	v, err := units.Count(s)
+	if errors.Is(err, units.ErrTooLarge) {
 		return fmt.Errorf("%q is out of range (want %d to %d)", s, f.min, f.max)
 	}
 	if err != nil {
@@ -50,69 +51,6 @@ func (f *intValue) Set(s string) error {
 
 func (f *intValue) String() string { return strconv.FormatInt(f.v, 10) }
 
-// siSuffix splits a number as typed into its digits and the multiplier
-// of its suffix: k (or K) ×1e3, M ×1e6, G ×1e9, none ×1.
-func siSuffix(s string) (string, float64) {
-	t := strings.TrimSpace(s)
-	if n := len(t); n > 1 {
-		switch t[n-1] {
-		case 'k', 'K':
-			return t[:n-1], 1e3
-		case 'M':
-			return t[:n-1], 1e6
-		case 'G':
-			return t[:n-1], 1e9
-		}
-	}
-	return t, 1
-}
-
-// errTooLarge is parseCount's error for a whole number written right but
-// too large for any count (1e30): the flag says its range.
-var errTooLarge = errors.New("too large")
-
-// parseCount reads an integer written as 1500, 8e6, 1.5k or 8M.
-func parseCount(s string) (int64, error) {
-	t, mult := siSuffix(s)
-	if v, err := strconv.ParseInt(t, 10, 64); err == nil && mult == 1 {
-		return v, nil
-	}
-	f, err := parseFinite(t)
-	f *= mult
-	switch {
-	case errors.Is(err, errTooLarge) || err == nil && math.Abs(f) > 1<<62:
-		return 0, fmt.Errorf("%q: %w", s, errTooLarge)
-	case err != nil || f != math.Trunc(f):
-		return 0, fmt.Errorf("%q is not a whole number", s)
-	}
-	return int64(f), nil
-}
-
-// Errors of parseFinite: a number that is not one (NaN), or infinite.
-var (
-	errNaN      = errors.New("is not a number")
-	errInfinite = errors.New("is not a finite number")
-)
-
-// parseFinite reads a finite real number as strconv.ParseFloat does. NaN
-// is errNaN, Inf and -Inf (however spelled) errInfinite, a number too
-// large for a float64 (1e999) errTooLarge; text that is no number at all
-// is strconv's error.
-func parseFinite(t string) (float64, error) {
-	v, err := strconv.ParseFloat(t, 64)
-	switch {
-	case errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0):
-		return 0, errTooLarge
-	case err != nil:
-		return 0, err
-	case math.IsNaN(v):
-		return 0, errNaN
-	case math.IsInf(v, 0):
-		return 0, errInfinite
-	}
-	return v, nil
-}
-
 // secondsValue is a time in seconds: 1.5, 1.5s, 600ms, 2m; within ±max.
 type secondsValue struct {
 	ns  int64
@@ -121,28 +59,11 @@ type secondsValue struct {
 }
 
 func (f *secondsValue) Set(s string) error {
-	t := strings.TrimSpace(s)
-	var d time.Duration
-	v, err := parseFinite(t)
-	switch {
-	case errors.Is(err, errNaN) || errors.Is(err, errInfinite):
-		return fmt.Errorf("%q %v (want seconds, or a duration such as 1.5s or 600ms)", s, err)
-	case errors.Is(err, errTooLarge) || err == nil && math.Abs(v) > f.max.Seconds():
-		return fmt.Errorf("%q is out of range (want at most %v)", s, f.max)
-	case err == nil:
-		d = time.Duration(math.Round(v * 1e9))
-	default:
-		if d, err = time.ParseDuration(t); err != nil {
-			return fmt.Errorf("%q is not a time (want seconds, or a duration such as 1.5s or 600ms)", s)
-		}
+	ns, err := units.Seconds(s, f.max, f.pos)
+	if err != nil {
+		return err
 	}
-	if d > f.max || d < -f.max {
-		return fmt.Errorf("%q is out of range (want at most %v)", s, f.max)
-	}
-	if f.pos && d <= 0 {
-		return fmt.Errorf("%q: want a positive time", s)
-	}
-	f.ns = int64(d)
+	f.ns = ns
 	return nil
 }
 
@@ -172,13 +93,13 @@ type numberValue struct {
 }
 
 func (f *numberValue) Set(s string) error {
-	t, mult := siSuffix(s)
-	v, err := parseFinite(t)
+	t, mult := units.SISuffix(s)
+	v, err := units.Finite(t)
 	v *= mult
 	switch {
-	case errors.Is(err, errInfinite):
+	case errors.Is(err, units.ErrInfinite):
 		return fmt.Errorf("%q %v (want 1500, 2.5, 1.5k or 8M)", s, err)
-	case errors.Is(err, errTooLarge) || err == nil && math.Abs(v) > maxNumber:
+	case errors.Is(err, units.ErrTooLarge) || err == nil && math.Abs(v) > maxNumber:
 		return fmt.Errorf("%q is out of range (want -1e18 to 1e18)", s)
 	case err != nil:
 		return fmt.Errorf("%q is not a number (want 1500, 2.5, 1.5k or 8M)", s)
@@ -247,7 +168,7 @@ type sizesValue struct {
 
 func (f *sizesValue) Set(s string) error {
 	for _, p := range strings.Split(s, ",") {
-		n, err := parseSize(p)
+		n, err := units.Size(p)
 		if err != nil {
 			return err
 		}
@@ -264,26 +185,6 @@ func (f *sizesValue) String() string {
 	return strings.Join(out, ",")
 }
 
-// parseSize reads a positive amount of bytes.
-func parseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	mult := int64(1)
-	for _, u := range []struct {
-		suffix string
-		f      int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"kB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}} {
-		if strings.HasSuffix(t, u.suffix) && len(t) > len(u.suffix) {
-			mult, t = u.f, strings.TrimSuffix(t, u.suffix)
-			break
-		}
-	}
-	v, err := parseCount(t)
-	if err != nil || v <= 0 || v > (1<<50)/mult {
-		return 0, fmt.Errorf("%q is not an amount of bytes (want a positive size such as 1MiB, 500KB or 65536)", s)
-	}
-	return v * mult, nil
-}
-
 // windowValue is an averaging window: a time (1s, 200ms, or seconds), or
 // a multiple of the connection's median round-trip time (rtt, 4rtt).
 type windowValue struct {
@@ -296,8 +197,8 @@ func (f *windowValue) Set(s string) error {
 	if k, ok := strings.CutSuffix(t, "rtt"); ok {
 		n := 1.0
 		if k != "" {
-			v, err := parseFinite(k)
-			if errors.Is(err, errNaN) || errors.Is(err, errInfinite) {
+			v, err := units.Finite(k)
+			if errors.Is(err, units.ErrNaN) || errors.Is(err, units.ErrInfinite) {
 				return fmt.Errorf("%q: %s %v (want a positive multiple of the RTT up to 1000: rtt, 4rtt)", s, k, err)
 			}
 			if err != nil || !(v > 0) || v > 1000 {
@@ -407,7 +308,7 @@ func (f *connFlags) parse(c *cli.Context) error {
 }
 
 // maxSeconds bounds times given on the command line (about 31 years).
-const maxSeconds = 1e9 * time.Second
+const maxSeconds = units.MaxSeconds
 
 // windowFlags choose a window on the connection and how numbers are shown.
 type windowFlags struct {

@@ -62,12 +62,11 @@ func sweepCommand(e *env) *cli.Command {
 			if !slices.Contains(known, row) {
 				return usagef("sweep: --rows %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", row, orList(known))
 			}
-			m, err := parseSweepMetric(c.String("metric"))
+			m, err := charts.ParseSweepMetric(c.String("metric"))
 			if err != nil {
-				return err
+				return usagef("sweep: --metric %q: %v", c.String("metric"), err)
 			}
-			metric, unit := m.name, m.unit
-			m.align = analyze.Align(align.v)
+			metric, unit := m.Name, m.Unit
 			graph, format, err := of.figureOrTable("sweep", tf, isTerminal(e.stdout))
 			if err != nil {
 				return err
@@ -82,7 +81,7 @@ func sweepCommand(e *env) *cli.Command {
 			runs := make([]sweep.Run, len(ins))
 			failed := false
 			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
-				r, res := sweepRun(e, in, pf, m, proto.v, filter.flow())
+				r, res := sweepRun(e, in, pf, m, analyze.Align(align.v), proto.v, filter.flow())
 				runs[i] = r
 				return res
 			})
@@ -122,57 +121,10 @@ func sweepCommand(e *env) *cli.Command {
 	}
 }
 
-// sweepMetric is what a sweep aggregates: a number column of summary or
-// flows, or one of compare's (bytes delivered at a time, the time to an
-// amount within the transfer: at and to set).
-type sweepMetric struct {
-	name, unit string
-	at, to     []int64
-	align      analyze.Align // time 0 of at and to
-}
-
-// parseSweepMetric reads --metric: a summary or flows column,
-// delivered_<time>_bytes, time_to_<size>_within_s (or time_to_<size>_s,
-// or time_to_bytes=<size>).
-func parseSweepMetric(s string) (sweepMetric, error) {
-	if unit, ok := charts.SweepMetricUnit(s); ok {
-		return sweepMetric{name: s, unit: unit}, nil
-	}
-	size, ok := strings.CutPrefix(s, "time_to_bytes=")
-	if !ok {
-		if rest, ok2 := strings.CutPrefix(s, "time_to_"); ok2 {
-			if size, ok = strings.CutSuffix(rest, "_within_s"); !ok {
-				size, ok = strings.CutSuffix(rest, "_s")
-			}
-		}
-	}
-	if ok {
-		n, err := parseSize(size)
-		if err != nil {
-			return sweepMetric{}, usagef("sweep: --metric %q: %v", s, err)
-		}
-		return sweepMetric{name: charts.TimeToColumn(n), unit: "s", to: []int64{n}}, nil
-	}
-	if t, ok := strings.CutPrefix(s, "delivered_"); ok {
-		if t, ok = strings.CutSuffix(t, "_bytes"); ok {
-			v := secondsValue{max: maxSeconds, pos: true}
-			if err := v.Set(t); err != nil {
-				return sweepMetric{}, usagef("sweep: --metric %q: %v", s, err)
-			}
-			return sweepMetric{name: charts.DeliveredColumn(v.ns), unit: "B", at: []int64{v.ns}}, nil
-		}
-	}
-	return sweepMetric{}, usagef("sweep: --metric %q: not a number column of summary, flows or compare (throughput_bps, rtt_median_ms, retrans_packets, app_jitter_ms, delivered_1s_bytes, time_to_bytes=1MiB, ...)", s)
-}
-
-// transfer is set for a metric of compare's, of the transfer over time.
-func (m sweepMetric) transfer() bool { return m.at != nil || m.to != nil }
-
 // sweepRun reads one capture of a sweep: its parameters from its file
 // name, its main flow (the one that carried the most payload, of proto
 // when set, of those keep keeps when set) and the metric of it.
-func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string, keep func(*reassembly.FlowView) bool) (sweep.Run, fileResult) {
-	metric := m.name
+func sweepRun(e *env, in input, pf *paramFlags, m charts.SweepMetric, align analyze.Align, proto string, keep func(*reassembly.FlowView) bool) (sweep.Run, fileResult) {
 	run := sweep.Run{File: in.name, Params: pf.Values(in.name)}
 	src, err := e.newSource(in, 1)
 	if err != nil {
@@ -198,8 +150,8 @@ func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string, kee
 		return run, res
 	}
 	run.Params["proto"] = analyze.ProtoName(main.Proto)
-	if !m.transfer() {
-		run.Value, run.OK = charts.SweepMetric(metric, main, st)
+	if !m.Transfer() {
+		run.Value, run.OK = m.Of(main, st)
 		return run, res
 	}
 	if main.Proto != reassembly.ProtoTCP {
@@ -210,12 +162,6 @@ func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string, kee
 	if l == nil {
 		return run, lres
 	}
-	t := analyze.Summarize(l, analyze.TransferOptions{Align: m.align, At: m.at, ToBytes: m.to})
-	switch {
-	case m.at != nil:
-		run.Value, run.OK = float64(t.Delivered[0]), true
-	default:
-		run.Value, run.OK = float64(t.TimeTo[0])/1e9, t.HasTimeTo[0]
-	}
+	run.Value, run.OK = m.OfTransfer(analyze.Summarize(l, analyze.TransferOptions{Align: align, At: m.At, ToBytes: m.To}))
 	return run, res
 }
