@@ -61,21 +61,23 @@ type GraphSpec struct {
 // GraphParam is a parameter a graph command takes besides the shared
 // ones, as its flag says it: a choice among Choices (Default when not
 // given), or, without Choices, the throughput's averaging window
-// (--window, with --segments and --bins).
+// (--window, with --segments and --bins). Compare is set on those compare
+// takes too: the parameters that change a series it overlays.
 type GraphParam struct {
 	Name, Help, Default string
 	Choices             []string
+	Compare             bool
 }
 
 // The parameters of the graphs, by the name of their flag.
 var (
 	paramStyle = GraphParam{Name: "style", Default: "tcptrace", Choices: []string{"tcptrace", "stevens"},
 		Help: "tcptrace: segments, ACK and window lines, SACK, events; stevens: segment start against time"}
-	paramWindow = GraphParam{Name: "window",
+	paramWindow = GraphParam{Name: "window", Compare: true,
 		Help: "averaging window (like Wireshark): 1s, 200ms, seconds (at least 1µs), or rtt / 4rtt for one or four median round-trip times"}
 	paramBy = GraphParam{Name: "by", Default: "time", Choices: []string{"time", "seq"},
 		Help: "x axis: the measured segment's send time, or its sequence number"}
-	paramSampling = GraphParam{Name: "sampling", Default: string(SampleAck), Choices: []string{string(SampleAck), string(SampleKarn), string(SampleTimestamps)},
+	paramSampling = GraphParam{Name: "sampling", Default: string(SampleAck), Compare: true, Choices: []string{string(SampleAck), string(SampleKarn), string(SampleTimestamps)},
 		Help: "ack: Wireshark's ack_rtt; karn: tcptrace's samples (Karn's rule), as karn_rtt_* summarise them; timestamps: TSval/TSecr echo"}
 )
 
@@ -103,10 +105,7 @@ var graphs = []GraphSpec{
 // Graphs returns the registry of graphs, in report order.
 func Graphs() []GraphSpec { return slices.Clone(graphs) }
 
-// CompareParams are the parameters compare takes: those of the graphs it
-// overlays that change a series (the throughput's window, the RTT's
-// sampling).
-func CompareParams() []GraphParam { return []GraphParam{paramWindow, paramSampling} }
+
 
 // lookupGraph returns the registry entry of kind k.
 func lookupGraph(k GraphKind) (GraphSpec, bool) {
@@ -252,19 +251,6 @@ func (gb *graphBuild) graphs(c *reassembly.Conn, d reassembly.Direction) ([]*Gra
 	ta := gb.ta[d]
 	gb.b, gb.ta = [2][]graphBuilder{}, [2]*transferAcc{}
 	return out, ta
-}
-
-// ReportGraphs are the graphs a report shows, in order: every registered
-// graph with its defaults, and the RTT also from TCP timestamps.
-func ReportGraphs() []GraphRequest {
-	var out []GraphRequest
-	for _, g := range graphs {
-		out = append(out, GraphRequest{Spec: g})
-		if g.Kind == GraphRTT {
-			out = append(out, GraphRequest{Spec: g, Params: GraphParams{RTT: RTTOptions{Sampling: SampleTimestamps}}})
-		}
-	}
-	return out
 }
 
 // orList joins names as "a, b or c".

@@ -71,7 +71,7 @@ func NewReportBuilder(o ReportOptions) *ReportBuilder {
 	if o.PointsOver == 0 {
 		o.PointsOver = reportPointsOver
 	}
-	return &ReportBuilder{o: o, reqs: analyze.ReportGraphs(), kept: busiestRows{max: o.TableConns}}
+	return &ReportBuilder{o: o, reqs: ReportGraphs(), kept: busiestRows{max: o.TableConns}}
 }
 
 // Load is how the capture is read (analyze.LoadBusiest, with the count
@@ -226,6 +226,19 @@ func (b *ReportBuilder) Finish(rep *Report, put Put) error {
 	rep.Summary.Rows = b.kept.rows()
 	rep.Connections = b.conns
 	return put("index.html", func(w io.Writer) error { return WriteReport(w, rep) })
+}
+
+// ReportGraphs are the graphs a report shows, in order: every registered
+// graph with its defaults, and the RTT also from TCP timestamps.
+func ReportGraphs() []analyze.GraphRequest {
+	var out []analyze.GraphRequest
+	for _, g := range analyze.Graphs() {
+		out = append(out, analyze.GraphRequest{Spec: g})
+		if g.Kind == analyze.GraphRTT {
+			out = append(out, analyze.GraphRequest{Spec: g, Params: analyze.GraphParams{RTT: analyze.RTTOptions{Sampling: analyze.SampleTimestamps}}})
+		}
+	}
+	return out
 }
 
 // busiestRows keeps the summary rows of the max connections that carried

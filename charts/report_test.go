@@ -50,7 +50,7 @@ func readPage(t *testing.T, page string) pageData {
 func reportOf(recs []analyze.Record, o analyze.SeriesOptions) ([]ReportGraph, []*analyze.Graph) {
 	var gs []ReportGraph
 	var graphs []*analyze.Graph
-	for _, rg := range analyze.ReportGraphs() {
+	for _, rg := range ReportGraphs() {
 		g := rg.Spec.Draw(recs, o, rg.Params)
 		if g.Points() > 0 {
 			gs = append(gs, NewReportGraph(g, rg.Spec.Caption(rg.Params), "", 0, 0))

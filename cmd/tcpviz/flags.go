@@ -637,16 +637,20 @@ type graphParamFlags struct {
 }
 
 // flags are the parameter flags of f's command: those its registry
-// entry has (analyze.GraphSpec.Params), compare's analyze.CompareParams.
+// entry has (analyze.GraphSpec.Params), compare's those of every graph
+// marked for it.
 func (f *graphParamFlags) flags() []cli.Flag {
-	params := analyze.CompareParams()
-	if f.command != "compare" {
-		params = nil
-		for _, g := range analyze.Graphs() {
-			if g.Command == f.command && g.Params != nil {
-				params = g.Params
-				break
+	var params []analyze.GraphParam
+	for _, g := range analyze.Graphs() {
+		switch {
+		case f.command == "compare":
+			for _, p := range g.Params {
+				if p.Compare {
+					params = append(params, p)
+				}
 			}
+		case g.Command == f.command && g.Params != nil && params == nil:
+			params = g.Params
 		}
 	}
 	f.choices = map[string]*choiceValue{}
