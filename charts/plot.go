@@ -100,10 +100,20 @@ func CheckSize(w, h int) error {
 // picture's own thinning finds what it would find in every point.
 const ThinColumns = 4
 
-// ThinCols is the analyze.Thinning columns of a graph written in format f
+// Thin readies graphs qs to be written in format f with these options:
+// a picture shows at most a few points per pixel column of a series, so
+// long series are thinned as they are built (thinCols); the points'
+// formats keep every point.
+func (o PlotOptions) Thin(f GraphFormat, qs []analyze.GraphRequest) {
+	for i := range qs {
+		qs[i].Series.Thin.Cols = o.thinCols(f)
+	}
+}
+
+// thinCols is the analyze.Thinning columns of a graph written in format f
 // with these options: ThinColumns per pixel column of a picture, 0 (no
 // thinning: every point) for the points' formats.
-func (o PlotOptions) ThinCols(f GraphFormat) int {
+func (o PlotOptions) thinCols(f GraphFormat) int {
 	switch f {
 	case PNG, SVG, PDF:
 		w, _ := o.Size()

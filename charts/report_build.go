@@ -88,7 +88,7 @@ func (b *ReportBuilder) Load(summary, streams io.Writer, stream, dir int, sel fu
 	}
 	return analyze.LoadOptions{Stream: stream, Dir: dir, Graphs: b.reqs, Select: sel,
 		AnyTransport: stream < 0 && sel == nil, // the main flow of either transport: a UDP test's, not its control connection
-		AlsoThin:     b.o.Plot.ThinCols(PNG), ThinOver: b.o.PointsOver, OnConn: b.addConn}, reportConns + reportMoreConns
+		AlsoThin:     b.o.Plot.thinCols(PNG), ThinOver: b.o.PointsOver, OnConn: b.addConn}, reportConns + reportMoreConns
 }
 
 // addConn writes a connection's rows and keeps them if among the busiest.

@@ -104,9 +104,7 @@ func compareCommand(e *env) *cli.Command {
 			al := analyze.Align(align.v)
 			co := analyze.CompareOptions{Align: al, Time: window.Series.Time, Params: params.Params}
 			lo := analyze.CompareLoad(kind, co)
-			for k := range lo.Graphs { // as graphOf: long series are thinned for a picture
-				lo.Graphs[k].Series.Thin.Cols = picture.Plot.ThinCols(output.Format)
-			}
+			picture.Plot.Thin(output.Format, lo.Graphs)
 			loads := make([]*analyze.Loaded, len(cins))
 			failed := false
 			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {

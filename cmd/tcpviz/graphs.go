@@ -142,10 +142,9 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	}
 	var l *analyze.Loaded
 	var res fileResult
-	q := analyze.GraphRequest{Spec: req.params.Spec, Series: req.window.Series, Params: req.params.Params}
-	// A picture shows at most a few points per pixel column of a series:
-	// long series are thinned as they are built.
-	q.Series.Thin.Cols = charts.PlotOptions{Width: req.picture.Plot.Width}.ThinCols(req.output.Format)
+	qs := []analyze.GraphRequest{{Spec: req.params.Spec, Series: req.window.Series, Params: req.params.Params}}
+	req.picture.Plot.Thin(req.output.Format, qs)
+	q := qs[0]
 	switch {
 	case in.udp:
 		l, res = loadUDPInput(e, in, in.udpFlow)
