@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"net/netip"
 	"slices"
+	"strconv"
 
 	"tcpviz/reassembly"
 )
@@ -90,21 +91,7 @@ func ProtoName(p uint8) string {
 	case 132:
 		return "sctp"
 	}
-	return "ip-proto-" + itoa(int(p))
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [4]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(b[i:])
+	return "ip-proto-" + strconv.Itoa(int(p))
 }
 
 // flowRun follows the flows of one Run: it numbers them in order of first

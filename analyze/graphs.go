@@ -105,8 +105,6 @@ var graphs = []GraphSpec{
 // Graphs returns the registry of graphs, in report order.
 func Graphs() []GraphSpec { return slices.Clone(graphs) }
 
-
-
 // lookupGraph returns the registry entry of kind k.
 func lookupGraph(k GraphKind) (GraphSpec, bool) {
 	for _, g := range graphs {
@@ -133,7 +131,7 @@ func GraphOf(command, style string) (GraphSpec, error) {
 	if len(styles) == 0 {
 		return GraphSpec{}, fmt.Errorf("no graph command %q", command)
 	}
-	return GraphSpec{}, fmt.Errorf("unknown style %q (want %s)", style, orList(styles))
+	return GraphSpec{}, fmt.Errorf("unknown style %q (want %s)", style, words.Or(styles))
 }
 
 // Stem is the name of the graph in derived file names: its kind, and for
@@ -252,6 +250,3 @@ func (gb *graphBuild) graphs(c *reassembly.Conn, d reassembly.Direction) ([]*Gra
 	gb.b, gb.ta = [2][]graphBuilder{}, [2]*transferAcc{}
 	return out, ta
 }
-
-// orList joins names as "a, b or c".
-func orList(names []string) string { return words.Or(names) }

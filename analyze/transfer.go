@@ -180,7 +180,6 @@ type Transfer struct {
 // delivered bytes.
 var deliveredAt = []int64{1e9, 5e9, 10e9}
 
-
 // OneMB is the amount behind Transfer.TimeToMB.
 const OneMB = 1 << 20
 

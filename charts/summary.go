@@ -3,6 +3,7 @@ package charts
 import (
 	"io"
 	"net/netip"
+	"strconv"
 	"strings"
 
 	"tcpviz/analyze"
@@ -283,10 +284,10 @@ func DurationName(ns int64) string {
 		s string
 	}{{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}} {
 		if ns%u.f == 0 {
-			return itoa(ns/u.f) + u.s
+			return strconv.FormatInt(ns/u.f, 10) + u.s
 		}
 	}
-	return itoa(ns) + "ns"
+	return strconv.FormatInt(ns, 10) + "ns"
 }
 
 // DeliveredColumn is the name of compare's column of the bytes
@@ -304,13 +305,11 @@ func SizeName(n int64) string {
 		s string
 	}{{1 << 30, "GiB"}, {1e9, "GB"}, {1 << 20, "MiB"}, {1e6, "MB"}, {1 << 10, "KiB"}, {1e3, "KB"}} {
 		if n > 0 && n%u.f == 0 {
-			return itoa(n/u.f) + u.s
+			return strconv.FormatInt(n/u.f, 10) + u.s
 		}
 	}
-	return itoa(n) + "B"
+	return strconv.FormatInt(n, 10) + "B"
 }
-
-func itoa(v int64) string { return IntV(v).String() }
 
 // WriteCompare writes compare's table of rows in format f: the shared
 // columns, then bytes delivered at each instant and the time to each

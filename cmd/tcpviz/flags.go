@@ -82,7 +82,7 @@ func (f *choiceValue) Set(s string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%q: want %s", s, orList(f.choices))
+	return fmt.Errorf("%q: want %s", s, words.Or(f.choices))
 }
 
 func (f *choiceValue) String() string { return f.v }
@@ -244,7 +244,7 @@ func secondsFlag(name string, def, max time.Duration, pos bool, usage string) (*
 
 func choiceFlag(name string, aliases []string, def string, choices []string, usage, defText string) (*cli.GenericFlag, *choiceValue) {
 	v := &choiceValue{v: def, choices: choices}
-	return &cli.GenericFlag{Name: name, Aliases: aliases, Value: v, Usage: usage + " (" + orList(choices) + ")", DefaultText: defText}, v
+	return &cli.GenericFlag{Name: name, Aliases: aliases, Value: v, Usage: usage + " (" + words.Or(choices) + ")", DefaultText: defText}, v
 }
 
 // flagGroup is one kind of flag: its declarations, and the parse that
@@ -449,7 +449,7 @@ func (f *pictureFlags) parse(c *cli.Context) error {
 func (f *pictureFlags) checkHide(valid []string) error {
 	for _, h := range f.Hide {
 		if !slices.Contains(valid, h) {
-			return usagef("--hide %q: no such series in this graph (want %s)", h, orList(valid))
+			return usagef("--hide %q: no such series in this graph (want %s)", h, words.Or(valid))
 		}
 	}
 	return nil
@@ -701,6 +701,3 @@ func (f *graphParamFlags) parse(c *cli.Context) error {
 	}
 	return nil
 }
-
-// orList joins words as "a, b or c".
-func orList(ws []string) string { return words.Or(ws) }

@@ -11,6 +11,7 @@ import (
 	"tcpviz/analyze"
 	"tcpviz/analyze/sweep"
 	"tcpviz/charts"
+	"tcpviz/internal/words"
 	"tcpviz/reassembly"
 )
 
@@ -52,15 +53,15 @@ func sweepCommand(e *env) *cli.Command {
 			known := append([]string{"proto"}, pf.Names...)
 			for _, n := range cols.vs {
 				if !slices.Contains(known, n) {
-					return usagef("sweep: --cols %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", n, orList(known))
+					return usagef("sweep: --cols %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", n, words.Or(known))
 				}
 			}
 			row := c.String("rows")
 			if row == "" {
-				return usagef("sweep: --rows: name the parameter of the rows (%s)", orList(known))
+				return usagef("sweep: --rows: name the parameter of the rows (%s)", words.Or(known))
 			}
 			if !slices.Contains(known, row) {
-				return usagef("sweep: --rows %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", row, orList(known))
+				return usagef("sweep: --rows %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", row, words.Or(known))
 			}
 			m, err := charts.ParseSweepMetric(c.String("metric"))
 			if err != nil {
