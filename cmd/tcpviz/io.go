@@ -19,7 +19,7 @@ func ioCommand(e *env) *cli.Command {
 	filter := &filterFlags{rows: true}
 	interval, iv := secondsFlag("interval", time.Second, maxSeconds, true, "width of each interval (1s, 100ms)")
 	top, tv := intFlag("top", nil, 8, 0, 1000, "how many flows, those that carried the most payload, are named; the others are summed as other (0: all)", "")
-	graph, gv := choiceFlag("graph", nil, analyze.IOStacked, []string{analyze.IOStacked, analyze.IOLines, analyze.IOFairness},
+	graph, gv := choiceFlag("graph", nil, charts.IOStacked, []string{charts.IOStacked, charts.IOLines, charts.IOFairness},
 		"the figure (-o .png .svg .pdf): every flow's throughput stacked, a line per flow, or Jain's fairness index over time", "")
 	return &cli.Command{
 		Name:  "io",
@@ -94,7 +94,7 @@ func ioCommand(e *env) *cli.Command {
 				if len(r.Bins) == 0 {
 					return fmt.Errorf("io: %s: no flow carried payload%s", ins[0].display(), map[bool]string{true: " that --filter matches", false: ""}[filter.Expr != nil])
 				}
-				g := analyze.IOGraph(r, gv.v)
+				g := charts.IOGraph(r, gv.v)
 				picture.apply(g)
 				po := picture.Plot
 				po.Capture = captureTitle(ins[0])
