@@ -3,6 +3,7 @@ package charts
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"tcpviz/analyze"
@@ -64,7 +65,7 @@ func AddJoined(rep *Report, res *join.Result, ch *join.ConnHop, d reassembly.Dir
 		if err := put("ladder.png", func(w io.Writer) error { return WriteGraph(w, lg, PNG, po) }); err != nil {
 			return err
 		}
-		rc.Images = append(rc.Images, ReportImage{Caption: "Ladder of the first 40 packets at " + res.Captures[0].Name + ", along every capture point", File: "ladder.png"})
+		rc.Images = append(rc.Images, ReportImage{Caption: "Ladder of the first " + strconv.Itoa(join.LadderPackets) + " packets at " + res.Captures[0].Name + ", along every capture point", File: "ladder.png"})
 	}
 	rep.Conns = append(rep.Conns, rc)
 	return nil

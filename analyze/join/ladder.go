@@ -30,10 +30,13 @@ const (
 	SeriesLadderLost = "ladder_lost" // lost between two captures
 )
 
+// LadderPackets is how many packets a ladder draws unless asked.
+const LadderPackets = 40
+
 // LadderOptions choose the packets drawn: those of the connection's
-// first Packets packets at the first capture (0: 40), or, when To > From,
-// those sent from From to To (ns from the connection's first packet
-// there).
+// first Packets packets at the first capture (0: LadderPackets), or,
+// when To > From, those sent from From to To (ns from the connection's
+// first packet there).
 type LadderOptions struct {
 	Packets  int
 	From, To int64
@@ -54,7 +57,7 @@ type ladderAt struct {
 // along every capture point.
 func (r *Result) Ladder(ch0 *ConnHop, o LadderOptions) (*analyze.Graph, error) {
 	if o.Packets <= 0 {
-		o.Packets = 40
+		o.Packets = LadderPackets
 	}
 	// The connection at each hop, and each capture's clock against the
 	// first's.
@@ -170,7 +173,7 @@ func nthTime(c *Conn, n int) int64 {
 // round trip beyond the capture each way) and drawn dashed.
 func LadderOne(capName string, c *Conn, o LadderOptions) (*analyze.Graph, error) {
 	if o.Packets <= 0 {
-		o.Packets = 40
+		o.Packets = LadderPackets
 	}
 	syn, synack, ack, ok := handshake(c)
 	if !ok {

@@ -663,7 +663,7 @@ func (f *graphParamFlags) flags() []cli.Flag {
 			continue
 		}
 		// The averaging window of the throughput.
-		f.window = &windowValue{ns: int64(time.Second)}
+		f.window = &windowValue{} // unset: analyze's default, one second
 		s, sv := intFlag("segments", nil, 0, 2, 1<<20, "average over the last N segments instead (like tcptrace)", "")
 		f.segments = sv
 		out = append(out, &cli.GenericFlag{Name: p.Name, Value: f.window, DefaultText: "1s", Usage: p.Help}, s,

@@ -194,7 +194,7 @@ func ladderCommand(e *env) *cli.Command {
 	window := &windowFlags{timeOnly: true}
 	output := &outputFlags{dirUsage: "directory for the default file name (ladder.png)"}
 	jf := &jobsFlags{}
-	packets, pv := intFlag("packets", nil, 40, 1, 100000, "draw the connection's first N packets (at the first capture)", "")
+	packets, pv := intFlag("packets", nil, join.LadderPackets, 1, 100000, "draw the connection's first N packets (at the first capture)", "")
 	filter := &filterFlags{}
 	groups := []flagGroup{conn, filter, window, picture, output, jf}
 	return &cli.Command{
