@@ -433,10 +433,7 @@ func addBusy(top []busy, n int, b busy) []busy {
 // mainDirection is the direction of c that carried the most payload (c2s
 // when equal).
 func mainDirection(c *reassembly.Conn) reassembly.Direction {
-	if c.Dir[reassembly.S2C].Bytes > c.Dir[reassembly.C2S].Bytes {
-		return reassembly.S2C
-	}
-	return reassembly.C2S
+	return reassembly.MainDirection([2]int64{c.Dir[reassembly.C2S].Bytes, c.Dir[reassembly.S2C].Bytes})
 }
 
 // Loaded is one connection of a capture, analysed: what graphs are drawn

@@ -78,10 +78,7 @@ func (r *Result) Pick(stream, dir int) (ch0 *ConnHop, d reassembly.Direction, ok
 	if ch0 == nil {
 		return nil, 0, false
 	}
-	d = reassembly.C2S
-	if ch0.Up.Bytes[reassembly.S2C] > ch0.Up.Bytes[reassembly.C2S] {
-		d = reassembly.S2C
-	}
+	d = reassembly.MainDirection(ch0.Up.Bytes)
 	if dir >= 0 {
 		d = reassembly.Direction(dir)
 	}

@@ -37,11 +37,7 @@ func MainFlow(r *reassembly.Reader, proto string, keep func(*reassembly.FlowView
 	}
 	if main != nil && main.Proto == reassembly.ProtoTCP {
 		if cr, ok := conns[main.Flow]; ok {
-			d := reassembly.C2S
-			if cr.Info.Bytes[reassembly.S2C] > cr.Info.Bytes[reassembly.C2S] {
-				d = reassembly.S2C
-			}
-			st = &cr.Stats[d]
+			st = &cr.Stats[reassembly.MainDirection(cr.Info.Bytes)]
 		}
 	}
 	return main, st, warnings, err
