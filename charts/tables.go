@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"slices"
 	"strings"
 
 	"tcpviz/analyze"
@@ -146,6 +147,22 @@ func (t TableKind[R]) Scan(r *reassembly.Reader, file string, keep func(*reassem
 		}
 	}
 	return analyze.Run(r, o)
+}
+
+// Readable are the columns a text table shows when none are named: the
+// Terminal ones, then the capture's parameters (param_); nil when it
+// shows every column.
+func (t TableKind[R]) Readable() []string {
+	if t.Terminal == nil {
+		return nil
+	}
+	out := slices.Clone(t.Terminal)
+	for _, c := range t.Schema {
+		if strings.HasPrefix(c.Name, "param_") {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }
 
 // WithColumns is t with the columns more after its own (the table's

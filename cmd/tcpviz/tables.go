@@ -137,10 +137,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 		case len(fields.vs) == 1 && fields.vs[0] == "all":
 			fields.vs = nil
 		case len(fields.vs) == 0 && spec.Terminal != nil && toStdout && tf.resolve(isTerminal(e.stdout)) == charts.TextTable:
-			fields.vs, readable = slices.Clone(spec.Terminal), true
-			for _, n := range pf.Names {
-				fields.vs = append(fields.vs, "param_"+n)
-			}
+			fields.vs, readable = spec.Readable(), true
 		}
 		if len(fields.vs) > 0 {
 			sel, err := spec.Select(fields.vs)
