@@ -463,16 +463,21 @@ func (f *pictureFlags) apply(g *analyze.Graph) { charts.Adjust(g, f.Zoom, f.Hide
 // derived names.
 type outputFlags struct {
 	dirUsage string
+	dirOnly  bool // --out-dir alone (report: a folder per input)
 	Output   string
 	Format   charts.GraphFormat // of Output
 	OutDir   string
 }
 
 func (f *outputFlags) flags() []cli.Flag {
+	dir := &cli.StringFlag{Name: "out-dir", Value: ".", Usage: f.dirUsage}
+	if f.dirOnly {
+		return []cli.Flag{dir}
+	}
 	return []cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"},
 			Usage: "file to write; its extension picks the format: .png .svg .pdf, or the plotted points as .csv .json; - writes CSV to standard output"},
-		&cli.StringFlag{Name: "out-dir", Value: ".", Usage: f.dirUsage},
+		dir,
 	}
 }
 

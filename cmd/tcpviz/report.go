@@ -19,12 +19,11 @@ func reportCommand(e *env) *cli.Command {
 		conn    connFlags
 		picture pictureFlags
 		jobs    jobsFlags
-		output  = outputFlags{dirUsage: "directory in which each report folder is made"}
+		output  = outputFlags{dirUsage: "directory in which each report folder is made", dirOnly: true}
 	)
 	var batch batchFlags
 	var filter filterFlags
-	groups := []flagGroup{&conn, &filter, &picture, &jobs, &batch}
-	flags := append(groupFlags(groups...), (&output).flags()[1]) // --out-dir only
+	groups := []flagGroup{&conn, &filter, &picture, &jobs, &batch, &output}
 	return &cli.Command{
 		Name:  "report",
 		Usage: "every graph plus the summary of a capture, as a folder with an HTML index",
@@ -37,9 +36,9 @@ func reportCommand(e *env) *cli.Command {
 			"a section of the joined captures: the main connection's hops (losses, delays, clocks), its\n" +
 			"one-way delay across the first hop (or the proxy's buffer, when one splits it) and its ladder.",
 		ArgsUsage: "CAPTURE|DIR|-|A+B ...",
-		Flags:     flags,
+		Flags:     groupFlags(groups...),
 		Action: func(c *cli.Context) error {
-			if err := parseGroups(c, append(groups, &output)...); err != nil {
+			if err := parseGroups(c, groups...); err != nil {
 				return err
 			}
 			ins, err := e.inputsOf(c, &batch)
