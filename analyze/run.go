@@ -468,8 +468,8 @@ type LoadOptions struct {
 	// Select, with Stream -1, is the connections the busiest is chosen
 	// among (RunOptions.Select).
 	Select func(*reassembly.Conn) bool
-	// AnyTransport, with Stream -1, makes the main flow that of either
-	// transport: in a capture whose packets are mostly not TCP, the UDP
+	// AnyTransport, with Stream -1 and no Select, makes the main flow
+	// that of either transport: in a capture whose packets are mostly not TCP, the UDP
 	// flow that carried the most payload (LoadUDP), when it carried more
 	// than the busiest TCP connection (iperf3's UDP test, not its TCP
 	// control connection). LoadBusiest then gives it first, its graphs
@@ -544,7 +544,7 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 		}
 		res, err := Run(r, ro)
 		b := res.chosen(stream)
-		if o.AnyTransport && stream < 0 && err == nil && res.Segments*2 < res.Packets {
+		if o.AnyTransport && stream < 0 && o.Select == nil && err == nil && res.Segments*2 < res.Packets {
 			if u, uerr := LoadUDP(open, -1); uerr == nil && (b == nil || u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > b.Bytes) {
 				return u, nil
 			}
@@ -748,7 +748,7 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 		}
 	}
 	ls, err := loadPass(open, o, main.Stream, main.Packets, also, nil)
-	if o.AnyTransport && o.Stream < 0 && err == nil && first.Segments*2 < first.Packets {
+	if o.AnyTransport && o.Stream < 0 && o.Select == nil && err == nil && first.Segments*2 < first.Packets {
 		// Mostly other packets than TCP: a UDP flow that carried more
 		// is the main one (iperf3's UDP test before its control
 		// connection), drawn as Load draws it.

@@ -87,7 +87,7 @@ func (b *ReportBuilder) Load(summary, streams io.Writer, stream, dir int, sel fu
 		b.werr = b.tcw.WriteHeader(StreamsColumns.Docs())
 	}
 	return analyze.LoadOptions{Stream: stream, Dir: dir, Graphs: b.reqs, Select: sel,
-		AnyTransport: stream < 0 && sel == nil, // the main flow of either transport: a UDP test's, not its control connection
+		AnyTransport: true, // the main flow of either transport: a UDP test's, not its control connection
 		AlsoThin:     b.o.Plot.thinCols(PNG), ThinOver: b.o.PointsOver, OnConn: b.addConn}, reportConns + reportMoreConns
 }
 

@@ -118,7 +118,7 @@ func compareCommand(e *env) *cli.Command {
 				lo := lo
 				// The main flow of either transport (a sweep's UDP runs:
 				// their iperf3 test, not its TCP control connection).
-				lo.AnyTransport = proto.v == "" && cf.Stream < 0 && filter.Expr == nil
+				lo.AnyTransport = proto.v == ""
 				lo.Select = filter.selector()
 				l, res := loadInput(e, in, cf, lo)
 				loads[i] = l

@@ -151,8 +151,8 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	case req.proto.v == "udp":
 		l, res = loadUDPInput(e, in, req.conn.Stream)
 	default:
-		// The main flow of either transport unless -s or --proto tcp.
-		l, res = loadInput(e, in, req.conn, analyze.LoadOptions{AnyTransport: req.proto.v == "" && req.filter.Expr == nil, Select: req.filter.selector(),
+		// The main flow of either transport unless -s, --filter or --proto tcp.
+		l, res = loadInput(e, in, req.conn, analyze.LoadOptions{AnyTransport: req.proto.v == "", Select: req.filter.selector(),
 			Graphs: []analyze.GraphRequest{q}})
 	}
 	if l == nil {
