@@ -48,7 +48,7 @@ type GraphSpec struct {
 	// --segments, --bins), "by" and "sampling" the RTT's), on the first
 	// graph of each command.
 	Help   string
-	Params []GraphParam
+	Params []ParamSpec
 	// Series are the names of the series it may draw, in order.
 	Series []string
 	// UDP is set for the graphs a UDP flow has (LoadUDP's records: no
@@ -58,12 +58,12 @@ type GraphSpec struct {
 	newBuilder func(o SeriesOptions, p GraphParams) graphBuilder
 }
 
-// GraphParam is a parameter a graph command takes besides the shared
+// ParamSpec is a parameter a graph command takes besides the shared
 // ones, as its flag says it: a choice among Choices (Default when not
 // given), or, without Choices, the throughput's averaging window
 // (--window, with --segments and --bins). Compare is set on those compare
 // takes too: the parameters that change a series it overlays.
-type GraphParam struct {
+type ParamSpec struct {
 	Name, Help, Default string
 	Choices             []string
 	Compare             bool
@@ -71,28 +71,28 @@ type GraphParam struct {
 
 // The parameters of the graphs, by the name of their flag.
 var (
-	paramStyle = GraphParam{Name: "style", Default: "tcptrace", Choices: []string{"tcptrace", "stevens"},
+	paramStyle = ParamSpec{Name: "style", Default: "tcptrace", Choices: []string{"tcptrace", "stevens"},
 		Help: "tcptrace: segments, ACK and window lines, SACK, events; stevens: segment start against time"}
-	paramWindow = GraphParam{Name: "window", Compare: true,
+	paramWindow = ParamSpec{Name: "window", Compare: true,
 		Help: "averaging window (like Wireshark): 1s, 200ms, seconds (at least 1µs), or rtt / 4rtt for one or four median round-trip times"}
-	paramBy = GraphParam{Name: "by", Default: "time", Choices: []string{"time", "seq"},
+	paramBy = ParamSpec{Name: "by", Default: "time", Choices: []string{"time", "seq"},
 		Help: "x axis: the measured segment's send time, or its sequence number"}
-	paramSampling = GraphParam{Name: "sampling", Default: string(SampleAck), Compare: true, Choices: []string{string(SampleAck), string(SampleKarn), string(SampleTimestamps)},
+	paramSampling = ParamSpec{Name: "sampling", Default: string(SampleAck), Compare: true, Choices: []string{string(SampleAck), string(SampleKarn), string(SampleTimestamps)},
 		Help: "ack: Wireshark's ack_rtt; karn: tcptrace's samples (Karn's rule), as karn_rtt_* summarise them; timestamps: TSval/TSecr echo"}
 )
 
 // graphs is the registry, in the order a report shows them.
 var graphs = []GraphSpec{
 	{Kind: GraphTCPTrace, Command: "seq", Style: "tcptrace", Title: "Time/sequence (tcptrace)", Series: seqSeriesOrder, UDP: true,
-		Help: "time/sequence graph: --style tcptrace (segments, ACK and window lines, SACK, events) or stevens", Params: []GraphParam{paramStyle},
+		Help: "time/sequence graph: --style tcptrace (segments, ACK and window lines, SACK, events) or stevens", Params: []ParamSpec{paramStyle},
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newTCPTrace(o) }},
 	{Kind: GraphStevens, Command: "seq", Style: "stevens", Title: "Time/sequence (Stevens)", Series: stevensSeries, UDP: true,
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newStevens(o) }},
 	{Kind: GraphThroughput, Command: "tput", Title: "Throughput", Series: []string{SeriesThroughput, SeriesGoodput, SeriesDelivery}, UDP: true,
-		Help: "throughput, goodput and delivery rate over time, in bit/s", Params: []GraphParam{paramWindow},
+		Help: "throughput, goodput and delivery rate over time, in bit/s", Params: []ParamSpec{paramWindow},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newThroughput(o, p.Throughput) }},
 	{Kind: GraphRTT, Command: "rtt", Title: "Round-trip time", Series: []string{SeriesRTT, SeriesRTTRepair},
-		Help: "round-trip time samples over time or sequence number, in ms", Params: []GraphParam{paramBy, paramSampling},
+		Help: "round-trip time samples over time or sequence number, in ms", Params: []ParamSpec{paramBy, paramSampling},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newRTT(o, p.RTT) }},
 	{Kind: GraphWindow, Command: "window", Title: "Window", Series: []string{SeriesInFlight, SeriesAdvertised},
 		Help:       "bytes in flight against the advertised receive window",

@@ -645,7 +645,7 @@ type graphParamFlags struct {
 // entry has (analyze.GraphSpec.Params), compare's those of every graph
 // marked for it.
 func (f *graphParamFlags) flags() []cli.Flag {
-	var params []analyze.GraphParam
+	var params []analyze.ParamSpec
 	for _, g := range analyze.Graphs() {
 		switch {
 		case f.command == "compare":
