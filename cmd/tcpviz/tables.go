@@ -338,11 +338,10 @@ func writePartition[R any](spec tableSpec[R], src *source, dir string, all []inp
 	path := filepath.Join(dir, "part-0.parquet")
 	err := writeAtomic(path, all, func(w io.Writer) error {
 		rw := charts.NewRowWriter(w, charts.ParquetFormat, spec.Schema.Docs())
-		var row []charts.Value
+		write := spec.Writer(rw)
 		var werr error
 		res = tableRows(spec, src, func(r *R) {
-			row = spec.Schema.AppendRow(row[:0], r)
-			if err := rw.WriteRow(row); werr == nil {
+			if err := write(r); werr == nil {
 				werr = err
 			}
 		})
