@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -217,13 +216,7 @@ func ladderCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			o := join.LadderOptions{Packets: int(pv.v)}
-			if tw := window.Series.Time; tw.HasMin || tw.HasMax {
-				o.From, o.To = tw.Min, math.MaxInt64/2
-				if tw.HasMax {
-					o.To = tw.Max
-				}
-			}
+			o := join.LadderOptions{Packets: int(pv.v), Time: window.Series.Time}
 			var g *analyze.Graph
 			var readErr error
 			if len(ins) == 1 {
