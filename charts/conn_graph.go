@@ -1,18 +1,29 @@
 package charts
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"tcpviz/analyze"
 )
+
+// ErrNoACKs is ConnGraph's error for a graph a UDP flow cannot have (no
+// ACKs: no RTT, flight or window).
+var ErrNoACKs = errors.New("has no ACKs")
 
 // ConnGraph is graph q of the connection l (Load's), ready to render:
 // the one drawn while l was read, or drawn now from its records, with
 // what the connection says of its data, the y bounds z asked for and the
 // series hide names left out. Its warnings are the graph's, and that of
 // a congestion window estimated away from the sender; the error is that
-// of a time or sequence window that leaves the graph empty.
+// of a UDP flow without the graph (ErrNoACKs), or of a time or sequence
+// window that leaves the graph empty.
 func ConnGraph(l *analyze.Loaded, q analyze.GraphRequest, z analyze.Zoom, hide []string) (*analyze.Graph, []string, error) {
+	if l.UDP && !q.Spec.UDP {
+		return nil, nil, fmt.Errorf("UDP flow %d (%s → %s) %w: no %s to draw",
+			l.Conn.Stream, l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, ErrNoACKs, strings.ToLower(q.Spec.Title))
+	}
 	o := q.Series
 	o.Conn, o.Dir = l.Conn, l.Dir
 	var g *analyze.Graph

@@ -1,9 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -158,16 +158,10 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	if l == nil {
 		return res
 	}
-	if l.UDP && !req.params.Spec.UDP {
-		why := " (the capture's main flow; --proto tcp draws the busiest TCP connection's)"
-		if in.udp || req.proto.v == "udp" {
-			why = ""
-		}
-		res.err = prefixErr(in, fmt.Errorf("UDP flow %d (%s → %s) has no ACKs: no %s to draw%s",
-			l.Conn.Stream, l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, strings.ToLower(req.params.Spec.Title), why))
-		return res
-	}
 	g, warnings, err := charts.ConnGraph(l, q, req.picture.Zoom, req.picture.Hide)
+	if errors.Is(err, charts.ErrNoACKs) && !in.udp && req.proto.v != "udp" {
+		err = fmt.Errorf("%w (the capture's main flow; --proto tcp draws the busiest TCP connection's)", err)
+	}
 	for _, w := range warnings {
 		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): %s", in.display(), l.Conn.Stream, l.Dir, w))
 	}
