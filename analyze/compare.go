@@ -123,9 +123,8 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 	g.Title = spec.title
 	g.Y, g.Columns = Axis{Label: "bytes acknowledged", Unit: "B"}, []string{"bytes"}
 	if len(ins) > 0 {
-		c := ins[0].L.Conn
-		g.Stream, g.Dir = c.Stream, ins[0].L.Dir
-		g.Src, g.Dst = c.Client, c.Server
+		identify(g, SeriesOptions{Conn: ins[0].L.Conn, Dir: ins[0].L.Dir}) // the first input's, this way
+		g.Dir = ins[0].L.Dir
 	}
 	for _, in := range ins {
 		ta := in.L.transferAcc()
