@@ -37,7 +37,7 @@ func ConnGraph(l *analyze.Loaded, q analyze.GraphRequest, z analyze.Zoom, hide [
 	Adjust(g, z, hide)
 	warnings := slices.Clip(g.Warnings) // appended to, not the graph's
 	if v := l.Stats[l.Dir].Path.Vantage; g.Kind == analyze.GraphCwnd && v != analyze.VantageSender {
-		warnings = append(warnings, "the congestion window is estimated from a sender-side capture; this one is "+VantagePhrase(v, "the path")+
+		warnings = append(warnings, "the congestion window is estimated from a sender-side capture; this one is "+vantagePhrase(v, "the path")+
 			": the line is the data that reached it over each round trip (the sender's flight one one-way delay earlier), not the window the sender allowed")
 	}
 	if g.Points() > 0 || !o.Time.Set() && !o.Seq.Set() {

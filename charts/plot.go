@@ -138,9 +138,9 @@ func (o PlotOptions) Size() (w, h int) {
 func WriteGraph(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) error {
 	switch f {
 	case PointsCSV:
-		return WritePointsCSV(w, g)
+		return writePointsCSV(w, g)
 	case PointsJSON:
-		return WritePointsJSON(w, g)
+		return writePointsJSON(w, g)
 	case PNG, SVG, PDF:
 		return Render(w, g, f, o)
 	}

@@ -165,7 +165,7 @@ func TestPointsExport(t *testing.T) {
 	l := loadCapture(t, "../testdata/geo_short.pcap")
 	g := tcptraceGraph(l.Records, analyze.SeriesOptions{Conn: l.Conn, Dir: l.Dir})
 	var buf bytes.Buffer
-	if err := WritePointsCSV(&buf, g); err != nil {
+	if err := writePointsCSV(&buf, g); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
@@ -187,7 +187,7 @@ func TestPointsExport(t *testing.T) {
 		}
 	}
 	buf.Reset()
-	if err := WritePointsJSON(&buf, g); err != nil {
+	if err := writePointsJSON(&buf, g); err != nil {
 		t.Fatal(err)
 	}
 	var objs []map[string]any

@@ -126,7 +126,7 @@ func (b *ReportBuilder) Graphs(ls []*analyze.Loaded, put Put) (*Report, []string
 	reqs := b.reqs
 	var warnings []string
 	for i, l := range ls {
-		rc := ReportConn{Stream: l.Conn.Stream, Diagnosis: l.Stats[l.Dir].Diagnosis, Facts: ReportFacts(l),
+		rc := ReportConn{Stream: l.Conn.Stream, Diagnosis: l.Stats[l.Dir].Diagnosis, Facts: reportFacts(l),
 			Label: fmt.Sprintf("%s → %s (stream %d, %s)", l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, l.Conn.Stream, l.Dir)}
 		if l.UDP {
 			rc.Stream, rc.Nav = -1, fmt.Sprintf("UDP flow %d", l.Conn.Stream) // no summary row is its
@@ -180,7 +180,7 @@ func (b *ReportBuilder) Graphs(ls []*analyze.Loaded, put Put) (*Report, []string
 				if i == 0 {
 					image = stem + ".png" // written by the png part
 				}
-				rgr := NewReportGraph(g, rg.Spec.Caption(rg.Params), image, po.Width, po.Height)
+				rgr := newReportGraph(g, rg.Spec.Caption(rg.Params), image, po.Width, po.Height)
 				graphs[k] = &rgr
 			}
 		})
@@ -217,7 +217,7 @@ func (b *ReportBuilder) Finish(rep *Report, put Put) error {
 		rep.More[k].Script = fmt.Sprintf("conns/conn-%d.js", len(rep.Conns)+k)
 	}
 	for k := range rep.More {
-		if err := put(rep.More[k].Script, func(w io.Writer) error { return WriteReportScript(w, rep, k) }); err != nil {
+		if err := put(rep.More[k].Script, func(w io.Writer) error { return writeReportScript(w, rep, k) }); err != nil {
 			return err
 		}
 	}
@@ -225,7 +225,7 @@ func (b *ReportBuilder) Finish(rep *Report, put Put) error {
 	rep.Summary = NewTable(SummaryColumns)
 	rep.Summary.Rows = b.kept.rows()
 	rep.Connections = b.conns
-	return put("index.html", func(w io.Writer) error { return WriteReport(w, rep) })
+	return put("index.html", func(w io.Writer) error { return writeReport(w, rep) })
 }
 
 // ReportGraphs are the graphs a report shows, in order: every registered

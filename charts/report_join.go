@@ -60,7 +60,7 @@ func AddJoined(rep *Report, res *join.Result, ch *join.ConnHop, d reassembly.Dir
 	if err := put(file, func(w io.Writer) error { return WriteGraph(w, g, PNG, po) }); err != nil {
 		return err
 	}
-	rc.Graphs = append(rc.Graphs, NewReportGraph(g, caption, file, po.Width, po.Height))
+	rc.Graphs = append(rc.Graphs, newReportGraph(g, caption, file, po.Width, po.Height))
 	if lg, err := res.Ladder(ch, join.LadderOptions{}); err == nil {
 		if err := put("ladder.png", func(w io.Writer) error { return WriteGraph(w, lg, PNG, po) }); err != nil {
 			return err

@@ -178,12 +178,12 @@ func senderCount(name, unit, doc string, f func(*analyze.DirStats) int64) summar
 	return summaryCol{name, Int, unit, doc, func(r *SummaryRow) Value { return IntV(f(r.Stats)).Or(r.Stats.DataPackets > 0) }}
 }
 
-// NewSummaryMemo returns a RowMemo for SummaryColumns: from the tenth
+// newSummaryMemo returns a RowMemo for SummaryColumns: from the tenth
 // (packets) on, the columns read nothing of a row but its DirStats, and
 // nothing of those but what the key keeps (not the stream, endpoints,
 // first time or duration). The rows of one-SYN connections are then
 // written by copying (TestSummaryMemo).
-func NewSummaryMemo() *RowMemo[SummaryRow, analyze.DirStats] {
+func newSummaryMemo() *RowMemo[SummaryRow, analyze.DirStats] {
 	return &RowMemo[SummaryRow, analyze.DirStats]{Tail: summaryTail, Key: func(r *SummaryRow, k *analyze.DirStats) {
 		*k = *r.Stats
 		k.Stream, k.Src, k.Dst, k.FirstTime, k.Duration = 0, netip.AddrPort{}, netip.AddrPort{}, 0, 0
@@ -227,13 +227,13 @@ func compareColumns(o analyze.TransferOptions) Schema[analyze.CompareRow] {
 		{"dst", String, "", "its receiver", func(r *analyze.CompareRow) Value { return StrV(r.Dst.String()) }},
 	}
 	for i, a := range at {
-		s = append(s, compareCol{Name: DeliveredColumn(a), Kind: Int, Unit: "B",
-			Doc:  "payload the receiver had acknowledged " + DurationName(a) + " after time 0 (--align: the first data byte, or the SYN)",
+		s = append(s, compareCol{Name: deliveredColumn(a), Kind: Int, Unit: "B",
+			Doc:  "payload the receiver had acknowledged " + durationName(a) + " after time 0 (--align: the first data byte, or the SYN)",
 			Cell: func(r *analyze.CompareRow) Value { return IntV(r.Transfer.Delivered[i]) }})
 	}
 	for i, n := range toBytes {
-		s = append(s, compareCol{Name: TimeToColumn(n), Kind: Float, Unit: "s",
-			Doc: "when the receiver had acknowledged the first " + SizeName(n) + " of this transfer, from time 0 (not the time a transfer of that size takes: a sweep of sizes groups runs by a parameter)",
+		s = append(s, compareCol{Name: timeToColumn(n), Kind: Float, Unit: "s",
+			Doc: "when the receiver had acknowledged the first " + sizeName(n) + " of this transfer, from time 0 (not the time a transfer of that size takes: a sweep of sizes groups runs by a parameter)",
 			Cell: func(r *analyze.CompareRow) Value {
 				return FloatV(float64(r.Transfer.TimeTo[i])/1e9, 3).Or(r.Transfer.HasTimeTo[i])
 			}})
@@ -277,8 +277,8 @@ func shared(name, as, doc string) compareCol {
 	}}
 }
 
-// DurationName names an instant in a column name: 1s, 500ms, 250us, 7ns.
-func DurationName(ns int64) string {
+// durationName names an instant in a column name: 1s, 500ms, 250us, 7ns.
+func durationName(ns int64) string {
 	for _, u := range []struct {
 		f int64
 		s string
@@ -290,16 +290,16 @@ func DurationName(ns int64) string {
 	return strconv.FormatInt(ns, 10) + "ns"
 }
 
-// DeliveredColumn is the name of compare's column of the bytes
+// deliveredColumn is the name of compare's column of the bytes
 // delivered ns after time 0: delivered_1s_bytes.
-func DeliveredColumn(ns int64) string { return "delivered_" + DurationName(ns) + "_bytes" }
+func deliveredColumn(ns int64) string { return "delivered_" + durationName(ns) + "_bytes" }
 
-// TimeToColumn is the name of compare's column of the time to the first
+// timeToColumn is the name of compare's column of the time to the first
 // n bytes within the transfer: time_to_1MiB_within_s.
-func TimeToColumn(n int64) string { return "time_to_" + SizeName(n) + "_within_s" }
+func timeToColumn(n int64) string { return "time_to_" + sizeName(n) + "_within_s" }
 
-// SizeName names an amount of bytes in a column name: 1MiB, 500KB, 1GB, 1234B.
-func SizeName(n int64) string {
+// sizeName names an amount of bytes in a column name: 1MiB, 500KB, 1GB, 1234B.
+func sizeName(n int64) string {
 	for _, u := range []struct {
 		f int64
 		s string

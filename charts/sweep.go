@@ -65,7 +65,7 @@ func ParseSweepMetric(s string) (SweepMetric, error) {
 		if err != nil {
 			return SweepMetric{}, err
 		}
-		return SweepMetric{Name: TimeToColumn(n), Unit: "s", To: []int64{n}}, nil
+		return SweepMetric{Name: timeToColumn(n), Unit: "s", To: []int64{n}}, nil
 	}
 	if t, ok := strings.CutPrefix(s, "delivered_"); ok {
 		if t, ok = strings.CutSuffix(t, "_bytes"); ok {
@@ -73,7 +73,7 @@ func ParseSweepMetric(s string) (SweepMetric, error) {
 			if err != nil {
 				return SweepMetric{}, err
 			}
-			return SweepMetric{Name: DeliveredColumn(ns), Unit: "B", At: []int64{ns}}, nil
+			return SweepMetric{Name: deliveredColumn(ns), Unit: "B", At: []int64{ns}}, nil
 		}
 	}
 	return SweepMetric{}, errors.New("not a number column of summary, flows or compare (throughput_bps, rtt_median_ms, retrans_packets, app_jitter_ms, delivered_1s_bytes, time_to_bytes=1MiB, ...)")
@@ -179,7 +179,7 @@ func SweepGraph(p *sweep.Pivot, row, rowUnit, metric, unit string, logX bool) *a
 		X:       analyze.Axis{Label: row, Unit: xunit},
 		Y:       analyze.Axis{Label: metric, Unit: unit},
 		Columns: []string{row, metric, "ci95_high"}}
-	colors := LabelColors(p.Cols) // a group's colour in every sweep figure
+	colors := labelColors(p.Cols) // a group's colour in every sweep figure
 	for j, col := range p.Cols {
 		name := col
 		if name == "" {

@@ -56,7 +56,7 @@ var SummaryTable = TableKind[SummaryRow]{
 	File:     func(r *SummaryRow) string { return r.File },
 	Terminal: SummaryReadable,
 	csvRow: func(cw *CSVWriter) func(*SummaryRow) error {
-		m := NewSummaryMemo()
+		m := newSummaryMemo()
 		return func(r *SummaryRow) error { return m.WriteCSV(cw, SummaryColumns, r) }
 	},
 	Conn: func(file string, cr *analyze.ConnResult, add func(*SummaryRow)) {
@@ -76,10 +76,10 @@ var PacketsTable = TableKind[PacketRow]{
 		row.Proved = info.Proved
 	},
 	Hold: func(emit func(*PacketRow)) (func(*PacketRow), func()) {
-		h := NewPacketHold(emit)
+		h := newPacketHold(emit)
 		return h.Add, h.Flush
 	},
-	cells: PacketCells,
+	cells: packetCells,
 }
 
 // FlowsTable is flows: a row per flow of any transport.
