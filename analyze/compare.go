@@ -88,7 +88,7 @@ func CompareLoad(kind CompareKind, co CompareOptions) LoadOptions {
 	}
 	o := LoadOptions{Transfer: true}
 	if c := compareSpec(kind); c.graph != "" {
-		gs, _ := LookupGraph(c.graph)
+		gs, _ := lookupGraph(c.graph)
 		o.Graphs = []GraphRequest{{Spec: gs, Series: SeriesOptions{Time: co.Time}, Params: co.Params}}
 	}
 	return o
@@ -123,9 +123,8 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 	g.Title = spec.title
 	g.Y, g.Columns = Axis{Label: "bytes acknowledged", Unit: "B"}, []string{"bytes"}
 	if len(ins) > 0 {
-		c := ins[0].L.Conn
-		g.Stream, g.Dir = c.Stream, ins[0].L.Dir
-		g.Src, g.Dst = c.Client, c.Server
+		identify(g, SeriesOptions{Conn: ins[0].L.Conn, Dir: ins[0].L.Dir}) // the first input's, this way
+		g.Dir = ins[0].L.Dir
 	}
 	for _, in := range ins {
 		ta := in.L.transferAcc()
@@ -150,7 +149,7 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 				shift := origin - start
 				o.Time.Min += shift
 				o.Time.Max += shift
-				gs, _ := LookupGraph(spec.graph)
+				gs, _ := lookupGraph(spec.graph)
 				b = gs.build(in.L.Records, o, co.Params)
 			}
 			g.Y, g.Columns, g.YCol = b.Y, b.Columns, b.YCol

@@ -77,7 +77,7 @@ func TestUndoneEpisodesAgainstLinkLog(t *testing.T) {
 			}
 			return false
 		}
-		spec, _ := LookupGraph(GraphCwnd)
+		spec, _ := lookupGraph(GraphCwnd)
 		g := spec.Draw(l.Records, SeriesOptions{Conn: c, Dir: d}, GraphParams{})
 		if s := g.Lookup(SeriesUndoneLoss); s != nil {
 			for _, p := range s.Points {

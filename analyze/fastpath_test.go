@@ -145,7 +145,7 @@ func TestKeptRecordsScanModesAgree(t *testing.T) {
 		if first.Busiest < 0 {
 			continue
 		}
-		var also []Busy
+		var also []busy
 		for _, b := range first.Top {
 			if b.Stream != first.Busiest {
 				also = append(also, b)

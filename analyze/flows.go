@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"net/netip"
 	"slices"
+	"strconv"
 
 	"tcpviz/reassembly"
 )
@@ -27,6 +28,11 @@ type FlowResult struct {
 	// App is what the application's own headers say, when the flow was
 	// recognised (iperf3 UDP); nil otherwise.
 	App *AppStats
+}
+
+// View is what a flow filter (reassembly.Filter) sees of f.
+func (f *FlowResult) View() reassembly.FlowView {
+	return reassembly.FlowView{A: f.Src, B: f.Dst, Sent: [2]bool{f.Packets[0] > 0, f.Packets[1] > 0}, Proto: ProtoName(f.Proto), Stream: f.Flow}
 }
 
 // AppStats are an application's own measurements, recomputed from its
@@ -85,21 +91,7 @@ func ProtoName(p uint8) string {
 	case 132:
 		return "sctp"
 	}
-	return "ip-proto-" + itoa(int(p))
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [4]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(b[i:])
+	return "ip-proto-" + strconv.Itoa(int(p))
 }
 
 // flowRun follows the flows of one Run: it numbers them in order of first

@@ -71,7 +71,7 @@ func TestLoadFocusedMatchesWhole(t *testing.T) {
 // same graph as drawn from the records, and on a storm of retransmissions
 // a thinned one whose points do not grow with the storm.
 func TestLoadGivenStreamDrawsWhileReading(t *testing.T) {
-	seq, _ := LookupGraph(GraphTCPTrace)
+	seq, _ := lookupGraph(GraphTCPTrace)
 	abs := GraphRequest{Spec: seq, Series: SeriesOptions{AbsoluteSeq: true}}
 	if n := (LoadOptions{Stream: 1, Graphs: []GraphRequest{{Spec: seq}}}).Passes(); n != 1 {
 		t.Errorf("a given stream, relative numbers, not thinned: %d passes, want 1", n)

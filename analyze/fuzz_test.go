@@ -141,10 +141,10 @@ func FuzzAnalysis(f *testing.F) {
 			o := SeriesOptions{Conn: conns[0], Dir: d}
 			l := &Loaded{Conn: conns[0], Dir: d, Records: recs, Stats: a.stats(conns[0])}
 			var graphs []*Graph
-			for _, rg := range ReportGraphs() {
-				graphs = append(graphs, rg.Spec.Draw(recs, o, rg.Params))
+			for _, g := range Graphs() { // a report's graphs
+				graphs = append(graphs, g.Draw(recs, o, GraphParams{}))
 			}
-			graphs = append(graphs, throughputGraph(recs, o, ThroughputOptions{Segments: 5}),
+			graphs = append(graphs, rttGraph(recs, o, RTTOptions{Sampling: SampleTimestamps}), throughputGraph(recs, o, ThroughputOptions{Segments: 5}),
 				rttGraph(recs, o, RTTOptions{Sampling: SampleKarn}), rttGraph(recs, o, RTTOptions{Sampling: SampleTimestamps, BySeq: true}))
 			for _, k := range CompareKinds() {
 				for _, a := range []Align{AlignSYN, AlignFirstData} {

@@ -48,7 +48,7 @@ type GraphSpec struct {
 	// --segments, --bins), "by" and "sampling" the RTT's), on the first
 	// graph of each command.
 	Help   string
-	Params []string
+	Params []ParamSpec
 	// Series are the names of the series it may draw, in order.
 	Series []string
 	// UDP is set for the graphs a UDP flow has (LoadUDP's records: no
@@ -58,18 +58,41 @@ type GraphSpec struct {
 	newBuilder func(o SeriesOptions, p GraphParams) graphBuilder
 }
 
+// ParamSpec is a parameter a graph command takes besides the shared
+// ones, as its flag says it: a choice among Choices (Default when not
+// given), or, without Choices, the throughput's averaging window
+// (--window, with --segments and --bins). Compare is set on those compare
+// takes too: the parameters that change a series it overlays.
+type ParamSpec struct {
+	Name, Help, Default string
+	Choices             []string
+	Compare             bool
+}
+
+// The parameters of the graphs, by the name of their flag.
+var (
+	paramStyle = ParamSpec{Name: "style", Default: "tcptrace", Choices: []string{"tcptrace", "stevens"},
+		Help: "tcptrace: segments, ACK and window lines, SACK, events; stevens: segment start against time"}
+	paramWindow = ParamSpec{Name: "window", Compare: true,
+		Help: "averaging window (like Wireshark): 1s, 200ms, seconds (at least 1µs), or rtt / 4rtt for one or four median round-trip times"}
+	paramBy = ParamSpec{Name: "by", Default: "time", Choices: []string{"time", "seq"},
+		Help: "x axis: the measured segment's send time, or its sequence number"}
+	paramSampling = ParamSpec{Name: "sampling", Default: string(SampleAck), Compare: true, Choices: []string{string(SampleAck), string(SampleKarn), string(SampleTimestamps)},
+		Help: "ack: Wireshark's ack_rtt; karn: tcptrace's samples (Karn's rule), as karn_rtt_* summarise them; timestamps: TSval/TSecr echo"}
+)
+
 // graphs is the registry, in the order a report shows them.
 var graphs = []GraphSpec{
 	{Kind: GraphTCPTrace, Command: "seq", Style: "tcptrace", Title: "Time/sequence (tcptrace)", Series: seqSeriesOrder, UDP: true,
-		Help: "time/sequence graph: --style tcptrace (segments, ACK and window lines, SACK, events) or stevens", Params: []string{"style"},
+		Help: "time/sequence graph: --style tcptrace (segments, ACK and window lines, SACK, events) or stevens", Params: []ParamSpec{paramStyle},
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newTCPTrace(o) }},
 	{Kind: GraphStevens, Command: "seq", Style: "stevens", Title: "Time/sequence (Stevens)", Series: stevensSeries, UDP: true,
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newStevens(o) }},
 	{Kind: GraphThroughput, Command: "tput", Title: "Throughput", Series: []string{SeriesThroughput, SeriesGoodput, SeriesDelivery}, UDP: true,
-		Help: "throughput, goodput and delivery rate over time, in bit/s", Params: []string{"window"},
+		Help: "throughput, goodput and delivery rate over time, in bit/s", Params: []ParamSpec{paramWindow},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newThroughput(o, p.Throughput) }},
 	{Kind: GraphRTT, Command: "rtt", Title: "Round-trip time", Series: []string{SeriesRTT, SeriesRTTRepair},
-		Help: "round-trip time samples over time or sequence number, in ms", Params: []string{"by", "sampling"},
+		Help: "round-trip time samples over time or sequence number, in ms", Params: []ParamSpec{paramBy, paramSampling},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newRTT(o, p.RTT) }},
 	{Kind: GraphWindow, Command: "window", Title: "Window", Series: []string{SeriesInFlight, SeriesAdvertised},
 		Help:       "bytes in flight against the advertised receive window",
@@ -82,8 +105,8 @@ var graphs = []GraphSpec{
 // Graphs returns the registry of graphs, in report order.
 func Graphs() []GraphSpec { return slices.Clone(graphs) }
 
-// LookupGraph returns the registry entry of kind k.
-func LookupGraph(k GraphKind) (GraphSpec, bool) {
+// lookupGraph returns the registry entry of kind k.
+func lookupGraph(k GraphKind) (GraphSpec, bool) {
 	for _, g := range graphs {
 		if g.Kind == k {
 			return g, true
@@ -108,7 +131,7 @@ func GraphOf(command, style string) (GraphSpec, error) {
 	if len(styles) == 0 {
 		return GraphSpec{}, fmt.Errorf("no graph command %q", command)
 	}
-	return GraphSpec{}, fmt.Errorf("unknown style %q (want %s)", style, orList(styles))
+	return GraphSpec{}, fmt.Errorf("unknown style %q (want %s)", style, words.Or(styles))
 }
 
 // Stem is the name of the graph in derived file names: its kind, and for
@@ -227,19 +250,3 @@ func (gb *graphBuild) graphs(c *reassembly.Conn, d reassembly.Direction) ([]*Gra
 	gb.b, gb.ta = [2][]graphBuilder{}, [2]*transferAcc{}
 	return out, ta
 }
-
-// ReportGraphs are the graphs a report shows, in order: every registered
-// graph with its defaults, and the RTT also from TCP timestamps.
-func ReportGraphs() []GraphRequest {
-	var out []GraphRequest
-	for _, g := range graphs {
-		out = append(out, GraphRequest{Spec: g})
-		if g.Kind == GraphRTT {
-			out = append(out, GraphRequest{Spec: g, Params: GraphParams{RTT: RTTOptions{Sampling: SampleTimestamps}}})
-		}
-	}
-	return out
-}
-
-// orList joins names as "a, b or c".
-func orList(names []string) string { return words.Or(names) }

@@ -116,7 +116,7 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 	if c.Dir[d].Timestamps {
 		mss = 1448
 	}
-	spec, _ := LookupGraph(GraphCwnd)
+	spec, _ := lookupGraph(GraphCwnd)
 	g := spec.Draw(l.Records, SeriesOptions{Conn: c, Dir: d}, GraphParams{})
 	line, ss := g.Lookup(SeriesCwnd), g.Lookup(SeriesSsthresh)
 

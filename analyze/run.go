@@ -103,7 +103,7 @@ type RunOptions struct {
 	// Also are more connections whose records and statistics are kept,
 	// as Keep's are (RunResult.Also): a few, chosen by an earlier Run's
 	// Top, whose Packets say how many records to expect (0: unknown).
-	Also []Busy
+	Also []busy
 	// AlsoTo, if set, receives the records of Also[i] as KeepTo does
 	// Keep's, instead of RunResult.Also's Records.
 	AlsoTo func(i int, c *reassembly.Conn, s *reassembly.Segment, r *Record)
@@ -126,8 +126,8 @@ const (
 	scanPipeTrack                 // reading, decoding and tracking ahead
 )
 
-// Busy is the size of one connection, as Run ranks them.
-type Busy struct {
+// busy is the size of one connection, as Run ranks them.
+type busy struct {
 	Stream  int
 	Bytes   int64 // TCP payload bytes, both directions
 	Packets int
@@ -152,7 +152,7 @@ type RunResult struct {
 	BusiestDir                reassembly.Direction
 	BusiestFirst, BusiestLast int64
 	// Found is the connection RunOptions.Find named, nil if absent.
-	Found *Busy
+	Found *busy
 	// Flows counts the datagram flows seen (with OnFlow), and BusiestUDP
 	// is the UDP flow that carried the most payload, -1 when none.
 	Flows      int
@@ -164,7 +164,7 @@ type RunResult struct {
 	Stats   [2]DirStats
 	// Top are the RunOptions.Top connections that carried the most
 	// payload, most first (the first stream of equals first).
-	Top []Busy
+	Top []busy
 	// Also are the connections of RunOptions.Also found in the capture,
 	// in the order asked for, each in its main direction.
 	Also []*Loaded
@@ -398,7 +398,7 @@ type alsoKept struct {
 }
 
 // alsoIndex is the index of stream in also, or -1.
-func alsoIndex(also []Busy, stream int) int {
+func alsoIndex(also []busy, stream int) int {
 	for i := range also {
 		if also[i].Stream == stream {
 			return i
@@ -408,14 +408,14 @@ func alsoIndex(also []Busy, stream int) int {
 }
 
 // busyOf is the size of connection c.
-func busyOf(c *reassembly.Conn) Busy {
-	return Busy{Stream: c.Stream, Bytes: c.Dir[0].Bytes + c.Dir[1].Bytes, Packets: int(c.Dir[0].Packets + c.Dir[1].Packets),
+func busyOf(c *reassembly.Conn) busy {
+	return busy{Stream: c.Stream, Bytes: c.Dir[0].Bytes + c.Dir[1].Bytes, Packets: int(c.Dir[0].Packets + c.Dir[1].Packets),
 		Dir: mainDirection(c), First: c.FirstTime, Last: c.LastTime}
 }
 
 // addBusy adds b to top (most payload first, the lower stream first of
 // equals), keeping at most n.
-func addBusy(top []Busy, n int, b Busy) []Busy {
+func addBusy(top []busy, n int, b busy) []busy {
 	i := len(top)
 	for i > 0 && (top[i-1].Bytes < b.Bytes || top[i-1].Bytes == b.Bytes && top[i-1].Stream > b.Stream) {
 		i--
@@ -433,10 +433,7 @@ func addBusy(top []Busy, n int, b Busy) []Busy {
 // mainDirection is the direction of c that carried the most payload (c2s
 // when equal).
 func mainDirection(c *reassembly.Conn) reassembly.Direction {
-	if c.Dir[reassembly.S2C].Bytes > c.Dir[reassembly.C2S].Bytes {
-		return reassembly.S2C
-	}
-	return reassembly.C2S
+	return reassembly.MainDirection([2]int64{c.Dir[reassembly.C2S].Bytes, c.Dir[reassembly.S2C].Bytes})
 }
 
 // Loaded is one connection of a capture, analysed: what graphs are drawn
@@ -471,8 +468,8 @@ type LoadOptions struct {
 	// Select, with Stream -1, is the connections the busiest is chosen
 	// among (RunOptions.Select).
 	Select func(*reassembly.Conn) bool
-	// AnyTransport, with Stream -1, makes the main flow that of either
-	// transport: in a capture whose packets are mostly not TCP, the UDP
+	// AnyTransport, with Stream -1 and no Select, makes the main flow
+	// that of either transport: in a capture whose packets are mostly not TCP, the UDP
 	// flow that carried the most payload (LoadUDP), when it carried more
 	// than the busiest TCP connection (iperf3's UDP test, not its TCP
 	// control connection). LoadBusiest then gives it first, its graphs
@@ -547,7 +544,7 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 		}
 		res, err := Run(r, ro)
 		b := res.chosen(stream)
-		if o.AnyTransport && stream < 0 && err == nil && res.Segments*2 < res.Packets {
+		if o.AnyTransport && stream < 0 && o.Select == nil && err == nil && res.Segments*2 < res.Packets {
 			if u, uerr := LoadUDP(open, -1); uerr == nil && (b == nil || u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > b.Bytes) {
 				return u, nil
 			}
@@ -580,17 +577,6 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 		return nil, err
 	}
 	return ls[0], err
-}
-
-// GraphNotes are what a graph of the loaded direction says under its
-// legend about where its data come from: ACKs from a proxy beside the
-// capture (a split connection) make "acknowledged" and "delivered" the
-// proxy's.
-func (l *Loaded) GraphNotes() []string {
-	if l.UDP || !l.Stats[l.Dir].Path.NearbyPeer {
-		return nil
-	}
-	return []string{"ACKs from a proxy beside the capture (the receiver answers within a millisecond on a long path): acknowledged and delivered mean accepted by the proxy, not by the far end"}
 }
 
 // Passes is how many times Load reads the capture: twice to find the
@@ -645,7 +631,7 @@ type focused struct {
 // records, or draws the graphs, of stream (hint of them expected) and of
 // also, and returns the stream's connection first, then also's. With
 // only, it reads only that connection (stream, without also).
-func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hint int, also []Busy, only *focused) ([]*Loaded, error) {
+func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hint int, also []busy, only *focused) ([]*Loaded, error) {
 	r, err := open()
 	if err != nil {
 		return nil, err
@@ -753,7 +739,7 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 		o.Graphs, o.thinned = thinAll(o.Graphs, o.AlsoThin, *main), true
 	}
 	o.Graphs = thinFor(o.Graphs, main.First, main.Last)
-	var also []Busy
+	var also []busy
 	budget := maxAlsoPackets
 	for _, b := range first.Top {
 		if b.Stream != main.Stream && b.Packets <= budget {
@@ -762,7 +748,7 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 		}
 	}
 	ls, err := loadPass(open, o, main.Stream, main.Packets, also, nil)
-	if o.AnyTransport && o.Stream < 0 && err == nil && first.Segments*2 < first.Packets {
+	if o.AnyTransport && o.Stream < 0 && o.Select == nil && err == nil && first.Segments*2 < first.Packets {
 		// Mostly other packets than TCP: a UDP flow that carried more
 		// is the main one (iperf3's UDP test before its control
 		// connection), drawn as Load draws it.
@@ -785,15 +771,15 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 
 // chosen is the connection a first pass found: stream (RunOptions.Find),
 // or the busiest when stream < 0; nil if none.
-func (res *RunResult) chosen(stream int) *Busy {
+func (res *RunResult) chosen(stream int) *busy {
 	if stream >= 0 || res.Busiest < 0 {
 		return res.Found
 	}
-	return &Busy{Stream: res.Busiest, Packets: res.BusiestPackets, Dir: res.BusiestDir, First: res.BusiestFirst, Last: res.BusiestLast}
+	return &busy{Stream: res.Busiest, Packets: res.BusiestPackets, Dir: res.BusiestDir, First: res.BusiestFirst, Last: res.BusiestLast}
 }
 
 // thinAll is qs thinned to cols columns (0: as they are) for connection b.
-func thinAll(qs []GraphRequest, cols int, b Busy) []GraphRequest {
+func thinAll(qs []GraphRequest, cols int, b busy) []GraphRequest {
 	if cols <= 0 {
 		return qs
 	}

@@ -9,15 +9,15 @@ import (
 )
 
 func TestAddBusy(t *testing.T) {
-	var top []Busy
-	for _, b := range []Busy{{Stream: 0, Bytes: 10, Packets: 1}, {Stream: 1, Bytes: 30, Packets: 1}, {Stream: 2, Bytes: 20, Packets: 1}, {Stream: 3, Bytes: 30, Packets: 1}, {Stream: 4, Bytes: 5, Packets: 1}, {Stream: 5, Bytes: 25, Packets: 1}} {
+	var top []busy
+	for _, b := range []busy{{Stream: 0, Bytes: 10, Packets: 1}, {Stream: 1, Bytes: 30, Packets: 1}, {Stream: 2, Bytes: 20, Packets: 1}, {Stream: 3, Bytes: 30, Packets: 1}, {Stream: 4, Bytes: 5, Packets: 1}, {Stream: 5, Bytes: 25, Packets: 1}} {
 		top = addBusy(top, 3, b)
 	}
-	want := []Busy{{Stream: 1, Bytes: 30, Packets: 1}, {Stream: 3, Bytes: 30, Packets: 1}, {Stream: 5, Bytes: 25, Packets: 1}}
+	want := []busy{{Stream: 1, Bytes: 30, Packets: 1}, {Stream: 3, Bytes: 30, Packets: 1}, {Stream: 5, Bytes: 25, Packets: 1}}
 	if !reflect.DeepEqual(top, want) {
 		t.Errorf("top 3 = %v, want %v", top, want)
 	}
-	if got := addBusy(nil, 1, Busy{Stream: 7}); len(got) != 1 || got[0].Stream != 7 {
+	if got := addBusy(nil, 1, busy{Stream: 7}); len(got) != 1 || got[0].Stream != 7 {
 		t.Errorf("first of one: %v", got)
 	}
 }

@@ -80,7 +80,7 @@ func TestDeliveryRateAgainstLink(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		spec, _ := LookupGraph(GraphThroughput)
+		spec, _ := lookupGraph(GraphThroughput)
 		g := spec.Draw(ld.Records, SeriesOptions{Conn: ld.Conn, Dir: ld.Dir}, GraphParams{})
 		peak := func(name string) float64 {
 			var m float64

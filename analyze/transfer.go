@@ -180,10 +180,6 @@ type Transfer struct {
 // delivered bytes.
 var deliveredAt = []int64{1e9, 5e9, 10e9}
 
-// DeliveredAt returns the default instants at which Transfer reports
-// the bytes delivered (a copy: the defaults cannot be changed).
-func DeliveredAt() []int64 { return slices.Clone(deliveredAt) }
-
 // OneMB is the amount behind Transfer.TimeToMB.
 const OneMB = 1 << 20
 
@@ -202,8 +198,21 @@ const (
 // TransferOptions choose what Transfer reports.
 type TransferOptions struct {
 	Align   Align   // "" is AlignSYN
-	At      []int64 // ns after time 0; nil: DeliveredAt()
+	At      []int64 // ns after time 0; nil: the defaults (Defaults)
 	ToBytes []int64 // nil: one MiB
+}
+
+// Defaults are o with what it leaves unset given the defaults: bytes
+// delivered at 1, 5 and 10 s, the time to the first MiB (copies: the
+// defaults cannot be changed).
+func (o TransferOptions) Defaults() TransferOptions {
+	if o.At == nil {
+		o.At = slices.Clone(deliveredAt)
+	}
+	if o.ToBytes == nil {
+		o.ToBytes = []int64{OneMB}
+	}
+	return o
 }
 
 func (a Align) origin(l *Loaded, ta *transferAcc) int64 {
@@ -357,13 +366,8 @@ func (l *Loaded) transferAcc() *transferAcc {
 // the statistics found it (one state machine, fed while the capture was
 // read, for every command).
 func Summarize(l *Loaded, o TransferOptions) Transfer {
+	o = o.Defaults()
 	at, to := o.At, o.ToBytes
-	if at == nil {
-		at = deliveredAt
-	}
-	if to == nil {
-		to = []int64{OneMB}
-	}
 	t := Transfer{SlowStart: l.Stats[l.Dir].SlowStart, Origin: l.Conn.FirstTime,
 		Delivered: make([]int64, len(at)), TimeTo: make([]int64, len(to)), HasTimeTo: make([]bool, len(to))}
 	ta := l.transferAcc()

@@ -83,10 +83,7 @@ func LoadUDP(open func() (*reassembly.Reader, error), flow int) (*Loaded, error)
 		}
 		return nil, &noUDPFlowError{Flow: flow, Flows: res.Flows}
 	}
-	d := reassembly.C2S
-	if fres.Bytes[1] > fres.Bytes[0] {
-		d = reassembly.S2C
-	}
+	d := reassembly.MainDirection(fres.Bytes)
 	c := &reassembly.Conn{Stream: flow, Client: fres.Src, Server: fres.Dst,
 		FirstTime: fres.FirstTime, LastTime: fres.FirstTime + fres.Duration}
 	l := &Loaded{Conn: c, Dir: d, Warnings: res.Warnings, UDP: true}

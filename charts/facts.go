@@ -8,11 +8,11 @@ import (
 	"tcpviz/internal/words"
 )
 
-// VantagePhrase says where a capture sits on path ("the path", "this
+// vantagePhrase says where a capture sits on path ("the path", "this
 // direction's path"): at its sender or receiver, in its middle, or at an
 // unknown point of it. The one wording of a vantage, for the report and
 // for messages.
-func VantagePhrase(v analyze.Vantage, path string) string {
+func vantagePhrase(v analyze.Vantage, path string) string {
 	switch v {
 	case analyze.VantageSender:
 		return "at the sender of " + path
@@ -24,9 +24,9 @@ func VantagePhrase(v analyze.Vantage, path string) string {
 	return "at an unknown point of " + path
 }
 
-// ReportFacts are the headline numbers of a report's main direction:
+// reportFacts are the headline numbers of a report's main direction:
 // what the path did first, Wireshark's flags beside it.
-func ReportFacts(l *analyze.Loaded) []Fact {
+func reportFacts(l *analyze.Loaded) []Fact {
 	st := l.Stats[l.Dir]
 	if l.UDP {
 		return udpFacts(l)
@@ -63,7 +63,7 @@ func ReportFacts(l *analyze.Loaded) []Fact {
 		facts = append(facts, Fact{Label: "first MiB delivered", Value: f(float64(tr.TimeToMB)/1e9, 3) + " s"})
 	}
 	facts = append(facts,
-		Fact{Label: "capture point", Value: VantagePhrase(st.Path.Vantage, "this direction's path")},
+		Fact{Label: "capture point", Value: vantagePhrase(st.Path.Vantage, "this direction's path")},
 		Fact{Label: "retransmissions (the path)", Value: fmt.Sprintf("%d resent, %d of them proven spurious (D-SACK, timestamps); %s lost after the capture point, %d before it; %d on timeouts, %d in fast recovery",
 			st.Path.Retransmitted, st.Path.SpuriousRetransmitted, words.Plural(st.Path.LostDownstream, "segment"), st.Path.LostUpstream, st.Path.RTORetransmissions, st.Path.FastRetransmissions)},
 		Fact{Label: "Wireshark's flags", Value: fmt.Sprintf("%s (%d fast, %d spurious), %d out-of-order", words.Plural(st.RetransPackets, "retransmission"), st.FastRetrans, st.SpuriousRetrans, st.OutOfOrder)},

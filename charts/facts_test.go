@@ -23,7 +23,7 @@ func TestCountsSingular(t *testing.T) {
 	st.SlowStart.Found, st.SlowStart.Rounds, st.SlowStart.Flight = true, 1, 1
 	plural := regexp.MustCompile(`(^|[^0-9.])1 (bytes|packets|samples|round trips|segments|retransmissions|unique bytes)\b`)
 	var text []string
-	for _, f := range ReportFacts(l) {
+	for _, f := range reportFacts(l) {
 		text = append(text, f.Label+": "+f.Value)
 		if m := plural.FindString(f.Value); m != "" {
 			t.Errorf("%s: %q says %q", f.Label, f.Value, m)
@@ -38,7 +38,7 @@ func TestCountsSingular(t *testing.T) {
 
 // TestCapturePointFact: the report says where the capture sits in words,
 // for every vantage (it printed "at the unknown of this direction's path"
-// and "at the middle of" before it used VantagePhrase).
+// and "at the middle of" before it used vantagePhrase).
 func TestCapturePointFact(t *testing.T) {
 	l, err := analyze.Load(capturetest.Opener(t, filepath.Join("..", "testdata", "geo_short.pcap")), analyze.LoadOptions{Stream: -1, Dir: -1})
 	if err != nil {
@@ -52,7 +52,7 @@ func TestCapturePointFact(t *testing.T) {
 	} {
 		l.Stats[l.Dir].Path.Vantage = v
 		got := ""
-		for _, f := range ReportFacts(l) {
+		for _, f := range reportFacts(l) {
 			if f.Label == "capture point" {
 				got = f.Value
 			}

@@ -1,6 +1,8 @@
 package charts
 
 import (
+	"io"
+
 	"math"
 
 	"tcpviz/analyze"
@@ -42,4 +44,91 @@ var IOColumns = Schema[IORow]{
 	{"jain_index", Float, "", "Jain's fairness index of the active flows' payload in the interval, (Σx)²/(n·Σx²): 1 when they shared equally, 1/n when one took all (empty when none was active)", func(r *IORow) Value {
 		return FloatV(r.Bin.Jain, -1).Or(!math.IsNaN(r.Bin.Jain))
 	}},
+}
+
+// WriteIO writes the I/O tables of captures in format f: of each result
+// (nil: none, its capture failed), interval by interval, a row per flow;
+// files name the captures.
+func WriteIO(w io.Writer, f TableFormat, files []string, results []*analyze.IOResult) error {
+	rw := NewRowWriter(w, f, IOColumns.Docs())
+	for i, r := range results {
+		if r == nil {
+			continue
+		}
+		for b := range r.Bins {
+			for j := range r.Flows {
+				if err := rw.WriteRow(IOColumns.Row(&IORow{File: files[i], IO: r, Bin: &r.Bins[b], Flow: j})); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return rw.Close()
+}
+
+// IO graph kinds.
+const (
+	IOStacked  = "stacked"  // each flow's throughput stacked on the ones before
+	IOLines    = "lines"    // one line per flow
+	IOFairness = "fairness" // Jain's index over time
+)
+
+// IOGraph draws an I/O table: the throughput of each flow per interval
+// (stacked: each line the total of it and the flows before it, the top
+// line the capture's), or Jain's fairness index over time.
+func IOGraph(io *analyze.IOResult, kind string) *analyze.Graph {
+	g := &analyze.Graph{Kind: "io", Stream: -1, XCol: -1, YCol: 0, TimeOrigin: io.Origin,
+		X: analyze.Axis{Label: "time since the capture's first packet", Unit: "s", Time: true}}
+	secs := float64(io.Interval) / 1e9
+	// Steps from each bin's start; a last point closes the last bin.
+	at := func(b *analyze.IOBin) int64 { return io.Origin + b.Start }
+	closing := func(ps []analyze.Point) []analyze.Point {
+		if n := len(ps); n > 0 {
+			p := ps[n-1]
+			p.Time += io.Interval
+			ps = append(ps, p)
+		}
+		return ps
+	}
+	if kind == IOFairness {
+		g.Title = "Fairness: Jain's index of the flows sharing each interval (1% of its payload or more)"
+		g.Y = analyze.Axis{Label: "Jain's fairness index"}
+		g.Columns = []string{"jain_index", "active_flows"}
+		s := analyze.Series{Name: "Jain's fairness index", Kind: analyze.Steps}
+		for i := range io.Bins {
+			b := &io.Bins[i]
+			if !math.IsNaN(b.Jain) {
+				s.Points = append(s.Points, analyze.Point{Time: at(b), V: [3]float64{b.Jain, float64(b.Active)}})
+			}
+		}
+		s.Points = closing(s.Points)
+		g.Series = []analyze.Series{s}
+		return g
+	}
+	g.Title = "I/O: throughput of every flow"
+	if kind == IOStacked {
+		g.Title = "I/O: throughput of every flow, stacked"
+	}
+	g.Y = analyze.Axis{Label: "throughput (payload)", Unit: "bit/s"}
+	g.Columns = []string{"throughput_bps", "packets"}
+	g.Series = make([]analyze.Series, len(io.Flows))
+	for j := range io.Flows {
+		g.Series[j] = analyze.Series{Name: io.Flows[j].Label(), Kind: analyze.Steps}
+	}
+	for i := range io.Bins {
+		b := &io.Bins[i]
+		var below float64
+		for j := range io.Flows {
+			v := float64(b.Bytes[j]) * 8 / secs
+			if kind == IOStacked {
+				v += below
+				below = v
+			}
+			g.Series[j].Points = append(g.Series[j].Points, analyze.Point{Time: at(b), V: [3]float64{v, float64(b.Packets[j])}})
+		}
+	}
+	for j := range g.Series {
+		g.Series[j].Points = closing(g.Series[j].Points)
+	}
+	return g
 }

@@ -1,6 +1,8 @@
 package charts
 
 import (
+	"io"
+
 	"tcpviz/analyze/join"
 	"tcpviz/reassembly"
 )
@@ -75,4 +77,47 @@ var JoinColumns = Schema[JoinRow]{
 	joinClock("clock_drift_ppm", "ppm", "how fast the offset grows (the clocks' relative skew), 0 when the two directions do not show the same", 3, func(c *join.Clock) float64 { return c.Drift * 1e6 }),
 	{"split", Bool, "", "a proxy terminates TCP between the captures: the row's stream and stream_downstream are the two halves (joined by the server's port and start time; the counts and delays of packets matched one by one are then null)", func(r *JoinRow) Value { return BoolV(r.Conn.Split) }},
 	{"proxy_buffer_max_bytes", Int, "B", "with split: the most bytes the proxy held in this direction (acknowledged to the sender, not yet acknowledged beyond it); null otherwise", func(r *JoinRow) Value { return IntV(r.dir().ProxyBufferMax).Or(r.Conn.Split) }},
+}
+
+// WriteJoin writes the rows of a join in format f: hop by hop (a Parquet
+// row group each), connection by connection, c2s then s2c.
+func WriteJoin(w io.Writer, f TableFormat, res *join.Result) error {
+	rw := NewRowWriter(w, f, JoinColumns.Docs())
+	var row []Value
+	for _, h := range res.Hops {
+		for _, ch := range h.Conns {
+			for d := range ch.Dir {
+				r := JoinRow{Hop: h, Conn: ch, Dir: reassembly.Direction(d)}
+				row = JoinColumns.AppendRow(row[:0], &r)
+				if err := rw.WriteRow(row); err != nil {
+					return err
+				}
+			}
+		}
+		if err := rw.EndGroup(); err != nil {
+			return err
+		}
+	}
+	return rw.Close()
+}
+
+// JoinWarnings are what a join says of its hops: one a proxy splits
+// every connection of, or whose clocks could not be lined up.
+func JoinWarnings(res *join.Result) []string {
+	var out []string
+	for _, h := range res.Hops {
+		split := 0
+		for _, ch := range h.Conns {
+			if ch.Split {
+				split++
+			}
+		}
+		switch {
+		case split == len(h.Conns):
+			out = append(out, EscapeName(h.Name())+": a proxy splits every connection between the captures: no packet is in both to line the clocks up by (their times are compared as they are)")
+		case !h.ClockOK:
+			out = append(out, EscapeName(h.Name())+": no packet seen at both captures in both directions: the clocks are not lined up (delays are the raw differences)")
+		}
+	}
+	return out
 }

@@ -100,11 +100,11 @@ var packetFlags = [...]analyze.Flag{analyze.Retransmission, analyze.FastRetransm
 	analyze.OutOfOrder, analyze.LostSegment, analyze.DupAck,
 	analyze.ZeroWindow, analyze.ZeroWindowProbe, analyze.WindowFull, analyze.KeepAlive, analyze.WindowUpdate, analyze.AckUnseen}
 
-// PacketCells writes the row of r, every column of PacketsColumns in
+// packetCells writes the row of r, every column of PacketsColumns in
 // their order, as the Schema's cells are (a test keeps the two equal)
 // but without a Value per cell: the packets table's fast path to CSV and
 // Parquet.
-func PacketCells(c Cells, r *PacketRow) error {
+func packetCells(c Cells, r *PacketRow) error {
 	rec := &r.Rec
 	c.String(0, r.File)
 	c.Int(1, rec.Frame)
@@ -183,8 +183,8 @@ const (
 	HoldRows = 1 << 16
 )
 
-// NewPacketHold returns a hold that passes rows on to emit.
-func NewPacketHold(emit func(*PacketRow)) *PacketHold { return &PacketHold{emit: emit} }
+// newPacketHold returns a hold that passes rows on to emit.
+func newPacketHold(emit func(*PacketRow)) *PacketHold { return &PacketHold{emit: emit} }
 
 // waits says whether r's verdict may still change.
 func waits(r *PacketRow) bool {

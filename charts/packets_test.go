@@ -16,7 +16,7 @@ func TestPacketHold(t *testing.T) {
 		return r
 	}
 	var out []PacketRow
-	h := NewPacketHold(func(r *PacketRow) { out = append(out, *r) })
+	h := newPacketHold(func(r *PacketRow) { out = append(out, *r) })
 	check := func(name string, n int, firstFrame int64, first analyze.PathVerdict) {
 		t.Helper()
 		if len(out) != n {

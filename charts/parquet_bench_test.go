@@ -42,16 +42,16 @@ func benchPacketRows(n int) []PacketRow {
 }
 
 // BenchmarkParquetPacketCells writes packet rows through the fast path
-// (PacketCells) as Parquet to a discarded output.
+// (packetCells) as Parquet to a discarded output.
 func BenchmarkParquetPacketCells(b *testing.B) {
 	benchPacketCells(b, func() (Cells, func() error) {
 		rw := NewRowWriter(io.Discard, ParquetFormat, PacketsColumns.Docs())
-		return rw.(CellRows).Cells(), rw.Close
+		return rw.(cellRows).Cells(), rw.Close
 	})
 }
 
 // BenchmarkCSVPacketCells writes packet rows through the fast path
-// (PacketCells) as CSV to a discarded output.
+// (packetCells) as CSV to a discarded output.
 func BenchmarkCSVPacketCells(b *testing.B) {
 	benchPacketCells(b, func() (Cells, func() error) {
 		cw := NewCSVWriter(io.Discard)
@@ -67,7 +67,7 @@ func benchPacketCells(b *testing.B, open func() (Cells, func() error)) {
 	for b.Loop() {
 		cells, end := open()
 		for i := range rows {
-			if err := PacketCells(cells, &rows[i]); err != nil {
+			if err := packetCells(cells, &rows[i]); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -52,7 +52,8 @@ type PlotOptions struct {
 	// Title replaces the generated title when not empty.
 	Title string
 	// Capture names the capture in the generated title, as it should be
-	// shown (a base name, "standard input").
+	// shown (a base name, "standard input"); of a comparison, the inputs
+	// ("a vs b").
 	Capture string
 	// LogY draws the y axis on a logarithmic scale; values at or below
 	// zero are drawn on its bottom edge.
@@ -99,10 +100,20 @@ func CheckSize(w, h int) error {
 // picture's own thinning finds what it would find in every point.
 const ThinColumns = 4
 
-// ThinCols is the analyze.Thinning columns of a graph written in format f
+// Thin readies graphs qs to be written in format f with these options:
+// a picture shows at most a few points per pixel column of a series, so
+// long series are thinned as they are built (thinCols); the points'
+// formats keep every point.
+func (o PlotOptions) Thin(f GraphFormat, qs []analyze.GraphRequest) {
+	for i := range qs {
+		qs[i].Series.Thin.Cols = o.thinCols(f)
+	}
+}
+
+// thinCols is the analyze.Thinning columns of a graph written in format f
 // with these options: ThinColumns per pixel column of a picture, 0 (no
 // thinning: every point) for the points' formats.
-func (o PlotOptions) ThinCols(f GraphFormat) int {
+func (o PlotOptions) thinCols(f GraphFormat) int {
 	switch f {
 	case PNG, SVG, PDF:
 		w, _ := o.Size()
@@ -127,9 +138,9 @@ func (o PlotOptions) Size() (w, h int) {
 func WriteGraph(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) error {
 	switch f {
 	case PointsCSV:
-		return WritePointsCSV(w, g)
+		return writePointsCSV(w, g)
 	case PointsJSON:
-		return WritePointsJSON(w, g)
+		return writePointsJSON(w, g)
 	case PNG, SVG, PDF:
 		return Render(w, g, f, o)
 	}
@@ -137,11 +148,18 @@ func WriteGraph(w io.Writer, g *analyze.Graph, f GraphFormat, o PlotOptions) err
 }
 
 // Title is the generated title of g: the graph, the connection and the
-// capture.
+// capture; of a graph of no one connection (a comparison, every flow, an
+// experiment), the graph and what capture says it is of.
 func Title(g *analyze.Graph, capture string) string {
 	name := g.Title
 	if name == "" {
 		name = string(g.Kind)
+	}
+	if g.Stream < 0 || g.Kind == analyze.GraphCompare {
+		if capture != "" {
+			name += " — " + capture
+		}
+		return name
 	}
 	t := fmt.Sprintf("%s — %s → %s (stream %d, %s)", name, g.Src, g.Dst, g.Stream, g.Dir)
 	if g.UDP {

@@ -124,7 +124,7 @@ func colorIndexes(g *analyze.Graph) []int {
 			names[i] = s.Name
 		}
 	}
-	out := LabelColors(names)
+	out := labelColors(names)
 	for i, s := range g.Series {
 		if s.Palette > 0 {
 			out[i] = s.Palette - 1
@@ -140,9 +140,9 @@ func colorIndexes(g *analyze.Graph) []int {
 	return out
 }
 
-// LabelColors are the palette indexes of labels (the empty ones get 0):
+// labelColors are the palette indexes of labels (the empty ones get 0):
 // by a hash of each label, probing on for the next free one.
-func LabelColors(labels []string) []int {
+func labelColors(labels []string) []int {
 	out := make([]int, len(labels))
 	taken := map[int]bool{}
 	seen := map[string]int{}

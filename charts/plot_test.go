@@ -58,7 +58,7 @@ var goldenGraphs = []struct {
 // drawGolden draws golden graph i of a loaded connection.
 func drawGolden(t testing.TB, l *analyze.Loaded, i int) *analyze.Graph {
 	tc := goldenGraphs[i]
-	spec, ok := analyze.LookupGraph(tc.kind)
+	spec, ok := graphSpec(tc.kind)
 	if !ok {
 		t.Fatalf("no graph %s in the registry", tc.kind)
 	}
@@ -165,7 +165,7 @@ func TestPointsExport(t *testing.T) {
 	l := loadCapture(t, "../testdata/geo_short.pcap")
 	g := tcptraceGraph(l.Records, analyze.SeriesOptions{Conn: l.Conn, Dir: l.Dir})
 	var buf bytes.Buffer
-	if err := WritePointsCSV(&buf, g); err != nil {
+	if err := writePointsCSV(&buf, g); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
@@ -187,7 +187,7 @@ func TestPointsExport(t *testing.T) {
 		}
 	}
 	buf.Reset()
-	if err := WritePointsJSON(&buf, g); err != nil {
+	if err := writePointsJSON(&buf, g); err != nil {
 		t.Fatal(err)
 	}
 	var objs []map[string]any
@@ -412,7 +412,7 @@ func TestAppendValue(t *testing.T) {
 // tcptraceGraph draws the tcptrace graph through the registry, as the
 // commands do.
 func tcptraceGraph(recs []analyze.Record, o analyze.SeriesOptions) *analyze.Graph {
-	spec, _ := analyze.LookupGraph(analyze.GraphTCPTrace)
+	spec, _ := graphSpec(analyze.GraphTCPTrace)
 	return spec.Draw(recs, o, analyze.GraphParams{})
 }
 
@@ -476,4 +476,14 @@ func TestSpansAlongTheFoot(t *testing.T) {
 	if right-left < 250 || left < 350 {
 		t.Errorf("band from x=%d to %d: want the plot's right half", left, right)
 	}
+}
+
+// graphSpec is the registry's entry of kind k.
+func graphSpec(k analyze.GraphKind) (analyze.GraphSpec, bool) {
+	for _, g := range analyze.Graphs() {
+		if g.Kind == k {
+			return g, true
+		}
+	}
+	return analyze.GraphSpec{}, false
 }

@@ -13,12 +13,12 @@ func pointColumns(g *analyze.Graph) []string {
 	return append([]string{"frame", "time_s", "series"}, g.Columns...)
 }
 
-// WritePointsCSV writes the points of g as RFC 4180 CSV, one row per
+// writePointsCSV writes the points of g as RFC 4180 CSV, one row per
 // point, series after series: frame (1-based, as Wireshark numbers
 // packets), time_s (seconds from the graph's time origin, exact to the
 // nanosecond), series name, and the graph's value columns. A value a
 // series does not have is an empty cell.
-func WritePointsCSV(w io.Writer, g *analyze.Graph) error {
+func writePointsCSV(w io.Writer, g *analyze.Graph) error {
 	cw := NewCSVWriter(w)
 	if err := cw.WriteHeader(pointDocs(g)); err != nil {
 		return err
@@ -47,9 +47,9 @@ func WritePointsCSV(w io.Writer, g *analyze.Graph) error {
 	return cw.Flush()
 }
 
-// WritePointsJSON writes the points of g as a JSON array of objects with
+// writePointsJSON writes the points of g as a JSON array of objects with
 // the CSV's columns; values a series does not have are left out.
-func WritePointsJSON(w io.Writer, g *analyze.Graph) error {
+func writePointsJSON(w io.Writer, g *analyze.Graph) error {
 	return writePoints(&jsonRows{w: w, keys: jsonKeys(pointDocs(g)), array: true, omitNull: true}, g)
 }
 

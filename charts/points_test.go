@@ -21,7 +21,7 @@ func TestPointsCSVQuotesSeriesNames(t *testing.T) {
 		{Name: `"PEP"`, Points: []analyze.Point{{Frame: 2, Time: 2e9, V: [3]float64{7}}}},
 	}}
 	var buf bytes.Buffer
-	if err := WritePointsCSV(&buf, g); err != nil {
+	if err := writePointsCSV(&buf, g); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()

@@ -47,7 +47,7 @@ type ReportConn struct {
 	Table  *Table
 	Images []ReportImage
 	// Script is the file, relative to the index, that holds a
-	// connection of Report.More (WriteReportScript writes it).
+	// connection of Report.More (ReportBuilder.Finish writes it).
 	Script string
 }
 
@@ -77,10 +77,10 @@ type ReportGraph struct {
 	data []byte // the graph's JSON
 }
 
-// NewReportGraph prepares g for the page, for a plot of w×h pixels (0:
+// newReportGraph prepares g for the page, for a plot of w×h pixels (0:
 // the pictures' default size): its points thinned to PagePointsPerPixel
 // per pixel column, so that g itself need not be kept.
-func NewReportGraph(g *analyze.Graph, caption, image string, w, h int) ReportGraph {
+func newReportGraph(g *analyze.Graph, caption, image string, w, h int) ReportGraph {
 	w, h = PlotOptions{Width: w, Height: h}.Size()
 	return ReportGraph{Caption: caption, Image: image, Alt: altText(g, caption), data: appendGraphJSON(nil, g, caption, image, w, h)}
 }
@@ -256,10 +256,10 @@ tr.graphed { cursor: pointer; } tr.graphed:hover { background: var(--hover); } t
 </html>
 `))
 
-// WriteReport writes the HTML index of a report: one self-contained page
+// writeReport writes the HTML index of a report: one self-contained page
 // (no network access), the points of its graphs embedded as JSON. Text
 // from captures is escaped.
-func WriteReport(w io.Writer, r *Report) error {
+func writeReport(w io.Writer, r *Report) error {
 	v := reportView{Report: r, Script: template.JS(reportJS)}
 	if r.Summary != nil {
 		v.Count = [3]int{2 * r.Connections, len(r.Summary.Rows) / 2, r.Connections}
@@ -325,11 +325,11 @@ func appendConnJSON(b []byte, c *ReportConn) []byte {
 	return append(b, "]}"...)
 }
 
-// WriteReportScript writes the script of connection k of r.More: its
+// writeReportScript writes the script of connection k of r.More: its
 // section and the points of its graphs, handed to the page
 // (tcpvizMore), which loads it with a script element when the
 // connection is opened (so that the page works from file://).
-func WriteReportScript(w io.Writer, r *Report, k int) error {
+func writeReportScript(w io.Writer, r *Report, k int) error {
 	i := len(r.Conns) + k
 	var html bytes.Buffer
 	if err := reportTemplate.ExecuteTemplate(&html, "section", reportSection{i, r.More[k]}); err != nil {

@@ -50,10 +50,10 @@ func readPage(t *testing.T, page string) pageData {
 func reportOf(recs []analyze.Record, o analyze.SeriesOptions) ([]ReportGraph, []*analyze.Graph) {
 	var gs []ReportGraph
 	var graphs []*analyze.Graph
-	for _, rg := range analyze.ReportGraphs() {
+	for _, rg := range ReportGraphs() {
 		g := rg.Spec.Draw(recs, o, rg.Params)
 		if g.Points() > 0 {
-			gs = append(gs, NewReportGraph(g, rg.Spec.Caption(rg.Params), "", 0, 0))
+			gs = append(gs, newReportGraph(g, rg.Spec.Caption(rg.Params), "", 0, 0))
 			graphs = append(graphs, g)
 		}
 	}
@@ -78,7 +78,7 @@ func TestReportLargeBounded(t *testing.T) {
 	r := &Report{Capture: "bench.pcap"}
 	r.Conns = append(r.Conns, ReportConn{Stream: 1, Label: "10.0.0.1:40512 → 10.0.0.2:5201", Graphs: gs})
 	var buf bytes.Buffer
-	if err := WriteReport(&buf, r); err != nil {
+	if err := writeReport(&buf, r); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("index.html: %.2f MB for a connection of %d segments", float64(buf.Len())/1e6, n)
@@ -129,7 +129,7 @@ func TestReportPagePoints(t *testing.T) {
 	c, recs := synthetic(20000)
 	g := tcptraceGraph(recs, analyze.SeriesOptions{Conn: c})
 	var buf bytes.Buffer
-	if err := WriteReport(&buf, &Report{Conns: []ReportConn{{Graphs: []ReportGraph{NewReportGraph(g, "seq", "", 200, 100)}}}}); err != nil {
+	if err := writeReport(&buf, &Report{Conns: []ReportConn{{Graphs: []ReportGraph{newReportGraph(g, "seq", "", 200, 100)}}}}); err != nil {
 		t.Fatal(err)
 	}
 	d := readPage(t, buf.String())
@@ -166,7 +166,7 @@ func TestReportEscapes(t *testing.T) {
 		Facts: []Fact{{Label: evil, Value: evil}}}}}
 	r.Conns[0].Graphs, _ = reportOf(recs, analyze.SeriesOptions{Conn: c})
 	var buf bytes.Buffer
-	if err := WriteReport(&buf, r); err != nil {
+	if err := writeReport(&buf, r); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()

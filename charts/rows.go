@@ -21,10 +21,10 @@ type RowWriter interface {
 	Close() error
 }
 
-// CSVRows is a RowWriter that also writes straight to its CSVWriter, for
+// csvRowWriter is a RowWriter that also writes straight to its CSVWriter, for
 // rows written from their records without making their cells
 // (Schema.WriteCSV, RowMemo).
-type CSVRows interface {
+type csvRowWriter interface {
 	RowWriter
 	CSV() *CSVWriter
 }

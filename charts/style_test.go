@@ -108,12 +108,12 @@ func TestLabelColors(t *testing.T) {
 	labels := []string{"cubic", "reno", "bbr", "vegas", "no PEP", "PEP", "10ms", "50ms", "100ms"}
 	own := map[string]int{}
 	for _, l := range labels {
-		own[l] = LabelColors([]string{l})[0]
+		own[l] = labelColors([]string{l})[0]
 	}
 	for i, a := range labels {
 		for _, b := range labels[i+1:] {
 			for _, pair := range [][]string{{a, b}, {b, a}} {
-				c := LabelColors(pair)
+				c := labelColors(pair)
 				if c[0] == c[1] {
 					t.Errorf("%q and %q share colour %d", pair[0], pair[1], c[0])
 				}
@@ -123,7 +123,7 @@ func TestLabelColors(t *testing.T) {
 			}
 		}
 	}
-	all := LabelColors(labels)
+	all := labelColors(labels)
 	seen := map[int]bool{}
 	for _, c := range all {
 		if seen[c] {
@@ -136,8 +136,16 @@ func TestLabelColors(t *testing.T) {
 // TestSweepDodge: at each x the groups stand side by side, by under 1% of
 // the axis, a group's line and intervals at one x; in the log scale too.
 func TestSweepDodge(t *testing.T) {
-	cell := sweep.Summarise([]float64{1, 2})
-	p := &sweep.Pivot{Rows: []string{"10", "100"}, Cols: []string{"a", "b"}, Cells: [][]sweep.Cell{{cell, cell}, {cell, cell}}}
+	var runs []sweep.Run
+	for _, rtt := range []string{"10", "100"} {
+		for _, k := range []string{"a", "b"} {
+			for _, v := range []float64{1, 2} {
+				runs = append(runs, sweep.Run{Params: map[string]string{"rtt": rtt, "k": k}, Value: v, OK: true})
+			}
+		}
+	}
+	pv, _ := sweep.MakePivot(runs, "rtt", []string{"k"})
+	p := &pv
 	for _, logX := range []bool{false, true} {
 		g := SweepGraph(p, "rtt", "ms", "throughput_bps", "bit/s", logX)
 		x := map[string][]float64{}
@@ -166,7 +174,7 @@ func TestCompanionColors(t *testing.T) {
 	if c[1] != c[0] || c[3] != c[2] || c[0] == c[2] {
 		t.Fatalf("colours %v: want each companion in its series' colour, the two series apart", c)
 	}
-	if want := LabelColors([]string{"cubic", "", "reno", ""}); c[0] != want[0] || c[2] != want[2] {
+	if want := labelColors([]string{"cubic", "", "reno", ""}); c[0] != want[0] || c[2] != want[2] {
 		t.Errorf("colours %v: the labels' own are %v", c, want)
 	}
 	st := styleOfSeries(g, &g.Series[3], c[3])

@@ -1,7 +1,9 @@
 package charts
 
 import (
+	"io"
 	"net/netip"
+	"strconv"
 	"strings"
 
 	"tcpviz/analyze"
@@ -176,12 +178,12 @@ func senderCount(name, unit, doc string, f func(*analyze.DirStats) int64) summar
 	return summaryCol{name, Int, unit, doc, func(r *SummaryRow) Value { return IntV(f(r.Stats)).Or(r.Stats.DataPackets > 0) }}
 }
 
-// NewSummaryMemo returns a RowMemo for SummaryColumns: from the tenth
+// newSummaryMemo returns a RowMemo for SummaryColumns: from the tenth
 // (packets) on, the columns read nothing of a row but its DirStats, and
 // nothing of those but what the key keeps (not the stream, endpoints,
 // first time or duration). The rows of one-SYN connections are then
 // written by copying (TestSummaryMemo).
-func NewSummaryMemo() *RowMemo[SummaryRow, analyze.DirStats] {
+func newSummaryMemo() *RowMemo[SummaryRow, analyze.DirStats] {
 	return &RowMemo[SummaryRow, analyze.DirStats]{Tail: summaryTail, Key: func(r *SummaryRow, k *analyze.DirStats) {
 		*k = *r.Stats
 		k.Stream, k.Src, k.Dst, k.FirstTime, k.Duration = 0, netip.AddrPort{}, netip.AddrPort{}, 0, 0
@@ -208,19 +210,15 @@ type compareCol = Column[analyze.CompareRow]
 
 // CompareColumns are the columns of compare's table with the default
 // instants and amounts (--at 1s,5s,10s --to-bytes 1MiB).
-var CompareColumns = CompareColumnsFor(nil, nil)
+var CompareColumns = compareColumns(analyze.TransferOptions{})
 
-// CompareColumnsFor are the columns of compare's table: bytes delivered at
-// each instant of at (ns after time 0) and the time to deliver each
-// amount of toBytes; nil gives the defaults (analyze.DeliveredAt, one MiB),
-// as analyze.Summarize takes them.
-func CompareColumnsFor(at, toBytes []int64) Schema[analyze.CompareRow] {
-	if at == nil {
-		at = analyze.DeliveredAt()
-	}
-	if toBytes == nil {
-		toBytes = []int64{analyze.OneMB}
-	}
+// compareColumns are the columns of compare's table: bytes delivered at
+// each instant of o.At (ns after time 0) and the time to deliver each
+// amount of o.ToBytes, the defaults for those unset, as
+// analyze.Summarize takes them.
+func compareColumns(o analyze.TransferOptions) Schema[analyze.CompareRow] {
+	o = o.Defaults()
+	at, toBytes := o.At, o.ToBytes
 	s := Schema[analyze.CompareRow]{
 		{"input", String, "", "the input as named (CAPTURE or CAPTURE#STREAM)", func(r *analyze.CompareRow) Value { return StrV(r.Input) }},
 		{"stream", Int, "", "Wireshark's tcp.stream number of the compared connection", func(r *analyze.CompareRow) Value { return IntV(int64(r.Stream)) }},
@@ -229,13 +227,13 @@ func CompareColumnsFor(at, toBytes []int64) Schema[analyze.CompareRow] {
 		{"dst", String, "", "its receiver", func(r *analyze.CompareRow) Value { return StrV(r.Dst.String()) }},
 	}
 	for i, a := range at {
-		s = append(s, compareCol{Name: DeliveredColumn(a), Kind: Int, Unit: "B",
-			Doc:  "payload the receiver had acknowledged " + DurationName(a) + " after time 0 (--align: the first data byte, or the SYN)",
+		s = append(s, compareCol{Name: deliveredColumn(a), Kind: Int, Unit: "B",
+			Doc:  "payload the receiver had acknowledged " + durationName(a) + " after time 0 (--align: the first data byte, or the SYN)",
 			Cell: func(r *analyze.CompareRow) Value { return IntV(r.Transfer.Delivered[i]) }})
 	}
 	for i, n := range toBytes {
-		s = append(s, compareCol{Name: TimeToColumn(n), Kind: Float, Unit: "s",
-			Doc: "when the receiver had acknowledged the first " + SizeName(n) + " of this transfer, from time 0 (not the time a transfer of that size takes: a sweep of sizes groups runs by a parameter)",
+		s = append(s, compareCol{Name: timeToColumn(n), Kind: Float, Unit: "s",
+			Doc: "when the receiver had acknowledged the first " + sizeName(n) + " of this transfer, from time 0 (not the time a transfer of that size takes: a sweep of sizes groups runs by a parameter)",
 			Cell: func(r *analyze.CompareRow) Value {
 				return FloatV(float64(r.Transfer.TimeTo[i])/1e9, 3).Or(r.Transfer.HasTimeTo[i])
 			}})
@@ -279,38 +277,60 @@ func shared(name, as, doc string) compareCol {
 	}}
 }
 
-// DurationName names an instant in a column name: 1s, 500ms, 250us, 7ns.
-func DurationName(ns int64) string {
+// durationName names an instant in a column name: 1s, 500ms, 250us, 7ns.
+func durationName(ns int64) string {
 	for _, u := range []struct {
 		f int64
 		s string
 	}{{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}} {
 		if ns%u.f == 0 {
-			return itoa(ns/u.f) + u.s
+			return strconv.FormatInt(ns/u.f, 10) + u.s
 		}
 	}
-	return itoa(ns) + "ns"
+	return strconv.FormatInt(ns, 10) + "ns"
 }
 
-// DeliveredColumn is the name of compare's column of the bytes
+// deliveredColumn is the name of compare's column of the bytes
 // delivered ns after time 0: delivered_1s_bytes.
-func DeliveredColumn(ns int64) string { return "delivered_" + DurationName(ns) + "_bytes" }
+func deliveredColumn(ns int64) string { return "delivered_" + durationName(ns) + "_bytes" }
 
-// TimeToColumn is the name of compare's column of the time to the first
+// timeToColumn is the name of compare's column of the time to the first
 // n bytes within the transfer: time_to_1MiB_within_s.
-func TimeToColumn(n int64) string { return "time_to_" + SizeName(n) + "_within_s" }
+func timeToColumn(n int64) string { return "time_to_" + sizeName(n) + "_within_s" }
 
-// SizeName names an amount of bytes in a column name: 1MiB, 500KB, 1GB, 1234B.
-func SizeName(n int64) string {
+// sizeName names an amount of bytes in a column name: 1MiB, 500KB, 1GB, 1234B.
+func sizeName(n int64) string {
 	for _, u := range []struct {
 		f int64
 		s string
 	}{{1 << 30, "GiB"}, {1e9, "GB"}, {1 << 20, "MiB"}, {1e6, "MB"}, {1 << 10, "KiB"}, {1e3, "KB"}} {
 		if n > 0 && n%u.f == 0 {
-			return itoa(n/u.f) + u.s
+			return strconv.FormatInt(n/u.f, 10) + u.s
 		}
 	}
-	return itoa(n) + "B"
+	return strconv.FormatInt(n, 10) + "B"
 }
 
-func itoa(v int64) string { return IntV(v).String() }
+// WriteCompare writes compare's table of rows in format f: the shared
+// columns, then bytes delivered at each instant and the time to each
+// amount o asked for (analyze.CompareRows').
+func WriteCompare(w io.Writer, f TableFormat, rows []analyze.CompareRow, o analyze.TransferOptions) error {
+	cols := compareColumns(o)
+	t := NewTable(cols)
+	for i := range rows {
+		AddRow(t, cols, &rows[i])
+	}
+	return t.Write(w, f)
+}
+
+// CompareWarnings are what compare's rows say of their inputs: a proxy
+// next to the capture that acknowledges the data.
+func CompareWarnings(rows []analyze.CompareRow) []string {
+	var out []string
+	for _, r := range rows {
+		if r.NearbyPeer {
+			out = append(out, EscapeName(r.Input)+": the receiver answers within a millisecond: a proxy next to the capture acknowledges the data, so delivered means acknowledged by the proxy, not by the far end")
+		}
+	}
+	return out
+}

@@ -1,11 +1,15 @@
 package charts
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"math"
+	"strings"
 
 	"tcpviz/analyze"
 	"tcpviz/analyze/sweep"
+	"tcpviz/internal/units"
 )
 
 // A sweep's metric is a number column of the summary (for a TCP flow, of
@@ -30,24 +34,69 @@ func metricColumn(metric string, tcp bool) (sum *summaryCol, flow *Column[FlowRo
 	return nil, nil
 }
 
-// SweepMetricUnit is the metric's unit, ok false when no number column
-// of the summary or of flows is called so.
-func SweepMetricUnit(metric string) (unit string, ok bool) {
-	s, f := metricColumn(metric, true)
-	switch {
-	case s != nil:
-		return s.Unit, true
-	case f != nil:
-		return f.Unit, true
-	}
-	return "", false
+// SweepMetric is what a sweep aggregates: a number column of summary or
+// flows, or one of compare's, of the transfer over time (At or To set:
+// the bytes delivered at an instant, the time to the first bytes of an
+// amount).
+type SweepMetric struct {
+	Name, Unit string
+	At, To     []int64
 }
 
-// SweepMetric is the metric of a capture's main flow f: for TCP (st, its
-// main direction's statistics) the summary's column, else the flows'.
-// ok is false when it is not measurable.
-func SweepMetric(metric string, f *analyze.FlowResult, st *analyze.DirStats) (float64, bool) {
-	s, fc := metricColumn(metric, st != nil)
+// ParseSweepMetric reads a sweep's metric: a summary or flows number
+// column, delivered_<time>_bytes, time_to_<size>_within_s (or
+// time_to_<size>_s, or time_to_bytes=<size>).
+func ParseSweepMetric(s string) (SweepMetric, error) {
+	if sc, fc := metricColumn(s, true); sc != nil {
+		return SweepMetric{Name: s, Unit: sc.Unit}, nil
+	} else if fc != nil {
+		return SweepMetric{Name: s, Unit: fc.Unit}, nil
+	}
+	size, ok := strings.CutPrefix(s, "time_to_bytes=")
+	if !ok {
+		if rest, ok2 := strings.CutPrefix(s, "time_to_"); ok2 {
+			if size, ok = strings.CutSuffix(rest, "_within_s"); !ok {
+				size, ok = strings.CutSuffix(rest, "_s")
+			}
+		}
+	}
+	if ok {
+		n, err := units.Size(size)
+		if err != nil {
+			return SweepMetric{}, err
+		}
+		return SweepMetric{Name: timeToColumn(n), Unit: "s", To: []int64{n}}, nil
+	}
+	if t, ok := strings.CutPrefix(s, "delivered_"); ok {
+		if t, ok = strings.CutSuffix(t, "_bytes"); ok {
+			ns, err := units.Seconds(t, units.MaxSeconds, true)
+			if err != nil {
+				return SweepMetric{}, err
+			}
+			return SweepMetric{Name: deliveredColumn(ns), Unit: "B", At: []int64{ns}}, nil
+		}
+	}
+	return SweepMetric{}, errors.New("not a number column of summary, flows or compare (throughput_bps, rtt_median_ms, retrans_packets, app_jitter_ms, delivered_1s_bytes, time_to_bytes=1MiB, ...)")
+}
+
+// Transfer tells whether m is one of compare's: measured on a TCP
+// connection's transfer (OfTransfer), not on its flow (Of).
+func (m SweepMetric) Transfer() bool { return m.At != nil || m.To != nil }
+
+// OfTransfer is m of a connection's transfer, summarised with m's At and
+// To (analyze.Summarize); ok is false when it is not measurable.
+func (m SweepMetric) OfTransfer(t analyze.Transfer) (float64, bool) {
+	if m.At != nil {
+		return float64(t.Delivered[0]), true
+	}
+	return float64(t.TimeTo[0]) / 1e9, t.HasTimeTo[0]
+}
+
+// Of is m of a capture's main flow f: for TCP (st, its main direction's
+// statistics) the summary's column, else the flows'. ok is false when it
+// is not measurable.
+func (m SweepMetric) Of(f *analyze.FlowResult, st *analyze.DirStats) (float64, bool) {
+	s, fc := metricColumn(m.Name, st != nil)
 	var v Value
 	switch {
 	case s != nil:
@@ -66,9 +115,9 @@ func SweepMetric(metric string, f *analyze.FlowResult, st *analyze.DirStats) (fl
 	return v.F, !math.IsNaN(v.F)
 }
 
-// SweepDocs are the columns of a sweep table: the row parameter, then
+// sweepDocs are the columns of a sweep table: the row parameter, then
 // for each column combination V its metric's mean, sd, n and ci95.
-func SweepDocs(p *sweep.Pivot, row, metric, unit string) []Doc {
+func sweepDocs(p *sweep.Pivot, row, metric, unit string) []Doc {
 	docs := []Doc{{Name: row, Kind: String, Doc: "the row parameter's value, as the file names say it"}}
 	for _, v := range p.Cols {
 		prefix := metric
@@ -91,8 +140,8 @@ func orAll(v string) string {
 	return v
 }
 
-// SweepRow is row i of the pivot as cells.
-func SweepRow(p *sweep.Pivot, i int) []Value {
+// sweepRow is row i of the pivot as cells.
+func sweepRow(p *sweep.Pivot, i int) []Value {
 	row := []Value{StrV(p.Rows[i])}
 	num := func(x float64) Value { return FloatV(x, 6).Or(!math.IsNaN(x)) }
 	for _, c := range p.Cells[i] {
@@ -130,7 +179,7 @@ func SweepGraph(p *sweep.Pivot, row, rowUnit, metric, unit string, logX bool) *a
 		X:       analyze.Axis{Label: row, Unit: xunit},
 		Y:       analyze.Axis{Label: metric, Unit: unit},
 		Columns: []string{row, metric, "ci95_high"}}
-	colors := LabelColors(p.Cols) // a group's colour in every sweep figure
+	colors := labelColors(p.Cols) // a group's colour in every sweep figure
 	for j, col := range p.Cols {
 		name := col
 		if name == "" {
@@ -156,10 +205,10 @@ func SweepGraph(p *sweep.Pivot, row, rowUnit, metric, unit string, logX bool) *a
 	return g
 }
 
-// SweepText is the sweep for a terminal: one column per combination,
+// sweepText is the sweep for a terminal: one column per combination,
 // each cell "mean ± ci95 (n)" in one unit for the whole table, scaled as
 // the pictures scale it (4.72 ± 0.03 Mbit/s), as a study's table reads.
-func SweepText(p *sweep.Pivot, row, metric, unit string) *Table {
+func sweepText(p *sweep.Pivot, row, metric, unit string) *Table {
 	top := 0.0
 	for _, r := range p.Cells {
 		for _, c := range r {
@@ -202,4 +251,20 @@ func SweepText(p *sweep.Pivot, row, metric, unit string) *Table {
 		t.Rows = append(t.Rows, cells)
 	}
 	return t
+}
+
+// WriteSweep writes a sweep's table in format f: the text table's cells
+// as mean ± 95% interval (runs) in one unit, the other formats' as the
+// mean, sd, n and ci95 columns of each combination.
+func WriteSweep(w io.Writer, f TableFormat, p *sweep.Pivot, row, metric, unit string) error {
+	if f == TextTable {
+		return sweepText(p, row, metric, unit).Write(w, TextTable)
+	}
+	rw := NewRowWriter(w, f, sweepDocs(p, row, metric, unit))
+	for i := range p.Rows {
+		if err := rw.WriteRow(sweepRow(p, i)); err != nil {
+			return err
+		}
+	}
+	return rw.Close()
 }

@@ -235,8 +235,8 @@ type Cells interface {
 	EndRow() error
 }
 
-// CellRows is a RowWriter that also takes rows cell by cell.
-type CellRows interface {
+// cellRows is a RowWriter that also takes rows cell by cell.
+type cellRows interface {
 	RowWriter
 	Cells() Cells
 }

@@ -132,7 +132,7 @@ func TestSummaryMemo(t *testing.T) {
 		rows = append(rows, st, rows[i])
 	}
 	var plain, memo bytes.Buffer
-	pw, mw, m := NewCSVWriter(&plain), NewCSVWriter(&memo), NewSummaryMemo()
+	pw, mw, m := NewCSVWriter(&plain), NewCSVWriter(&memo), newSummaryMemo()
 	for i := range rows {
 		r := &SummaryRow{File: "x.pcap", Stats: &rows[i]}
 		SummaryColumns.WriteCSV(pw, r)

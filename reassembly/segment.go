@@ -68,6 +68,15 @@ func (d Direction) String() string {
 // Reverse returns the other direction.
 func (d Direction) Reverse() Direction { return d ^ 1 }
 
+// MainDirection is the direction that carried more of bytes (payload
+// by direction): a connection's main one, c2s when equal.
+func MainDirection(bytes [2]int64) Direction {
+	if bytes[S2C] > bytes[C2S] {
+		return S2C
+	}
+	return C2S
+}
+
 // Segment is one TCP packet as decoded from a capture, plus what the
 // connection tracker adds (stream, direction, unwrapped numbers). It is a
 // plain value: copying it is cheap and it holds no references into the

@@ -77,7 +77,7 @@ func clone(c *Capture) *Capture {
 	for i, cc := range c.Conns {
 		n := *cc
 		for d := range 2 {
-			n.Pkts[d] = append([]Packet(nil), cc.Pkts[d]...)
+			n.Pkts[d] = append([]packet(nil), cc.Pkts[d]...)
 		}
 		out.Conns[i] = &n
 	}

@@ -78,10 +78,7 @@ func (r *Result) Pick(stream, dir int) (ch0 *ConnHop, d reassembly.Direction, ok
 	if ch0 == nil {
 		return nil, 0, false
 	}
-	d = reassembly.C2S
-	if ch0.Up.Bytes[reassembly.S2C] > ch0.Up.Bytes[reassembly.C2S] {
-		d = reassembly.S2C
-	}
+	d = reassembly.MainDirection(ch0.Up.Bytes)
 	if dir >= 0 {
 		d = reassembly.Direction(dir)
 	}
@@ -159,8 +156,8 @@ type OWDInput struct {
 // CompareOWD overlays the one-way delay across the first hop of each
 // joined input, one series each (named by its label), each input's time 0
 // at its first data segment (firstData) or its first packet at the first
-// capture.
-func CompareOWD(ins []OWDInput, firstData bool) *analyze.Graph {
+// capture; only the points within window w of that time 0.
+func CompareOWD(ins []OWDInput, firstData bool, w analyze.Range) *analyze.Graph {
 	g := &analyze.Graph{Kind: analyze.GraphCompare, Title: "One-way delay across the first hop", Stream: -1, XCol: -1, YCol: 0,
 		X:       analyze.Axis{Label: "time", Unit: "s", Time: true},
 		Y:       analyze.Axis{Label: "one-way delay", Unit: "ms"},
@@ -182,7 +179,9 @@ func CompareOWD(ins []OWDInput, firstData bool) *analyze.Graph {
 		s := analyze.Series{Name: in.Label, Kind: analyze.Dots}
 		for _, p := range one.Series[0].Points { // the one-way delay
 			p.Time -= origin
-			s.Points = append(s.Points, p)
+			if (!w.HasMin || p.Time >= w.Min) && (!w.HasMax || p.Time <= w.Max) {
+				s.Points = append(s.Points, p)
+			}
 		}
 		g.Series = append(g.Series, s)
 	}

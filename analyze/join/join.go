@@ -63,7 +63,7 @@ type DirHop struct {
 	// the hop, with payload and without; Lost the data segments, as the
 	// upstream capture has them.
 	LostData, LostAcks int64
-	Lost               []Packet
+	Lost               []packet
 	// Reordered are the packets that left the hop after one that entered
 	// it later (RFC 4737); Duplicated the extra copies the hop delivered;
 	// Extra the packets seen leaving it that never entered it (a capture
@@ -71,16 +71,16 @@ type DirHop struct {
 	Reordered, Duplicated, Extra int64
 	// OWD and Queue are the distributions of the one-way delay across the
 	// hop and of its part above the fixed delay of the frame's size.
-	OWD, Queue Dist
+	OWD, Queue spread
 	// Pairs are the packets seen at both ends, in upstream order.
-	Pairs []Pair
+	Pairs []pair
 	// ProxyBufferMax is, on a split connection, the most bytes the proxy
 	// held (accepted from the sender, not yet delivered beyond it).
 	ProxyBufferMax int64
 }
 
-// Pair is one packet seen at both ends of a hop.
-type Pair struct {
+// pair is one packet seen at both ends of a hop.
+type pair struct {
 	Up    int64   // upstream time, on its capture's clock
 	Frame uint32  // upstream frame number
 	OWD   float32 // ns
@@ -89,8 +89,8 @@ type Pair struct {
 	Data  bool
 }
 
-// Dist summarises a distribution of delays (ns); N is 0 when empty.
-type Dist struct {
+// spread summarises a distribution of delays (ns); N is 0 when empty.
+type spread struct {
 	N                     int
 	Min, Median, P95, Max int64
 }
@@ -389,7 +389,7 @@ func downSpan(h *Hop, forward bool) [2]int64 {
 // measure fills the direction's counts and delays from its matched sides.
 func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [2]int64) {
 	owds, queues := make([]int64, 0, len(up.pkts)), make([]int64, 0, len(up.pkts))
-	dh.Pairs = make([]Pair, 0, len(up.pkts))
+	dh.Pairs = make([]pair, 0, len(up.pkts))
 	for i := range up.pkts {
 		j := up.match[i]
 		if j < 0 {
@@ -403,7 +403,7 @@ func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [
 			owd = c.owd(p.Time, q.Time, false)
 		}
 		queue := math.Max(owd-c.fixed(p.Wire, forward), 0)
-		dh.Pairs = append(dh.Pairs, Pair{Up: p.Time, Frame: p.Frame, OWD: float32(owd), Queue: float32(queue), Size: p.Wire, Data: p.data()})
+		dh.Pairs = append(dh.Pairs, pair{Up: p.Time, Frame: p.Frame, OWD: float32(owd), Queue: float32(queue), Size: p.Wire, Data: p.data()})
 		owds, queues = append(owds, int64(owd)), append(queues, int64(queue))
 		dh.Duplicated += int64(max(down.dups[j]-up.dups[i], 0))
 	}
@@ -462,10 +462,10 @@ func (dh *DirHop) measure(up, down *side, c *Clock, forward bool, span, upSpan [
 }
 
 // dist summarises v (ns; sorted in place).
-func dist(v []int64) Dist {
+func dist(v []int64) spread {
 	med, ok := stat.Median(v)
 	if !ok {
-		return Dist{}
+		return spread{}
 	}
-	return Dist{N: len(v), Min: v[0], Median: med, P95: stat.Quantile(v, 0.95), Max: v[len(v)-1]}
+	return spread{N: len(v), Min: v[0], Median: med, P95: stat.Quantile(v, 0.95), Max: v[len(v)-1]}
 }

@@ -262,7 +262,7 @@ func window(c *Capture, lo, hi int64) *Capture {
 	out.First, out.Last = hi, lo
 	for _, cc := range out.Conns {
 		for d := range cc.Pkts {
-			var keep []Packet
+			var keep []packet
 			for _, p := range cc.Pkts[d] {
 				if p.Time >= lo && p.Time <= hi {
 					keep = append(keep, p)

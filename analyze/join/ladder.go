@@ -3,6 +3,7 @@ package join
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"path"
 	"slices"
 	"strings"
@@ -30,13 +31,33 @@ const (
 	SeriesLadderLost = "ladder_lost" // lost between two captures
 )
 
+// LadderPackets is how many packets a ladder draws unless asked.
+const LadderPackets = 40
+
 // LadderOptions choose the packets drawn: those of the connection's
-// first Packets packets at the first capture (0: 40), or, when To > From,
-// those sent from From to To (ns from the connection's first packet
-// there).
+// first Packets packets at the first capture (0: LadderPackets), or,
+// when Time is set, those sent within it (ns from the connection's first
+// packet there; an open end open).
 type LadderOptions struct {
-	Packets  int
-	From, To int64
+	Packets int
+	Time    analyze.Range
+}
+
+// span is the window of packets drawn, in ns since the epoch, for a
+// connection whose first packet was at origin and whose Packets-th at
+// nth.
+func (o LadderOptions) span(origin int64, nth func() int64) (lo, hi int64) {
+	from, to := int64(0), int64(0)
+	if w := o.Time; w.Set() {
+		from, to = w.Min, math.MaxInt64/2
+		if w.HasMax {
+			to = w.Max
+		}
+	}
+	if to <= from {
+		return origin, nth()
+	}
+	return origin + from, origin + to
 }
 
 // ladderAt is one packet of the ladder: where and when it was first seen
@@ -44,7 +65,7 @@ type LadderOptions struct {
 type ladderAt struct {
 	x0, x1 float64
 	t0, t1 int64
-	p      *Packet
+	p      *packet
 	c      *Conn // the connection the packet is of, for its numbers
 	dir    reassembly.Direction
 	lost   bool
@@ -54,7 +75,7 @@ type ladderAt struct {
 // along every capture point.
 func (r *Result) Ladder(ch0 *ConnHop, o LadderOptions) (*analyze.Graph, error) {
 	if o.Packets <= 0 {
-		o.Packets = 40
+		o.Packets = LadderPackets
 	}
 	// The connection at each hop, and each capture's clock against the
 	// first's.
@@ -75,10 +96,7 @@ func (r *Result) Ladder(ch0 *ConnHop, o LadderOptions) (*analyze.Graph, error) {
 		theta = append(theta, theta[len(theta)-1]+ch0Clock(r.Hops[i]))
 	}
 	origin := start(ch0.Up)
-	lo, hi := origin+o.From, origin+o.To
-	if o.To <= o.From {
-		lo, hi = origin, nthTime(ch0.Up, o.Packets)
-	}
+	lo, hi := o.span(origin, func() int64 { return nthTime(ch0.Up, o.Packets) })
 	// A packet is drawn on every hop when it is in the window at the
 	// first capture: on later hops its time there is estimated by the
 	// fixed delays of the hops before (queueing left out).
@@ -99,7 +117,7 @@ func (r *Result) Ladder(ch0 *ConnHop, o LadderOptions) (*analyze.Graph, error) {
 			if !dh.Forward {
 				dd ^= dirFlip(ch.Flip)
 			}
-			byFrame := map[uint32]*Packet{}
+			byFrame := map[uint32]*packet{}
 			for k := range upC.Pkts[dd] {
 				byFrame[upC.Pkts[dd][k].Frame] = &upC.Pkts[dd][k]
 			}
@@ -170,7 +188,7 @@ func nthTime(c *Conn, n int) int64 {
 // round trip beyond the capture each way) and drawn dashed.
 func LadderOne(capName string, c *Conn, o LadderOptions) (*analyze.Graph, error) {
 	if o.Packets <= 0 {
-		o.Packets = 40
+		o.Packets = LadderPackets
 	}
 	syn, synack, ack, ok := handshake(c)
 	if !ok {
@@ -186,10 +204,7 @@ func LadderOne(capName string, c *Conn, o LadderOptions) (*analyze.Graph, error)
 	}
 	owd := far / 2
 	origin := start(c)
-	lo, hi := origin+o.From, origin+o.To
-	if o.To <= o.From {
-		lo, hi = origin, nthTime(c, o.Packets)
-	}
+	lo, hi := o.span(origin, func() int64 { return nthTime(c, o.Packets) })
 	var arrows []ladderAt
 	for d := range c.Pkts {
 		dir := reassembly.Direction(d)

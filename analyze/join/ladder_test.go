@@ -21,7 +21,7 @@ func TestLadderThreePoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	ch, _, _ := res.Pick(-1, -1)
-	g, err := res.Ladder(ch, LadderOptions{From: 0, To: 100e9})
+	g, err := res.Ladder(ch, LadderOptions{Time: analyze.Range{HasMin: true, HasMax: true, Max: 100e9}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ type ident struct {
 	flags                 reassembly.Flags
 }
 
-func identOf(p *Packet) ident {
+func identOf(p *packet) ident {
 	return ident{p.Seq, p.Ack, p.TSVal, p.SACK, p.Len, p.IPID, p.Window,
 		p.Flags & (reassembly.SYN | reassembly.FIN | reassembly.RST | reassembly.ACK)}
 }
@@ -39,21 +39,21 @@ func compareIdent(a, b ident) int {
 // without capture duplicates, in capture order, and the duplicates
 // counted by the packet they copy.
 type side struct {
-	pkts []Packet
+	pkts []packet
 	dups []int32 // capture duplicates of pkts[i]
 	// match is the index in the other side's pkts of pkts[i]'s copy, -1
 	// when none (yet).
 	match []int32
 }
 
-func newSide(all []Packet) *side {
+func newSide(all []packet) *side {
 	s := &side{pkts: all, dups: make([]int32, len(all))}
 	hasDup := false
 	for i := range all {
 		hasDup = hasDup || all[i].Dup
 	}
 	if hasDup { // a copy without them (rare: the connection's own slice otherwise)
-		s.pkts, s.dups = make([]Packet, 0, len(all)), s.dups[:0]
+		s.pkts, s.dups = make([]packet, 0, len(all)), s.dups[:0]
 		last := map[ident]int32{}
 		for i := range all {
 			p := &all[i]
@@ -88,7 +88,7 @@ func groups(up, down *side) []group { return groupBy(up, down, identOf, false) }
 // looseIdent is a packet's ident without its TCP options: what is left
 // when one capture's snap length cut them off, or a middlebox rewrote
 // them.
-func looseIdent(p *Packet) ident {
+func looseIdent(p *packet) ident {
 	id := identOf(p)
 	id.tsval, id.sack = 0, 0
 	return id
@@ -99,7 +99,7 @@ func looseGroups(up, down *side) []group { return groupBy(up, down, looseIdent, 
 
 // groupBy groups the packets of up and down by key; unmatched: only
 // those not matched yet.
-func groupBy(up, down *side, key func(*Packet) ident, unmatched bool) []group {
+func groupBy(up, down *side, key func(*packet) ident, unmatched bool) []group {
 	type ref struct {
 		id  ident
 		i   int32
@@ -224,7 +224,7 @@ func matchTimed(up, down *side, gs []group, c *Clock, forward bool, slack float6
 // arrivable reports whether u, seen upstream, can be d downstream: its
 // raw delay, the offset removed, is no less than the fixed delay of its
 // size, less slack.
-func arrivable(c *Clock, u, d *Packet, forward bool, slack float64) bool {
+func arrivable(c *Clock, u, d *packet, forward bool, slack float64) bool {
 	var owd float64
 	if forward {
 		owd = float64(d.Time-u.Time) - c.at(u.Time)

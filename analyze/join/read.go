@@ -13,8 +13,8 @@ import (
 	"tcpviz/reassembly"
 )
 
-// Packet is one TCP packet of a capture, as the join compares them.
-type Packet struct {
+// packet is one TCP packet of a capture, as the join compares them.
+type packet struct {
 	Time     int64  // ns since the epoch, on the capture's clock
 	Frame    uint32 // 1-based packet number in the capture (wraps past 4 G)
 	Seq, Ack uint32 // raw
@@ -31,7 +31,7 @@ type Packet struct {
 }
 
 // data reports whether p carries payload.
-func (p *Packet) data() bool { return p.Len > 0 }
+func (p *packet) data() bool { return p.Len > 0 }
 
 // Conn is one connection of a capture with its packets.
 type Conn struct {
@@ -43,7 +43,7 @@ type Conn struct {
 	HasSYN [2]bool
 	// Pkts are the connection's packets by direction (reassembly's
 	// C2S, S2C), in capture order.
-	Pkts  [2][]Packet
+	Pkts  [2][]packet
 	Bytes [2]int64 // payload bytes, capture duplicates left out
 }
 
@@ -77,7 +77,7 @@ func Read(name string, r *reassembly.Reader) (*Capture, error) {
 			byStream[rc.Stream] = cc
 			c.Conns = append(c.Conns, cc)
 		}
-		p := Packet{Time: s.Time, Frame: uint32(s.Frame), Seq: s.Seq, Ack: s.Ack, Len: uint16(min(s.PayloadLen, 0xffff)),
+		p := packet{Time: s.Time, Frame: uint32(s.Frame), Seq: s.Seq, Ack: s.Ack, Len: uint16(min(s.PayloadLen, 0xffff)),
 			Wire: uint16(min(s.WireLen, 0xffff)), IPID: s.IPID, Window: s.Window, Flags: s.Flags, Dup: s.Duplicate}
 		if s.Opt.HasTimestamp {
 			p.TSVal = s.Opt.TSVal

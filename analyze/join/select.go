@@ -2,8 +2,8 @@ package join
 
 import "tcpviz/reassembly"
 
-// View is what a connection filter (reassembly.Filter) sees of c.
-func (c *Conn) View() reassembly.FlowView {
+// view is what a connection filter (reassembly.Filter) sees of c.
+func (c *Conn) view() reassembly.FlowView {
 	return reassembly.FlowView{A: c.Client, B: c.Server, Sent: [2]bool{len(c.Pkts[0]) > 0, len(c.Pkts[1]) > 0}, Proto: "tcp", Stream: c.Stream}
 }
 
@@ -12,7 +12,7 @@ func (c *Conn) View() reassembly.FlowView {
 func (c *Capture) Select(f reassembly.Filter) bool {
 	kept := c.Conns[:0]
 	for _, cc := range c.Conns {
-		if v := cc.View(); f.Match(&v) {
+		if v := cc.view(); f.Match(&v) {
 			kept = append(kept, cc)
 		}
 	}
@@ -53,7 +53,7 @@ func (r *Result) Select(f reassembly.Filter) bool {
 	}
 	matched := map[*Conn]bool{}
 	for _, c := range conns {
-		if v := c.View(); f.Match(&v) {
+		if v := c.view(); f.Match(&v) {
 			matched[find(c)] = true
 		}
 	}

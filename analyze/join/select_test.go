@@ -13,7 +13,7 @@ import (
 func TestSelectFollowsTheChain(t *testing.T) {
 	conn := func(stream int, client string) *Conn {
 		return &Conn{Stream: stream, Client: netip.MustParseAddrPort(client), Server: netip.MustParseAddrPort("10.0.0.9:5201"),
-			Pkts: [2][]Packet{{{}}, {{}}}}
+			Pkts: [2][]packet{{{}}, {{}}}}
 	}
 	// Two connections through three captures, the NAT changing the
 	// client between each.

@@ -87,9 +87,9 @@ func start(c *Conn) int64 {
 	return t
 }
 
-// Buffered is one instant of a proxy's buffer for one direction: the
+// buffered is one instant of a proxy's buffer for one direction: the
 // bytes it had accepted from the sender and those delivered beyond it.
-type Buffered struct {
+type buffered struct {
 	Time                int64 // on the hop's first capture's clock
 	Accepted, Delivered int64
 }
@@ -102,7 +102,7 @@ type Buffered struct {
 // from the hop's second capture to its first, accepted is the second's
 // and delivered the first's. The clock offset moves the second capture's
 // times onto the first's.
-func proxyBuffer(h *Hop, ch *ConnHop, d reassembly.Direction) []Buffered {
+func proxyBuffer(h *Hop, ch *ConnHop, d reassembly.Direction) []buffered {
 	dh := &ch.Dir[d]
 	up, down := ch.Up, ch.Down
 	dd := d ^ dirFlip(ch.Flip)
@@ -146,7 +146,7 @@ func proxyBuffer(h *Hop, ch *ConnHop, d reassembly.Direction) []Buffered {
 	if !dh.Forward {
 		a, b = b, a
 	}
-	var out []Buffered
+	var out []buffered
 	var acc, del int64
 	for i, j := 0, 0; i < len(a) || j < len(b); {
 		var t int64
@@ -157,7 +157,7 @@ func proxyBuffer(h *Hop, ch *ConnHop, d reassembly.Direction) []Buffered {
 			t, del = b[j].t, b[j].rel
 			j++
 		}
-		out = append(out, Buffered{Time: t, Accepted: acc, Delivered: del})
+		out = append(out, buffered{Time: t, Accepted: acc, Delivered: del})
 	}
 	return out
 }

@@ -102,17 +102,17 @@ type Run struct {
 	OK     bool // the metric was measurable
 }
 
-// Cell summarises the runs of one group: their mean, sample standard
+// cell summarises the runs of one group: their mean, sample standard
 // deviation, count and the half-width of the 95% confidence interval of
 // the mean (Student's t), SD and CI95 NaN when N < 2.
-type Cell struct {
+type cell struct {
 	Mean, SD, CI95 float64
 	N              int
 }
 
-// Summarise makes the cell of values.
-func Summarise(v []float64) Cell {
-	c := Cell{N: len(v), SD: math.NaN(), CI95: math.NaN(), Mean: math.NaN()}
+// summarise makes the cell of values.
+func summarise(v []float64) cell {
+	c := cell{N: len(v), SD: math.NaN(), CI95: math.NaN(), Mean: math.NaN()}
 	if c.N == 0 {
 		return c
 	}
@@ -148,7 +148,7 @@ type Pivot struct {
 	Rows []string // the row parameter's values, in numeric order where they are numbers
 	Cols []string // the column combinations, joined by "_", lower-cased
 	// Cells[i][j] summarises the runs of Rows[i] and Cols[j].
-	Cells [][]Cell
+	Cells [][]cell
 }
 
 // MakePivot groups runs by the row parameter and the column parameters
@@ -179,11 +179,11 @@ func MakePivot(runs []Run, row string, cols []string) (p Pivot, skipped int) {
 	}
 	slices.SortFunc(p.Rows, compareValues)
 	slices.SortFunc(p.Cols, compareValues)
-	p.Cells = make([][]Cell, len(p.Rows))
+	p.Cells = make([][]cell, len(p.Rows))
 	for i, rv := range p.Rows {
-		p.Cells[i] = make([]Cell, len(p.Cols))
+		p.Cells[i] = make([]cell, len(p.Cols))
 		for j, cv := range p.Cols {
-			p.Cells[i][j] = Summarise(groups[[2]string{rv, cv}])
+			p.Cells[i][j] = summarise(groups[[2]string{rv, cv}])
 		}
 	}
 	return p, skipped

@@ -7,17 +7,17 @@ import (
 )
 
 func TestSummarise(t *testing.T) {
-	c := Summarise([]float64{2, 4, 4, 4, 5, 5, 7, 9})
+	c := summarise([]float64{2, 4, 4, 4, 5, 5, 7, 9})
 	// mean 5, sample sd sqrt(32/7), t(7) = 2.365 (the tables' three
 	// decimals).
 	sd := math.Sqrt(32.0 / 7)
 	if c.N != 8 || c.Mean != 5 || math.Abs(c.SD-sd) > 1e-12 || math.Abs(c.CI95/(2.365*sd/math.Sqrt(8))-1) > 3e-4 {
 		t.Errorf("got %+v", c)
 	}
-	if one := Summarise([]float64{3}); one.Mean != 3 || !math.IsNaN(one.SD) || !math.IsNaN(one.CI95) || one.N != 1 {
+	if one := summarise([]float64{3}); one.Mean != 3 || !math.IsNaN(one.SD) || !math.IsNaN(one.CI95) || one.N != 1 {
 		t.Errorf("one run: %+v", one)
 	}
-	if two := Summarise([]float64{1, 3}); math.Abs(two.CI95/12.706-1) > 1e-4 { // t(1) = 12.706, sd √2, n 2
+	if two := summarise([]float64{1, 3}); math.Abs(two.CI95/12.706-1) > 1e-4 { // t(1) = 12.706, sd √2, n 2
 		t.Errorf("two runs: %+v", two)
 	}
 }

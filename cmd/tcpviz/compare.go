@@ -104,9 +104,7 @@ func compareCommand(e *env) *cli.Command {
 			al := analyze.Align(align.v)
 			co := analyze.CompareOptions{Align: al, Time: window.Series.Time, Params: params.Params}
 			lo := analyze.CompareLoad(kind, co)
-			for k := range lo.Graphs { // as graphOf: long series are thinned for a picture
-				lo.Graphs[k].Series.Thin.Cols = picture.Plot.ThinCols(output.Format)
-			}
+			picture.Plot.Thin(output.Format, lo.Graphs)
 			loads := make([]*analyze.Loaded, len(cins))
 			failed := false
 			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
@@ -120,7 +118,7 @@ func compareCommand(e *env) *cli.Command {
 				lo := lo
 				// The main flow of either transport (a sweep's UDP runs:
 				// their iperf3 test, not its TCP control connection).
-				lo.AnyTransport = proto.v == "" && cf.Stream < 0 && filter.Expr == nil
+				lo.AnyTransport = proto.v == ""
 				lo.Select = filter.selector()
 				l, res := loadInput(e, in, cf, lo)
 				loads[i] = l
@@ -167,15 +165,11 @@ func compareCommand(e *env) *cli.Command {
 			}
 			po := picture.Plot
 			po.Facet = c.Bool("facet")
-			if po.Title == "" {
-				po.Title = g.Title + " —"
-				for i, ci := range cmp {
-					if i > 0 {
-						po.Title += " vs"
-					}
-					po.Title += " " + ci.Label
-				}
+			labels := make([]string, len(cmp))
+			for i, ci := range cmp {
+				labels[i] = ci.Label
 			}
+			po.Capture = strings.Join(labels, " vs ") // in the title
 			write := func(w io.Writer) error { return charts.WriteGraph(w, g, output.Format, po) }
 			if out == "-" {
 				if err := write(e.stdout); err != nil {
@@ -190,15 +184,11 @@ func compareCommand(e *env) *cli.Command {
 				}
 				fmt.Fprintln(e.stderr, escapeName(out))
 				to := analyze.TransferOptions{Align: al, At: at.ns, ToBytes: toBytes.n}
-				cols := charts.CompareColumnsFor(to.At, to.ToBytes)
-				t := charts.NewTable(cols)
-				for _, r := range analyze.CompareRows(cmp, to) {
-					if r.NearbyPeer {
-						fmt.Fprintf(e.stderr, "tcpviz: warning: %s: the receiver answers within a millisecond: a proxy next to the capture acknowledges the data, so delivered means acknowledged by the proxy, not by the far end\n", escapeName(r.Input))
-					}
-					charts.AddRow(t, cols, &r)
+				rows := analyze.CompareRows(cmp, to)
+				for _, w := range charts.CompareWarnings(rows) {
+					fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", w)
 				}
-				if err := t.Write(e.stdout, format); err != nil {
+				if err := charts.WriteCompare(e.stdout, format, rows, to); err != nil {
 					return err
 				}
 			}
@@ -336,19 +326,7 @@ func (e *env) compareOWD(cins []compareInput, loads []*analyze.Loaded, co analyz
 		}
 		ins = append(ins, join.OWDInput{Label: ci.label, Hop: res.Hops[0], Conn: ch, Dir: d})
 	}
-	g := join.CompareOWD(ins, co.Align == analyze.AlignFirstData)
-	if w := co.Time; w.HasMin || w.HasMax {
-		for k := range g.Series {
-			kept := g.Series[k].Points[:0]
-			for _, p := range g.Series[k].Points {
-				if (!w.HasMin || p.Time >= w.Min) && (!w.HasMax || p.Time <= w.Max) {
-					kept = append(kept, p)
-				}
-			}
-			g.Series[k].Points = kept
-		}
-	}
-	return g, nil
+	return join.CompareOWD(ins, co.Align == analyze.AlignFirstData, co.Time), nil
 }
 
 // newAlignFlag is --align, time 0 of compare's (and a sweep's) transfer

@@ -14,6 +14,7 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
+	"tcpviz/internal/units"
 	"tcpviz/internal/words"
 	"tcpviz/reassembly"
 )
@@ -34,8 +35,8 @@ type intValue struct {
 }
 
 func (f *intValue) Set(s string) error {
-	v, err := parseCount(s)
-	if errors.Is(err, errTooLarge) {
+	v, err := units.Count(s)
+	if errors.Is(err, units.ErrTooLarge) {
 		return fmt.Errorf("%q is out of range (want %d to %d)", s, f.min, f.max)
 	}
 	if err != nil {
@@ -50,69 +51,6 @@ func (f *intValue) Set(s string) error {
 
 func (f *intValue) String() string { return strconv.FormatInt(f.v, 10) }
 
-// siSuffix splits a number as typed into its digits and the multiplier
-// of its suffix: k (or K) ×1e3, M ×1e6, G ×1e9, none ×1.
-func siSuffix(s string) (string, float64) {
-	t := strings.TrimSpace(s)
-	if n := len(t); n > 1 {
-		switch t[n-1] {
-		case 'k', 'K':
-			return t[:n-1], 1e3
-		case 'M':
-			return t[:n-1], 1e6
-		case 'G':
-			return t[:n-1], 1e9
-		}
-	}
-	return t, 1
-}
-
-// errTooLarge is parseCount's error for a whole number written right but
-// too large for any count (1e30): the flag says its range.
-var errTooLarge = errors.New("too large")
-
-// parseCount reads an integer written as 1500, 8e6, 1.5k or 8M.
-func parseCount(s string) (int64, error) {
-	t, mult := siSuffix(s)
-	if v, err := strconv.ParseInt(t, 10, 64); err == nil && mult == 1 {
-		return v, nil
-	}
-	f, err := parseFinite(t)
-	f *= mult
-	switch {
-	case errors.Is(err, errTooLarge) || err == nil && math.Abs(f) > 1<<62:
-		return 0, fmt.Errorf("%q: %w", s, errTooLarge)
-	case err != nil || f != math.Trunc(f):
-		return 0, fmt.Errorf("%q is not a whole number", s)
-	}
-	return int64(f), nil
-}
-
-// Errors of parseFinite: a number that is not one (NaN), or infinite.
-var (
-	errNaN      = errors.New("is not a number")
-	errInfinite = errors.New("is not a finite number")
-)
-
-// parseFinite reads a finite real number as strconv.ParseFloat does. NaN
-// is errNaN, Inf and -Inf (however spelled) errInfinite, a number too
-// large for a float64 (1e999) errTooLarge; text that is no number at all
-// is strconv's error.
-func parseFinite(t string) (float64, error) {
-	v, err := strconv.ParseFloat(t, 64)
-	switch {
-	case errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0):
-		return 0, errTooLarge
-	case err != nil:
-		return 0, err
-	case math.IsNaN(v):
-		return 0, errNaN
-	case math.IsInf(v, 0):
-		return 0, errInfinite
-	}
-	return v, nil
-}
-
 // secondsValue is a time in seconds: 1.5, 1.5s, 600ms, 2m; within ±max.
 type secondsValue struct {
 	ns  int64
@@ -121,28 +59,11 @@ type secondsValue struct {
 }
 
 func (f *secondsValue) Set(s string) error {
-	t := strings.TrimSpace(s)
-	var d time.Duration
-	v, err := parseFinite(t)
-	switch {
-	case errors.Is(err, errNaN) || errors.Is(err, errInfinite):
-		return fmt.Errorf("%q %v (want seconds, or a duration such as 1.5s or 600ms)", s, err)
-	case errors.Is(err, errTooLarge) || err == nil && math.Abs(v) > f.max.Seconds():
-		return fmt.Errorf("%q is out of range (want at most %v)", s, f.max)
-	case err == nil:
-		d = time.Duration(math.Round(v * 1e9))
-	default:
-		if d, err = time.ParseDuration(t); err != nil {
-			return fmt.Errorf("%q is not a time (want seconds, or a duration such as 1.5s or 600ms)", s)
-		}
+	ns, err := units.Seconds(s, f.max, f.pos)
+	if err != nil {
+		return err
 	}
-	if d > f.max || d < -f.max {
-		return fmt.Errorf("%q is out of range (want at most %v)", s, f.max)
-	}
-	if f.pos && d <= 0 {
-		return fmt.Errorf("%q: want a positive time", s)
-	}
-	f.ns = int64(d)
+	f.ns = ns
 	return nil
 }
 
@@ -161,7 +82,7 @@ func (f *choiceValue) Set(s string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%q: want %s", s, orList(f.choices))
+	return fmt.Errorf("%q: want %s", s, words.Or(f.choices))
 }
 
 func (f *choiceValue) String() string { return f.v }
@@ -172,13 +93,13 @@ type numberValue struct {
 }
 
 func (f *numberValue) Set(s string) error {
-	t, mult := siSuffix(s)
-	v, err := parseFinite(t)
+	t, mult := units.SISuffix(s)
+	v, err := units.Finite(t)
 	v *= mult
 	switch {
-	case errors.Is(err, errInfinite):
+	case errors.Is(err, units.ErrInfinite):
 		return fmt.Errorf("%q %v (want 1500, 2.5, 1.5k or 8M)", s, err)
-	case errors.Is(err, errTooLarge) || err == nil && math.Abs(v) > maxNumber:
+	case errors.Is(err, units.ErrTooLarge) || err == nil && math.Abs(v) > maxNumber:
 		return fmt.Errorf("%q is out of range (want -1e18 to 1e18)", s)
 	case err != nil:
 		return fmt.Errorf("%q is not a number (want 1500, 2.5, 1.5k or 8M)", s)
@@ -247,7 +168,7 @@ type sizesValue struct {
 
 func (f *sizesValue) Set(s string) error {
 	for _, p := range strings.Split(s, ",") {
-		n, err := parseSize(p)
+		n, err := units.Size(p)
 		if err != nil {
 			return err
 		}
@@ -264,26 +185,6 @@ func (f *sizesValue) String() string {
 	return strings.Join(out, ",")
 }
 
-// parseSize reads a positive amount of bytes.
-func parseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	mult := int64(1)
-	for _, u := range []struct {
-		suffix string
-		f      int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"kB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}} {
-		if strings.HasSuffix(t, u.suffix) && len(t) > len(u.suffix) {
-			mult, t = u.f, strings.TrimSuffix(t, u.suffix)
-			break
-		}
-	}
-	v, err := parseCount(t)
-	if err != nil || v <= 0 || v > (1<<50)/mult {
-		return 0, fmt.Errorf("%q is not an amount of bytes (want a positive size such as 1MiB, 500KB or 65536)", s)
-	}
-	return v * mult, nil
-}
-
 // windowValue is an averaging window: a time (1s, 200ms, or seconds), or
 // a multiple of the connection's median round-trip time (rtt, 4rtt).
 type windowValue struct {
@@ -296,8 +197,8 @@ func (f *windowValue) Set(s string) error {
 	if k, ok := strings.CutSuffix(t, "rtt"); ok {
 		n := 1.0
 		if k != "" {
-			v, err := parseFinite(k)
-			if errors.Is(err, errNaN) || errors.Is(err, errInfinite) {
+			v, err := units.Finite(k)
+			if errors.Is(err, units.ErrNaN) || errors.Is(err, units.ErrInfinite) {
 				return fmt.Errorf("%q: %s %v (want a positive multiple of the RTT up to 1000: rtt, 4rtt)", s, k, err)
 			}
 			if err != nil || !(v > 0) || v > 1000 {
@@ -343,7 +244,7 @@ func secondsFlag(name string, def, max time.Duration, pos bool, usage string) (*
 
 func choiceFlag(name string, aliases []string, def string, choices []string, usage, defText string) (*cli.GenericFlag, *choiceValue) {
 	v := &choiceValue{v: def, choices: choices}
-	return &cli.GenericFlag{Name: name, Aliases: aliases, Value: v, Usage: usage + " (" + orList(choices) + ")", DefaultText: defText}, v
+	return &cli.GenericFlag{Name: name, Aliases: aliases, Value: v, Usage: usage + " (" + words.Or(choices) + ")", DefaultText: defText}, v
 }
 
 // flagGroup is one kind of flag: its declarations, and the parse that
@@ -407,7 +308,7 @@ func (f *connFlags) parse(c *cli.Context) error {
 }
 
 // maxSeconds bounds times given on the command line (about 31 years).
-const maxSeconds = 1e9 * time.Second
+const maxSeconds = units.MaxSeconds
 
 // windowFlags choose a window on the connection and how numbers are shown.
 type windowFlags struct {
@@ -548,39 +449,35 @@ func (f *pictureFlags) parse(c *cli.Context) error {
 func (f *pictureFlags) checkHide(valid []string) error {
 	for _, h := range f.Hide {
 		if !slices.Contains(valid, h) {
-			return usagef("--hide %q: no such series in this graph (want %s)", h, orList(valid))
+			return usagef("--hide %q: no such series in this graph (want %s)", h, words.Or(valid))
 		}
 	}
 	return nil
 }
 
 // apply sets the y bounds asked for on g and leaves out the hidden series.
-func (f *pictureFlags) apply(g *analyze.Graph) {
-	z := f.Zoom
-	if z.HasYMin {
-		g.Zoom.YMin, g.Zoom.HasYMin = z.YMin, true
-	}
-	if z.HasYMax {
-		g.Zoom.YMax, g.Zoom.HasYMax = z.YMax, true
-	}
-	g.Hide(f.Hide)
-}
+func (f *pictureFlags) apply(g *analyze.Graph) { charts.Adjust(g, f.Zoom, f.Hide) }
 
 // outputFlags name where a graph goes: one file (-o, whose extension
 // picks the format; - for CSV on standard output) or a directory for
 // derived names.
 type outputFlags struct {
 	dirUsage string
+	dirOnly  bool // --out-dir alone (report: a folder per input)
 	Output   string
 	Format   charts.GraphFormat // of Output
 	OutDir   string
 }
 
 func (f *outputFlags) flags() []cli.Flag {
+	dir := &cli.StringFlag{Name: "out-dir", Value: ".", Usage: f.dirUsage}
+	if f.dirOnly {
+		return []cli.Flag{dir}
+	}
 	return []cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"},
 			Usage: "file to write; its extension picks the format: .png .svg .pdf, or the plotted points as .csv .json; - writes CSV to standard output"},
-		&cli.StringFlag{Name: "out-dir", Value: ".", Usage: f.dirUsage},
+		dir,
 	}
 }
 
@@ -597,18 +494,27 @@ func (f *outputFlags) parse(c *cli.Context) error {
 			return err
 		}
 	}
-	switch {
-	case f.Output == "-":
-		f.Format = charts.PointsCSV
-	case f.Output != "":
-		ext := strings.TrimPrefix(extOf(f.Output), ".")
-		g, err := charts.ParseGraphFormat(ext)
+	if f.Output != "" {
+		g, err := graphFormat(f.Output)
 		if err != nil {
-			return usagef("-o %s: unknown output format (want .png, .svg, .pdf, .csv or .json)", f.Output)
+			return err
 		}
 		f.Format = g
 	}
 	return nil
+}
+
+// graphFormat is the format of a graph written to -o out: its points as
+// CSV for -, else as its extension says.
+func graphFormat(out string) (charts.GraphFormat, error) {
+	if out == "-" {
+		return charts.PointsCSV, nil
+	}
+	g, err := charts.ParseGraphFormat(strings.TrimPrefix(extOf(out), "."))
+	if err != nil {
+		return "", usagef("-o %s: unknown output format (want .png, .svg, .pdf, .csv or .json)", out)
+	}
+	return g, nil
 }
 
 // tableFlags choose a table's format.
@@ -686,19 +592,8 @@ func (f *tableOutFlags) parse(c *cli.Context) error {
 func (f *tableOutFlags) format(tf *tableFlags, terminal bool) (charts.TableFormat, error) {
 	format := tf.Format
 	if format == "" && f.Output != "" && f.Output != "-" {
-		switch strings.ToLower(extOf(f.Output)) {
-		case ".csv":
-			format = charts.CSV
-		case ".json":
-			format = charts.JSON
-		case ".ndjson", ".jsonl":
-			format = charts.NDJSON
-		case ".txt":
-			format = charts.TextTable
-		case ".parquet":
-			format = charts.ParquetFormat
-		case "":
-		default:
+		var ok bool
+		if format, ok = charts.TableFormatOf(extOf(f.Output)); !ok {
 			return "", usagef("-o %s: unknown table format %q (want .csv .json .ndjson .txt .parquet, or --format)", escapeName(f.Output), extOf(f.Output))
 		}
 	}
@@ -738,64 +633,46 @@ func (f *jobsFlags) parse(*cli.Context) error {
 // shared flags, declared per command name (compare takes those of the
 // graphs it overlays).
 type graphParamFlags struct {
-	command             string
-	style, sampling, by *choiceValue
-	window              *windowValue
-	segments            *intValue
-	Spec                analyze.GraphSpec
-	Params              analyze.GraphParams
-}
-
-func (f *graphParamFlags) tputFlags() []cli.Flag {
-	f.window = &windowValue{ns: int64(time.Second)}
-	s, sv := intFlag("segments", nil, 0, 2, 1<<20, "average over the last N segments instead (like tcptrace)", "")
-	f.segments = sv
-	return []cli.Flag{
-		&cli.GenericFlag{Name: "window", Value: f.window, DefaultText: "1s",
-			Usage: "averaging window (like Wireshark): 1s, 200ms, seconds (at least 1µs), or rtt / 4rtt for one or four median round-trip times"},
-		s,
-		&cli.BoolFlag{Name: "bins", Usage: "fixed bins of the window's width, drawn as steps, instead of a moving average"},
-	}
-}
-
-func (f *graphParamFlags) samplingFlag() cli.Flag {
-	sm, sv := choiceFlag("sampling", nil, string(analyze.SampleAck), []string{string(analyze.SampleAck), string(analyze.SampleKarn), string(analyze.SampleTimestamps)},
-		"ack: Wireshark's ack_rtt; karn: tcptrace's samples (Karn's rule), as karn_rtt_* summarise them; timestamps: TSval/TSecr echo", "")
-	f.sampling = sv
-	return sm
+	command  string
+	choices  map[string]*choiceValue // by parameter name
+	window   *windowValue
+	segments *intValue
+	Spec     analyze.GraphSpec
+	Params   analyze.GraphParams
 }
 
 // flags are the parameter flags of f's command: those its registry
-// entry names (analyze.GraphSpec.Params), compare's every graph's.
+// entry has (analyze.GraphSpec.Params), compare's those of every graph
+// marked for it.
 func (f *graphParamFlags) flags() []cli.Flag {
-	params := []string{"window", "sampling"}
-	if f.command != "compare" {
-		params = nil
-		for _, g := range analyze.Graphs() {
-			if g.Command == f.command && g.Params != nil {
-				params = g.Params
-				break
+	var params []analyze.ParamSpec
+	for _, g := range analyze.Graphs() {
+		switch {
+		case f.command == "compare":
+			for _, p := range g.Params {
+				if p.Compare {
+					params = append(params, p)
+				}
 			}
+		case g.Command == f.command && g.Params != nil && params == nil:
+			params = g.Params
 		}
 	}
+	f.choices = map[string]*choiceValue{}
 	var out []cli.Flag
 	for _, p := range params {
-		switch p {
-		case "style":
-			fl, v := choiceFlag("style", nil, "tcptrace", []string{"tcptrace", "stevens"}, "tcptrace: segments, ACK and window lines, SACK, events; stevens: segment start against time", "")
-			f.style = v
+		if p.Choices != nil {
+			fl, v := choiceFlag(p.Name, nil, p.Default, p.Choices, p.Help, "")
+			f.choices[p.Name] = v
 			out = append(out, fl)
-		case "window":
-			out = append(out, f.tputFlags()...)
-		case "by":
-			by, bv := choiceFlag("by", nil, "time", []string{"time", "seq"}, "x axis: the measured segment's send time, or its sequence number", "")
-			f.by = bv
-			out = append(out, by)
-		case "sampling":
-			out = append(out, f.samplingFlag())
-		default:
-			panic("graph parameter " + p + " has no flag") // a registry entry names one cmd does not know
+			continue
 		}
+		// The averaging window of the throughput.
+		f.window = &windowValue{} // unset: analyze's default, one second
+		s, sv := intFlag("segments", nil, 0, 2, 1<<20, "average over the last N segments instead (like tcptrace)", "")
+		f.segments = sv
+		out = append(out, &cli.GenericFlag{Name: p.Name, Value: f.window, DefaultText: "1s", Usage: p.Help}, s,
+			&cli.BoolFlag{Name: "bins", Usage: "fixed bins of the window's width, drawn as steps, instead of a moving average"})
 	}
 	return out
 }
@@ -803,8 +680,8 @@ func (f *graphParamFlags) flags() []cli.Flag {
 func (f *graphParamFlags) parse(c *cli.Context) error {
 	if f.command != "compare" {
 		style := ""
-		if f.style != nil {
-			style = f.style.v
+		if v := f.choices["style"]; v != nil {
+			style = v.v
 		}
 		spec, err := analyze.GraphOf(f.command, style)
 		if err != nil {
@@ -821,14 +698,11 @@ func (f *graphParamFlags) parse(c *cli.Context) error {
 			f.Params.Throughput.Segments = int(f.segments.v)
 		}
 	}
-	if f.sampling != nil {
-		f.Params.RTT = analyze.RTTOptions{Sampling: analyze.RTTSampling(f.sampling.v)}
+	if v := f.choices["sampling"]; v != nil {
+		f.Params.RTT = analyze.RTTOptions{Sampling: analyze.RTTSampling(v.v)}
 	}
-	if f.by != nil {
-		f.Params.RTT.BySeq = f.by.v == "seq"
+	if v := f.choices["by"]; v != nil {
+		f.Params.RTT.BySeq = v.v == "seq"
 	}
 	return nil
 }
-
-// orList joins words as "a, b or c".
-func orList(ws []string) string { return words.Or(ws) }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"tcpviz/internal/units"
 )
 
 // TestEveryFlagValidatedOnce: every command × every flag that takes a
@@ -108,13 +110,13 @@ func TestPictureSizeLimits(t *testing.T) {
 // TestNumbersAsTyped: counts accept 8e6 and suffixes, times accept units.
 func TestNumbersAsTyped(t *testing.T) {
 	for in, want := range map[string]int64{"8e6": 8e6, "8M": 8e6, "1.5k": 1500, "12": 12, "-4": -4} {
-		if got, err := parseCount(in); err != nil || got != want {
-			t.Errorf("parseCount(%q) = %d, %v; want %d", in, got, err, want)
+		if got, err := units.Count(in); err != nil || got != want {
+			t.Errorf("units.Count(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"", "1.5", "x", "8e30", "1..2"} {
-		if _, err := parseCount(in); err == nil {
-			t.Errorf("parseCount(%q) accepted", in)
+		if _, err := units.Count(in); err == nil {
+			t.Errorf("units.Count(%q) accepted", in)
 		}
 	}
 	for in, want := range map[string]int64{"1.5": 1.5e9, "600ms": 6e8, "2s": 2e9, "0": 0} {

@@ -3,17 +3,8 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"tcpviz/analyze"
 	"tcpviz/charts"
 )
-
-var flowsSpec = tableSpec[charts.FlowRow]{
-	schema: charts.FlowsColumns,
-	file:   func(r *charts.FlowRow) string { return r.File },
-	flowRows: func(file string, fr *analyze.FlowResult, add func(*charts.FlowRow)) {
-		add(&charts.FlowRow{File: file, Flow: fr})
-	},
-}
 
 func flowsCommand(e *env) *cli.Command {
 	return tableCommand(e, &cli.Command{
@@ -24,5 +15,5 @@ func flowsCommand(e *env) *cli.Command {
 			"Fragmented UDP datagrams are reassembled. Flows recognised as iperf3 UDP tests get the app_* columns,\n" +
 			"computed as iperf3's receiver does (from a receiver-side capture they match its report).\n" +
 			"--columns lists every column with its unit and meaning.",
-	}, flowsSpec)
+	}, charts.FlowsTable)
 }

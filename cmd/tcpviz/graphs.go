@@ -1,9 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -142,50 +142,30 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	}
 	var l *analyze.Loaded
 	var res fileResult
-	o := req.window.Series
-	// A picture shows at most a few points per pixel column of a series:
-	// long series are thinned as they are built.
-	o.Thin.Cols = charts.PlotOptions{Width: req.picture.Plot.Width}.ThinCols(req.output.Format)
+	qs := []analyze.GraphRequest{{Spec: req.params.Spec, Series: req.window.Series, Params: req.params.Params}}
+	req.picture.Plot.Thin(req.output.Format, qs)
+	q := qs[0]
 	switch {
 	case in.udp:
 		l, res = loadUDPInput(e, in, in.udpFlow)
 	case req.proto.v == "udp":
 		l, res = loadUDPInput(e, in, req.conn.Stream)
 	default:
-		// The main flow of either transport unless -s or --proto tcp.
-		l, res = loadInput(e, in, req.conn, analyze.LoadOptions{AnyTransport: req.proto.v == "" && req.filter.Expr == nil, Select: req.filter.selector(),
-			Graphs: []analyze.GraphRequest{{Spec: req.params.Spec, Series: o, Params: req.params.Params}}})
+		// The main flow of either transport unless -s, --filter or --proto tcp.
+		l, res = loadInput(e, in, req.conn, analyze.LoadOptions{AnyTransport: req.proto.v == "", Select: req.filter.selector(),
+			Graphs: []analyze.GraphRequest{q}})
 	}
 	if l == nil {
 		return res
 	}
-	if l.UDP && !req.params.Spec.UDP {
-		why := " (the capture's main flow; --proto tcp draws the busiest TCP connection's)"
-		if in.udp || req.proto.v == "udp" {
-			why = ""
-		}
-		res.err = prefixErr(in, fmt.Errorf("UDP flow %d (%s → %s) has no ACKs: no %s to draw%s",
-			l.Conn.Stream, l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, strings.ToLower(req.params.Spec.Title), why))
-		return res
+	g, warnings, err := charts.ConnGraph(l, q, req.picture.Zoom, req.picture.Hide)
+	if errors.Is(err, charts.ErrNoACKs) && !in.udp && req.proto.v != "udp" {
+		err = fmt.Errorf("%w (the capture's main flow; --proto tcp draws the busiest TCP connection's)", err)
 	}
-	o.Conn, o.Dir = l.Conn, l.Dir
-	var g *analyze.Graph
-	if len(l.Graphs) > 0 {
-		g = l.Graphs[0]
-	} else {
-		g = req.params.Spec.Draw(l.Records, o, req.params.Params)
-	}
-	g.UDP = l.UDP
-	g.Notes = append(g.Notes, l.GraphNotes()...)
-	req.picture.apply(g)
-	for _, w := range g.Warnings {
+	for _, w := range warnings {
 		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): %s", in.display(), l.Conn.Stream, l.Dir, w))
 	}
-	if v := l.Stats[l.Dir].Path.Vantage; g.Kind == analyze.GraphCwnd && v != analyze.VantageSender {
-		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): the congestion window is estimated from a sender-side capture; this one is %s: the line is the data that reached it over each round trip (the sender's flight one one-way delay earlier), not the window the sender allowed",
-			in.display(), l.Conn.Stream, l.Dir, charts.VantagePhrase(v, "the path")))
-	}
-	if err := emptyWindow(g, o, l); err != nil {
+	if err != nil {
 		res.err = prefixErr(in, err)
 		return res
 	}
@@ -222,19 +202,6 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	}
 	res.lines = append(res.lines, escapeName(path))
 	return res
-}
-
-// emptyWindow is the error of a graph left empty by the time or sequence
-// window asked for: valid flags that select nothing in this input.
-func emptyWindow(g *analyze.Graph, o analyze.SeriesOptions, l *analyze.Loaded) error {
-	if g.Points() > 0 || !o.Time.Set() && !o.Seq.Set() {
-		return nil
-	}
-	if !o.Time.Set() {
-		return fmt.Errorf("stream %d (%s): nothing to draw in the sequence window asked for", l.Conn.Stream, l.Dir)
-	}
-	return fmt.Errorf("stream %d (%s): nothing to draw in the window asked for (the connection lasts %s s)",
-		l.Conn.Stream, l.Dir, charts.FormatSeconds(l.Conn.Duration()))
 }
 
 // captureTitle is how a capture is named in a graph's title.

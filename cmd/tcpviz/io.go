@@ -19,7 +19,7 @@ func ioCommand(e *env) *cli.Command {
 	filter := &filterFlags{rows: true}
 	interval, iv := secondsFlag("interval", time.Second, maxSeconds, true, "width of each interval (1s, 100ms)")
 	top, tv := intFlag("top", nil, 8, 0, 1000, "how many flows, those that carried the most payload, are named; the others are summed as other (0: all)", "")
-	graph, gv := choiceFlag("graph", nil, analyze.IOStacked, []string{analyze.IOStacked, analyze.IOLines, analyze.IOFairness},
+	graph, gv := choiceFlag("graph", nil, charts.IOStacked, []string{charts.IOStacked, charts.IOLines, charts.IOFairness},
 		"the figure (-o .png .svg .pdf): every flow's throughput stacked, a line per flow, or Jain's fairness index over time", "")
 	return &cli.Command{
 		Name:  "io",
@@ -54,7 +54,8 @@ func ioCommand(e *env) *cli.Command {
 			if filter.Expr != nil {
 				matched = new(atomic.Int64)
 				keep = func(fr *analyze.FlowResult) bool {
-					ok := filter.Expr.Match(&reassembly.FlowView{A: fr.Src, B: fr.Dst, Sent: [2]bool{fr.Packets[0] > 0, fr.Packets[1] > 0}, Proto: analyze.ProtoName(fr.Proto), Stream: fr.Flow})
+					v := fr.View()
+					ok := filter.Expr.Match(&v)
 					if ok {
 						matched.Add(1)
 					}
@@ -80,22 +81,11 @@ func ioCommand(e *env) *cli.Command {
 				failed = e.printResult(r) || failed
 			})
 			done()
-			write := func(w io.Writer) error {
-				rw := charts.NewRowWriter(w, format, charts.IOColumns.Docs())
-				for i, r := range results {
-					if r == nil {
-						continue
-					}
-					for b := range r.Bins {
-						for j := range r.Flows {
-							if err := rw.WriteRow(charts.IOColumns.Row(&charts.IORow{File: ins[i].name, IO: r, Bin: &r.Bins[b], Flow: j})); err != nil {
-								return err
-							}
-						}
-					}
-				}
-				return rw.Close()
+			files := make([]string, len(ins))
+			for i, in := range ins {
+				files[i] = in.name
 			}
+			write := func(w io.Writer) error { return charts.WriteIO(w, format, files, results) }
 			if figure != "" {
 				r := results[0]
 				if r == nil {
@@ -104,12 +94,10 @@ func ioCommand(e *env) *cli.Command {
 				if len(r.Bins) == 0 {
 					return fmt.Errorf("io: %s: no flow carried payload%s", ins[0].display(), map[bool]string{true: " that --filter matches", false: ""}[filter.Expr != nil])
 				}
-				g := analyze.IOGraph(r, gv.v)
+				g := charts.IOGraph(r, gv.v)
 				picture.apply(g)
 				po := picture.Plot
-				if po.Title == "" {
-					po.Title = g.Title + " — " + captureTitle(ins[0])
-				}
+				po.Capture = captureTitle(ins[0])
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, figure, po) }
 			}
 			if err := e.writeOutput(of.Output, ins, write); err != nil {

@@ -4,19 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"tcpviz/analyze"
 	"tcpviz/analyze/join"
 	"tcpviz/charts"
-	"tcpviz/internal/words"
-	"tcpviz/reassembly"
 )
 
 func joinCommand(e *env) *cli.Command {
@@ -46,18 +42,14 @@ func joinCommand(e *env) *cli.Command {
 			}
 			var gformat charts.GraphFormat
 			if graph.v != "" {
-				switch of.Output {
-				case "":
+				if of.Output == "" {
 					return usagef("join --graph %s: name the picture with -o (.png .svg .pdf, or .csv .json for its points; - for its points on standard output)", graph.v)
-				case "-":
-					gformat = charts.PointsCSV
-				default:
-					f, err := charts.ParseGraphFormat(strings.TrimPrefix(extOf(of.Output), "."))
-					if err != nil {
-						return usagef("-o %s: unknown output format (want .png, .svg, .pdf, .csv or .json)", of.Output)
-					}
-					gformat = f
 				}
+				f, err := graphFormat(of.Output)
+				if err != nil {
+					return err
+				}
+				gformat = f
 			}
 			if c.Bool("columns") {
 				return charts.WriteDocs(e.stdout, charts.JoinColumns.Docs())
@@ -93,7 +85,7 @@ func joinCommand(e *env) *cli.Command {
 			if err := filter.selectJoined(res); err != nil {
 				return err
 			}
-			write := func(w io.Writer) error { return writeJoin(w, format, res) }
+			write := func(w io.Writer) error { return charts.WriteJoin(w, format, res) }
 			if gformat != "" {
 				ch, d, ok := res.Pick(conn.Stream, conn.Dir)
 				if !ok {
@@ -115,9 +107,6 @@ func joinCommand(e *env) *cli.Command {
 					fmt.Fprintf(e.stderr, "tcpviz: warning: join: %s\n", oneLine(w))
 				}
 				po := picture.Plot
-				if po.Title == "" {
-					po.Title = charts.Title(g, "")
-				}
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, gformat, po) }
 			}
 			if of.Output != "" && of.Output != "-" {
@@ -190,19 +179,8 @@ func (e *env) joinInputs(ins []input, jobs int) (*join.Result, error) {
 		}
 		return nil, err
 	}
-	for _, h := range res.Hops {
-		split := 0
-		for _, ch := range h.Conns {
-			if ch.Split {
-				split++
-			}
-		}
-		switch {
-		case split == len(h.Conns):
-			fmt.Fprintf(e.stderr, "tcpviz: warning: %s: a proxy splits every connection between the captures: no packet is in both to line the clocks up by (their times are compared as they are)\n", escapeName(h.Name()))
-		case !h.ClockOK:
-			fmt.Fprintf(e.stderr, "tcpviz: warning: %s: no packet seen at both captures in both directions: the clocks are not lined up (delays are the raw differences)\n", escapeName(h.Name()))
-		}
+	for _, w := range charts.JoinWarnings(res) {
+		fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", w)
 	}
 	if failed {
 		return res, errReported
@@ -210,34 +188,12 @@ func (e *env) joinInputs(ins []input, jobs int) (*join.Result, error) {
 	return res, nil
 }
 
-// writeJoin writes the join's rows: hop by hop, connection by connection,
-// c2s then s2c.
-func writeJoin(w io.Writer, format charts.TableFormat, res *join.Result) error {
-	rw := charts.NewRowWriter(w, format, charts.JoinColumns.Docs())
-	var row []charts.Value
-	for _, h := range res.Hops {
-		for _, ch := range h.Conns {
-			for d := range ch.Dir {
-				r := charts.JoinRow{Hop: h, Conn: ch, Dir: reassembly.Direction(d)}
-				row = charts.JoinColumns.AppendRow(row[:0], &r)
-				if err := rw.WriteRow(row); err != nil {
-					return err
-				}
-			}
-		}
-		if err := rw.EndGroup(); err != nil {
-			return err
-		}
-	}
-	return rw.Close()
-}
-
 func ladderCommand(e *env) *cli.Command {
 	picture, conn := &pictureFlags{}, newConnFlags()
 	window := &windowFlags{timeOnly: true}
 	output := &outputFlags{dirUsage: "directory for the default file name (ladder.png)"}
 	jf := &jobsFlags{}
-	packets, pv := intFlag("packets", nil, 40, 1, 100000, "draw the connection's first N packets (at the first capture)", "")
+	packets, pv := intFlag("packets", nil, join.LadderPackets, 1, 100000, "draw the connection's first N packets (at the first capture)", "")
 	filter := &filterFlags{}
 	groups := []flagGroup{conn, filter, window, picture, output, jf}
 	return &cli.Command{
@@ -260,13 +216,7 @@ func ladderCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			o := join.LadderOptions{Packets: int(pv.v)}
-			if tw := window.Series.Time; tw.HasMin || tw.HasMax {
-				o.From, o.To = tw.Min, math.MaxInt64/2
-				if tw.HasMax {
-					o.To = tw.Max
-				}
-			}
+			o := join.LadderOptions{Packets: int(pv.v), Time: window.Series.Time}
 			var g *analyze.Graph
 			var readErr error
 			if len(ins) == 1 {
@@ -312,9 +262,6 @@ func ladderCommand(e *env) *cli.Command {
 				fmt.Fprintf(e.stderr, "tcpviz: warning: ladder: %s\n", oneLine(w))
 			}
 			po := picture.Plot
-			if po.Title == "" {
-				po.Title = charts.Title(g, "")
-			}
 			out := output.Output
 			if out == "" {
 				out = filepath.Join(output.OutDir, "ladder.png")
@@ -339,10 +286,8 @@ func ladderCommand(e *env) *cli.Command {
 }
 
 // reportJoined adds to a report of A+B… the section of the joined
-// captures: the hops of the main connection (the join's rows), its
-// one-way delay across the first hop (or, split by a proxy, the proxy's
-// buffer) drawn in the page and as a picture, and its ladder.
-func (e *env) reportJoined(in input, rep *charts.Report, files *outputSet, dir string, cf connFlags, po charts.PlotOptions) error {
+// captures (charts.AddJoined) of the main connection.
+func (e *env) reportJoined(in input, rep *charts.Report, cf connFlags, po charts.PlotOptions, put charts.Put) error {
 	ins := append([]input{{name: in.path, path: in.path, regular: true}}, in.others()...)
 	caps, _, err := e.readCaptures(ins, 1)
 	if err != nil {
@@ -356,69 +301,5 @@ func (e *env) reportJoined(in input, rep *charts.Report, files *outputSet, dir s
 	if !ok {
 		return fmt.Errorf("-s %d: not in both %s", cf.Stream, res.Hops[0].Name())
 	}
-	names := make([]string, len(res.Captures))
-	for i, c := range res.Captures {
-		names[i] = c.Name
-	}
-	rc := charts.ReportConn{Stream: -1, Nav: "joined captures",
-		Label: fmt.Sprintf("%s, stream %d (%s) along %s", ch.Up.Ends(d)[0], ch.Up.Stream, d, strings.Join(names, " > "))}
-	t := charts.NewTable(charts.JoinColumns)
-	cur := ch
-	for i, h := range res.Hops {
-		if i > 0 {
-			cur = nil
-			for _, c := range h.Conns {
-				if c.Up == prevDown(res, i, ch) {
-					cur = c
-				}
-			}
-			if cur == nil {
-				break
-			}
-		}
-		for dd := range cur.Dir {
-			charts.AddRow(t, charts.JoinColumns, &charts.JoinRow{Hop: h, Conn: cur, Dir: reassembly.Direction(dd)})
-		}
-		dh := &cur.Dir[d]
-		if cur.Split {
-			rc.Facts = append(rc.Facts, charts.Fact{Label: h.Name(), Value: fmt.Sprintf("split by a proxy: it held up to %s", words.Plural(dh.ProxyBufferMax, "byte"))})
-			continue
-		}
-		rc.Facts = append(rc.Facts, charts.Fact{Label: h.Name(), Value: fmt.Sprintf("%s lost, %s reordered between; one-way delay median %.1f ms (min %.1f, p95 %.1f); queueing p95 %.1f ms; clock offset %.3f ± %.3f ms",
-			words.Plural(dh.LostData, "data segment"), words.Plural(dh.Reordered, "packet"), float64(dh.OWD.Median)/1e6, float64(dh.OWD.Min)/1e6, float64(dh.OWD.P95)/1e6, float64(dh.Queue.P95)/1e6, h.Clock.Offset/1e6, h.Clock.Err/1e6)})
-	}
-	rc.Table = t
-	var g *analyze.Graph
-	caption, file := "One-way and queueing delay across the first hop", "join-owd.png"
-	if ch.Split {
-		g, caption, file = join.ProxyGraph(res.Hops[0], ch, d), "The proxy's buffer: bytes it accepted, delivered beyond it, held", "join-proxy.png"
-	} else {
-		g = join.OWDGraph(res.Hops[0], ch, d)
-	}
-	if err := files.write(filepath.Join(dir, file), func(w io.Writer) error { return charts.WriteGraph(w, g, charts.PNG, po) }); err != nil {
-		return err
-	}
-	rc.Graphs = append(rc.Graphs, charts.NewReportGraph(g, caption, file, po.Width, po.Height))
-	if lg, err := res.Ladder(ch, join.LadderOptions{}); err == nil {
-		if err := files.write(filepath.Join(dir, "ladder.png"), func(w io.Writer) error { return charts.WriteGraph(w, lg, charts.PNG, po) }); err != nil {
-			return err
-		}
-		rc.Images = append(rc.Images, charts.ReportImage{Caption: "Ladder of the first 40 packets at " + res.Captures[0].Name + ", along every capture point", File: "ladder.png"})
-	}
-	rep.Conns = append(rep.Conns, rc)
-	return nil
-}
-
-// prevDown is, at hop i, the connection of the chain of ch that the hop
-// before leads to.
-func prevDown(res *join.Result, i int, ch *join.ConnHop) *join.Conn {
-	cur := ch
-	for k := 1; k < i; k++ {
-		for _, c := range res.Hops[k].Conns {
-			if c.Up == cur.Down {
-				cur = c
-			}
-		}
-	}
-	return cur.Down
+	return charts.AddJoined(rep, res, ch, d, po, put)
 }

@@ -109,7 +109,7 @@ func TestPacketsMatchTshark(t *testing.T) {
 }
 
 // TestPacketsFastCSV: the packets table's own fast path (charts.
-// PacketCells) writes what the schema's cells write, byte for byte, as
+// packetCells) writes what the schema's cells write, byte for byte, as
 // CSV in both the default and the spreadsheet forms and as Parquet, on
 // captures with retransmissions, SACK, duplicate ACKs and zero windows.
 func TestPacketsFastCSV(t *testing.T) {

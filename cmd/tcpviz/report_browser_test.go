@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"tcpviz/analyze"
+	"tcpviz/charts"
 	"tcpviz/scripts/pcapngcraft"
 )
 
@@ -161,7 +162,7 @@ func TestReportInBrowser(t *testing.T) {
 	// Every graph of the registry, for both connections of the capture
 	// (the main one shown), each with its canvas drawn.
 	var captions []string
-	for _, rg := range analyze.ReportGraphs() {
+	for _, rg := range charts.ReportGraphs() {
 		captions = append(captions, rg.Spec.Caption(rg.Params))
 	}
 	ps := plots()

@@ -64,8 +64,8 @@ func TestReport(t *testing.T) {
 // the report holds every point of is drawn thinned, its points are not
 // written, and a warning says where to get them.
 func TestReportThinsAHugeConnection(t *testing.T) {
-	defer func(n int) { reportPointsOver = n }(reportPointsOver)
-	reportPointsOver = 100
+	defer func(n int) { reportOptions.PointsOver = n }(reportOptions.PointsOver)
+	reportOptions.PointsOver = 100
 	dir := t.TempDir()
 	stdout, stderr, code := tcpviz(t, nil, "report", "--out-dir", dir, demoCapture)
 	if code != 0 {
@@ -140,8 +140,8 @@ func TestUDPMainFlow(t *testing.T) {
 // only (reportTableConns), says so, and keeps the rows of those with
 // graphs; summary.csv and streams.csv hold every connection.
 func TestReportTableBudget(t *testing.T) {
-	defer func(n int) { reportTableConns = n }(reportTableConns)
-	reportTableConns = 3
+	defer func(n int) { reportOptions.TableConns = n }(reportOptions.TableConns)
+	reportOptions.TableConns = 3
 	var f pcapngcraft.File
 	f.Section(false)
 	f.Interface(pcapngcraft.LinkEthernet, 0)

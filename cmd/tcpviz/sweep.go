@@ -11,6 +11,7 @@ import (
 	"tcpviz/analyze"
 	"tcpviz/analyze/sweep"
 	"tcpviz/charts"
+	"tcpviz/internal/words"
 	"tcpviz/reassembly"
 )
 
@@ -52,22 +53,21 @@ func sweepCommand(e *env) *cli.Command {
 			known := append([]string{"proto"}, pf.Names...)
 			for _, n := range cols.vs {
 				if !slices.Contains(known, n) {
-					return usagef("sweep: --cols %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", n, orList(known))
+					return usagef("sweep: --cols %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", n, words.Or(known))
 				}
 			}
 			row := c.String("rows")
 			if row == "" {
-				return usagef("sweep: --rows: name the parameter of the rows (%s)", orList(known))
+				return usagef("sweep: --rows: name the parameter of the rows (%s)", words.Or(known))
 			}
 			if !slices.Contains(known, row) {
-				return usagef("sweep: --rows %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", row, orList(known))
+				return usagef("sweep: --rows %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", row, words.Or(known))
 			}
-			m, err := parseSweepMetric(c.String("metric"))
+			m, err := charts.ParseSweepMetric(c.String("metric"))
 			if err != nil {
-				return err
+				return usagef("sweep: --metric %q: %v", c.String("metric"), err)
 			}
-			metric, unit := m.name, m.unit
-			m.align = analyze.Align(align.v)
+			metric, unit := m.Name, m.Unit
 			graph, format, err := of.figureOrTable("sweep", tf, isTerminal(e.stdout))
 			if err != nil {
 				return err
@@ -82,7 +82,7 @@ func sweepCommand(e *env) *cli.Command {
 			runs := make([]sweep.Run, len(ins))
 			failed := false
 			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
-				r, res := sweepRun(e, in, pf, m, proto.v, filter.flow())
+				r, res := sweepRun(e, in, pf, m, analyze.Align(align.v), proto.v, filter.flow())
 				runs[i] = r
 				return res
 			})
@@ -97,18 +97,7 @@ func sweepCommand(e *env) *cli.Command {
 			if len(pv.Rows) == 0 {
 				return fmt.Errorf("sweep: no capture to aggregate")
 			}
-			write := func(w io.Writer) error {
-				if format == charts.TextTable {
-					return charts.SweepText(&pv, row, metric, unit).Write(w, charts.TextTable)
-				}
-				rw := charts.NewRowWriter(w, format, charts.SweepDocs(&pv, row, metric, unit))
-				for i := range pv.Rows {
-					if err := rw.WriteRow(charts.SweepRow(&pv, i)); err != nil {
-						return err
-					}
-				}
-				return rw.Close()
-			}
+			write := func(w io.Writer) error { return charts.WriteSweep(w, format, &pv, row, metric, unit) }
 			if graph != "" {
 				rowUnit := ""
 				for _, p := range pf.Patterns {
@@ -120,9 +109,6 @@ func sweepCommand(e *env) *cli.Command {
 				picture.apply(g)
 				po := picture.Plot
 				po.LogX = c.Bool("log-x")
-				if po.Title == "" {
-					po.Title = g.Title
-				}
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, graph, po) }
 			}
 			if err := e.writeOutput(of.Output, ins, write); err != nil {
@@ -136,57 +122,10 @@ func sweepCommand(e *env) *cli.Command {
 	}
 }
 
-// sweepMetric is what a sweep aggregates: a number column of summary or
-// flows, or one of compare's (bytes delivered at a time, the time to an
-// amount within the transfer: at and to set).
-type sweepMetric struct {
-	name, unit string
-	at, to     []int64
-	align      analyze.Align // time 0 of at and to
-}
-
-// parseSweepMetric reads --metric: a summary or flows column,
-// delivered_<time>_bytes, time_to_<size>_within_s (or time_to_<size>_s,
-// or time_to_bytes=<size>).
-func parseSweepMetric(s string) (sweepMetric, error) {
-	if unit, ok := charts.SweepMetricUnit(s); ok {
-		return sweepMetric{name: s, unit: unit}, nil
-	}
-	size, ok := strings.CutPrefix(s, "time_to_bytes=")
-	if !ok {
-		if rest, ok2 := strings.CutPrefix(s, "time_to_"); ok2 {
-			if size, ok = strings.CutSuffix(rest, "_within_s"); !ok {
-				size, ok = strings.CutSuffix(rest, "_s")
-			}
-		}
-	}
-	if ok {
-		n, err := parseSize(size)
-		if err != nil {
-			return sweepMetric{}, usagef("sweep: --metric %q: %v", s, err)
-		}
-		return sweepMetric{name: charts.TimeToColumn(n), unit: "s", to: []int64{n}}, nil
-	}
-	if t, ok := strings.CutPrefix(s, "delivered_"); ok {
-		if t, ok = strings.CutSuffix(t, "_bytes"); ok {
-			v := secondsValue{max: maxSeconds, pos: true}
-			if err := v.Set(t); err != nil {
-				return sweepMetric{}, usagef("sweep: --metric %q: %v", s, err)
-			}
-			return sweepMetric{name: charts.DeliveredColumn(v.ns), unit: "B", at: []int64{v.ns}}, nil
-		}
-	}
-	return sweepMetric{}, usagef("sweep: --metric %q: not a number column of summary, flows or compare (throughput_bps, rtt_median_ms, retrans_packets, app_jitter_ms, delivered_1s_bytes, time_to_bytes=1MiB, ...)", s)
-}
-
-// transfer is set for a metric of compare's, of the transfer over time.
-func (m sweepMetric) transfer() bool { return m.at != nil || m.to != nil }
-
 // sweepRun reads one capture of a sweep: its parameters from its file
 // name, its main flow (the one that carried the most payload, of proto
 // when set, of those keep keeps when set) and the metric of it.
-func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string, keep func(*reassembly.FlowView) bool) (sweep.Run, fileResult) {
-	metric := m.name
+func sweepRun(e *env, in input, pf *paramFlags, m charts.SweepMetric, align analyze.Align, proto string, keep func(*reassembly.FlowView) bool) (sweep.Run, fileResult) {
 	run := sweep.Run{File: in.name, Params: pf.Values(in.name)}
 	src, err := e.newSource(in, 1)
 	if err != nil {
@@ -197,31 +136,8 @@ func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string, kee
 	if err != nil {
 		return run, fileResult{err: prefixErr(in, err)}
 	}
-	var main *analyze.FlowResult
-	conns := map[int]analyze.ConnResult{}
-	out, err := analyze.Run(r, analyze.RunOptions{Analyze: true, Keep: -1,
-		OnConn: func(cr *analyze.ConnResult) { conns[cr.Info.Stream] = *cr },
-		OnFlow: func(f *analyze.FlowResult) {
-			name := analyze.ProtoName(f.Proto)
-			if name != "tcp" && name != "udp" || proto != "" && name != proto {
-				return
-			}
-			if keep != nil && !keep(&reassembly.FlowView{A: f.Src, B: f.Dst, Sent: [2]bool{f.Packets[0] > 0, f.Packets[1] > 0}, Proto: name, Stream: f.Flow}) {
-				return
-			}
-			if main == nil || f.Bytes[0]+f.Bytes[1] > main.Bytes[0]+main.Bytes[1] {
-				cp := *f
-				if f.App != nil {
-					app := *f.App
-					cp.App = &app
-				}
-				main = &cp
-			}
-		}})
-	var res fileResult
-	if out != nil {
-		res.warnings = warningsOf(in, out.Warnings)
-	}
+	main, st, warnings, err := sweep.MainFlow(r, proto, keep)
+	res := fileResult{warnings: warningsOf(in, warnings)}
 	if err != nil {
 		res.err = prefixErr(in, err)
 	}
@@ -235,18 +151,8 @@ func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string, kee
 		return run, res
 	}
 	run.Params["proto"] = analyze.ProtoName(main.Proto)
-	var st *analyze.DirStats
-	if main.Proto == reassembly.ProtoTCP {
-		if cr, ok := conns[main.Flow]; ok {
-			d := reassembly.C2S
-			if cr.Info.Bytes[reassembly.S2C] > cr.Info.Bytes[reassembly.C2S] {
-				d = reassembly.S2C
-			}
-			st = &cr.Stats[d]
-		}
-	}
-	if !m.transfer() {
-		run.Value, run.OK = charts.SweepMetric(metric, main, st)
+	if !m.Transfer() {
+		run.Value, run.OK = m.Of(main, st)
 		return run, res
 	}
 	if main.Proto != reassembly.ProtoTCP {
@@ -257,12 +163,6 @@ func sweepRun(e *env, in input, pf *paramFlags, m sweepMetric, proto string, kee
 	if l == nil {
 		return run, lres
 	}
-	t := analyze.Summarize(l, analyze.TransferOptions{Align: m.align, At: m.at, ToBytes: m.to})
-	switch {
-	case m.at != nil:
-		run.Value, run.OK = float64(t.Delivered[0]), true
-	default:
-		run.Value, run.OK = float64(t.TimeTo[0])/1e9, t.HasTimeTo[0]
-	}
+	run.Value, run.OK = m.OfTransfer(analyze.Summarize(l, analyze.TransferOptions{Align: align, At: m.At, ToBytes: m.To}))
 	return run, res
 }

@@ -13,92 +13,28 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"tcpviz/analyze"
 	"tcpviz/charts"
 	"tcpviz/internal/batch"
 	"tcpviz/reassembly"
 )
 
-// tableSpec is what differs between the table commands: the schema and
-// how one connection becomes rows.
+// tableSpec is a table command's table (charts.TableKind) and this
+// run's choices of it.
 type tableSpec[R any] struct {
-	analyze bool // the rows need the per-packet analysis
-	schema  charts.Schema[R]
-	// file is the capture a row is of (its param_ columns).
-	file func(*R) string
-	// terminal, if set, are the columns a text table shows when no
-	// --fields are named (a table too wide to read otherwise).
-	terminal []string
-	// csvRow, if set, makes how rows are streamed as CSV (else
-	// schema.WriteCSV).
-	csvRow func(cw *charts.CSVWriter) func(*R) error
-	// cells, if set, writes a row of every column to the formats that
-	// take cells (charts.CellRows: CSV, Parquet) without making its
-	// Values; csvRow comes first for CSV.
-	cells func(c charts.Cells, r *R) error
-	rows  func(file string, cr *analyze.ConnResult, add func(*R))
-	// flowRows, when set instead of rows, makes one table of the flows of
-	// every transport (flows.go).
-	flowRows func(file string, fr *analyze.FlowResult, add func(*R))
+	charts.TableKind[R]
 	// times is how CSV writes times (--time-format).
 	times charts.TimeFormat
 	// filter, when set, keeps the connections and flows it matches
 	// (--filter); matched counts them.
 	filter  reassembly.Filter
 	matched *atomic.Int64
-	// segRow, when set instead of rows, makes one row per TCP segment,
-	// in capture order, with its analysis (packets), into row; start is
-	// the capture's first segment's time.
-	segRow func(row *R, file string, start int64, c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo)
-	// hold, if set, stands between segRow's rows and their writing (a
-	// verdict known later: charts.PacketHold); flush passes on the rest.
-	hold func(emit func(*R)) (add func(*R), flush func())
-}
-
-var streamsSpec = tableSpec[charts.StreamRow]{
-	schema: charts.StreamsColumns,
-	file:   func(r *charts.StreamRow) string { return r.File },
-	rows: func(file string, cr *analyze.ConnResult, add func(*charts.StreamRow)) {
-		add(&charts.StreamRow{File: file, Info: cr.Info})
-	},
-}
-
-var summarySpec = tableSpec[charts.SummaryRow]{
-	analyze:  true,
-	schema:   charts.SummaryColumns,
-	file:     func(r *charts.SummaryRow) string { return r.File },
-	terminal: charts.SummaryReadable,
-	csvRow: func(cw *charts.CSVWriter) func(*charts.SummaryRow) error {
-		m := charts.NewSummaryMemo()
-		return func(r *charts.SummaryRow) error { return m.WriteCSV(cw, charts.SummaryColumns, r) }
-	},
-	rows: func(file string, cr *analyze.ConnResult, add func(*charts.SummaryRow)) {
-		for d := range cr.Stats {
-			add(&charts.SummaryRow{File: file, Stats: &cr.Stats[d]})
-		}
-	},
 }
 
 func streamsCommand(e *env) *cli.Command {
 	return tableCommand(e, &cli.Command{
 		Name:  "streams",
 		Usage: "list TCP connections: endpoints, start, duration, packets and bytes each way, state",
-	}, streamsSpec)
-}
-
-var packetsSpec = tableSpec[charts.PacketRow]{
-	analyze: true,
-	schema:  charts.PacketsColumns,
-	file:    func(r *charts.PacketRow) string { return r.File },
-	segRow: func(row *charts.PacketRow, file string, start int64, c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo) {
-		row.File, row.Stream, row.Start, row.Rec = file, c.Stream, start, analyze.NewRecord(seg, info)
-		row.Proved = info.Proved
-	},
-	hold: func(emit func(*charts.PacketRow)) (func(*charts.PacketRow), func()) {
-		h := charts.NewPacketHold(emit)
-		return h.Add, h.Flush
-	},
-	cells: charts.PacketCells,
+	}, charts.StreamsTable)
 }
 
 func packetsCommand(e *env) *cli.Command {
@@ -109,7 +45,7 @@ func packetsCommand(e *env) *cli.Command {
 			"in capture order (memory follows the live connections). The flags equal tshark's frame by frame.\n" +
 			"Several inputs are read one after the other (-j does not apply), their rows in input order.\n" +
 			"--fields picks columns; --columns lists them with their meaning.",
-	}, packetsSpec)
+	}, charts.PacketsTable)
 }
 
 func summaryCommand(e *env) *cli.Command {
@@ -119,85 +55,34 @@ func summaryCommand(e *env) *cli.Command {
 		Description: "One row per connection direction (c2s then s2c, in stream order). Counts equal tshark's\n" +
 			"tcp.analysis.* flags; rtt_* use tcp.analysis.ack_rtt; an empty cell means not measurable.\n" +
 			"--columns lists every column with its unit and meaning.",
-	}, summarySpec)
+	}, charts.SummaryTable)
 }
 
-// tableRows reads one input and hands the rows of each connection to
-// add, in stream order, as connections retire: memory follows the live
-// connections, not the capture.
+// tableRows reads one input and hands its rows to add (TableKind.Scan).
 func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 	var res fileResult
 	r, err := src.open()
 	if err != nil {
 		return fileResult{err: prefixErr(src.in, err)}
 	}
-	file := src.in.name
-	o := analyze.RunOptions{Analyze: spec.analyze, Keep: -1}
 	// keep says whether the filter keeps a flow, counting those it keeps.
-	keep := func(v reassembly.FlowView) bool {
-		if spec.filter == nil {
+	var keep func(*reassembly.FlowView) bool
+	if spec.filter != nil {
+		keep = func(v *reassembly.FlowView) bool {
+			if !spec.filter.Match(v) {
+				return false
+			}
+			spec.matched.Add(1)
 			return true
 		}
-		if !spec.filter.Match(&v) {
-			return false
-		}
-		spec.matched.Add(1)
-		return true
 	}
-	switch {
-	case spec.segRow != nil:
-		o.Analyze = true
-		if spec.hold != nil {
-			var flush func()
-			add, flush = spec.hold(add)
-			defer flush() // after Run: what was read before a failure too
-		}
-		var start int64
-		started := false // the first segment seen (its time may be 0)
-		var row R
-		kept := map[int]bool{} // by stream, while the connection lives
-		o.OnSegment = func(c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo) {
-			if !started {
-				start, started = seg.Time, true
-			}
-			if spec.filter != nil {
-				// Judged on the connection's endpoints, both ways: its
-				// packets stream out before all are seen.
-				k, ok := kept[c.Stream]
-				if !ok {
-					k = keep(reassembly.FlowView{A: c.Client, B: c.Server, Sent: [2]bool{true, true}, Proto: "tcp", Stream: c.Stream})
-					kept[c.Stream] = k
-				}
-				if !k {
-					return
-				}
-			}
-			spec.segRow(&row, file, start, c, seg, info)
-			add(&row)
-		}
-		if spec.filter != nil {
-			o.OnConn = func(cr *analyze.ConnResult) { delete(kept, cr.Info.Stream) }
-		}
-	case spec.flowRows != nil:
-		o.OnFlow = func(fr *analyze.FlowResult) {
-			if keep(reassembly.FlowView{A: fr.Src, B: fr.Dst, Sent: [2]bool{fr.Packets[0] > 0, fr.Packets[1] > 0}, Proto: analyze.ProtoName(fr.Proto), Stream: fr.Flow}) {
-				spec.flowRows(file, fr, add)
-			}
-		}
-	default:
-		o.OnConn = func(cr *analyze.ConnResult) {
-			if keep(reassembly.FlowView{A: cr.Info.Client, B: cr.Info.Server, Sent: [2]bool{cr.Info.Packets[0] > 0, cr.Info.Packets[1] > 0}, Proto: "tcp", Stream: cr.Info.Stream}) {
-				spec.rows(file, cr, add)
-			}
-		}
-	}
-	out, err := analyze.Run(r, o)
+	out, err := spec.Scan(r, src.in.name, keep, add)
 	res.warnings = warningsOf(src.in, out.Warnings)
 	if err != nil {
 		res.err = prefixErr(src.in, err)
 	} else if out.Streams+out.Flows == 0 && out.Packets > 0 {
 		what := "TCP connection"
-		if spec.flowRows != nil {
+		if spec.Flow != nil {
 			what = "IP flow"
 		}
 		res.warnings = append(res.warnings, src.in.display()+": no "+what+" in the capture")
@@ -212,7 +97,7 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 // out: with one input as connections finish (memory follows the live
 // connections), with several input by input. JSON and the text table are
 // written once every input is read.
-func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Command {
+func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cli.Command {
 	tf, jf, bf := &tableFlags{}, &jobsFlags{}, &batchFlags{}
 	of := &tableOutFlags{}
 	cmd.ArgsUsage = "CAPTURE|DIR|- ..."
@@ -224,13 +109,13 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 		&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"},
 		&cli.GenericFlag{Name: "fields", Value: fields, Usage: "only these columns, in this order (comma-separated; rtt_* or *_ms for every column matching)", DefaultText: "all"})
 	cmd.Action = func(c *cli.Context) error {
-		spec := spec // this run's: --param adds columns, --fields picks them
+		// This run's table: --param adds columns, --fields picks them.
 		if err := parseGroups(c, tf, of, jf, bf, pf, ff); err != nil {
 			return err
 		}
-		spec.schema = append(slices.Clip(spec.schema), paramColumns(pf, spec.file)...)
+		spec := tableSpec[R]{TableKind: kind.WithColumns(paramColumns(pf, kind.File))}
 		if c.Bool("columns") {
-			return charts.WriteDocs(e.stdout, spec.schema.Docs())
+			return charts.WriteDocs(e.stdout, spec.Schema.Docs())
 		}
 		if ff.Expr != nil {
 			spec.filter, spec.matched = ff.Expr, new(atomic.Int64)
@@ -245,31 +130,24 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 				spec.matched = new(atomic.Int64)
 			}
 		}
-		if len(pf.Names) > 0 {
-			spec.csvRow, spec.cells = nil, nil // the table's own fast paths write its own columns
-		}
 		spec.times = tf.Times
 		readable := false // the text table's few columns, not asked for
 		toStdout := of.Output == "" || of.Output == "-"
 		switch {
 		case len(fields.vs) == 1 && fields.vs[0] == "all":
 			fields.vs = nil
-		case len(fields.vs) == 0 && spec.terminal != nil && toStdout && tf.resolve(isTerminal(e.stdout)) == charts.TextTable:
-			fields.vs, readable = slices.Clone(spec.terminal), true
-			for _, n := range pf.Names {
-				fields.vs = append(fields.vs, "param_"+n)
-			}
+		case len(fields.vs) == 0 && spec.Terminal != nil && toStdout && tf.resolve(isTerminal(e.stdout)) == charts.TextTable:
+			fields.vs, readable = spec.Readable(), true
 		}
 		if len(fields.vs) > 0 {
-			sel, err := spec.schema.Select(fields.vs)
+			sel, err := spec.Select(fields.vs)
 			if err != nil {
 				return usagef("--fields %v", err)
 			}
 			if readable {
-				fmt.Fprintf(e.stderr, "tcpviz: the text table shows %d of the %d columns: --fields all (or -f csv) for every one, --fields a,b,c for those\n", len(sel), len(spec.schema))
+				fmt.Fprintf(e.stderr, "tcpviz: the text table shows %d of the %d columns: --fields all (or -f csv) for every one, --fields a,b,c for those\n", len(sel.Schema), len(spec.Schema))
 			}
-			// The table's own CSV fast path writes every column.
-			spec.schema, spec.csvRow, spec.cells = sel, nil, nil
+			spec.TableKind = sel
 		}
 		ins, err := e.inputsOf(c, bf, pf.args(c)...)
 		if err != nil {
@@ -323,7 +201,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, spec tableSpec[R]) *cli.Comma
 // Parquet partitions, which go to their own files). errReported says an
 // input failed after its rows were written.
 func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.TableFormat, of *tableOutFlags, jf *jobsFlags, ins []input) error {
-	cols := spec.schema.Docs()
+	cols := spec.Schema.Docs()
 	// A failed write stops the reading: the input being read ends at its
 	// next read, the others are not opened, and the write's error is the
 	// command's (what the inputs then say is moot).
@@ -363,7 +241,7 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 	// and emitted in input order, a Parquet row group each. A row per
 	// packet is never collected: several inputs are then read one after
 	// the other, each streamed, a Parquet row group (at least) each.
-	stream := (len(ins) == 1 || spec.segRow != nil) && !partitions
+	stream := (len(ins) == 1 || spec.Segment != nil) && !partitions
 	jobs := jf.Jobs
 	if stream && len(ins) > 1 {
 		jobs = 1
@@ -394,32 +272,16 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 		if partitions {
 			return writePartition(spec, src, filepath.Join(of.OutDir, bases[i]), e.guarded(ins), e.made)
 		}
-		add := func(r *R) { perInput[i] = append(perInput[i], spec.schema.Row(r)) }
+		add := func(r *R) { perInput[i] = append(perInput[i], spec.Schema.Row(r)) }
 		if stream {
-			var row []charts.Value
-			write := func(r *R) error {
-				row = spec.schema.AppendRow(row[:0], r)
-				return rw.WriteRow(row)
-			}
-			if c, ok := rw.(charts.CellRows); ok && spec.cells != nil {
-				cells := c.Cells()
-				write = func(r *R) error { return spec.cells(cells, r) }
-			}
-			if c, ok := rw.(charts.CSVRows); ok {
-				switch {
-				case spec.csvRow != nil:
-					write = spec.csvRow(c.CSV())
-				case spec.cells == nil:
-					write = func(r *R) error { return spec.schema.WriteCSV(c.CSV(), r) }
-				}
-			}
+			write := spec.Writer(rw)
 			add = func(r *R) {
 				if stdoutTTY {
 					e.bar.clear() // rows and the bar share the terminal
 				}
 				keep(write(r))
 			}
-			if spec.segRow != nil && !stdoutTTY {
+			if spec.Segment != nil && !stdoutTTY {
 				// A row per packet: written on a core of its own.
 				h := batch.New(write, func() { stopped.Store(true) }, "writing a row")
 				res := tableRows(spec, src, h.Add)
@@ -475,12 +337,11 @@ func writePartition[R any](spec tableSpec[R], src *source, dir string, all []inp
 	}
 	path := filepath.Join(dir, "part-0.parquet")
 	err := writeAtomic(path, all, func(w io.Writer) error {
-		rw := charts.NewRowWriter(w, charts.ParquetFormat, spec.schema.Docs())
-		var row []charts.Value
+		rw := charts.NewRowWriter(w, charts.ParquetFormat, spec.Schema.Docs())
+		write := spec.Writer(rw)
 		var werr error
 		res = tableRows(spec, src, func(r *R) {
-			row = spec.schema.AppendRow(row[:0], r)
-			if err := rw.WriteRow(row); werr == nil {
+			if err := write(r); werr == nil {
 				werr = err
 			}
 		})

@@ -1,0 +1,74 @@
+package charts
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"tcpviz/analyze"
+)
+
+// ErrNoACKs is ConnGraph's error for a graph a UDP flow cannot have (no
+// ACKs: no RTT, flight or window).
+var ErrNoACKs = errors.New("has no ACKs")
+
+// ConnGraph is graph q of the connection l (Load's), ready to render:
+// the one drawn while l was read, or drawn now from its records, with
+// what the connection says of its data, the y bounds z asked for and the
+// series hide names left out. Its warnings are the graph's, and that of
+// a congestion window estimated away from the sender; the error is that
+// of a UDP flow without the graph (ErrNoACKs), or of a time or sequence
+// window that leaves the graph empty.
+func ConnGraph(l *analyze.Loaded, q analyze.GraphRequest, z analyze.Zoom, hide []string) (*analyze.Graph, []string, error) {
+	if l.UDP && !q.Spec.UDP {
+		return nil, nil, fmt.Errorf("UDP flow %d (%s → %s) %w: no %s to draw",
+			l.Conn.Stream, l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, ErrNoACKs, strings.ToLower(q.Spec.Title))
+	}
+	o := q.Series
+	o.Conn, o.Dir = l.Conn, l.Dir
+	var g *analyze.Graph
+	if len(l.Graphs) > 0 {
+		g = l.Graphs[0]
+	} else {
+		g = q.Spec.Draw(l.Records, o, q.Params)
+	}
+	annotate(l, g)
+	Adjust(g, z, hide)
+	warnings := slices.Clip(g.Warnings) // appended to, not the graph's
+	if v := l.Stats[l.Dir].Path.Vantage; g.Kind == analyze.GraphCwnd && v != analyze.VantageSender {
+		warnings = append(warnings, "the congestion window is estimated from a sender-side capture; this one is "+vantagePhrase(v, "the path")+
+			": the line is the data that reached it over each round trip (the sender's flight one one-way delay earlier), not the window the sender allowed")
+	}
+	if g.Points() > 0 || !o.Time.Set() && !o.Seq.Set() {
+		return g, warnings, nil
+	}
+	if !o.Time.Set() {
+		return g, warnings, fmt.Errorf("stream %d (%s): nothing to draw in the sequence window asked for", l.Conn.Stream, l.Dir)
+	}
+	return g, warnings, fmt.Errorf("stream %d (%s): nothing to draw in the window asked for (the connection lasts %s s)",
+		l.Conn.Stream, l.Dir, FormatSeconds(l.Conn.Duration()))
+}
+
+// annotate gives g what the connection l says of its data: whether it
+// is a UDP flow's, and under its legend the ACKs of a proxy beside the
+// capture (a split connection), which make "acknowledged" and
+// "delivered" the proxy's.
+func annotate(l *analyze.Loaded, g *analyze.Graph) {
+	g.UDP = l.UDP
+	if !l.UDP && l.Stats[l.Dir].Path.NearbyPeer {
+		g.Notes = append(g.Notes, "ACKs from a proxy beside the capture (the receiver answers within a millisecond on a long path): acknowledged and delivered mean accepted by the proxy, not by the far end")
+	}
+}
+
+// Adjust sets the y bounds z asks for on g and leaves out the series
+// hide names.
+func Adjust(g *analyze.Graph, z analyze.Zoom, hide []string) {
+	if z.HasYMin {
+		g.Zoom.YMin, g.Zoom.HasYMin = z.YMin, true
+	}
+	if z.HasYMax {
+		g.Zoom.YMax, g.Zoom.HasYMax = z.YMax, true
+	}
+	g.Hide(hide)
+}

@@ -1,0 +1,232 @@
+package charts
+
+import (
+	"slices"
+	"strings"
+
+	"tcpviz/analyze"
+	"tcpviz/reassembly"
+)
+
+// TableKind is one of the tables the table commands print (streams,
+// summary, packets, flows): its columns, the few a terminal shows, how
+// the analysis's results become its rows, and the fast paths its writers
+// take (Writer).
+type TableKind[R any] struct {
+	Schema Schema[R]
+	// Terminal, if set, are the columns a text table shows when none are
+	// named (a table too wide to read otherwise).
+	Terminal []string
+	// File is the capture a row is of (its param_ columns).
+	File func(*R) string
+	// Analyze: the rows need the per-packet analysis.
+	Analyze bool
+	// One of Conn (rows of a TCP connection, as connections retire),
+	// Flow (rows of a flow of any transport) and Segment (a row per TCP
+	// segment, in capture order, into row; start is the capture's first
+	// segment's time) makes the rows.
+	Conn    func(file string, cr *analyze.ConnResult, add func(*R))
+	Flow    func(file string, fr *analyze.FlowResult, add func(*R))
+	Segment func(row *R, file string, start int64, c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo)
+	// Hold, if set, stands between Segment's rows and their writing (a
+	// verdict known later: PacketHold); flush passes on the rest.
+	Hold func(emit func(*R)) (add func(*R), flush func())
+
+	// csvRow, if set, makes how rows are streamed as CSV (else
+	// Schema.WriteCSV); cells, if set, writes a row of every column to
+	// the formats that take cells (CSV, Parquet) without making its
+	// Values; csvRow comes first for CSV. Both write Schema as declared.
+	csvRow func(cw *CSVWriter) func(*R) error
+	cells  func(c Cells, r *R) error
+}
+
+// StreamsTable is streams: a row per TCP connection.
+var StreamsTable = TableKind[StreamRow]{
+	Schema: StreamsColumns,
+	File:   func(r *StreamRow) string { return r.File },
+	Conn: func(file string, cr *analyze.ConnResult, add func(*StreamRow)) {
+		add(&StreamRow{File: file, Info: cr.Info})
+	},
+}
+
+// SummaryTable is summary: a row per connection direction.
+var SummaryTable = TableKind[SummaryRow]{
+	Analyze:  true,
+	Schema:   SummaryColumns,
+	File:     func(r *SummaryRow) string { return r.File },
+	Terminal: SummaryReadable,
+	csvRow: func(cw *CSVWriter) func(*SummaryRow) error {
+		m := newSummaryMemo()
+		return func(r *SummaryRow) error { return m.WriteCSV(cw, SummaryColumns, r) }
+	},
+	Conn: func(file string, cr *analyze.ConnResult, add func(*SummaryRow)) {
+		for d := range cr.Stats {
+			add(&SummaryRow{File: file, Stats: &cr.Stats[d]})
+		}
+	},
+}
+
+// PacketsTable is packets: a row per TCP segment, with its analysis.
+var PacketsTable = TableKind[PacketRow]{
+	Analyze: true,
+	Schema:  PacketsColumns,
+	File:    func(r *PacketRow) string { return r.File },
+	Segment: func(row *PacketRow, file string, start int64, c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo) {
+		row.File, row.Stream, row.Start, row.Rec = file, c.Stream, start, analyze.NewRecord(seg, info)
+		row.Proved = info.Proved
+	},
+	Hold: func(emit func(*PacketRow)) (func(*PacketRow), func()) {
+		h := newPacketHold(emit)
+		return h.Add, h.Flush
+	},
+	cells: packetCells,
+}
+
+// FlowsTable is flows: a row per flow of any transport.
+var FlowsTable = TableKind[FlowRow]{
+	Schema: FlowsColumns,
+	File:   func(r *FlowRow) string { return r.File },
+	Flow: func(file string, fr *analyze.FlowResult, add func(*FlowRow)) {
+		add(&FlowRow{File: file, Flow: fr})
+	},
+}
+
+// Scan reads a capture and hands its rows to add (the capture named
+// file in them), in stream order as connections retire, or in capture
+// order for a row per segment: memory follows the live connections, not
+// the capture. keep, when set, keeps the connections and flows it
+// matches (a connection's segments judged on its endpoints, both ways:
+// they stream out before all are seen). The error is the damage that
+// stopped the read; the rows read before it were given.
+func (t TableKind[R]) Scan(r *reassembly.Reader, file string, keep func(*reassembly.FlowView) bool, add func(*R)) (*analyze.RunResult, error) {
+	o := analyze.RunOptions{Analyze: t.Analyze, Keep: -1}
+	kept := func(v reassembly.FlowView) bool { return keep == nil || keep(&v) }
+	switch {
+	case t.Segment != nil:
+		o.Analyze = true
+		if t.Hold != nil {
+			var flush func()
+			add, flush = t.Hold(add)
+			defer flush() // after Run: what was read before a failure too
+		}
+		var start int64
+		started := false // the first segment seen (its time may be 0)
+		var row R
+		live := map[int]bool{} // kept, by stream, while the connection lives
+		o.OnSegment = func(c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo) {
+			if !started {
+				start, started = seg.Time, true
+			}
+			if keep != nil {
+				k, ok := live[c.Stream]
+				if !ok {
+					k = kept(reassembly.FlowView{A: c.Client, B: c.Server, Sent: [2]bool{true, true}, Proto: "tcp", Stream: c.Stream})
+					live[c.Stream] = k
+				}
+				if !k {
+					return
+				}
+			}
+			t.Segment(&row, file, start, c, seg, info)
+			add(&row)
+		}
+		if keep != nil {
+			o.OnConn = func(cr *analyze.ConnResult) { delete(live, cr.Info.Stream) }
+		}
+	case t.Flow != nil:
+		o.OnFlow = func(fr *analyze.FlowResult) {
+			if kept(fr.View()) {
+				t.Flow(file, fr, add)
+			}
+		}
+	default:
+		o.OnConn = func(cr *analyze.ConnResult) {
+			if kept(reassembly.FlowView{A: cr.Info.Client, B: cr.Info.Server, Sent: [2]bool{cr.Info.Packets[0] > 0, cr.Info.Packets[1] > 0}, Proto: "tcp", Stream: cr.Info.Stream}) {
+				t.Conn(file, cr, add)
+			}
+		}
+	}
+	return analyze.Run(r, o)
+}
+
+// Readable are the columns a text table shows when none are named: the
+// Terminal ones, then the capture's parameters (param_); nil when it
+// shows every column.
+func (t TableKind[R]) Readable() []string {
+	if t.Terminal == nil {
+		return nil
+	}
+	out := slices.Clone(t.Terminal)
+	for _, c := range t.Schema {
+		if strings.HasPrefix(c.Name, "param_") {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// WithColumns is t with the columns more after its own (the table's
+// fast paths, which write its own columns, off when there are any).
+func (t TableKind[R]) WithColumns(more Schema[R]) TableKind[R] {
+	t.Schema = append(t.Schema[:len(t.Schema):len(t.Schema)], more...)
+	if len(more) > 0 {
+		t.csvRow, t.cells = nil, nil
+	}
+	return t
+}
+
+// Select is t with only the columns names picks, in their order
+// (Schema.Select), and no fast path.
+func (t TableKind[R]) Select(names []string) (TableKind[R], error) {
+	s, err := t.Schema.Select(names)
+	if err != nil {
+		return t, err
+	}
+	t.Schema, t.csvRow, t.cells = s, nil, nil
+	return t, nil
+}
+
+// Writer is how a row of t is written to rw (NewRowWriter's, of t's
+// columns): CSV straight from the record, Parquet through its cells
+// where the table has such a path, else as Values.
+func (t TableKind[R]) Writer(rw RowWriter) func(*R) error {
+	var row []Value
+	write := func(r *R) error {
+		row = t.Schema.AppendRow(row[:0], r)
+		return rw.WriteRow(row)
+	}
+	if c, ok := rw.(cellRows); ok && t.cells != nil {
+		cells := c.Cells()
+		write = func(r *R) error { return t.cells(cells, r) }
+	}
+	if c, ok := rw.(csvRowWriter); ok {
+		switch {
+		case t.csvRow != nil:
+			write = t.csvRow(c.CSV())
+		case t.cells == nil:
+			write = func(r *R) error { return t.Schema.WriteCSV(c.CSV(), r) }
+		}
+	}
+	return write
+}
+
+// TableFormatOf is the table format a file name's extension says (.csv
+// .json .ndjson .jsonl .txt .parquet, in any case); false for another
+// extension, "" for none.
+func TableFormatOf(ext string) (TableFormat, bool) {
+	switch strings.ToLower(ext) {
+	case ".csv":
+		return CSV, true
+	case ".json":
+		return JSON, true
+	case ".ndjson", ".jsonl":
+		return NDJSON, true
+	case ".txt":
+		return TextTable, true
+	case ".parquet":
+		return ParquetFormat, true
+	case "":
+		return "", true
+	}
+	return "", false
+}

@@ -1,0 +1,125 @@
+// Package units reads numbers as people type them on a command line or
+// in a metric's name: counts with SI suffixes (8e6, 1.5k, 8M), times
+// (1.5, 1.5s, 600ms, 2m) and amounts of bytes (1MiB, 500KB, 65536).
+package units
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MaxSeconds bounds the times a command line gives (about 31 years).
+const MaxSeconds = 1e9 * time.Second
+
+// Errors of Finite and Count: a number that is not one (NaN), infinite,
+// or written right but too large for any count (1e30).
+var (
+	ErrNaN      = errors.New("is not a number")
+	ErrInfinite = errors.New("is not a finite number")
+	ErrTooLarge = errors.New("too large")
+)
+
+// SISuffix splits a number as typed into its digits and the multiplier
+// of its suffix: k (or K) ×1e3, M ×1e6, G ×1e9, none ×1.
+func SISuffix(s string) (string, float64) {
+	t := strings.TrimSpace(s)
+	if n := len(t); n > 1 {
+		switch t[n-1] {
+		case 'k', 'K':
+			return t[:n-1], 1e3
+		case 'M':
+			return t[:n-1], 1e6
+		case 'G':
+			return t[:n-1], 1e9
+		}
+	}
+	return t, 1
+}
+
+// Count reads an integer written as 1500, 8e6, 1.5k or 8M.
+func Count(s string) (int64, error) {
+	t, mult := SISuffix(s)
+	if v, err := strconv.ParseInt(t, 10, 64); err == nil && mult == 1 {
+		return v, nil
+	}
+	f, err := Finite(t)
+	f *= mult
+	switch {
+	case errors.Is(err, ErrTooLarge) || err == nil && math.Abs(f) > 1<<62:
+		return 0, fmt.Errorf("%q: %w", s, ErrTooLarge)
+	case err != nil || f != math.Trunc(f):
+		return 0, fmt.Errorf("%q is not a whole number", s)
+	}
+	return int64(f), nil
+}
+
+// Finite reads a finite real number as strconv.ParseFloat does. NaN is
+// ErrNaN, Inf and -Inf (however spelled) ErrInfinite, a number too large
+// for a float64 (1e999) ErrTooLarge; text that is no number at all is
+// strconv's error.
+func Finite(t string) (float64, error) {
+	v, err := strconv.ParseFloat(t, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0):
+		return 0, ErrTooLarge
+	case err != nil:
+		return 0, err
+	case math.IsNaN(v):
+		return 0, ErrNaN
+	case math.IsInf(v, 0):
+		return 0, ErrInfinite
+	}
+	return v, nil
+}
+
+// Seconds reads a time in seconds (1.5), or a duration (1.5s, 600ms,
+// 2m), within ±max, and positive when pos is set; in ns.
+func Seconds(s string, max time.Duration, pos bool) (int64, error) {
+	t := strings.TrimSpace(s)
+	var d time.Duration
+	v, err := Finite(t)
+	switch {
+	case errors.Is(err, ErrNaN) || errors.Is(err, ErrInfinite):
+		return 0, fmt.Errorf("%q %v (want seconds, or a duration such as 1.5s or 600ms)", s, err)
+	case errors.Is(err, ErrTooLarge) || err == nil && math.Abs(v) > max.Seconds():
+		return 0, fmt.Errorf("%q is out of range (want at most %v)", s, max)
+	case err == nil:
+		d = time.Duration(math.Round(v * 1e9))
+	default:
+		if d, err = time.ParseDuration(t); err != nil {
+			return 0, fmt.Errorf("%q is not a time (want seconds, or a duration such as 1.5s or 600ms)", s)
+		}
+	}
+	if d > max || d < -max {
+		return 0, fmt.Errorf("%q is out of range (want at most %v)", s, max)
+	}
+	if pos && d <= 0 {
+		return 0, fmt.Errorf("%q: want a positive time", s)
+	}
+	return int64(d), nil
+}
+
+// Size reads a positive amount of bytes: 1MiB, 500KB, 64KiB, 1e6 (KB,
+// MB, GB and k, M, G are ×1000; KiB, MiB, GiB ×1024).
+func Size(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		f      int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"kB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suffix) && len(t) > len(u.suffix) {
+			mult, t = u.f, strings.TrimSuffix(t, u.suffix)
+			break
+		}
+	}
+	v, err := Count(t)
+	if err != nil || v <= 0 || v > (1<<50)/mult {
+		return 0, fmt.Errorf("%q is not an amount of bytes (want a positive size such as 1MiB, 500KB or 65536)", s)
+	}
+	return v * mult, nil
+}
