@@ -16,7 +16,7 @@ func TestCwndTimeWindowSameLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, _ := LookupGraph(GraphCwnd)
+	spec, _ := lookupGraph(GraphCwnd)
 	o := SeriesOptions{Conn: l.Conn, Dir: l.Dir}
 	full := spec.Draw(l.Records, o, GraphParams{}).Lookup(SeriesCwnd)
 	valueAt := func(s *Series, ns int64) (float64, bool) {
