@@ -237,12 +237,13 @@ func (p *filterParser) primary() (Filter, error) {
 		}
 		prm.prefix = pf.Masked()
 	case "port":
+		// Port 0 is a header's value as any other (tcpdump takes it).
 		n, err := filterNumber(v)
-		if err != nil || n == 0 {
+		if err != nil {
 			if len(v) > 1 && v[0] == '0' && v[1] != 'x' && v[1] != 'X' {
-				return nil, p.errorf("port %q: want 1 to 65535 (a leading 0 makes it octal, as in tcpdump)", v)
+				return nil, p.errorf("port %q: want 0 to 65535 (a leading 0 makes it octal, as in tcpdump)", v)
 			}
-			return nil, p.errorf("port %q: want 1 to 65535", v)
+			return nil, p.errorf("port %q: want 0 to 65535 (service names are not resolved)", v)
 		}
 		prm.lo, prm.hi = uint16(n), uint16(n)
 	case "portrange":
@@ -251,7 +252,7 @@ func (p *filterParser) primary() (Filter, error) {
 		// port's: portrange 080-090 is 80 to 90.)
 		lo, e1 := strconv.ParseUint(l, 10, 16)
 		hi, e2 := strconv.ParseUint(h, 10, 16)
-		if !ok || e1 != nil || e2 != nil || lo == 0 || hi < lo {
+		if !ok || e1 != nil || e2 != nil || hi < lo {
 			return nil, p.errorf("portrange %q: want LOW-HIGH (1024-2047)", v)
 		}
 		prm.lo, prm.hi = uint16(lo), uint16(hi)

@@ -22,6 +22,8 @@ func TestFilterSyntax(t *testing.T) {
 		{"", "column 1: an empty filter"},
 		{"port 080", "column 6: port \"080\""},   // octal, as libpcap reads it: 8 is no digit
 		{"portrange 0x50-0x50", "want LOW-HIGH"}, // a range's bounds are decimal, as libpcap 1.10 reads them
+		{"port http", "service names are not resolved"},
+		{"port 65536", "want 0 to 65535"},
 	} {
 		if _, err := ParseFilter(c.expr); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%q: %v, want %q", c.expr, err, c.err)
@@ -43,7 +45,8 @@ func TestFilterMatch(t *testing.T) {
 	for _, c := range []struct {
 		expr string
 		want bool
-	}{{"port 0x1451", true}, {"port 012121", true}, {"port 05201", false}, {"portrange 05200-05202", true}, {"portrange 012120-012122", false}} {
+	}{{"port 0x1451", true}, {"port 012121", true}, {"port 05201", false}, {"portrange 05200-05202", true}, {"portrange 012120-012122", false},
+		{"port 0", false}, {"portrange 0-5201", true}} { // port 0: a header's value, as tcpdump takes it
 		e, err := ParseFilter(c.expr)
 		v := FlowView{A: a, B: b, Sent: [2]bool{true, true}, Proto: "tcp"}
 		if err != nil || e.Match(&v) != c.want {

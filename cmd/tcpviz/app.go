@@ -235,10 +235,14 @@ func flagMessage(msg string) string {
 	return msg
 }
 
-// oneLine keeps a message on one line.
+// oneLine keeps a message on one line: each line break, with the
+// indentation after it, becomes one space; other spaces stay (a value
+// quoted in it, --filter "   ", is shown as given).
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+	return strings.TrimSpace(lineBreak.ReplaceAllString(s, " "))
 }
+
+var lineBreak = regexp.MustCompile(`[ \t]*\r?\n[ \t]*`)
 
 // flagsFirst moves a command's flags before its other arguments, so that
 // `tcpviz seq in.pcap -o out.png` works like `tcpviz seq -o out.png

@@ -186,3 +186,12 @@ func TestFilterJoinLadderSweep(t *testing.T) {
 		t.Errorf("sweep --filter udp (exit %d): %q; without it (exit %d): %q", c2, header(udp), c1, header(both))
 	}
 }
+
+// TestFilterErrorShowsTheFilter: an error about a filter quotes it as
+// given, spaces and all, on one line.
+func TestFilterErrorShowsTheFilter(t *testing.T) {
+	_, stderr, code := tcpviz(t, nil, "streams", "--filter", "   ", filepath.Join(golden.Testdata(), "lossy_sll2.pcap"))
+	if code != 2 || !strings.Contains(stderr, `--filter "   ": column 1: an empty filter`) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
