@@ -6,7 +6,7 @@ package analyze
 // Linux's cwnd does not fall with the flight; it
 //   - grows in slow start while at least half of it was used
 //     (tcp_is_cwnd_limited: cwnd < 2 × max_packets_out; tcp_slow_start:
-//     by the segments each ACK of new data delivers, up to ssthresh),
+//     by the segments each ACK of new data delivers),
 //     until a loss or HyStart (hystart) ends it;
 //   - falls halfway to what was used once an RTO passed without the
 //     sender filling it (tcp_cwnd_application_limited, RFC 7661's spirit);
@@ -19,8 +19,7 @@ package analyze
 // window allowed) and the pipe measured. A loss episode ends it (reset);
 // the next burst measured after the episode starts it again.
 type openWindow struct {
-	w        int64 // the window, bytes; 0 unknown
-	ssthresh int64 // the last episode's, bytes; 0 none yet (slow start)
+	w int64 // the window, bytes; 0 unknown
 	// tcp_cwnd_validate's: the most outstanding in the current window of
 	// data (until the cumulative ACK passes usageSeq).
 	maxOut, usageSeq int64
@@ -29,7 +28,8 @@ type openWindow struct {
 	lastSend         int64 // the last data segment's time (lsndtime)
 	sent             bool
 	// ssOver: the first slow start is over (a loss episode, or HyStart),
-	// after which the window grows only as measured.
+	// after which the window grows only as measured (after a timeout the
+	// loss state's window, lossState, is drawn until the episode ends).
 	ssOver bool
 	// HyStart (CUBIC's, Linux's default): the least RTT, the round
 	// (until the cumulative ACK passes roundEnd, from roundStart), the
@@ -92,7 +92,7 @@ const initialWindow = 10
 
 // reset forgets the window: a loss episode sets it.
 func (o *openWindow) reset() {
-	*o = openWindow{ssthresh: o.ssthresh, lastSend: o.lastSend, sent: o.sent, ssOver: true}
+	*o = openWindow{lastSend: o.lastSend, sent: o.sent, ssOver: true}
 }
 
 // rto is Linux's retransmission timeout for a smoothed RTT of rtt
@@ -115,18 +115,9 @@ func (o *openWindow) send(t, out, seg, rto int64) {
 		for d := t - o.lastSend - rto; d > 0 && c > restart; d -= rto {
 			c >>= 1
 		}
-		o.raiseSsthresh()
 		o.w, o.stamp, o.used = max(c, restart), t, 0
 	}
 	o.lastSend, o.sent = t, true
-}
-
-// raiseSsthresh is tcp_current_ssthresh kept as ssthresh before the window
-// falls outside recovery: at least three quarters of it.
-func (o *openWindow) raiseSsthresh() {
-	if o.ssthresh > 0 {
-		o.ssthresh = max(o.ssthresh, o.w/2+o.w/4)
-	}
 }
 
 // burst takes the pipe measured after a burst of sends at t (the window
@@ -150,7 +141,6 @@ func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64) in
 	o.used = max(o.used, out)
 	if t-o.stamp >= rto {
 		if used := max(o.used, initialWindow*seg); used < o.w {
-			o.raiseSsthresh()
 			o.w = (o.w + used) / 2
 		}
 		o.used, o.stamp = 0, t
@@ -158,7 +148,7 @@ func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64) in
 	return o.w
 }
 
-func (o *openWindow) slowStart() bool { return !o.ssOver && (o.ssthresh == 0 || o.w < o.ssthresh) }
+func (o *openWindow) slowStart() bool { return !o.ssOver }
 
 // ack takes what an ACK newly delivered (acknowledged or SACKed), bytes,
 // and gives the window after it: slow start grows it while at least half
@@ -166,9 +156,6 @@ func (o *openWindow) slowStart() bool { return !o.ssOver && (o.ssthresh == 0 || 
 func (o *openWindow) ack(delivered int64) int64 {
 	if o.w > 0 && delivered > 0 && o.slowStart() && o.w < 2*o.maxOut {
 		o.w += delivered
-		if o.ssthresh > 0 {
-			o.w = min(o.w, o.ssthresh)
-		}
 	}
 	return o.w
 }

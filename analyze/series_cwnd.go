@@ -604,7 +604,6 @@ func (b *cwndBuilder) ackWithoutSend() {
 // measured or (guessed) not.
 func (b *cwndBuilder) emitSsthresh(v float64, guessed bool) {
 	b.pendingBasis.guessed = guessed
-	b.open.ssthresh = int64(v)
 	if b.pending {
 		p := b.pendingPoint
 		p.V[0] = v
