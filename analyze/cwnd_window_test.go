@@ -9,8 +9,9 @@ import (
 // TestCwndTimeWindowSameLine: the cwnd graph of a time window (--from,
 // --to) draws the line the whole graph has there — the state follows the
 // whole capture, only the drawing is windowed — with the step in force
-// at the window's start (a no-SACK transfer with timeouts, PRR and the
-// loss state: every rule of the line is stateful).
+// at the window's start, the last to the window's last send; a window
+// past the end draws nothing (a no-SACK transfer with timeouts, PRR and
+// the loss state: every rule of the line is stateful).
 func TestCwndTimeWindowSameLine(t *testing.T) {
 	l, err := Load(capturetest.Opener(t, "../testdata/kernel-heldout/kh_reno_nosack_q.tx.pcap.gz"), LoadOptions{Stream: -1, Dir: -1})
 	if err != nil {
@@ -48,5 +49,29 @@ func TestCwndTimeWindowSameLine(t *testing.T) {
 		if inside == 0 {
 			t.Errorf("window %v: no step of the whole graph in it", w)
 		}
+		// The line lasts to the window's last burst of sends (the sends
+		// between two ACKs), as the whole graph's to the capture's.
+		var lastBurst int64
+		afterACK := true
+		for _, r := range l.Records {
+			switch {
+			case r.Dir == l.Dir && r.Len > 0:
+				if rel := r.Time - l.Records[0].Time; afterACK && rel >= w[0] && rel <= w[1] {
+					lastBurst = r.Time
+				}
+				afterACK = false
+			case r.Dir != l.Dir && r.HasAck:
+				afterACK = true
+			}
+		}
+		if end := win.Points[len(win.Points)-1].Time; end != lastBurst {
+			t.Errorf("window %v: the line ends at %.3f s, the window's last burst is at %.3f s", w,
+				float64(end-l.Records[0].Time)/1e9, float64(lastBurst-l.Records[0].Time)/1e9)
+		}
+	}
+	// A window past the connection's end has nothing to draw.
+	o.Time = Range{Min: 1000e9, Max: 2000e9, HasMin: true, HasMax: true}
+	if s := spec.Draw(l.Records, o, GraphParams{}).Lookup(SeriesCwnd); s != nil && len(s.Points) > 0 {
+		t.Errorf("a window past the end: %d points, want none", len(s.Points))
 	}
 }

@@ -218,6 +218,9 @@ type cwndBuilder struct {
 	// (hasBefore), drawn with its first step inside (drawLine).
 	before    Point
 	hasBefore bool
+	// drawn: the last step drawn inside the time window (drawnAt: one was).
+	drawn   Point
+	drawnAt bool
 }
 
 // deferredStep is a step of the line waiting for the algorithm: its
@@ -597,6 +600,7 @@ func (b *cwndBuilder) ackWithoutSend() {
 	p := b.ackPipeAt
 	p.V[0] = float64(w)
 	b.drawLine(p)
+	b.drawnTo(p)
 	b.line, b.lineTime = w, p.Time
 }
 
@@ -691,11 +695,11 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 
 type timedValue struct{ t, v int64 }
 
-// drawLine adds a step of the cwnd line at p, and records it as drawn
-// (lastFrame, lastTime). The line follows the whole capture; where a time
-// window is drawn (--from, --to) only what it shows is drawn, the step in
-// force at its start first: the window shows the line the whole graph
-// has there.
+// drawLine adds a step of the cwnd line at p. The line follows the whole
+// capture; where a time window is drawn (--from, --to) only what it shows
+// is drawn, the step in force at its start first, and the last step drawn
+// lasts to the window's last send (see graph): the window shows the line
+// the whole graph has there.
 func (b *cwndBuilder) drawLine(p Point) {
 	if !b.f.inTime(p.Time) {
 		if r := b.f.o.Time; r.HasMin && p.Time-b.f.start < r.Min {
@@ -708,7 +712,15 @@ func (b *cwndBuilder) drawLine(p Point) {
 		b.hasBefore = false
 	}
 	b.set.add(SeriesCwnd, Steps, p)
-	b.lastFrame, b.lastTime = p.Frame, p.Time
+	b.drawn, b.drawnAt = p, true
+}
+
+// drawnTo marks p, inside the time window, as the line's last moment
+// drawn so far (lastFrame, lastTime).
+func (b *cwndBuilder) drawnTo(p Point) {
+	if b.f.inTime(p.Time) {
+		b.lastFrame, b.lastTime = p.Frame, p.Time
+	}
 }
 
 // rto is the sender's retransmission timeout as Linux sets it from the
@@ -739,7 +751,9 @@ func (b *cwndBuilder) openAck(r *Record, delivered int64) {
 	if w <= b.line || len(b.deferred) > 0 || b.line < 0 {
 		return
 	}
-	b.drawLine(Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(w)}})
+	p := Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(w)}}
+	b.drawLine(p)
+	b.drawnTo(p)
 	b.line, b.lineTime = w, r.Time
 	b.recent = append(b.recent[:0], timedValue{r.Time, w})
 }
@@ -1010,7 +1024,9 @@ func (b *cwndBuilder) partialUndo(r *Record, reenter bool) {
 	b.prrStop()
 	if prior > b.line {
 		b.resolve()
-		b.drawLine(Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(prior)}})
+		p := Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(prior)}}
+		b.drawLine(p)
+		b.drawnTo(p)
 		b.line, b.lineTime = prior, r.Time
 	}
 	b.recent = append(b.recent[:0], timedValue{r.Time, max(b.line, prior)})
@@ -1264,12 +1280,22 @@ func (b *cwndBuilder) graph() *Graph {
 	b.drawMark()
 	b.band(b.state, b.stateFrom, b.lastRec)
 	b.endHold()
-	if b.hasBefore { // no step inside the time window: the one before it holds
-		b.set.add(SeriesCwnd, Steps, b.before)
-		b.hasBefore = false
-	}
-	if b.line > 0 && b.lastTime > b.lineTime { // the lines last to the last send
-		b.drawLine(Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.line)}})
+	switch {
+	case !b.f.o.Time.Set():
+		if b.line > 0 && b.lastTime > b.lineTime { // the lines last to the last send
+			b.set.add(SeriesCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.line)}})
+		}
+	case b.lastTime > 0 && b.f.inTime(b.lastTime):
+		// A time window with sends in it: the step in force at its
+		// start if none came inside, the last step drawn to its last
+		// send. (Without a send inside, nothing: the window is empty.)
+		if b.hasBefore {
+			b.set.add(SeriesCwnd, Steps, b.before)
+			b.drawn, b.drawnAt = b.before, true
+		}
+		if b.drawnAt && b.lastTime > b.drawn.Time {
+			b.set.add(SeriesCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: b.drawn.V})
+		}
 	}
 	if b.bbrCwnd > 0 && b.lastTime > b.bbrTime {
 		b.set.add(seriesBBRCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.bbrCwnd)}})
