@@ -256,10 +256,18 @@ func cleanOnSignal(stderr io.Writer) {
 // every other input of the run (a --shard run reads a share of them, and
 // must not write over the others either).
 func (e *env) guarded(ins []input) []input {
-	if len(e.runInputs) == 0 {
-		return ins
+	out := ins
+	if len(e.runInputs) > 0 {
+		out = append(out[:len(out):len(out)], e.runInputs...)
 	}
-	return append(ins[:len(ins):len(ins)], e.runInputs...)
+	// Standard input redirected from a file (tcpviz … - < F): F is an
+	// input too, by what the file is, whatever -o calls it.
+	if f, ok := e.stdin.(*os.File); ok && slices.ContainsFunc(ins, func(in input) bool { return in.path == "" }) {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			out = append(out[:len(out):len(out)], input{name: "-", path: fmt.Sprintf("/dev/fd/%d", f.Fd())})
+		}
+	}
+	return out
 }
 
 // refuseInput returns an error when path names one of the inputs.

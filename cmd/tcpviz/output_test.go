@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"tcpviz/internal/golden"
 )
 
 func TestSafeNamesStayInTheOutputDirectory(t *testing.T) {
@@ -181,5 +184,35 @@ func TestFailedWritesLeaveNothing(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStdinFileNotOverwritten: standard input redirected from a file
+// (tcpviz window -o F - < F) is an input: -o onto it is refused, the file
+// kept, whatever its name says.
+func TestStdinFileNotOverwritten(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.csv") // a capture, named as the output
+	data, err := os.ReadFile(filepath.Join(golden.Testdata(), "lossy_sll2.pcap"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{{"window", "-o", in, "-"}, {"summary", "-o", in, "-"}} {
+		f, err := os.Open(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		code := run(append([]string{"tcpviz"}, cmd...), f, &out, &errb)
+		f.Close()
+		if code != 2 || !strings.Contains(errb.String(), "refusing to overwrite an input") {
+			t.Errorf("%v: exit %d, %q", cmd, code, errb.String())
+		}
+		if got, _ := os.ReadFile(in); !bytes.Equal(got, data) {
+			t.Fatalf("%v: the input was overwritten", cmd)
+		}
 	}
 }
