@@ -52,7 +52,7 @@ type DirInfo struct {
 	ring  *dupRing
 }
 
-const dupWindow = 4
+const dupWindow = 4 // (checkDuplicate compares the keys of 4)
 
 type dupSig struct {
 	seq, ack     uint32
@@ -69,8 +69,14 @@ type dupSig struct {
 
 type dupRing struct {
 	sig [dupWindow]dupSig
+	// key[i] is sig[i]'s sequence and ACK numbers, side by side: most
+	// packets match none, and that is told from these alone.
+	key [dupWindow]uint64
 	at  uint
 }
+
+// dupKey is the sequence and ACK numbers of a packet, for dupRing.key.
+func dupKey(seg *Segment) uint64 { return uint64(seg.Seq)<<32 | uint64(seg.Ack) }
 
 // Conn is one TCP connection: a 4-tuple from its first packet, or from a
 // SYN that reused the 4-tuple with a new initial sequence number.
@@ -816,15 +822,18 @@ func (di *DirInfo) checkDuplicate(seg *Segment) bool {
 		}
 		r = &dupRing{at: 1}
 		r.sig[0], di.first = di.first, dupSig{}
+		r.key[0] = uint64(r.sig[0].seq)<<32 | uint64(r.sig[0].ack)
 		di.ring = r
-	} else {
+	} else if k := dupKey(seg); r.key[0] == k || r.key[1] == k || r.key[2] == k || r.key[3] == k { // dupWindow of them
 		for i := range r.sig {
 			if r.sig[i].duplicatedBy(seg) {
 				return true
 			}
 		}
 	}
-	r.sig[r.at%dupWindow].set(seg) // over the oldest
+	i := r.at % dupWindow // over the oldest
+	r.sig[i].set(seg)
+	r.key[i] = dupKey(seg)
 	r.at++
 	return false
 }
