@@ -126,17 +126,34 @@ func thinCellsCount(pts []xyz, g pixelGrid, size int64) ([]xyz, []int) {
 	if len(pts) <= 1 {
 		return pts, []int{len(pts)}[:len(pts)]
 	}
+	// A cell is a column and a row; both within 2^31 (all but points
+	// clamped far outside the area), they make one int64 key, which a
+	// map looks up faster than a pair.
 	type cell struct{ c, r int64 }
-	seen := make(map[cell]int, min(len(pts), 1<<16))
+	seen := make(map[int64]int, min(len(pts), 1<<16))
+	var far map[cell]int
 	out := make([]xyz, 0, min(len(pts), 1<<16))
 	var counts []int
 	for _, p := range pts {
-		k := cell{floorDiv(g.col(p.x), size), floorDiv(g.row(p.y), size)}
-		if i, ok := seen[k]; ok {
-			counts[i]++
-			continue
+		c, r := floorDiv(g.col(p.x), size), floorDiv(g.row(p.y), size)
+		if c == int64(int32(c)) && r == int64(int32(r)) {
+			k := c<<32 | int64(uint32(r))
+			if i, ok := seen[k]; ok {
+				counts[i]++
+				continue
+			}
+			seen[k] = len(out)
+		} else {
+			if far == nil {
+				far = map[cell]int{}
+			}
+			k := cell{c, r}
+			if i, ok := far[k]; ok {
+				counts[i]++
+				continue
+			}
+			far[k] = len(out)
 		}
-		seen[k] = len(out)
 		out = append(out, p)
 		counts = append(counts, 1)
 	}
