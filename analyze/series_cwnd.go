@@ -1213,9 +1213,10 @@ func (b *cwndBuilder) settle(ev episodeEvent) {
 	case ev.settled && b.markUndone:
 		b.pending = false // undone: Linux restores ssthresh, the line keeps the last
 	case ev.settled && !b.settledAtAck:
-		// Where the receive window held the sender then, the flight
-		// measured it, not ssthresh: not a measurement.
-		held := b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge
+		// Where the receive window held the sender then, or the
+		// application (nothing more to send: a transfer's end), the
+		// flight measured it, not ssthresh: not a measurement.
+		held := b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge || b.heldKind == heldApp
 		b.emitSsthresh(float64(ev.ssthresh), held)
 	}
 	b.settledAtAck = b.settledAtAck && !ev.settled
