@@ -387,8 +387,10 @@ func (f *pictureFlags) flags() []cli.Flag {
 	theme, tv := choiceFlag("theme", nil, "default", charts.Themes, "the look: default (Wireshark's colours on a grid) or paper (a journal's figure: colour-blind and grayscale safe, every line its own dashes and markers, no grid)", "")
 	f.theme, f.fontSize, f.lineWidth = tv, &numberValue{}, &numberValue{}
 	out := []cli.Flag{w, h, &cli.StringFlag{Name: "title", Usage: "title instead of the generated one"}, theme,
-		&cli.GenericFlag{Name: "font-size", Value: f.fontSize, Usage: "size of the tick labels in points, 4 to 40 (the title, axis labels and legend scale with it)", DefaultText: "10"},
-		&cli.GenericFlag{Name: "line-width", Value: f.lineWidth, Usage: "width of every line in points, 0.1 to 20", DefaultText: "each series' own"}}
+		&cli.GenericFlag{Name: "font-size", Value: f.fontSize, DefaultText: "10",
+			Usage: fmt.Sprintf("size of the tick labels in points, %g to %g (the title, axis labels and legend scale with it)", charts.MinFontSize, charts.MaxFontSize)},
+		&cli.GenericFlag{Name: "line-width", Value: f.lineWidth, DefaultText: "each series' own",
+			Usage: fmt.Sprintf("width of every line in points, %g to %g", charts.MinLineWidth, charts.MaxLineWidth)}}
 	if !f.axes {
 		return out
 	}
@@ -412,14 +414,14 @@ func (f *pictureFlags) parse(c *cli.Context) error {
 		f.Plot.Theme = f.theme.v
 	}
 	if c.IsSet("font-size") {
-		if v := f.fontSize.v; v < 4 || v > 40 {
-			return usagef("--font-size %g: out of range (want 4 to 40 points)", v)
+		if err := charts.CheckFontSize(f.fontSize.v); err != nil {
+			return usagef("--font-size %g: %v", f.fontSize.v, err)
 		}
 		f.Plot.FontSize = f.fontSize.v
 	}
 	if c.IsSet("line-width") {
-		if v := f.lineWidth.v; v < 0.1 || v > 20 {
-			return usagef("--line-width %g: out of range (want 0.1 to 20 points)", v)
+		if err := charts.CheckLineWidth(f.lineWidth.v); err != nil {
+			return usagef("--line-width %g: %v", f.lineWidth.v, err)
 		}
 		f.Plot.LineWidth = f.lineWidth.v
 	}
