@@ -28,9 +28,6 @@ func compareCommand(e *env) *cli.Command {
 		params  = graphParamFlags{command: "compare"}
 		output  = outputFlags{dirUsage: "directory for the default graph file name (compare-<graph>.png)"}
 	)
-	kinds := append(analyze.CompareKinds(), string(join.GraphOWD))
-	graphFlag, graph := choiceFlag("graph", nil, string(analyze.CompareDelivered), kinds,
-		"what to overlay: delivered (bytes acknowledged), tput (goodput), rtt, window (bytes in flight), cwnd (estimated), seq (Stevens), or owd (one-way delay across the first hop: joined inputs A+B)", "")
 	alignFlag, align := newAlignFlag()
 	at := &durationsValue{}
 	toBytes := &sizesValue{}
@@ -47,7 +44,7 @@ func compareCommand(e *env) *cli.Command {
 			"retransmissions and where slow start ended. The path of the graph is printed on\n" +
 			"standard error.",
 		ArgsUsage: "CAPTURE[#STREAM] CAPTURE[#STREAM] ...",
-		Flags: append(groupFlags(groups...), graphFlag, alignFlag,
+		Flags: append(groupFlags(groups...), alignFlag,
 			&cli.GenericFlag{Name: "at", Value: at, DefaultText: "1s,5s,10s", Usage: "instants after time 0 for the table's delivered_<t>_bytes columns (1s,5s,500ms; repeatable)"},
 			&cli.GenericFlag{Name: "to-bytes", Value: toBytes, DefaultText: "1MiB", Usage: "amounts for the table's time_to_<n>_within_s columns: the time to the first n bytes of each transfer (1MiB,100KB; repeatable)"},
 			&cli.GenericFlag{Name: "label", Value: labels, Usage: "name of the next input in the legend and the table's label column (repeatable, in input order)"},
@@ -56,8 +53,9 @@ func compareCommand(e *env) *cli.Command {
 			if err := parseGroups(c, groups...); err != nil {
 				return err
 			}
-			kind := analyze.CompareKind(graph.v)
-			owd := graph.v == string(join.GraphOWD)
+			graph := params.choices["graph"].v
+			kind := analyze.CompareKind(graph)
+			owd := kind == analyze.CompareOWD
 			if owd {
 				kind = analyze.CompareDelivered // the table's loads
 			}
@@ -91,7 +89,7 @@ func compareCommand(e *env) *cli.Command {
 			}
 			out := output.Output
 			if out == "" {
-				out = filepath.Join(output.OutDir, "compare-"+graph.v+".png")
+				out = filepath.Join(output.OutDir, "compare-"+graph+".png")
 			}
 			if out != "-" {
 				if err := refuseInput(out, e.guarded(ins)); err != nil {

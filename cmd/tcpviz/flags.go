@@ -649,16 +649,12 @@ type graphParamFlags struct {
 func (f *graphParamFlags) flags() []cli.Flag {
 	var params []analyze.ParamSpec
 	for _, g := range analyze.Graphs() {
-		switch {
-		case f.command == "compare":
-			for _, p := range g.Params {
-				if p.Compare {
-					params = append(params, p)
-				}
-			}
-		case g.Command == f.command && g.Params != nil && params == nil:
+		if g.Command == f.command && g.Params != nil && params == nil {
 			params = g.Params
 		}
+	}
+	if f.command == "compare" {
+		params = analyze.CompareParams()
 	}
 	f.choices = map[string]*choiceValue{}
 	var out []cli.Flag
