@@ -26,7 +26,7 @@ func compareCommand(e *env) *cli.Command {
 		filter  filterFlags
 		window  = windowFlags{timeOnly: true}
 		params  = graphParamFlags{command: "compare"}
-		output  = outputFlags{dirUsage: "directory for the default graph file name (compare-<graph>.png)"}
+		output  = graphOutput("directory for the default graph file name (compare-<graph>.png)", false)
 	)
 	alignFlag, align := newAlignFlag()
 	at := &durationsValue{}

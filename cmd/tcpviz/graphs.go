@@ -46,7 +46,7 @@ func (r *graphRequest) groups() []flagGroup {
 
 func graphCommand(e *env, name, usage string) *cli.Command {
 	req := &graphRequest{params: graphParamFlags{command: name}, picture: pictureFlags{axes: true},
-		output: outputFlags{dirUsage: "directory for derived file names (<capture>-<graph>-s<N>.png), used without -o"}}
+		output: graphOutput("directory for derived file names (<capture>-<graph>-s<N>.png), used without -o", false)}
 	return &cli.Command{
 		Name:      name,
 		Usage:     usage,

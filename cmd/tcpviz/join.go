@@ -16,7 +16,7 @@ import (
 )
 
 func joinCommand(e *env) *cli.Command {
-	tf, of, jf := &tableFlags{}, &tableOutFlags{}, &jobsFlags{}
+	tf, of, jf := &tableFlags{}, tableOutput(), &jobsFlags{}
 	picture, conn := &pictureFlags{axes: true}, newConnFlags()
 	filter := &filterFlags{rows: true}
 	graphFlag, graph := choiceFlag("graph", nil, "", []string{string(join.GraphOWD), string(join.GraphProxy)},
@@ -191,7 +191,8 @@ func (e *env) joinInputs(ins []input, jobs int) (*join.Result, error) {
 func ladderCommand(e *env) *cli.Command {
 	picture, conn := &pictureFlags{}, newConnFlags()
 	window := &windowFlags{timeOnly: true}
-	output := &outputFlags{dirUsage: "directory for the default file name (ladder.png)"}
+	ladderOut := graphOutput("directory for the default file name (ladder.png)", false)
+	output := &ladderOut
 	jf := &jobsFlags{}
 	packets, pv := intFlag("packets", nil, join.LadderPackets, 1, 100000, "draw the connection's first N packets (at the first capture)", "")
 	filter := &filterFlags{}

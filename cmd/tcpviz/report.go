@@ -19,7 +19,7 @@ func reportCommand(e *env) *cli.Command {
 		conn    connFlags
 		picture pictureFlags
 		jobs    jobsFlags
-		output  = outputFlags{dirUsage: "directory in which each report folder is made", dirOnly: true}
+		output  = graphOutput("directory in which each report folder is made", true)
 	)
 	var batch batchFlags
 	var filter filterFlags

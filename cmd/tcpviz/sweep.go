@@ -16,7 +16,7 @@ import (
 )
 
 func sweepCommand(e *env) *cli.Command {
-	tf, of, jf := &tableFlags{}, &tableOutFlags{}, &jobsFlags{}
+	tf, of, jf := &tableFlags{}, tableOutput(), &jobsFlags{}
 	picture, pf := &pictureFlags{axes: true, noHide: true}, &paramFlags{}
 	cols := &listValue{split: true}
 	proto := &protoFlags{}

@@ -99,7 +99,7 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 // written once every input is read.
 func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cli.Command {
 	tf, jf, bf := &tableFlags{}, &jobsFlags{}, &batchFlags{}
-	of := &tableOutFlags{}
+	of := tableOutput()
 	cmd.ArgsUsage = "CAPTURE|DIR|- ..."
 	fields := &listValue{split: true}
 	pf := &paramFlags{}
