@@ -1,6 +1,7 @@
 package join
 
 import (
+	"fmt"
 	"path"
 
 	"tcpviz/analyze"
@@ -37,10 +38,27 @@ func GraphSeries(k analyze.GraphKind) []string {
 	return nil
 }
 
-// ProxyGraph is the buffer of the proxy that splits connection ch across
+// Graph draws graph kind of direction d of connection ch across hop h:
+// GraphProxy the buffer of the proxy that splits it, GraphOWD the one-way
+// delay of the packets seen at both ends, "" the one that fits it (proxy
+// when split). A split connection has no packet at both ends, an unsplit
+// one no proxy: asking for the other graph is an error.
+func Graph(kind analyze.GraphKind, h *Hop, ch *ConnHop, d reassembly.Direction) (*analyze.Graph, error) {
+	switch {
+	case kind == GraphProxy && !ch.Split:
+		return nil, fmt.Errorf("stream %d is not split by a proxy between the captures (--graph owd draws it)", ch.Up.Stream)
+	case kind == GraphOWD && ch.Split:
+		return nil, fmt.Errorf("a proxy splits stream %d between the captures: no packet is in both (--graph proxy draws its buffer)", ch.Up.Stream)
+	case ch.Split:
+		return proxyGraph(h, ch, d), nil
+	}
+	return owdGraph(h, ch, d), nil
+}
+
+// proxyGraph is the buffer of the proxy that splits connection ch across
 // hop h, for direction d: bytes it accepted from the sender, bytes
 // delivered beyond it, and their difference, over time.
-func ProxyGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
+func proxyGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
 	ends := ch.Up.Ends(d)
 	g := &analyze.Graph{Kind: GraphProxy, Title: "Proxy buffer " + shortHop(h), Stream: ch.Up.Stream, Dir: d,
 		Src: ends[0], Dst: ends[1], XCol: -1, YCol: 0, TimeOrigin: start(ch.Up),
@@ -85,12 +103,12 @@ func (r *Result) Pick(stream, dir int) (ch0 *ConnHop, d reassembly.Direction, ok
 	return ch0, d, true
 }
 
-// OWDGraph is the one-way delay of direction d of connection ch across
+// owdGraph is the one-way delay of direction d of connection ch across
 // hop h: every packet seen at both ends (its delay, its queueing delay)
 // and every data segment lost between them, over the hop's first
 // capture's time from the connection's first packet there; frames are
 // those of the capture the direction enters the hop at.
-func OWDGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
+func owdGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
 	dh := &ch.Dir[d]
 	ends := ch.Up.Ends(d)
 	g := &analyze.Graph{Kind: GraphOWD, Title: "One-way delay " + shortHop(h), Stream: ch.Up.Stream, Dir: d,
@@ -166,7 +184,7 @@ func CompareOWD(ins []OWDInput, firstData bool, w analyze.Range) *analyze.Graph 
 		g.X.Label = "time since the first data segment"
 	}
 	for _, in := range ins {
-		one := OWDGraph(in.Hop, in.Conn, in.Dir)
+		one := owdGraph(in.Hop, in.Conn, in.Dir)
 		origin := one.TimeOrigin
 		if firstData {
 			for _, p := range in.Conn.Up.Pkts[in.Dir] {

@@ -91,16 +91,9 @@ func joinCommand(e *env) *cli.Command {
 				if !ok {
 					return filter.noPick(conn.Stream, res)
 				}
-				var g *analyze.Graph
-				switch {
-				case graph.v == string(join.GraphProxy) && !ch.Split:
-					return fmt.Errorf("--graph proxy: stream %d is not split by a proxy between the captures (--graph owd draws it)", ch.Up.Stream)
-				case graph.v == string(join.GraphProxy):
-					g = join.ProxyGraph(res.Hops[0], ch, d)
-				case ch.Split:
-					return fmt.Errorf("--graph owd: a proxy splits stream %d between the captures: no packet is in both (--graph proxy draws its buffer)", ch.Up.Stream)
-				default:
-					g = join.OWDGraph(res.Hops[0], ch, d)
+				g, err := join.Graph(analyze.GraphKind(graph.v), res.Hops[0], ch, d)
+				if err != nil {
+					return fmt.Errorf("--graph %s: %w", graph.v, err)
 				}
 				picture.apply(g)
 				for _, w := range g.Warnings {
