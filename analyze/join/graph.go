@@ -163,19 +163,24 @@ func maxWire(dh *DirHop) uint16 {
 // names, without their folders.
 func shortHop(h *Hop) string { return path.Base(h.Up.Name) + " > " + path.Base(h.Down.Name) }
 
-// OWDInput is one joined input of a comparison of one-way delays.
+// OWDInput is one input of a comparison of one-way delays: captures of
+// the same transfer at points of its path, the connection compared
+// (Stream in the first capture, -1 for the busiest; Dir -1 for its main
+// direction), its label in the legend and its name in errors.
 type OWDInput struct {
-	Label string
-	Hop   *Hop
-	Conn  *ConnHop
-	Dir   reassembly.Direction
+	Label, Name string
+	Captures    []*Capture
+	Stream, Dir int
 }
 
-// CompareOWD overlays the one-way delay across the first hop of each
-// joined input, one series each (named by its label), each input's time 0
+// CompareOWD joins each input's captures and overlays the one-way delay
+// across the first hop of its connection, one series each (named by its
+// label), each input's time 0
 // at its first data segment (firstData) or its first packet at the first
 // capture; only the points within window w of that time 0.
-func CompareOWD(ins []OWDInput, firstData bool, w analyze.Range) *analyze.Graph {
+// A connection the captures do not both hold packet by packet (split by
+// a proxy) is an error.
+func CompareOWD(ins []OWDInput, firstData bool, w analyze.Range) (*analyze.Graph, error) {
 	g := &analyze.Graph{Kind: analyze.GraphCompare, Title: "One-way delay across the first hop", Stream: -1, XCol: -1, YCol: 0,
 		X:       analyze.Axis{Label: "time", Unit: "s", Time: true},
 		Y:       analyze.Axis{Label: "one-way delay", Unit: "ms"},
@@ -184,10 +189,18 @@ func CompareOWD(ins []OWDInput, firstData bool, w analyze.Range) *analyze.Graph 
 		g.X.Label = "time since the first data segment"
 	}
 	for _, in := range ins {
-		one := owdGraph(in.Hop, in.Conn, in.Dir)
+		res, err := Join(in.Captures)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", in.Name, err)
+		}
+		ch, d, ok := res.Pick(in.Stream, in.Dir)
+		if !ok || ch.Split {
+			return nil, fmt.Errorf("%s: stream %d is not in both captures packet by packet (split by a proxy?)", in.Name, in.Stream)
+		}
+		one := owdGraph(res.Hops[0], ch, d)
 		origin := one.TimeOrigin
 		if firstData {
-			for _, p := range in.Conn.Up.Pkts[in.Dir] {
+			for _, p := range ch.Up.Pkts[d] {
 				if p.data() {
 					origin = p.Time
 					break
@@ -203,5 +216,5 @@ func CompareOWD(ins []OWDInput, firstData bool, w analyze.Range) *analyze.Graph 
 		}
 		g.Series = append(g.Series, s)
 	}
-	return g
+	return g, nil
 }

@@ -300,7 +300,7 @@ func joinedLabel(in input) string {
 	return l
 }
 
-// compareOWD joins each input's captures and overlays the one-way delay
+// compareOWD reads each input's captures and overlays the one-way delay
 // across the first hop of the connection its first capture compares
 // (loads[i], when read; else the busiest).
 func (e *env) compareOWD(cins []compareInput, loads []*analyze.Loaded, co analyze.CompareOptions) (*analyze.Graph, error) {
@@ -310,21 +310,13 @@ func (e *env) compareOWD(cins []compareInput, loads []*analyze.Loaded, co analyz
 		if err != nil {
 			return nil, err
 		}
-		res, err := join.Join(caps)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", escapeName(ci.name), err)
-		}
-		stream, dir := ci.stream, -1
+		in := join.OWDInput{Label: ci.label, Name: escapeName(ci.name), Captures: caps, Stream: ci.stream, Dir: -1}
 		if l := loads[i]; l != nil {
-			stream, dir = l.Conn.Stream, int(l.Dir)
+			in.Stream, in.Dir = l.Conn.Stream, int(l.Dir)
 		}
-		ch, d, ok := res.Pick(stream, dir)
-		if !ok || ch.Split {
-			return nil, fmt.Errorf("%s: stream %d is not in both captures packet by packet (split by a proxy?)", escapeName(ci.name), stream)
-		}
-		ins = append(ins, join.OWDInput{Label: ci.label, Hop: res.Hops[0], Conn: ch, Dir: d})
+		ins = append(ins, in)
 	}
-	return join.CompareOWD(ins, co.Align == analyze.AlignFirstData, co.Time), nil
+	return join.CompareOWD(ins, co.Align == analyze.AlignFirstData, co.Time)
 }
 
 // newAlignFlag is --align, time 0 of compare's (and a sweep's) transfer
