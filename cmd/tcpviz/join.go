@@ -224,14 +224,14 @@ func ladderCommand(e *env) *cli.Command {
 				if filter.Expr != nil && !caps[0].Select(filter.Expr) {
 					return fmt.Errorf("%s: --filter %q selects no connection", ins[0].display(), filter.Raw)
 				}
-				cc := caps[0].Busiest(conn.Stream)
-				if cc == nil && filter.Expr != nil {
+				var ok bool
+				g, ok, err = caps[0].Ladder(conn.Stream, o)
+				switch {
+				case !ok && filter.Expr != nil:
 					return fmt.Errorf("%s: -s %d: no such connection among those --filter %q matches", ins[0].display(), conn.Stream, filter.Raw)
-				}
-				if cc == nil {
+				case !ok:
 					return fmt.Errorf("%s: -s %d: no such connection", ins[0].display(), conn.Stream)
-				}
-				if g, err = join.LadderOne(caps[0].Name, cc, o); err != nil {
+				case err != nil:
 					return fmt.Errorf("%s: %w", ins[0].display(), err)
 				}
 			} else {
