@@ -32,6 +32,7 @@ func compareCommand(e *env) *cli.Command {
 	at := &durationsValue{}
 	toBytes := &sizesValue{}
 	labels := &listValue{}
+	defaultAt, defaultToBytes := charts.TransferDefaults()
 	groups := []flagGroup{&conn, &proto, &filter, &window, &picture, &output, &table, &jobs, &params}
 	return &cli.Command{
 		Name:  "compare",
@@ -45,8 +46,8 @@ func compareCommand(e *env) *cli.Command {
 			"standard error.",
 		ArgsUsage: "CAPTURE[#STREAM] CAPTURE[#STREAM] ...",
 		Flags: append(groupFlags(groups...), alignFlag,
-			&cli.GenericFlag{Name: "at", Value: at, DefaultText: "1s,5s,10s", Usage: "instants after time 0 for the table's delivered_<t>_bytes columns (1s,5s,500ms; repeatable)"},
-			&cli.GenericFlag{Name: "to-bytes", Value: toBytes, DefaultText: "1MiB", Usage: "amounts for the table's time_to_<n>_within_s columns: the time to the first n bytes of each transfer (1MiB,100KB; repeatable)"},
+			&cli.GenericFlag{Name: "at", Value: at, DefaultText: defaultAt, Usage: "instants after time 0 for the table's delivered_<t>_bytes columns (1s,5s,500ms; repeatable)"},
+			&cli.GenericFlag{Name: "to-bytes", Value: toBytes, DefaultText: defaultToBytes, Usage: "amounts for the table's time_to_<n>_within_s columns: the time to the first n bytes of each transfer (1MiB,100KB; repeatable)"},
 			&cli.GenericFlag{Name: "label", Value: labels, Usage: "name of the next input in the legend and the table's label column (repeatable, in input order)"},
 			&cli.BoolFlag{Name: "facet", Usage: "small multiples: each input in a panel of its own, every panel on one scale"}),
 		Action: func(c *cli.Context) error {
