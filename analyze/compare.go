@@ -211,7 +211,11 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 					with = append(with, Series{Name: c.what, Role: c.series, Kind: cs.Kind, Dashed: dashed, Points: cs.Points})
 				}
 			}
-			g.Warnings = append(g.Warnings, b.Warnings...)
+			for _, w := range b.Warnings { // said once, whichever inputs say it
+				if !slices.Contains(g.Warnings, w) {
+					g.Warnings = append(g.Warnings, w)
+				}
+			}
 		}
 		s.Name = in.Label
 		if s = shiftedFrom(s, origin, co.Time); len(s.Points) == 0 {

@@ -202,3 +202,18 @@ func TestCompareParams(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareWarnsOnce: a warning every input's graph gives (an
+// averaging window shorter than the round trips) is the comparison's
+// once.
+func TestCompareWarnsOnce(t *testing.T) {
+	l, err := Load(capturetest.Opener(t, filepath.Join("..", "testdata", "geo_short.pcap")), LoadOptions{Stream: -1, Dir: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	co := CompareOptions{Params: GraphParams{Throughput: ThroughputOptions{Window: 1e6}}}
+	g := Compare(CompareThroughput, []CompareInput{{Label: "a", L: l}, {Label: "b", L: l}}, co)
+	if len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "shorter than four median RTTs") {
+		t.Errorf("warnings %q, want the short window's once", g.Warnings)
+	}
+}

@@ -155,12 +155,8 @@ func compareCommand(e *env) *cli.Command {
 				return errReported
 			}
 			picture.apply(g)
-			warned := map[string]bool{}
 			for _, w := range g.Warnings {
-				if !warned[w] {
-					warned[w] = true
-					fmt.Fprintf(e.stderr, "tcpviz: warning: compare: %s\n", oneLine(w))
-				}
+				fmt.Fprintf(e.stderr, "tcpviz: warning: compare: %s\n", oneLine(w))
 			}
 			po := picture.Plot
 			po.Facet = c.Bool("facet")
