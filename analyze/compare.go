@@ -20,12 +20,17 @@ const (
 	CompareCwnd       CompareKind = "cwnd"      // estimated congestion window
 	CompareSeq        CompareKind = "seq"       // segment start sequence number (Stevens)
 	CompareLoss       CompareKind = "loss"      // datagrams lost, as iperf3 counts them (UDP inputs)
+	CompareOWD        CompareKind = "owd"       // one-way delay across the first hop (join's CompareOWD draws it)
 )
 
-// compareDef is one comparison: the registered graph that draws it (none
-// for delivered and loss), the series of it overlaid, its title.
+// compareDef is one comparison: its --graph name and what it overlays
+// in words, the registered graph that draws it (none for delivered and
+// loss), the series of it overlaid (merged into one per input), its
+// title (a registered graph's own title when ""). A registered graph's
+// comparison is its GraphSpec's compare.
 type compareDef struct {
 	kind   CompareKind
+	help   string // "" when the name says it
 	graph  GraphKind
 	series []string
 	title  string
@@ -38,27 +43,72 @@ type compareDef struct {
 // and what its name says.
 type companion struct{ series, what string }
 
-// compareOf says, for each comparison but delivered, which registered
-// graph draws it and which of its series are overlaid (merged into one
-// per input).
-var compareOf = []compareDef{
-	{CompareDelivered, "", nil, "Bytes delivered", nil},
-	{CompareThroughput, GraphThroughput, []string{SeriesGoodput}, "Goodput", nil},
-	{CompareRTT, GraphRTT, []string{SeriesRTT, SeriesRTTRepair}, "Round-trip time", nil},
-	{CompareWindow, GraphWindow, []string{SeriesInFlight}, "Bytes in flight", nil},
-	{CompareCwnd, GraphCwnd, []string{SeriesCwnd}, "Congestion window (estimated)",
-		[]companion{{SeriesSsthresh, "ssthresh"}, {SeriesFastLoss, "fast retransmit"}, {SeriesRTOLoss, "timeout"}}},
-	{CompareSeq, GraphStevens, []string{SeriesData, SeriesRetrans, SeriesOutOfOrder, SeriesSpurious}, "Time/sequence (Stevens)", nil},
-	{CompareLoss, "", nil, "Datagrams lost (iperf3)", nil},
+// The comparisons no registered graph draws: delivered (the default),
+// loss, and the one-way delay of joined inputs (drawn by join's
+// CompareOWD).
+var (
+	compareDelivered = compareDef{kind: CompareDelivered, help: "bytes acknowledged", title: "Bytes delivered"}
+	compareLoss      = compareDef{kind: CompareLoss, help: "datagrams lost, as iperf3 counts them: UDP inputs", title: "Datagrams lost (iperf3)"}
+	compareOWD       = compareDef{kind: CompareOWD, help: "one-way delay across the first hop: joined inputs A+B"}
+)
+
+// compareDefs lists the comparisons compare draws: delivered, then that
+// of each registered graph that has one, in the registry's order, then
+// loss.
+func compareDefs() []compareDef {
+	out := []compareDef{compareDelivered}
+	for _, g := range graphs {
+		if g.compare != nil {
+			c := *g.compare
+			c.graph = g.Kind
+			if c.title == "" {
+				c.title = g.Title
+			}
+			out = append(out, c)
+		}
+	}
+	return append(out, compareLoss)
 }
 
-// CompareKinds lists the comparisons, in order.
-func CompareKinds() []string {
+// compareKinds lists the comparisons Compare draws, in order.
+func compareKinds() []string {
 	var out []string
-	for _, c := range compareOf {
+	for _, c := range compareDefs() {
 		out = append(out, string(c.kind))
 	}
 	return out
+}
+
+// CompareParams are the parameters compare takes, as its flags say
+// them: those of the graphs it overlays that change a series it draws
+// (ParamSpec.Compare), then graph, what it overlays (the comparisons,
+// and the one-way delay of joined inputs).
+func CompareParams() []ParamSpec {
+	var out []ParamSpec
+	for _, g := range graphs {
+		for _, p := range g.Params {
+			if p.Compare {
+				out = append(out, p)
+			}
+		}
+	}
+	graph := ParamSpec{Name: "graph", Default: string(CompareDelivered), Help: "what to overlay: "}
+	defs := append(compareDefs(), compareOWD)
+	for i, c := range defs {
+		switch i {
+		case 0:
+		case len(defs) - 1:
+			graph.Help += ", or "
+		default:
+			graph.Help += ", "
+		}
+		graph.Help += string(c.kind)
+		if c.help != "" {
+			graph.Help += " (" + c.help + ")"
+		}
+		graph.Choices = append(graph.Choices, string(c.kind))
+	}
+	return append(out, graph)
 }
 
 // CompareInput is one connection direction to compare.
@@ -94,14 +144,14 @@ func CompareLoad(kind CompareKind, co CompareOptions) LoadOptions {
 	return o
 }
 
-// compareSpec is what compareOf says of kind (of delivered, when unknown).
+// compareSpec is the comparison kind (delivered, when unknown).
 func compareSpec(kind CompareKind) compareDef {
-	for _, c := range compareOf {
+	for _, c := range compareDefs() {
 		if c.kind == kind {
 			return c
 		}
 	}
-	return compareOf[0]
+	return compareDelivered
 }
 
 // Compare overlays one series per input, each against the time since its
@@ -161,7 +211,11 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 					with = append(with, Series{Name: c.what, Role: c.series, Kind: cs.Kind, Dashed: dashed, Points: cs.Points})
 				}
 			}
-			g.Warnings = append(g.Warnings, b.Warnings...)
+			for _, w := range b.Warnings { // said once, whichever inputs say it
+				if !slices.Contains(g.Warnings, w) {
+					g.Warnings = append(g.Warnings, w)
+				}
+			}
 		}
 		s.Name = in.Label
 		if s = shiftedFrom(s, origin, co.Time); len(s.Points) == 0 {

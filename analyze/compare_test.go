@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,7 +33,7 @@ func TestCompareLoadKeepsNoRecords(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, kind := range CompareKinds() {
+		for _, kind := range compareKinds() {
 			if kind == string(CompareLoss) {
 				continue
 			}
@@ -151,5 +152,68 @@ func TestCompareNotesProxy(t *testing.T) {
 	g := Compare(CompareDelivered, []CompareInput{{Label: "far", L: far}, {Label: "near", L: near}}, CompareOptions{})
 	if len(g.Notes) != 1 || !strings.HasPrefix(g.Notes[0], "near: ACKs from a proxy beside the capture") {
 		t.Errorf("notes %q, want one for near", g.Notes)
+	}
+}
+
+// TestCompareParams: compare's --graph offers delivered, the comparison
+// of every registered graph that has one (in the registry's order), loss
+// and owd, and its help says each (it once left out loss); the
+// parameters of the overlaid graphs that change a series come first.
+func TestCompareParams(t *testing.T) {
+	ps := CompareParams()
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.Name)
+	}
+	if got := fmt.Sprint(names); got != "[window sampling graph]" {
+		t.Fatalf("parameters %s", got)
+	}
+	graph := ps[len(ps)-1]
+	if got := fmt.Sprint(graph.Choices); got != "[delivered seq tput rtt window cwnd loss owd]" {
+		t.Errorf("choices %s", got)
+	}
+	if graph.Default != string(CompareDelivered) {
+		t.Errorf("default %q", graph.Default)
+	}
+	for i, c := range graph.Choices {
+		sep := ", "
+		switch i {
+		case 0:
+			sep = ": "
+		case len(graph.Choices) - 1:
+			sep = ", or "
+		}
+		if !strings.Contains(graph.Help, sep+c+" ") && !strings.Contains(graph.Help, sep+c+",") {
+			t.Errorf("help does not say %s: %s", c, graph.Help)
+		}
+	}
+	for _, g := range graphs {
+		if g.compare == nil {
+			continue
+		}
+		c := compareSpec(g.compare.kind)
+		if c.graph != g.Kind || c.title == "" || len(c.series) == 0 {
+			t.Errorf("%s: compared as %+v", g.Kind, c)
+		}
+		for _, s := range c.series {
+			if !slices.Contains(g.Series, s) {
+				t.Errorf("%s: overlays %s, not one of its series", g.Kind, s)
+			}
+		}
+	}
+}
+
+// TestCompareWarnsOnce: a warning every input's graph gives (an
+// averaging window shorter than the round trips) is the comparison's
+// once.
+func TestCompareWarnsOnce(t *testing.T) {
+	l, err := Load(capturetest.Opener(t, filepath.Join("..", "testdata", "geo_short.pcap")), LoadOptions{Stream: -1, Dir: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	co := CompareOptions{Params: GraphParams{Throughput: ThroughputOptions{Window: 1e6}}}
+	g := Compare(CompareThroughput, []CompareInput{{Label: "a", L: l}, {Label: "b", L: l}}, co)
+	if len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "shorter than four median RTTs") {
+		t.Errorf("warnings %q, want the short window's once", g.Warnings)
 	}
 }

@@ -59,7 +59,7 @@ func TestSummarizeAligned(t *testing.T) {
 func TestCompareAlignAndKinds(t *testing.T) {
 	recs := withGreeting()
 	l := &Loaded{Conn: &reassembly.Conn{FirstTime: 0}, Dir: reassembly.C2S, Records: recs}
-	for _, k := range CompareKinds() {
+	for _, k := range compareKinds() {
 		if k == string(CompareLoss) {
 			continue // iperf3 UDP flows only (TestCompareLossOfIperf3 in cmd)
 		}

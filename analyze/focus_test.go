@@ -117,7 +117,7 @@ func TestLoadGivenStreamDrawsWhileReading(t *testing.T) {
 		return reassembly.NewReader(gencap.Retransmissions(200000, 100, 1000, 25000))
 	}
 	points := func(thin int) (n, unthinned int) {
-		q := GraphRequest{Spec: seq, Series: SeriesOptions{Thin: Thinning{Cols: thin}}}
+		q := GraphRequest{Spec: seq, Series: SeriesOptions{Thin: thinning{Cols: thin}}}
 		l, err := Load(storm, LoadOptions{Stream: 0, Dir: -1, Graphs: []GraphRequest{q}})
 		if err != nil {
 			t.Fatal(err)

@@ -146,7 +146,7 @@ func FuzzAnalysis(f *testing.F) {
 			}
 			graphs = append(graphs, rttGraph(recs, o, RTTOptions{Sampling: SampleTimestamps}), throughputGraph(recs, o, ThroughputOptions{Segments: 5}),
 				rttGraph(recs, o, RTTOptions{Sampling: SampleKarn}), rttGraph(recs, o, RTTOptions{Sampling: SampleTimestamps, BySeq: true}))
-			for _, k := range CompareKinds() {
+			for _, k := range compareKinds() {
 				for _, a := range []Align{AlignSYN, AlignFirstData} {
 					graphs = append(graphs, Compare(CompareKind(k), []CompareInput{{Label: "x", L: l}}, CompareOptions{Align: a}))
 				}

@@ -56,6 +56,9 @@ type GraphSpec struct {
 	UDP bool
 	// newBuilder starts the graph of the connection o names.
 	newBuilder func(o SeriesOptions, p GraphParams) graphBuilder
+	// compare is what compare overlays of it, nil when it is not one of
+	// compare's graphs.
+	compare *compareDef
 }
 
 // ParamSpec is a parameter a graph command takes besides the shared
@@ -87,18 +90,25 @@ var graphs = []GraphSpec{
 		Help: "time/sequence graph: --style tcptrace (segments, ACK and window lines, SACK, events) or stevens", Params: []ParamSpec{paramStyle},
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newTCPTrace(o) }},
 	{Kind: GraphStevens, Command: "seq", Style: "stevens", Title: "Time/sequence (Stevens)", Series: stevensSeries, UDP: true,
+		compare: &compareDef{kind: CompareSeq, help: "Stevens",
+			series: []string{SeriesData, SeriesRetrans, SeriesOutOfOrder, SeriesSpurious}},
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newStevens(o) }},
 	{Kind: GraphThroughput, Command: "tput", Title: "Throughput", Series: []string{SeriesThroughput, SeriesGoodput, SeriesDelivery}, UDP: true,
 		Help: "throughput, goodput and delivery rate over time, in bit/s", Params: []ParamSpec{paramWindow},
+		compare:    &compareDef{kind: CompareThroughput, help: "goodput", title: "Goodput", series: []string{SeriesGoodput}},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newThroughput(o, p.Throughput) }},
 	{Kind: GraphRTT, Command: "rtt", Title: "Round-trip time", Series: []string{SeriesRTT, SeriesRTTRepair},
 		Help: "round-trip time samples over time or sequence number, in ms", Params: []ParamSpec{paramBy, paramSampling},
+		compare:    &compareDef{kind: CompareRTT, series: []string{SeriesRTT, SeriesRTTRepair}},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newRTT(o, p.RTT) }},
 	{Kind: GraphWindow, Command: "window", Title: "Window", Series: []string{SeriesInFlight, SeriesAdvertised},
 		Help:       "bytes in flight against the advertised receive window",
+		compare:    &compareDef{kind: CompareWindow, help: "bytes in flight", title: "Bytes in flight", series: []string{SeriesInFlight}},
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newWindow(o) }},
 	{Kind: GraphCwnd, Command: "cwnd", Title: "Congestion window (estimated)", Series: cwndSeries,
-		Help:       "estimated congestion window (the sender's pipe after each send), ssthresh at each loss, receive window, loss, timeout and tail-loss-probe marks, congestion-state and window-unknown bands (sender-side captures)",
+		Help: "estimated congestion window (the sender's pipe after each send), ssthresh at each loss, receive window, loss, timeout and tail-loss-probe marks, congestion-state and window-unknown bands (sender-side captures)",
+		compare: &compareDef{kind: CompareCwnd, help: "estimated", series: []string{SeriesCwnd},
+			with: []companion{{SeriesSsthresh, "ssthresh"}, {SeriesFastLoss, "fast retransmit"}, {SeriesRTOLoss, "timeout"}}},
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newCwnd(o) }},
 }
 

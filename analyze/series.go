@@ -201,7 +201,7 @@ type SeriesOptions struct {
 	// Thin, when its Cols are set, thins long series for a picture (the
 	// RTT graph, whose dots are shaded by their density, keeps every
 	// point).
-	Thin Thinning
+	Thin thinning
 	// origin, when hasOrigin, is the connection's first packet (ns since
 	// the epoch) instead of Conn.FirstTime: as it was when the first
 	// record was made, for a tracker that runs ahead.
@@ -292,7 +292,7 @@ type seriesSet struct {
 	all []*setSeries // in the order created
 	// thin, when its Cols are set, thins long series (their points are in
 	// thinned until done).
-	thin Thinning
+	thin thinning
 }
 
 // setSeries is one series of a seriesSet: its points are in s once done,

@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// Thinning lets a graph drawn for a picture keep, of a long series, only
+// thinning lets a graph drawn for a picture keep, of a long series, only
 // what the picture can show, so that its memory follows the picture's
 // size, not the connection's length: time is cut into Cols columns from
 // From to To (ns since the epoch; a picture's pixel columns, a few times
@@ -15,7 +15,7 @@ import (
 // that overlap or touch become one), and of dots and marks one per value.
 // The renderers thin again on their pixels, so the picture is the same.
 // Zero Cols keeps every point (the points exports).
-type Thinning struct {
+type thinning struct {
 	From, To int64
 	Cols     int
 }
@@ -29,7 +29,7 @@ const thinAfter = 1 << 16
 const maxPerColumn = 256
 
 // col is the column of time t: -1 before From, Cols after To.
-func (t *Thinning) col(time int64) int {
+func (t *thinning) col(time int64) int {
 	switch {
 	case time < t.From:
 		return -1
@@ -61,7 +61,7 @@ type thinPoint struct {
 }
 
 // add puts p, of a series of kind k whose y is V[y], in its column.
-func (ts *thinSeries) add(t *Thinning, k SeriesKind, y int, p Point) {
+func (ts *thinSeries) add(t *thinning, k SeriesKind, y int, p Point) {
 	ts.n++
 	c := &ts.cols[t.col(p.Time)+1]
 	tp := thinPoint{p, ts.n}
@@ -154,7 +154,7 @@ func topOf(k SeriesKind, y int, p Point) float64 {
 // points returns the points kept, column by column (in each, lines and
 // dots in order of arrival, bars from the bottom, the points that set the
 // axes after them).
-func (ts *thinSeries) points(t *Thinning, k SeriesKind) []Point {
+func (ts *thinSeries) points(t *thinning, k SeriesKind) []Point {
 	in := map[int64]bool{}
 	for _, c := range ts.cols {
 		for _, q := range c {

@@ -51,7 +51,7 @@ func stormGraphs(t *testing.T, n int) int64 {
 	}
 	var reqs []GraphRequest
 	for _, g := range Graphs() {
-		reqs = append(reqs, GraphRequest{Spec: g, Series: SeriesOptions{Thin: Thinning{Cols: 4800}}})
+		reqs = append(reqs, GraphRequest{Spec: g, Series: SeriesOptions{Thin: thinning{Cols: 4800}}})
 	}
 	runtime.GC()
 	var base runtime.MemStats
@@ -101,7 +101,7 @@ func stormGraphs(t *testing.T, n int) int64 {
 // points, the union of the bars, one dot per value; and the points that
 // set the axes (earliest, latest, highest).
 func TestThinning(t *testing.T) {
-	th := Thinning{From: 0, To: 1000, Cols: 10}
+	th := thinning{From: 0, To: 1000, Cols: 10}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, k := range []SeriesKind{Lines, Bars, Dots} {
 		var all []Point

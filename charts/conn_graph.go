@@ -72,3 +72,14 @@ func Adjust(g *analyze.Graph, z analyze.Zoom, hide []string) {
 	}
 	g.Hide(hide)
 }
+
+// ConnGraphFile is the file name a graph command derives for the graph q
+// of connection l of the capture named base: base, the graph's stem and
+// the stream (sN for tcp.stream N, udpN for a UDP flow's udp.stream).
+func ConnGraphFile(base string, q analyze.GraphRequest, l *analyze.Loaded) string {
+	which := fmt.Sprintf("s%d", l.Conn.Stream)
+	if l.UDP {
+		which = fmt.Sprintf("udp%d", l.Conn.Stream) // udp.stream, not tcp.stream
+	}
+	return fmt.Sprintf("%s-%s-%s.png", base, q.Spec.Stem(q.Params), which)
+}

@@ -85,6 +85,30 @@ const (
 	dpi           = 96
 )
 
+// The ranges of PlotOptions.FontSize and LineWidth, in points: type
+// smaller than 4 points is unreadable in print, and a line wider than 20
+// points hides the others.
+const (
+	MinFontSize, MaxFontSize   = 4.0, 40.0
+	MinLineWidth, MaxLineWidth = 0.1, 20.0
+)
+
+// CheckFontSize returns an error when a font size asked for is outside
+// MinFontSize..MaxFontSize.
+func CheckFontSize(pt float64) error { return checkPoints(pt, MinFontSize, MaxFontSize) }
+
+// CheckLineWidth returns an error when a line width asked for is outside
+// MinLineWidth..MaxLineWidth.
+func CheckLineWidth(pt float64) error { return checkPoints(pt, MinLineWidth, MaxLineWidth) }
+
+// checkPoints is the error of a length of pt points outside lo..hi.
+func checkPoints(pt, lo, hi float64) error {
+	if !(pt >= lo && pt <= hi) {
+		return fmt.Errorf("out of range (want %g to %g points)", lo, hi)
+	}
+	return nil
+}
+
 // CheckSize returns an error when a side is outside MinSide..MaxSide.
 func CheckSize(w, h int) error {
 	for _, v := range []int{w, h} {

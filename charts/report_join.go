@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"tcpviz/analyze"
 	"tcpviz/analyze/join"
 	"tcpviz/internal/words"
 	"tcpviz/reassembly"
@@ -50,12 +49,10 @@ func AddJoined(rep *Report, res *join.Result, ch *join.ConnHop, d reassembly.Dir
 			words.Plural(dh.LostData, "data segment"), words.Plural(dh.Reordered, "packet"), float64(dh.OWD.Median)/1e6, float64(dh.OWD.Min)/1e6, float64(dh.OWD.P95)/1e6, float64(dh.Queue.P95)/1e6, h.Clock.Offset/1e6, h.Clock.Err/1e6)})
 	}
 	rc.Table = t
-	var g *analyze.Graph
+	g, _ := join.Graph("", res.Hops[0], ch, d) // the one that fits: no error
 	caption, file := "One-way and queueing delay across the first hop", "join-owd.png"
 	if ch.Split {
-		g, caption, file = join.ProxyGraph(res.Hops[0], ch, d), "The proxy's buffer: bytes it accepted, delivered beyond it, held", "join-proxy.png"
-	} else {
-		g = join.OWDGraph(res.Hops[0], ch, d)
+		caption, file = "The proxy's buffer: bytes it accepted, delivered beyond it, held", "join-proxy.png"
 	}
 	if err := put(file, func(w io.Writer) error { return WriteGraph(w, g, PNG, po) }); err != nil {
 		return err

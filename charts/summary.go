@@ -311,6 +311,21 @@ func sizeName(n int64) string {
 	return strconv.FormatInt(n, 10) + "B"
 }
 
+// TransferDefaults are the instants and amounts compare's table takes
+// when none are asked for (analyze.TransferOptions.Defaults), as the
+// column names write them: "1s,5s,10s" and "1MiB".
+func TransferDefaults() (at, toBytes string) {
+	o := analyze.TransferOptions{}.Defaults()
+	var ats, tos []string
+	for _, ns := range o.At {
+		ats = append(ats, durationName(ns))
+	}
+	for _, n := range o.ToBytes {
+		tos = append(tos, sizeName(n))
+	}
+	return strings.Join(ats, ","), strings.Join(tos, ",")
+}
+
 // WriteCompare writes compare's table of rows in format f: the shared
 // columns, then bytes delivered at each instant and the time to each
 // amount o asked for (analyze.CompareRows').

@@ -268,3 +268,19 @@ func WriteSweep(w io.Writer, f TableFormat, p *sweep.Pivot, row, metric, unit st
 	}
 	return rw.Close()
 }
+
+// ParamColumns are the param_<name> columns of a table whose rows name
+// their capture by file: each of ps's parameters, null where a capture
+// has none.
+func ParamColumns[R any](ps *sweep.Params, file func(*R) string) Schema[R] {
+	var out Schema[R]
+	for _, name := range ps.Names {
+		out = append(out, Column[R]{Name: "param_" + name, Kind: String,
+			Doc: fmt.Sprintf("the capture's %s, as %s says it", name, ps.Source(name)),
+			Cell: func(r *R) Value {
+				v, ok := ps.Values(file(r))[name]
+				return StrV(v).Or(ok)
+			}})
+	}
+	return out
+}

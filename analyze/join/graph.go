@@ -1,6 +1,7 @@
 package join
 
 import (
+	"fmt"
 	"path"
 
 	"tcpviz/analyze"
@@ -37,10 +38,27 @@ func GraphSeries(k analyze.GraphKind) []string {
 	return nil
 }
 
-// ProxyGraph is the buffer of the proxy that splits connection ch across
+// Graph draws graph kind of direction d of connection ch across hop h:
+// GraphProxy the buffer of the proxy that splits it, GraphOWD the one-way
+// delay of the packets seen at both ends, "" the one that fits it (proxy
+// when split). A split connection has no packet at both ends, an unsplit
+// one no proxy: asking for the other graph is an error.
+func Graph(kind analyze.GraphKind, h *Hop, ch *ConnHop, d reassembly.Direction) (*analyze.Graph, error) {
+	switch {
+	case kind == GraphProxy && !ch.Split:
+		return nil, fmt.Errorf("stream %d is not split by a proxy between the captures (--graph owd draws it)", ch.Up.Stream)
+	case kind == GraphOWD && ch.Split:
+		return nil, fmt.Errorf("a proxy splits stream %d between the captures: no packet is in both (--graph proxy draws its buffer)", ch.Up.Stream)
+	case ch.Split:
+		return proxyGraph(h, ch, d), nil
+	}
+	return owdGraph(h, ch, d), nil
+}
+
+// proxyGraph is the buffer of the proxy that splits connection ch across
 // hop h, for direction d: bytes it accepted from the sender, bytes
 // delivered beyond it, and their difference, over time.
-func ProxyGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
+func proxyGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
 	ends := ch.Up.Ends(d)
 	g := &analyze.Graph{Kind: GraphProxy, Title: "Proxy buffer " + shortHop(h), Stream: ch.Up.Stream, Dir: d,
 		Src: ends[0], Dst: ends[1], XCol: -1, YCol: 0, TimeOrigin: start(ch.Up),
@@ -85,12 +103,12 @@ func (r *Result) Pick(stream, dir int) (ch0 *ConnHop, d reassembly.Direction, ok
 	return ch0, d, true
 }
 
-// OWDGraph is the one-way delay of direction d of connection ch across
+// owdGraph is the one-way delay of direction d of connection ch across
 // hop h: every packet seen at both ends (its delay, its queueing delay)
 // and every data segment lost between them, over the hop's first
 // capture's time from the connection's first packet there; frames are
 // those of the capture the direction enters the hop at.
-func OWDGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
+func owdGraph(h *Hop, ch *ConnHop, d reassembly.Direction) *analyze.Graph {
 	dh := &ch.Dir[d]
 	ends := ch.Up.Ends(d)
 	g := &analyze.Graph{Kind: GraphOWD, Title: "One-way delay " + shortHop(h), Stream: ch.Up.Stream, Dir: d,
@@ -145,19 +163,24 @@ func maxWire(dh *DirHop) uint16 {
 // names, without their folders.
 func shortHop(h *Hop) string { return path.Base(h.Up.Name) + " > " + path.Base(h.Down.Name) }
 
-// OWDInput is one joined input of a comparison of one-way delays.
+// OWDInput is one input of a comparison of one-way delays: captures of
+// the same transfer at points of its path, the connection compared
+// (Stream in the first capture, -1 for the busiest; Dir -1 for its main
+// direction), its label in the legend and its name in errors.
 type OWDInput struct {
-	Label string
-	Hop   *Hop
-	Conn  *ConnHop
-	Dir   reassembly.Direction
+	Label, Name string
+	Captures    []*Capture
+	Stream, Dir int
 }
 
-// CompareOWD overlays the one-way delay across the first hop of each
-// joined input, one series each (named by its label), each input's time 0
+// CompareOWD joins each input's captures and overlays the one-way delay
+// across the first hop of its connection, one series each (named by its
+// label), each input's time 0
 // at its first data segment (firstData) or its first packet at the first
 // capture; only the points within window w of that time 0.
-func CompareOWD(ins []OWDInput, firstData bool, w analyze.Range) *analyze.Graph {
+// A connection the captures do not both hold packet by packet (split by
+// a proxy) is an error.
+func CompareOWD(ins []OWDInput, firstData bool, w analyze.Range) (*analyze.Graph, error) {
 	g := &analyze.Graph{Kind: analyze.GraphCompare, Title: "One-way delay across the first hop", Stream: -1, XCol: -1, YCol: 0,
 		X:       analyze.Axis{Label: "time", Unit: "s", Time: true},
 		Y:       analyze.Axis{Label: "one-way delay", Unit: "ms"},
@@ -166,10 +189,18 @@ func CompareOWD(ins []OWDInput, firstData bool, w analyze.Range) *analyze.Graph 
 		g.X.Label = "time since the first data segment"
 	}
 	for _, in := range ins {
-		one := OWDGraph(in.Hop, in.Conn, in.Dir)
+		res, err := Join(in.Captures)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", in.Name, err)
+		}
+		ch, d, ok := res.Pick(in.Stream, in.Dir)
+		if !ok || ch.Split {
+			return nil, fmt.Errorf("%s: stream %d is not in both captures packet by packet (split by a proxy?)", in.Name, in.Stream)
+		}
+		one := owdGraph(res.Hops[0], ch, d)
 		origin := one.TimeOrigin
 		if firstData {
-			for _, p := range in.Conn.Up.Pkts[in.Dir] {
+			for _, p := range ch.Up.Pkts[d] {
 				if p.data() {
 					origin = p.Time
 					break
@@ -185,5 +216,5 @@ func CompareOWD(ins []OWDInput, firstData bool, w analyze.Range) *analyze.Graph 
 		}
 		g.Series = append(g.Series, s)
 	}
-	return g
+	return g, nil
 }

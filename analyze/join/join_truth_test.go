@@ -322,7 +322,16 @@ func TestOWDGraph(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no connection picked", sc.name)
 		}
-		g := OWDGraph(res.Hops[0], ch, d)
+		g, err := Graph(GraphOWD, res.Hops[0], ch, d)
+		if err != nil {
+			t.Fatalf("%s: %v", sc.name, err)
+		}
+		if g2, _ := Graph("", res.Hops[0], ch, d); g2.Kind != GraphOWD {
+			t.Errorf("%s: the graph that fits is %s, want owd", sc.name, g2.Kind)
+		}
+		if _, err := Graph(GraphProxy, res.Hops[0], ch, d); err == nil || !strings.Contains(err.Error(), "is not split by a proxy") {
+			t.Errorf("%s: a proxy graph of an unsplit connection: %v", sc.name, err)
+		}
 		dh := &ch.Dir[d]
 		count := map[string]int{}
 		for _, s := range g.Series {
@@ -439,6 +448,12 @@ func checkSplit(t *testing.T, sc scenario) {
 			t.Errorf("%s: at %d the proxy had delivered %d bytes of the %d it accepted", sc.name, b.Time, b.Delivered, b.Accepted)
 			break
 		}
+	}
+	if g, _ := Graph("", h, ch, reassembly.Direction(d)); g.Kind != GraphProxy || len(g.Series) != 3 {
+		t.Errorf("%s: the graph that fits a split connection: %s with %d series, want proxy with 3", sc.name, g.Kind, len(g.Series))
+	}
+	if _, err := Graph(GraphOWD, h, ch, reassembly.Direction(d)); err == nil || !strings.Contains(err.Error(), "a proxy splits stream") {
+		t.Errorf("%s: an owd graph of a split connection: %v", sc.name, err)
 	}
 	last := buf[len(buf)-1]
 	if last.Accepted > ch.Up.Bytes[d] || last.Delivered > ch.Down.Bytes[d] || ch.Dir[d].ProxyBufferMax <= 0 {

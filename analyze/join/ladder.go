@@ -183,10 +183,22 @@ func nthTime(c *Conn, n int) int64 {
 	return times[min(n, len(times))-1]
 }
 
-// LadderOne draws connection c of a single capture: the capture point
-// and the far end, whose times are estimated from the handshake (half the
-// round trip beyond the capture each way) and drawn dashed.
-func LadderOne(capName string, c *Conn, o LadderOptions) (*analyze.Graph, error) {
+// Ladder draws connection stream of the capture alone (-1: the one that
+// carried the most payload): the capture point and the far end, whose
+// times are estimated from the handshake (half the round trip beyond the
+// capture each way) and drawn dashed. ok is false when the capture has no
+// such connection.
+func (c *Capture) Ladder(stream int, o LadderOptions) (g *analyze.Graph, ok bool, err error) {
+	cc := c.conn(stream)
+	if cc == nil {
+		return nil, false, nil
+	}
+	g, err = ladderOne(c.Name, cc, o)
+	return g, true, err
+}
+
+// ladderOne draws connection c of the capture named capName alone.
+func ladderOne(capName string, c *Conn, o LadderOptions) (*analyze.Graph, error) {
 	if o.Packets <= 0 {
 		o.Packets = LadderPackets
 	}

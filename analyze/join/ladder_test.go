@@ -76,10 +76,13 @@ func TestLadderThreePoints(t *testing.T) {
 // capture and the far end.
 func TestLadderOneCapture(t *testing.T) {
 	c := readCapture(t, filepath.Join(golden.Testdata(), "geo_short.pcap"))
-	conn := c.Busiest(-1)
-	g, err := LadderOne("geo_short.pcap", conn, LadderOptions{Packets: 20})
-	if err != nil {
-		t.Fatal(err)
+	if _, ok, _ := c.Ladder(7, LadderOptions{}); ok {
+		t.Error("a ladder of stream 7, which the capture does not have")
+	}
+	conn := c.conn(-1)
+	g, ok, err := c.Ladder(-1, LadderOptions{Packets: 20})
+	if err != nil || !ok {
+		t.Fatal(ok, err)
 	}
 	syn, synack, _, _ := handshake(conn)
 	half := float64(synack-syn) / 2 / 1e9

@@ -117,9 +117,9 @@ func (c *Capture) shift(f func(t int64) int64) {
 	c.First, c.Last = f(c.First), f(c.Last)
 }
 
-// Busiest is the capture's connection stream, or (stream -1) the one that
+// conn is the capture's connection stream, or (stream -1) the one that
 // carried the most payload; nil when there is none.
-func (c *Capture) Busiest(stream int) *Conn {
+func (c *Capture) conn(stream int) *Conn {
 	var b *Conn
 	for _, cc := range c.Conns {
 		if stream >= 0 {

@@ -16,10 +16,10 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Param is a parameter read from file names: NAME=REGEX, the value the
+// param is a parameter read from file names: NAME=REGEX, the value the
 // regular expression's first group (or whole match); or, NAME alone,
 // from the capture's own comments (Comment).
-type Param struct {
+type param struct {
 	Name string
 	Re   *regexp.Regexp // nil for a parameter of the comments
 	// Unit is what the pattern writes right after the value's group
@@ -27,26 +27,26 @@ type Param struct {
 	Unit string
 }
 
-// ParseParam reads NAME=REGEX, or NAME (a parameter of the comments).
-func ParseParam(s string) (Param, error) {
+// parseParam reads NAME=REGEX, or NAME (a parameter of the comments).
+func parseParam(s string) (param, error) {
 	name, re, ok := strings.Cut(s, "=")
 	if name == "" || ok && re == "" {
-		return Param{}, fmt.Errorf("%q: want NAME=REGEX (delay=(\\d+)ms), or NAME for the captures' comments", s)
+		return param{}, fmt.Errorf("%q: want NAME=REGEX (delay=(\\d+)ms), or NAME for the captures' comments", s)
 	}
 	if strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
-		return Param{}, fmt.Errorf("%q: a parameter's name is lower-case letters, digits and _", name)
+		return param{}, fmt.Errorf("%q: a parameter's name is lower-case letters, digits and _", name)
 	}
 	if !ok {
-		return Param{Name: name}, nil
+		return param{Name: name}, nil
 	}
 	r, err := regexp.Compile(re)
 	if err != nil {
-		return Param{}, fmt.Errorf("%q: %v", re, err)
+		return param{}, fmt.Errorf("%q: %v", re, err)
 	}
 	if r.NumSubexp() > 1 {
-		return Param{}, fmt.Errorf("%q: one group at most (the value)", re)
+		return param{}, fmt.Errorf("%q: one group at most (the value)", re)
 	}
-	p := Param{Name: name, Re: r}
+	p := param{Name: name, Re: r}
 	if i := strings.LastIndex(re, ")"); r.NumSubexp() == 1 && i >= 0 {
 		rest := re[i+1:]
 		n := 0
@@ -58,13 +58,13 @@ func ParseParam(s string) (Param, error) {
 	return p, nil
 }
 
-// Commented is set for a parameter of the captures' comments.
-func (p Param) Commented() bool { return p.Re == nil }
+// commented is set for a parameter of the captures' comments.
+func (p param) commented() bool { return p.Re == nil }
 
-// CommentValues are the key=value pairs of comments (a pcapng section
+// commentValues are the key=value pairs of comments (a pcapng section
 // header's: "delay=50ms rate=20Mbit/s", pairs apart by spaces, lines,
 // commas or semicolons), keys lower-cased; the first of a key counts.
-func CommentValues(comments []string) map[string]string {
+func commentValues(comments []string) map[string]string {
 	out := map[string]string{}
 	for _, c := range comments {
 		for _, f := range strings.FieldsFunc(c, func(r rune) bool {
@@ -81,9 +81,9 @@ func CommentValues(comments []string) map[string]string {
 	return out
 }
 
-// Value is the parameter's value in a file name, ok false when it does
+// value is the parameter's value in a file name, ok false when it does
 // not match (or the parameter is of the comments).
-func (p Param) Value(name string) (string, bool) {
+func (p param) value(name string) (string, bool) {
 	if p.Re == nil {
 		return "", false
 	}
@@ -167,7 +167,7 @@ func MakePivot(runs []Run, row string, cols []string) (p Pivot, skipped int) {
 		for _, c := range cols {
 			parts = append(parts, r.Params[c])
 		}
-		cv := ColumnName(parts)
+		cv := columnName(parts)
 		rowSet[rv], colSet[cv] = true, true
 		groups[[2]string{rv, cv}] = append(groups[[2]string{rv, cv}], r.Value)
 	}
@@ -189,9 +189,9 @@ func MakePivot(runs []Run, row string, cols []string) (p Pivot, skipped int) {
 	return p, skipped
 }
 
-// ColumnName joins column parameter values as a column name's prefix:
+// columnName joins column parameter values as a column name's prefix:
 // by "_", lower-cased, other characters than letters and digits as "_".
-func ColumnName(parts []string) string {
+func columnName(parts []string) string {
 	s := strings.ToLower(strings.Join(parts, "_"))
 	return strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' {

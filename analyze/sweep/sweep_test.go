@@ -23,14 +23,14 @@ func TestSummarise(t *testing.T) {
 }
 
 func TestPivot(t *testing.T) {
-	p, err := ParseParam(`rtt=(\d+)ms`)
+	p, err := parseParam(`rtt=(\d+)ms`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.Unit != "ms" {
 		t.Errorf("unit %q of rtt=(\\d+)ms, want ms", p.Unit)
 	}
-	k, _ := ParseParam(`kind=(fixed|jitter)`)
+	k, _ := parseParam(`kind=(fixed|jitter)`)
 	if k.Unit != "" {
 		t.Errorf("unit %q of kind=(fixed|jitter)", k.Unit)
 	}
@@ -40,8 +40,8 @@ func TestPivot(t *testing.T) {
 		v    float64
 	}{{"s_100ms_fixed_r1", 1}, {"s_100ms_fixed_r2", 3}, {"s_10ms_fixed_r1", 10}, {"s_50ms_jitter_r1", 7}, {"s_50ms_fixed_r1", 5}, {"other", 99}} {
 		r := Run{File: f.name, Params: map[string]string{}, Value: f.v, OK: true}
-		for _, q := range []Param{p, k} {
-			if v, ok := q.Value(f.name); ok {
+		for _, q := range []param{p, k} {
+			if v, ok := q.value(f.name); ok {
 				r.Params[q.Name] = v
 			}
 		}
@@ -63,19 +63,19 @@ func TestPivot(t *testing.T) {
 	if c := pv.Cells[0][1]; c.N != 0 || !math.IsNaN(c.Mean) {
 		t.Errorf("10 ms jitter (no run): %+v", c)
 	}
-	if c, err := ParseParam("rtt"); err != nil || !c.Commented() || c.Name != "rtt" {
-		t.Errorf("ParseParam(rtt): %+v, %v; want a parameter of the comments", c, err)
+	if c, err := parseParam("rtt"); err != nil || !c.commented() || c.Name != "rtt" {
+		t.Errorf("parseParam(rtt): %+v, %v; want a parameter of the comments", c, err)
 	}
-	if v := CommentValues([]string{"Delay=10ms, rate=2M;x", "delay=20ms\nkind=fixed ="}); fmt.Sprint(v) != "map[delay:10ms kind:fixed rate:2M]" {
-		t.Errorf("CommentValues: %v", v)
+	if v := commentValues([]string{"Delay=10ms, rate=2M;x", "delay=20ms\nkind=fixed ="}); fmt.Sprint(v) != "map[delay:10ms kind:fixed rate:2M]" {
+		t.Errorf("commentValues: %v", v)
 	}
 	for _, bad := range []string{"rtt=", "=x", "Rtt=(x)", "a=(x)(y)", "a=("} {
-		if _, err := ParseParam(bad); err == nil {
-			t.Errorf("ParseParam(%q) accepted", bad)
+		if _, err := parseParam(bad); err == nil {
+			t.Errorf("parseParam(%q) accepted", bad)
 		}
 	}
-	if ColumnName([]string{"Fixed", "TCP/IP"}) != "fixed_tcp_ip" {
-		t.Error(ColumnName([]string{"Fixed", "TCP/IP"}))
+	if columnName([]string{"Fixed", "TCP/IP"}) != "fixed_tcp_ip" {
+		t.Error(columnName([]string{"Fixed", "TCP/IP"}))
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/urfave/cli/v2"
 	"github.com/xrash/smetrics"
 	"golang.org/x/term"
+
+	"tcpviz/charts"
 )
 
 // Exit codes.
@@ -52,6 +54,9 @@ type env struct {
 	bar       progress
 	out       *errWriter // stdout, as set by runEnv
 	made      *madeDirs  // directories made for outputs (set by runEnv)
+	// report, when set (by tests), changes a report's limits
+	// (charts.ReportOptions' TableConns and PointsOver).
+	report charts.ReportOptions
 }
 
 const exitCodesHelp = `EXIT STATUS:
@@ -94,8 +99,13 @@ func newApp(e *env) *cli.App {
 
 // run is tcpviz's main: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runEnv(&env{stdin: stdin, stdout: stdout, stderr: stderr,
-		stderrTTY: isTerminal(stderr), color: os.Getenv("NO_COLOR") == ""}, args)
+	return runEnv(newEnv(stdin, stdout, stderr), args)
+}
+
+// newEnv is the environment of a run on these streams.
+func newEnv(stdin io.Reader, stdout, stderr io.Writer) *env {
+	return &env{stdin: stdin, stdout: stdout, stderr: stderr,
+		stderrTTY: isTerminal(stderr), color: os.Getenv("NO_COLOR") == ""}
 }
 
 // runEnv runs the command line in e and returns the exit status. A failed

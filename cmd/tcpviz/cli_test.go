@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tcpviz/charts"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -17,6 +19,16 @@ func tcpviz(t *testing.T, stdin []byte, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(append([]string{"tcpviz"}, args...), bytes.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// tcpvizWith runs tcpviz as tcpviz does, a report's limits changed to ro.
+func tcpvizWith(t *testing.T, ro charts.ReportOptions, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := newEnv(bytes.NewReader(nil), &out, &errb)
+	e.report = ro
+	code := runEnv(e, append([]string{"tcpviz"}, args...))
 	return out.String(), errb.String(), code
 }
 

@@ -26,15 +26,13 @@ func compareCommand(e *env) *cli.Command {
 		filter  filterFlags
 		window  = windowFlags{timeOnly: true}
 		params  = graphParamFlags{command: "compare"}
-		output  = outputFlags{dirUsage: "directory for the default graph file name (compare-<graph>.png)"}
+		output  = graphOutput("directory for the default graph file name (compare-<graph>.png)", false)
 	)
-	kinds := append(analyze.CompareKinds(), string(join.GraphOWD))
-	graphFlag, graph := choiceFlag("graph", nil, string(analyze.CompareDelivered), kinds,
-		"what to overlay: delivered (bytes acknowledged), tput (goodput), rtt, window (bytes in flight), cwnd (estimated), seq (Stevens), or owd (one-way delay across the first hop: joined inputs A+B)", "")
 	alignFlag, align := newAlignFlag()
 	at := &durationsValue{}
 	toBytes := &sizesValue{}
 	labels := &listValue{}
+	defaultAt, defaultToBytes := charts.TransferDefaults()
 	groups := []flagGroup{&conn, &proto, &filter, &window, &picture, &output, &table, &jobs, &params}
 	return &cli.Command{
 		Name:  "compare",
@@ -47,17 +45,18 @@ func compareCommand(e *env) *cli.Command {
 			"retransmissions and where slow start ended. The path of the graph is printed on\n" +
 			"standard error.",
 		ArgsUsage: "CAPTURE[#STREAM] CAPTURE[#STREAM] ...",
-		Flags: append(groupFlags(groups...), graphFlag, alignFlag,
-			&cli.GenericFlag{Name: "at", Value: at, DefaultText: "1s,5s,10s", Usage: "instants after time 0 for the table's delivered_<t>_bytes columns (1s,5s,500ms; repeatable)"},
-			&cli.GenericFlag{Name: "to-bytes", Value: toBytes, DefaultText: "1MiB", Usage: "amounts for the table's time_to_<n>_within_s columns: the time to the first n bytes of each transfer (1MiB,100KB; repeatable)"},
+		Flags: append(groupFlags(groups...), alignFlag,
+			&cli.GenericFlag{Name: "at", Value: at, DefaultText: defaultAt, Usage: "instants after time 0 for the table's delivered_<t>_bytes columns (1s,5s,500ms; repeatable)"},
+			&cli.GenericFlag{Name: "to-bytes", Value: toBytes, DefaultText: defaultToBytes, Usage: "amounts for the table's time_to_<n>_within_s columns: the time to the first n bytes of each transfer (1MiB,100KB; repeatable)"},
 			&cli.GenericFlag{Name: "label", Value: labels, Usage: "name of the next input in the legend and the table's label column (repeatable, in input order)"},
 			&cli.BoolFlag{Name: "facet", Usage: "small multiples: each input in a panel of its own, every panel on one scale"}),
 		Action: func(c *cli.Context) error {
 			if err := parseGroups(c, groups...); err != nil {
 				return err
 			}
-			kind := analyze.CompareKind(graph.v)
-			owd := graph.v == string(join.GraphOWD)
+			graph := params.choices["graph"].v
+			kind := analyze.CompareKind(graph)
+			owd := kind == analyze.CompareOWD
 			if owd {
 				kind = analyze.CompareDelivered // the table's loads
 			}
@@ -91,7 +90,7 @@ func compareCommand(e *env) *cli.Command {
 			}
 			out := output.Output
 			if out == "" {
-				out = filepath.Join(output.OutDir, "compare-"+graph.v+".png")
+				out = filepath.Join(output.OutDir, "compare-"+graph+".png")
 			}
 			if out != "-" {
 				if err := refuseInput(out, e.guarded(ins)); err != nil {
@@ -156,12 +155,8 @@ func compareCommand(e *env) *cli.Command {
 				return errReported
 			}
 			picture.apply(g)
-			warned := map[string]bool{}
 			for _, w := range g.Warnings {
-				if !warned[w] {
-					warned[w] = true
-					fmt.Fprintf(e.stderr, "tcpviz: warning: compare: %s\n", oneLine(w))
-				}
+				fmt.Fprintf(e.stderr, "tcpviz: warning: compare: %s\n", oneLine(w))
 			}
 			po := picture.Plot
 			po.Facet = c.Bool("facet")
@@ -302,7 +297,7 @@ func joinedLabel(in input) string {
 	return l
 }
 
-// compareOWD joins each input's captures and overlays the one-way delay
+// compareOWD reads each input's captures and overlays the one-way delay
 // across the first hop of the connection its first capture compares
 // (loads[i], when read; else the busiest).
 func (e *env) compareOWD(cins []compareInput, loads []*analyze.Loaded, co analyze.CompareOptions) (*analyze.Graph, error) {
@@ -312,21 +307,13 @@ func (e *env) compareOWD(cins []compareInput, loads []*analyze.Loaded, co analyz
 		if err != nil {
 			return nil, err
 		}
-		res, err := join.Join(caps)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", escapeName(ci.name), err)
-		}
-		stream, dir := ci.stream, -1
+		in := join.OWDInput{Label: ci.label, Name: escapeName(ci.name), Captures: caps, Stream: ci.stream, Dir: -1}
 		if l := loads[i]; l != nil {
-			stream, dir = l.Conn.Stream, int(l.Dir)
+			in.Stream, in.Dir = l.Conn.Stream, int(l.Dir)
 		}
-		ch, d, ok := res.Pick(stream, dir)
-		if !ok || ch.Split {
-			return nil, fmt.Errorf("%s: stream %d is not in both captures packet by packet (split by a proxy?)", escapeName(ci.name), stream)
-		}
-		ins = append(ins, join.OWDInput{Label: ci.label, Hop: res.Hops[0], Conn: ch, Dir: d})
+		ins = append(ins, in)
 	}
-	return join.CompareOWD(ins, co.Align == analyze.AlignFirstData, co.Time), nil
+	return join.CompareOWD(ins, co.Align == analyze.AlignFirstData, co.Time)
 }
 
 // newAlignFlag is --align, time 0 of compare's (and a sweep's) transfer

@@ -82,7 +82,7 @@ func TestComparePointsAndErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"--graph", "bogus", "../../testdata/geo_short.pcap"}, 2, "--graph \"bogus\": want delivered, tput, rtt, window, cwnd, seq, loss or owd"},
+		{[]string{"--graph", "bogus", "../../testdata/geo_short.pcap"}, 2, "--graph \"bogus\": want delivered, seq, tput, rtt, window, cwnd, loss or owd"},
 		{[]string{"../../testdata/geo_short.pcap#7"}, 1, "no stream 7"},
 		{[]string{"../../testdata/nope.pcap"}, 1, "no such file"},
 	} {

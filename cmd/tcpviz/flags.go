@@ -387,8 +387,10 @@ func (f *pictureFlags) flags() []cli.Flag {
 	theme, tv := choiceFlag("theme", nil, "default", charts.Themes, "the look: default (Wireshark's colours on a grid) or paper (a journal's figure: colour-blind and grayscale safe, every line its own dashes and markers, no grid)", "")
 	f.theme, f.fontSize, f.lineWidth = tv, &numberValue{}, &numberValue{}
 	out := []cli.Flag{w, h, &cli.StringFlag{Name: "title", Usage: "title instead of the generated one"}, theme,
-		&cli.GenericFlag{Name: "font-size", Value: f.fontSize, Usage: "size of the tick labels in points, 4 to 40 (the title, axis labels and legend scale with it)", DefaultText: "10"},
-		&cli.GenericFlag{Name: "line-width", Value: f.lineWidth, Usage: "width of every line in points, 0.1 to 20", DefaultText: "each series' own"}}
+		&cli.GenericFlag{Name: "font-size", Value: f.fontSize, DefaultText: "10",
+			Usage: fmt.Sprintf("size of the tick labels in points, %g to %g (the title, axis labels and legend scale with it)", charts.MinFontSize, charts.MaxFontSize)},
+		&cli.GenericFlag{Name: "line-width", Value: f.lineWidth, DefaultText: "each series' own",
+			Usage: fmt.Sprintf("width of every line in points, %g to %g", charts.MinLineWidth, charts.MaxLineWidth)}}
 	if !f.axes {
 		return out
 	}
@@ -412,14 +414,14 @@ func (f *pictureFlags) parse(c *cli.Context) error {
 		f.Plot.Theme = f.theme.v
 	}
 	if c.IsSet("font-size") {
-		if v := f.fontSize.v; v < 4 || v > 40 {
-			return usagef("--font-size %g: out of range (want 4 to 40 points)", v)
+		if err := charts.CheckFontSize(f.fontSize.v); err != nil {
+			return usagef("--font-size %g: %v", f.fontSize.v, err)
 		}
 		f.Plot.FontSize = f.fontSize.v
 	}
 	if c.IsSet("line-width") {
-		if v := f.lineWidth.v; v < 0.1 || v > 20 {
-			return usagef("--line-width %g: out of range (want 0.1 to 20 points)", v)
+		if err := charts.CheckLineWidth(f.lineWidth.v); err != nil {
+			return usagef("--line-width %g: %v", f.lineWidth.v, err)
 		}
 		f.Plot.LineWidth = f.lineWidth.v
 	}
@@ -458,42 +460,62 @@ func (f *pictureFlags) checkHide(valid []string) error {
 // apply sets the y bounds asked for on g and leaves out the hidden series.
 func (f *pictureFlags) apply(g *analyze.Graph) { charts.Adjust(g, f.Zoom, f.Hide) }
 
-// outputFlags name where a graph goes: one file (-o, whose extension
-// picks the format; - for CSV on standard output) or a directory for
-// derived names.
-type outputFlags struct {
-	dirUsage string
-	dirOnly  bool // --out-dir alone (report: a folder per input)
-	Output   string
-	Format   charts.GraphFormat // of Output
-	OutDir   string
+// outFlags are -o and --out-dir, declared once for every command that
+// writes files: one file, or a directory for the names the command
+// derives. A name given must not be empty, and the directory must be
+// one (or be makeable).
+type outFlags struct {
+	outUsage, dirUsage string
+	dirDefault         string // "." for graphs' derived names
+	dirOnly            bool   // --out-dir alone (report: a folder per input)
+	exclusive          bool   // -o and --out-dir exclude each other (tables)
+	Output, OutDir     string
 }
 
-func (f *outputFlags) flags() []cli.Flag {
-	dir := &cli.StringFlag{Name: "out-dir", Value: ".", Usage: f.dirUsage}
+func (f *outFlags) flags() []cli.Flag {
+	dir := &cli.StringFlag{Name: "out-dir", Value: f.dirDefault, Usage: f.dirUsage}
 	if f.dirOnly {
 		return []cli.Flag{dir}
 	}
-	return []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"},
-			Usage: "file to write; its extension picks the format: .png .svg .pdf, or the plotted points as .csv .json; - writes CSV to standard output"},
-		dir,
-	}
+	return []cli.Flag{&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: f.outUsage}, dir}
 }
 
-func (f *outputFlags) parse(c *cli.Context) error {
-	f.Output, f.OutDir, f.Format = c.String("output"), c.String("out-dir"), charts.PNG
+func (f *outFlags) parse(c *cli.Context) error {
+	f.Output, f.OutDir = c.String("output"), c.String("out-dir")
 	if c.IsSet("output") && f.Output == "" {
 		return usagef("-o: want a file name")
 	}
 	if c.IsSet("out-dir") && f.OutDir == "" {
 		return usagef("--out-dir: want a directory")
 	}
-	if c.IsSet("out-dir") {
-		if err := checkOutDir(f.OutDir); err != nil {
-			return err
-		}
+	if f.exclusive && f.Output != "" && f.OutDir != "" {
+		return usagef("-o and --out-dir exclude each other")
 	}
+	if c.IsSet("out-dir") {
+		return checkOutDir(f.OutDir)
+	}
+	return nil
+}
+
+// outputFlags name where a graph goes: one file (-o, whose extension
+// picks the format; - for CSV on standard output) or a directory for
+// derived names.
+type outputFlags struct {
+	outFlags
+	Format charts.GraphFormat // of Output
+}
+
+// graphOutput is where a graph goes; dirUsage says what --out-dir holds.
+func graphOutput(dirUsage string, dirOnly bool) outputFlags {
+	return outputFlags{outFlags: outFlags{dirUsage: dirUsage, dirDefault: ".", dirOnly: dirOnly,
+		outUsage: "file to write; its extension picks the format: .png .svg .pdf, or the plotted points as .csv .json; - writes CSV to standard output"}}
+}
+
+func (f *outputFlags) parse(c *cli.Context) error {
+	if err := f.outFlags.parse(c); err != nil {
+		return err
+	}
+	f.Format = charts.PNG
 	if f.Output != "" {
 		g, err := graphFormat(f.Output)
 		if err != nil {
@@ -561,29 +583,12 @@ func (f *tableFlags) resolve(terminal bool) charts.TableFormat {
 // tableOutFlags send a table to a file (-o FILE, atomically; its
 // extension picks the format unless --format does), or as Parquet to one
 // partition per input in a directory (--out-dir).
-type tableOutFlags struct {
-	Output, OutDir string
-}
+type tableOutFlags struct{ outFlags }
 
-func (f *tableOutFlags) flags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "file to write the table to (.csv .json .txt .parquet pick the format); - or nothing: standard output"},
-		&cli.StringFlag{Name: "out-dir", Usage: "with --format parquet: one Hive-style partition per input, DIR/capture=<name>-<hash>/part-0.parquet"},
-	}
-}
-
-func (f *tableOutFlags) parse(c *cli.Context) error {
-	f.Output, f.OutDir = c.String("output"), c.String("out-dir")
-	if c.IsSet("output") && f.Output == "" || c.IsSet("out-dir") && f.OutDir == "" {
-		return usagef("-o and --out-dir: want a name")
-	}
-	if f.Output != "" && f.OutDir != "" {
-		return usagef("-o and --out-dir exclude each other")
-	}
-	if f.OutDir != "" {
-		return checkOutDir(f.OutDir)
-	}
-	return nil
+// tableOutput is where a table goes.
+func tableOutput() *tableOutFlags {
+	return &tableOutFlags{outFlags{outUsage: "file to write the table to (.csv .json .txt .parquet pick the format); - or nothing: standard output",
+		dirUsage: "with --format parquet: one Hive-style partition per input, DIR/capture=<name>-<hash>/part-0.parquet", exclusive: true}}
 }
 
 // format resolves the table format: --format, else -o's extension, else
@@ -647,16 +652,12 @@ type graphParamFlags struct {
 func (f *graphParamFlags) flags() []cli.Flag {
 	var params []analyze.ParamSpec
 	for _, g := range analyze.Graphs() {
-		switch {
-		case f.command == "compare":
-			for _, p := range g.Params {
-				if p.Compare {
-					params = append(params, p)
-				}
-			}
-		case g.Command == f.command && g.Params != nil && params == nil:
+		if g.Command == f.command && g.Params != nil && params == nil {
 			params = g.Params
 		}
+	}
+	if f.command == "compare" {
+		params = analyze.CompareParams()
 	}
 	f.choices = map[string]*choiceValue{}
 	var out []cli.Flag

@@ -46,7 +46,7 @@ func (r *graphRequest) groups() []flagGroup {
 
 func graphCommand(e *env, name, usage string) *cli.Command {
 	req := &graphRequest{params: graphParamFlags{command: name}, picture: pictureFlags{axes: true},
-		output: outputFlags{dirUsage: "directory for derived file names (<capture>-<graph>-s<N>.png), used without -o"}}
+		output: graphOutput("directory for derived file names (<capture>-<graph>-s<N>.png), used without -o", false)}
 	return &cli.Command{
 		Name:      name,
 		Usage:     usage,
@@ -181,11 +181,7 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	}
 	if path == "" {
 		var err error
-		which := fmt.Sprintf("s%d", l.Conn.Stream)
-		if l.UDP {
-			which = fmt.Sprintf("udp%d", l.Conn.Stream) // udp.stream, not tcp.stream
-		}
-		path, err = outputPath(req.output.OutDir, fmt.Sprintf("%s-%s-%s.png", base, req.params.Spec.Stem(req.params.Params), which))
+		path, err = outputPath(req.output.OutDir, charts.ConnGraphFile(base, q, l))
 		if err == nil {
 			err = makeDir(req.output.OutDir, e.made)
 		}

@@ -14,7 +14,7 @@ import (
 )
 
 func ioCommand(e *env) *cli.Command {
-	tf, of, jf := &tableFlags{}, &tableOutFlags{}, &jobsFlags{}
+	tf, of, jf := &tableFlags{}, tableOutput(), &jobsFlags{}
 	picture := &pictureFlags{axes: true, noHide: true}
 	filter := &filterFlags{rows: true}
 	interval, iv := secondsFlag("interval", time.Second, maxSeconds, true, "width of each interval (1s, 100ms)")

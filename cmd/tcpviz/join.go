@@ -16,7 +16,7 @@ import (
 )
 
 func joinCommand(e *env) *cli.Command {
-	tf, of, jf := &tableFlags{}, &tableOutFlags{}, &jobsFlags{}
+	tf, of, jf := &tableFlags{}, tableOutput(), &jobsFlags{}
 	picture, conn := &pictureFlags{axes: true}, newConnFlags()
 	filter := &filterFlags{rows: true}
 	graphFlag, graph := choiceFlag("graph", nil, "", []string{string(join.GraphOWD), string(join.GraphProxy)},
@@ -91,16 +91,9 @@ func joinCommand(e *env) *cli.Command {
 				if !ok {
 					return filter.noPick(conn.Stream, res)
 				}
-				var g *analyze.Graph
-				switch {
-				case graph.v == string(join.GraphProxy) && !ch.Split:
-					return fmt.Errorf("--graph proxy: stream %d is not split by a proxy between the captures (--graph owd draws it)", ch.Up.Stream)
-				case graph.v == string(join.GraphProxy):
-					g = join.ProxyGraph(res.Hops[0], ch, d)
-				case ch.Split:
-					return fmt.Errorf("--graph owd: a proxy splits stream %d between the captures: no packet is in both (--graph proxy draws its buffer)", ch.Up.Stream)
-				default:
-					g = join.OWDGraph(res.Hops[0], ch, d)
+				g, err := join.Graph(analyze.GraphKind(graph.v), res.Hops[0], ch, d)
+				if err != nil {
+					return fmt.Errorf("--graph %s: %w", graph.v, err)
 				}
 				picture.apply(g)
 				for _, w := range g.Warnings {
@@ -191,7 +184,8 @@ func (e *env) joinInputs(ins []input, jobs int) (*join.Result, error) {
 func ladderCommand(e *env) *cli.Command {
 	picture, conn := &pictureFlags{}, newConnFlags()
 	window := &windowFlags{timeOnly: true}
-	output := &outputFlags{dirUsage: "directory for the default file name (ladder.png)"}
+	ladderOut := graphOutput("directory for the default file name (ladder.png)", false)
+	output := &ladderOut
 	jf := &jobsFlags{}
 	packets, pv := intFlag("packets", nil, join.LadderPackets, 1, 100000, "draw the connection's first N packets (at the first capture)", "")
 	filter := &filterFlags{}
@@ -230,14 +224,14 @@ func ladderCommand(e *env) *cli.Command {
 				if filter.Expr != nil && !caps[0].Select(filter.Expr) {
 					return fmt.Errorf("%s: --filter %q selects no connection", ins[0].display(), filter.Raw)
 				}
-				cc := caps[0].Busiest(conn.Stream)
-				if cc == nil && filter.Expr != nil {
+				var ok bool
+				g, ok, err = caps[0].Ladder(conn.Stream, o)
+				switch {
+				case !ok && filter.Expr != nil:
 					return fmt.Errorf("%s: -s %d: no such connection among those --filter %q matches", ins[0].display(), conn.Stream, filter.Raw)
-				}
-				if cc == nil {
+				case !ok:
 					return fmt.Errorf("%s: -s %d: no such connection", ins[0].display(), conn.Stream)
-				}
-				if g, err = join.LadderOne(caps[0].Name, cc, o); err != nil {
+				case err != nil:
 					return fmt.Errorf("%s: %w", ins[0].display(), err)
 				}
 			} else {

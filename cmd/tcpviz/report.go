@@ -19,7 +19,7 @@ func reportCommand(e *env) *cli.Command {
 		conn    connFlags
 		picture pictureFlags
 		jobs    jobsFlags
-		output  = outputFlags{dirUsage: "directory in which each report folder is made", dirOnly: true}
+		output  = graphOutput("directory in which each report folder is made", true)
 	)
 	var batch batchFlags
 	var filter filterFlags
@@ -68,10 +68,6 @@ func reportCommand(e *env) *cli.Command {
 	}
 }
 
-// reportOptions, when set (by tests), change a report's limits
-// (charts.ReportOptions' TableConns and PointsOver).
-var reportOptions charts.ReportOptions
-
 // reportOf writes the report folder of one input, from one analysing
 // pass over it (after a first pass that ranks the connections).
 func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, sel func(*reassembly.Conn) bool, po charts.PlotOptions) fileResult {
@@ -109,7 +105,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		return files.write(path, write)
 	}
 	po.Capture = captureTitle(in)
-	ro := reportOptions
+	ro := e.report
 	ro.File, ro.Capture, ro.Plot = in.name, in.display(), po
 	rb := charts.NewReportBuilder(ro)
 	var ls []*analyze.Loaded

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"tcpviz/charts"
 	"tcpviz/internal/golden"
 	"tcpviz/scripts/pcapngcraft"
 )
@@ -64,10 +65,8 @@ func TestReport(t *testing.T) {
 // the report holds every point of is drawn thinned, its points are not
 // written, and a warning says where to get them.
 func TestReportThinsAHugeConnection(t *testing.T) {
-	defer func(n int) { reportOptions.PointsOver = n }(reportOptions.PointsOver)
-	reportOptions.PointsOver = 100
 	dir := t.TempDir()
-	stdout, stderr, code := tcpviz(t, nil, "report", "--out-dir", dir, demoCapture)
+	stdout, stderr, code := tcpvizWith(t, charts.ReportOptions{PointsOver: 100}, "report", "--out-dir", dir, demoCapture)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -140,8 +139,6 @@ func TestUDPMainFlow(t *testing.T) {
 // only (reportTableConns), says so, and keeps the rows of those with
 // graphs; summary.csv and streams.csv hold every connection.
 func TestReportTableBudget(t *testing.T) {
-	defer func(n int) { reportOptions.TableConns = n }(reportOptions.TableConns)
-	reportOptions.TableConns = 3
 	var f pcapngcraft.File
 	f.Section(false)
 	f.Interface(pcapngcraft.LinkEthernet, 0)
@@ -159,7 +156,7 @@ func TestReportTableBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	stdout, stderr, code := tcpviz(t, nil, "report", "--out-dir", dir, capture)
+	stdout, stderr, code := tcpvizWith(t, charts.ReportOptions{TableConns: 3}, "report", "--out-dir", dir, capture)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

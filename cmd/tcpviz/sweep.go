@@ -16,7 +16,7 @@ import (
 )
 
 func sweepCommand(e *env) *cli.Command {
-	tf, of, jf := &tableFlags{}, &tableOutFlags{}, &jobsFlags{}
+	tf, of, jf := &tableFlags{}, tableOutput(), &jobsFlags{}
 	picture, pf := &pictureFlags{axes: true, noHide: true}, &paramFlags{}
 	cols := &listValue{split: true}
 	proto := &protoFlags{}
@@ -99,13 +99,7 @@ func sweepCommand(e *env) *cli.Command {
 			}
 			write := func(w io.Writer) error { return charts.WriteSweep(w, format, &pv, row, metric, unit) }
 			if graph != "" {
-				rowUnit := ""
-				for _, p := range pf.Patterns {
-					if p.Name == row {
-						rowUnit = p.Unit
-					}
-				}
-				g := charts.SweepGraph(&pv, row, rowUnit, metric, unit, c.Bool("log-x"))
+				g := charts.SweepGraph(&pv, row, pf.Unit(row), metric, unit, c.Bool("log-x"))
 				picture.apply(g)
 				po := picture.Plot
 				po.LogX = c.Bool("log-x")

@@ -99,7 +99,7 @@ func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
 // written once every input is read.
 func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cli.Command {
 	tf, jf, bf := &tableFlags{}, &jobsFlags{}, &batchFlags{}
-	of := &tableOutFlags{}
+	of := tableOutput()
 	cmd.ArgsUsage = "CAPTURE|DIR|- ..."
 	fields := &listValue{split: true}
 	pf := &paramFlags{}
@@ -113,7 +113,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 		if err := parseGroups(c, tf, of, jf, bf, pf, ff); err != nil {
 			return err
 		}
-		spec := tableSpec[R]{TableKind: kind.WithColumns(paramColumns(pf, kind.File))}
+		spec := tableSpec[R]{TableKind: kind.WithColumns(charts.ParamColumns(pf.Params, kind.File))}
 		if c.Bool("columns") {
 			return charts.WriteDocs(e.stdout, spec.Schema.Docs())
 		}

@@ -1,0 +1,81 @@
+package sweep
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestParams: a capture's parameters come from its file name, its
+// comments (read through Comments, once) and a manifest (whose relative
+// files are relative to it, found by base name too); Check names the
+// parameter no capture has; Unit and Source say what the columns' docs
+// and the figure's axis say.
+func TestParams(t *testing.T) {
+	ps, err := ParseParams([]string{`rtt=sweep_(\d+)ms`, "delay"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := 0
+	comments := func(file string) []string {
+		reads++
+		if file == "a/sweep_10ms_r1.pcapng" {
+			return []string{"Delay=5ms kind=x"}
+		}
+		return nil
+	}
+	if err := ps.ReadManifest(strings.NewReader("size,cc\n"), "m.csv"); err == nil || !strings.Contains(err.Error(), "header is file") {
+		t.Errorf("manifest without a file column: %v", err)
+	}
+	if err := ps.ReadManifest(strings.NewReader("file,rtt\nx.pcap,1\n"), "m.csv"); err == nil || err.Error() != `parameter "rtt" twice` {
+		t.Errorf("a parameter twice: %v", err)
+	}
+	ps, _ = ParseParams([]string{`rtt=sweep_(\d+)ms`, "delay"})
+	ps.Comments = comments
+	reads = 0
+	if err := ps.ReadManifest(strings.NewReader("file,CC,size\nsweep_10ms_r1.pcapng,cubic,\n/abs/b.pcap,bbr,1M\n"), filepath.Join("exp", "m.csv")); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(ps.Names, ps.ManifestRows); got != "[rtt delay cc size] [exp/sweep_10ms_r1.pcapng /abs/b.pcap]" {
+		t.Errorf("names and rows: %s", got)
+	}
+	for _, c := range []struct{ file, want string }{
+		{"a/sweep_10ms_r1.pcapng", "map[cc:cubic delay:5ms rtt:10]"}, // by base name in the manifest
+		{"a/sweep_10ms_r1.pcapng", "map[cc:cubic delay:5ms rtt:10]"}, // comments read once
+		{"/abs/b.pcap", "map[cc:bbr size:1M]"},
+		{"other.pcap", "map[]"},
+	} {
+		if got := fmt.Sprint(ps.Values(c.file)); got != c.want {
+			t.Errorf("Values(%s) = %s, want %s", c.file, got, c.want)
+		}
+	}
+	if reads != 3 {
+		t.Errorf("comments read %d times, want once a file (3)", reads)
+	}
+	if err := ps.Check([]string{"a/sweep_10ms_r1.pcapng"}); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+	if err := ps.Check([]string{"/abs/b.pcap"}); err == nil || err.Error() != `rtt=sweep_(\d+)ms matches no input's file name` {
+		t.Errorf("Check of a file the pattern misses: %v", err)
+	}
+	ps2, _ := ParseParams([]string{"run"})
+	if err := ps2.Check([]string{"x.pcap"}); err == nil || err.Error() != "run: no input's pcapng section comment says run=VALUE" {
+		t.Errorf("Check of a comment no capture has: %v", err)
+	}
+	if ps.Unit("rtt") != "ms" || ps.Unit("delay") != "" || ps.Unit("cc") != "" {
+		t.Errorf("units: %q %q %q", ps.Unit("rtt"), ps.Unit("delay"), ps.Unit("cc"))
+	}
+	for name, want := range map[string]string{
+		"rtt":   `its file name (sweep_(\d+)ms)`,
+		"delay": "its pcapng section comment (delay=...)",
+		"cc":    "the manifest " + filepath.Join("exp", "m.csv"),
+	} {
+		if got := ps.Source(name); got != want {
+			t.Errorf("Source(%s) = %q, want %q", name, got, want)
+		}
+	}
+	if _, err := ParseParams([]string{"Bad=x"}); err == nil {
+		t.Error("ParseParams accepted an upper-case name")
+	}
+}
