@@ -382,6 +382,27 @@ func overshootBurst(st *DirStats, first, lost, late int64) (bool, float64) {
 	return float64(first) > bound, bound
 }
 
+// slowStartUntilLoss tells whether the sender's window was still in slow
+// start at the first loss episode, so that a burst there is an overshoot:
+// slow start ended by the loss; or the flight stopped at the receiver's
+// window, which sets no ssthresh — the window opens (Linux's receive
+// buffer autotuning grows it each round trip) and slow start goes on to
+// the first loss (RFC 5681 3.1: ssthresh is set on loss only); or, at a
+// receiver-side capture, what arrives per round trip stopped growing: a
+// bottleneck caps the arrivals as the queue fills, while the sender's
+// window still doubles until the queue drops. A sender that left on the
+// delay (HyStart, which sets ssthresh) or whose own flight stopped
+// growing (the application, pacing) did not overshoot.
+func slowStartUntilLoss(st *DirStats) bool {
+	switch st.SlowStart.Reason {
+	case SlowStartLoss, SlowStartRwnd:
+		return true
+	case SlowStartStopped:
+		return st.Path.Vantage == VantageReceiver
+	}
+	return false
+}
+
 // lateData tells whether data came late (late segments, at least 3 and
 // one in 200 of the direction's data packets): reordering, whose resends
 // are not drops.
@@ -467,8 +488,15 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// at it says so, and says nothing of the later losses, which
 		// their intervals tell when there are enough.
 		first, eps, later := firstEpisodeDrops(st, rcv), st.LossEpisodes, st.EpisodeResent-st.FirstEpisodeResent
+		if lateData(st, late) && eps > 1 {
+			// Where data came late the first episode's resends are not
+			// all drops (fast retransmit resent reordered segments in
+			// vain): it dropped at most what the transfer lost but one
+			// for each later episode not proven spurious.
+			first = min(first, max(lost-max(eps-1-p.LossEventsSpurious, 0), 0))
+		}
 		burst, expect := overshootBurst(st, first, lost, late)
-		overshoot := st.SlowStart.Reason == SlowStartLoss && (first >= overshootMin || burst) &&
+		overshoot := slowStartUntilLoss(st) && (first >= overshootMin || burst) &&
 			(eps == 1 || first*(eps-1) >= overshootRatio*later)
 		// The window at each loss, steady: the flight seen is the sender's,
 		// no receive window capped it, and BBR (no sawtooth) aside.

@@ -399,3 +399,69 @@ func TestFewRegularIntervalsNotTold(t *testing.T) {
 		}
 	}
 }
+
+// TestOvershootAfterSlowStartHeld: a slow start whose flight stopped at
+// the receiver's window, or, at a receiver-side capture, whose arrivals
+// stopped growing (a bottleneck caps them while the queue fills), was
+// still slow start at the first loss: a burst of 43 drops there, 18 times
+// the later episodes, is an overshoot (ak_40ms_10m_b03_l1, 52 queue drops
+// in the first 0.2 s, 22 random ones after). A sender that left on the
+// delay (HyStart sets ssthresh), or whose own flight stopped growing, did
+// not overshoot.
+func TestOvershootAfterSlowStartHeld(t *testing.T) {
+	for _, tt := range []struct {
+		reason  string
+		vantage Vantage
+		want    bool
+	}{
+		{SlowStartLoss, VantageSender, true},
+		{SlowStartRwnd, VantageSender, true},
+		{SlowStartStopped, VantageReceiver, true},
+		{SlowStartStopped, VantageSender, false},
+		{SlowStartDelay, VantageSender, false},
+	} {
+		st := DirStats{DataPackets: 2200, DataBytes: 2200 * 1448, UniqueBytes: 2130 * 1448, MSS: 1448, RTTSamples: 500, RTTMinMs: 41,
+			HasThroughput: true, HasHandshakeRTT: true, HandshakeRTTMs: 41,
+			Path:               PathStats{HasData: true, Vantage: tt.vantage, Retransmitted: 74, LostDownstream: 74},
+			RankedLossEpisodes: 14, QueueLossEpisodes: 4, RTTAtLossMs: 43, RTTAtLossRank: 0.57,
+			LossEpisodes: 14, FirstEpisodeResent: 43, EpisodeResent: 74,
+			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.99, EpisodeIntervals: 13}
+		if tt.vantage == VantageReceiver {
+			st.Path.LostDownstream, st.Path.LostUpstream, st.RTTMinMs, st.DelayRanked = 0, 74, 0.01, true
+		}
+		st.SlowStart.Reason, st.SlowStart.Flight = tt.reason, 70*1448
+		rcv := DirStats{MaxRwnd: -1}
+		got := strings.Contains(diagnose(&st, &rcv, 0).Kinds(), FindOvershoot)
+		if got != tt.want {
+			t.Errorf("slow start ended by %q at the %s: overshoot %v, want %v (%q)", tt.reason, tt.vantage, got, tt.want, diagnose(&st, &rcv, 0).Kinds())
+		}
+	}
+}
+
+// TestOvershootUnderReorderingCountsDrops: where data came late, the first
+// loss episode's resends include reordered segments resent in vain; it
+// dropped at most the transfer's losses less one for each later episode
+// not proven spurious (mx_50ms_10m_j5_l1 at the receiver: 21 resends in
+// the first episode, 17 lost in 14 episodes, 4 of them spurious — 17 random
+// drops, no queue drop). Where the losses allow the burst
+// (mx_40ms_20m_j10_q30k: 56 resends, 51 lost in 10 episodes), it stands.
+func TestOvershootUnderReorderingCountsDrops(t *testing.T) {
+	for _, tt := range []struct {
+		first, lost, eps, spuriousEps int64
+		want                          bool
+	}{{21, 17, 14, 4, false}, {56, 51, 10, 8, true}} {
+		st := DirStats{DataPackets: 1550, DataBytes: 1550 * 1448, UniqueBytes: 1530 * 1448, MSS: 1448, HasThroughput: true,
+			HasHandshakeRTT: true, HandshakeRTTMs: 52, RTTSamples: 10, RTTMinMs: 0.01, DelayRanked: true,
+			Path: PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 25, LostUpstream: tt.lost, Reordered: 427,
+				SpuriousRetransmitted: 8, LossEventsSpurious: tt.spuriousEps},
+			RankedLossEpisodes: 354, QueueLossEpisodes: 344, RTTAtLossMs: 6, RTTAtLossRank: 0.51,
+			LossEpisodes: tt.eps, FirstEpisodeResent: tt.first, EpisodeResent: tt.first + 3*(tt.eps-1),
+			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.85, EpisodeIntervals: int(tt.eps - 1)}
+		st.SlowStart.Reason, st.SlowStart.Flight = SlowStartLoss, 3*1448
+		rcv := DirStats{MaxRwnd: -1}
+		kinds := diagnose(&st, &rcv, 0).Kinds()
+		if got := strings.Contains(kinds, FindOvershoot); got != tt.want {
+			t.Errorf("%d resent first, %d lost in %d episodes: overshoot %v, want %v (%q)", tt.first, tt.lost, tt.eps, got, tt.want, kinds)
+		}
+	}
+}
