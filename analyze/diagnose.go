@@ -539,7 +539,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
-		case regular && st.EpisodeIntervalCV >= regularCV:
+		case regular && st.EpisodeIntervalCV >= regularCV && !(overshoot && st.EpisodeIntervalCV < randomCV):
+			// After an overshoot the later tail drops of a queue the
+			// overshoot left full vary more (randomCV): between the two
+			// bounds the intervals do not tell.
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s; loss episodes came at irregular intervals (%d of them, coefficient of variation %.2f, about 1 for independent drops): not a full queue",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)

@@ -465,3 +465,27 @@ func TestOvershootUnderReorderingCountsDrops(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalsAfterOvershootBetweenBounds: after a slow start that
+// overshot, the later tail drops of the queue it filled come at intervals
+// varying up to randomCV; between regularCV and randomCV the intervals tell
+// neither cause (cq_60ms_10m_q20k_nots at the receiver, no timestamps: 30
+// queue drops, none random, 7 intervals at 0.58); above randomCV they are
+// random drops.
+func TestIntervalsAfterOvershootBetweenBounds(t *testing.T) {
+	for _, tt := range []struct {
+		cv   float64
+		want string
+	}{{0.58, "loss_unknown_cause;slow_start_overshoot;congestion_loss"}, {0.8, "random_loss;slow_start_overshoot;congestion_loss"}} {
+		st := DirStats{DataPackets: 1900, DataBytes: 1900 * 1448, UniqueBytes: 1870 * 1448, MSS: 1448, HasThroughput: true,
+			HasHandshakeRTT: true, HandshakeRTTMs: 62, DataPhaseNs: 6e9,
+			Path:         PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 30, LostUpstream: 30},
+			LossEpisodes: 8, FirstEpisodeResent: 17, EpisodeResent: 30,
+			HasEpisodeIntervalCV: true, EpisodeIntervalCV: tt.cv, EpisodeIntervals: 7}
+		st.SlowStart.Reason = SlowStartLoss
+		rcv := DirStats{MaxRwnd: -1}
+		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+			t.Errorf("intervals at %.2f after an overshoot: findings %q, want %q", tt.cv, got, tt.want)
+		}
+	}
+}
