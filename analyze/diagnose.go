@@ -403,6 +403,33 @@ func slowStartUntilLoss(st *DirStats) bool {
 	return false
 }
 
+// segmentAndRTT are the direction's segment size (1460 when not known)
+// and the round trip its bandwidth-delay product is taken over (ms): the
+// smallest RTT, or the handshake's without samples.
+func segmentAndRTT(st *DirStats) (int64, float64) {
+	mss := int64(st.MSS)
+	if mss == 0 {
+		mss = 1460
+	}
+	rtt := st.RTTMinMs
+	if st.RTTSamples == 0 && st.HasHandshakeRTT {
+		rtt = st.HandshakeRTTMs
+	}
+	return mss, rtt
+}
+
+// windowHeld tells whether the receiver's window held the sender's flight
+// below the bandwidth-delay product: the flight reached the window (within
+// two segments) and the product, from the bottleneck estimate and the
+// smallest RTT, is unknown (0) or more than 1.2 times the window. It
+// returns the window and the product too.
+func windowHeld(st, rcv *DirStats, bottleneck float64) (held bool, window, bdp int64) {
+	mss, rtt := segmentAndRTT(st)
+	bdp = int64(bottleneck / 8 * rtt / 1e3)
+	window = rcv.MaxRwnd
+	return window > 0 && st.MaxBytesInFlight >= window-2*mss && (bdp == 0 || bdp > window+window/5), window, bdp
+}
+
 // lateData tells whether data came late (late segments, at least 3 and
 // one in 200 of the direction's data packets): reordering, whose resends
 // are not drops.
@@ -522,7 +549,20 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// arrive, which lost ACKs and the sender's recoveries scatter.)
 		irregular := regular && st.EpisodeIntervalCV >= randomCV &&
 			(overshoot || p.Vantage == VantageSender && st.EpisodeIntervals >= irregularMin && !lateData(st, late))
+		// A flight the receiver's window held below the bandwidth-delay
+		// product (known, at least 1.2 times the window) never filled
+		// the bottleneck's queue: the link drains a window in less than
+		// a round trip, and the RTT's median stayed within minQueueMs of
+		// its minimum. Its drops were not a full queue's, whatever the RTT
+		// or the window at them (both stand still under a window the
+		// receiver holds).
+		held, window, bdp := windowHeld(st, rcv, bottleneck)
+		belowBDP := held && bdp > 0 && p.Vantage == VantageSender && (!st.HasQueueDelay || st.QueueDelayMs < minQueueMs)
 		switch {
+		case belowBDP && max(n, st.LossEpisodes) >= minToldEpisodes:
+			ev["window_bytes"], ev["bdp_bytes"] = float64(window), float64(bdp)
+			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s in %d loss episodes; the flight, held by the receiver's %s window below the bandwidth-delay product (at least %s), never filled a queue",
+				lost, pct, counted, st.LossEpisodes, kb(window), kb(bdp)), ev)
 		case told && near && st.RTTAtLossRank >= rank && !irregular:
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d of %d loss episodes began with %s near its peak (%s, above %.0f%% of other moments): a full queue",
@@ -605,16 +645,8 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 	if p.NearbyPeer {
 		return fs
 	}
-	mss := int64(st.MSS)
-	if mss == 0 {
-		mss = 1460
-	}
-	rtt := st.RTTMinMs
-	if st.RTTSamples == 0 && st.HasHandshakeRTT {
-		rtt = st.HandshakeRTTMs
-	}
-	bdp := int64(bottleneck / 8 * rtt / 1e3)
-	window := rcv.MaxRwnd
+	mss, rtt := segmentAndRTT(st)
+	held, window, bdp := windowHeld(st, rcv, bottleneck)
 	lossy := len(fs) > 0
 	// At a receiver-side capture the flight is not seen: what arrives per
 	// round trip (the handshake's, the path's whole round trip there)
@@ -628,7 +660,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 	}
 	limited := false
 	switch {
-	case window > 0 && st.MaxBytesInFlight >= window-2*mss && (bdp == 0 || bdp > window+window/5):
+	case held:
 		text := fmt.Sprintf("receiver-window limited: %s window", kb(window))
 		ev := map[string]float64{"window_bytes": float64(window), "share": st.share(FindReceiveWindow)}
 		if bdp > 0 {

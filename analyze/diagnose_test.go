@@ -489,3 +489,32 @@ func TestIntervalsAfterOvershootBetweenBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowHeldBelowBDPFillsNoQueue: a flight the receiver's 40 KB window
+// held below a bandwidth-delay product of at least 50 KB, with the RTT's
+// median 4 ms above its minimum, filled no queue: its 10 drops in 5
+// episodes are random, though the RTT stood near its peak at them
+// (mx_200ms_5m_w32_l1 at the sender: 10 random drops, none at the queue).
+// Without a product to hold the window against, or with a queue that
+// stood, the RTT still tells.
+func TestWindowHeldBelowBDPFillsNoQueue(t *testing.T) {
+	for _, tt := range []struct {
+		bottleneck, queueMs float64
+		want                string
+	}{
+		{2e6, 3.9, "random_loss;receive_window"},
+		{0, 3.9, "congestion_loss;receive_window"},
+		{2e6, 30, "congestion_loss;receive_window"},
+	} {
+		st := DirStats{DataPackets: 706, DataBytes: 706 * 1448, UniqueBytes: 700 * 1448, MSS: 1448, RTTSamples: 300, RTTMinMs: 203,
+			HasThroughput: true, ThroughputBps: 0.9e6, HasQueueDelay: true, QueueDelayMs: tt.queueMs, MaxBytesInFlight: 40544,
+			Path:               PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 10, LostDownstream: 10},
+			RankedLossEpisodes: 5, QueueLossEpisodes: 5, RTTAtLossMs: 235, RTTAtLossRank: 0.89,
+			LossEpisodes: 5, FirstEpisodeResent: 3, EpisodeResent: 10}
+		st.SlowStart.Reason = SlowStartRwnd
+		rcv := DirStats{MaxRwnd: 40960}
+		if got := diagnose(&st, &rcv, tt.bottleneck).Kinds(); got != tt.want {
+			t.Errorf("bottleneck %.0f, queue %.0f ms: findings %q, want %q", tt.bottleneck, tt.queueMs, got, tt.want)
+		}
+	}
+}
