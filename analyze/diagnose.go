@@ -722,6 +722,15 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// a closed window (receiver_stall) keeping its own.
 		st.LimitShares = reassignShare(reassignShare(st.LimitShares, FindApplication, FindReceiveWindow), FindBottleneck, FindReceiveWindow)
 	}
+	if p.Vantage == VantageReceiver && lossy && !slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindApplication }) {
+		// At a receiver-side capture the application's share is the gaps
+		// in what arrives; with loss they are not told (above: a
+		// timeout's wait, a window cut to a short flight a round trip
+		// leave the same gaps), so the shares do not tell them either:
+		// they are counted with the congestion window and the path's
+		// (bottleneck), as the findings count them.
+		st.LimitShares = reassignShare(st.LimitShares, FindApplication, FindBottleneck)
+	}
 	base, queueShare := st.RTTMinMs, 1.0
 	if p.Vantage == VantageReceiver {
 		// The ack_rtt here is the receiver's ACK delay; the median one-way

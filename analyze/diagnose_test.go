@@ -518,3 +518,31 @@ func TestWindowHeldBelowBDPFillsNoQueue(t *testing.T) {
 		}
 	}
 }
+
+// TestSharesFollowLossAtReceiver: at a receiver-side capture with loss the
+// gaps in what arrives are not told the application's (a timeout's wait
+// leaves the same), and limit_shares says what the findings say: the gaps
+// count with the congestion window and the path (cq_20ms_50m_q3k at the
+// receiver, 48 lost, mostly waiting on timeouts: application=1.00 while
+// findings said congestion_loss only). Without loss the gaps are the
+// application's, in both.
+func TestSharesFollowLossAtReceiver(t *testing.T) {
+	for _, tt := range []struct {
+		lost               int64
+		kinds, wantShares string
+	}{
+		{48, "loss_unknown_cause", "bottleneck=1.00"},
+		{0, "application", "application=0.60;bottleneck=0.40"},
+	} {
+		st := DirStats{DataPackets: 154, DataBytes: 154 * 1448, UniqueBytes: 154 * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 23,
+			DataPhaseNs: 6e9, Path: PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: tt.lost, LostUpstream: tt.lost},
+			LimitShares: []LimitShare{{FindApplication, 0.6}, {FindBottleneck, 0.4}}}
+		rcv := DirStats{MaxRwnd: 80000}
+		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.kinds {
+			t.Errorf("%d lost: findings %q, want %q", tt.lost, got, tt.kinds)
+		}
+		if got := FormatLimitShares(st.LimitShares); got != tt.wantShares {
+			t.Errorf("%d lost: limit_shares %q, want %q", tt.lost, got, tt.wantShares)
+		}
+	}
+}
