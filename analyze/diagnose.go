@@ -549,6 +549,15 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// arrive, which lost ACKs and the sender's recoveries scatter.)
 		irregular := regular && st.EpisodeIntervalCV >= randomCV &&
 			(overshoot || p.Vantage == VantageSender && st.EpisodeIntervals >= irregularMin && !lateData(st, late))
+		// Nor were they where the sender shows both signs of an overflow
+		// absent, enough of them to tell (irregularMin): the intervals not
+		// regular (regularCV) and the windows at the losses not steady
+		// (steadyCV), none of it data come late. The RTT near its peak
+		// then says only that the window was at its largest.
+		unsteady := regular && p.Vantage == VantageSender && !lateData(st, late) &&
+			st.EpisodeIntervals >= irregularMin && st.EpisodeIntervalCV >= regularCV &&
+			st.HasLossFlightCV && st.LossFlights >= irregularMin && st.LossFlightCV >= steadyCV
+		irregular = irregular || unsteady
 		// A flight the receiver's window held below the bandwidth-delay
 		// product (known, at least 1.2 times the window) never filled
 		// the bottleneck's queue: the link drains a window in less than

@@ -546,3 +546,31 @@ func TestSharesFollowLossAtReceiver(t *testing.T) {
 		}
 	}
 }
+
+// TestRTTAtPeakYieldsWhereNoOverflowShows: at a sender, with enough loss
+// intervals to tell (irregularMin), losses at intervals that are not
+// regular and at windows that are not steady show no queue overflowing:
+// the RTT near its peak at them says only that the window was at its
+// largest (kn_geo_cubic_loss: 13 random drops, none at the queue; 6
+// intervals at 0.56, windows at 0.18, the RTT 8 ms above its 502 ms
+// minimum at 7 of 7 losses). Windows steady at the losses (a 30 KB queue:
+// kh_cubic_q30k, 0.04) keep the RTT's verdict.
+func TestRTTAtPeakYieldsWhereNoOverflowShows(t *testing.T) {
+	for _, tt := range []struct {
+		cv, flightCV float64
+		want         string
+	}{{0.56, 0.18, FindRandomLoss}, {0.30, 0.04, FindCongestionLoss}, {0.56, 0.04, FindCongestionLoss}} {
+		st := DirStats{DataPackets: 2878, DataBytes: 2878 * 1448, UniqueBytes: 2865 * 1448, MSS: 1448, RTTSamples: 900, RTTMinMs: 501.7,
+			HasThroughput: true, HasQueueDelay: true, QueueDelayMs: 2.4, MaxBytesInFlight: 166520,
+			Path:               PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 13, LostDownstream: 13},
+			RankedLossEpisodes: 7, QueueLossEpisodes: 7, RTTAtLossMs: 509.8, RTTAtLossRank: 0.79,
+			LossEpisodes: 7, FirstEpisodeResent: 3, EpisodeResent: 13,
+			HasEpisodeIntervalCV: true, EpisodeIntervalCV: tt.cv, EpisodeIntervals: 6,
+			HasLossFlightCV: true, LossFlightCV: tt.flightCV, LossFlights: 6}
+		st.SlowStart.Reason = SlowStartLoss
+		rcv := DirStats{MaxRwnd: 5 << 20}
+		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+			t.Errorf("intervals at %.2f, windows at %.2f: findings %q, want %q", tt.cv, tt.flightCV, got, tt.want)
+		}
+	}
+}
