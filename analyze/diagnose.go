@@ -430,6 +430,32 @@ func windowHeld(st, rcv *DirStats, bottleneck float64) (held bool, window, bdp i
 	return window > 0 && st.MaxBytesInFlight >= window-2*mss && (bdp == 0 || bdp > window+window/5), window, bdp
 }
 
+// laterBursts tells whether the loss episodes after the first resent
+// more segments each, on average, than independent drops would take from
+// the flight: at the transfer's own loss rate p (bursts included, so the
+// bound is generous), from twice what arrives per round trip (F, as
+// overshootBurst), about p·F, at most p·F + 3·√(p·F). A queue that
+// overflows drops the flight's excess in a burst; independent drops come
+// one or two an episode (on the labelled and kernel runs: random drops at
+// most 0.94 of the bound, queue drops 1.6 to 3.2 times it where the
+// first episode does not dominate). Not told on fewer than two later
+// episodes, where data came late (spurious resends among them), nor at a
+// sender without SACK (go-back-N resends what had arrived). It returns
+// the mean and the bound too.
+func laterBursts(st, rcv *DirStats, lost, late int64) (bool, float64, float64) {
+	eps := st.LossEpisodes
+	if eps < minToldEpisodes || !st.HasHandshakeRTT || st.DataPhaseNs <= 0 || st.DataPackets == 0 ||
+		lateData(st, late) || noSACKSender(st, rcv) {
+		return false, 0, 0
+	}
+	mss, _ := segmentAndRTT(st)
+	perRTT := float64(st.UniqueBytes) / (float64(st.DataPhaseNs) / 1e9) * st.HandshakeRTTMs / 1e3
+	m := float64(lost) / float64(st.DataPackets) * 2 * perRTT / float64(mss)
+	bound := m + 3*math.Sqrt(m)
+	mean := float64(st.EpisodeResent-st.FirstEpisodeResent) / float64(eps-1)
+	return mean > bound, mean, bound
+}
+
 // lateData tells whether data came late (late segments, at least 3 and
 // one in 200 of the direction's data packets): reordering, whose resends
 // are not drops.
@@ -567,6 +593,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// receiver holds).
 		held, window, bdp := windowHeld(st, rcv, bottleneck)
 		belowBDP := held && bdp > 0 && p.Vantage == VantageSender && (!st.HasQueueDelay || st.QueueDelayMs < minQueueMs)
+		bursts, burstMean, burstBound := laterBursts(st, rcv, lost, late)
 		switch {
 		case belowBDP && max(n, st.LossEpisodes) >= minToldEpisodes:
 			ev["window_bytes"], ev["bdp_bytes"] = float64(window), float64(bdp)
@@ -580,6 +607,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			ev["loss_flight_cv"], ev["loss_flights"] = st.LossFlightCV, float64(st.LossFlights)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d loss episodes after the first began at the same window (within %.0f%%): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.LossFlights, 100*st.LossFlightCV), ev)
+		case bursts:
+			ev["later_episode_mean"], ev["independent_bound"] = burstMean, burstBound
+			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; the %d loss episodes after the first resent %.1f segments on average, more than the %.0f independent drops would take from the flight: bursts at a full queue",
+				lost, pct, counted, eps-1, burstMean, burstBound), ev)
 		case overshoot && eps-1 < minToldEpisodes:
 			// The overshoot's burst was a full queue's (below); the few
 			// losses after it are too few to tell their cause.

@@ -574,3 +574,28 @@ func TestRTTAtPeakYieldsWhereNoOverflowShows(t *testing.T) {
 		}
 	}
 }
+
+// TestLaterBurstsAreAFullQueue: loss episodes after the first that resent
+// far more each than independent drops take from the flight are a queue
+// dropping the flight's excess (pp_100ms_20m_q30k at the receiver: 110
+// queue drops in 4 episodes, 29 a later one where independent drops at
+// 1.6% would take at most 9); one or two an episode are not, nor are
+// bursts where data came late (spurious resends among them).
+func TestLaterBurstsAreAFullQueue(t *testing.T) {
+	for _, tt := range []struct {
+		resent, late int64
+		want         string
+	}{{110, 0, FindCongestionLoss}, {28, 0, FindRandomLoss}, {110, 300, "random_loss;reordering"}} {
+		st := DirStats{DataPackets: 7000, DataBytes: 7000 * 1448, UniqueBytes: 6900 * 1448, MSS: 1448, HasThroughput: true,
+			HasHandshakeRTT: true, HandshakeRTTMs: 100, DataPhaseNs: 8e9, DelayRanked: true, RTTSamples: 10, RTTMinMs: 0.01,
+			Path:               PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: tt.resent, LostUpstream: 110, Reordered: tt.late},
+			RankedLossEpisodes: 38, QueueLossEpisodes: 32, RTTAtLossMs: 1.4, RTTAtLossRank: 0.27,
+			LossEpisodes: 4, FirstEpisodeResent: 22, EpisodeResent: tt.resent,
+			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.47, EpisodeIntervals: 3}
+		st.SlowStart.Reason = SlowStartDelay // no overshoot
+		rcv := DirStats{MaxRwnd: -1}
+		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+			t.Errorf("%d resent, %d late: findings %q, want %q", tt.resent, tt.late, got, tt.want)
+		}
+	}
+}
