@@ -254,17 +254,25 @@ func (st *DirStats) share(kind string) float64 {
 //     ordinary moments' (see lossRanks; bbrQueueRank for BBR), or, when
 //     the RTT does not tell (a queue too small to delay: a median delay
 //     below minQueueMs, or too few losses ranked), when the episodes
-//     came at regular intervals (regularCV); random loss
-//     otherwise, and whatever the RTT when the intervals are irregular
-//     (randomCV) after a slow-start overshoot, or over irregularMin of
-//     them at a sender-side capture with no data late; the cause is
-//     not told without RTT or delay samples or on fewer than
-//     minToldEpisodes episodes; a slow start ended by a loss episode that
-//     resent at least overshootMin segments (or more than independent
-//     drops would take from its flight: overshootBurst), and
-//     overshootRatio times the later episodes' mean, overshot the path
-//     (which brings congestion_loss into Kinds), its resends counted as
-//     drops only where the capture proves them (firstEpisodeDrops);
+//     came at regular intervals (regularCV), or when the episodes after
+//     the first resent more each than independent drops would
+//     (laterBursts); random loss otherwise, and whatever the RTT when the
+//     intervals are irregular (randomCV) after a slow-start overshoot, or
+//     over irregularMin of them at a sender-side capture with no data
+//     late, or not regular with the windows at the losses not steady
+//     there either, or when the receiver's window held the flight below
+//     a known bandwidth-delay product (windowHeld: no queue filled); the
+//     cause is not told without RTT or delay samples or on fewer than
+//     minToldEpisodes episodes, nor by intervals between regularCV and
+//     randomCV after an overshoot; a slow start still on at the first
+//     loss (slowStartUntilLoss) whose loss episode resent at least
+//     overshootMin segments (or more than independent drops would take
+//     from its flight: overshootBurst), and overshootRatio times the later
+//     episodes' mean, overshot the path (which brings congestion_loss
+//     into Kinds), its resends counted as drops only where the capture
+//     proves them (firstEpisodeDrops), and, where data came late, no more
+//     than the transfer lost less one for each later episode not proven
+//     spurious;
 //   - the flight reaching the receiver's window, below the
 //     bandwidth-delay product, is receiver-window limited; a sender that
 //     waited with room to send for minAppShare of the transfer, or whose
