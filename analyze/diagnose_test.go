@@ -528,7 +528,7 @@ func TestWindowHeldBelowBDPFillsNoQueue(t *testing.T) {
 // application's, in both.
 func TestSharesFollowLossAtReceiver(t *testing.T) {
 	for _, tt := range []struct {
-		lost               int64
+		lost              int64
 		kinds, wantShares string
 	}{
 		{48, "loss_unknown_cause", "bottleneck=1.00"},
