@@ -356,6 +356,33 @@ func regularBelow(n int) float64 {
 	return regularCV
 }
 
+// steadyBelow is the coefficient of variation below which the windows at
+// n fast-retransmit losses are steady (a queue overflowing at the same
+// window): below steadyCV, and below what random drops give by chance one
+// time in twenty. Random drops cap the window too, at a level their rate
+// sets, so a few windows at them may vary little: the 5% quantile of the
+// coefficient of variation of n windows at loss of an AIMD window growing
+// a segment (CUBIC's Reno-friendly 0.53) a round trip, each segment lost
+// with probability p (0.5–2%, the smallest quantile of the three), cut to
+// β at each loss: 0.5 for Reno, 0.7 for CUBIC. (20,000 draws; a
+// sender's window in congestion avoidance, slow start left out.) The
+// chance depends on β: where the algorithm is not told, steadyCV alone.
+func steadyBelow(n int, cc string) float64 {
+	var q05 [8]float64
+	switch cc {
+	case "cubic":
+		q05 = [...]float64{2: 0.010, 3: 0.045, 4: 0.071, 5: 0.092, 6: 0.108, 7: 0.119}
+	case "reno":
+		q05 = [...]float64{2: 0.017, 3: 0.073, 4: 0.107, 5: steadyCV, 6: steadyCV, 7: steadyCV}
+	default:
+		return steadyCV
+	}
+	if n < len(q05) {
+		return min(steadyCV, q05[n])
+	}
+	return steadyCV
+}
+
 // overshootBurst tells whether the loss episode that ended slow start
 // resent more segments than independent drops could explain: at the
 // transfer's own loss rate p (lost of the data packets, the burst itself
@@ -561,7 +588,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			(eps == 1 || first*(eps-1) >= overshootRatio*later)
 		// The window at each loss, steady: the flight seen is the sender's,
 		// no receive window capped it, and BBR (no sawtooth) aside.
-		steady := p.Vantage == VantageSender && st.HasLossFlightCV && st.LossFlightCV < steadyCV && (st.LossFlights >= 3 || near) && !bbr &&
+		steady := p.Vantage == VantageSender && st.HasLossFlightCV && st.LossFlightCV < steadyBelow(st.LossFlights, st.CongestionControl) && (st.LossFlights >= 3 || near) && !bbr &&
 			!(rcv.MaxRwnd > 0 && st.MaxBytesInFlight >= rcv.MaxRwnd-2*int64(max(st.MSS, 536)))
 		// Regular intervals stand for the RTT where a queue too small to
 		// delay hides its overflows from it; a queue that held the delay
