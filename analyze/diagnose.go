@@ -364,8 +364,9 @@ func regularBelow(n int) float64 {
 // coefficient of variation of n windows at loss of an AIMD window growing
 // a segment (CUBIC's Reno-friendly 0.53) a round trip, each segment lost
 // with probability p (0.5–2%, the smallest quantile of the three), cut to
-// β at each loss: 0.5 for Reno, 0.7 for CUBIC. (20,000 draws; a
-// sender's window in congestion avoidance, slow start left out.) The
+// β at each loss: 0.5 for Reno, 0.7 for CUBIC. (5,000 draws at each p; a
+// sender's window in congestion avoidance, slow start left out; Reno's
+// from 5 windows on are above steadyCV.) The
 // chance depends on β: where the algorithm is not told, steadyCV alone.
 func steadyBelow(n int, cc string) float64 {
 	var q05 [8]float64
