@@ -254,17 +254,25 @@ func (st *DirStats) share(kind string) float64 {
 //     ordinary moments' (see lossRanks; bbrQueueRank for BBR), or, when
 //     the RTT does not tell (a queue too small to delay: a median delay
 //     below minQueueMs, or too few losses ranked), when the episodes
-//     came at regular intervals (regularCV); random loss
-//     otherwise, and whatever the RTT when the intervals are irregular
-//     (randomCV) after a slow-start overshoot, or over irregularMin of
-//     them at a sender-side capture with no data late; the cause is
-//     not told without RTT or delay samples or on fewer than
-//     minToldEpisodes episodes; a slow start ended by a loss episode that
-//     resent at least overshootMin segments (or more than independent
-//     drops would take from its flight: overshootBurst), and
-//     overshootRatio times the later episodes' mean, overshot the path
-//     (which brings congestion_loss into Kinds), its resends counted as
-//     drops only where the capture proves them (firstEpisodeDrops);
+//     came at regular intervals (regularCV), or when the episodes after
+//     the first resent more each than independent drops would
+//     (laterBursts); random loss otherwise, and whatever the RTT when the
+//     intervals are irregular (randomCV) after a slow-start overshoot, or
+//     over irregularMin of them at a sender-side capture with no data
+//     late, or not regular with the windows at the losses not steady
+//     there either, or when the receiver's window held the flight below
+//     a known bandwidth-delay product (windowHeld: no queue filled); the
+//     cause is not told without RTT or delay samples or on fewer than
+//     minToldEpisodes episodes, nor by intervals between regularCV and
+//     randomCV after an overshoot; a slow start still on at the first
+//     loss (slowStartUntilLoss) whose loss episode resent at least
+//     overshootMin segments (or more than independent drops would take
+//     from its flight: overshootBurst), and overshootRatio times the later
+//     episodes' mean, overshot the path (which brings congestion_loss
+//     into Kinds), its resends counted as drops only where the capture
+//     proves them (firstEpisodeDrops), and, where data came late, no more
+//     than the transfer lost less one for each later episode not proven
+//     spurious;
 //   - the flight reaching the receiver's window, below the
 //     bandwidth-delay product, is receiver-window limited; a sender that
 //     waited with room to send for minAppShare of the transfer, or whose
@@ -348,6 +356,34 @@ func regularBelow(n int) float64 {
 	return regularCV
 }
 
+// steadyBelow is the coefficient of variation below which the windows at
+// n fast-retransmit losses are steady (a queue overflowing at the same
+// window): below steadyCV, and below what random drops give by chance one
+// time in twenty. Random drops cap the window too, at a level their rate
+// sets, so a few windows at them may vary little: the 5% quantile of the
+// coefficient of variation of n windows at loss of an AIMD window growing
+// a segment (CUBIC's Reno-friendly 0.53) a round trip, each segment lost
+// with probability p (0.5–2%, the smallest quantile of the three), cut to
+// β at each loss: 0.5 for Reno, 0.7 for CUBIC. (5,000 draws at each p; a
+// sender's window in congestion avoidance, slow start left out; Reno's
+// from 5 windows on are above steadyCV.) The
+// chance depends on β: where the algorithm is not told, steadyCV alone.
+func steadyBelow(n int, cc string) float64 {
+	var q05 [8]float64
+	switch cc {
+	case "cubic":
+		q05 = [...]float64{2: 0.010, 3: 0.045, 4: 0.071, 5: 0.092, 6: 0.108, 7: 0.119}
+	case "reno":
+		q05 = [...]float64{2: 0.017, 3: 0.073, 4: 0.107, 5: steadyCV, 6: steadyCV, 7: steadyCV}
+	default:
+		return steadyCV
+	}
+	if n < len(q05) {
+		return min(steadyCV, q05[n])
+	}
+	return steadyCV
+}
+
 // overshootBurst tells whether the loss episode that ended slow start
 // resent more segments than independent drops could explain: at the
 // transfer's own loss rate p (lost of the data packets, the burst itself
@@ -380,6 +416,80 @@ func overshootBurst(st *DirStats, first, lost, late int64) (bool, float64) {
 	m := float64(lost) / float64(st.DataPackets) * 2 * flight / float64(mss)
 	bound := m + 3*math.Sqrt(m)
 	return float64(first) > bound, bound
+}
+
+// slowStartUntilLoss tells whether the sender's window was still in slow
+// start at the first loss episode, so that a burst there is an overshoot:
+// slow start ended by the loss; or the flight stopped at the receiver's
+// window, which sets no ssthresh — the window opens (Linux's receive
+// buffer autotuning grows it each round trip) and slow start goes on to
+// the first loss (RFC 5681 3.1: ssthresh is set on loss only); or, at a
+// receiver-side capture, what arrives per round trip stopped growing: a
+// bottleneck caps the arrivals as the queue fills, while the sender's
+// window still doubles until the queue drops. A sender that left on the
+// delay (HyStart, which sets ssthresh) or whose own flight stopped
+// growing (the application, pacing) did not overshoot.
+func slowStartUntilLoss(st *DirStats) bool {
+	switch st.SlowStart.Reason {
+	case SlowStartLoss, SlowStartRwnd:
+		return true
+	case SlowStartStopped:
+		return st.Path.Vantage == VantageReceiver
+	}
+	return false
+}
+
+// segmentAndRTT are the direction's segment size (1460 when not known)
+// and the round trip its bandwidth-delay product is taken over (ms): the
+// smallest RTT, or the handshake's without samples.
+func segmentAndRTT(st *DirStats) (int64, float64) {
+	mss := int64(st.MSS)
+	if mss == 0 {
+		mss = 1460
+	}
+	rtt := st.RTTMinMs
+	if st.RTTSamples == 0 && st.HasHandshakeRTT {
+		rtt = st.HandshakeRTTMs
+	}
+	return mss, rtt
+}
+
+// windowHeld tells whether the receiver's window held the sender's flight
+// below the bandwidth-delay product: the flight reached the window (within
+// two segments) and the product, from the bottleneck estimate and the
+// smallest RTT, is unknown (0) or more than 1.2 times the window. It
+// returns the window and the product too.
+func windowHeld(st, rcv *DirStats, bottleneck float64) (held bool, window, bdp int64) {
+	mss, rtt := segmentAndRTT(st)
+	bdp = int64(bottleneck / 8 * rtt / 1e3)
+	window = rcv.MaxRwnd
+	return window > 0 && st.MaxBytesInFlight >= window-2*mss && (bdp == 0 || bdp > window+window/5), window, bdp
+}
+
+// laterBursts tells whether the loss episodes after the first resent
+// more segments each, on average, than independent drops would take from
+// the flight: at the transfer's own loss rate p (bursts included, so the
+// bound is generous), from twice what arrives per round trip (F, as
+// overshootBurst), about p·F, at most p·F + 3·√(p·F). A queue that
+// overflows drops the flight's excess in a burst; independent drops come
+// one or two an episode (on the labelled and kernel runs: random drops at
+// most 0.94 of the bound, queue drops 1.6 to 3.2 times it where the
+// first episode does not dominate). Not told on fewer than two later
+// episodes, where data came late (spurious resends among them), nor at a
+// sender without SACK (go-back-N resends what had arrived). It returns
+// the mean and the bound too.
+func laterBursts(st, rcv *DirStats, lost, late int64) (bool, float64, float64) {
+	eps := st.LossEpisodes
+	if eps < minToldEpisodes || !st.HasHandshakeRTT || st.DataPhaseNs <= 0 || st.DataPackets == 0 ||
+		lateData(st, late) || noSACKSender(st, rcv) {
+		return false, 0, 0
+	}
+	mss, _ := segmentAndRTT(st)
+	perRTT := float64(st.UniqueBytes) / (float64(st.DataPhaseNs) / 1e9) * st.HandshakeRTTMs / 1e3
+	m := float64(lost) / float64(st.DataPackets) * 2 * perRTT / float64(mss)
+	bound := m + 3*math.Sqrt(m)
+	mean := float64(st.EpisodeResent-st.FirstEpisodeResent) / float64(eps-1)
+	return mean > bound, mean, bound
 }
 
 // lateData tells whether data came late (late segments, at least 3 and
@@ -467,12 +577,19 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// at it says so, and says nothing of the later losses, which
 		// their intervals tell when there are enough.
 		first, eps, later := firstEpisodeDrops(st, rcv), st.LossEpisodes, st.EpisodeResent-st.FirstEpisodeResent
+		if lateData(st, late) && eps > 1 {
+			// Where data came late the first episode's resends are not
+			// all drops (fast retransmit resent reordered segments in
+			// vain): it dropped at most what the transfer lost but one
+			// for each later episode not proven spurious.
+			first = min(first, max(lost-max(eps-1-p.LossEventsSpurious, 0), 0))
+		}
 		burst, expect := overshootBurst(st, first, lost, late)
-		overshoot := st.SlowStart.Reason == SlowStartLoss && (first >= overshootMin || burst) &&
+		overshoot := slowStartUntilLoss(st) && (first >= overshootMin || burst) &&
 			(eps == 1 || first*(eps-1) >= overshootRatio*later)
 		// The window at each loss, steady: the flight seen is the sender's,
 		// no receive window capped it, and BBR (no sawtooth) aside.
-		steady := p.Vantage == VantageSender && st.HasLossFlightCV && st.LossFlightCV < steadyCV && (st.LossFlights >= 3 || near) && !bbr &&
+		steady := p.Vantage == VantageSender && st.HasLossFlightCV && st.LossFlightCV < steadyBelow(st.LossFlights, st.CongestionControl) && (st.LossFlights >= 3 || near) && !bbr &&
 			!(rcv.MaxRwnd > 0 && st.MaxBytesInFlight >= rcv.MaxRwnd-2*int64(max(st.MSS, 536)))
 		// Regular intervals stand for the RTT where a queue too small to
 		// delay hides its overflows from it; a queue that held the delay
@@ -494,7 +611,30 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// arrive, which lost ACKs and the sender's recoveries scatter.)
 		irregular := regular && st.EpisodeIntervalCV >= randomCV &&
 			(overshoot || p.Vantage == VantageSender && st.EpisodeIntervals >= irregularMin && !lateData(st, late))
+		// Nor were they where the sender shows both signs of an overflow
+		// absent, enough of them to tell (irregularMin): the intervals not
+		// regular (regularCV) and the windows at the losses not steady
+		// (steadyCV), none of it data come late. The RTT near its peak
+		// then says only that the window was at its largest.
+		unsteady := regular && p.Vantage == VantageSender && !lateData(st, late) &&
+			st.EpisodeIntervals >= irregularMin && st.EpisodeIntervalCV >= regularCV &&
+			st.HasLossFlightCV && st.LossFlights >= irregularMin && st.LossFlightCV >= steadyCV
+		irregular = irregular || unsteady
+		// A flight the receiver's window held below the bandwidth-delay
+		// product (known, at least 1.2 times the window) never filled
+		// the bottleneck's queue: the link drains a window in less than
+		// a round trip, and the RTT's median stayed within minQueueMs of
+		// its minimum. Its drops were not a full queue's, whatever the RTT
+		// or the window at them (both stand still under a window the
+		// receiver holds).
+		held, window, bdp := windowHeld(st, rcv, bottleneck)
+		belowBDP := held && bdp > 0 && p.Vantage == VantageSender && (!st.HasQueueDelay || st.QueueDelayMs < minQueueMs)
+		bursts, burstMean, burstBound := laterBursts(st, rcv, lost, late)
 		switch {
+		case belowBDP && max(n, st.LossEpisodes) >= minToldEpisodes:
+			ev["window_bytes"], ev["bdp_bytes"] = float64(window), float64(bdp)
+			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s in %d loss episodes; the flight, held by the receiver's %s window below the bandwidth-delay product (at least %s), never filled a queue",
+				lost, pct, counted, st.LossEpisodes, kb(window), kb(bdp)), ev)
 		case told && near && st.RTTAtLossRank >= rank && !irregular:
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d of %d loss episodes began with %s near its peak (%s, above %.0f%% of other moments): a full queue",
@@ -503,6 +643,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			ev["loss_flight_cv"], ev["loss_flights"] = st.LossFlightCV, float64(st.LossFlights)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d loss episodes after the first began at the same window (within %.0f%%): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.LossFlights, 100*st.LossFlightCV), ev)
+		case bursts:
+			ev["later_episode_mean"], ev["independent_bound"] = burstMean, burstBound
+			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; the %d loss episodes after the first resent %.1f segments on average, more than the %.0f independent drops would take from the flight: bursts at a full queue",
+				lost, pct, counted, eps-1, burstMean, burstBound), ev)
 		case overshoot && eps-1 < minToldEpisodes:
 			// The overshoot's burst was a full queue's (below); the few
 			// losses after it are too few to tell their cause.
@@ -511,7 +655,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
-		case regular && st.EpisodeIntervalCV >= regularCV:
+		case regular && st.EpisodeIntervalCV >= regularCV && !(overshoot && st.EpisodeIntervalCV < randomCV):
+			// After an overshoot the later tail drops of a queue the
+			// overshoot left full vary more (randomCV): between the two
+			// bounds the intervals do not tell.
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s; loss episodes came at irregular intervals (%d of them, coefficient of variation %.2f, about 1 for independent drops): not a full queue",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
@@ -574,16 +721,8 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 	if p.NearbyPeer {
 		return fs
 	}
-	mss := int64(st.MSS)
-	if mss == 0 {
-		mss = 1460
-	}
-	rtt := st.RTTMinMs
-	if st.RTTSamples == 0 && st.HasHandshakeRTT {
-		rtt = st.HandshakeRTTMs
-	}
-	bdp := int64(bottleneck / 8 * rtt / 1e3)
-	window := rcv.MaxRwnd
+	mss, rtt := segmentAndRTT(st)
+	held, window, bdp := windowHeld(st, rcv, bottleneck)
 	lossy := len(fs) > 0
 	// At a receiver-side capture the flight is not seen: what arrives per
 	// round trip (the handshake's, the path's whole round trip there)
@@ -597,7 +736,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 	}
 	limited := false
 	switch {
-	case window > 0 && st.MaxBytesInFlight >= window-2*mss && (bdp == 0 || bdp > window+window/5):
+	case held:
 		text := fmt.Sprintf("receiver-window limited: %s window", kb(window))
 		ev := map[string]float64{"window_bytes": float64(window), "share": st.share(FindReceiveWindow)}
 		if bdp > 0 {
@@ -658,6 +797,15 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// and a wait for the ACKs; the shares say what the finding says,
 		// a closed window (receiver_stall) keeping its own.
 		st.LimitShares = reassignShare(reassignShare(st.LimitShares, FindApplication, FindReceiveWindow), FindBottleneck, FindReceiveWindow)
+	}
+	if p.Vantage == VantageReceiver && lossy && !slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindApplication }) {
+		// At a receiver-side capture the application's share is the gaps
+		// in what arrives; with loss they are not told (above: a
+		// timeout's wait, a window cut to a short flight a round trip
+		// leave the same gaps), so the shares do not tell them either:
+		// they are counted with the congestion window and the path's
+		// (bottleneck), as the findings count them.
+		st.LimitShares = reassignShare(st.LimitShares, FindApplication, FindBottleneck)
 	}
 	base, queueShare := st.RTTMinMs, 1.0
 	if p.Vantage == VantageReceiver {
