@@ -470,11 +470,13 @@ func windowHeld(st, rcv *DirStats, bottleneck float64) (held bool, window, bdp i
 // more segments each, on average, than independent drops would take from
 // the flight: at the transfer's own loss rate p (bursts included, so the
 // bound is generous), from twice what arrives per round trip (F, as
-// overshootBurst), about p·F, at most p·F + 3·√(p·F). A queue that
-// overflows drops the flight's excess in a burst; independent drops come
-// one or two an episode (on the labelled and kernel runs: random drops at
-// most 0.94 of the bound, queue drops 1.6 to 3.2 times it where the
-// first episode does not dominate). Not told on fewer than two later
+// overshootBurst), about p·F besides the drop that began the episode, at
+// most 1 + p·F + 3·√(p·F). A queue that overflows drops the flight's
+// excess in a burst; independent drops come one or two an episode (on the
+// labelled and kernel runs, against the bound without its 1: random drops
+// at most 0.94 of it, queue drops 1.6 to 3.2 times it where the first
+// episode does not dominate; with the 1, one resend an episode is never
+// a burst however low the loss rate). Not told on fewer than two later
 // episodes, where data came late (spurious resends among them), nor at a
 // sender without SACK (go-back-N resends what had arrived). It returns
 // the mean and the bound too.
@@ -487,7 +489,9 @@ func laterBursts(st, rcv *DirStats, lost, late int64) (bool, float64, float64) {
 	mss, _ := segmentAndRTT(st)
 	perRTT := float64(st.UniqueBytes) / (float64(st.DataPhaseNs) / 1e9) * st.HandshakeRTTMs / 1e3
 	m := float64(lost) / float64(st.DataPackets) * 2 * perRTT / float64(mss)
-	bound := m + 3*math.Sqrt(m)
+	// Each episode resends its first drop; independent drops add m on
+	// average in the rest of the flight.
+	bound := 1 + m + 3*math.Sqrt(m)
 	mean := float64(st.EpisodeResent-st.FirstEpisodeResent) / float64(eps-1)
 	return mean > bound, mean, bound
 }
@@ -645,7 +649,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 				lost, pct, counted, st.LossFlights, 100*st.LossFlightCV), ev)
 		case bursts:
 			ev["later_episode_mean"], ev["independent_bound"] = burstMean, burstBound
-			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; the %d loss episodes after the first resent %.1f segments on average, more than the %.0f independent drops would take from the flight: bursts at a full queue",
+			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; the %d loss episodes after the first resent %.1f segments on average, more than the %.1f independent drops would take from the flight: bursts at a full queue",
 				lost, pct, counted, eps-1, burstMean, burstBound), ev)
 		case overshoot && eps-1 < minToldEpisodes:
 			// The overshoot's burst was a full queue's (below); the few
@@ -798,7 +802,14 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// a closed window (receiver_stall) keeping its own.
 		st.LimitShares = reassignShare(reassignShare(st.LimitShares, FindApplication, FindReceiveWindow), FindBottleneck, FindReceiveWindow)
 	}
-	if p.Vantage == VantageReceiver && lossy && !slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindApplication }) {
+	lossFound := slices.ContainsFunc(fs, func(f Finding) bool {
+		switch f.Kind {
+		case FindRandomLoss, FindCongestionLoss, FindLoss, FindOvershoot:
+			return true
+		}
+		return false
+	})
+	if p.Vantage == VantageReceiver && lossFound && !slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindApplication }) {
 		// At a receiver-side capture the application's share is the gaps
 		// in what arrives; with loss they are not told (above: a
 		// timeout's wait, a window cut to a short flight a round trip

@@ -635,3 +635,43 @@ func TestSteadyWindowsBeyondChance(t *testing.T) {
 		}
 	}
 }
+
+// TestOneResendAnEpisodeIsNoBurst: every loss episode resends its first
+// drop, so at a low loss rate (a flight expected to hold well under one
+// independent drop) episodes of one resend each are what independent
+// drops give, not bursts at a full queue (tcptrace's hardware_dups: 12
+// later episodes of 1.0 resends against an expected 0.03 drops were
+// called congestion loss).
+func TestOneResendAnEpisodeIsNoBurst(t *testing.T) {
+	for _, tt := range []struct {
+		resent int64
+		want   bool
+	}{{13, false}, {40, true}} {
+		st := DirStats{DataPackets: 1000, UniqueBytes: 1000 * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 2,
+			DataPhaseNs: 20e9, LossEpisodes: 13, FirstEpisodeResent: 1, EpisodeResent: tt.resent,
+			Path: PathStats{HasData: true, Vantage: VantageSender}}
+		rcv := DirStats{}
+		got, mean, bound := laterBursts(&st, &rcv, 7, 0)
+		if got != tt.want || bound < 1 {
+			t.Errorf("%d resent: bursts %v (mean %.2f, bound %.2f), want %v", tt.resent, got, mean, bound, tt.want)
+		}
+	}
+}
+
+// TestSharesKeptAtReceiverWithoutLoss: the application's share moves to
+// the bottleneck at a receiver only where loss was found; a closed window
+// alone (receiver_stall) leaves the shares as measured (tcptrace's http
+// trace, stream 24: application 0.62 had become bottleneck).
+func TestSharesKeptAtReceiverWithoutLoss(t *testing.T) {
+	st := DirStats{DataPackets: 154, DataBytes: 154 * 1448, UniqueBytes: 154 * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 23,
+		DataPhaseNs: 6e9, Path: PathStats{HasData: true, Vantage: VantageReceiver},
+		LimitShares: []LimitShare{{FindApplication, 0.62}, {FindReceiverStall, 0.17}, {FindBottleneck, 0.21}}}
+	rcv := DirStats{MaxRwnd: 80000, ZeroWindows: 3, ZeroWindowNs: 1e9}
+	fs := diagnose(&st, &rcv, 0)
+	if !strings.Contains(fs.Kinds(), FindReceiverStall) {
+		t.Fatalf("findings %q, want receiver_stall among them", fs.Kinds())
+	}
+	if got := FormatLimitShares(st.LimitShares); !strings.Contains(got, "application=0.62") {
+		t.Errorf("limit_shares %q, want the application's 0.62 kept", got)
+	}
+}
