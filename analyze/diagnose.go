@@ -690,8 +690,8 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			if first < st.FirstEpisodeResent {
 				resent = fmt.Sprintf("proven lost (of %d resent)", st.FirstEpisodeResent)
 			}
-			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments %s in the loss episode that ended it (later episodes: %.1f on average%s): the queue overflowed as slow start ended, whatever the later losses were",
-				first, resent, mean, beyond), ev)
+			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments %s in the loss episode that ended it%s (later episodes: %.1f on average): the queue overflowed as slow start ended, whatever the later losses were",
+				first, resent, beyond, mean), ev)
 		}
 	} else if !p.HasData && st.RetransPackets > 0 {
 		if pct := 100 * float64(st.RetransPackets) / float64(st.DataPackets); pct >= 1 {

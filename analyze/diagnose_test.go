@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"tcpviz/internal/capturetest"
 	"testing"
@@ -673,5 +674,28 @@ func TestSharesKeptAtReceiverWithoutLoss(t *testing.T) {
 	}
 	if got := FormatLimitShares(st.LimitShares); !strings.Contains(got, "application=0.62") {
 		t.Errorf("limit_shares %q, want the application's 0.62 kept", got)
+	}
+}
+
+// TestOvershootSentenceSaysWhichCount: the bound on independent drops is
+// said of the first episode's count, next to it, not after the later
+// episodes' mean (kh_reno_rto: "later episodes: 1.6 on average, more than
+// the 7 independent drops" read as 1.6 > 7).
+func TestOvershootSentenceSaysWhichCount(t *testing.T) {
+	path := filepath.Join("..", "testdata", "kernel-heldout", "kh_reno_rto.tx.pcap.gz")
+	want := regexp.MustCompile(`overshot the path: \d+ segments resent in the loss episode that ended it, more than the \d+ independent drops would take from the flight \(later episodes: [0-9.]+ on average\)`)
+	found := false
+	_, err := Run(capturetest.Reader(t, path), RunOptions{Analyze: true, Keep: -1, OnConn: func(cr *ConnResult) {
+		for _, st := range cr.Stats {
+			if strings.Contains(st.Diagnosis, "overshot") {
+				found = true
+				if !want.MatchString(st.Diagnosis) {
+					t.Errorf("diagnosis %q", st.Diagnosis)
+				}
+			}
+		}
+	}})
+	if err != nil || !found {
+		t.Fatalf("no overshoot found (%v)", err)
 	}
 }
