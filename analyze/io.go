@@ -80,6 +80,14 @@ type ioKey struct {
 // ioCount is one flow's count in one bin.
 type ioCount struct{ packets, bytes int64 }
 
+// maxIOBins and maxIOCells bound the intervals of an I/O graph, and the
+// intervals times the flows drawn (a count each): 4 M intervals, 16 M
+// counts.
+const (
+	maxIOBins  = 1 << 22
+	maxIOCells = 1 << 24
+)
+
 // IO reads a capture and counts, for every flow of every transport and
 // every interval, the packets and the transport payload that passed the
 // capture point (TCP retransmissions included: what was on the wire),
@@ -170,6 +178,14 @@ func IO(r *reassembly.Reader, o IOOptions) (*IOResult, error) {
 	}
 	if lo > hi {
 		return out, err
+	}
+	// A clock step (a packet years away from the others) would make
+	// more intervals than memory holds: refused, with an interval that
+	// fits.
+	if n := uint64(hi - lo + 1); n > maxIOBins || n*uint64(len(out.Flows)+1) > maxIOCells {
+		per := max(maxIOBins, maxIOCells/uint64(len(out.Flows)+1))
+		return nil, fmt.Errorf("%d intervals of %s from the first packet to the last (a clock step in the capture?): more than the %d that fit; an --interval of %s or more fits",
+			n, fmtDuration(o.Interval), per, fmtDuration(o.Interval*int64((n+per-1)/per)))
 	}
 	out.Bins = make([]IOBin, hi-lo+1)
 	for i := range out.Bins {
