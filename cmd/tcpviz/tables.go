@@ -14,7 +14,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"tcpviz/charts"
-	"tcpviz/internal/batch"
 	"tcpviz/reassembly"
 )
 
@@ -201,126 +200,87 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 // Parquet partitions, which go to their own files). errReported says an
 // input failed after its rows were written.
 func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.TableFormat, of *tableOutFlags, jf *jobsFlags, ins []input) error {
-	cols := spec.Schema.Docs()
-	// A failed write stops the reading: the input being read ends at its
-	// next read, the others are not opened, and the write's error is the
-	// command's (what the inputs then say is moot).
-	var writeErr error
-	var stopped atomic.Bool
-	keep := func(err error) {
-		if err != nil && writeErr == nil {
-			writeErr = err
-			stopped.Store(true)
-		}
+	if format == charts.ParquetFormat && of.OutDir != "" {
+		return writePartitions(e, spec, of.OutDir, jf, ins)
 	}
-	var rw charts.RowWriter
-	// failed says the output failed: a write returned an error, or a
-	// writer that writes on a goroutine of its own (Parquet's row groups)
-	// found one there; its error comes back from Close.
-	failed := func() bool {
-		if stopped.Load() {
-			return true
-		}
-		f, ok := rw.(interface{ Failed() bool })
-		return ok && f.Failed()
+	o := charts.TableOptions{Format: format, Times: spec.times, Inputs: len(ins)}
+	if w == e.stdout && isTerminal(e.stdout) {
+		o.Clear = e.bar.clear
 	}
-	stdoutTTY := w == e.stdout && isTerminal(e.stdout)
-	partitions := format == charts.ParquetFormat && of.OutDir != ""
-	var bases []string
-	if partitions {
-		bases = partitionNames(ins)
-		if err := makeDir(of.OutDir, e.made); err != nil {
-			return err
-		}
-	} else {
-		rw = charts.NewRowWriter(w, format, cols)
-		charts.SetTimeFormat(rw, spec.times)
-	}
-	// One input streams its rows as they come (CSV straight from the
-	// records where the table allows it); several are collected per input
-	// and emitted in input order, a Parquet row group each. A row per
-	// packet is never collected: several inputs are then read one after
-	// the other, each streamed, a Parquet row group (at least) each.
-	stream := (len(ins) == 1 || spec.Segment != nil) && !partitions
+	out := spec.Output(w, o)
 	jobs := jf.Jobs
-	if stream && len(ins) > 1 {
+	if out.Streams() && len(ins) > 1 {
 		jobs = 1
 	}
-	perInput := make([][][]charts.Value, len(ins))
 	work, done := e.withProgress(len(ins), func(i int, in input) (res fileResult) {
-		if failed() {
+		if out.Failed() {
 			return fileResult{}
 		}
 		defer func() {
-			if failed() {
+			if out.Failed() {
 				res = fileResult{}
 			}
 		}()
-		spec := spec
-		if in.hasStream { // CAPTURE#N: that stream's rows
-			spec.filter = reassembly.StreamFilter{Set: map[int]bool{in.stream: true}, Next: spec.filter}
-			if spec.matched == nil {
-				spec.matched = new(atomic.Int64)
-			}
-		}
 		src, err := e.newSource(in, 1)
 		if err != nil {
 			return fileResult{err: err}
 		}
 		defer src.close()
-		src.stop = failed
-		if partitions {
-			return writePartition(spec, src, filepath.Join(of.OutDir, bases[i]), e.guarded(ins), e.made)
-		}
-		add := func(r *R) { perInput[i] = append(perInput[i], spec.Schema.Row(r)) }
-		if stream {
-			write := spec.Writer(rw)
-			add = func(r *R) {
-				if stdoutTTY {
-					e.bar.clear() // rows and the bar share the terminal
-				}
-				keep(write(r))
-			}
-			if spec.Segment != nil && !stdoutTTY {
-				// A row per packet: written on a core of its own.
-				h := batch.New(write, func() { stopped.Store(true) }, "writing a row")
-				res := tableRows(spec, src, h.Add)
-				keep(h.Finish())
-				if len(ins) > 1 {
-					keep(rw.EndGroup())
-				}
-				return res
-			}
-			if len(ins) > 1 {
-				defer func() { keep(rw.EndGroup()) }()
-			}
-		}
-		return tableRows(spec, src, add)
+		src.stop = out.Failed
+		out.Rows(i, func(add func(*R)) { res = tableRows(inputSpec(spec, in), src, add) })
+		return res
 	})
+	// A failed write stops the reading: the input being read ends at its
+	// next read, the others are not opened, and the write's error is the
+	// command's (what the inputs then say is moot).
 	inputFailed := false
 	forEachInput(ins, jobs, work, func(i int, _ input, r fileResult) {
-		if rw != nil && !stream && !failed() {
-			if stdoutTTY && len(perInput[i]) > 0 {
-				e.bar.clear()
-			}
-			for _, row := range perInput[i] {
-				keep(rw.WriteRow(row))
-			}
-			keep(rw.EndGroup()) // one row group per input
+		out.EndInput(i)
+		if !out.Failed() {
+			inputFailed = e.printResult(r) || inputFailed
 		}
-		perInput[i] = nil
-		if failed() {
-			return // the output failed: what the inputs say is moot
+	})
+	done()
+	if err := out.Close(); err != nil {
+		return err
+	}
+	if inputFailed {
+		return errReported
+	}
+	return nil
+}
+
+// inputSpec is spec for input in: CAPTURE#N keeps that stream's rows.
+func inputSpec[R any](spec tableSpec[R], in input) tableSpec[R] {
+	if in.hasStream {
+		spec.filter = reassembly.StreamFilter{Set: map[int]bool{in.stream: true}, Next: spec.filter}
+		if spec.matched == nil {
+			spec.matched = new(atomic.Int64)
 		}
+	}
+	return spec
+}
+
+// writePartitions writes each input's rows as Parquet to a partition of
+// its own in dir (writePartition).
+func writePartitions[R any](e *env, spec tableSpec[R], dir string, jf *jobsFlags, ins []input) error {
+	bases := partitionNames(ins)
+	if err := makeDir(dir, e.made); err != nil {
+		return err
+	}
+	work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+		src, err := e.newSource(in, 1)
+		if err != nil {
+			return fileResult{err: err}
+		}
+		defer src.close()
+		return writePartition(inputSpec(spec, in), src, filepath.Join(dir, bases[i]), e.guarded(ins), e.made)
+	})
+	inputFailed := false
+	forEachInput(ins, jf.Jobs, work, func(_ int, _ input, r fileResult) {
 		inputFailed = e.printResult(r) || inputFailed
 	})
 	done()
-	if rw != nil {
-		keep(rw.Close())
-	}
-	if writeErr != nil {
-		return writeErr
-	}
 	if inputFailed {
 		return errReported
 	}
@@ -337,18 +297,9 @@ func writePartition[R any](spec tableSpec[R], src *source, dir string, all []inp
 	}
 	path := filepath.Join(dir, "part-0.parquet")
 	err := writeAtomic(path, all, func(w io.Writer) error {
-		rw := charts.NewRowWriter(w, charts.ParquetFormat, spec.Schema.Docs())
-		write := spec.Writer(rw)
-		var werr error
-		res = tableRows(spec, src, func(r *R) {
-			if err := write(r); werr == nil {
-				werr = err
-			}
-		})
-		if cerr := rw.Close(); werr == nil {
-			werr = cerr
-		}
-		return werr
+		out := spec.Output(w, charts.TableOptions{Format: charts.ParquetFormat, Inputs: 1})
+		out.Rows(0, func(add func(*R)) { res = tableRows(spec, src, add) })
+		return out.Close()
 	})
 	if err != nil && res.err == nil {
 		res.err = err
