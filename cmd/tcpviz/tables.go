@@ -130,24 +130,15 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 			}
 		}
 		spec.times = tf.Times
-		readable := false // the text table's few columns, not asked for
 		toStdout := of.Output == "" || of.Output == "-"
-		switch {
-		case len(fields.vs) == 1 && fields.vs[0] == "all":
-			fields.vs = nil
-		case len(fields.vs) == 0 && spec.Terminal != nil && toStdout && tf.resolve(isTerminal(e.stdout)) == charts.TextTable:
-			fields.vs, readable = spec.Readable(), true
+		sel, shortened, err := spec.Fields(fields.vs, toStdout && tf.resolve(isTerminal(e.stdout)) == charts.TextTable)
+		if err != nil {
+			return usagef("--fields %v", err)
 		}
-		if len(fields.vs) > 0 {
-			sel, err := spec.Select(fields.vs)
-			if err != nil {
-				return usagef("--fields %v", err)
-			}
-			if readable {
-				fmt.Fprintf(e.stderr, "tcpviz: the text table shows %d of the %d columns: --fields all (or -f csv) for every one, --fields a,b,c for those\n", len(sel.Schema), len(spec.Schema))
-			}
-			spec.TableKind = sel
+		if shortened {
+			fmt.Fprintf(e.stderr, "tcpviz: the text table shows %d of the %d columns: --fields all (or -f csv) for every one, --fields a,b,c for those\n", len(sel.Schema), len(spec.Schema))
 		}
+		spec.TableKind = sel
 		ins, err := e.inputsOf(c, bf, pf.args(c)...)
 		if err != nil {
 			return err
