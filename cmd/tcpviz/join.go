@@ -127,7 +127,7 @@ func joinCommand(e *env) *cli.Command {
 // holds no TCP packet, ends the run (err).
 func (e *env) readCaptures(ins []input, jobs int) (caps []*join.Capture, failed bool, err error) {
 	caps = make([]*join.Capture, len(ins))
-	work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+	failed = e.eachInput(ins, jobs, func(i int, in input) fileResult {
 		src, err := e.newSource(in, 1)
 		if err != nil {
 			return fileResult{err: err}
@@ -143,10 +143,6 @@ func (e *env) readCaptures(ins []input, jobs int) (caps []*join.Capture, failed 
 		}
 		return fileResult{}
 	})
-	forEachInput(ins, jobs, work, func(i int, _ input, r fileResult) {
-		failed = e.printResult(r) || failed
-	})
-	done()
 	for i, c := range caps {
 		if c == nil {
 			return nil, failed, errReported

@@ -259,7 +259,7 @@ func writePartitions[R any](e *env, spec tableSpec[R], dir string, jf *jobsFlags
 	if err := makeDir(dir, e.made); err != nil {
 		return err
 	}
-	work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+	failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
 		src, err := e.newSource(in, 1)
 		if err != nil {
 			return fileResult{err: err}
@@ -267,12 +267,7 @@ func writePartitions[R any](e *env, spec tableSpec[R], dir string, jf *jobsFlags
 		defer src.close()
 		return writePartition(inputSpec(spec, in), src, filepath.Join(dir, bases[i]), e.guarded(ins), e.made)
 	})
-	inputFailed := false
-	forEachInput(ins, jf.Jobs, work, func(_ int, _ input, r fileResult) {
-		inputFailed = e.printResult(r) || inputFailed
-	})
-	done()
-	if inputFailed {
+	if failed {
 		return errReported
 	}
 	return nil
