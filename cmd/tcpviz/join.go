@@ -102,18 +102,7 @@ func joinCommand(e *env) *cli.Command {
 				po := picture.Plot
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, gformat, po) }
 			}
-			if of.Output != "" && of.Output != "-" {
-				if err := refuseInput(of.Output, e.guarded(ins)); err != nil {
-					return err
-				}
-				if err := refuseSpecial(of.Output); err != nil {
-					return err
-				}
-				if err := writeAtomic(of.Output, e.guarded(ins), write); err != nil {
-					return err
-				}
-				fmt.Fprintln(e.stdout, escapeName(of.Output))
-			} else if err := write(e.stdout); err != nil {
+			if err := e.writeOutput(of.Output, ins, write); err != nil {
 				return err
 			}
 			return readErr

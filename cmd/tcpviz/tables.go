@@ -157,9 +157,6 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 			return err
 		}
 		if of.Output != "" && of.Output != "-" {
-			if err := refuseSpecial(of.Output); err != nil {
-				return err
-			}
 			// An input that failed does not discard the others' rows: the
 			// file is kept, and the run still exits 1.
 			var inputFailed error
