@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"tcpviz/analyze"
 	"tcpviz/reassembly"
@@ -41,7 +42,34 @@ type TableKind[R any] struct {
 	// Values; csvRow comes first for CSV. Both write Schema as declared.
 	csvRow func(cw *CSVWriter) func(*R) error
 	cells  func(c Cells, r *R) error
+
+	// filter, if set, keeps the connections and flows it matches (Only);
+	// matched counts them, over every input read.
+	filter  reassembly.Filter
+	matched *atomic.Int64
 }
+
+// Only is t keeping only the connections and flows f matches, of those
+// it kept, and counting them (Matched).
+func (t TableKind[R]) Only(f reassembly.Filter) TableKind[R] {
+	if t.filter != nil {
+		f = bothFilter{f, t.filter}
+	}
+	t.filter = f
+	if t.matched == nil {
+		t.matched = new(atomic.Int64)
+	}
+	return t
+}
+
+// Matched counts the connections and flows the filters (Only) kept,
+// over every input read; nil without one.
+func (t TableKind[R]) Matched() *atomic.Int64 { return t.matched }
+
+// bothFilter keeps what both its filters keep.
+type bothFilter struct{ a, b reassembly.Filter }
+
+func (f bothFilter) Match(v *reassembly.FlowView) bool { return f.a.Match(v) && f.b.Match(v) }
 
 // StreamsTable is streams: a row per TCP connection.
 var StreamsTable = TableKind[StreamRow]{
@@ -97,12 +125,23 @@ var FlowsTable = TableKind[FlowRow]{
 // Scan reads a capture and hands its rows to add (the capture named
 // file in them), in stream order as connections retire, or in capture
 // order for a row per segment: memory follows the live connections, not
-// the capture. keep, when set, keeps the connections and flows it
-// matches (a connection's segments judged on its endpoints, both ways:
-// they stream out before all are seen). The error is the damage that
-// stopped the read; the rows read before it were given.
-func (t TableKind[R]) Scan(r *reassembly.Reader, file string, keep func(*reassembly.FlowView) bool, add func(*R)) (*analyze.RunResult, error) {
+// the capture. Only the connections and flows t's filter matches are
+// kept (Only; a connection's segments judged on its endpoints, both
+// ways: they stream out before all are seen). The error is the damage
+// that stopped the read; the rows read before it were given.
+func (t TableKind[R]) Scan(r *reassembly.Reader, file string, add func(*R)) (*analyze.RunResult, error) {
 	o := analyze.RunOptions{Analyze: t.Analyze, Keep: -1}
+	// keep says whether the filter keeps a flow, counting those it keeps.
+	var keep func(*reassembly.FlowView) bool
+	if t.filter != nil {
+		keep = func(v *reassembly.FlowView) bool {
+			if !t.filter.Match(v) {
+				return false
+			}
+			t.matched.Add(1)
+			return true
+		}
+	}
 	kept := func(v reassembly.FlowView) bool { return keep == nil || keep(&v) }
 	switch {
 	case t.Segment != nil:

@@ -1,9 +1,13 @@
 package charts
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"tcpviz/internal/capturetest"
+	"tcpviz/reassembly"
 )
 
 // TestTableTargetFormat: --format, else -o's extension, else Parquet
@@ -79,5 +83,32 @@ func TestTableFields(t *testing.T) {
 	}
 	if _, _, err := SummaryTable.Fields([]string{"nosuch"}, false); err == nil || !strings.Contains(err.Error(), `"nosuch": no such column`) {
 		t.Errorf("an unknown column: %v", err)
+	}
+}
+
+// TestTableOnly: the filters (Only) keep what each of them matches, and
+// count it over every input read.
+func TestTableOnly(t *testing.T) {
+	path := filepath.Join("..", "testdata", "geo_pep_short.pcap")
+	var all []int
+	if _, err := StreamsTable.Scan(capturetest.Reader(t, path), path, func(r *StreamRow) { all = append(all, r.Info.Stream) }); err != nil {
+		t.Fatal(err)
+	}
+	if StreamsTable.Matched() != nil || len(all) < 2 {
+		t.Fatalf("unfiltered: %d rows, matched %v", len(all), StreamsTable.Matched())
+	}
+	only := StreamsTable.Only(reassembly.StreamFilter{Set: map[int]bool{all[0]: true, all[1]: true}}).
+		Only(reassembly.StreamFilter{Set: map[int]bool{all[1]: true}})
+	for range 2 {
+		var got []int
+		if _, err := only.Scan(capturetest.Reader(t, path), path, func(r *StreamRow) { got = append(got, r.Info.Stream) }); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, all[1:2]) {
+			t.Errorf("streams %v, want %v", got, all[1:2])
+		}
+	}
+	if n := only.Matched().Load(); n != 2 {
+		t.Errorf("matched %d over two reads, want 2", n)
 	}
 }

@@ -17,18 +17,6 @@ import (
 	"tcpviz/reassembly"
 )
 
-// tableSpec is a table command's table (charts.TableKind) and this
-// run's choices of it.
-type tableSpec[R any] struct {
-	charts.TableKind[R]
-	// times is how CSV writes times (--time-format).
-	times charts.TimeFormat
-	// filter, when set, keeps the connections and flows it matches
-	// (--filter); matched counts them.
-	filter  reassembly.Filter
-	matched *atomic.Int64
-}
-
 func streamsCommand(e *env) *cli.Command {
 	return tableCommand(e, &cli.Command{
 		Name:  "streams",
@@ -58,24 +46,13 @@ func summaryCommand(e *env) *cli.Command {
 }
 
 // tableRows reads one input and hands its rows to add (TableKind.Scan).
-func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
+func tableRows[R any](spec charts.TableKind[R], src *source, add func(*R)) fileResult {
 	var res fileResult
 	r, err := src.open()
 	if err != nil {
 		return fileResult{err: prefixErr(src.in, err)}
 	}
-	// keep says whether the filter keeps a flow, counting those it keeps.
-	var keep func(*reassembly.FlowView) bool
-	if spec.filter != nil {
-		keep = func(v *reassembly.FlowView) bool {
-			if !spec.filter.Match(v) {
-				return false
-			}
-			spec.matched.Add(1)
-			return true
-		}
-	}
-	out, err := spec.Scan(r, src.in.name, keep, add)
+	out, err := spec.Scan(r, src.in.name, add)
 	res.warnings = warningsOf(src.in, out.Warnings)
 	if err != nil {
 		res.err = prefixErr(src.in, err)
@@ -112,24 +89,20 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 		if err := parseGroups(c, tf, of, jf, bf, pf, ff); err != nil {
 			return err
 		}
-		spec := tableSpec[R]{TableKind: kind.WithColumns(charts.ParamColumns(pf.Params, kind.File))}
+		spec := kind.WithColumns(charts.ParamColumns(pf.Params, kind.File))
 		if c.Bool("columns") {
 			return charts.WriteDocs(e.stdout, spec.Schema.Docs())
 		}
 		if ff.Expr != nil {
-			spec.filter, spec.matched = ff.Expr, new(atomic.Int64)
+			spec = spec.Only(ff.Expr)
 		}
 		if len(streams.vs) > 0 {
 			set, err := reassembly.ParseStreamSet(streams.vs)
 			if err != nil {
 				return usagef("-s %v", err)
 			}
-			spec.filter = reassembly.StreamFilter{Set: set, Next: spec.filter}
-			if spec.matched == nil {
-				spec.matched = new(atomic.Int64)
-			}
+			spec = spec.Only(reassembly.StreamFilter{Set: set})
 		}
-		spec.times = tf.Times
 		toStdout := of.Output == "" || of.Output == "-"
 		sel, shortened, err := spec.Fields(fields.vs, toStdout && tf.resolve(isTerminal(e.stdout)) == charts.TextTable)
 		if err != nil {
@@ -138,7 +111,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 		if shortened {
 			fmt.Fprintf(e.stderr, "tcpviz: the text table shows %d of the %d columns: --fields all (or -f csv) for every one, --fields a,b,c for those\n", len(sel.Schema), len(spec.Schema))
 		}
-		spec.TableKind = sel
+		spec = sel
 		ins, err := e.inputsOf(c, bf, pf.args(c)...)
 		if err != nil {
 			return err
@@ -161,7 +134,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 			// file is kept, and the run still exits 1.
 			var inputFailed error
 			err = writeAtomic(of.Output, e.guarded(ins), func(w io.Writer) error {
-				err := writeTable(e, w, spec, format, of, jf, ins)
+				err := writeTable(e, w, spec, format, tf.Times, of, jf, ins)
 				if errors.Is(err, errReported) {
 					inputFailed, err = err, nil
 				}
@@ -171,15 +144,15 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 				return err
 			}
 			fmt.Fprintln(e.stdout, escapeName(of.Output))
-			if err := selectedNothing(spec.matched, selection(ff, streams)); err != nil {
+			if err := selectedNothing(spec.Matched(), selection(ff, streams)); err != nil {
 				return err
 			}
 			return inputFailed
 		}
-		if err := writeTable(e, e.stdout, spec, format, of, jf, ins); err != nil {
+		if err := writeTable(e, e.stdout, spec, format, tf.Times, of, jf, ins); err != nil {
 			return err
 		}
-		return selectedNothing(spec.matched, selection(ff, streams))
+		return selectedNothing(spec.Matched(), selection(ff, streams))
 	}
 	return cmd
 }
@@ -187,11 +160,11 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 // writeTable reads the inputs and writes their table to w (unused for
 // Parquet partitions, which go to their own files). errReported says an
 // input failed after its rows were written.
-func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.TableFormat, of *tableOutFlags, jf *jobsFlags, ins []input) error {
+func writeTable[R any](e *env, w io.Writer, spec charts.TableKind[R], format charts.TableFormat, times charts.TimeFormat, of *tableOutFlags, jf *jobsFlags, ins []input) error {
 	if format == charts.ParquetFormat && of.OutDir != "" {
 		return writePartitions(e, spec, of.OutDir, jf, ins)
 	}
-	o := charts.TableOptions{Format: format, Times: spec.times, Inputs: len(ins)}
+	o := charts.TableOptions{Format: format, Times: times, Inputs: len(ins)}
 	if w == e.stdout && isTerminal(e.stdout) {
 		o.Clear = e.bar.clear
 	}
@@ -239,19 +212,16 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 }
 
 // inputSpec is spec for input in: CAPTURE#N keeps that stream's rows.
-func inputSpec[R any](spec tableSpec[R], in input) tableSpec[R] {
+func inputSpec[R any](spec charts.TableKind[R], in input) charts.TableKind[R] {
 	if in.hasStream {
-		spec.filter = reassembly.StreamFilter{Set: map[int]bool{in.stream: true}, Next: spec.filter}
-		if spec.matched == nil {
-			spec.matched = new(atomic.Int64)
-		}
+		return spec.Only(reassembly.StreamFilter{Set: map[int]bool{in.stream: true}})
 	}
 	return spec
 }
 
 // writePartitions writes each input's rows as Parquet to a partition of
 // its own in dir (writePartition).
-func writePartitions[R any](e *env, spec tableSpec[R], dir string, jf *jobsFlags, ins []input) error {
+func writePartitions[R any](e *env, spec charts.TableKind[R], dir string, jf *jobsFlags, ins []input) error {
 	bases := partitionNames(ins)
 	if err := makeDir(dir, e.made); err != nil {
 		return err
@@ -273,7 +243,7 @@ func writePartitions[R any](e *env, spec tableSpec[R], dir string, jf *jobsFlags
 // writePartition writes one input's rows as DIR/part-0.parquet, streaming
 // them by row groups; what was read before a failure is kept. The path
 // written is the result's line.
-func writePartition[R any](spec tableSpec[R], src *source, dir string, all []input, made *madeDirs) fileResult {
+func writePartition[R any](spec charts.TableKind[R], src *source, dir string, all []input, made *madeDirs) fileResult {
 	var res fileResult
 	if err := makeDir(dir, made); err != nil {
 		return fileResult{err: err}
