@@ -48,9 +48,14 @@ func (t TableKind[R]) Output(w io.Writer, o TableOptions) *TableOutput[R] {
 		perInput: make([][][]Value, o.Inputs)}
 }
 
-// Streams says whether the rows are written as they are read: the
-// inputs must then be read one at a time.
-func (t *TableOutput[R]) Streams() bool { return t.stream }
+// Jobs is how many of jobs inputs may be read at once: one when several
+// inputs' rows are written as they are read.
+func (t *TableOutput[R]) Jobs(jobs int) int {
+	if t.stream && t.opts.Inputs > 1 {
+		return 1
+	}
+	return jobs
+}
 
 // keep records a write's error, the first one stopping the writing.
 func (t *TableOutput[R]) keep(err error) {

@@ -35,7 +35,7 @@ func rowsOf(i, n int) func(add func(*outRow)) {
 func TestTableOutputInputOrder(t *testing.T) {
 	var buf bytes.Buffer
 	out := outTable.Output(&buf, TableOptions{Format: CSV, Inputs: 3})
-	if out.Streams() {
+	if out.Jobs(4) != 4 {
 		t.Fatal("three inputs of a row per connection stream")
 	}
 	for _, i := range []int{2, 0, 1} {
@@ -76,9 +76,7 @@ func TestTableOutputInputOrder(t *testing.T) {
 	buf.Reset()
 	cleared := 0
 	out = outTable.Output(&buf, TableOptions{Format: CSV, Inputs: 1, Clear: func() { cleared++ }})
-	if !out.Streams() {
-		t.Fatal("one input does not stream")
-	}
+
 	out.Rows(0, rowsOf(0, 3))
 	out.EndInput(0)
 	if err := out.Close(); err != nil {
@@ -96,7 +94,7 @@ func TestTableOutputRowPerPacket(t *testing.T) {
 	kind.Segment = func(*outRow, string, int64, *reassembly.Conn, *reassembly.Segment, analyze.PacketInfo) {}
 	var buf bytes.Buffer
 	out := kind.Output(&buf, TableOptions{Format: CSV, Times: TimeEpoch, Inputs: 2})
-	if !out.Streams() {
+	if out.Jobs(4) != 1 {
 		t.Fatal("a row per packet is collected")
 	}
 	out.Rows(0, rowsOf(0, 2000))

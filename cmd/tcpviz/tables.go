@@ -169,10 +169,6 @@ func writeTable[R any](e *env, w io.Writer, spec charts.TableKind[R], format cha
 		o.Clear = e.bar.clear
 	}
 	out := spec.Output(w, o)
-	jobs := jf.Jobs
-	if out.Streams() && len(ins) > 1 {
-		jobs = 1
-	}
 	work, done := e.withProgress(len(ins), func(i int, in input) (res fileResult) {
 		if out.Failed() {
 			return fileResult{}
@@ -195,7 +191,7 @@ func writeTable[R any](e *env, w io.Writer, spec charts.TableKind[R], format cha
 	// next read, the others are not opened, and the write's error is the
 	// command's (what the inputs then say is moot).
 	inputFailed := false
-	forEachInput(ins, jobs, work, func(i int, _ input, r fileResult) {
+	forEachInput(ins, out.Jobs(jf.Jobs), work, func(i int, _ input, r fileResult) {
 		out.EndInput(i)
 		if !out.Failed() {
 			inputFailed = e.printResult(r) || inputFailed
