@@ -42,7 +42,7 @@ type TableOutput[R any] struct {
 // Output is the writer of t's rows of o.Inputs inputs to w.
 func (t TableKind[R]) Output(w io.Writer, o TableOptions) *TableOutput[R] {
 	rw := NewRowWriter(w, o.Format, t.Schema.Docs())
-	SetTimeFormat(rw, o.Times)
+	setTimeFormat(rw, o.Times)
 	return &TableOutput[R]{kind: t, rw: rw, opts: o,
 		stream:   o.Inputs == 1 || t.Segment != nil,
 		perInput: make([][][]Value, o.Inputs)}
