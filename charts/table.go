@@ -450,9 +450,9 @@ const (
 // TimeFormats are the formats, for --time-format.
 var TimeFormats = []TimeFormat{TimeRFC3339, TimeEpoch, TimeSpreadsheet}
 
-// SetTimeFormat makes a CSV RowWriter write times (and, for
+// setTimeFormat makes a CSV RowWriter write times (and, for
 // spreadsheets, booleans) in f; other formats keep their own.
-func SetTimeFormat(rw RowWriter, f TimeFormat) {
+func setTimeFormat(rw RowWriter, f TimeFormat) {
 	if c, ok := rw.(*csvRows); ok {
 		c.cw.Times = f
 	}

@@ -1,8 +1,12 @@
 package charts
 
 import (
+	"errors"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"tcpviz/analyze"
 	"tcpviz/reassembly"
@@ -38,7 +42,34 @@ type TableKind[R any] struct {
 	// Values; csvRow comes first for CSV. Both write Schema as declared.
 	csvRow func(cw *CSVWriter) func(*R) error
 	cells  func(c Cells, r *R) error
+
+	// filter, if set, keeps the connections and flows it matches (Only);
+	// matched counts them, over every input read.
+	filter  reassembly.Filter
+	matched *atomic.Int64
 }
+
+// Only is t keeping only the connections and flows f matches, of those
+// it kept, and counting them (Matched).
+func (t TableKind[R]) Only(f reassembly.Filter) TableKind[R] {
+	if t.filter != nil {
+		f = bothFilter{f, t.filter}
+	}
+	t.filter = f
+	if t.matched == nil {
+		t.matched = new(atomic.Int64)
+	}
+	return t
+}
+
+// Matched counts the connections and flows the filters (Only) kept,
+// over every input read; nil without one.
+func (t TableKind[R]) Matched() *atomic.Int64 { return t.matched }
+
+// bothFilter keeps what both its filters keep.
+type bothFilter struct{ a, b reassembly.Filter }
+
+func (f bothFilter) Match(v *reassembly.FlowView) bool { return f.a.Match(v) && f.b.Match(v) }
 
 // StreamsTable is streams: a row per TCP connection.
 var StreamsTable = TableKind[StreamRow]{
@@ -94,12 +125,23 @@ var FlowsTable = TableKind[FlowRow]{
 // Scan reads a capture and hands its rows to add (the capture named
 // file in them), in stream order as connections retire, or in capture
 // order for a row per segment: memory follows the live connections, not
-// the capture. keep, when set, keeps the connections and flows it
-// matches (a connection's segments judged on its endpoints, both ways:
-// they stream out before all are seen). The error is the damage that
-// stopped the read; the rows read before it were given.
-func (t TableKind[R]) Scan(r *reassembly.Reader, file string, keep func(*reassembly.FlowView) bool, add func(*R)) (*analyze.RunResult, error) {
+// the capture. Only the connections and flows t's filter matches are
+// kept (Only; a connection's segments judged on its endpoints, both
+// ways: they stream out before all are seen). The error is the damage
+// that stopped the read; the rows read before it were given.
+func (t TableKind[R]) Scan(r *reassembly.Reader, file string, add func(*R)) (*analyze.RunResult, error) {
 	o := analyze.RunOptions{Analyze: t.Analyze, Keep: -1}
+	// keep says whether the filter keeps a flow, counting those it keeps.
+	var keep func(*reassembly.FlowView) bool
+	if t.filter != nil {
+		keep = func(v *reassembly.FlowView) bool {
+			if !t.filter.Match(v) {
+				return false
+			}
+			t.matched.Add(1)
+			return true
+		}
+	}
 	kept := func(v reassembly.FlowView) bool { return keep == nil || keep(&v) }
 	switch {
 	case t.Segment != nil:
@@ -149,10 +191,10 @@ func (t TableKind[R]) Scan(r *reassembly.Reader, file string, keep func(*reassem
 	return analyze.Run(r, o)
 }
 
-// Readable are the columns a text table shows when none are named: the
+// readable are the columns a text table shows when none are named: the
 // Terminal ones, then the capture's parameters (param_); nil when it
 // shows every column.
-func (t TableKind[R]) Readable() []string {
+func (t TableKind[R]) readable() []string {
 	if t.Terminal == nil {
 		return nil
 	}
@@ -175,9 +217,27 @@ func (t TableKind[R]) WithColumns(more Schema[R]) TableKind[R] {
 	return t
 }
 
-// Select is t with only the columns names picks, in their order
+// Fields is t with the columns names picks (--fields): every column for
+// none or "all", but for a text table on a terminal (text) the readable
+// ones when none are named (shortened then says so); else those named,
+// in their order (Schema.Select), and no fast path.
+func (t TableKind[R]) Fields(names []string, text bool) (sel TableKind[R], shortened bool, err error) {
+	switch {
+	case len(names) == 1 && names[0] == "all":
+		return t, false, nil
+	case len(names) == 0 && t.Terminal != nil && text:
+		names, shortened = t.readable(), true
+	}
+	if len(names) == 0 {
+		return t, false, nil
+	}
+	sel, err = t.selectColumns(names)
+	return sel, shortened, err
+}
+
+// selectColumns is t with only the columns names picks, in their order
 // (Schema.Select), and no fast path.
-func (t TableKind[R]) Select(names []string) (TableKind[R], error) {
+func (t TableKind[R]) selectColumns(names []string) (TableKind[R], error) {
 	s, err := t.Schema.Select(names)
 	if err != nil {
 		return t, err
@@ -210,10 +270,48 @@ func (t TableKind[R]) Writer(rw RowWriter) func(*R) error {
 	return write
 }
 
-// TableFormatOf is the table format a file name's extension says (.csv
+// TableTarget is where a table is written: Output names a file ("" or
+// "-": standard output), Dir a folder of Parquet partitions, one per
+// input; Terminal says standard output is a terminal.
+type TableTarget struct {
+	Output, Dir string
+	Terminal    bool
+}
+
+// Format is the table's format: asked (--format) when given, else
+// Output's extension, else Parquet for Dir, else a text table on a
+// terminal and CSV otherwise. Parquet is binary: never to a terminal,
+// and Dir takes only Parquet. An error is the user's (a usage error).
+func (t TableTarget) Format(asked TableFormat) (TableFormat, error) {
+	format := asked
+	toStdout := t.Output == "" || t.Output == "-"
+	if format == "" && !toStdout {
+		ext := filepath.Ext(t.Output)
+		var ok bool
+		if format, ok = tableFormatOf(ext); !ok {
+			return "", fmt.Errorf("-o %s: unknown table format %q (want .csv .json .ndjson .txt .parquet, or --format)", EscapeName(t.Output), ext)
+		}
+	}
+	if format == "" && t.Dir != "" {
+		format = ParquetFormat
+	}
+	switch {
+	case t.Dir != "" && format != ParquetFormat:
+		return "", fmt.Errorf("--out-dir writes Parquet partitions: use --format parquet (or -o FILE for one %s file)", format)
+	case format == ParquetFormat && toStdout && t.Dir == "" && t.Terminal:
+		return "", errors.New("--format parquet is binary: name -o FILE.parquet or --out-dir DIR, or redirect standard output")
+	case format == "" && t.Terminal && toStdout:
+		format = TextTable
+	case format == "":
+		format = CSV
+	}
+	return format, nil
+}
+
+// tableFormatOf is the table format a file name's extension says (.csv
 // .json .ndjson .jsonl .txt .parquet, in any case); false for another
 // extension, "" for none.
-func TableFormatOf(ext string) (TableFormat, bool) {
+func tableFormatOf(ext string) (TableFormat, bool) {
 	switch strings.ToLower(ext) {
 	case ".csv":
 		return CSV, true

@@ -567,6 +567,18 @@ func forEachInput(ins []input, jobs int, work func(int, input) fileResult, emit 
 	wg.Wait()
 }
 
+// eachInput processes inputs as forEachInput does, with a progress bar
+// over them, printing each result in input order (printResult); failed
+// says an input failed.
+func (e *env) eachInput(ins []input, jobs int, work func(int, input) fileResult) (failed bool) {
+	work, done := e.withProgress(len(ins), work)
+	defer done()
+	forEachInput(ins, jobs, work, func(_ int, _ input, r fileResult) {
+		failed = e.printResult(r) || failed
+	})
+	return failed
+}
+
 // printResult prints a file's warnings and error on stderr and its lines
 // on stdout, and tells whether it failed.
 func (e *env) printResult(r fileResult) bool {

@@ -105,8 +105,7 @@ func compareCommand(e *env) *cli.Command {
 			lo := analyze.CompareLoad(kind, co)
 			picture.Plot.Thin(output.Format, lo.Graphs)
 			loads := make([]*analyze.Loaded, len(cins))
-			failed := false
-			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+			failed := e.eachInput(ins, jobs.Jobs, func(i int, in input) fileResult {
 				if cins[i].udp || proto.v == "udp" {
 					l, res := loadUDPInput(e, in, cins[i].stream)
 					loads[i] = l
@@ -123,10 +122,6 @@ func compareCommand(e *env) *cli.Command {
 				loads[i] = l
 				return res
 			})
-			forEachInput(ins, jobs.Jobs, work, func(_ int, _ input, r fileResult) {
-				failed = e.printResult(r) || failed
-			})
-			done()
 			var cmp []analyze.CompareInput
 			for i, l := range loads {
 				if l != nil {

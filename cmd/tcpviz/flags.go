@@ -591,28 +591,11 @@ func tableOutput() *tableOutFlags {
 		dirUsage: "with --format parquet: one Hive-style partition per input, DIR/capture=<name>-<hash>/part-0.parquet", exclusive: true}}
 }
 
-// format resolves the table format: --format, else -o's extension, else
-// a text table on a terminal and CSV otherwise. Parquet is binary: never
-// to a terminal, and --out-dir takes only Parquet.
+// format resolves the table format (charts.TableTarget.Format).
 func (f *tableOutFlags) format(tf *tableFlags, terminal bool) (charts.TableFormat, error) {
-	format := tf.Format
-	if format == "" && f.Output != "" && f.Output != "-" {
-		var ok bool
-		if format, ok = charts.TableFormatOf(extOf(f.Output)); !ok {
-			return "", usagef("-o %s: unknown table format %q (want .csv .json .ndjson .txt .parquet, or --format)", escapeName(f.Output), extOf(f.Output))
-		}
-	}
-	if format == "" && f.OutDir != "" {
-		format = charts.ParquetFormat
-	}
-	toStdout := f.Output == "" || f.Output == "-"
-	switch {
-	case f.OutDir != "" && format != charts.ParquetFormat:
-		return "", usagef("--out-dir writes Parquet partitions: use --format parquet (or -o FILE for one %s file)", format)
-	case format == charts.ParquetFormat && toStdout && f.OutDir == "" && terminal:
-		return "", usagef("--format parquet is binary: name -o FILE.parquet or --out-dir DIR, or redirect standard output")
-	case format == "":
-		format = tf.resolve(terminal && toStdout)
+	format, err := charts.TableTarget{Output: f.Output, Dir: f.OutDir, Terminal: terminal}.Format(tf.Format)
+	if err != nil {
+		return "", usagef("%v", err)
 	}
 	return format, nil
 }

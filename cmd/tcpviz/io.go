@@ -64,8 +64,7 @@ func ioCommand(e *env) *cli.Command {
 			}
 			o := analyze.IOOptions{Interval: iv.ns, Top: int(tv.v), Keep: keep}
 			results := make([]*analyze.IOResult, len(ins))
-			failed := false
-			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+			failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
 				o := o
 				if in.hasStream { // CAPTURE#N: that connection alone
 					next := o.Keep
@@ -77,10 +76,6 @@ func ioCommand(e *env) *cli.Command {
 				results[i] = r
 				return res
 			})
-			forEachInput(ins, jf.Jobs, work, func(_ int, _ input, r fileResult) {
-				failed = e.printResult(r) || failed
-			})
-			done()
 			files := make([]string, len(ins))
 			for i, in := range ins {
 				files[i] = in.name

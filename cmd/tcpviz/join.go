@@ -102,18 +102,7 @@ func joinCommand(e *env) *cli.Command {
 				po := picture.Plot
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, gformat, po) }
 			}
-			if of.Output != "" && of.Output != "-" {
-				if err := refuseInput(of.Output, e.guarded(ins)); err != nil {
-					return err
-				}
-				if err := refuseSpecial(of.Output); err != nil {
-					return err
-				}
-				if err := writeAtomic(of.Output, e.guarded(ins), write); err != nil {
-					return err
-				}
-				fmt.Fprintln(e.stdout, escapeName(of.Output))
-			} else if err := write(e.stdout); err != nil {
+			if err := e.writeOutput(of.Output, ins, write); err != nil {
 				return err
 			}
 			return readErr
@@ -127,7 +116,7 @@ func joinCommand(e *env) *cli.Command {
 // holds no TCP packet, ends the run (err).
 func (e *env) readCaptures(ins []input, jobs int) (caps []*join.Capture, failed bool, err error) {
 	caps = make([]*join.Capture, len(ins))
-	work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+	failed = e.eachInput(ins, jobs, func(i int, in input) fileResult {
 		src, err := e.newSource(in, 1)
 		if err != nil {
 			return fileResult{err: err}
@@ -143,10 +132,6 @@ func (e *env) readCaptures(ins []input, jobs int) (caps []*join.Capture, failed 
 		}
 		return fileResult{}
 	})
-	forEachInput(ins, jobs, work, func(i int, _ input, r fileResult) {
-		failed = e.printResult(r) || failed
-	})
-	done()
 	for i, c := range caps {
 		if c == nil {
 			return nil, failed, errReported

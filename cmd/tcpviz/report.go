@@ -52,14 +52,9 @@ func reportCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			failed := false
-			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+			failed := e.eachInput(ins, jobs.Jobs, func(i int, in input) fileResult {
 				return reportOf(e, in, e.guarded(ins), bases[i], output.OutDir, conn, filter.selector(), picture.Plot)
 			})
-			forEachInput(ins, jobs.Jobs, work, func(_ int, _ input, r fileResult) {
-				failed = e.printResult(r) || failed
-			})
-			done()
 			if failed {
 				return errReported
 			}

@@ -80,16 +80,11 @@ func sweepCommand(e *env) *cli.Command {
 				return err
 			}
 			runs := make([]sweep.Run, len(ins))
-			failed := false
-			work, done := e.withProgress(len(ins), func(i int, in input) fileResult {
+			failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
 				r, res := sweepRun(e, in, pf, m, analyze.Align(align.v), proto.v, filter.flow())
 				runs[i] = r
 				return res
 			})
-			forEachInput(ins, jf.Jobs, work, func(_ int, _ input, r fileResult) {
-				failed = e.printResult(r) || failed
-			})
-			done()
 			pv, skipped := sweep.MakePivot(runs, row, cols.vs)
 			if skipped > 0 {
 				fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: %s left out (no %s parameter, or %s not measurable)\n", plural(skipped, "capture"), row, metric)

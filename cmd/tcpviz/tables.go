@@ -14,21 +14,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"tcpviz/charts"
-	"tcpviz/internal/batch"
 	"tcpviz/reassembly"
 )
-
-// tableSpec is a table command's table (charts.TableKind) and this
-// run's choices of it.
-type tableSpec[R any] struct {
-	charts.TableKind[R]
-	// times is how CSV writes times (--time-format).
-	times charts.TimeFormat
-	// filter, when set, keeps the connections and flows it matches
-	// (--filter); matched counts them.
-	filter  reassembly.Filter
-	matched *atomic.Int64
-}
 
 func streamsCommand(e *env) *cli.Command {
 	return tableCommand(e, &cli.Command{
@@ -59,24 +46,13 @@ func summaryCommand(e *env) *cli.Command {
 }
 
 // tableRows reads one input and hands its rows to add (TableKind.Scan).
-func tableRows[R any](spec tableSpec[R], src *source, add func(*R)) fileResult {
+func tableRows[R any](spec charts.TableKind[R], src *source, add func(*R)) fileResult {
 	var res fileResult
 	r, err := src.open()
 	if err != nil {
 		return fileResult{err: prefixErr(src.in, err)}
 	}
-	// keep says whether the filter keeps a flow, counting those it keeps.
-	var keep func(*reassembly.FlowView) bool
-	if spec.filter != nil {
-		keep = func(v *reassembly.FlowView) bool {
-			if !spec.filter.Match(v) {
-				return false
-			}
-			spec.matched.Add(1)
-			return true
-		}
-	}
-	out, err := spec.Scan(r, src.in.name, keep, add)
+	out, err := spec.Scan(r, src.in.name, add)
 	res.warnings = warningsOf(src.in, out.Warnings)
 	if err != nil {
 		res.err = prefixErr(src.in, err)
@@ -113,42 +89,29 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 		if err := parseGroups(c, tf, of, jf, bf, pf, ff); err != nil {
 			return err
 		}
-		spec := tableSpec[R]{TableKind: kind.WithColumns(charts.ParamColumns(pf.Params, kind.File))}
+		spec := kind.WithColumns(charts.ParamColumns(pf.Params, kind.File))
 		if c.Bool("columns") {
 			return charts.WriteDocs(e.stdout, spec.Schema.Docs())
 		}
 		if ff.Expr != nil {
-			spec.filter, spec.matched = ff.Expr, new(atomic.Int64)
+			spec = spec.Only(ff.Expr)
 		}
 		if len(streams.vs) > 0 {
 			set, err := reassembly.ParseStreamSet(streams.vs)
 			if err != nil {
 				return usagef("-s %v", err)
 			}
-			spec.filter = reassembly.StreamFilter{Set: set, Next: spec.filter}
-			if spec.matched == nil {
-				spec.matched = new(atomic.Int64)
-			}
+			spec = spec.Only(reassembly.StreamFilter{Set: set})
 		}
-		spec.times = tf.Times
-		readable := false // the text table's few columns, not asked for
 		toStdout := of.Output == "" || of.Output == "-"
-		switch {
-		case len(fields.vs) == 1 && fields.vs[0] == "all":
-			fields.vs = nil
-		case len(fields.vs) == 0 && spec.Terminal != nil && toStdout && tf.resolve(isTerminal(e.stdout)) == charts.TextTable:
-			fields.vs, readable = spec.Readable(), true
+		sel, shortened, err := spec.Fields(fields.vs, toStdout && tf.resolve(isTerminal(e.stdout)) == charts.TextTable)
+		if err != nil {
+			return usagef("--fields %v", err)
 		}
-		if len(fields.vs) > 0 {
-			sel, err := spec.Select(fields.vs)
-			if err != nil {
-				return usagef("--fields %v", err)
-			}
-			if readable {
-				fmt.Fprintf(e.stderr, "tcpviz: the text table shows %d of the %d columns: --fields all (or -f csv) for every one, --fields a,b,c for those\n", len(sel.Schema), len(spec.Schema))
-			}
-			spec.TableKind = sel
+		if shortened {
+			fmt.Fprintf(e.stderr, "tcpviz: the text table shows %d of the %d columns: --fields all (or -f csv) for every one, --fields a,b,c for those\n", len(sel.Schema), len(spec.Schema))
 		}
+		spec = sel
 		ins, err := e.inputsOf(c, bf, pf.args(c)...)
 		if err != nil {
 			return err
@@ -167,14 +130,11 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 			return err
 		}
 		if of.Output != "" && of.Output != "-" {
-			if err := refuseSpecial(of.Output); err != nil {
-				return err
-			}
 			// An input that failed does not discard the others' rows: the
 			// file is kept, and the run still exits 1.
 			var inputFailed error
 			err = writeAtomic(of.Output, e.guarded(ins), func(w io.Writer) error {
-				err := writeTable(e, w, spec, format, of, jf, ins)
+				err := writeTable(e, w, spec, format, tf.Times, of, jf, ins)
 				if errors.Is(err, errReported) {
 					inputFailed, err = err, nil
 				}
@@ -184,15 +144,15 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 				return err
 			}
 			fmt.Fprintln(e.stdout, escapeName(of.Output))
-			if err := selectedNothing(spec.matched, selection(ff, streams)); err != nil {
+			if err := selectedNothing(spec.Matched(), selection(ff, streams)); err != nil {
 				return err
 			}
 			return inputFailed
 		}
-		if err := writeTable(e, e.stdout, spec, format, of, jf, ins); err != nil {
+		if err := writeTable(e, e.stdout, spec, format, tf.Times, of, jf, ins); err != nil {
 			return err
 		}
-		return selectedNothing(spec.matched, selection(ff, streams))
+		return selectedNothing(spec.Matched(), selection(ff, streams))
 	}
 	return cmd
 }
@@ -200,128 +160,77 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 // writeTable reads the inputs and writes their table to w (unused for
 // Parquet partitions, which go to their own files). errReported says an
 // input failed after its rows were written.
-func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.TableFormat, of *tableOutFlags, jf *jobsFlags, ins []input) error {
-	cols := spec.Schema.Docs()
-	// A failed write stops the reading: the input being read ends at its
-	// next read, the others are not opened, and the write's error is the
-	// command's (what the inputs then say is moot).
-	var writeErr error
-	var stopped atomic.Bool
-	keep := func(err error) {
-		if err != nil && writeErr == nil {
-			writeErr = err
-			stopped.Store(true)
-		}
+func writeTable[R any](e *env, w io.Writer, spec charts.TableKind[R], format charts.TableFormat, times charts.TimeFormat, of *tableOutFlags, jf *jobsFlags, ins []input) error {
+	if format == charts.ParquetFormat && of.OutDir != "" {
+		return writePartitions(e, spec, of.OutDir, jf, ins)
 	}
-	var rw charts.RowWriter
-	// failed says the output failed: a write returned an error, or a
-	// writer that writes on a goroutine of its own (Parquet's row groups)
-	// found one there; its error comes back from Close.
-	failed := func() bool {
-		if stopped.Load() {
-			return true
-		}
-		f, ok := rw.(interface{ Failed() bool })
-		return ok && f.Failed()
+	o := charts.TableOptions{Format: format, Times: times, Inputs: len(ins)}
+	if w == e.stdout && isTerminal(e.stdout) {
+		o.Clear = e.bar.clear
 	}
-	stdoutTTY := w == e.stdout && isTerminal(e.stdout)
-	partitions := format == charts.ParquetFormat && of.OutDir != ""
-	var bases []string
-	if partitions {
-		bases = partitionNames(ins)
-		if err := makeDir(of.OutDir, e.made); err != nil {
-			return err
-		}
-	} else {
-		rw = charts.NewRowWriter(w, format, cols)
-		charts.SetTimeFormat(rw, spec.times)
-	}
-	// One input streams its rows as they come (CSV straight from the
-	// records where the table allows it); several are collected per input
-	// and emitted in input order, a Parquet row group each. A row per
-	// packet is never collected: several inputs are then read one after
-	// the other, each streamed, a Parquet row group (at least) each.
-	stream := (len(ins) == 1 || spec.Segment != nil) && !partitions
-	jobs := jf.Jobs
-	if stream && len(ins) > 1 {
-		jobs = 1
-	}
-	perInput := make([][][]charts.Value, len(ins))
+	out := spec.Output(w, o)
 	work, done := e.withProgress(len(ins), func(i int, in input) (res fileResult) {
-		if failed() {
+		if out.Failed() {
 			return fileResult{}
 		}
 		defer func() {
-			if failed() {
+			if out.Failed() {
 				res = fileResult{}
 			}
 		}()
-		spec := spec
-		if in.hasStream { // CAPTURE#N: that stream's rows
-			spec.filter = reassembly.StreamFilter{Set: map[int]bool{in.stream: true}, Next: spec.filter}
-			if spec.matched == nil {
-				spec.matched = new(atomic.Int64)
-			}
-		}
 		src, err := e.newSource(in, 1)
 		if err != nil {
 			return fileResult{err: err}
 		}
 		defer src.close()
-		src.stop = failed
-		if partitions {
-			return writePartition(spec, src, filepath.Join(of.OutDir, bases[i]), e.guarded(ins), e.made)
-		}
-		add := func(r *R) { perInput[i] = append(perInput[i], spec.Schema.Row(r)) }
-		if stream {
-			write := spec.Writer(rw)
-			add = func(r *R) {
-				if stdoutTTY {
-					e.bar.clear() // rows and the bar share the terminal
-				}
-				keep(write(r))
-			}
-			if spec.Segment != nil && !stdoutTTY {
-				// A row per packet: written on a core of its own.
-				h := batch.New(write, func() { stopped.Store(true) }, "writing a row")
-				res := tableRows(spec, src, h.Add)
-				keep(h.Finish())
-				if len(ins) > 1 {
-					keep(rw.EndGroup())
-				}
-				return res
-			}
-			if len(ins) > 1 {
-				defer func() { keep(rw.EndGroup()) }()
-			}
-		}
-		return tableRows(spec, src, add)
+		src.stop = out.Failed
+		out.Rows(i, func(add func(*R)) { res = tableRows(inputSpec(spec, in), src, add) })
+		return res
 	})
+	// A failed write stops the reading: the input being read ends at its
+	// next read, the others are not opened, and the write's error is the
+	// command's (what the inputs then say is moot).
 	inputFailed := false
-	forEachInput(ins, jobs, work, func(i int, _ input, r fileResult) {
-		if rw != nil && !stream && !failed() {
-			if stdoutTTY && len(perInput[i]) > 0 {
-				e.bar.clear()
-			}
-			for _, row := range perInput[i] {
-				keep(rw.WriteRow(row))
-			}
-			keep(rw.EndGroup()) // one row group per input
+	forEachInput(ins, out.Jobs(jf.Jobs), work, func(i int, _ input, r fileResult) {
+		out.EndInput(i)
+		if !out.Failed() {
+			inputFailed = e.printResult(r) || inputFailed
 		}
-		perInput[i] = nil
-		if failed() {
-			return // the output failed: what the inputs say is moot
-		}
-		inputFailed = e.printResult(r) || inputFailed
 	})
 	done()
-	if rw != nil {
-		keep(rw.Close())
-	}
-	if writeErr != nil {
-		return writeErr
+	if err := out.Close(); err != nil {
+		return err
 	}
 	if inputFailed {
+		return errReported
+	}
+	return nil
+}
+
+// inputSpec is spec for input in: CAPTURE#N keeps that stream's rows.
+func inputSpec[R any](spec charts.TableKind[R], in input) charts.TableKind[R] {
+	if in.hasStream {
+		return spec.Only(reassembly.StreamFilter{Set: map[int]bool{in.stream: true}})
+	}
+	return spec
+}
+
+// writePartitions writes each input's rows as Parquet to a partition of
+// its own in dir (writePartition).
+func writePartitions[R any](e *env, spec charts.TableKind[R], dir string, jf *jobsFlags, ins []input) error {
+	bases := partitionNames(ins)
+	if err := makeDir(dir, e.made); err != nil {
+		return err
+	}
+	failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
+		src, err := e.newSource(in, 1)
+		if err != nil {
+			return fileResult{err: err}
+		}
+		defer src.close()
+		return writePartition(inputSpec(spec, in), src, filepath.Join(dir, bases[i]), e.guarded(ins), e.made)
+	})
+	if failed {
 		return errReported
 	}
 	return nil
@@ -330,25 +239,16 @@ func writeTable[R any](e *env, w io.Writer, spec tableSpec[R], format charts.Tab
 // writePartition writes one input's rows as DIR/part-0.parquet, streaming
 // them by row groups; what was read before a failure is kept. The path
 // written is the result's line.
-func writePartition[R any](spec tableSpec[R], src *source, dir string, all []input, made *madeDirs) fileResult {
+func writePartition[R any](spec charts.TableKind[R], src *source, dir string, all []input, made *madeDirs) fileResult {
 	var res fileResult
 	if err := makeDir(dir, made); err != nil {
 		return fileResult{err: err}
 	}
 	path := filepath.Join(dir, "part-0.parquet")
 	err := writeAtomic(path, all, func(w io.Writer) error {
-		rw := charts.NewRowWriter(w, charts.ParquetFormat, spec.Schema.Docs())
-		write := spec.Writer(rw)
-		var werr error
-		res = tableRows(spec, src, func(r *R) {
-			if err := write(r); werr == nil {
-				werr = err
-			}
-		})
-		if cerr := rw.Close(); werr == nil {
-			werr = cerr
-		}
-		return werr
+		out := spec.Output(w, charts.TableOptions{Format: charts.ParquetFormat, Inputs: 1})
+		out.Rows(0, func(add func(*R)) { res = tableRows(spec, src, add) })
+		return out.Close()
 	})
 	if err != nil && res.err == nil {
 		res.err = err
