@@ -103,7 +103,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 			}
 			spec = spec.Only(reassembly.StreamFilter{Set: set})
 		}
-		toStdout := of.Output == "" || of.Output == "-"
+		toStdout := of.OutDir == "" && (of.Output == "" || of.Output == "-")
 		sel, shortened, err := spec.Fields(fields.vs, toStdout && tf.resolve(isTerminal(e.stdout)) == charts.TextTable)
 		if err != nil {
 			return usagef("--fields %v", err)
