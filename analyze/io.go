@@ -183,7 +183,7 @@ func IO(r *reassembly.Reader, o IOOptions) (*IOResult, error) {
 	// more intervals than memory holds: refused, with an interval that
 	// fits.
 	if n := uint64(hi - lo + 1); n > maxIOBins || n*uint64(len(out.Flows)+1) > maxIOCells {
-		per := max(maxIOBins, maxIOCells/uint64(len(out.Flows)+1))
+		per := min(maxIOBins, maxIOCells/uint64(len(out.Flows)+1))
 		return nil, fmt.Errorf("%d intervals of %s from the first packet to the last (a clock step in the capture?): more than the %d that fit; an --interval of %s or more fits",
 			n, fmtDuration(o.Interval), per, fmtDuration(o.Interval*int64((n+per-1)/per)))
 	}

@@ -3,8 +3,11 @@ package analyze
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,8 +42,14 @@ func TestIOClockStepRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "clock step") || !strings.Contains(err.Error(), "--interval of") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("error %v, want one line saying a clock step and an interval that fits", err)
 	}
-	res, err := read(int64(4000 * 86400 * 1e9 / (1 << 20)))
-	if err != nil || len(res.Bins) == 0 {
-		t.Fatalf("a longer interval: %v", err)
+	// The interval it names fits.
+	m := regexp.MustCompile(`an --interval of ([0-9.]+) s or more fits`).FindStringSubmatch(err.Error())
+	if m == nil {
+		t.Fatalf("no interval in seconds named: %v", err)
+	}
+	sec, _ := strconv.ParseFloat(m[1], 64)
+	res, err := read(int64(math.Ceil(sec * 1e9)))
+	if err != nil || len(res.Bins) == 0 || len(res.Bins) > maxIOBins {
+		t.Fatalf("at the interval named: %v", err)
 	}
 }
