@@ -54,6 +54,10 @@ func ParseParams(specs []string) (*Params, error) {
 // manifest's own directory (path names the manifest).
 func (ps *Params) ReadManifest(r io.Reader, path string) error {
 	recs, err := csv.NewReader(r).ReadAll()
+	if err == nil && len(recs) > 0 && len(recs[0]) > 0 {
+		// A spreadsheet's "CSV UTF-8" starts with a byte-order mark.
+		recs[0][0] = strings.TrimPrefix(recs[0][0], "\ufeff")
+	}
 	if err != nil || len(recs) == 0 || len(recs[0]) < 2 || recs[0][0] != "file" {
 		return fmt.Errorf("want a CSV whose header is file, then the parameters' names")
 	}
@@ -76,6 +80,9 @@ func (ps *Params) ReadManifest(r io.Reader, path string) error {
 		file := rec[0]
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(filepath.Dir(path), file)
+		}
+		if _, twice := ps.manifest[file]; twice {
+			return fmt.Errorf("%s twice (one row a capture)", rec[0])
 		}
 		ps.manifest[file], ps.manifest[filepath.Base(rec[0])] = vals, vals
 		ps.ManifestRows = append(ps.ManifestRows, file)

@@ -79,3 +79,24 @@ func TestParams(t *testing.T) {
 		t.Error("ParseParams accepted an upper-case name")
 	}
 }
+
+// TestManifestBOMAndRepeats: a manifest saved by a spreadsheet as "CSV
+// UTF-8" (a byte-order mark first) is read; one that names a capture twice
+// is refused (it was counted twice, n=2, under its last row's values).
+func TestManifestBOMAndRepeats(t *testing.T) {
+	ps, err := ParseParams(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ps.ReadManifest(strings.NewReader("\ufefffile,cc\na.pcap,cubic\n"), "m.csv"); err != nil {
+		t.Fatalf("with a byte-order mark: %v", err)
+	}
+	if got := ps.Values("a.pcap")["cc"]; got != "cubic" {
+		t.Fatalf("cc %q, want cubic", got)
+	}
+	ps, _ = ParseParams(nil)
+	err = ps.ReadManifest(strings.NewReader("file,cc\na.pcap,cubic\nb.pcap,bbr\na.pcap,reno\n"), "m.csv")
+	if err == nil || !strings.Contains(err.Error(), "a.pcap twice") {
+		t.Fatalf("a capture twice: %v", err)
+	}
+}
