@@ -49,7 +49,7 @@ func Count(s string) (int64, error) {
 	f, err := Finite(t)
 	f *= mult
 	switch {
-	case errors.Is(err, ErrTooLarge) || err == nil && math.Abs(f) > 1<<62:
+	case errors.Is(err, ErrTooLarge) || err == nil && !(f >= -(1<<63) && f < 1<<63): // int64's range, exactly
 		return 0, fmt.Errorf("%q: %w", s, ErrTooLarge)
 	case err != nil || f != math.Trunc(f):
 		return 0, fmt.Errorf("%q is not a whole number", s)
