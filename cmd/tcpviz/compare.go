@@ -244,6 +244,18 @@ func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 				out = append(out, ci)
 				continue
 			}
+			if m := streamSuffix.FindStringSubmatch(a); m != nil {
+				if in, ok := joinedInput(m[1]); ok { // A+B#N: stream N of the first capture
+					n, err := strconv.Atoi(m[2])
+					if err != nil {
+						return nil, usagef("%s: stream number out of range", escapeName(a))
+					}
+					ci = compareInput{input: in, stream: n, label: joinedLabel(in) + "#" + m[2], named: a}
+					ci.regular = true
+					out = append(out, ci)
+					continue
+				}
+			}
 			if m := udpSuffix.FindStringSubmatch(a); m != nil {
 				n := -1
 				if m[2] != "" {

@@ -93,3 +93,25 @@ func TestComparePointsAndErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareJoinedStream: joined captures take a stream number too
+// (A+B#N, as a single capture does): --graph owd compares that stream's
+// one-way delay, named with it (it said "is one capture").
+func TestCompareJoinedStream(t *testing.T) {
+	dir := "../../testdata/truth-mid/"
+	a := dir + "gt_mid_jitter_ackloss.tx.pcap.gz+" + dir + "gt_mid_jitter_ackloss.rx.pcap.gz"
+	b := dir + "gt_mid_two_links.tx.pcap.gz+" + dir + "gt_mid_two_links.rx.pcap.gz"
+	out := filepath.Join(t.TempDir(), "owd.csv")
+	stdout, stderr, code := tcpviz(t, nil, "compare", "--graph", "owd", "-o", out, a+"#0", b)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil || len(rows) != 3 || rows[1][1] != "0" || rows[2][1] != "1" {
+		t.Fatalf("want stream 0 of the first, the busiest (1) of the second:\n%s", stdout)
+	}
+	points, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(points), "gt_mid_jitter_ackloss.rx.pcap.gz#0,") {
+		t.Fatalf("the first's series is not named with its stream (%v)", err)
+	}
+}
