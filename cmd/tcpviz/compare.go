@@ -244,7 +244,7 @@ func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 				out = append(out, ci)
 				continue
 			}
-			if m := streamSuffix.FindStringSubmatch(a); m != nil {
+			if m := streamSuffix.FindStringSubmatch(a); m != nil && strings.Contains(m[1], "+") {
 				if in, ok := joinedInput(m[1]); ok { // A+B#N: stream N of the first capture
 					n, err := strconv.Atoi(m[2])
 					if err != nil {
