@@ -36,14 +36,19 @@ type openWindow struct {
 	// last ACK of its train, the least RTT of its first samples.
 	delayMin, roundEnd, roundStart, trainAck, roundRTT int64
 	samples                                            int
+	srtt                                               int64 // the smoothed RTT (tp->srtt_us's)
 }
 
 // HyStart's constants (tcp_cubic.c): the window it starts at (segments),
-// the samples a round's delay needs, the ACK train's spacing.
+// the samples a round's delay needs, the ACK train's spacing, the
+// largest delay it allows a train for the sender's own sending (the
+// GSO burst, sk_gso_max_size, of 64 KB).
 const (
-	hystartLowWindow  = 16
-	hystartMinSamples = 8
-	hystartAckDelta   = 2e6
+	hystartLowWindow   = 16
+	hystartMinSamples  = 8
+	hystartAckDelta    = 2e6
+	hystartMaxAckDelay = 1e6
+	gsoMaxSize         = 64 << 10
 )
 
 // hystart follows CUBIC's HyStart (tcp_cubic.c: hystart_update, Linux's
@@ -54,12 +59,23 @@ const (
 // rose above the least RTT by an eighth of it (4 to 16 ms). A Reno
 // sender has no HyStart; it stops the model's growth only where the
 // sender did not fill the window.
+//
+// The train's length is judged as Linux 5.7 on does (hystart_ack_delay,
+// for short round trips): half of the least RTT plus the time four GSO
+// bursts take at the sender's pacing rate (twice the window per smoothed
+// RTT in slow start), at most 1 ms; without it a path of a few hundred
+// microseconds (a nearby proxy) would leave slow start at 16 segments.
 func (o *openWindow) hystart(t, una, high, rtt, seg int64) {
 	if rtt <= 0 {
 		return
 	}
 	if o.delayMin == 0 || rtt < o.delayMin {
 		o.delayMin = rtt
+	}
+	if o.srtt == 0 {
+		o.srtt = rtt
+	} else {
+		o.srtt += (rtt - o.srtt) / 8
 	}
 	if o.ssOver || !o.slowStart() || o.w < hystartLowWindow*seg {
 		return
@@ -69,7 +85,7 @@ func (o *openWindow) hystart(t, una, high, rtt, seg int64) {
 	}
 	if t-o.trainAck <= hystartAckDelta {
 		o.trainAck = t
-		if t-o.roundStart > o.delayMin/2 {
+		if t-o.roundStart > (o.delayMin+o.ackDelay())/2 {
 			o.ssOver = true
 			return
 		}
@@ -146,6 +162,16 @@ func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64) in
 		o.used, o.stamp = 0, t
 	}
 	return o.w
+}
+
+// ackDelay is hystart_ack_delay: how long four GSO bursts take at the
+// pacing rate of slow start (sk_pacing_rate: twice the window per
+// smoothed RTT), at most 1 ms.
+func (o *openWindow) ackDelay() int64 {
+	if o.w <= 0 || o.srtt <= 0 {
+		return 0
+	}
+	return min(hystartMaxAckDelay, int64(4*gsoMaxSize*float64(o.srtt)/float64(2*max(o.w, o.maxOut))))
 }
 
 func (o *openWindow) slowStart() bool { return !o.ssOver }

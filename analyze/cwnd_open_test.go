@@ -82,6 +82,28 @@ func TestOpenWindowHyStart(t *testing.T) {
 	if o.ssOver {
 		t.Error("a train with a 3 ms gap ended slow start")
 	}
+	// A short round trip (a nearby proxy): the train is judged against
+	// half the least RTT plus four GSO bursts at the pacing rate
+	// (hystart_ack_delay, Linux 5.7 on). Least RTT 60 µs, smoothed 250
+	// µs, 100 segments of 1448 bytes: (60 + 226) / 2 = 143 µs; a train
+	// of 120 µs leaves slow start going (half the least RTT alone, 30
+	// µs, would have ended it), one of 200 µs ends it.
+	for _, tc := range []struct {
+		train int64
+		over  bool
+	}{{120e3, false}, {200e3, true}} {
+		o := &openWindow{w: 100 * 1448, maxOut: 100 * 1448, usageSeq: 1 << 40}
+		o.hystart(0, 1, 1, 60e3, 1448) // the least RTT, a round of its own
+		for i := range int64(9) {
+			o.hystart(10e6*(i+1), 2+i, 2+i, 250e3, 1448) // rounds of one sample: the smoothed RTT
+		}
+		for i := range int64(11) {
+			o.hystart(1e9+tc.train*i/10, 100+i, 1<<20, 250e3, 1448)
+		}
+		if o.ssOver != tc.over {
+			t.Errorf("a train of %d µs on a 60 µs path: slow start over %v, want %v", tc.train/1e3, o.ssOver, tc.over)
+		}
+	}
 	// Below 16 segments HyStart does nothing.
 	o = slow()
 	o.w = 15 * seg
