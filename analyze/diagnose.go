@@ -765,6 +765,16 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		add(FindReceiveWindow, fmt.Sprintf("receiver-window limited: about %s arrived per round trip (%.0f ms) for a %s window", kb(int64(perRTT)), st.HandshakeRTTMs, kb(window)),
 			map[string]float64{"window_bytes": float64(window), "per_rtt_bytes": perRTT})
 		limited = true
+	case p.Vantage == VantageReceiver && window > 0 && st.maxPerRTT >= window-2*mss:
+		// The flight reached the window, as windowHeld asks at a sender:
+		// what arrived within one round trip is what the sender had out,
+		// and the window caps it (the bottleneck caps it at the
+		// bandwidth-delay product, so a window above that is never
+		// reached). Loss recovery's smaller windows and its waits lower
+		// the mean (above) but not the most.
+		add(FindReceiveWindow, fmt.Sprintf("receiver-window limited: up to %s arrived within a round trip (%.0f ms), the %s window's worth", kb(st.maxPerRTT), st.HandshakeRTTMs, kb(window)),
+			map[string]float64{"window_bytes": float64(window), "max_per_rtt_bytes": float64(st.maxPerRTT)})
+		limited = true
 	case p.Vantage == VantageReceiver && st.share(FindApplication) >= rxAppShare && !lossy:
 		sh := st.share(FindApplication)
 		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): nothing arrived %.0f%% of the transfer, with the %s window far from full (about %s a round trip)", 100*sh, kb(window), kb(int64(perRTT))),

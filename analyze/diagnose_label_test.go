@@ -125,11 +125,7 @@ func scoreLabelled(t *testing.T, dir string) (all *labelScore, halves [2]*labelS
 // labelMisses are the labelled captures whose findings still miss a true
 // cause or claim a false one, and why: the test fails when one of them
 // comes right (take it out) or when any other goes wrong.
-var labelMisses = map[string]string{
-	// The receiver's 32 KB window, 1% loss: its window closes (a stall),
-	// and the gaps of loss recovery read as an application.
-	"mx_200ms_5m_w32_l1.rx": "window and loss at the receiver",
-}
+var labelMisses = map[string]string{}
 
 // TestDiagnosisAgainstLabels: at both capture points of every labelled run
 // in testdata/labelled (recorded by scripts/labelled-corpus.sh, labelled

@@ -165,6 +165,12 @@ type DirStats struct {
 	// quarter of the handshake's round trip (at least 2 ms): at a
 	// receiver-side capture, the time the sender sent nothing.
 	ArrivalGapNs int64
+	// maxPerRTT is the most data that arrived within one handshake round
+	// trip, from the data segment that began it (retransmissions
+	// included, capture duplicates not): at a receiver-side capture, the
+	// largest flight the sender had out, which the receiver's window
+	// caps.
+	maxPerRTT int64
 	// ReorderedHoles counts the holes the receiver reported in this
 	// direction's data (duplicate ACKs, SACK blocks) that closed with no
 	// resend of their first byte: data that came late, not lost.
@@ -285,7 +291,10 @@ type dirAcc struct {
 	ipid        ipidRun
 	owd         *owdTrack // made with the first timestamped data segment
 	lastArrival int64     // time of the last data segment
-	hole        struct {
+	// The data arrived since rttBinStart, within a handshake round trip
+	// of it (DirStats.maxPerRTT).
+	rttBinStart, rttBinBytes int64
+	hole                     struct {
 		open bool
 		at   uint64
 		// The latest resends' ranges, a ring made with the first: a hole
@@ -700,6 +709,13 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			}
 		}
 		d.lastArrival = s.Time
+		if r := cs.firstRTT; r > 0 {
+			if s.Time-d.rttBinStart >= r {
+				d.rttBinStart, d.rttBinBytes = s.Time, 0
+			}
+			d.rttBinBytes += n
+			st.maxPerRTT = max(st.maxPerRTT, d.rttBinBytes)
+		}
 		var ev episodeEvent
 		// An original the path found late (at a receiver-side capture:
 		// reordered on the way) is no resend: the tracker does not see it.
