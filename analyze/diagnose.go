@@ -643,6 +643,14 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		held, window, bdp := windowHeld(st, rcv, bottleneck)
 		belowBDP := held && bdp > 0 && p.Vantage == VantageSender && (!st.HasQueueDelay || st.QueueDelayMs < minQueueMs)
 		bursts, burstMean, burstBound := laterBursts(st, rcv, lost, late)
+		// Where data came late, the later loss episodes proven spurious
+		// (D-SACK, Eifel, the original seen after its resend) were
+		// reordering's, not drops: their intervals and count say nothing
+		// of the drops' cause.
+		var spuriousLater int64
+		if lateData(st, late) {
+			spuriousLater = min(p.LossEventsSpurious, max(eps-1, 0))
+		}
 		switch {
 		case belowBDP && max(n, st.LossEpisodes) >= minToldEpisodes:
 			ev["window_bytes"], ev["bdp_bytes"] = float64(window), float64(bdp)
@@ -660,10 +668,15 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			ev["later_episode_mean"], ev["independent_bound"] = burstMean, burstBound
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; the %d loss episodes after the first resent %.1f segments on average, more than the %.1f independent drops would take from the flight: bursts at a full queue",
 				lost, pct, counted, eps-1, burstMean, burstBound), ev)
-		case overshoot && eps-1 < minToldEpisodes:
+		case overshoot && eps-1-spuriousLater < minToldEpisodes:
 			// The overshoot's burst was a full queue's (below); the few
 			// losses after it are too few to tell their cause.
-			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episode(s) after it, too few to tell their cause", lost, pct, counted, eps-1), ev)
+			also := ""
+			if spuriousLater > 0 {
+				ev["spurious_episodes"] = float64(spuriousLater)
+				also = fmt.Sprintf(" (%d more proven spurious: reordering's)", spuriousLater)
+			}
+			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episode(s) after it%s, too few to tell their cause", lost, pct, counted, eps-1-spuriousLater, also), ev)
 		case regular && st.EpisodeIntervalCV < regularBelow(st.EpisodeIntervals) && !delayTells:
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",

@@ -742,3 +742,29 @@ func TestReceiveWindowFromMostPerRTT(t *testing.T) {
 		}
 	}
 }
+
+// TestSpuriousEpisodesAfterOvershootNotCounted: where data came late, the
+// later loss episodes proven spurious were reordering's, not drops: after
+// an overshoot, the rest are too few to tell their cause
+// (mx_40ms_20m_j10_q30k at the receiver: 53 queue drops, no random one,
+// 10 ms jitter; 9 episodes after the overshoot, 8 of them proven
+// spurious, at intervals varying 0.70, read as random loss).
+func TestSpuriousEpisodesAfterOvershootNotCounted(t *testing.T) {
+	for _, tt := range []struct {
+		spuriousEps int64
+		want        string
+	}{{8, FindLoss}, {0, FindRandomLoss}} {
+		st := DirStats{DataPackets: 3196, DataBytes: 3196 * 1448, UniqueBytes: 3168 * 1448, MSS: 1448, HasThroughput: true,
+			HasHandshakeRTT: true, HandshakeRTTMs: 41, RTTSamples: 10, RTTMinMs: 0.01, DataPhaseNs: 6e9,
+			Path: PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 78, LostUpstream: 51, Reordered: 1879,
+				SpuriousRetransmitted: 27, LossEventsSpurious: tt.spuriousEps},
+			LossEpisodes: 10, FirstEpisodeResent: 56, EpisodeResent: 56 + 9,
+			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.70, EpisodeIntervals: 9}
+		st.SlowStart.Reason, st.SlowStart.Flight = SlowStartLoss, 20*1448
+		rcv := DirStats{MaxRwnd: 600000}
+		kinds := diagnose(&st, &rcv, 0).Kinds()
+		if got, _, _ := strings.Cut(kinds, ";"); got != tt.want || !strings.Contains(kinds, FindOvershoot) {
+			t.Errorf("%d later episodes spurious: findings %q, want %s first, with the overshoot", tt.spuriousEps, kinds, tt.want)
+		}
+	}
+}
