@@ -57,11 +57,6 @@ type AppStats struct {
 	Counters64 bool
 }
 
-// Total returns all packets and bytes both ways.
-func (f *FlowResult) Total() (packets, bytes int64) {
-	return f.Packets[0] + f.Packets[1], f.Bytes[0] + f.Bytes[1]
-}
-
 // ProtoName names an IP protocol as tshark does in its protocol column
 // (lowercase), or gives its number.
 func ProtoName(p uint8) string {

@@ -35,15 +35,6 @@ type IOFlow struct {
 	Flows int
 }
 
-// Label names the flow in a legend: "tcp 3 10.0.0.1:40000 → 10.0.0.2:80",
-// "other (12 flows)".
-func (f *IOFlow) Label() string {
-	if f.Other {
-		return fmt.Sprintf("other (%s)", plural(int64(f.Flows), "flow"))
-	}
-	return fmt.Sprintf("%s %d %s → %s", ProtoName(f.Proto), f.Index, f.Src, f.Dst)
-}
-
 // IOBin is one interval: what each flow carried in it, and how fairly
 // the flows active in it shared it.
 type IOBin struct {

@@ -111,17 +111,6 @@ type Graph struct {
 	UDP bool
 }
 
-// Hide removes the series called one of names.
-func (g *Graph) Hide(names []string) {
-	kept := g.Series[:0]
-	for _, s := range g.Series {
-		if !slices.Contains(names, s.Name) {
-			kept = append(kept, s)
-		}
-	}
-	g.Series = kept
-}
-
 // seconds returns the x value of time t (ns since the epoch).
 func (g *Graph) seconds(t int64) float64 { return float64(t-g.TimeOrigin) / 1e9 }
 

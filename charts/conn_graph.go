@@ -70,7 +70,13 @@ func Adjust(g *analyze.Graph, z analyze.Zoom, hide []string) {
 	if z.HasYMax {
 		g.Zoom.YMax, g.Zoom.HasYMax = z.YMax, true
 	}
-	g.Hide(hide)
+	kept := g.Series[:0]
+	for _, s := range g.Series {
+		if !slices.Contains(hide, s.Name) {
+			kept = append(kept, s)
+		}
+	}
+	g.Series = kept
 }
 
 // ConnGraphFile is the file name a graph command derives for the graph q

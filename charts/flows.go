@@ -36,10 +36,10 @@ var FlowsColumns = Schema[FlowRow]{
 	{"dst_port", Int, "", "its port (empty for protocols without ports)", func(r *FlowRow) Value { return IntV(int64(r.Flow.Dst.Port())).Or(hasPorts(r)) }},
 	{"first_time", Time, "", "time of the flow's first packet, RFC 3339 UTC with nanoseconds", func(r *FlowRow) Value { return TimeV(r.Flow.FirstTime) }},
 	{"duration_s", Float, "s", "from the first to the last packet of the flow", func(r *FlowRow) Value { return SecondsV(r.Flow.Duration) }},
-	{"packets", Int, "packets", "packets both ways (a datagram reassembled from IP fragments counts once)", flowInt(func(f *analyze.FlowResult) int64 { p, _ := f.Total(); return p })},
-	{"bytes", Int, "B", "transport payload both ways: tcp.len, udp.length − 8, or the IP payload for other protocols", flowInt(func(f *analyze.FlowResult) int64 { _, b := f.Total(); return b })},
+	{"packets", Int, "packets", "packets both ways (a datagram reassembled from IP fragments counts once)", flowInt(func(f *analyze.FlowResult) int64 { return f.Packets[0] + f.Packets[1] })},
+	{"bytes", Int, "B", "transport payload both ways: tcp.len, udp.length − 8, or the IP payload for other protocols", flowInt(func(f *analyze.FlowResult) int64 { return f.Bytes[0] + f.Bytes[1] })},
 	{"throughput_bps", Float, "bit/s", "bytes × 8 / duration_s (empty for a flow of one instant)", func(r *FlowRow) Value {
-		_, b := r.Flow.Total()
+		b := r.Flow.Bytes[0] + r.Flow.Bytes[1]
 		return FloatV(float64(b)*8/(float64(r.Flow.Duration)/1e9), 0).Or(r.Flow.Duration > 0)
 	}},
 	{"app", String, "", "the application recognised from its own headers (iperf3 for iperf3 UDP tests), empty if none", func(r *FlowRow) Value {

@@ -1,11 +1,13 @@
 package charts
 
 import (
+	"fmt"
 	"io"
 
 	"math"
 
 	"tcpviz/analyze"
+	"tcpviz/internal/words"
 )
 
 // IORow is one row of `tcpviz io`: one flow (or the sum of the others)
@@ -25,7 +27,7 @@ var IOColumns = Schema[IORow]{
 	{"file", String, "", "the capture, as named on the command line (- for standard input)", func(r *IORow) Value { return StrV(r.File) }},
 	{"interval_start_s", Float, "s", "start of the interval, from the capture's first packet", func(r *IORow) Value { return SecondsV(r.Bin.Start) }},
 	{"interval_s", Float, "s", "the interval's width (--interval)", func(r *IORow) Value { return SecondsV(r.IO.Interval) }},
-	{"flow", String, "", "the flow: transport, number (tcp.stream, udp.stream), sender of its first packet → the other side; other (N flows) for the sum of those not among the --top", func(r *IORow) Value { return StrV(r.flow().Label()) }},
+	{"flow", String, "", "the flow: transport, number (tcp.stream, udp.stream), sender of its first packet → the other side; other (N flows) for the sum of those not among the --top", func(r *IORow) Value { return StrV(ioLabel(r.flow())) }},
 	{"proto", String, "", "its transport: tcp, udp, icmp, ... (empty for other)", func(r *IORow) Value { return StrV(analyze.ProtoName(r.flow().Proto)).Or(!r.flow().Other) }},
 	{"stream", Int, "", "its number within its transport: tcp.stream, udp.stream (empty for other)", func(r *IORow) Value { return IntV(int64(r.flow().Index)).Or(!r.flow().Other) }},
 	{"packets", Int, "packets", "packets of the flow in the interval, both ways", func(r *IORow) Value { return IntV(r.Bin.Packets[r.Flow]) }},
@@ -113,7 +115,7 @@ func IOGraph(io *analyze.IOResult, kind string) *analyze.Graph {
 	g.Columns = []string{"throughput_bps", "packets"}
 	g.Series = make([]analyze.Series, len(io.Flows))
 	for j := range io.Flows {
-		g.Series[j] = analyze.Series{Name: io.Flows[j].Label(), Kind: analyze.Steps}
+		g.Series[j] = analyze.Series{Name: ioLabel(&io.Flows[j]), Kind: analyze.Steps}
 	}
 	for i := range io.Bins {
 		b := &io.Bins[i]
@@ -131,4 +133,13 @@ func IOGraph(io *analyze.IOResult, kind string) *analyze.Graph {
 		g.Series[j].Points = closing(g.Series[j].Points)
 	}
 	return g
+}
+
+// ioLabel names flow f in a legend and in the table: "tcp 3
+// 10.0.0.1:40000 → 10.0.0.2:80", "other (12 flows)".
+func ioLabel(f *analyze.IOFlow) string {
+	if f.Other {
+		return fmt.Sprintf("other (%s)", words.Plural(int64(f.Flows), "flow"))
+	}
+	return fmt.Sprintf("%s %d %s → %s", analyze.ProtoName(f.Proto), f.Index, f.Src, f.Dst)
 }
