@@ -211,7 +211,7 @@ func TestCompareWarnsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	co := CompareOptions{Params: GraphParams{Throughput: ThroughputOptions{Window: 1e6}}}
+	co := CompareOptions{Params: GraphParams{Window: 1e6}}
 	g := Compare(CompareThroughput, []CompareInput{{Label: "a", L: l}, {Label: "b", L: l}}, co)
 	if len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "shorter than four median RTTs") {
 		t.Errorf("warnings %q, want the short window's once", g.Warnings)

@@ -97,7 +97,7 @@ func TestThroughputBinsBounded(t *testing.T) {
 		}
 	}
 	for _, w := range []int64{1, 1000, 1e6} {
-		g := throughputGraph(recs, o, ThroughputOptions{Window: w, Bins: true})
+		g := throughputGraph(recs, o, GraphParams{Window: w, Bins: true})
 		s := g.Lookup(SeriesThroughput)
 		if s == nil || len(s.Points) > 2*data+1 {
 			t.Fatalf("window %d ns: %d points for %d data segments", w, len(s.Points), data)
@@ -125,15 +125,15 @@ func TestThroughputWindows(t *testing.T) {
 	}
 	o := SeriesOptions{Conn: &reassembly.Conn{FirstTime: 0}, Dir: reassembly.C2S}
 	// 1 s is shorter than four 400 ms round trips: a warning.
-	if g := throughputGraph(recs, o, ThroughputOptions{}); len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "four median RTTs") {
+	if g := throughputGraph(recs, o, GraphParams{}); len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "four median RTTs") {
 		t.Errorf("1 s window: warnings %q", g.Warnings)
 	}
-	if g := throughputGraph(recs, o, ThroughputOptions{Window: 2e9}); len(g.Warnings) != 0 {
+	if g := throughputGraph(recs, o, GraphParams{Window: 2e9}); len(g.Warnings) != 0 {
 		t.Errorf("2 s window: warnings %q", g.Warnings)
 	}
 	// Four RTTs, as bins: steps 1.6 s apart from the first packet, the
 	// last one closing the last bin.
-	g := throughputGraph(recs, o, ThroughputOptions{RTTs: 4, Bins: true})
+	g := throughputGraph(recs, o, GraphParams{RTTs: 4, Bins: true})
 	if len(g.Warnings) != 0 {
 		t.Errorf("4rtt: warnings %q", g.Warnings)
 	}
@@ -157,7 +157,7 @@ func TestThroughputWindows(t *testing.T) {
 	for i := range recs {
 		recs[i].Info.AckedFrame = 0
 	}
-	if g := throughputGraph(recs, o, ThroughputOptions{RTTs: 1}); len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "no RTT samples") {
+	if g := throughputGraph(recs, o, GraphParams{RTTs: 1}); len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "no RTT samples") {
 		t.Errorf("no samples: warnings %q", g.Warnings)
 	}
 }

@@ -144,8 +144,8 @@ func FuzzAnalysis(f *testing.F) {
 			for _, g := range Graphs() { // a report's graphs
 				graphs = append(graphs, g.Draw(recs, o, GraphParams{}))
 			}
-			graphs = append(graphs, rttGraph(recs, o, RTTOptions{Sampling: SampleTimestamps}), throughputGraph(recs, o, ThroughputOptions{Segments: 5}),
-				rttGraph(recs, o, RTTOptions{Sampling: SampleKarn}), rttGraph(recs, o, RTTOptions{Sampling: SampleTimestamps, BySeq: true}))
+			graphs = append(graphs, rttGraph(recs, o, GraphParams{Sampling: SampleTimestamps}), throughputGraph(recs, o, GraphParams{Segments: 5}),
+				rttGraph(recs, o, GraphParams{Sampling: SampleKarn}), rttGraph(recs, o, GraphParams{Sampling: SampleTimestamps, BySeq: true}))
 			for _, k := range compareKinds() {
 				for _, a := range []Align{AlignSYN, AlignFirstData} {
 					graphs = append(graphs, Compare(CompareKind(k), []CompareInput{{Label: "x", L: l}}, CompareOptions{Align: a}))

@@ -24,10 +24,28 @@ const (
 )
 
 // GraphParams are the choices a graph takes besides the connection and
-// the window on it; each graph reads its own.
+// the window on it; each graph reads its own: the throughput graph its
+// moving average, the RTT graph its samples and x axis.
 type GraphParams struct {
-	Throughput ThroughputOptions
-	RTT        RTTOptions
+	// Window is the throughput's averaging window in ns (like
+	// Wireshark), used when Segments is 0. Zero means one second.
+	Window int64
+	// RTTs, when positive, sets the window to that many times the
+	// connection's median round-trip time (Wireshark's ack_rtt samples of
+	// the direction's data) instead; one second when there is none.
+	RTTs float64
+	// Segments, when 2 or more, averages over the last Segments segments
+	// (or ACKs, for goodput) instead, like tcptrace.
+	Segments int
+	// Bins draws fixed, consecutive bins of the window's width (from the
+	// connection's first packet) as steps, instead of a moving average.
+	Bins bool
+
+	// Sampling chooses the RTT graph's samples ("" is SampleAck).
+	Sampling RTTSampling
+	// BySeq makes the RTT graph's x the sequence number of the measured
+	// segment.
+	BySeq bool
 }
 
 // GraphSpec is one entry of the registry of graphs: every command that
@@ -96,11 +114,11 @@ var graphs = []GraphSpec{
 	{Kind: GraphThroughput, Command: "tput", Title: "Throughput", Series: []string{SeriesThroughput, SeriesGoodput, SeriesDelivery}, UDP: true,
 		Help: "throughput, goodput and delivery rate over time, in bit/s", Params: []ParamSpec{paramWindow},
 		compare:    &compareDef{kind: CompareThroughput, help: "goodput", title: "Goodput", series: []string{SeriesGoodput}},
-		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newThroughput(o, p.Throughput) }},
+		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newThroughput(o, p) }},
 	{Kind: GraphRTT, Command: "rtt", Title: "Round-trip time", Series: []string{SeriesRTT, SeriesRTTRepair},
 		Help: "round-trip time samples over time or sequence number, in ms", Params: []ParamSpec{paramBy, paramSampling},
 		compare:    &compareDef{kind: CompareRTT, series: []string{SeriesRTT, SeriesRTTRepair}},
-		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newRTT(o, p.RTT) }},
+		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newRTT(o, p) }},
 	{Kind: GraphWindow, Command: "window", Title: "Window", Series: []string{SeriesInFlight, SeriesAdvertised},
 		Help:       "bytes in flight against the advertised receive window",
 		compare:    &compareDef{kind: CompareWindow, help: "bytes in flight", title: "Bytes in flight", series: []string{SeriesInFlight}},
@@ -148,8 +166,8 @@ func GraphOf(command, style string) (GraphSpec, error) {
 // RTT graphs the sampling when it is not the default one
 // ("rtt-timestamps").
 func (s GraphSpec) Stem(p GraphParams) string {
-	if s.Kind == GraphRTT && p.RTT.Sampling != "" && p.RTT.Sampling != SampleAck {
-		return string(s.Kind) + "-" + string(p.RTT.Sampling)
+	if s.Kind == GraphRTT && p.Sampling != "" && p.Sampling != SampleAck {
+		return string(s.Kind) + "-" + string(p.Sampling)
 	}
 	return string(s.Kind)
 }
@@ -158,7 +176,7 @@ func (s GraphSpec) Stem(p GraphParams) string {
 // it shows.
 func (s GraphSpec) Caption(p GraphParams) string {
 	if s.Kind == GraphRTT {
-		sm := p.RTT.Sampling
+		sm := p.Sampling
 		if sm == "" {
 			sm = SampleAck
 		}

@@ -40,7 +40,7 @@ func TestKarnGraphIsSummary(t *testing.T) {
 			for stream, c := range conns {
 				for d := reassembly.C2S; d <= reassembly.S2C; d++ {
 					st := stats[stream][d]
-					g := rttGraph(recs[stream], SeriesOptions{Conn: c, Dir: d}, RTTOptions{Sampling: SampleKarn})
+					g := rttGraph(recs[stream], SeriesOptions{Conn: c, Dir: d}, GraphParams{Sampling: SampleKarn})
 					var n int64
 					lo, hi := math.Inf(1), 0.0
 					if s := g.Lookup(SeriesRTT); s != nil {

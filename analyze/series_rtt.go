@@ -33,12 +33,6 @@ var rttSamplingNames = map[RTTSampling]string{
 	SampleTimestamps: "TCP timestamps",
 }
 
-// RTTOptions choose the samples of the RTT graph and its x axis.
-type RTTOptions struct {
-	Sampling RTTSampling // "" is SampleAck
-	BySeq    bool        // x is the sequence number of the measured segment
-}
-
 // rttSample is one measurement: the segment measured and the ACK that
 // measured it.
 type rttSample struct {
@@ -52,12 +46,14 @@ type rttSample struct {
 // rttGraph builds the round-trip time graph of the data sent in direction
 // o.Dir: one point per sample, at the measured segment's send time (or
 // sequence number), in milliseconds. Columns: rtt_ms, seq, ack_frame.
-func rttGraph(recs []Record, o SeriesOptions, ro RTTOptions) *Graph { return feed(newRTT(o, ro), recs) }
+func rttGraph(recs []Record, o SeriesOptions, ro GraphParams) *Graph {
+	return feed(newRTT(o, ro), recs)
+}
 
 // rttBuilder builds RTT's graph record by record.
 type rttBuilder struct {
 	f   *frame
-	ro  RTTOptions
+	ro  GraphParams
 	set seriesSet
 	// Ack and Karn sampling: the sequence numbers of the segments of o.Dir
 	// that may still be measured, in runs of one number (frames
@@ -103,7 +99,7 @@ type tsSent struct {
 	used             bool
 }
 
-func newRTT(o SeriesOptions, ro RTTOptions) graphBuilder {
+func newRTT(o SeriesOptions, ro GraphParams) graphBuilder {
 	f := newFrame(GraphRTT, o)
 	g := f.g
 	if ro.Sampling == "" {

@@ -32,7 +32,7 @@ func TestRTTSampleSequence(t *testing.T) {
 		}
 		for _, d := range []reassembly.Direction{reassembly.C2S, reassembly.S2C} {
 			for _, sm := range []RTTSampling{SampleAck, SampleKarn} {
-				g := rttGraph(l.Records, SeriesOptions{Conn: l.Conn, Dir: d}, RTTOptions{Sampling: sm})
+				g := rttGraph(l.Records, SeriesOptions{Conn: l.Conn, Dir: d}, GraphParams{Sampling: sm})
 				for _, s := range g.Series {
 					for _, p := range s.Points {
 						if want, ok := seqOf[p.Frame]; !ok || float64(want) != p.V[1] {
@@ -59,7 +59,7 @@ func TestRTTBuilderForgetsAcked(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sm := range []RTTSampling{SampleAck, SampleKarn} {
-		b := newRTT(SeriesOptions{Conn: res.Kept, Dir: reassembly.C2S}, RTTOptions{Sampling: sm}).(*rttBuilder)
+		b := newRTT(SeriesOptions{Conn: res.Kept, Dir: reassembly.C2S}, GraphParams{Sampling: sm}).(*rttBuilder)
 		most := 0
 		for i := range res.Records {
 			b.add(&res.Records[i])
@@ -82,7 +82,7 @@ func must(r *reassembly.Reader, err error) *reassembly.Reader {
 // their frames is found in it; a frame no segment of the direction had
 // is not.
 func TestRTTSeqOfRuns(t *testing.T) {
-	b := newRTT(SeriesOptions{Dir: reassembly.C2S}, RTTOptions{}).(*rttBuilder)
+	b := newRTT(SeriesOptions{Dir: reassembly.C2S}, GraphParams{}).(*rttBuilder)
 	for i, seq := range []int64{1, 101, 101, 101, 101, 201} {
 		b.add(&Record{Frame: int64(2*i + 1), Dir: reassembly.C2S, Seq: seq, Len: 100})
 		b.add(&Record{Frame: int64(2*i + 2), Dir: reassembly.S2C, Seq: 1, Ack: 1, HasAck: true})

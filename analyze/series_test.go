@@ -141,7 +141,7 @@ func TestThroughput(t *testing.T) {
 		b.data(float64(i*10), int64(1+i*1000), 1000, 0)
 		b.ack(float64(i*10+100), int64(1+(i+1)*1000), 65535, 0)
 	}
-	g := throughputGraph(b.recs, SeriesOptions{Conn: testConn()}, ThroughputOptions{})
+	g := throughputGraph(b.recs, SeriesOptions{Conn: testConn()}, GraphParams{})
 	tp, gp := g.Lookup(SeriesThroughput), g.Lookup(SeriesGoodput)
 	if tp == nil || gp == nil {
 		t.Fatalf("series = %v", names(g))
@@ -155,7 +155,7 @@ func TestThroughput(t *testing.T) {
 	if v := tp.Points[9].V[0]; v != 80e3 {
 		t.Errorf("throughput at 90 ms over a 1 s window = %v, want 80000", v)
 	}
-	g = throughputGraph(b.recs, SeriesOptions{Conn: testConn()}, ThroughputOptions{Segments: 5})
+	g = throughputGraph(b.recs, SeriesOptions{Conn: testConn()}, GraphParams{Segments: 5})
 	if v := g.Lookup(SeriesThroughput).Points[50].V[0]; v != 800e3 {
 		t.Errorf("5-segment throughput = %v, want 800000", v)
 	}
@@ -189,7 +189,7 @@ func TestRTTSampling(t *testing.T) {
 
 	o := SeriesOptions{Conn: testConn()}
 	samples := func(s RTTSampling, bySeq bool) []Point {
-		g := rttGraph(b.recs, o, RTTOptions{Sampling: s, BySeq: bySeq})
+		g := rttGraph(b.recs, o, GraphParams{Sampling: s, BySeq: bySeq})
 		if sr := g.Lookup(SeriesRTT); sr != nil {
 			return sr.Points
 		}
@@ -198,7 +198,7 @@ func TestRTTSampling(t *testing.T) {
 	// ack_rtt measures segment 3 across segment 2's repair: a sample of
 	// its own series, which Karn's rule leaves out.
 	ack := samples(SampleAck, false)
-	repair := rttGraph(b.recs, o, RTTOptions{Sampling: SampleAck}).Lookup(SeriesRTTRepair)
+	repair := rttGraph(b.recs, o, GraphParams{Sampling: SampleAck}).Lookup(SeriesRTTRepair)
 	if len(ack) != 1 || ack[0].V[0] != 50 || repair == nil || len(repair.Points) != 1 {
 		t.Fatalf("ack samples = %+v, across the repair %+v", ack, repair)
 	}
@@ -216,7 +216,7 @@ func TestRTTSampling(t *testing.T) {
 	if len(ts) != 2 || ts[1].V[0] != 52 || ts[1].V[1] != 101 || ts[1].Frame != 5 {
 		t.Errorf("timestamp samples = %+v", ts)
 	}
-	g := rttGraph(b.recs, o, RTTOptions{Sampling: SampleTimestamps, BySeq: true})
+	g := rttGraph(b.recs, o, GraphParams{Sampling: SampleTimestamps, BySeq: true})
 	if x, _ := g.XY(&g.Series[0].Points[1]); x != 101 || g.XCol != 1 {
 		t.Errorf("by seq: x = %v", x)
 	}

@@ -12,23 +12,6 @@ import (
 	"tcpviz/reassembly"
 )
 
-// ThroughputOptions choose the moving average of the throughput graph.
-type ThroughputOptions struct {
-	// Window is the averaging window in ns (like Wireshark), used when
-	// Segments is 0. Zero means one second.
-	Window int64
-	// RTTs, when positive, sets the window to that many times the
-	// connection's median round-trip time (Wireshark's ack_rtt samples of
-	// the direction's data) instead; one second when there is none.
-	RTTs float64
-	// Segments, when 2 or more, averages over the last Segments segments
-	// (or ACKs, for goodput) instead, like tcptrace.
-	Segments int
-	// Bins draws fixed, consecutive bins of the window's width (from the
-	// connection's first packet) as steps, instead of a moving average.
-	Bins bool
-}
-
 // minWindowRTTs: an averaging window shorter than this many round trips
 // follows the bursts of each round trip (a window-limited sender sends a
 // burst per RTT) and draws a sawtooth that is not in the path.
@@ -41,7 +24,7 @@ var median = stat.Median
 // samples of the direction's data (rtts), and says what is wrong with the
 // window chosen: a time shorter than four median RTTs, or no RTT to
 // scale by (a window asked for in RTTs is taken as meant).
-func resolveWindow(rtts []int64, t *ThroughputOptions) []string {
+func resolveWindow(rtts []int64, t *GraphParams) []string {
 	if t.Segments >= 2 {
 		return nil
 	}
@@ -85,7 +68,7 @@ func fmtDuration(ns int64) string {
 // rate samples count them), so that a cumulative ACK jumping over what the
 // SACK blocks already reported after a repair does not spike above the
 // link's rate.
-func throughputGraph(recs []Record, o SeriesOptions, t ThroughputOptions) *Graph {
+func throughputGraph(recs []Record, o SeriesOptions, t GraphParams) *Graph {
 	return feed(newThroughput(o, t), recs)
 }
 
@@ -100,7 +83,7 @@ type tputEvent struct {
 // RTTs is known only at the end: until then the events wait.
 type tputBuilder struct {
 	f       *frame
-	t       ThroughputOptions
+	t       GraphParams
 	rtts    []int64 // ack_rtt samples of the direction's data
 	highAck int64
 	haveAck bool
@@ -176,7 +159,7 @@ func (b *tputBuilder) sackAdd(lo, hi int64) int64 {
 // tputBin is one bin of throughputBins.
 type tputBin struct{ bytes, frame int64 }
 
-func newThroughput(o SeriesOptions, t ThroughputOptions) graphBuilder {
+func newThroughput(o SeriesOptions, t GraphParams) graphBuilder {
 	f := newFrame(GraphThroughput, o)
 	f.g.Y = Axis{Label: "throughput", Unit: "bit/s"}
 	f.g.Columns = []string{"bps"}
@@ -305,7 +288,7 @@ type mover struct {
 	sum       int64
 }
 
-func newMover(t ThroughputOptions) *mover {
+func newMover(t GraphParams) *mover {
 	return &mover{window: t.Window, segments: t.Segments}
 }
 

@@ -18,7 +18,7 @@ func TestConnGraphFile(t *testing.T) {
 		}
 		return s
 	}
-	ts := analyze.GraphParams{RTT: analyze.RTTOptions{Sampling: analyze.SampleTimestamps}}
+	ts := analyze.GraphParams{Sampling: analyze.SampleTimestamps}
 	tcp := &analyze.Loaded{Conn: &reassembly.Conn{Stream: 3}}
 	udp := &analyze.Loaded{Conn: &reassembly.Conn{Stream: 2}, UDP: true}
 	for _, c := range []struct {

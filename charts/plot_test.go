@@ -49,9 +49,9 @@ var goldenGraphs = []struct {
 	{"seq.stevens", analyze.GraphStevens, analyze.GraphParams{}, analyze.Range{}},
 	{"seq.tcptrace.zoom", analyze.GraphTCPTrace, analyze.GraphParams{}, analyze.Range{Min: 2.4e9, Max: 3.2e9, HasMin: true, HasMax: true}},
 	{"tput.window-1s", analyze.GraphThroughput, analyze.GraphParams{}, analyze.Range{}},
-	{"tput.segments-20", analyze.GraphThroughput, analyze.GraphParams{Throughput: analyze.ThroughputOptions{Segments: 20}}, analyze.Range{}},
+	{"tput.segments-20", analyze.GraphThroughput, analyze.GraphParams{Segments: 20}, analyze.Range{}},
 	{"rtt.ack", analyze.GraphRTT, analyze.GraphParams{}, analyze.Range{}},
-	{"rtt.timestamps.seq", analyze.GraphRTT, analyze.GraphParams{RTT: analyze.RTTOptions{Sampling: analyze.SampleTimestamps, BySeq: true}}, analyze.Range{}},
+	{"rtt.timestamps.seq", analyze.GraphRTT, analyze.GraphParams{Sampling: analyze.SampleTimestamps, BySeq: true}, analyze.Range{}},
 	{"window", analyze.GraphWindow, analyze.GraphParams{}, analyze.Range{}},
 }
 

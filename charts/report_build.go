@@ -235,7 +235,7 @@ func ReportGraphs() []analyze.GraphRequest {
 	for _, g := range analyze.Graphs() {
 		out = append(out, analyze.GraphRequest{Spec: g})
 		if g.Kind == analyze.GraphRTT {
-			out = append(out, analyze.GraphRequest{Spec: g, Params: analyze.GraphParams{RTT: analyze.RTTOptions{Sampling: analyze.SampleTimestamps}}})
+			out = append(out, analyze.GraphRequest{Spec: g, Params: analyze.GraphParams{Sampling: analyze.SampleTimestamps}})
 		}
 	}
 	return out

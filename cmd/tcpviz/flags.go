@@ -677,16 +677,16 @@ func (f *graphParamFlags) parse(c *cli.Context) error {
 		if c.IsSet("segments") && (c.IsSet("window") || c.Bool("bins")) {
 			return usagef("--segments excludes --window and --bins")
 		}
-		f.Params.Throughput = analyze.ThroughputOptions{Window: f.window.ns, RTTs: f.window.rtts, Bins: c.Bool("bins")}
+		f.Params.Window, f.Params.RTTs, f.Params.Bins = f.window.ns, f.window.rtts, c.Bool("bins")
 		if c.IsSet("segments") {
-			f.Params.Throughput.Segments = int(f.segments.v)
+			f.Params.Segments = int(f.segments.v)
 		}
 	}
 	if v := f.choices["sampling"]; v != nil {
-		f.Params.RTT = analyze.RTTOptions{Sampling: analyze.RTTSampling(v.v)}
+		f.Params.Sampling = analyze.RTTSampling(v.v)
 	}
 	if v := f.choices["by"]; v != nil {
-		f.Params.RTT.BySeq = v.v == "seq"
+		f.Params.BySeq = v.v == "seq"
 	}
 	return nil
 }
