@@ -183,7 +183,7 @@ func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 		var with []Series // its companions, named by what they are
 		switch {
 		case spec.kind == CompareLoss:
-			// Only iperf3 UDP flows have it (LoadUDP); others draw nothing.
+			// Only iperf3 UDP flows have it (LoadOptions.UDP); others draw nothing.
 			g.Y, g.Columns = Axis{Label: "datagrams lost (iperf3's count)"}, []string{"lost"}
 			s = Series{Kind: Steps, Points: slices.Clone(in.L.AppLoss)}
 		case spec.graph == "":

@@ -69,7 +69,7 @@ type GraphSpec struct {
 	Params []ParamSpec
 	// Series are the names of the series it may draw, in order.
 	Series []string
-	// UDP is set for the graphs a UDP flow has (LoadUDP's records: no
+	// UDP is set for the graphs a UDP flow has (LoadOptions.UDP's records: no
 	// ACKs, so no RTT, flight or window).
 	UDP bool
 	// newBuilder starts the graph of the connection o names.

@@ -451,14 +451,14 @@ type Loaded struct {
 	Stats  [2]DirStats
 	// Warnings of the pass that analysed the connection.
 	Warnings []Warning
-	// AppLoss is, for an iperf3 UDP flow (LoadUDP), the datagrams lost so
+	// AppLoss is, for an iperf3 UDP flow (LoadOptions.UDP), the datagrams lost so
 	// far at each datagram, as iperf3 counts them (sequence gaps, less
 	// late arrivals); nil otherwise.
 	AppLoss []Point
 	// Thinned: the graphs were thinned for pictures (LoadOptions.ThinOver)
 	// though not asked to be.
 	Thinned bool
-	// UDP is set on a UDP flow (LoadUDP): Conn.Stream is its udp.stream,
+	// UDP is set on a UDP flow (LoadOptions.UDP): Conn.Stream is its udp.stream,
 	// and what is "acknowledged" is what reached the capture point.
 	UDP bool
 	// transfer, when the records were not kept, is what Transfer needs
@@ -474,12 +474,17 @@ type LoadOptions struct {
 	Select func(*reassembly.Conn) bool
 	// AnyTransport, with Stream -1 and no Select, makes the main flow
 	// that of either transport: in a capture whose packets are mostly not TCP, the UDP
-	// flow that carried the most payload (LoadUDP), when it carried more
+	// flow that carried the most payload (LoadOptions.UDP), when it carried more
 	// than the busiest TCP connection (iperf3's UDP test, not its TCP
 	// control connection). LoadBusiest then gives it first, its graphs
 	// those a UDP flow has (GraphSpec.UDP), the others nil.
 	AnyTransport bool
 	Dir          int // a reassembly.Direction; -1: the direction with the most payload
+	// UDP reads a UDP flow instead of a TCP connection: Stream is its
+	// udp.stream (-1: the one that carried the most payload), read as a
+	// connection-like Loaded (udp_load.go) in its main direction; the
+	// other options are not read.
+	UDP bool
 	// OnConn, if set, receives every connection, analysed, in stream
 	// order, during the pass that analyses the chosen one (reused once it
 	// returns, as RunOptions.OnConn).
@@ -535,6 +540,9 @@ func (e *noConnError) Error() string {
 // of a damaged capture comes with what was read before the damage, when
 // that includes the connection.
 func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, error) {
+	if o.UDP {
+		return loadUDP(open, o.Stream)
+	}
 	stream, hint := o.Stream, 0
 	var only *focused
 	if o.Passes() == 2 {
@@ -549,7 +557,7 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 		res, err := Run(r, ro)
 		b := res.chosen(stream)
 		if o.AnyTransport && stream < 0 && o.Select == nil && err == nil && res.Segments*2 < res.Packets {
-			if u, uerr := LoadUDP(open, -1); uerr == nil && (b == nil || u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > b.Bytes) {
+			if u, uerr := loadUDP(open, -1); uerr == nil && (b == nil || u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > b.Bytes) {
 				return u, nil
 			}
 		}
@@ -756,7 +764,7 @@ func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) 
 		// Mostly other packets than TCP: a UDP flow that carried more
 		// is the main one (iperf3's UDP test before its control
 		// connection), drawn as Load draws it.
-		if u, uerr := LoadUDP(open, -1); uerr == nil && u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > main.Bytes {
+		if u, uerr := loadUDP(open, -1); uerr == nil && u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > main.Bytes {
 			for i, req := range thinFor(reqs, u.Conn.FirstTime, u.Conn.LastTime) {
 				if req.Spec.UDP {
 					if u.Graphs == nil {

@@ -8,7 +8,7 @@ import (
 	"tcpviz/reassembly"
 )
 
-// noUDPFlowError is returned by LoadUDP when the capture holds no UDP
+// noUDPFlowError is returned by loadUDP when the capture holds no UDP
 // flow, or not the one asked for.
 type noUDPFlowError struct{ Flow, Flows int }
 
@@ -19,7 +19,7 @@ func (e *noUDPFlowError) Error() string {
 	return fmt.Sprintf("no UDP flow %d", e.Flow)
 }
 
-// LoadUDP reads UDP flow flow of a capture (tshark's udp.stream; -1: the
+// loadUDP reads UDP flow flow of a capture (tshark's udp.stream; -1: the
 // one that carried the most payload) as a connection-like Loaded, so that
 // comparisons overlay UDP and TCP runs: each datagram of the direction
 // that carried the most payload is a data record (sequence = the bytes
@@ -27,7 +27,7 @@ func (e *noUDPFlowError) Error() string {
 // so that "delivered" is what reached the capture point (at the
 // receiver: what arrived). Statistics hold the bytes, packets and
 // throughput; a UDP flow has no RTT, retransmissions or windows.
-func LoadUDP(open func() (*reassembly.Reader, error), flow int) (*Loaded, error) {
+func loadUDP(open func() (*reassembly.Reader, error), flow int) (*Loaded, error) {
 	if flow < 0 {
 		r, err := open()
 		if err != nil {

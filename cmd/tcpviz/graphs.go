@@ -109,7 +109,7 @@ func loadInput(e *env, in input, cf connFlags, o analyze.LoadOptions) (*analyze.
 // (CAPTURE#udp), as a connection-like Loaded.
 func loadUDPInput(e *env, in input, flow int) (*analyze.Loaded, fileResult) {
 	return loadWith(e, in, 2, func(open func() (*reassembly.Reader, error)) (*analyze.Loaded, error) {
-		return analyze.LoadUDP(open, flow)
+		return analyze.Load(open, analyze.LoadOptions{UDP: true, Stream: flow})
 	})
 }
 
