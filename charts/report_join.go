@@ -58,7 +58,7 @@ func AddJoined(rep *Report, res *join.Result, ch *join.ConnHop, d reassembly.Dir
 		return err
 	}
 	rc.Graphs = append(rc.Graphs, newReportGraph(g, caption, file, po.Width, po.Height))
-	if lg, err := res.Ladder(ch, join.LadderOptions{}); err == nil {
+	if lg, ok, err := res.Ladder(ch.Up.Stream, join.LadderOptions{}); ok && err == nil {
 		if err := put("ladder.png", func(w io.Writer) error { return WriteGraph(w, lg, PNG, po) }); err != nil {
 			return err
 		}

@@ -71,9 +71,33 @@ type ladderAt struct {
 	lost   bool
 }
 
-// Ladder draws direction-less connection ch0 (of the result's first hop)
+// Ladder draws connection stream (of the first capture; -1: the one that
+// carried the most payload) along every capture point. Of a result that
+// holds one capture alone (no hop), it draws the capture point and the
+// far end, whose times are estimated from the handshake (half the round
+// trip beyond the capture each way) and drawn dashed. ok is false when
+// the captures have no such connection (the first hop, when joined).
+func (r *Result) Ladder(stream int, o LadderOptions) (g *analyze.Graph, ok bool, err error) {
+	if len(r.Hops) == 0 {
+		c := r.Captures[0]
+		cc := c.conn(stream)
+		if cc == nil {
+			return nil, false, nil
+		}
+		g, err = ladderOne(c.Name, cc, o)
+		return g, true, err
+	}
+	ch0, _, ok := r.Pick(stream, -1)
+	if !ok {
+		return nil, false, nil
+	}
+	g, err = r.ladder(ch0, o)
+	return g, true, err
+}
+
+// ladder draws direction-less connection ch0 (of the result's first hop)
 // along every capture point.
-func (r *Result) Ladder(ch0 *ConnHop, o LadderOptions) (*analyze.Graph, error) {
+func (r *Result) ladder(ch0 *ConnHop, o LadderOptions) (*analyze.Graph, error) {
 	if o.Packets <= 0 {
 		o.Packets = LadderPackets
 	}
@@ -181,20 +205,6 @@ func nthTime(c *Conn, n int) int64 {
 	}
 	slices.Sort(times)
 	return times[min(n, len(times))-1]
-}
-
-// Ladder draws connection stream of the capture alone (-1: the one that
-// carried the most payload): the capture point and the far end, whose
-// times are estimated from the handshake (half the round trip beyond the
-// capture each way) and drawn dashed. ok is false when the capture has no
-// such connection.
-func (c *Capture) Ladder(stream int, o LadderOptions) (g *analyze.Graph, ok bool, err error) {
-	cc := c.conn(stream)
-	if cc == nil {
-		return nil, false, nil
-	}
-	g, err = ladderOne(c.Name, cc, o)
-	return g, true, err
 }
 
 // ladderOne draws connection c of the capture named capName alone.

@@ -21,9 +21,9 @@ func TestLadderThreePoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	ch, _, _ := res.Pick(-1, -1)
-	g, err := res.Ladder(ch, LadderOptions{Time: analyze.Range{HasMin: true, HasMax: true, Max: 100e9}})
-	if err != nil {
-		t.Fatal(err)
+	g, ok, err := res.Ladder(-1, LadderOptions{Time: analyze.Range{HasMin: true, HasMax: true, Max: 100e9}})
+	if err != nil || !ok {
+		t.Fatal(ok, err)
 	}
 	if len(g.X.Names) != 3 || !g.Y.Down {
 		t.Fatalf("axes %+v %+v", g.X, g.Y)
@@ -76,11 +76,12 @@ func TestLadderThreePoints(t *testing.T) {
 // capture and the far end.
 func TestLadderOneCapture(t *testing.T) {
 	c := readCapture(t, filepath.Join(golden.Testdata(), "geo_short.pcap"))
-	if _, ok, _ := c.Ladder(7, LadderOptions{}); ok {
+	one := &Result{Captures: []*Capture{c}}
+	if _, ok, _ := one.Ladder(7, LadderOptions{}); ok {
 		t.Error("a ladder of stream 7, which the capture does not have")
 	}
 	conn := c.conn(-1)
-	g, ok, err := c.Ladder(-1, LadderOptions{Packets: 20})
+	g, ok, err := one.Ladder(-1, LadderOptions{Packets: 20})
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}

@@ -7,9 +7,9 @@ func (c *Conn) view() reassembly.FlowView {
 	return reassembly.FlowView{A: c.Client, B: c.Server, Sent: [2]bool{len(c.Pkts[0]) > 0, len(c.Pkts[1]) > 0}, Proto: "tcp", Stream: c.Stream}
 }
 
-// Select keeps the connections of c that f matches; it reports whether
+// keep keeps the connections of c that f matches; it reports whether
 // any is left.
-func (c *Capture) Select(f reassembly.Filter) bool {
+func (c *Capture) keep(f reassembly.Filter) bool {
 	kept := c.Conns[:0]
 	for _, cc := range c.Conns {
 		if v := cc.view(); f.Match(&v) {
@@ -26,8 +26,12 @@ func (c *Capture) Select(f reassembly.Filter) bool {
 // sees): on every hop, each connection whose chain of hops — the same
 // connection capture after capture — has one end f matches. It reports
 // whether any is left. The captures' order and the clocks, found from
-// every connection, stay.
+// every connection, stay. Of a result that holds one capture alone (no
+// hop), it keeps that capture's connections f matches.
 func (r *Result) Select(f reassembly.Filter) bool {
+	if len(r.Hops) == 0 {
+		return r.Captures[0].keep(f)
+	}
 	// The chains: a connection is one across hops where a hop's Down is
 	// the next one's Up.
 	root := map[*Conn]*Conn{}

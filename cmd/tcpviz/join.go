@@ -206,11 +206,12 @@ func ladderCommand(e *env) *cli.Command {
 				if failed {
 					readErr = errReported
 				}
-				if filter.Expr != nil && !caps[0].Select(filter.Expr) {
+				one := &join.Result{Captures: caps}
+				if filter.Expr != nil && !one.Select(filter.Expr) {
 					return fmt.Errorf("%s: --filter %q selects no connection", ins[0].display(), filter.Raw)
 				}
 				var ok bool
-				g, ok, err = caps[0].Ladder(conn.Stream, o)
+				g, ok, err = one.Ladder(conn.Stream, o)
 				switch {
 				case !ok && filter.Expr != nil:
 					return fmt.Errorf("%s: -s %d: no such connection among those --filter %q matches", ins[0].display(), conn.Stream, filter.Raw)
@@ -229,11 +230,10 @@ func ladderCommand(e *env) *cli.Command {
 				if err := filter.selectJoined(res); err != nil {
 					return err
 				}
-				ch, _, ok := res.Pick(conn.Stream, -1)
-				if !ok {
+				var ok bool
+				if g, ok, err = res.Ladder(conn.Stream, o); !ok {
 					return filter.noPick(conn.Stream, res)
-				}
-				if g, err = res.Ladder(ch, o); err != nil {
+				} else if err != nil {
 					return err
 				}
 			}
