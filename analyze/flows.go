@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"net/netip"
 	"slices"
-	"strconv"
 
 	"tcpviz/reassembly"
 )
@@ -32,7 +31,7 @@ type FlowResult struct {
 
 // View is what a flow filter (reassembly.Filter) sees of f.
 func (f *FlowResult) View() reassembly.FlowView {
-	return reassembly.FlowView{A: f.Src, B: f.Dst, Sent: [2]bool{f.Packets[0] > 0, f.Packets[1] > 0}, Proto: ProtoName(f.Proto), Stream: f.Flow}
+	return reassembly.FlowView{A: f.Src, B: f.Dst, Sent: [2]bool{f.Packets[0] > 0, f.Packets[1] > 0}, Proto: reassembly.ProtoName(f.Proto), Stream: f.Flow}
 }
 
 // AppStats are an application's own measurements, recomputed from its
@@ -55,38 +54,6 @@ type AppStats struct {
 	JitterMs float64
 	// Counters64 is set for iperf3 --udp-counters-64bit.
 	Counters64 bool
-}
-
-// ProtoName names an IP protocol as tshark does in its protocol column
-// (lowercase), or gives its number.
-func ProtoName(p uint8) string {
-	switch p {
-	case reassembly.ProtoTCP:
-		return "tcp"
-	case reassembly.ProtoUDP:
-		return "udp"
-	case reassembly.ProtoICMP:
-		return "icmp"
-	case reassembly.ProtoICMPv6:
-		return "icmpv6"
-	case 2:
-		return "igmp"
-	case 47:
-		return "gre"
-	case 50:
-		return "esp"
-	case 51:
-		return "ah"
-	case 89:
-		return "ospf"
-	case 103:
-		return "pim"
-	case 112:
-		return "vrrp"
-	case 132:
-		return "sctp"
-	}
-	return "ip-proto-" + strconv.Itoa(int(p))
 }
 
 // flowRun follows the flows of one Run: it numbers them in order of first

@@ -1,6 +1,9 @@
 package charts
 
-import "tcpviz/analyze"
+import (
+	"tcpviz/analyze"
+	"tcpviz/reassembly"
+)
 
 // FlowRow is one row of `tcpviz flows`: a flow of any transport.
 type FlowRow struct {
@@ -29,7 +32,7 @@ func hasPorts(r *FlowRow) bool { return r.Flow.Proto == 6 || r.Flow.Proto == 17 
 var FlowsColumns = Schema[FlowRow]{
 	{"file", String, "", "the capture, as named on the command line (- for standard input)", func(r *FlowRow) Value { return StrV(r.File) }},
 	{"flow", Int, "", "the flow's number within its protocol: tcp.stream for TCP, udp.stream for UDP (Wireshark's numbers), in order of first packet for other IP protocols", flowInt(func(f *analyze.FlowResult) int64 { return int64(f.Flow) })},
-	{"proto", String, "", "transport: tcp, udp, icmp, icmpv6, ... (ip-proto-N for others)", func(r *FlowRow) Value { return StrV(analyze.ProtoName(r.Flow.Proto)) }},
+	{"proto", String, "", "transport: tcp, udp, icmp, icmpv6, ... (ip-proto-N for others)", func(r *FlowRow) Value { return StrV(reassembly.ProtoName(r.Flow.Proto)) }},
 	{"src_addr", String, "", "address of the side that sent the flow's first packet", func(r *FlowRow) Value { return StrV(r.Flow.Src.Addr().String()) }},
 	{"src_port", Int, "", "its port (empty for protocols without ports)", func(r *FlowRow) Value { return IntV(int64(r.Flow.Src.Port())).Or(hasPorts(r)) }},
 	{"dst_addr", String, "", "address of the other side", func(r *FlowRow) Value { return StrV(r.Flow.Dst.Addr().String()) }},

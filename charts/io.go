@@ -8,6 +8,7 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/internal/words"
+	"tcpviz/reassembly"
 )
 
 // IORow is one row of `tcpviz io`: one flow (or the sum of the others)
@@ -28,7 +29,7 @@ var IOColumns = Schema[IORow]{
 	{"interval_start_s", Float, "s", "start of the interval, from the capture's first packet", func(r *IORow) Value { return SecondsV(r.Bin.Start) }},
 	{"interval_s", Float, "s", "the interval's width (--interval)", func(r *IORow) Value { return SecondsV(r.IO.Interval) }},
 	{"flow", String, "", "the flow: transport, number (tcp.stream, udp.stream), sender of its first packet → the other side; other (N flows) for the sum of those not among the --top", func(r *IORow) Value { return StrV(ioLabel(r.flow())) }},
-	{"proto", String, "", "its transport: tcp, udp, icmp, ... (empty for other)", func(r *IORow) Value { return StrV(analyze.ProtoName(r.flow().Proto)).Or(!r.flow().Other) }},
+	{"proto", String, "", "its transport: tcp, udp, icmp, ... (empty for other)", func(r *IORow) Value { return StrV(reassembly.ProtoName(r.flow().Proto)).Or(!r.flow().Other) }},
 	{"stream", Int, "", "its number within its transport: tcp.stream, udp.stream (empty for other)", func(r *IORow) Value { return IntV(int64(r.flow().Index)).Or(!r.flow().Other) }},
 	{"packets", Int, "packets", "packets of the flow in the interval, both ways", func(r *IORow) Value { return IntV(r.Bin.Packets[r.Flow]) }},
 	{"payload_bytes", Int, "B", "transport payload in the interval, both ways, retransmissions included (what passed the capture point)", func(r *IORow) Value { return IntV(r.Bin.Bytes[r.Flow]) }},
@@ -141,5 +142,5 @@ func ioLabel(f *analyze.IOFlow) string {
 	if f.Other {
 		return fmt.Sprintf("other (%s)", words.Plural(int64(f.Flows), "flow"))
 	}
-	return fmt.Sprintf("%s %d %s → %s", analyze.ProtoName(f.Proto), f.Index, f.Src, f.Dst)
+	return fmt.Sprintf("%s %d %s → %s", reassembly.ProtoName(f.Proto), f.Index, f.Src, f.Dst)
 }

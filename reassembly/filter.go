@@ -20,7 +20,7 @@ import (
 type FlowView struct {
 	A, B   netip.AddrPort
 	Sent   [2]bool // A sent, B sent
-	Proto  string  // tcp, udp, icmp, ...
+	Proto  string  // tcp, udp, icmp, ... (ProtoName)
 	Stream int     // tcp.stream, or the flow's number (flows)
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"net/netip"
+	"strconv"
 )
 
 // IP protocol numbers tcpviz names.
@@ -13,6 +14,38 @@ const (
 	ProtoUDP    uint8 = 17
 	ProtoICMPv6 uint8 = 58
 )
+
+// ProtoName names an IP protocol as tshark does in its protocol column
+// (lowercase), or gives its number.
+func ProtoName(p uint8) string {
+	switch p {
+	case ProtoTCP:
+		return "tcp"
+	case ProtoUDP:
+		return "udp"
+	case ProtoICMP:
+		return "icmp"
+	case ProtoICMPv6:
+		return "icmpv6"
+	case 2:
+		return "igmp"
+	case 47:
+		return "gre"
+	case 50:
+		return "esp"
+	case 51:
+		return "ah"
+	case 89:
+		return "ospf"
+	case 103:
+		return "pim"
+	case 112:
+		return "vrrp"
+	case 132:
+		return "sctp"
+	}
+	return "ip-proto-" + strconv.Itoa(int(p))
+}
 
 // Datagram is one IP packet that does not carry TCP — a UDP datagram, an
 // ICMP message, any other IP protocol — or one datagram reassembled from

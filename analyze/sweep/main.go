@@ -16,7 +16,7 @@ func MainFlow(r *reassembly.Reader, proto string, keep func(*reassembly.FlowView
 	out, err := analyze.Run(r, analyze.RunOptions{Analyze: true, Keep: -1,
 		OnConn: func(cr *analyze.ConnResult) { conns[cr.Info.Stream] = *cr },
 		OnFlow: func(f *analyze.FlowResult) {
-			name := analyze.ProtoName(f.Proto)
+			name := reassembly.ProtoName(f.Proto)
 			if name != "tcp" && name != "udp" || proto != "" && name != proto {
 				return
 			}

@@ -139,7 +139,7 @@ func sweepRun(e *env, in input, pf *paramFlags, m charts.SweepMetric, align anal
 		}
 		return run, res
 	}
-	run.Params["proto"] = analyze.ProtoName(main.Proto)
+	run.Params["proto"] = reassembly.ProtoName(main.Proto)
 	if !m.Transfer() {
 		run.Value, run.OK = m.Of(main, st)
 		return run, res
