@@ -144,10 +144,14 @@ func TestSweepDodge(t *testing.T) {
 			}
 		}
 	}
-	pv, _ := sweep.MakePivot(runs, "rtt", []string{"k"})
+	ps, err := sweep.ParseParams([]string{`rtt=rtt(\d+)ms`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pv, _ := ps.Pivot(runs, "rtt", []string{"k"})
 	p := &pv
 	for _, logX := range []bool{false, true} {
-		g := SweepGraph(p, "rtt", "ms", "throughput_bps", "bit/s", logX)
+		g := SweepGraph(p, "rtt", "throughput_bps", "bit/s", logX)
 		x := map[string][]float64{}
 		for _, s := range g.Series {
 			name := strings.TrimSuffix(s.Name, " (95% confidence interval)")

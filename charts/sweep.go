@@ -151,11 +151,10 @@ func sweepRow(p *sweep.Pivot, i int) []Value {
 }
 
 // SweepGraph draws the metric against the row parameter (its values as
-// numbers in the unit they share, or in their family's base unit when
-// they differ (500ms and 1s); rowUnit when they have none): one line per column combination through the
-// means, a bar of the 95% confidence interval at each.
-func SweepGraph(p *sweep.Pivot, row, rowUnit, metric, unit string, logX bool) *analyze.Graph {
-	xs, xunit, isNum := sweep.Scale(p.Rows, rowUnit)
+// numbers, Pivot.X): one line per column combination through the means,
+// a bar of the 95% confidence interval at each.
+func SweepGraph(p *sweep.Pivot, row, metric, unit string, logX bool) *analyze.Graph {
+	xs, xunit, isNum := p.X, p.XUnit, p.XOK
 	// Groups side by side at each x (a dodge of 0.6% of the axis each,
 	// in the axis's own scale), so that their intervals do not hide
 	// one another.

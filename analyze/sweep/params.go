@@ -133,9 +133,9 @@ func (ps *Params) Check(files []string) error {
 	return nil
 }
 
-// Unit is what the pattern of parameter name writes right after its
+// unit is what the pattern of parameter name writes right after its
 // value (ms of sweep_(\d+)ms), "" when nothing does or it has none.
-func (ps *Params) Unit(name string) string {
+func (ps *Params) unit(name string) string {
 	unit := ""
 	for _, p := range ps.patterns {
 		if p.Name == name {

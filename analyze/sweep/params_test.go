@@ -63,8 +63,8 @@ func TestParams(t *testing.T) {
 	if err := ps2.Check([]string{"x.pcap"}); err == nil || err.Error() != "run: no input's pcapng section comment says run=VALUE" {
 		t.Errorf("Check of a comment no capture has: %v", err)
 	}
-	if ps.Unit("rtt") != "ms" || ps.Unit("delay") != "" || ps.Unit("cc") != "" {
-		t.Errorf("units: %q %q %q", ps.Unit("rtt"), ps.Unit("delay"), ps.Unit("cc"))
+	if ps.unit("rtt") != "ms" || ps.unit("delay") != "" || ps.unit("cc") != "" {
+		t.Errorf("units: %q %q %q", ps.unit("rtt"), ps.unit("delay"), ps.unit("cc"))
 	}
 	for name, want := range map[string]string{
 		"rtt":   `its file name (sweep_(\d+)ms)`,

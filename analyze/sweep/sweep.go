@@ -146,15 +146,30 @@ func tQuantile975(df int) float64 {
 // column per combination of the column parameters' values.
 type Pivot struct {
 	Rows []string // the row parameter's values, in numeric order where they are numbers
-	Cols []string // the column combinations, joined by "_", lower-cased
+	// X are the rows as numbers for an axis: in the unit their values
+	// share, or, when their units differ but are of one family (500ms
+	// and 1s), in the family's base unit; with no unit, in the one the
+	// parameter's pattern writes after its value. XUnit is that unit;
+	// XOK[i] is false for a row that is no number.
+	X     []float64
+	XUnit string
+	XOK   []bool
+	Cols  []string // the column combinations, joined by "_", lower-cased
 	// Cells[i][j] summarises the runs of Rows[i] and Cols[j].
 	Cells [][]cell
 }
 
-// MakePivot groups runs by the row parameter and the column parameters
+// Pivot groups runs by the row parameter and the column parameters
 // (none: one column, ""). Runs without the row parameter, or whose metric
-// was not measurable, are left out (Skipped counts them).
-func MakePivot(runs []Run, row string, cols []string) (p Pivot, skipped int) {
+// was not measurable, are left out (skipped counts them).
+func (ps *Params) Pivot(runs []Run, row string, cols []string) (p Pivot, skipped int) {
+	p, skipped = makePivot(runs, row, cols)
+	p.X, p.XUnit, p.XOK = scale(p.Rows, ps.unit(row))
+	return p, skipped
+}
+
+// makePivot is Pivot without the rows' numbers.
+func makePivot(runs []Run, row string, cols []string) (p Pivot, skipped int) {
 	groups := map[[2]string][]float64{}
 	rowSet, colSet := map[string]bool{}, map[string]bool{}
 	for _, r := range runs {
@@ -257,12 +272,12 @@ func inBaseUnit(s string) (v float64, unit string, ok bool) {
 	return v, u, true
 }
 
-// Scale reads values as numbers for one axis: in the unit the values
+// scale reads values as numbers for one axis: in the unit the values
 // share, or, when their units differ but are of one family (500ms and
 // 1s), in the family's base unit; with no unit, in unit (what the file
 // name pattern writes after the value). ok is false for a value that is
 // no number.
-func Scale(values []string, unit string) (xs []float64, axis string, ok []bool) {
+func scale(values []string, unit string) (xs []float64, axis string, ok []bool) {
 	xs, ok = make([]float64, len(values)), make([]bool, len(values))
 	units := map[string]bool{}
 	bases := map[string]bool{}

@@ -47,7 +47,7 @@ func TestPivot(t *testing.T) {
 		}
 		runs = append(runs, r)
 	}
-	pv, skipped := MakePivot(runs, "rtt", []string{"kind"})
+	pv, skipped := makePivot(runs, "rtt", []string{"kind"})
 	if skipped != 1 {
 		t.Errorf("skipped %d, want 1 (no rtt in its name)", skipped)
 	}
@@ -97,19 +97,19 @@ func TestUnits(t *testing.T) {
 	if _, _, ok := inBaseUnit("fixed"); ok {
 		t.Error("inBaseUnit(fixed) is a number")
 	}
-	xs, unit, ok := Scale([]string{"10", "50", "100"}, "ms")
+	xs, unit, ok := scale([]string{"10", "50", "100"}, "ms")
 	if unit != "ms" || xs[2] != 100 || !ok[0] {
 		t.Errorf("plain numbers: %v %q", xs, unit)
 	}
-	xs, unit, _ = Scale([]string{"10ms", "50ms"}, "")
+	xs, unit, _ = scale([]string{"10ms", "50ms"}, "")
 	if unit != "ms" || xs[1] != 50 {
 		t.Errorf("one unit: %v %q", xs, unit)
 	}
-	xs, unit, _ = Scale([]string{"500ms", "1s", "1500ms"}, "")
+	xs, unit, _ = scale([]string{"500ms", "1s", "1500ms"}, "")
 	if unit != "s" || xs[0] != 0.5 || xs[1] != 1 || xs[2] != 1.5 {
 		t.Errorf("mixed times: %v %q", xs, unit)
 	}
-	xs, unit, _ = Scale([]string{"500ms", "2Mbit/s"}, "")
+	xs, unit, _ = scale([]string{"500ms", "2Mbit/s"}, "")
 	if unit != "" || xs[0] != 0.5 || xs[1] != 2e6 {
 		t.Errorf("two families: %v %q", xs, unit)
 	}

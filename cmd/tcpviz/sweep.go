@@ -85,7 +85,7 @@ func sweepCommand(e *env) *cli.Command {
 				runs[i] = r
 				return res
 			})
-			pv, skipped := sweep.MakePivot(runs, row, cols.vs)
+			pv, skipped := pf.Pivot(runs, row, cols.vs)
 			if skipped > 0 {
 				fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: %s left out (no %s parameter, or %s not measurable)\n", plural(skipped, "capture"), row, metric)
 			}
@@ -94,7 +94,7 @@ func sweepCommand(e *env) *cli.Command {
 			}
 			write := func(w io.Writer) error { return charts.WriteSweep(w, format, &pv, row, metric, unit) }
 			if graph != "" {
-				g := charts.SweepGraph(&pv, row, pf.Unit(row), metric, unit, c.Bool("log-x"))
+				g := charts.SweepGraph(&pv, row, metric, unit, c.Bool("log-x"))
 				picture.apply(g)
 				po := picture.Plot
 				po.LogX = c.Bool("log-x")
