@@ -1,7 +1,3 @@
-// Package sweep makes experiments of captures (`tcpviz sweep`): each
-// capture's parameters read from its file name, one metric per capture,
-// and the runs grouped by parameters, repeated runs summarised by their
-// mean, standard deviation and 95% confidence interval.
 package sweep
 
 import (

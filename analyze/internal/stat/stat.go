@@ -1,4 +1,3 @@
-// Package stat holds the order statistics the analysis stages share.
 package stat
 
 import "slices"

@@ -1,0 +1,2 @@
+// Package stat holds the order statistics the analysis stages share.
+package stat
