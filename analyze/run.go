@@ -458,6 +458,9 @@ type Loaded struct {
 	// Thinned: the graphs were thinned for pictures (LoadOptions.ThinOver)
 	// though not asked to be.
 	Thinned bool
+	// Others are, with LoadOptions.Busiest, the other connections
+	// analysed in the same pass, most payload first.
+	Others []*Loaded
 	// UDP is set on a UDP flow (LoadOptions.UDP): Conn.Stream is its udp.stream,
 	// and what is "acknowledged" is what reached the capture point.
 	UDP bool
@@ -476,7 +479,7 @@ type LoadOptions struct {
 	// that of either transport: in a capture whose packets are mostly not TCP, the UDP
 	// flow that carried the most payload (LoadOptions.UDP), when it carried more
 	// than the busiest TCP connection (iperf3's UDP test, not its TCP
-	// control connection). LoadBusiest then gives it first, its graphs
+	// control connection). With Busiest it comes first (the TCP ones in Others), its graphs
 	// those a UDP flow has (GraphSpec.UDP), the others nil.
 	AnyTransport bool
 	Dir          int // a reassembly.Direction; -1: the direction with the most payload
@@ -497,7 +500,12 @@ type LoadOptions struct {
 	// Transfer gathers what Transfer needs (Summarize) while reading:
 	// with it, or with Graphs, no records are kept.
 	Transfer bool
-	// AlsoThin, for LoadBusiest, thins the other connections' graphs (the
+	// Busiest, when not 0, analyses in the same pass, besides the chosen
+	// connection, the others among the Busiest that carried the most
+	// payload (Loaded.Others; as many packets as maxAlsoPackets allows),
+	// reading the capture twice: the first pass ranks them.
+	Busiest int
+	// AlsoThin, with Busiest, thins the other connections' graphs (the
 	// same Graphs) to that many columns (SeriesOptions.Thin; 0: not), and
 	// the chosen one's too when it has more than ThinOver packets
 	// (Loaded.Thinned; 0: never).
@@ -506,7 +514,7 @@ type LoadOptions struct {
 	// whole, set by tests, makes the second pass read every connection,
 	// as it does when OnConn is set.
 	whole bool
-	// thinned: LoadBusiest thinned Graphs for ThinOver.
+	// thinned: loadBusiest thinned Graphs for ThinOver.
 	thinned bool
 }
 
@@ -542,6 +550,14 @@ func (e *noConnError) Error() string {
 func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, error) {
 	if o.UDP {
 		return loadUDP(open, o.Stream)
+	}
+	if o.Busiest > 0 {
+		ls, err := loadBusiest(open, o)
+		if len(ls) == 0 {
+			return nil, err
+		}
+		ls[0].Others = ls[1:]
+		return ls[0], err
 	}
 	stream, hint := o.Stream, 0
 	var only *focused
@@ -596,7 +612,7 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 // (thinned for a picture) or final numbering (absolute sequence numbers)
 // before it is read; once otherwise.
 func (o LoadOptions) Passes() int {
-	if o.Stream < 0 {
+	if o.Stream < 0 || o.Busiest > 0 {
 		return 2
 	}
 	for _, q := range o.Graphs {
@@ -639,7 +655,7 @@ type focused struct {
 	warnings []Warning
 }
 
-// loadPass is the analysing pass of Load and LoadBusiest: it keeps the
+// loadPass is the analysing pass of Load and loadBusiest: it keeps the
 // records, or draws the graphs, of stream (hint of them expected) and of
 // also, and returns the stream's connection first, then also's. With
 // only, it reads only that connection (stream, without also).
@@ -721,12 +737,13 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 	return append([]*Loaded{l}, res.Also...), err
 }
 
-// LoadBusiest reads the connection o names, as Load does, and with it
-// the n connections that carried the most payload, all analysed in the
-// same pass. open is called twice: a first pass (the tracker alone) ranks
-// the connections. The result holds o's connection first, then the others
-// of the n busiest, most payload first.
-func LoadBusiest(open func() (*reassembly.Reader, error), o LoadOptions, n int) ([]*Loaded, error) {
+// loadBusiest reads the connection o names, as Load does, and with it
+// the o.Busiest connections that carried the most payload, all analysed
+// in the same pass. open is called twice: a first pass (the tracker
+// alone) ranks the connections. The result holds o's connection first,
+// then the others of the busiest, most payload first.
+func loadBusiest(open func() (*reassembly.Reader, error), o LoadOptions) ([]*Loaded, error) {
+	n := o.Busiest
 	r, err := open()
 	if err != nil {
 		return nil, err
@@ -802,7 +819,7 @@ func thinAll(qs []GraphRequest, cols int, b busy) []GraphRequest {
 	return thinFor(qs, b.First, b.Last)
 }
 
-// maxAlsoPackets bounds the packets of the connections LoadBusiest draws
+// maxAlsoPackets bounds the packets of the connections loadBusiest draws
 // besides the chosen one (their graphs are thinned, but drawing costs
 // time; their records are kept without Graphs): those that do not fit
 // are left out, the largest first.

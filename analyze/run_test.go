@@ -22,7 +22,7 @@ func TestAddBusy(t *testing.T) {
 	}
 }
 
-// TestLoadBusiest: the busiest connections come with the main one, each
+// TestLoadBusiest: the busiest connections come with the main one (Busiest), each
 // exactly as Load gives it alone.
 func TestLoadBusiest(t *testing.T) {
 	path := filepath.Join("..", "testdata", "geo_short.pcap")
@@ -39,10 +39,11 @@ func TestLoadBusiest(t *testing.T) {
 		{"the stream asked for and one more", 0, 1, []int{0, 1}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			ls, err := LoadBusiest(open, LoadOptions{Stream: tt.stream, Dir: -1}, tt.n)
+			l, err := Load(open, LoadOptions{Stream: tt.stream, Dir: -1, Busiest: tt.n})
 			if err != nil {
 				t.Fatal(err)
 			}
+			ls := append([]*Loaded{l}, l.Others...)
 			var got []int
 			for _, l := range ls {
 				got = append(got, l.Conn.Stream)
@@ -62,7 +63,7 @@ func TestLoadBusiest(t *testing.T) {
 			}
 		})
 	}
-	if _, err := LoadBusiest(open, LoadOptions{Stream: 5, Dir: -1}, 10); err == nil || err.Error() != "no stream 5 (the capture has streams 0 to 1)" {
+	if _, err := Load(open, LoadOptions{Stream: 5, Dir: -1, Busiest: 10}); err == nil || err.Error() != "no stream 5 (the capture has streams 0 to 1)" {
 		t.Errorf("missing stream: %v", err)
 	}
 }

@@ -74,13 +74,13 @@ func NewReportBuilder(o ReportOptions) *ReportBuilder {
 	return &ReportBuilder{o: o, reqs: ReportGraphs(), kept: busiestRows{max: o.TableConns}}
 }
 
-// Load is how the capture is read (analyze.LoadBusiest, with the count
-// of connections it returns): connection stream in direction dir (-1:
+// Load is how the capture is read (analyze.Load, with Busiest: the
+// connections of the report): connection stream in direction dir (-1:
 // the busiest, among those sel keeps, in its main direction) and the
 // busiest others, every report graph drawn while it is read, every
 // connection's rows written to summary and streams (EndTables flushes
 // them).
-func (b *ReportBuilder) Load(summary, streams io.Writer, stream, dir int, sel func(*reassembly.Conn) bool) (analyze.LoadOptions, int) {
+func (b *ReportBuilder) Load(summary, streams io.Writer, stream, dir int, sel func(*reassembly.Conn) bool) analyze.LoadOptions {
 	b.scw, b.tcw = NewCSVWriter(summary), NewCSVWriter(streams)
 	b.werr = b.scw.WriteHeader(SummaryColumns.Docs())
 	if b.werr == nil {
@@ -88,7 +88,8 @@ func (b *ReportBuilder) Load(summary, streams io.Writer, stream, dir int, sel fu
 	}
 	return analyze.LoadOptions{Stream: stream, Dir: dir, Graphs: b.reqs, Select: sel,
 		AnyTransport: true, // the main flow of either transport: a UDP test's, not its control connection
-		AlsoThin:     b.o.Plot.thinCols(PNG), ThinOver: b.o.PointsOver, OnConn: b.addConn}, reportConns + reportMoreConns
+		Busiest:      reportConns + reportMoreConns,
+		AlsoThin:     b.o.Plot.thinCols(PNG), ThinOver: b.o.PointsOver, OnConn: b.addConn}
 }
 
 // addConn writes a connection's rows and keeps them if among the busiest.
@@ -117,11 +118,13 @@ func (b *ReportBuilder) EndTables() error {
 	return b.werr
 }
 
-// Graphs writes the pictures and points of the main connection, ls[0],
-// and gives the report the graphs of every connection of ls (those
-// LoadBusiest returned), each freed once drawn. Warnings say what was
+// Graphs writes the pictures and points of the main connection, l,
+// and gives the report the graphs of l and every connection of l.Others
+// (Load's with Busiest), each freed once drawn. Warnings say what was
 // left out.
-func (b *ReportBuilder) Graphs(ls []*analyze.Loaded, put Put) (*Report, []string, error) {
+func (b *ReportBuilder) Graphs(l *analyze.Loaded, put Put) (*Report, []string, error) {
+	ls := append([]*analyze.Loaded{l}, l.Others...)
+	l.Others = nil
 	rep := &Report{Capture: b.o.Capture}
 	reqs := b.reqs
 	var warnings []string

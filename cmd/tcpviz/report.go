@@ -103,24 +103,23 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	ro := e.report
 	ro.File, ro.Capture, ro.Plot = in.name, in.display(), po
 	rb := charts.NewReportBuilder(ro)
-	var ls []*analyze.Loaded
+	var l *analyze.Loaded
 	var loadErr error
 	errNothing := errors.New("no connection to report")
 	err = put("summary.csv", func(ws io.Writer) error {
 		return put("streams.csv", func(wt io.Writer) error {
-			lo, n := rb.Load(ws, wt, cf.Stream, cf.Dir, sel)
-			ls, loadErr = analyze.LoadBusiest(src.open, lo, n)
+			l, loadErr = analyze.Load(src.open, rb.Load(ws, wt, cf.Stream, cf.Dir, sel))
 			if err := rb.EndTables(); err != nil {
 				return err
 			}
-			if len(ls) == 0 {
+			if l == nil {
 				return errNothing // no files
 			}
 			return nil
 		})
 	})
-	if len(ls) > 0 {
-		res.warnings = warningsOf(in, ls[0].Warnings)
+	if l != nil {
+		res.warnings = warningsOf(in, l.Warnings)
 	}
 	if loadErr != nil {
 		res.err = prefixErr(in, loadErr)
@@ -128,7 +127,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	if err != nil && !errors.Is(err, errNothing) && res.err == nil {
 		res.err = prefixErr(in, err)
 	}
-	if len(ls) == 0 || err != nil {
+	if l == nil || err != nil {
 		files.abort()
 		return res
 	}
@@ -139,7 +138,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		}
 		return res
 	}
-	rep, warnings, err := rb.Graphs(ls, put)
+	rep, warnings, err := rb.Graphs(l, put)
 	res.warnings = append(res.warnings, warnings...)
 	if err != nil {
 		return fail(err)
