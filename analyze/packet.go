@@ -66,9 +66,6 @@ type PacketInfo struct {
 	Proved []int64
 }
 
-// Has reports whether all of f2 are set.
-func (f Flag) Has(f2 Flag) bool { return f&f2 == f2 }
-
 // Record is a segment with its analysis: what the graphs of one connection
 // are drawn from. Seq and Ack are relative to the ISN of their direction.
 type Record struct {

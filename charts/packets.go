@@ -24,7 +24,7 @@ type packetCol = Column[PacketRow]
 
 // packetFlag is a boolean column of one of Wireshark's analysis flags.
 func packetFlag(name string, f analyze.Flag) packetCol {
-	return packetCol{name, Bool | NotNull, "", "tcp.analysis." + name + " (as tshark sets it)", func(r *PacketRow) Value { return BoolV(r.Rec.Info.Flags.Has(f)) }}
+	return packetCol{name, Bool | NotNull, "", "tcp.analysis." + name + " (as tshark sets it)", func(r *PacketRow) Value { return BoolV(r.Rec.Info.Flags&f != 0) }}
 }
 
 // pathWords name the path analysis's verdicts on retransmissions and
@@ -132,7 +132,7 @@ func packetCells(c Cells, r *PacketRow) error {
 	// The flags' columns: six, duplicate_ack_num, six.
 	var bits uint32
 	for k, f := range packetFlags {
-		if rec.Info.Flags.Has(f) {
+		if rec.Info.Flags&f != 0 {
 			bits |= 1 << k
 		}
 	}
