@@ -197,7 +197,7 @@ func checkCommand(app *cli.App, args []string) error {
 		return errVersion
 	}
 	if strings.HasPrefix(a, "-") {
-		return usagef("%s: flags come after the command (tcpviz COMMAND [flags] CAPTURE ...)", escapeName(a))
+		return usagef("%s: flags come after the command (tcpviz COMMAND [flags] CAPTURE ...)", charts.EscapeName(a))
 	}
 	best, dist := "", 3
 	for _, c := range app.Commands {
@@ -304,7 +304,7 @@ func flagsFirst(app *cli.App, args []string) ([]string, error) {
 				continue
 			}
 			typed, _, _ := strings.Cut(a, "=")
-			return nil, usagef("unknown flag %s", escapeName(typed))
+			return nil, usagef("unknown flag %s", charts.EscapeName(typed))
 		}
 		if name == "help" || name == "h" {
 			// Help, whatever else is there: urfave/cli would take an
@@ -392,7 +392,7 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input,
 	}
 	e.single = len(ins) == 1
 	if len(ins) == 0 {
-		return nil, fmt.Errorf("%s: no capture found", escapeName(strings.Join(args, " ")))
+		return nil, fmt.Errorf("%s: no capture found", charts.EscapeName(strings.Join(args, " ")))
 	}
 	stdins := 0
 	for _, in := range ins {

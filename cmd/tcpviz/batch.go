@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"tcpviz/charts"
 )
 
 // Batch inputs: more paths from a file (as find and xargs produce them),
@@ -89,12 +91,12 @@ func (f *batchFlags) filesFrom(stdin io.Reader) ([]string, error) {
 	}
 	file, err := os.Open(f.FilesFrom)
 	if err != nil {
-		return nil, usagef("--files-from %s: %v", escapeName(f.FilesFrom), unwrapPathError(err))
+		return nil, usagef("--files-from %s: %v", charts.EscapeName(f.FilesFrom), unwrapPathError(err))
 	}
 	defer file.Close()
 	paths, err := readPaths(file)
 	if err != nil {
-		return nil, usagef("--files-from %s: %v", escapeName(f.FilesFrom), err)
+		return nil, usagef("--files-from %s: %v", charts.EscapeName(f.FilesFrom), err)
 	}
 	return paths, nil
 }

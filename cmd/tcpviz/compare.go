@@ -77,7 +77,7 @@ func compareCommand(e *env) *cli.Command {
 			if owd {
 				for _, ci := range cins {
 					if ci.joined == nil {
-						return usagef("compare --graph owd: %s is one capture; name each input as joined captures of one transfer, A+B", escapeName(ci.name))
+						return usagef("compare --graph owd: %s is one capture; name each input as joined captures of one transfer, A+B", charts.EscapeName(ci.name))
 					}
 				}
 			}
@@ -144,7 +144,7 @@ func compareCommand(e *env) *cli.Command {
 				// draw of the inputs read): nothing is written.
 				var names []string
 				for _, ci := range cmp {
-					names = append(names, escapeName(ci.Input))
+					names = append(names, charts.EscapeName(ci.Input))
 				}
 				fmt.Fprintf(e.stderr, "tcpviz: compare: nothing to draw of %s in the window asked for\n", strings.Join(names, ", "))
 				return errReported
@@ -172,7 +172,7 @@ func compareCommand(e *env) *cli.Command {
 				if err := writeAtomic(out, e.guarded(ins), write); err != nil {
 					return err
 				}
-				fmt.Fprintln(e.stderr, escapeName(out))
+				fmt.Fprintln(e.stderr, charts.EscapeName(out))
 				to := analyze.TransferOptions{Align: al, At: at.ns, ToBytes: toBytes.n}
 				rows := analyze.CompareRows(cmp, to)
 				for _, w := range charts.CompareWarnings(rows) {
@@ -198,14 +198,14 @@ func compareLabels(args, labels []string) []string {
 	}
 	out := make([]string, len(args))
 	for i, a := range args {
-		out[i] = baseName(a)
+		out[i] = filepath.Base(a)
 		if _, err := os.Stat(a); err != nil {
 			if in, ok := joinedInput(a); ok {
 				out[i] = joinedLabel(in)
 			} else if m := udpSuffix.FindStringSubmatch(a); m != nil {
-				out[i] = baseName(m[1]) + "#udp" + m[2]
+				out[i] = filepath.Base(m[1]) + "#udp" + m[2]
 			} else if m := streamSuffix.FindStringSubmatch(a); m != nil {
-				out[i] = baseName(m[1]) + "#" + m[2]
+				out[i] = filepath.Base(m[1]) + "#" + m[2]
 			}
 		}
 	}
@@ -234,7 +234,7 @@ func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 		if a == "-" {
 			return nil, usagef("compare: standard input is not supported; name capture files")
 		}
-		ci := compareInput{input: input{name: a, path: a}, stream: stream, label: baseName(a), named: baseName(a)}
+		ci := compareInput{input: input{name: a, path: a}, stream: stream, label: filepath.Base(a), named: filepath.Base(a)}
 		if _, err := os.Stat(a); err != nil {
 			if in, ok := joinedInput(a); ok {
 				// The first capture's connection is compared; the others
@@ -248,7 +248,7 @@ func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 				if in, ok := joinedInput(m[1]); ok { // A+B#N: stream N of the first capture
 					n, err := strconv.Atoi(m[2])
 					if err != nil {
-						return nil, usagef("%s: stream number out of range", escapeName(a))
+						return nil, usagef("%s: stream number out of range", charts.EscapeName(a))
 					}
 					ci = compareInput{input: in, stream: n, label: joinedLabel(in) + "#" + m[2], named: a}
 					ci.regular = true
@@ -261,31 +261,31 @@ func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 				if m[2] != "" {
 					v, err := strconv.Atoi(m[2])
 					if err != nil {
-						return nil, usagef("%s: flow number out of range", escapeName(a))
+						return nil, usagef("%s: flow number out of range", charts.EscapeName(a))
 					}
 					n = v
 				}
-				tag := baseName(m[1]) + "#udp" + m[2]
+				tag := filepath.Base(m[1]) + "#udp" + m[2]
 				ci = compareInput{input: input{name: m[1], path: m[1]}, stream: n, udp: true, label: tag, named: tag}
 			} else if m := streamSuffix.FindStringSubmatch(a); m != nil {
 				n, err := strconv.Atoi(m[2])
 				if err != nil {
-					return nil, usagef("%s: stream number out of range", escapeName(a))
+					return nil, usagef("%s: stream number out of range", charts.EscapeName(a))
 				}
-				ci = compareInput{input: input{name: m[1], path: m[1]}, stream: n, label: baseName(m[1]) + "#" + m[2], named: baseName(m[1]) + "#" + m[2]}
+				ci = compareInput{input: input{name: m[1], path: m[1]}, stream: n, label: filepath.Base(m[1]) + "#" + m[2], named: filepath.Base(m[1]) + "#" + m[2]}
 			}
 		}
 		st, err := os.Stat(ci.path)
 		if err != nil {
 			// It fails on its own, named; the others are compared.
-			ci.err = fmt.Errorf("%s: %w", escapeName(ci.name), unwrapPathError(err))
+			ci.err = fmt.Errorf("%s: %w", charts.EscapeName(ci.name), unwrapPathError(err))
 			out = append(out, ci)
 			continue
 		}
 		if st.IsDir() {
 			// Every capture in it, each an input of its own.
 			for _, in := range expandInputs([]string{ci.path}) {
-				out = append(out, compareInput{input: in, stream: stream, label: baseName(in.name), named: in.name})
+				out = append(out, compareInput{input: in, stream: stream, label: filepath.Base(in.name), named: in.name})
 			}
 			continue
 		}
@@ -297,9 +297,9 @@ func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 
 // joinedLabel names joined captures A+B in a legend: their file names.
 func joinedLabel(in input) string {
-	l := baseName(in.path)
+	l := filepath.Base(in.path)
 	for _, o := range in.others() {
-		l += "+" + baseName(o.path)
+		l += "+" + filepath.Base(o.path)
 	}
 	return l
 }
@@ -314,7 +314,7 @@ func (e *env) compareOWD(cins []compareInput, loads []*analyze.Loaded, co analyz
 		if err != nil {
 			return nil, err
 		}
-		in := join.OWDInput{Label: ci.label, Name: escapeName(ci.name), Captures: caps, Stream: ci.stream, Dir: -1}
+		in := join.OWDInput{Label: ci.label, Name: charts.EscapeName(ci.name), Captures: caps, Stream: ci.stream, Dir: -1}
 		if l := loads[i]; l != nil {
 			in.Stream, in.Dir = l.Conn.Stream, int(l.Dir)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -532,7 +533,7 @@ func graphFormat(out string) (charts.GraphFormat, error) {
 	if out == "-" {
 		return charts.PointsCSV, nil
 	}
-	g, err := charts.ParseGraphFormat(strings.TrimPrefix(extOf(out), "."))
+	g, err := charts.ParseGraphFormat(strings.TrimPrefix(filepath.Ext(out), "."))
 	if err != nil {
 		return "", usagef("-o %s: unknown output format (want .png, .svg, .pdf, .csv or .json)", out)
 	}

@@ -170,7 +170,7 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 		return res
 	}
 	po := req.picture.Plot
-	po.Capture = captureTitle(in)
+	po.Capture = charts.CaptureTitle(in.name, in.path == "")
 	path, format := req.output.Output, req.output.Format
 	write := func(w io.Writer) error { return charts.WriteGraph(w, g, format, po) }
 	if path == "-" {
@@ -181,7 +181,7 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	}
 	if path == "" {
 		var err error
-		path, err = outputPath(req.output.OutDir, charts.ConnGraphFile(base, q, l))
+		path, err = charts.OutputPath(req.output.OutDir, charts.ConnGraphFile(base, q, l))
 		if err == nil {
 			err = makeDir(req.output.OutDir, e.made)
 		}
@@ -196,16 +196,8 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 		}
 		return res
 	}
-	res.lines = append(res.lines, escapeName(path))
+	res.lines = append(res.lines, charts.EscapeName(path))
 	return res
-}
-
-// captureTitle is how a capture is named in a graph's title.
-func captureTitle(in input) string {
-	if in.path == "" {
-		return "standard input"
-	}
-	return escapeName(baseName(in.name))
 }
 
 // protoFlags choose the transport of the main flow (of a graph, of each

@@ -23,6 +23,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"tcpviz/charts"
 )
 
 func TestMain(m *testing.M) {
@@ -543,7 +545,7 @@ func TestHostileLongCaptureNames(t *testing.T) {
 		}
 		for _, p := range dirNames(t, dir) {
 			for _, elem := range strings.Split(p, string(filepath.Separator)) {
-				if len(elem) > nameMax {
+				if len(elem) > charts.NameMax {
 					t.Errorf("%d bytes in a name: %s", len(elem), elem)
 				}
 			}
@@ -553,14 +555,14 @@ func TestHostileLongCaptureNames(t *testing.T) {
 		}
 	}
 	for _, base := range []string{strings.Repeat("é", 200), strings.Repeat("y", 300) + "-seq-s1.png"} {
-		if p := tempPattern(base); len(p)+20-1 > nameMax || !strings.HasSuffix(p, ".tmp*") {
+		if p := charts.TempPattern(base); len(p)+20-1 > charts.NameMax || !strings.HasSuffix(p, ".tmp*") {
 			t.Errorf("temporary pattern of %d bytes: %q", len(base), p)
 		}
-		if s := shortName(base, nameMax); len(s) > nameMax || !utf8Valid(s) {
+		if s := charts.ShortName(base, charts.NameMax); len(s) > charts.NameMax || !utf8Valid(s) {
 			t.Errorf("shortName: %d bytes, %q", len(s), s)
 		}
 	}
-	a, b := shortName(strings.Repeat("a", 300)+"1-seq.png", 255), shortName(strings.Repeat("a", 300)+"2-seq.png", 255)
+	a, b := charts.ShortName(strings.Repeat("a", 300)+"1-seq.png", 255), charts.ShortName(strings.Repeat("a", 300)+"2-seq.png", 255)
 	if a == b || !strings.HasSuffix(a, "1-seq.png") {
 		t.Errorf("shortened names %q and %q", a, b)
 	}

@@ -52,13 +52,8 @@ func (in input) display() string {
 	if in.path == "" {
 		return "standard input"
 	}
-	return escapeName(in.name)
+	return charts.EscapeName(in.name)
 }
-
-// escapeName quotes a name that holds control characters or invalid
-// UTF-8, so that a message stays one line and no terminal escape passes;
-// the terminal table escapes its cells the same way.
-func escapeName(s string) string { return charts.EscapeName(s) }
 
 // expandInputs turns command-line arguments into captures: files as named,
 // directories walked recursively keeping only files that start like a
@@ -69,7 +64,7 @@ func escapeName(s string) string { return charts.EscapeName(s) }
 func expandInputs(args []string) []input {
 	var out []input
 	failed := func(p string, err error) input {
-		return input{name: p, path: p, err: fmt.Errorf("%s: %w", escapeName(p), unwrapPathError(err))}
+		return input{name: p, path: p, err: fmt.Errorf("%s: %w", charts.EscapeName(p), unwrapPathError(err))}
 	}
 	for _, a := range args {
 		if a == "-" {
@@ -132,10 +127,10 @@ func expandInputs(args []string) []input {
 			return nil
 		})
 		if len(found) == 0 {
-			found = append(found, input{name: a, path: a, err: fmt.Errorf("%s: no capture found in the directory", escapeName(a))})
+			found = append(found, input{name: a, path: a, err: fmt.Errorf("%s: no capture found in the directory", charts.EscapeName(a))})
 		}
 		// In natural order: sweep_10ms before sweep_100ms.
-		sort.Slice(found, func(i, j int) bool { return naturalLess(found[i].name, found[j].name) })
+		sort.Slice(found, func(i, j int) bool { return charts.NaturalLess(found[i].name, found[j].name) })
 		out = append(out, found...)
 	}
 	return out
@@ -321,25 +316,8 @@ func captureBase(in input) string {
 		}
 		return b
 	}
-	b := filepath.Base(in.name)
-	for _, ext := range []string{".gz", ".zst", ".zstd"} {
-		b = strings.TrimSuffix(b, ext)
-	}
-	switch strings.ToLower(filepath.Ext(b)) {
-	case ".pcap", ".pcapng", ".cap", ".snoop", ".dmp", ".trace":
-		b = strings.TrimSuffix(b, filepath.Ext(b))
-	}
-	if b == "" {
-		b = "capture"
-	}
-	return b
+	return charts.CaptureBase(in.name)
 }
-
-// extOf is a file name's extension, as typed.
-func extOf(name string) string { return filepath.Ext(name) }
-
-// baseName is the last element of a path.
-func baseName(p string) string { return filepath.Base(p) }
 
 // joinedInput reads A.pcap+B.pcap[+C.pcap...] as A.pcap joined with the
 // others, when every part is a regular file.
@@ -358,41 +336,3 @@ func joinedInput(a string) (input, bool) {
 	in.name, in.joined = a, &others
 	return in, true
 }
-
-// naturalLess orders names as people do: runs of digits by their value
-// (run_9 before run_10), the rest byte by byte; equal values in other
-// spellings (007, 7) by their bytes.
-func naturalLess(a, b string) bool {
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		ca, cb := a[i], b[j]
-		if isDigit(ca) && isDigit(cb) {
-			si, sj := i, j
-			for i < len(a) && isDigit(a[i]) {
-				i++
-			}
-			for j < len(b) && isDigit(b[j]) {
-				j++
-			}
-			x, y := strings.TrimLeft(a[si:i], "0"), strings.TrimLeft(b[sj:j], "0")
-			if len(x) != len(y) {
-				return len(x) < len(y)
-			}
-			if x != y {
-				return x < y
-			}
-			continue
-		}
-		if ca != cb {
-			return ca < cb
-		}
-		i++
-		j++
-	}
-	if len(a)-i != len(b)-j {
-		return len(a)-i < len(b)-j
-	}
-	return a < b
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }

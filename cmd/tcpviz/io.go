@@ -92,7 +92,7 @@ func ioCommand(e *env) *cli.Command {
 				g := charts.IOGraph(r, gv.v)
 				picture.apply(g)
 				po := picture.Plot
-				po.Capture = captureTitle(ins[0])
+				po.Capture = charts.CaptureTitle(ins[0].name, ins[0].path == "")
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, figure, po) }
 			}
 			if err := e.writeOutput(of.Output, ins, write); err != nil {

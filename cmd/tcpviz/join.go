@@ -258,7 +258,7 @@ func ladderCommand(e *env) *cli.Command {
 			if err := writeAtomic(out, e.guarded(ins), write); err != nil {
 				return err
 			}
-			fmt.Fprintln(e.stdout, escapeName(out))
+			fmt.Fprintln(e.stdout, charts.EscapeName(out))
 			return readErr
 		},
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"unicode/utf8"
 
 	"tcpviz/charts"
 )
@@ -29,7 +27,7 @@ func writeAtomic(path string, inputs []input, write func(io.Writer) error) error
 	}
 	defer temps.remove(tmp) // only forgets it after a successful rename
 	if err := temps.rename(tmp, path); err != nil {
-		return fmt.Errorf("%s: %w", escapeName(path), unwrapPathError(err))
+		return fmt.Errorf("%s: %w", charts.EscapeName(path), unwrapPathError(err))
 	}
 	return nil
 }
@@ -45,14 +43,14 @@ func writeTemp(path string, inputs []input, write func(io.Writer) error) (string
 		return "", err
 	}
 	dir := filepath.Dir(path)
-	tmp, err := temps.create(dir, tempPattern(filepath.Base(path)))
+	tmp, err := temps.create(dir, charts.TempPattern(filepath.Base(path)))
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", escapeName(path), unwrapPathError(err))
+		return "", fmt.Errorf("%s: %w", charts.EscapeName(path), unwrapPathError(err))
 	}
 	failed := func(err error) (string, error) {
 		tmp.Close()
 		temps.remove(tmp.Name())
-		return "", fmt.Errorf("%s: %w", escapeName(path), tempError(err, tmp.Name()))
+		return "", fmt.Errorf("%s: %w", charts.EscapeName(path), tempError(err, tmp.Name()))
 	}
 	var w io.Writer = tmp
 	if writeHook != nil {
@@ -121,7 +119,7 @@ func (o *outputSet) commit() error {
 				temps.remove(left)
 			}
 			o.tmps, o.paths = nil, nil
-			return fmt.Errorf("%s: %w", escapeName(o.paths[i]), unwrapPathError(err))
+			return fmt.Errorf("%s: %w", charts.EscapeName(o.paths[i]), unwrapPathError(err))
 		}
 	}
 	o.tmps, o.paths = nil, nil
@@ -136,39 +134,6 @@ func (o *outputSet) abort() {
 		temps.remove(tmp)
 	}
 	o.tmps, o.paths = nil, nil
-}
-
-// nameMax is the longest file name (one path element) Linux and macOS
-// file systems take, in bytes.
-const nameMax = 255
-
-// tempPattern is the os.CreateTemp pattern of the temporary file for an
-// output named base: ".<base>.tmp<random>", with base shortened so that
-// the whole stays within nameMax (os.CreateTemp adds at most 20 digits).
-func tempPattern(base string) string {
-	return "." + shortName(base, nameMax-len(".")-len(".tmp")-20) + ".tmp*"
-}
-
-// shortName fits name into max bytes: when too long, it keeps the start
-// and the end (the extension, the graph and stream suffix) and puts a hash
-// of the whole name between them, so two long names stay different.
-func shortName(name string, max int) string {
-	if len(name) <= max {
-		return name
-	}
-	h := fnv.New32a()
-	h.Write([]byte(name))
-	mid := fmt.Sprintf("~%08x~", h.Sum32())
-	tailLen := min(48, (max-len(mid))/2)
-	tail := name[len(name)-tailLen:]
-	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
-		tail = tail[1:]
-	}
-	head := name[:max-len(mid)-len(tail)]
-	for len(head) > 0 && !utf8.ValidString(head) {
-		head = head[:len(head)-1]
-	}
-	return head + mid + tail
 }
 
 // temps are the temporary files of the run (spools and outputs being
@@ -294,37 +259,6 @@ func refuseInput(path string, inputs []input) error {
 	return nil
 }
 
-// safeName turns text derived from a capture name or addresses into one
-// file-name component: no path separators, no "..", no control characters.
-func safeName(s string) string {
-	s = filepath.Base(s)
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '/' || r == '\\' || r == ':' || r < 0x20 || r == 0x7f:
-			b.WriteByte('_')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	out := strings.TrimLeft(b.String(), ".")
-	if out == "" {
-		out = "capture"
-	}
-	return out
-}
-
-// outputPath joins a derived file name to the output directory and checks
-// that the result stays inside it.
-func outputPath(dir, name string) (string, error) {
-	p := filepath.Join(dir, shortName(safeName(name), nameMax))
-	rel, err := filepath.Rel(dir, p)
-	if err != nil || strings.HasPrefix(rel, "..") || filepath.IsAbs(rel) {
-		return "", fmt.Errorf("%s: output name escapes %s", name, dir)
-	}
-	return p, nil
-}
-
 // refuseSpecial returns an error when path exists and is not a regular
 // file: an output never replaces a symlink, a device node, a FIFO or a
 // directory it did not create.
@@ -342,7 +276,7 @@ func refuseSpecial(path string) error {
 	case st.Mode()&(os.ModeDevice|os.ModeCharDevice) != 0:
 		what = "a device"
 	}
-	return usagef("%s: refusing to write over %s", escapeName(path), what)
+	return usagef("%s: refusing to write over %s", charts.EscapeName(path), what)
 }
 
 // makeDir creates directory dir (its parents as needed) for outputs. An
@@ -351,7 +285,7 @@ func refuseSpecial(path string) error {
 func makeDir(dir string, made *madeDirs) error {
 	if st, err := os.Lstat(dir); err == nil {
 		if st.Mode()&os.ModeSymlink != 0 || !st.IsDir() {
-			return fmt.Errorf("%s: refusing to write into it: not a directory this run can trust (a symbolic link or a file)", escapeName(dir))
+			return fmt.Errorf("%s: refusing to write into it: not a directory this run can trust (a symbolic link or a file)", charts.EscapeName(dir))
 		}
 		return nil
 	}
@@ -365,7 +299,7 @@ func makeDir(dir string, made *madeDirs) error {
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		made.add(missing) // those made before the failure
-		return fmt.Errorf("%s: %w", escapeName(dir), unwrapPathError(err))
+		return fmt.Errorf("%s: %w", charts.EscapeName(dir), unwrapPathError(err))
 	}
 	made.add(missing)
 	return nil
@@ -420,11 +354,11 @@ func checkOutDir(dir string) error {
 	st, err := os.Lstat(dir)
 	switch {
 	case err == nil && st.Mode()&os.ModeSymlink != 0:
-		return usagef("--out-dir %s: a symbolic link: name the directory itself", escapeName(dir))
+		return usagef("--out-dir %s: a symbolic link: name the directory itself", charts.EscapeName(dir))
 	case err == nil && st.Mode().IsRegular():
-		return usagef("--out-dir %s: a file, not a directory", escapeName(dir))
+		return usagef("--out-dir %s: a file, not a directory", charts.EscapeName(dir))
 	case err == nil && !st.IsDir():
-		return usagef("--out-dir %s: not a directory", escapeName(dir))
+		return usagef("--out-dir %s: not a directory", charts.EscapeName(dir))
 	case err == nil:
 		return nil
 	}
@@ -433,7 +367,7 @@ func checkOutDir(dir string) error {
 	for p := filepath.Dir(filepath.Clean(dir)); ; p = filepath.Dir(p) {
 		if st, err := os.Stat(p); err == nil {
 			if !st.IsDir() {
-				return usagef("--out-dir %s: %s is not a directory", escapeName(dir), escapeName(p))
+				return usagef("--out-dir %s: %s is not a directory", charts.EscapeName(dir), charts.EscapeName(p))
 			}
 			return nil
 		}
@@ -469,7 +403,7 @@ func derivedBases(ins []input) ([]string, error) {
 			}
 		}
 		if prev, ok := seen[out[i]]; ok {
-			return nil, usagef("%s and %s would write the same output names: name each capture once", escapeName(prev), escapeName(in.name))
+			return nil, usagef("%s and %s would write the same output names: name each capture once", charts.EscapeName(prev), charts.EscapeName(in.name))
 		}
 		seen[out[i]] = in.name
 	}
@@ -486,7 +420,7 @@ func refuseReportDirs(ins, all []input, bases []string, outDir string) error {
 		if in.err != nil {
 			continue
 		}
-		dir, err := outputPath(outDir, bases[i]+"-report")
+		dir, err := charts.OutputPath(outDir, bases[i]+"-report")
 		if err != nil {
 			return err
 		}
@@ -498,14 +432,14 @@ func refuseReportDirs(ins, all []input, bases []string, outDir string) error {
 			if err := refuseSpecial(dir); err != nil {
 				return err
 			}
-			return usagef("%s: refusing to write over a file: the report folder's name", escapeName(dir))
+			return usagef("%s: refusing to write over a file: the report folder's name", charts.EscapeName(dir))
 		}
 		for _, other := range all {
 			if other.path == "" || other.err != nil {
 				continue
 			}
 			if st, err := os.Stat(filepath.Dir(other.path)); err == nil && os.SameFile(st, dirInfo) {
-				return usagef("%s: refusing to overwrite an input: it is in the report folder %s", escapeName(other.name), escapeName(dir))
+				return usagef("%s: refusing to overwrite an input: it is in the report folder %s", charts.EscapeName(other.name), charts.EscapeName(dir))
 			}
 		}
 	}
@@ -519,7 +453,7 @@ func (f *tableOutFlags) figureOrTable(cmd string, tf *tableFlags, tty bool) (fig
 	if f.OutDir != "" {
 		return "", "", usagef("%s: --out-dir: the output is one table or one figure; name it with -o", cmd)
 	}
-	if ext := strings.ToLower(strings.TrimPrefix(extOf(f.Output), ".")); ext == "png" || ext == "svg" || ext == "pdf" {
+	if ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(f.Output), ".")); ext == "png" || ext == "svg" || ext == "pdf" {
 		return charts.GraphFormat(ext), charts.CSV, nil
 	}
 	format, err = f.format(tf, tty)
@@ -539,6 +473,6 @@ func (e *env) writeOutput(out string, ins []input, write func(io.Writer) error) 
 	if err := writeAtomic(out, e.guarded(ins), write); err != nil {
 		return err
 	}
-	fmt.Fprintln(e.stdout, escapeName(out))
+	fmt.Fprintln(e.stdout, charts.EscapeName(out))
 	return nil
 }

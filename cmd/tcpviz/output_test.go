@@ -12,13 +12,14 @@ import (
 	"syscall"
 	"testing"
 
+	"tcpviz/charts"
 	"tcpviz/internal/golden"
 )
 
 func TestSafeNamesStayInTheOutputDirectory(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"../../etc/passwd", "..", "/abs/path.png", "a/../../b", "c:\\x", "fe80::1%eth0-seq.png", "\x00\x1b[31m.png", ""} {
-		p, err := outputPath(dir, name)
+		p, err := charts.OutputPath(dir, name)
 		if err != nil {
 			t.Errorf("%q: %v", name, err)
 			continue

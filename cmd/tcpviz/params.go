@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"tcpviz/analyze/sweep"
+	"tcpviz/charts"
 	"tcpviz/reassembly"
 )
 
@@ -42,11 +43,11 @@ func (f *paramFlags) parse(c *cli.Context) error {
 	}
 	fh, err := os.Open(path)
 	if err != nil {
-		return usagef("--manifest %s: %v", escapeName(path), unwrapPathError(err))
+		return usagef("--manifest %s: %v", charts.EscapeName(path), unwrapPathError(err))
 	}
 	defer fh.Close()
 	if err := ps.ReadManifest(fh, path); err != nil {
-		return usagef("--manifest %s: %v", escapeName(path), err)
+		return usagef("--manifest %s: %v", charts.EscapeName(path), err)
 	}
 	return nil
 }

@@ -75,7 +75,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		return fileResult{err: err}
 	}
 	defer src.close()
-	dir, err := outputPath(outDir, base+"-report")
+	dir, err := charts.OutputPath(outDir, base+"-report")
 	if err == nil {
 		err = makeDir(outDir, e.made)
 	}
@@ -99,7 +99,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		}
 		return files.write(path, write)
 	}
-	po.Capture = captureTitle(in)
+	po.Capture = charts.CaptureTitle(in.name, in.path == "")
 	ro := e.report
 	ro.File, ro.Capture, ro.Plot = in.name, in.display(), po
 	rb := charts.NewReportBuilder(ro)
@@ -154,7 +154,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	if err := files.commit(); err != nil {
 		return fail(err)
 	}
-	res.lines = []string{escapeName(filepath.Join(dir, "index.html"))}
+	res.lines = []string{charts.EscapeName(filepath.Join(dir, "index.html"))}
 	return res
 }
 

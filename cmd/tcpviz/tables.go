@@ -3,9 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -143,7 +141,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(e.stdout, escapeName(of.Output))
+			fmt.Fprintln(e.stdout, charts.EscapeName(of.Output))
 			if err := selectedNothing(spec.Matched(), selection(ff, streams)); err != nil {
 				return err
 			}
@@ -254,15 +252,13 @@ func writePartition[R any](spec charts.TableKind[R], src *source, dir string, al
 		res.err = err
 	}
 	if err == nil {
-		res.lines = append(res.lines, escapeName(path))
+		res.lines = append(res.lines, charts.EscapeName(path))
 	}
 	return res
 }
 
-// partitionNames are the Hive-style partition folders of the inputs:
-// capture=<name>-<hash of the absolute path>, so that a/x.pcap and
-// b/x.pcap never share one, across shards and working directories too
-// (not file=, which would clash with the file column).
+// partitionNames are the Hive-style partition folders of the inputs
+// (charts.PartitionName), hashing each one's absolute path.
 func partitionNames(ins []input) []string {
 	out := make([]string, len(ins))
 	for i, in := range ins {
@@ -272,13 +268,7 @@ func partitionNames(ins []input) []string {
 				full = abs
 			}
 		}
-		h := fnv.New32a()
-		h.Write([]byte(full))
-		name := "stdin"
-		if in.path != "" {
-			name = captureBase(in)
-		}
-		out[i] = fmt.Sprintf("capture=%s-%08x", url.PathEscape(safeName(name)), h.Sum32())
+		out[i] = charts.PartitionName(captureBase(in), full)
 	}
 	return out
 }

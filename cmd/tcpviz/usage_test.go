@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"tcpviz/charts"
 	"tcpviz/internal/golden"
 )
 
@@ -43,10 +44,10 @@ func TestUsageHabits(t *testing.T) {
 func TestNaturalOrder(t *testing.T) {
 	names := []string{"s_100ms", "s_10ms", "s_50ms", "run10", "run9", "a/b2", "a/b10", "x007", "x7"}
 	slices.SortFunc(names, func(a, b string) int {
-		if naturalLess(a, b) {
+		if charts.NaturalLess(a, b) {
 			return -1
 		}
-		if naturalLess(b, a) {
+		if charts.NaturalLess(b, a) {
 			return 1
 		}
 		return 0
