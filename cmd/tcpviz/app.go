@@ -39,6 +39,14 @@ func usagef(format string, args ...any) error {
 // status 1.
 var errReported = errors.New("one or more inputs failed")
 
+// reported is errReported when an input failed (and was said), else nil.
+func reported(failed bool) error {
+	if failed {
+		return errReported
+	}
+	return nil
+}
+
 // env is what a command may touch: its streams and standard input, and
 // what is known of them.
 type env struct {

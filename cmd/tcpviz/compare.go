@@ -92,13 +92,8 @@ func compareCommand(e *env) *cli.Command {
 			if out == "" {
 				out = filepath.Join(output.OutDir, "compare-"+graph+".png")
 			}
-			if out != "-" {
-				if err := refuseInput(out, e.guarded(ins)); err != nil {
-					return err
-				}
-				if err := refuseSpecial(out); err != nil {
-					return err
-				}
+			if err := refuseOutput(out, e.guarded(ins)); err != nil {
+				return err
 			}
 			al := analyze.Align(align.v)
 			co := analyze.CompareOptions{Align: al, Time: window.Series.Time, Params: params.Params}
@@ -106,20 +101,10 @@ func compareCommand(e *env) *cli.Command {
 			picture.Plot.Thin(output.Format, lo.Graphs)
 			loads := make([]*analyze.Loaded, len(cins))
 			failed := e.eachInput(ins, jobs.Jobs, func(i int, in input) fileResult {
-				if cins[i].udp || proto.v == "udp" {
-					l, res := loadUDPInput(e, in, cins[i].stream)
-					loads[i] = l
-					return res
-				}
 				cf := conn
 				cf.Stream = cins[i].stream
-				lo := lo
-				// The main flow of either transport (a sweep's UDP runs:
-				// their iperf3 test, not its TCP control connection).
-				lo.AnyTransport = proto.v == ""
-				lo.Select = filter.selector()
-				l, res := loadInput(e, in, cf, lo)
-				loads[i] = l
+				var res fileResult
+				loads[i], res = loadMain(e, in, cins[i].udp, cf, proto.v, &filter, lo)
 				return res
 			})
 			var cmp []analyze.CompareInput
@@ -161,18 +146,10 @@ func compareCommand(e *env) *cli.Command {
 			}
 			po.Capture = strings.Join(labels, " vs ") // in the title
 			write := func(w io.Writer) error { return charts.WriteGraph(w, g, output.Format, po) }
-			if out == "-" {
-				if err := write(e.stdout); err != nil {
-					return err
-				}
-			} else {
-				if err := makeDir(filepath.Dir(out), e.made); err != nil {
-					return err
-				}
-				if err := writeAtomic(out, e.guarded(ins), write); err != nil {
-					return err
-				}
-				fmt.Fprintln(e.stderr, charts.EscapeName(out))
+			if err := e.writeOutput(out, ins, e.stderr, true, write); err != nil {
+				return err
+			}
+			if out != "-" {
 				to := analyze.TransferOptions{Align: al, At: at.ns, ToBytes: toBytes.n}
 				rows := analyze.CompareRows(cmp, to)
 				for _, w := range charts.CompareWarnings(rows) {
@@ -182,10 +159,7 @@ func compareCommand(e *env) *cli.Command {
 					return err
 				}
 			}
-			if failed {
-				return errReported
-			}
-			return nil
+			return reported(failed)
 		},
 	}
 }

@@ -67,13 +67,8 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 			if out != "" && len(ins) > 1 {
 				return usagef("-o names one file but there are %d inputs: use --out-dir to write one file per input", len(ins))
 			}
-			if out != "" && out != "-" {
-				if err := refuseInput(out, e.guarded(ins)); err != nil {
-					return err
-				}
-				if err := refuseSpecial(out); err != nil {
-					return err
-				}
+			if err := refuseOutput(out, e.guarded(ins)); err != nil {
+				return err
 			}
 			bases, err := derivedBases(ins)
 			if err != nil {
@@ -85,10 +80,7 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 			}, func(_ int, _ input, r fileResult) {
 				failed = e.printResult(r) || failed
 			})
-			if failed {
-				return errReported
-			}
-			return nil
+			return reported(failed)
 		},
 	}
 }
@@ -105,12 +97,19 @@ func loadInput(e *env, in input, cf connFlags, o analyze.LoadOptions) (*analyze.
 	})
 }
 
-// loadUDPInput reads UDP flow flow (-1: the busiest) of one input
-// (CAPTURE#udp), as a connection-like Loaded.
-func loadUDPInput(e *env, in input, flow int) (*analyze.Loaded, fileResult) {
-	return loadWith(e, in, 2, func(open func() (*reassembly.Reader, error)) (*analyze.Loaded, error) {
-		return analyze.Load(open, analyze.LoadOptions{UDP: true, Stream: flow})
-	})
+// loadMain reads the main flow of one input: with udp or --proto udp,
+// UDP flow cf.Stream (-1: the busiest) as a connection-like Loaded; else
+// the connection cf and --filter choose, of either transport unless
+// --proto tcp (a sweep's UDP runs: their iperf3 test, not its TCP
+// control connection).
+func loadMain(e *env, in input, udp bool, cf connFlags, proto string, filter *filterFlags, o analyze.LoadOptions) (*analyze.Loaded, fileResult) {
+	if udp || proto == "udp" {
+		return loadWith(e, in, 2, func(open func() (*reassembly.Reader, error)) (*analyze.Loaded, error) {
+			return analyze.Load(open, analyze.LoadOptions{UDP: true, Stream: cf.Stream})
+		})
+	}
+	o.AnyTransport, o.Select = proto == "", filter.selector()
+	return loadInput(e, in, cf, o)
 }
 
 // loadWith prepares in for passes reads and loads it with load; the
@@ -122,39 +121,26 @@ func loadWith(e *env, in input, passes int, load func(func() (*reassembly.Reader
 	}
 	defer src.close()
 	l, err := load(src.open)
-	var res fileResult
-	if l != nil {
-		res.warnings = warningsOf(in, l.Warnings)
+	if l == nil {
+		return nil, resultOf(in, nil, err)
 	}
-	if err != nil {
-		res.err = prefixErr(in, err)
-	}
-	return l, res
+	return l, resultOf(in, l.Warnings, err)
 }
 
 // graphOf draws the graph of one input and writes it: to -o, or to a name
 // derived from base in --out-dir (printed).
 func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fileResult {
-	if in.hasStream { // CAPTURE#N: that connection, whatever -s says
-		r := *req
-		r.conn.Stream = in.stream
-		req = &r
+	cf := req.conn
+	switch {
+	case in.hasStream: // CAPTURE#N: that connection, whatever -s says
+		cf.Stream = in.stream
+	case in.udp:
+		cf.Stream = in.udpFlow
 	}
-	var l *analyze.Loaded
-	var res fileResult
 	qs := []analyze.GraphRequest{{Spec: req.params.Spec, Series: req.window.Series, Params: req.params.Params}}
 	req.picture.Plot.Thin(req.output.Format, qs)
 	q := qs[0]
-	switch {
-	case in.udp:
-		l, res = loadUDPInput(e, in, in.udpFlow)
-	case req.proto.v == "udp":
-		l, res = loadUDPInput(e, in, req.conn.Stream)
-	default:
-		// The main flow of either transport unless -s, --filter or --proto tcp.
-		l, res = loadInput(e, in, req.conn, analyze.LoadOptions{AnyTransport: req.proto.v == "", Select: req.filter.selector(),
-			Graphs: []analyze.GraphRequest{q}})
-	}
+	l, res := loadMain(e, in, in.udp, cf, req.proto.v, &req.filter, analyze.LoadOptions{Graphs: qs})
 	if l == nil {
 		return res
 	}

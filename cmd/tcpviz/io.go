@@ -72,9 +72,13 @@ func ioCommand(e *env) *cli.Command {
 						return fr.Proto == reassembly.ProtoTCP && fr.Flow == in.stream && (next == nil || next(fr))
 					}
 				}
-				r, res := ioOf(e, in, o)
-				results[i] = r
-				return res
+				return e.readOnce(in, func(r *reassembly.Reader) fileResult {
+					out, err := analyze.IO(r, o)
+					if results[i] = out; out == nil {
+						return resultOf(in, nil, err)
+					}
+					return resultOf(in, out.Warnings, err)
+				})
 			})
 			files := make([]string, len(ins))
 			for i, in := range ins {
@@ -95,38 +99,13 @@ func ioCommand(e *env) *cli.Command {
 				po.Capture = charts.CaptureTitle(ins[0].name, ins[0].path == "")
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, figure, po) }
 			}
-			if err := e.writeOutput(of.Output, ins, write); err != nil {
+			if err := e.writeOutput(of.Output, ins, e.stdout, false, write); err != nil {
 				return err
 			}
 			if err := selectedNothing(matched, selection(filter, nil)); err != nil && !failed {
 				return err
 			}
-			if failed {
-				return errReported
-			}
-			return nil
+			return reported(failed)
 		},
 	}
-}
-
-// ioOf counts one capture's flows per interval.
-func ioOf(e *env, in input, o analyze.IOOptions) (*analyze.IOResult, fileResult) {
-	src, err := e.newSource(in, 1)
-	if err != nil {
-		return nil, fileResult{err: err}
-	}
-	defer src.close()
-	r, err := src.open()
-	if err != nil {
-		return nil, fileResult{err: prefixErr(in, err)}
-	}
-	out, err := analyze.IO(r, o)
-	var res fileResult
-	if out != nil {
-		res.warnings = warningsOf(in, out.Warnings)
-	}
-	if err != nil {
-		res.err = prefixErr(in, err)
-	}
-	return out, res
 }

@@ -13,6 +13,7 @@ import (
 	"tcpviz/analyze"
 	"tcpviz/analyze/join"
 	"tcpviz/charts"
+	"tcpviz/reassembly"
 )
 
 func joinCommand(e *env) *cli.Command {
@@ -102,7 +103,7 @@ func joinCommand(e *env) *cli.Command {
 				po := picture.Plot
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, gformat, po) }
 			}
-			if err := e.writeOutput(of.Output, ins, write); err != nil {
+			if err := e.writeOutput(of.Output, ins, e.stdout, false, write); err != nil {
 				return err
 			}
 			return readErr
@@ -117,20 +118,11 @@ func joinCommand(e *env) *cli.Command {
 func (e *env) readCaptures(ins []input, jobs int) (caps []*join.Capture, failed bool, err error) {
 	caps = make([]*join.Capture, len(ins))
 	failed = e.eachInput(ins, jobs, func(i int, in input) fileResult {
-		src, err := e.newSource(in, 1)
-		if err != nil {
-			return fileResult{err: err}
-		}
-		defer src.close()
-		r, err := src.open()
-		if err != nil {
-			return fileResult{err: prefixErr(in, err)}
-		}
-		caps[i], err = join.Read(in.name, r)
-		if err != nil {
-			return fileResult{err: prefixErr(in, err)}
-		}
-		return fileResult{}
+		return e.readOnce(in, func(r *reassembly.Reader) fileResult {
+			var err error
+			caps[i], err = join.Read(in.name, r)
+			return resultOf(in, nil, err)
+		})
 	})
 	for i, c := range caps {
 		if c == nil {
@@ -246,19 +238,9 @@ func ladderCommand(e *env) *cli.Command {
 				out = filepath.Join(output.OutDir, "ladder.png")
 			}
 			write := func(w io.Writer) error { return charts.WriteGraph(w, g, output.Format, po) }
-			if out == "-" {
-				if err := write(e.stdout); err != nil {
-					return err
-				}
-				return readErr
-			}
-			if err := makeDir(filepath.Dir(out), e.made); err != nil {
+			if err := e.writeOutput(out, ins, e.stdout, true, write); err != nil {
 				return err
 			}
-			if err := writeAtomic(out, e.guarded(ins), write); err != nil {
-				return err
-			}
-			fmt.Fprintln(e.stdout, charts.EscapeName(out))
 			return readErr
 		},
 	}

@@ -461,18 +461,32 @@ func (f *tableOutFlags) figureOrTable(cmd string, tf *tableFlags, tty bool) (fig
 }
 
 // writeOutput writes the one output of a command: to standard output
-// (no -o, or -), or to the file -o names (never over an input; its name
-// printed).
-func (e *env) writeOutput(out string, ins []input, write func(io.Writer) error) error {
+// (no -o, or -), or to the file out names (never over an input; its name
+// printed on said), mkdir set: in its directory, made if need be.
+func (e *env) writeOutput(out string, ins []input, said io.Writer, mkdir bool, write func(io.Writer) error) error {
 	if out == "" || out == "-" {
 		return write(e.stdout)
 	}
-	if err := refuseInput(out, e.guarded(ins)); err != nil {
-		return err
+	if mkdir {
+		if err := makeDir(filepath.Dir(out), e.made); err != nil {
+			return err
+		}
 	}
 	if err := writeAtomic(out, e.guarded(ins), write); err != nil {
 		return err
 	}
-	fmt.Fprintln(e.stdout, charts.EscapeName(out))
+	fmt.Fprintln(said, charts.EscapeName(out))
 	return nil
+}
+
+// refuseOutput is the usage error, before any input is read, of an -o
+// that names an input or is no regular file ("-": standard output).
+func refuseOutput(out string, guarded []input) error {
+	if out == "" || out == "-" {
+		return nil
+	}
+	if err := refuseInput(out, guarded); err != nil {
+		return err
+	}
+	return refuseSpecial(out)
 }

@@ -55,10 +55,7 @@ func reportCommand(e *env) *cli.Command {
 			failed := e.eachInput(ins, jobs.Jobs, func(i int, in input) fileResult {
 				return reportOf(e, in, e.guarded(ins), bases[i], output.OutDir, conn, filter.selector(), picture.Plot)
 			})
-			if failed {
-				return errReported
-			}
-			return nil
+			return reported(failed)
 		},
 	}
 }

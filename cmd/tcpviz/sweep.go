@@ -81,9 +81,7 @@ func sweepCommand(e *env) *cli.Command {
 			}
 			runs := make([]sweep.Run, len(ins))
 			failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
-				r, res := sweepRun(e, in, pf, m, analyze.Align(align.v), proto.v, filter.flow())
-				runs[i] = r
-				return res
+				return sweepRun(e, &runs[i], in, pf, m, analyze.Align(align.v), proto.v, filter.flow())
 			})
 			pv, skipped := pf.Pivot(runs, row, cols.vs)
 			if skipped > 0 {
@@ -100,13 +98,10 @@ func sweepCommand(e *env) *cli.Command {
 				po.LogX = c.Bool("log-x")
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, graph, po) }
 			}
-			if err := e.writeOutput(of.Output, ins, write); err != nil {
+			if err := e.writeOutput(of.Output, ins, e.stdout, false, write); err != nil {
 				return err
 			}
-			if failed {
-				return errReported
-			}
-			return nil
+			return reported(failed)
 		},
 	}
 }
@@ -114,44 +109,34 @@ func sweepCommand(e *env) *cli.Command {
 // sweepRun reads one capture of a sweep: its parameters from its file
 // name, its main flow (the one that carried the most payload, of proto
 // when set, of those keep keeps when set) and the metric of it.
-func sweepRun(e *env, in input, pf *paramFlags, m charts.SweepMetric, align analyze.Align, proto string, keep func(*reassembly.FlowView) bool) (sweep.Run, fileResult) {
-	run := sweep.Run{File: in.name, Params: pf.Values(in.name)}
-	src, err := e.newSource(in, 1)
-	if err != nil {
-		return run, fileResult{err: err}
-	}
-	defer src.close()
-	r, err := src.open()
-	if err != nil {
-		return run, fileResult{err: prefixErr(in, err)}
-	}
-	main, st, warnings, err := sweep.MainFlow(r, proto, keep)
-	res := fileResult{warnings: warningsOf(in, warnings)}
-	if err != nil {
-		res.err = prefixErr(in, err)
-	}
-	if main == nil {
-		if res.err == nil {
-			res.err = fmt.Errorf("%s: no %s flow", in.display(), strings.TrimSpace(proto+" TCP or UDP"))
-			if keep != nil {
-				res.err = fmt.Errorf("%s: no %s flow that --filter matches", in.display(), strings.TrimSpace(proto+" TCP or UDP"))
+func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMetric, align analyze.Align, proto string, keep func(*reassembly.FlowView) bool) fileResult {
+	*run = sweep.Run{File: in.name, Params: pf.Values(in.name)}
+	return e.readOnce(in, func(r *reassembly.Reader) fileResult {
+		main, st, warnings, err := sweep.MainFlow(r, proto, keep)
+		res := resultOf(in, warnings, err)
+		if main == nil {
+			if res.err == nil {
+				res.err = fmt.Errorf("%s: no %s flow", in.display(), strings.TrimSpace(proto+" TCP or UDP"))
+				if keep != nil {
+					res.err = fmt.Errorf("%s: no %s flow that --filter matches", in.display(), strings.TrimSpace(proto+" TCP or UDP"))
+				}
 			}
+			return res
 		}
-		return run, res
-	}
-	run.Params["proto"] = reassembly.ProtoName(main.Proto)
-	if !m.Transfer() {
-		run.Value, run.OK = m.Of(main, st)
-		return run, res
-	}
-	if main.Proto != reassembly.ProtoTCP {
-		return run, res // nothing acknowledges a UDP flow's bytes
-	}
-	// compare's numbers need the connection's records: read it again.
-	l, lres := loadInput(e, in, connFlags{Stream: main.Flow, Dir: -1}, analyze.LoadOptions{})
-	if l == nil {
-		return run, lres
-	}
-	run.Value, run.OK = m.OfTransfer(analyze.Summarize(l, analyze.TransferOptions{Align: align, At: m.At, ToBytes: m.To}))
-	return run, res
+		run.Params["proto"] = reassembly.ProtoName(main.Proto)
+		if !m.Transfer() {
+			run.Value, run.OK = m.Of(main, st)
+			return res
+		}
+		if main.Proto != reassembly.ProtoTCP {
+			return res // nothing acknowledges a UDP flow's bytes
+		}
+		// compare's numbers need the connection's records: read it again.
+		l, lres := loadInput(e, in, connFlags{Stream: main.Flow, Dir: -1}, analyze.LoadOptions{})
+		if l == nil {
+			return lres
+		}
+		run.Value, run.OK = m.OfTransfer(analyze.Summarize(l, analyze.TransferOptions{Align: align, At: m.At, ToBytes: m.To}))
+		return res
+	})
 }

@@ -45,21 +45,14 @@ func summaryCommand(e *env) *cli.Command {
 
 // tableRows reads one input and hands its rows to add (TableKind.Scan).
 func tableRows[R any](spec charts.TableKind[R], src *source, add func(*R)) fileResult {
-	var res fileResult
 	r, err := src.open()
 	if err != nil {
 		return fileResult{err: prefixErr(src.in, err)}
 	}
 	out, err := spec.Scan(r, src.in.name, add)
-	res.warnings = warningsOf(src.in, out.Warnings)
-	if err != nil {
-		res.err = prefixErr(src.in, err)
-	} else if out.Streams+out.Flows == 0 && out.Packets > 0 {
-		what := "TCP connection"
-		if spec.Flow != nil {
-			what = "IP flow"
-		}
-		res.warnings = append(res.warnings, src.in.display()+": no "+what+" in the capture")
+	res := resultOf(src.in, out.Warnings, err)
+	if w := spec.Empty(out); err == nil && w != "" {
+		res.warnings = append(res.warnings, src.in.display()+": "+w)
 	}
 	return res
 }
@@ -228,10 +221,7 @@ func writePartitions[R any](e *env, spec charts.TableKind[R], dir string, jf *jo
 		defer src.close()
 		return writePartition(inputSpec(spec, in), src, filepath.Join(dir, bases[i]), e.guarded(ins), e.made)
 	})
-	if failed {
-		return errReported
-	}
-	return nil
+	return reported(failed)
 }
 
 // writePartition writes one input's rows as DIR/part-0.parquet, streaming

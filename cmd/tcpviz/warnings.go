@@ -3,6 +3,7 @@ package main
 import (
 	"tcpviz/analyze"
 	"tcpviz/charts"
+	"tcpviz/reassembly"
 )
 
 // warningsOf prefixes an analysis's warnings with the input's name.
@@ -12,4 +13,28 @@ func warningsOf(in input, ws []analyze.Warning) []string {
 		out[i] = in.display() + ": " + charts.WarningText(w)
 	}
 	return out
+}
+
+// resultOf is the result of analysing in: its warnings and error, named.
+func resultOf(in input, ws []analyze.Warning, err error) fileResult {
+	res := fileResult{warnings: warningsOf(in, ws)}
+	if err != nil {
+		res.err = prefixErr(in, err)
+	}
+	return res
+}
+
+// readOnce reads in in one pass, handing read its reader; an input that
+// cannot be opened fails, named.
+func (e *env) readOnce(in input, read func(*reassembly.Reader) fileResult) fileResult {
+	src, err := e.newSource(in, 1)
+	if err != nil {
+		return fileResult{err: err}
+	}
+	defer src.close()
+	r, err := src.open()
+	if err != nil {
+		return fileResult{err: prefixErr(in, err)}
+	}
+	return read(r)
 }
