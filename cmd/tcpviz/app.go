@@ -212,7 +212,7 @@ func checkCommand(app *cli.App, args []string) error {
 		if c.HasName(a) {
 			return nil
 		}
-		if d := editDistance(strings.ToLower(a), c.Name); d < dist || strings.HasPrefix(c.Name, a) && dist > 1 {
+		if d := smetrics.WagnerFischer(strings.ToLower(a), c.Name, 1, 1, 1); d < dist || strings.HasPrefix(c.Name, a) && dist > 1 {
 			best, dist = c.Name, min(d, 1)
 		}
 	}
@@ -221,9 +221,6 @@ func checkCommand(app *cli.App, args []string) error {
 	}
 	return usagef("unknown command %q (tcpviz --help lists them)", a)
 }
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int { return smetrics.WagnerFischer(a, b, 1, 1, 1) }
 
 // Messages of Go's flag package, as urfave/cli passes them on.
 var (
@@ -235,12 +232,6 @@ var (
 // flagMessage rewords a flag parsing error to name the flag as typed
 // (--from, -s).
 func flagMessage(msg string) string {
-	dash := func(name string) string {
-		if len(name) == 1 {
-			return "-" + name
-		}
-		return "--" + name
-	}
 	if m := invalidValue.FindStringSubmatch(msg); m != nil {
 		return dash(m[1]) + " " + m[2]
 	}
@@ -251,6 +242,14 @@ func flagMessage(msg string) string {
 		return "unknown flag " + dash(m[1])
 	}
 	return msg
+}
+
+// dash is a flag's name as typed: --name, or -n for a letter.
+func dash(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // oneLine keeps a message on one line: each line break, with the

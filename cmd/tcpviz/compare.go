@@ -14,6 +14,7 @@ import (
 	"tcpviz/analyze"
 	"tcpviz/analyze/join"
 	"tcpviz/charts"
+	"tcpviz/internal/words"
 )
 
 func compareCommand(e *env) *cli.Command {
@@ -34,7 +35,7 @@ func compareCommand(e *env) *cli.Command {
 	labels := &listValue{}
 	defaultAt, defaultToBytes := charts.TransferDefaults()
 	groups := []flagGroup{&conn, &proto, &filter, &window, &picture, &output, &table, &jobs, &params}
-	return &cli.Command{
+	return withFlags(&cli.Command{
 		Name:  "compare",
 		Usage: "overlay the main connection of several captures on one graph, with a comparison table",
 		Description: "Each input is a capture, or CAPTURE#N for its stream N (default: -s, else the connection\n" +
@@ -45,15 +46,12 @@ func compareCommand(e *env) *cli.Command {
 			"retransmissions and where slow start ended. The path of the graph is printed on\n" +
 			"standard error.",
 		ArgsUsage: "CAPTURE[#STREAM] CAPTURE[#STREAM] ...",
-		Flags: append(groupFlags(groups...), alignFlag,
+		Flags: []cli.Flag{alignFlag,
 			&cli.GenericFlag{Name: "at", Value: at, DefaultText: defaultAt, Usage: "instants after time 0 for the table's delivered_<t>_bytes columns (1s,5s,500ms; repeatable)"},
 			&cli.GenericFlag{Name: "to-bytes", Value: toBytes, DefaultText: defaultToBytes, Usage: "amounts for the table's time_to_<n>_within_s columns: the time to the first n bytes of each transfer (1MiB,100KB; repeatable)"},
 			&cli.GenericFlag{Name: "label", Value: labels, Usage: "name of the next input in the legend and the table's label column (repeatable, in input order)"},
-			&cli.BoolFlag{Name: "facet", Usage: "small multiples: each input in a panel of its own, every panel on one scale"}),
+			&cli.BoolFlag{Name: "facet", Usage: "small multiples: each input in a panel of its own, every panel on one scale"}},
 		Action: func(c *cli.Context) error {
-			if err := parseGroups(c, groups...); err != nil {
-				return err
-			}
 			graph := params.choices["graph"].v
 			kind := analyze.CompareKind(graph)
 			owd := kind == analyze.CompareOWD
@@ -65,7 +63,7 @@ func compareCommand(e *env) *cli.Command {
 				return usagef("compare: name at least one capture (usually two or more)")
 			}
 			if n := len(labels.vs); n > 0 && n != c.NArg() {
-				return usagef("--label: %s for %s (want one per input, in order)", plural(n, "label"), plural(c.NArg(), "input"))
+				return usagef("--label: %s for %s (want one per input, in order)", words.Plural(int64(n), "label"), words.Plural(int64(c.NArg()), "input"))
 			}
 			if err := picture.checkHide(compareLabels(c.Args().Slice(), labels.vs)); err != nil {
 				return err
@@ -161,7 +159,7 @@ func compareCommand(e *env) *cli.Command {
 			}
 			return reported(failed)
 		},
-	}
+	}, groups...)
 }
 
 // compareLabels are the series names compare will draw: the labels, or

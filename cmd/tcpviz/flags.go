@@ -255,23 +255,24 @@ type flagGroup interface {
 	parse(c *cli.Context) error
 }
 
-// groupFlags gathers the flags of groups.
-func groupFlags(groups ...flagGroup) []cli.Flag {
-	var out []cli.Flag
+// withFlags declares the flags of groups on cmd, ahead of its own, and
+// parses them all (cmd.Before) before its action runs: the first error
+// is a usage error.
+func withFlags(cmd *cli.Command, groups ...flagGroup) *cli.Command {
+	var flags []cli.Flag
 	for _, g := range groups {
-		out = append(out, g.flags()...)
+		flags = append(flags, g.flags()...)
 	}
-	return out
-}
-
-// parseGroups parses every group; the first error is a usage error.
-func parseGroups(c *cli.Context, groups ...flagGroup) error {
-	for _, g := range groups {
-		if err := g.parse(c); err != nil {
-			return err
+	cmd.Flags = append(flags, cmd.Flags...)
+	cmd.Before = func(c *cli.Context) error {
+		for _, g := range groups {
+			if err := g.parse(c); err != nil {
+				return err
+			}
 		}
+		return nil
 	}
-	return nil
+	return cmd
 }
 
 // connFlags choose a connection and a direction.
@@ -280,11 +281,6 @@ type connFlags struct {
 	direction *choiceValue
 	Stream    int // -1: the connection with the most payload
 	Dir       int // -1: the direction with the most payload
-}
-
-func newConnFlags() *connFlags {
-	f := &connFlags{}
-	return f
 }
 
 func (f *connFlags) flags() []cli.Flag {

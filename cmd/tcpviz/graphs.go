@@ -47,15 +47,11 @@ func (r *graphRequest) groups() []flagGroup {
 func graphCommand(e *env, name, usage string) *cli.Command {
 	req := &graphRequest{params: graphParamFlags{command: name}, picture: pictureFlags{axes: true},
 		output: graphOutput("directory for derived file names (<capture>-<graph>-s<N>.png), used without -o", false)}
-	return &cli.Command{
+	return withFlags(&cli.Command{
 		Name:      name,
 		Usage:     usage,
 		ArgsUsage: "CAPTURE|DIR|- ...",
-		Flags:     groupFlags(req.groups()...),
 		Action: func(c *cli.Context) error {
-			if err := parseGroups(c, req.groups()...); err != nil {
-				return err
-			}
 			if err := req.picture.checkHide(req.params.Spec.Series); err != nil {
 				return err
 			}
@@ -82,7 +78,7 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 			})
 			return reported(failed)
 		},
-	}
+	}, req.groups()...)
 }
 
 // loadInput reads the connection the flags select from one input: one

@@ -21,7 +21,7 @@ func ioCommand(e *env) *cli.Command {
 	top, tv := intFlag("top", nil, 8, 0, 1000, "how many flows, those that carried the most payload, are named; the others are summed as other (0: all)", "")
 	graph, gv := choiceFlag("graph", nil, charts.IOStacked, []string{charts.IOStacked, charts.IOLines, charts.IOFairness},
 		"the figure (-o .png .svg .pdf): every flow's throughput stacked, a line per flow, or Jain's fairness index over time", "")
-	return &cli.Command{
+	return withFlags(&cli.Command{
 		Name:  "io",
 		Usage: "an I/O graph of every flow: packets, payload and throughput per interval of each flow of any transport, and how fairly they shared (Jain's index)",
 		Description: "Counts, for every flow of the capture (TCP connections, UDP and other flows) and every\n" +
@@ -33,11 +33,8 @@ func ioCommand(e *env) *cli.Command {
 			"(Σx)²/(n·Σx²): 1 when they shared equally, 1/n when one took all. -o with .png .svg\n" +
 			".pdf draws the figure (--graph stacked, lines or fairness) of one capture.",
 		ArgsUsage: "CAPTURE|DIR ...",
-		Flags:     append(groupFlags(tf, of, jf, picture, filter), interval, top, graph),
+		Flags:     []cli.Flag{interval, top, graph},
 		Action: func(c *cli.Context) error {
-			if err := parseGroups(c, tf, of, jf, picture, filter); err != nil {
-				return err
-			}
 			figure, format, err := of.figureOrTable("io", tf, isTerminal(e.stdout))
 			if err != nil {
 				return err
@@ -107,5 +104,5 @@ func ioCommand(e *env) *cli.Command {
 			}
 			return reported(failed)
 		},
-	}
+	}, tf, of, jf, picture, filter)
 }

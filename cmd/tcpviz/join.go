@@ -18,11 +18,11 @@ import (
 
 func joinCommand(e *env) *cli.Command {
 	tf, of, jf := &tableFlags{}, tableOutput(), &jobsFlags{}
-	picture, conn := &pictureFlags{axes: true}, newConnFlags()
+	picture, conn := &pictureFlags{axes: true}, &connFlags{}
 	filter := &filterFlags{rows: true}
 	graphFlag, graph := choiceFlag("graph", nil, "", []string{string(join.GraphOWD), string(join.GraphProxy)},
 		"draw a graph of the first hop instead of the table, to -o (.png .svg .pdf, or its points as .csv .json): owd (one-way and queueing delay over time, the losses marked where they happened), proxy (for a connection a proxy splits: bytes it accepted, delivered beyond it, held)", "the table")
-	return &cli.Command{
+	return withFlags(&cli.Command{
 		Name:  "join",
 		Usage: "line up captures of the same transfers taken at different points of the path: per hop, what was lost, reordered and delayed between them",
 		Description: "The captures are put in path order from the evidence (the round trip between each two\n" +
@@ -32,12 +32,9 @@ func joinCommand(e *env) *cli.Command {
 			"move the offset). One row per hop, connection and direction, in the formats of summary.\n" +
 			"--columns lists every column with its unit and meaning.",
 		ArgsUsage: "CAPTURE CAPTURE [CAPTURE...]",
-		Flags: append(groupFlags(tf, of, jf, conn, filter, picture), graphFlag,
-			&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"}),
+		Flags: []cli.Flag{graphFlag,
+			&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"}},
 		Action: func(c *cli.Context) error {
-			if err := parseGroups(c, tf, of, jf, conn, filter, picture); err != nil {
-				return err
-			}
 			if err := picture.checkHide(join.GraphSeries(analyze.GraphKind(graph.v))); err != nil {
 				return err
 			}
@@ -108,7 +105,7 @@ func joinCommand(e *env) *cli.Command {
 			}
 			return readErr
 		},
-	}
+	}, tf, of, jf, conn, filter, picture)
 }
 
 // readCaptures reads every input for the join. A capture damaged part
@@ -159,7 +156,7 @@ func (e *env) joinInputs(ins []input, jobs int) (*join.Result, error) {
 }
 
 func ladderCommand(e *env) *cli.Command {
-	picture, conn := &pictureFlags{}, newConnFlags()
+	picture, conn := &pictureFlags{}, &connFlags{}
 	window := &windowFlags{timeOnly: true}
 	ladderOut := graphOutput("directory for the default file name (ladder.png)", false)
 	output := &ladderOut
@@ -167,7 +164,7 @@ func ladderCommand(e *env) *cli.Command {
 	packets, pv := intFlag("packets", nil, join.LadderPackets, 1, 100000, "draw the connection's first N packets (at the first capture)", "")
 	filter := &filterFlags{}
 	groups := []flagGroup{conn, filter, window, picture, output, jf}
-	return &cli.Command{
+	return withFlags(&cli.Command{
 		Name:  "ladder",
 		Usage: "ladder diagram of one connection: one line per capture point, one arrow per packet (one capture: the far end estimated, dashed)",
 		Description: "Time runs down; each arrow goes from where a packet was seen first to where it was seen\n" +
@@ -178,11 +175,8 @@ func ladderCommand(e *env) *cli.Command {
 			"first --packets packets of the busiest connection (-s: another; --filter: the busiest it\n" +
 			"matches), or --from/--to.",
 		ArgsUsage: "CAPTURE [CAPTURE...]",
-		Flags:     append(groupFlags(groups...), packets),
+		Flags:     []cli.Flag{packets},
 		Action: func(c *cli.Context) error {
-			if err := parseGroups(c, groups...); err != nil {
-				return err
-			}
 			ins, err := e.inputsOf(c, nil)
 			if err != nil {
 				return err
@@ -243,7 +237,7 @@ func ladderCommand(e *env) *cli.Command {
 			}
 			return readErr
 		},
-	}
+	}, groups...)
 }
 
 // reportJoined adds to a report of A+B… the section of the joined

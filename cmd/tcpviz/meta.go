@@ -81,32 +81,7 @@ func valueOf(f cli.Flag) flagValue {
 func spellings(f cli.Flag) []string {
 	var out []string
 	for _, n := range f.Names() {
-		if len(n) == 1 {
-			out = append(out, "-"+n)
-		} else {
-			out = append(out, "--"+n)
-		}
-	}
-	return out
-}
-
-// commandFlags lists, per command, its flag spellings (--name and -n).
-func commandFlags(cmds []*cli.Command) map[string][]string {
-	out := map[string][]string{}
-	for _, c := range cmds {
-		var names []string
-		for _, f := range c.Flags {
-			for _, n := range f.Names() {
-				if len(n) == 1 {
-					names = append(names, "-"+n)
-				} else {
-					names = append(names, "--"+n)
-				}
-			}
-		}
-		names = append(names, "--help")
-		sort.Strings(names)
-		out[c.Name] = names
+		out = append(out, dash(n))
 	}
 	return out
 }
@@ -167,9 +142,13 @@ func writeBashCompletion(w io.Writer, cmds []*cli.Command) error {
 	}
 	b.WriteString("  esac\n")
 	b.WriteString("  if [[ $cur == -* ]]; then\n    case ${COMP_WORDS[1]} in\n")
-	flags := commandFlags(cmds)
 	for _, c := range cmds {
-		fmt.Fprintf(&b, "      %s) COMPREPLY=($(compgen -W %q -- \"$cur\")) ;;\n", c.Name, strings.Join(flags[c.Name], " "))
+		names := []string{"--help"}
+		for _, f := range c.Flags {
+			names = append(names, spellings(f)...)
+		}
+		sort.Strings(names)
+		fmt.Fprintf(&b, "      %s) COMPREPLY=($(compgen -W %q -- \"$cur\")) ;;\n", c.Name, strings.Join(names, " "))
 	}
 	b.WriteString("    esac\n    return\n  fi\n  COMPREPLY=($(compgen -f -- \"$cur\"))\n}\ncomplete -o filenames -F _tcpviz tcpviz\n")
 	_, err := io.WriteString(w, b.String())

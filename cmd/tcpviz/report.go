@@ -10,7 +10,6 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
-	"tcpviz/internal/words"
 	"tcpviz/reassembly"
 )
 
@@ -24,7 +23,7 @@ func reportCommand(e *env) *cli.Command {
 	var batch batchFlags
 	var filter filterFlags
 	groups := []flagGroup{&conn, &filter, &picture, &jobs, &batch, &output}
-	return &cli.Command{
+	return withFlags(&cli.Command{
 		Name:  "report",
 		Usage: "every graph plus the summary of a capture, as a folder with an HTML index",
 		Description: "For each capture, writes <out-dir>/<capture>-report/ with every graph of the main\n" +
@@ -36,11 +35,7 @@ func reportCommand(e *env) *cli.Command {
 			"a section of the joined captures: the main connection's hops (losses, delays, clocks), its\n" +
 			"one-way delay across the first hop (or the proxy's buffer, when one splits it) and its ladder.",
 		ArgsUsage: "CAPTURE|DIR|-|A+B ...",
-		Flags:     groupFlags(groups...),
 		Action: func(c *cli.Context) error {
-			if err := parseGroups(c, groups...); err != nil {
-				return err
-			}
 			ins, err := e.inputsOf(c, &batch)
 			if err != nil {
 				return err
@@ -57,7 +52,7 @@ func reportCommand(e *env) *cli.Command {
 			})
 			return reported(failed)
 		},
-	}
+	}, groups...)
 }
 
 // reportOf writes the report folder of one input, from one analysing
@@ -154,7 +149,3 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	res.lines = []string{charts.EscapeName(filepath.Join(dir, "index.html"))}
 	return res
 }
-
-// plural is a count with its noun, singular for 1 (analyze.Plural, for
-// any integer type).
-func plural[N ~int | ~int32 | ~int64](n N, noun string) string { return words.Plural(int64(n), noun) }

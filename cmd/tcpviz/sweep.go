@@ -22,7 +22,7 @@ func sweepCommand(e *env) *cli.Command {
 	proto := &protoFlags{}
 	filter := &filterFlags{}
 	alignFlag, align := newAlignFlag()
-	return &cli.Command{
+	return withFlags(&cli.Command{
 		Name:  "sweep",
 		Usage: "an experiment of many captures: a metric of each capture's main flow, grouped by parameters read from the file names (mean, sd, n, 95% confidence interval), as a table or a figure",
 		Description: "--param NAME=REGEX (repeatable) reads a parameter from each file name: the first group\n" +
@@ -41,15 +41,12 @@ func sweepCommand(e *env) *cli.Command {
 			"metric against the row parameter, one line per column, the 95% interval as bars. The\n" +
 			"terminal table (-f table) writes each cell as mean ± 95% interval (runs) in one unit.",
 		ArgsUsage: "CAPTURE|DIR ...",
-		Flags: append(groupFlags(tf, of, jf, picture, pf, proto, filter),
+		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "rows", Usage: "the parameter of the rows (required)"},
 			&cli.GenericFlag{Name: "cols", Value: cols, Usage: "parameters whose value combinations make the columns (comma-separated; proto is one)"},
 			&cli.StringFlag{Name: "metric", Value: "throughput_bps", Usage: "the summary's or flows' number column to aggregate"},
-			&cli.BoolFlag{Name: "log-x", Usage: "figure: a logarithmic x axis (the row parameter's values above zero)"}, alignFlag),
+			&cli.BoolFlag{Name: "log-x", Usage: "figure: a logarithmic x axis (the row parameter's values above zero)"}, alignFlag},
 		Action: func(c *cli.Context) error {
-			if err := parseGroups(c, tf, of, jf, picture, pf, proto, filter); err != nil {
-				return err
-			}
 			known := append([]string{"proto"}, pf.Names...)
 			for _, n := range cols.vs {
 				if !slices.Contains(known, n) {
@@ -85,7 +82,7 @@ func sweepCommand(e *env) *cli.Command {
 			})
 			pv, skipped := pf.Pivot(runs, row, cols.vs)
 			if skipped > 0 {
-				fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: %s left out (no %s parameter, or %s not measurable)\n", plural(skipped, "capture"), row, metric)
+				fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: %s left out (no %s parameter, or %s not measurable)\n", words.Plural(int64(skipped), "capture"), row, metric)
 			}
 			if len(pv.Rows) == 0 {
 				return fmt.Errorf("sweep: no capture to aggregate")
@@ -103,7 +100,7 @@ func sweepCommand(e *env) *cli.Command {
 			}
 			return reported(failed)
 		},
-	}
+	}, tf, of, jf, picture, pf, proto, filter)
 }
 
 // sweepRun reads one capture of a sweep: its parameters from its file

@@ -72,14 +72,11 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 	pf := &paramFlags{}
 	streams := &listValue{split: true}
 	ff := &filterFlags{rows: true}
-	cmd.Flags = append(groupFlags(tf, of, jf, bf, pf, ff), &cli.GenericFlag{Name: "stream", Aliases: []string{"s"}, Value: streams, Usage: "only these streams (flows' numbers for flows): 1,3-5", DefaultText: "all"},
+	cmd.Flags = []cli.Flag{&cli.GenericFlag{Name: "stream", Aliases: []string{"s"}, Value: streams, Usage: "only these streams (flows' numbers for flows): 1,3-5", DefaultText: "all"},
 		&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"},
-		&cli.GenericFlag{Name: "fields", Value: fields, Usage: "only these columns, in this order (comma-separated; rtt_* or *_ms for every column matching)", DefaultText: "all"})
+		&cli.GenericFlag{Name: "fields", Value: fields, Usage: "only these columns, in this order (comma-separated; rtt_* or *_ms for every column matching)", DefaultText: "all"}}
 	cmd.Action = func(c *cli.Context) error {
 		// This run's table: --param adds columns, --fields picks them.
-		if err := parseGroups(c, tf, of, jf, bf, pf, ff); err != nil {
-			return err
-		}
 		spec := kind.WithColumns(charts.ParamColumns(pf.Params, kind.File))
 		if c.Bool("columns") {
 			return charts.WriteDocs(e.stdout, spec.Schema.Docs())
@@ -145,7 +142,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 		}
 		return selectedNothing(spec.Matched(), selection(ff, streams))
 	}
-	return cmd
+	return withFlags(cmd, tf, of, jf, bf, pf, ff)
 }
 
 // writeTable reads the inputs and writes their table to w (unused for
