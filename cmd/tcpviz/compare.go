@@ -170,16 +170,8 @@ func compareLabels(args, labels []string) []string {
 	}
 	out := make([]string, len(args))
 	for i, a := range args {
-		out[i] = filepath.Base(a)
-		if _, err := os.Stat(a); err != nil {
-			if in, ok := joinedInput(a); ok {
-				out[i] = joinedLabel(in)
-			} else if m := udpSuffix.FindStringSubmatch(a); m != nil {
-				out[i] = filepath.Base(m[1]) + "#udp" + m[2]
-			} else if m := streamSuffix.FindStringSubmatch(a); m != nil {
-				out[i] = filepath.Base(m[1]) + "#" + m[2]
-			}
-		}
+		ci, _ := compareArg(a, -1)
+		out[i] = ci.label
 	}
 	return out
 }
@@ -198,54 +190,19 @@ var (
 	udpSuffix    = regexp.MustCompile(`^(.*)#udp(\d*)$`)
 )
 
-// parseCompareInputs reads compare's arguments: CAPTURE or CAPTURE#N (a
-// file whose name ends so is taken as named). stream is -s, the default.
+// parseCompareInputs reads compare's arguments (compareArg); a
+// directory is every capture in it, each an input of its own. stream is
+// -s, the default.
 func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 	var out []compareInput
 	for _, a := range args {
-		if a == "-" {
-			return nil, usagef("compare: standard input is not supported; name capture files")
+		ci, err := compareArg(a, stream)
+		if err != nil {
+			return nil, err
 		}
-		ci := compareInput{input: input{name: a, path: a}, stream: stream, label: filepath.Base(a), named: filepath.Base(a)}
-		if _, err := os.Stat(a); err != nil {
-			if in, ok := joinedInput(a); ok {
-				// The first capture's connection is compared; the others
-				// joined with it give the one-way delay (--graph owd).
-				ci = compareInput{input: in, stream: stream, label: joinedLabel(in), named: a}
-				ci.regular = true
-				out = append(out, ci)
-				continue
-			}
-			if m := streamSuffix.FindStringSubmatch(a); m != nil && strings.Contains(m[1], "+") {
-				if in, ok := joinedInput(m[1]); ok { // A+B#N: stream N of the first capture
-					n, err := strconv.Atoi(m[2])
-					if err != nil {
-						return nil, usagef("%s: stream number out of range", charts.EscapeName(a))
-					}
-					ci = compareInput{input: in, stream: n, label: joinedLabel(in) + "#" + m[2], named: a}
-					ci.regular = true
-					out = append(out, ci)
-					continue
-				}
-			}
-			if m := udpSuffix.FindStringSubmatch(a); m != nil {
-				n := -1
-				if m[2] != "" {
-					v, err := strconv.Atoi(m[2])
-					if err != nil {
-						return nil, usagef("%s: flow number out of range", charts.EscapeName(a))
-					}
-					n = v
-				}
-				tag := filepath.Base(m[1]) + "#udp" + m[2]
-				ci = compareInput{input: input{name: m[1], path: m[1]}, stream: n, udp: true, label: tag, named: tag}
-			} else if m := streamSuffix.FindStringSubmatch(a); m != nil {
-				n, err := strconv.Atoi(m[2])
-				if err != nil {
-					return nil, usagef("%s: stream number out of range", charts.EscapeName(a))
-				}
-				ci = compareInput{input: input{name: m[1], path: m[1]}, stream: n, label: filepath.Base(m[1]) + "#" + m[2], named: filepath.Base(m[1]) + "#" + m[2]}
-			}
+		if ci.joined != nil {
+			out = append(out, ci)
+			continue
 		}
 		st, err := os.Stat(ci.path)
 		if err != nil {
@@ -255,7 +212,6 @@ func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 			continue
 		}
 		if st.IsDir() {
-			// Every capture in it, each an input of its own.
 			for _, in := range expandInputs([]string{ci.path}) {
 				out = append(out, compareInput{input: in, stream: stream, label: filepath.Base(in.name), named: in.name})
 			}
@@ -265,6 +221,52 @@ func parseCompareInputs(args []string, stream int) ([]compareInput, error) {
 		out = append(out, ci)
 	}
 	return out, nil
+}
+
+// compareArg reads one argument of compare: CAPTURE, CAPTURE#N (stream
+// N, else stream), CAPTURE#udp[N] (a UDP flow), A+B (joined captures: the
+// first one's connection is compared, the others give the one-way delay,
+// --graph owd) or A+B#N; a file whose name ends so is taken as named. The
+// label is set even with an error.
+func compareArg(a string, stream int) (compareInput, error) {
+	ci := compareInput{input: input{name: a, path: a}, stream: stream, label: filepath.Base(a), named: filepath.Base(a)}
+	if a == "-" {
+		return ci, usagef("compare: standard input is not supported; name capture files")
+	}
+	if _, err := os.Stat(a); err == nil {
+		return ci, nil
+	}
+	if in, ok := joinedInput(a); ok {
+		return compareInput{input: in, stream: stream, label: joinedLabel(in), named: a}, nil
+	}
+	// number is ci with its stream (or UDP flow) number, s.
+	number := func(ci compareInput, s, what string) (compareInput, error) {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return ci, usagef("%s: %s number out of range", charts.EscapeName(a), what)
+		}
+		ci.stream = n
+		return ci, nil
+	}
+	m := streamSuffix.FindStringSubmatch(a)
+	if m != nil && strings.Contains(m[1], "+") {
+		if in, ok := joinedInput(m[1]); ok { // A+B#N: stream N of the first capture
+			return number(compareInput{input: in, label: joinedLabel(in) + "#" + m[2], named: a}, m[2], "stream")
+		}
+	}
+	if u := udpSuffix.FindStringSubmatch(a); u != nil {
+		tag := filepath.Base(u[1]) + "#udp" + u[2]
+		ci = compareInput{input: input{name: u[1], path: u[1]}, stream: -1, udp: true, label: tag, named: tag}
+		if u[2] == "" {
+			return ci, nil
+		}
+		return number(ci, u[2], "flow")
+	}
+	if m != nil {
+		tag := filepath.Base(m[1]) + "#" + m[2]
+		return number(compareInput{input: input{name: m[1], path: m[1]}, label: tag, named: tag}, m[2], "stream")
+	}
+	return ci, nil
 }
 
 // joinedLabel names joined captures A+B in a legend: their file names.

@@ -94,23 +94,13 @@ type numberValue struct {
 }
 
 func (f *numberValue) Set(s string) error {
-	t, mult := units.SISuffix(s)
-	v, err := units.Finite(t)
-	v *= mult
-	switch {
-	case errors.Is(err, units.ErrInfinite):
-		return fmt.Errorf("%q %v (want 1500, 2.5, 1.5k or 8M)", s, err)
-	case errors.Is(err, units.ErrTooLarge) || err == nil && math.Abs(v) > maxNumber:
-		return fmt.Errorf("%q is out of range (want -1e18 to 1e18)", s)
-	case err != nil:
-		return fmt.Errorf("%q is not a number (want 1500, 2.5, 1.5k or 8M)", s)
+	v, err := units.Number(s)
+	if err != nil {
+		return err
 	}
 	f.v = v
 	return nil
 }
-
-// maxNumber bounds a numberValue (its error says 1e18).
-const maxNumber = 1e18
 
 func (f *numberValue) String() string { return strconv.FormatFloat(f.v, 'g', -1, 64) }
 
@@ -194,32 +184,11 @@ type windowValue struct {
 }
 
 func (f *windowValue) Set(s string) error {
-	t := strings.TrimSpace(s)
-	if k, ok := strings.CutSuffix(t, "rtt"); ok {
-		n := 1.0
-		if k != "" {
-			v, err := units.Finite(k)
-			if errors.Is(err, units.ErrNaN) || errors.Is(err, units.ErrInfinite) {
-				return fmt.Errorf("%q: %s %v (want a positive multiple of the RTT up to 1000: rtt, 4rtt)", s, k, err)
-			}
-			if err != nil || !(v > 0) || v > 1000 {
-				return fmt.Errorf("%q: want a positive multiple of the RTT up to 1000 (rtt, 4rtt)", s)
-			}
-			n = v
-		}
-		f.ns, f.rtts = 0, n
-		return nil
+	ns, rtts, err := units.Window(s)
+	if err != nil {
+		return err
 	}
-	v := secondsValue{max: time.Hour, pos: true}
-	if err := v.Set(t); err != nil {
-		return fmt.Errorf("%w, or a multiple of the median RTT (rtt, 4rtt)", err)
-	}
-	if v.ns < int64(time.Microsecond) {
-		// Shorter than one packet's time on the wire at 10 Gbit/s: every
-		// window would hold one packet or none.
-		return fmt.Errorf("%q is shorter than the shortest window, 1µs", s)
-	}
-	f.ns, f.rtts = v.ns, 0
+	f.ns, f.rtts = ns, rtts
 	return nil
 }
 
