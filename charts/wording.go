@@ -1,6 +1,11 @@
 package charts
 
-import "tcpviz/analyze"
+import (
+	"fmt"
+	"strings"
+
+	"tcpviz/analyze"
+)
 
 // Empty is the warning of a table whose capture held packets but none of
 // the rows it lists ("no TCP connection in the capture"), "" when it held
@@ -13,4 +18,24 @@ func (t TableKind[R]) Empty(out *analyze.RunResult) string {
 		return "no IP flow in the capture"
 	}
 	return "no TCP connection in the capture"
+}
+
+// CompareTitle names the inputs compare overlays in its graph's title:
+// their labels, "a vs b".
+func CompareTitle(cmp []analyze.CompareInput) string {
+	labels := make([]string, len(cmp))
+	for i, ci := range cmp {
+		labels[i] = ci.Label
+	}
+	return strings.Join(labels, " vs ")
+}
+
+// CompareNothing is the error of a compare that has nothing to draw of
+// its inputs in the time window asked for.
+func CompareNothing(cmp []analyze.CompareInput) error {
+	names := make([]string, len(cmp))
+	for i, ci := range cmp {
+		names[i] = EscapeName(ci.Input)
+	}
+	return fmt.Errorf("compare: nothing to draw of %s in the window asked for", strings.Join(names, ", "))
 }

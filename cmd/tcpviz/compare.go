@@ -125,11 +125,7 @@ func compareCommand(e *env) *cli.Command {
 			if g.Points() == 0 && (co.Time.Set() || failed) {
 				// Valid flags that select nothing (or nothing left to
 				// draw of the inputs read): nothing is written.
-				var names []string
-				for _, ci := range cmp {
-					names = append(names, charts.EscapeName(ci.Input))
-				}
-				fmt.Fprintf(e.stderr, "tcpviz: compare: nothing to draw of %s in the window asked for\n", strings.Join(names, ", "))
+				fmt.Fprintf(e.stderr, "tcpviz: %v\n", charts.CompareNothing(cmp))
 				return errReported
 			}
 			picture.apply(g)
@@ -138,11 +134,7 @@ func compareCommand(e *env) *cli.Command {
 			}
 			po := picture.Plot
 			po.Facet = c.Bool("facet")
-			labels := make([]string, len(cmp))
-			for i, ci := range cmp {
-				labels[i] = ci.Label
-			}
-			po.Capture = strings.Join(labels, " vs ") // in the title
+			po.Capture = charts.CompareTitle(cmp)
 			write := func(w io.Writer) error { return charts.WriteGraph(w, g, output.Format, po) }
 			if err := e.writeOutput(out, ins, e.stderr, true, write); err != nil {
 				return err
