@@ -201,20 +201,13 @@ func writeFishCompletion(w io.Writer, cmds []*cli.Command) error {
 	for _, c := range cmds {
 		fmt.Fprintf(&b, "complete -c tcpviz -n __fish_use_subcommand -a %s -d %q\n", c.Name, c.Usage)
 		for _, f := range c.Flags {
-			long, short := "", ""
-			for _, n := range f.Names() {
-				if len(n) == 1 {
-					short = n
-				} else {
-					long = n
-				}
-			}
 			line := fmt.Sprintf("complete -c tcpviz -n '__fish_seen_subcommand_from %s'", c.Name)
-			if long != "" {
-				line += " -l " + long
-			}
-			if short != "" {
-				line += " -s " + short
+			for _, n := range f.Names() { // the name, then a letter
+				if len(n) == 1 {
+					line += " -s " + n
+				} else {
+					line += " -l " + n
+				}
 			}
 			switch v := valueOf(f); {
 			case len(v.choices) > 0:
