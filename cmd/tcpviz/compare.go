@@ -30,8 +30,8 @@ func compareCommand(e *env) *cli.Command {
 		output  = graphOutput("directory for the default graph file name (compare-<graph>.png)", false)
 	)
 	alignFlag, align := newAlignFlag()
-	at := &durationsValue{}
-	toBytes := &sizesValue{}
+	at := durations()
+	toBytes := sizes()
 	labels := &listValue{}
 	defaultAt, defaultToBytes := charts.TransferDefaults()
 	groups := []flagGroup{&conn, &proto, &filter, &window, &picture, &output, &table, &jobs, &params}
@@ -140,7 +140,7 @@ func compareCommand(e *env) *cli.Command {
 				return err
 			}
 			if out != "-" {
-				to := analyze.TransferOptions{Align: al, At: at.ns, ToBytes: toBytes.n}
+				to := analyze.TransferOptions{Align: al, At: at.vs, ToBytes: toBytes.vs}
 				rows := analyze.CompareRows(cmp, to)
 				for _, w := range charts.CompareWarnings(rows) {
 					fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", w)

@@ -127,51 +127,42 @@ func (f *listValue) Set(s string) error {
 
 func (f *listValue) String() string { return strings.Join(f.vs, ",") }
 
-// durationsValue is a repeatable list of positive times: 1s,5s,500ms.
-type durationsValue struct {
-	ns []int64
+// listOf is a repeatable list of values, each read by parse and shown by
+// format; a value may list several, separated by commas.
+type listOf[T any] struct {
+	vs     []T
+	parse  func(string) (T, error)
+	format func(T) string
 }
 
-func (f *durationsValue) Set(s string) error {
+// durations are positive times: 1s,5s,500ms.
+func durations() *listOf[int64] {
+	return &listOf[int64]{
+		parse:  func(s string) (int64, error) { return units.Seconds(s, maxSeconds, true) },
+		format: func(ns int64) string { return time.Duration(ns).String() }}
+}
+
+// sizes are positive amounts of bytes: 1MiB, 500KB, 64KiB, 1e6 (KB, MB,
+// GB and k, M, G are ×1000; KiB, MiB, GiB ×1024).
+func sizes() *listOf[int64] {
+	return &listOf[int64]{parse: units.Size, format: func(n int64) string { return strconv.FormatInt(n, 10) }}
+}
+
+func (f *listOf[T]) Set(s string) error {
 	for _, p := range strings.Split(s, ",") {
-		v := secondsValue{max: maxSeconds, pos: true}
-		if err := v.Set(p); err != nil {
-			return err
-		}
-		f.ns = append(f.ns, v.ns)
-	}
-	return nil
-}
-
-func (f *durationsValue) String() string {
-	var out []string
-	for _, v := range f.ns {
-		out = append(out, time.Duration(v).String())
-	}
-	return strings.Join(out, ",")
-}
-
-// sizesValue is a repeatable list of positive amounts of bytes: 1MiB,
-// 500KB, 64KiB, 1e6 (KB, MB, GB and k, M, G are ×1000; KiB, MiB, GiB ×1024).
-type sizesValue struct {
-	n []int64
-}
-
-func (f *sizesValue) Set(s string) error {
-	for _, p := range strings.Split(s, ",") {
-		n, err := units.Size(p)
+		v, err := f.parse(p)
 		if err != nil {
 			return err
 		}
-		f.n = append(f.n, n)
+		f.vs = append(f.vs, v)
 	}
 	return nil
 }
 
-func (f *sizesValue) String() string {
+func (f *listOf[T]) String() string {
 	var out []string
-	for _, v := range f.n {
-		out = append(out, strconv.FormatInt(v, 10))
+	for _, v := range f.vs {
+		out = append(out, f.format(v))
 	}
 	return strings.Join(out, ",")
 }

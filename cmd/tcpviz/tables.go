@@ -117,30 +117,23 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 		if err := pf.check(ins); err != nil {
 			return err
 		}
-		if of.Output != "" && of.Output != "-" {
-			// An input that failed does not discard the others' rows: the
-			// file is kept, and the run still exits 1.
-			var inputFailed error
-			err = writeAtomic(of.Output, e.guarded(ins), func(w io.Writer) error {
-				err := writeTable(e, w, spec, format, tf.Times, of, jf, ins)
-				if errors.Is(err, errReported) {
-					inputFailed, err = err, nil
-				}
-				return err
-			})
-			if err != nil {
-				return err
+		// An input that failed does not discard the others' rows: a file
+		// -o names is kept, and the run still exits 1.
+		var inputFailed error
+		err = e.writeOutput(of.Output, ins, e.stdout, false, func(w io.Writer) error {
+			err := writeTable(e, w, spec, format, tf.Times, of, jf, ins)
+			if errors.Is(err, errReported) && w != e.stdout {
+				inputFailed, err = err, nil
 			}
-			fmt.Fprintln(e.stdout, charts.EscapeName(of.Output))
-			if err := selectedNothing(spec.Matched(), selection(ff, streams)); err != nil {
-				return err
-			}
-			return inputFailed
-		}
-		if err := writeTable(e, e.stdout, spec, format, tf.Times, of, jf, ins); err != nil {
+			return err
+		})
+		if err != nil {
 			return err
 		}
-		return selectedNothing(spec.Matched(), selection(ff, streams))
+		if err := selectedNothing(spec.Matched(), selection(ff, streams)); err != nil {
+			return err
+		}
+		return inputFailed
 	}
 	return withFlags(cmd, tf, of, jf, bf, pf, ff)
 }
