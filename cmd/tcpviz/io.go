@@ -46,29 +46,17 @@ func ioCommand(e *env) *cli.Command {
 			if figure != "" && len(ins) != 1 {
 				return usagef("io: a figure is of one capture (%d given); a table takes several", len(ins))
 			}
-			var keep func(*analyze.FlowResult) bool
-			var matched *atomic.Int64 // the flows --filter kept, as the tables count them
+			var matched *atomic.Int64 // the flows --filter kept
 			if filter.Expr != nil {
 				matched = new(atomic.Int64)
-				keep = func(fr *analyze.FlowResult) bool {
-					v := fr.View()
-					ok := filter.Expr.Match(&v)
-					if ok {
-						matched.Add(1)
-					}
-					return ok
-				}
 			}
-			o := analyze.IOOptions{Interval: iv.ns, Top: int(tv.v), Keep: keep}
 			results := make([]*analyze.IOResult, len(ins))
 			failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
-				o := o
+				stream := -1
 				if in.hasStream { // CAPTURE#N: that connection alone
-					next := o.Keep
-					o.Keep = func(fr *analyze.FlowResult) bool {
-						return fr.Proto == reassembly.ProtoTCP && fr.Flow == in.stream && (next == nil || next(fr))
-					}
+					stream = in.stream
 				}
+				o := analyze.IOOptions{Interval: iv.ns, Top: int(tv.v), Keep: charts.IOKeep(filter.Expr, matched, stream)}
 				return e.readOnce(in, func(r *reassembly.Reader) fileResult {
 					out, err := analyze.IO(r, o)
 					if results[i] = out; out == nil {
