@@ -590,14 +590,10 @@ type graphParamFlags struct {
 // entry has (analyze.GraphSpec.Params), compare's those of every graph
 // marked for it.
 func (f *graphParamFlags) flags() []cli.Flag {
-	var params []analyze.ParamSpec
-	for _, g := range analyze.Graphs() {
-		if g.Command == f.command && g.Params != nil && params == nil {
-			params = g.Params
-		}
-	}
-	if f.command == "compare" {
-		params = analyze.CompareParams()
+	params := analyze.CompareParams()
+	if f.command != "compare" {
+		g, _ := analyze.GraphOf(f.command, "") // the command's first graph holds them
+		params = g.Params
 	}
 	f.choices = map[string]*choiceValue{}
 	var out []cli.Flag

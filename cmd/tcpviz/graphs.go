@@ -40,10 +40,6 @@ type graphRequest struct {
 	params  graphParamFlags
 }
 
-func (r *graphRequest) groups() []flagGroup {
-	return []flagGroup{&r.conn, &r.proto, &r.filter, &r.window, &r.picture, &r.output, &r.jobs, &r.batch, &r.params}
-}
-
 func graphCommand(e *env, name, usage string) *cli.Command {
 	req := &graphRequest{params: graphParamFlags{command: name}, picture: pictureFlags{axes: true},
 		output: graphOutput("directory for derived file names (<capture>-<graph>-s<N>.png), used without -o", false)}
@@ -78,14 +74,13 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 			})
 			return reported(failed)
 		},
-	}, req.groups()...)
+	}, &req.conn, &req.proto, &req.filter, &req.window, &req.picture, &req.output, &req.jobs, &req.batch, &req.params)
 }
 
 // loadInput reads the connection the flags select from one input: one
 // pass when the stream is given, two otherwise (a non-regular input is
-// spooled for them). onConn, if set, receives every connection analysed;
-// graphs, if set, are drawn while it is read (Loaded.Graphs), its records
-// not kept.
+// spooled for them). Graphs, if set, are drawn while it is read
+// (Loaded.Graphs), its records not kept.
 func loadInput(e *env, in input, cf connFlags, o analyze.LoadOptions) (*analyze.Loaded, fileResult) {
 	o.Stream, o.Dir = cf.Stream, cf.Dir
 	return loadWith(e, in, o.Passes(), func(open func() (*reassembly.Reader, error)) (*analyze.Loaded, error) {
