@@ -153,3 +153,27 @@ func NaturalLess(a, b string) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// GraphFormatOf is the format of a graph written to the file out names:
+// its points as CSV for "-" (standard output), else as its extension
+// says.
+func GraphFormatOf(out string) (GraphFormat, error) {
+	if out == "-" {
+		return PointsCSV, nil
+	}
+	g, err := ParseGraphFormat(strings.TrimPrefix(filepath.Ext(out), "."))
+	if err != nil {
+		return "", fmt.Errorf("-o %s: unknown output format (want .png, .svg, .pdf, .csv or .json)", out)
+	}
+	return g, nil
+}
+
+// FigureOf is the picture a file name asks for (.png .svg .pdf, in any
+// case), "" for any other name: a table.
+func FigureOf(out string) GraphFormat {
+	switch ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(out), ".")); ext {
+	case "png", "svg", "pdf":
+		return GraphFormat(ext)
+	}
+	return ""
+}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -483,15 +482,12 @@ func (f *outputFlags) parse(c *cli.Context) error {
 	return nil
 }
 
-// graphFormat is the format of a graph written to -o out: its points as
-// CSV for -, else as its extension says.
+// graphFormat is the format of a graph written to -o out
+// (charts.GraphFormatOf); an unknown one is a usage error.
 func graphFormat(out string) (charts.GraphFormat, error) {
-	if out == "-" {
-		return charts.PointsCSV, nil
-	}
-	g, err := charts.ParseGraphFormat(strings.TrimPrefix(filepath.Ext(out), "."))
+	g, err := charts.GraphFormatOf(out)
 	if err != nil {
-		return "", usagef("-o %s: unknown output format (want .png, .svg, .pdf, .csv or .json)", out)
+		return "", usagef("%v", err)
 	}
 	return g, nil
 }

@@ -453,8 +453,8 @@ func (f *tableOutFlags) figureOrTable(cmd string, tf *tableFlags, tty bool) (fig
 	if f.OutDir != "" {
 		return "", "", usagef("%s: --out-dir: the output is one table or one figure; name it with -o", cmd)
 	}
-	if ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(f.Output), ".")); ext == "png" || ext == "svg" || ext == "pdf" {
-		return charts.GraphFormat(ext), charts.CSV, nil
+	if fig := charts.FigureOf(f.Output); fig != "" {
+		return fig, charts.CSV, nil
 	}
 	format, err = f.format(tf, tty)
 	return "", format, err
