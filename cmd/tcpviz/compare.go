@@ -129,9 +129,7 @@ func compareCommand(e *env) *cli.Command {
 				return errReported
 			}
 			picture.apply(g)
-			for _, w := range g.Warnings {
-				fmt.Fprintf(e.stderr, "tcpviz: warning: compare: %s\n", oneLine(w))
-			}
+			e.graphWarnings("compare", g)
 			po := picture.Plot
 			po.Facet = c.Bool("facet")
 			po.Capture = charts.CompareTitle(cmp)

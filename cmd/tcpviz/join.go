@@ -94,9 +94,7 @@ func joinCommand(e *env) *cli.Command {
 					return fmt.Errorf("--graph %s: %w", graph.v, err)
 				}
 				picture.apply(g)
-				for _, w := range g.Warnings {
-					fmt.Fprintf(e.stderr, "tcpviz: warning: join: %s\n", oneLine(w))
-				}
+				e.graphWarnings("join", g)
 				po := picture.Plot
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, gformat, po) }
 			}
@@ -223,9 +221,7 @@ func ladderCommand(e *env) *cli.Command {
 					return err
 				}
 			}
-			for _, w := range g.Warnings {
-				fmt.Fprintf(e.stderr, "tcpviz: warning: ladder: %s\n", oneLine(w))
-			}
+			e.graphWarnings("ladder", g)
 			po := picture.Plot
 			out := output.Output
 			if out == "" {

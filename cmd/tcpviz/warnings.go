@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"tcpviz/analyze"
 	"tcpviz/charts"
 	"tcpviz/reassembly"
@@ -37,4 +39,12 @@ func (e *env) readOnce(in input, read func(*reassembly.Reader) fileResult) fileR
 		return fileResult{err: prefixErr(in, err)}
 	}
 	return read(r)
+}
+
+// graphWarnings says a graph's warnings on stderr, each after the command
+// that drew it.
+func (e *env) graphWarnings(cmd string, g *analyze.Graph) {
+	for _, w := range g.Warnings {
+		fmt.Fprintf(e.stderr, "tcpviz: warning: %s: %s\n", cmd, oneLine(w))
+	}
 }
