@@ -118,8 +118,9 @@ func (o *outputSet) commit() error {
 			for _, left := range o.tmps[i:] {
 				temps.remove(left)
 			}
+			path := o.paths[i] // before the set is emptied
 			o.tmps, o.paths = nil, nil
-			return fmt.Errorf("%s: %w", charts.EscapeName(o.paths[i]), unwrapPathError(err))
+			return fmt.Errorf("%s: %w", charts.EscapeName(path), unwrapPathError(err))
 		}
 	}
 	o.tmps, o.paths = nil, nil

@@ -217,3 +217,23 @@ func TestStdinFileNotOverwritten(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputSetCommitFails: a rename that fails when a report folder is
+// committed is said, naming the output (the error was built from the
+// emptied set: an index out of range).
+func TestOutputSetCommitFails(t *testing.T) {
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, ".index.html.tmp1")
+	if err := os.WriteFile(tmp, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "index.html")
+	// A directory that is not empty: no file is renamed over it.
+	if err := os.MkdirAll(filepath.Join(out, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o := &outputSet{tmps: []string{tmp}, paths: []string{out}}
+	if err := o.commit(); err == nil || !strings.HasPrefix(err.Error(), out+": ") {
+		t.Fatalf("commit: %v, want an error naming %s", err, out)
+	}
+}
