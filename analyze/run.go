@@ -510,6 +510,11 @@ type LoadOptions struct {
 	// the chosen one's too when it has more than ThinOver packets
 	// (Loaded.Thinned; 0: never).
 	AlsoThin, ThinOver int
+	// Pack, with Busiest, keeps the points of the chosen connection's
+	// long series packed, in a quarter of their memory, until
+	// Graph.Unpack (not when ThinOver thinned them): for a caller that
+	// draws the graphs one at a time.
+	Pack bool
 
 	// whole, set by tests, makes the second pass read every connection,
 	// as it does when OnConn is set.
@@ -768,6 +773,9 @@ func loadBusiest(open func() (*reassembly.Reader, error), o LoadOptions) ([]*Loa
 		o.Graphs, o.thinned = thinAll(o.Graphs, o.AlsoThin, *main), true
 	}
 	o.Graphs = thinFor(o.Graphs, main.First, main.Last)
+	for k := range o.Graphs {
+		o.Graphs[k].Series.Thin.pack = o.Pack && !o.thinned
+	}
 	var also []busy
 	budget := maxAlsoPackets
 	for _, b := range first.Top {
@@ -809,12 +817,15 @@ func (res *RunResult) chosen(stream int) *busy {
 
 // thinAll is qs thinned to cols columns (0: as they are) for connection b.
 func thinAll(qs []GraphRequest, cols int, b busy) []GraphRequest {
-	if cols <= 0 {
-		return qs
-	}
 	qs = slices.Clone(qs)
 	for k := range qs {
-		qs[k].Series.Thin.Cols = cols
+		qs[k].Series.Thin.pack = false // only the chosen connection's (Pack)
+		if cols > 0 {
+			qs[k].Series.Thin.Cols = cols
+		}
+	}
+	if cols <= 0 {
+		return qs
 	}
 	return thinFor(qs, b.First, b.Last)
 }

@@ -50,6 +50,9 @@ type Series struct {
 	// seen).
 	Labels []string
 	Dashed bool
+	// packed holds the points instead of Points until Graph.Unpack, for
+	// a long series of a graph Load packed (LoadOptions.Pack).
+	packed *packedPoints
 	// Palette, when not 0, is 1 + the palette colour of a series without
 	// a style of its own (else its position): a sweep's line and its
 	// error bars share one.
@@ -128,7 +131,7 @@ func (g *Graph) XY(p *Point) (x, y float64) {
 func (g *Graph) Points() int {
 	n := 0
 	for i := range g.Series {
-		n += len(g.Series[i].Points)
+		n += g.Series[i].size()
 	}
 	return n
 }
@@ -280,7 +283,7 @@ func (f *frame) seqWindow() {
 type seriesSet struct {
 	all []*setSeries // in the order created
 	// thin, when its Cols are set, thins long series (their points are in
-	// thinned until done).
+	// thinned until done); else, with pack, packs them (in s.packed).
 	thin thinning
 }
 
@@ -309,18 +312,30 @@ func (s *seriesSet) add(name string, k SeriesKind, p Point) {
 		s.all = append(s.all, x)
 	}
 	x.added++
-	if x.thinned != nil {
+	switch {
+	case x.thinned != nil:
 		x.thinned.add(&s.thin, k, 0, p)
+		return
+	case x.s.packed != nil:
+		x.s.packed.add(p)
 		return
 	}
 	x.pts.add(p)
-	if s.thin.Cols > 0 && k != Spans && len(x.s.Points)+x.pts.n >= thinAfter {
+	switch n := len(x.s.Points) + x.pts.n; {
+	case s.thin.Cols > 0 && k != Spans && n >= thinAfter:
 		ts := &thinSeries{cols: make([][]thinPoint, s.thin.Cols+2)}
 		for _, q := range x.s.Points {
 			ts.add(&s.thin, k, 0, q)
 		}
 		x.pts.each(func(q Point) { ts.add(&s.thin, k, 0, q) })
 		x.s.Points, x.pts, x.thinned = nil, pointBuf{}, ts
+	case s.thin.pack && n >= thinAfter:
+		pk := &packedPoints{}
+		for _, q := range x.s.Points {
+			pk.add(q)
+		}
+		x.pts.each(pk.add)
+		x.s.Points, x.pts, x.s.packed = nil, pointBuf{}, pk
 	}
 }
 
@@ -351,7 +366,7 @@ func (s *seriesSet) list(names ...string) []Series {
 	s.done()
 	var out []Series
 	for _, n := range names {
-		if sr := s.series(n); sr != nil && len(sr.Points) > 0 {
+		if sr := s.series(n); sr != nil && sr.size() > 0 {
 			out = append(out, *sr)
 		}
 	}

@@ -658,6 +658,9 @@ const (
 func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 	ss := g.Lookup(SeriesSsthresh)
 	seg := b.ep.maxSeg
+	if ss != nil {
+		ss.unpack()
+	}
 	if ss == nil || ss.Unthinned > 0 || len(ss.Points) != len(b.ssBasis) || seg <= 0 || vote != VoteReno && vote != VoteCubic {
 		return
 	}
@@ -1437,13 +1440,13 @@ func bbrSeries(g *Graph, bbr bool) {
 func capWindow(g *Graph) {
 	var top, win float64
 	for _, sr := range g.Series {
-		for _, p := range sr.Points {
+		sr.each(func(p Point) {
 			if sr.Name == SeriesAdvertised {
 				win = max(win, p.V[0])
 			} else {
 				top = max(top, p.V[0])
 			}
-		}
+		})
 	}
 	if top > 0 && win > 3*top && !g.Zoom.HasYMax {
 		g.Zoom.YMax, g.Zoom.HasYMax = 1.5*top, true

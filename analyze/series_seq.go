@@ -339,10 +339,14 @@ func (sf *spuriousFinder) move(set *seriesSet, kind SeriesKind, from ...string) 
 	for _, name := range from {
 		if sr := set.series(name); sr != nil {
 			sr.Points = slices.DeleteFunc(sr.Points, func(p Point) bool { return sf.frames[p.Frame] })
+			if sr.packed != nil {
+				sr.packed = sr.packed.filter(func(p Point) bool { return !sf.frames[p.Frame] })
+			}
 		}
 	}
 	all := sf.proven
 	if sr := set.series(SeriesSpurious); sr != nil {
+		sr.unpack()
 		all = append(sr.Points, all...)
 		sr.Points = nil
 	}

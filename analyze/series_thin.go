@@ -18,6 +18,9 @@ import (
 type thinning struct {
 	From, To int64
 	Cols     int
+	// pack, without Cols, keeps every point of long series packed
+	// (LoadOptions.Pack).
+	pack bool
 }
 
 // thinAfter is how many points a series holds before it is thinned: the

@@ -89,7 +89,7 @@ func (b *ReportBuilder) Load(summary, streams io.Writer, stream, dir int, sel fu
 	return analyze.LoadOptions{Stream: stream, Dir: dir, Graphs: b.reqs, Select: sel,
 		AnyTransport: true, // the main flow of either transport: a UDP test's, not its control connection
 		Busiest:      reportConns + reportMoreConns,
-		AlsoThin:     b.o.Plot.thinCols(PNG), ThinOver: b.o.PointsOver, OnConn: b.addConn}
+		AlsoThin:     b.o.Plot.thinCols(PNG), ThinOver: b.o.PointsOver, Pack: true, OnConn: b.addConn}
 }
 
 // addConn writes a connection's rows and keeps them if among the busiest.
@@ -137,7 +137,10 @@ func (b *ReportBuilder) Graphs(l *analyze.Loaded, put Put) (*Report, []string, e
 		}
 		// The graphs of a connection are rendered for the page (and the
 		// main one's written as pictures and points) side by side, each
-		// piece of work on a core: the pictures first, the longest.
+		// piece of work on a core, graph after graph: the main one's
+		// points, packed while read (LoadOptions.Pack), are unpacked for
+		// a graph's first piece and freed after its last, so that few
+		// graphs are unpacked at once.
 		parts := []string{"page"}
 		switch {
 		case i == 0 && l.Thinned:
@@ -151,6 +154,7 @@ func (b *ReportBuilder) Graphs(l *analyze.Loaded, put Put) (*Report, []string, e
 		errs := make([]error, len(parts)*len(reqs))
 		csvs := make([]string, len(reqs))
 		left := make([]atomic.Int32, len(reqs))
+		unpacked := make([]sync.Once, len(reqs))
 		for k := range left {
 			left[k].Store(int32(len(parts)))
 		}
@@ -161,7 +165,7 @@ func (b *ReportBuilder) Graphs(l *analyze.Loaded, put Put) (*Report, []string, e
 		}
 		po := b.o.Plot
 		inParallel(len(parts)*len(reqs), func(j int) {
-			k, part := j%len(reqs), parts[j/len(reqs)]
+			k, part := j/len(parts), parts[j%len(parts)]
 			rg, g := reqs[k], l.Graphs[k]
 			defer func() {
 				if left[k].Add(-1) == 0 {
@@ -171,6 +175,7 @@ func (b *ReportBuilder) Graphs(l *analyze.Loaded, put Put) (*Report, []string, e
 			if g == nil || g.Points() == 0 {
 				return // (a UDP flow has no RTT, flight or window)
 			}
+			unpacked[k].Do(g.Unpack)
 			stem := rg.Spec.Stem(rg.Params)
 			switch part {
 			case "png":
