@@ -510,10 +510,10 @@ type LoadOptions struct {
 	// the chosen one's too when it has more than ThinOver packets
 	// (Loaded.Thinned; 0: never).
 	AlsoThin, ThinOver int
-	// Pack, with Busiest, keeps the points of the chosen connection's
-	// long series packed, in a quarter of their memory, until
-	// Graph.Unpack (not when ThinOver thinned them): for a caller that
-	// draws the graphs one at a time.
+	// Pack, with Busiest, keeps the points of long series packed, in a
+	// quarter of their memory, until Graph.Unpack: the chosen
+	// connection's as they are read, and every thinned series once
+	// thinned: for a caller that draws the graphs one at a time.
 	Pack bool
 
 	// whole, set by tests, makes the second pass read every connection,
@@ -774,7 +774,7 @@ func loadBusiest(open func() (*reassembly.Reader, error), o LoadOptions) ([]*Loa
 	}
 	o.Graphs = thinFor(o.Graphs, main.First, main.Last)
 	for k := range o.Graphs {
-		o.Graphs[k].Series.Thin.pack = o.Pack && !o.thinned
+		o.Graphs[k].Series.Thin.pack = o.Pack // the others' too (thinAll)
 	}
 	var also []busy
 	budget := maxAlsoPackets
@@ -819,7 +819,6 @@ func (res *RunResult) chosen(stream int) *busy {
 func thinAll(qs []GraphRequest, cols int, b busy) []GraphRequest {
 	qs = slices.Clone(qs)
 	for k := range qs {
-		qs[k].Series.Thin.pack = false // only the chosen connection's (Pack)
 		if cols > 0 {
 			qs[k].Series.Thin.Cols = cols
 		}

@@ -345,6 +345,13 @@ func (s *seriesSet) done() {
 		if x.thinned != nil {
 			x.s.Points, x.thinned = x.thinned.points(&s.thin, x.s.Kind), nil
 			x.s.Unthinned = x.added
+			if s.thin.pack && len(x.s.Points) >= packThinned {
+				x.s.packed = &packedPoints{}
+				for _, p := range x.s.Points {
+					x.s.packed.add(p)
+				}
+				x.s.Points = nil
+			}
 			continue
 		}
 		x.s.Points, x.pts = x.pts.appendTo(x.s.Points), pointBuf{}

@@ -18,6 +18,12 @@ type packedPoints struct {
 	whole       [3]int64 // the last whole number of each value
 }
 
+// packThinned is how many points a thinned series holds for them to be
+// packed (LoadOptions.Pack): a picture's thinned series has a few per
+// column of pixels, and the busiest connections' dozens of them do add
+// up.
+const packThinned = 1024
+
 // wholeValue is v as an integer if it is a whole number an int64 holds
 // exactly (not −0, whose sign would be lost).
 func wholeValue(v float64) (int64, bool) {
