@@ -745,12 +745,17 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			add(FindLoss, fmt.Sprintf("loss: %.1f%% of data packets retransmitted", pct), map[string]float64{"retrans_pct": pct})
 		}
 	}
-	switch {
-	case p.HasData && spurious >= 3 && 2*spurious >= p.Retransmitted && 2*p.RTORetransmissions > p.Retransmitted:
+	spuriousRTO := p.HasData && spurious >= 3 && 2*spurious >= p.Retransmitted && 2*p.RTORetransmissions > p.Retransmitted
+	if spuriousRTO {
 		k := p.LossEventsSpurious
 		add(FindSpuriousTimeouts, fmt.Sprintf("spurious timeouts: %d of %d retransmissions proven unneeded, %d sent on timers (a delay spike or a peer that stalls), cwnd reduced %d times", spurious, p.Retransmitted, p.RTORetransmissions, k),
 			map[string]float64{"spurious": float64(spurious), "rto": float64(p.RTORetransmissions), "cwnd_reductions": float64(k), "retransmitted": float64(p.Retransmitted)})
-	case p.HasData && (lateData(st, late) && float64(late) >= minReorderShare*float64(st.DataPackets) || spurious >= 3 && 5*spurious >= p.Retransmitted && (late > 0 || p.Vantage != VantageReceiver && p.Vantage != VantageMiddle)):
+	}
+	// Data seen arriving late is reordering whatever the timers did; the
+	// spurious resends are reordering's evidence only when the timers did
+	// not send them.
+	switch {
+	case p.HasData && (lateData(st, late) && float64(late) >= minReorderShare*float64(st.DataPackets) || !spuriousRTO && spurious >= 3 && 5*spurious >= p.Retransmitted && (late > 0 || p.Vantage != VantageReceiver && p.Vantage != VantageMiddle)):
 		// Where late data shows (a receiver- or mid-path capture), spurious
 		// resends with none late are not reordering's: go-back-N resending
 		// what had arrived, without SACK, or lost ACKs.
