@@ -467,5 +467,17 @@ func dist(v []int64) spread {
 	if !ok {
 		return spread{}
 	}
-	return spread{N: len(v), Min: v[0], Median: med, P95: stat.Quantile(v, 0.95), Max: v[len(v)-1]}
+	return spread{N: len(v), Min: v[0], Median: med, P95: quantile(v, 0.95), Max: v[len(v)-1]}
+}
+
+// quantile is the q-quantile (0 ≤ q ≤ 1) of sorted samples, the nearest
+// rank's: the smallest sample at least a fraction q of them do not
+// exceed. 0 without samples.
+func quantile(sorted []int64, q float64) int64 {
+	n := len(sorted)
+	if n == 0 {
+		return 0
+	}
+	k := int(q*float64(n)+0.999999999) - 1
+	return sorted[min(max(k, 0), n-1)]
 }

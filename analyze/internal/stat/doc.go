@@ -1,2 +1,3 @@
-// Package stat holds the order statistics the analysis stages share.
+// Package stat holds the order statistic the analysis stages share: the
+// median.
 package stat
