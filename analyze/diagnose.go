@@ -106,8 +106,8 @@ type Finding struct {
 // Findings are a direction's findings, most important first.
 type Findings []Finding
 
-// String says the findings in one line.
-func (fs Findings) String() string {
+// sentence says the findings in one line: DirStats.Diagnosis.
+func (fs Findings) sentence() string {
 	parts := make([]string, len(fs))
 	for i, f := range fs {
 		parts[i] = f.Text
@@ -158,22 +158,6 @@ var FindingKinds = []string{FindReceiveWindow, FindBottleneck, FindStandingQueue
 type LimitShare struct {
 	Kind  string // FindReceiveWindow, FindReceiverStall, FindApplication or FindBottleneck
 	Share float64
-}
-
-// FormatLimitShares writes shares as "receive_window=0.62;bottleneck=0.38"
-// (two decimals, shares below 0.005 left out).
-func FormatLimitShares(ls []LimitShare) string {
-	var b strings.Builder
-	for _, l := range ls {
-		if l.Share < 0.005 {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte(';')
-		}
-		fmt.Fprintf(&b, "%s=%.2f", l.Kind, l.Share)
-	}
-	return b.String()
 }
 
 // limitShares splits the direction's data phase between what held its

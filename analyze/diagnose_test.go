@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -103,7 +104,7 @@ func TestDiagnose(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st, rcv := base, DirStats{MaxRwnd: -1}
 			tt.st(&st, &rcv)
-			got := diagnose(&st, &rcv, st.BottleneckBps).String()
+			got := diagnose(&st, &rcv, st.BottleneckBps).sentence()
 			if tt.wantNone && got != "" || !tt.wantNone && got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
@@ -172,21 +173,21 @@ func TestSharesFollowAppRateFinding(t *testing.T) {
 	if fs.Kinds() != FindApplication {
 		t.Fatalf("findings %q, want application", fs.Kinds())
 	}
-	if got, want := FormatLimitShares(st.LimitShares), "application=0.85;receive_window=0.15"; got != want {
+	if got, want := shares(st.LimitShares), "application=0.85;receive_window=0.15"; got != want {
 		t.Errorf("limit_shares %q, want %q", got, want)
 	}
 	// Found by its waits (the application's share above minAppShare),
 	// far below the path with nothing lost: the same.
 	st.LimitShares = []LimitShare{{FindBottleneck, 0.51}, {FindApplication, 0.49}}
 	fs = diagnose(&st, &rcv, st.BottleneckBps)
-	if got, want := FormatLimitShares(st.LimitShares), "application=1.00"; fs.Kinds() != FindApplication || got != want {
+	if got, want := shares(st.LimitShares), "application=1.00"; fs.Kinds() != FindApplication || got != want {
 		t.Errorf("waited: findings %q, limit_shares %q, want application and %q", fs.Kinds(), got, want)
 	}
 	// Network limited: the shares stay as measured.
 	st.ThroughputBps = 9e6
 	st.LimitShares = []LimitShare{{FindBottleneck, 0.75}, {FindReceiveWindow, 0.15}, {FindApplication, 0.1}}
 	diagnose(&st, &rcv, st.BottleneckBps)
-	if got, want := FormatLimitShares(st.LimitShares), "bottleneck=0.75;receive_window=0.15;application=0.10"; got != want {
+	if got, want := shares(st.LimitShares), "bottleneck=0.75;receive_window=0.15;application=0.10"; got != want {
 		t.Errorf("network limited: limit_shares %q, want %q", got, want)
 	}
 }
@@ -266,7 +267,7 @@ func TestSharesFollowReceiveWindowAtReceiver(t *testing.T) {
 	if fs.Kinds() != FindReceiveWindow {
 		t.Fatalf("findings %q, want receive_window", fs.Kinds())
 	}
-	if got, want := FormatLimitShares(st.LimitShares), "receive_window=0.95;receiver_stall=0.05"; got != want {
+	if got, want := shares(st.LimitShares), "receive_window=0.95;receiver_stall=0.05"; got != want {
 		t.Errorf("limit_shares %q, want %q", got, want)
 	}
 }
@@ -542,7 +543,7 @@ func TestSharesFollowLossAtReceiver(t *testing.T) {
 		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.kinds {
 			t.Errorf("%d lost: findings %q, want %q", tt.lost, got, tt.kinds)
 		}
-		if got := FormatLimitShares(st.LimitShares); got != tt.wantShares {
+		if got := shares(st.LimitShares); got != tt.wantShares {
 			t.Errorf("%d lost: limit_shares %q, want %q", tt.lost, got, tt.wantShares)
 		}
 	}
@@ -672,7 +673,7 @@ func TestSharesKeptAtReceiverWithoutLoss(t *testing.T) {
 	if !strings.Contains(fs.Kinds(), FindReceiverStall) {
 		t.Fatalf("findings %q, want receiver_stall among them", fs.Kinds())
 	}
-	if got := FormatLimitShares(st.LimitShares); !strings.Contains(got, "application=0.62") {
+	if got := shares(st.LimitShares); !strings.Contains(got, "application=0.62") {
 		t.Errorf("limit_shares %q, want the application's 0.62 kept", got)
 	}
 }
@@ -794,4 +795,16 @@ func TestLaterBurstsUnderReorderingFromDrops(t *testing.T) {
 			t.Errorf("%s: bursts %v (mean %.2f, bound %.2f), want %v", tt.name, got, mean, bound, tt.want)
 		}
 	}
+}
+
+// shares says ls as the limit_shares column does: kind=share to two
+// decimals, those that round to 0 left out.
+func shares(ls []LimitShare) string {
+	var parts []string
+	for _, l := range ls {
+		if v := fmt.Sprintf("%.2f", l.Share); v != "0.00" {
+			parts = append(parts, l.Kind+"="+v)
+		}
+	}
+	return strings.Join(parts, ";")
 }

@@ -1003,7 +1003,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		st, rcv := &out[d], &out[1-d]
 		st.LimitShares = limitShares(st, rcv)
 		st.Findings = diagnose(st, rcv, raw[d])
-		st.Diagnosis = st.Findings.String()
+		st.Diagnosis = st.Findings.sentence()
 		if _, refused := bottleneckRefused(st, rcv); !refused {
 			st.BottleneckBps = raw[d]
 		}

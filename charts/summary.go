@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"fmt"
 	"io"
 	"net/netip"
 	"strconv"
@@ -158,7 +159,7 @@ var SummaryColumns = Schema[SummaryRow]{
 		return StrV(r.Stats.Findings.Kinds()).Or(r.Stats.DataPackets >= 10)
 	}},
 	{"limit_shares", String, "", "share of the data phase each limit held the sender, largest first: receive_window, receiver_stall, application (measured at a sender-side capture; all the rest when the findings say application because nothing was lost, the window never filled and the rate stayed under 30% of the bottleneck), bottleneck (the rest: congestion window and path), e.g. receive_window=0.62;bottleneck=0.38", func(r *SummaryRow) Value {
-		return StrV(analyze.FormatLimitShares(r.Stats.LimitShares)).Or(len(r.Stats.LimitShares) > 0)
+		return StrV(limitShares(r.Stats.LimitShares)).Or(len(r.Stats.LimitShares) > 0)
 	}},
 	{"app_limited_s", Float, "s", "time the sender had room to send and sent nothing (an ACK made room, the next data came later than a sender with data waiting sends it); sender-side captures", func(r *SummaryRow) Value {
 		return SecondsV(r.Stats.AppLimitedNs).Or(r.Stats.DataPackets > 0 && r.Stats.Path.Vantage == analyze.VantageSender)
@@ -176,6 +177,23 @@ var SummaryColumns = Schema[SummaryRow]{
 // that sent no data.
 func senderCount(name, unit, doc string, f func(*analyze.DirStats) int64) summaryCol {
 	return summaryCol{name, Int, unit, doc, func(r *SummaryRow) Value { return IntV(f(r.Stats)).Or(r.Stats.DataPackets > 0) }}
+}
+
+// limitShares is the limit_shares cell: shares as
+// "receive_window=0.62;bottleneck=0.38" (two decimals, shares below 0.005
+// left out).
+func limitShares(ls []analyze.LimitShare) string {
+	var b strings.Builder
+	for _, l := range ls {
+		if l.Share < 0.005 {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(';')
+		}
+		fmt.Fprintf(&b, "%s=%.2f", l.Kind, l.Share)
+	}
+	return b.String()
 }
 
 // newSummaryMemo returns a RowMemo for SummaryColumns: from the tenth

@@ -207,3 +207,16 @@ func TestJSONKeepsHTMLCharacters(t *testing.T) {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
+
+// TestLimitSharesCell: the limit_shares cell keeps two decimals and
+// leaves out shares under 0.005.
+func TestLimitSharesCell(t *testing.T) {
+	ls := []analyze.LimitShare{{Kind: analyze.FindReceiveWindow, Share: 0.6241}, {Kind: analyze.FindBottleneck, Share: 0.3719},
+		{Kind: analyze.FindApplication, Share: 0.004}, {Kind: analyze.FindReceiverStall, Share: 0}}
+	if got, want := limitShares(ls), "receive_window=0.62;bottleneck=0.37"; got != want {
+		t.Errorf("limit_shares %q, want %q", got, want)
+	}
+	if got := limitShares(nil); got != "" {
+		t.Errorf("no shares: %q, want empty", got)
+	}
+}
