@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"tcpviz/internal/words"
 )
 
 // rateHist is a log-scale histogram of delivery-rate samples (bit/s), from
@@ -796,7 +798,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			// The ACKs of a window-limited flow show at most the link's
 			// rate (a pacing sender spaces them wider), so the product is a
 			// lower bound.
-			text += fmt.Sprintf(" vs at least %s bandwidth-delay product (%s × %.0f ms)", kb(bdp), BitRate(bottleneck), rtt)
+			text += fmt.Sprintf(" vs at least %s bandwidth-delay product (%s × %.0f ms)", kb(bdp), words.BitRate(bottleneck), rtt)
 			ev["bdp_bytes"] = float64(bdp)
 		}
 		add(FindReceiveWindow, text, ev)
@@ -834,12 +836,12 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		window > 0 && st.MaxBytesInFlight < window-2*mss
 	switch {
 	case !limited && !lossy && bottleneck > 0 && st.HasThroughput && st.ThroughputBps >= 0.5*bottleneck:
-		add(FindBottleneck, fmt.Sprintf("network limited: bottleneck about %s", BitRate(bottleneck)), map[string]float64{"bottleneck_bps": bottleneck})
+		add(FindBottleneck, fmt.Sprintf("network limited: bottleneck about %s", words.BitRate(bottleneck)), map[string]float64{"bottleneck_bps": bottleneck})
 	case !limited && farBelow:
 		// However smoothly the application gave its data (no wait long
 		// enough to count above).
 		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): %s on a path whose bottleneck is about %s, nothing lost, the %s window never full",
-			BitRate(st.ThroughputBps), BitRate(bottleneck), kb(window)),
+			words.BitRate(st.ThroughputBps), words.BitRate(bottleneck), kb(window)),
 			map[string]float64{"throughput_bps": st.ThroughputBps, "bottleneck_bps": bottleneck, "window_bytes": float64(window)})
 	}
 	if farBelow && slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindApplication }) {
@@ -922,17 +924,4 @@ func bottleneckRefused(st, rcv *DirStats) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// BitRate formats bit/s for people: "2.1 Mbit/s", "850 kbit/s". It is
-// the one bit-rate format of tcpviz's text (diagnoses, reports, tables).
-func BitRate(bps float64) string {
-	switch {
-	case bps >= 1e9:
-		return fmt.Sprintf("%.1f Gbit/s", bps/1e9)
-	case bps >= 1e6:
-		return fmt.Sprintf("%.1f Mbit/s", bps/1e6)
-	default:
-		return fmt.Sprintf("%.0f kbit/s", bps/1e3)
-	}
 }

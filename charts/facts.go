@@ -38,10 +38,10 @@ func reportFacts(l *analyze.Loaded) []Fact {
 		{Label: "duration", Value: FormatSeconds(st.Duration) + " s"},
 	}
 	if st.HasThroughput {
-		facts = append(facts, Fact{Label: "throughput", Value: analyze.BitRate(st.ThroughputBps)})
+		facts = append(facts, Fact{Label: "throughput", Value: words.BitRate(st.ThroughputBps)})
 	}
 	if st.BottleneckBps > 0 {
-		facts = append(facts, Fact{Label: "bottleneck (ACK dispersion)", Value: analyze.BitRate(st.BottleneckBps)})
+		facts = append(facts, Fact{Label: "bottleneck (ACK dispersion)", Value: words.BitRate(st.BottleneckBps)})
 	}
 	if st.HasHandshakeRTT {
 		facts = append(facts, Fact{Label: "handshake RTT", Value: f(st.HandshakeRTTMs, 1) + " ms (SYN to the ACK of the SYN/ACK, tcp.analysis.initial_rtt)"})
@@ -84,7 +84,7 @@ func udpFacts(l *analyze.Loaded) []Fact {
 		{Label: "duration", Value: FormatSeconds(st.Duration) + " s"},
 	}
 	if st.HasThroughput {
-		facts = append(facts, Fact{Label: "throughput (reached the capture point)", Value: analyze.BitRate(st.ThroughputBps)})
+		facts = append(facts, Fact{Label: "throughput (reached the capture point)", Value: words.BitRate(st.ThroughputBps)})
 	}
 	if n := len(l.AppLoss); n > 0 {
 		lost := int64(l.AppLoss[n-1].V[0])

@@ -1,8 +1,9 @@
-// Package words says counts and lists in English, the same way in the
+// Package words says counts, lists and rates in English, the same way in the
 // engine's sentences (diagnoses, errors) and in the commands' messages.
 package words
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -21,4 +22,17 @@ func Or(words []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// BitRate says bit/s for people: "2.1 Mbit/s", "850 kbit/s". It is the
+// one bit-rate format of tcpviz's text (diagnoses, reports, tables).
+func BitRate(bps float64) string {
+	switch {
+	case bps >= 1e9:
+		return fmt.Sprintf("%.1f Gbit/s", bps/1e9)
+	case bps >= 1e6:
+		return fmt.Sprintf("%.1f Mbit/s", bps/1e6)
+	default:
+		return fmt.Sprintf("%.0f kbit/s", bps/1e3)
+	}
 }
