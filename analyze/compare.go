@@ -79,11 +79,11 @@ func compareKinds() []string {
 	return out
 }
 
-// CompareParams are the parameters compare takes, as its flags say
-// them: those of the graphs it overlays that change a series it draws
-// (ParamSpec.Compare), then graph, what it overlays (the comparisons,
-// and the one-way delay of joined inputs).
-func CompareParams() []ParamSpec {
+// compareParams are the parameters compare takes, as its flags say
+// them (GraphOf's entry for compare): those of the graphs it overlays
+// that change a series it draws (ParamSpec.Compare), then graph, what it
+// overlays (the comparisons, and the one-way delay of joined inputs).
+func compareParams() []ParamSpec {
 	var out []ParamSpec
 	for _, g := range graphs {
 		for _, p := range g.Params {

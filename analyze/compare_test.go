@@ -160,7 +160,11 @@ func TestCompareNotesProxy(t *testing.T) {
 // and owd, and its help says each (it once left out loss); the
 // parameters of the overlaid graphs that change a series come first.
 func TestCompareParams(t *testing.T) {
-	ps := CompareParams()
+	spec, err := GraphOf("compare", "")
+	if err != nil || spec.Kind != GraphCompare {
+		t.Fatalf("compare's entry %+v, %v", spec, err)
+	}
+	ps := spec.Params
 	var names []string
 	for _, p := range ps {
 		names = append(names, p.Name)

@@ -144,8 +144,14 @@ func lookupGraph(k GraphKind) (GraphSpec, bool) {
 }
 
 // GraphOf returns the entry drawn by command with style ("" for the
-// command's first).
+// command's first). compare's (style "") is not in the registry, as
+// Compare draws it from the inputs' graphs (not Draw): it holds the
+// parameters compare takes, those of the graphs it overlays that change
+// what it draws, then graph, what it overlays.
 func GraphOf(command, style string) (GraphSpec, error) {
+	if command == "compare" && style == "" {
+		return GraphSpec{Kind: GraphCompare, Command: command, Params: compareParams()}, nil
+	}
 	var styles []string
 	for _, g := range graphs {
 		if g.Command != command {

@@ -583,14 +583,11 @@ type graphParamFlags struct {
 }
 
 // flags are the parameter flags of f's command: those its registry
-// entry has (analyze.GraphSpec.Params), compare's those of every graph
-// marked for it.
+// entry has (analyze.GraphSpec.Params; compare's: those of every graph
+// marked for it, and graph).
 func (f *graphParamFlags) flags() []cli.Flag {
-	params := analyze.CompareParams()
-	if f.command != "compare" {
-		g, _ := analyze.GraphOf(f.command, "") // the command's first graph holds them
-		params = g.Params
-	}
+	g, _ := analyze.GraphOf(f.command, "") // the command's first graph holds them
+	params := g.Params
 	f.choices = map[string]*choiceValue{}
 	var out []cli.Flag
 	for _, p := range params {
