@@ -20,7 +20,7 @@ const (
 	CompareCwnd       CompareKind = "cwnd"      // estimated congestion window
 	CompareSeq        CompareKind = "seq"       // segment start sequence number (Stevens)
 	CompareLoss       CompareKind = "loss"      // datagrams lost, as iperf3 counts them (UDP inputs)
-	CompareOWD        CompareKind = "owd"       // one-way delay across the first hop (join's CompareOWD draws it)
+	CompareOWD        CompareKind = "owd"       // one-way delay across the first hop (join's CompareOWD draws it; Compare makes its table)
 )
 
 // compareDef is one comparison: its --graph name and what it overlays
@@ -154,10 +154,23 @@ func compareSpec(kind CompareKind) compareDef {
 	return compareDelivered
 }
 
-// Compare overlays one series per input, each against the time since its
-// own time 0 (its connection's first packet, or its first data byte), so
-// that transfers recorded at different times line up at their start.
-func Compare(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
+// Compare compares the inputs: a graph and a table. The graph overlays
+// one series per input, each against the time since its own time 0 (its
+// connection's first packet, or its first data byte: co.Align), so that
+// transfers recorded at different times line up at their start; for
+// CompareOWD there is none (nil: join's CompareOWD draws it from the
+// captures). The table has a row per input, in input order: its main
+// numbers, with the transfer numbers o asks for.
+func Compare(kind CompareKind, ins []CompareInput, co CompareOptions, o TransferOptions) (*Graph, []CompareRow) {
+	rows := compareRows(ins, o)
+	if kind == CompareOWD {
+		return nil, rows
+	}
+	return compareGraph(kind, ins, co), rows
+}
+
+// compareGraph is Compare's graph.
+func compareGraph(kind CompareKind, ins []CompareInput, co CompareOptions) *Graph {
 	g := &Graph{Kind: GraphCompare, XCol: -1,
 		X: Axis{Label: "time since the connection's first packet", Unit: "s", Time: true}}
 	if co.Align == AlignFirstData {
@@ -271,8 +284,8 @@ type CompareRow struct {
 	NearbyPeer bool
 }
 
-// CompareRows makes the table of a comparison, in input order.
-func CompareRows(ins []CompareInput, o TransferOptions) []CompareRow {
+// compareRows is Compare's table.
+func compareRows(ins []CompareInput, o TransferOptions) []CompareRow {
 	var out []CompareRow
 	var base float64
 	for i, in := range ins {

@@ -51,8 +51,8 @@ func TestCompareLoadKeepsNoRecords(t *testing.T) {
 				ins := func(l *Loaded) []CompareInput { return []CompareInput{{Label: "a", L: l}, {Label: "b", L: l}} }
 				to := TransferOptions{Align: co.Align, At: []int64{1e9, 3e9}, ToBytes: []int64{10000, OneMB}}
 				show := func(l *Loaded) string {
-					out := fmt.Sprintf("%+v", *Compare(CompareKind(kind), ins(l), co))
-					for _, r := range CompareRows(ins(l), to) {
+					out := fmt.Sprintf("%+v", *compareGraph(CompareKind(kind), ins(l), co))
+					for _, r := range compareRows(ins(l), to) {
 						st := *r.Stats
 						r.Stats = nil
 						out += fmt.Sprintf("\n%+v %+v", r, st)
@@ -111,7 +111,7 @@ func TestCompareCwndCarriesSsthreshAndLosses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := Compare(CompareCwnd, []CompareInput{{Label: "a", L: l}, {Label: "b", L: l}}, CompareOptions{})
+	g := compareGraph(CompareCwnd, []CompareInput{{Label: "a", L: l}, {Label: "b", L: l}}, CompareOptions{})
 	own := cwndGraph(l.Records, SeriesOptions{Conn: l.Conn, Dir: l.Dir})
 	for _, label := range []string{"a", "b"} {
 		main := g.Lookup(label)
@@ -149,9 +149,27 @@ func TestCompareNotesProxy(t *testing.T) {
 	}
 	far, near := open(), open()
 	near.Stats[near.Dir].Path.NearbyPeer = true
-	g := Compare(CompareDelivered, []CompareInput{{Label: "far", L: far}, {Label: "near", L: near}}, CompareOptions{})
+	g := compareGraph(CompareDelivered, []CompareInput{{Label: "far", L: far}, {Label: "near", L: near}}, CompareOptions{})
 	if len(g.Notes) != 1 || !strings.HasPrefix(g.Notes[0], "near: ACKs from a proxy beside the capture") {
 		t.Errorf("notes %q, want one for near", g.Notes)
+	}
+}
+
+// TestCompareTable: Compare gives the graph and the table together, the
+// table's rows in input order with the throughput's ratio to the first;
+// of owd (join draws its graph) the table alone.
+func TestCompareTable(t *testing.T) {
+	l, err := Load(capturetest.Opener(t, filepath.Join("..", "testdata", "geo_short.pcap")), LoadOptions{Stream: -1, Dir: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins := []CompareInput{{Label: "a", L: l}, {Label: "b", Input: "b.pcap", L: l}}
+	g, rows := Compare(CompareDelivered, ins, CompareOptions{}, TransferOptions{})
+	if g == nil || len(g.Series) != 2 || len(rows) != 2 || rows[0].Input != "a" || rows[1].Input != "b.pcap" || !rows[1].HasRatio || rows[1].ThroughputRatio != 1 {
+		t.Fatalf("graph %v, rows %+v", g != nil, rows)
+	}
+	if g, rows := Compare(CompareOWD, ins, CompareOptions{}, TransferOptions{}); g != nil || len(rows) != 2 {
+		t.Errorf("owd: graph %v, %d rows; want none and 2", g != nil, len(rows))
 	}
 }
 
@@ -216,7 +234,7 @@ func TestCompareWarnsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	co := CompareOptions{Params: GraphParams{Window: 1e6}}
-	g := Compare(CompareThroughput, []CompareInput{{Label: "a", L: l}, {Label: "b", L: l}}, co)
+	g := compareGraph(CompareThroughput, []CompareInput{{Label: "a", L: l}, {Label: "b", L: l}}, co)
 	if len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "shorter than four median RTTs") {
 		t.Errorf("warnings %q, want the short window's once", g.Warnings)
 	}

@@ -63,7 +63,7 @@ func TestCompareAlignAndKinds(t *testing.T) {
 		if k == string(CompareLoss) {
 			continue // iperf3 UDP flows only (TestCompareLossOfIperf3 in cmd)
 		}
-		g := Compare(CompareKind(k), []CompareInput{{Label: "a", L: l}}, CompareOptions{Align: AlignFirstData})
+		g := compareGraph(CompareKind(k), []CompareInput{{Label: "a", L: l}}, CompareOptions{Align: AlignFirstData})
 		if len(g.Series) != 1 || g.Series[0].Name != "a" {
 			t.Errorf("%s: series %v", k, g.Series)
 			continue
@@ -75,7 +75,7 @@ func TestCompareAlignAndKinds(t *testing.T) {
 			}
 		}
 	}
-	g := Compare(CompareSeq, []CompareInput{{Label: "a", L: l}}, CompareOptions{Align: AlignFirstData, Time: Range{Min: 0, HasMin: true, Max: 5e8, HasMax: true}})
+	g := compareGraph(CompareSeq, []CompareInput{{Label: "a", L: l}}, CompareOptions{Align: AlignFirstData, Time: Range{Min: 0, HasMin: true, Max: 5e8, HasMax: true}})
 	for _, p := range g.Series[0].Points {
 		if p.Time < 0 || p.Time > 5e8 {
 			t.Fatalf("point at %d outside --from 0 --to 0.5", p.Time)

@@ -148,7 +148,7 @@ func FuzzAnalysis(f *testing.F) {
 				rttGraph(recs, o, GraphParams{Sampling: SampleKarn}), rttGraph(recs, o, GraphParams{Sampling: SampleTimestamps, BySeq: true}))
 			for _, k := range compareKinds() {
 				for _, a := range []Align{AlignSYN, AlignFirstData} {
-					graphs = append(graphs, Compare(CompareKind(k), []CompareInput{{Label: "x", L: l}}, CompareOptions{Align: a}))
+					graphs = append(graphs, compareGraph(CompareKind(k), []CompareInput{{Label: "x", L: l}}, CompareOptions{Align: a}))
 				}
 			}
 			for _, g := range graphs {

@@ -346,7 +346,7 @@ func TransferDefaults() (at, toBytes string) {
 
 // WriteCompare writes compare's table of rows in format f: the shared
 // columns, then bytes delivered at each instant and the time to each
-// amount o asked for (analyze.CompareRows').
+// amount o asked for (analyze.Compare's table).
 func WriteCompare(w io.Writer, f TableFormat, rows []analyze.CompareRow, o analyze.TransferOptions) error {
 	cols := compareColumns(o)
 	t := NewTable(cols)

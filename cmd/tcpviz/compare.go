@@ -55,9 +55,6 @@ func compareCommand(e *env) *cli.Command {
 			graph := params.choices["graph"].v
 			kind := analyze.CompareKind(graph)
 			owd := kind == analyze.CompareOWD
-			if owd {
-				kind = analyze.CompareDelivered // the table's loads
-			}
 			format := table.resolve(isTerminal(e.stdout))
 			if c.NArg() < 1 {
 				return usagef("compare: name at least one capture (usually two or more)")
@@ -114,13 +111,12 @@ func compareCommand(e *env) *cli.Command {
 			if len(cmp) == 0 {
 				return errReported
 			}
-			var g *analyze.Graph
+			to := analyze.TransferOptions{Align: al, At: at.vs, ToBytes: toBytes.vs}
+			g, rows := analyze.Compare(kind, cmp, co, to)
 			if owd {
 				if g, err = e.compareOWD(cins, loads, co); err != nil {
 					return err
 				}
-			} else {
-				g = analyze.Compare(kind, cmp, co)
 			}
 			if g.Points() == 0 && (co.Time.Set() || failed) {
 				// Valid flags that select nothing (or nothing left to
@@ -138,8 +134,6 @@ func compareCommand(e *env) *cli.Command {
 				return err
 			}
 			if out != "-" {
-				to := analyze.TransferOptions{Align: al, At: at.vs, ToBytes: toBytes.vs}
-				rows := analyze.CompareRows(cmp, to)
 				for _, w := range charts.CompareWarnings(rows) {
 					fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", w)
 				}
