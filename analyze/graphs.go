@@ -168,29 +168,6 @@ func GraphOf(command, style string) (GraphSpec, error) {
 	return GraphSpec{}, fmt.Errorf("unknown style %q (want %s)", style, words.Or(styles))
 }
 
-// Stem is the name of the graph in derived file names: its kind, and for
-// RTT graphs the sampling when it is not the default one
-// ("rtt-timestamps").
-func (s GraphSpec) Stem(p GraphParams) string {
-	if s.Kind == GraphRTT && p.Sampling != "" && p.Sampling != SampleAck {
-		return string(s.Kind) + "-" + string(p.Sampling)
-	}
-	return string(s.Kind)
-}
-
-// Caption is the title of the graph with the parameters that change what
-// it shows.
-func (s GraphSpec) Caption(p GraphParams) string {
-	if s.Kind == GraphRTT {
-		sm := p.Sampling
-		if sm == "" {
-			sm = SampleAck
-		}
-		return fmt.Sprintf("%s (%s)", s.Title, rttSamplingNames[sm])
-	}
-	return s.Title
-}
-
 // build draws the graph from one connection's records.
 func (s GraphSpec) build(recs []Record, o SeriesOptions, p GraphParams) *Graph {
 	return feed(s.newBuilder(o, p), recs)

@@ -26,13 +26,6 @@ const (
 	SampleTimestamps RTTSampling = "timestamps"
 )
 
-// rttSamplingNames say where each sampling's samples come from.
-var rttSamplingNames = map[RTTSampling]string{
-	SampleAck:        "ack_rtt",
-	SampleKarn:       "Karn's rule, as tcptrace",
-	SampleTimestamps: "TCP timestamps",
-}
-
 // rttSample is one measurement: the segment measured and the ACK that
 // measured it.
 type rttSample struct {

@@ -87,5 +87,35 @@ func ConnGraphFile(base string, q analyze.GraphRequest, l *analyze.Loaded) strin
 	if l.UDP {
 		which = fmt.Sprintf("udp%d", l.Conn.Stream) // udp.stream, not tcp.stream
 	}
-	return fmt.Sprintf("%s-%s-%s.png", base, q.Spec.Stem(q.Params), which)
+	return fmt.Sprintf("%s-%s-%s.png", base, graphStem(q), which)
+}
+
+// graphStem is the name of graph q in derived file names: its kind, and
+// for RTT graphs the sampling when it is not the default one
+// ("rtt-timestamps").
+func graphStem(q analyze.GraphRequest) string {
+	if sm := q.Params.Sampling; q.Spec.Kind == analyze.GraphRTT && sm != "" && sm != analyze.SampleAck {
+		return string(q.Spec.Kind) + "-" + string(sm)
+	}
+	return string(q.Spec.Kind)
+}
+
+// rttSamplingNames say where each sampling's samples come from.
+var rttSamplingNames = map[analyze.RTTSampling]string{
+	analyze.SampleAck:        "ack_rtt",
+	analyze.SampleKarn:       "Karn's rule, as tcptrace",
+	analyze.SampleTimestamps: "TCP timestamps",
+}
+
+// Caption is the title of graph q with the parameters that change what
+// it shows (a report's figure captions).
+func Caption(q analyze.GraphRequest) string {
+	if q.Spec.Kind == analyze.GraphRTT {
+		sm := q.Params.Sampling
+		if sm == "" {
+			sm = analyze.SampleAck
+		}
+		return fmt.Sprintf("%s (%s)", q.Spec.Title, rttSamplingNames[sm])
+	}
+	return q.Spec.Title
 }

@@ -176,7 +176,7 @@ func (b *ReportBuilder) Graphs(l *analyze.Loaded, put Put) (*Report, []string, e
 				return // (a UDP flow has no RTT, flight or window)
 			}
 			unpacked[k].Do(g.Unpack)
-			stem := rg.Spec.Stem(rg.Params)
+			stem := graphStem(rg)
 			switch part {
 			case "png":
 				errs[j] = put(stem+".png", func(w io.Writer) error { return WriteGraph(w, g, PNG, po) })
@@ -188,7 +188,7 @@ func (b *ReportBuilder) Graphs(l *analyze.Loaded, put Put) (*Report, []string, e
 				if i == 0 {
 					image = stem + ".png" // written by the png part
 				}
-				rgr := newReportGraph(g, rg.Spec.Caption(rg.Params), image, po.Width, po.Height)
+				rgr := newReportGraph(g, Caption(rg), image, po.Width, po.Height)
 				graphs[k] = &rgr
 			}
 		})

@@ -53,7 +53,7 @@ func reportOf(recs []analyze.Record, o analyze.SeriesOptions) ([]ReportGraph, []
 	for _, rg := range ReportGraphs() {
 		g := rg.Spec.Draw(recs, o, rg.Params)
 		if g.Points() > 0 {
-			gs = append(gs, newReportGraph(g, rg.Spec.Caption(rg.Params), "", 0, 0))
+			gs = append(gs, newReportGraph(g, Caption(rg), "", 0, 0))
 			graphs = append(graphs, g)
 		}
 	}

@@ -163,7 +163,7 @@ func TestReportInBrowser(t *testing.T) {
 	// (the main one shown), each with its canvas drawn.
 	var captions []string
 	for _, rg := range charts.ReportGraphs() {
-		captions = append(captions, rg.Spec.Caption(rg.Params))
+		captions = append(captions, charts.Caption(rg))
 	}
 	ps := plots()
 	for conn := range 2 {
