@@ -17,6 +17,10 @@ type JoinRow struct {
 
 func (r *JoinRow) dir() *join.DirHop { return &r.Conn.Dir[r.Dir] }
 
+// HopName is hop h as the join's table, its warnings and errors name it:
+// "up>down", the captures as named.
+func HopName(h *join.Hop) string { return h.Up.Name + ">" + h.Down.Name }
+
 type joinCol = Column[JoinRow]
 
 // joinCount is a count of packets matched one by one, null on a split
@@ -44,7 +48,7 @@ func joinClock(name, unit, doc string, prec int, f func(*join.Clock) float64) jo
 
 // JoinColumns are the columns of `tcpviz join`, in order.
 var JoinColumns = Schema[JoinRow]{
-	{"hop", String, "", "the two captures the row is between, in path order: FIRST>SECOND (the first is nearer the client of the busiest connection)", func(r *JoinRow) Value { return StrV(r.Hop.Name()) }},
+	{"hop", String, "", "the two captures the row is between, in path order: FIRST>SECOND (the first is nearer the client of the busiest connection)", func(r *JoinRow) Value { return StrV(HopName(r.Hop)) }},
 	{"stream", Int, "", "the connection's tcp.stream in the hop's first capture", func(r *JoinRow) Value { return IntV(int64(r.Conn.Up.Stream)) }},
 	{"stream_downstream", Int, "", "its tcp.stream in the hop's second capture", func(r *JoinRow) Value { return IntV(int64(r.Conn.Down.Stream)) }},
 	{"direction", String, "", "c2s or s2c, as in the hop's first capture", func(r *JoinRow) Value { return StrV(r.Dir.String()) }},
@@ -114,9 +118,9 @@ func JoinWarnings(res *join.Result) []string {
 		}
 		switch {
 		case split == len(h.Conns):
-			out = append(out, EscapeName(h.Name())+": a proxy splits every connection between the captures: no packet is in both to line the clocks up by (their times are compared as they are)")
+			out = append(out, EscapeName(HopName(h))+": a proxy splits every connection between the captures: no packet is in both to line the clocks up by (their times are compared as they are)")
 		case !h.ClockOK:
-			out = append(out, EscapeName(h.Name())+": no packet seen at both captures in both directions: the clocks are not lined up (delays are the raw differences)")
+			out = append(out, EscapeName(HopName(h))+": no packet seen at both captures in both directions: the clocks are not lined up (delays are the raw differences)")
 		}
 	}
 	return out

@@ -42,10 +42,10 @@ func AddJoined(rep *Report, res *join.Result, ch *join.ConnHop, d reassembly.Dir
 		}
 		dh := &cur.Dir[d]
 		if cur.Split {
-			rc.Facts = append(rc.Facts, Fact{Label: h.Name(), Value: fmt.Sprintf("split by a proxy: it held up to %s", words.Plural(dh.ProxyBufferMax, "byte"))})
+			rc.Facts = append(rc.Facts, Fact{Label: HopName(h), Value: fmt.Sprintf("split by a proxy: it held up to %s", words.Plural(dh.ProxyBufferMax, "byte"))})
 			continue
 		}
-		rc.Facts = append(rc.Facts, Fact{Label: h.Name(), Value: fmt.Sprintf("%s lost, %s reordered between; one-way delay median %.1f ms (min %.1f, p95 %.1f); queueing p95 %.1f ms; clock offset %.3f ± %.3f ms",
+		rc.Facts = append(rc.Facts, Fact{Label: HopName(h), Value: fmt.Sprintf("%s lost, %s reordered between; one-way delay median %.1f ms (min %.1f, p95 %.1f); queueing p95 %.1f ms; clock offset %.3f ± %.3f ms",
 			words.Plural(dh.LostData, "data segment"), words.Plural(dh.Reordered, "packet"), float64(dh.OWD.Median)/1e6, float64(dh.OWD.Min)/1e6, float64(dh.OWD.P95)/1e6, float64(dh.Queue.P95)/1e6, h.Clock.Offset/1e6, h.Clock.Err/1e6)})
 	}
 	rc.Table = t

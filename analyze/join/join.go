@@ -31,9 +31,6 @@ type Hop struct {
 	Conns   []*ConnHop
 }
 
-// Name is the hop as the table names it: "up>down".
-func (h *Hop) Name() string { return h.Up.Name + ">" + h.Down.Name }
-
 // ConnHop is one connection seen at both ends of a hop.
 type ConnHop struct {
 	Up, Down *Conn

@@ -57,13 +57,13 @@ func (f *filterFlags) selectJoined(res *join.Result) error {
 	if f.Expr == nil || res.Select(f.Expr) {
 		return nil
 	}
-	return fmt.Errorf("--filter %q selects no connection seen in both %s", f.Raw, charts.EscapeName(res.Hops[0].Name()))
+	return fmt.Errorf("--filter %q selects no connection seen in both %s", f.Raw, charts.EscapeName(charts.HopName(res.Hops[0])))
 }
 
 // noPick is the error of a joined connection not found: -s stream (or,
 // -1, the busiest) in the first hop, among those the filter kept.
 func (f *filterFlags) noPick(stream int, res *join.Result) error {
-	hop := charts.EscapeName(res.Hops[0].Name())
+	hop := charts.EscapeName(charts.HopName(res.Hops[0]))
 	switch {
 	case f.Expr != nil && stream >= 0:
 		return fmt.Errorf("-s %d: no such connection among those --filter %q matches in both %s", stream, f.Raw, hop)

@@ -250,7 +250,7 @@ func (e *env) reportJoined(in input, rep *charts.Report, cf connFlags, po charts
 	}
 	ch, d, ok := res.Pick(cf.Stream, cf.Dir)
 	if !ok {
-		return fmt.Errorf("-s %d: not in both %s", cf.Stream, res.Hops[0].Name())
+		return fmt.Errorf("-s %d: not in both %s", cf.Stream, charts.HopName(res.Hops[0]))
 	}
 	return charts.AddJoined(rep, res, ch, d, po, put)
 }
