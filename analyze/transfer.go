@@ -1,10 +1,6 @@
 package analyze
 
-import (
-	"slices"
-
-	"tcpviz/reassembly"
-)
+import "tcpviz/reassembly"
 
 // SlowStart describes where a sender left slow start.
 type SlowStart struct {
@@ -176,10 +172,6 @@ type Transfer struct {
 	SlowStart   SlowStart
 }
 
-// deliveredAt are the default instants at which Transfer reports
-// delivered bytes.
-var deliveredAt = []int64{1e9, 5e9, 10e9}
-
 // OneMB is the amount behind Transfer.TimeToMB.
 const OneMB = 1 << 20
 
@@ -198,21 +190,8 @@ const (
 // TransferOptions choose what Transfer reports.
 type TransferOptions struct {
 	Align   Align   // "" is AlignSYN
-	At      []int64 // ns after time 0; nil: the defaults (Defaults)
-	ToBytes []int64 // nil: one MiB
-}
-
-// Defaults are o with what it leaves unset given the defaults: bytes
-// delivered at 1, 5 and 10 s, the time to the first MiB (copies: the
-// defaults cannot be changed).
-func (o TransferOptions) Defaults() TransferOptions {
-	if o.At == nil {
-		o.At = slices.Clone(deliveredAt)
-	}
-	if o.ToBytes == nil {
-		o.ToBytes = []int64{OneMB}
-	}
-	return o
+	At      []int64 // instants of Transfer.Delivered, ns after time 0
+	ToBytes []int64 // amounts of Transfer.TimeTo
 }
 
 func (a Align) origin(l *Loaded, ta *transferAcc) int64 {
@@ -361,12 +340,11 @@ func (l *Loaded) transferAcc() *transferAcc {
 }
 
 // Summarize computes the Transfer of the loaded connection's direction as
-// o asks (TransferOptions{}: the defaults): delivered bytes from its
+// o asks (TransferOptions{}: no instants nor amounts): delivered bytes from its
 // records, from its first packet or its first data byte, slow start as
 // the statistics found it (one state machine, fed while the capture was
 // read, for every command).
 func Summarize(l *Loaded, o TransferOptions) Transfer {
-	o = o.Defaults()
 	at, to := o.At, o.ToBytes
 	t := Transfer{SlowStart: l.Stats[l.Dir].SlowStart, Origin: l.Conn.FirstTime,
 		Delivered: make([]int64, len(at)), TimeTo: make([]int64, len(to)), HasTimeTo: make([]bool, len(to))}

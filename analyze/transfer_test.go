@@ -80,7 +80,7 @@ func TestSlowStartRounds(t *testing.T) {
 func TestSummarizeDelivered(t *testing.T) {
 	recs := flights(400e6, []int{10, 20, 40, 80, 80, 80, 80, 80, 80, 80, 80, 80, 80, 80, 80, 80}, -1)
 	conn := &reassembly.Conn{FirstTime: recs[0].Time}
-	tr := Summarize(&Loaded{Conn: conn, Dir: reassembly.C2S, Records: recs}, TransferOptions{})
+	tr := Summarize(&Loaded{Conn: conn, Dir: reassembly.C2S, Records: recs}, TransferOptions{At: []int64{1e9, 5e9, 10e9}})
 	// Acks arrive at (round+2)*400ms - 1µs: by 1 s, rounds 0 (at 0.8 s)
 	// done: 10 segments.
 	if tr.Delivered[0] != 10000 {

@@ -230,12 +230,26 @@ type compareCol = Column[analyze.CompareRow]
 // instants and amounts (--at 1s,5s,10s --to-bytes 1MiB).
 var CompareColumns = compareColumns(analyze.TransferOptions{})
 
+// CompareTransfer is o with what it leaves unset given the instants and
+// amounts compare's table takes by default: bytes delivered at 1, 5 and
+// 10 s, the time to the first MiB (copies: the defaults cannot be
+// changed).
+func CompareTransfer(o analyze.TransferOptions) analyze.TransferOptions {
+	if o.At == nil {
+		o.At = []int64{1e9, 5e9, 10e9}
+	}
+	if o.ToBytes == nil {
+		o.ToBytes = []int64{analyze.OneMB}
+	}
+	return o
+}
+
 // compareColumns are the columns of compare's table: bytes delivered at
 // each instant of o.At (ns after time 0) and the time to deliver each
-// amount of o.ToBytes, the defaults for those unset, as
-// analyze.Summarize takes them.
+// amount of o.ToBytes, the defaults for those unset (CompareTransfer),
+// as analyze.Summarize takes them.
 func compareColumns(o analyze.TransferOptions) Schema[analyze.CompareRow] {
-	o = o.Defaults()
+	o = CompareTransfer(o)
 	at, toBytes := o.At, o.ToBytes
 	s := Schema[analyze.CompareRow]{
 		{"input", String, "", "the input as named (CAPTURE or CAPTURE#STREAM)", func(r *analyze.CompareRow) Value { return StrV(r.Input) }},
@@ -330,10 +344,10 @@ func sizeName(n int64) string {
 }
 
 // TransferDefaults are the instants and amounts compare's table takes
-// when none are asked for (analyze.TransferOptions.Defaults), as the
-// column names write them: "1s,5s,10s" and "1MiB".
+// when none are asked for (CompareTransfer), as the column names write
+// them: "1s,5s,10s" and "1MiB".
 func TransferDefaults() (at, toBytes string) {
-	o := analyze.TransferOptions{}.Defaults()
+	o := CompareTransfer(analyze.TransferOptions{})
 	var ats, tos []string
 	for _, ns := range o.At {
 		ats = append(ats, durationName(ns))

@@ -111,7 +111,7 @@ func compareCommand(e *env) *cli.Command {
 			if len(cmp) == 0 {
 				return errReported
 			}
-			to := analyze.TransferOptions{Align: al, At: at.vs, ToBytes: toBytes.vs}
+			to := charts.CompareTransfer(analyze.TransferOptions{Align: al, At: at.vs, ToBytes: toBytes.vs})
 			g, rows := analyze.Compare(kind, cmp, co, to)
 			if owd {
 				if g, err = e.compareOWD(cins, loads, co); err != nil {
