@@ -48,9 +48,17 @@ type lossEpisodes struct {
 	// the most in flight since it ended (awaitSeen: some data was sent).
 	awaitFlight, awaitMax int64
 	awaitSeen             bool
-	fast, rto             int64 // episodes by kind
-	probes                int64 // tail-loss probes
-	betas                 []float64
+	// awaitIdle: the first send after the episode ended came after an
+	// RTO without sending, nothing outstanding: Linux restarted its
+	// window (tcp_cwnd_restart: halved once per RTO idle, at least the
+	// initial window), so the flight after it measures the restart, not
+	// ssthresh (see settle). lastSend: the last data segment's time
+	// (lsndtime; 0 unknown).
+	awaitIdle bool
+	lastSend  int64
+	fast, rto int64 // episodes by kind
+	probes    int64 // tail-loss probes
+	betas     []float64
 	// reductions: each measured episode's window before and after, bytes
 	// (see reductionVotes).
 	reductions [][2]int64
@@ -200,6 +208,7 @@ type episodeEvent struct {
 	fast     bool  // ... by fast retransmit (else a timeout)
 	settled  bool  // the last episode's ssthresh is known here
 	ssthresh int64 // ... it
+	idle     bool  // ... measured after an idle restart: not it (see settle)
 	undone   bool  // the last episode was proven spurious here (see ack)
 	// partial: a partial ACK at which Linux undid the fast retransmit's
 	// reduction without SACK (see partialUndo): with start, recovery
@@ -224,10 +233,10 @@ type epAck struct {
 	time, rtt int64
 }
 
-// data feeds a data segment of the direction: seq to end, the bytes in
-// flight Wireshark gave it (-1 unknown), its analysis flags, its
-// timestamp (tsval, if hasTS).
-func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, hasTS bool) (ev episodeEvent) {
+// data feeds a data segment of the direction sent at t (0 unknown): seq
+// to end, the bytes in flight Wireshark gave it (-1 unknown), its
+// analysis flags, its timestamp (tsval, if hasTS).
+func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, hasTS bool, t int64) (ev episodeEvent) {
 	e.maxSeg = max(e.maxSeg, end-seq)
 	e.sent++
 	e.sent++
@@ -280,7 +289,13 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		e.rtxEnd = max(e.rtxEnd, end)
 	}
 	if e.await && (!e.inEpisode || e.reentered) && flight > 0 {
+		if !e.awaitSeen && !e.reentered && e.started && e.haveAck && e.cumAck >= e.high && t > 0 && e.lastSend > 0 && t-e.lastSend > rtoOf(e.rtt) {
+			e.awaitIdle = true
+		}
 		e.awaitMax, e.awaitSeen = max(e.awaitMax, flight), true
+	}
+	if t > 0 {
+		e.lastSend = t
 	}
 	if !e.started || end > e.high {
 		e.high, e.started = end, true
@@ -311,7 +326,7 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 		ev.undone = e.undo(a)
 	}
 	if s := e.settle(a.time); s.settled {
-		ev.settled, ev.ssthresh = true, s.ssthresh
+		ev.settled, ev.ssthresh, ev.idle = true, s.ssthresh, s.idle
 	}
 	newAck, acked := !e.haveAck || ack > e.cumAck, int64(0)
 	if seg := max(e.maxSeg, 1); newAck && e.haveAck {
@@ -511,8 +526,10 @@ func (e *lossEpisodes) undo(a epAck) bool {
 // once), at least two segments; without SACK the largest flight of the
 // round trip after it ended (the cumulative ACK that ends NewReno's
 // recovery frees the whole window at once, and the sender fills it
-// over more than one burst). finish settles what is pending whatever
-// the time (now < 0).
+// over more than one burst). Where the sender came back after an idle
+// RTO (awaitIdle) the flight measured Linux's restarted window: no
+// measurement (idle), no β. finish settles what is pending whatever the
+// time (now < 0).
 func (e *lossEpisodes) settle(now int64) (ev episodeEvent) {
 	if !e.await || !e.awaitSeen {
 		return ev
@@ -520,9 +537,9 @@ func (e *lossEpisodes) settle(now int64) (ev episodeEvent) {
 	if !e.sackSeen && now >= 0 && e.rtt > 0 && !e.reentered && now-e.endedAt < e.rtt/2 {
 		return ev
 	}
-	ev.settled, ev.ssthresh = true, max(e.awaitMax, 2*e.maxSeg)
-	e.await, e.reentered, e.awaitSeen, e.awaitMax = false, false, false, 0
-	if e.awaitFlight > 0 && !e.epUndone && len(e.reductions) < maxEpisodeStarts {
+	ev.settled, ev.ssthresh, ev.idle = true, max(e.awaitMax, 2*e.maxSeg), e.awaitIdle
+	e.await, e.reentered, e.awaitSeen, e.awaitMax, e.awaitIdle = false, false, false, 0, false
+	if e.awaitFlight > 0 && !e.epUndone && !ev.idle && len(e.reductions) < maxEpisodeStarts {
 		e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.awaitFlight))
 		e.reductions = append(e.reductions, [2]int64{e.awaitFlight, ev.ssthresh})
 		e.settledThis = e.undoable
@@ -536,7 +553,7 @@ func (e *lossEpisodes) finish() episodeEvent { return e.settle(-1) }
 // begin starts an episode, as a fast retransmit or a timeout.
 func (e *lossEpisodes) begin(fast bool) {
 	e.inEpisode, e.episodeEnd, e.await, e.reentered = true, e.high, false, false
-	e.awaitSeen, e.awaitMax = false, 0
+	e.awaitSeen, e.awaitMax, e.awaitIdle = false, 0, false
 	e.headSet = false
 	e.undoable, e.epUndone, e.settledThis = false, false, false
 	e.epFast, e.rtxSet, e.rtxEnd = fast, false, 0

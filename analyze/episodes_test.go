@@ -20,7 +20,7 @@ func TestPartialUndoDecidedByTracker(t *testing.T) {
 		return e.ack(epAck{ack: ack, signal: dup, tsecr: 100, hasTS: true, time: int64(ms * 1e6)})
 	}
 	for i := range int64(20) { // a window of 20 segments
-		e.data(1+i*1000, 1001+i*1000, (i+1)*1000, 0, 100, true)
+		e.data(1+i*1000, 1001+i*1000, (i+1)*1000, 0, 100, true, 0)
 	}
 	ack(100, 1001, false)
 	for i := range 5 { // five duplicate ACKs: the second segment lost
@@ -29,7 +29,7 @@ func TestPartialUndoDecidedByTracker(t *testing.T) {
 	if e.renoDup != 5 {
 		t.Fatalf("Linux's count of duplicate ACKs %d, want 5", e.renoDup)
 	}
-	if ev := e.data(1001, 2001, 19000, Retransmission, 200, true); !ev.start || !ev.fast {
+	if ev := e.data(1001, 2001, 19000, Retransmission, 200, true, 0); !ev.start || !ev.fast {
 		t.Fatalf("the fast retransmit: %+v", ev)
 	}
 	var reentered, undone int
@@ -47,7 +47,7 @@ func TestPartialUndoDecidedByTracker(t *testing.T) {
 			t.Errorf("the partial ACK of %d: %+v, want a partial undo", k*1000+1, ev)
 		}
 		if k < 15 {
-			e.data(k*1000+1, k*1000+1001, 0, Retransmission, uint32(100*k+100), true)
+			e.data(k*1000+1, k*1000+1001, 0, Retransmission, uint32(100*k+100), true, 0)
 		}
 	}
 	if reentered != 13 || undone != 1 {
@@ -86,5 +86,42 @@ func TestTrackerSkipsLateOriginals(t *testing.T) {
 	}
 	if st.ReorderedHoles < 100 {
 		t.Errorf("%d holes closed by late data, want the reordering's", st.ReorderedHoles)
+	}
+}
+
+// TestEpisodeSettledAfterIdleRestart: an episode's ssthresh is the flight
+// of the first burst after it — unless the sender sent nothing for more
+// than an RTO after it, everything acknowledged: Linux restarted its
+// window then (tcp_cwnd_restart: ssthresh halved once per RTO idle, at
+// least the initial window), so that burst measures the restart, not the
+// reduction: no β, no vote, and the ssthresh event says so (idle). Sent
+// within the RTO the burst measures it (ku_cubic_app2m, an application
+// sending 2 Mbit/s in bursts: a recovery from 92 segments measured 32
+// after 0.4 s idle voted Reno's half and the line in recovery took
+// Reno's PRR).
+func TestEpisodeSettledAfterIdleRestart(t *testing.T) {
+	const ms = int64(1e6)
+	run := func(idle int64) (*lossEpisodes, episodeEvent) {
+		var e lossEpisodes
+		for i := range int64(20) { // a window of 20 segments, RTT 100 ms
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 10*ms)
+		}
+		e.ack(epAck{ack: 1000, rtt: 100 * ms, time: 110 * ms})
+		e.ack(epAck{ack: 1000, signal: true, above: true, sack: true, time: 111 * ms})
+		e.data(1000, 2000, 19000, Retransmission, 0, false, 112*ms)
+		e.ack(epAck{ack: 20000, time: 212 * ms}) // recovery ends, nothing outstanding
+		t0 := 112*ms + idle
+		for i := range int64(14) { // the first burst after it: 14 segments
+			e.data(20000+i*1000, 21000+i*1000, (i+1)*1000, 0, 0, false, t0)
+		}
+		return &e, e.ack(epAck{ack: 21000, time: t0 + 100*ms})
+	}
+	e, ev := run(150 * ms)
+	if !ev.settled || ev.idle || ev.ssthresh != 14000 || len(e.reductions) != 1 {
+		t.Errorf("sent 150 ms after the last send (RTO 300 ms): %+v, reductions %v; want 14000 measured, one reduction", ev, e.reductions)
+	}
+	e, ev = run(400 * ms)
+	if !ev.settled || !ev.idle || len(e.reductions) != 0 || len(e.betas) != 0 {
+		t.Errorf("sent 400 ms after the last send: %+v, reductions %v; want idle, no reduction", ev, e.reductions)
 	}
 }

@@ -798,7 +798,7 @@ func (b *cwndBuilder) add(r *Record) {
 		b.wasIn = b.ep.inEpisode
 		var ev episodeEvent
 		if r.Info.Path != PathReordered { // a late original is no resend (as the statistics')
-			ev = b.ep.data(r.Seq, end, r.Info.BytesInFlight, r.Info.Flags, r.TSVal, r.HasTS)
+			ev = b.ep.data(r.Seq, end, r.Info.BytesInFlight, r.Info.Flags, r.TSVal, r.HasTS, r.Time)
 		}
 		if ev.start {
 			b.flush() // the sends before a timeout are a burst of their own
@@ -1219,7 +1219,7 @@ func (b *cwndBuilder) settle(ev episodeEvent) {
 		// Where the receive window held the sender then, or the
 		// application (nothing more to send: a transfer's end), the
 		// flight measured it, not ssthresh: not a measurement.
-		held := b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge || b.heldKind == heldApp
+		held := b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge || b.heldKind == heldApp || ev.idle
 		b.emitSsthresh(float64(ev.ssthresh), held)
 	}
 	b.settledAtAck = b.settledAtAck && !ev.settled
