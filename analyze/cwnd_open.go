@@ -7,13 +7,17 @@ package analyze
 //   - grows in slow start while at least half of it was used
 //     (tcp_is_cwnd_limited: cwnd < 2 × max_packets_out; tcp_slow_start:
 //     by the segments each ACK of new data delivers),
-//     until a loss or HyStart (hystart) ends it;
+//     until a loss or HyStart (hystart) ends it; later below ssthresh
+//     again (tcp_in_slow_start: cwnd < ssthresh), up to ssthresh;
 //   - falls halfway to what was used once an RTO passed without the
 //     sender filling it (tcp_cwnd_application_limited, RFC 7661's spirit);
 //   - restarts from the initial window, halved once per RTO of idleness
 //     but no lower, at the first send after an idle RTO with nothing
 //     outstanding (tcp_cwnd_restart, RFC 2861; net.ipv4's
-//     tcp_slow_start_after_idle, on by default).
+//     tcp_slow_start_after_idle, on by default), also the first send
+//     after a loss episode (Linux left it with cwnd at ssthresh).
+//     Both falls keep ssthresh at least 3/4 of the window before
+//     (tcp_current_ssthresh), so slow start brings it back.
 //
 // The cwnd line is the larger of this window (no more than the receiver's
 // window allowed) and the pipe measured. A loss episode ends it (reset);
@@ -31,6 +35,10 @@ type openWindow struct {
 	// after which the window grows only as measured (after a timeout the
 	// loss state's window, lossState, is drawn until the episode ends).
 	ssOver bool
+	// ss: ssthresh once known (0: none yet, or unknown after a loss
+	// episode: the window then grows only as measured): HyStart's
+	// window, the episode's (reset), raised by the falls.
+	ss int64
 	// HyStart (CUBIC's, Linux's default): the least RTT, the round
 	// (until the cumulative ACK passes roundEnd, from roundStart), the
 	// last ACK of its train, the least RTT of its first samples.
@@ -86,7 +94,7 @@ func (o *openWindow) hystart(t, una, high, rtt, seg int64) {
 	if t-o.trainAck <= hystartAckDelta {
 		o.trainAck = t
 		if t-o.roundStart > (o.delayMin+o.ackDelay())/2 {
-			o.ssOver = true
+			o.ssOver, o.ss = true, o.w
 			return
 		}
 	}
@@ -98,7 +106,7 @@ func (o *openWindow) hystart(t, una, high, rtt, seg int64) {
 		return
 	}
 	if o.roundRTT > o.delayMin+min(max(o.delayMin/8, 4e6), 16e6) {
-		o.ssOver = true
+		o.ssOver, o.ss = true, o.w
 	}
 }
 
@@ -106,9 +114,18 @@ func (o *openWindow) hystart(t, una, high, rtt, seg int64) {
 // segments.
 const initialWindow = 10
 
-// reset forgets the window: a loss episode sets it.
-func (o *openWindow) reset() {
-	*o = openWindow{lastSend: o.lastSend, sent: o.sent, ssOver: true}
+// reset forgets the window: a loss episode sets it, and ssthresh to ss
+// (0 unknown).
+func (o *openWindow) reset(ss int64) {
+	*o = openWindow{lastSend: o.lastSend, sent: o.sent, ssOver: true, ss: ss}
+}
+
+// keepSsthresh raises ssthresh to 3/4 of the window before a fall
+// (tcp_current_ssthresh), where it is known.
+func (o *openWindow) keepSsthresh() {
+	if o.ss > 0 {
+		o.ss = max(o.ss, o.w*3/4)
+	}
 }
 
 // rto is Linux's retransmission timeout for a smoothed RTT of rtt
@@ -125,7 +142,11 @@ func rtoOf(rtt int64) int64 {
 // outstanding (snd_nxt − snd_una), of seg bytes at most. It restarts the
 // window after an idle RTO.
 func (o *openWindow) send(t, out, seg, rto int64) {
+	if o.sent && out == 0 && o.w == 0 && o.ss > 0 && t-o.lastSend > rto {
+		o.w = o.ss // after a loss episode: ssthresh, where it ended
+	}
 	if o.sent && out == 0 && o.w > 0 && t-o.lastSend > rto {
+		o.keepSsthresh()
 		restart := min(initialWindow*seg, o.w)
 		c := o.w
 		for d := t - o.lastSend - rto; d > 0 && c > restart; d -= rto {
@@ -144,6 +165,11 @@ func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64) in
 	if o.w == 0 {
 		o.w, o.stamp, o.used = max(pipe, measured), t, 0
 		o.maxOut, o.usageSeq = out, high
+		if o.ss > o.w {
+			// The flight after the episode is the window it settled at
+			// (see lossEpisodes.settle), as it is drawn.
+			o.ss = o.w
+		}
 		return o.w
 	}
 	if una >= o.usageSeq || out > o.maxOut {
@@ -157,6 +183,7 @@ func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64) in
 	o.used = max(o.used, out)
 	if t-o.stamp >= rto {
 		if used := max(o.used, initialWindow*seg); used < o.w {
+			o.keepSsthresh()
 			o.w = (o.w + used) / 2
 		}
 		o.used, o.stamp = 0, t
@@ -174,7 +201,7 @@ func (o *openWindow) ackDelay() int64 {
 	return min(hystartMaxAckDelay, int64(4*gsoMaxSize*float64(o.srtt)/float64(2*max(o.w, o.maxOut))))
 }
 
-func (o *openWindow) slowStart() bool { return !o.ssOver }
+func (o *openWindow) slowStart() bool { return !o.ssOver || o.w < o.ss }
 
 // ack takes what an ACK newly delivered (acknowledged or SACKed), bytes,
 // and gives the window after it: slow start grows it while at least half
@@ -182,6 +209,9 @@ func (o *openWindow) slowStart() bool { return !o.ssOver }
 func (o *openWindow) ack(delivered int64) int64 {
 	if o.w > 0 && delivered > 0 && o.slowStart() && o.w < 2*o.maxOut {
 		o.w += delivered
+		if o.ssOver {
+			o.w = min(o.w, o.ss) // tcp_slow_start: up to ssthresh
+		}
 	}
 	return o.w
 }

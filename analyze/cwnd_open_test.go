@@ -114,3 +114,38 @@ func TestOpenWindowHyStart(t *testing.T) {
 		t.Error("HyStart under 16 segments")
 	}
 }
+
+// TestOpenWindowSlowStartBelowSsthresh: Linux is in slow start whenever
+// cwnd is below ssthresh (tcp_in_slow_start), not only at the start: after
+// a loss episode (cwnd at its ssthresh) and an idle RTO the window
+// restarts halved (tcp_cwnd_restart, ssthresh kept: tcp_current_ssthresh)
+// and slow start brings it back, by what each ACK delivers while half of
+// it is used, up to ssthresh and no further (tcp_slow_start). Under no
+// known ssthresh (0) it grows only as measured.
+func TestOpenWindowSlowStartBelowSsthresh(t *testing.T) {
+	const seg, rtt = 1000, 100e6
+	rto := rtoOf(rtt)
+	for _, tc := range []struct {
+		ss, want int64
+	}{{64 * seg, 64 * seg}, {0, 32 * seg}} {
+		o := openWindow{lastSend: 1, sent: true}
+		o.reset(tc.ss)
+		// The first send after the episode, after 1.3 RTOs idle: from
+		// ssthresh, halved once (or, unknown, the flight measured).
+		o.send(1+rto*13/10, 0, seg, rto)
+		o.burst(2+rto*13/10, 32*seg, 32*seg, 32*seg, 32*seg, 0, seg, rto)
+		if o.w != 32*seg {
+			t.Fatalf("ssthresh %d: after the idle restart %d, want 32 segments", tc.ss, o.w)
+		}
+		for i := range int64(40) { // a segment acknowledged, one sent, 32 out
+			o.ack(seg)
+			o.burst(3+rto*13/10+i, 32*seg, 32*seg, 32*seg, (33+i)*seg, (1+i)*seg, seg, rto)
+		}
+		if o.w != tc.want {
+			t.Errorf("ssthresh %d: after 40 segments acknowledged %d, want %d", tc.ss, o.w, tc.want)
+		}
+		if tc.ss > 0 && o.ss != tc.ss {
+			t.Errorf("ssthresh %d after the restart, want %d kept (max(ssthresh, 3/4 cwnd))", o.ss, tc.ss)
+		}
+	}
+}

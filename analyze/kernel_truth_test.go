@@ -269,7 +269,7 @@ var kernelFloor = map[string]struct {
 	"kn_vsat_cubic_rto": {0.99, 0.99, 0, 0, 0}, // PRR's window held through the NewReno stalls, and at ACKs no send followed
 	"kn_bloat_reno":     {0.995, 0.99, 0, 0, 0},
 	"kn_rwnd_limited":   {0.99, 0, 0, 0, 0},
-	"kn_pep_cubic_loss": {0.93, 0, 0, 0, 0},    // a leg the sender seldom fills: Linux's window where it did not (openWindow: slow start's growth, idle restarts), was 87%
+	"kn_pep_cubic_loss": {0.98, 0, 0, 0, 0},    // a leg the sender seldom fills: Linux's window where it did not (openWindow: slow start's growth, idle restarts, slow start again below ssthresh after them), was 87%, then 93.9%
 	"kn_small_reno":     {0.98, 0.99, 0, 0, 0}, // bundled: DELAY=50ms RATE=2 LOSS=0.01 QUEUE=20000 DUR=6 CC=reno
 	"kn_small_cubic":    {0.98, 0.99, 0, 0, 0}, // bundled: DELAY=40ms, else the same, CC=cubic
 	"kn_bbr_loss":       {0.81, 0, 0, 0, 0},    // BBR: its cwnd is its model's cap; no ssthresh drawn (BBR has none)
@@ -317,7 +317,7 @@ var kernelFloor = map[string]struct {
 	// recovery; kt_ after HyStart, held out from PRR's): app-paced
 	// senders (iperf3 -b), a proxy's near leg (its sender seldom fills
 	// the window: 72%, the bar's miss).
-	"ku_cubic_app2m":     {0.90, 0.87, 0, 0, 0}, // a recovery's ssthresh measured after an idle restart is none (lossEpisodes.awaitIdle), was 87.9%
+	"ku_cubic_app2m":     {0.99, 0.87, 0, 0, 0}, // a recovery's ssthresh measured after an idle restart is none (lossEpisodes.awaitIdle), was 87.9%; slow start below ssthresh after idle restarts (openWindow), was 90.2%
 	"ku_reno_app_geo":    {0.99, 0.99, 0, 0, 0},
 	"ku_pep_reno":        {0.70, 0, 0, 0, 0},
 	"kt_cubic_nosack_l1": {0.97, 0.92, 0, 0, 0}, // looked at once: the flight after its last recovery, the transfer ending, measured the application's hold, not ssthresh (settle), was 86%

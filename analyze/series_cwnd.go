@@ -212,8 +212,9 @@ type cwndBuilder struct {
 	shown    int64
 	wasIn    bool // in an episode before the last data segment
 	// open: the window outside recovery where the sender did not fill
-	// it (openWindow).
-	open openWindow
+	// it (openWindow), under Reno's ssthresh after each loss episode,
+	// CUBIC's, and neither's (unknown: see openReset).
+	open [3]openWindow
 	// before: the line's last step before the time window drawn
 	// (hasBefore), drawn with its first step inside (drawLine).
 	before    Point
@@ -485,17 +486,23 @@ func (b *cwndBuilder) flush() {
 		v = max(v, min(b.line, b.rwnd))
 	}
 
+	var opened [3]int64 // the open window's, under each vote
 	if !b.ep.inEpisode {
 		v = b.roundMax(b.burstTime, v)
+		opened = [3]int64{v, v, v}
 		if !b.prr[0].on && !b.prr[1].on && !b.loss[0].on && !b.loss[1].on {
-			w := b.open.burst(b.burstTime, b.pp.pipe(), v, b.pp.high-b.pp.una, b.pp.high, b.pp.una, b.pp.maxSeg, b.rto())
-			v = max(v, b.rwndAllowed(w))
+			for i := range b.open {
+				w := b.open[i].burst(b.burstTime, b.pp.pipe(), v, b.pp.high-b.pp.una, b.pp.high, b.pp.una, b.pp.maxSeg, b.rto())
+				opened[i] = max(v, b.rwndAllowed(w))
+			}
+			v = opened[neitherVote]
 		}
 	} else {
 		b.recent = b.recent[:0]
+		opened = [3]int64{v, v, v}
 	}
 	// PRR's window, which the sender did not fill.
-	vals := [3]int64{v, v, v}
+	vals := opened
 	for i, p := range b.prr {
 		if p.on && p.cwnd > v {
 			vals[i] = p.cwnd
@@ -738,6 +745,24 @@ func (b *cwndBuilder) rtt() int64 {
 	return b.pp.minRTT
 }
 
+// openReset starts the open window again at a loss episode's start, with
+// the ssthresh it set under Reno's and CUBIC's reduction (PRR's, or the
+// loss state's after a timeout); none under neither's, or for a sender
+// that does not reduce (BBR).
+func (b *cwndBuilder) openReset() {
+	for i := range b.open {
+		ss := int64(0)
+		switch {
+		case i == neitherVote:
+		case b.prr[i].on:
+			ss = b.prr[i].ss
+		case b.loss[i].on:
+			ss = b.loss[i].ss
+		}
+		b.open[i].reset(ss)
+	}
+}
+
 // rwndAllowed is the window w no more than the receiver's last window.
 func (b *cwndBuilder) rwndAllowed(w int64) int64 {
 	if b.rwnd >= 0 {
@@ -750,8 +775,31 @@ func (b *cwndBuilder) rwndAllowed(w int64) int64 {
 // delivered bytes (openWindow.ack), and draws it there when it rose
 // above the line.
 func (b *cwndBuilder) openAck(r *Record, delivered int64) {
-	w := b.rwndAllowed(b.open.ack(delivered))
-	if w <= b.line || len(b.deferred) > 0 || b.line < 0 {
+	var ws [3]int64
+	for i := range b.open {
+		ws[i] = b.rwndAllowed(b.open[i].ack(delivered))
+	}
+	vote, known := b.knownVote()
+	if !known {
+		vote = neitherVote
+	}
+	w := ws[vote]
+	if len(b.deferred) > 0 || b.line < 0 {
+		return
+	}
+	if !known && (ws[0] != w || ws[1] != w) && max(ws[0], ws[1], w) > b.line {
+		// The windows differ by algorithm (the ssthresh of the last
+		// episode): the step waits for the vote.
+		d := deferredStep{p: Point{Frame: r.Frame, Time: r.Time}}
+		for i, wi := range ws {
+			d.vals[i] = max(b.line, wi)
+		}
+		b.shown = b.line
+		b.deferred = append(b.deferred, d)
+		b.line = d.vals[neitherVote]
+		return
+	}
+	if w <= b.line {
 		return
 	}
 	p := Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(w)}}
@@ -830,9 +878,11 @@ func (b *cwndBuilder) add(r *Record) {
 		b.lastDataFrame = r.Frame
 		b.moveState(r)
 		if ev.start {
-			b.open.reset()
+			b.openReset()
 		}
-		b.open.send(r.Time, b.pp.high-b.pp.una, b.ep.maxSeg, b.rto())
+		for i := range b.open {
+			b.open[i].send(r.Time, b.pp.high-b.pp.una, b.ep.maxSeg, b.rto())
+		}
 		b.pp.data(r.Seq, end, r.Time)
 		for i := range b.prr {
 			b.prr[i].out += n
@@ -897,6 +947,7 @@ func (b *cwndBuilder) add(r *Record) {
 		b.pendingBasis.kind = ssReentry
 		b.settledAtAck = true
 		b.prrStart(max(b.line, 0))
+		b.openReset()
 	}
 	delivered, lost := b.pp.delivered, b.pp.lostBytes
 	marks, dupacks, una := b.pp.sackMarks, b.pp.dupacks, b.pp.una
@@ -964,7 +1015,9 @@ func (b *cwndBuilder) add(r *Record) {
 		b.openAck(r, newly)
 	}
 	if !b.ep.inEpisode {
-		b.open.hystart(r.Time, r.Ack, b.pp.high, r.Info.AckRTT, b.pp.maxSeg)
+		for i := range b.open {
+			b.open[i].hystart(r.Time, r.Ack, b.pp.high, r.Info.AckRTT, b.pp.maxSeg)
+		}
 	}
 	b.disorderAfter(dup, b.pp.sackMarks > marks, a.above)
 	b.bbrAck(r.Time, b.pp.delivered-delivered, b.pp.lostBytes-lost, b.ep.inEpisode && !b.bbrInEp, b.bbrInEp && !b.ep.inEpisode)
