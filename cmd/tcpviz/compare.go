@@ -59,14 +59,23 @@ func compareCommand(e *env) *cli.Command {
 			if c.NArg() < 1 {
 				return usagef("compare: name at least one capture (usually two or more)")
 			}
-			if n := len(labels.vs); n > 0 && n != c.NArg() {
-				return usagef("--label: %s for %s (want one per input, in order)", words.Plural(int64(n), "label"), words.Plural(int64(c.NArg()), "input"))
-			}
-			if err := picture.checkHide(compareLabels(c.Args().Slice(), labels.vs)); err != nil {
-				return err
-			}
 			cins, err := parseCompareInputs(c.Args().Slice(), conn.Stream)
 			if err != nil {
+				return err
+			}
+			// A folder is an input per capture in it: the labels name
+			// those, as the legend does.
+			if n := len(labels.vs); n > 0 && n != len(cins) {
+				return usagef("--label: %s for %s (want one per input, in order)", words.Plural(int64(n), "label"), words.Plural(int64(len(cins)), "input"))
+			}
+			series := make([]string, len(cins))
+			for i := range cins {
+				if len(labels.vs) > 0 {
+					cins[i].label = labels.vs[i]
+				}
+				series[i] = cins[i].label
+			}
+			if err := picture.checkHide(series); err != nil {
 				return err
 			}
 			if owd {
@@ -79,9 +88,6 @@ func compareCommand(e *env) *cli.Command {
 			ins := make([]input, len(cins))
 			for i := range cins {
 				ins[i] = cins[i].input
-				if len(labels.vs) > 0 {
-					cins[i].label = labels.vs[i]
-				}
 			}
 			out := output.Output
 			if out == "" {
@@ -144,20 +150,6 @@ func compareCommand(e *env) *cli.Command {
 			return reported(failed)
 		},
 	}, groups...)
-}
-
-// compareLabels are the series names compare will draw: the labels, or
-// the inputs' default names.
-func compareLabels(args, labels []string) []string {
-	if len(labels) > 0 {
-		return labels
-	}
-	out := make([]string, len(args))
-	for i, a := range args {
-		ci, _ := compareArg(a, -1)
-		out[i] = ci.label
-	}
-	return out
 }
 
 // compareInput is one argument of compare: a capture and maybe a stream.

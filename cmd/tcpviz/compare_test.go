@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,5 +114,48 @@ func TestCompareJoinedStream(t *testing.T) {
 	points, err := os.ReadFile(out)
 	if err != nil || !strings.Contains(string(points), "gt_mid_jitter_ackloss.rx.pcap.gz#0,") {
 		t.Fatalf("the first's series is not named with its stream (%v)", err)
+	}
+}
+
+// TestCompareLabelsOfFolder: a folder given to compare is one input per
+// capture in it, and --label and --hide name those inputs: two labels
+// for a folder of two captures label them (it panicked, index out of
+// range, as the labels were counted against the arguments), one is a
+// usage error, and --hide takes a capture's name in the folder (it
+// wanted the folder's).
+func TestCompareLabelsOfFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "runs")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"geo_short.pcap", "geo_pep_short.pcap"} {
+		b, err := os.ReadFile("../../testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "cmp.csv")
+	stdout, stderr, code := tcpviz(t, nil, "compare", "--label", "proxy", "--label", "direct", "-o", out, dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("want a header and 2 rows (%v):\n%s", err, stdout)
+	}
+	label := slices.Index(rows[0], "label")
+	if rows[1][label] != "proxy" || rows[2][label] != "direct" {
+		t.Errorf("labels %q %q, want proxy and direct (the folder's captures in natural order)", rows[1][label], rows[2][label])
+	}
+	_, stderr, code = tcpviz(t, nil, "compare", "--label", "one", "-o", out, dir)
+	if code != 2 || !strings.Contains(stderr, "1 label for 2 inputs") {
+		t.Errorf("one label for a folder of two: exit %d %q; want 2 and a usage error", code, stderr)
+	}
+	_, stderr, code = tcpviz(t, nil, "compare", "--hide", "geo_short.pcap", "-o", out, dir)
+	if code != 0 {
+		t.Errorf("--hide a capture of the folder: exit %d %q", code, stderr)
 	}
 }
