@@ -124,7 +124,10 @@ func runEnv(e *env, args []string) int {
 	e.stdout, e.out = out, out
 	e.made = &madeDirs{}
 	app := newApp(e)
-	if len(args) > 2 && args[1] == "help" { // tcpviz help seq: tcpviz seq --help
+	switch {
+	case len(args) == 2 && args[1] == "help", len(args) > 2 && args[1] == "help" && args[2] == "help":
+		args = []string{args[0], "--help"} // tcpviz help: tcpviz --help
+	case len(args) > 2 && args[1] == "help": // tcpviz help seq: tcpviz seq --help
 		args = append([]string{args[0], args[2], "--help"}, args[3:]...)
 	}
 	err := checkCommand(app, args)

@@ -57,3 +57,16 @@ func TestNaturalOrder(t *testing.T) {
 		t.Errorf("got %q, want %q", names, want)
 	}
 }
+
+// TestHelpAlone: tcpviz help (and help help) is tcpviz --help, as help
+// COMMAND is COMMAND --help; it said "No help topic for 'help'" and
+// exited 1.
+func TestHelpAlone(t *testing.T) {
+	want, _, _ := tcpviz(t, nil, "--help")
+	for _, args := range [][]string{{"help"}, {"help", "help"}} {
+		out, stderr, code := tcpviz(t, nil, args...)
+		if code != 0 || stderr != "" || out != want {
+			t.Errorf("%v: exit %d, stderr %q, stdout %.80q; want tcpviz --help's", args, code, stderr, out)
+		}
+	}
+}
