@@ -159,3 +159,26 @@ func TestCompareLabelsOfFolder(t *testing.T) {
 		t.Errorf("--hide a capture of the folder: exit %d %q", code, stderr)
 	}
 }
+
+// TestCompareRepeatedInstants: an instant of --at or an amount of
+// --to-bytes given twice, in any spelling (1s and 1000ms, 1MiB and
+// 1048576), is one column: the table had two columns of one name (JSON
+// objects with a key twice).
+func TestCompareRepeatedInstants(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cmp.csv")
+	stdout, stderr, code := tcpviz(t, nil, "compare", "--at", "1s,1000ms,5s", "--at", "1s", "--to-bytes", "1MiB,1048576", "--to-bytes", "1MiB",
+		"-o", out, "../../testdata/geo_short.pcap")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	header, _, _ := strings.Cut(stdout, "\n")
+	var got []string
+	for _, c := range strings.Split(header, ",") {
+		if strings.HasPrefix(c, "delivered_") || strings.HasPrefix(c, "time_to_") {
+			got = append(got, c)
+		}
+	}
+	if want := []string{"delivered_1s_bytes", "delivered_5s_bytes", "time_to_1MiB_within_s"}; !slices.Equal(got, want) {
+		t.Errorf("columns %q, want %q", got, want)
+	}
+}

@@ -127,8 +127,10 @@ func (f *listValue) Set(s string) error {
 func (f *listValue) String() string { return strings.Join(f.vs, ",") }
 
 // listOf is a repeatable list of values, each read by parse and shown by
-// format; a value may list several, separated by commas.
-type listOf[T any] struct {
+// format; a value may list several, separated by commas. A value given
+// again (in any spelling: 1s and 1000ms) is kept once, where it came
+// first: each is a column of its own.
+type listOf[T comparable] struct {
 	vs     []T
 	parse  func(string) (T, error)
 	format func(T) string
@@ -153,7 +155,9 @@ func (f *listOf[T]) Set(s string) error {
 		if err != nil {
 			return err
 		}
-		f.vs = append(f.vs, v)
+		if !slices.Contains(f.vs, v) {
+			f.vs = append(f.vs, v)
+		}
 	}
 	return nil
 }
