@@ -43,6 +43,9 @@ func ParseParams(specs []string) (*Params, error) {
 		if err != nil {
 			return nil, err
 		}
+		if slices.Contains(ps.Names, p.Name) {
+			return nil, fmt.Errorf("parameter %q twice", p.Name)
+		}
 		ps.patterns = append(ps.patterns, p)
 		ps.Names = append(ps.Names, p.Name)
 	}

@@ -100,3 +100,14 @@ func TestManifestBOMAndRepeats(t *testing.T) {
 		t.Fatalf("a capture twice: %v", err)
 	}
 }
+
+// TestParamTwice: two --param of one name are refused, as a manifest
+// column naming a parameter again is: the tables had two param_NAME
+// columns, both the last pattern's value.
+func TestParamTwice(t *testing.T) {
+	for _, specs := range [][]string{{`rtt=sweep_(\d+)ms`, `rtt=_r(\d+)`}, {"delay", `delay=(\d+)ms`}} {
+		if _, err := ParseParams(specs); err == nil || !strings.Contains(err.Error(), `parameter "`+strings.SplitN(specs[0], "=", 2)[0]+`" twice`) {
+			t.Errorf("%q: %v, want the parameter named twice refused", specs, err)
+		}
+	}
+}
