@@ -108,7 +108,11 @@ func sweepCommand(e *env) *cli.Command {
 // when set, of those keep keeps when set) and the metric of it.
 func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMetric, align analyze.Align, proto string, keep func(*reassembly.FlowView) bool) fileResult {
 	*run = sweep.Run{File: in.name, Params: pf.Values(in.name)}
-	return e.readOnce(in, func(r *reassembly.Reader) fileResult {
+	passes := 1
+	if m.Transfer() {
+		passes = 2 // compare's numbers read the connection again
+	}
+	return e.readFirst(in, passes, func(src *source, r *reassembly.Reader) fileResult {
 		main, st, warnings, err := sweep.MainFlow(r, proto, keep)
 		res := resultOf(in, warnings, err)
 		if main == nil {
@@ -128,10 +132,11 @@ func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMe
 		if main.Proto != reassembly.ProtoTCP {
 			return res // nothing acknowledges a UDP flow's bytes
 		}
-		// compare's numbers need the connection's records: read it again.
-		l, lres := loadInput(e, in, connFlags{Stream: main.Flow, Dir: -1}, analyze.LoadOptions{})
+		// compare's numbers need the connection's records: read it again
+		// (standard input or a pipe from its spool).
+		l, err := analyze.Load(src.open, analyze.LoadOptions{Stream: main.Flow, Dir: -1})
 		if l == nil {
-			return lres
+			return resultOf(in, nil, err)
 		}
 		run.Value, run.OK = m.OfTransfer(analyze.Summarize(l, analyze.TransferOptions{Align: align, At: m.At, ToBytes: m.To}))
 		return res

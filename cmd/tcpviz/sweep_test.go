@@ -356,3 +356,22 @@ func TestSweepCompareMetric(t *testing.T) {
 		t.Errorf("a bad amount: exit %d, %q", code, stderr)
 	}
 }
+
+// TestSweepCompareMetricStdin: a metric of compare's reads the main
+// connection again; from standard input (read exactly once) that second
+// read said "standard input: empty file: not a capture file" and the
+// capture was left out. It is spooled, as a graph's second pass is.
+func TestSweepCompareMetricStdin(t *testing.T) {
+	capture, err := os.ReadFile(filepath.Join(golden.Testdata(), "geo_short.pcap"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := tcpviz(t, capture, "sweep", "--rows", "proto", "--metric", "delivered_1s_bytes", "-f", "csv", "-")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows := sweepCSV(t, out)
+	if len(rows) != 1 || rows[0]["proto"] != "tcp" || rows[0]["delivered_1s_bytes_mean"] != "14517.000000" {
+		t.Errorf("want one row, tcp, 14517 bytes in the first second (compare's):\n%s", out)
+	}
+}

@@ -29,7 +29,14 @@ func resultOf(in input, ws []analyze.Warning, err error) fileResult {
 // readOnce reads in in one pass, handing read its reader; an input that
 // cannot be opened fails, named.
 func (e *env) readOnce(in input, read func(*reassembly.Reader) fileResult) fileResult {
-	src, err := e.newSource(in, 1)
+	return e.readFirst(in, 1, func(_ *source, r *reassembly.Reader) fileResult { return read(r) })
+}
+
+// readFirst prepares in to be read passes times (newSource) and hands
+// read the first pass's reader, and the source for the others; an input
+// that cannot be opened fails, named.
+func (e *env) readFirst(in input, passes int, read func(*source, *reassembly.Reader) fileResult) fileResult {
+	src, err := e.newSource(in, passes)
 	if err != nil {
 		return fileResult{err: err}
 	}
@@ -38,7 +45,7 @@ func (e *env) readOnce(in input, read func(*reassembly.Reader) fileResult) fileR
 	if err != nil {
 		return fileResult{err: prefixErr(in, err)}
 	}
-	return read(r)
+	return read(src, r)
 }
 
 // graphWarnings says a graph's warnings on stderr, each after the command
