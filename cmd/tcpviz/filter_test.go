@@ -139,6 +139,27 @@ func TestCaptureStreamSuffix(t *testing.T) {
 	}
 }
 
+// TestCaptureStreamMissing: CAPTURE#N of a stream the capture does not
+// hold selects nothing in it: exit 1 with one line naming the capture and
+// the stream, as -s N does, the other inputs' rows kept (the tables and
+// io wrote their header alone and exited 0). A stream that is there but
+// that --filter leaves out is --filter's to say.
+func TestCaptureStreamMissing(t *testing.T) {
+	for _, cmd := range []string{"streams", "flows", "summary", "packets", "io"} {
+		out, stderr, code := tcpviz(t, nil, cmd, "-f", "csv", demoCapture+"#7", demoCapture+"#1")
+		if code != 1 || !strings.Contains(stderr, "geo_short.pcap: no stream 7") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%s #7: exit %d, %q; want 1 and one line naming stream 7", cmd, code, stderr)
+		}
+		if !strings.Contains(out, ",1,") {
+			t.Errorf("%s: the other input's rows (stream 1) are missing:\n%.300s", cmd, out)
+		}
+		_, stderr, code = tcpviz(t, nil, cmd, "-f", "csv", "--filter", "port 22", demoCapture+"#1")
+		if code != 1 || strings.Contains(stderr, "no stream") || !strings.Contains(stderr, "--filter") {
+			t.Errorf("%s #1 --filter matching nothing: exit %d, %q; want --filter's line", cmd, code, stderr)
+		}
+	}
+}
+
 // TestFilterJoinLadderSweep: --filter on the commands of several
 // captures. join keeps the rows of the connections it matches (at either
 // end of a hop) and is exit 1 with one line when none is left; ladder

@@ -53,16 +53,21 @@ func ioCommand(e *env) *cli.Command {
 			results := make([]*analyze.IOResult, len(ins))
 			failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
 				stream := -1
+				var seen atomic.Bool // CAPTURE#N's connection is in the capture
 				if in.hasStream { // CAPTURE#N: that connection alone
 					stream = in.stream
 				}
-				o := analyze.IOOptions{Interval: iv.ns, Top: int(tv.v), Keep: charts.IOKeep(filter.Expr, matched, stream)}
+				o := analyze.IOOptions{Interval: iv.ns, Top: int(tv.v), Keep: charts.IOKeep(filter.Expr, matched, stream, &seen)}
 				return e.readOnce(in, func(r *reassembly.Reader) fileResult {
 					out, err := analyze.IO(r, o)
 					if results[i] = out; out == nil {
 						return resultOf(in, nil, err)
 					}
-					return resultOf(in, out.Warnings, err)
+					res := resultOf(in, out.Warnings, err)
+					if err == nil && in.hasStream && !seen.Load() {
+						res.err = fmt.Errorf("%s: no stream %d", in.display(), in.stream)
+					}
+					return res
 				})
 			})
 			files := make([]string, len(ins))

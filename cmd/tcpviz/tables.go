@@ -43,14 +43,20 @@ func summaryCommand(e *env) *cli.Command {
 	}, charts.SummaryTable)
 }
 
-// tableRows reads one input and hands its rows to add (TableKind.Scan).
+// tableRows reads one input and hands its rows to add (TableKind.Scan),
+// CAPTURE#N's alone (inputSpec).
 func tableRows[R any](spec charts.TableKind[R], src *source, add func(*R)) fileResult {
 	r, err := src.open()
 	if err != nil {
 		return fileResult{err: prefixErr(src.in, err)}
 	}
+	spec, seen := inputSpec(spec, src.in)
 	out, err := spec.Scan(r, src.in.name, add)
 	res := resultOf(src.in, out.Warnings, err)
+	if err == nil && seen != nil && !seen.Load() {
+		res.err = fmt.Errorf("%s: no stream %d", src.in.display(), src.in.stream)
+		return res
+	}
 	if w := spec.Empty(out); err == nil && w != "" {
 		res.warnings = append(res.warnings, src.in.display()+": "+w)
 	}
@@ -165,7 +171,7 @@ func writeTable[R any](e *env, w io.Writer, spec charts.TableKind[R], format cha
 		}
 		defer src.close()
 		src.stop = out.Failed
-		out.Rows(i, func(add func(*R)) { res = tableRows(inputSpec(spec, in), src, add) })
+		out.Rows(i, func(add func(*R)) { res = tableRows(spec, src, add) })
 		return res
 	})
 	// A failed write stops the reading: the input being read ends at its
@@ -188,12 +194,30 @@ func writeTable[R any](e *env, w io.Writer, spec charts.TableKind[R], format cha
 	return nil
 }
 
-// inputSpec is spec for input in: CAPTURE#N keeps that stream's rows.
-func inputSpec[R any](spec charts.TableKind[R], in input) charts.TableKind[R] {
-	if in.hasStream {
-		return spec.Only(reassembly.StreamFilter{Set: map[int]bool{in.stream: true}})
+// inputSpec is spec for input in: CAPTURE#N keeps that stream's rows,
+// and seen says whether the capture held it (nil for a whole capture).
+func inputSpec[R any](spec charts.TableKind[R], in input) (_ charts.TableKind[R], seen *atomic.Bool) {
+	if !in.hasStream {
+		return spec, nil
 	}
-	return spec
+	seen = new(atomic.Bool)
+	return spec.Only(seenFilter{reassembly.StreamFilter{Set: map[int]bool{in.stream: true}}, seen}), seen
+}
+
+// seenFilter is f, noting whether it kept anything. Only asks it before
+// the filters already there (--filter, -s): seen says the stream is in
+// the capture, whatever they keep of it.
+type seenFilter struct {
+	f    reassembly.Filter
+	seen *atomic.Bool
+}
+
+func (s seenFilter) Match(v *reassembly.FlowView) bool {
+	if !s.f.Match(v) {
+		return false
+	}
+	s.seen.Store(true)
+	return true
 }
 
 // writePartitions writes each input's rows as Parquet to a partition of
@@ -209,7 +233,7 @@ func writePartitions[R any](e *env, spec charts.TableKind[R], dir string, jf *jo
 			return fileResult{err: err}
 		}
 		defer src.close()
-		return writePartition(inputSpec(spec, in), src, filepath.Join(dir, bases[i]), e.guarded(ins), e.made)
+		return writePartition(spec, src, filepath.Join(dir, bases[i]), e.guarded(ins), e.made)
 	})
 	return reported(failed)
 }
