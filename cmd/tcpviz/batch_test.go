@@ -360,3 +360,38 @@ func TestFilesFromSkips(t *testing.T) {
 		t.Errorf("empty list: exit %d, %q", code, stderr)
 	}
 }
+
+// TestPartitionsOfStreams: CAPTURE#0 and CAPTURE#1 of one capture are
+// two partitions, each with its stream's rows (they were one folder: the
+// second written over the first, its rows lost, exit 0); the same input
+// named twice is a usage error before anything is read, as for the
+// graphs' derived names.
+func TestPartitionsOfStreams(t *testing.T) {
+	dir := t.TempDir()
+	stdout, stderr, code := tcpviz(t, nil, "streams", "--format", "parquet", "--out-dir", dir, demoCapture+"#0", demoCapture+"#1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	parts, _ := filepath.Glob(filepath.Join(dir, "capture=*", "part-0.parquet"))
+	if len(parts) != 2 {
+		t.Fatalf("partitions %v, stdout %q: want one per stream", parts, stdout)
+	}
+	for _, p := range parts {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parquet.OpenFile(bytes.NewReader(raw), int64(len(raw)))
+		if err != nil || f.NumRows() != 1 {
+			t.Errorf("%s: %v rows (%v), want its stream's one", p, f.NumRows(), err)
+		}
+	}
+	other := t.TempDir()
+	_, stderr, code = tcpviz(t, nil, "summary", "--out-dir", other, demoCapture, demoCapture)
+	if code != 2 || !strings.Contains(stderr, "name each capture once") {
+		t.Errorf("one capture twice: exit %d, %q; want a usage error", code, stderr)
+	}
+	if left, _ := os.ReadDir(other); len(left) != 0 {
+		t.Errorf("one capture twice: %d entries written", len(left))
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -223,7 +224,10 @@ func (s seenFilter) Match(v *reassembly.FlowView) bool {
 // writePartitions writes each input's rows as Parquet to a partition of
 // its own in dir (writePartition).
 func writePartitions[R any](e *env, spec charts.TableKind[R], dir string, jf *jobsFlags, ins []input) error {
-	bases := partitionNames(ins)
+	bases, err := partitionNames(ins)
+	if err != nil {
+		return err
+	}
 	if err := makeDir(dir, e.made); err != nil {
 		return err
 	}
@@ -262,19 +266,33 @@ func writePartition[R any](spec charts.TableKind[R], src *source, dir string, al
 }
 
 // partitionNames are the Hive-style partition folders of the inputs
-// (charts.PartitionName), hashing each one's absolute path.
-func partitionNames(ins []input) []string {
+// (charts.PartitionName), hashing each one's absolute path (and
+// CAPTURE#N's stream: a partition of its own, <base>-s<N>). One input
+// named twice is a usage error: its partitions would be one.
+func partitionNames(ins []input) ([]string, error) {
 	out := make([]string, len(ins))
+	seen := map[string]string{}
 	for i, in := range ins {
-		full := in.name
+		full, base, named := in.name, captureBase(in), in.name
 		if in.path != "" {
 			if abs, err := filepath.Abs(in.path); err == nil {
 				full = abs
 			}
 		}
-		out[i] = charts.PartitionName(captureBase(in), full)
+		if in.hasStream {
+			n := strconv.Itoa(in.stream)
+			full, base, named = full+"#"+n, base+"-s"+n, named+"#"+n
+		}
+		out[i] = charts.PartitionName(base, full)
+		if in.err != nil {
+			continue // read nothing, writes nothing
+		}
+		if prev, ok := seen[out[i]]; ok {
+			return nil, usagef("%s and %s would write the same partition: name each capture once", charts.EscapeName(prev), charts.EscapeName(named))
+		}
+		seen[out[i]] = named
 	}
-	return out
+	return out, nil
 }
 
 // prefixErr names the input in an error from reading it.
