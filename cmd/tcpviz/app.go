@@ -393,6 +393,9 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input,
 		if in.joined != nil && c.Command.Name != "report" {
 			return nil, usagef("%s: %s: joined captures (A+B) are for report and compare; join and ladder take the captures as separate arguments", c.Command.Name, in.display())
 		}
+		if err := suffixRefused(c.Command.Name, in); err != nil {
+			return nil, err
+		}
 	}
 	e.runInputs = ins
 	if bf != nil && bf.Shard.n > 1 {

@@ -160,6 +160,35 @@ func TestCaptureStreamMissing(t *testing.T) {
 	}
 }
 
+// TestCaptureSuffixRefused: a suffix a command does not read is a usage
+// error naming it, before anything is read: CAPTURE#udp (the graph
+// commands' and compare's) elsewhere, CAPTURE#N for join, ladder and
+// sweep (their connection is -s's, or each capture's main flow). They
+// were taken for the whole capture: join and ladder drew the busiest
+// connection for CAPTURE#7, the tables counted every flow for
+// CAPTURE#udp and report wrote a folder named CAPTURE#udp-report.
+func TestCaptureSuffixRefused(t *testing.T) {
+	out := t.TempDir()
+	for _, args := range [][]string{
+		{"streams", demoCapture + "#udp"},
+		{"flows", demoCapture + "#udp1"},
+		{"io", demoCapture + "#udp"},
+		{"report", "--out-dir", out, demoCapture + "#udp"},
+		{"sweep", "--rows", "proto", demoCapture + "#udp"},
+		{"sweep", "--rows", "proto", demoCapture + "#1"},
+		{"ladder", "-o", filepath.Join(out, "l.png"), demoCapture + "#7"},
+		{"join", demoCapture + "#1", demoCapture},
+	} {
+		_, stderr, code := tcpviz(t, nil, args...)
+		if code != 2 || !strings.Contains(stderr, "geo_short.pcap#") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want a usage error naming the suffix", args, code, stderr)
+		}
+	}
+	if left, _ := os.ReadDir(out); len(left) != 0 {
+		t.Errorf("%d entries written", len(left))
+	}
+}
+
 // TestFilterJoinLadderSweep: --filter on the commands of several
 // captures. join keeps the rows of the connections it matches (at either
 // end of a hop) and is exit 1 with one line when none is left; ladder
