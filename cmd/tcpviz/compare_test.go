@@ -182,3 +182,26 @@ func TestCompareRepeatedInstants(t *testing.T) {
 		t.Errorf("columns %q, want %q", got, want)
 	}
 }
+
+// TestCompareHideLabelWithComma: --hide takes a label as given, comma
+// and all ("PEP, 85 KB"), as well as a list of labels: it split the
+// label and refused its halves, so such an input could not be hidden.
+func TestCompareHideLabelWithComma(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "points.csv")
+	_, stderr, code := tcpviz(t, nil, "compare", "--label", "no PEP", "--label", "PEP, 85 KB", "--hide", "PEP, 85 KB", "-o", out,
+		"../../testdata/geo_short.pcap", "../../testdata/geo_pep_short.pcap")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	points, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(points), "85 KB") || !strings.Contains(string(points), ",no PEP,") {
+		t.Errorf("want the points of no PEP alone:\n%.300s", points)
+	}
+	if _, stderr, code := tcpviz(t, nil, "compare", "--label", "a", "--label", "b", "--hide", "a,c", "-o", out,
+		"../../testdata/geo_short.pcap", "../../testdata/geo_pep_short.pcap"); code != 2 || !strings.Contains(stderr, `--hide "c"`) {
+		t.Errorf("a list with an unknown label: exit %d, %q", code, stderr)
+	}
+}

@@ -104,13 +104,16 @@ func (f *numberValue) Set(s string) error {
 func (f *numberValue) String() string { return strconv.FormatFloat(f.v, 'g', -1, 64) }
 
 // listValue is a repeatable flag collecting words; with split, a value
-// may also list several, separated by commas.
+// may also list several, separated by commas (raw keeps each value as
+// given).
 type listValue struct {
 	vs    []string
+	raw   []string
 	split bool
 }
 
 func (f *listValue) Set(s string) error {
+	f.raw = append(f.raw, s)
 	parts := []string{s}
 	if f.split {
 		parts = strings.Split(s, ",")
@@ -407,13 +410,23 @@ func (f *pictureFlags) parse(c *cli.Context) error {
 }
 
 // checkHide is the usage error of a --hide name that is not one of the
-// graph's series.
+// graph's series. A value that is one whole, commas and all (compare's
+// label "PEP, 85 KB"), names it; another is a list of names.
 func (f *pictureFlags) checkHide(valid []string) error {
-	for _, h := range f.Hide {
-		if !slices.Contains(valid, h) {
-			return usagef("--hide %q: no such series in this graph (want %s)", h, words.Or(valid))
+	var hide []string
+	for _, raw := range f.hide.raw {
+		if whole := strings.TrimSpace(raw); slices.Contains(valid, whole) {
+			hide = append(hide, whole)
+			continue
+		}
+		for _, h := range strings.Split(raw, ",") {
+			if h = strings.TrimSpace(h); !slices.Contains(valid, h) {
+				return usagef("--hide %q: no such series in this graph (want %s)", h, words.Or(valid))
+			}
+			hide = append(hide, h)
 		}
 	}
+	f.Hide = hide
 	return nil
 }
 
