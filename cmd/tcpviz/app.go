@@ -419,6 +419,20 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input,
 	return ins, nil
 }
 
+// inputsFor is inputsOf, without --files-from and --shard, for a command
+// whose one output is out: an out that names an input, or is no regular
+// file, is refused before anything is read (refuseOutput).
+func (e *env) inputsFor(c *cli.Context, out string, more ...string) ([]input, error) {
+	ins, err := e.inputsOf(c, nil, more...)
+	if err != nil {
+		return nil, err
+	}
+	if err := refuseOutput(out, e.guarded(ins)); err != nil {
+		return nil, err
+	}
+	return ins, nil
+}
+
 // fileResult is what processing one input produced.
 type fileResult struct {
 	lines    []string // printed on stdout, one per line (paths written)

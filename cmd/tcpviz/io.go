@@ -39,7 +39,7 @@ func ioCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			ins, err := e.inputsOf(c, nil)
+			ins, err := e.inputsFor(c, of.Output)
 			if err != nil {
 				return err
 			}

@@ -63,7 +63,7 @@ func joinCommand(e *env) *cli.Command {
 				}
 				format = f
 			}
-			ins, err := e.inputsOf(c, nil)
+			ins, err := e.inputsFor(c, of.Output)
 			if err != nil {
 				return err
 			}
@@ -175,7 +175,11 @@ func ladderCommand(e *env) *cli.Command {
 		ArgsUsage: "CAPTURE [CAPTURE...]",
 		Flags:     []cli.Flag{packets},
 		Action: func(c *cli.Context) error {
-			ins, err := e.inputsOf(c, nil)
+			out := output.Output
+			if out == "" {
+				out = filepath.Join(output.OutDir, "ladder.png")
+			}
+			ins, err := e.inputsFor(c, out)
 			if err != nil {
 				return err
 			}
@@ -223,10 +227,6 @@ func ladderCommand(e *env) *cli.Command {
 			}
 			e.graphWarnings("ladder", g)
 			po := picture.Plot
-			out := output.Output
-			if out == "" {
-				out = filepath.Join(output.OutDir, "ladder.png")
-			}
 			write := func(w io.Writer) error { return charts.WriteGraph(w, g, output.Format, po) }
 			if err := e.writeOutput(out, ins, e.stdout, true, write); err != nil {
 				return err

@@ -237,3 +237,42 @@ func TestOutputSetCommitFails(t *testing.T) {
 		t.Fatalf("commit: %v, want an error naming %s", err, out)
 	}
 }
+
+// TestOutputOverInputRefusedFirst: io, sweep, join and ladder refuse an
+// -o that names an input before reading anything (exit 2, one line), as
+// the graphs, compare and the tables do; they read every input first,
+// then refused (a missing input's error and ladder's warnings said
+// before it).
+func TestOutputOverInputRefusedFirst(t *testing.T) {
+	dir := t.TempDir()
+	capture := filepath.Join(dir, "c.pcap")
+	b, err := os.ReadFile(filepath.Join(golden.Testdata(), "geo_short.pcap"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(capture, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.pcap")
+	pic := filepath.Join(dir, "cap.png") // a capture, whatever its name says
+	if err := os.WriteFile(pic, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"io", "-f", "csv", "-o", capture, capture, missing},
+		{"sweep", "--rows", "proto", "-f", "csv", "-o", capture, capture, missing},
+		{"join", "-f", "csv", "-o", capture, capture, missing},
+		{"ladder", "-o", pic, pic},
+	} {
+		_, stderr, code := tcpviz(t, nil, args...)
+		out := args[slices.Index(args, "-o")+1]
+		if code != 2 || stderr != "tcpviz: "+out+": refusing to overwrite an input\n" {
+			t.Errorf("%s: exit %d, %q; want 2 and the refusal alone", args[0], code, stderr)
+		}
+	}
+	for _, in := range []string{capture, pic} {
+		if after, _ := os.ReadFile(in); !bytes.Equal(after, b) {
+			t.Errorf("%s was changed", in)
+		}
+	}
+}

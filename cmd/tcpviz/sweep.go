@@ -69,7 +69,7 @@ func sweepCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			ins, err := e.inputsOf(c, nil, pf.args(c)...)
+			ins, err := e.inputsFor(c, of.Output, pf.args(c)...)
 			if err != nil {
 				return err
 			}
