@@ -99,6 +99,17 @@ func expandInputs(args []string) []input {
 				out = append(out, in)
 				continue
 			}
+			if m := streamSuffix.FindStringSubmatch(a); m != nil {
+				if in, ok := joinedInput(m[1]); ok { // A+B#N: stream N of A
+					if in.stream, err = strconv.Atoi(m[2]); err != nil {
+						out = append(out, failed(a, fmt.Errorf("stream number out of range")))
+						continue
+					}
+					in.hasStream = true
+					out = append(out, in)
+					continue
+				}
+			}
 		}
 		if err != nil {
 			out = append(out, failed(a, err))

@@ -48,3 +48,22 @@ func TestReportJoined(t *testing.T) {
 		t.Errorf("summary A+B: exit %d, %q", code, stderr)
 	}
 }
+
+// TestReportJoinedStream: A+B#N reports on stream N of A, joined with
+// B, as CAPTURE#N and compare's A+B#N name a stream; it said "no such
+// file or directory" of A+B#N, both files there.
+func TestReportJoinedStream(t *testing.T) {
+	dir := filepath.Join(golden.Testdata(), "truth-mid")
+	joined := filepath.Join(dir, "gt_mid_two_links.tx.pcap.gz") + "+" + filepath.Join(dir, "gt_mid_two_links.rx.pcap.gz")
+	stdout, stderr, code := tcpviz(t, nil, "report", "--out-dir", t.TempDir(), joined+"#0")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	page, err := os.ReadFile(strings.TrimSpace(stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "(stream 0, c2s)</h2>") || !strings.Contains(string(page), ">joined captures<") {
+		t.Errorf("the report's main connection is not stream 0, or the joined section is missing")
+	}
+}
