@@ -31,11 +31,16 @@ func CompareTitle(cmp []analyze.CompareInput) string {
 }
 
 // CompareNothing is the error of a compare that has nothing to draw of
-// its inputs in the time window asked for.
-func CompareNothing(cmp []analyze.CompareInput) error {
+// its inputs: in the time window asked for (window), or of the graph at
+// all (one none of them has: lost datagrams of TCP connections, RTTs of
+// UDP flows).
+func CompareNothing(cmp []analyze.CompareInput, graph string, window bool) error {
 	names := make([]string, len(cmp))
 	for i, ci := range cmp {
 		names[i] = EscapeName(ci.Input)
 	}
-	return fmt.Errorf("compare: nothing to draw of %s in the window asked for", strings.Join(names, ", "))
+	if window {
+		return fmt.Errorf("compare: nothing to draw of %s in the window asked for", strings.Join(names, ", "))
+	}
+	return fmt.Errorf("compare --graph %s: nothing to draw of %s (loss is an iperf3 UDP flow's; rtt, window and cwnd a TCP connection's)", graph, strings.Join(names, ", "))
 }

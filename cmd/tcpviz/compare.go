@@ -124,10 +124,11 @@ func compareCommand(e *env) *cli.Command {
 					return err
 				}
 			}
-			if g.Points() == 0 && (co.Time.Set() || failed) {
-				// Valid flags that select nothing (or nothing left to
-				// draw of the inputs read): nothing is written.
-				fmt.Fprintf(e.stderr, "tcpviz: %v\n", charts.CompareNothing(cmp))
+			if g.Points() == 0 {
+				// Valid flags that select nothing (a window, a graph
+				// none of the inputs has, or nothing left to draw of the
+				// inputs read): nothing is written.
+				fmt.Fprintf(e.stderr, "tcpviz: %v\n", charts.CompareNothing(cmp, graph, co.Time.Set()))
 				return errReported
 			}
 			picture.apply(g)

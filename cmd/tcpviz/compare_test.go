@@ -205,3 +205,25 @@ func TestCompareHideLabelWithComma(t *testing.T) {
 		t.Errorf("a list with an unknown label: exit %d, %q", code, stderr)
 	}
 }
+
+// TestCompareNothingToDraw: a graph none of the inputs has a point of
+// (--graph loss of TCP connections: lost datagrams are an iperf3 UDP
+// flow's; rtt of a UDP flow: it has no ACKs) is exit 1 with one line and
+// no file, as a window that selects nothing is; it wrote an empty graph
+// and exited 0.
+func TestCompareNothingToDraw(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"--graph", "loss", "../../testdata/geo_short.pcap", "../../testdata/geo_pep_short.pcap"},
+		{"--graph", "rtt", "../../testdata/udp/udp_short.pcap#udp"},
+	} {
+		out := filepath.Join(dir, "c.png")
+		_, stderr, code := tcpviz(t, nil, append([]string{"compare", "-o", out}, args...)...)
+		if code != 1 || !strings.Contains(stderr, "nothing to draw") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want 1 and one line", args, code, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: %s written", args, out)
+		}
+	}
+}
