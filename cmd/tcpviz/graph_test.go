@@ -352,3 +352,31 @@ func TestCwndCommand(t *testing.T) {
 		t.Errorf("exit %d, stderr %q: want a warning that the capture is at the receiver", code, stderr)
 	}
 }
+
+// TestGraphsOfStreamsOfOneCapture: CAPTURE#0 and CAPTURE#1 of one
+// capture are two graphs, <base>-seq-s0.png and <base>-seq-s1.png (it
+// was refused: "would write the same output names"); the capture
+// beside its own #1 (whose busiest may be stream 1), or one stream
+// twice, is still refused, as a report of two streams of one capture
+// (one folder) is.
+func TestGraphsOfStreamsOfOneCapture(t *testing.T) {
+	dir := t.TempDir()
+	stdout, stderr, code := tcpviz(t, nil, "seq", "--out-dir", dir, demoCapture+"#0", demoCapture+"#1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, name := range []string{"geo_short-seq-s0.png", "geo_short-seq-s1.png"} {
+		if !strings.Contains(stdout, name) {
+			t.Errorf("%s not written: %q", name, stdout)
+		}
+	}
+	for _, args := range [][]string{
+		{"seq", "--out-dir", dir, demoCapture, demoCapture + "#1"},
+		{"seq", "--out-dir", dir, demoCapture + "#1", demoCapture + "#1"},
+		{"report", "--out-dir", dir, demoCapture + "#0", demoCapture + "#1"},
+	} {
+		if _, stderr, code := tcpviz(t, nil, args...); code != 2 || !strings.Contains(stderr, "would write the same output names") {
+			t.Errorf("%v: exit %d, %q; want a usage error", args, code, stderr)
+		}
+	}
+}

@@ -62,7 +62,7 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 			if err := refuseOutput(out, e.guarded(ins)); err != nil {
 				return err
 			}
-			bases, err := derivedBases(ins)
+			bases, err := derivedBases(ins, true)
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -382,33 +383,64 @@ func checkOutDir(dir string) error {
 // from it (<base>-seq-s1.png, <base>-report): the capture's name without
 // its extensions, or, where two inputs would share that, their names as
 // given with path separators replaced, so that one run never writes one
-// derived name twice. The same capture named twice is a usage error.
-func derivedBases(ins []input) ([]string, error) {
+// derived name twice. The same capture named twice is a usage error,
+// but for streams given apart (CAPTURE#0, CAPTURE#1) when the names
+// hold the stream (streamNamed: the graphs').
+func derivedBases(ins []input, streamNamed bool) ([]string, error) {
 	out := make([]string, len(ins))
-	count := map[string]int{}
+	group := map[string][]input{}
 	for i, in := range ins {
 		out[i] = captureBase(in)
 		if in.err == nil {
-			count[out[i]]++
+			group[out[i]] = append(group[out[i]], in)
 		}
 	}
-	seen := map[string]string{}
+	plain := map[string]string{}          // by base: an input without a stream
+	streams := map[string]map[int]string{} // by base: the streams given
 	for i, in := range ins {
 		if in.err != nil {
 			continue // read nothing, writes nothing
 		}
-		if count[out[i]] > 1 {
+		if g := group[out[i]]; len(g) > 1 && !(streamNamed && streamsOfOne(g)) {
 			out[i] = strings.NewReplacer("/", "_", "\\", "_").Replace(filepath.Clean(in.name))
 			if in.path == "" {
 				out[i] = "stdin"
 			}
 		}
-		if prev, ok := seen[out[i]]; ok {
-			return nil, usagef("%s and %s would write the same output names: name each capture once", charts.EscapeName(prev), charts.EscapeName(in.name))
+		named, prev := in.name, ""
+		if streamNamed && in.hasStream {
+			named += "#" + strconv.Itoa(in.stream)
+			if streams[out[i]] == nil {
+				streams[out[i]] = map[int]string{}
+			}
+			prev = plain[out[i]]
+			if p, ok := streams[out[i]][in.stream]; ok {
+				prev = p
+			}
+			streams[out[i]][in.stream] = named
+		} else {
+			prev = plain[out[i]]
+			for _, p := range streams[out[i]] {
+				prev = p // a stream's names may be the busiest's
+			}
+			plain[out[i]] = named
 		}
-		seen[out[i]] = in.name
+		if prev != "" {
+			return nil, usagef("%s and %s would write the same output names: name each capture once", charts.EscapeName(prev), charts.EscapeName(named))
+		}
 	}
 	return out, nil
+}
+
+// streamsOfOne says whether ins are streams given apart of one capture
+// named alike (CAPTURE#0, CAPTURE#1).
+func streamsOfOne(ins []input) bool {
+	for _, in := range ins {
+		if !in.hasStream || filepath.Clean(in.name) != filepath.Clean(ins[0].name) {
+			return false
+		}
+	}
+	return true
 }
 
 // refuseReportDirs returns a usage error, before anything is read, when a

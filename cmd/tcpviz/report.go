@@ -42,7 +42,7 @@ func reportCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			bases, err := derivedBases(ins)
+			bases, err := derivedBases(ins, false)
 			if err == nil {
 				err = refuseReportDirs(ins, e.guarded(ins), bases, output.OutDir)
 			}
