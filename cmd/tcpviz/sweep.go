@@ -47,6 +47,9 @@ func sweepCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "metric", Value: "throughput_bps", Usage: "the summary's or flows' number column to aggregate"},
 			&cli.BoolFlag{Name: "log-x", Usage: "figure: a logarithmic x axis (the row parameter's values above zero)"}, alignFlag},
 		Action: func(c *cli.Context) error {
+			if slices.Contains(pf.Names, "proto") {
+				return usagef("sweep: a parameter named proto (--param, --manifest): proto is always one of a sweep's, the main flow's transport; name yours otherwise")
+			}
 			known := append([]string{"proto"}, pf.Names...)
 			for _, n := range cols.vs {
 				if !slices.Contains(known, n) {

@@ -375,3 +375,19 @@ func TestSweepCompareMetricStdin(t *testing.T) {
 		t.Errorf("want one row, tcp, 14517 bytes in the first second (compare's):\n%s", out)
 	}
 }
+
+// TestSweepParamProto: proto is always a sweep's parameter (the main
+// flow's transport): a parameter proto of the user's (--param, a
+// manifest's column), which it silently replaced, is a usage error
+// naming it. The tables keep it as their
+// param_proto column.
+func TestSweepParamProto(t *testing.T) {
+	dir := filepath.Join(golden.Testdata(), "sweep")
+	_, stderr, code := tcpviz(t, nil, "sweep", "--param", "proto=_(tcp|udp)_", "--param", `rtt=sweep_(\d+)ms`, "--rows", "rtt", "--cols", "proto", dir)
+	if code != 2 || !strings.Contains(stderr, "a parameter named proto") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, %q; want a usage error naming the parameter proto", code, stderr)
+	}
+	if out, stderr, code := tcpviz(t, nil, "streams", "--param", "proto=_(tcp|udp)_", "--fields", "param_proto", filepath.Join(dir, "sweep_10ms_fixed_tcp_r1.pcap.gz")); code != 0 || !strings.Contains(out, "\ntcp\n") {
+		t.Errorf("streams --param proto: exit %d, %q %q", code, out, stderr)
+	}
+}
