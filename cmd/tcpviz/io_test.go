@@ -178,3 +178,18 @@ func TestIOFilterSelectsNothing(t *testing.T) {
 		t.Errorf("a filter keeping the transfer: exit %d, %q, %d lines", code, stderr, strings.Count(out, "\n"))
 	}
 }
+
+// TestFigureOrTableUnknownExtension: io's and sweep's -o is a figure
+// (.png .svg .pdf) or a table: an unknown extension's usage error lists
+// both (it listed the table's formats alone).
+func TestFigureOrTableUnknownExtension(t *testing.T) {
+	for _, args := range [][]string{
+		{"io", "-o", "x.xyz", demoCapture},
+		{"sweep", "--rows", "proto", "-o", "x.xyz", demoCapture},
+	} {
+		_, stderr, code := tcpviz(t, nil, args...)
+		if code != 2 || !strings.Contains(stderr, ".png .svg .pdf") || !strings.Contains(stderr, ".csv .json .ndjson .txt .parquet") {
+			t.Errorf("%s -o x.xyz: exit %d, %q; want a usage error listing the figure's and the table's formats", args[0], code, stderr)
+		}
+	}
+}

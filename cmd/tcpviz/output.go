@@ -490,6 +490,11 @@ func (f *tableOutFlags) figureOrTable(cmd string, tf *tableFlags, tty bool) (fig
 		return fig, charts.CSV, nil
 	}
 	format, err = f.format(tf, tty)
+	if err != nil && tf.Format == "" && f.Output != "" && f.Output != "-" {
+		// Only the extension can be wrong: a figure's is one too.
+		return "", "", usagef("-o %s: unknown format %q (want .png .svg .pdf for the figure, .csv .json .ndjson .txt .parquet for the table, or --format)",
+			charts.EscapeName(f.Output), filepath.Ext(f.Output))
+	}
 	return "", format, err
 }
 
