@@ -80,10 +80,18 @@ func sweepCommand(e *env) *cli.Command {
 				return err
 			}
 			runs := make([]sweep.Run, len(ins))
+			said := make([]bool, len(ins)) // failed with no value: its error said it
 			failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
-				return sweepRun(e, &runs[i], in, pf, m, analyze.Align(align.v), proto.v, filter.flow())
+				res := sweepRun(e, &runs[i], in, pf, m, analyze.Align(align.v), proto.v, filter.flow())
+				said[i] = res.err != nil && !runs[i].OK
+				return res
 			})
 			pv, skipped := pf.Pivot(runs, row, cols.vs)
+			for _, s := range said {
+				if s {
+					skipped-- // not left out for a parameter or the metric
+				}
+			}
 			if skipped > 0 {
 				fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: %s left out (no %s parameter, or %s not measurable)\n", words.Plural(int64(skipped), "capture"), row, metric)
 			}

@@ -391,3 +391,15 @@ func TestSweepParamProto(t *testing.T) {
 		t.Errorf("streams --param proto: exit %d, %q %q", code, out, stderr)
 	}
 }
+
+// TestSweepFailedNotLeftOut: a capture that could not be read is said
+// once, by its own error; the "left out" warning counts the captures
+// read without the row parameter or the metric (it counted the failed
+// one again, as if it lacked a parameter).
+func TestSweepFailedNotLeftOut(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.pcap")
+	_, stderr, code := tcpviz(t, nil, "sweep", "--rows", "proto", "-f", "csv", demoCapture, missing)
+	if code != 1 || !strings.Contains(stderr, "missing.pcap: no such file") || strings.Contains(stderr, "left out") {
+		t.Errorf("exit %d, %q; want 1, the missing capture's error and no left-out warning", code, stderr)
+	}
+}
