@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -72,6 +73,10 @@ func compareCommand(e *env) *cli.Command {
 			for i := range cins {
 				if len(labels.vs) > 0 {
 					cins[i].label = labels.vs[i]
+					if slices.Contains(series[:i], cins[i].label) {
+						// One name, one colour (a hash of it), one --hide.
+						return usagef("--label %q names two inputs: give each its own", cins[i].label)
+					}
 				}
 				series[i] = cins[i].label
 			}

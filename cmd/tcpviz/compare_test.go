@@ -227,3 +227,14 @@ func TestCompareNothingToDraw(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareLabelTwice: one --label given to two inputs is a usage
+// error naming it: their series had one name and one colour (a hash of
+// the label picks it), and --hide hid both.
+func TestCompareLabelTwice(t *testing.T) {
+	_, stderr, code := tcpviz(t, nil, "compare", "--label", "run", "--label", "run", "-o", filepath.Join(t.TempDir(), "c.png"),
+		"../../testdata/geo_short.pcap", "../../testdata/geo_pep_short.pcap")
+	if code != 2 || !strings.Contains(stderr, `--label "run"`) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, %q; want a usage error naming the label", code, stderr)
+	}
+}
