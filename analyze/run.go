@@ -760,9 +760,16 @@ func loadBusiest(open func() (*reassembly.Reader, error), o LoadOptions) ([]*Loa
 	reqs := o.Graphs
 	first, err := Run(r, ro)
 	main := first.chosen(o.Stream)
+	anyUDP := o.AnyTransport && o.Stream < 0 && o.Select == nil
 	if main == nil {
 		if err != nil {
 			return nil, err
+		}
+		if anyUDP {
+			// No TCP connection: the busiest UDP flow is the main one.
+			if u, uerr := loadUDPGraphs(open, reqs); uerr == nil {
+				return []*Loaded{u}, nil
+			}
 		}
 		return nil, noConn(o, o.Stream, first.Streams)
 	}
@@ -785,25 +792,35 @@ func loadBusiest(open func() (*reassembly.Reader, error), o LoadOptions) ([]*Loa
 		}
 	}
 	ls, err := loadPass(open, o, main.Stream, main.Packets, also, nil)
-	if o.AnyTransport && o.Stream < 0 && o.Select == nil && err == nil && first.Segments*2 < first.Packets {
+	if anyUDP && err == nil && first.Segments*2 < first.Packets {
 		// Mostly other packets than TCP: a UDP flow that carried more
 		// is the main one (iperf3's UDP test before its control
-		// connection), drawn as Load draws it.
-		if u, uerr := loadUDP(open, -1); uerr == nil && u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > main.Bytes {
-			for i, req := range thinFor(reqs, u.Conn.FirstTime, u.Conn.LastTime) {
-				if req.Spec.UDP {
-					if u.Graphs == nil {
-						u.Graphs = make([]*Graph, len(o.Graphs))
-					}
-					so := req.Series
-					so.Conn, so.Dir = u.Conn, u.Dir
-					u.Graphs[i] = req.Spec.Draw(u.Records, so, req.Params)
-				}
-			}
+		// connection).
+		if u, uerr := loadUDPGraphs(open, reqs); uerr == nil && u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > main.Bytes {
 			ls = append([]*Loaded{u}, ls...)
 		}
 	}
 	return ls, err
+}
+
+// loadUDPGraphs loads the busiest UDP flow with the graphs of reqs a UDP
+// flow has, drawn as Load draws them.
+func loadUDPGraphs(open func() (*reassembly.Reader, error), reqs []GraphRequest) (*Loaded, error) {
+	u, err := loadUDP(open, -1)
+	if err != nil {
+		return nil, err
+	}
+	for i, req := range thinFor(reqs, u.Conn.FirstTime, u.Conn.LastTime) {
+		if req.Spec.UDP {
+			if u.Graphs == nil {
+				u.Graphs = make([]*Graph, len(reqs))
+			}
+			so := req.Series
+			so.Conn, so.Dir = u.Conn, u.Dir
+			u.Graphs[i] = req.Spec.Draw(u.Records, so, req.Params)
+		}
+	}
+	return u, nil
 }
 
 // chosen is the connection a first pass found: stream (RunOptions.Find),

@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"tcpviz/charts"
 	"tcpviz/internal/golden"
+	"tcpviz/internal/udpbuild"
 	"tcpviz/scripts/pcapngcraft"
 )
 
@@ -182,5 +184,39 @@ func TestReportTableBudget(t *testing.T) {
 	streams, _ := os.ReadFile(filepath.Join(filepath.Dir(strings.TrimSpace(stdout)), "streams.csv"))
 	if n := strings.Count(string(streams), "\n"); n != 9 {
 		t.Errorf("streams.csv has %d lines, want a header and 8 rows", n)
+	}
+}
+
+// TestReportUDPOnly: a capture of UDP alone is reported on its busiest
+// UDP flow, as seq and tput draw it (the loader gave up at "no TCP
+// connection"; noticed by the tester).
+func TestReportUDPOnly(t *testing.T) {
+	var frames []udpbuild.Frame
+	for i := range 200 {
+		d := udpbuild.Datagram{Src: mustAddrPort("10.0.0.1:4000"), Dst: mustAddrPort("10.0.0.2:5201"), ID: uint32(i),
+			Payload: udpbuild.Iperf3(time.Duration(i)*time.Millisecond, uint32(i+1), 1200)}
+		frames = append(frames, udpbuild.Frame{T: time.Duration(i) * time.Millisecond, Data: d.Packet()})
+	}
+	capture := filepath.Join(t.TempDir(), "udp_only.pcap")
+	writeFile(t, capture, udpbuild.Pcap(frames))
+	dir := t.TempDir()
+	out, errs, code := tcpviz(t, nil, "report", "--out-dir", dir, capture)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.HasSuffix(strings.TrimSpace(out), filepath.Join("udp_only-report", "index.html")) {
+		t.Errorf("stdout %q, want the index's path", out)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "udp_only-report", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "UDP flow 0") {
+		t.Error("the page names no UDP flow")
+	}
+	for _, f := range []string{"seq.png", "tput.png", "seq.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, "udp_only-report", f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
 	}
 }
