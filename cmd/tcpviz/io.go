@@ -54,7 +54,7 @@ func ioCommand(e *env) *cli.Command {
 			failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
 				stream := -1
 				var seen atomic.Bool // CAPTURE#N's connection is in the capture
-				if in.hasStream { // CAPTURE#N: that connection alone
+				if in.hasStream {    // CAPTURE#N: that connection alone
 					stream = in.stream
 				}
 				o := analyze.IOOptions{Interval: iv.ns, Top: int(tv.v), Keep: charts.IOKeep(filter.Expr, matched, stream, &seen)}

@@ -395,7 +395,7 @@ func derivedBases(ins []input, streamNamed bool) ([]string, error) {
 			group[out[i]] = append(group[out[i]], in)
 		}
 	}
-	plain := map[string]string{}          // by base: an input without a stream
+	plain := map[string]string{}           // by base: an input without a stream
 	streams := map[string]map[int]string{} // by base: the streams given
 	for i, in := range ins {
 		if in.err != nil {
