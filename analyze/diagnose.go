@@ -760,20 +760,21 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		add(FindACKPathLoss, fmt.Sprintf("ACK path loss: %d of the receiver's packets (%.1f%%) never reached the capture (gaps in their IPv4 IDs)", rcv.IPIDMissing, pct),
 			map[string]float64{"acks_lost": float64(rcv.IPIDMissing), "acks_lost_pct": pct})
 	}
-	appAtSender := func() bool {
-		if p.Vantage != VantageSender || st.share(FindApplication) < minAppShare {
-			return false
-		}
-		sh := st.share(FindApplication)
-		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): it had room to send and waited %.0f%% of the transfer; at most %s in flight", 100*sh, kb(st.MaxBytesInFlight)),
-			map[string]float64{"share": sh, "max_in_flight_bytes": float64(st.MaxBytesInFlight)})
-		return true
+	// The sender waited with room to send: its application (or send
+	// buffer) held it.
+	appShare := st.share(FindApplication)
+	appAtSender := p.Vantage == VantageSender && appShare >= minAppShare
+	addAppAtSender := func() {
+		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): it had room to send and waited %.0f%% of the transfer; at most %s in flight", 100*appShare, kb(st.MaxBytesInFlight)),
+			map[string]float64{"share": appShare, "max_in_flight_bytes": float64(st.MaxBytesInFlight)})
 	}
 	if p.NearbyPeer {
 		// A nearby peer's ACKs say nothing of the path beyond it, but
 		// the sender's own waits with room to send still show: an
 		// application slower than the proxy takes.
-		appAtSender()
+		if appAtSender {
+			addAppAtSender()
+		}
 		return fs
 	}
 	mss, rtt := segmentAndRTT(st)
@@ -822,7 +823,8 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): nothing arrived %.0f%% of the transfer, with the %s window far from full (about %s a round trip)", 100*sh, kb(window), kb(int64(perRTT))),
 			map[string]float64{"share": sh, "window_bytes": float64(window), "per_rtt_bytes": perRTT})
 		limited = true
-	case appAtSender():
+	case appAtSender:
+		addAppAtSender()
 		limited = true
 	case p.Vantage != VantageReceiver && !lossy && window > 0 && st.MaxBytesInFlight > 0 && st.MaxBytesInFlight < window/2 &&
 		(bdp == 0 || st.MaxBytesInFlight < bdp/2):
