@@ -76,6 +76,9 @@ func TestDeliveryRateAgainstLink(t *testing.T) {
 		}
 		link *= 1e6
 		capture := strings.TrimSuffix(lf, ".label.json") + ".tx.pcap.gz"
+		if !exists(capture) {
+			continue // a run bundled for its receiver side only
+		}
 		ld, err := Load(capturetest.Opener(t, capture), LoadOptions{Stream: -1, Dir: -1})
 		if err != nil {
 			t.Fatal(err)

@@ -630,8 +630,10 @@ func episodeAck(s *reassembly.Segment, dup bool, rtt int64) epAck {
 	return a
 }
 
-// episode follows loss episodes for a data segment [seq, seq+n).
-func (l *limits) episode(d *dirAcc, s *reassembly.Segment, seq uint64, n int64, start bool) {
+// episode follows loss episodes for a data segment [seq, seq+n); late
+// tells that the path found it an original that arrived late (reordered
+// before a receiver-side capture), which resent nothing.
+func (l *limits) episode(d *dirAcc, s *reassembly.Segment, seq uint64, n int64, start, late bool) {
 	end := seq + uint64(n)
 	if start { // the one episode tracker's (lossEpisodes) start
 		l.inEpisode, l.episodeEnd = true, l.hiSeq
@@ -642,7 +644,7 @@ func (l *limits) episode(d *dirAcc, s *reassembly.Segment, seq uint64, n int64, 
 				first: seq, firstLen: min(int64(l.hiSeq-seq), n), tsval: s.Opt.TSVal, hasTS: s.Opt.HasTimestamp})
 		}
 	}
-	if l.inEpisode && n > 0 && seq < l.hiSeq {
+	if l.inEpisode && n > 0 && seq < l.hiSeq && !late {
 		if l.epKept {
 			e := &l.lossEps[len(l.lossEps)-1]
 			e.resent += min(int64(l.hiSeq-seq), n)
@@ -842,7 +844,7 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 	if !l.ss.result.Found { // a PacketInfo copied for nothing, otherwise
 		l.ss.data(s.Time, int64(s.SeqAbs), n, *info)
 	}
-	l.episode(d, s, s.SeqAbs, n, start)
+	l.episode(d, s, s.SeqAbs, n, start, info.Path == PathReordered)
 	switch kind, from := l.held.data(s.Time, n, info.BytesInFlight, rw, start, l.inEpisode, info.Flags&Retransmission != 0, d.ackSeen, d.lastAckTime, d.rttMin); kind {
 	case heldRwnd:
 		l.rwndLimited += s.Time - from
