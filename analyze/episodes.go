@@ -127,6 +127,8 @@ const maxEpisodeStarts = 4096
 type dropEvents struct {
 	in  bool
 	end int64
+	// open: no new data came since the event started (see newData).
+	open bool
 }
 
 // resend takes a resend that is a loss signal, with high the highest end
@@ -135,8 +137,27 @@ func (d *dropEvents) resend(high int64) bool {
 	if d.in {
 		return false
 	}
-	d.in, d.end = true, high
+	d.in, d.end, d.open = true, high, true
 	return true
+}
+
+// newData takes new data from seq, with high the highest end seen before
+// it. The first since the event started was sent after the resend that
+// started it, so everything below it was sent before that resend: a gap
+// below it, data that never arrived where the capture was taken (the
+// tail of a window a queue dropped, seen at a receiver-side capture),
+// belongs to the event, which lasts until it is acknowledged too, as it
+// does at the sender (its recovery point). At the sender's own capture
+// new data starts at high: nothing changes (but where the capture missed
+// packets). The loss episodes (lossEpisodes) keep their end: where the
+// new data at the recovery point was lost too, this end is past it, and
+// the sender's next episode, which Linux enters at once, would be missed
+// (gt_mid_two_links at its middle capture).
+func (d *dropEvents) newData(seq, high int64) {
+	if d.in && d.open && seq > high {
+		d.end = max(d.end, seq)
+	}
+	d.open = false
 }
 
 // ack takes the cumulative ACK.
@@ -296,6 +317,9 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 	}
 	if t > 0 {
 		e.lastSend = t
+	}
+	if e.started && seq >= e.high {
+		e.drop.newData(seq, e.high)
 	}
 	if !e.started || end > e.high {
 		e.high, e.started = end, true

@@ -118,3 +118,25 @@ func TestUndoneEpisodesAgainstLinkLog(t *testing.T) {
 		t.Errorf("%d of %d episodes not undone have a drop behind, want 97%%", keptDropped, kept)
 	}
 }
+
+// TestLossEventsSameAtBothEnds: a receiver-side capture counts the
+// sender's drop events (loss_events), where nothing reorders and SACK is
+// on. A queue that overflows drops the top of the window too; at the
+// receiver the first resend arrives above less data than the sender had
+// sent, and the event once ended at that lower point: the repair of the
+// dropped top, in the same recovery at the sender, counted as a second
+// event (cq_20ms_20m_q10k: 30 at the receiver for 28; rl_300ms_2m_l1_reno
+// 6 for 5).
+func TestLossEventsSameAtBothEnds(t *testing.T) {
+	for _, name := range []string{"ak_40ms_10m_b03_l1", "cq_100ms_10m_q30k_reno", "cq_200ms_5m_q30k", "cq_20ms_20m_q10k",
+		"mx_100ms_10m_q30k_l1", "mx_200ms_5m_w32_l1", "rl_300ms_2m_l1_reno"} {
+		base := filepath.Join("..", "testdata", "labelled", name)
+		tx, rx := mainStats(t, base+".tx.pcap.gz"), mainStats(t, base+".rx.pcap.gz")
+		if tx.Path.LossEvents == 0 || rx.Path.Vantage != VantageReceiver {
+			t.Fatalf("%s: %d loss events at the sender, vantage %q at the receiver: not the run this test is about", name, tx.Path.LossEvents, rx.Path.Vantage)
+		}
+		if rx.Path.LossEvents != tx.Path.LossEvents {
+			t.Errorf("%s: %d loss events at the receiver, %d at the sender", name, rx.Path.LossEvents, tx.Path.LossEvents)
+		}
+	}
+}

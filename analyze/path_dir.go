@@ -208,6 +208,7 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 		if seq > f.highEnd {
 			f.openHole(hole{left: f.highEnd, right: seq, time: now, ipid: s.IPID, tsval: s.Opt.TSVal, hasTS: ts})
 		}
+		f.drop.newData(int64(seq), int64(f.highEnd))
 		f.highEnd = end
 		if !ts && !f.seqProbe.active {
 			f.seqProbe = seqProbe{active: true, end: end, time: now}
