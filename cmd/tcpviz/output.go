@@ -128,6 +128,44 @@ func (o *outputSet) commit() error {
 	return nil
 }
 
+// names are the files of the set not yet committed, relative to dir.
+func (o *outputSet) names(dir string) []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out := make([]string, len(o.paths))
+	for i, p := range o.paths {
+		out[i], _ = filepath.Rel(dir, p)
+	}
+	return out
+}
+
+// removeStale removes from folder dir the files an earlier run listed
+// there (old: names relative to dir, one a line) that this run did not
+// write again (written), so that the folder holds what this run wrote
+// and what others put there: only a regular file inside dir, reached
+// through no symbolic link, never an input; a subfolder it leaves empty
+// goes too.
+func removeStale(dir, old string, written []string, inputs []input) {
+	for _, name := range strings.Split(old, "\n") {
+		name = filepath.Clean(filepath.FromSlash(name))
+		if !filepath.IsLocal(name) || slices.Contains(written, name) {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() || refuseInput(path, inputs) != nil {
+			continue
+		}
+		sub, trusted := filepath.Dir(path), true
+		for d := sub; d != filepath.Clean(dir) && trusted; d = filepath.Dir(d) {
+			st, err := os.Lstat(d)
+			trusted = err == nil && st.IsDir() // not a symbolic link
+		}
+		if trusted && os.Remove(path) == nil && sub != filepath.Clean(dir) {
+			os.Remove(sub) // only if empty
+		}
+	}
+}
+
 // abort removes the files of the set not committed.
 func (o *outputSet) abort() {
 	o.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -35,7 +36,9 @@ func reportCommand(e *env) *cli.Command {
 			"Prints the path of each index. The capture is read twice.\n" +
 			"A+B[+C…] (the same transfer captured at several points, as join takes them) reports on A with\n" +
 			"a section of the joined captures: the main connection's hops (losses, delays, clocks), its\n" +
-			"one-way delay across the first hop (or the proxy's buffer, when one splits it) and its ladder.",
+			"one-way delay across the first hop (or the proxy's buffer, when one splits it) and its ladder.\n" +
+			"A report made again into the same folder removes the files the earlier one wrote there (listed\n" +
+			"in its .tcpviz-report) that it does not write again; other files in the folder stay.",
 		ArgsUsage: "CAPTURE|DIR|-|A+B ...",
 		Action: func(c *cli.Context) error {
 			ins, err := e.inputsOf(c, &batch)
@@ -65,6 +68,11 @@ func reportCommand(e *env) *cli.Command {
 		},
 	}, groups...)
 }
+
+// reportList is the file of a report folder that lists the files the
+// report wrote there, one a line: the next report into the folder
+// removes those it does not write again, and no other file.
+const reportList = ".tcpviz-report"
 
 // reportHeap is the heap a report may grow to before Go collects
 // sooner than its default: about what is live at the most on the bench
@@ -159,9 +167,20 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	if err := rb.Finish(rep, put); err != nil {
 		return fail(err)
 	}
+	// The files an earlier report wrote here and this one does not (the
+	// graphs of connections it does not show) go once this one is in.
+	written := files.names(dir)
+	if err := put(reportList, func(w io.Writer) error {
+		_, err := fmt.Fprintln(w, filepath.ToSlash(strings.Join(written, "\n")))
+		return err
+	}); err != nil {
+		return fail(err)
+	}
+	old, _ := os.ReadFile(filepath.Join(dir, reportList)) // a regular file or none: put refused any other
 	if err := files.commit(); err != nil {
 		return fail(err)
 	}
+	removeStale(dir, string(old), append(written, reportList), all)
 	res.lines = []string{charts.EscapeName(filepath.Join(dir, "index.html"))}
 	return res
 }

@@ -4,6 +4,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -217,6 +218,64 @@ func TestReportUDPOnly(t *testing.T) {
 	for _, f := range []string{"seq.png", "tput.png", "seq.csv"} {
 		if _, err := os.Stat(filepath.Join(dir, "udp_only-report", f)); err != nil {
 			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+// TestReportAgainRemovesStale: a report made again into a folder leaves
+// there exactly the files it writes (as into an empty folder), plus what
+// the user put there: the first run's graphs of the TCP connection (-s 0)
+// go when the second reports the capture's busiest flow, UDP. A list
+// naming a file outside the folder, or through a symbolic link, removes
+// nothing there. The first run's files stayed.
+func TestReportAgainRemovesStale(t *testing.T) {
+	const capture = "../../testdata/udp/udp_short.pcap"
+	files := func(dir string) []string {
+		var out []string
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(dir, p)
+				out = append(out, rel)
+			}
+			return nil
+		})
+		slices.Sort(out)
+		return out
+	}
+	report := func(dir string, args ...string) string {
+		stdout, stderr, code := tcpviz(t, nil, append([]string{"report", "--out-dir", dir}, append(args, capture)...)...)
+		if code != 0 {
+			t.Fatalf("report %v: exit %d: %s", args, code, stderr)
+		}
+		return filepath.Dir(strings.TrimSpace(stdout))
+	}
+	fresh := files(report(t.TempDir()))
+	dir := t.TempDir()
+	folder := report(dir, "-s", "0")
+	first := files(folder)
+	if slices.Equal(first, fresh) {
+		t.Fatalf("the reports of stream 0 and of the busiest flow write the same files: %v", first)
+	}
+	// The user's files, and a list naming files it must not remove.
+	outside := filepath.Join(dir, "victim.txt")
+	linked := t.TempDir()
+	writeFile(t, outside, []byte("mine"))
+	writeFile(t, filepath.Join(linked, "rtt.png"), []byte("mine"))
+	if err := os.Symlink(linked, filepath.Join(folder, "link")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(folder, "notes.txt"), []byte("mine"))
+	list, _ := os.ReadFile(filepath.Join(folder, ".tcpviz-report"))
+	writeFile(t, filepath.Join(folder, ".tcpviz-report"), append(list, "../victim.txt\nlink/rtt.png\n"+outside+"\n"...))
+	report(dir)
+	want := append(fresh, "link", "notes.txt")
+	slices.Sort(want)
+	if got := files(folder); !slices.Equal(got, want) {
+		t.Errorf("after a second report the folder holds\n%v\nwant\n%v", got, want)
+	}
+	for _, f := range []string{outside, filepath.Join(linked, "rtt.png")} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("a file outside the report folder was removed: %v", err)
 		}
 	}
 }
