@@ -142,7 +142,7 @@ func compareCommand(e *env) *cli.Command {
 			po.Facet = c.Bool("facet")
 			po.Capture = charts.CompareTitle(cmp)
 			write := func(w io.Writer) error { return charts.WriteGraph(w, g, output.Format, po) }
-			if err := e.writeOutput(out, ins, e.stderr, true, write); err != nil {
+			if err := e.writeOutput(out, ins, e.stderr, write); err != nil {
 				return err
 			}
 			if out != "-" {

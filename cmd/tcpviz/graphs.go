@@ -68,7 +68,7 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 			}
 			failed := false
 			forEachInput(ins, req.jobs.Jobs, func(i int, in input) fileResult {
-				return req.graphOf(e, in, e.guarded(ins), bases[i])
+				return req.graphOf(e, in, ins, bases[i])
 			}, func(_ int, _ input, r fileResult) {
 				failed = e.printResult(r) || failed
 			})
@@ -120,7 +120,7 @@ func loadWith(e *env, in input, passes int, load func(func() (*reassembly.Reader
 
 // graphOf draws the graph of one input and writes it: to -o, or to a name
 // derived from base in --out-dir (printed).
-func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fileResult {
+func (req *graphRequest) graphOf(e *env, in input, ins []input, base string) fileResult {
 	cf := req.conn
 	switch {
 	case in.hasStream: // CAPTURE#N: that connection, whatever -s says
@@ -158,16 +158,12 @@ func (req *graphRequest) graphOf(e *env, in input, all []input, base string) fil
 	}
 	if path == "" {
 		var err error
-		path, err = charts.OutputPath(req.output.OutDir, charts.ConnGraphFile(base, q, l))
-		if err == nil {
-			err = makeDir(req.output.OutDir, e.made)
-		}
-		if err != nil {
+		if path, err = charts.OutputPath(req.output.OutDir, charts.ConnGraphFile(base, q, l)); err != nil {
 			res.err = err
 			return res
 		}
 	}
-	if err := writeAtomic(path, all, write); err != nil {
+	if err := e.writeOutput(path, ins, nil, write); err != nil {
 		if res.err == nil {
 			res.err = err
 		}

@@ -89,7 +89,7 @@ func ioCommand(e *env) *cli.Command {
 				po.Capture = charts.CaptureTitle(ins[0].name, ins[0].path == "")
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, figure, po) }
 			}
-			if err := e.writeOutput(of.Output, ins, e.stdout, false, write); err != nil {
+			if err := e.writeOutput(of.Output, ins, e.stdout, write); err != nil {
 				return err
 			}
 			if err := selectedNothing(matched, selection(filter, nil)); err != nil && !failed {

@@ -98,7 +98,7 @@ func joinCommand(e *env) *cli.Command {
 				po := picture.Plot
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, gformat, po) }
 			}
-			if err := e.writeOutput(of.Output, ins, e.stdout, false, write); err != nil {
+			if err := e.writeOutput(of.Output, ins, e.stdout, write); err != nil {
 				return err
 			}
 			return readErr
@@ -228,7 +228,7 @@ func ladderCommand(e *env) *cli.Command {
 			e.graphWarnings("ladder", g)
 			po := picture.Plot
 			write := func(w io.Writer) error { return charts.WriteGraph(w, g, output.Format, po) }
-			if err := e.writeOutput(out, ins, e.stdout, true, write); err != nil {
+			if err := e.writeOutput(out, ins, e.stdout, write); err != nil {
 				return err
 			}
 			return readErr

@@ -536,14 +536,15 @@ func (f *tableOutFlags) figureOrTable(cmd string, tf *tableFlags, tty bool) (fig
 	return "", format, err
 }
 
-// writeOutput writes the one output of a command: to standard output
-// (no -o, or -), or to the file out names (never over an input; its name
-// printed on said), mkdir set: in its directory, made if need be.
-func (e *env) writeOutput(out string, ins []input, said io.Writer, mkdir bool, write func(io.Writer) error) error {
+// writeOutput writes an output of a command: to standard output (no -o,
+// or -), or to the file out names (never over an input; its name printed
+// on said, unless nil), in its directory: one that is missing is made
+// (makeDir), one that is there is written into, as named.
+func (e *env) writeOutput(out string, ins []input, said io.Writer, write func(io.Writer) error) error {
 	if out == "" || out == "-" {
 		return write(e.stdout)
 	}
-	if mkdir {
+	if _, err := os.Stat(filepath.Dir(out)); err != nil {
 		if err := makeDir(filepath.Dir(out), e.made); err != nil {
 			return err
 		}
@@ -551,7 +552,9 @@ func (e *env) writeOutput(out string, ins []input, said io.Writer, mkdir bool, w
 	if err := writeAtomic(out, e.guarded(ins), write); err != nil {
 		return err
 	}
-	fmt.Fprintln(said, charts.EscapeName(out))
+	if said != nil {
+		fmt.Fprintln(said, charts.EscapeName(out))
+	}
 	return nil
 }
 

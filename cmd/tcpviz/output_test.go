@@ -276,3 +276,42 @@ func TestOutputOverInputRefusedFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputFolderMade: every command that takes -o writes into a folder
+// that does not exist yet (made, as compare and ladder made it; the
+// tables, io, sweep, join and the graphs failed with "no such file or
+// directory", the graphs after reading the capture) and into one that
+// is there through a symbolic link (as the tables wrote; compare and
+// ladder refused it after reading the capture).
+func TestOutputFolderMade(t *testing.T) {
+	mid := filepath.Join(golden.Testdata(), "truth-mid", "gt_mid_two_links")
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{filepath.Join(t.TempDir(), "new", "sub"), link} {
+		for _, c := range []struct {
+			file string
+			args []string
+		}{
+			{"seq.png", []string{"seq", demoCapture}},
+			{"tput.csv", []string{"tput", demoCapture}},
+			{"streams.csv", []string{"streams", demoCapture}},
+			{"summary.csv", []string{"summary", demoCapture}},
+			{"flows.json", []string{"flows", demoCapture}},
+			{"packets.csv", []string{"packets", demoCapture}},
+			{"io.csv", []string{"io", demoCapture}},
+			{"sweep.csv", []string{"sweep", "--rows", "proto", demoCapture}},
+			{"join.csv", []string{"join", mid + ".tx.pcap.gz", mid + ".rx.pcap.gz"}},
+			{"compare.png", []string{"compare", demoCapture}},
+			{"ladder.png", []string{"ladder", demoCapture}},
+		} {
+			out := filepath.Join(dir, c.file)
+			stdout, stderr, code := tcpviz(t, nil, append(c.args, "-o", out)...)
+			if st, err := os.Stat(out); code != 0 || err != nil || st.Size() == 0 || !strings.Contains(stdout+stderr, out+"\n") {
+				t.Errorf("%s -o %s: exit %d, %v, %q", c.args[0], out, code, err, stderr)
+			}
+		}
+	}
+}

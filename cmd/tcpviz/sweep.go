@@ -106,7 +106,7 @@ func sweepCommand(e *env) *cli.Command {
 				po.LogX = c.Bool("log-x")
 				write = func(w io.Writer) error { return charts.WriteGraph(w, g, graph, po) }
 			}
-			if err := e.writeOutput(of.Output, ins, e.stdout, false, write); err != nil {
+			if err := e.writeOutput(of.Output, ins, e.stdout, write); err != nil {
 				return err
 			}
 			return reported(failed)

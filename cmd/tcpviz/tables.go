@@ -127,7 +127,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 		// An input that failed does not discard the others' rows: a file
 		// -o names is kept, and the run still exits 1.
 		var inputFailed error
-		err = e.writeOutput(of.Output, ins, e.stdout, false, func(w io.Writer) error {
+		err = e.writeOutput(of.Output, ins, e.stdout, func(w io.Writer) error {
 			err := writeTable(e, w, spec, format, tf.Times, of, jf, ins)
 			if errors.Is(err, errReported) && w != e.stdout {
 				inputFailed, err = err, nil
