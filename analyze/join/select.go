@@ -7,12 +7,12 @@ func (c *Conn) view() reassembly.FlowView {
 	return reassembly.FlowView{A: c.Client, B: c.Server, Sent: [2]bool{len(c.Pkts[0]) > 0, len(c.Pkts[1]) > 0}, Proto: "tcp", Stream: c.Stream}
 }
 
-// keep keeps the connections of c that f matches; it reports whether
-// any is left.
-func (c *Capture) keep(f reassembly.Filter) bool {
+// keep keeps the connections of c that match; it reports whether any is
+// left.
+func (c *Capture) keep(match func(*Conn) bool) bool {
 	kept := c.Conns[:0]
 	for _, cc := range c.Conns {
-		if v := cc.view(); f.Match(&v) {
+		if match(cc) {
 			kept = append(kept, cc)
 		}
 	}
@@ -29,8 +29,25 @@ func (c *Capture) keep(f reassembly.Filter) bool {
 // every connection, stay. Of a result that holds one capture alone (no
 // hop), it keeps that capture's connections f matches.
 func (r *Result) Select(f reassembly.Filter) bool {
+	return r.keep(func(c *Conn) bool { v := c.view(); return f.Match(&v) })
+}
+
+// SelectStream keeps connection stream of capture c (one of the
+// result's) as Select keeps those a filter matches: on every hop, along
+// its chain. It reports whether any is left: false when c holds no such
+// connection, or (joined) no hop does.
+func (r *Result) SelectStream(c *Capture, stream int) bool {
+	cc := c.conn(stream)
+	if cc == nil || stream < 0 {
+		return false
+	}
+	return r.keep(func(x *Conn) bool { return x == cc })
+}
+
+// keep keeps the connections whose chain has one that matches (Select).
+func (r *Result) keep(match func(*Conn) bool) bool {
 	if len(r.Hops) == 0 {
-		return r.Captures[0].keep(f)
+		return r.Captures[0].keep(match)
 	}
 	// The chains: a connection is one across hops where a hop's Down is
 	// the next one's Up.
@@ -57,7 +74,7 @@ func (r *Result) Select(f reassembly.Filter) bool {
 	}
 	matched := map[*Conn]bool{}
 	for _, c := range conns {
-		if v := c.view(); f.Match(&v) {
+		if match(c) {
 			matched[find(c)] = true
 		}
 	}

@@ -162,11 +162,11 @@ func TestCaptureStreamMissing(t *testing.T) {
 
 // TestCaptureSuffixRefused: a suffix a command does not read is a usage
 // error naming it, before anything is read: CAPTURE#udp (the graph
-// commands' and compare's) elsewhere, CAPTURE#N for join, ladder and
-// sweep (their connection is -s's, or each capture's main flow). They
-// were taken for the whole capture: join and ladder drew the busiest
-// connection for CAPTURE#7, the tables counted every flow for
-// CAPTURE#udp and report wrote a folder named CAPTURE#udp-report.
+// commands' and compare's) elsewhere, CAPTURE#N for sweep (each
+// capture's main flow). They were taken for the whole capture: the
+// tables counted every flow for CAPTURE#udp and report wrote a folder
+// named CAPTURE#udp-report. (join and ladder read CAPTURE#N:
+// TestJoinLadderStreamSuffix.)
 func TestCaptureSuffixRefused(t *testing.T) {
 	out := t.TempDir()
 	for _, args := range [][]string{
@@ -176,8 +176,6 @@ func TestCaptureSuffixRefused(t *testing.T) {
 		{"report", "--out-dir", out, demoCapture + "#udp"},
 		{"sweep", "--rows", "proto", demoCapture + "#udp"},
 		{"sweep", "--rows", "proto", demoCapture + "#1"},
-		{"ladder", "-o", filepath.Join(out, "l.png"), demoCapture + "#7"},
-		{"join", demoCapture + "#1", demoCapture},
 	} {
 		_, stderr, code := tcpviz(t, nil, args...)
 		if code != 2 || !strings.Contains(stderr, "geo_short.pcap#") || strings.Count(stderr, "\n") != 1 {
@@ -234,6 +232,47 @@ func TestFilterJoinLadderSweep(t *testing.T) {
 	if c1 != 0 || !strings.Contains(header(both), "tcp_throughput") || !strings.Contains(header(both), "udp_throughput") ||
 		!strings.Contains(header(udp), "udp_throughput") || strings.Contains(header(udp), "tcp_") {
 		t.Errorf("sweep --filter udp (exit %d): %q; without it (exit %d): %q", c2, header(udp), c1, header(both))
+	}
+}
+
+// TestJoinLadderStreamSuffix: CAPTURE#N keeps connection N of that
+// capture in join (its rows, along the hop, as --filter naming it does)
+// and ladder (as -s N draws it, whatever -s says); two that name
+// different connections, or a stream the capture lacks, are exit 1 with
+// one line naming it. Both refused CAPTURE#N as a usage error.
+func TestJoinLadderStreamSuffix(t *testing.T) {
+	mid := filepath.Join(golden.Testdata(), "truth-mid", "gt_mid_two_links")
+	tx, rx := mid+".tx.pcap.gz", mid+".rx.pcap.gz"
+	run := func(args ...string) string {
+		t.Helper()
+		out, stderr, code := tcpviz(t, nil, args...)
+		if code != 0 || out == "" {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		return out
+	}
+	for _, c := range []struct{ a, b, port string }{{tx + "#1", rx, "49014"}, {tx, rx + "#0", "49000"}} {
+		if got, want := run("join", "-f", "csv", c.a, c.b), run("join", "-f", "csv", "--filter", "port "+c.port, tx, rx); got != want {
+			t.Errorf("join %s %s differs from join --filter 'port %s':\n%s\nwant\n%s", c.a, c.b, c.port, got, want)
+		}
+	}
+	for _, ins := range [][]string{{tx}, {tx, rx}} {
+		byStream := run(append([]string{"ladder", "-s", "0", "-o", "-"}, ins...)...)
+		suffixed := append([]string{tx + "#0"}, ins[1:]...)
+		if got := run(append([]string{"ladder", "-s", "1", "-o", "-"}, suffixed...)...); got != byStream || got == run(append([]string{"ladder", "-o", "-"}, ins...)...) {
+			t.Errorf("ladder %v differs from -s 0's, or is the busiest's", suffixed)
+		}
+	}
+	for _, args := range [][]string{
+		{"join", tx + "#1", rx + "#0"},
+		{"join", tx + "#7", rx},
+		{"ladder", "-o", "-", tx + "#7"},
+		{"ladder", "-o", "-", tx + "#7", rx},
+	} {
+		_, stderr, code := tcpviz(t, nil, args...)
+		if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "#") || !strings.Contains(stderr, "no such connection") {
+			t.Errorf("%v: exit %d, %q; want 1 and one line naming CAPTURE#N", args, code, stderr)
+		}
 	}
 }
 

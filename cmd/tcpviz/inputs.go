@@ -334,20 +334,15 @@ func captureBase(in input) string {
 // suffixRefused is the usage error of an input whose suffix command cmd
 // does not read (it would take the whole capture): CAPTURE#udp is the
 // graph commands' (compare reads its own arguments), CAPTURE#N every
-// command's but join's, ladder's (-s names their connection) and
-// sweep's (each capture's main flow).
+// command's but sweep's (each capture's main flow).
 func suffixRefused(cmd string, in input) error {
 	if _, err := analyze.GraphOf(cmd, ""); in.udp && err != nil {
 		return usagef("%s: %s: CAPTURE#udp names a UDP flow for the graph commands and compare; name the capture alone", cmd, charts.EscapeName(in.name))
 	}
-	if !in.hasStream || cmd != "join" && cmd != "ladder" && cmd != "sweep" {
+	if !in.hasStream || cmd != "sweep" {
 		return nil
 	}
-	how := "-s N names the connection (its number in the first capture)"
-	if cmd == "sweep" {
-		how = "a sweep takes each capture's main flow (--filter chooses among them)"
-	}
-	return usagef("%s: %s#%d: CAPTURE#N is not read here: %s", cmd, charts.EscapeName(in.name), in.stream, how)
+	return usagef("%s: %s#%d: CAPTURE#N is not read here: a sweep takes each capture's main flow (--filter chooses among them)", cmd, charts.EscapeName(in.name), in.stream)
 }
 
 // joinedInput reads A.pcap+B.pcap[+C.pcap...] as A.pcap joined with the

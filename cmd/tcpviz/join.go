@@ -30,8 +30,9 @@ func joinCommand(e *env) *cli.Command {
 			"TCP header and IPv4 ID: a NAT's new addresses and ports do not matter), and the clocks are\n" +
 			"lined up from the fastest packets each way (offset, drift, and how far path asymmetry could\n" +
 			"move the offset). One row per hop, connection and direction, in the formats of summary.\n" +
+			"CAPTURE#N keeps connection N of that capture (along every hop it was seen at) and stands for -s.\n" +
 			"--columns lists every column with its unit and meaning.",
-		ArgsUsage: "CAPTURE CAPTURE [CAPTURE...]",
+		ArgsUsage: "CAPTURE[#N] CAPTURE[#N] [CAPTURE...]",
 		Flags: []cli.Flag{graphFlag,
 			&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"}},
 		Action: func(c *cli.Context) error {
@@ -76,7 +77,7 @@ func joinCommand(e *env) *cli.Command {
 			if os.Getenv("GOGC") == "" {
 				defer debug.SetGCPercent(debug.SetGCPercent(50))
 			}
-			res, readErr := e.joinInputs(ins, jf.Jobs)
+			res, readErr := e.joinInputs(ins, jf.Jobs, conn)
 			if res == nil {
 				return readErr
 			}
@@ -130,9 +131,10 @@ func (e *env) readCaptures(ins []input, jobs int) (caps []*join.Capture, failed 
 	return caps, failed, nil
 }
 
-// joinInputs reads every input (readCaptures) and joins them; res nil
-// says the run ends with err.
-func (e *env) joinInputs(ins []input, jobs int) (*join.Result, error) {
+// joinInputs reads every input (readCaptures), joins them and keeps the
+// connections CAPTURE#N names (selectStreams); res nil says the run ends
+// with err.
+func (e *env) joinInputs(ins []input, jobs int, cf *connFlags) (*join.Result, error) {
 	caps, failed, err := e.readCaptures(ins, jobs)
 	if err != nil {
 		return nil, err
@@ -146,6 +148,9 @@ func (e *env) joinInputs(ins []input, jobs int) (*join.Result, error) {
 	}
 	for _, w := range charts.JoinWarnings(res) {
 		fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", w)
+	}
+	if err := selectStreams(res, ins, caps, cf); err != nil {
+		return nil, err
 	}
 	if failed {
 		return res, errReported
@@ -171,8 +176,8 @@ func ladderCommand(e *env) *cli.Command {
 			"every point are real (the clocks lined up as join does) and a lost packet's arrow stops half\n" +
 			"way; with one, the far end's times are estimated from the handshake and drawn dashed. The\n" +
 			"first --packets packets of the busiest connection (-s: another; --filter: the busiest it\n" +
-			"matches), or --from/--to.",
-		ArgsUsage: "CAPTURE [CAPTURE...]",
+			"matches; CAPTURE#N: connection N of that capture, whatever -s says), or --from/--to.",
+		ArgsUsage: "CAPTURE[#N] [CAPTURE...]",
 		Flags:     []cli.Flag{packets},
 		Action: func(c *cli.Context) error {
 			out := output.Output
@@ -195,6 +200,9 @@ func ladderCommand(e *env) *cli.Command {
 					readErr = errReported
 				}
 				one := &join.Result{Captures: caps}
+				if err := selectStreams(one, ins, caps, conn); err != nil {
+					return err
+				}
 				if filter.Expr != nil && !one.Select(filter.Expr) {
 					return fmt.Errorf("%s: --filter %q selects no connection", ins[0].display(), filter.Raw)
 				}
@@ -210,7 +218,7 @@ func ladderCommand(e *env) *cli.Command {
 				}
 			} else {
 				defer debug.SetGCPercent(debug.SetGCPercent(50))
-				res, err := e.joinInputs(ins, jf.Jobs)
+				res, err := e.joinInputs(ins, jf.Jobs, conn)
 				if res == nil {
 					return err
 				}
@@ -234,6 +242,27 @@ func ladderCommand(e *env) *cli.Command {
 			return readErr
 		},
 	}, groups...)
+}
+
+// selectStreams keeps, of res (caps read from ins), the connection each
+// CAPTURE#N names: stream N of that capture, on every hop it was seen
+// at. It then stands for -s, whatever -s says (cf.Stream -1: the one
+// kept), as in the graph commands.
+func selectStreams(res *join.Result, ins []input, caps []*join.Capture, cf *connFlags) error {
+	for i, in := range ins {
+		if !in.hasStream {
+			continue
+		}
+		if !res.SelectStream(caps[i], in.stream) {
+			where := ""
+			if len(ins) > 1 {
+				where = " among the connections joined"
+			}
+			return fmt.Errorf("%s#%d: no such connection%s", in.display(), in.stream, where)
+		}
+		cf.Stream = -1
+	}
+	return nil
 }
 
 // reportJoined adds to a report of A+B… the section of the joined
