@@ -218,7 +218,7 @@ func compareGraph(kind CompareKind, ins []CompareInput, co CompareOptions) *Grap
 			g.Y, g.Columns, g.YCol = b.Y, b.Columns, b.YCol
 			s = merge(b, spec.series)
 			for _, c := range spec.with {
-				if cs := b.Lookup(c.series); cs != nil {
+				if cs := b.lookup(c.series); cs != nil {
 					// A line beside the input's own is dashed.
 					dashed := cs.Kind == Steps || cs.Kind == Lines
 					with = append(with, Series{Name: c.what, Role: c.series, Kind: cs.Kind, Dashed: dashed, Points: cs.Points})
@@ -311,7 +311,7 @@ func compareRows(ins []CompareInput, o TransferOptions) []CompareRow {
 func merge(g *Graph, names []string) Series {
 	var out Series
 	for _, n := range names {
-		if s := g.Lookup(n); s != nil {
+		if s := g.lookup(n); s != nil {
 			if out.Points == nil {
 				out.Kind = s.Kind
 			}

@@ -114,24 +114,24 @@ func TestCompareCwndCarriesSsthreshAndLosses(t *testing.T) {
 	g := compareGraph(CompareCwnd, []CompareInput{{Label: "a", L: l}, {Label: "b", L: l}}, CompareOptions{})
 	own := cwndGraph(l.Records, SeriesOptions{Conn: l.Conn, Dir: l.Dir})
 	for _, label := range []string{"a", "b"} {
-		main := g.Lookup(label)
-		if main == nil || main.Of != "" || len(main.Points) != len(own.Lookup(SeriesCwnd).Points) {
-			t.Fatalf("%s: the window %+v, want the cwnd graph's %d points", label, main, len(own.Lookup(SeriesCwnd).Points))
+		main := g.lookup(label)
+		if main == nil || main.Of != "" || len(main.Points) != len(own.lookup(SeriesCwnd).Points) {
+			t.Fatalf("%s: the window %+v, want the cwnd graph's %d points", label, main, len(own.lookup(SeriesCwnd).Points))
 		}
 		for role, what := range map[string]string{SeriesSsthresh: "ssthresh", SeriesFastLoss: "fast retransmit"} {
-			s := g.Lookup(label + " " + what)
-			if s == nil || s.Of != label || s.Role != role || len(s.Points) != len(own.Lookup(role).Points) {
-				t.Fatalf("%s %s: %+v, want %d points of %s tied to %q", label, what, s, len(own.Lookup(role).Points), role, label)
+			s := g.lookup(label + " " + what)
+			if s == nil || s.Of != label || s.Role != role || len(s.Points) != len(own.lookup(role).Points) {
+				t.Fatalf("%s %s: %+v, want %d points of %s tied to %q", label, what, s, len(own.lookup(role).Points), role, label)
 			}
 			if s.Dashed != (role == SeriesSsthresh) {
 				t.Errorf("%s %s dashed %v", label, what, s.Dashed)
 			}
-			if dt := s.Points[0].Time - own.Lookup(role).Points[0].Time; dt != main.Points[0].Time-own.Lookup(SeriesCwnd).Points[0].Time {
+			if dt := s.Points[0].Time - own.lookup(role).Points[0].Time; dt != main.Points[0].Time-own.lookup(SeriesCwnd).Points[0].Time {
 				t.Errorf("%s %s shifted by %d ns, its window by another", label, what, dt)
 			}
 		}
 	}
-	if g.Lookup("a timeout") != nil {
+	if g.lookup("a timeout") != nil {
 		t.Error("a timeout series for a capture without timeouts")
 	}
 }

@@ -19,7 +19,7 @@ func TestCwndTimeWindowSameLine(t *testing.T) {
 	}
 	spec, _ := lookupGraph(GraphCwnd)
 	o := SeriesOptions{Conn: l.Conn, Dir: l.Dir}
-	full := spec.Draw(l.Records, o, GraphParams{}).Lookup(SeriesCwnd)
+	full := spec.Draw(l.Records, o, GraphParams{}).lookup(SeriesCwnd)
 	valueAt := func(s *Series, ns int64) (float64, bool) {
 		v, ok := 0.0, false
 		for _, p := range s.Points {
@@ -31,7 +31,7 @@ func TestCwndTimeWindowSameLine(t *testing.T) {
 	}
 	for _, w := range [][2]int64{{2e9, 6e9}, {5e8, 15e8}, {7e9, 9e9}} {
 		o.Time = Range{Min: w[0], Max: w[1], HasMin: true, HasMax: true}
-		win := spec.Draw(l.Records, o, GraphParams{}).Lookup(SeriesCwnd)
+		win := spec.Draw(l.Records, o, GraphParams{}).lookup(SeriesCwnd)
 		if win == nil || len(win.Points) == 0 {
 			t.Fatalf("window %v: no line", w)
 		}
@@ -71,7 +71,7 @@ func TestCwndTimeWindowSameLine(t *testing.T) {
 	}
 	// A window past the connection's end has nothing to draw.
 	o.Time = Range{Min: 1000e9, Max: 2000e9, HasMin: true, HasMax: true}
-	if s := spec.Draw(l.Records, o, GraphParams{}).Lookup(SeriesCwnd); s != nil && len(s.Points) > 0 {
+	if s := spec.Draw(l.Records, o, GraphParams{}).lookup(SeriesCwnd); s != nil && len(s.Points) > 0 {
 		t.Errorf("a window past the end: %d points, want none", len(s.Points))
 	}
 }

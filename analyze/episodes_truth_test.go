@@ -79,7 +79,7 @@ func TestUndoneEpisodesAgainstLinkLog(t *testing.T) {
 		}
 		spec, _ := lookupGraph(GraphCwnd)
 		g := spec.Draw(l.Records, SeriesOptions{Conn: c, Dir: d}, GraphParams{})
-		if s := g.Lookup(SeriesUndoneLoss); s != nil {
+		if s := g.lookup(SeriesUndoneLoss); s != nil {
 			for _, p := range s.Points {
 				undone++
 				if dropped(p) {
@@ -89,13 +89,13 @@ func TestUndoneEpisodesAgainstLinkLog(t *testing.T) {
 			}
 		}
 		undoneAt := map[int64]bool{} // an undone episode's kind mark lies under its undone one
-		if s := g.Lookup(SeriesUndoneLoss); s != nil {
+		if s := g.lookup(SeriesUndoneLoss); s != nil {
 			for _, p := range s.Points {
 				undoneAt[p.Frame] = true
 			}
 		}
 		for _, name := range []string{SeriesFastLoss, SeriesRTOLoss} {
-			if s := g.Lookup(name); s != nil {
+			if s := g.lookup(name); s != nil {
 				for _, p := range s.Points {
 					if byFrame[p.Frame].Dir != d || undoneAt[p.Frame] {
 						continue // recovery entered again at an ACK: its resends follow

@@ -98,7 +98,7 @@ func TestThroughputBinsBounded(t *testing.T) {
 	}
 	for _, w := range []int64{1, 1000, 1e6} {
 		g := throughputGraph(recs, o, GraphParams{Window: w, Bins: true})
-		s := g.Lookup(SeriesThroughput)
+		s := g.lookup(SeriesThroughput)
 		if s == nil || len(s.Points) > 2*data+1 {
 			t.Fatalf("window %d ns: %d points for %d data segments", w, len(s.Points), data)
 		}
@@ -137,7 +137,7 @@ func TestThroughputWindows(t *testing.T) {
 	if len(g.Warnings) != 0 {
 		t.Errorf("4rtt: warnings %q", g.Warnings)
 	}
-	s := g.Lookup(SeriesThroughput)
+	s := g.lookup(SeriesThroughput)
 	if s == nil || s.Kind != Steps || len(s.Points) < 3 {
 		t.Fatalf("bins: %+v", s)
 	}

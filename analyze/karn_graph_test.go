@@ -43,7 +43,7 @@ func TestKarnGraphIsSummary(t *testing.T) {
 					g := rttGraph(recs[stream], SeriesOptions{Conn: c, Dir: d}, GraphParams{Sampling: SampleKarn})
 					var n int64
 					lo, hi := math.Inf(1), 0.0
-					if s := g.Lookup(SeriesRTT); s != nil {
+					if s := g.lookup(SeriesRTT); s != nil {
 						for _, p := range s.Points {
 							n++
 							if p.V[0] > 0 { // tcptrace's minimum ignores a zero sample

@@ -87,7 +87,7 @@ func inBand(s *Series, ns int64) bool {
 // the kernel names it.
 func bandState(g *Graph, ns int64) string {
 	for name, state := range map[string]string{SeriesRecovery: "recovery", SeriesLossState: "loss", SeriesDisorder: "disorder"} {
-		if inBand(g.Lookup(name), ns) {
+		if inBand(g.lookup(name), ns) {
 			return state
 		}
 	}
@@ -123,7 +123,7 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 	}
 	spec, _ := lookupGraph(GraphCwnd)
 	g := spec.Draw(l.Records, SeriesOptions{Conn: c, Dir: d}, GraphParams{})
-	line, ss := g.Lookup(SeriesCwnd), g.Lookup(SeriesSsthresh)
+	line, ss := g.lookup(SeriesCwnd), g.lookup(SeriesSsthresh)
 
 	if line == nil || len(line.Points) == 0 {
 		t.Fatal("no cwnd-estimate line")
@@ -142,7 +142,7 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 	first, last := line.Points[0].Time, line.Points[len(line.Points)-1].Time
 	entered := int64(-1) // an episode's entry, until a probe gives its ssthresh
 	state := "open"      // the kernel's congestion state
-	rwndBand := g.Lookup(SeriesRwndHeld)
+	rwndBand := g.lookup(SeriesRwndHeld)
 	for _, e := range events {
 		ns := int64(math.Round(e.Time * 1e9))
 		switch e.Event {
@@ -211,7 +211,7 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 				float64(ns-first)/1e9, state, e.SndCwnd, float64(e.SndWnd)/float64(mss), allowed/float64(mss), v/float64(mss))
 		}
 	}
-	if s := g.Lookup(SeriesTLP); s != nil {
+	if s := g.lookup(SeriesTLP); s != nil {
 		for _, p := range s.Points {
 			k.tlps++
 			state := "open"
@@ -239,13 +239,13 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 		}
 		return n
 	}
-	if s := g.Lookup(SeriesFastLoss); s != nil {
+	if s := g.lookup(SeriesFastLoss); s != nil {
 		k.fast, k.fastRec = len(s.Points), recorded(s)
 	}
-	if s := g.Lookup(SeriesRTOLoss); s != nil {
+	if s := g.lookup(SeriesRTOLoss); s != nil {
 		k.timeout, k.timeoutRec = len(s.Points), recorded(s)
 	}
-	if s := g.Lookup(SeriesUndoneLoss); s != nil {
+	if s := g.lookup(SeriesUndoneLoss); s != nil {
 		k.undone = len(s.Points)
 	}
 	return k

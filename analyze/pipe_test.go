@@ -228,7 +228,7 @@ func TestBBRSeries(t *testing.T) {
 	if got, want := fmt.Sprint(names(g)), fmt.Sprint([]string{SeriesPipe, SeriesFastLoss, SeriesBDP, SeriesCwnd}); got != want || len(g.Notes) != 1 {
 		t.Errorf("BBR: series %s, notes %q; want %s and a note", got, g.Notes, want)
 	}
-	if g.Lookup(SeriesCwnd).Points[0].V[0] != float64(len(seriesBBRCwnd)) {
+	if g.lookup(SeriesCwnd).Points[0].V[0] != float64(len(seriesBBRCwnd)) {
 		t.Error("BBR: the window drawn is not the model's")
 	}
 	g = mk()
@@ -278,8 +278,8 @@ func TestCwndAtReceiver(t *testing.T) {
 		recs = append(recs, Record{Dir: reassembly.S2C, Time: int64((ms + 0.05) * 1e6), Ack: seq, HasAck: true, Window: 65535, Flags: reassembly.ACK})
 	}
 	g := feed(b, recs)
-	line := g.Lookup(SeriesCwnd)
-	if line == nil || len(g.Notes) != 1 || g.Lookup(SeriesSsthresh) != nil {
+	line := g.lookup(SeriesCwnd)
+	if line == nil || len(g.Notes) != 1 || g.lookup(SeriesSsthresh) != nil {
 		t.Fatalf("at the receiver: line %v, notes %q", line, g.Notes)
 	}
 	if last := line.Points[len(line.Points)-1].V[0]; last != 10000 {
@@ -452,7 +452,7 @@ func TestSsthreshKeptAtBackoff(t *testing.T) {
 	b.ssBasis = []ssBasis{{window: 20 * seg, kind: ssTimeout}, {window: seg, kind: ssTimeoutInRecovery}, {window: 9 * seg, kind: ssTimeout}}
 	g := &Graph{Series: []Series{{Name: SeriesSsthresh, Points: []Point{{V: [3]float64{3 * seg}}, {V: [3]float64{2 * seg}}, {V: [3]float64{3 * seg}}}}}}
 	b.crossCheck(g, VoteReno)
-	got := g.Lookup(SeriesSsthresh).Points
+	got := g.lookup(SeriesSsthresh).Points
 	for i, want := range []float64{10 * seg, 10 * seg, 4 * seg} {
 		if got[i].V[0] != want {
 			t.Errorf("ssthresh %d: %.0f, want %.0f", i, got[i].V[0], want)
@@ -514,10 +514,10 @@ func TestLineKeptAfterLossState(t *testing.T) {
 	b.data(701, seq, 1000, 0) // the application gives one segment
 	b.ack(800, end+1000, 1<<20, 0)
 	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
-	if to := g.Lookup(SeriesRTOLoss); to == nil || len(to.Points) != 1 {
+	if to := g.lookup(SeriesRTOLoss); to == nil || len(to.Points) != 1 {
 		t.Fatalf("timeout marks %+v, want one", to)
 	}
-	cw := g.Lookup(SeriesCwnd)
+	cw := g.lookup(SeriesCwnd)
 	var at600, after float64
 	for _, p := range cw.Points {
 		switch ms := float64(p.Time-t0) / 1e6; {
@@ -566,7 +566,7 @@ func TestPartialUndoWithoutSACK(t *testing.T) {
 	}
 	ts(b.ack(1600, 16001, 1<<20, 0), 60, 100)
 	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
-	fast, undone := g.Lookup(SeriesFastLoss), g.Lookup(SeriesUndoneLoss)
+	fast, undone := g.lookup(SeriesFastLoss), g.lookup(SeriesUndoneLoss)
 	// Recovery at the fast retransmit and again at the partial ACKs of
 	// 2001 to 14001 (out after them: 18 down to 6 segments); at 15001 five
 	// are out, as many as the duplicate ACKs counted: the last entry is
@@ -579,14 +579,14 @@ func TestPartialUndoWithoutSACK(t *testing.T) {
 	if undone == nil || len(undone.Points) != 1 || undone.Points[0] != fast.Points[13] {
 		t.Fatalf("undone marks %+v, want 1, over the last fast-retransmit mark", undone)
 	}
-	ss := g.Lookup(SeriesSsthresh)
+	ss := g.lookup(SeriesSsthresh)
 	for _, p := range ss.Points {
 		if p.V[0] != ss.Points[0].V[0] {
 			t.Errorf("ssthresh %+v: each entry reduces from the window restored, the same", ss.Points)
 			break
 		}
 	}
-	cw := g.Lookup(SeriesCwnd)
+	cw := g.lookup(SeriesCwnd)
 	last := cw.Points[len(cw.Points)-1]
 	for _, p := range cw.Points {
 		if p.Time <= t0+1500e6 {
@@ -615,7 +615,7 @@ func TestSsthreshAfterRecoveryHeld(t *testing.T) {
 		{window: 30 * seg, kind: ssFast, afterRecovery: true}, {window: 12 * seg, kind: ssFast}}
 	g := &Graph{Series: []Series{{Name: SeriesSsthresh, Points: []Point{{V: [3]float64{25 * seg}}, {V: [3]float64{10 * seg}}, {V: [3]float64{21 * seg}}, {V: [3]float64{10 * seg}}}}}}
 	b.crossCheck(g, VoteCubic)
-	got := g.Lookup(SeriesSsthresh).Points
+	got := g.lookup(SeriesSsthresh).Points
 	// 717/1024 of 37 is 25, of 25 17, of 30 21; the last, not soon after
 	// a recovery, keeps its measurement (8 from the line's 12 is further
 	// than a segment and 15%).
@@ -686,7 +686,7 @@ func TestTimeoutAfterRenoHold(t *testing.T) {
 	}
 	b.data(r.ms+500, end, 1000, Retransmission) // the timer
 	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
-	ss := g.Lookup(SeriesSsthresh)
+	ss := g.lookup(SeriesSsthresh)
 	if ss == nil || len(ss.Points) != 3 {
 		t.Fatalf("ssthresh %+v, want three", ss)
 	}
@@ -705,7 +705,7 @@ func TestSsthreshFromHoldWindow(t *testing.T) {
 	b.ssBasis = []ssBasis{{window: 10 * seg, kind: ssFast}, {window: 7 * seg, kind: ssTimeout, hold: [2]int64{8 * seg, 8 * seg}}, {window: 7 * seg, kind: ssTimeout, hold: [2]int64{6 * seg, 6 * seg}}}
 	g := &Graph{Series: []Series{{Name: SeriesSsthresh, Points: []Point{{V: [3]float64{7 * seg}}, {V: [3]float64{4 * seg}}, {V: [3]float64{4 * seg}}}}}}
 	b.crossCheck(g, VoteCubic)
-	got := g.Lookup(SeriesSsthresh).Points
+	got := g.lookup(SeriesSsthresh).Points
 	for i, want := range []float64{7 * seg, 5 * seg, 4 * seg} { // 717/1024 of 10, 8 and 7
 		if got[i].V[0] != want {
 			t.Errorf("ssthresh %d: %.0f, want %.0f", i, got[i].V[0], want)
@@ -783,7 +783,7 @@ func TestPRRWindowWhileReceiverWindowFull(t *testing.T) {
 	}
 	b.ack(300, 21001, 60000, 0)
 	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
-	cw := g.Lookup(SeriesCwnd)
+	cw := g.lookup(SeriesCwnd)
 	at := func(ms float64) float64 {
 		v := -1.0
 		for _, p := range cw.Points {
@@ -829,7 +829,7 @@ func TestPRRWindowWhileApplicationHeld(t *testing.T) {
 	b.ack(300, 21001, 1<<20, 0)
 	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
 	v := -1.0
-	for _, p := range g.Lookup(SeriesCwnd).Points {
+	for _, p := range g.lookup(SeriesCwnd).Points {
 		if p.Time <= t0+114.5e6 {
 			v = p.V[0]
 		}

@@ -136,8 +136,8 @@ func (g *Graph) Points() int {
 	return n
 }
 
-// Lookup returns the series called name, or nil.
-func (g *Graph) Lookup(name string) *Series {
+// lookup returns the series called name, or nil.
+func (g *Graph) lookup(name string) *Series {
 	for i := range g.Series {
 		if g.Series[i].Name == name {
 			return &g.Series[i]

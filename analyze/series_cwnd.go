@@ -663,7 +663,7 @@ const (
 // the flight when the episode ends is slow start's, not ssthresh), the
 // algorithm's value is drawn.
 func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
-	ss := g.Lookup(SeriesSsthresh)
+	ss := g.lookup(SeriesSsthresh)
 	seg := b.ep.maxSeg
 	if ss != nil {
 		ss.unpack()

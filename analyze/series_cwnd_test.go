@@ -60,7 +60,7 @@ func lossRun(voted bool) (b *builder, jump float64, end int64) {
 // before it).
 func lineAt(g *Graph, ms float64) float64 {
 	v := -1.0
-	if cw := g.Lookup(SeriesCwnd); cw != nil {
+	if cw := g.lookup(SeriesCwnd); cw != nil {
 		for _, p := range cw.Points {
 			if p.Time <= t0+int64(ms*1e6) {
 				v = p.V[0]
@@ -82,7 +82,7 @@ func lineAt(g *Graph, ms float64) float64 {
 func TestLossStateWindow(t *testing.T) {
 	b, jump, _ := lossRun(true)
 	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
-	if to := g.Lookup(SeriesRTOLoss); to == nil || len(to.Points) != 1 {
+	if to := g.lookup(SeriesRTOLoss); to == nil || len(to.Points) != 1 {
 		t.Fatalf("timeout marks %+v, want one", to)
 	}
 	if v := lineAt(g, jump); v != 10000 {

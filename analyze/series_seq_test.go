@@ -42,7 +42,7 @@ func TestSeqSeriesByPathVerdict(t *testing.T) {
 	for _, g := range []*Graph{tcptraceGraph(b.recs, o), stevensGraph(b.recs, o)} {
 		for name, frames := range want {
 			var got []int64
-			if s := g.Lookup(name); s != nil {
+			if s := g.lookup(name); s != nil {
 				for _, p := range s.Points {
 					got = append(got, p.Frame)
 				}

@@ -91,14 +91,14 @@ func TestTCPTraceSeries(t *testing.T) {
 	if got[SeriesRST] != 0 {
 		t.Errorf("RST without ACK flag has no ACK value and should not be marked: %v", got)
 	}
-	d := g.Lookup(SeriesData).Points[2]
+	d := g.lookup(SeriesData).Points[2]
 	if d.Frame != 5 || d.V[0] != 3001 || d.V[1] != 4001 {
 		t.Errorf("third data point = %+v, want frame 5, seq 3001..4001", d)
 	}
 	if x, _ := g.XY(&d); math.Abs(x-0.202) > 1e-12 {
 		t.Errorf("x = %v, want 0.202 s", x)
 	}
-	if w := g.Lookup(SeriesRecvWindow).Points[1]; w.V[0] != 1001+10000 {
+	if w := g.lookup(SeriesRecvWindow).Points[1]; w.V[0] != 1001+10000 {
 		t.Errorf("window line = %v, want ack + window", w.V[0])
 	}
 	// Zoom: time and sequence windows, absolute numbers.
@@ -114,7 +114,7 @@ func TestTCPTraceSeries(t *testing.T) {
 	}
 	o = SeriesOptions{Conn: testConn(), Dir: reassembly.C2S, AbsoluteSeq: true, AbsoluteTime: true}
 	g = tcptraceGraph(b.recs, o)
-	if p := g.Lookup(SeriesData).Points[0]; p.V[0] != 1001 {
+	if p := g.lookup(SeriesData).Points[0]; p.V[0] != 1001 {
 		t.Errorf("absolute seq = %v, want 1001 (ISN 1000 + 1)", p.V[0])
 	}
 	if g.TimeOrigin != 0 {
@@ -142,7 +142,7 @@ func TestThroughput(t *testing.T) {
 		b.ack(float64(i*10+100), int64(1+(i+1)*1000), 65535, 0)
 	}
 	g := throughputGraph(b.recs, SeriesOptions{Conn: testConn()}, GraphParams{})
-	tp, gp := g.Lookup(SeriesThroughput), g.Lookup(SeriesGoodput)
+	tp, gp := g.lookup(SeriesThroughput), g.lookup(SeriesGoodput)
 	if tp == nil || gp == nil {
 		t.Fatalf("series = %v", names(g))
 	}
@@ -156,7 +156,7 @@ func TestThroughput(t *testing.T) {
 		t.Errorf("throughput at 90 ms over a 1 s window = %v, want 80000", v)
 	}
 	g = throughputGraph(b.recs, SeriesOptions{Conn: testConn()}, GraphParams{Segments: 5})
-	if v := g.Lookup(SeriesThroughput).Points[50].V[0]; v != 800e3 {
+	if v := g.lookup(SeriesThroughput).Points[50].V[0]; v != 800e3 {
 		t.Errorf("5-segment throughput = %v, want 800000", v)
 	}
 	for _, s := range g.Series {
@@ -190,7 +190,7 @@ func TestRTTSampling(t *testing.T) {
 	o := SeriesOptions{Conn: testConn()}
 	samples := func(s RTTSampling, bySeq bool) []Point {
 		g := rttGraph(b.recs, o, GraphParams{Sampling: s, BySeq: bySeq})
-		if sr := g.Lookup(SeriesRTT); sr != nil {
+		if sr := g.lookup(SeriesRTT); sr != nil {
 			return sr.Points
 		}
 		return nil
@@ -198,7 +198,7 @@ func TestRTTSampling(t *testing.T) {
 	// ack_rtt measures segment 3 across segment 2's repair: a sample of
 	// its own series, which Karn's rule leaves out.
 	ack := samples(SampleAck, false)
-	repair := rttGraph(b.recs, o, GraphParams{Sampling: SampleAck}).Lookup(SeriesRTTRepair)
+	repair := rttGraph(b.recs, o, GraphParams{Sampling: SampleAck}).lookup(SeriesRTTRepair)
 	if len(ack) != 1 || ack[0].V[0] != 50 || repair == nil || len(repair.Points) != 1 {
 		t.Fatalf("ack samples = %+v, across the repair %+v", ack, repair)
 	}
@@ -280,18 +280,18 @@ func TestCwndSeries(t *testing.T) {
 	r = b.data(ms, recovered, 1000, Retransmission) // a timeout: the first unacknowledged again, no signal since the last new ACK
 	r.Info.BytesInFlight = 4000
 	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
-	cw := g.Lookup(SeriesCwnd)
+	cw := g.lookup(SeriesCwnd)
 	if cw == nil || len(cw.Points) < 4 || cw.Points[0].V[0] != 2000 || cw.Points[1].V[0] != 4000 || cw.Points[2].V[0] != 8000 {
 		t.Fatalf("cwnd estimate %+v", cw)
 	}
 	// The first loss's ssthresh is Reno's half of the window at the loss
 	// (8000 of 16000); the timeout's, with nothing after it, half its
 	// flight.
-	ss := g.Lookup(SeriesSsthresh)
+	ss := g.lookup(SeriesSsthresh)
 	if ss == nil || len(ss.Points) != 2 || ss.Points[0].V[0] != 8000 || ss.Points[1].V[0] != 2000 {
 		t.Errorf("ssthresh %+v: want 8000 at the first loss, 2000 at the timeout", ss)
 	}
-	if f, to := g.Lookup(SeriesFastLoss), g.Lookup(SeriesRTOLoss); f == nil || to == nil || len(f.Points) != 1 || len(to.Points) != 1 {
+	if f, to := g.lookup(SeriesFastLoss), g.lookup(SeriesRTOLoss); f == nil || to == nil || len(f.Points) != 1 || len(to.Points) != 1 {
 		t.Errorf("loss marks: fast %+v, timeout %+v", f, to)
 	}
 	// The largest estimate is the fourth round's window, 16000.
@@ -319,7 +319,7 @@ func TestCwndNoEpisodeForProbes(t *testing.T) {
 	b.ack(ms+100, seq, 1<<20, 0)
 	b.data(ms+110, seq-2000, 1000, Retransmission|SpuriousRetrans) // already acknowledged
 	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
-	if f, to := g.Lookup(SeriesFastLoss), g.Lookup(SeriesRTOLoss); f != nil || to != nil {
+	if f, to := g.lookup(SeriesFastLoss), g.lookup(SeriesRTOLoss); f != nil || to != nil {
 		t.Errorf("loss marks: fast %+v, timeout %+v; want none", f, to)
 	}
 	// The same resend of the last segment with the one before it lost
@@ -336,7 +336,7 @@ func TestCwndNoEpisodeForProbes(t *testing.T) {
 	b.ack(ms+51.2, 2001, 1<<20, DupAck)
 	b.ack(ms+51.4, 2001, 1<<20, DupAck)
 	b.data(ms+52, 2001, 1000, Retransmission)
-	if f := cwndGraph(b.recs, SeriesOptions{Conn: testConn()}).Lookup(SeriesFastLoss); f == nil || len(f.Points) != 1 {
+	if f := cwndGraph(b.recs, SeriesOptions{Conn: testConn()}).lookup(SeriesFastLoss); f == nil || len(f.Points) != 1 {
 		t.Errorf("fast retransmit marks %+v, want one", f)
 	}
 }

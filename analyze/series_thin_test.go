@@ -90,7 +90,7 @@ func stormGraphs(t *testing.T, n int) int64 {
 			t.Errorf("%s: %d points kept", reqs[i].Spec.Kind, p)
 		}
 	}
-	if r := l.Graphs[0].Lookup(SeriesRetrans); n > thinAfter && (r == nil || len(r.Points) > 4*4802+8) {
+	if r := l.Graphs[0].lookup(SeriesRetrans); n > thinAfter && (r == nil || len(r.Points) > 4*4802+8) {
 		t.Errorf("the storm's retransmissions are not thinned to a few per column")
 	}
 	return int64(peak.Load()) - int64(base.HeapAlloc)

@@ -87,7 +87,7 @@ func TestDeliveryRateAgainstLink(t *testing.T) {
 		g := spec.Draw(ld.Records, SeriesOptions{Conn: ld.Conn, Dir: ld.Dir}, GraphParams{})
 		peak := func(name string) float64 {
 			var m float64
-			if s := g.Lookup(name); s != nil {
+			if s := g.lookup(name); s != nil {
 				for _, p := range s.Points {
 					m = max(m, p.V[0])
 				}

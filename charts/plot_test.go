@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"tcpviz/internal/capturetest"
@@ -293,7 +294,8 @@ func TestLargeSVGBounded(t *testing.T) {
 		t.Errorf("SVG is %d bytes, want < 5 MB", buf.Len())
 	}
 	pg := newPixelGrid(0, 6, 0, 1e9, DefaultWidth, DefaultHeight)
-	if sp := newSeriesPlot(g, g.Lookup(analyze.SeriesRetrans), pg, 0, nil); len(sp.pts) < 500 {
+	i := slices.IndexFunc(g.Series, func(s analyze.Series) bool { return s.Name == analyze.SeriesRetrans })
+	if sp := newSeriesPlot(g, &g.Series[i], pg, 0, nil); len(sp.pts) < 500 {
 		t.Errorf("%d retransmission bars after thinning, want all ~600 distinct ones", len(sp.pts))
 	}
 }
