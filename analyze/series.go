@@ -117,16 +117,6 @@ type Graph struct {
 // seconds returns the x value of time t (ns since the epoch).
 func (g *Graph) seconds(t int64) float64 { return float64(t-g.TimeOrigin) / 1e9 }
 
-// XY returns the x and y values of point p.
-func (g *Graph) XY(p *Point) (x, y float64) {
-	if g.XCol < 0 {
-		x = g.seconds(p.Time)
-	} else {
-		x = p.V[g.XCol]
-	}
-	return x, p.V[g.YCol]
-}
-
 // Points returns the number of points in all series.
 func (g *Graph) Points() int {
 	n := 0

@@ -95,8 +95,8 @@ func TestTCPTraceSeries(t *testing.T) {
 	if d.Frame != 5 || d.V[0] != 3001 || d.V[1] != 4001 {
 		t.Errorf("third data point = %+v, want frame 5, seq 3001..4001", d)
 	}
-	if x, _ := g.XY(&d); math.Abs(x-0.202) > 1e-12 {
-		t.Errorf("x = %v, want 0.202 s", x)
+	if x := g.seconds(d.Time); g.XCol >= 0 || math.Abs(x-0.202) > 1e-12 {
+		t.Errorf("x is column %d, time %v s; want the time, 0.202 s", g.XCol, x)
 	}
 	if w := g.lookup(SeriesRecvWindow).Points[1]; w.V[0] != 1001+10000 {
 		t.Errorf("window line = %v, want ack + window", w.V[0])
@@ -217,8 +217,8 @@ func TestRTTSampling(t *testing.T) {
 		t.Errorf("timestamp samples = %+v", ts)
 	}
 	g := rttGraph(b.recs, o, GraphParams{Sampling: SampleTimestamps, BySeq: true})
-	if x, _ := g.XY(&g.Series[0].Points[1]); x != 101 || g.XCol != 1 {
-		t.Errorf("by seq: x = %v", x)
+	if x := g.Series[0].Points[1].V[1]; g.XCol != 1 || x != 101 {
+		t.Errorf("by seq: x is column %d, V[1] = %v; want column 1, 101", g.XCol, x)
 	}
 }
 

@@ -523,7 +523,7 @@ func withoutOutliers(g *analyze.Graph, ymin, ymax float64) float64 {
 	for i := range g.Series {
 		s := &g.Series[i]
 		for j := range s.Points {
-			_, y := g.XY(&s.Points[j])
+			_, y := pointXY(g, &s.Points[j])
 			if s.Kind == analyze.Bars {
 				y = math.Max(y, s.Points[j].V[g.YCol+1])
 			}
@@ -555,7 +555,7 @@ func smallestPositive(g *analyze.Graph, top float64) float64 {
 	for i := range g.Series {
 		s := &g.Series[i]
 		for j := range s.Points {
-			if _, y := g.XY(&s.Points[j]); y > 0 {
+			if _, y := pointXY(g, &s.Points[j]); y > 0 {
 				lo = math.Min(lo, y)
 			}
 		}
@@ -609,7 +609,7 @@ func dataRange(g *analyze.Graph) (xmin, xmax, ymin, ymax float64, any bool) {
 	for i := range g.Series {
 		s := &g.Series[i]
 		for j := range s.Points {
-			x, y := g.XY(&s.Points[j])
+			x, y := pointXY(g, &s.Points[j])
 			xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
 			if s.Kind == analyze.Spans { // bands have no y
 				continue

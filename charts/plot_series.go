@@ -62,7 +62,18 @@ type seriesXY struct {
 
 func (a seriesXY) Len() int { return len(a.s.Points) }
 
-func (a seriesXY) XY(i int) (x, y float64) { return a.g.XY(&a.s.Points[i]) }
+func (a seriesXY) XY(i int) (x, y float64) { return pointXY(a.g, &a.s.Points[i]) }
+
+// pointXY returns the x and y values of point p of graph g, as its axes
+// say: x the time in seconds from g.TimeOrigin, or V[g.XCol]; y V[g.YCol].
+func pointXY(g *analyze.Graph, p *analyze.Point) (x, y float64) {
+	if g.XCol < 0 {
+		x = float64(p.Time-g.TimeOrigin) / 1e9
+	} else {
+		x = p.V[g.XCol]
+	}
+	return x, p.V[g.YCol]
+}
 
 // y2 is the far end of bar i.
 func (a seriesXY) y2(i int) float64 { return a.s.Points[i].V[a.g.YCol+1] }
@@ -263,7 +274,7 @@ func newClipPlot(g *analyze.Graph, pg pixelGrid, xmin, xmax, ymin, ymax float64,
 			continue
 		}
 		for j := range s.Points {
-			x, y := g.XY(&s.Points[j])
+			x, y := pointXY(g, &s.Points[j])
 			if x < xmin || x > xmax || y >= ymin && y <= ymax || ty != nil && y <= 0 {
 				continue
 			}

@@ -152,7 +152,7 @@ func appendSeriesJSON(b []byte, g *analyze.Graph, s *analyze.Series, index int, 
 func pagePoints(g *analyze.Graph, s *analyze.Series, xmin, xmax, ymin, ymax float64, w, h int) []xyz {
 	pts := make([]xyz, len(s.Points))
 	for i := range s.Points {
-		x, y := g.XY(&s.Points[i])
+		x, y := pointXY(g, &s.Points[i])
 		pts[i] = xyz{x: x, y: y, y2: y, i: i}
 		if s.Kind == analyze.Bars {
 			pts[i].y2 = s.Points[i].V[g.YCol+1]
