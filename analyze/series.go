@@ -158,8 +158,8 @@ func (r Range) overlaps(lo, hi int64) bool {
 	return (!r.HasMin || hi >= r.Min) && (!r.HasMax || lo <= r.Max)
 }
 
-// Set reports whether either bound is set.
-func (r Range) Set() bool { return r.HasMin || r.HasMax }
+// bounded reports whether either bound is set.
+func (r Range) bounded() bool { return r.HasMin || r.HasMax }
 
 // SeriesOptions select what a graph shows of a connection.
 type SeriesOptions struct {

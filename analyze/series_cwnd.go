@@ -1338,7 +1338,7 @@ func (b *cwndBuilder) graph() *Graph {
 	b.band(b.state, b.stateFrom, b.lastRec)
 	b.endHold()
 	switch {
-	case !b.f.o.Time.Set():
+	case !b.f.o.Time.bounded():
 		if b.line > 0 && b.lastTime > b.lineTime { // the lines last to the last send
 			b.set.add(SeriesCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.line)}})
 		}

@@ -40,10 +40,11 @@ func ConnGraph(l *analyze.Loaded, q analyze.GraphRequest, z analyze.Zoom, hide [
 		warnings = append(warnings, "the congestion window is estimated from a sender-side capture; this one is "+vantagePhrase(v, "the path")+
 			": the line is the data that reached it over each round trip (the sender's flight one one-way delay earlier), not the window the sender allowed")
 	}
-	if g.Points() > 0 || !o.Time.Set() && !o.Seq.Set() {
+	timed := o.Time.HasMin || o.Time.HasMax
+	if g.Points() > 0 || !timed && !o.Seq.HasMin && !o.Seq.HasMax {
 		return g, warnings, nil
 	}
-	if !o.Time.Set() {
+	if !timed {
 		return g, warnings, fmt.Errorf("stream %d (%s): nothing to draw in the sequence window asked for", l.Conn.Stream, l.Dir)
 	}
 	return g, warnings, fmt.Errorf("stream %d (%s): nothing to draw in the window asked for (the connection lasts %s s)",

@@ -48,7 +48,7 @@ type LadderOptions struct {
 // nth.
 func (o LadderOptions) span(origin int64, nth func() int64) (lo, hi int64) {
 	from, to := int64(0), int64(0)
-	if w := o.Time; w.Set() {
+	if w := o.Time; w.HasMin || w.HasMax {
 		from, to = w.Min, math.MaxInt64/2
 		if w.HasMax {
 			to = w.Max

@@ -133,7 +133,7 @@ func compareCommand(e *env) *cli.Command {
 				// Valid flags that select nothing (a window, a graph
 				// none of the inputs has, or nothing left to draw of the
 				// inputs read): nothing is written.
-				fmt.Fprintf(e.stderr, "tcpviz: %v\n", charts.CompareNothing(cmp, graph, co.Time.Set()))
+				fmt.Fprintf(e.stderr, "tcpviz: %v\n", charts.CompareNothing(cmp, graph, co.Time.HasMin || co.Time.HasMax))
 				return errReported
 			}
 			picture.apply(g)
