@@ -124,7 +124,7 @@ func FuzzAnalysis(f *testing.F) {
 				t.Fatalf("frame %d: analysis %+v", s.Frame, info)
 			}
 			if c.Stream == 0 {
-				recs = append(recs, NewRecord(&s, info))
+				recs = append(recs, newRecord(&s, info))
 			}
 		}
 		trk.Flush()

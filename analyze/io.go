@@ -109,7 +109,7 @@ func IO(r *reassembly.Reader, o IOOptions) (*IOResult, error) {
 	}
 	var flows []*FlowResult
 	res, err := Run(r, RunOptions{Keep: -1,
-		OnSegment: func(c *reassembly.Conn, s *reassembly.Segment, _ PacketInfo) {
+		OnSegment: func(c *reassembly.Conn, s *reassembly.Segment, _ *Record) {
 			add(ioKey{reassembly.ProtoTCP, s.Stream}, s.Time, s.PayloadLen)
 		},
 		OnDatagram: func(d *reassembly.Datagram, f *reassembly.Flow) {

@@ -29,9 +29,9 @@ func TestKarnGraphIsSummary(t *testing.T) {
 			conns := map[int]*reassembly.Conn{}
 			stats := map[int][2]DirStats{}
 			_, err := Run(capturetest.Reader(t, path), RunOptions{Analyze: true, Keep: -1,
-				OnSegment: func(c *reassembly.Conn, s *reassembly.Segment, info PacketInfo) {
+				OnSegment: func(c *reassembly.Conn, _ *reassembly.Segment, r *Record) {
 					conns[c.Stream] = c
-					recs[c.Stream] = append(recs[c.Stream], NewRecord(s, info))
+					recs[c.Stream] = append(recs[c.Stream], *r)
 				},
 				OnConn: func(cr *ConnResult) { stats[cr.Info.Stream] = cr.Stats }})
 			if err != nil {

@@ -62,7 +62,7 @@ type PacketInfo struct {
 	// spurious (its D-SACK, its timestamp echo, a late original: see
 	// Path), in the order proven: valid until the next segment is
 	// analysed (Run's OnSegment: during the call). None when the path was
-	// analysed elsewhere; a Record (NewRecord) has none.
+	// analysed elsewhere; a kept Record (Loaded.Records, KeepTo) has none.
 	Proved []int64
 }
 
@@ -86,9 +86,9 @@ type Record struct {
 	Info   PacketInfo
 }
 
-// NewRecord makes the Record of segment s, numbered as its connection
+// newRecord makes the Record of segment s, numbered as its connection
 // was when s was tracked.
-func NewRecord(s *reassembly.Segment, info PacketInfo) Record {
+func newRecord(s *reassembly.Segment, info PacketInfo) Record {
 	r := Record{
 		Frame: s.Frame, Time: s.Time, Dir: s.Dir,
 		Seq:    s.RelSeq(s.Dir, s.SeqAbs),

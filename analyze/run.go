@@ -76,11 +76,12 @@ type RunOptions struct {
 	// result is reused once OnConn returns: copy what is kept.
 	OnConn func(*ConnResult)
 	// OnSegment, if set, sees every segment in capture order with its
-	// analysis (without Analyze, Keep or Also: a zero PacketInfo, the
-	// tracker's view only); the segment is reused afterwards. As KeepTo,
-	// it reads of the connection only what the tracker does not change
-	// (reassembly.Scanner.PipelineTracker): the tracker may be ahead.
-	OnSegment func(*reassembly.Conn, *reassembly.Segment, PacketInfo)
+	// Record, the analysis in its Info, Proved included (without
+	// Analyze, Keep or Also: nil, the tracker's view only); both are
+	// reused afterwards. As KeepTo, it reads of the connection only what
+	// the tracker does not change (reassembly.Scanner.PipelineTracker):
+	// the tracker may be ahead.
+	OnSegment func(*reassembly.Conn, *reassembly.Segment, *Record)
 	// OnFlow, if set, receives every flow of any transport (TCP
 	// connections, UDP flows, other IP protocols) once it ends, in order
 	// of first packet; setting it turns on the decoding of datagrams that
@@ -211,7 +212,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		// the tracker does not change (reassembly.Scanner.PipelineTracker)
 		// and the rest when it is retired; so do KeepTo, AlsoTo and
 		// OnSegment, and records are made of what the segment carries
-		// (NewRecord), not of the connection as the tracker has it by
+		// (newRecord), not of the connection as the tracker has it by
 		// then.
 		mode := o.scan
 		if mode == scanAuto {
@@ -314,6 +315,12 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	recs := records{all: make([]Record, 0, max(o.KeepHint, 0))}
 	var kept Record // given to KeepTo
 	var info PacketInfo
+	var shown Record // given to OnSegment
+	onSegment := func(c *reassembly.Conn, seg *reassembly.Segment, info PacketInfo) {
+		shown = newRecord(seg, info)
+		shown.Info.Proved = info.Proved // news of this segment, not kept
+		o.OnSegment(c, seg, &shown)
+	}
 	for sc.Scan() {
 		seg, c := sc.Segment(), sc.Conn()
 		res.Segments++
@@ -322,7 +329,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 		}
 		if a == nil {
 			if o.OnSegment != nil && !seg.InICMP {
-				o.OnSegment(c, seg, PacketInfo{})
+				o.OnSegment(c, seg, nil)
 			}
 			continue
 		}
@@ -339,13 +346,13 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			res.Kept = c
 			info := a.segment(c, seg)
 			if o.KeepTo != nil {
-				kept = NewRecord(seg, info)
+				kept = newRecord(seg, info)
 				o.KeepTo(c, seg, &kept)
 			} else {
-				recs.add(NewRecord(seg, info))
+				recs.add(newRecord(seg, info))
 			}
 			if o.OnSegment != nil {
-				o.OnSegment(c, seg, info)
+				onSegment(c, seg, info)
 			}
 		case ai >= 0:
 			if also[ai] == nil {
@@ -356,16 +363,16 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			}
 			info := a.segment(c, seg)
 			if o.AlsoTo != nil {
-				kept = NewRecord(seg, info)
+				kept = newRecord(seg, info)
 				o.AlsoTo(ai, c, seg, &kept)
 			} else {
-				also[ai].recs.add(NewRecord(seg, info))
+				also[ai].recs.add(newRecord(seg, info))
 			}
 			if o.OnSegment != nil {
-				o.OnSegment(c, seg, info)
+				onSegment(c, seg, info)
 			}
 		case o.OnSegment != nil:
-			o.OnSegment(c, seg, a.segment(c, seg))
+			onSegment(c, seg, a.segment(c, seg))
 		case o.Analyze:
 			a.addTo(c, seg, &info, false)
 		}

@@ -45,7 +45,7 @@ func seqTruthRun(t *testing.T, path string) *seqTruthCapture {
 	stream := first.Busiest
 	var segs [2][]seqTruthSeg
 	res, err := Run(capturetest.Reader(t, path), RunOptions{Keep: stream,
-		OnSegment: func(c *reassembly.Conn, s *reassembly.Segment, _ PacketInfo) {
+		OnSegment: func(c *reassembly.Conn, s *reassembly.Segment, _ *Record) {
 			if c.Stream == stream && s.PayloadLen > 0 && !s.Duplicate {
 				segs[s.Dir] = append(segs[s.Dir], seqTruthSeg{s.Frame, s.Seq, s.PayloadLen, s.IPID, s.Time})
 			}

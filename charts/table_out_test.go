@@ -91,7 +91,7 @@ func TestTableOutputInputOrder(t *testing.T) {
 // one after the other, a row group each.
 func TestTableOutputRowPerPacket(t *testing.T) {
 	kind := outTable
-	kind.Segment = func(*outRow, string, int64, *reassembly.Conn, *reassembly.Segment, analyze.PacketInfo) {}
+	kind.Segment = func(*outRow, string, int64, *reassembly.Conn, *analyze.Record) {}
 	var buf bytes.Buffer
 	out := kind.Output(&buf, TableOptions{Format: CSV, Times: TimeEpoch, Inputs: 2})
 	if out.Jobs(4) != 1 {

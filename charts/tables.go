@@ -31,7 +31,7 @@ type TableKind[R any] struct {
 	// segment's time) makes the rows.
 	Conn    func(file string, cr *analyze.ConnResult, add func(*R))
 	Flow    func(file string, fr *analyze.FlowResult, add func(*R))
-	Segment func(row *R, file string, start int64, c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo)
+	Segment func(row *R, file string, start int64, c *reassembly.Conn, rec *analyze.Record)
 	// Hold, if set, stands between Segment's rows and their writing (a
 	// verdict known later: PacketHold); flush passes on the rest.
 	Hold func(emit func(*R)) (add func(*R), flush func())
@@ -102,9 +102,9 @@ var PacketsTable = TableKind[PacketRow]{
 	Analyze: true,
 	Schema:  PacketsColumns,
 	File:    func(r *PacketRow) string { return r.File },
-	Segment: func(row *PacketRow, file string, start int64, c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo) {
-		row.File, row.Stream, row.Start, row.Rec = file, c.Stream, start, analyze.NewRecord(seg, info)
-		row.Proved = info.Proved
+	Segment: func(row *PacketRow, file string, start int64, c *reassembly.Conn, rec *analyze.Record) {
+		row.File, row.Stream, row.Start, row.Rec = file, c.Stream, start, *rec
+		row.Proved, row.Rec.Info.Proved = rec.Info.Proved, nil
 	},
 	Hold: func(emit func(*PacketRow)) (func(*PacketRow), func()) {
 		h := newPacketHold(emit)
@@ -155,7 +155,7 @@ func (t TableKind[R]) Scan(r *reassembly.Reader, file string, add func(*R)) (*an
 		started := false // the first segment seen (its time may be 0)
 		var row R
 		live := map[int]bool{} // kept, by stream, while the connection lives
-		o.OnSegment = func(c *reassembly.Conn, seg *reassembly.Segment, info analyze.PacketInfo) {
+		o.OnSegment = func(c *reassembly.Conn, seg *reassembly.Segment, rec *analyze.Record) {
 			if !started {
 				start, started = seg.Time, true
 			}
@@ -169,7 +169,7 @@ func (t TableKind[R]) Scan(r *reassembly.Reader, file string, add func(*R)) (*an
 					return
 				}
 			}
-			t.Segment(&row, file, start, c, seg, info)
+			t.Segment(&row, file, start, c, rec)
 			add(&row)
 		}
 		if keep != nil {

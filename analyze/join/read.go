@@ -64,7 +64,7 @@ func Read(name string, r *reassembly.Reader) (*Capture, error) {
 	c := &Capture{Name: name}
 	byStream := map[int]*Conn{}
 	o := analyze.RunOptions{Keep: -1} // the tracker's view is enough
-	o.OnSegment = func(rc *reassembly.Conn, s *reassembly.Segment, _ analyze.PacketInfo) {
+	o.OnSegment = func(rc *reassembly.Conn, s *reassembly.Segment, _ *analyze.Record) {
 		cc := byStream[rc.Stream]
 		if cc == nil {
 			cc = &Conn{Stream: rc.Stream, Client: rc.Client, Server: rc.Server}
