@@ -125,7 +125,7 @@ func TestLoadGivenStreamDrawsWhileReading(t *testing.T) {
 		for _, s := range l.Graphs[0].Series {
 			unthinned += max(s.Unthinned, len(s.Points))
 		}
-		return l.Graphs[0].Points(), unthinned
+		return l.Graphs[0].points(), unthinned
 	}
 	whole, all := points(0)
 	thinned, before := points(400)

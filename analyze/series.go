@@ -117,15 +117,6 @@ type Graph struct {
 // seconds returns the x value of time t (ns since the epoch).
 func (g *Graph) seconds(t int64) float64 { return float64(t-g.TimeOrigin) / 1e9 }
 
-// Points returns the number of points in all series.
-func (g *Graph) Points() int {
-	n := 0
-	for i := range g.Series {
-		n += g.Series[i].size()
-	}
-	return n
-}
-
 // lookup returns the series called name, or nil.
 func (g *Graph) lookup(name string) *Series {
 	for i := range g.Series {

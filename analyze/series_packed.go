@@ -129,7 +129,7 @@ func (s *Series) size() int {
 }
 
 // Unpack puts the points Load kept packed (LoadOptions.Pack) in their
-// series' Points: a graph is drawn or written from Points.
+// series' Points: a graph is drawn, written and counted from Points.
 func (g *Graph) Unpack() {
 	for i := range g.Series {
 		g.Series[i].unpack()

@@ -86,7 +86,7 @@ func stormGraphs(t *testing.T, n int) int64 {
 	}
 	for i, g := range l.Graphs {
 		// A few points per column and series.
-		if p := g.Points(); p > 8*4802*len(g.Series)+thinAfter {
+		if p := g.points(); p > 8*4802*len(g.Series)+thinAfter {
 			t.Errorf("%s: %d points kept", reqs[i].Spec.Kind, p)
 		}
 	}

@@ -41,7 +41,7 @@ func ConnGraph(l *analyze.Loaded, q analyze.GraphRequest, z analyze.Zoom, hide [
 			": the line is the data that reached it over each round trip (the sender's flight one one-way delay earlier), not the window the sender allowed")
 	}
 	timed := o.Time.HasMin || o.Time.HasMax
-	if g.Points() > 0 || !timed && !o.Seq.HasMin && !o.Seq.HasMax {
+	if pointCount(g) > 0 || !timed && !o.Seq.HasMin && !o.Seq.HasMax {
 		return g, warnings, nil
 	}
 	if !timed {

@@ -513,7 +513,7 @@ const outlierSpan = 3
 // below a lone outlier. The outliers are up to three points (one per 200
 // of a graph), and only in graphs of 20 points or more.
 func withoutOutliers(g *analyze.Graph, ymin, ymax float64) float64 {
-	n := g.Points()
+	n := pointCount(g)
 	if n < 20 {
 		return ymax
 	}

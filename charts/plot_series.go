@@ -64,6 +64,16 @@ func (a seriesXY) Len() int { return len(a.s.Points) }
 
 func (a seriesXY) XY(i int) (x, y float64) { return pointXY(a.g, &a.s.Points[i]) }
 
+// pointCount is the number of points in all of g's series (a graph Load
+// packed counts once unpacked: analyze.Graph.Unpack).
+func pointCount(g *analyze.Graph) int {
+	n := 0
+	for i := range g.Series {
+		n += len(g.Series[i].Points)
+	}
+	return n
+}
+
 // pointXY returns the x and y values of point p of graph g, as its axes
 // say: x the time in seconds from g.TimeOrigin, or V[g.XCol]; y V[g.YCol].
 func pointXY(g *analyze.Graph, p *analyze.Point) (x, y float64) {

@@ -172,10 +172,13 @@ func (b *ReportBuilder) Graphs(l *analyze.Loaded, put Put) (*Report, []string, e
 					l.Graphs[k] = nil // freed once drawn, not with the last one
 				}
 			}()
-			if g == nil || g.Points() == 0 {
+			if g == nil {
 				return // (a UDP flow has no RTT, flight or window)
 			}
-			unpacked[k].Do(g.Unpack)
+			unpacked[k].Do(g.Unpack) // counted and drawn from its Points
+			if pointCount(g) == 0 {
+				return
+			}
 			stem := graphStem(rg)
 			switch part {
 			case "png":

@@ -52,7 +52,7 @@ func reportOf(recs []analyze.Record, o analyze.SeriesOptions) ([]ReportGraph, []
 	var graphs []*analyze.Graph
 	for _, rg := range ReportGraphs() {
 		g := rg.Spec.Draw(recs, o, rg.Params)
-		if g.Points() > 0 {
+		if pointCount(g) > 0 {
 			gs = append(gs, newReportGraph(g, Caption(rg), "", 0, 0))
 			graphs = append(graphs, g)
 		}

@@ -30,16 +30,19 @@ func CompareTitle(cmp []analyze.CompareInput) string {
 	return strings.Join(labels, " vs ")
 }
 
-// CompareNothing is the error of a compare that has nothing to draw of
-// its inputs: in the time window asked for (window), or of the graph at
-// all (one none of them has: lost datagrams of TCP connections, RTTs of
-// UDP flows).
-func CompareNothing(cmp []analyze.CompareInput, graph string, window bool) error {
+// CompareNothing is the error of a compare whose graph g has nothing to
+// draw of its inputs, nil when it has points: nothing in the time window
+// asked for (window), or nothing of the graph at all (one none of them
+// has: lost datagrams of TCP connections, RTTs of UDP flows).
+func CompareNothing(g *analyze.Graph, cmp []analyze.CompareInput, graph string, window analyze.Range) error {
+	if pointCount(g) > 0 {
+		return nil
+	}
 	names := make([]string, len(cmp))
 	for i, ci := range cmp {
 		names[i] = EscapeName(ci.Input)
 	}
-	if window {
+	if window.HasMin || window.HasMax {
 		return fmt.Errorf("compare: nothing to draw of %s in the window asked for", strings.Join(names, ", "))
 	}
 	return fmt.Errorf("compare --graph %s: nothing to draw of %s (loss is an iperf3 UDP flow's; rtt, window and cwnd a TCP connection's)", graph, strings.Join(names, ", "))

@@ -129,11 +129,11 @@ func compareCommand(e *env) *cli.Command {
 					return err
 				}
 			}
-			if g.Points() == 0 {
+			if err := charts.CompareNothing(g, cmp, graph, co.Time); err != nil {
 				// Valid flags that select nothing (a window, a graph
 				// none of the inputs has, or nothing left to draw of the
 				// inputs read): nothing is written.
-				fmt.Fprintf(e.stderr, "tcpviz: %v\n", charts.CompareNothing(cmp, graph, co.Time.HasMin || co.Time.HasMax))
+				fmt.Fprintf(e.stderr, "tcpviz: %v\n", err)
 				return errReported
 			}
 			picture.apply(g)
