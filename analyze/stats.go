@@ -498,18 +498,17 @@ type limits struct {
 	rwndLimited int64
 	appLimited  int64 // see DirStats.AppLimitedNs
 	// Loss episodes, and whether the queue had grown before each: the
-	// evidence that tells congestion loss from random loss. An episode
-	// starts with a segment that resends bytes already sent and ends when
-	// the receiver acknowledges everything sent before it.
-	hiSeq      uint64 // highest end of data sent
-	hiSet      bool
-	inEpisode  bool
-	episodeEnd uint64
-	episodes   int64
-	resent     int64         // segments resent in episodes
-	firstSent  int64         // of them, in the first
-	lossEps    []lossEpisode // at most maxLossRTT
-	epKept     bool          // the current episode is the last of lossEps
+	// evidence that tells congestion loss from random loss. An episode is
+	// the tracker's drop event (dirAcc.eps.drop): it starts with a
+	// segment that resends bytes already sent and ends when the receiver
+	// acknowledges everything sent before it.
+	hiSeq     uint64 // highest end of data sent
+	hiSet     bool
+	episodes  int64
+	resent    int64         // segments resent in episodes
+	firstSent int64         // of them, in the first
+	lossEps   []lossEpisode // at most maxLossRTT
+	epKept    bool          // the current episode is the last of lossEps
 }
 
 // lossEpisode is what is known of one loss episode: the RTT just before
@@ -636,7 +635,6 @@ func episodeAck(s *reassembly.Segment, dup bool, rtt int64) epAck {
 func (l *limits) episode(d *dirAcc, s *reassembly.Segment, seq uint64, n int64, start, late bool) {
 	end := seq + uint64(n)
 	if start { // the one episode tracker's (lossEpisodes) start
-		l.inEpisode, l.episodeEnd = true, l.hiSeq
 		l.episodes++
 		l.epKept = len(l.lossEps) < maxLossRTT
 		if l.epKept {
@@ -644,7 +642,7 @@ func (l *limits) episode(d *dirAcc, s *reassembly.Segment, seq uint64, n int64, 
 				first: seq, firstLen: min(int64(l.hiSeq-seq), n), tsval: s.Opt.TSVal, hasTS: s.Opt.HasTimestamp})
 		}
 	}
-	if l.inEpisode && n > 0 && seq < l.hiSeq && !late {
+	if d.eps.drop.in && n > 0 && seq < l.hiSeq && !late {
 		if l.epKept {
 			e := &l.lossEps[len(l.lossEps)-1]
 			e.resent += min(int64(l.hiSeq-seq), n)
@@ -791,9 +789,6 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 				o.limits.ss.ack(s.Time, int64(s.AckAbs), *info)
 			}
 			o.limits.proveSpurious(s)
-			if o.limits.inEpisode && s.AckAbs >= o.limits.episodeEnd {
-				o.limits.inEpisode = false
-			}
 		}
 		d.window(s, w)
 	}
@@ -845,7 +840,7 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 		l.ss.data(s.Time, int64(s.SeqAbs), n, *info)
 	}
 	l.episode(d, s, s.SeqAbs, n, start, info.Path == PathReordered)
-	switch kind, from := l.held.data(s.Time, n, info.BytesInFlight, rw, start, l.inEpisode, info.Flags&Retransmission != 0, d.ackSeen, d.lastAckTime, d.rttMin); kind {
+	switch kind, from := l.held.data(s.Time, n, info.BytesInFlight, rw, start, d.eps.drop.in, info.Flags&Retransmission != 0, d.ackSeen, d.lastAckTime, d.rttMin); kind {
 	case heldRwnd:
 		l.rwndLimited += s.Time - from
 	case heldApp:
@@ -871,7 +866,7 @@ func (d *dirAcc) window(s *reassembly.Segment, w int64) {
 
 func (d *dirAcc) addRTT(ns int64) {
 	d.rtt.add(ns)
-	if d.limits != nil && d.limits.inEpisode {
+	if d.eps.drop.in {
 		return // timed from a first transmission, across a loss: not the queue's
 	}
 	d.recentRTT[d.recentAt%len(d.recentRTT)] = struct{ t, rtt int64 }{d.lastTime, ns}
