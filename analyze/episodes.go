@@ -37,6 +37,7 @@ type lossEpisodes struct {
 	lastFlight int64
 	inEpisode  bool
 	episodeEnd int64
+	rp         recoveryPoint // the episode's (see recoveryPoint)
 	cumAck     int64
 	haveAck    bool
 	signals    int // duplicate ACKs and SACKed ACKs since the last new ACK
@@ -127,37 +128,36 @@ const maxEpisodeStarts = 4096
 type dropEvents struct {
 	in  bool
 	end int64
-	// open: no new data came since the event started (see newData).
-	open bool
+	rp  recoveryPoint
 }
 
-// resend takes a resend that is a loss signal, with high the highest end
-// sent, and tells whether a drop event started there.
-func (d *dropEvents) resend(high int64) bool {
+// resend takes a resend, with high the highest end sent and ipid its
+// IPv4 ID, and tells whether a drop event started there: one that is a
+// loss signal starts one unless one is under way, in which any resend
+// counts for its recovery point.
+func (d *dropEvents) resend(high int64, ipid uint16, signal bool) bool {
 	if d.in {
+		d.rp.resend()
 		return false
 	}
-	d.in, d.end, d.open = true, high, true
+	if !signal {
+		return false
+	}
+	d.in, d.end = true, high
+	d.rp.begin(ipid)
 	return true
 }
 
-// newData takes new data from seq, with high the highest end seen before
-// it. The first since the event started was sent after the resend that
-// started it, so everything below it was sent before that resend: a gap
-// below it, data that never arrived where the capture was taken (the
-// tail of a window a queue dropped, seen at a receiver-side capture),
-// belongs to the event, which lasts until it is acknowledged too, as it
-// does at the sender (its recovery point). At the sender's own capture
-// new data starts at high: nothing changes (but where the capture missed
-// packets). The loss episodes (lossEpisodes) keep their end: where the
-// new data at the recovery point was lost too, this end is past it, and
-// the sender's next episode, which Linux enters at once, would be missed
-// (gt_mid_two_links at its middle capture).
-func (d *dropEvents) newData(seq, high int64) {
-	if d.in && d.open && seq > high {
-		d.end = max(d.end, seq)
+// newData takes new data from seq (high the highest end seen before it,
+// ipid its IPv4 ID): the event lasts until the sender's recovery point is
+// acknowledged (recoveryPoint), proven or not: a drop event does not
+// begin again at once as an episode does, and on the two-sided lab runs
+// (92) the unproven point makes the receiver's count the sender's on 70,
+// the proven one alone on 64.
+func (d *dropEvents) newData(seq, high int64, ipid uint16) {
+	if p, _ := d.rp.newData(seq, high, ipid); d.in {
+		d.end = max(d.end, p)
 	}
-	d.open = false
 }
 
 // ack takes the cumulative ACK.
@@ -165,6 +165,44 @@ func (d *dropEvents) ack(ack int64) {
 	if d.in && ack >= d.end {
 		d.in = false
 	}
+}
+
+// recoveryPoint tells, from the resend that began a drop event or a loss
+// episode, where the sender's recovery point was when it is above the
+// highest data seen: at a receiver-side (or middle) capture, where a
+// queue dropped the top of the window before it. The first new data the
+// sender sent after that resend begins at or above the point, and
+// everything below it was sent before the resend. It is the point, proven,
+// when no packet is missing between the two (the sender's IPv4 IDs, one
+// a packet on Linux, count exactly the resends seen between them); with
+// one missing, new data at the point may be lost too, and the point is
+// below it. At the sender's own capture new data starts at the highest
+// end sent: nothing changes.
+type recoveryPoint struct {
+	open  bool   // no new data since the resend
+	id0   uint16 // the resend's IPv4 ID
+	resNo uint16 // resends seen since
+}
+
+func (r *recoveryPoint) begin(ipid uint16) { *r = recoveryPoint{open: true, id0: ipid} }
+
+// resend counts a resend seen after the first.
+func (r *recoveryPoint) resend() {
+	if r.open {
+		r.resNo++
+	}
+}
+
+// newData takes the first new data since (the others change nothing):
+// its start where it shows the recovery point above high, else 0, and
+// whether the IDs prove it.
+func (r *recoveryPoint) newData(seq, high int64, ipid uint16) (int64, bool) {
+	open := r.open
+	r.open = false
+	if !open || seq <= high {
+		return 0, false
+	}
+	return seq, ipid == r.id0+r.resNo+1
 }
 
 // noLossSignal tells which resends of [seq, end) say nothing of a loss,
@@ -256,8 +294,8 @@ type epAck struct {
 
 // data feeds a data segment of the direction sent at t (0 unknown): seq
 // to end, the bytes in flight Wireshark gave it (-1 unknown), its
-// analysis flags, its timestamp (tsval, if hasTS).
-func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, hasTS bool, t int64) (ev episodeEvent) {
+// analysis flags, its timestamp (tsval, if hasTS), its IPv4 ID (0 none).
+func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, hasTS bool, t int64, ipid uint16) (ev episodeEvent) {
 	e.maxSeg = max(e.maxSeg, end-seq)
 	e.sent++
 	e.sent++
@@ -276,13 +314,18 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		e.probes++
 		ev.probe = true
 	}
-	if e.started && seq < e.high && !e.inEpisode && !spurious && !tlp {
+	resent := e.started && seq < e.high
+	if resent && e.inEpisode {
+		e.rp.resend()
+	}
+	if resent && !e.inEpisode && !spurious && !tlp {
 		// Without SACK fast retransmit needs three duplicate ACKs
 		// (RACK, which needs fewer, needs SACK), and none comes before an
 		// ACK above the last episode's end when one ended exactly there
 		// (renoHold): a resend then is the timer's.
 		ev.start, ev.fast = true, e.signals > 0 && (e.sackSeen || e.signals >= 3 && !e.renoHold)
 		e.begin(ev.fast)
+		e.rp.begin(ipid)
 		e.undoable, e.eifelDone = true, false
 		e.firstSeq, e.firstEnd, e.firstTS, e.firstHasTS = seq, end, tsval, hasTS
 	}
@@ -294,10 +337,11 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		if e.headSet && e.headAt == e.cumAck && !e.sackSince && !spurious {
 			ev.start, ev.fast = true, false
 			e.begin(false)
+			e.rp.begin(ipid)
 		}
 		e.headAt, e.headSet, e.sackSince = e.cumAck, true, false
 	}
-	if e.started && seq < e.high && !spurious && !tlp && e.drop.resend(e.high) {
+	if resent && e.drop.resend(e.high, ipid, !spurious && !tlp) {
 		ev.drop = true
 		if len(e.starts) < maxEpisodeStarts {
 			e.starts = append(e.starts, e.sent)
@@ -319,7 +363,14 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		e.lastSend = t
 	}
 	if e.started && seq >= e.high {
-		e.drop.newData(seq, e.high)
+		// An episode's end moves only to a proven point: an unproven one
+		// past the sender's would swallow the episode Linux enters at
+		// once when the new data at its point was lost too
+		// (gt_mid_two_links at its middle capture).
+		if p, proven := e.rp.newData(seq, e.high, ipid); proven && e.inEpisode {
+			e.episodeEnd = max(e.episodeEnd, p)
+		}
+		e.drop.newData(seq, e.high, ipid)
 	}
 	if !e.started || end > e.high {
 		e.high, e.started = end, true
@@ -577,6 +628,7 @@ func (e *lossEpisodes) finish() episodeEvent { return e.settle(-1) }
 // begin starts an episode, as a fast retransmit or a timeout.
 func (e *lossEpisodes) begin(fast bool) {
 	e.inEpisode, e.episodeEnd, e.await, e.reentered = true, e.high, false, false
+	e.rp = recoveryPoint{} // data's begins it at the resend that began the episode
 	e.awaitSeen, e.awaitMax, e.awaitIdle = false, 0, false
 	e.headSet = false
 	e.undoable, e.epUndone, e.settledThis = false, false, false

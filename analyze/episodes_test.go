@@ -20,7 +20,7 @@ func TestPartialUndoDecidedByTracker(t *testing.T) {
 		return e.ack(epAck{ack: ack, signal: dup, tsecr: 100, hasTS: true, time: int64(ms * 1e6)})
 	}
 	for i := range int64(20) { // a window of 20 segments
-		e.data(1+i*1000, 1001+i*1000, (i+1)*1000, 0, 100, true, 0)
+		e.data(1+i*1000, 1001+i*1000, (i+1)*1000, 0, 100, true, 0, 0)
 	}
 	ack(100, 1001, false)
 	for i := range 5 { // five duplicate ACKs: the second segment lost
@@ -29,7 +29,7 @@ func TestPartialUndoDecidedByTracker(t *testing.T) {
 	if e.renoDup != 5 {
 		t.Fatalf("Linux's count of duplicate ACKs %d, want 5", e.renoDup)
 	}
-	if ev := e.data(1001, 2001, 19000, Retransmission, 200, true, 0); !ev.start || !ev.fast {
+	if ev := e.data(1001, 2001, 19000, Retransmission, 200, true, 0, 0); !ev.start || !ev.fast {
 		t.Fatalf("the fast retransmit: %+v", ev)
 	}
 	var reentered, undone int
@@ -47,7 +47,7 @@ func TestPartialUndoDecidedByTracker(t *testing.T) {
 			t.Errorf("the partial ACK of %d: %+v, want a partial undo", k*1000+1, ev)
 		}
 		if k < 15 {
-			e.data(k*1000+1, k*1000+1001, 0, Retransmission, uint32(100*k+100), true, 0)
+			e.data(k*1000+1, k*1000+1001, 0, Retransmission, uint32(100*k+100), true, 0, 0)
 		}
 	}
 	if reentered != 13 || undone != 1 {
@@ -104,15 +104,15 @@ func TestEpisodeSettledAfterIdleRestart(t *testing.T) {
 	run := func(idle int64) (*lossEpisodes, episodeEvent) {
 		var e lossEpisodes
 		for i := range int64(20) { // a window of 20 segments, RTT 100 ms
-			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 10*ms)
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 10*ms, 0)
 		}
 		e.ack(epAck{ack: 1000, rtt: 100 * ms, time: 110 * ms})
 		e.ack(epAck{ack: 1000, signal: true, above: true, sack: true, time: 111 * ms})
-		e.data(1000, 2000, 19000, Retransmission, 0, false, 112*ms)
+		e.data(1000, 2000, 19000, Retransmission, 0, false, 112*ms, 0)
 		e.ack(epAck{ack: 20000, time: 212 * ms}) // recovery ends, nothing outstanding
 		t0 := 112*ms + idle
 		for i := range int64(14) { // the first burst after it: 14 segments
-			e.data(20000+i*1000, 21000+i*1000, (i+1)*1000, 0, 0, false, t0)
+			e.data(20000+i*1000, 21000+i*1000, (i+1)*1000, 0, 0, false, t0, 0)
 		}
 		return &e, e.ack(epAck{ack: 21000, time: t0 + 100*ms})
 	}
@@ -123,5 +123,41 @@ func TestEpisodeSettledAfterIdleRestart(t *testing.T) {
 	e, ev = run(400 * ms)
 	if !ev.settled || !ev.idle || len(e.reductions) != 0 || len(e.betas) != 0 {
 		t.Errorf("sent 400 ms after the last send: %+v, reductions %v; want idle, no reduction", ev, e.reductions)
+	}
+}
+
+// TestEpisodeEndsAtProvenRecoveryPoint: at a receiver-side capture, a
+// queue that dropped the top of the window (segments 8 and 9 of ten) and
+// one below it (4) shows less data than the sender had sent when it
+// resent 4; the first new data after that resend (10), with the IPv4 ID
+// right after the resend's, proves the sender's recovery point at 10, and
+// the ACK of 8 with 10 SACKed is recovery going on, not a second episode.
+// With a packet missing between the two IDs (the new data at the point
+// may be lost too) the point is not proven, and the episode ends at 8 and
+// begins again, as before.
+func TestEpisodeEndsAtProvenRecoveryPoint(t *testing.T) {
+	for _, tt := range []struct {
+		newID uint16
+		want  int64
+	}{{12, 1}, {13, 2}} {
+		var e lossEpisodes
+		for i := int64(0); i < 8; i++ {
+			if i != 4 {
+				e.data(i*1000, i*1000+1000, -1, 0, 0, false, 0, uint16(i+1))
+			}
+		}
+		e.ack(epAck{ack: 4000})
+		for range 3 {
+			e.ack(epAck{ack: 4000, signal: true, above: true, sack: true})
+		}
+		e.data(4000, 5000, -1, Retransmission, 0, false, 0, 11)
+		e.data(10000, 11000, -1, 0, 0, false, 0, tt.newID)
+		e.ack(epAck{ack: 8000, signal: true, above: true, sack: true})
+		e.data(8000, 9000, -1, Retransmission, 0, false, 0, tt.newID+1)
+		e.data(9000, 10000, -1, Retransmission, 0, false, 0, tt.newID+2)
+		e.ack(epAck{ack: 11000})
+		if e.fast != tt.want || e.rto != 0 {
+			t.Errorf("new data with IPv4 ID %d after the resend's 11: %d fast + %d timeout episodes, want %d fast", tt.newID, e.fast, e.rto, tt.want)
+		}
 	}
 }

@@ -83,6 +83,7 @@ type Record struct {
 	TSVal  uint32
 	TSEcr  uint32
 	HasTS  bool
+	IPID   uint16 // IPv4 identification (0 for IPv6)
 	Info   PacketInfo
 }
 
@@ -96,7 +97,7 @@ func newRecord(s *reassembly.Segment, info PacketInfo) Record {
 		Flags:  s.Flags,
 		HasAck: s.Flags&reassembly.ACK != 0,
 		Window: info.Window,
-		TSVal:  s.Opt.TSVal, TSEcr: s.Opt.TSEcr, HasTS: s.Opt.HasTimestamp,
+		TSVal:  s.Opt.TSVal, TSEcr: s.Opt.TSEcr, HasTS: s.Opt.HasTimestamp, IPID: s.IPID,
 		Info: info,
 	}
 	r.Info.Proved = nil // the segment's news, not the record's

@@ -208,7 +208,7 @@ func (f *pathDir) addData(c *reassembly.Conn, s *reassembly.Segment, pc *pathCon
 		if seq > f.highEnd {
 			f.openHole(hole{left: f.highEnd, right: seq, time: now, ipid: s.IPID, tsval: s.Opt.TSVal, hasTS: ts})
 		}
-		f.drop.newData(int64(seq), int64(f.highEnd))
+		f.drop.newData(int64(seq), int64(f.highEnd), s.IPID)
 		f.highEnd = end
 		if !ts && !f.seqProbe.active {
 			f.seqProbe = seqProbe{active: true, end: end, time: now}
@@ -329,7 +329,7 @@ func (f *pathDir) addRtx(s *reassembly.Segment, kind uint8, units int16, atSende
 	}
 	spurious, tlp := noLossSignal(int64(seq), int64(end), int64(f.highEnd), int64(f.cumAck), f.ackSet,
 		f.dupSinceAdvance > 0 || f.highSACK > f.cumAck, f.ackSet && f.lastWin == 0)
-	if (!atSender || !spurious && !tlp) && f.drop.resend(int64(f.highEnd)) {
+	if f.drop.resend(int64(f.highEnd), s.IPID, !atSender || !spurious && !tlp) {
 		f.episode++
 		f.n.lossEvents++
 		f.pushEpisode(f.episode)

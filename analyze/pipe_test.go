@@ -94,15 +94,15 @@ func TestSenderPipeNewReno(t *testing.T) {
 func TestEpisodeReentryAndTimeoutInRecovery(t *testing.T) {
 	var e lossEpisodes
 	for i := range int64(10) {
-		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0)
+		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
 	}
 	e.ack(epAck{ack: 1000, signal: false, above: false})
 	e.ack(epAck{ack: 1000, signal: true, above: true})
-	if ev := e.data(1000, 2000, 9000, Retransmission, 0, false, 0); !ev.start || !ev.fast || !ev.drop {
+	if ev := e.data(1000, 2000, 9000, Retransmission, 0, false, 0, 0); !ev.start || !ev.fast || !ev.drop {
 		t.Fatalf("fast retransmit: %+v", ev)
 	}
 	for i := range int64(5) { // new data in recovery
-		e.data(10000+i*1000, 11000+i*1000, 9000, 0, 0, false, 0)
+		e.data(10000+i*1000, 11000+i*1000, 9000, 0, 0, false, 0, 0)
 	}
 	// The episode's end (everything sent before it, 10000) acknowledged
 	// with [12000, 13000) SACKed: [10000, 12000) lost too.
@@ -115,13 +115,13 @@ func TestEpisodeReentryAndTimeoutInRecovery(t *testing.T) {
 	// Its resend starts no episode; the diagnosis's drop events keep the
 	// rule without re-entry (a resend once the last repair ended). The
 	// flight of that first burst is the last episode's ssthresh.
-	if ev := e.data(10000, 11000, 5000, Retransmission, 0, false, 0); ev.start || ev.settled || !ev.drop {
+	if ev := e.data(10000, 11000, 5000, Retransmission, 0, false, 0, 0); ev.start || ev.settled || !ev.drop {
 		t.Errorf("the re-entered episode's resend: %+v, want no start, a drop event", ev)
 	}
 	if ev := e.ack(epAck{ack: 10000, signal: true, above: false}); !ev.settled || ev.ssthresh != 5000 {
 		t.Errorf("the ACK after the first burst: %+v, want the last episode's ssthresh 5000", ev)
 	}
-	if ev := e.data(10000, 11000, 5000, Retransmission, 0, false, 0); !ev.start || ev.fast {
+	if ev := e.data(10000, 11000, 5000, Retransmission, 0, false, 0, 0); !ev.start || ev.fast {
 		t.Errorf("the head resent again with nothing SACKed: %+v, want a timeout", ev)
 	}
 	if e.rto != 1 {
@@ -165,14 +165,14 @@ func TestEpisodeUndo(t *testing.T) {
 	run := func(a epAck) *lossEpisodes {
 		var e lossEpisodes
 		for i := range int64(10) { // TSval 100+i
-			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, uint32(100+i), true, 0)
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, uint32(100+i), true, 0, 0)
 		}
 		e.ack(epAck{ack: 1000, tsecr: 100, hasTS: true})
 		e.ack(epAck{ack: 1000, signal: true, above: true, tsecr: 100, hasTS: true})
-		e.data(1000, 2000, 9000, Retransmission, 200, true, 0) // the resend, TSval 200
-		e.ack(a)                                               // recovery ends
-		e.data(10000, 11000, 5000, 0, 210, true, 0)            // the first burst after it
-		e.ack(epAck{ack: 11000, tsecr: 210, hasTS: true})      // settles it
+		e.data(1000, 2000, 9000, Retransmission, 200, true, 0, 0) // the resend, TSval 200
+		e.ack(a)                                                  // recovery ends
+		e.data(10000, 11000, 5000, 0, 210, true, 0, 0)            // the first burst after it
+		e.ack(epAck{ack: 11000, tsecr: 210, hasTS: true})         // settles it
 		return &e
 	}
 	for _, c := range []struct {
@@ -358,13 +358,13 @@ func TestEpisodeKindWithoutSACK(t *testing.T) {
 	start := func(dups int) (*lossEpisodes, episodeEvent) {
 		var e lossEpisodes
 		for i := range int64(10) {
-			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0)
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
 		}
 		e.ack(epAck{ack: 1000})
 		for range dups {
 			e.ack(epAck{ack: 1000, signal: true})
 		}
-		return &e, e.data(1000, 2000, 9000, Retransmission, 0, false, 0)
+		return &e, e.data(1000, 2000, 9000, Retransmission, 0, false, 0, 0)
 	}
 	for dups, fast := range []bool{false, false, false, true, true} {
 		if _, ev := start(dups); !ev.start || ev.fast != fast {
@@ -373,22 +373,22 @@ func TestEpisodeKindWithoutSACK(t *testing.T) {
 	}
 	e, _ := start(3)
 	e.ack(epAck{ack: 10000}) // the episode's end, exactly
-	e.data(10000, 11000, 1000, 0, 0, false, 0)
-	e.data(11000, 12000, 2000, 0, 0, false, 0)
+	e.data(10000, 11000, 1000, 0, 0, false, 0, 0)
+	e.data(11000, 12000, 2000, 0, 0, false, 0, 0)
 	for range 3 {
 		e.ack(epAck{ack: 10000, signal: true})
 	}
-	if ev := e.data(10000, 11000, 2000, Retransmission, 0, false, 0); !ev.start || ev.fast {
+	if ev := e.data(10000, 11000, 2000, Retransmission, 0, false, 0, 0); !ev.start || ev.fast {
 		t.Errorf("three duplicate ACKs of the held recovery's end: %+v, want a timeout", ev)
 	}
 	// With SACK: a new ACK with a block above it, then the resend.
 	var s lossEpisodes
 	for i := range int64(10) {
-		s.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0)
+		s.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
 	}
 	s.ack(epAck{ack: 1000, above: true, sack: true, signal: true})
 	s.ack(epAck{ack: 2000, above: true, sack: true, signal: true}) // a new ACK, [3000, 4000) SACKed
-	if ev := s.data(2000, 3000, 8000, Retransmission, 0, false, 0); !ev.start || !ev.fast {
+	if ev := s.data(2000, 3000, 8000, Retransmission, 0, false, 0, 0); !ev.start || !ev.fast {
 		t.Errorf("a resend after a new ACK SACKing above it: %+v, want a fast retransmit", ev)
 	}
 }
@@ -725,18 +725,18 @@ func TestEpisodeReentryOnRACKLoss(t *testing.T) {
 	run := func(newFirst bool) (*lossEpisodes, episodeEvent) {
 		var e lossEpisodes
 		for i := range int64(10) {
-			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0)
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
 		}
 		e.ack(epAck{ack: 1000, sack: true})
 		e.ack(epAck{ack: 1000, signal: true, above: true, sack: true}) // [2000, 3000) SACKed
-		e.data(1000, 2000, 9000, Retransmission, 0, false, 0)          // the fast retransmit
+		e.data(1000, 2000, 9000, Retransmission, 0, false, 0, 0)       // the fast retransmit
 		if newFirst {
-			e.data(10000, 11000, 9000, 0, 0, false, 0) // new data, then a hole resent after it
+			e.data(10000, 11000, 9000, 0, 0, false, 0, 0) // new data, then a hole resent after it
 		}
 		e.ack(epAck{ack: 1000, signal: true, above: true, sack: true})
-		e.data(9000, 10000, 9000, Retransmission, 0, false, 0)
+		e.data(9000, 10000, 9000, Retransmission, 0, false, 0, 0)
 		if !newFirst {
-			e.data(10000, 11000, 9000, 0, 0, false, 0)
+			e.data(10000, 11000, 9000, 0, 0, false, 0, 0)
 		}
 		// Everything up to the episode's end acknowledged, nothing SACKed above.
 		return &e, e.ack(epAck{ack: 10000, sack: true})

@@ -846,7 +846,7 @@ func (b *cwndBuilder) add(r *Record) {
 		b.wasIn = b.ep.inEpisode
 		var ev episodeEvent
 		if r.Info.Path != PathReordered { // a late original is no resend (as the statistics')
-			ev = b.ep.data(r.Seq, end, r.Info.BytesInFlight, r.Info.Flags, r.TSVal, r.HasTS, r.Time)
+			ev = b.ep.data(r.Seq, end, r.Info.BytesInFlight, r.Info.Flags, r.TSVal, r.HasTS, r.Time, r.IPID)
 		}
 		if ev.start {
 			b.flush() // the sends before a timeout are a burst of their own

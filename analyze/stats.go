@@ -728,7 +728,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 				h.rtx[h.rtxN%len(h.rtx)] = [2]uint64{uint64(lo), uint64(lo + n)}
 				h.rtxN++
 			}
-			ev = d.eps.data(lo, lo+n, info.BytesInFlight, info.Flags, s.Opt.TSVal, s.Opt.HasTimestamp, s.Time)
+			ev = d.eps.data(lo, lo+n, info.BytesInFlight, info.Flags, s.Opt.TSVal, s.Opt.HasTimestamp, s.Time, s.IPID)
 		}
 		d.dataLimits(cs, s, n, info, ev.drop)
 	}
