@@ -1,5 +1,7 @@
 package analyze
 
+import "math"
+
 // openWindow follows a Linux sender's congestion window outside loss
 // recovery where the capture cannot measure it because the sender did not
 // fill it (the application or the receiver's window held it back). There
@@ -9,6 +11,17 @@ package analyze
 //     by the segments each ACK of new data delivers),
 //     until a loss or HyStart (hystart) ends it; later below ssthresh
 //     again (tcp_in_slow_start: cwnd < ssthresh), up to ssthresh;
+//   - grows in congestion avoidance, by Reno's or CUBIC's rule (avoid),
+//     while the socket is window-limited: tcp_cwnd_validate latches
+//     tp->is_cwnd_limited for the window of data in which a send found
+//     the window full (until the cumulative ACK passes cwnd_usage_seq),
+//     so an application-paced sender that filled it at the end of slow
+//     start sees it grow for a round while it uses less (ku_cubic_app2m:
+//     the kernel's cwnd 64 to 70 while 56 were out, ssthresh 49 at the
+//     next loss).
+//     Where the sender fills the window the pipe measures it, growth
+//     included, so this counts only where the last burst left more
+//     than a segment of it unused;
 //   - falls halfway to what was used once an RTO passed without the
 //     sender filling it (tcp_cwnd_application_limited, RFC 7661's spirit);
 //   - restarts from the initial window, halved once per RTO of idleness
@@ -45,6 +58,40 @@ type openWindow struct {
 	delayMin, roundEnd, roundStart, trainAck, roundRTT int64
 	samples                                            int
 	srtt                                               int64 // the smoothed RTT (tp->srtt_us's)
+	// limited: tp->is_cwnd_limited, latched for the window of data
+	// (until the cumulative ACK passes usageSeq) in which a send found
+	// the window full (see burst).
+	limited bool
+	// Congestion avoidance (see avoid): ca, the algorithm this window
+	// follows (caNone: no growth there); cnt, the bytes delivered
+	// towards the next segment (snd_cwnd_cnt, in bytes); cubic, CUBIC's
+	// curve.
+	ca    caAlgo
+	cnt   int64
+	pipe  int64 // the last burst's pipe
+	cubic cubicCurve
+}
+
+// caAlgo is the algorithm an open window grows by in congestion
+// avoidance.
+type caAlgo uint8
+
+const (
+	caNone caAlgo = iota // none known: the window grows only as measured
+	caReno
+	caCubic
+)
+
+// cubicCurve is CUBIC's state (tcp_cubic.c's struct bictcp), windows in
+// segments: the window at the last reduction (last_max_cwnd), the
+// epoch's start (ns, 0 none), the time to the plateau (bic_K, s), the
+// plateau (bic_origin_point), Reno's window for TCP friendliness
+// (tcp_cwnd) and the segments delivered towards it (ack_cnt).
+type cubicCurve struct {
+	lastMax, epoch int64
+	k              float64
+	origin         int64
+	reno, ackCnt   int64
 }
 
 // HyStart's constants (tcp_cubic.c): the window it starts at (segments),
@@ -116,9 +163,25 @@ const initialWindow = 10
 
 // reset forgets the window: a loss episode sets it, and ssthresh to ss
 // (0 unknown).
-func (o *openWindow) reset(ss int64) {
-	*o = openWindow{lastSend: o.lastSend, sent: o.sent, ssOver: true, ss: ss}
+//
+// CUBIC's curve starts a new epoch (bictcp_recalc_ssthresh: epoch_start
+// 0) from the window at the loss, w (bytes, seg a segment), as
+// last_max_cwnd, a little less where it is below the last (fast
+// convergence: (1 + β)/2 of it); a timeout (timeout) forgets it
+// (cubictcp_state: bictcp_reset in the loss state).
+func (o *openWindow) reset(ss, w, seg int64, timeout bool) {
+	c := openWindow{lastSend: o.lastSend, sent: o.sent, ssOver: true, ss: ss, ca: o.ca}
+	if o.ca == caCubic && !timeout && seg > 0 {
+		c.cubic.lastMax = w / seg
+		if c.cubic.lastMax < o.cubic.lastMax {
+			c.cubic.lastMax = c.cubic.lastMax * (1024 + cubicBeta) / 2048
+		}
+	}
+	*o = c
 }
+
+// cubicBeta is CUBIC's β (tcp_cubic.c: beta, of 1024).
+const cubicBeta = 717
 
 // keepSsthresh raises ssthresh to 3/4 of the window before a fall
 // (tcp_current_ssthresh), where it is known.
@@ -145,6 +208,11 @@ func (o *openWindow) send(t, out, seg, rto int64) {
 	if o.sent && out == 0 && o.w == 0 && o.ss > 0 && t-o.lastSend > rto {
 		o.w = o.ss // after a loss episode: ssthresh, where it ended
 	}
+	if o.sent && out == 0 && o.cubic.epoch > 0 && t > o.lastSend {
+		// CA_EVENT_TX_START (cubictcp_cwnd_event): the curve's epoch
+		// moves by the idle time, no later than now.
+		o.cubic.epoch = min(o.cubic.epoch+t-o.lastSend, t)
+	}
 	if o.sent && out == 0 && o.w > 0 && t-o.lastSend > rto {
 		o.keepSsthresh()
 		restart := min(initialWindow*seg, o.w)
@@ -164,7 +232,7 @@ func (o *openWindow) send(t, out, seg, rto int64) {
 func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64) int64 {
 	if o.w == 0 {
 		o.w, o.stamp, o.used = max(pipe, measured), t, 0
-		o.maxOut, o.usageSeq = out, high
+		o.maxOut, o.usageSeq, o.pipe = out, high, pipe
 		if o.ss > o.w {
 			// The flight after the episode is the window it settled at
 			// (see lossEpisodes.settle), as it is drawn.
@@ -172,11 +240,17 @@ func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64) in
 		}
 		return o.w
 	}
-	if una >= o.usageSeq || out > o.maxOut {
-		o.maxOut, o.usageSeq = out, high
-	}
 	o.w = max(o.w, pipe)
-	if pipe+seg > o.w || o.slowStart() && o.w < 2*o.maxOut {
+	// tcp_cwnd_validate: the burst left the window full (within a
+	// segment: tcp_packets_in_flight ≥ cwnd), or a new window of data
+	// began, or more went out in this one while it was not full: the
+	// latch and max_packets_out start again from this burst.
+	full := pipe+seg > o.w
+	o.pipe = pipe
+	if una >= o.usageSeq || full || !o.limited && out > o.maxOut {
+		o.limited, o.maxOut, o.usageSeq = full, out, high
+	}
+	if o.cwndLimited() {
 		o.used, o.stamp = 0, t
 		return o.w
 	}
@@ -203,15 +277,116 @@ func (o *openWindow) ackDelay() int64 {
 
 func (o *openWindow) slowStart() bool { return !o.ssOver || o.w < o.ss }
 
-// ack takes what an ACK newly delivered (acknowledged or SACKed), bytes,
-// and gives the window after it: slow start grows it while at least half
-// was used.
-func (o *openWindow) ack(delivered int64) int64 {
-	if o.w > 0 && delivered > 0 && o.slowStart() && o.w < 2*o.maxOut {
-		o.w += delivered
+// cwndLimited is tcp_is_cwnd_limited: the window was full in this window
+// of data (the latch), or, in slow start, at least half of it was used
+// (cwnd < 2 × max_packets_out).
+func (o *openWindow) cwndLimited() bool {
+	return o.limited || o.slowStart() && o.w < 2*o.maxOut
+}
+
+// ack takes what an ACK at t newly delivered (acknowledged or SACKed),
+// bytes (seg a segment), and gives the window after it: Linux grows it
+// only while the sender was window-limited (tcp_is_cwnd_limited, at the
+// top of tcp_reno_cong_avoid and cubictcp_cong_avoid): in slow start by
+// what the ACK delivered, up to ssthresh (tcp_slow_start), the rest,
+// and later ACKs, in congestion avoidance (avoid). A window whose
+// ssthresh is unknown grows only as measured.
+func (o *openWindow) ack(t, delivered, seg int64) int64 {
+	if o.w <= 0 || delivered <= 0 || !o.cwndLimited() {
+		return o.w
+	}
+	if o.slowStart() {
+		w := o.w + delivered
 		if o.ssOver {
-			o.w = min(o.w, o.ss) // tcp_slow_start: up to ssthresh
+			w = min(w, o.ss) // tcp_slow_start: up to ssthresh
 		}
+		delivered -= w - o.w
+		o.w = w
+		if !o.ssOver || delivered <= 0 {
+			return o.w
+		}
+	}
+	if o.ss > 0 && seg > 0 && o.pipe+seg < o.w {
+		o.avoid(t, delivered, seg)
 	}
 	return o.w
 }
+
+// avoid grows the window in congestion avoidance at an ACK at t that
+// delivered bytes: a segment per window delivered under Reno
+// (tcp_cong_avoid_ai), per cnt segments under CUBIC, cnt from its curve
+// (cubicCnt); none under neither algorithm.
+func (o *openWindow) avoid(t, delivered, seg int64) {
+	var per int64 // segments delivered per segment of growth
+	switch o.ca {
+	case caReno:
+		per = max(o.w/seg, 1)
+	case caCubic:
+		per = o.cubicCnt(t, delivered, seg)
+	default:
+		return
+	}
+	// tcp_cong_avoid_ai, in bytes.
+	if o.cnt >= per*seg {
+		o.cnt = 0
+		o.w += seg
+	}
+	o.cnt += delivered
+	if n := o.cnt / (per * seg); n > 0 {
+		o.cnt -= n * per * seg
+		o.w += n * seg
+	}
+}
+
+// cubicCnt is bictcp_update's cnt for an ACK at t that delivered bytes
+// (seg a segment): the segments to deliver for the window (in segments)
+// to grow by one towards the curve's target an RTT (the least: ca's
+// delay_min) on, W(t) = origin ± 0.4 (t − K)³ from the epoch's start (the
+// first ACK in congestion avoidance after a reduction: K the time the
+// curve takes back to last_max_cwnd, the plateau); no slower than Reno's
+// estimate (tcp_friendliness), at least 2 (1.5 × per RTT at most), at
+// most 20 before any reduction.
+func (o *openWindow) cubicCnt(t, delivered, seg int64) int64 {
+	c := &o.cubic
+	w := max(o.w/seg, 1)
+	acked := max(delivered/seg, 1)
+	c.ackCnt += acked
+	if c.epoch == 0 {
+		c.epoch, c.ackCnt, c.reno = t, acked, w
+		c.k, c.origin = 0, w
+		if c.lastMax > w {
+			c.k, c.origin = math.Cbrt(float64(c.lastMax-w)/cubicC), c.lastMax
+		}
+	}
+	e := float64(t-c.epoch+o.delayMin) / 1e9
+	d := int64(min(cubicC*math.Pow(math.Abs(e-c.k), 3), 1<<40))
+	target := c.origin + d
+	if e < c.k {
+		target = c.origin - d
+	}
+	cnt := 100 * w
+	if target > w {
+		cnt = w / (target - w)
+	}
+	if c.lastMax == 0 {
+		cnt = min(cnt, 20)
+	}
+	// tcp_friendliness: Reno's window at 3 (1 − β) / (1 + β) of its
+	// additive increase, a segment per w × beta_scale / 8 delivered.
+	if per := w * cubicBetaScale >> 3; per > 0 {
+		c.reno += c.ackCnt / per
+		c.ackCnt %= per
+	}
+	if c.reno > w {
+		cnt = min(cnt, w/(c.reno-w))
+	}
+	return max(cnt, 2)
+}
+
+// CUBIC's constants (tcp_cubic.c): C, the curve's scale (bic_scale 41
+// × 10 / 1024, segments per s³), and beta_scale (8 (1 + β) / 3 / (1 − β):
+// 15).
+const (
+	cubicC         = 410.0 / 1024
+	cubicBetaScale = 8 * (1024 + cubicBeta) / 3 / (1024 - cubicBeta)
+)

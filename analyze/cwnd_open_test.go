@@ -14,13 +14,13 @@ func TestOpenWindowFollowsLinux(t *testing.T) {
 	o := openWindow{w: initialWindow * seg}
 	o.send(0, 0, seg, rto)
 	o.burst(0, 6*seg, 6*seg, 6*seg, 6*seg, 0, seg, rto)
-	if w := o.ack(6 * seg); w != 16*seg {
+	if w := o.ack(0, 6*seg, seg); w != 16*seg {
 		t.Fatalf("after the ACK %d, want 16 segments (10 + 6: tcp_slow_start)", w)
 	}
 	// Four out: 16 ≥ 2 × 6 no more (max_packets_out is still 6 in this
 	// window of data): no growth.
 	o.burst(1e6, 4*seg, 4*seg, 4*seg, 10*seg, 6*seg, seg, rto)
-	if w := o.ack(4 * seg); w != 16*seg {
+	if w := o.ack(0, 4*seg, seg); w != 16*seg {
 		t.Fatalf("an ACK while less than half was used grew the window to %d", w)
 	}
 	// Idle for 3.5 RTOs with nothing outstanding: halved three times,
@@ -129,7 +129,7 @@ func TestOpenWindowSlowStartBelowSsthresh(t *testing.T) {
 		ss, want int64
 	}{{64 * seg, 64 * seg}, {0, 32 * seg}} {
 		o := openWindow{lastSend: 1, sent: true}
-		o.reset(tc.ss)
+		o.reset(tc.ss, 0, seg, false)
 		// The first send after the episode, after 1.3 RTOs idle: from
 		// ssthresh, halved once (or, unknown, the flight measured).
 		o.send(1+rto*13/10, 0, seg, rto)
@@ -138,7 +138,7 @@ func TestOpenWindowSlowStartBelowSsthresh(t *testing.T) {
 			t.Fatalf("ssthresh %d: after the idle restart %d, want 32 segments", tc.ss, o.w)
 		}
 		for i := range int64(40) { // a segment acknowledged, one sent, 32 out
-			o.ack(seg)
+			o.ack(0, seg, seg)
 			o.burst(3+rto*13/10+i, 32*seg, 32*seg, 32*seg, (33+i)*seg, (1+i)*seg, seg, rto)
 		}
 		if o.w != tc.want {
@@ -147,5 +147,65 @@ func TestOpenWindowSlowStartBelowSsthresh(t *testing.T) {
 		if tc.ss > 0 && o.ss != tc.ss {
 			t.Errorf("ssthresh %d after the restart, want %d kept (max(ssthresh, 3/4 cwnd))", o.ss, tc.ss)
 		}
+	}
+}
+
+// TestOpenWindowAvoidWhileLimited: Linux grows the window in congestion
+// avoidance while the socket is window-limited (tcp_is_cwnd_limited),
+// which tcp_cwnd_validate latches for the window of data in which a
+// send found it full — also after the sender stopped filling it
+// (ku_cubic_app2m: an application-paced CUBIC sender restarted after
+// idling, slow start back to ssthresh 64 filling the window, then its
+// last 58 segments acknowledged: the kernel's cwnd 64 → 70, ssthresh 49
+// at the next loss). CUBIC's curve grows it towards the window before
+// the last reduction (92), Reno by a segment per window; neither
+// algorithm, or a window not full in this window of data, not at all.
+func TestOpenWindowAvoidWhileLimited(t *testing.T) {
+	const seg, rtt = 1000, 100e6
+	rto := rtoOf(rtt)
+	run := func(ca caAlgo, fill bool) int64 {
+		now := int64(10e9)
+		// After idling for 10 s the window restarts (64 halved down to
+		// 10), slow start from 34 segments out, the window full, back to
+		// 64; or, not filling it, 20 out of the 64 measured after the
+		// episode (no idle restart), for less than an RTO
+		// (tcp_cwnd_application_limited).
+		out, measured, data, last := int64(34*seg), int64(34*seg), int64(100*seg), int64(1)
+		if !fill {
+			out, measured, data, last = 20*seg, 64*seg, 40*seg, now-1e6
+		}
+		o := openWindow{ca: ca, lastSend: last, sent: true}
+		o.cubic.lastMax = 92 // the window at the reduction before
+		o.reset(64*seg, 92*seg, seg, false)
+		o.delayMin = 50e6
+		o.send(now, 0, seg, rto)
+		o.burst(now, out, measured, out, out, 0, seg, rto)
+		una, high := int64(0), out
+		for una < high {
+			now += 5e6
+			una += seg
+			o.ack(now, seg, seg)
+			for high < data && high-una < o.w && (fill || high-una < 20*seg) {
+				high += seg
+			}
+			o.burst(now, high-una, high-una, high-una, high, una, seg, rto)
+		}
+		return o.w / seg
+	}
+	// CUBIC: 64, then its curve's growth (towards the plateau at 92,
+	// K = ∛(28 / 0.4) = 4.1 s) for the rest of the window.
+	if w := run(caCubic, true); w < 67 || w > 70 {
+		t.Errorf("CUBIC, window-limited: %d segments, want 67 to 70 (the curve towards 92)", w)
+	}
+	// Reno: a segment per 64 delivered, fewer than that after slow
+	// start ended.
+	if w := run(caReno, true); w != 64 {
+		t.Errorf("Reno, window-limited: %d segments, want 64 (less than a window delivered in congestion avoidance)", w)
+	}
+	if w := run(caNone, true); w != 64 {
+		t.Errorf("neither algorithm: %d segments, want ssthresh's 64", w)
+	}
+	if w := run(caCubic, false); w != 64 {
+		t.Errorf("CUBIC, never window-limited: %d segments, want the 64 it had", w)
 	}
 }

@@ -334,7 +334,7 @@ var kernelFloor = map[string]struct {
 	// recovery; kt_ after HyStart, held out from PRR's): app-paced
 	// senders (iperf3 -b), a proxy's near leg (its sender seldom fills
 	// the window: 72%, the bar's miss).
-	"ku_cubic_app2m":     {0.99, 0.87, 0, 0, 0}, // a recovery's ssthresh measured after an idle restart is none (lossEpisodes.awaitIdle), was 87.9%; slow start below ssthresh after idle restarts (openWindow), was 90.2%
+	"ku_cubic_app2m":     {0.994, 0.99, 0, 0, 0}, // a recovery's ssthresh measured after an idle restart is none (lossEpisodes.awaitIdle), was 87.9%; slow start below ssthresh after idle restarts (openWindow), was 90.2%; ssthresh: CUBIC's growth while window-limited for a round after slow start (openWindow.avoid), was 88% of 8 (cwnd 99.4%)
 	"ku_reno_app_geo":    {0.99, 0.99, 0, 0, 0},
 	"ku_pep_reno":        {0.70, 0, 0, 0, 0},
 	"kt_cubic_nosack_l1": {0.97, 0.92, 0, 0, 0}, // looked at once: the flight after its last recovery, the transfer ending, measured the application's hold, not ssthresh (settle), was 86%

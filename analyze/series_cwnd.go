@@ -61,7 +61,8 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     within one, while the sender does not fill it at every moment), or
 //     where the sender did not fill it Linux's window there (openWindow:
 //     slow start's growth at each ACK of new data, drawn at the ACK,
-//     until HyStart;
+//     until HyStart; congestion avoidance's, Reno's or CUBIC's curve,
+//     while Linux counts the socket window-limited;
 //     the restart after an idle RTO; the fall after an RTO unfilled), no
 //     more than the receiver's window. Where
 //     the receiver's window or the application held the sender back, the
@@ -286,9 +287,9 @@ type prrState struct {
 }
 
 // prrStart begins PRR at a fast retransmit, from a window of prior
-// bytes, to Reno's and CUBIC's ssthresh; none for a sender that does not
-// reduce (BBR).
-func (b *cwndBuilder) prrStart(prior int64) {
+// bytes (under Reno's and CUBIC's: see lineUnder), to Reno's and CUBIC's
+// ssthresh; none for a sender that does not reduce (BBR).
+func (b *cwndBuilder) prrStart(priors [2]int64) {
 	if _, ok := b.knownVote(); ok {
 		b.resolve()
 	}
@@ -297,7 +298,7 @@ func (b *cwndBuilder) prrStart(prior int64) {
 	v, ok := majorityVote(b.ep.reductionVotes())
 	for i := range b.prr {
 		b.prr[i] = prrState{}
-		if seg > 0 && prior > 0 && !(ok && v == VoteNone) {
+		if prior := priors[i]; seg > 0 && prior > 0 && !(ok && v == VoteNone) {
 			b.prr[i] = prrState{on: true, prior: prior, ss: linuxSsthresh(i, (prior+seg/2)/seg) * seg, cwnd: -1}
 		}
 	}
@@ -463,6 +464,7 @@ func newCwnd(o SeriesOptions) graphBuilder {
 	f.g.Y = Axis{Label: "bytes", Unit: "B"}
 	f.g.Columns = []string{"bytes"}
 	b := &cwndBuilder{f: f, set: seriesSet{thin: o.Thin}, line: -1, rwnd: -1}
+	b.open[VoteReno].ca, b.open[VoteCubic].ca = caReno, caCubic
 	if c := o.Conn; c != nil {
 		b.pp.sack = c.Dir[0].SACKPermitted && c.Dir[1].SACKPermitted
 	}
@@ -630,7 +632,11 @@ func (b *cwndBuilder) emitSsthresh(v float64, guessed bool) {
 // the loss (the line then) and the episode's kind.
 type ssBasis struct {
 	window int64
-	kind   uint8
+	// under: the line at the loss under Reno's and CUBIC's window, where
+	// the vote was not known then (lineUnder): the window the algorithm
+	// voted for reduced.
+	under [2]int64
+	kind  uint8
 	// guessed: not measured — no data after the episode before the
 	// next loss or the capture's end (half the line at the loss is
 	// drawn), recovery entered again at once, or the receive window
@@ -675,6 +681,9 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 	for i := range ss.Points {
 		p, basis := &ss.Points[i], b.ssBasis[i]
 		w := (basis.window + seg/2) / seg
+		if u := basis.under[vote]; u > 0 {
+			w = (u + seg/2) / seg
+		}
 		if basis.kind == ssReentry && prev > 0 {
 			w = (int64(prev) + seg/2) / seg // the window it reduces is the last ssthresh
 		}
@@ -748,19 +757,37 @@ func (b *cwndBuilder) rtt() int64 {
 // openReset starts the open window again at a loss episode's start, with
 // the ssthresh it set under Reno's and CUBIC's reduction (PRR's, or the
 // loss state's after a timeout); none under neither's, or for a sender
-// that does not reduce (BBR).
+// that does not reduce (BBR). CUBIC's curve starts from PRR's window at
+// the loss (openWindow.reset).
 func (b *cwndBuilder) openReset() {
 	for i := range b.open {
-		ss := int64(0)
+		ss, w := int64(0), int64(0)
 		switch {
 		case i == neitherVote:
 		case b.prr[i].on:
-			ss = b.prr[i].ss
+			ss, w = b.prr[i].ss, b.prr[i].prior
 		case b.loss[i].on:
 			ss = b.loss[i].ss
 		}
-		b.open[i].reset(ss)
+		b.open[i].reset(ss, w, b.ep.maxSeg, b.loss[i%2].on)
 	}
+}
+
+// lineUnder is the line's value under algorithm i (Reno's, CUBIC's,
+// neither's): the last step waiting for the vote, where one waits (the
+// open window grew differently under each: openWindow.avoid), else the
+// line.
+func (b *cwndBuilder) lineUnder(i int) int64 {
+	if n := len(b.deferred); n > 0 {
+		return b.deferred[n-1].vals[i]
+	}
+	return b.line
+}
+
+// linesUnder is the line's value under Reno's and CUBIC's window
+// (lineUnder), at least 0.
+func (b *cwndBuilder) linesUnder() [2]int64 {
+	return [2]int64{max(b.lineUnder(VoteReno), 0), max(b.lineUnder(VoteCubic), 0)}
 }
 
 // rwndAllowed is the window w no more than the receiver's last window.
@@ -773,18 +800,34 @@ func (b *cwndBuilder) rwndAllowed(w int64) int64 {
 
 // openAck grows the window outside recovery at ACK r, which delivered
 // delivered bytes (openWindow.ack), and draws it there when it rose
-// above the line.
+// above the line; where steps wait for the vote, a step more, so the
+// line under each algorithm at a loss (lineUnder) has the growth of the
+// ACKs since the last send (congestion avoidance's while the sender,
+// window-limited a round before, drains what it sent).
 func (b *cwndBuilder) openAck(r *Record, delivered int64) {
 	var ws [3]int64
 	for i := range b.open {
-		ws[i] = b.rwndAllowed(b.open[i].ack(delivered))
+		ws[i] = b.rwndAllowed(b.open[i].ack(r.Time, delivered, b.pp.maxSeg))
 	}
 	vote, known := b.knownVote()
 	if !known {
 		vote = neitherVote
 	}
 	w := ws[vote]
-	if len(b.deferred) > 0 || b.line < 0 {
+	if b.line < 0 {
+		return
+	}
+	if n := len(b.deferred); n > 0 {
+		// Steps wait for the vote: one more where the window under
+		// some algorithm rose above the line under it (lineUnder).
+		d := deferredStep{p: Point{Frame: r.Frame, Time: r.Time}, vals: b.deferred[n-1].vals}
+		for i, wi := range ws {
+			d.vals[i] = max(d.vals[i], wi)
+		}
+		if d.vals != b.deferred[n-1].vals && n < maxDeferred {
+			b.deferred = append(b.deferred, d)
+			b.line = d.vals[neitherVote]
+		}
 		return
 	}
 	if !known && (ws[0] != w || ws[1] != w) && max(ws[0], ws[1], w) > b.line {
@@ -865,7 +908,7 @@ func (b *cwndBuilder) add(r *Record) {
 				b.pp.timeout()
 				b.prrStop()
 			} else {
-				b.prrStart(max(b.line, 0))
+				b.prrStart(b.linesUnder())
 			}
 			b.episode(r, ev.fast, b.pendingFallback, true)
 		}
@@ -946,7 +989,7 @@ func (b *cwndBuilder) add(r *Record) {
 		b.episode(r, true, float64(max(b.line, 0)), true)
 		b.pendingBasis.kind = ssReentry
 		b.settledAtAck = true
-		b.prrStart(max(b.line, 0))
+		b.prrStart(b.linesUnder())
 		b.openReset()
 	}
 	delivered, lost := b.pp.delivered, b.pp.lostBytes
@@ -1071,9 +1114,9 @@ func (b *cwndBuilder) partialUndo(r *Record, reenter bool) {
 	}
 	if reenter {
 		b.episode(r, true, b.pendingFallback, true)
-		b.pendingBasis.window = prior // the ssthresh of the window restored
+		b.pendingBasis.window, b.pendingBasis.under = prior, [2]int64{prior, prior} // the ssthresh of the window restored
 		b.pendingFallback = float64(max(prior/2, 2*b.ep.maxSeg))
-		b.prrStart(prior)
+		b.prrStart([2]int64{prior, prior})
 		return
 	}
 	b.markUndone, b.pending = true, false
@@ -1316,7 +1359,7 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 		b.mark, b.markName, b.hasMark = Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(flight)}}, name, true
 		b.pending = true
 		b.pendingPoint = Point{Frame: r.Frame, Time: r.Time}
-		b.pendingBasis = ssBasis{window: flight, kind: ssFast, afterRecovery: afterRecovery}
+		b.pendingBasis = ssBasis{window: flight, under: b.linesUnder(), kind: ssFast, afterRecovery: afterRecovery}
 		if !fast {
 			b.pendingBasis.hold = hold
 		}
