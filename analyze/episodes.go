@@ -49,6 +49,10 @@ type lossEpisodes struct {
 	// the most in flight since it ended (awaitSeen: some data was sent).
 	awaitFlight, awaitMax int64
 	awaitSeen             bool
+	// drained: the ACK that ended the episode left nothing outstanding;
+	// awaitAck the end of the first segment sent after (see settle).
+	drained  bool
+	awaitAck int64
 	// awaitIdle: the first send after the episode ended came after an
 	// RTO without sending, nothing outstanding: Linux restarted its
 	// window (tcp_cwnd_restart: halved once per RTO idle, at least the
@@ -357,6 +361,9 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		if !e.awaitSeen && !e.reentered && e.started && e.haveAck && e.cumAck >= e.high && t > 0 && e.lastSend > 0 && t-e.lastSend > rtoOf(e.rtt) {
 			e.awaitIdle = true
 		}
+		if !e.awaitSeen {
+			e.awaitAck = end
+		}
 		e.awaitMax, e.awaitSeen = max(e.awaitMax, flight), true
 	}
 	if t > 0 {
@@ -400,7 +407,10 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 	} else {
 		ev.undone = e.undo(a)
 	}
-	if s := e.settle(a.time); s.settled {
+	// A drained end waits for the sender's round trip, but not past a
+	// loss signal: the next episode's window is the one to measure.
+	hold := e.drained && a.ack < e.awaitAck && !a.signal && !a.above
+	if s := e.settle(a.time, hold); s.settled {
 		ev.settled, ev.ssthresh, ev.idle = true, s.ssthresh, s.idle
 	}
 	newAck, acked := !e.haveAck || ack > e.cumAck, int64(0)
@@ -428,6 +438,7 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 	e.drop.ack(ack)
 	if e.inEpisode && ack >= e.episodeEnd {
 		e.inEpisode, e.await, e.awaitFlight, e.endedAt = false, true, e.lossFlight, a.time
+		e.drained = ack >= e.high
 		e.renoHold, e.holdAt = !e.sackSeen && ack == e.episodeEnd, ack
 		if (above || e.sackSeen && e.lostAbove(ack)) && e.high > ack && !e.reordSeen {
 			// The same drops' repair, not a drop event of its own
@@ -603,10 +614,17 @@ func (e *lossEpisodes) undo(a epAck) bool {
 // recovery frees the whole window at once, and the sender fills it
 // over more than one burst). Where the sender came back after an idle
 // RTO (awaitIdle) the flight measured Linux's restarted window: no
-// measurement (idle), no β. finish settles what is pending whatever the
-// time (now < 0).
-func (e *lossEpisodes) settle(now int64) (ev episodeEvent) {
-	if !e.await || !e.awaitSeen {
+// measurement (idle), no β. Where the ACK that ended it left nothing
+// outstanding (drained: the receive window had held the sender through
+// recovery), the flight starts again from nothing and Linux paces it out
+// at its rate, a window over a smoothed round trip: it is measured until
+// ack covers the first segment sent after the end (awaitAck), the sender's
+// own round trip (kx_reno_rwnd, a 48 KB window: its first burst, two
+// segments, passed for an ssthresh of 2 where the kernel set 41), or a
+// loss signal (hold, told by ack).
+// finish settles what is pending whatever the time (now < 0).
+func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
+	if !e.await || !e.awaitSeen || hold && !e.reentered {
 		return ev
 	}
 	if !e.sackSeen && now >= 0 && e.rtt > 0 && !e.reentered && now-e.endedAt < e.rtt/2 {
@@ -623,13 +641,13 @@ func (e *lossEpisodes) settle(now int64) (ev episodeEvent) {
 }
 
 // finish settles what the capture's end leaves pending.
-func (e *lossEpisodes) finish() episodeEvent { return e.settle(-1) }
+func (e *lossEpisodes) finish() episodeEvent { return e.settle(-1, false) }
 
 // begin starts an episode, as a fast retransmit or a timeout.
 func (e *lossEpisodes) begin(fast bool) {
 	e.inEpisode, e.episodeEnd, e.await, e.reentered = true, e.high, false, false
 	e.rp = recoveryPoint{} // data's begins it at the resend that began the episode
-	e.awaitSeen, e.awaitMax, e.awaitIdle = false, 0, false
+	e.awaitSeen, e.awaitMax, e.awaitIdle, e.drained = false, 0, false, false
 	e.headSet = false
 	e.undoable, e.epUndone, e.settledThis = false, false, false
 	e.epFast, e.rtxSet, e.rtxEnd = fast, false, 0

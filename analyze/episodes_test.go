@@ -161,3 +161,37 @@ func TestEpisodeEndsAtProvenRecoveryPoint(t *testing.T) {
 		}
 	}
 }
+
+// TestSettleAfterDrainedEnd: an episode whose ending ACK left nothing
+// outstanding (a receive window held the sender through recovery) is
+// measured until the first segment sent after it is acknowledged, as
+// Linux paces the window out again from nothing; its first burst (two
+// segments, then a window update) is not its ssthresh (kx_reno_rwnd: 2
+// segments measured, 41 set by the kernel).
+func TestSettleAfterDrainedEnd(t *testing.T) {
+	var e lossEpisodes
+	for i := int64(0); i < 10; i++ {
+		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
+	}
+	for range 3 {
+		e.ack(epAck{ack: 0, signal: true, above: true, sack: true, time: 1})
+	}
+	e.data(0, 1000, 10000, Retransmission, 0, false, 0, 0)
+	e.ack(epAck{ack: 10000, time: 2})
+	var got []int64
+	step := func(ev episodeEvent) {
+		if ev.settled {
+			got = append(got, ev.ssthresh)
+		}
+	}
+	e.data(10000, 11000, 1000, 0, 0, false, 3, 0)
+	e.data(11000, 12000, 2000, 0, 0, false, 3, 0)
+	step(e.ack(epAck{ack: 10000, time: 4})) // a window update: the first burst's end
+	for i := int64(12); i < 15; i++ {
+		e.data(i*1000, i*1000+1000, (i-9)*1000, 0, 0, false, 5, 0)
+	}
+	step(e.ack(epAck{ack: 11000, time: 6}))
+	if len(got) != 1 || got[0] != 5000 {
+		t.Errorf("ssthresh measured %v, want [5000]: the flight until the first segment after the end is acknowledged", got)
+	}
+}
