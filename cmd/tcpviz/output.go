@@ -259,11 +259,15 @@ func cleanOnSignal(stderr io.Writer) {
 
 // guarded is what an output of this run must not overwrite: ins and
 // every other input of the run (a --shard run reads a share of them, and
-// must not write over the others either).
+// must not write over the others either), and the captures joined with
+// any (A+B: B).
 func (e *env) guarded(ins []input) []input {
 	out := ins
 	if len(e.runInputs) > 0 {
 		out = append(out[:len(out):len(out)], e.runInputs...)
+	}
+	for _, in := range out {
+		out = append(out[:len(out):len(out)], in.others()...)
 	}
 	// Standard input redirected from a file (tcpviz … - < F): F is an
 	// input too, by what the file is, whatever -o calls it.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -277,5 +278,32 @@ func TestReportAgainRemovesStale(t *testing.T) {
 		if _, err := os.Stat(f); err != nil {
 			t.Errorf("a file outside the report folder was removed: %v", err)
 		}
+	}
+}
+
+// A capture joined with the main one (A+B: B) is an input too: a report
+// neither removes it (an earlier list naming it) nor writes over it. Found
+// by trying a doctored .tcpviz-report in the folder of tx+rx, run from in
+// there (a path holding the folder's "+" would not be read as A+B).
+func TestReportKeepsJoinedCapture(t *testing.T) {
+	tx, err := filepath.Abs("../../testdata/truth-mid/gt_mid_two_links.tx.pcap.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rx, err := os.ReadFile("../../testdata/truth-mid/gt_mid_two_links.rx.pcap.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	folder := filepath.Join(dir, "gt_mid_two_links.tx+rx-report")
+	writeFile(t, filepath.Join(folder, "rx.pcap.gz"), rx)
+	writeFile(t, filepath.Join(folder, ".tcpviz-report"), []byte("index.html\nrx.pcap.gz\n"))
+	t.Chdir(folder)
+	_, stderr, code := tcpviz(t, nil, "report", "--out-dir", dir, tx+"+rx.pcap.gz")
+	if got, err := os.ReadFile(filepath.Join(folder, "rx.pcap.gz")); err != nil || !bytes.Equal(got, rx) {
+		t.Fatalf("report (exit %d: %s) removed or changed the joined capture in its folder: %v", code, stderr, err)
+	}
+	if code != 2 || !strings.Contains(stderr, "refusing to overwrite an input") {
+		t.Errorf("exit %d, stderr %q; want a usage error: an input in the report folder", code, stderr)
 	}
 }
