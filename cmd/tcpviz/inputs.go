@@ -148,10 +148,17 @@ func expandInputs(args []string) []input {
 	return out
 }
 
+// unwrapPathError is err without the path an os call added (the output's
+// own name says it, never a temporary file's): a PathError's or a failed
+// rename's LinkError's.
 func unwrapPathError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
 	}
 	return err
 }

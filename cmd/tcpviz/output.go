@@ -43,8 +43,7 @@ func writeTemp(path string, inputs []input, write func(io.Writer) error) (string
 	if err := refuseSpecial(path); err != nil {
 		return "", err
 	}
-	dir := filepath.Dir(path)
-	tmp, err := temps.create(dir, charts.TempPattern(filepath.Base(path)))
+	tmp, err := temps.create(folderOf(path), charts.TempPattern(filepath.Base(path)))
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", charts.EscapeName(path), unwrapPathError(err))
 	}
@@ -67,6 +66,21 @@ func writeTemp(path string, inputs []input, write func(io.Writer) error) (string
 		return failed(err)
 	}
 	return tmp.Name(), nil
+}
+
+// folderOf is the folder path is in as the system reaches it, its text
+// before the last element: "sub/../new" for "sub/../new/x.png", where
+// filepath.Dir says "new" (sub must be made too, and a temporary file in
+// "new" would not rename to the path when sub is missing or a link).
+func folderOf(path string) string {
+	dir, _ := filepath.Split(path)
+	if d := strings.TrimRight(dir, string(filepath.Separator)); d != "" {
+		return d
+	}
+	if dir != "" {
+		return dir[:1] // the root
+	}
+	return "."
 }
 
 // writeHook, when set (by tests), wraps the file an output is written
@@ -548,8 +562,8 @@ func (e *env) writeOutput(out string, ins []input, said io.Writer, write func(io
 	if out == "" || out == "-" {
 		return write(e.stdout)
 	}
-	if _, err := os.Stat(filepath.Dir(out)); err != nil {
-		if err := makeDir(filepath.Dir(out), e.made); err != nil {
+	if _, err := os.Stat(folderOf(out)); err != nil {
+		if err := makeDir(folderOf(out), e.made); err != nil {
 			return err
 		}
 	}

@@ -290,7 +290,12 @@ func TestOutputFolderMade(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{filepath.Join(t.TempDir(), "new", "sub"), link} {
+	// A folder named through one missing (found by the tester: every -o
+	// of gone/../made/x failed, renaming into made a temporary file
+	// written there, as if gone were there).
+	sep := string(filepath.Separator)
+	through := t.TempDir() + sep + "gone" + sep + ".." + sep + "made"
+	for _, dir := range []string{filepath.Join(t.TempDir(), "new", "sub"), link, through} {
 		for _, c := range []struct {
 			file string
 			args []string
@@ -307,7 +312,7 @@ func TestOutputFolderMade(t *testing.T) {
 			{"compare.png", []string{"compare", demoCapture}},
 			{"ladder.png", []string{"ladder", demoCapture}},
 		} {
-			out := filepath.Join(dir, c.file)
+			out := dir + sep + c.file
 			stdout, stderr, code := tcpviz(t, nil, append(c.args, "-o", out)...)
 			if st, err := os.Stat(out); code != 0 || err != nil || st.Size() == 0 || !strings.Contains(stdout+stderr, out+"\n") {
 				t.Errorf("%s -o %s: exit %d, %v, %q", c.args[0], out, code, err, stderr)
