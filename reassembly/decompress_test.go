@@ -169,3 +169,35 @@ func TestDecompressionStreams(t *testing.T) {
 		})
 	}
 }
+
+// A compressed capture cut before its header decompresses (a zstd file
+// of one block, gzip within its first bytes) says so, naming the
+// compression; it said "unexpected EOF" alone ("gzip: unexpected EOF" in
+// gzip's header), or "not a capture file" when a few bytes came out (found by the tester: head -c 30 of a
+// .pcap.zst and of a .pcap.gz).
+func TestCompressedCutBeforeHeader(t *testing.T) {
+	capture := pcapOf(t, handshake(0, 1000, 5000))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(capture)
+	zw.Close()
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zs := enc.EncodeAll(capture, nil)
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{
+		{"gzip", gz.Bytes()[:5]}, // in gzip's own header
+		{"gzip", gz.Bytes()[:12]},
+		{"zstd", zs[:len(zs)/2]},
+	} {
+		_, err := NewReader(bytes.NewReader(c.data))
+		want := c.name + ": truncated before the capture's header (file ends inside it)"
+		if err == nil || err.Error() != want {
+			t.Errorf("%s cut short: error %v, want %q", c.name, err, want)
+		}
+	}
+}

@@ -120,6 +120,9 @@ func NewReader(r io.Reader) (*Reader, error) {
 	switch {
 	case bytes.HasPrefix(head, []byte(magicGzip)):
 		zr, err := gzip.NewReader(br)
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, errors.New("gzip: truncated before the capture's header (file ends inside it)")
+		}
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
@@ -143,9 +146,17 @@ func NewReader(r io.Reader) (*Reader, error) {
 		br = bufio.NewReaderSize(zstdErrors{zr}, readBufferSize)
 	}
 	head, err := br.Peek(8)
+	if err != nil && rd.compressed != "" && errors.Is(err, io.ErrUnexpectedEOF) {
+		// Cut before the first 8 bytes of the capture came out (zstd's
+		// first block holds up to 128 KB): no header to read.
+		return nil, fmt.Errorf("%s: truncated before the capture's header (file ends inside it)", rd.compressed)
+	}
 	if err != nil && len(head) == 0 {
-		if err == io.EOF {
+		switch {
+		case err == io.EOF:
 			return nil, fmt.Errorf("empty file: %w", ErrNotCapture)
+		case rd.compressed != "":
+			return nil, fmt.Errorf("%s: %w", rd.compressed, lower(err))
 		}
 		return nil, err
 	}
