@@ -416,7 +416,42 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input,
 	if stdins > 1 {
 		return nil, usagef("standard input (-) can be named only once")
 	}
-	return ins, nil
+	return ins, e.refuseOnceTwice(ins)
+}
+
+// refuseOnceTwice is the usage error of a pipe, FIFO or other file read
+// once that two inputs name (-, /dev/stdin; a FIFO named twice): each
+// read would take part of its bytes, and both fail as damaged captures.
+func (e *env) refuseOnceTwice(ins []input) error {
+	type once struct {
+		name string
+		st   os.FileInfo
+	}
+	var seen []once
+	for _, in := range ins {
+		if in.err != nil || in.regular {
+			continue
+		}
+		var st os.FileInfo
+		var err error
+		if in.path != "" {
+			st, err = os.Stat(in.path)
+		} else if f, ok := e.stdin.(*os.File); ok {
+			st, err = f.Stat()
+		} else {
+			continue
+		}
+		if err != nil || st.Mode().IsRegular() {
+			continue
+		}
+		for _, o := range seen {
+			if os.SameFile(o.st, st) {
+				return usagef("%s and %s are one pipe, read once: name it once", charts.EscapeName(o.name), charts.EscapeName(in.name))
+			}
+		}
+		seen = append(seen, once{in.name, st})
+	}
+	return nil
 }
 
 // inputsFor is inputsOf, without --files-from and --shard, for a command

@@ -284,6 +284,38 @@ func TestHostilePipesReadOnce(t *testing.T) {
 	}
 }
 
+// A pipe named twice (- and /dev/stdin, or /dev/fd/N twice) is a usage
+// error naming both: two reads split its bytes, and each said its part
+// was a damaged capture (found by the tester: cat x.pcap | tcpviz summary
+// /dev/stdin - said "/dev/stdin: not a capture file" and "standard
+// input: packet 641: truncated record").
+func TestHostilePipeNamedTwice(t *testing.T) {
+	data := smallBytes(t)
+	for _, dash := range []bool{false, true} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { w.Write(data); w.Close() }()
+		dev := "/dev/fd/" + strconv.Itoa(int(r.Fd()))
+		if _, err := os.Stat(dev); err != nil {
+			r.Close()
+			t.Skip("no /dev/fd here")
+		}
+		args := []string{"tcpviz", "summary", dev, dev + "#0"}
+		if dash {
+			args[2] = "-"
+		}
+		var out, errb bytes.Buffer
+		code := runEnv(newEnv(r, &out, &errb), args)
+		r.Close()
+		want := charts.EscapeName(args[2]) + " and " + dev + " are one pipe, read once: name it once\n"
+		if code != 2 || !strings.HasSuffix(errb.String(), want) || out.Len() != 0 {
+			t.Errorf("%q: exit %d, stderr %q, stdout %d bytes; want exit 2 and %q", args[1:], code, errb.String(), out.Len(), want)
+		}
+	}
+}
+
 // Item 1: `cat x.pcap | tcpviz seq /dev/stdin` reads the pipe once.
 func TestHostileDevStdinPipe(t *testing.T) {
 	if _, err := os.Stat("/dev/stdin"); err != nil {
