@@ -398,6 +398,17 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input,
 		}
 	}
 	e.runInputs = ins
+	// The files the inputs were listed in are the run's too: no output
+	// writes over them (--manifest runs.csv -o runs.csv).
+	lists := []string{c.String("manifest")}
+	if bf != nil {
+		lists = append(lists, bf.FilesFrom)
+	}
+	for _, l := range lists {
+		if l != "" && l != "-" {
+			e.runInputs = append(e.runInputs[:len(e.runInputs):len(e.runInputs)], input{name: l, path: l})
+		}
+	}
 	if bf != nil && bf.Shard.n > 1 {
 		if ins = shardOf(ins, bf.Shard); len(ins) == 0 {
 			return nil, errEmptyShard

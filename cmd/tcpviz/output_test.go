@@ -277,6 +277,38 @@ func TestOutputOverInputRefusedFirst(t *testing.T) {
 	}
 }
 
+// TestOutputOverListRefused: the --manifest and the --files-from lists
+// the inputs came from are never written over: summary --manifest
+// runs.csv -o runs.csv replaced the experiment's parameters with the
+// table (found by the tester).
+func TestOutputOverListRefused(t *testing.T) {
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "runs.csv")
+	list := filepath.Join(dir, "runs.txt")
+	lists := map[string][]byte{
+		manifest: []byte("file,delay\n" + demoCapture + ",10\n"),
+		list:     []byte(demoCapture + "\n"),
+	}
+	for _, args := range [][]string{
+		{"summary", "--manifest", manifest, "-f", "csv", "-o", manifest},
+		{"sweep", "--manifest", manifest, "--rows", "delay", "-f", "csv", "-o", manifest},
+		{"streams", "--files-from", list, "-f", "csv", "-o", list},
+		{"summary", "--files-from", list, "--shard", "0/2", "-f", "csv", "-o", list},
+	} {
+		for path, b := range lists {
+			writeFile(t, path, b)
+		}
+		_, stderr, code := tcpviz(t, nil, args...)
+		out := args[slices.Index(args, "-o")+1]
+		if code != 2 || stderr != "tcpviz: "+out+": refusing to overwrite an input\n" {
+			t.Errorf("%q: exit %d, %q; want 2 and the refusal alone", args, code, stderr)
+		}
+		if after, _ := os.ReadFile(out); !bytes.Equal(after, lists[out]) {
+			t.Errorf("%s was changed", out)
+		}
+	}
+}
+
 // TestOutputFolderMade: every command that takes -o writes into a folder
 // that does not exist yet (made, as compare and ladder made it; the
 // tables, io, sweep, join and the graphs failed with "no such file or
