@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"tcpviz/analyze"
 	"tcpviz/analyze/join"
 	"tcpviz/charts"
 	"tcpviz/reassembly"
@@ -49,6 +50,18 @@ func (f *filterFlags) selector() func(*reassembly.Conn) bool {
 		v := reassembly.ConnView(c)
 		return f.Expr.Match(&v)
 	}
+}
+
+// excludes is the error of a connection -s or CAPTURE#N named that the
+// filter does not match (Load takes the stream given whatever the filter
+// says; the busiest it chooses among those the filter matches): the
+// filter and the stream select nothing together, as on the tables and in
+// ladder.
+func (f *filterFlags) excludes(in input, l *analyze.Loaded) error {
+	if f.Expr == nil || l == nil || l.UDP || f.selector()(l.Conn) {
+		return nil
+	}
+	return fmt.Errorf("%s: stream %d is not among the connections --filter %q matches", in.display(), l.Conn.Stream, f.Raw)
 }
 
 // selectJoined keeps the joined connections the filter matches, if there

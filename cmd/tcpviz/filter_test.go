@@ -90,6 +90,34 @@ func TestGraphFilter(t *testing.T) {
 	}
 }
 
+// TestGraphStreamOutsideFilter: a stream (-s N, CAPTURE#N) that --filter
+// does not match selects nothing: exit 1, one line naming both, nothing
+// written, as the tables and ladder say. The graphs, compare and report
+// drew it and exited 0, the filter said nothing (found by the tester:
+// seq geo_short.pcap#0 --filter 'port 57442').
+func TestGraphStreamOutsideFilter(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"seq", "-s", "0", "-o", filepath.Join(dir, "seq.png"), demoCapture},
+		{"tput", "-o", filepath.Join(dir, "tput.csv"), demoCapture + "#0"},
+		{"compare", "-o", filepath.Join(dir, "compare.png"), demoCapture + "#0"},
+		{"report", "-s", "0", "--out-dir", dir, demoCapture},
+	} {
+		stdout, stderr, code := tcpviz(t, nil, append(args, "--filter", "port 57442")...)
+		want := "tcpviz: " + demoCapture + ": stream 0 is not among the connections --filter \"port 57442\" matches\n"
+		if code != 1 || stderr != want || stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 1 and %q", args[0], code, stdout, stderr, want)
+		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("written: %v", left)
+	}
+	// The stream the filter matches is drawn as without it.
+	if _, stderr, code := tcpviz(t, nil, "seq", "-s", "1", "--filter", "port 57442", "-o", filepath.Join(dir, "seq.png"), demoCapture); code != 0 {
+		t.Errorf("-s 1 --filter 'port 57442': exit %d, %q", code, stderr)
+	}
+}
+
 // TestCaptureStreamSuffix: CAPTURE#N names stream N of the capture for
 // every command: the tables' rows are that stream's, the graphs and the
 // report draw it; a file whose name ends so is taken as named; a number

@@ -100,7 +100,12 @@ func loadMain(e *env, in input, udp bool, cf connFlags, proto string, filter *fi
 		})
 	}
 	o.AnyTransport, o.Select = proto == "", filter.selector()
-	return loadInput(e, in, cf, o)
+	l, res := loadInput(e, in, cf, o)
+	if err := filter.excludes(in, l); err != nil {
+		res.err = err
+		return nil, res
+	}
+	return l, res
 }
 
 // loadWith prepares in for passes reads and loads it with load; the

@@ -13,7 +13,6 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
-	"tcpviz/reassembly"
 )
 
 func reportCommand(e *env) *cli.Command {
@@ -62,7 +61,7 @@ func reportCommand(e *env) *cli.Command {
 				defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(max(1, min(jobs.Jobs, len(ins)))) * reportHeap))
 			}
 			failed := e.eachInput(ins, jobs.Jobs, func(i int, in input) fileResult {
-				return reportOf(e, in, e.guarded(ins), bases[i], output.OutDir, conn, filter.selector(), picture.Plot)
+				return reportOf(e, in, e.guarded(ins), bases[i], output.OutDir, conn, &filter, picture.Plot)
 			})
 			return reported(failed)
 		},
@@ -81,7 +80,7 @@ const reportHeap = 120 << 20
 
 // reportOf writes the report folder of one input, from one analysing
 // pass over it (after a first pass that ranks the connections).
-func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, sel func(*reassembly.Conn) bool, po charts.PlotOptions) fileResult {
+func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, filter *filterFlags, po charts.PlotOptions) fileResult {
 	var res fileResult
 	if in.hasStream { // CAPTURE#N: that connection is the main one
 		cf.Stream = in.stream
@@ -124,7 +123,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	errNothing := errors.New("no connection to report")
 	err = put("summary.csv", func(ws io.Writer) error {
 		return put("streams.csv", func(wt io.Writer) error {
-			l, loadErr = analyze.Load(src.open, rb.Load(ws, wt, cf.Stream, cf.Dir, sel))
+			l, loadErr = analyze.Load(src.open, rb.Load(ws, wt, cf.Stream, cf.Dir, filter.selector()))
 			if err := rb.EndTables(); err != nil {
 				return err
 			}
@@ -139,6 +138,11 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	}
 	if loadErr != nil {
 		res.err = prefixErr(in, loadErr)
+	}
+	if err := filter.excludes(in, l); err != nil {
+		res.err = err
+		files.abort()
+		return res
 	}
 	if err != nil && !errors.Is(err, errNothing) && res.err == nil {
 		res.err = prefixErr(in, err)
