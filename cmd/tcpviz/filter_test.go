@@ -118,6 +118,44 @@ func TestGraphStreamOutsideFilter(t *testing.T) {
 	}
 }
 
+// TestGraphUDPFilter: a UDP flow's graph (--proto udp, CAPTURE#udp)
+// takes --filter as a connection's does: the busiest UDP flow among those
+// it matches, a flow named that it does not match or none matched is
+// exit 1. It drew the busiest UDP flow whatever the filter said (found by
+// the tester: seq --proto udp --filter 'port 1').
+func TestGraphUDPFilter(t *testing.T) {
+	const capture = "../../testdata/udp/udp_short.pcap" // UDP flow 0: port 59447 to 5201
+	plain, _, code := tcpviz(t, nil, "seq", "--proto", "udp", "-o", "-", capture)
+	if code != 0 || plain == "" {
+		t.Fatalf("seq --proto udp: exit %d", code)
+	}
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"--proto", "udp", "--filter", "port 59447"}, 0, ""},
+		{[]string{"--proto", "udp", "-s", "0", "--filter", "udp"}, 0, ""},
+		{[]string{"--proto", "udp", "--filter", "port 1"}, 1, `: --filter "port 1" matches no UDP flow`},
+		{[]string{"--proto", "udp", "-s", "0", "--filter", "tcp"}, 1, `: UDP flow 0 is not among the flows --filter "tcp" matches`},
+		{[]string{"--filter", "port 1", capture + "#udp0"}, 1, `#udp0: UDP flow 0 is not among the flows --filter "port 1" matches`},
+	} {
+		args := append([]string{"seq", "-o", "-"}, c.args...)
+		if !strings.Contains(args[len(args)-1], "#") {
+			args = append(args, capture)
+		}
+		stdout, stderr, code := tcpviz(t, nil, args...)
+		switch {
+		case code != c.code:
+			t.Errorf("%q: exit %d, %q; want %d", c.args, code, stderr, c.code)
+		case c.code == 0 && stdout != plain:
+			t.Errorf("%q: a graph other than the flow's without --filter", c.args)
+		case c.code != 0 && (stdout != "" || !strings.HasSuffix(stderr, c.stderr+"\n") || strings.Count(stderr, "\n") != 1):
+			t.Errorf("%q: stdout %d bytes, stderr %q; want one line ending %q", c.args, len(stdout), stderr, c.stderr)
+		}
+	}
+}
+
 // TestCaptureStreamSuffix: CAPTURE#N names stream N of the capture for
 // every command: the tables' rows are that stream's, the graphs and the
 // report draw it; a file whose name ends so is taken as named; a number

@@ -96,7 +96,11 @@ func loadInput(e *env, in input, cf connFlags, o analyze.LoadOptions) (*analyze.
 func loadMain(e *env, in input, udp bool, cf connFlags, proto string, filter *filterFlags, o analyze.LoadOptions) (*analyze.Loaded, fileResult) {
 	if udp || proto == "udp" {
 		return loadWith(e, in, 2, func(open func() (*reassembly.Reader, error)) (*analyze.Loaded, error) {
-			return analyze.Load(open, analyze.LoadOptions{UDP: true, Stream: cf.Stream})
+			flow, err := filter.udpFlow(open, cf.Stream)
+			if err != nil {
+				return nil, err
+			}
+			return analyze.Load(open, analyze.LoadOptions{UDP: true, Stream: flow})
 		})
 	}
 	o.AnyTransport, o.Select = proto == "", filter.selector()
