@@ -418,16 +418,24 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input,
 	if len(ins) == 0 {
 		return nil, fmt.Errorf("%s: no capture found", charts.EscapeName(strings.Join(args, " ")))
 	}
+	// --files-from - read standard input for the list: it is named once.
+	named := ins
+	if bf != nil && bf.FilesFrom == "-" {
+		named = append(ins[:len(ins):len(ins)], input{name: "--files-from -"})
+	}
 	stdins := 0
-	for _, in := range ins {
+	for _, in := range named {
 		if in.path == "" {
 			stdins++
 		}
 	}
+	if stdins > 1 && len(named) > len(ins) {
+		return nil, usagef("standard input (-) can be named only once: --files-from - reads the list from it")
+	}
 	if stdins > 1 {
 		return nil, usagef("standard input (-) can be named only once")
 	}
-	return ins, e.refuseOnceTwice(ins)
+	return ins, e.refuseOnceTwice(named)
 }
 
 // refuseOnceTwice is the usage error of a pipe, FIFO or other file read

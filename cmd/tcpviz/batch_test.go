@@ -361,6 +361,34 @@ func TestFilesFromSkips(t *testing.T) {
 	}
 }
 
+// TestFilesFromStdinAndCapture: --files-from - reads the list from
+// standard input, so a capture named - (or /dev/stdin, one pipe) is a
+// usage error before anything is read; the capture read an empty
+// standard input after the list and failed as "empty file: not a
+// capture file", exit 1, the listed files read (found by the tester:
+// echo a.pcap | tcpviz summary --files-from - -).
+func TestFilesFromStdinAndCapture(t *testing.T) {
+	_, stderr, code := tcpviz(t, []byte(demoCapture+"\n"), "summary", "--files-from", "-", "-")
+	if want := "tcpviz: standard input (-) can be named only once: --files-from - reads the list from it\n"; code != 2 || stderr != want {
+		t.Errorf("--files-from - -: exit %d, %q; want 2 and %q", code, stderr, want)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	go func() { w.Write([]byte(demoCapture + "\n")); w.Close() }()
+	dev := "/dev/fd/" + strconv.Itoa(int(r.Fd()))
+	if _, err := os.Stat(dev); err != nil {
+		t.Skip("no /dev/fd here")
+	}
+	var out, errb bytes.Buffer
+	code = runEnv(newEnv(r, &out, &errb), []string{"tcpviz", "summary", "--files-from", "-", dev})
+	if want := "tcpviz: " + dev + " and --files-from - are one pipe, read once: name it once\n"; code != 2 || errb.String() != want || out.Len() != 0 {
+		t.Errorf("--files-from - %s: exit %d, %q; want 2 and %q", dev, code, errb.String(), want)
+	}
+}
+
 // TestPartitionsOfStreams: CAPTURE#0 and CAPTURE#1 of one capture are
 // two partitions, each with its stream's rows (they were one folder: the
 // second written over the first, its rows lost, exit 0); the same input
