@@ -418,10 +418,18 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input,
 	if len(ins) == 0 {
 		return nil, fmt.Errorf("%s: no capture found", charts.EscapeName(strings.Join(args, " ")))
 	}
-	// --files-from - read standard input for the list: it is named once.
+	// The --manifest and --files-from lists were read from their files,
+	// or standard input: a pipe read once, each is named once.
 	named := ins
-	if bf != nil && bf.FilesFrom == "-" {
-		named = append(ins[:len(ins):len(ins)], input{name: "--files-from -"})
+	if m := c.String("manifest"); m != "" {
+		named = append(named[:len(named):len(named)], input{name: "--manifest " + m, path: m})
+	}
+	if bf != nil && bf.FilesFrom != "" {
+		list := input{name: "--files-from " + bf.FilesFrom, path: bf.FilesFrom}
+		if list.path == "-" {
+			list.path = ""
+		}
+		named = append(named[:len(named):len(named)], list)
 	}
 	stdins := 0
 	for _, in := range named {
@@ -429,7 +437,7 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input,
 			stdins++
 		}
 	}
-	if stdins > 1 && len(named) > len(ins) {
+	if stdins > 1 && bf != nil && bf.FilesFrom == "-" {
 		return nil, usagef("standard input (-) can be named only once: --files-from - reads the list from it")
 	}
 	if stdins > 1 {

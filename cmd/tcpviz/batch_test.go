@@ -362,8 +362,9 @@ func TestFilesFromSkips(t *testing.T) {
 }
 
 // TestFilesFromStdinAndCapture: --files-from - reads the list from
-// standard input, so a capture named - (or /dev/stdin, one pipe) is a
-// usage error before anything is read; the capture read an empty
+// standard input, so a capture named - (or /dev/stdin, one pipe; a list
+// or --manifest read from the pipe that is standard input) is a usage
+// error before anything is read; the capture read an empty
 // standard input after the list and failed as "empty file: not a
 // capture file", exit 1, the listed files read (found by the tester:
 // echo a.pcap | tcpviz summary --files-from - -).
@@ -386,6 +387,25 @@ func TestFilesFromStdinAndCapture(t *testing.T) {
 	code = runEnv(newEnv(r, &out, &errb), []string{"tcpviz", "summary", "--files-from", "-", dev})
 	if want := "tcpviz: " + dev + " and --files-from - are one pipe, read once: name it once\n"; code != 2 || errb.String() != want || out.Len() != 0 {
 		t.Errorf("--files-from - %s: exit %d, %q; want 2 and %q", dev, code, errb.String(), want)
+	}
+	// The list named by the pipe's path, the capture -.
+	errb.Reset()
+	code = runEnv(newEnv(r, &out, &errb), []string{"tcpviz", "summary", "--files-from", dev, "-"})
+	if want := "tcpviz: - and --files-from " + dev + " are one pipe, read once: name it once\n"; code != 2 || errb.String() != want || out.Len() != 0 {
+		t.Errorf("--files-from %s -: exit %d, %q; want 2 and %q", dev, code, errb.String(), want)
+	}
+	// A manifest alike.
+	mr, mw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mr.Close()
+	go func() { mw.Write([]byte("file,delay\n" + demoCapture + ",10\n")); mw.Close() }()
+	mdev := "/dev/fd/" + strconv.Itoa(int(mr.Fd()))
+	errb.Reset()
+	code = runEnv(newEnv(mr, &out, &errb), []string{"tcpviz", "summary", "--manifest", mdev, "-"})
+	if want := "tcpviz: - and --manifest " + mdev + " are one pipe, read once: name it once\n"; code != 2 || errb.String() != want || out.Len() != 0 {
+		t.Errorf("--manifest %s -: exit %d, %q; want 2 and %q", mdev, code, errb.String(), want)
 	}
 }
 
