@@ -94,6 +94,9 @@ func compareCommand(e *env) *cli.Command {
 			for i := range cins {
 				ins[i] = cins[i].input
 			}
+			if err := e.refuseOnceTwice(ins); err != nil {
+				return err
+			}
 			out := output.Output
 			if out == "" {
 				out = filepath.Join(output.OutDir, "compare-"+graph+".png")

@@ -284,14 +284,18 @@ func TestHostilePipesReadOnce(t *testing.T) {
 	}
 }
 
-// A pipe named twice (- and /dev/stdin, or /dev/fd/N twice) is a usage
-// error naming both: two reads split its bytes, and each said its part
-// was a damaged capture (found by the tester: cat x.pcap | tcpviz summary
+// A pipe named twice (- and /dev/stdin, or /dev/fd/N twice; compare's
+// too) is a usage error naming both: two reads split its bytes, and each
+// said its part was a damaged capture (compare drew what one read) (found by the tester: cat x.pcap | tcpviz summary
 // /dev/stdin - said "/dev/stdin: not a capture file" and "standard
 // input: packet 641: truncated record").
 func TestHostilePipeNamedTwice(t *testing.T) {
 	data := smallBytes(t)
-	for _, dash := range []bool{false, true} {
+	for _, line := range [][]string{
+		{"summary", "DEV", "DEV#0"},
+		{"summary", "-", "DEV#0"}, // standard input and its /dev/fd name
+		{"compare", "DEV", "DEV#0", "-o", "OUT"},
+	} {
 		r, w, err := os.Pipe()
 		if err != nil {
 			t.Fatal(err)
@@ -302,14 +306,15 @@ func TestHostilePipeNamedTwice(t *testing.T) {
 			r.Close()
 			t.Skip("no /dev/fd here")
 		}
-		args := []string{"tcpviz", "summary", dev, dev + "#0"}
-		if dash {
-			args[2] = "-"
+		args := []string{"tcpviz"}
+		for _, a := range line {
+			a = strings.Replace(a, "DEV", dev, 1)
+			args = append(args, strings.Replace(a, "OUT", filepath.Join(t.TempDir(), "c.png"), 1))
 		}
 		var out, errb bytes.Buffer
 		code := runEnv(newEnv(r, &out, &errb), args)
 		r.Close()
-		want := charts.EscapeName(args[2]) + " and " + dev + " are one pipe, read once: name it once\n"
+		want := args[2] + " and " + dev + " are one pipe, read once: name it once\n"
 		if code != 2 || !strings.HasSuffix(errb.String(), want) || out.Len() != 0 {
 			t.Errorf("%q: exit %d, stderr %q, stdout %d bytes; want exit 2 and %q", args[1:], code, errb.String(), out.Len(), want)
 		}
