@@ -668,8 +668,9 @@ func (e *env) eachInput(ins []input, jobs int, work func(int, input) fileResult)
 	return failed
 }
 
-// printResult prints a file's warnings and error on stderr and its lines
-// on stdout, and tells whether it failed.
+// printResult prints a file's warnings and error on stderr (but
+// errReported, said already) and its lines on stdout, and tells whether
+// it failed.
 func (e *env) printResult(r fileResult) bool {
 	if len(r.warnings) > 0 {
 		e.bar.hold(func() {
@@ -683,7 +684,7 @@ func (e *env) printResult(r fileResult) bool {
 	}
 	if r.err != nil {
 		// A failed write on stdout is said once, at the end of the run.
-		if werr := e.out.failed(); werr == nil || !errors.Is(r.err, werr) {
+		if werr := e.out.failed(); (werr == nil || !errors.Is(r.err, werr)) && !errors.Is(r.err, errReported) {
 			e.bar.hold(func() { fmt.Fprintf(e.stderr, "tcpviz: %s\n", oneLine(r.err.Error())) })
 		}
 		return true

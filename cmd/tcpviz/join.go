@@ -269,7 +269,7 @@ func selectStreams(res *join.Result, ins []input, caps []*join.Capture, cf *conn
 // captures (charts.AddJoined) of the main connection.
 func (e *env) reportJoined(in input, rep *charts.Report, cf connFlags, po charts.PlotOptions, put charts.Put) error {
 	ins := append([]input{{name: in.path, path: in.path, regular: true}}, in.others()...)
-	caps, _, err := e.readCaptures(ins, 1)
+	caps, failed, err := e.readCaptures(ins, 1)
 	if err != nil {
 		return err
 	}
@@ -281,5 +281,8 @@ func (e *env) reportJoined(in input, rep *charts.Report, cf connFlags, po charts
 	if !ok {
 		return fmt.Errorf("-s %d: not in both %s", cf.Stream, charts.HopName(res.Hops[0]))
 	}
-	return charts.AddJoined(rep, res, ch, d, po, put)
+	if err := charts.AddJoined(rep, res, ch, d, po, put); err != nil {
+		return err
+	}
+	return reported(failed) // a damaged capture, said: joined as far as read
 }

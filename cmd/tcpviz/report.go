@@ -164,7 +164,12 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 		return fail(err)
 	}
 	if in.joined != nil {
-		if err := e.reportJoined(in, rep, cf, po, put); err != nil {
+		switch err := e.reportJoined(in, rep, cf, po, put); {
+		case errors.Is(err, errReported): // a joined capture failed, said
+			if res.err == nil {
+				res.err = err
+			}
+		case err != nil:
 			res.warnings = append(res.warnings, fmt.Sprintf("%s: the joined captures are left out of the report: %v", in.display(), err))
 		}
 	}

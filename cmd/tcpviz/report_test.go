@@ -281,6 +281,29 @@ func TestReportAgainRemovesStale(t *testing.T) {
 	}
 }
 
+// A joined capture that is damaged (A+B, B cut short) fails the report:
+// its one line, exit 1, the report written with what was read of it. The
+// line was said and the report exited 0 (found by the tester: report
+// tx.pcap.gz+rx-cut.pcap).
+func TestReportJoinedDamaged(t *testing.T) {
+	dir := t.TempDir()
+	mid := "../../testdata/truth-mid/gt_mid_two_links"
+	rx, err := os.ReadFile(mid + ".rx.pcap.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "rx.pcap.gz")
+	writeFile(t, cut, rx[:len(rx)/2])
+	stdout, stderr, code := tcpviz(t, nil, "report", "--out-dir", dir, mid+".tx.pcap.gz+"+cut)
+	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "tcpviz: "+cut+": packet ") {
+		t.Errorf("exit %d, stderr %q; want 1 and the cut capture's one line", code, stderr)
+	}
+	index := strings.TrimSpace(stdout)
+	if _, err := os.Stat(filepath.Join(filepath.Dir(index), "ladder.png")); err != nil || filepath.Base(index) != "index.html" {
+		t.Errorf("report %q: no joined section (%v)", stdout, err)
+	}
+}
+
 // A capture joined with the main one (A+B: B) is an input too: a report
 // neither removes it (an earlier list naming it) nor writes over it. Found
 // by trying a doctored .tcpviz-report in the folder of tx+rx, run from in
