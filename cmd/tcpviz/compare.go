@@ -128,9 +128,11 @@ func compareCommand(e *env) *cli.Command {
 			to := charts.CompareTransfer(analyze.TransferOptions{Align: al, At: at.vs, ToBytes: toBytes.vs})
 			g, rows := analyze.Compare(kind, cmp, co, to)
 			if owd {
-				if g, err = e.compareOWD(cins, loads, co); err != nil {
+				var owdFailed bool
+				if g, owdFailed, err = e.compareOWD(cins, loads, co); err != nil {
 					return err
 				}
+				failed = failed || owdFailed
 			}
 			if err := charts.CompareNothing(g, cmp, graph, co.Time); err != nil {
 				// Valid flags that select nothing (a window, a graph
@@ -265,21 +267,24 @@ func joinedLabel(in input) string {
 
 // compareOWD reads each input's captures and overlays the one-way delay
 // across the first hop of the connection its first capture compares
-// (loads[i], when read; else the busiest).
-func (e *env) compareOWD(cins []compareInput, loads []*analyze.Loaded, co analyze.CompareOptions) (*analyze.Graph, error) {
+// (loads[i], when read; else the busiest); failed says a capture was
+// damaged (said, and joined as far as it was read).
+func (e *env) compareOWD(cins []compareInput, loads []*analyze.Loaded, co analyze.CompareOptions) (g *analyze.Graph, failed bool, err error) {
 	var ins []join.OWDInput
 	for i, ci := range cins {
-		caps, _, err := e.readCaptures(append([]input{{name: ci.path, path: ci.path, regular: true}}, ci.others()...), 1)
+		caps, capFailed, err := e.readCaptures(append([]input{{name: ci.path, path: ci.path, regular: true}}, ci.others()...), 1)
 		if err != nil {
-			return nil, err
+			return nil, failed, err
 		}
+		failed = failed || capFailed // damaged, said: joined as far as read
 		in := join.OWDInput{Label: ci.label, Name: charts.EscapeName(ci.name), Captures: caps, Stream: ci.stream, Dir: -1}
 		if l := loads[i]; l != nil {
 			in.Stream, in.Dir = l.Conn.Stream, int(l.Dir)
 		}
 		ins = append(ins, in)
 	}
-	return join.CompareOWD(ins, co.Align == analyze.AlignFirstData, co.Time)
+	g, err = join.CompareOWD(ins, co.Align == analyze.AlignFirstData, co.Time)
+	return g, failed, err
 }
 
 // newAlignFlag is --align, time 0 of compare's (and a sweep's) transfer

@@ -117,6 +117,19 @@ func TestCompareJoinedStream(t *testing.T) {
 	}
 }
 
+// TestCompareOWDDamaged: --graph owd of A+B with B cut short draws what
+// was read of B and exits 1, B's one line said; it exited 0 (found by the
+// tester, as report A+B did).
+func TestCompareOWDDamaged(t *testing.T) {
+	dir := t.TempDir()
+	cut := cutMidRx(t, dir)
+	out := filepath.Join(dir, "owd.csv")
+	_, stderr, code := tcpviz(t, nil, "compare", "--graph", "owd", "-o", out, midTwoLinks+".tx.pcap.gz+"+cut)
+	if st, err := os.Stat(out); code != 1 || err != nil || st.Size() == 0 || !strings.HasPrefix(stderr, "tcpviz: "+cut+": packet ") {
+		t.Errorf("exit %d, %v, stderr %q; want 1, the graph written and the cut capture's line", code, err, stderr)
+	}
+}
+
 // TestCompareLabelsOfFolder: a folder given to compare is one input per
 // capture in it, and --label and --hide name those inputs: two labels
 // for a folder of two captures label them (it panicked, index out of

@@ -281,20 +281,29 @@ func TestReportAgainRemovesStale(t *testing.T) {
 	}
 }
 
+const midTwoLinks = "../../testdata/truth-mid/gt_mid_two_links"
+
+// cutMidRx writes into dir the receiver side of midTwoLinks cut in half
+// (its gzip stream ends inside a record), for A+B with B damaged.
+func cutMidRx(t *testing.T, dir string) string {
+	t.Helper()
+	rx, err := os.ReadFile(midTwoLinks + ".rx.pcap.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "rx.pcap.gz")
+	writeFile(t, cut, rx[:len(rx)/2])
+	return cut
+}
+
 // A joined capture that is damaged (A+B, B cut short) fails the report:
 // its one line, exit 1, the report written with what was read of it. The
 // line was said and the report exited 0 (found by the tester: report
 // tx.pcap.gz+rx-cut.pcap).
 func TestReportJoinedDamaged(t *testing.T) {
 	dir := t.TempDir()
-	mid := "../../testdata/truth-mid/gt_mid_two_links"
-	rx, err := os.ReadFile(mid + ".rx.pcap.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cut := filepath.Join(dir, "rx.pcap.gz")
-	writeFile(t, cut, rx[:len(rx)/2])
-	stdout, stderr, code := tcpviz(t, nil, "report", "--out-dir", dir, mid+".tx.pcap.gz+"+cut)
+	cut := cutMidRx(t, dir)
+	stdout, stderr, code := tcpviz(t, nil, "report", "--out-dir", dir, midTwoLinks+".tx.pcap.gz+"+cut)
 	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "tcpviz: "+cut+": packet ") {
 		t.Errorf("exit %d, stderr %q; want 1 and the cut capture's one line", code, stderr)
 	}
