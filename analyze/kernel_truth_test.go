@@ -334,9 +334,9 @@ var kernelFloor = map[string]struct {
 	// recovery; kt_ after HyStart, held out from PRR's): app-paced
 	// senders (iperf3 -b), a proxy's near leg (its sender seldom fills
 	// the window: 72%, the bar's miss).
-	"ku_cubic_app2m":     {0.994, 0.99, 0, 0, 0}, // a recovery's ssthresh measured after an idle restart is none (lossEpisodes.awaitIdle), was 87.9%; slow start below ssthresh after idle restarts (openWindow), was 90.2%; ssthresh: CUBIC's growth while window-limited for a round after slow start (openWindow.avoid), was 88% of 8 (cwnd 99.4%)
-	"ku_reno_app_geo":    {0.99, 0.99, 0, 0, 0},
-	"ku_pep_reno":        {0.70, 0, 0, 0, 0},
+	"ku_cubic_app2m":  {0.994, 0.99, 0, 0, 0}, // a recovery's ssthresh measured after an idle restart is none (lossEpisodes.awaitIdle), was 87.9%; slow start below ssthresh after idle restarts (openWindow), was 90.2%; ssthresh: CUBIC's growth while window-limited for a round after slow start (openWindow.avoid), was 88% of 8 (cwnd 99.4%)
+	"ku_reno_app_geo": {0.99, 0.99, 0, 0, 0},
+	"ku_pep_reno":     {0.70, 0, 0, 0, 0},
 	// Recorded on 2026-12-04 (kx_, twelve runs held out from that day's
 	// rules; the one below bundled for the rule it brought).
 	"kx_reno_rwnd":       {0.91, 0.99, 0, 0, 0}, // an episode that ended with nothing outstanding is measured over the sender's round trip (settle's drained), was 60% of 5 (2 segments for the kernel's 41); cwnd 94.9% -> 91.4%
