@@ -441,7 +441,7 @@ type outFlags struct {
 	outUsage, dirUsage string
 	dirDefault         string // "." for graphs' derived names
 	dirOnly            bool   // --out-dir alone (report: a folder per input)
-	exclusive          bool   // -o and --out-dir exclude each other (tables)
+	exclusive          bool   // -o and --out-dir, even its default, exclude each other (tables)
 	Output, OutDir     string
 }
 
@@ -461,7 +461,9 @@ func (f *outFlags) parse(c *cli.Context) error {
 	if c.IsSet("out-dir") && f.OutDir == "" {
 		return usagef("--out-dir: want a directory")
 	}
-	if f.exclusive && f.Output != "" && f.OutDir != "" {
+	if f.Output != "" && (f.exclusive && f.OutDir != "" || c.IsSet("out-dir")) {
+		// A graph's --out-dir has a default ("."): given with -o, it
+		// would be ignored.
 		return usagef("-o and --out-dir exclude each other")
 	}
 	if c.IsSet("out-dir") {

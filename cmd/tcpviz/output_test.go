@@ -352,3 +352,31 @@ func TestOutputFolderMade(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputAndOutDirExclusive: -o and --out-dir given together are a
+// usage error for every command that takes both, as for the tables: the
+// graph commands, compare and ladder wrote to -o and ignored --out-dir
+// (found by the tester: seq -o q.png --out-dir never, exit 0).
+func TestOutputAndOutDirExclusive(t *testing.T) {
+	dir := t.TempDir()
+	geo := filepath.Join("..", "..", "testdata", "geo_short.pcap")
+	for _, args := range [][]string{
+		{"seq", geo},
+		{"cwnd", geo},
+		{"compare", geo, filepath.Join("..", "..", "testdata", "geo_pep_short.pcap")},
+		{"ladder", geo},
+		{"summary", geo},
+	} {
+		out := filepath.Join(dir, args[0]+".png")
+		if args[0] == "summary" {
+			out = filepath.Join(dir, "s.csv")
+		}
+		_, stderr, code := tcpviz(t, nil, append(args, "-o", out, "--out-dir", filepath.Join(dir, "never"))...)
+		if code != 2 || !strings.Contains(stderr, "-o and --out-dir exclude each other") {
+			t.Errorf("%s -o --out-dir: exit %d, stderr %q; want 2 and the one line", args[0], code, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: %s written", args[0], out)
+		}
+	}
+}
