@@ -106,6 +106,14 @@ type lossEpisodes struct {
 	// above it (RFC 6582's rule against false fast retransmits), and
 	// duplicate ACKs before one start none.
 	renoHold bool
+	// holdLost: the ACK that ended a timeout's hold came after three
+	// duplicate ACKs or more in it: Linux left the loss state and,
+	// the next segment marked lost (tcp_newreno_mark_lost: sacked_out
+	// at dupthresh outside recovery), entered recovery at once
+	// (tcp_time_to_recover, tcp_enter_recovery): the resend that
+	// follows is a fast retransmit (kx_cubic_nosack_l1: drawn as a
+	// timeout, the window restarted from a segment).
+	holdLost bool
 	holdAt   int64
 	// Drop events, what the diagnosis reads of the path (dropEvents).
 	drop dropEvents
@@ -327,7 +335,7 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		// (RACK, which needs fewer, needs SACK), and none comes before an
 		// ACK above the last episode's end when one ended exactly there
 		// (renoHold): a resend then is the timer's.
-		ev.start, ev.fast = true, e.signals > 0 && (e.sackSeen || e.signals >= 3 && !e.renoHold)
+		ev.start, ev.fast = true, e.signals > 0 && (e.sackSeen || e.signals >= 3 && !e.renoHold) || e.holdLost
 		e.begin(ev.fast)
 		e.rp.begin(ipid)
 		e.undoable, e.eifelDone = true, false
@@ -423,6 +431,10 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 			// A hole closed with nothing resent: the data came late.
 			e.reordSeen = true
 		}
+		// A timeout's loss state held at its end (RFC 6582) and left by
+		// this ACK, after duplicate ACKs enough to mark the next segment
+		// lost: Linux enters recovery at once (holdLost).
+		e.holdLost = e.renoHold && ack > e.holdAt && !e.inEpisode && !e.epFast && e.signals >= 3
 		e.cumAck, e.haveAck, e.signals = ack, true, 0
 		e.renoHold = e.renoHold && ack <= e.holdAt
 		if above { // a new ACK SACKing data above it: a hole remains, RACK's signal
