@@ -61,6 +61,7 @@ type lossEpisodes struct {
 	// (lsndtime; 0 unknown).
 	awaitIdle bool
 	lastSend  int64
+	lastAckAt int64 // the last ACK's time (0 none)
 	fast, rto int64 // episodes by kind
 	probes    int64 // tail-loss probes
 	betas     []float64
@@ -345,8 +346,13 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		// The first unacknowledged segment resent again with no ACK
 		// moving and no SACK since: only the timer does that (RACK
 		// would need a later segment SACKed): a timeout in recovery,
-		// Linux's loss state.
-		if e.headSet && e.headAt == e.cumAck && !e.sackSince && !spurious {
+		// Linux's loss state. So does a recovery's first resend of it
+		// after a silence of a timeout since the last ACK, nothing sent
+		// (NewReno after a partial ACK whose resend PRR held back:
+		// kx_reno_nosack_q, 292 ms after the ACK on an 80 ms path).
+		again := e.headSet && e.headAt == e.cumAck && !e.sackSince
+		silent := e.epFast && !e.sackSeen && t > 0 && e.lastAckAt > 0 && e.lastSend <= e.lastAckAt && t-e.lastAckAt >= rtoOf(e.rtt)
+		if (again || silent) && !spurious {
 			ev.start, ev.fast = true, false
 			e.begin(false)
 			e.rp.begin(ipid)
@@ -407,6 +413,9 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 	e.sackSeen = e.sackSeen || a.sack || a.above
 	if a.rtt > 0 {
 		e.rtt = a.rtt
+	}
+	if a.time > 0 {
+		e.lastAckAt = a.time
 	}
 	partial, reenter := e.partialUndo(a), false
 	if partial {

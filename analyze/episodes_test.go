@@ -230,3 +230,33 @@ func TestRecoveryAtOnceAfterTimeoutHold(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutAfterSilentPartialAck: without SACK, a recovery's first
+// resend of the new head after a partial ACK, when nothing was sent for
+// a timeout since that ACK, is the timer's: Linux's loss state
+// (kx_reno_nosack_q: 292 ms of silence on an 80 ms path, a timeout the
+// graph missed). Sent at once after the ACK, it is NewReno's.
+func TestTimeoutAfterSilentPartialAck(t *testing.T) {
+	const ms = int64(1e6)
+	for _, tt := range []struct {
+		after   int64
+		timeout bool
+	}{{rtoOf(80*ms) + ms, true}, {10 * ms, false}} {
+		var e lossEpisodes
+		for i := int64(0); i < 10; i++ {
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, i*ms, 0)
+		}
+		e.ack(epAck{ack: 0, time: 100 * ms, rtt: 80 * ms})
+		for k := int64(1); k <= 3; k++ {
+			e.ack(epAck{ack: 0, signal: true, time: 100*ms + k*ms, rtt: 80 * ms})
+		}
+		if ev := e.data(0, 1000, 10000, Retransmission, 0, false, 104*ms, 0); !ev.start || !ev.fast {
+			t.Fatalf("fast retransmit: %+v", ev)
+		}
+		e.ack(epAck{ack: 1000, time: 190 * ms, rtt: 80 * ms}) // partial: 1000 to 10000 outstanding
+		ev := e.data(1000, 2000, 9000, Retransmission, 0, false, 190*ms+tt.after, 0)
+		if got := ev.start && !ev.fast; got != tt.timeout {
+			t.Errorf("the head resent %d ms after a partial ACK: %+v, want a timeout %v", tt.after/ms, ev, tt.timeout)
+		}
+	}
+}
