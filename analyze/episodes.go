@@ -107,6 +107,7 @@ type lossEpisodes struct {
 	// above it (RFC 6582's rule against false fast retransmits), and
 	// duplicate ACKs before one start none.
 	renoHold bool
+	holdAt   int64
 	// holdLost: the ACK that ended a timeout's hold came after three
 	// duplicate ACKs or more in it: Linux left the loss state and,
 	// the next segment marked lost (tcp_newreno_mark_lost: sacked_out
@@ -115,7 +116,6 @@ type lossEpisodes struct {
 	// follows is a fast retransmit (kx_cubic_nosack_l1: drawn as a
 	// timeout, the window restarted from a segment).
 	holdLost bool
-	holdAt   int64
 	// Drop events, what the diagnosis reads of the path (dropEvents).
 	drop dropEvents
 	// In an episode: the cumulative ACK at which its first unacknowledged
