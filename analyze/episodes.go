@@ -653,7 +653,12 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 	}
 	ev.settled, ev.ssthresh, ev.idle = true, max(e.awaitMax, 2*e.maxSeg), e.awaitIdle
 	e.await, e.reentered, e.awaitSeen, e.awaitMax, e.awaitIdle = false, false, false, 0, false
-	if e.awaitFlight > 0 && !e.epUndone && !ev.idle && len(e.reductions) < maxEpisodeStarts {
+	// A drained end that shows no reduction gives no β: the flight at
+	// the loss was what the receiver's window held, and Linux halved a
+	// larger cwnd out of sight (kx_reno_rwnd: 82 segments, 41 in
+	// flight, ssthresh 41).
+	hidden := e.drained && 10*ev.ssthresh >= 9*e.awaitFlight
+	if e.awaitFlight > 0 && !e.epUndone && !ev.idle && !hidden && len(e.reductions) < maxEpisodeStarts {
 		e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.awaitFlight))
 		e.reductions = append(e.reductions, [2]int64{e.awaitFlight, ev.ssthresh})
 		e.settledThis = e.undoable

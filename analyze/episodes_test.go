@@ -260,3 +260,34 @@ func TestTimeoutAfterSilentPartialAck(t *testing.T) {
 		}
 	}
 }
+
+// TestDrainedEndShowsNoReductionNoVote: an episode that ended with
+// nothing outstanding (the receive window held the sender) and whose
+// window after it is the flight before it gives no β: the flight at the
+// loss was the receiver's window, not cwnd, which Linux halved out of
+// sight (kx_reno_rwnd: cwnd 82 segments, 41 in flight, ssthresh 41 — a
+// "no reduction" vote, and the next recovery drawn without PRR). One that
+// shows a reduction still counts.
+func TestDrainedEndShowsNoReductionNoVote(t *testing.T) {
+	for _, tt := range []struct {
+		after int64 // segments in flight before the first after the end is acknowledged
+		betas int
+	}{{10, 0}, {5, 1}} {
+		var e lossEpisodes
+		for i := int64(0); i < 10; i++ {
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
+		}
+		for range 3 {
+			e.ack(epAck{ack: 0, signal: true, above: true, sack: true, time: 1})
+		}
+		e.data(0, 1000, 10000, Retransmission, 0, false, 0, 0)
+		e.ack(epAck{ack: 10000, time: 2})
+		for i := int64(0); i < tt.after; i++ {
+			e.data(10000+i*1000, 11000+i*1000, (i+1)*1000, 0, 0, false, 3, 0)
+		}
+		e.ack(epAck{ack: 11000, time: 4})
+		if len(e.betas) != tt.betas {
+			t.Errorf("%d segments after a drained end (10 before the loss): β %v, want %d of them", tt.after, e.betas, tt.betas)
+		}
+	}
+}
