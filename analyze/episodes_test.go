@@ -162,14 +162,11 @@ func TestEpisodeEndsAtProvenRecoveryPoint(t *testing.T) {
 	}
 }
 
-// TestSettleAfterDrainedEnd: an episode whose ending ACK left nothing
-// outstanding (a receive window held the sender through recovery) is
-// measured until the first segment sent after it is acknowledged, as
-// Linux paces the window out again from nothing; its first burst (two
-// segments, then a window update) is not its ssthresh (kx_reno_rwnd: 2
-// segments measured, 41 set by the kernel).
-func TestSettleAfterDrainedEnd(t *testing.T) {
-	var e lossEpisodes
+// drainedEpisode is a tracker after a fast retransmit of the first of ten
+// segments (SACK on) whose ending ACK covered all ten: nothing left
+// outstanding.
+func drainedEpisode() *lossEpisodes {
+	e := &lossEpisodes{}
 	for i := int64(0); i < 10; i++ {
 		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
 	}
@@ -178,6 +175,17 @@ func TestSettleAfterDrainedEnd(t *testing.T) {
 	}
 	e.data(0, 1000, 10000, Retransmission, 0, false, 0, 0)
 	e.ack(epAck{ack: 10000, time: 2})
+	return e
+}
+
+// TestSettleAfterDrainedEnd: an episode whose ending ACK left nothing
+// outstanding (a receive window held the sender through recovery) is
+// measured until the first segment sent after it is acknowledged, as
+// Linux paces the window out again from nothing; its first burst (two
+// segments, then a window update) is not its ssthresh (kx_reno_rwnd: 2
+// segments measured, 41 set by the kernel).
+func TestSettleAfterDrainedEnd(t *testing.T) {
+	e := drainedEpisode()
 	var got []int64
 	step := func(ev episodeEvent) {
 		if ev.settled {
@@ -273,15 +281,7 @@ func TestDrainedEndShowsNoReductionNoVote(t *testing.T) {
 		after int64 // segments in flight before the first after the end is acknowledged
 		betas int
 	}{{10, 0}, {5, 1}} {
-		var e lossEpisodes
-		for i := int64(0); i < 10; i++ {
-			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
-		}
-		for range 3 {
-			e.ack(epAck{ack: 0, signal: true, above: true, sack: true, time: 1})
-		}
-		e.data(0, 1000, 10000, Retransmission, 0, false, 0, 0)
-		e.ack(epAck{ack: 10000, time: 2})
+		e := drainedEpisode()
 		for i := int64(0); i < tt.after; i++ {
 			e.data(10000+i*1000, 11000+i*1000, (i+1)*1000, 0, 0, false, 3, 0)
 		}
