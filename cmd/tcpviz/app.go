@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -397,16 +398,25 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input,
 			return nil, err
 		}
 	}
-	e.runInputs = ins
-	// The files the inputs were listed in are the run's too: no output
-	// writes over them (--manifest runs.csv -o runs.csv).
-	lists := []string{c.String("manifest")}
-	if bf != nil {
-		lists = append(lists, bf.FilesFrom)
+	// The lists the inputs were named in (--manifest, --files-from)
+	// are the run's inputs too: no output writes over them (--manifest
+	// runs.csv -o runs.csv), and one read from standard input counts
+	// as naming it (path "").
+	var lists []input
+	if m := c.String("manifest"); m != "" {
+		lists = append(lists, input{name: "--manifest " + m, path: m})
 	}
+	if bf != nil && bf.FilesFrom != "" {
+		list := input{name: "--files-from " + bf.FilesFrom, path: bf.FilesFrom}
+		if list.path == "-" {
+			list.path = ""
+		}
+		lists = append(lists, list)
+	}
+	e.runInputs = slices.Clone(ins)
 	for _, l := range lists {
-		if l != "" && l != "-" {
-			e.runInputs = append(e.runInputs[:len(e.runInputs):len(e.runInputs)], input{name: l, path: l})
+		if l.path != "" {
+			e.runInputs = append(e.runInputs, input{name: l.path, path: l.path})
 		}
 	}
 	if bf != nil && bf.Shard.n > 1 {
@@ -418,19 +428,9 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input,
 	if len(ins) == 0 {
 		return nil, fmt.Errorf("%s: no capture found", charts.EscapeName(strings.Join(args, " ")))
 	}
-	// The --manifest and --files-from lists were read from their files,
-	// or standard input: a pipe read once, each is named once.
-	named := ins
-	if m := c.String("manifest"); m != "" {
-		named = append(named[:len(named):len(named)], input{name: "--manifest " + m, path: m})
-	}
-	if bf != nil && bf.FilesFrom != "" {
-		list := input{name: "--files-from " + bf.FilesFrom, path: bf.FilesFrom}
-		if list.path == "-" {
-			list.path = ""
-		}
-		named = append(named[:len(named):len(named)], list)
-	}
+	// The lists were read from their files, or standard input: a pipe
+	// read once, each is named once.
+	named := append(ins[:len(ins):len(ins)], lists...)
 	stdins := 0
 	for _, in := range named {
 		if in.path == "" {
