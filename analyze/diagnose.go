@@ -250,7 +250,8 @@ func (st *DirStats) share(kind string) float64 {
 //     a known bandwidth-delay product (windowHeld: no queue filled); the
 //     cause is not told without RTT or delay samples or on fewer than
 //     minToldEpisodes episodes, nor by intervals between regularCV and
-//     randomCV after an overshoot; a slow start still on at the first
+//     randomCV after an overshoot (nor then by the RTT's or the delay's
+//     rank where its median rose less than minQueueMs); a slow start still on at the first
 //     loss (slowStartUntilLoss) whose loss episode resent at least
 //     overshootMin segments (or more than independent drops would take
 //     from its flight: overshootBurst), and overshootRatio times the later
@@ -699,6 +700,16 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s; loss episodes came at irregular intervals (%d of them, coefficient of variation %.2f, about 1 for independent drops): not a full queue",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
+		case told && overshoot && regular && st.EpisodeIntervalCV < randomCV && st.HasQueueDelay && st.QueueDelayMs < minQueueMs:
+			// After an overshoot, later episodes at intervals between the
+			// two bounds do not tell (above), and neither does where they
+			// came in a delay that rose less than minQueueMs: ranks in a
+			// few milliseconds of clock ticks and jitter (the labelled
+			// tail-drop runs at a receiver: 0.31 and 0.63; random drops
+			// rank the same).
+			ev["interval_cv"], ev["intervals"], ev["queue_delay_ms"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals), st.QueueDelayMs
+			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episodes after it, at intervals neither regular nor irregular (coefficient of variation %.2f), with %s a median %.1f ms above its minimum (too little for a queue to show): their cause is not told",
+				lost, pct, counted, eps-1, st.EpisodeIntervalCV, what, st.QueueDelayMs), ev)
 		case told && n < minToldEpisodes && st.LossEpisodes < minToldEpisodes:
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in %d loss episode(s): not enough to tell the cause", lost, pct, counted, st.LossEpisodes), ev)
 		case told && near:
