@@ -479,13 +479,17 @@ type Loaded struct {
 // LoadOptions choose the connection of a Load.
 type LoadOptions struct {
 	Stream int // Wireshark's tcp.stream; -1: the connection with the most payload
-	// Select, with Stream -1, is the connections the busiest is chosen
-	// among (RunOptions.Select).
-	Select func(*reassembly.Conn) bool
-	// AnyTransport, with Stream -1 and no Select, makes the main flow
-	// that of either transport: in a capture whose packets are mostly not TCP, the UDP
-	// flow that carried the most payload (LoadOptions.UDP), when it carried more
-	// than the busiest TCP connection (iperf3's UDP test, not its TCP
+	// Select, with Stream -1, is the flows the busiest is chosen among:
+	// connections (as reassembly.ConnView shows them to it), and with UDP
+	// or AnyTransport UDP flows (FlowResult.View); with Stream, whether
+	// that UDP flow may be read (a connection given is read whatever it
+	// says).
+	Select reassembly.Filter
+	// AnyTransport, with Stream -1, makes the main flow that of either
+	// transport: in a capture whose packets are mostly not TCP, or where
+	// Select matches no connection, the UDP flow that carried the most
+	// payload (LoadOptions.UDP; of those Select matches), when it carried
+	// more than the busiest TCP connection (iperf3's UDP test, not its TCP
 	// control connection). With Busiest it comes first (the TCP ones in Others), its graphs
 	// those a UDP flow has (GraphSpec.UDP), the others nil.
 	AnyTransport bool
@@ -561,7 +565,7 @@ func (e *noConnError) Error() string {
 // that includes the connection.
 func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, error) {
 	if o.UDP {
-		return loadUDP(open, o.Stream)
+		return loadUDP(open, o.Stream, o.Select)
 	}
 	if o.Busiest > 0 {
 		ls, err := loadBusiest(open, o)
@@ -578,14 +582,14 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 		if err != nil {
 			return nil, err
 		}
-		ro := RunOptions{Keep: -1, Select: o.Select}
+		ro := RunOptions{Keep: -1, Select: connSelect(o.Select)}
 		if stream >= 0 {
 			ro.Find = stream + 1
 		}
 		res, err := Run(r, ro)
 		b := res.chosen(stream)
-		if o.AnyTransport && stream < 0 && o.Select == nil && err == nil && res.Segments*2 < res.Packets {
-			if u, uerr := loadUDP(open, -1); uerr == nil && (b == nil || u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > b.Bytes) {
+		if o.AnyTransport && stream < 0 && err == nil && (res.Segments*2 < res.Packets || b == nil && o.Select != nil) {
+			if u, uerr := loadUDP(open, -1, o.Select); uerr == nil && (b == nil || u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > b.Bytes) {
 				return u, nil
 			}
 		}
@@ -760,21 +764,21 @@ func loadBusiest(open func() (*reassembly.Reader, error), o LoadOptions) ([]*Loa
 	if err != nil {
 		return nil, err
 	}
-	ro := RunOptions{Keep: -1, Top: n, Select: o.Select}
+	ro := RunOptions{Keep: -1, Top: n, Select: connSelect(o.Select)}
 	if o.Stream >= 0 {
 		ro.Find = o.Stream + 1
 	}
 	reqs := o.Graphs
 	first, err := Run(r, ro)
 	main := first.chosen(o.Stream)
-	anyUDP := o.AnyTransport && o.Stream < 0 && o.Select == nil
+	anyUDP := o.AnyTransport && o.Stream < 0
 	if main == nil {
 		if err != nil {
 			return nil, err
 		}
 		if anyUDP {
 			// No TCP connection: the busiest UDP flow is the main one.
-			if u, uerr := loadUDPGraphs(open, reqs); uerr == nil {
+			if u, uerr := loadUDPGraphs(open, reqs, o.Select); uerr == nil {
 				return []*Loaded{u}, nil
 			}
 		}
@@ -803,7 +807,7 @@ func loadBusiest(open func() (*reassembly.Reader, error), o LoadOptions) ([]*Loa
 		// Mostly other packets than TCP: a UDP flow that carried more
 		// is the main one (iperf3's UDP test before its control
 		// connection).
-		if u, uerr := loadUDPGraphs(open, reqs); uerr == nil && u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > main.Bytes {
+		if u, uerr := loadUDPGraphs(open, reqs, o.Select); uerr == nil && u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > main.Bytes {
 			ls = append([]*Loaded{u}, ls...)
 		}
 	}
@@ -812,8 +816,8 @@ func loadBusiest(open func() (*reassembly.Reader, error), o LoadOptions) ([]*Loa
 
 // loadUDPGraphs loads the busiest UDP flow with the graphs of reqs a UDP
 // flow has, drawn as Load draws them.
-func loadUDPGraphs(open func() (*reassembly.Reader, error), reqs []GraphRequest) (*Loaded, error) {
-	u, err := loadUDP(open, -1)
+func loadUDPGraphs(open func() (*reassembly.Reader, error), reqs []GraphRequest, sel reassembly.Filter) (*Loaded, error) {
+	u, err := loadUDP(open, -1, sel)
 	if err != nil {
 		return nil, err
 	}
@@ -974,6 +978,17 @@ func (r *records) slice() []Record {
 		r.chunks[i] = nil
 	}
 	return out
+}
+
+// connSelect is sel as RunOptions.Select: nil without a filter.
+func connSelect(sel reassembly.Filter) func(*reassembly.Conn) bool {
+	if sel == nil {
+		return nil
+	}
+	return func(c *reassembly.Conn) bool {
+		v := reassembly.ConnView(c)
+		return sel.Match(&v)
+	}
 }
 
 // noConn is the error of a Load that found no connection to read: none

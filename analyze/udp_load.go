@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"net/netip"
 
@@ -19,28 +20,61 @@ func (e *noUDPFlowError) Error() string {
 	return fmt.Sprintf("no UDP flow %d", e.Flow)
 }
 
+// pickUDP is the UDP flow loadUDP reads, found in a first pass: without
+// sel, the busiest (-1) or flow; with sel, the busiest of the flows it
+// matches (the most payload, the first flow of equals), or flow if it
+// matches it. A flow the capture lacks is flow, for loadUDP to say so.
+func pickUDP(open func() (*reassembly.Reader, error), flow int, sel reassembly.Filter) (int, error) {
+	r, err := open()
+	if err != nil {
+		return -1, err
+	}
+	best, most, seen, found := -1, int64(-1), false, false
+	res, err := Run(r, RunOptions{Keep: -1, OnFlow: func(fr *FlowResult) {
+		if sel == nil || fr.Proto != reassembly.ProtoUDP {
+			return
+		}
+		seen = seen || fr.Flow == flow
+		if v := fr.View(); !sel.Match(&v) {
+			return
+		}
+		found = found || fr.Flow == flow
+		if b := fr.Bytes[0] + fr.Bytes[1]; b > most || b == most && fr.Flow < best {
+			best, most = fr.Flow, b
+		}
+	}})
+	switch {
+	case sel == nil && res.BusiestUDP >= 0:
+		return res.BusiestUDP, nil
+	case sel == nil && err == nil:
+		return -1, &noUDPFlowError{Flow: -1}
+	case found || flow >= 0 && !seen && err == nil:
+		return flow, nil
+	case flow < 0 && best >= 0:
+		return best, nil
+	case err != nil:
+		return -1, err
+	case flow >= 0:
+		return -1, fmt.Errorf("UDP flow %d is not among the flows the filter matches", flow)
+	}
+	return -1, errors.New("the filter matches no UDP flow")
+}
+
 // loadUDP reads UDP flow flow of a capture (tshark's udp.stream; -1: the
-// one that carried the most payload) as a connection-like Loaded, so that
+// one that carried the most payload, of those sel matches when set) as a
+// connection-like Loaded, so that
 // comparisons overlay UDP and TCP runs: each datagram of the direction
 // that carried the most payload is a data record (sequence = the bytes
 // before it), followed at the same instant by an acknowledgement of it,
 // so that "delivered" is what reached the capture point (at the
 // receiver: what arrived). Statistics hold the bytes, packets and
 // throughput; a UDP flow has no RTT, retransmissions or windows.
-func loadUDP(open func() (*reassembly.Reader, error), flow int) (*Loaded, error) {
-	if flow < 0 {
-		r, err := open()
-		if err != nil {
+func loadUDP(open func() (*reassembly.Reader, error), flow int, sel reassembly.Filter) (*Loaded, error) {
+	if flow < 0 || sel != nil {
+		var err error
+		if flow, err = pickUDP(open, flow, sel); err != nil {
 			return nil, err
 		}
-		res, err := Run(r, RunOptions{Keep: -1, OnFlow: func(*FlowResult) {}})
-		if res.BusiestUDP < 0 {
-			if err != nil {
-				return nil, err
-			}
-			return nil, &noUDPFlowError{Flow: -1}
-		}
-		flow = res.BusiestUDP
 	}
 	type dgram struct {
 		frame, time  int64

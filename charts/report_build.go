@@ -80,7 +80,7 @@ func NewReportBuilder(o ReportOptions) *ReportBuilder {
 // busiest others, every report graph drawn while it is read, every
 // connection's rows written to summary and streams (EndTables flushes
 // them).
-func (b *ReportBuilder) Load(summary, streams io.Writer, stream, dir int, sel func(*reassembly.Conn) bool) analyze.LoadOptions {
+func (b *ReportBuilder) Load(summary, streams io.Writer, stream, dir int, sel reassembly.Filter) analyze.LoadOptions {
 	b.scw, b.tcw = NewCSVWriter(summary), NewCSVWriter(streams)
 	b.werr = b.scw.WriteHeader(SummaryColumns.Docs())
 	if b.werr == nil {

@@ -122,7 +122,9 @@ func TestGraphStreamOutsideFilter(t *testing.T) {
 // takes --filter as a connection's does: the busiest UDP flow among those
 // it matches, a flow named that it does not match or none matched is
 // exit 1. It drew the busiest UDP flow whatever the filter said (found by
-// the tester: seq --proto udp --filter 'port 1').
+// the tester: seq --proto udp --filter 'port 1'). Without --proto, a
+// filter that matches the UDP flow and no connection draws the flow, as
+// no filter does (seq --filter udp said no connection matched).
 func TestGraphUDPFilter(t *testing.T) {
 	const capture = "../../testdata/udp/udp_short.pcap" // UDP flow 0: port 59447 to 5201
 	plain, _, code := tcpviz(t, nil, "seq", "--proto", "udp", "-o", "-", capture)
@@ -136,9 +138,11 @@ func TestGraphUDPFilter(t *testing.T) {
 	}{
 		{[]string{"--proto", "udp", "--filter", "port 59447"}, 0, ""},
 		{[]string{"--proto", "udp", "-s", "0", "--filter", "udp"}, 0, ""},
-		{[]string{"--proto", "udp", "--filter", "port 1"}, 1, `: --filter "port 1" matches no UDP flow`},
-		{[]string{"--proto", "udp", "-s", "0", "--filter", "tcp"}, 1, `: UDP flow 0 is not among the flows --filter "tcp" matches`},
-		{[]string{"--filter", "port 1", capture + "#udp0"}, 1, `#udp0: UDP flow 0 is not among the flows --filter "port 1" matches`},
+		{[]string{"--filter", "udp"}, 0, ""},
+		{[]string{"--filter", "port 59447"}, 0, ""},
+		{[]string{"--proto", "udp", "--filter", "port 1"}, 1, `: the filter matches no UDP flow`},
+		{[]string{"--proto", "udp", "-s", "0", "--filter", "tcp"}, 1, `: UDP flow 0 is not among the flows the filter matches`},
+		{[]string{"--filter", "port 1", capture + "#udp0"}, 1, `#udp0: UDP flow 0 is not among the flows the filter matches`},
 	} {
 		args := append([]string{"seq", "-o", "-"}, c.args...)
 		if !strings.Contains(args[len(args)-1], "#") {

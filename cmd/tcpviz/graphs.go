@@ -96,14 +96,10 @@ func loadInput(e *env, in input, cf connFlags, o analyze.LoadOptions) (*analyze.
 func loadMain(e *env, in input, udp bool, cf connFlags, proto string, filter *filterFlags, o analyze.LoadOptions) (*analyze.Loaded, fileResult) {
 	if udp || proto == "udp" {
 		return loadWith(e, in, 2, func(open func() (*reassembly.Reader, error)) (*analyze.Loaded, error) {
-			flow, err := filter.udpFlow(open, cf.Stream)
-			if err != nil {
-				return nil, err
-			}
-			return analyze.Load(open, analyze.LoadOptions{UDP: true, Stream: flow})
+			return analyze.Load(open, analyze.LoadOptions{UDP: true, Stream: cf.Stream, Select: filter.Expr})
 		})
 	}
-	o.AnyTransport, o.Select = proto == "", filter.selector()
+	o.AnyTransport, o.Select = proto == "", filter.Expr
 	l, res := loadInput(e, in, cf, o)
 	if err := filter.excludes(in, l); err != nil {
 		res.err = err

@@ -123,7 +123,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	errNothing := errors.New("no connection to report")
 	err = put("summary.csv", func(ws io.Writer) error {
 		return put("streams.csv", func(wt io.Writer) error {
-			l, loadErr = analyze.Load(src.open, rb.Load(ws, wt, cf.Stream, cf.Dir, filter.selector()))
+			l, loadErr = analyze.Load(src.open, rb.Load(ws, wt, cf.Stream, cf.Dir, filter.Expr))
 			if err := rb.EndTables(); err != nil {
 				return err
 			}
