@@ -508,6 +508,35 @@ func TestHostilePartialResults(t *testing.T) {
 	}
 }
 
+// TestDirectoryFollowsLinksToFiles: a folder of symbolic links to the
+// runs of a study is walked as the runs (they were skipped: only regular
+// files were taken); a link to a folder is not followed, and a dangling
+// link is passed over like any file that is no capture.
+func TestDirectoryFollowsLinksToFiles(t *testing.T) {
+	dir := t.TempDir()
+	abs, err := filepath.Abs("../../testdata/geo_short.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range [][2]string{{abs, "run1.pcap"}, {filepath.Dir(abs), "data"}, {filepath.Join(dir, "gone"), "dangling.pcap"}} {
+		if err := os.Symlink(l[0], filepath.Join(dir, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	direct, _, code := tcpviz(t, nil, "streams", "-f", "csv", abs)
+	if code != 0 {
+		t.Fatalf("streams of the capture: exit %d", code)
+	}
+	got, stderr, code := tcpviz(t, nil, "streams", "-f", "csv", dir)
+	if code != 0 || stderr != "" {
+		t.Fatalf("streams of a folder of links: exit %d, %q", code, stderr)
+	}
+	want := strings.ReplaceAll(direct, abs, filepath.Join(dir, "run1.pcap"))
+	if got != want {
+		t.Errorf("streams of a folder holding a link to the capture:\n%s\nwant its rows under the link's name:\n%s", got, want)
+	}
+}
+
 // Item 8 and the exit codes: inside a directory, an unlistable
 // subdirectory and an unreadable capture are each named exactly (exit 1)
 // and the rest of the walk goes on; a directory without a capture says so

@@ -57,7 +57,8 @@ func (in input) display() string {
 }
 
 // expandInputs turns command-line arguments into captures: files as named,
-// directories walked recursively keeping only files that start like a
+// directories walked recursively keeping only files (and links to files)
+// that start like a
 // capture, "-" for standard input. An argument or a file that cannot be
 // read, a subdirectory that cannot be listed and a directory without a
 // capture become inputs holding their error, in their place: they fail
@@ -128,7 +129,7 @@ func expandInputs(args []string) []input {
 				found = append(found, failed(p, err))
 				return nil
 			}
-			if !d.Type().IsRegular() {
+			if !d.Type().IsRegular() && !linkedFile(p, d) {
 				return nil
 			}
 			if ok, err := looksLikeCapture(p); err != nil {
@@ -146,6 +147,17 @@ func expandInputs(args []string) []input {
 		out = append(out, found...)
 	}
 	return out
+}
+
+// linkedFile tells a symbolic link to a regular file, which a folder's
+// walk takes as the file (a folder of links to the runs of a study);
+// links to folders are not followed (no loops).
+func linkedFile(p string, d fs.DirEntry) bool {
+	if d.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // unwrapPathError is err without the path an os call added (the output's
