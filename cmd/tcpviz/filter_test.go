@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -232,8 +233,7 @@ func TestCaptureStreamMissing(t *testing.T) {
 
 // TestCaptureSuffixRefused: a suffix a command does not read is a usage
 // error naming it, before anything is read: CAPTURE#udp (the graph
-// commands' and compare's) elsewhere, CAPTURE#N for sweep (each
-// capture's main flow). They were taken for the whole capture: the
+// commands' and compare's) elsewhere. They were taken for the whole capture: the
 // tables counted every flow for CAPTURE#udp and report wrote a folder
 // named CAPTURE#udp-report. (join and ladder read CAPTURE#N:
 // TestJoinLadderStreamSuffix.)
@@ -245,7 +245,6 @@ func TestCaptureSuffixRefused(t *testing.T) {
 		{"io", demoCapture + "#udp"},
 		{"report", "--out-dir", out, demoCapture + "#udp"},
 		{"sweep", "--rows", "proto", demoCapture + "#udp"},
-		{"sweep", "--rows", "proto", demoCapture + "#1"},
 	} {
 		_, stderr, code := tcpviz(t, nil, args...)
 		if code != 2 || !strings.Contains(stderr, "geo_short.pcap#") || strings.Count(stderr, "\n") != 1 {
@@ -352,5 +351,36 @@ func TestFilterErrorShowsTheFilter(t *testing.T) {
 	_, stderr, code := tcpviz(t, nil, "streams", "--filter", "   ", filepath.Join(golden.Testdata(), "lossy_sll2.pcap"))
 	if code != 2 || !strings.Contains(stderr, `--filter "   ": column 1: an empty filter`) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestSweepCaptureStream: CAPTURE#N makes connection N a sweep's run (it
+// was refused: a sweep took each capture's main flow only): of a UDP
+// test, #0 is its TCP control connection, with that connection's
+// numbers; a stream the capture lacks is that capture's error.
+func TestSweepCaptureStream(t *testing.T) {
+	capture := filepath.Join(golden.Testdata(), "sweep", "sweep_100ms_fixed_udp_r1.pcap.gz")
+	whole, _, code := tcpviz(t, nil, "sweep", "--rows", "proto", "-f", "csv", capture)
+	if code != 0 || !strings.Contains(whole, "\nudp,") {
+		t.Fatalf("sweep of the UDP test: exit %d, %q; want its UDP flow", code, whole)
+	}
+	out, _, _ := tcpviz(t, nil, "streams", "-f", "csv", "-s", "0", capture)
+	streams := flowsCSV(t, out)
+	if len(streams) != 1 {
+		t.Fatalf("streams -s 0: %d rows", len(streams))
+	}
+	c2s, _ := strconv.ParseFloat(streams[0]["c2s_bytes"], 64)
+	s2c, _ := strconv.ParseFloat(streams[0]["s2c_bytes"], 64)
+	got, stderr, code := tcpviz(t, nil, "sweep", "--rows", "proto", "-f", "csv", "--metric", "data_bytes", capture+"#0")
+	rows := flowsCSV(t, got)
+	if code != 0 || len(rows) != 1 || rows[0]["proto"] != "tcp" {
+		t.Fatalf("sweep of %s#0: exit %d, %q %q; want one tcp row", capture, code, got, stderr)
+	}
+	if v, _ := strconv.ParseFloat(rows[0]["data_bytes_mean"], 64); v != max(c2s, s2c) {
+		t.Errorf("sweep of #0: data_bytes %v, want the connection's main direction's %v", v, max(c2s, s2c))
+	}
+	_, stderr, code = tcpviz(t, nil, "sweep", "--rows", "proto", "-f", "csv", capture+"#9")
+	if code != 1 || !strings.Contains(stderr, "#9: no such connection") {
+		t.Errorf("sweep of #9: exit %d, %q; want no such connection", code, stderr)
 	}
 }

@@ -352,16 +352,13 @@ func captureBase(in input) string {
 
 // suffixRefused is the usage error of an input whose suffix command cmd
 // does not read (it would take the whole capture): CAPTURE#udp is the
-// graph commands' (compare reads its own arguments), CAPTURE#N every
-// command's but sweep's (each capture's main flow).
+// graph commands' (compare reads its own arguments); CAPTURE#N is every
+// command's.
 func suffixRefused(cmd string, in input) error {
 	if _, err := analyze.GraphOf(cmd, ""); in.udp && err != nil {
 		return usagef("%s: %s: CAPTURE#udp names a UDP flow for the graph commands and compare; name the capture alone", cmd, charts.EscapeName(in.name))
 	}
-	if !in.hasStream || cmd != "sweep" {
-		return nil
-	}
-	return usagef("%s: %s#%d: CAPTURE#N is not read here: a sweep takes each capture's main flow (--filter chooses among them)", cmd, charts.EscapeName(in.name), in.stream)
+	return nil
 }
 
 // joinedInput reads A.pcap+B.pcap[+C.pcap...] as A.pcap joined with the

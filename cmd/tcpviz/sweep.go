@@ -116,7 +116,8 @@ func sweepCommand(e *env) *cli.Command {
 
 // sweepRun reads one capture of a sweep: its parameters from its file
 // name, its main flow (the one that carried the most payload, of proto
-// when set, of those keep keeps when set) and the metric of it.
+// when set, of those keep keeps when set; CAPTURE#N: connection N) and
+// the metric of it.
 func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMetric, align analyze.Align, proto string, keep func(*reassembly.FlowView) bool) fileResult {
 	*run = sweep.Run{File: in.name, Params: pf.Values(in.name)}
 	passes := 1
@@ -124,13 +125,26 @@ func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMe
 		passes = 2 // compare's numbers read the connection again
 	}
 	return e.readFirst(in, passes, func(src *source, r *reassembly.Reader) fileResult {
-		main, st, warnings, err := sweep.MainFlow(r, proto, keep)
+		pick := keep
+		if in.hasStream { // CAPTURE#N: that connection is the run's flow
+			pick = func(v *reassembly.FlowView) bool {
+				return v.Proto == "tcp" && v.Stream == in.stream && (keep == nil || keep(v))
+			}
+		}
+		main, st, warnings, err := sweep.MainFlow(r, proto, pick)
 		res := resultOf(in, warnings, err)
 		if main == nil {
 			if res.err == nil {
-				res.err = fmt.Errorf("%s: no %s flow", in.display(), strings.TrimSpace(proto+" TCP or UDP"))
-				if keep != nil {
+				switch {
+				case in.hasStream:
+					res.err = fmt.Errorf("%s#%d: no such connection", in.display(), in.stream)
+					if keep != nil {
+						res.err = fmt.Errorf("%s#%d: no such connection that --filter matches", in.display(), in.stream)
+					}
+				case keep != nil:
 					res.err = fmt.Errorf("%s: no %s flow that --filter matches", in.display(), strings.TrimSpace(proto+" TCP or UDP"))
+				default:
+					res.err = fmt.Errorf("%s: no %s flow", in.display(), strings.TrimSpace(proto+" TCP or UDP"))
 				}
 			}
 			return res
