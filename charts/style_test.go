@@ -3,6 +3,7 @@ package charts
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -162,6 +163,43 @@ func TestSweepDodge(t *testing.T) {
 		a, b := x["a"], x["b"]
 		if len(a) != 4 || len(b) != 4 || a[0] != a[2] || !(a[0] < 10 && b[0] > 10) || !(a[1] < 100 && b[1] > 100) || !logX && b[1]-a[1] > 0.01*90 || logX && b[1]/a[1] > 1.02 {
 			t.Errorf("log %v: x of a %v, of b %v", logX, a, b)
+		}
+	}
+}
+
+// TestSweepTextRows: rows whose values are not all numbers (proto, a
+// kind) are named along the x axis at even steps, each group's mean at
+// its value's step; they drew nothing (every x was "no number"), under
+// a legend that said no packets were in the window.
+func TestSweepTextRows(t *testing.T) {
+	var runs []sweep.Run
+	for _, proto := range []string{"udp", "tcp"} {
+		for _, v := range []float64{1, 3} {
+			runs = append(runs, sweep.Run{Params: map[string]string{"proto": proto}, Value: v, OK: true})
+		}
+	}
+	ps, err := sweep.ParseParams(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pv, _ := ps.Pivot(runs, "proto", nil)
+	if SweepNumeric(&pv) {
+		t.Fatalf("rows %v read as numbers", pv.Rows)
+	}
+	for _, logX := range []bool{false, true} {
+		g := SweepGraph(&pv, "proto", "throughput_bps", "bit/s", logX)
+		if !slices.Equal(g.X.Names, pv.Rows) || len(g.Series) == 0 {
+			t.Fatalf("log %v: axis names %v, %d series; want the rows %v", logX, g.X.Names, len(g.Series), pv.Rows)
+		}
+		var xs []float64
+		for _, pt := range g.Series[0].Points {
+			xs = append(xs, pt.V[0])
+			if pt.V[1] != 2 {
+				t.Errorf("log %v: mean %v at x %v, want 2", logX, pt.V[1], pt.V[0])
+			}
+		}
+		if !slices.Equal(xs, []float64{0, 1}) {
+			t.Errorf("log %v: means at x %v, want 0 and 1", logX, xs)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"tcpviz/analyze"
@@ -151,10 +152,22 @@ func sweepRow(p *sweep.Pivot, i int) []Value {
 }
 
 // SweepGraph draws the metric against the row parameter (its values as
-// numbers, Pivot.X): one line per column combination through the means,
-// a bar of the 95% confidence interval at each.
+// numbers, Pivot.X; values not all numbers are named along the axis at
+// even steps, on a linear axis whatever logX says): one line per column
+// combination through the means, a bar of the 95% confidence interval at
+// each.
 func SweepGraph(p *sweep.Pivot, row, metric, unit string, logX bool) *analyze.Graph {
 	xs, xunit, isNum := p.X, p.XUnit, p.XOK
+	var names []string
+	if !SweepNumeric(p) {
+		// A parameter whose values are not all numbers (proto, a
+		// kind): its values in the table's order, evenly spaced.
+		names, xunit, logX = p.Rows, "", false
+		xs, isNum = make([]float64, len(p.Rows)), make([]bool, len(p.Rows))
+		for i := range xs {
+			xs[i], isNum[i] = float64(i), true
+		}
+	}
 	// Groups side by side at each x (a dodge of 0.6% of the axis each,
 	// in the axis's own scale), so that their intervals do not hide
 	// one another.
@@ -175,7 +188,7 @@ func SweepGraph(p *sweep.Pivot, row, metric, unit string, logX bool) *analyze.Gr
 		return x + 0.006*k*(hi-lo)
 	}
 	g := &analyze.Graph{Kind: "sweep", Title: metric + " against " + row, Stream: -1, XCol: 0, YCol: 1,
-		X:       analyze.Axis{Label: row, Unit: xunit},
+		X:       analyze.Axis{Label: row, Unit: xunit, Names: names},
 		Y:       analyze.Axis{Label: metric, Unit: unit},
 		Columns: []string{row, metric, "ci95_high"}}
 	colors := labelColors(p.Cols) // a group's colour in every sweep figure
@@ -202,6 +215,12 @@ func SweepGraph(p *sweep.Pivot, row, metric, unit string, logX bool) *analyze.Gr
 		}
 	}
 	return g
+}
+
+// SweepNumeric tells a sweep whose row values are all numbers: its figure's
+// x axis is theirs (else the values are named at even steps).
+func SweepNumeric(p *sweep.Pivot) bool {
+	return !slices.Contains(p.XOK, false)
 }
 
 // sweepText is the sweep for a terminal: one column per combination,

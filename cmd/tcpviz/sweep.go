@@ -100,6 +100,9 @@ func sweepCommand(e *env) *cli.Command {
 			}
 			write := func(w io.Writer) error { return charts.WriteSweep(w, format, &pv, row, metric, unit) }
 			if graph != "" {
+				if c.Bool("log-x") && !charts.SweepNumeric(&pv) {
+					fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: --log-x: %s's values are not all numbers (%s): they are named along a linear axis\n", row, strings.Join(pv.Rows, ", "))
+				}
 				g := charts.SweepGraph(&pv, row, metric, unit, c.Bool("log-x"))
 				picture.apply(g)
 				po := picture.Plot
