@@ -44,7 +44,11 @@ func clampPixel(v float64) int64 {
 	case v > lim:
 		return lim
 	}
-	return int64(math.Floor(v))
+	i := int64(v) // toward zero: math.Floor's for |v| ≤ 2^40, without its call
+	if float64(i) > v {
+		i--
+	}
+	return i
 }
 
 // thinLine keeps, of each run of points in one pixel column, the first,
@@ -116,46 +120,97 @@ func thinBars(pts []xyz, g pixelGrid) []xyz {
 
 // thinCells keeps the first point of each cell of size×size pixels.
 func thinCells(pts []xyz, g pixelGrid, size int64) []xyz {
-	out, _ := thinCellsCount(pts, g, size)
+	out, _ := thinCellsBy(pts, g, size, false)
 	return out
 }
 
 // thinCellsCount is thinCells, also counting the points of each kept
 // point's cell.
 func thinCellsCount(pts []xyz, g pixelGrid, size int64) ([]xyz, []int) {
+	return thinCellsBy(pts, g, size, true)
+}
+
+// denseCells is the most cells of the area thinCellsBy marks in a table
+// of its own (a bit each, or an index each when it counts): 8 MB.
+const denseCells = 1 << 26
+
+// thinCellsBy is thinCells, with the counts when count is set. The cells
+// of the area (and one more column and row: x == xmax is column cols) are
+// marked in a bitmap, or an index table when counting, where the points
+// are many enough to pay for it; the others (points outside the area, or
+// every point of a few) are looked up in a map. Either way the first
+// point of each cell is kept, in order.
+func thinCellsBy(pts []xyz, g pixelGrid, size int64, count bool) ([]xyz, []int) {
 	if len(pts) <= 1 {
 		return pts, []int{len(pts)}[:len(pts)]
+	}
+	nc, nr := int64(g.cols)/size+1, int64(g.rows)/size+1
+	var bits []uint64
+	var index []int32 // 1 + the index in out of the cell's point, 0: none yet
+	if cells := nc * nr; count && cells <= denseCells/32 && cells <= 4*int64(len(pts)) {
+		index = make([]int32, cells)
+	} else if !count && cells <= denseCells && cells/64 <= 4*int64(len(pts)) {
+		bits = make([]uint64, (cells+63)/64)
+	} else {
+		nc, nr = 0, 0 // no table: every cell in the maps
 	}
 	// A cell is a column and a row; both within 2^31 (all but points
 	// clamped far outside the area), they make one int64 key, which a
 	// map looks up faster than a pair.
 	type cell struct{ c, r int64 }
-	seen := make(map[int64]int, min(len(pts), 1<<16))
+	var seen map[int64]int
 	var far map[cell]int
 	out := make([]xyz, 0, min(len(pts), 1<<16))
 	var counts []int
 	for _, p := range pts {
-		c, r := floorDiv(g.col(p.x), size), floorDiv(g.row(p.y), size)
-		if c == int64(int32(c)) && r == int64(int32(r)) {
+		c, r := g.col(p.x), g.row(p.y)
+		if size != 1 {
+			c, r = floorDiv(c, size), floorDiv(r, size)
+		}
+		switch {
+		case uint64(c) < uint64(nc) && uint64(r) < uint64(nr):
+			k := c*nr + r
+			if index != nil {
+				if i := index[k]; i != 0 {
+					counts[i-1]++
+					continue
+				}
+				index[k] = int32(len(out) + 1)
+			} else {
+				if bits[k/64]&(1<<(k%64)) != 0 {
+					continue
+				}
+				bits[k/64] |= 1 << (k % 64)
+			}
+		case c == int64(int32(c)) && r == int64(int32(r)):
+			if seen == nil {
+				seen = make(map[int64]int, min(len(pts), 1<<16))
+			}
 			k := c<<32 | int64(uint32(r))
 			if i, ok := seen[k]; ok {
-				counts[i]++
+				if count {
+					counts[i]++
+				}
 				continue
 			}
 			seen[k] = len(out)
-		} else {
+		default:
 			if far == nil {
 				far = map[cell]int{}
 			}
 			k := cell{c, r}
 			if i, ok := far[k]; ok {
-				counts[i]++
+				if count {
+					counts[i]++
+				}
 				continue
 			}
 			far[k] = len(out)
 		}
 		out = append(out, p)
-		counts = append(counts, 1)
+		if count {
+			counts = append(counts, 1)
+		}
 	}
 	return out, counts
 }

@@ -7,7 +7,9 @@ import (
 )
 
 // BenchmarkThinCellsCount thins a dense series of 400,000 points on the
-// grid of the report's finest pass (4000×2400 cells of one pixel).
+// grid of the report's finest pass (4000×2400 cells of one pixel, not
+// counting), and on a picture's (1200×700 pixels in cells of two,
+// counting).
 func BenchmarkThinCellsCount(b *testing.B) {
 	rng := rand.New(rand.NewSource(1))
 	pts := make([]xyz, 400000)
@@ -16,19 +18,35 @@ func BenchmarkThinCellsCount(b *testing.B) {
 		y += rng.Float64()
 		pts[i] = xyz{x: float64(i), y: y + rng.Float64()*1000}
 	}
-	g := newPixelGrid(0, 400000, 0, y+1000, 4000, 2400)
-	b.ReportAllocs()
-	for range b.N {
-		thinCellsCount(pts, g, 1)
+	b.Run("page", func(b *testing.B) {
+		g := newPixelGrid(0, 400000, 0, y+1000, 4000, 2400)
+		b.ReportAllocs()
+		for range b.N {
+			thinCells(pts, g, 1)
+		}
+	})
+	b.Run("picture", func(b *testing.B) {
+		g := newPixelGrid(0, 400000, 0, y+1000, 1200, 700)
+		b.ReportAllocs()
+		for range b.N {
+			thinCellsCount(pts, g, dotCell)
+		}
+	})
+}
+
+// TestThinCellsCountSameAsPairs: keying cells by one int64, or marking
+// those of the area in a table (a bitmap without counts), keeps and
+// counts the same points as keying them by (column, row), also for points
+// far outside the area (clamped beyond 2^31 pixels) and negative ones,
+// and on a grid too fine for a table of its cells to pay.
+func TestThinCellsCountSameAsPairs(t *testing.T) {
+	for _, g := range []pixelGrid{newPixelGrid(0, 100, 0, 100, 50, 40), newPixelGrid(0, 100, 0, 100, 5000, 4000)} {
+		testThinCellsSameAsPairs(t, g)
 	}
 }
 
-// TestThinCellsCountSameAsPairs: keying cells by one int64 keeps and
-// counts the same points as keying them by (column, row), also for points
-// far outside the area (clamped beyond 2^31 pixels) and negative ones.
-func TestThinCellsCountSameAsPairs(t *testing.T) {
+func testThinCellsSameAsPairs(t *testing.T, g pixelGrid) {
 	rng := rand.New(rand.NewSource(2))
-	g := newPixelGrid(0, 100, 0, 100, 50, 40)
 	var pts []xyz
 	for range 20000 {
 		p := xyz{x: rng.Float64()*120 - 10, y: rng.Float64()*120 - 10}
@@ -57,7 +75,10 @@ func TestThinCellsCountSameAsPairs(t *testing.T) {
 		}
 		got, counts := thinCellsCount(pts, g, size)
 		if !slices.Equal(got, want) || !slices.Equal(counts, wantCounts) {
-			t.Fatalf("size %d: %d points kept, want %d", size, len(got), len(want))
+			t.Fatalf("%d columns, size %d: %d points kept, want %d", g.cols, size, len(got), len(want))
+		}
+		if got := thinCells(pts, g, size); !slices.Equal(got, want) {
+			t.Fatalf("%d columns, size %d, not counting: %d points kept, want %d", g.cols, size, len(got), len(want))
 		}
 		if len(want) < 100 {
 			t.Fatalf("size %d: only %d cells", size, len(want))
