@@ -109,7 +109,7 @@ func valueCount(g *analyze.Graph, s *analyze.Series) int {
 // whole numbers (most values: bytes, sequence numbers) the faster way.
 func appendValue(b []byte, v float64) []byte {
 	if v == math.Trunc(v) && math.Abs(v) < 1<<53 && (v != 0 || !math.Signbit(v)) {
-		return strconv.AppendInt(b, int64(v), 10)
+		return appendInt(b, int64(v))
 	}
 	return strconv.AppendFloat(b, v, 'f', -1, 64)
 }
