@@ -58,7 +58,18 @@ func appendFixed(dst []byte, v uint64, n int) []byte {
 	dst = dst[:l+n]
 	b := dst[l:]
 	i := n
-	for i >= 2 {
+	// Four digits a step: the two pairs of a step are independent of
+	// each other, and the steps' chain of divisions half as long as one
+	// pair a step.
+	for i >= 4 {
+		q := v / 10000
+		r := uint32(v - q*10000)
+		hi, lo := r/100, r%100
+		b[i-4], b[i-3] = digitPairs[2*hi], digitPairs[2*hi+1]
+		b[i-2], b[i-1] = digitPairs[2*lo], digitPairs[2*lo+1]
+		v, i = q, i-4
+	}
+	if i >= 2 {
 		q := v / 100
 		d := v - q*100
 		b[i-2], b[i-1] = digitPairs[2*d], digitPairs[2*d+1]

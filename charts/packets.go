@@ -132,6 +132,9 @@ func packetCells(c Cells, r *PacketRow) error {
 	// The flags' columns: six, duplicate_ack_num, six.
 	var bits uint32
 	for k, f := range packetFlags {
+		if rec.Info.Flags == 0 {
+			break // most packets: no flag
+		}
 		if rec.Info.Flags&f != 0 {
 			bits |= 1 << k
 		}
