@@ -609,14 +609,16 @@ func dataRange(g *analyze.Graph) (xmin, xmax, ymin, ymax float64, any bool) {
 	for i := range g.Series {
 		s := &g.Series[i]
 		for j := range s.Points {
+			// The built-in min and max: math.Min's and math.Max's
+			// results (±0, infinities), inline, not a call each.
 			x, y := pointXY(g, &s.Points[j])
-			xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
+			xmin, xmax = min(xmin, x), max(xmax, x)
 			if s.Kind == analyze.Spans { // bands have no y
 				continue
 			}
-			ymin, ymax = math.Min(ymin, y), math.Max(ymax, y)
+			ymin, ymax = min(ymin, y), max(ymax, y)
 			if s.Kind == analyze.Bars {
-				ymax = math.Max(ymax, s.Points[j].V[g.YCol+1])
+				ymax = max(ymax, s.Points[j].V[g.YCol+1])
 			}
 			any = true
 		}

@@ -489,3 +489,19 @@ func graphSpec(k analyze.GraphKind) (analyze.GraphSpec, bool) {
 	}
 	return analyze.GraphSpec{}, false
 }
+
+// TestMinMaxAsMath: dataRange's built-in min and max give math.Min's and
+// math.Max's results, signed zeros and infinities included.
+func TestMinMaxAsMath(t *testing.T) {
+	vals := []float64{math.Inf(-1), -1e300, -1, math.Copysign(0, -1), 0, 5e-324, 1, 1e300, math.Inf(1)}
+	for _, x := range vals {
+		for _, y := range vals {
+			if got, want := min(x, y), math.Min(x, y); math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("min(%v, %v) = %v, math.Min %v", x, y, got, want)
+			}
+			if got, want := max(x, y), math.Max(x, y); math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("max(%v, %v) = %v, math.Max %v", x, y, got, want)
+			}
+		}
+	}
+}
