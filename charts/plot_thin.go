@@ -147,12 +147,19 @@ func thinCellsBy(pts []xyz, g pixelGrid, size int64, count bool) ([]xyz, []int) 
 	nc, nr := int64(g.cols)/size+1, int64(g.rows)/size+1
 	var bits []uint64
 	var index []int32 // 1 + the index in out of the cell's point, 0: none yet
-	if cells := nc * nr; count && cells <= denseCells/32 && cells <= 4*int64(len(pts)) {
-		index = make([]int32, cells)
-	} else if !count && cells <= denseCells && cells/64 <= 4*int64(len(pts)) {
-		bits = make([]uint64, (cells+63)/64)
-	} else {
+	cells := int64(-1)
+	if nc > 0 && nr > 0 && nc <= denseCells && nr <= denseCells { // no overflow
+		cells = nc * nr
+	}
+	switch {
+	case cells < 0:
 		nc, nr = 0, 0 // no table: every cell in the maps
+	case count && cells <= denseCells/32 && cells <= 4*int64(len(pts)):
+		index = make([]int32, cells)
+	case !count && cells <= denseCells && cells/64 <= 4*int64(len(pts)):
+		bits = make([]uint64, (cells+63)/64)
+	default:
+		nc, nr = 0, 0
 	}
 	// A cell is a column and a row; both within 2^31 (all but points
 	// clamped far outside the area), they make one int64 key, which a

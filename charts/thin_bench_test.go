@@ -38,9 +38,10 @@ func BenchmarkThinCellsCount(b *testing.B) {
 // those of the area in a table (a bitmap without counts), keeps and
 // counts the same points as keying them by (column, row), also for points
 // far outside the area (clamped beyond 2^31 pixels) and negative ones,
-// and on a grid too fine for a table of its cells to pay.
+// and on grids too fine for a table of their cells to pay or to be made.
 func TestThinCellsCountSameAsPairs(t *testing.T) {
-	for _, g := range []pixelGrid{newPixelGrid(0, 100, 0, 100, 50, 40), newPixelGrid(0, 100, 0, 100, 5000, 4000)} {
+	for _, g := range []pixelGrid{newPixelGrid(0, 100, 0, 100, 50, 40), newPixelGrid(0, 100, 0, 100, 5000, 4000),
+		newPixelGrid(0, 100, 0, 100, 1<<40, 1<<40)} {
 		testThinCellsSameAsPairs(t, g)
 	}
 }
