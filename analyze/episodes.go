@@ -298,7 +298,11 @@ type epAck struct {
 	hasTS         bool     //
 	dsack         [2]int64 // its D-SACK block, if hasDSACK
 	hasDSACK      bool     //
-	sack          bool     // it carries SACK blocks
+	// Its SACK blocks (nBlocks of them), for the holes between them
+	// (resentInHole).
+	blocks  [4][2]int64
+	nBlocks int
+	sack    bool // it carries SACK blocks
 	// Its time, and the least RTT of the direction's data so far (0
 	// none): without SACK an ended episode's window is measured over a
 	// round trip (see settle).
@@ -461,7 +465,7 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 		e.inEpisode, e.await, e.awaitFlight, e.endedAt = false, true, e.lossFlight, a.time
 		e.drained = ack >= e.high
 		e.renoHold, e.holdAt = !e.sackSeen && ack == e.episodeEnd, ack
-		if (above || e.sackSeen && e.lostAbove(ack)) && e.high > ack && !e.reordSeen {
+		if ((above || e.sackSeen && e.lostAbove(ack)) && !e.reordSeen || e.resentInHole(a)) && e.high > ack {
 			// The same drops' repair, not a drop event of its own
 			// (drop), no β of its own (the window before it is the
 			// one recovery left); the last episode's ssthresh is still
@@ -579,6 +583,39 @@ func (e *lossEpisodes) lostAbove(ack int64) bool {
 	}
 	for i := range min(e.rtxN, len(e.rtx)) {
 		if r := e.rtx[i]; r[1] <= ack && r[2] > ack {
+			return true
+		}
+	}
+	return false
+}
+
+// resentInHole reports whether, at ACK a, one of the last resends lies
+// in a hole it leaves: above the cumulative ACK, below its highest SACK
+// block, in none. Linux keeps a resent segment marked lost until it is
+// acknowledged or SACKed (lost_out: tcp_sacktag_one, tcp_clean_rtx_queue
+// clear it), so at an ACK that ends recovery with one outstanding it
+// enters recovery again at once (tcp_time_to_recover: lost_out), whatever
+// reordering it saw, and resends nothing for it (kz_cubic_jitter3_l1:
+// two recoveries re-entered at the ACK that ended the last, both holes
+// above it resent already, reordering seen).
+func (e *lossEpisodes) resentInHole(a epAck) bool {
+	if e.rtx == nil || a.nBlocks == 0 {
+		return false
+	}
+	var top int64
+	for _, b := range a.blocks[:a.nBlocks] {
+		top = max(top, b[1])
+	}
+	for i := range min(e.rtxN, len(e.rtx)) {
+		r := e.rtx[i]
+		if r[0] < a.ack || r[1] > top {
+			continue
+		}
+		covered := false
+		for _, b := range a.blocks[:a.nBlocks] {
+			covered = covered || b[0] <= r[0] && r[1] <= b[1]
+		}
+		if !covered {
 			return true
 		}
 	}

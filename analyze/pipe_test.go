@@ -838,3 +838,44 @@ func TestPRRWindowWhileApplicationHeld(t *testing.T) {
 		t.Errorf("the line while the application held the sender in recovery %.0f, want PRR's 10000 (Reno's ssthresh), not the pipe 7000", v)
 	}
 }
+
+// TestEpisodeReentryOnResentHole: at the ACK that ends recovery, a hole
+// above it that was resent already (new data sent in recovery, lost,
+// RACK's resend outstanding) keeps Linux's lost_out above 0, and Linux
+// enters recovery again at once, resending nothing for it — also where
+// reordering was seen, which only makes RACK wait before deeming
+// unresent holes lost (kz_cubic_jitter3_l1: two such re-entries missed,
+// 11 of the kernel's 13 recoveries). A hole never resent, with
+// reordering seen, starts none.
+func TestEpisodeReentryOnResentHole(t *testing.T) {
+	run := func(resend bool) (*lossEpisodes, episodeEvent) {
+		var e lossEpisodes
+		for i := range int64(10) {
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
+		}
+		// Reordering: [1000, 2000) SACKed above a hole, which then came late.
+		e.ack(epAck{ack: 1000, signal: true, above: true, sack: true, blocks: [4][2]int64{{2000, 3000}}, nBlocks: 1})
+		e.ack(epAck{ack: 3000, sack: true})
+		// A loss: [3000, 4000) fast retransmitted, new data sent in recovery.
+		e.ack(epAck{ack: 3000, signal: true, above: true, sack: true, blocks: [4][2]int64{{4000, 10000}}, nBlocks: 1})
+		e.data(3000, 4000, 7000, Retransmission, 0, false, 0, 0)
+		for i := range int64(3) {
+			e.data(10000+i*1000, 11000+i*1000, 7000, 0, 0, false, 0, 0)
+		}
+		// [11000, 12000) is lost too.
+		if resend {
+			e.data(11000, 12000, 7000, Retransmission, 0, false, 0, 0)
+		}
+		if e.fast != 1 || !e.reordSeen {
+			t.Fatalf("setup: %d fast, reordering seen %v", e.fast, e.reordSeen)
+		}
+		// The ACK that ends the episode, [12000, 13000) SACKed above the hole.
+		return &e, e.ack(epAck{ack: 11000, signal: true, above: true, sack: true, blocks: [4][2]int64{{12000, 13000}}, nBlocks: 1})
+	}
+	if e, ev := run(true); !ev.start || !ev.fast || e.fast != 2 {
+		t.Errorf("a resent hole above the ending ACK: %+v, %d fast, want recovery again (2)", ev, e.fast)
+	}
+	if e, ev := run(false); ev.start || e.fast != 1 {
+		t.Errorf("an unresent hole, reordering seen: %+v, %d fast, want no new episode", ev, e.fast)
+	}
+}

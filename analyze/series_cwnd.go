@@ -951,8 +951,11 @@ func (b *cwndBuilder) add(r *Record) {
 	}
 	dup := r.Info.Flags&DupAck != 0
 	a := epAck{ack: r.Ack, signal: dup || r.NSACK > 0, tsecr: r.TSEcr, hasTS: r.HasTS, sack: r.NSACK > 0, time: r.Time, rtt: b.ackRTTMin}
-	for _, s := range r.SACK[:r.NSACK] {
+	for i, s := range r.SACK[:r.NSACK] {
 		a.above = a.above || s[1] > r.Ack
+		if i < len(a.blocks) {
+			a.blocks[i], a.nBlocks = s, i+1
+		}
 	}
 	if l, rr, ok := dsackOf(r); ok {
 		a.dsack, a.hasDSACK = [2]int64{l, rr}, true

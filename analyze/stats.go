@@ -614,7 +614,11 @@ func episodeAck(s *reassembly.Segment, dup bool, rtt int64) epAck {
 	a := epAck{ack: int64(s.AckAbs), signal: dup || s.Opt.NSACK > 0, tsecr: s.Opt.TSEcr, hasTS: s.Opt.HasTimestamp,
 		sack: s.Opt.NSACK > 0, time: s.Time, rtt: rtt}
 	for i := 0; i < int(s.Opt.NSACK); i++ {
-		a.above = a.above || s.NearAck(s.Opt.SACK[i].Right) > s.AckAbs
+		l, r := s.NearAck(s.Opt.SACK[i].Left), s.NearAck(s.Opt.SACK[i].Right)
+		a.above = a.above || r > s.AckAbs
+		if i < len(a.blocks) {
+			a.blocks[i], a.nBlocks = [2]int64{int64(l), int64(r)}, i+1
+		}
 	}
 	if s.Opt.NSACK > 0 {
 		l, r := s.NearAck(s.Opt.SACK[0].Left), s.NearAck(s.Opt.SACK[0].Right)
