@@ -713,6 +713,28 @@ func TestSsthreshFromHoldWindow(t *testing.T) {
 	}
 }
 
+// TestSsthreshAtReentry: recovery entered again at once reduces the
+// window Linux left the last at, its ssthresh (tcp_end_cwnd_reduction,
+// then tcp_enter_recovery): the algorithm's reduction of it, whatever the
+// flight after measured — the ACK that ends a re-entered recovery frees
+// PRR's window, far below ssthresh, and the sender paces the rest out
+// over the round trip, so its first burst falls short (kz_cubic_100ms_q50k:
+// kernel 56 then 39, the flight after 15).
+func TestSsthreshAtReentry(t *testing.T) {
+	const seg = 1000
+	var b cwndBuilder
+	b.ep.maxSeg = seg
+	b.ssBasis = []ssBasis{{window: 80 * seg, kind: ssFast}, {window: 43 * seg, kind: ssReentry}, {window: 20 * seg, kind: ssFast}}
+	g := &Graph{Series: []Series{{Name: SeriesSsthresh, Points: []Point{{V: [3]float64{56 * seg}}, {V: [3]float64{15 * seg}}, {V: [3]float64{10 * seg}}}}}}
+	b.crossCheck(g, VoteCubic)
+	got := g.lookup(SeriesSsthresh).Points
+	for i, want := range []float64{56 * seg, 39 * seg, 10 * seg} { // 717/1024 of 80 and 56; the last measured
+		if got[i].V[0] != want {
+			t.Errorf("ssthresh %d: %.0f, want %.0f", i, got[i].V[0], want)
+		}
+	}
+}
+
 // TestEpisodeReentryOnRACKLoss: with SACK, the ACK that ends a recovery
 // with no block left above it still starts the next at once where data
 // above it was sent before a resend it covers: RACK deems that data lost

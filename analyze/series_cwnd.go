@@ -667,7 +667,10 @@ const (
 // approach; elsewhere the measurement stands. Where nothing was measured
 // (guessed), and after a timeout (the window restarts from one segment:
 // the flight when the episode ends is slow start's, not ssthresh), the
-// algorithm's value is drawn.
+// algorithm's value is drawn; so at a re-entry (recovery entered again
+// at once: the window reduced is the last ssthresh, and the flight after
+// it, PRR's window freed far below ssthresh at its end and paced out, does
+// not measure it).
 func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 	ss := g.lookup(SeriesSsthresh)
 	seg := b.ep.maxSeg
@@ -705,7 +708,7 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 		if keep {
 			want = prev
 		}
-		if keep || held || w >= 2 && (basis.guessed || basis.kind == ssTimeout || basis.kind == ssTimeoutInRecovery || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
+		if keep || held || basis.kind == ssReentry && prev > 0 || w >= 2 && (basis.guessed || basis.kind == ssTimeout || basis.kind == ssTimeoutInRecovery || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
 			p.V[0] = want
 		}
 		prev, prevWant = p.V[0], want
