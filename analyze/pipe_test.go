@@ -735,6 +735,32 @@ func TestSsthreshAtReentry(t *testing.T) {
 	}
 }
 
+// TestSsthreshBelowHalf: a fast retransmit's window after it measured
+// below Reno's half of the window at the loss (by more than a segment
+// and 15%) measured something else holding the sender, the application
+// or the receiver's window: the algorithm's reduction is drawn. One
+// above that, far from the algorithm's, stands.
+func TestSsthreshBelowHalf(t *testing.T) {
+	const seg = 1000
+	for _, tt := range []struct {
+		vote           int
+		measured, want float64
+	}{
+		{VoteCubic, 40, 70}, // 717/1024 of 100
+		{VoteReno, 40, 50},
+		{VoteCubic, 45, 45}, // above 42.5: it stands
+	} {
+		var b cwndBuilder
+		b.ep.maxSeg = seg
+		b.ssBasis = []ssBasis{{window: 100 * seg, kind: ssFast}}
+		g := &Graph{Series: []Series{{Name: SeriesSsthresh, Points: []Point{{V: [3]float64{tt.measured * seg}}}}}}
+		b.crossCheck(g, tt.vote)
+		if got := g.lookup(SeriesSsthresh).Points[0].V[0]; got != tt.want*seg {
+			t.Errorf("vote %d, %.0f segments measured after a window of 100: %.0f, want %.0f", tt.vote, tt.measured, got/seg, tt.want)
+		}
+	}
+}
+
 // TestEpisodeReentryOnRACKLoss: with SACK, the ACK that ends a recovery
 // with no block left above it still starts the next at once where data
 // above it was sent before a resend it covers: RACK deems that data lost

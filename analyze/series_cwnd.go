@@ -670,7 +670,12 @@ const (
 // algorithm's value is drawn; so at a re-entry (recovery entered again
 // at once: the window reduced is the last ssthresh, and the flight after
 // it, PRR's window freed far below ssthresh at its end and paced out, does
-// not measure it).
+// not measure it); and where a fast retransmit's measurement is below
+// Reno's half of the window at the loss by more than a segment and 15%:
+// no algorithm reduces that far at a fast retransmit (tcp_init_cwnd_reduction
+// sets ssthresh from cwnd, at least the line), so something else held
+// the sender after it — the application (kz_cubic_app2m_l05: kernel 115
+// then 80, the flight after 43), the receiver's window, pacing.
 func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 	ss := g.lookup(SeriesSsthresh)
 	seg := b.ep.maxSeg
@@ -708,7 +713,9 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 		if keep {
 			want = prev
 		}
-		if keep || held || basis.kind == ssReentry && prev > 0 || w >= 2 && (basis.guessed || basis.kind == ssTimeout || basis.kind == ssTimeoutInRecovery || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
+		half := float64(linuxSsthresh(VoteReno, w) * seg)
+		short := basis.kind == ssFast && p.V[0] < half-max(float64(seg), 0.15*half)
+		if keep || held || short || basis.kind == ssReentry && prev > 0 || w >= 2 && (basis.guessed || basis.kind == ssTimeout || basis.kind == ssTimeoutInRecovery || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
 			p.V[0] = want
 		}
 		prev, prevWant = p.V[0], want
