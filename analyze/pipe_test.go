@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"tcpviz/reassembly"
@@ -925,5 +926,35 @@ func TestEpisodeReentryOnResentHole(t *testing.T) {
 	}
 	if e, ev := run(false); ev.start || e.fast != 1 {
 		t.Errorf("an unresent hole, reordering seen: %+v, %d fast, want no new episode", ev, e.fast)
+	}
+}
+
+// TestPartialUndoWaitsForVote: a partial undo without SACK (Linux restores
+// the window before the fast retransmit) that comes while the line's
+// steps wait for the algorithm (before any episode's reduction told it)
+// waits with them: the steps before it keep their values under each
+// algorithm — a timeout's loss state, where a cumulative ACK raised
+// Linux's window to ssthresh at once while the sender resent go-back-N
+// far below it — instead of being drawn as the pipe's (kz_reno_nosack_l2_geo:
+// cwnd 87.2% of probes, the loss state's window lost at a later undo).
+func TestPartialUndoWaitsForVote(t *testing.T) {
+	cb := newCwnd(SeriesOptions{Conn: testConn()}).(*cwndBuilder)
+	cb.ep.maxSeg = 1000
+	cb.line = 3000
+	cb.deferred = []deferredStep{{p: Point{Frame: 5, Time: 5e8}, vals: [3]int64{57000, 60000, 3000}}}
+	cb.prr = [2]prrState{{on: true, prior: 20000}, {on: true, prior: 20000}}
+	cb.partialUndo(&Record{Frame: 10, Time: 1e9}, false)
+	if len(cb.deferred) != 2 || cb.prr[0].on {
+		t.Fatalf("after the undo: %d steps waiting, PRR on %v; want 2 waiting, PRR off", len(cb.deferred), cb.prr[0].on)
+	}
+	cb.resolveAs(VoteReno)
+	var got []float64
+	for _, s := range cb.set.list(SeriesCwnd) {
+		for _, p := range s.Points {
+			got = append(got, p.V[0])
+		}
+	}
+	if want := []float64{57000}; !slices.Equal(got, want) {
+		t.Errorf("the line under Reno's vote: %v, want %v (the loss state's window, then no lower at the undo)", got, want)
 	}
 }

@@ -1133,6 +1133,25 @@ func (b *cwndBuilder) partialUndo(r *Record, reenter bool) {
 		return
 	}
 	b.markUndone, b.pending = true, false
+	if _, known := b.knownVote(); !known && len(b.deferred) > 0 {
+		// Steps wait for the vote: the window restored waits with them,
+		// each algorithm's PRR's prior (under neither the line's).
+		d := deferredStep{p: Point{Frame: r.Frame, Time: r.Time}, vals: b.deferred[len(b.deferred)-1].vals}
+		for i, p := range b.prr {
+			if p.on {
+				d.vals[i] = max(d.vals[i], p.prior)
+			}
+		}
+		d.vals[neitherVote] = max(d.vals[neitherVote], prior)
+		b.prrStop()
+		b.deferred = append(b.deferred, d)
+		b.line = d.vals[neitherVote]
+		if len(b.deferred) >= maxDeferred {
+			b.resolveAs(neitherVote)
+		}
+		b.recent = append(b.recent[:0], timedValue{r.Time, b.line})
+		return
+	}
 	b.prrStop()
 	if prior > b.line {
 		b.resolve()
