@@ -341,7 +341,7 @@ var kernelFloor = map[string]struct {
 	// rules; the three below bundled for the rules they brought).
 	"kx_reno_nosack_q":   {0.99, 0.99, 0, 0, 0}, // a recovery's resend of the head after a timeout's silence is the timer's (lossEpisodes.data's silent), was 96.0% and 8+0 episodes for 8+1
 	"kx_cubic_nosack_l1": {0.98, 0.99, 0, 0, 0}, // a timeout's hold left after three duplicate ACKs enters recovery at once (lossEpisodes.holdLost), was 85.9% and 13+4 episodes for 15+2; a partial undo waits for the vote with the steps before it, was 96.0%
-	"kx_reno_rwnd":       {0.94, 0.99, 0, 0, 0}, // an episode that ended with nothing outstanding is measured over the sender's round trip (settle's drained), was 60% of 5 (2 segments for the kernel's 41); cwnd 94.9% -> 91.4%, then 94.8% (no β from a drained end that shows no reduction)
+	"kx_reno_rwnd":       {0.98, 0.99, 0, 0, 0}, // an episode that ended with nothing outstanding is measured over the sender's round trip (settle's drained), was 60% of 5 (2 segments for the kernel's 41); cwnd 94.9% -> 91.4%, then 94.8% (no β from a drained end that shows no reduction), then 99.0% (the open window reduced where the receiver's window held the sender: priorsAtLoss)
 	"kt_cubic_nosack_l1": {0.97, 0.92, 0, 0, 0}, // looked at once: the flight after its last recovery, the transfer ending, measured the application's hold, not ssthresh (settle), was 86%
 	"kt_reno_sack_geo_q": {0.99, 0.99, 0, 0, 0},
 }

@@ -958,3 +958,30 @@ func TestPartialUndoWaitsForVote(t *testing.T) {
 		t.Errorf("the line under Reno's vote: %v, want %v (the loss state's window, then no lower at the undo)", got, want)
 	}
 }
+
+// TestPriorsAtLossHeldByRwnd: where the receiver's window held the sender
+// below Linux's cwnd (slow start grows it up to twice the flight,
+// tcp_is_cwnd_limited), a fast retransmit reduces that cwnd, the open
+// window's, not the flight (kz_cubic_rwnd32: 54 segments, 27 in flight,
+// ssthresh 37); where the open window is within the receiver's window,
+// the line's.
+func TestPriorsAtLossHeldByRwnd(t *testing.T) {
+	const seg = 1000
+	for _, tt := range []struct {
+		open, rwnd int64
+		ss         [2]int64 // Reno's and CUBIC's ssthresh, segments
+	}{
+		{54, 27, [2]int64{27, 37}},
+		{27, 40, [2]int64{13, 18}},
+	} {
+		cb := newCwnd(SeriesOptions{Conn: testConn()}).(*cwndBuilder)
+		cb.ep.maxSeg, cb.line, cb.rwnd = seg, 27*seg, tt.rwnd*seg
+		for i := range cb.open {
+			cb.open[i].w = tt.open * seg
+		}
+		cb.prrStart(cb.priorsAtLoss())
+		if got := [2]int64{cb.prr[0].ss / seg, cb.prr[1].ss / seg}; got != tt.ss {
+			t.Errorf("open window %d, receiver's window %d, the line 27: ssthresh %v, want %v", tt.open, tt.rwnd, got, tt.ss)
+		}
+	}
+}

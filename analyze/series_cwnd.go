@@ -800,6 +800,22 @@ func (b *cwndBuilder) linesUnder() [2]int64 {
 	return [2]int64{max(b.lineUnder(VoteReno), 0), max(b.lineUnder(VoteCubic), 0)}
 }
 
+// priorsAtLoss is the window a fast retransmit reduces under Reno's and
+// CUBIC's growth: the line's (linesUnder), or where the receiver's window
+// held the sender below it, the open window (openWindow): Linux's cwnd
+// grew past the flight there, in slow start up to twice it
+// (tcp_is_cwnd_limited), and tcp_init_cwnd_reduction takes its ssthresh
+// from that cwnd (kz_cubic_rwnd32: 54 segments, 27 in flight, ssthresh 37).
+func (b *cwndBuilder) priorsAtLoss() [2]int64 {
+	w := b.linesUnder()
+	for i := range w {
+		if b.rwnd >= 0 && b.open[i].w > b.rwnd {
+			w[i] = max(w[i], b.open[i].w)
+		}
+	}
+	return w
+}
+
 // rwndAllowed is the window w no more than the receiver's last window.
 func (b *cwndBuilder) rwndAllowed(w int64) int64 {
 	if b.rwnd >= 0 {
@@ -918,7 +934,7 @@ func (b *cwndBuilder) add(r *Record) {
 				b.pp.timeout()
 				b.prrStop()
 			} else {
-				b.prrStart(b.linesUnder())
+				b.prrStart(b.priorsAtLoss())
 			}
 			b.episode(r, ev.fast, b.pendingFallback, true)
 		}
@@ -1391,7 +1407,13 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 		b.mark, b.markName, b.hasMark = Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(flight)}}, name, true
 		b.pending = true
 		b.pendingPoint = Point{Frame: r.Frame, Time: r.Time}
-		b.pendingBasis = ssBasis{window: flight, under: b.linesUnder(), kind: ssFast, afterRecovery: afterRecovery}
+		under := b.linesUnder()
+		for i, p := range b.prr {
+			if fast && p.on {
+				under[i] = p.prior // the window PRR reduces (priorsAtLoss)
+			}
+		}
+		b.pendingBasis = ssBasis{window: flight, under: under, kind: ssFast, afterRecovery: afterRecovery}
 		if !fast {
 			b.pendingBasis.hold = hold
 		}
