@@ -695,7 +695,16 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 	// larger cwnd out of sight (kx_reno_rwnd: 82 segments, 41 in
 	// flight, ssthresh 41).
 	hidden := e.drained && 10*ev.ssthresh >= 9*e.awaitFlight
-	if e.awaitFlight > 0 && !e.epUndone && !ev.idle && !hidden && len(e.reductions) < maxEpisodeStarts {
+	// Nor does a window after it below Reno's half of the one before (by
+	// more than a segment and 15%): no algorithm reduces that far at a
+	// fast retransmit, something else held the sender after it — the
+	// receiver's window, the application (kz_cubic_rwnd32: a 32 KB
+	// window closing to 3 segments after two recoveries voted Reno's
+	// half; see crossCheck).
+	seg := max(e.maxSeg, 1)
+	half := linuxSsthresh(VoteReno, (e.awaitFlight+seg/2)/seg) * seg
+	short := float64(ev.ssthresh) < float64(half)-max(float64(seg), 0.15*float64(half))
+	if e.awaitFlight > 0 && !e.epUndone && !ev.idle && !hidden && !short && len(e.reductions) < maxEpisodeStarts {
 		e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.awaitFlight))
 		e.reductions = append(e.reductions, [2]int64{e.awaitFlight, ev.ssthresh})
 		e.settledThis = e.undoable

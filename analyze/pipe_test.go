@@ -985,3 +985,31 @@ func TestPriorsAtLossHeldByRwnd(t *testing.T) {
 		}
 	}
 }
+
+// TestNoVoteBelowHalf: a fast retransmit whose window after it measured
+// below Reno's half of the window before (by more than a segment and
+// 15%) gives no β nor vote: no algorithm reduces that far, something
+// else held the sender (kz_cubic_rwnd32: a 32 KB window closing to a few
+// segments after two recoveries voted Reno's half against CUBIC's two).
+func TestNoVoteBelowHalf(t *testing.T) {
+	for _, tt := range []struct {
+		after int64 // the flight after the episode, segments
+		votes [3]int
+	}{{4, [3]int{}}, {10, [3]int{VoteReno: 1}}, {14, [3]int{VoteCubic: 1}}} {
+		var e lossEpisodes
+		for i := range int64(20) {
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
+		}
+		for range 3 {
+			e.ack(epAck{ack: 1000, signal: true, above: true, sack: true, blocks: [4][2]int64{{2000, 3000}}, nBlocks: 1})
+		}
+		e.data(1000, 2000, 20000, Retransmission, 0, false, 0, 0)
+		e.data(20000, 21000, 20000, 0, 0, false, 0, 0)
+		e.ack(epAck{ack: 20000, sack: true}) // the episode's end
+		e.data(21000, 22000, tt.after*1000, 0, 0, false, 0, 0)
+		e.ack(epAck{ack: 21000, sack: true})
+		if got := e.reductionVotes(); got != tt.votes {
+			t.Errorf("20 segments before, %d after: votes %v, want %v", tt.after, got, tt.votes)
+		}
+	}
+}

@@ -116,8 +116,8 @@ func renoLater(b *builder, ms float64, seq int64) {
 	}
 	ms += 100
 	b.ack(ms, seq, 1<<20, 0)
-	for range 16 {
-		b.data(ms, seq, 1000, 0)
+	for i := range int64(16) {
+		b.data(ms, seq, 1000, 0).Info.BytesInFlight = (i + 1) * 1000 // the window before: 16
 		seq += 1000
 	}
 	ms += 100
