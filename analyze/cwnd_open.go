@@ -70,6 +70,9 @@ type openWindow struct {
 	cnt   int64
 	pipe  int64 // the last burst's pipe
 	cubic cubicCurve
+	// recovered: reset by a fast retransmit's episode, whose end left
+	// Linux's cwnd at ssthresh (tcp_end_cwnd_reduction; see burst).
+	recovered bool
 }
 
 // caAlgo is the algorithm an open window grows by in congestion
@@ -170,7 +173,7 @@ const initialWindow = 10
 // convergence: (1 + β)/2 of it); a timeout (timeout) forgets it
 // (cubictcp_state: bictcp_reset in the loss state).
 func (o *openWindow) reset(ss, w, seg int64, timeout bool) {
-	c := openWindow{lastSend: o.lastSend, sent: o.sent, ssOver: true, ss: ss, ca: o.ca}
+	c := openWindow{lastSend: o.lastSend, sent: o.sent, ssOver: true, ss: ss, ca: o.ca, recovered: !timeout && ss > 0}
 	if o.ca == caCubic && !timeout && seg > 0 {
 		c.cubic.lastMax = w / seg
 		if c.cubic.lastMax < o.cubic.lastMax {
@@ -228,11 +231,22 @@ func (o *openWindow) send(t, out, seg, rto int64) {
 // burst takes the pipe measured after a burst of sends at t (the window
 // the sender used; measured: the largest of the last round trips), out
 // bytes outstanding (high − una, at una), of seg bytes at most, and gives
-// the window.
-func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64) int64 {
+// the window; held: the receiver's window held the burst, or the
+// episode's end left nothing outstanding (the sender paces its window out
+// again from nothing).
+//
+// The first burst after a fast retransmit's episode measures the window
+// it ended at, ssthresh — but not where held: Linux's cwnd is ssthresh
+// there all the same (tcp_end_cwnd_reduction; kz_cubic_rwnd32: 37
+// segments behind a 28-segment window, the first burst after a drained
+// end 2, reduced to 25 at the next loss).
+func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64, held bool) int64 {
 	if o.w == 0 {
 		o.w, o.stamp, o.used = max(pipe, measured), t, 0
 		o.maxOut, o.usageSeq, o.pipe = out, high, pipe
+		if o.recovered && held {
+			o.w = max(o.w, o.ss)
+		}
 		if o.ss > o.w {
 			// The flight after the episode is the window it settled at
 			// (see lossEpisodes.settle), as it is drawn.

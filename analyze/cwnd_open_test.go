@@ -13,13 +13,13 @@ func TestOpenWindowFollowsLinux(t *testing.T) {
 	// start adds them (10 < 2 × 6).
 	o := openWindow{w: initialWindow * seg}
 	o.send(0, 0, seg, rto)
-	o.burst(0, 6*seg, 6*seg, 6*seg, 6*seg, 0, seg, rto)
+	o.burst(0, 6*seg, 6*seg, 6*seg, 6*seg, 0, seg, rto, false)
 	if w := o.ack(0, 6*seg, seg); w != 16*seg {
 		t.Fatalf("after the ACK %d, want 16 segments (10 + 6: tcp_slow_start)", w)
 	}
 	// Four out: 16 ≥ 2 × 6 no more (max_packets_out is still 6 in this
 	// window of data): no growth.
-	o.burst(1e6, 4*seg, 4*seg, 4*seg, 10*seg, 6*seg, seg, rto)
+	o.burst(1e6, 4*seg, 4*seg, 4*seg, 10*seg, 6*seg, seg, rto, false)
 	if w := o.ack(0, 4*seg, seg); w != 16*seg {
 		t.Fatalf("an ACK while less than half was used grew the window to %d", w)
 	}
@@ -32,8 +32,8 @@ func TestOpenWindowFollowsLinux(t *testing.T) {
 
 	// Out of slow start, 40 segments, 15 used for an RTO: halfway, 27.5.
 	o = openWindow{w: 40 * seg, ssOver: true, maxOut: 40 * seg, usageSeq: 1 << 40}
-	o.burst(0, 15*seg, 15*seg, 15*seg, 1<<30, 0, seg, rto)
-	o.burst(rto, 15*seg, 15*seg, 15*seg, 1<<30, 0, seg, rto)
+	o.burst(0, 15*seg, 15*seg, 15*seg, 1<<30, 0, seg, rto, false)
+	o.burst(rto, 15*seg, 15*seg, 15*seg, 1<<30, 0, seg, rto, false)
 	if o.w != 27500 {
 		t.Fatalf("after an RTO of 15 used of 40: %d, want 27500 (tcp_cwnd_application_limited)", o.w)
 	}
@@ -133,13 +133,13 @@ func TestOpenWindowSlowStartBelowSsthresh(t *testing.T) {
 		// The first send after the episode, after 1.3 RTOs idle: from
 		// ssthresh, halved once (or, unknown, the flight measured).
 		o.send(1+rto*13/10, 0, seg, rto)
-		o.burst(2+rto*13/10, 32*seg, 32*seg, 32*seg, 32*seg, 0, seg, rto)
+		o.burst(2+rto*13/10, 32*seg, 32*seg, 32*seg, 32*seg, 0, seg, rto, false)
 		if o.w != 32*seg {
 			t.Fatalf("ssthresh %d: after the idle restart %d, want 32 segments", tc.ss, o.w)
 		}
 		for i := range int64(40) { // a segment acknowledged, one sent, 32 out
 			o.ack(0, seg, seg)
-			o.burst(3+rto*13/10+i, 32*seg, 32*seg, 32*seg, (33+i)*seg, (1+i)*seg, seg, rto)
+			o.burst(3+rto*13/10+i, 32*seg, 32*seg, 32*seg, (33+i)*seg, (1+i)*seg, seg, rto, false)
 		}
 		if o.w != tc.want {
 			t.Errorf("ssthresh %d: after 40 segments acknowledged %d, want %d", tc.ss, o.w, tc.want)
@@ -179,7 +179,7 @@ func TestOpenWindowAvoidWhileLimited(t *testing.T) {
 		o.reset(64*seg, 92*seg, seg, false)
 		o.delayMin = 50e6
 		o.send(now, 0, seg, rto)
-		o.burst(now, out, measured, out, out, 0, seg, rto)
+		o.burst(now, out, measured, out, out, 0, seg, rto, false)
 		una, high := int64(0), out
 		for una < high {
 			now += 5e6
@@ -188,7 +188,7 @@ func TestOpenWindowAvoidWhileLimited(t *testing.T) {
 			for high < data && high-una < o.w && (fill || high-una < 20*seg) {
 				high += seg
 			}
-			o.burst(now, high-una, high-una, high-una, high, una, seg, rto)
+			o.burst(now, high-una, high-una, high-una, high, una, seg, rto, false)
 		}
 		return o.w / seg
 	}
@@ -207,5 +207,31 @@ func TestOpenWindowAvoidWhileLimited(t *testing.T) {
 	}
 	if w := run(caCubic, false); w != 64 {
 		t.Errorf("CUBIC, never window-limited: %d segments, want the 64 it had", w)
+	}
+}
+
+// TestOpenWindowAfterHeldRecovery: the first burst after a fast
+// retransmit's episode sets the open window where the sender filled it;
+// where the receiver's window held it, or the end left nothing
+// outstanding (the sender paces out again from nothing), Linux's cwnd is
+// the episode's ssthresh all the same (kz_cubic_rwnd32: 37 segments, 2
+// in the first burst after a drained end, 25 at the next loss).
+func TestOpenWindowAfterHeldRecovery(t *testing.T) {
+	const seg, rto = 1000, 300e6
+	for _, tt := range []struct {
+		held        bool
+		timeout     bool
+		want, ssNow int64
+	}{
+		{held: true, want: 37, ssNow: 37},
+		{held: false, want: 2, ssNow: 2},
+		{held: true, timeout: true, want: 2, ssNow: 2}, // after a timeout slow start's window is measured
+	} {
+		var o openWindow
+		o.ca = caCubic
+		o.reset(37*seg, 54*seg, seg, tt.timeout)
+		if w := o.burst(1e9, 2*seg, 2*seg, 2*seg, 100*seg, 98*seg, seg, rto, tt.held); w != tt.want*seg || o.ss != tt.ssNow*seg {
+			t.Errorf("held %v, timeout %v: window %d, ssthresh %d; want %d, %d", tt.held, tt.timeout, w/seg, o.ss/seg, tt.want, tt.ssNow)
+		}
 	}
 }

@@ -479,7 +479,8 @@ func (b *cwndBuilder) flush() {
 	}
 	b.burst = false
 	v := b.pp.pipe()
-	if b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge && v < b.line && !(b.ep.inEpisode && !b.epFast) {
+	rwndHeld := b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge
+	if rwndHeld && v < b.line && !(b.ep.inEpisode && !b.epFast) {
 		// Held by the receive window (less than a segment left in it):
 		// the pipe says nothing of cwnd, which does not fall for it; the
 		// window the sender allowed is the smaller of the two. Not after
@@ -494,7 +495,7 @@ func (b *cwndBuilder) flush() {
 		opened = [3]int64{v, v, v}
 		if !b.prr[0].on && !b.prr[1].on && !b.loss[0].on && !b.loss[1].on {
 			for i := range b.open {
-				w := b.open[i].burst(b.burstTime, b.pp.pipe(), v, b.pp.high-b.pp.una, b.pp.high, b.pp.una, b.pp.maxSeg, b.rto())
+				w := b.open[i].burst(b.burstTime, b.pp.pipe(), v, b.pp.high-b.pp.una, b.pp.high, b.pp.una, b.pp.maxSeg, b.rto(), rwndHeld || b.ep.drained)
 				opened[i] = max(v, b.rwndAllowed(w))
 			}
 			v = opened[neitherVote]
