@@ -231,20 +231,16 @@ func (o *openWindow) send(t, out, seg, rto int64) {
 // burst takes the pipe measured after a burst of sends at t (the window
 // the sender used; measured: the largest of the last round trips), out
 // bytes outstanding (high − una, at una), of seg bytes at most, and gives
-// the window; held: the receiver's window held the burst, or the
-// episode's end left nothing outstanding (the sender paces its window out
-// again from nothing).
-//
-// The first burst after a fast retransmit's episode measures the window
-// it ended at, ssthresh — but not where held: Linux's cwnd is ssthresh
-// there all the same (tcp_end_cwnd_reduction; kz_cubic_rwnd32: 37
-// segments behind a 28-segment window, the first burst after a drained
-// end 2, reduced to 25 at the next loss).
-func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64, held bool) int64 {
+// the window; atSs: after a fast retransmit's episode the window starts at
+// its ssthresh, Linux's cwnd then (tcp_end_cwnd_reduction), which a first
+// burst held back does not measure (cwndBuilder.atSsthresh;
+// kz_cubic_rwnd32: 37 segments behind a 28-segment window, the first
+// burst after a drained end 2, reduced to 25 at the next loss).
+func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64, atSs bool) int64 {
 	if o.w == 0 {
 		o.w, o.stamp, o.used = max(pipe, measured), t, 0
 		o.maxOut, o.usageSeq, o.pipe = out, high, pipe
-		if o.recovered && held {
+		if o.recovered && atSs {
 			o.w = max(o.w, o.ss)
 		}
 		if o.ss > o.w {

@@ -235,3 +235,33 @@ func TestOpenWindowAfterHeldRecovery(t *testing.T) {
 		}
 	}
 }
+
+// TestAfterRecoveryAtSsthresh: the open window after a fast retransmit's
+// episode starts at ssthresh (atSsthresh) unless CUBIC's HyStart may have
+// lowered it: PRR's cwnd fell below ssthresh at 16 segments or more
+// (Linux in slow start in recovery: kz_cubic_200ms_l2, 56 to 32), where
+// the first burst measures it, unless that burst was held.
+func TestAfterRecoveryAtSsthresh(t *testing.T) {
+	const seg = 1000
+	p := prrState{on: true, prior: 80 * seg, ss: 56 * seg, cwnd: -1}
+	p.ack(seg, 30*seg, false, seg) // pipe 30 below ssthresh: cwnd 31
+	if !p.slowStart {
+		t.Errorf("PRR's cwnd %d below ssthresh 56: not marked slow start", p.cwnd/seg)
+	}
+	p = prrState{on: true, prior: 80 * seg, ss: 56 * seg, cwnd: -1}
+	p.ack(seg, 70*seg, false, seg) // pipe above ssthresh: proportional
+	if p.slowStart {
+		t.Errorf("PRR's cwnd %d above ssthresh 56: marked slow start", p.cwnd/seg)
+	}
+	var b cwndBuilder
+	b.prr[VoteCubic].slowStart = true
+	for _, tt := range []struct {
+		i    int
+		held bool
+		want bool
+	}{{VoteReno, false, true}, {VoteCubic, false, false}, {VoteCubic, true, true}, {neitherVote, false, false}} {
+		if got := b.atSsthresh(tt.i, tt.held); got != tt.want {
+			t.Errorf("algorithm %d, held %v: at ssthresh %v, want %v", tt.i, tt.held, got, tt.want)
+		}
+	}
+}

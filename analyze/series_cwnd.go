@@ -284,6 +284,12 @@ type prrState struct {
 	on                   bool
 	prior, ss            int64
 	delivered, out, cwnd int64
+	// slowStart: cwnd fell below ssthresh, of HyStart's size (16 segments)
+	// or more: Linux was in slow start there (tcp_in_slow_start), where
+	// CUBIC's HyStart runs even in recovery and may set ssthresh to cwnd
+	// (hystart_update: kz_cubic_200ms_l2, 56 to 32 in a re-entered
+	// recovery); the window after it is then the one measured.
+	slowStart bool
 }
 
 // prrStart begins PRR at a fast retransmit, from a window of prior
@@ -335,6 +341,7 @@ func (p *prrState) ack(newly, pipe int64, advanced bool, seg int64) {
 		snd = max(snd, seg)
 	}
 	p.cwnd = pipe + max(snd, 0)
+	p.slowStart = p.slowStart || p.cwnd < p.ss && p.cwnd >= hystartLowWindow*seg
 }
 
 // prrStop ends PRR (the episode ended, or a timeout came).
@@ -495,7 +502,7 @@ func (b *cwndBuilder) flush() {
 		opened = [3]int64{v, v, v}
 		if !b.prr[0].on && !b.prr[1].on && !b.loss[0].on && !b.loss[1].on {
 			for i := range b.open {
-				w := b.open[i].burst(b.burstTime, b.pp.pipe(), v, b.pp.high-b.pp.una, b.pp.high, b.pp.una, b.pp.maxSeg, b.rto(), rwndHeld || b.ep.drained)
+				w := b.open[i].burst(b.burstTime, b.pp.pipe(), v, b.pp.high-b.pp.una, b.pp.high, b.pp.una, b.pp.maxSeg, b.rto(), b.atSsthresh(i, rwndHeld))
 				opened[i] = max(v, b.rwndAllowed(w))
 			}
 			v = opened[neitherVote]
@@ -799,6 +806,20 @@ func (b *cwndBuilder) lineUnder(i int) int64 {
 // (lineUnder), at least 0.
 func (b *cwndBuilder) linesUnder() [2]int64 {
 	return [2]int64{max(b.lineUnder(VoteReno), 0), max(b.lineUnder(VoteCubic), 0)}
+}
+
+// atSsthresh tells whether, under algorithm i, the open window after a
+// fast retransmit's episode starts at its ssthresh, Linux's cwnd then
+// (tcp_end_cwnd_reduction), rather than at the first burst after it
+// (openWindow.burst): that burst falls short where something held it —
+// the receiver's window (rwndHeld), an end that left nothing
+// outstanding, pacing (the window jumps from PRR's to ssthresh and is
+// paced out over the round trip: kh_reno_1m_3pct, cwnd 94.9% of probes)
+// — but measures the window where HyStart may have lowered ssthresh to
+// cwnd in recovery (prrState.slowStart); under neither algorithm there
+// is no ssthresh.
+func (b *cwndBuilder) atSsthresh(i int, rwndHeld bool) bool {
+	return rwndHeld || b.ep.drained || i < neitherVote && !b.prr[i].slowStart
 }
 
 // priorsAtLoss is the window a fast retransmit reduces under Reno's and
