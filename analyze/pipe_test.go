@@ -1013,3 +1013,26 @@ func TestNoVoteBelowHalf(t *testing.T) {
 		}
 	}
 }
+
+// TestSsthreshAfterHyStartInRecovery: soon after a recovery the window at
+// the next loss is at least the ssthresh that recovery set
+// (TestSsthreshAfterRecoveryHeld) — but not where CUBIC's PRR fell into
+// slow start there, 16 segments or more below ssthresh, where HyStart
+// may have set ssthresh to cwnd (kz_cubic_200ms_l2: 56 to 32 in a
+// re-entered recovery, then 35 reduced to 24, drawn as 39 from 56).
+func TestSsthreshAfterHyStartInRecovery(t *testing.T) {
+	const seg = 1000
+	for _, tt := range []struct {
+		hystart bool
+		want    float64
+	}{{true, 24}, {false, 39}} {
+		var b cwndBuilder
+		b.ep.maxSeg = seg
+		b.ssBasis = []ssBasis{{window: 80 * seg, kind: ssFast}, {window: 35 * seg, kind: ssFast, afterRecovery: true, hystart: tt.hystart}}
+		g := &Graph{Series: []Series{{Name: SeriesSsthresh, Points: []Point{{V: [3]float64{56 * seg}}, {V: [3]float64{25 * seg}}}}}}
+		b.crossCheck(g, VoteCubic)
+		if got := g.lookup(SeriesSsthresh).Points[1].V[0]; got != tt.want*seg {
+			t.Errorf("HyStart possible %v: the second ssthresh %.0f, want %.0f", tt.hystart, got/seg, tt.want)
+		}
+	}
+}

@@ -200,8 +200,12 @@ type cwndBuilder struct {
 	// reduction is measured once it ends), the line's steps wait in
 	// deferred, each with its value under either and under neither
 	// (the pipe alone); shown is the line's last value drawn then.
-	prr      [2]prrState
-	holdCwnd [2]int64 // PRR's cwnd in RFC 6582's hold at a timeout, under Reno's and CUBIC's ssthresh
+	prr [2]prrState
+	// prrSlowStart: the last episode's PRR fell into slow start, under
+	// Reno's and CUBIC's ssthresh (prrState.slowStart), as prrStart found
+	// it.
+	prrSlowStart [2]bool
+	holdCwnd     [2]int64 // PRR's cwnd in RFC 6582's hold at a timeout, under Reno's and CUBIC's ssthresh
 	// The window through a timeout's loss state, under Reno's and
 	// CUBIC's ssthresh (lossState), and Linux's count of duplicate ACKs
 	// there without SACK (lossDup), which starts once data above
@@ -303,6 +307,7 @@ func (b *cwndBuilder) prrStart(priors [2]int64) {
 	seg := b.ep.maxSeg
 	v, ok := majorityVote(b.ep.reductionVotes())
 	for i := range b.prr {
+		b.prrSlowStart[i] = b.prr[i].slowStart
 		b.prr[i] = prrState{}
 		if prior := priors[i]; seg > 0 && prior > 0 && !(ok && v == VoteNone) {
 			b.prr[i] = prrState{on: true, prior: prior, ss: linuxSsthresh(i, (prior+seg/2)/seg) * seg, cwnd: -1}
@@ -651,8 +656,10 @@ type ssBasis struct {
 	// holding the sender when it was measured.
 	guessed bool
 	// afterRecovery: a fast retransmit less than the least RTO after
-	// the last fast retransmit's recovery ended (see crossCheck).
-	afterRecovery bool
+	// the last fast retransmit's recovery ended (see crossCheck);
+	// hystart: that recovery's PRR fell into slow start under CUBIC's
+	// ssthresh, where HyStart may have lowered it (prrState.slowStart).
+	afterRecovery, hystart bool
 	// hold: a timeout in RFC 6582's hold, PRR's window there under
 	// Reno's and CUBIC's ssthresh (0: none), the window it reduces.
 	hold [2]int64
@@ -707,9 +714,10 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 		// ssthresh the algorithm set for it (Linux's cwnd when it ended):
 		// where the line was below it the sender did not fill its
 		// window, nor will the flight after this episode measure the
-		// next ssthresh.
+		// next ssthresh — unless CUBIC's HyStart may have lowered that
+		// ssthresh in the recovery (ssBasis.hystart).
 		floor := (int64(prevWant) + seg/2) / seg
-		held := basis.kind == ssFast && basis.afterRecovery && prevWant > 0 && floor > w
+		held := basis.kind == ssFast && basis.afterRecovery && !(vote == VoteCubic && basis.hystart) && prevWant > 0 && floor > w
 		if held {
 			w = floor
 		}
@@ -1435,7 +1443,7 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 				under[i] = p.prior // the window PRR reduces (priorsAtLoss)
 			}
 		}
-		b.pendingBasis = ssBasis{window: flight, under: under, kind: ssFast, afterRecovery: afterRecovery}
+		b.pendingBasis = ssBasis{window: flight, under: under, kind: ssFast, afterRecovery: afterRecovery, hystart: fast && b.prrSlowStart[VoteCubic]}
 		if !fast {
 			b.pendingBasis.hold = hold
 		}
