@@ -689,6 +689,7 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 		return ev
 	}
 	ev.settled, ev.ssthresh, ev.idle = true, max(e.awaitMax, 2*e.maxSeg), e.awaitIdle
+	reentered := e.reentered
 	e.await, e.reentered, e.awaitSeen, e.awaitMax, e.awaitIdle = false, false, false, 0, false
 	// A drained end that shows no reduction gives no β: the flight at
 	// the loss was what the receiver's window held, and Linux halved a
@@ -704,7 +705,13 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 	seg := max(e.maxSeg, 1)
 	half := linuxSsthresh(VoteReno, (e.awaitFlight+seg/2)/seg) * seg
 	short := float64(ev.ssthresh) < float64(half)-max(float64(seg), 0.15*float64(half))
-	if e.awaitFlight > 0 && !e.epUndone && !ev.idle && !hidden && !short && len(e.reductions) < maxEpisodeStarts {
+	// Nor does a reduction measured in recovery entered again at once:
+	// PRR's flight, under the second reduction (kw_cubic_sack_l2: 113
+	// segments, 50 in the re-entered recovery, Linux's 115 to 80 then
+	// 56, voted Reno's half and drew the first recoveries under it); a
+	// window that shows no reduction there (BBR's: within 15%) stands.
+	compounded := reentered && 100*ev.ssthresh < 85*e.awaitFlight
+	if e.awaitFlight > 0 && !e.epUndone && !ev.idle && !hidden && !short && !compounded && len(e.reductions) < maxEpisodeStarts {
 		e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.awaitFlight))
 		e.reductions = append(e.reductions, [2]int64{e.awaitFlight, ev.ssthresh})
 		e.settledThis = e.undoable

@@ -316,7 +316,7 @@ var kernelFloor = map[string]struct {
 	"kw_cubic_nosack_geo2":  {0.99, 0.99, 0, 0, 0},
 	"kw_cubic_nosack_q15k":  {0.99, 0.99, 0, 0, 0},
 	"kw_reno_sack_q40k_l05": {0.99, 0.99, 0, 0, 0},
-	"kw_cubic_sack_l2":      {0.93, 0.99, 0, 0, 0},    // one recovery was drawn as a timeout until RACK's loss at the end of recovery re-entered it (lostAbove); ssthresh at re-entries the reduction of the last, was 92%
+	"kw_cubic_sack_l2":      {0.97, 0.99, 0, 0, 0},    // one recovery was drawn as a timeout until RACK's loss at the end of recovery re-entered it (lostAbove); ssthresh at re-entries the reduction of the last, was 92%
 	"kw_reno_nosack_vsat":   {0.97, 0.99, 0, 0.94, 0}, // PRR's window at ACKs no send followed, was 87%
 	// Recorded on 2026-12-03 before the rules of that day's fourth
 	// session (kv_, held out from them: all six met the bar before them).

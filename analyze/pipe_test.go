@@ -986,6 +986,22 @@ func TestPriorsAtLossHeldByRwnd(t *testing.T) {
 	}
 }
 
+// sackRecovery20 is a tracker in a fast retransmit's recovery (SACK on)
+// from 20 segments in flight, the first resent and one new segment sent
+// since: its end is 20000.
+func sackRecovery20() *lossEpisodes {
+	e := &lossEpisodes{}
+	for i := range int64(20) {
+		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
+	}
+	for range 3 {
+		e.ack(epAck{ack: 1000, signal: true, above: true, sack: true, blocks: [4][2]int64{{2000, 3000}}, nBlocks: 1})
+	}
+	e.data(1000, 2000, 20000, Retransmission, 0, false, 0, 0)
+	e.data(20000, 21000, 20000, 0, 0, false, 0, 0)
+	return e
+}
+
 // TestNoVoteBelowHalf: a fast retransmit whose window after it measured
 // below Reno's half of the window before (by more than a segment and
 // 15%) gives no β nor vote: no algorithm reduces that far, something
@@ -996,15 +1012,7 @@ func TestNoVoteBelowHalf(t *testing.T) {
 		after int64 // the flight after the episode, segments
 		votes [3]int
 	}{{4, [3]int{}}, {10, [3]int{VoteReno: 1}}, {14, [3]int{VoteCubic: 1}}} {
-		var e lossEpisodes
-		for i := range int64(20) {
-			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
-		}
-		for range 3 {
-			e.ack(epAck{ack: 1000, signal: true, above: true, sack: true, blocks: [4][2]int64{{2000, 3000}}, nBlocks: 1})
-		}
-		e.data(1000, 2000, 20000, Retransmission, 0, false, 0, 0)
-		e.data(20000, 21000, 20000, 0, 0, false, 0, 0)
+		e := sackRecovery20()
 		e.ack(epAck{ack: 20000, sack: true}) // the episode's end
 		e.data(21000, 22000, tt.after*1000, 0, 0, false, 0, 0)
 		e.ack(epAck{ack: 21000, sack: true})
@@ -1034,5 +1042,23 @@ func TestSsthreshAfterHyStartInRecovery(t *testing.T) {
 		if got := g.lookup(SeriesSsthresh).Points[1].V[0]; got != tt.want*seg {
 			t.Errorf("HyStart possible %v: the second ssthresh %.0f, want %.0f", tt.hystart, got/seg, tt.want)
 		}
+	}
+}
+
+// TestNoVoteFromReentry: the window measured once recovery was entered
+// again at once is PRR's under the second reduction, not the first's
+// ssthresh: no β nor vote (kw_cubic_sack_l2: 113 segments, 50 in the
+// re-entered recovery where Linux went 115 to 80 then 56, voted Reno's
+// half and drew its first recoveries under it).
+func TestNoVoteFromReentry(t *testing.T) {
+	e := sackRecovery20()
+	// The episode's end, data SACKed above it: recovery again at once.
+	if ev := e.ack(epAck{ack: 20000, signal: true, above: true, sack: true, blocks: [4][2]int64{{20500, 21000}}, nBlocks: 1}); !ev.start {
+		t.Fatalf("setup: no re-entry at the end: %+v", ev)
+	}
+	e.data(21000, 22000, 9000, 0, 0, false, 0, 0) // PRR's flight, 9 of 20
+	e.ack(epAck{ack: 20000, signal: true, above: true, sack: true, blocks: [4][2]int64{{20500, 22000}}, nBlocks: 1})
+	if len(e.reductions) != 0 || len(e.betas) != 0 {
+		t.Errorf("a window measured in the re-entered recovery: reductions %v, betas %v; want none", e.reductions, e.betas)
 	}
 }
