@@ -68,6 +68,12 @@ type lossEpisodes struct {
 	// reductions: each measured episode's window before and after, bytes
 	// (see reductionVotes).
 	reductions [][2]int64
+	// flights: each measured episode's window before it, bytes, whether
+	// or not its reduction votes (see lossFlightCV): a window after the
+	// episode that something else held still leaves the window at the
+	// loss a measurement.
+	flights    []int64
+	flightThis bool  // the ended episode's flight is the last of flights
 	preSignal  int64 // the flight when the first signal since the last new ACK came
 	// The last resends (rtx, rtxN of them so far), to tell a hole closed
 	// by one from one closed by late data (reordSeen).
@@ -256,16 +262,16 @@ func (e *lossEpisodes) intervalCV() (cv float64, n int, ok bool) {
 // left out, and how many it is of: near 0 when a full queue drops at the
 // same window each time; random drops come at any window.
 func (e *lossEpisodes) lossFlightCV() (cv float64, n int, ok bool) {
-	if len(e.reductions) < 3 {
+	if len(e.flights) < 3 {
 		return 0, 0, false
 	}
 	var sum, sq float64
-	for _, r := range e.reductions[1:] {
-		w := float64(r[0])
+	for _, f := range e.flights[1:] {
+		w := float64(f)
 		sum += w
 		sq += w * w
 	}
-	n = len(e.reductions) - 1
+	n = len(e.flights) - 1
 	mean := sum / float64(n)
 	if mean <= 0 {
 		return 0, 0, false
@@ -661,6 +667,10 @@ func (e *lossEpisodes) undo(a epAck) bool {
 		e.reductions = e.reductions[:len(e.reductions)-1]
 		e.settledThis = false
 	}
+	if e.flightThis {
+		e.flights = e.flights[:len(e.flights)-1]
+		e.flightThis = false
+	}
 	return true
 }
 
@@ -711,6 +721,10 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 	// 56, voted Reno's half and drew the first recoveries under it); a
 	// window that shows no reduction there (BBR's: within 15%) stands.
 	compounded := reentered && 100*ev.ssthresh < 85*e.awaitFlight
+	if e.awaitFlight > 0 && !e.epUndone && !ev.idle && !hidden && len(e.flights) < maxEpisodeStarts {
+		e.flights = append(e.flights, e.awaitFlight)
+		e.flightThis = e.undoable
+	}
 	if e.awaitFlight > 0 && !e.epUndone && !ev.idle && !hidden && !short && !compounded && len(e.reductions) < maxEpisodeStarts {
 		e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.awaitFlight))
 		e.reductions = append(e.reductions, [2]int64{e.awaitFlight, ev.ssthresh})
@@ -728,7 +742,7 @@ func (e *lossEpisodes) begin(fast bool) {
 	e.rp = recoveryPoint{} // data's begins it at the resend that began the episode
 	e.awaitSeen, e.awaitMax, e.awaitIdle, e.drained = false, 0, false, false
 	e.headSet = false
-	e.undoable, e.epUndone, e.settledThis = false, false, false
+	e.undoable, e.epUndone, e.settledThis, e.flightThis = false, false, false, false
 	e.epFast, e.rtxSet, e.rtxEnd = fast, false, 0
 	// The window at the loss: the flight when the first duplicate ACK
 	// or SACK came, before the sender sent on them.
