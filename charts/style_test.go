@@ -224,3 +224,39 @@ func TestCompanionColors(t *testing.T) {
 		t.Errorf("companion style %+v", st)
 	}
 }
+
+// TestSweepLonePoint: a group whose mean stands at one x alone (a single
+// row, or a combination of --cols seen at one row value) is drawn as a
+// mark: as a line through one point it drew nothing (sweep --rows proto
+// of one capture: an empty plot under the metric's legend).
+func TestSweepLonePoint(t *testing.T) {
+	ps, err := sweep.ParseParams(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := []sweep.Run{
+		{Params: map[string]string{"proto": "tcp"}, Value: 4, OK: true},
+		{Params: map[string]string{"proto": "tcp"}, Value: 6, OK: true},
+		{Params: map[string]string{"proto": "udp"}, Value: 3, OK: true},
+	}
+	for _, c := range []struct {
+		runs []sweep.Run
+		cols []string
+	}{{runs[:1], nil}, {runs, []string{"proto"}}} {
+		pv, _ := ps.Pivot(c.runs, "proto", c.cols)
+		g := SweepGraph(&pv, "proto", "throughput_bps", "bit/s", false)
+		means := 0
+		for _, s := range g.Series {
+			if s.Kind == analyze.Bars {
+				continue
+			}
+			means++
+			if len(s.Points) == 1 && s.Kind == analyze.Lines {
+				t.Errorf("%d runs, cols %v: %q's one mean is a line through one point (nothing drawn)", len(c.runs), c.cols, s.Name)
+			}
+		}
+		if means != len(pv.Cols) {
+			t.Errorf("%d runs, cols %v: %d series of means, want %d", len(c.runs), c.cols, means, len(pv.Cols))
+		}
+	}
+}

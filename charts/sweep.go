@@ -154,8 +154,8 @@ func sweepRow(p *sweep.Pivot, i int) []Value {
 // SweepGraph draws the metric against the row parameter (its values as
 // numbers, Pivot.X; values not all numbers are named along the axis at
 // even steps, on a linear axis whatever logX says): one line per column
-// combination through the means, a bar of the 95% confidence interval at
-// each.
+// combination through the means (a mark where it has one alone), a bar of
+// the 95% confidence interval at each.
 func SweepGraph(p *sweep.Pivot, row, metric, unit string, logX bool) *analyze.Graph {
 	xs, xunit, isNum := p.X, p.XUnit, p.XOK
 	var names []string
@@ -208,6 +208,9 @@ func SweepGraph(p *sweep.Pivot, row, metric, unit string, logX bool) *analyze.Gr
 			if c.N > 1 {
 				bars.Points = append(bars.Points, analyze.Point{V: [3]float64{x, c.Mean - c.CI95, c.Mean + c.CI95}})
 			}
+		}
+		if len(line.Points) == 1 {
+			line.Kind = analyze.Marks // a line through one point draws nothing
 		}
 		g.Series = append(g.Series, line)
 		if len(bars.Points) > 0 {
