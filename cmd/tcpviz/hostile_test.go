@@ -537,6 +537,30 @@ func TestDirectoryFollowsLinksToFiles(t *testing.T) {
 	}
 }
 
+// TestLinkToFolderArgument: a symbolic link to a folder named on the
+// command line is walked as the folder (it said "no capture found in the
+// directory": the walk listed the link and did not enter it); links to
+// folders inside the walk are still not followed.
+func TestLinkToFolderArgument(t *testing.T) {
+	dir := t.TempDir()
+	abs, err := filepath.Abs("../../testdata/udp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "latest")
+	if err := os.Symlink(abs, link); err != nil {
+		t.Fatal(err)
+	}
+	direct, _, code := tcpviz(t, nil, "streams", "-f", "csv", abs)
+	if code != 0 {
+		t.Fatalf("streams of the folder: exit %d", code)
+	}
+	got, stderr, code := tcpviz(t, nil, "streams", "-f", "csv", link)
+	if want := strings.ReplaceAll(direct, abs, link); code != 0 || stderr != "" || got != want {
+		t.Errorf("streams of a link to the folder: exit %d, %q\n%s\nwant the folder's rows under the link's name:\n%s", code, stderr, got, want)
+	}
+}
+
 // Item 8 and the exit codes: inside a directory, an unlistable
 // subdirectory and an unreadable capture are each named exactly (exit 1)
 // and the rest of the walk goes on; a directory without a capture says so

@@ -121,7 +121,11 @@ func expandInputs(args []string) []input {
 			continue
 		}
 		var found []input
-		filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+		root := a
+		if lst, err := os.Lstat(a); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			root += string(filepath.Separator) // a link to a folder, named: walked as the folder
+		}
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				// A directory that cannot be listed (reported after its
 				// first call) or an entry that vanished: named, and the
