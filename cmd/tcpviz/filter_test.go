@@ -384,3 +384,24 @@ func TestSweepCaptureStream(t *testing.T) {
 		t.Errorf("sweep of #9: exit %d, %q; want no such connection", code, stderr)
 	}
 }
+
+// TestSweepNoFlowWording: a capture without a flow of --proto says
+// which transport it lacks ("no UDP flow"); it said "no udp TCP or UDP
+// flow", the forced transport glued to the default's words.
+func TestSweepNoFlowWording(t *testing.T) {
+	capture := filepath.Join(golden.Testdata(), "sweep", "sweep_10ms_fixed_tcp_r1.pcap.gz")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--proto", "udp"}, ": no UDP flow\n"},
+		{[]string{"--proto", "udp", "--filter", "port 5401"}, ": no UDP flow that --filter matches\n"},
+		{[]string{"--filter", "port 1"}, ": no TCP or UDP flow that --filter matches\n"},
+	} {
+		args := append(append([]string{"sweep", "--rows", "proto", "-f", "csv"}, c.args...), capture)
+		_, stderr, code := tcpviz(t, nil, args...)
+		if code != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want %q", c.args, code, stderr, c.want)
+		}
+	}
+}

@@ -138,6 +138,10 @@ func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMe
 		res := resultOf(in, warnings, err)
 		if main == nil {
 			if res.err == nil {
+				what := "TCP or UDP"
+				if proto != "" {
+					what = strings.ToUpper(proto)
+				}
 				switch {
 				case in.hasStream:
 					res.err = fmt.Errorf("%s#%d: no such connection", in.display(), in.stream)
@@ -145,9 +149,9 @@ func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMe
 						res.err = fmt.Errorf("%s#%d: no such connection that --filter matches", in.display(), in.stream)
 					}
 				case keep != nil:
-					res.err = fmt.Errorf("%s: no %s flow that --filter matches", in.display(), strings.TrimSpace(proto+" TCP or UDP"))
+					res.err = fmt.Errorf("%s: no %s flow that --filter matches", in.display(), what)
 				default:
-					res.err = fmt.Errorf("%s: no %s flow", in.display(), strings.TrimSpace(proto+" TCP or UDP"))
+					res.err = fmt.Errorf("%s: no %s flow", in.display(), what)
 				}
 			}
 			return res
