@@ -405,3 +405,27 @@ func TestSweepNoFlowWording(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepCaptureUDPFlow: with --proto udp, CAPTURE#N is UDP flow N,
+// as for the graph commands (seq --proto udp CAPTURE#0 draws UDP flow 0);
+// it said "#0: no such connection" of a capture whose connection 0 is
+// its TCP control connection.
+func TestSweepCaptureUDPFlow(t *testing.T) {
+	capture := filepath.Join(golden.Testdata(), "sweep", "sweep_100ms_fixed_udp_r1.pcap.gz")
+	whole, _, code := tcpviz(t, nil, "sweep", "--rows", "proto", "-f", "csv", capture)
+	if code != 0 || !strings.Contains(whole, "\nudp,") {
+		t.Fatalf("sweep of the UDP test: exit %d, %q", code, whole)
+	}
+	got, stderr, code := tcpviz(t, nil, "sweep", "--rows", "proto", "--proto", "udp", "-f", "csv", capture+"#0")
+	if code != 0 || got != whole {
+		t.Errorf("sweep --proto udp %s#0: exit %d, %q %q; want UDP flow 0's:\n%s", capture, code, got, stderr, whole)
+	}
+	_, stderr, code = tcpviz(t, nil, "sweep", "--rows", "proto", "--proto", "udp", "-f", "csv", capture+"#1")
+	if code != 1 || !strings.Contains(stderr, "#1: no such UDP flow") {
+		t.Errorf("sweep --proto udp #1: exit %d, %q; want no such UDP flow", code, stderr)
+	}
+	_, stderr, code = tcpviz(t, nil, "sweep", "--rows", "proto", "--proto", "tcp", "-f", "csv", capture+"#1")
+	if code != 1 || !strings.Contains(stderr, "#1: no such connection") {
+		t.Errorf("sweep --proto tcp #1: exit %d, %q; want no such connection", code, stderr)
+	}
+}

@@ -119,7 +119,8 @@ func sweepCommand(e *env) *cli.Command {
 
 // sweepRun reads one capture of a sweep: its parameters from its file
 // name, its main flow (the one that carried the most payload, of proto
-// when set, of those keep keeps when set; CAPTURE#N: connection N) and
+// when set, of those keep keeps when set; CAPTURE#N: connection N, or
+// UDP flow N with proto udp) and
 // the metric of it.
 func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMetric, align analyze.Align, proto string, keep func(*reassembly.FlowView) bool) fileResult {
 	*run = sweep.Run{File: in.name, Params: pf.Values(in.name)}
@@ -129,9 +130,9 @@ func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMe
 	}
 	return e.readFirst(in, passes, func(src *source, r *reassembly.Reader) fileResult {
 		pick := keep
-		if in.hasStream { // CAPTURE#N: that connection is the run's flow
+		if in.hasStream { // CAPTURE#N: that connection (--proto udp: UDP flow) is the run's flow
 			pick = func(v *reassembly.FlowView) bool {
-				return v.Proto == "tcp" && v.Stream == in.stream && (keep == nil || keep(v))
+				return (v.Proto == "tcp" || proto != "") && v.Stream == in.stream && (keep == nil || keep(v))
 			}
 		}
 		main, st, warnings, err := sweep.MainFlow(r, proto, pick)
@@ -144,9 +145,13 @@ func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMe
 				}
 				switch {
 				case in.hasStream:
-					res.err = fmt.Errorf("%s#%d: no such connection", in.display(), in.stream)
+					conn := "connection"
+					if proto == "udp" {
+						conn = "UDP flow"
+					}
+					res.err = fmt.Errorf("%s#%d: no such %s", in.display(), in.stream, conn)
 					if keep != nil {
-						res.err = fmt.Errorf("%s#%d: no such connection that --filter matches", in.display(), in.stream)
+						res.err = fmt.Errorf("%s#%d: no such %s that --filter matches", in.display(), in.stream, conn)
 					}
 				case keep != nil:
 					res.err = fmt.Errorf("%s: no %s flow that --filter matches", in.display(), what)
