@@ -47,6 +47,30 @@ type (
 	}
 )
 
+// perPacket is a parsed filter matched as tcpdump matches it, on each
+// packet whole: a flow matches when the packets of one of its directions
+// (all alike in the headers a filter reads) match the expression, so
+// "not src host A" keeps a flow B sent in and "src host A and dst host A"
+// none between A and B.
+type perPacket struct{ e Filter }
+
+func (p perPacket) Match(f *FlowView) bool {
+	for i := range 2 {
+		if !f.Sent[i] {
+			continue
+		}
+		d := *f
+		if i == 1 {
+			d.A, d.B = f.B, f.A
+		}
+		d.Sent = [2]bool{true, false}
+		if p.e.Match(&d) {
+			return true
+		}
+	}
+	return false
+}
+
 func (e andExpr) Match(f *FlowView) bool  { return e.l.Match(f) && e.r.Match(f) }
 func (e orExpr) Match(f *FlowView) bool   { return e.l.Match(f) || e.r.Match(f) }
 func (e notExpr) Match(f *FlowView) bool  { return !e.e.Match(f) }
@@ -121,7 +145,7 @@ func ParseFilter(s string) (Filter, error) {
 	if p.i < len(p.toks) {
 		return nil, p.errorf("unexpected %q", p.toks[p.i].s)
 	}
-	return e, nil
+	return perPacket{e}, nil
 }
 
 func (p *filterParser) peek() string {

@@ -67,6 +67,12 @@ func TestFilterMatch(t *testing.T) {
 		{"portrange 39000-41000 and not udp", true, false},
 		{"udp or port 80", false, true},
 		{"!(host 10.0.0.9)", true, true},
+		// Each packet is matched whole, as tcpdump does: B's packets
+		// are not from 10.0.0.1; no packet is both from and to it.
+		{"not src host 10.0.0.1", true, false},
+		{"src host 10.0.0.1 and dst host 10.0.0.1", false, false},
+		{"not (src port 5201 and dst port 40000)", true, true},
+		{"src port 5201 and dst port 40000", true, false},
 	} {
 		f, err := ParseFilter(c.expr)
 		if err != nil {
