@@ -8,8 +8,8 @@ import (
 )
 
 // A connection filter in tcpdump's primitive syntax (ParseFilter): host,
-// net, port and portrange, each with src or dst, tcp/udp/icmp, and/or/not
-// (&&, ||, !) and parentheses. A connection or flow matches when any of
+// net, port and portrange, each with src, dst, src or dst, src and dst,
+// tcp/udp/icmp, and/or/not (&&, ||, !) and parentheses. A connection or flow matches when any of
 // its packets would: "src host A" matches a connection whose side A sent
 // a packet. It is evaluated on the flow's own endpoints, the innermost IP
 // and TCP/UDP headers, so tunnelled and VLAN-tagged traffic matches too
@@ -41,7 +41,7 @@ type (
 	// endPrm is host, net, port or portrange, on a side (src, dst or
 	// either).
 	endPrm struct {
-		side   string // "src", "dst", ""
+		side   string // "src", "dst", "" (either), "both"
 		prefix netip.Prefix
 		lo, hi uint16 // ports; hi 0: an address primitive
 	}
@@ -92,7 +92,7 @@ func (p endPrm) Match(f *FlowView) bool {
 		}
 		src, dst := p.matchEnd(ends[0]), p.matchEnd(ends[1])
 		switch {
-		case p.side == "src" && src, p.side == "dst" && dst, p.side == "" && (src || dst):
+		case p.side == "src" && src, p.side == "dst" && dst, p.side == "" && (src || dst), p.side == "both" && src && dst:
 			return true
 		}
 	}
@@ -224,15 +224,22 @@ func (p *filterParser) primary() (Filter, error) {
 		}
 		return protoPrm(t), nil
 	}
-	side := ""
+	side, qualified := "", false
 	if t := p.peek(); t == "src" || t == "dst" {
-		side = t
+		side, qualified = t, true
 		p.i++
+		// tcpdump's "src or dst" (either side, as none) and "src and
+		// dst" (both sides).
+		if op, other := p.peek(), map[string]string{"src": "dst", "dst": "src"}[t]; (op == "or" || op == "and") &&
+			p.i+1 < len(p.toks) && strings.ToLower(p.toks[p.i+1].s) == other {
+			side = map[string]string{"or": "", "and": "both"}[op]
+			p.i += 2
+		}
 	}
 	kind := p.peek()
 	if kind != "host" && kind != "net" && kind != "port" && kind != "portrange" {
 		// tcpdump allows "src 10.0.0.1": host is implied.
-		if side == "" || kind == "" {
+		if !qualified || kind == "" {
 			return nil, p.errorf("unknown primitive %q (want host, net, port, portrange, tcp, udp, and, or, not)", p.toks[min(p.i, len(p.toks)-1)].s)
 		}
 		kind = "host"

@@ -73,6 +73,11 @@ func TestFilterMatch(t *testing.T) {
 		{"src host 10.0.0.1 and dst host 10.0.0.1", false, false},
 		{"not (src port 5201 and dst port 40000)", true, true},
 		{"src port 5201 and dst port 40000", true, false},
+		// tcpdump's other direction qualifiers.
+		{"src or dst port 40000", true, true},
+		{"src and dst port 40000", false, false},
+		{"src and dst portrange 5000-50000", true, true},
+		{"src or dst fd00::2", true, true},
 	} {
 		f, err := ParseFilter(c.expr)
 		if err != nil {
