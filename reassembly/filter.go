@@ -9,7 +9,7 @@ import (
 
 // A connection filter in tcpdump's primitive syntax (ParseFilter): host,
 // net, port and portrange, each with src, dst, src or dst, src and dst,
-// tcp/udp/icmp, and/or/not (&&, ||, !) and parentheses. A connection or flow matches when any of
+// tcp/udp/icmp, ip/ip6, and/or/not (&&, ||, !) and parentheses. A connection or flow matches when any of
 // its packets would: "src host A" matches a connection whose side A sent
 // a packet. It is evaluated on the flow's own endpoints, the innermost IP
 // and TCP/UDP headers, so tunnelled and VLAN-tagged traffic matches too
@@ -75,6 +75,17 @@ func (e andExpr) Match(f *FlowView) bool  { return e.l.Match(f) && e.r.Match(f) 
 func (e orExpr) Match(f *FlowView) bool   { return e.l.Match(f) || e.r.Match(f) }
 func (e notExpr) Match(f *FlowView) bool  { return !e.e.Match(f) }
 func (p protoPrm) Match(f *FlowView) bool { return f.Proto == string(p) }
+
+// ipPrm is ip or ip6: the packets' IP version (an IPv4-mapped address is
+// IPv4, as the packet carried it).
+type ipPrm int
+
+func (p ipPrm) Match(f *FlowView) bool {
+	if p == 4 {
+		return f.A.Addr().Unmap().Is4()
+	}
+	return f.A.Addr().Is6() && !f.A.Addr().Is4In6()
+}
 
 func (p endPrm) matchEnd(e netip.AddrPort) bool {
 	if p.hi > 0 {
@@ -205,7 +216,7 @@ func (p *filterParser) not() (Filter, error) {
 func (p *filterParser) primary() (Filter, error) {
 	switch t := p.peek(); t {
 	case "":
-		return nil, p.errorf("a primitive expected (host, net, port, portrange, tcp, udp)")
+		return nil, p.errorf("a primitive expected (host, net, port, portrange, tcp, udp, icmp, ip, ip6)")
 	case "(":
 		p.i++
 		e, err := p.or()
@@ -223,6 +234,12 @@ func (p *filterParser) primary() (Filter, error) {
 			t = "icmpv6" // as flows names it
 		}
 		return protoPrm(t), nil
+	case "ip", "ip6":
+		p.i++
+		if t == "ip" {
+			return ipPrm(4), nil
+		}
+		return ipPrm(6), nil
 	}
 	side, qualified := "", false
 	if t := p.peek(); t == "src" || t == "dst" {
@@ -240,7 +257,7 @@ func (p *filterParser) primary() (Filter, error) {
 	if kind != "host" && kind != "net" && kind != "port" && kind != "portrange" {
 		// tcpdump allows "src 10.0.0.1": host is implied.
 		if !qualified || kind == "" {
-			return nil, p.errorf("unknown primitive %q (want host, net, port, portrange, tcp, udp, and, or, not)", p.toks[min(p.i, len(p.toks)-1)].s)
+			return nil, p.errorf("unknown primitive %q (want host, net, port, portrange, tcp, udp, icmp, ip, ip6, and, or, not)", p.toks[min(p.i, len(p.toks)-1)].s)
 		}
 		kind = "host"
 	} else {

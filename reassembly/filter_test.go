@@ -90,6 +90,22 @@ func TestFilterMatch(t *testing.T) {
 			t.Errorf("%q on a flow only A sent: %v", c.expr, got)
 		}
 	}
+	// ip and ip6: the packets' IP version.
+	v4 := FlowView{A: a, B: netip.MustParseAddrPort("10.0.0.2:5201"), Sent: [2]bool{true, true}, Proto: "tcp"}
+	v6 := FlowView{A: netip.MustParseAddrPort("[fd00::1]:40000"), B: b, Sent: [2]bool{true, true}, Proto: "udp"}
+	for _, c := range []struct {
+		expr   string
+		v4, v6 bool
+	}{{"ip", true, false}, {"ip6", false, true}, {"ip host 10.0.0.2", true, false}, {"ip6 and udp", false, true}, {"not ip6", true, false}} {
+		f, err := ParseFilter(c.expr)
+		if err != nil {
+			t.Errorf("%q: %v", c.expr, err)
+			continue
+		}
+		if f.Match(&v4) != c.v4 || f.Match(&v6) != c.v6 {
+			t.Errorf("%q: IPv4 flow %v, IPv6 flow %v; want %v, %v", c.expr, f.Match(&v4), f.Match(&v6), c.v4, c.v6)
+		}
+	}
 	tcp, _ := ParseFilter("tcp")
 	set := StreamFilter{Set: map[int]bool{3: true}, Next: tcp}
 	if !set.Match(&both) || set.Match(&aOnly) || (StreamFilter{Set: map[int]bool{4: true}}).Match(&aOnly) != true {
