@@ -379,4 +379,10 @@ func TestGraphsOfStreamsOfOneCapture(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want a usage error", args, code, stderr)
 		}
 	}
+	// The refusal names the inputs as given: it said "geo_short.pcap
+	// and geo_short.pcap" of a report's #0 and #1.
+	_, stderr, _ = tcpviz(t, nil, "report", "--out-dir", dir, demoCapture+"#0", demoCapture+"#1")
+	if !strings.Contains(stderr, "geo_short.pcap#0 and ") || !strings.Contains(stderr, "geo_short.pcap#1 would write") {
+		t.Errorf("report of #0 and #1: %q; want both named with their stream", stderr)
+	}
 }

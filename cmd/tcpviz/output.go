@@ -464,8 +464,10 @@ func derivedBases(ins []input, streamNamed bool) ([]string, error) {
 			}
 		}
 		named, prev := in.name, ""
+		if in.hasStream {
+			named += "#" + strconv.Itoa(in.stream) // as given, in a message
+		}
 		if streamNamed && in.hasStream {
-			named += "#" + strconv.Itoa(in.stream)
 			if streams[out[i]] == nil {
 				streams[out[i]] = map[int]string{}
 			}
