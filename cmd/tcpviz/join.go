@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -232,6 +233,11 @@ func ladderCommand(e *env) *cli.Command {
 				} else if err != nil {
 					return err
 				}
+			}
+			if timed := o.Time.HasMin || o.Time.HasMax; timed && !slices.ContainsFunc(g.Series, func(s analyze.Series) bool { return len(s.Points) > 0 }) {
+				// As the graph commands: a window that holds no packet
+				// draws nothing.
+				return fmt.Errorf("%s: stream %d: nothing to draw in the window asked for", ins[0].display(), g.Stream)
 			}
 			e.graphWarnings("ladder", g)
 			po := picture.Plot

@@ -380,3 +380,23 @@ func TestOutputAndOutDirExclusive(t *testing.T) {
 		}
 	}
 }
+
+// TestLadderEmptyWindow: a time window past the connection's end is
+// exit 1 with one line, as the graph commands say it; the ladder wrote
+// an empty figure (or a CSV of its header alone), exit 0.
+func TestLadderEmptyWindow(t *testing.T) {
+	dir := t.TempDir()
+	for _, out := range []string{"l.png", "l.csv"} {
+		p := filepath.Join(dir, out)
+		_, stderr, code := tcpviz(t, nil, "ladder", "--from", "100", "-o", p, demoCapture)
+		if code != 1 || !strings.Contains(stderr, "nothing to draw in the window asked for") {
+			t.Errorf("ladder --from 100 -o %s: exit %d, %q; want nothing to draw", out, code, stderr)
+		}
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("ladder --from 100 wrote %s", out)
+		}
+	}
+	if _, stderr, code := tcpviz(t, nil, "ladder", "--from", "1", "--to", "3", "-o", filepath.Join(dir, "w.csv"), demoCapture); code != 0 {
+		t.Errorf("ladder --from 1 --to 3: exit %d, %q", code, stderr)
+	}
+}
