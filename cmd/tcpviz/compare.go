@@ -69,6 +69,9 @@ func compareCommand(e *env) *cli.Command {
 			if n := len(labels.vs); n > 0 && n != len(cins) {
 				return usagef("--label: %s for %s (want one per input, in order)", words.Plural(int64(n), "label"), words.Plural(int64(len(cins)), "input"))
 			}
+			if len(labels.vs) == 0 {
+				distinctLabels(cins)
+			}
 			series := make([]string, len(cins))
 			for i := range cins {
 				if len(labels.vs) > 0 {
@@ -254,6 +257,22 @@ func compareArg(a string, stream int) (compareInput, error) {
 		return number(compareInput{input: input{name: m[1], path: m[1]}, label: tag, named: tag}, m[2], "stream")
 	}
 	return ci, nil
+}
+
+// distinctLabels labels inputs whose file names are alike (pep/run.pcap,
+// nopep/run.pcap) by their paths as given, so that each has its own
+// legend entry, colour and series (one input named twice keeps its
+// name).
+func distinctLabels(cins []compareInput) {
+	count := map[string]int{}
+	for _, ci := range cins {
+		count[ci.label]++
+	}
+	for i, ci := range cins {
+		if base := filepath.Base(ci.name); count[ci.label] > 1 && ci.joined == nil && strings.HasPrefix(ci.label, base) {
+			cins[i].label = filepath.Clean(ci.name) + strings.TrimPrefix(ci.label, base)
+		}
+	}
 }
 
 // joinedLabel names joined captures A+B in a legend: their file names.

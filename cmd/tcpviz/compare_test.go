@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"tcpviz/internal/golden"
 )
 
 // TestComparePEP compares the bundled GEO transfers without and with the
@@ -249,5 +251,39 @@ func TestCompareLabelTwice(t *testing.T) {
 		"../../testdata/geo_short.pcap", "../../testdata/geo_pep_short.pcap")
 	if code != 2 || !strings.Contains(stderr, `--label "run"`) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("exit %d, %q; want a usage error naming the label", code, stderr)
+	}
+}
+
+// TestCompareSameFileNames: captures of one name in different folders
+// (pep/run.pcap, nopep/run.pcap) are labelled by their paths as given:
+// both were labelled run.pcap, one legend entry and one colour for
+// the two, their points one series in the CSV.
+func TestCompareSameFileNames(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for _, c := range [][2]string{{"pep", "geo_pep_short.pcap"}, {"nopep", "geo_short.pcap"}} {
+		data, err := os.ReadFile(filepath.Join(golden.Testdata(), c[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, c[0], "run.pcap")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	out, stderr, code := tcpviz(t, nil, "compare", "-o", "-", paths[0], paths[1])
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	names := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		names[strings.Split(line, ",")[2]] = true
+	}
+	if len(names) != 2 || !names[paths[0]] || !names[paths[1]] {
+		t.Errorf("series %v; want the two paths %v", names, paths)
 	}
 }
