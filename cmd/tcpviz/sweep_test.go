@@ -403,3 +403,29 @@ func TestSweepFailedNotLeftOut(t *testing.T) {
 		t.Errorf("exit %d, %q; want 1, the missing capture's error and no left-out warning", code, stderr)
 	}
 }
+
+// TestSweepLogXLeavesOutZero: on --log-x, rows at or below zero cannot
+// be drawn; the figure says which it leaves out (d=0ms vanished from it
+// without a word).
+func TestSweepLogXLeavesOutZero(t *testing.T) {
+	dir := t.TempDir()
+	for name, run := range map[string]string{"d_0ms_a.pcap.gz": "sweep_10ms_fixed_tcp_r1.pcap.gz", "d_10ms_a.pcap.gz": "sweep_50ms_fixed_tcp_r1.pcap.gz",
+		"d_100ms_a.pcap.gz": "sweep_100ms_fixed_tcp_r1.pcap.gz"} {
+		abs, err := filepath.Abs(filepath.Join(golden.Testdata(), "sweep", run))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(abs, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	svg := filepath.Join(t.TempDir(), "s.svg")
+	_, stderr, code := tcpviz(t, nil, "sweep", "--param", "d=d_([^_]+)_", "--rows", "d", "--log-x", "-o", svg, dir)
+	if code != 0 || !strings.Contains(stderr, "--log-x") || !strings.Contains(stderr, "0ms") {
+		t.Errorf("exit %d, %q; want a warning that d=0ms is left out", code, stderr)
+	}
+	_, stderr, _ = tcpviz(t, nil, "sweep", "--param", "d=d_([^_]+)_", "--rows", "d", "-o", svg, dir)
+	if stderr != "" {
+		t.Errorf("a linear axis: %q", stderr)
+	}
+}
