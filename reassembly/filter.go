@@ -174,31 +174,28 @@ func (p *filterParser) errorf(format string, a ...any) error {
 	return fmt.Errorf("column %d: %s", col, fmt.Sprintf(format, a...))
 }
 
+// or reads and and or: alike in precedence, from the left, as tcpdump
+// reads them ("port 80 or port 443 and host A" keeps only A's); not
+// binds tighter; juxtaposition is "and".
 func (p *filterParser) or() (Filter, error) {
-	l, err := p.and()
-	for err == nil && (p.peek() == "or" || p.peek() == "||") {
-		p.i++
-		var r Filter
-		if r, err = p.and(); err == nil {
-			l = orExpr{l, r}
-		}
-	}
-	return l, err
-}
-
-func (p *filterParser) and() (Filter, error) {
 	l, err := p.not()
 	for err == nil {
-		switch p.peek() {
-		case "and", "&&":
+		op := p.peek()
+		switch op {
+		case "and", "&&", "or", "||":
 			p.i++
-		case "", "or", "||", ")":
+		case "", ")":
 			return l, nil
 		default: // juxtaposition is "and", as in tcpdump
+			op = "and"
 		}
 		var r Filter
 		if r, err = p.not(); err == nil {
-			l = andExpr{l, r}
+			if op == "or" || op == "||" {
+				l = orExpr{l, r}
+			} else {
+				l = andExpr{l, r}
+			}
 		}
 	}
 	return l, err

@@ -73,6 +73,10 @@ func TestFilterMatch(t *testing.T) {
 		{"src host 10.0.0.1 and dst host 10.0.0.1", false, false},
 		{"not (src port 5201 and dst port 40000)", true, true},
 		{"src port 5201 and dst port 40000", true, false},
+		// and and or bind alike, from the left, as in tcpdump: not
+		// port 5201 or (port 1 and host 10.0.0.9).
+		{"port 5201 or port 1 and host 10.0.0.9", false, false},
+		{"host 10.0.0.9 and port 1 or udp", false, true},
 		// tcpdump's other direction qualifiers.
 		{"src or dst port 40000", true, true},
 		{"src and dst port 40000", false, false},
