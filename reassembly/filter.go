@@ -115,7 +115,13 @@ type filterParser struct {
 	toks []filterTok
 	i    int
 	src  string
+	// last holds the qualifiers of the last host, net, port or portrange
+	// read: a bare value after and/or takes them, as in tcpdump ("port
+	// 80 or 443", "tcp dst port 20 or 21").
+	last *qualifiers
 }
+
+type qualifiers struct{ proto, side, kind string }
 
 type filterTok struct {
 	s   string
@@ -230,6 +236,15 @@ func (p *filterParser) primary() (Filter, error) {
 		if t == "icmp6" {
 			t = "icmpv6" // as flows names it
 		}
+		switch p.peek() {
+		case "src", "dst", "host", "net", "port", "portrange": // "tcp port 80": one primitive
+			r, err := p.primary()
+			if err != nil {
+				return nil, err
+			}
+			p.last.proto = t
+			return andExpr{protoPrm(t), r}, nil
+		}
 		return protoPrm(t), nil
 	case "ip", "ip6":
 		p.i++
@@ -250,14 +265,20 @@ func (p *filterParser) primary() (Filter, error) {
 			p.i += 2
 		}
 	}
-	kind := p.peek()
-	if kind != "host" && kind != "net" && kind != "port" && kind != "portrange" {
+	kind, proto, bare := p.peek(), "", false
+	if kind != "host" && kind != "net" && kind != "port" && kind != "portrange" && !qualified && kind != "" && p.last != nil {
+		// A bare value takes the last qualifiers: "port 80 or 443".
+		proto, side, kind, bare = p.last.proto, p.last.side, p.last.kind, true
+	}
+	switch {
+	case bare:
+	case kind != "host" && kind != "net" && kind != "port" && kind != "portrange":
 		// tcpdump allows "src 10.0.0.1": host is implied.
 		if !qualified || kind == "" {
 			return nil, p.errorf("unknown primitive %q (want host, net, port, portrange, tcp, udp, icmp, ip, ip6, and, or, not)", p.toks[min(p.i, len(p.toks)-1)].s)
 		}
 		kind = "host"
-	} else {
+	default:
 		p.i++
 	}
 	if p.i >= len(p.toks) {
@@ -303,6 +324,10 @@ func (p *filterParser) primary() (Filter, error) {
 		prm.lo, prm.hi = uint16(lo), uint16(hi)
 	}
 	p.i++
+	p.last = &qualifiers{proto, side, kind}
+	if proto != "" {
+		return andExpr{protoPrm(proto), prm}, nil
+	}
 	return prm, nil
 }
 

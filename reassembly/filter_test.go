@@ -77,6 +77,13 @@ func TestFilterMatch(t *testing.T) {
 		// port 5201 or (port 1 and host 10.0.0.9).
 		{"port 5201 or port 1 and host 10.0.0.9", false, false},
 		{"host 10.0.0.9 and port 1 or udp", false, true},
+		// A bare value takes the last qualifiers, as in tcpdump.
+		{"port 80 or 5201", true, true},
+		{"src port 80 or 5201", true, false},
+		{"host 10.0.0.9 or fd00::2", true, true},
+		{"host 10.0.0.1 and not fd00::2", false, false},
+		{"udp port 1 or 5201", false, true},
+		{"tcp dst port 1 or 5201", true, false},
 		// tcpdump's other direction qualifiers.
 		{"src or dst port 40000", true, true},
 		{"src and dst port 40000", false, false},
