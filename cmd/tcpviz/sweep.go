@@ -176,12 +176,10 @@ func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMe
 			run.Value, run.OK = m.Of(main, st)
 			return res
 		}
-		if main.Proto != reassembly.ProtoTCP {
-			return res // nothing acknowledges a UDP flow's bytes
-		}
-		// compare's numbers need the connection's records: read it again
-		// (standard input or a pipe from its spool).
-		l, err := analyze.Load(src.open, analyze.LoadOptions{Stream: main.Flow, Dir: -1})
+		// compare's numbers need the connection's (or UDP flow's: bytes
+		// received) records: read it again (standard input or a pipe
+		// from its spool).
+		l, err := analyze.Load(src.open, analyze.LoadOptions{Stream: main.Flow, Dir: -1, UDP: main.Proto != reassembly.ProtoTCP})
 		if l == nil {
 			return resultOf(in, nil, err)
 		}

@@ -429,3 +429,28 @@ func TestSweepLogXLeavesOutZero(t *testing.T) {
 		t.Errorf("a linear axis: %q", stderr)
 	}
 }
+
+// TestSweepTransferOfUDP: compare's transfer numbers of a UDP test's
+// flow (bytes received by 1 s, time to the first MiB) are a sweep's
+// metric as compare gives them: the runs were left out as not
+// measurable.
+func TestSweepTransferOfUDP(t *testing.T) {
+	capture := filepath.Join(golden.Testdata(), "sweep", "sweep_100ms_fixed_udp_r1.pcap.gz")
+	cmp, stderr, code := tcpviz(t, nil, "compare", "-f", "csv", "-o", filepath.Join(t.TempDir(), "c.png"), capture)
+	if code != 0 {
+		t.Fatalf("compare: exit %d, %s", code, stderr)
+	}
+	want := sweepCSV(t, cmp)[0]
+	for _, m := range []string{"delivered_1s_bytes", "time_to_1MiB_within_s"} {
+		out, stderr, code := tcpviz(t, nil, "sweep", "--rows", "proto", "--metric", m, "-f", "csv", capture)
+		rows := sweepCSV(t, out)
+		if code != 0 || len(rows) != 1 {
+			t.Errorf("sweep --metric %s: exit %d, %q", m, code, stderr)
+			continue
+		}
+		got, _ := strconv.ParseFloat(rows[0][m+"_mean"], 64)
+		if w, _ := strconv.ParseFloat(want[m], 64); math.Abs(got-w) > 0.001 { // compare's table: to the ms
+			t.Errorf("sweep --metric %s: %v, compare's %v", m, got, w)
+		}
+	}
+}
