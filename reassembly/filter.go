@@ -297,9 +297,29 @@ func (p *filterParser) primary() (Filter, error) {
 		}
 		prm.prefix = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
 	case "net":
-		pf, err := netip.ParsePrefix(v)
+		pf, err := netPrefix(v)
+		if err == nil && p.i+2 < len(p.toks) && strings.ToLower(p.toks[p.i+1].s) == "mask" && !strings.Contains(v, "/") {
+			// net A mask M: M's bits, contiguous.
+			p.i += 2
+			m, merr := netip.ParseAddr(p.toks[p.i].s)
+			bits := 0
+			if merr == nil && m.Is4() && m.BitLen() == pf.Addr().BitLen() {
+				b := m.As4()
+				n := uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+				for n&(1<<31) != 0 {
+					bits, n = bits+1, n<<1
+				}
+				if n != 0 {
+					merr = fmt.Errorf("not contiguous")
+				}
+			}
+			if merr != nil || !m.Is4() || !pf.Addr().Is4() {
+				return nil, p.errorf("mask %q: want an IPv4 mask of contiguous bits (255.255.255.0)", p.toks[p.i].s)
+			}
+			pf = netip.PrefixFrom(pf.Addr(), bits)
+		}
 		if err != nil {
-			return nil, p.errorf("net %q: want an address/bits (10.0.0.0/8)", v)
+			return nil, p.errorf("net %q: want an address/bits (10.0.0.0/8), an address, or an IPv4 network's first octets (10.88)", v)
 		}
 		prm.prefix = pf.Masked()
 	case "port":
@@ -329,6 +349,31 @@ func (p *filterParser) primary() (Filter, error) {
 		return andExpr{protoPrm(proto), prm}, nil
 	}
 	return prm, nil
+}
+
+// netPrefix reads a net as libpcap does: address/bits, a whole address
+// (all its bits), or an IPv4 network's first one to three octets (10.88:
+// 10.88.0.0/16).
+func netPrefix(v string) (netip.Prefix, error) {
+	if strings.Contains(v, "/") {
+		return netip.ParsePrefix(v)
+	}
+	if a, err := netip.ParseAddr(v); err == nil {
+		return netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()), nil
+	}
+	parts := strings.Split(v, ".")
+	if len(parts) > 3 {
+		return netip.Prefix{}, fmt.Errorf("not a net")
+	}
+	var b [4]byte
+	for i, s := range parts {
+		n, err := strconv.ParseUint(s, 10, 8)
+		if err != nil {
+			return netip.Prefix{}, err
+		}
+		b[i] = byte(n)
+	}
+	return netip.PrefixFrom(netip.AddrFrom4(b), 8*len(parts)), nil
 }
 
 // filterNumber reads a port as libpcap does: 0x… hexadecimal, 0… octal

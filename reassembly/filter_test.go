@@ -84,6 +84,16 @@ func TestFilterMatch(t *testing.T) {
 		{"host 10.0.0.1 and not fd00::2", false, false},
 		{"udp port 1 or 5201", false, true},
 		{"tcp dst port 1 or 5201", true, false},
+		// net as tcpdump reads it without /bits: its octets, a
+		// whole address, or a mask.
+		{"net 10", true, true},
+		{"net 10.0", true, true},
+		{"net 10.0.0", true, true},
+		{"net 10.0.0.0", false, false},
+		{"net 10.0.0.1", true, true},
+		{"net 10.0.0.0 mask 255.255.255.0", true, true},
+		{"net 10.0.1.0 mask 255.255.255.0", false, false},
+		{"net fd00::", false, false},
 		// tcpdump's other direction qualifiers.
 		{"src or dst port 40000", true, true},
 		{"src and dst port 40000", false, false},

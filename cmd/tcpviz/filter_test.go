@@ -29,7 +29,8 @@ func TestFilterAsTcpdump(t *testing.T) {
 			"not src host 10.88.1.1", "src host 10.88.1.1 and dst host 10.88.1.1", "not (src port 5201 and dst host 10.88.1.1)",
 			"src or dst port 5201", "src and dst net 10.88.1.0/24", "src and dst portrange 5000-60000",
 			"ip6", "ip and port 5201", "port 5201 or port 1 and host 10.9.9.9",
-			"port 1 or 5201", "src host 10.88.9.9 or 10.88.1.1", "host 10.88.1.1 and not 10.88.2.2", "udp port 1 or 5201"} {
+			"port 1 or 5201", "src host 10.88.9.9 or 10.88.1.1", "host 10.88.1.1 and not 10.88.2.2", "udp port 1 or 5201",
+			"net 10.88", "net 10.88.1", "net 10.88.1.1", "net 10.88.1.0", "net 10.88.1.0 mask 255.255.255.0"} {
 			sel := filepath.Join(dir, "sel.pcap")
 			if out, err := exec.Command(tcpdump, "-r", capture, "-w", sel, expr).CombinedOutput(); err != nil {
 				t.Fatalf("tcpdump %s %q: %v %s", name, expr, err, out)
