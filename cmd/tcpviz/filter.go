@@ -25,7 +25,7 @@ func (f *filterFlags) flags() []cli.Flag {
 	if f.rows {
 		usage = "only the connections and flows a packet of which matches EXPR"
 	}
-	return []cli.Flag{&cli.StringFlag{Name: "filter", Usage: usage + " (tcpdump's syntax: host, net, port, portrange with src/dst, tcp, udp, icmp, and, or, not, parentheses)"}}
+	return []cli.Flag{&cli.StringFlag{Name: "filter", Usage: usage + " (tcpdump's syntax: host, net, port, portrange with src/dst, tcp, udp, icmp, ip, ip6, and, or, not, parentheses)"}}
 }
 
 func (f *filterFlags) parse(c *cli.Context) error {
