@@ -43,7 +43,8 @@ type (
 	endPrm struct {
 		side   string // "src", "dst", "" (either), "both"
 		prefix netip.Prefix
-		lo, hi uint16 // ports; hi 0: an address primitive
+		lo, hi uint16 // ports (port: a port primitive)
+		port   bool
 	}
 )
 
@@ -88,7 +89,7 @@ func (p ipPrm) Match(f *FlowView) bool {
 }
 
 func (p endPrm) matchEnd(e netip.AddrPort) bool {
-	if p.hi > 0 {
+	if p.port {
 		return e.Port() >= p.lo && e.Port() <= p.hi
 	}
 	return p.prefix.Contains(e.Addr().Unmap())
@@ -97,6 +98,9 @@ func (p endPrm) matchEnd(e netip.AddrPort) bool {
 // match: a packet from a to b has src a and dst b, one from b to a the
 // other way round.
 func (p endPrm) Match(f *FlowView) bool {
+	if p.port && f.Proto != "tcp" && f.Proto != "udp" {
+		return false // only TCP and UDP have ports (ICMP's flows carry 0)
+	}
 	for i, ends := range [2][2]netip.AddrPort{{f.A, f.B}, {f.B, f.A}} {
 		if !f.Sent[i] {
 			continue
@@ -331,7 +335,7 @@ func (p *filterParser) primary() (Filter, error) {
 			}
 			return nil, p.errorf("port %q: want 0 to 65535 (service names are not resolved)", v)
 		}
-		prm.lo, prm.hi = uint16(n), uint16(n)
+		prm.lo, prm.hi, prm.port = uint16(n), uint16(n), true
 	case "portrange":
 		l, h, ok := strings.Cut(v, "-")
 		// (Decimal: libpcap 1.10 reads a range's bounds so, unlike a
@@ -341,7 +345,7 @@ func (p *filterParser) primary() (Filter, error) {
 		if !ok || e1 != nil || e2 != nil || hi < lo {
 			return nil, p.errorf("portrange %q: want LOW-HIGH (1024-2047)", v)
 		}
-		prm.lo, prm.hi = uint16(lo), uint16(hi)
+		prm.lo, prm.hi, prm.port = uint16(lo), uint16(hi), true
 	}
 	p.i++
 	p.last = &qualifiers{proto, side, kind}

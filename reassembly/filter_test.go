@@ -127,6 +127,23 @@ func TestFilterMatch(t *testing.T) {
 			t.Errorf("%q: IPv4 flow %v, IPv6 flow %v; want %v, %v", c.expr, f.Match(&v4), f.Match(&v6), c.v4, c.v6)
 		}
 	}
+	// Ports are TCP's and UDP's: an ICMP flow has none (portrange 0-10
+	// matched it), and port 0 is a TCP header's value as any other (it
+	// matched nothing, read as an address).
+	icmp := FlowView{A: netip.MustParseAddrPort("203.0.113.1:0"), B: netip.MustParseAddrPort("10.0.0.31:0"), Sent: [2]bool{true, false}, Proto: "icmp"}
+	zero := FlowView{A: netip.MustParseAddrPort("10.0.0.1:0"), B: netip.MustParseAddrPort("10.0.0.2:80"), Sent: [2]bool{true, true}, Proto: "tcp"}
+	for _, c := range []struct {
+		expr       string
+		icmp, zero bool
+	}{{"portrange 0-10", false, true}, {"port 0", false, true}, {"not port 80", true, false}, {"src port 0", false, true}} {
+		f, err := ParseFilter(c.expr)
+		if err != nil {
+			t.Fatalf("%q: %v", c.expr, err)
+		}
+		if f.Match(&icmp) != c.icmp || f.Match(&zero) != c.zero {
+			t.Errorf("%q: ICMP flow %v, TCP flow from port 0 %v; want %v, %v", c.expr, f.Match(&icmp), f.Match(&zero), c.icmp, c.zero)
+		}
+	}
 	tcp, _ := ParseFilter("tcp")
 	set := StreamFilter{Set: map[int]bool{3: true}, Next: tcp}
 	if !set.Match(&both) || set.Match(&aOnly) || (StreamFilter{Set: map[int]bool{4: true}}).Match(&aOnly) != true {
