@@ -434,3 +434,22 @@ func TestSweepCaptureUDPFlow(t *testing.T) {
 		t.Errorf("sweep --proto tcp #1: exit %d, %q; want no such connection", code, stderr)
 	}
 }
+
+// TestNoACKsHintUnderFilter: a graph that needs ACKs, of a UDP flow a
+// --filter chose, says to narrow the filter to TCP: it said "--proto tcp
+// draws the busiest TCP connection's", which the filter then contradicts.
+func TestNoACKsHintUnderFilter(t *testing.T) {
+	const capture = "../../testdata/udp/udp_short.pcap"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"rtt", "-o", "-", capture}, "(the capture's main flow; --proto tcp draws the busiest TCP connection's)\n"},
+		{[]string{"rtt", "--filter", "udp", "-o", "-", capture}, "(the busiest flow --filter matches; add 'and tcp' to it for a TCP connection's)\n"},
+	} {
+		_, stderr, code := tcpviz(t, nil, c.args...)
+		if code != 1 || !strings.HasSuffix(stderr, c.want) {
+			t.Errorf("%q: exit %d, %q; want exit 1 ending %q", c.args, code, stderr, c.want)
+		}
+	}
+}

@@ -142,7 +142,13 @@ func (req *graphRequest) graphOf(e *env, in input, ins []input, base string) fil
 	}
 	g, warnings, err := charts.ConnGraph(l, q, req.picture.Zoom, req.picture.Hide)
 	if errors.Is(err, charts.ErrNoACKs) && !in.udp && req.proto.v != "udp" {
-		err = fmt.Errorf("%w (the capture's main flow; --proto tcp draws the busiest TCP connection's)", err)
+		// The main flow came out UDP (a UDP test): with no --filter,
+		// --proto tcp draws its TCP connection; a filter chose it.
+		how := "the capture's main flow; --proto tcp draws the busiest TCP connection's"
+		if req.filter.Expr != nil {
+			how = "the busiest flow --filter matches; add 'and tcp' to it for a TCP connection's"
+		}
+		err = fmt.Errorf("%w (%s)", err, how)
 	}
 	for _, w := range warnings {
 		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): %s", in.display(), l.Conn.Stream, l.Dir, w))
