@@ -142,7 +142,20 @@ func (d *Decoder) Decode(p *Packet, seg *Segment) (bool, error) {
 			d.Stats.FirstNoTime = p.Number
 		}
 	}
-	ok, err := d.decode(p, seg)
+	// The fast path first, here rather than in decode: nearly every
+	// packet is one of its TCP segments, done in one call.
+	seg.InICMP = false
+	handled, ok := false, false
+	var err error
+	if !d.noFast {
+		if handled, err = d.decodeFast(p, seg); handled && err == nil {
+			d.Stats.TCP++
+			return true, nil
+		}
+	}
+	if !handled {
+		ok, err = d.decode(p, seg)
+	}
 	switch {
 	case ok:
 		d.Stats.TCP++
@@ -201,11 +214,6 @@ func linkLayer(lt layers.LinkType) gopacket.LayerType {
 
 func (d *Decoder) decode(p *Packet, seg *Segment) (bool, error) {
 	seg.InICMP = false
-	if !d.noFast {
-		if handled, err := d.decodeFast(p, seg); handled {
-			return err == nil, err
-		}
-	}
 	data := p.Data
 	typ := linkLayer(p.LinkType)
 	if typ == gopacket.LayerTypeZero {
@@ -672,14 +680,18 @@ func (d *Decoder) decodeTCP(data []byte, p *Packet, seg *Segment, ipVer, ipLeft 
 // parseOptions reads the TCP options tcpviz uses. A malformed option ends
 // the parse, keeping what was read before it.
 func parseOptions(o *Options, b []byte) {
-	*o = Options{WScale: -1}
 	// The options of nearly every segment of a connection with timestamps:
-	// NOP, NOP, timestamps.
-	if len(b) == 12 && b[0] == 1 && b[1] == 1 && b[2] == 8 && b[3] == 10 {
-		o.HasTimestamp = true
-		o.TSVal, o.TSEcr = binary.BigEndian.Uint32(b[4:]), binary.BigEndian.Uint32(b[8:])
+	// NOP, NOP, timestamps; inline, the rest in a call.
+	if len(b) == 12 && binary.BigEndian.Uint32(b) == 0x0101080a {
+		*o = Options{WScale: -1, HasTimestamp: true, TSVal: binary.BigEndian.Uint32(b[4:]), TSEcr: binary.BigEndian.Uint32(b[8:])}
 		return
 	}
+	parseAnyOptions(o, b)
+}
+
+// parseAnyOptions is parseOptions of any options.
+func parseAnyOptions(o *Options, b []byte) {
+	*o = Options{WScale: -1}
 	for len(b) > 0 {
 		kind := b[0]
 		if kind == 0 { // end of option list

@@ -70,10 +70,15 @@ func (s *Scanner) Focus(f Focus) {
 // next reads the next packet to decode: with a focus, the next one that
 // may be of its connection, none after its last frame.
 func (s *Scanner) next() bool {
-	f := s.focus
-	if f == nil {
+	if s.focus == nil {
 		return s.r.Next()
 	}
+	return s.nextFocused()
+}
+
+// nextFocused is next when the scanner reads one connection.
+func (s *Scanner) nextFocused() bool {
+	f := s.focus
 	for !f.past && s.r.Next() {
 		p := s.r.Packet()
 		if p.Number > f.LastFrame {

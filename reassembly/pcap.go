@@ -149,15 +149,16 @@ func (p *pcapReader) fill(n int) error {
 	return nil
 }
 
-// next returns the next record: its data (valid until the next call), its
-// timestamp in nanoseconds since the epoch and its original length.
-func (p *pcapReader) next() (data []byte, ts int64, wireLen int, err error) {
+// next reads the next record into pk: its data (valid until the next
+// call), its timestamp in nanoseconds since the epoch, its lengths and
+// link type; its number counts on. On an error pk is unchanged.
+func (p *pcapReader) next(pk *Packet) error {
 	if p.end-p.pos < 16 {
 		if err := p.fill(16); err != nil {
 			if (p.end > p.pos && err == io.EOF) || err == io.ErrUnexpectedEOF {
-				return nil, 0, 0, fmt.Errorf("truncated record header (file ends inside it)")
+				return fmt.Errorf("truncated record header (file ends inside it)")
 			}
-			return nil, 0, 0, err
+			return err
 		}
 	}
 	h := p.buf[p.pos : p.pos+16]
@@ -174,12 +175,12 @@ func (p *pcapReader) next() (data []byte, ts int64, wireLen int, err error) {
 	}
 	// Both fit: 2^32 seconds in nanoseconds is below 2^63, as is the
 	// largest fraction a record can claim in microseconds.
-	ts = int64(sec)*1e9 + int64(frac)
+	ts := int64(sec)*1e9 + int64(frac)
 	if !p.nano {
 		ts = int64(sec)*1e9 + int64(frac)*1000
 	}
 	if int64(capLen) > int64(p.maxLen) {
-		return nil, ts, 0, fmt.Errorf("record claims %d captured bytes, more than the maximum of %d: the file is corrupt", capLen, p.maxLen)
+		return fmt.Errorf("record claims %d captured bytes, more than the maximum of %d: the file is corrupt", capLen, p.maxLen)
 	}
 	wire = max(wire, capLen)
 	n := 16 + int(capLen)
@@ -188,23 +189,27 @@ func (p *pcapReader) next() (data []byte, ts int64, wireLen int, err error) {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
-			return nil, ts, 0, err
+			return err
 		}
 	}
-	data = p.buf[p.pos+16 : p.pos+n : p.pos+n]
+	pk.Number++
+	pk.Time = ts
+	pk.CapLen, pk.WireLen = int(capLen), int(wire)
+	pk.Data = p.buf[p.pos+16 : p.pos+n : p.pos+n]
+	pk.LinkType = p.linkType
 	p.pos += n
-	return data, ts, int(wire), nil
+	return nil
 }
 
 // ZeroCopyReadPacketData returns the next record as gopacket's readers do;
 // its data is valid until the next call.
 func (p *pcapReader) ZeroCopyReadPacketData() ([]byte, gopacket.CaptureInfo, error) {
 	var ci gopacket.CaptureInfo
-	data, ts, wire, err := p.next()
-	if err != nil {
+	var pk Packet
+	if err := p.next(&pk); err != nil {
 		return nil, ci, err
 	}
-	ci.Timestamp = time.Unix(0, ts).UTC()
-	ci.CaptureLength, ci.Length = len(data), wire
-	return data, ci, nil
+	ci.Timestamp = time.Unix(0, pk.Time).UTC()
+	ci.CaptureLength, ci.Length = pk.CapLen, pk.WireLen
+	return pk.Data, ci, nil
 }

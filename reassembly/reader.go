@@ -254,17 +254,10 @@ func (r *Reader) Next() bool {
 		return false
 	}
 	if r.pcap != nil {
-		data, ts, wire, err := r.pcap.next()
-		if err != nil {
+		if err := r.pcap.next(&r.pkt); err != nil {
 			r.fail(err)
 			return false
 		}
-		p := &r.pkt
-		p.Number++
-		p.Time = ts
-		p.CapLen, p.WireLen = len(data), wire
-		p.Data = data
-		p.LinkType = r.linkType
 		return true
 	}
 	if r.ng != nil {

@@ -596,6 +596,29 @@ func (t *Tracker) Len() int { return len(t.conns) + t.lones.Len() }
 // seg's Stream, Dir, SeqAbs, AckAbs and Duplicate fields.
 func (t *Tracker) Track(seg *Segment) *Conn {
 	seg.Lone, seg.First = false, nil
+	// Packets come in runs of one connection: a packet of the previous
+	// one's that is no SYN alone (which may start a new stream) is added
+	// to it at once, its direction known from the comparison.
+	if c := t.last; c != nil && seg.Flags&(SYN|ACK) != SYN {
+		// dirOf without making the endpoints' AddrPorts, the ports
+		// (which differ most often) compared first.
+		cp, sp := c.Client.Port(), c.Server.Port()
+		d, ok := C2S, false
+		switch {
+		case seg.SrcPort == cp && seg.DstPort == sp && seg.Src == c.Client.Addr() && seg.Dst == c.Server.Addr():
+			ok = true
+		case seg.SrcPort == sp && seg.DstPort == cp && seg.Src == c.Server.Addr() && seg.Dst == c.Client.Addr():
+			d, ok = S2C, true
+		}
+		if ok {
+			c.add(seg, d)
+			if !seg.InICMP {
+				c.zeek.packet(d, seg)
+			}
+			t.minLast = min(t.minLast, seg.Time)
+			return c
+		}
+	}
 	src, dst := seg.SrcAddrPort(), seg.DstAddrPort()
 	var key connKey
 	haveKey := false
@@ -675,7 +698,7 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 			t.OnNew(c)
 		}
 		if isLone(seg) {
-			c.add(seg)
+			c.add(seg, c.dirOf(src))
 			t.minLast = min(t.minLast, seg.Time)
 			if t.addLone(key, c, seg) {
 				if prev != nil {
@@ -690,7 +713,7 @@ func (t *Tracker) Track(seg *Segment) *Conn {
 		}
 		t.conns[key] = c
 	}
-	c.add(seg)
+	c.add(seg, c.dirOf(src))
 	if !seg.InICMP {
 		c.zeek.packet(seg.Dir, seg)
 	}
@@ -706,7 +729,8 @@ func (c *Conn) dirOf(src netip.AddrPort) Direction {
 	return S2C
 }
 
-func (c *Conn) add(seg *Segment) {
+// add adds seg, of direction d (dirOf its source), to c.
+func (c *Conn) add(seg *Segment, d Direction) {
 	if c.lone {
 		// The second packet of a connection kept as its SYN alone: the
 		// SYN goes with it (Segment.First), for the analysis to replay.
@@ -715,13 +739,12 @@ func (c *Conn) add(seg *Segment) {
 		c.zeek = zeekConn{}
 		c.zeek.packet(C2S, &syn)
 	}
-	d := c.dirOf(seg.SrcAddrPort())
 	seg.Stream, seg.Dir = c.Stream, d
 	c.LastTime, c.LastFrame = seg.Time, seg.Frame
 	if seg.Time < c.FirstTime {
 		c.FirstTime = seg.Time
 	}
-	fwd, rev := &c.Dir[d], &c.Dir[d.Reverse()]
+	fwd, rev := &c.Dir[d&1], &c.Dir[(d^1)&1] // (the &1 drops the bounds checks)
 	fwd.Packets++
 	fwd.Bytes += int64(seg.PayloadLen)
 	if seg.InICMP {

@@ -156,7 +156,7 @@ func (z *zeekConn) packet(d Direction, seg *Segment) {
 	// does of it is to move the ACK and the highest sequence number, and
 	// count a retransmission.
 	if f := seg.Flags; f&(SYN|FIN|RST) == 0 && f&ACK != 0 && seg.Window != 0 && seg.Ack != 0 && z.started {
-		e, p := &z.end[d], &z.end[d.Reverse()]
+		e, p := &z.end[d&1], &z.end[(d^1)&1] // (the &1 drops the bounds checks)
 		mask := uint32(zHistACK)
 		if seg.PayloadLen > 0 {
 			mask = zHistData
