@@ -4,7 +4,7 @@ BIN     ?= bin/tcpviz
 DEMO    ?= testdata/geo_short.pcap
 BENCH_CAPTURE ?= /tmp/bench/bench.pcap
 
-.PHONY: all build demo test vet bench bench-scan bench-compare golden fuzz clean
+.PHONY: all build demo test vet bench bench-scan bench-compare golden fuzz clean pgo
 
 all: build
 
@@ -65,6 +65,20 @@ bench-scan:
 bench-compare: build
 	@test -f $(BENCH_CAPTURE) || { echo "no $(BENCH_CAPTURE): record it with ../shared/lab/record-bench.sh"; exit 1; }
 	scripts/bench-compare.sh $(BIN) $(BENCH_CAPTURE) $(or $(RUNS),5)
+
+# The profile the compiler optimises tcpviz with (profile-guided
+# optimisation: go build reads cmd/tcpviz/default.pgo by itself): CPU
+# profiles of streams, flows, summary (two runs each), packets and report
+# on the bench capture, merged. Remake it when the hot code has changed.
+PGO_DIR ?= /tmp/tcpviz-pgo
+pgo: build
+	@test -f $(BENCH_CAPTURE) || { echo "no $(BENCH_CAPTURE): record it with ../shared/lab/record-bench.sh"; exit 1; }
+	rm -rf $(PGO_DIR) && mkdir -p $(PGO_DIR)/report
+	for c in streams flows summary; do for i in 1 2; do \
+		TCPVIZ_CPUPROFILE=$(PGO_DIR)/$$c-$$i.prof $(BIN) $$c $(BENCH_CAPTURE) > /dev/null || exit 1; done; done
+	TCPVIZ_CPUPROFILE=$(PGO_DIR)/packets.prof $(BIN) packets -f csv $(BENCH_CAPTURE) > /dev/null
+	TCPVIZ_CPUPROFILE=$(PGO_DIR)/report.prof $(BIN) report --out-dir $(PGO_DIR)/report $(BENCH_CAPTURE) > /dev/null
+	$(GO) tool pprof -proto $(PGO_DIR)/*.prof > cmd/tcpviz/default.pgo
 
 # Regenerate the tshark golden files (needs tshark 4.0).
 golden:
