@@ -673,7 +673,12 @@ func (d *Decoder) decodeTCP(data []byte, p *Packet, seg *Segment, ipVer, ipLeft 
 	if seg.Captured < seg.PayloadLen {
 		d.Stats.HeaderOnly++
 	}
-	parseOptions(&seg.Opt, data[min(20, len(data)):min(hl, len(data))])
+	if opt := data[min(20, len(data)):min(hl, len(data))]; len(opt) == 12 && binary.BigEndian.Uint32(opt) == 0x0101080a {
+		// parseOptions' common case, without the call.
+		seg.Opt = Options{WScale: -1, HasTimestamp: true, TSVal: binary.BigEndian.Uint32(opt[4:]), TSEcr: binary.BigEndian.Uint32(opt[8:])}
+	} else {
+		parseOptions(&seg.Opt, opt)
+	}
 	return nil
 }
 

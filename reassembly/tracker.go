@@ -808,8 +808,15 @@ func (c *Conn) add(seg *Segment, d Direction) {
 	if c.SynAckSeen && !c.HandshakeDone && d == S2C && seg.PayloadLen > 0 {
 		c.HandshakeDone = true
 	}
-	seg.Duplicate = fwd.checkDuplicate(seg)
-	if seg.Duplicate {
+	// checkDuplicate's common case inline: a ring whose keys seg matches
+	// none of, the signature written over the oldest.
+	if r, k := fwd.ring, dupKey(seg); r != nil && r.key[0] != k && r.key[1] != k && r.key[2] != k && r.key[3] != k {
+		i := r.at % dupWindow
+		r.sig[i].set(seg)
+		r.key[i] = k
+		r.at++
+		seg.Duplicate = false
+	} else if seg.Duplicate = fwd.checkDuplicate(seg); seg.Duplicate {
 		fwd.Duplicates++
 	}
 	seg.ConnFirstTime, seg.ClientSYNSeen = c.FirstTime, c.Dir[C2S].SYN
