@@ -64,6 +64,11 @@ func compareCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			for _, ci := range cins {
+				if err := proto.contradicts("compare", ci.named, ci.udp); err != nil {
+					return err
+				}
+			}
 			// A folder is an input per capture in it: the labels name
 			// those, as the legend does.
 			if n := len(labels.vs); n > 0 && n != len(cins) {

@@ -453,3 +453,24 @@ func TestNoACKsHintUnderFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestProtoTCPWithUDPSuffix: --proto tcp with CAPTURE#udp (a UDP flow
+// named) is a usage error naming the input, before anything is read; the
+// suffix was taken and the flag ignored silently (found by the tester:
+// seq --proto tcp G#udp0 drew the UDP flow).
+func TestProtoTCPWithUDPSuffix(t *testing.T) {
+	const capture = "../../testdata/udp/udp_short.pcap"
+	for _, args := range [][]string{
+		{"seq", "--proto", "tcp", "-o", "-", capture + "#udp0"},
+		{"tput", "--proto", "tcp", "-o", "-", capture + "#udp"},
+		{"compare", "--proto", "tcp", "-o", filepath.Join(t.TempDir(), "c.csv"), capture + "#udp", demoCapture},
+	} {
+		stdout, stderr, code := tcpviz(t, nil, args...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "udp_short.pcap#udp") || !strings.Contains(stderr, "--proto tcp") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stdout %d bytes, %q; want a usage error naming the input", args, code, len(stdout), stderr)
+		}
+	}
+	if _, _, code := tcpviz(t, nil, "seq", "--proto", "udp", "-o", "-", capture+"#udp0"); code != 0 {
+		t.Errorf("seq --proto udp CAPTURE#udp0: exit %d", code)
+	}
+}

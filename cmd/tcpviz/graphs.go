@@ -55,6 +55,11 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 			if err != nil {
 				return err
 			}
+			for _, in := range ins {
+				if err := req.proto.contradicts(c.Command.Name, in.name, in.udp); err != nil {
+					return err
+				}
+			}
 			out := req.output.Output
 			if out != "" && len(ins) > 1 {
 				return usagef("-o names one file but there are %d inputs: use --out-dir to write one file per input", len(ins))
@@ -187,6 +192,16 @@ func (req *graphRequest) graphOf(e *env, in input, ins []input, base string) fil
 // protoFlags choose the transport of the main flow (of a graph, of each
 // input of compare or sweep).
 type protoFlags struct{ *choiceValue }
+
+// contradicts is the usage error of a CAPTURE#udp input (name, a UDP
+// flow) under --proto tcp, which asks for a TCP connection: the suffix
+// was taken and the flag ignored.
+func (f *protoFlags) contradicts(cmd, name string, udp bool) error {
+	if !udp || f.v != "tcp" {
+		return nil
+	}
+	return usagef("%s: %s names a UDP flow, --proto tcp a TCP connection: give one", cmd, charts.EscapeName(name))
+}
 
 func (f *protoFlags) flags() []cli.Flag {
 	fl, v := choiceFlag("proto", nil, "", []string{"tcp", "udp"}, "the transport of the main flow (-s: its tcp.stream or udp.stream)",
