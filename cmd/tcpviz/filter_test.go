@@ -78,6 +78,12 @@ func TestStreamSets(t *testing.T) {
 	if _, stderr, code := tcpviz(t, nil, "streams", "-s", "3-1", capture); code != 2 || !strings.Contains(stderr, "want stream numbers and ranges") {
 		t.Errorf("-s 3-1: exit %d, %q", code, stderr)
 	}
+	for _, s := range []string{",", "1,", ",2"} {
+		// An empty item said "want a non-empty name" (found by the tester).
+		if _, stderr, code := tcpviz(t, nil, "streams", "-s", s, capture); code != 2 || !strings.Contains(stderr, "want stream numbers and ranges") {
+			t.Errorf("-s %q: exit %d, %q; want the stream list's usage error", s, code, stderr)
+		}
+	}
 }
 
 // TestGraphFilter: a graph command's --filter chooses the busiest among

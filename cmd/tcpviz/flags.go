@@ -110,6 +110,7 @@ type listValue struct {
 	vs    []string
 	raw   []string
 	split bool
+	want  string // what an item is, for the error of an empty one ("a non-empty name")
 }
 
 func (f *listValue) Set(s string) error {
@@ -120,7 +121,11 @@ func (f *listValue) Set(s string) error {
 	}
 	for _, p := range parts {
 		if p = strings.TrimSpace(p); p == "" {
-			return fmt.Errorf("%q: want a non-empty name", s)
+			want := f.want
+			if want == "" {
+				want = "a non-empty name"
+			}
+			return fmt.Errorf("%q: want %s", s, want)
 		}
 		f.vs = append(f.vs, p)
 	}

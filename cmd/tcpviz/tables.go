@@ -77,7 +77,7 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 	cmd.ArgsUsage = "CAPTURE|DIR|- ..."
 	fields := &listValue{split: true}
 	pf := &paramFlags{}
-	streams := &listValue{split: true}
+	streams := &listValue{split: true, want: "stream numbers and ranges (1,3-5)"}
 	ff := &filterFlags{rows: true}
 	cmd.Flags = []cli.Flag{&cli.GenericFlag{Name: "stream", Aliases: []string{"s"}, Value: streams, Usage: "only these streams (flows' numbers for flows): 1,3-5", DefaultText: "all"},
 		&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"},
