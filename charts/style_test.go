@@ -183,13 +183,16 @@ func TestSweepTextRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	pv, _ := ps.Pivot(runs, "proto", nil)
-	if SweepNumeric(&pv) {
+	if sweepNumeric(&pv) {
 		t.Fatalf("rows %v read as numbers", pv.Rows)
 	}
 	for _, logX := range []bool{false, true} {
 		g := SweepGraph(&pv, "proto", "throughput_bps", "bit/s", logX)
 		if !slices.Equal(g.X.Names, pv.Rows) || len(g.Series) == 0 {
 			t.Fatalf("log %v: axis names %v, %d series; want the rows %v", logX, g.X.Names, len(g.Series), pv.Rows)
+		}
+		if warned := len(g.Warnings) == 1 && strings.Contains(g.Warnings[0], "linear axis"); warned != logX {
+			t.Errorf("log %v: warnings %q; want one that the axis stays linear only under --log-x", logX, g.Warnings)
 		}
 		var xs []float64
 		for _, pt := range g.Series[0].Points {

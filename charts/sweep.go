@@ -158,14 +158,27 @@ func sweepRow(p *sweep.Pivot, i int) []Value {
 // the 95% confidence interval at each.
 func SweepGraph(p *sweep.Pivot, row, metric, unit string, logX bool) *analyze.Graph {
 	xs, xunit, isNum := p.X, p.XUnit, p.XOK
-	var names []string
-	if !SweepNumeric(p) {
+	var names, warnings []string
+	if !sweepNumeric(p) {
 		// A parameter whose values are not all numbers (proto, a
 		// kind): its values in the table's order, evenly spaced.
+		if logX {
+			warnings = append(warnings, fmt.Sprintf("--log-x: %s's values are not all numbers (%s): they are named along a linear axis", row, strings.Join(p.Rows, ", ")))
+		}
 		names, xunit, logX = p.Rows, "", false
 		xs, isNum = make([]float64, len(p.Rows)), make([]bool, len(p.Rows))
 		for i := range xs {
 			xs[i], isNum[i] = float64(i), true
+		}
+	} else if logX {
+		var out []string // a logarithmic axis has no place for them
+		for i, x := range xs {
+			if x <= 0 {
+				out = append(out, p.Rows[i])
+			}
+		}
+		if len(out) > 0 {
+			warnings = append(warnings, fmt.Sprintf("--log-x: %s=%s at or below zero, left out of the figure", row, strings.Join(out, ", ")))
 		}
 	}
 	// Groups side by side at each x (a dodge of 0.6% of the axis each,
@@ -190,7 +203,7 @@ func SweepGraph(p *sweep.Pivot, row, metric, unit string, logX bool) *analyze.Gr
 	g := &analyze.Graph{Kind: "sweep", Title: metric + " against " + row, Stream: -1, XCol: 0, YCol: 1,
 		X:       analyze.Axis{Label: row, Unit: xunit, Names: names},
 		Y:       analyze.Axis{Label: metric, Unit: unit},
-		Columns: []string{row, metric, "ci95_high"}}
+		Columns: []string{row, metric, "ci95_high"}, Warnings: warnings}
 	colors := labelColors(p.Cols) // a group's colour in every sweep figure
 	for j, col := range p.Cols {
 		name := col
@@ -220,9 +233,9 @@ func SweepGraph(p *sweep.Pivot, row, metric, unit string, logX bool) *analyze.Gr
 	return g
 }
 
-// SweepNumeric tells a sweep whose row values are all numbers: its figure's
+// sweepNumeric tells a sweep whose row values are all numbers: its figure's
 // x axis is theirs (else the values are named at even steps).
-func SweepNumeric(p *sweep.Pivot) bool {
+func sweepNumeric(p *sweep.Pivot) bool {
 	return !slices.Contains(p.XOK, false)
 }
 

@@ -508,56 +508,49 @@ func TestHostilePartialResults(t *testing.T) {
 	}
 }
 
-// TestDirectoryFollowsLinksToFiles: a folder of symbolic links to the
-// runs of a study is walked as the runs (they were skipped: only regular
-// files were taken); a link to a folder is not followed, and a dangling
-// link is passed over like any file that is no capture.
-func TestDirectoryFollowsLinksToFiles(t *testing.T) {
+// TestSymbolicLinkInputs: links are read as what they point at. A folder
+// of symbolic links to the runs of a study is walked as the runs (they
+// were skipped: only regular files were taken), a link to a folder inside
+// it is not followed, and a dangling link is passed over like any file
+// that is no capture; a link to a folder named on the command line is
+// walked as the folder (it said "no capture found in the directory").
+// Each gives the rows of what it points at, under the link's name.
+func TestSymbolicLinkInputs(t *testing.T) {
 	dir := t.TempDir()
-	abs, err := filepath.Abs("../../testdata/geo_short.pcap")
+	capture, err := filepath.Abs("../../testdata/geo_short.pcap")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range [][2]string{{abs, "run1.pcap"}, {filepath.Dir(abs), "data"}, {filepath.Join(dir, "gone"), "dangling.pcap"}} {
-		if err := os.Symlink(l[0], filepath.Join(dir, l[1])); err != nil {
+	folder, err := filepath.Abs("../../testdata/udp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := filepath.Join(dir, "runs")
+	for _, l := range [][2]string{
+		{capture, filepath.Join(runs, "run1.pcap")},
+		{filepath.Dir(capture), filepath.Join(runs, "data")},
+		{filepath.Join(dir, "gone"), filepath.Join(runs, "dangling.pcap")},
+		{folder, filepath.Join(dir, "latest")},
+	} {
+		if err := os.MkdirAll(filepath.Dir(l[1]), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(l[0], l[1]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	direct, _, code := tcpviz(t, nil, "streams", "-f", "csv", abs)
-	if code != 0 {
-		t.Fatalf("streams of the capture: exit %d", code)
-	}
-	got, stderr, code := tcpviz(t, nil, "streams", "-f", "csv", dir)
-	if code != 0 || stderr != "" {
-		t.Fatalf("streams of a folder of links: exit %d, %q", code, stderr)
-	}
-	want := strings.ReplaceAll(direct, abs, filepath.Join(dir, "run1.pcap"))
-	if got != want {
-		t.Errorf("streams of a folder holding a link to the capture:\n%s\nwant its rows under the link's name:\n%s", got, want)
-	}
-}
-
-// TestLinkToFolderArgument: a symbolic link to a folder named on the
-// command line is walked as the folder (it said "no capture found in the
-// directory": the walk listed the link and did not enter it); links to
-// folders inside the walk are still not followed.
-func TestLinkToFolderArgument(t *testing.T) {
-	dir := t.TempDir()
-	abs, err := filepath.Abs("../../testdata/udp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(dir, "latest")
-	if err := os.Symlink(abs, link); err != nil {
-		t.Fatal(err)
-	}
-	direct, _, code := tcpviz(t, nil, "streams", "-f", "csv", abs)
-	if code != 0 {
-		t.Fatalf("streams of the folder: exit %d", code)
-	}
-	got, stderr, code := tcpviz(t, nil, "streams", "-f", "csv", link)
-	if want := strings.ReplaceAll(direct, abs, link); code != 0 || stderr != "" || got != want {
-		t.Errorf("streams of a link to the folder: exit %d, %q\n%s\nwant the folder's rows under the link's name:\n%s", code, stderr, got, want)
+	for _, c := range []struct{ target, link, named string }{
+		{capture, filepath.Join(runs, "run1.pcap"), runs},                    // a folder of links
+		{folder, filepath.Join(dir, "latest"), filepath.Join(dir, "latest")}, // a link to a folder
+	} {
+		direct, _, code := tcpviz(t, nil, "streams", "-f", "csv", c.target)
+		if code != 0 {
+			t.Fatalf("streams of %s: exit %d", c.target, code)
+		}
+		got, stderr, code := tcpviz(t, nil, "streams", "-f", "csv", c.named)
+		if want := strings.ReplaceAll(direct, c.target, c.link); code != 0 || stderr != "" || got != want {
+			t.Errorf("streams of %s: exit %d, %q\n%s\nwant the rows of %s under the link's name:\n%s", c.named, code, stderr, got, c.target, want)
+		}
 	}
 }
 

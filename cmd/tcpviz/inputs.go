@@ -58,8 +58,7 @@ func (in input) display() string {
 
 // expandInputs turns command-line arguments into captures: files as named,
 // directories walked recursively keeping only files (and links to files)
-// that start like a
-// capture, "-" for standard input. An argument or a file that cannot be
+// that start like a capture, "-" for standard input. An argument or a file that cannot be
 // read, a subdirectory that cannot be listed and a directory without a
 // capture become inputs holding their error, in their place: they fail
 // alone, naming their exact path, and the rest of the walk goes on.

@@ -100,20 +100,8 @@ func sweepCommand(e *env) *cli.Command {
 			}
 			write := func(w io.Writer) error { return charts.WriteSweep(w, format, &pv, row, metric, unit) }
 			if graph != "" {
-				if c.Bool("log-x") && !charts.SweepNumeric(&pv) {
-					fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: --log-x: %s's values are not all numbers (%s): they are named along a linear axis\n", row, strings.Join(pv.Rows, ", "))
-				} else if c.Bool("log-x") {
-					var out []string // a logarithmic axis has no place for them
-					for i, x := range pv.X {
-						if x <= 0 {
-							out = append(out, pv.Rows[i])
-						}
-					}
-					if len(out) > 0 {
-						fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: --log-x: %s=%s at or below zero, left out of the figure\n", row, strings.Join(out, ", "))
-					}
-				}
 				g := charts.SweepGraph(&pv, row, metric, unit, c.Bool("log-x"))
+				e.graphWarnings("sweep", g)
 				picture.apply(g)
 				po := picture.Plot
 				po.LogX = c.Bool("log-x")
