@@ -65,7 +65,6 @@ type flowRun struct {
 	tcp   map[int]*tcpFlow             // by tcp.stream
 	dgram map[*reassembly.Flow]*dgFlow // live datagram flows
 	ro    ordered[*FlowResult]
-	busy  map[uint8]busiest // the busiest flow of each datagram protocol
 }
 
 type tcpFlow struct {
@@ -79,15 +78,9 @@ type dgFlow struct {
 	iperf [2]*iperfDir // by direction, allocated with the first candidate datagram
 }
 
-type busiest struct {
-	flow    int
-	bytes   int64
-	packets int64
-}
-
 func newFlowRun(sink func(*FlowResult)) *flowRun {
 	return &flowRun{tcp: map[int]*tcpFlow{}, dgram: map[*reassembly.Flow]*dgFlow{},
-		ro: ordered[*FlowResult]{pending: map[int]*FlowResult{}, sink: sink}, busy: map[uint8]busiest{}}
+		ro: ordered[*FlowResult]{pending: map[int]*FlowResult{}, sink: sink}}
 }
 
 func (fr *flowRun) newConn(c *reassembly.Conn) {
@@ -164,10 +157,6 @@ func (fr *flowRun) retireFlow(f *reassembly.Flow) {
 		}
 	}
 	r.App = best
-	b, ok := fr.busy[f.Proto]
-	if total := f.Bytes[0] + f.Bytes[1]; !ok || total > b.bytes || total == b.bytes && f.Index < b.flow {
-		fr.busy[f.Proto] = busiest{flow: f.Index, bytes: total, packets: f.Packets[0] + f.Packets[1]}
-	}
 	fr.ro.add(s.ord, r)
 }
 

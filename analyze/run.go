@@ -154,10 +154,8 @@ type RunResult struct {
 	BusiestFirst, BusiestLast int64
 	// Found is the connection RunOptions.Find named, nil if absent.
 	Found *busy
-	// Flows counts the datagram flows seen (with OnFlow), and BusiestUDP
-	// is the UDP flow that carried the most payload, -1 when none.
-	Flows      int
-	BusiestUDP int
+	// Flows counts the datagram flows seen (with OnFlow).
+	Flows int
 	// Kept is the connection RunOptions.Keep named, nil if absent, with
 	// its records (both directions, capture order) and statistics.
 	Kept    *reassembly.Conn
@@ -184,7 +182,7 @@ type RunResult struct {
 // damage that stopped the read; what was read before it is in the result
 // (and was given to OnConn).
 func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
-	res := &RunResult{Busiest: -1, BusiestUDP: -1}
+	res := &RunResult{Busiest: -1}
 	sc := reassembly.NewScanner(r)
 	var a *analyzer
 	if o.Analyze || o.Keep >= 0 || len(o.Also) > 0 {
@@ -382,9 +380,6 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	}
 	if fr != nil {
 		fr.ro.flush()
-		if b, ok := fr.busy[reassembly.ProtoUDP]; ok {
-			res.BusiestUDP = b.flow
-		}
 	}
 	res.Records = recs.slice()
 	for _, k := range also {

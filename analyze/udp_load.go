@@ -20,22 +20,22 @@ func (e *noUDPFlowError) Error() string {
 	return fmt.Sprintf("no UDP flow %d", e.Flow)
 }
 
-// pickUDP is the UDP flow loadUDP reads, found in a first pass: without
-// sel, the busiest (-1) or flow; with sel, the busiest of the flows it
-// matches (the most payload, the first flow of equals), or flow if it
-// matches it. A flow the capture lacks is flow, for loadUDP to say so.
+// pickUDP is the UDP flow loadUDP reads, found in a first pass: the
+// busiest (flow -1: the most payload, the first flow of equals) of the
+// flows sel matches (all without it), or flow if sel matches it. A flow
+// the capture lacks is flow, for loadUDP to say so.
 func pickUDP(open func() (*reassembly.Reader, error), flow int, sel reassembly.Filter) (int, error) {
 	r, err := open()
 	if err != nil {
 		return -1, err
 	}
 	best, most, seen, found := -1, int64(-1), false, false
-	res, err := Run(r, RunOptions{Keep: -1, OnFlow: func(fr *FlowResult) {
-		if sel == nil || fr.Proto != reassembly.ProtoUDP {
+	_, err = Run(r, RunOptions{Keep: -1, OnFlow: func(fr *FlowResult) {
+		if fr.Proto != reassembly.ProtoUDP {
 			return
 		}
 		seen = seen || fr.Flow == flow
-		if v := fr.View(); !sel.Match(&v) {
+		if v := fr.View(); sel != nil && !sel.Match(&v) {
 			return
 		}
 		found = found || fr.Flow == flow
@@ -44,16 +44,14 @@ func pickUDP(open func() (*reassembly.Reader, error), flow int, sel reassembly.F
 		}
 	}})
 	switch {
-	case sel == nil && res.BusiestUDP >= 0:
-		return res.BusiestUDP, nil
-	case sel == nil && err == nil:
-		return -1, &noUDPFlowError{Flow: -1}
 	case found || flow >= 0 && !seen && err == nil:
 		return flow, nil
 	case flow < 0 && best >= 0:
 		return best, nil
 	case err != nil:
 		return -1, err
+	case sel == nil:
+		return -1, &noUDPFlowError{Flow: -1}
 	case flow >= 0:
 		return -1, fmt.Errorf("UDP flow %d is not among the flows the filter matches", flow)
 	}
