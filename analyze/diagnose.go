@@ -309,6 +309,14 @@ const (
 	// 0.17–0.71; a window the receiver held: 0.20; but two random drops
 	// came at windows 10% apart once).
 	steadyCV = 0.12
+	// wildCV: windows at the losses that vary this much, a few of them
+	// (minToldEpisodes), were no queue's overflows whatever the RTT at
+	// them: a full queue drops at about the same window, and a queue the
+	// overshoot left or jitter moved still within a third (recorded runs
+	// with tail drops only: at most 0.33 at a sender), while random drops
+	// land anywhere on the sawtooth (0.07–0.75; rl_180ms_5m_l05_nosack:
+	// 0.67 on three windows, the RTT at the losses ranked 0.72).
+	wildCV = 0.5
 	// At a receiver-side capture: a window this full of what arrives per
 	// round trip held the sender; with the window far from full and
 	// nothing lost, gaps in what arrives for this share of the transfer
@@ -635,11 +643,12 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// Nor were they where the sender shows both signs of an overflow
 		// absent, enough of them to tell (irregularMin): the intervals not
 		// regular (regularCV) and the windows at the losses not steady
-		// (steadyCV), none of it data come late. The RTT near its peak
+		// (steadyCV), or a few windows far apart (wildCV), none of it data
+		// come late. The RTT near its peak
 		// then says only that the window was at its largest.
-		unsteady := regular && p.Vantage == VantageSender && !lateData(st, late) &&
-			st.EpisodeIntervals >= irregularMin && st.EpisodeIntervalCV >= regularCV &&
-			st.HasLossFlightCV && st.LossFlights >= irregularMin && st.LossFlightCV >= steadyCV
+		unsteady := regular && p.Vantage == VantageSender && !lateData(st, late) && st.EpisodeIntervalCV >= regularCV && st.HasLossFlightCV &&
+			(st.EpisodeIntervals >= irregularMin && st.LossFlights >= irregularMin && st.LossFlightCV >= steadyCV ||
+				st.LossFlights >= minToldEpisodes && st.LossFlightCV >= wildCV)
 		irregular = irregular || unsteady
 		// A flight the receiver's window held below the bandwidth-delay
 		// product (known, at least 1.2 times the window) never filled
