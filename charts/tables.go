@@ -103,8 +103,9 @@ var PacketsTable = TableKind[PacketRow]{
 	Schema:  PacketsColumns,
 	File:    func(r *PacketRow) string { return r.File },
 	Segment: func(row *PacketRow, file string, start int64, c *reassembly.Conn, rec *analyze.Record) {
-		row.File, row.Stream, row.Start, row.Rec = file, c.Stream, start, *rec
-		row.Proved, row.Rec.Info.Proved = rec.Info.Proved, nil
+		row.File, row.Stream, row.Start = file, c.Stream, start
+		row.setRec(rec)
+		row.Proved = rec.Info.Proved
 	},
 	Hold: func(emit func(*PacketRow)) (func(*PacketRow), func()) {
 		h := newPacketHold(emit)
