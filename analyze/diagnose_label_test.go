@@ -126,7 +126,8 @@ func scoreLabelled(t *testing.T, dir string) (all *labelScore, halves [2]*labelS
 // cause or claim a false one, and why: the test fails when one of them
 // comes right (take it out) or when any other goes wrong.
 var labelMisses = map[string]string{
-	"ro_60ms_10m_j6_nots.rx": "standing_queue: a receiver-side capture without timestamps has no one-way delay to measure a queue by",
+	"ro_60ms_10m_j6_nots.rx":  "standing_queue: a receiver-side capture without timestamps has no one-way delay to measure a queue by",
+	"mx_40ms_10m_q20k_l05.rx": "random_loss: after slow start's overshoot the later loss episodes come at intervals neither regular nor irregular (0.51), the delay too flat for a queue to show (2 ms), and a receiver does not see the sender's windows, which tell it at the sender",
 }
 
 // TestReorderingBesideSpuriousTimeouts: data that came late is reordering
