@@ -259,7 +259,7 @@ func TestCwndAtReceiver(t *testing.T) {
 		{"near the server, server sends", 0.1, 100, reassembly.S2C, false},
 		{"near the client, server sends", 100, 100.1, reassembly.S2C, true},
 	} {
-		b := newCwnd(SeriesOptions{Dir: c.dir}).(*cwndBuilder)
+		b := newCwndBuilder(SeriesOptions{Dir: c.dir})
 		recs := []Record{syn(reassembly.C2S, 0, reassembly.SYN), syn(reassembly.S2C, c.synack, reassembly.SYN|reassembly.ACK), syn(reassembly.C2S, c.ack, reassembly.ACK)}
 		for i := range recs {
 			b.add(&recs[i])
@@ -269,7 +269,7 @@ func TestCwndAtReceiver(t *testing.T) {
 		}
 	}
 	// Near the server, the client sending 10 segments a round trip (100 ms).
-	b := newCwnd(SeriesOptions{Dir: reassembly.C2S}).(*cwndBuilder)
+	b := newCwndBuilder(SeriesOptions{Dir: reassembly.C2S})
 	recs := []Record{syn(reassembly.C2S, 0, reassembly.SYN), syn(reassembly.S2C, 0.1, reassembly.SYN|reassembly.ACK), syn(reassembly.C2S, 100, reassembly.ACK)}
 	seq := int64(0)
 	for i := range 50 {
@@ -673,7 +673,7 @@ func TestTimeoutAfterRenoHold(t *testing.T) {
 		b.ack(r.ms+1+float64(i), end, 1<<20, DupAck)
 	}
 	// In the hold PRR goes on, the duplicate ACKs move nothing.
-	cb := newCwnd(SeriesOptions{Conn: testConn()}).(*cwndBuilder)
+	cb := newCwndBuilder(SeriesOptions{Conn: testConn()})
 	var atHold [2]int64
 	for i := range b.recs {
 		cb.add(&b.recs[i])
@@ -938,7 +938,7 @@ func TestEpisodeReentryOnResentHole(t *testing.T) {
 // far below it — instead of being drawn as the pipe's (kz_reno_nosack_l2_geo:
 // cwnd 87.2% of probes, the loss state's window lost at a later undo).
 func TestPartialUndoWaitsForVote(t *testing.T) {
-	cb := newCwnd(SeriesOptions{Conn: testConn()}).(*cwndBuilder)
+	cb := newCwndBuilder(SeriesOptions{Conn: testConn()})
 	cb.ep.maxSeg = 1000
 	cb.line = 3000
 	cb.deferred = []deferredStep{{p: Point{Frame: 5, Time: 5e8}, vals: [3]int64{57000, 60000, 3000}}}
@@ -974,7 +974,7 @@ func TestPriorsAtLossHeldByRwnd(t *testing.T) {
 		{54, 27, [2]int64{27, 37}},
 		{27, 40, [2]int64{13, 18}},
 	} {
-		cb := newCwnd(SeriesOptions{Conn: testConn()}).(*cwndBuilder)
+		cb := newCwndBuilder(SeriesOptions{Conn: testConn()})
 		cb.ep.maxSeg, cb.line, cb.rwnd = seg, 27*seg, tt.rwnd*seg
 		for i := range cb.open {
 			cb.open[i].w = tt.open * seg

@@ -102,6 +102,38 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 // atReceiver); callers say so on stderr too (see PathStats.Vantage).
 func cwndGraph(recs []Record, o SeriesOptions) *Graph { return feed(newCwnd(o), recs) }
 
+// cwndVotes draws the cwnd graph under the algorithm the whole
+// connection's loss episodes vote for (reductionVotes), which the records
+// tell only at their end: the line waits for the vote (deferred), and
+// once one episode told, is drawn under it (first); a second builder
+// (other), fed the same records, draws it from that moment under the
+// other algorithm. Where the connection's votes name the other in the
+// end (one reduction measured off, then many: the first recovery out of
+// slow start, whose flight at the loss falls short of the window while
+// pacing spreads slow start's growth over the round trip), that graph is
+// the one given.
+type cwndVotes struct{ first, other *cwndBuilder }
+
+func (c *cwndVotes) add(r *Record) {
+	c.first.add(r)
+	c.other.add(r)
+}
+
+func (c *cwndVotes) graph() *Graph {
+	g := c.first.graph()
+	if v, ok := c.first.knownFinal(); ok && v == c.other.forced {
+		return c.other.graph()
+	}
+	return g
+}
+
+// knownFinal is the reduction the episodes voted for at the
+// connection's end (call graph first), if it is Reno's or CUBIC's.
+func (b *cwndBuilder) knownFinal() (int, bool) {
+	v, ok := majorityVote(b.ep.reductionVotes())
+	return v, ok && v != VoteNone
+}
+
 // cwndBuilder builds Cwnd's graph record by record.
 type cwndBuilder struct {
 	f   *frame
@@ -220,6 +252,11 @@ type cwndBuilder struct {
 	// it (openWindow), under Reno's ssthresh after each loss episode,
 	// CUBIC's, and neither's (unknown: see openReset).
 	open [3]openWindow
+	// flip: this builder draws, from the first vote known on, under the
+	// other algorithm than that vote's (cwndVotes), forced (-1: not yet,
+	// or not this builder).
+	flip   bool
+	forced int
 	// before: the line's last step before the time window drawn
 	// (hasBefore), drawn with its first step inside (drawLine).
 	before    Point
@@ -242,9 +279,21 @@ const maxDeferred = 1 << 14
 
 // knownVote is the reduction the episodes so far voted for, if they did
 // and it is Reno's or CUBIC's.
+//
+// For the builder drawing under the other algorithm (cwndVotes: flip),
+// once a vote is first known it is the other algorithm's, whatever the
+// votes say after.
 func (b *cwndBuilder) knownVote() (int, bool) {
+	if b.forced >= 0 {
+		return b.forced, true
+	}
 	v, ok := majorityVote(b.ep.reductionVotes())
-	return v, ok && v != VoteNone
+	ok = ok && v != VoteNone
+	if ok && b.flip {
+		b.forced = VoteReno + VoteCubic - v
+		return b.forced, true
+	}
+	return v, ok
 }
 
 // neitherVote indexes a deferred step's value under neither algorithm.
@@ -472,10 +521,18 @@ func (b *cwndBuilder) lossStop() {
 }
 
 func newCwnd(o SeriesOptions) graphBuilder {
+	other := newCwndBuilder(o)
+	other.flip = true
+	return &cwndVotes{first: newCwndBuilder(o), other: other}
+}
+
+// newCwndBuilder is a builder of the cwnd graph drawn under the vote
+// known as the records come (cwndVotes).
+func newCwndBuilder(o SeriesOptions) *cwndBuilder {
 	f := newFrame(GraphCwnd, o)
 	f.g.Y = Axis{Label: "bytes", Unit: "B"}
 	f.g.Columns = []string{"bytes"}
-	b := &cwndBuilder{f: f, set: seriesSet{thin: o.Thin}, line: -1, rwnd: -1}
+	b := &cwndBuilder{f: f, set: seriesSet{thin: o.Thin}, line: -1, rwnd: -1, forced: -1}
 	b.open[VoteReno].ca, b.open[VoteCubic].ca = caReno, caCubic
 	if c := o.Conn; c != nil {
 		b.pp.sack = c.Dir[0].SACKPermitted && c.Dir[1].SACKPermitted
