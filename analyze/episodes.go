@@ -388,7 +388,11 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		if !e.awaitSeen {
 			e.awaitAck = end
 		}
-		e.awaitMax, e.awaitSeen = max(e.awaitMax, flight), true
+		// Without SACK the duplicate ACKs stand for segments that left
+		// the network (Linux's sacked_out, renoDup), and limited
+		// transmit sends as many above the window: the window is the
+		// flight less them (tcp_packets_in_flight).
+		e.awaitMax, e.awaitSeen = max(e.awaitMax, flight-e.renoDup*e.maxSeg), true
 	}
 	if t > 0 {
 		e.lastSend = t
