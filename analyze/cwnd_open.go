@@ -52,10 +52,12 @@ type openWindow struct {
 	// episode: the window then grows only as measured): HyStart's
 	// window, the episode's (reset), raised by the falls.
 	ss int64
-	// HyStart (CUBIC's, Linux's default): the least RTT and the round.
-	delayMin int64
-	round    hystartRound
-	srtt     int64 // the smoothed RTT (tp->srtt_us's)
+	// HyStart (CUBIC's, Linux's default): the least RTT, the round
+	// (until the cumulative ACK passes roundEnd, from roundStart), the
+	// last ACK of its train, the least RTT of its first samples.
+	delayMin, roundEnd, roundStart, trainAck, roundRTT int64
+	samples                                            int
+	srtt                                               int64 // the smoothed RTT (tp->srtt_us's)
 	// limited: tp->is_cwnd_limited, latched for the window of data
 	// (until the cumulative ACK passes usageSeq) in which a send found
 	// the window full (see burst).
@@ -136,44 +138,26 @@ func (o *openWindow) hystart(t, una, high, rtt, seg int64) {
 	if o.ssOver || !o.slowStart() || o.w < hystartLowWindow*seg {
 		return
 	}
-	if o.round.found(t, una, high, rtt, o.delayMin, o.ackDelay()) {
-		o.ssOver, o.ss = true, o.w
+	if una > o.roundEnd {
+		o.roundStart, o.trainAck, o.roundEnd, o.roundRTT, o.samples = t, t, high, 0, 0
 	}
-}
-
-// hystartRound is HyStart's round (tcp_cubic.c's bictcp: round_start,
-// end_seq, last_ack, curr_rtt, sample_cnt): its start, the highest end
-// sent then (it ends when the cumulative ACK passes it), the last ACK of
-// its train, the least RTT of its first samples and how many.
-type hystartRound struct {
-	roundStart, roundEnd, trainAck, roundRTT int64
-	samples                                  int
-}
-
-// found is hystart_update at an ACK at t of the cumulative ACK una with
-// an RTT sample rtt (ns), high the highest end sent, delayMin the least
-// RTT, ackDelay hystart_ack_delay: whether slow start ends there — an
-// ACK train (ACKs at most 2 ms apart from the round's start) lasted half
-// of delayMin and ackDelay, or the least of the round's first eight RTTs
-// rose above delayMin by an eighth of it (4 to 16 ms).
-func (h *hystartRound) found(t, una, high, rtt, delayMin, ackDelay int64) bool {
-	if una > h.roundEnd {
-		*h = hystartRound{roundStart: t, roundEnd: high, trainAck: t}
-	}
-	if t-h.trainAck <= hystartAckDelta {
-		h.trainAck = t
-		if t-h.roundStart > (delayMin+ackDelay)/2 {
-			return true
+	if t-o.trainAck <= hystartAckDelta {
+		o.trainAck = t
+		if t-o.roundStart > (o.delayMin+o.ackDelay())/2 {
+			o.ssOver, o.ss = true, o.w
+			return
 		}
 	}
-	if h.roundRTT == 0 || rtt < h.roundRTT {
-		h.roundRTT = rtt
+	if o.roundRTT == 0 || rtt < o.roundRTT {
+		o.roundRTT = rtt
 	}
-	if h.samples < hystartMinSamples {
-		h.samples++
-		return false
+	if o.samples < hystartMinSamples {
+		o.samples++
+		return
 	}
-	return h.roundRTT > delayMin+min(max(delayMin/8, 4e6), 16e6)
+	if o.roundRTT > o.delayMin+min(max(o.delayMin/8, 4e6), 16e6) {
+		o.ssOver, o.ss = true, o.w
+	}
 }
 
 // initialWindow is Linux's initial window (TCP_INIT_CWND, RFC 6928), in

@@ -242,6 +242,17 @@ func TestOpenWindowAfterHeldRecovery(t *testing.T) {
 // (Linux in slow start in recovery: kz_cubic_200ms_l2, 56 to 32), where
 // the first burst measures it, unless that burst was held.
 func TestAfterRecoveryAtSsthresh(t *testing.T) {
+	const seg = 1000
+	p := prrState{on: true, prior: 80 * seg, ss: 56 * seg, cwnd: -1}
+	p.ack(seg, 30*seg, false, seg) // pipe 30 below ssthresh: cwnd 31
+	if !p.slowStart {
+		t.Errorf("PRR's cwnd %d below ssthresh 56: not marked slow start", p.cwnd/seg)
+	}
+	p = prrState{on: true, prior: 80 * seg, ss: 56 * seg, cwnd: -1}
+	p.ack(seg, 70*seg, false, seg) // pipe above ssthresh: proportional
+	if p.slowStart {
+		t.Errorf("PRR's cwnd %d above ssthresh 56: marked slow start", p.cwnd/seg)
+	}
 	var b cwndBuilder
 	b.prr[VoteCubic].slowStart = true
 	for _, tt := range []struct {
@@ -252,59 +263,5 @@ func TestAfterRecoveryAtSsthresh(t *testing.T) {
 		if got := b.atSsthresh(tt.i, tt.held); got != tt.want {
 			t.Errorf("algorithm %d, held %v: at ssthresh %v, want %v", tt.i, tt.held, got, tt.want)
 		}
-	}
-}
-
-// TestHystartInRecovery: CUBIC's HyStart runs in a fast retransmit's
-// episode where PRR's cwnd is below ssthresh (30 of 56 segments here), and
-// marks the episode (the window after it measured, not held at ssthresh)
-// only where it finds slow start's end — an ACK train lasting half the
-// least RTT, or the RTT risen above it by an eighth — and not once it found
-// it before (until a timeout); Reno has no HyStart.
-func TestHystartInRecovery(t *testing.T) {
-	const seg = 1000
-	for _, tt := range []struct {
-		name       string
-		gap, rtt   int64 // between ACKs, and their RTT (the least 100 ms)
-		cwnd       int64 // PRR's, segments
-		found      bool
-		wantMarked bool
-	}{
-		{"ACKs 1 ms apart: a train of 50 ms", 1e6, 100e6, 30, false, true},
-		{"ACKs 6 ms apart, no delay: an application's few segments", 6e6, 100e6, 30, false, false},
-		{"ACKs 6 ms apart, 30 ms more delay", 6e6, 130e6, 30, false, true},
-		{"found before", 1e6, 100e6, 30, true, false},
-		{"cwnd at ssthresh", 1e6, 100e6, 56, false, false},
-		{"cwnd below HyStart's 16 segments", 1e6, 100e6, 12, false, false},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			b := newCwndBuilder(SeriesOptions{})
-			b.ep.maxSeg = seg
-			b.hsRec.found = tt.found
-			for i := range b.prr {
-				b.prr[i] = prrState{on: true, prior: 80 * seg, ss: 56 * seg, cwnd: 60 * seg}
-			}
-			b.hystartInRecovery(1e9, seg, 200*seg, 100e6) // the least RTT, above ssthresh
-			for i := range b.prr {
-				b.prr[i].cwnd = tt.cwnd * seg
-			}
-			for k := int64(1); k <= 100; k++ {
-				b.hystartInRecovery(1e9+k*tt.gap, (k+1)*seg, 200*seg, tt.rtt)
-			}
-			if got := b.prr[VoteCubic].slowStart; got != tt.wantMarked {
-				t.Errorf("CUBIC's episode marked %v, want %v", got, tt.wantMarked)
-			}
-			if b.prr[VoteReno].slowStart {
-				t.Error("Reno's episode marked: Reno has no HyStart")
-			}
-		})
-	}
-	// A timeout clears what HyStart found (bictcp_reset in the loss state).
-	b := newCwndBuilder(SeriesOptions{})
-	b.ep.maxSeg = seg
-	b.hsRec.found = true
-	b.lossStart(false, false)
-	if b.hsRec.found {
-		t.Error("HyStart's found kept through a timeout")
 	}
 }

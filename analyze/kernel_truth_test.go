@@ -306,7 +306,7 @@ var kernelFloor = map[string]struct {
 	"kq_cubic_bigq":        {0.995, 0.99, 0, 0, 0},
 	"kq_cubic_nosack_geo":  {0.99, 0.99, 0, 0, 0},
 	"kq_cubic_rto_heavy":   {0.985, 0.99, 0, 0, 0},
-	"kq_reno_2m_loss2":     {0.995, 0.99, 0, 0, 0}, // Reno has no HyStart: the window after a recovery whose PRR fell below ssthresh is held at it (hystartInRecovery), was 98.4%; looked at once: its re-entered recovery gave the ssthresh rule at a re-entry (its algorithm's reduction of the last ssthresh, was 92%); PRR's window where the receiver's window was full in recovery (ackWithoutSend), was 94%
+	"kq_reno_2m_loss2":     {0.98, 0.99, 0, 0, 0},  // looked at once: its re-entered recovery gave the ssthresh rule at a re-entry (its algorithm's reduction of the last ssthresh, was 92%); PRR's window where the receiver's window was full in recovery (ackWithoutSend), was 94%
 	"kq_reno_nosack_loss2": {0.985, 0.99, 0, 0, 0}, // the window after a recovery measured less the duplicate ACKs of the next disorder (limited transmit sends above the window), was 90%; its timeout in recovery: the loss state's window, slow start to ssthresh at go-back-N's cumulative ACKs (lossState), was 85%
 	"kq_reno_nots":         {0.99, 0.99, 0, 0, 0},
 	"kq_reno_reverse_ba":   {0.99, 0.99, 0, 0, 0}, // the kernel's record ends 1.2 s before the sender's last resends (the lab stops it with the client): its last fast retransmit, after it, is not counted
@@ -316,7 +316,7 @@ var kernelFloor = map[string]struct {
 	"kw_cubic_nosack_geo2":  {0.99, 0.99, 0, 0, 0},
 	"kw_cubic_nosack_q15k":  {0.99, 0.99, 0, 0, 0},
 	"kw_reno_sack_q40k_l05": {0.99, 0.99, 0, 0, 0},
-	"kw_cubic_sack_l2":      {0.995, 0.99, 0, 0, 0},   // HyStart in recovery only where its train or its rise in delay comes (hystartInRecovery), was 97.3%; one recovery was drawn as a timeout until RACK's loss at the end of recovery re-entered it (lostAbove); ssthresh at re-entries the reduction of the last, was 92%
+	"kw_cubic_sack_l2":      {0.97, 0.99, 0, 0, 0},    // one recovery was drawn as a timeout until RACK's loss at the end of recovery re-entered it (lostAbove); ssthresh at re-entries the reduction of the last, was 92%
 	"kw_reno_nosack_vsat":   {0.97, 0.99, 0, 0.94, 0}, // PRR's window at ACKs no send followed, was 87%
 	// Recorded on 2026-12-03 before the rules of that day's fourth
 	// session (kv_, held out from them: all six met the bar before them).

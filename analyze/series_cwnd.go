@@ -237,8 +237,7 @@ type cwndBuilder struct {
 	// Reno's and CUBIC's ssthresh (prrState.slowStart), as prrStart found
 	// it.
 	prrSlowStart [2]bool
-	hsRec        hystartRec // CUBIC's HyStart in recovery
-	holdCwnd     [2]int64   // PRR's cwnd in RFC 6582's hold at a timeout, under Reno's and CUBIC's ssthresh
+	holdCwnd     [2]int64 // PRR's cwnd in RFC 6582's hold at a timeout, under Reno's and CUBIC's ssthresh
 	// The window through a timeout's loss state, under Reno's and
 	// CUBIC's ssthresh (lossState), and Linux's count of duplicate ACKs
 	// there without SACK (lossDup), which starts once data above
@@ -338,12 +337,11 @@ type prrState struct {
 	on                   bool
 	prior, ss            int64
 	delivered, out, cwnd int64
-	// slowStart: under CUBIC, cwnd fell below ssthresh, of HyStart's size
-	// (16 segments) or more, where Linux is in slow start
-	// (tcp_in_slow_start) and CUBIC's HyStart runs even in recovery, and
-	// it found slow start's end there (hystartInRecovery), setting
-	// ssthresh to cwnd (hystart_update: kz_cubic_200ms_l2, 56 to 32 in a
-	// re-entered recovery); the window after it is then the one measured.
+	// slowStart: cwnd fell below ssthresh, of HyStart's size (16 segments)
+	// or more: Linux was in slow start there (tcp_in_slow_start), where
+	// CUBIC's HyStart runs even in recovery and may set ssthresh to cwnd
+	// (hystart_update: kz_cubic_200ms_l2, 56 to 32 in a re-entered
+	// recovery); the window after it is then the one measured.
 	slowStart bool
 }
 
@@ -397,46 +395,7 @@ func (p *prrState) ack(newly, pipe int64, advanced bool, seg int64) {
 		snd = max(snd, seg)
 	}
 	p.cwnd = pipe + max(snd, 0)
-}
-
-// hystartInRecovery follows CUBIC's HyStart at an ACK at t (una the
-// cumulative ACK after it, high the highest end sent, rtt its RTT
-// sample): Linux runs it wherever cwnd is below ssthresh
-// (tcp_in_slow_start), PRR's cwnd in a fast retransmit's episode too, of
-// 16 segments or more, until it once found slow start's end (bictcp's
-// found, cleared, with the least RTT, only at a timeout: cubictcp_state);
-// where it fires there it sets ssthresh to cwnd (hystart_update), and
-// the window after the episode is the one measured (prrState.slowStart).
-// Where its ACK train and its rise in delay do not come (an application
-// sending a few segments per round trip: ACKs more than 2 ms apart, no
-// queue), ssthresh stays.
-func (b *cwndBuilder) hystartInRecovery(t, una, high, rtt int64) {
-	h := &b.hsRec
-	if rtt <= 0 {
-		return
-	}
-	if h.delayMin == 0 || rtt < h.delayMin {
-		h.delayMin = rtt
-	}
-	p, seg := &b.prr[VoteCubic], b.ep.maxSeg
-	if h.found || !p.on || p.cwnd < hystartLowWindow*seg || p.cwnd >= p.ss {
-		return
-	}
-	// hystart_ack_delay: four GSO bursts at the pacing rate, twice the
-	// window per RTT, at most 1 ms.
-	delay := min(hystartMaxAckDelay, int64(4*gsoMaxSize*float64(b.rtt())/float64(2*p.cwnd)))
-	if h.round.found(t, una, high, rtt, h.delayMin, delay) {
-		h.found, p.slowStart = true, true
-	}
-}
-
-// hystartRec is CUBIC's HyStart through fast-retransmit episodes
-// (hystartInRecovery): the least RTT, the round, and whether it found
-// slow start's end there.
-type hystartRec struct {
-	delayMin int64
-	round    hystartRound
-	found    bool
+	p.slowStart = p.slowStart || p.cwnd < p.ss && p.cwnd >= hystartLowWindow*seg
 }
 
 // prrStop ends PRR (the episode ended, or a timeout came).
@@ -498,7 +457,6 @@ func (l *lossState) grow(delivered, seg int64) {
 // the loss state's own after a new ACK in it, else the line's. None for
 // a sender the episodes showed does not reduce (BBR).
 func (b *cwndBuilder) lossStart(inRecovery, backoff bool) {
-	b.hsRec = hystartRec{} // bictcp_reset in the loss state: HyStart may find again
 	seg := b.ep.maxSeg
 	v, ok := majorityVote(b.ep.reductionVotes())
 	for i := range b.loss {
@@ -1201,7 +1159,6 @@ func (b *cwndBuilder) add(r *Record) {
 		// where the receiver's window holds the sender (see below).
 		b.prrAck(b.pp.delivered-delivered, b.pp.pipe(), b.pp.una > una)
 	}
-	b.hystartInRecovery(r.Time, b.pp.una, b.pp.high, r.Info.AckRTT)
 	if b.pp.una > una && !b.ep.inEpisode && !hold && !lossHold && !b.prr[0].on && !b.prr[1].on && !b.loss[0].on && !b.loss[1].on {
 		// Linux raises cwnd only at an ACK of new data
 		// (tcp_may_raise_cwnd: FLAG_DATA_ACKED), by what it acknowledged
