@@ -241,6 +241,9 @@ func compareArg(a string, stream int) (compareInput, error) {
 			return ci, usagef("%s: %s number out of range", charts.EscapeName(a), what)
 		}
 		ci.stream = n
+		if what == "stream" { // named as given in a message (input.named)
+			ci.input.stream, ci.hasStream = n, true
+		}
 		return ci, nil
 	}
 	m := streamSuffix.FindStringSubmatch(a)

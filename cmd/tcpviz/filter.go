@@ -53,7 +53,7 @@ func (f *filterFlags) excludes(in input, l *analyze.Loaded) error {
 	if v := reassembly.ConnView(l.Conn); f.Expr.Match(&v) {
 		return nil
 	}
-	return fmt.Errorf("%s: stream %d is not among the connections --filter %q matches", in.display(), l.Conn.Stream, f.Raw)
+	return fmt.Errorf("%s: stream %d is not among the connections --filter %q matches", in.named(), l.Conn.Stream, f.Raw)
 }
 
 // selectJoined keeps the joined connections the filter matches, if there

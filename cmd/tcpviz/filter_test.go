@@ -106,7 +106,8 @@ func TestGraphFilter(t *testing.T) {
 // does not match selects nothing: exit 1, one line naming both, nothing
 // written, as the tables and ladder say. The graphs, compare and report
 // drew it and exited 0, the filter said nothing (found by the tester:
-// seq geo_short.pcap#0 --filter 'port 57442').
+// seq geo_short.pcap#0 --filter 'port 57442'). CAPTURE#N is named with
+// its #N (seq --filter udp G#0 said G alone).
 func TestGraphStreamOutsideFilter(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
@@ -116,7 +117,11 @@ func TestGraphStreamOutsideFilter(t *testing.T) {
 		{"report", "-s", "0", "--out-dir", dir, demoCapture},
 	} {
 		stdout, stderr, code := tcpviz(t, nil, append(args, "--filter", "port 57442")...)
-		want := "tcpviz: " + demoCapture + ": stream 0 is not among the connections --filter \"port 57442\" matches\n"
+		named := demoCapture // CAPTURE#0 as the user typed it (it said the capture alone)
+		if strings.HasSuffix(args[len(args)-1], "#0") {
+			named += "#0"
+		}
+		want := "tcpviz: " + named + ": stream 0 is not among the connections --filter \"port 57442\" matches\n"
 		if code != 1 || stderr != want || stdout != "" {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 1 and %q", args[0], code, stdout, stderr, want)
 		}

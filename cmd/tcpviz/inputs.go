@@ -56,6 +56,15 @@ func (in input) display() string {
 	return charts.EscapeName(in.name)
 }
 
+// named is the input as the user named it, in a message: display with
+// CAPTURE#N's stream (CAPTURE#udpN's name keeps its suffix).
+func (in input) named() string {
+	if in.hasStream && !in.udp {
+		return in.display() + "#" + strconv.Itoa(in.stream)
+	}
+	return in.display()
+}
+
 // expandInputs turns command-line arguments into captures: files as named,
 // directories walked recursively keeping only files (and links to files)
 // that start like a capture, "-" for standard input. An argument or a file that cannot be
