@@ -393,16 +393,18 @@ func filterNumber(v string) (uint64, error) {
 	return strconv.ParseUint(v, 10, 16)
 }
 
-// StreamFilter keeps the streams of Set (-s 1,3-5), of those Next keeps
+// StreamFilter keeps the streams of Set (-s 1,3-5) of transport Proto
+// ("": any; CAPTURE#N is tcp, CAPTURE#udpN udp), of those Next keeps
 // (nil: all).
 type StreamFilter struct {
-	Set  map[int]bool
-	Next Filter
+	Set   map[int]bool
+	Proto string
+	Next  Filter
 }
 
 // Match keeps v if its stream is in the set and Next keeps it.
 func (f StreamFilter) Match(v *FlowView) bool {
-	return f.Set[v.Stream] && (f.Next == nil || f.Next.Match(v))
+	return f.Set[v.Stream] && (f.Proto == "" || v.Proto == f.Proto) && (f.Next == nil || f.Next.Match(v))
 }
 
 // ParseStreamSet reads stream numbers and ranges: 1,3-5.

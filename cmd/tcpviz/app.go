@@ -348,11 +348,9 @@ func existingInput(a string) bool {
 	if _, err := os.Lstat(a); err == nil {
 		return true
 	}
-	for _, re := range []*regexp.Regexp{streamSuffix, udpSuffix} {
-		if m := re.FindStringSubmatch(a); m != nil {
-			if _, err := os.Lstat(m[1]); err == nil {
-				return true
-			}
+	if base, _, _, ok, _ := captureSuffix(a); ok {
+		if _, err := os.Lstat(base); err == nil {
+			return true
 		}
 	}
 	return false

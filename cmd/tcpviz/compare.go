@@ -185,6 +185,25 @@ var (
 	udpSuffix    = regexp.MustCompile(`^(.*)#udp(\d*)$`)
 )
 
+// captureSuffix reads the suffix of argument a, the one reading of it for
+// every command: CAPTURE#N (stream N: tcp.stream, or udp.stream under
+// --proto udp) or CAPTURE#udp[N] (UDP flow N; without N, n is -1: the
+// busiest). ok is false without one; err says a number out of range.
+func captureSuffix(a string) (base string, n int, udp, ok bool, err error) {
+	if m := udpSuffix.FindStringSubmatch(a); m != nil {
+		if m[2] == "" {
+			return m[1], -1, true, true, nil
+		}
+		n, err = strconv.Atoi(m[2])
+		return m[1], n, true, true, err
+	}
+	if m := streamSuffix.FindStringSubmatch(a); m != nil {
+		n, err = strconv.Atoi(m[2])
+		return m[1], n, false, true, err
+	}
+	return "", 0, false, false, nil
+}
+
 // parseCompareInputs reads compare's arguments (compareArg); a
 // directory is every capture in it, each an input of its own. stream is
 // -s, the default.
@@ -234,35 +253,25 @@ func compareArg(a string, stream int) (compareInput, error) {
 	if in, ok := joinedInput(a); ok {
 		return compareInput{input: in, stream: stream, label: joinedLabel(in), named: a}, nil
 	}
-	// number is ci with its stream (or UDP flow) number, s.
-	number := func(ci compareInput, s, what string) (compareInput, error) {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return ci, usagef("%s: %s number out of range", charts.EscapeName(a), what)
-		}
-		ci.stream = n
-		if what == "stream" { // named as given in a message (input.named)
-			ci.input.stream, ci.hasStream = n, true
-		}
+	base, n, udp, ok, err := captureSuffix(a)
+	if !ok {
 		return ci, nil
 	}
-	m := streamSuffix.FindStringSubmatch(a)
-	if m != nil && strings.Contains(m[1], "+") {
-		if in, ok := joinedInput(m[1]); ok { // A+B#N: stream N of the first capture
-			return number(compareInput{input: in, label: joinedLabel(in) + "#" + m[2], named: a}, m[2], "stream")
-		}
+	what, suffix := "stream", a[len(base):]
+	if udp {
+		what = "flow"
 	}
-	if u := udpSuffix.FindStringSubmatch(a); u != nil {
-		tag := filepath.Base(u[1]) + "#udp" + u[2]
-		ci = compareInput{input: input{name: u[1], path: u[1]}, stream: -1, udp: true, label: tag, named: tag}
-		if u[2] == "" {
-			return ci, nil
-		}
-		return number(ci, u[2], "flow")
+	if err != nil {
+		return ci, usagef("%s: %s number out of range", charts.EscapeName(a), what)
 	}
-	if m != nil {
-		tag := filepath.Base(m[1]) + "#" + m[2]
-		return number(compareInput{input: input{name: m[1], path: m[1]}, label: tag, named: tag}, m[2], "stream")
+	if in, ok := joinedInput(base); ok && !udp && strings.Contains(base, "+") { // A+B#N: stream N of the first capture
+		in.stream, in.hasStream = n, true
+		return compareInput{input: in, stream: n, label: joinedLabel(in) + suffix, named: a}, nil
+	}
+	tag := filepath.Base(base) + suffix
+	ci = compareInput{input: input{name: base, path: base}, stream: n, udp: udp, label: tag, named: tag}
+	if !udp { // named as given in a message (input.named)
+		ci.input.stream, ci.hasStream = n, true
 	}
 	return ci, nil
 }

@@ -248,19 +248,21 @@ func TestCaptureStreamMissing(t *testing.T) {
 }
 
 // TestCaptureSuffixRefused: a suffix a command does not read is a usage
-// error naming it, before anything is read: CAPTURE#udp (the graph
-// commands' and compare's) elsewhere. They were taken for the whole capture: the
-// tables counted every flow for CAPTURE#udp and report wrote a folder
-// named CAPTURE#udp-report. (join and ladder read CAPTURE#N:
-// TestJoinLadderStreamSuffix.)
+// error naming it, before anything is read: CAPTURE#udp on the commands
+// of TCP connections, CAPTURE#udp without its number on flows and io.
+// They were taken for the whole capture: the tables counted every flow
+// for CAPTURE#udp and report wrote a folder named CAPTURE#udp-report.
+// (join and ladder read CAPTURE#N: TestJoinLadderStreamSuffix.)
 func TestCaptureSuffixRefused(t *testing.T) {
 	out := t.TempDir()
 	for _, args := range [][]string{
 		{"streams", demoCapture + "#udp"},
-		{"flows", demoCapture + "#udp1"},
+		{"summary", demoCapture + "#udp0"},
+		{"packets", demoCapture + "#udp0"},
+		{"flows", demoCapture + "#udp"},
 		{"io", demoCapture + "#udp"},
 		{"report", "--out-dir", out, demoCapture + "#udp"},
-		{"sweep", "--rows", "proto", demoCapture + "#udp"},
+		{"sweep", "--proto", "tcp", "--rows", "proto", demoCapture + "#udp"},
 	} {
 		_, stderr, code := tcpviz(t, nil, args...)
 		if code != 2 || !strings.Contains(stderr, "geo_short.pcap#") || strings.Count(stderr, "\n") != 1 {
@@ -483,5 +485,37 @@ func TestProtoTCPWithUDPSuffix(t *testing.T) {
 	}
 	if _, _, code := tcpviz(t, nil, "seq", "--proto", "udp", "-o", "-", capture+"#udp0"); code != 0 {
 		t.Errorf("seq --proto udp CAPTURE#udp0: exit %d", code)
+	}
+}
+
+// TestCaptureUDPSuffixEveryCommand: CAPTURE#N is TCP stream N and
+// CAPTURE#udpN UDP flow N on flows, io and sweep as on the graphs and
+// compare (one reading of the suffix). flows X#0 listed TCP stream 0 and
+// UDP flow 0; flows, io and sweep refused X#udp0.
+func TestCaptureUDPSuffixEveryCommand(t *testing.T) {
+	const capture = "../../testdata/udp/udp_short.pcap" // TCP stream 0 and UDP flow 0
+	for _, c := range []struct{ in, proto string }{{capture + "#0", "tcp"}, {capture + "#udp0", "udp"}} {
+		for _, cmd := range []string{"flows", "io"} {
+			out, stderr, code := tcpviz(t, nil, cmd, "-f", "csv", c.in)
+			rows := flowsCSV(t, out)
+			if code != 0 || len(rows) == 0 {
+				t.Fatalf("%s %s: exit %d, %q", cmd, c.in, code, stderr)
+			}
+			for _, r := range rows {
+				if r["proto"] != c.proto || r["file"] != capture {
+					t.Errorf("%s %s: a row of %s in %s", cmd, c.in, r["proto"], r["file"])
+				}
+			}
+		}
+	}
+	byUDP, _, code := tcpviz(t, nil, "sweep", "--rows", "proto", capture+"#udp0")
+	byProto, _, _ := tcpviz(t, nil, "sweep", "--rows", "proto", "--proto", "udp", capture+"#0")
+	if code != 0 || byUDP != byProto || !strings.Contains(byUDP, "\nudp,") {
+		t.Errorf("sweep X#udp0: exit %d, %q; want as --proto udp X#0, %q", code, byUDP, byProto)
+	}
+	for _, cmd := range []string{"flows", "io"} {
+		if _, stderr, code := tcpviz(t, nil, cmd, capture+"#udp3"); code != 1 || stderr != "tcpviz: "+capture+"#udp3: no UDP flow 3\n" {
+			t.Errorf("%s X#udp3: exit %d, %q", cmd, code, stderr)
+		}
 	}
 }

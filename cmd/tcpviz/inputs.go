@@ -82,42 +82,34 @@ func expandInputs(args []string) []input {
 			continue
 		}
 		st, err := os.Stat(a)
-		if m := udpSuffix.FindStringSubmatch(a); err != nil && m != nil {
-			if fst, ferr := os.Stat(m[1]); ferr == nil && !fst.IsDir() {
-				n, _ := strconv.Atoi(m[2])
-				if m[2] == "" {
-					n = -1
-				}
-				out = append(out, input{name: a, path: m[1], regular: fst.Mode().IsRegular(), udp: true, udpFlow: n})
-				continue
-			}
+		base, n, udp, suffixed, nerr := captureSuffix(a)
+		if err == nil || !suffixed {
+			base = ""
 		}
-		if m := streamSuffix.FindStringSubmatch(a); err != nil && m != nil {
-			if fst, ferr := os.Stat(m[1]); ferr == nil && !fst.IsDir() {
-				n, aerr := strconv.Atoi(m[2])
-				if aerr != nil {
-					out = append(out, failed(a, fmt.Errorf("stream number out of range")))
-					continue
-				}
-				out = append(out, input{name: m[1], path: m[1], regular: fst.Mode().IsRegular(), stream: n, hasStream: true})
-				continue
+		if fst, ferr := os.Stat(base); base != "" && ferr == nil && !fst.IsDir() {
+			switch {
+			case nerr != nil:
+				out = append(out, failed(a, fmt.Errorf("stream number out of range")))
+			case udp:
+				out = append(out, input{name: a, path: base, regular: fst.Mode().IsRegular(), udp: true, udpFlow: n})
+			default:
+				out = append(out, input{name: base, path: base, regular: fst.Mode().IsRegular(), stream: n, hasStream: true})
 			}
+			continue
 		}
 		if err != nil && strings.Contains(a, "+") {
 			if in, ok := joinedInput(a); ok {
 				out = append(out, in)
 				continue
 			}
-			if m := streamSuffix.FindStringSubmatch(a); m != nil {
-				if in, ok := joinedInput(m[1]); ok { // A+B#N: stream N of A
-					if in.stream, err = strconv.Atoi(m[2]); err != nil {
-						out = append(out, failed(a, fmt.Errorf("stream number out of range")))
-						continue
-					}
-					in.hasStream = true
-					out = append(out, in)
+			if in, ok := joinedInput(base); ok && !udp { // A+B#N: stream N of A
+				if nerr != nil {
+					out = append(out, failed(a, fmt.Errorf("stream number out of range")))
 					continue
 				}
+				in.stream, in.hasStream = n, true
+				out = append(out, in)
+				continue
 			}
 		}
 		if err != nil {
@@ -363,14 +355,24 @@ func captureBase(in input) string {
 }
 
 // suffixRefused is the usage error of an input whose suffix command cmd
-// does not read (it would take the whole capture): CAPTURE#udp is the
-// graph commands' (compare reads its own arguments); CAPTURE#N is every
-// command's.
+// does not read (it would take the whole capture): CAPTURE#udpN is a UDP
+// flow for the graph commands, compare (which reads its own arguments),
+// sweep, flows and io, CAPTURE#udp (the busiest) for the first three;
+// CAPTURE#N is every command's.
 func suffixRefused(cmd string, in input) error {
-	if _, err := analyze.GraphOf(cmd, ""); in.udp && err != nil {
-		return usagef("%s: %s: CAPTURE#udp names a UDP flow for the graph commands and compare; name the capture alone", cmd, charts.EscapeName(in.name))
+	if !in.udp {
+		return nil
 	}
-	return nil
+	_, err := analyze.GraphOf(cmd, "")
+	switch {
+	case err == nil || cmd == "sweep":
+		return nil
+	case (cmd == "flows" || cmd == "io") && in.udpFlow >= 0:
+		return nil
+	case cmd == "flows" || cmd == "io":
+		return usagef("%s: %s: name the UDP flow by its number, CAPTURE#udpN (flows lists them)", cmd, charts.EscapeName(in.name))
+	}
+	return usagef("%s: %s: CAPTURE#udp names a UDP flow for the graph commands, compare, sweep, flows and io; %s reads TCP connections: name the capture alone", cmd, charts.EscapeName(in.name), cmd)
 }
 
 // joinedInput reads A.pcap+B.pcap[+C.pcap...] as A.pcap joined with the

@@ -52,20 +52,26 @@ func ioCommand(e *env) *cli.Command {
 			}
 			results := make([]*analyze.IOResult, len(ins))
 			failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
-				stream := -1
+				stream, keep, counted := -1, filter.Expr, matched
 				var seen atomic.Bool // CAPTURE#N's connection is in the capture
 				if in.hasStream {    // CAPTURE#N: that connection alone
 					stream = in.stream
 				}
-				o := analyze.IOOptions{Interval: iv.ns, Top: int(tv.v), Keep: charts.IOKeep(filter.Expr, matched, stream, &seen)}
+				if in.udp { // CAPTURE#udpN: that UDP flow alone
+					keep = seenFilter{in.streamFilter(), &seen, filter.Expr}
+					if counted == nil {
+						counted = new(atomic.Int64)
+					}
+				}
+				o := analyze.IOOptions{Interval: iv.ns, Top: int(tv.v), Keep: charts.IOKeep(keep, counted, stream, &seen)}
 				return e.readOnce(in, func(r *reassembly.Reader) fileResult {
 					out, err := analyze.IO(r, o)
 					if results[i] = out; out == nil {
 						return resultOf(in, nil, err)
 					}
 					res := resultOf(in, out.Warnings, err)
-					if err == nil && in.hasStream && !seen.Load() {
-						res.err = fmt.Errorf("%s: no stream %d", in.display(), in.stream)
+					if err == nil && (in.hasStream || in.udp) && !seen.Load() {
+						res.err = in.absent()
 					}
 					return res
 				})
@@ -73,6 +79,9 @@ func ioCommand(e *env) *cli.Command {
 			files := make([]string, len(ins))
 			for i, in := range ins {
 				files[i] = in.name
+				if in.udp {
+					files[i] = in.path // CAPTURE#udpN: the capture, as CAPTURE#N's
+				}
 			}
 			write := func(w io.Writer) error { return charts.WriteIO(w, format, files, results) }
 			if figure != "" {

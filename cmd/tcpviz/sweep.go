@@ -79,6 +79,11 @@ func sweepCommand(e *env) *cli.Command {
 			if err := pf.check(ins); err != nil {
 				return err
 			}
+			for _, in := range ins {
+				if err := proto.contradicts("sweep", in.name, in.udp); err != nil {
+					return err
+				}
+			}
 			runs := make([]sweep.Run, len(ins))
 			said := make([]bool, len(ins)) // failed with no value: its error said it
 			failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
@@ -121,7 +126,11 @@ func sweepCommand(e *env) *cli.Command {
 // UDP flow N with proto udp) and
 // the metric of it.
 func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMetric, align analyze.Align, proto string, keep func(*reassembly.FlowView) bool) fileResult {
-	*run = sweep.Run{File: in.name, Params: pf.Values(in.name)}
+	file := in.name
+	if in.udp { // CAPTURE#udp[N]: the capture's busiest UDP flow (or flow N), as --proto udp
+		file, proto = in.path, "udp"
+	}
+	*run = sweep.Run{File: file, Params: pf.Values(file)}
 	passes := 1
 	if m.Transfer() {
 		passes = 2 // compare's numbers read the connection again
@@ -133,6 +142,11 @@ func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMe
 				return (v.Proto == "tcp" || proto != "") && v.Stream == in.stream && (keep == nil || keep(v))
 			}
 		}
+		if in.udp && in.udpFlow >= 0 { // CAPTURE#udpN: that UDP flow, as --proto udp CAPTURE#N
+			pick = func(v *reassembly.FlowView) bool {
+				return v.Stream == in.udpFlow && (keep == nil || keep(v))
+			}
+		}
 		main, st, warnings, err := sweep.MainFlow(r, proto, pick)
 		res := resultOf(in, warnings, err)
 		if main == nil {
@@ -142,14 +156,14 @@ func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMe
 					what = strings.ToUpper(proto)
 				}
 				switch {
-				case in.hasStream:
+				case in.hasStream || in.udp && in.udpFlow >= 0:
 					conn := "connection"
 					if proto == "udp" {
 						conn = "UDP flow"
 					}
-					res.err = fmt.Errorf("%s#%d: no such %s", in.display(), in.stream, conn)
+					res.err = fmt.Errorf("%s: no such %s", in.named(), conn)
 					if keep != nil {
-						res.err = fmt.Errorf("%s#%d: no such %s that --filter matches", in.display(), in.stream, conn)
+						res.err = fmt.Errorf("%s: no such %s that --filter matches", in.named(), conn)
 					}
 				case keep != nil:
 					res.err = fmt.Errorf("%s: no %s flow that --filter matches", in.display(), what)

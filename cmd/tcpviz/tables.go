@@ -52,10 +52,14 @@ func tableRows[R any](spec charts.TableKind[R], src *source, add func(*R)) fileR
 		return fileResult{err: prefixErr(src.in, err)}
 	}
 	spec, seen := inputSpec(spec, src.in)
-	out, err := spec.Scan(r, src.in.name, add)
+	file := src.in.name
+	if src.in.udp {
+		file = src.in.path // CAPTURE#udpN: the capture, as CAPTURE#N's
+	}
+	out, err := spec.Scan(r, file, add)
 	res := resultOf(src.in, out.Warnings, err)
 	if err == nil && seen != nil && !seen.Load() {
-		res.err = fmt.Errorf("%s: no stream %d", src.in.display(), src.in.stream)
+		res.err = src.in.absent()
 		return res
 	}
 	if w := spec.Empty(out); err == nil && w != "" {
@@ -198,19 +202,43 @@ func writeTable[R any](e *env, w io.Writer, spec charts.TableKind[R], format cha
 // inputSpec is spec for input in: CAPTURE#N keeps that stream's rows,
 // and seen says whether the capture held it (nil for a whole capture).
 func inputSpec[R any](spec charts.TableKind[R], in input) (_ charts.TableKind[R], seen *atomic.Bool) {
-	if !in.hasStream {
+	f := in.streamFilter()
+	if f == nil {
 		return spec, nil
 	}
 	seen = new(atomic.Bool)
-	return spec.Only(seenFilter{reassembly.StreamFilter{Set: map[int]bool{in.stream: true}}, seen}), seen
+	return spec.Only(seenFilter{f, seen, nil}), seen
+}
+
+// streamFilter keeps the flow CAPTURE#N (TCP stream N) or CAPTURE#udpN
+// (UDP flow N) names, nil for a whole capture.
+func (in input) streamFilter() reassembly.Filter {
+	switch {
+	case in.hasStream:
+		return reassembly.StreamFilter{Set: map[int]bool{in.stream: true}, Proto: "tcp"}
+	case in.udp:
+		return reassembly.StreamFilter{Set: map[int]bool{in.udpFlow: true}, Proto: "udp"}
+	}
+	return nil
+}
+
+// absent is the error of the flow CAPTURE#N or CAPTURE#udpN names not
+// found in the capture.
+func (in input) absent() error {
+	if in.udp {
+		return fmt.Errorf("%s: no UDP flow %d", in.display(), in.udpFlow)
+	}
+	return fmt.Errorf("%s: no stream %d", in.display(), in.stream)
 }
 
 // seenFilter is f, noting whether it kept anything. Only asks it before
 // the filters already there (--filter, -s): seen says the stream is in
 // the capture, whatever they keep of it.
+// then, when set, is asked after (io's --filter).
 type seenFilter struct {
 	f    reassembly.Filter
 	seen *atomic.Bool
+	then reassembly.Filter
 }
 
 func (s seenFilter) Match(v *reassembly.FlowView) bool {
@@ -218,7 +246,7 @@ func (s seenFilter) Match(v *reassembly.FlowView) bool {
 		return false
 	}
 	s.seen.Store(true)
-	return true
+	return s.then == nil || s.then.Match(v)
 }
 
 // writePartitions writes each input's rows as Parquet to a partition of
