@@ -52,8 +52,11 @@ var IOColumns = Schema[IORow]{
 // WriteIO writes the I/O tables of captures in format f: of each result
 // (nil: none, its capture failed), interval by interval, a row per flow;
 // files name the captures.
-func WriteIO(w io.Writer, f TableFormat, files []string, results []*analyze.IOResult) error {
-	rw := NewRowWriter(w, f, IOColumns.Docs())
+func WriteIO(w io.Writer, f TableFormat, files []string, results []*analyze.IOResult, fields []string) error {
+	rw, err := NewFieldsWriter(w, f, IOColumns.Docs(), fields)
+	if err != nil {
+		return err
+	}
 	for i, r := range results {
 		if r == nil {
 			continue

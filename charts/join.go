@@ -85,8 +85,11 @@ var JoinColumns = Schema[JoinRow]{
 
 // WriteJoin writes the rows of a join in format f: hop by hop (a Parquet
 // row group each), connection by connection, c2s then s2c.
-func WriteJoin(w io.Writer, f TableFormat, res *join.Result) error {
-	rw := NewRowWriter(w, f, JoinColumns.Docs())
+func WriteJoin(w io.Writer, f TableFormat, res *join.Result, fields []string) error {
+	rw, err := NewFieldsWriter(w, f, JoinColumns.Docs(), fields)
+	if err != nil {
+		return err
+	}
 	var row []Value
 	for _, h := range res.Hops {
 		for _, ch := range h.Conns {

@@ -29,6 +29,39 @@ type csvRowWriter interface {
 	CSV() *CSVWriter
 }
 
+// NewFieldsWriter is NewRowWriter of the columns of cols that fields
+// picks (--fields, SelectDocs; empty: all), in its order: rows are given
+// whole, with every column's cell.
+func NewFieldsWriter(w io.Writer, f TableFormat, cols []Doc, fields []string) (RowWriter, error) {
+	idx, err := SelectDocs(cols, fields)
+	if err != nil || idx == nil {
+		return NewRowWriter(w, f, cols), err
+	}
+	sel := make([]Doc, len(idx))
+	for i, j := range idx {
+		sel[i] = cols[j]
+	}
+	return &fieldRows{rw: NewRowWriter(w, f, sel), idx: idx}, nil
+}
+
+// fieldRows writes the cells idx picks of each row to rw.
+type fieldRows struct {
+	rw  RowWriter
+	idx []int
+	row []Value
+}
+
+func (r *fieldRows) WriteRow(row []Value) error {
+	r.row = r.row[:0]
+	for _, j := range r.idx {
+		r.row = append(r.row, row[j])
+	}
+	return r.rw.WriteRow(r.row)
+}
+
+func (r *fieldRows) EndGroup() error { return r.rw.EndGroup() }
+func (r *fieldRows) Close() error    { return r.rw.Close() }
+
 // NDJSON is JSON with one object a line (newline-delimited JSON).
 const NDJSON TableFormat = "ndjson"
 

@@ -116,9 +116,9 @@ func (m SweepMetric) Of(f *analyze.FlowResult, st *analyze.DirStats) (float64, b
 	return v.F, !math.IsNaN(v.F)
 }
 
-// sweepDocs are the columns of a sweep table: the row parameter, then
+// SweepDocs are the columns of a sweep table: the row parameter, then
 // for each column combination V its metric's mean, sd, n and ci95.
-func sweepDocs(p *sweep.Pivot, row, metric, unit string) []Doc {
+func SweepDocs(p *sweep.Pivot, row, metric, unit string) []Doc {
 	docs := []Doc{{Name: row, Kind: String, Doc: "the row parameter's value, as the file names say it"}}
 	for _, v := range p.Cols {
 		prefix := metric
@@ -290,11 +290,14 @@ func sweepText(p *sweep.Pivot, row, metric, unit string) *Table {
 // WriteSweep writes a sweep's table in format f: the text table's cells
 // as mean ± 95% interval (runs) in one unit, the other formats' as the
 // mean, sd, n and ci95 columns of each combination.
-func WriteSweep(w io.Writer, f TableFormat, p *sweep.Pivot, row, metric, unit string) error {
+func WriteSweep(w io.Writer, f TableFormat, p *sweep.Pivot, row, metric, unit string, fields []string) error {
 	if f == TextTable {
 		return sweepText(p, row, metric, unit).Write(w, TextTable)
 	}
-	rw := NewRowWriter(w, f, sweepDocs(p, row, metric, unit))
+	rw, err := NewFieldsWriter(w, f, SweepDocs(p, row, metric, unit), fields)
+	if err != nil {
+		return err
+	}
 	for i := range p.Rows {
 		if err := rw.WriteRow(sweepRow(p, i)); err != nil {
 			return err

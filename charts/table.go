@@ -665,22 +665,54 @@ func WriteDocs(w io.Writer, docs []Doc) error {
 // with * or ? (rtt_*, *_ms) stands for every column it matches, in the
 // schema's order. A name that matches no column is an error naming it.
 func (s Schema[R]) Select(names []string) (Schema[R], error) {
-	var out Schema[R]
-	seen := map[string]bool{}
-	for _, n := range names {
+	idx, bad := selectNames(len(s), func(i int) string { return s[i].Name }, names)
+	if bad != "" {
+		return nil, fmt.Errorf("%q: no such column (--columns lists them)", bad)
+	}
+	out := make(Schema[R], len(idx))
+	for i, j := range idx {
+		out[i] = s[j]
+	}
+	return out, nil
+}
+
+// selectNames is Select over the n columns name names: the indexes of
+// the columns names picks, in its order, each once; bad is a name that
+// picks none.
+func selectNames(n int, name func(int) string, names []string) (_ []int, bad string) {
+	var out []int
+	seen := map[int]bool{}
+	for _, want := range names {
 		found := false
-		for _, c := range s {
-			if ok, _ := path.Match(n, c.Name); ok || c.Name == n {
+		for i := range n {
+			if ok, _ := path.Match(want, name(i)); ok || name(i) == want {
 				found = true
-				if !seen[c.Name] {
-					seen[c.Name] = true
-					out = append(out, c)
+				if !seen[i] {
+					seen[i] = true
+					out = append(out, i)
 				}
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("%q: no such column (--columns lists them)", n)
+			return nil, want
 		}
 	}
-	return out, nil
+	return out, ""
+}
+
+// SelectDocs is the indexes of the columns of cols that names picks
+// (--fields; as Select), nil for all of them (names empty or "all").
+func SelectDocs(cols []Doc, names []string) ([]int, error) {
+	if len(names) == 0 || len(names) == 1 && names[0] == "all" {
+		return nil, nil
+	}
+	idx, bad := selectNames(len(cols), func(i int) string { return cols[i].Name }, names)
+	if bad != "" {
+		all := make([]string, len(cols))
+		for i, c := range cols {
+			all[i] = c.Name
+		}
+		return nil, fmt.Errorf("%q: no such column (want %s)", bad, strings.Join(all, ", "))
+	}
+	return idx, nil
 }

@@ -482,8 +482,8 @@ func (e *env) refuseOnceTwice(ins []input) error {
 // inputsFor is inputsOf, without --files-from and --shard, for a command
 // whose one output is out: an out that names an input, or is no regular
 // file, is refused before anything is read (refuseOutput).
-func (e *env) inputsFor(c *cli.Context, out string, more ...string) ([]input, error) {
-	ins, err := e.inputsOf(c, nil, more...)
+func (e *env) inputsFor(c *cli.Context, bf *batchFlags, out string, more ...string) ([]input, error) {
+	ins, err := e.inputsOf(c, bf, more...)
 	if err != nil {
 		return nil, err
 	}

@@ -40,19 +40,25 @@ func (s *shardValue) String() string {
 	return fmt.Sprintf("%d/%d", s.i, s.n)
 }
 
-// batchFlags are --files-from and --shard.
+// batchFlags are --files-from and --shard (noShard: --files-from alone,
+// for a command whose one output aggregates every input: sweep).
 type batchFlags struct {
 	shard     *shardValue
+	noShard   bool
 	FilesFrom string
 	Shard     shardValue // n == 0: no sharding
 }
 
 func (f *batchFlags) flags() []cli.Flag {
 	f.shard = &shardValue{}
-	return []cli.Flag{
+	fl := []cli.Flag{
 		&cli.StringFlag{Name: "files-from", Usage: "read more inputs from FILE, one path a line (- for standard input); blank lines and lines that start with # are skipped (write ./#name for a file whose name starts with #)"},
 		&cli.GenericFlag{Name: "shard", Value: f.shard, Usage: "process only share i of n of the inputs (after directories are walked), split by a hash of each path: stable, no coordination needed (an empty share exits 0)"},
 	}
+	if f.noShard {
+		return fl[:1]
+	}
+	return fl
 }
 
 func (f *batchFlags) parse(c *cli.Context) error {

@@ -103,6 +103,30 @@ func (f *numberValue) Set(s string) error {
 
 func (f *numberValue) String() string { return strconv.FormatFloat(f.v, 'g', -1, 64) }
 
+// fieldsFlag is --fields, the one declaration of every table's: the
+// columns to write, in order.
+func fieldsFlag() (cli.Flag, *listValue) {
+	v := &listValue{split: true}
+	return &cli.GenericFlag{Name: "fields", Value: v, Usage: "only these columns, in this order (comma-separated; rtt_* or *_ms for every column matching)", DefaultText: "all"}, v
+}
+
+// checkFields is the usage error of --fields on command cmd whose output
+// is one table of cols (nil: known once read) or a figure: a name that
+// picks no column, or any beside a figure or a text table other than a
+// table of cols.
+func checkFields(cmd string, fields []string, figure bool, cols []charts.Doc) error {
+	if len(fields) == 0 || len(fields) == 1 && fields[0] == "all" {
+		return nil
+	}
+	if figure {
+		return usagef("%s: --fields picks the columns of the table; -o with .png .svg .pdf draws the figure", cmd)
+	}
+	if _, err := charts.SelectDocs(cols, fields); cols != nil && err != nil {
+		return usagef("%s: --fields %v", cmd, err)
+	}
+	return nil
+}
+
 // listValue is a repeatable flag collecting words; with split, a value
 // may also list several, separated by commas (raw keeps each value as
 // given).

@@ -3,11 +3,13 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/urfave/cli/v2"
 
+	"tcpviz/internal/golden"
 	"tcpviz/internal/units"
 )
 
@@ -221,5 +223,44 @@ func TestNonFiniteValues(t *testing.T) {
 		if !tried[name] {
 			t.Errorf("--%s not tried", name)
 		}
+	}
+}
+
+// TestFieldsEveryTable: --fields is one flag of every command that
+// writes a table (io, sweep and join had none), picking the columns as on
+// summary; a name that picks none, or --fields beside a figure, is a usage
+// error. sweep reads --files-from as the other commands of many captures.
+func TestFieldsEveryTable(t *testing.T) {
+	td := golden.Testdata()
+	mid := filepath.Join(td, "truth-mid", "gt_mid_two_links")
+	sweepArgs := []string{"sweep", "-f", "csv", "--param", `rtt=sweep_(\d+)ms`, "--rows", "rtt"}
+	for _, c := range []struct {
+		args   []string
+		header string
+	}{
+		{[]string{"io", "-f", "csv", "--fields", "stream,packets", filepath.Join(td, "io", "io_cubic2_bbr.pcap.gz")}, "stream,packets"},
+		{append(slices.Clone(sweepArgs), "--fields", "*_mean,rtt", filepath.Join(td, "sweep")), "throughput_bps_mean,rtt"},
+		{[]string{"join", "-f", "csv", "--fields", "direction,stream", mid + ".tx.pcap.gz", mid + ".rx.pcap.gz"}, "direction,stream"},
+	} {
+		out, stderr, code := tcpviz(t, nil, c.args...)
+		if header, _, _ := strings.Cut(out, "\n"); code != 0 || header != c.header || strings.Count(out, "\n") < 2 {
+			t.Errorf("%s --fields: exit %d, %q, header %q; want %q", c.args[0], code, stderr, header, c.header)
+		}
+		bad := slices.Clone(c.args)
+		bad[slices.Index(bad, "--fields")+1] = "nope"
+		if _, stderr, code := tcpviz(t, nil, bad...); code != 2 || !strings.Contains(stderr, `--fields "nope": no such column`) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%s --fields nope: exit %d, %q; want a usage error", c.args[0], code, stderr)
+		}
+	}
+	if _, stderr, code := tcpviz(t, nil, "io", "--fields", "stream", "-o", filepath.Join(t.TempDir(), "io.png"), demoCapture); code != 2 || !strings.Contains(stderr, "draws the figure") {
+		t.Errorf("io --fields beside a figure: exit %d, %q", code, stderr)
+	}
+	list := filepath.Join(t.TempDir(), "list")
+	runs, _ := filepath.Glob(filepath.Join(td, "sweep", "*.pcap*"))
+	os.WriteFile(list, []byte(strings.Join(runs, "\n")+"\n"), 0o644)
+	fromList, stderr, code := tcpviz(t, nil, append(slices.Clone(sweepArgs), "--files-from", list)...)
+	named, _, _ := tcpviz(t, nil, append(slices.Clone(sweepArgs), runs...)...)
+	if code != 0 || fromList != named || len(runs) == 0 {
+		t.Errorf("sweep --files-from: exit %d, %q; same as naming them: %v", code, stderr, fromList == named)
 	}
 }

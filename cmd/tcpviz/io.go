@@ -21,6 +21,7 @@ func ioCommand(e *env) *cli.Command {
 	top, tv := intFlag("top", nil, 8, 0, 1000, "how many flows, those that carried the most payload, are named; the others are summed as other (0: all)", "")
 	graph, gv := choiceFlag("graph", nil, charts.IOStacked, []string{charts.IOStacked, charts.IOLines, charts.IOFairness},
 		"the figure (-o .png .svg .pdf): every flow's throughput stacked, a line per flow, or Jain's fairness index over time", "")
+	fieldsFl, fields := fieldsFlag()
 	return withFlags(&cli.Command{
 		Name:  "io",
 		Usage: "an I/O graph of every flow: packets, payload and throughput per interval of each flow of any transport, and how fairly they shared (Jain's index)",
@@ -33,13 +34,16 @@ func ioCommand(e *env) *cli.Command {
 			"(Σx)²/(n·Σx²): 1 when they shared equally, 1/n when one took all. -o with .png .svg\n" +
 			".pdf draws the figure (--graph stacked, lines or fairness) of one capture.",
 		ArgsUsage: "CAPTURE|DIR ...",
-		Flags:     []cli.Flag{interval, top, graph},
+		Flags:     []cli.Flag{interval, top, graph, fieldsFl},
 		Action: func(c *cli.Context) error {
 			figure, format, err := of.figureOrTable("io", tf, isTerminal(e.stdout))
 			if err != nil {
 				return err
 			}
-			ins, err := e.inputsFor(c, of.Output)
+			if err := checkFields("io", fields.vs, figure != "", charts.IOColumns.Docs()); err != nil {
+				return err
+			}
+			ins, err := e.inputsFor(c, nil, of.Output)
 			if err != nil {
 				return err
 			}
@@ -83,7 +87,7 @@ func ioCommand(e *env) *cli.Command {
 					files[i] = in.path // CAPTURE#udpN: the capture, as CAPTURE#N's
 				}
 			}
-			write := func(w io.Writer) error { return charts.WriteIO(w, format, files, results) }
+			write := func(w io.Writer) error { return charts.WriteIO(w, format, files, results, fields.vs) }
 			if figure != "" {
 				r := results[0]
 				if r == nil {

@@ -23,6 +23,7 @@ func joinCommand(e *env) *cli.Command {
 	filter := &filterFlags{rows: true}
 	graphFlag, graph := choiceFlag("graph", nil, "", []string{string(join.GraphOWD), string(join.GraphProxy)},
 		"draw a graph of the first hop instead of the table, to -o (.png .svg .pdf, or its points as .csv .json): owd (one-way and queueing delay over time, the losses marked where they happened), proxy (for a connection a proxy splits: bytes it accepted, delivered beyond it, held)", "the table")
+	fieldsFl, fields := fieldsFlag()
 	return withFlags(&cli.Command{
 		Name:  "join",
 		Usage: "line up captures of the same transfers taken at different points of the path: per hop, what was lost, reordered and delayed between them",
@@ -35,7 +36,7 @@ func joinCommand(e *env) *cli.Command {
 			"--columns lists every column with its unit and meaning.",
 		ArgsUsage: "CAPTURE[#N] CAPTURE[#N] [CAPTURE...]",
 		Flags: []cli.Flag{graphFlag,
-			&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"}},
+			&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"}, fieldsFl},
 		Action: func(c *cli.Context) error {
 			if err := picture.checkHide(join.GraphSeries(analyze.GraphKind(graph.v))); err != nil {
 				return err
@@ -54,6 +55,9 @@ func joinCommand(e *env) *cli.Command {
 			if c.Bool("columns") {
 				return charts.WriteDocs(e.stdout, charts.JoinColumns.Docs())
 			}
+			if err := checkFields("join", fields.vs, gformat != "", charts.JoinColumns.Docs()); err != nil {
+				return err
+			}
 			if of.OutDir != "" {
 				return usagef("join: --out-dir: the join is one table; name it with -o")
 			}
@@ -65,7 +69,7 @@ func joinCommand(e *env) *cli.Command {
 				}
 				format = f
 			}
-			ins, err := e.inputsFor(c, of.Output)
+			ins, err := e.inputsFor(c, nil, of.Output)
 			if err != nil {
 				return err
 			}
@@ -85,7 +89,7 @@ func joinCommand(e *env) *cli.Command {
 			if err := filter.selectJoined(res); err != nil {
 				return err
 			}
-			write := func(w io.Writer) error { return charts.WriteJoin(w, format, res) }
+			write := func(w io.Writer) error { return charts.WriteJoin(w, format, res, fields.vs) }
 			if gformat != "" {
 				ch, d, ok := res.Pick(conn.Stream, conn.Dir)
 				if !ok {
@@ -185,7 +189,7 @@ func ladderCommand(e *env) *cli.Command {
 			if out == "" {
 				out = filepath.Join(output.OutDir, "ladder.png")
 			}
-			ins, err := e.inputsFor(c, out)
+			ins, err := e.inputsFor(c, nil, out)
 			if err != nil {
 				return err
 			}

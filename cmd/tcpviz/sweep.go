@@ -22,6 +22,8 @@ func sweepCommand(e *env) *cli.Command {
 	proto := &protoFlags{}
 	filter := &filterFlags{}
 	alignFlag, align := newAlignFlag()
+	fieldsFl, fields := fieldsFlag()
+	bf := &batchFlags{noShard: true}
 	return withFlags(&cli.Command{
 		Name:  "sweep",
 		Usage: "an experiment of many captures: a metric of each capture's main flow, grouped by parameters read from the file names (mean, sd, n, 95% confidence interval), as a table or a figure",
@@ -45,12 +47,20 @@ func sweepCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "rows", Usage: "the parameter of the rows (required)"},
 			&cli.GenericFlag{Name: "cols", Value: cols, Usage: "parameters whose value combinations make the columns (comma-separated; proto is one)"},
 			&cli.StringFlag{Name: "metric", Value: "throughput_bps", Usage: "the summary's or flows' number column to aggregate"},
-			&cli.BoolFlag{Name: "log-x", Usage: "figure: a logarithmic x axis (the row parameter's values above zero)"}, alignFlag},
+			&cli.BoolFlag{Name: "log-x", Usage: "figure: a logarithmic x axis (the row parameter's values above zero)"}, alignFlag, fieldsFl},
 		Action: func(c *cli.Context) error {
 			if slices.Contains(pf.Names, "proto") {
 				return usagef("sweep: a parameter named proto (--param, --manifest): proto is always one of a sweep's, the main flow's transport; name yours otherwise")
 			}
 			known := append([]string{"proto"}, pf.Names...)
+			for _, f := range fields.vs {
+				// The columns are known once read; a name none can be is
+				// refused now: a parameter (the rows'), or a statistic.
+				if stat := f[strings.LastIndex(f, "_")+1:]; f != "all" && !strings.ContainsAny(f, "*?[") && !slices.Contains(known, f) &&
+					!slices.Contains([]string{"mean", "sd", "n", "ci95"}, stat) {
+					return usagef("sweep: --fields %q: no such column (want the --rows parameter (%s) or the metric's mean, sd, n, ci95 of a column: throughput_bps_mean)", f, words.Or(known))
+				}
+			}
 			for _, n := range cols.vs {
 				if !slices.Contains(known, n) {
 					return usagef("sweep: --cols %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", n, words.Or(known))
@@ -72,7 +82,13 @@ func sweepCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			ins, err := e.inputsFor(c, of.Output, pf.args(c)...)
+			if err := checkFields("sweep", fields.vs, graph != "", nil); err != nil {
+				return err
+			}
+			if format == charts.TextTable && graph == "" && len(fields.vs) > 0 {
+				return usagef("sweep: --fields picks the columns of -f csv, json, ndjson or parquet; the text table writes each cell as mean ± 95%% interval (runs)")
+			}
+			ins, err := e.inputsFor(c, bf, of.Output, pf.args(c)...)
 			if err != nil {
 				return err
 			}
@@ -103,7 +119,10 @@ func sweepCommand(e *env) *cli.Command {
 			if len(pv.Rows) == 0 {
 				return fmt.Errorf("sweep: no capture to aggregate")
 			}
-			write := func(w io.Writer) error { return charts.WriteSweep(w, format, &pv, row, metric, unit) }
+			if err := checkFields("sweep", fields.vs, false, charts.SweepDocs(&pv, row, metric, unit)); err != nil && graph == "" {
+				return err
+			}
+			write := func(w io.Writer) error { return charts.WriteSweep(w, format, &pv, row, metric, unit, fields.vs) }
 			if graph != "" {
 				g := charts.SweepGraph(&pv, row, metric, unit, c.Bool("log-x"))
 				e.graphWarnings("sweep", g)
@@ -117,7 +136,7 @@ func sweepCommand(e *env) *cli.Command {
 			}
 			return reported(failed)
 		},
-	}, tf, of, jf, picture, pf, proto, filter)
+	}, tf, of, jf, picture, pf, proto, filter, bf)
 }
 
 // sweepRun reads one capture of a sweep: its parameters from its file

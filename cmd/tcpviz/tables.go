@@ -79,13 +79,13 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 	tf, jf, bf := &tableFlags{}, &jobsFlags{}, &batchFlags{}
 	of := tableOutput()
 	cmd.ArgsUsage = "CAPTURE|DIR|- ..."
-	fields := &listValue{split: true}
+	fieldsFl, fields := fieldsFlag()
 	pf := &paramFlags{}
 	streams := &listValue{split: true, want: "stream numbers and ranges (1,3-5)"}
 	ff := &filterFlags{rows: true}
 	cmd.Flags = []cli.Flag{&cli.GenericFlag{Name: "stream", Aliases: []string{"s"}, Value: streams, Usage: "only these streams (flows' numbers for flows): 1,3-5", DefaultText: "all"},
 		&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"},
-		&cli.GenericFlag{Name: "fields", Value: fields, Usage: "only these columns, in this order (comma-separated; rtt_* or *_ms for every column matching)", DefaultText: "all"}}
+		fieldsFl}
 	cmd.Action = func(c *cli.Context) error {
 		// This run's table: --param adds columns, --fields picks them.
 		spec := kind.WithColumns(charts.ParamColumns(pf.Params, kind.File))
