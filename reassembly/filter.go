@@ -123,6 +123,9 @@ type filterParser struct {
 	// read: a bare value after and/or takes them, as in tcpdump ("port
 	// 80 or 443", "tcp dst port 20 or 21").
 	last *qualifiers
+	// proto is the transport qualifying the primitive being read ("tcp
+	// port ssh"), "" for none.
+	proto string
 }
 
 type qualifiers struct{ proto, side, kind string }
@@ -242,7 +245,9 @@ func (p *filterParser) primary() (Filter, error) {
 		}
 		switch p.peek() {
 		case "src", "dst", "host", "net", "port", "portrange": // "tcp port 80": one primitive
+			p.proto = t
 			r, err := p.primary()
+			p.proto = ""
 			if err != nil {
 				return nil, err
 			}
@@ -256,6 +261,9 @@ func (p *filterParser) primary() (Filter, error) {
 			return ipPrm(4), nil
 		}
 		return ipPrm(6), nil
+	}
+	if why, ok := unsupported[p.peek()]; ok {
+		return nil, p.errorf("%s: not supported: %s", p.peek(), why)
 	}
 	side, qualified := "", false
 	if t := p.peek(); t == "src" || t == "dst" {
@@ -288,7 +296,7 @@ func (p *filterParser) primary() (Filter, error) {
 	if p.i >= len(p.toks) {
 		return nil, p.errorf("%s: a value expected", kind)
 	}
-	v := p.toks[p.i].s
+	v, qual := p.toks[p.i].s, proto
 	prm := endPrm{side: side}
 	switch kind {
 	case "host":
@@ -329,11 +337,27 @@ func (p *filterParser) primary() (Filter, error) {
 	case "port":
 		// Port 0 is a header's value as any other (tcpdump takes it).
 		n, err := filterNumber(v)
+		if svc, ok := services[v]; err != nil && ok {
+			// A service name: its port, on the transports it is known
+			// on, as libpcap takes it ("port http" is TCP's port 80;
+			// "udp port http" an error).
+			q := proto
+			if !bare {
+				q = p.proto
+			}
+			if q != "" && svc.proto != "" && q != svc.proto {
+				return nil, p.errorf("port %q is %s", v, svc.proto)
+			}
+			n, err = uint64(svc.port), nil
+			if q == "" {
+				proto = svc.proto
+			}
+		}
 		if err != nil {
 			if len(v) > 1 && v[0] == '0' && v[1] != 'x' && v[1] != 'X' {
 				return nil, p.errorf("port %q: want 0 to 65535 (a leading 0 makes it octal, as in tcpdump)", v)
 			}
-			return nil, p.errorf("port %q: want 0 to 65535 (service names are not resolved)", v)
+			return nil, p.errorf("port %q: want 0 to 65535 or a service name (%s)", v, serviceNames())
 		}
 		prm.lo, prm.hi, prm.port = uint16(n), uint16(n), true
 	case "portrange":
@@ -348,7 +372,8 @@ func (p *filterParser) primary() (Filter, error) {
 		prm.lo, prm.hi, prm.port = uint16(lo), uint16(hi), true
 	}
 	p.i++
-	p.last = &qualifiers{proto, side, kind}
+	// A service's transport is its own, no qualifier: "port ssh or 53".
+	p.last = &qualifiers{qual, side, kind}
 	if proto != "" {
 		return andExpr{protoPrm(proto), prm}, nil
 	}
@@ -427,3 +452,51 @@ func ParseStreamSet(vs []string) (map[int]bool, error) {
 	}
 	return set, nil
 }
+
+// unsupported are tcpdump's primitives a connection filter cannot
+// evaluate, and why: the filter sees each flow's endpoints and
+// transport, not its packets one by one nor their link layer.
+var unsupported = func() map[string]string {
+	m := map[string]string{}
+	for _, w := range []string{"less", "greater", "len"} {
+		m[w] = "a connection is selected by its endpoints and transport (host, net, port, portrange, tcp, udp), not by its packets' lengths"
+	}
+	for _, w := range []string{"vlan", "mpls", "pppoes", "pppoed", "geneve"} {
+		m[w] = "tagged and tunnelled traffic is matched on its innermost IP and TCP/UDP headers, as untagged (leave it out)"
+	}
+	for _, w := range []string{"ether", "arp", "rarp", "wlan", "fddi", "tr", "link", "broadcast", "multicast", "gateway", "decnet", "atalk", "ipx", "iso", "stp", "inbound", "outbound", "ifname", "on"} {
+		m[w] = "the link layer (MAC addresses, interfaces) is not kept; select by IP host or net"
+	}
+	m["proto"] = "name the transport itself: tcp, udp, icmp, icmp6"
+	m["sctp"] = "tcpviz reads TCP, UDP and ICMP flows"
+	return m
+}()
+
+// service is a port's name (port http): its number and the transport it
+// is known on ("": TCP and UDP).
+type service struct {
+	port  uint16
+	proto string
+}
+
+// services are the names "port NAME" takes, as Debian's /etc/services
+// (netbase) gives them and libpcap reads them: a name listed for TCP
+// alone is a TCP port (port http: TCP port 80), one listed for both any
+// transport's. A fixed table: nothing is read at run time.
+var services = map[string]service{
+	"ftp-data": {20, "tcp"}, "ftp": {21, "tcp"}, "ssh": {22, "tcp"}, "telnet": {23, "tcp"},
+	"smtp": {25, "tcp"}, "mail": {25, "tcp"}, "domain": {53, ""}, "kerberos": {88, ""},
+	"bootps": {67, "udp"}, "bootpc": {68, "udp"}, "tftp": {69, "udp"},
+	"http": {80, "tcp"}, "www": {80, "tcp"}, "pop3": {110, "tcp"}, "pop-3": {110, "tcp"},
+	"ntp": {123, "udp"}, "netbios-ns": {137, "udp"}, "netbios-dgm": {138, "udp"}, "netbios-ssn": {139, "tcp"},
+	"imap2": {143, "tcp"}, "imap": {143, "tcp"}, "snmp": {161, ""}, "snmp-trap": {162, ""}, "snmptrap": {162, ""},
+	"bgp": {179, "tcp"}, "ldap": {389, ""}, "https": {443, ""}, "microsoft-ds": {445, "tcp"},
+	"isakmp": {500, "udp"}, "shell": {514, "tcp"}, "syslog": {514, "udp"}, "rtsp": {554, ""},
+	"submission": {587, "tcp"}, "ldaps": {636, ""}, "imaps": {993, "tcp"}, "pop3s": {995, "tcp"},
+	"socks": {1080, "tcp"}, "openvpn": {1194, ""}, "ms-sql-s": {1433, "tcp"}, "nfs": {2049, ""},
+	"mysql": {3306, "tcp"}, "ms-wbt-server": {3389, "tcp"}, "sip": {5060, ""}, "xmpp-client": {5222, "tcp"},
+	"postgresql": {5432, "tcp"}, "postgres": {5432, "tcp"}, "http-alt": {8080, "tcp"}, "webcache": {8080, "tcp"},
+}
+
+// serviceNames are a few of the names port takes, for an error.
+func serviceNames() string { return "ssh, domain, http, https, ntp, …" }

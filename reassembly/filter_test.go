@@ -2,6 +2,7 @@ package reassembly
 
 import (
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,7 +23,14 @@ func TestFilterSyntax(t *testing.T) {
 		{"", "column 1: an empty filter"},
 		{"port 080", "column 6: port \"080\""},   // octal, as libpcap reads it: 8 is no digit
 		{"portrange 0x50-0x50", "want LOW-HIGH"}, // a range's bounds are decimal, as libpcap 1.10 reads them
-		{"port http", "service names are not resolved"},
+		{"port htp", "column 6: port \"htp\": want 0 to 65535 or a service name"},
+		{"port HTTP", "column 6: port \"HTTP\": want 0 to 65535 or a service name"}, // as tcpdump: names are case-sensitive
+		{"udp port http", "column 10: port \"http\" is tcp"},                        // libpcap: http is TCP's alone in /etc/services
+		{"tcp port 80 or ntp", "column 16: port \"ntp\" is udp"},
+		{"less 100", "column 1: less: not supported"},
+		{"port 80 and greater 1000", "column 13: greater: not supported"},
+		{"vlan 10 and port 80", "column 1: vlan: not supported: tagged and tunnelled traffic is matched on its innermost"},
+		{"ether host 00:11:22:33:44:55", "column 1: ether: not supported: the link layer (MAC addresses"},
 		{"port 65536", "want 0 to 65535"},
 	} {
 		if _, err := ParseFilter(c.expr); err == nil || !strings.Contains(err.Error(), c.err) {
@@ -168,4 +176,43 @@ func FuzzParseFilter(f *testing.F) {
 		}
 		e.Match(&v)
 	})
+}
+
+// TestFilterServiceNames: port takes a service's name as tcpdump does
+// with Debian's /etc/services: its number, on the transports the name is
+// listed for (http is TCP's port 80 alone, https and domain either's,
+// ntp UDP's), in a bare value too ("port 53 or ssh"). They were refused
+// ("service names are not resolved").
+func TestFilterServiceNames(t *testing.T) {
+	view := func(proto string, port uint16) *FlowView {
+		return &FlowView{A: netip.MustParseAddrPort("10.0.0.1:40000"), B: netip.AddrPortFrom(netip.MustParseAddr("10.0.0.2"), port), Sent: [2]bool{true, true}, Proto: proto}
+	}
+	for _, c := range []struct {
+		expr     string
+		tcp, udp []uint16 // the ports of the TCP and UDP flows that match
+	}{
+		{"port http", []uint16{80}, nil},
+		{"port https", []uint16{443}, []uint16{443}},
+		{"dst port ssh", []uint16{22}, nil},
+		{"port domain", []uint16{53}, []uint16{53}},
+		{"udp port ntp", nil, []uint16{123}},
+		{"tcp port https", []uint16{443}, nil},
+		{"port 8080 or ssh", []uint16{22, 8080}, []uint16{8080}},
+		{"port ssh or 53", []uint16{22, 53}, []uint16{53}},
+		{"tcp port 8080 or ssh", []uint16{22, 8080}, nil},
+	} {
+		e, err := ParseFilter(c.expr)
+		if err != nil {
+			t.Errorf("%q: %v", c.expr, err)
+			continue
+		}
+		for _, proto := range []string{"tcp", "udp"} {
+			want := map[string][]uint16{"tcp": c.tcp, "udp": c.udp}[proto]
+			for _, port := range []uint16{20, 22, 53, 80, 123, 443, 8080} {
+				if got := e.Match(view(proto, port)); got != slices.Contains(want, port) {
+					t.Errorf("%q on %s port %d: %v, want %v", c.expr, proto, port, got, !got)
+				}
+			}
+		}
+	}
 }
