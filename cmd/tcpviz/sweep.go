@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -95,6 +96,7 @@ func sweepCommand(e *env) *cli.Command {
 			if err := pf.check(ins); err != nil {
 				return err
 			}
+			ins = e.onceEach("sweep", ins)
 			for _, in := range ins {
 				if err := proto.contradicts("sweep", in.name, in.udp); err != nil {
 					return err
@@ -137,6 +139,40 @@ func sweepCommand(e *env) *cli.Command {
 			return reported(failed)
 		},
 	}, tf, of, jf, picture, pf, proto, filter, bf)
+}
+
+// onceEach is ins with each capture once (the same flow of the same
+// file: named twice, through a symbolic link and its target, or in a
+// folder and alone), a warning naming each one left out: an aggregate
+// would count its run twice.
+func (e *env) onceEach(cmd string, ins []input) []input {
+	type seen struct {
+		in input
+		st os.FileInfo
+	}
+	var kept []seen
+	out := ins[:0:0]
+next:
+	for _, in := range ins {
+		st, err := os.Stat(in.path)
+		if in.err != nil || in.path == "" || err != nil {
+			out = append(out, in)
+			continue
+		}
+		for _, k := range kept {
+			if os.SameFile(k.st, st) && k.in.hasStream == in.hasStream && k.in.stream == in.stream && k.in.udp == in.udp && k.in.udpFlow == in.udpFlow {
+				if again := in.named(); again == k.in.named() {
+					fmt.Fprintf(e.stderr, "tcpviz: warning: %s: %s named twice: counted once\n", cmd, again)
+				} else {
+					fmt.Fprintf(e.stderr, "tcpviz: warning: %s: %s is %s again: counted once\n", cmd, again, k.in.named())
+				}
+				continue next
+			}
+		}
+		kept = append(kept, seen{in, st})
+		out = append(out, in)
+	}
+	return out
 }
 
 // sweepRun reads one capture of a sweep: its parameters from its file

@@ -454,3 +454,28 @@ func TestSweepTransferOfUDP(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepSameFileOnce: a capture named twice, or through a symbolic
+// link and its target, is one run of the sweep, and a warning says so
+// (it was counted twice: n 2, sd 0).
+func TestSweepSameFileOnce(t *testing.T) {
+	runs, _ := filepath.Glob(filepath.Join(golden.Testdata(), "sweep", "*.pcap*"))
+	if len(runs) == 0 {
+		t.Fatal("no sweep captures")
+	}
+	link := filepath.Join(t.TempDir(), "link.pcap.gz")
+	if err := os.Symlink(runs[0], link); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"sweep", "-f", "csv", "--rows", "proto"}
+	once, _, _ := tcpviz(t, nil, append(args, runs[0])...)
+	for _, c := range []struct{ again, warning string }{
+		{runs[0], runs[0] + " named twice: counted once"},
+		{link, link + " is " + runs[0] + " again: counted once"},
+	} {
+		out, stderr, code := tcpviz(t, nil, append(args, runs[0], c.again)...)
+		if code != 0 || out != once || stderr != "tcpviz: warning: sweep: "+c.warning+"\n" {
+			t.Errorf("sweep X %s: exit %d, %q, stderr %q; want the table of X alone and %q", c.again, code, out, stderr, c.warning)
+		}
+	}
+}
