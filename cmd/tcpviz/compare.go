@@ -278,8 +278,8 @@ func compareArg(a string, stream int) (compareInput, error) {
 
 // distinctLabels labels inputs whose file names are alike (pep/run.pcap,
 // nopep/run.pcap) by their paths as given, so that each has its own
-// legend entry, colour and series (one input named twice keeps its
-// name).
+// legend entry, colour and series; one input named again (G#1 G#1) is
+// labelled with its count, "G#1 (2)".
 func distinctLabels(cins []compareInput) {
 	count := map[string]int{}
 	for _, ci := range cins {
@@ -288,6 +288,13 @@ func distinctLabels(cins []compareInput) {
 	for i, ci := range cins {
 		if base := filepath.Base(ci.name); count[ci.label] > 1 && ci.joined == nil && strings.HasPrefix(ci.label, base) {
 			cins[i].label = filepath.Clean(ci.name) + strings.TrimPrefix(ci.label, base)
+		}
+	}
+	seen := map[string]int{}
+	for i := range cins {
+		l := cins[i].label
+		if seen[l]++; seen[l] > 1 {
+			cins[i].label = fmt.Sprintf("%s (%d)", l, seen[l])
 		}
 	}
 }

@@ -287,3 +287,25 @@ func TestCompareSameFileNames(t *testing.T) {
 		t.Errorf("series %v; want the two paths %v", names, paths)
 	}
 }
+
+// TestCompareInputTwice: one input named twice (G#1 G#1) gave two series
+// of one label (one legend entry, one colour, one series in the points
+// CSV): the second is labelled with its count, as compare labels inputs
+// alike by their paths.
+func TestCompareInputTwice(t *testing.T) {
+	in := demoCapture + "#1"
+	stdout, stderr, code := tcpviz(t, nil, "compare", "-f", "csv", "-o", "-", in, in)
+	if code != 0 {
+		t.Fatalf("exit %d, %q", code, stderr)
+	}
+	var series []string
+	for _, r := range flowsCSV(t, stdout) {
+		if !slices.Contains(series, r["series"]) {
+			series = append(series, r["series"])
+		}
+	}
+	label := filepath.Clean(demoCapture) + "#1"
+	if want := []string{label, label + " (2)"}; !slices.Equal(series, want) {
+		t.Errorf("series %q, want %q", series, want)
+	}
+}
