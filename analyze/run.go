@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 	"runtime"
@@ -583,14 +584,20 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 		}
 		res, err := Run(r, ro)
 		b := res.chosen(stream)
+		var none *noUDPMatchError // of the UDP flows too, the filter matched none
 		if o.AnyTransport && stream < 0 && err == nil && (res.Segments*2 < res.Packets || b == nil && o.Select != nil) {
-			if u, uerr := loadUDP(open, -1, o.Select); uerr == nil && (b == nil || u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > b.Bytes) {
+			u, uerr := loadUDP(open, -1, o.Select)
+			if uerr == nil && (b == nil || u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > b.Bytes) {
 				return u, nil
 			}
+			errors.As(uerr, &none)
 		}
 		if b == nil {
 			if err != nil {
 				return nil, err
+			}
+			if none != nil {
+				return nil, fmt.Errorf("no connection or flow matches the filter (the capture has %s and %s)", plural(int64(res.Streams), "connection"), plural(int64(none.Flows), "UDP flow"))
 			}
 			return nil, noConn(o, stream, res.Streams)
 		}

@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"net/netip"
 
@@ -20,6 +19,12 @@ func (e *noUDPFlowError) Error() string {
 	return fmt.Sprintf("no UDP flow %d", e.Flow)
 }
 
+// noUDPMatchError is pickUDP's when the filter matches none of the
+// capture's Flows UDP flows.
+type noUDPMatchError struct{ Flows int }
+
+func (e *noUDPMatchError) Error() string { return "the filter matches no UDP flow" }
+
 // pickUDP is the UDP flow loadUDP reads, found in a first pass: the
 // busiest (flow -1: the most payload, the first flow of equals) of the
 // flows sel matches (all without it), or flow if sel matches it. A flow
@@ -29,11 +34,12 @@ func pickUDP(open func() (*reassembly.Reader, error), flow int, sel reassembly.F
 	if err != nil {
 		return -1, err
 	}
-	best, most, seen, found := -1, int64(-1), false, false
+	best, most, seen, found, flows := -1, int64(-1), false, false, 0
 	_, err = Run(r, RunOptions{Keep: -1, OnFlow: func(fr *FlowResult) {
 		if fr.Proto != reassembly.ProtoUDP {
 			return
 		}
+		flows++
 		seen = seen || fr.Flow == flow
 		if v := fr.View(); sel != nil && !sel.Match(&v) {
 			return
@@ -55,7 +61,7 @@ func pickUDP(open func() (*reassembly.Reader, error), flow int, sel reassembly.F
 	case flow >= 0:
 		return -1, fmt.Errorf("UDP flow %d is not among the flows the filter matches", flow)
 	}
-	return -1, errors.New("the filter matches no UDP flow")
+	return -1, &noUDPMatchError{Flows: flows}
 }
 
 // loadUDP reads UDP flow flow of a capture (tshark's udp.stream; -1: the

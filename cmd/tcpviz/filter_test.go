@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,8 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"tcpviz/internal/golden"
+	"tcpviz/internal/udpbuild"
 )
 
 // TestFilterAsTcpdump: --filter selects the connections tcpdump's own
@@ -516,6 +519,29 @@ func TestCaptureUDPSuffixEveryCommand(t *testing.T) {
 	for _, cmd := range []string{"flows", "io"} {
 		if _, stderr, code := tcpviz(t, nil, cmd, capture+"#udp3"); code != 1 || stderr != "tcpviz: "+capture+"#udp3: no UDP flow 3\n" {
 			t.Errorf("%s X#udp3: exit %d, %q", cmd, code, stderr)
+		}
+	}
+}
+
+// TestFilterNothingOnUDPCapture: a filter that matches nothing on a
+// capture of UDP alone says what the capture held, its UDP flows
+// beside its connections: it said "no connection of the 0 connections
+// matches the filter", as if nothing were there.
+func TestFilterNothingOnUDPCapture(t *testing.T) {
+	var frames []udpbuild.Frame
+	for i := range 3 {
+		d := udpbuild.Datagram{Src: netip.MustParseAddrPort("10.0.0.1:4000"), Dst: netip.MustParseAddrPort("10.0.0.2:5201"), Payload: make([]byte, 100), ID: uint32(i)}
+		frames = append(frames, udpbuild.Frame{T: time.Duration(i) * time.Millisecond, Data: d.Packet()})
+	}
+	capture := filepath.Join(t.TempDir(), "udp.pcap")
+	if err := os.WriteFile(capture, udpbuild.Pcap(frames), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"seq", "compare"} {
+		stdout, stderr, code := tcpviz(t, nil, cmd, "--filter", "port 1", "-o", filepath.Join(t.TempDir(), "x.csv"), capture)
+		want := "tcpviz: " + capture + ": no connection or flow matches the filter (the capture has 0 connections and 1 UDP flow)\n"
+		if code != 1 || stdout != "" || stderr != want {
+			t.Errorf("%s: exit %d, %q; want 1 and %q", cmd, code, stderr, want)
 		}
 	}
 }
