@@ -89,6 +89,13 @@ func joinCommand(e *env) *cli.Command {
 			if err := filter.selectJoined(res); err != nil {
 				return err
 			}
+			if gformat == "" && conn.Stream >= 0 {
+				// -s N: connection N of the first hop's first capture, on
+				// every hop it was seen at, as CAPTURE#N keeps it.
+				if _, _, ok := res.Pick(conn.Stream, -1); !ok || !res.SelectStream(res.Hops[0].Up, conn.Stream) {
+					return filter.noPick(conn.Stream, res)
+				}
+			}
 			write := func(w io.Writer) error { return charts.WriteJoin(w, format, res, fields.vs) }
 			if gformat != "" {
 				ch, d, ok := res.Pick(conn.Stream, conn.Dir)

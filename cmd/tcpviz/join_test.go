@@ -67,3 +67,21 @@ func TestReportJoinedStream(t *testing.T) {
 		t.Errorf("the report's main connection is not stream 0, or the joined section is missing")
 	}
 }
+
+// TestJoinTableStream: -s N keeps the join table's rows of connection N
+// of the first hop's first capture, as CAPTURE#N does; one absent is exit
+// 1 with one line. The table ignored -s (every connection, exit 0).
+func TestJoinTableStream(t *testing.T) {
+	mid := filepath.Join(golden.Testdata(), "truth-mid", "gt_mid_two_links")
+	tx, rx := mid+".tx.pcap.gz", mid+".rx.pcap.gz"
+	bySuffix, _, _ := tcpviz(t, nil, "join", "-f", "csv", tx+"#1", rx)
+	byFlag, stderr, code := tcpviz(t, nil, "join", "-f", "csv", "-s", "1", tx, rx)
+	all, _, _ := tcpviz(t, nil, "join", "-f", "csv", tx, rx)
+	if code != 0 || byFlag != bySuffix || byFlag == all {
+		t.Errorf("join -s 1: exit %d, %q; as tx#1: %v; differs from every connection: %v", code, stderr, byFlag == bySuffix, byFlag != all)
+	}
+	stdout, stderr, code := tcpviz(t, nil, "join", "-s", "9", tx, rx)
+	if code != 1 || stdout != "" || !strings.HasPrefix(stderr, "tcpviz: -s 9: no such connection in both ") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("join -s 9: exit %d, stdout %d bytes, %q", code, len(stdout), stderr)
+	}
+}
