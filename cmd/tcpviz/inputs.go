@@ -153,6 +153,30 @@ func expandInputs(args []string) []input {
 	return out
 }
 
+// earlierSame gives, for each input, the first one before it that is
+// the same file (os.SameFile: named twice, or through a symbolic link
+// and its target) and alike says is the same input, -1 for none.
+func earlierSame(ins []input, alike func(a, b input) bool) []int {
+	out := make([]int, len(ins))
+	sts := make([]os.FileInfo, len(ins))
+	for i, in := range ins {
+		out[i] = -1
+		if in.err != nil || in.path == "" {
+			continue
+		}
+		if sts[i], _ = os.Stat(in.path); sts[i] == nil {
+			continue
+		}
+		for j := range i {
+			if sts[j] != nil && os.SameFile(sts[j], sts[i]) && alike(ins[j], in) {
+				out[i] = j
+				break
+			}
+		}
+	}
+	return out
+}
+
 // linkedFile tells a symbolic link to a regular file, which a folder's
 // walk takes as the file (a folder of links to the runs of a study);
 // links to folders are not followed (no loops).

@@ -76,6 +76,9 @@ func joinCommand(e *env) *cli.Command {
 			if len(ins) < 2 {
 				return usagef("join: name two captures or more of the same transfers (got %d)", len(ins))
 			}
+			if err := refuseSameCapture("join", ins); err != nil {
+				return err
+			}
 			// The join holds every capture's packets at once: a heap goal
 			// of 1.5 times what is live (not Go's default 2) keeps two
 			// captures of 1 M packets under 300 MB, at no cost in time.
@@ -117,6 +120,18 @@ func joinCommand(e *env) *cli.Command {
 			return readErr
 		},
 	}, tf, of, jf, conn, filter, picture)
+}
+
+// refuseSameCapture is the usage error of one capture file named twice
+// (or through a symbolic link and its target) among captures of points
+// along a path: joined with itself it is no hop.
+func refuseSameCapture(cmd string, ins []input) error {
+	for i, j := range earlierSame(ins, func(a, b input) bool { return true }) {
+		if j >= 0 {
+			return usagef("%s: %s and %s are one capture: name each capture point once", cmd, ins[j].named(), ins[i].named())
+		}
+	}
+	return nil
 }
 
 // readCaptures reads every input for the join. A capture damaged part
@@ -198,6 +213,9 @@ func ladderCommand(e *env) *cli.Command {
 			}
 			ins, err := e.inputsFor(c, nil, out)
 			if err != nil {
+				return err
+			}
+			if err := refuseSameCapture("ladder", ins); err != nil {
 				return err
 			}
 			o := join.LadderOptions{Packets: int(pv.v), Time: window.Series.Time}

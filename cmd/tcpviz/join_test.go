@@ -85,3 +85,26 @@ func TestJoinTableStream(t *testing.T) {
 		t.Errorf("join -s 9: exit %d, stdout %d bytes, %q", code, len(stdout), stderr)
 	}
 }
+
+// TestJoinSameCaptureTwice: one capture named twice (or through a
+// symbolic link) is no hop: join and ladder refuse it, naming both, before
+// reading. join wrote a hop of a capture with itself (nothing lost,
+// delays of 0), exit 0.
+func TestJoinSameCaptureTwice(t *testing.T) {
+	tx := filepath.Join(golden.Testdata(), "truth-mid", "gt_mid_two_links.tx.pcap.gz")
+	link := filepath.Join(t.TempDir(), "link.pcap.gz")
+	if err := os.Symlink(tx, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"join", tx, tx},
+		{"join", tx + "#0", link},
+		{"ladder", "-o", filepath.Join(t.TempDir(), "l.svg"), tx, link},
+	} {
+		stdout, stderr, code := tcpviz(t, nil, args...)
+		want := "tcpviz: " + args[0] + ": " + args[len(args)-2] + " and " + args[len(args)-1] + " are one capture: name each capture point once\n"
+		if code != 2 || stdout != "" || stderr != want {
+			t.Errorf("%q: exit %d, %q; want 2 and %q", args, code, stderr, want)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -146,31 +145,20 @@ func sweepCommand(e *env) *cli.Command {
 // folder and alone), a warning naming each one left out: an aggregate
 // would count its run twice.
 func (e *env) onceEach(cmd string, ins []input) []input {
-	type seen struct {
-		in input
-		st os.FileInfo
-	}
-	var kept []seen
 	out := ins[:0:0]
-next:
-	for _, in := range ins {
-		st, err := os.Stat(in.path)
-		if in.err != nil || in.path == "" || err != nil {
-			out = append(out, in)
+	for i, j := range earlierSame(ins, func(a, b input) bool {
+		return a.hasStream == b.hasStream && a.stream == b.stream && a.udp == b.udp && a.udpFlow == b.udpFlow
+	}) {
+		if j < 0 {
+			out = append(out, ins[i])
 			continue
 		}
-		for _, k := range kept {
-			if os.SameFile(k.st, st) && k.in.hasStream == in.hasStream && k.in.stream == in.stream && k.in.udp == in.udp && k.in.udpFlow == in.udpFlow {
-				if again := in.named(); again == k.in.named() {
-					fmt.Fprintf(e.stderr, "tcpviz: warning: %s: %s named twice: counted once\n", cmd, again)
-				} else {
-					fmt.Fprintf(e.stderr, "tcpviz: warning: %s: %s is %s again: counted once\n", cmd, again, k.in.named())
-				}
-				continue next
-			}
+		switch again, in := ins[i].named(), ins[j].named(); {
+		case again == in:
+			fmt.Fprintf(e.stderr, "tcpviz: warning: %s: %s named twice: counted once\n", cmd, again)
+		default:
+			fmt.Fprintf(e.stderr, "tcpviz: warning: %s: %s is %s again: counted once\n", cmd, again, in)
 		}
-		kept = append(kept, seen{in, st})
-		out = append(out, in)
 	}
 	return out
 }
