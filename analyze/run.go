@@ -584,22 +584,18 @@ func Load(open func() (*reassembly.Reader, error), o LoadOptions) (*Loaded, erro
 		}
 		res, err := Run(r, ro)
 		b := res.chosen(stream)
-		var none *noUDPMatchError // of the UDP flows too, the filter matched none
+		var uerr error // the busiest UDP flow's, when sought
 		if o.AnyTransport && stream < 0 && err == nil && (res.Segments*2 < res.Packets || b == nil && o.Select != nil) {
-			u, uerr := loadUDP(open, -1, o.Select)
-			if uerr == nil && (b == nil || u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > b.Bytes) {
+			var u *Loaded
+			if u, uerr = loadUDP(open, -1, o.Select); uerr == nil && (b == nil || u.Stats[u.Dir].DataBytes+u.Stats[u.Dir.Reverse()].DataBytes > b.Bytes) {
 				return u, nil
 			}
-			errors.As(uerr, &none)
 		}
 		if b == nil {
 			if err != nil {
 				return nil, err
 			}
-			if none != nil {
-				return nil, fmt.Errorf("no connection or flow matches the filter (the capture has %s and %s)", plural(int64(res.Streams), "connection"), plural(int64(none.Flows), "UDP flow"))
-			}
-			return nil, noConn(o, stream, res.Streams)
+			return nil, noConn(o, stream, res.Streams, uerr)
 		}
 		stream, hint = b.Stream, b.Packets
 		if o.Dir < 0 {
@@ -778,13 +774,15 @@ func loadBusiest(open func() (*reassembly.Reader, error), o LoadOptions) ([]*Loa
 		if err != nil {
 			return nil, err
 		}
+		var uerr error
 		if anyUDP {
 			// No TCP connection: the busiest UDP flow is the main one.
-			if u, uerr := loadUDPGraphs(open, reqs, o.Select); uerr == nil {
+			var u *Loaded
+			if u, uerr = loadUDPGraphs(open, reqs, o.Select); uerr == nil {
 				return []*Loaded{u}, nil
 			}
 		}
-		return nil, noConn(o, o.Stream, first.Streams)
+		return nil, noConn(o, o.Stream, first.Streams, uerr)
 	}
 	if o.Dir < 0 {
 		o.Dir = int(main.Dir)
@@ -994,8 +992,13 @@ func connSelect(sel reassembly.Filter) func(*reassembly.Conn) bool {
 }
 
 // noConn is the error of a Load that found no connection to read: none
-// of those Select takes, or not stream.
-func noConn(o LoadOptions, stream, streams int) error {
+// of those Select takes (nor of the UDP flows, when udpErr, the busiest
+// UDP flow's error, says so), or not stream.
+func noConn(o LoadOptions, stream, streams int, udpErr error) error {
+	var none *noUDPMatchError
+	if o.Select != nil && stream < 0 && errors.As(udpErr, &none) {
+		return fmt.Errorf("no connection or flow matches the filter (the capture has %s and %s)", plural(int64(streams), "connection"), plural(int64(none.Flows), "UDP flow"))
+	}
 	if o.Select != nil && stream < 0 {
 		return fmt.Errorf("no connection of the %s matches the filter", plural(int64(streams), "connection"))
 	}

@@ -526,7 +526,8 @@ func TestCaptureUDPSuffixEveryCommand(t *testing.T) {
 // TestFilterNothingOnUDPCapture: a filter that matches nothing on a
 // capture of UDP alone says what the capture held, its UDP flows
 // beside its connections: it said "no connection of the 0 connections
-// matches the filter", as if nothing were there.
+// matches the filter", as if nothing were there (report too, which draws
+// the busiest UDP flow when no connection is there).
 func TestFilterNothingOnUDPCapture(t *testing.T) {
 	var frames []udpbuild.Frame
 	for i := range 3 {
@@ -537,8 +538,9 @@ func TestFilterNothingOnUDPCapture(t *testing.T) {
 	if err := os.WriteFile(capture, udpbuild.Pcap(frames), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, cmd := range []string{"seq", "compare"} {
-		stdout, stderr, code := tcpviz(t, nil, cmd, "--filter", "port 1", "-o", filepath.Join(t.TempDir(), "x.csv"), capture)
+	for _, args := range [][]string{{"seq", "-o", filepath.Join(t.TempDir(), "x.csv")}, {"compare", "-o", filepath.Join(t.TempDir(), "x.csv")}, {"report", "--out-dir", t.TempDir()}} {
+		cmd := args[0]
+		stdout, stderr, code := tcpviz(t, nil, append(args, "--filter", "port 1", capture)...)
 		want := "tcpviz: " + capture + ": no connection or flow matches the filter (the capture has 0 connections and 1 UDP flow)\n"
 		if code != 1 || stdout != "" || stderr != want {
 			t.Errorf("%s: exit %d, %q; want 1 and %q", cmd, code, stderr, want)
