@@ -110,6 +110,26 @@ func fieldsFlag() (cli.Flag, *listValue) {
 	return &cli.GenericFlag{Name: "fields", Value: v, Usage: "only these columns, in this order (comma-separated; rtt_* or *_ms for every column matching)", DefaultText: "all"}, v
 }
 
+// streamsFlag is -s of the commands of many flows (the tables, io), one
+// declaration: stream numbers and ranges, read by streamSet.
+func streamsFlag() (cli.Flag, *listValue) {
+	v := &listValue{split: true, want: "stream numbers and ranges (1,3-5)"}
+	return &cli.GenericFlag{Name: "stream", Aliases: []string{"s"}, Value: v, Usage: "only these streams (flows' numbers for flows and io): 1,3-5", DefaultText: "all"}, v
+}
+
+// streamSet is the streams -s names (numbers and ranges), nil without
+// it; a bad list is a usage error.
+func streamSet(v *listValue) (map[int]bool, error) {
+	if len(v.vs) == 0 {
+		return nil, nil
+	}
+	set, err := reassembly.ParseStreamSet(v.vs)
+	if err != nil {
+		return nil, usagef("-s %v", err)
+	}
+	return set, nil
+}
+
 // checkFields is the usage error of --fields on command cmd whose output
 // is one table of cols (nil: known once read) or a figure: a name that
 // picks no column, or any beside a figure or a text table other than a

@@ -22,6 +22,7 @@ func ioCommand(e *env) *cli.Command {
 	graph, gv := choiceFlag("graph", nil, charts.IOStacked, []string{charts.IOStacked, charts.IOLines, charts.IOFairness},
 		"the figure (-o .png .svg .pdf): every flow's throughput stacked, a line per flow, or Jain's fairness index over time", "")
 	fieldsFl, fields := fieldsFlag()
+	streamsFl, streams := streamsFlag()
 	return withFlags(&cli.Command{
 		Name:  "io",
 		Usage: "an I/O graph of every flow: packets, payload and throughput per interval of each flow of any transport, and how fairly they shared (Jain's index)",
@@ -34,7 +35,7 @@ func ioCommand(e *env) *cli.Command {
 			"(Σx)²/(n·Σx²): 1 when they shared equally, 1/n when one took all. -o with .png .svg\n" +
 			".pdf draws the figure (--graph stacked, lines or fairness) of one capture.",
 		ArgsUsage: "CAPTURE|DIR ...",
-		Flags:     []cli.Flag{interval, top, graph, fieldsFl},
+		Flags:     []cli.Flag{interval, top, graph, fieldsFl, streamsFl},
 		Action: func(c *cli.Context) error {
 			figure, format, err := of.figureOrTable("io", tf, isTerminal(e.stdout))
 			if err != nil {
@@ -50,19 +51,27 @@ func ioCommand(e *env) *cli.Command {
 			if figure != "" && len(ins) != 1 {
 				return usagef("io: a figure is of one capture (%d given); a table takes several", len(ins))
 			}
-			var matched *atomic.Int64 // the flows --filter kept
-			if filter.Expr != nil {
+			set, err := streamSet(streams)
+			if err != nil {
+				return err
+			}
+			sel := filter.Expr // the flows --filter and -s keep
+			if set != nil {
+				sel = reassembly.StreamFilter{Set: set, Next: filter.Expr}
+			}
+			var matched *atomic.Int64 // the flows sel kept
+			if sel != nil {
 				matched = new(atomic.Int64)
 			}
 			results := make([]*analyze.IOResult, len(ins))
 			failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
-				stream, keep, counted := -1, filter.Expr, matched
+				stream, keep, counted := -1, sel, matched
 				var seen atomic.Bool // CAPTURE#N's connection is in the capture
 				if in.hasStream {    // CAPTURE#N: that connection alone
 					stream = in.stream
 				}
 				if in.udp { // CAPTURE#udpN: that UDP flow alone
-					keep = seenFilter{in.streamFilter(), &seen, filter.Expr}
+					keep = seenFilter{in.streamFilter(), &seen, sel}
 					if counted == nil {
 						counted = new(atomic.Int64)
 					}
@@ -105,7 +114,7 @@ func ioCommand(e *env) *cli.Command {
 			if err := e.writeOutput(of.Output, ins, e.stdout, write); err != nil {
 				return err
 			}
-			if err := selectedNothing(matched, selection(filter, nil)); err != nil && !failed {
+			if err := selectedNothing(matched, selection(filter, streams)); err != nil && !failed {
 				return err
 			}
 			return reported(failed)

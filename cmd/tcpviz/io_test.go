@@ -193,3 +193,26 @@ func TestFigureOrTableUnknownExtension(t *testing.T) {
 		}
 	}
 }
+
+// TestIOStreams: io takes -s lists and ranges as the tables do (flows'
+// numbers, any transport), with --filter or alone; one that keeps
+// nothing is exit 1 with one line. io had no -s ("unknown flag -s").
+func TestIOStreams(t *testing.T) {
+	const capture = "../../testdata/udp/udp_short.pcap" // TCP stream 0, UDP flow 0
+	out, stderr, code := tcpviz(t, nil, "io", "-f", "csv", "-s", "0", "--filter", "udp", capture)
+	if code != 0 {
+		t.Fatalf("io -s 0 --filter udp: exit %d, %q", code, stderr)
+	}
+	rows := flowsCSV(t, out)
+	if len(rows) == 0 {
+		t.Fatal("io -s 0 --filter udp: no rows")
+	}
+	for _, r := range rows {
+		if r["proto"] != "udp" || r["stream"] != "0" {
+			t.Errorf("io -s 0 --filter udp: a row of %s %s", r["proto"], r["stream"])
+		}
+	}
+	if _, stderr, code := tcpviz(t, nil, "io", "-s", "3-5", capture); code != 1 || stderr != "tcpviz: -s 3-5 selects no connection or flow\n" {
+		t.Errorf("io -s 3-5: exit %d, %q", code, stderr)
+	}
+}

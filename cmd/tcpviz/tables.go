@@ -81,9 +81,9 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 	cmd.ArgsUsage = "CAPTURE|DIR|- ..."
 	fieldsFl, fields := fieldsFlag()
 	pf := &paramFlags{}
-	streams := &listValue{split: true, want: "stream numbers and ranges (1,3-5)"}
+	streamsFl, streams := streamsFlag()
 	ff := &filterFlags{rows: true}
-	cmd.Flags = []cli.Flag{&cli.GenericFlag{Name: "stream", Aliases: []string{"s"}, Value: streams, Usage: "only these streams (flows' numbers for flows): 1,3-5", DefaultText: "all"},
+	cmd.Flags = []cli.Flag{streamsFl,
 		&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"},
 		fieldsFl}
 	cmd.Action = func(c *cli.Context) error {
@@ -95,11 +95,11 @@ func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cl
 		if ff.Expr != nil {
 			spec = spec.Only(ff.Expr)
 		}
-		if len(streams.vs) > 0 {
-			set, err := reassembly.ParseStreamSet(streams.vs)
-			if err != nil {
-				return usagef("-s %v", err)
-			}
+		set, err := streamSet(streams)
+		if err != nil {
+			return err
+		}
+		if set != nil {
 			spec = spec.Only(reassembly.StreamFilter{Set: set})
 		}
 		toStdout := of.OutDir == "" && (of.Output == "" || of.Output == "-")
