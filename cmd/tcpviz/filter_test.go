@@ -227,6 +227,10 @@ func TestCaptureStreamSuffix(t *testing.T) {
 	if _, stderr, code := tcpviz(t, nil, "streams", demoCapture+"#99999999999999999999", demoCapture); code != 1 || !strings.Contains(stderr, "out of range") {
 		t.Errorf("an out-of-range stream: exit %d, %q", code, stderr)
 	}
+	// A UDP flow's number out of range says flow (it said stream).
+	if _, stderr, code := tcpviz(t, nil, "seq", "-o", "-", demoCapture+"#udp99999999999999999999"); code != 1 || stderr != "tcpviz: "+demoCapture+"#udp99999999999999999999: flow number out of range\n" {
+		t.Errorf("an out-of-range UDP flow: exit %d, %q", code, stderr)
+	}
 }
 
 // TestCaptureStreamMissing: CAPTURE#N of a stream the capture does not

@@ -88,6 +88,8 @@ func expandInputs(args []string) []input {
 		}
 		if fst, ferr := os.Stat(base); base != "" && ferr == nil && !fst.IsDir() {
 			switch {
+			case nerr != nil && udp:
+				out = append(out, failed(a, fmt.Errorf("flow number out of range")))
 			case nerr != nil:
 				out = append(out, failed(a, fmt.Errorf("stream number out of range")))
 			case udp:
