@@ -420,14 +420,33 @@ func TestSweepNoFlowWording(t *testing.T) {
 		want string
 	}{
 		{[]string{"--proto", "udp"}, ": no UDP flow\n"},
-		{[]string{"--proto", "udp", "--filter", "port 5401"}, ": no UDP flow that --filter matches\n"},
-		{[]string{"--filter", "port 1"}, ": no TCP or UDP flow that --filter matches\n"},
+		{[]string{"--proto", "udp", "--filter", "port 5401"}, `sweep: --filter "port 5401" matches no UDP flow in 1 capture` + "\n"},
+		{[]string{"--filter", "port 1"}, `sweep: --filter "port 1" matches no TCP or UDP flow in 1 capture` + "\n"},
 	} {
 		args := append(append([]string{"sweep", "--rows", "proto", "-f", "csv"}, c.args...), capture)
 		_, stderr, code := tcpviz(t, nil, args...)
 		if code != 1 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, %q; want %q", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+// TestSweepFilterMatchesNothing: a --filter that matches no flow of any
+// capture is one line, exit 1, as on the tables; captures it matches
+// nothing in are left out with one warning for them all. It said one
+// error a capture, then "no capture to aggregate", and made each such
+// capture an input failure (exit 1) beside the others' table.
+func TestSweepFilterMatchesNothing(t *testing.T) {
+	dir := filepath.Join(golden.Testdata(), "sweep")
+	args := []string{"sweep", "--rows", "proto", "-f", "csv", dir}
+	stdout, stderr, code := tcpviz(t, nil, append(args, "--filter", "port 1")...)
+	if code != 1 || stdout != "" || stderr != "tcpviz: sweep: --filter \"port 1\" matches no TCP or UDP flow in 24 captures\n" {
+		t.Errorf("--filter 'port 1': exit %d, %q", code, stderr)
+	}
+	udp, _, _ := tcpviz(t, nil, append(args, "--proto", "udp")...)
+	stdout, stderr, code = tcpviz(t, nil, append(args, "--filter", "udp")...)
+	if code != 0 || stdout != udp || stderr != "tcpviz: warning: sweep: 12 captures left out (no flow --filter \"udp\" matches)\n" {
+		t.Errorf("--filter udp: exit %d, %q; the table of --proto udp: %v", code, stderr, stdout == udp)
 	}
 }
 

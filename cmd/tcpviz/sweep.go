@@ -102,17 +102,32 @@ func sweepCommand(e *env) *cli.Command {
 				}
 			}
 			runs := make([]sweep.Run, len(ins))
-			said := make([]bool, len(ins)) // failed with no value: its error said it
+			said := make([]bool, len(ins))      // failed with no value: its error said it
+			unmatched := make([]bool, len(ins)) // no flow --filter matches: left out
 			failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
-				res := sweepRun(e, &runs[i], in, pf, m, analyze.Align(align.v), proto.v, filter.flow())
+				res := sweepRun(e, &runs[i], in, pf, m, analyze.Align(align.v), proto.v, filter.flow(), &unmatched[i])
 				said[i] = res.err != nil && !runs[i].OK
 				return res
 			})
 			pv, skipped := pf.Pivot(runs, row, cols.vs)
-			for _, s := range said {
-				if s {
+			none := 0
+			for i := range said {
+				if said[i] || unmatched[i] {
 					skipped-- // not left out for a parameter or the metric
 				}
+				if unmatched[i] {
+					none++
+				}
+			}
+			if none == len(ins) {
+				what := "TCP or UDP"
+				if proto.v != "" {
+					what = strings.ToUpper(proto.v)
+				}
+				return fmt.Errorf("sweep: --filter %q matches no %s flow in %s", filter.Raw, what, words.Plural(int64(none), "capture"))
+			}
+			if none > 0 {
+				fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: %s left out (no flow --filter %q matches)\n", words.Plural(int64(none), "capture"), filter.Raw)
 			}
 			if skipped > 0 {
 				fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: %s left out (no %s parameter, or %s not measurable)\n", words.Plural(int64(skipped), "capture"), row, metric)
@@ -168,7 +183,7 @@ func (e *env) onceEach(cmd string, ins []input) []input {
 // when set, of those keep keeps when set; CAPTURE#N: connection N, or
 // UDP flow N with proto udp) and
 // the metric of it.
-func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMetric, align analyze.Align, proto string, keep func(*reassembly.FlowView) bool) fileResult {
+func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMetric, align analyze.Align, proto string, keep func(*reassembly.FlowView) bool, unmatched *bool) fileResult {
 	file := in.name
 	if in.udp { // CAPTURE#udp[N]: the capture's busiest UDP flow (or flow N), as --proto udp
 		file, proto = in.path, "udp"
@@ -209,7 +224,7 @@ func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMe
 						res.err = fmt.Errorf("%s: no such %s that --filter matches", in.named(), conn)
 					}
 				case keep != nil:
-					res.err = fmt.Errorf("%s: no %s flow that --filter matches", in.display(), what)
+					*unmatched = true // left out, said once for all
 				default:
 					res.err = fmt.Errorf("%s: no %s flow", in.display(), what)
 				}
