@@ -189,7 +189,8 @@ func (p *filterParser) errorf(format string, a ...any) error {
 
 // or reads and and or: alike in precedence, from the left, as tcpdump
 // reads them ("port 80 or port 443 and host A" keeps only A's); not
-// binds tighter; juxtaposition is "and".
+// binds tighter; two primitives side by side are an error, as in
+// tcpdump ("port 80 port 22": a syntax error).
 func (p *filterParser) or() (Filter, error) {
 	l, err := p.not()
 	for err == nil {
@@ -199,8 +200,8 @@ func (p *filterParser) or() (Filter, error) {
 			p.i++
 		case "", ")":
 			return l, nil
-		default: // juxtaposition is "and", as in tcpdump
-			op = "and"
+		default:
+			return nil, p.errorf("\"and\" or \"or\" expected before %q", p.toks[p.i].s)
 		}
 		var r Filter
 		if r, err = p.not(); err == nil {
@@ -238,29 +239,30 @@ func (p *filterParser) primary() (Filter, error) {
 		}
 		p.i++
 		return e, nil
-	case "tcp", "udp", "icmp", "icmp6":
+	case "tcp", "udp", "icmp", "icmp6", "ip", "ip6":
+		at := p.i
 		p.i++
 		if t == "icmp6" {
 			t = "icmpv6" // as flows names it
 		}
 		switch p.peek() {
-		case "src", "dst", "host", "net", "port", "portrange": // "tcp port 80": one primitive
+		case "src", "dst", "host", "net", "port", "portrange": // "tcp port 80", "ip host A": one primitive
 			p.proto = t
 			r, err := p.primary()
 			p.proto = ""
 			if err != nil {
 				return nil, err
 			}
+			// As libpcap: ip and ip6 qualify host and net, tcp and
+			// udp port and portrange ("tcp host A" is an error).
+			if ip := t == "ip" || t == "ip6"; ip != (p.last.kind == "host" || p.last.kind == "net") || strings.HasPrefix(t, "icmp") {
+				p.i = at
+				return nil, p.errorf("%q does not qualify %s (ip and ip6 qualify host and net, tcp and udp port and portrange)", p.toks[at].s, p.last.kind)
+			}
 			p.last.proto = t
-			return andExpr{protoPrm(t), r}, nil
+			return qualify(t, r), nil
 		}
-		return protoPrm(t), nil
-	case "ip", "ip6":
-		p.i++
-		if t == "ip" {
-			return ipPrm(4), nil
-		}
-		return ipPrm(6), nil
+		return qualify(t, nil), nil
 	}
 	if why, ok := unsupported[p.peek()]; ok {
 		return nil, p.errorf("%s: not supported: %s", p.peek(), why)
@@ -345,11 +347,11 @@ func (p *filterParser) primary() (Filter, error) {
 			if !bare {
 				q = p.proto
 			}
-			if q != "" && svc.proto != "" && q != svc.proto {
+			if (q == "tcp" || q == "udp") && svc.proto != "" && q != svc.proto {
 				return nil, p.errorf("port %q is %s", v, svc.proto)
 			}
 			n, err = uint64(svc.port), nil
-			if q == "" {
+			if q != "tcp" && q != "udp" {
 				proto = svc.proto
 			}
 		}
@@ -374,10 +376,27 @@ func (p *filterParser) primary() (Filter, error) {
 	p.i++
 	// A service's transport is its own, no qualifier: "port ssh or 53".
 	p.last = &qualifiers{qual, side, kind}
-	if proto != "" {
-		return andExpr{protoPrm(proto), prm}, nil
+	return qualify(proto, prm), nil
+}
+
+// qualify is r (nil: any flow) restricted to proto: a transport, or ip
+// or ip6 (the IP version); r alone without one.
+func qualify(proto string, r Filter) Filter {
+	var q Filter
+	switch proto {
+	case "":
+		return r
+	case "ip":
+		q = ipPrm(4)
+	case "ip6":
+		q = ipPrm(6)
+	default:
+		q = protoPrm(proto)
 	}
-	return prm, nil
+	if r == nil {
+		return q
+	}
+	return andExpr{q, r}
 }
 
 // netPrefix reads a net as libpcap does: address/bits, a whole address

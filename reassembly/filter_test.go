@@ -27,6 +27,11 @@ func TestFilterSyntax(t *testing.T) {
 		{"port HTTP", "column 6: port \"HTTP\": want 0 to 65535 or a service name"}, // as tcpdump: names are case-sensitive
 		{"udp port http", "column 10: port \"http\" is tcp"},                        // libpcap: http is TCP's alone in /etc/services
 		{"tcp port 80 or ntp", "column 16: port \"ntp\" is udp"},
+		{"port 80 port 22", `column 9: "and" or "or" expected before "port"`}, // tcpdump: a syntax error
+		{"src 10.0.0.1 dst 10.0.0.2", `column 14: "and" or "or" expected before "dst"`},
+		{"tcp host 10.0.0.1", `column 1: "tcp" does not qualify host`}, // tcpdump: 'tcp' modifier applied to host
+		{"ip port 80", `column 1: "ip" does not qualify port`},
+		{"icmp host 10.0.0.1", `column 1: "icmp" does not qualify host`},
 		{"less 100", "column 1: less: not supported"},
 		{"port 80 and greater 1000", "column 13: greater: not supported"},
 		{"vlan 10 and port 80", "column 1: vlan: not supported: tagged and tunnelled traffic is matched on its innermost"},
@@ -37,7 +42,7 @@ func TestFilterSyntax(t *testing.T) {
 			t.Errorf("%q: %v, want %q", c.expr, err, c.err)
 		}
 	}
-	for _, ok := range []string{"tcp and port 5201", "src host 10.0.0.1 && !dst port 22", "not (net 10.0.0.0/8 or portrange 1-1023)", "src 10.0.0.1", "udp port 53"} {
+	for _, ok := range []string{"ip host 10.0.0.1", "ip6 net fd00::/8", "ip src 10.0.0.1 or 10.0.0.2", "tcp and port 5201", "src host 10.0.0.1 && !dst port 22", "not (net 10.0.0.0/8 or portrange 1-1023)", "src 10.0.0.1", "udp port 53"} {
 		if _, err := ParseFilter(ok); err != nil {
 			t.Errorf("%q: %v", ok, err)
 		}
@@ -213,6 +218,35 @@ func TestFilterServiceNames(t *testing.T) {
 					t.Errorf("%q on %s port %d: %v, want %v", c.expr, proto, port, got, !got)
 				}
 			}
+		}
+	}
+}
+
+// TestFilterIPQualifier: ip and ip6 qualify host and net as in tcpdump
+// ("ip host A": IPv4 packets from or to A), bare values after it too.
+// They were read as "ip and host A" by juxtaposition, which tcpdump
+// refuses elsewhere ("port 80 port 22").
+func TestFilterIPQualifier(t *testing.T) {
+	views := map[string]FlowView{
+		"v4": {A: netip.MustParseAddrPort("10.0.0.1:1"), B: netip.MustParseAddrPort("10.0.0.2:2"), Sent: [2]bool{true, true}, Proto: "tcp"},
+		"v6": {A: netip.MustParseAddrPort("[fd00::1]:1"), B: netip.MustParseAddrPort("[fd00::2]:2"), Sent: [2]bool{true, true}, Proto: "tcp"},
+	}
+	for expr, want := range map[string][]string{
+		"ip host 10.0.0.1":            {"v4"},
+		"ip6 host 10.0.0.1":           nil,
+		"ip6 net fd00::/16":           {"v6"},
+		"ip src 10.0.0.9 or 10.0.0.1": {"v4"},
+		"ip6 src fd00::9 or fd00::2":  {"v6"},
+	} {
+		e, err := ParseFilter(expr)
+		var got []string
+		for _, name := range []string{"v4", "v6"} {
+			if v := views[name]; err == nil && e.Match(&v) {
+				got = append(got, name)
+			}
+		}
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%q: %v, matches %q, want %q", expr, err, got, want)
 		}
 	}
 }
