@@ -368,6 +368,10 @@ func (p *filterParser) primary() (Filter, error) {
 		// port's: portrange 080-090 is 80 to 90.)
 		lo, e1 := strconv.ParseUint(l, 10, 16)
 		hi, e2 := strconv.ParseUint(h, 10, 16)
+		if !ok { // one port, as libpcap takes it: read as a port's number (0x, 0…)
+			lo, e1 = filterNumber(v)
+			hi, e2, ok = lo, e1, true
+		}
 		if !ok || e1 != nil || e2 != nil || hi < lo {
 			return nil, p.errorf("portrange %q: want LOW-HIGH (1024-2047)", v)
 		}

@@ -59,7 +59,8 @@ func TestFilterMatch(t *testing.T) {
 		expr string
 		want bool
 	}{{"port 0x1451", true}, {"port 012121", true}, {"port 05201", false}, {"portrange 05200-05202", true}, {"portrange 012120-012122", false},
-		{"port 0", false}, {"portrange 0-5201", true}} { // port 0: a header's value, as tcpdump takes it
+		{"port 0", false}, {"portrange 0-5201", true},
+		{"portrange 5201", true}, {"portrange 0x1451", true}, {"portrange 05201", false}, {"dst portrange 5000-5100 or 5201", true}} { // one port: as libpcap, a port's number // port 0: a header's value, as tcpdump takes it
 		e, err := ParseFilter(c.expr)
 		v := FlowView{A: a, B: b, Sent: [2]bool{true, true}, Proto: "tcp"}
 		if err != nil || e.Match(&v) != c.want {
