@@ -1110,6 +1110,8 @@ func (b *cwndBuilder) add(r *Record) {
 	}
 	delivered, lost := b.pp.delivered, b.pp.lostBytes
 	marks, dupacks, una := b.pp.sackMarks, b.pp.dupacks, b.pp.una
+	var endVals [3]int64 // the fall to ssthresh where this ACK ends a recovery (endReduction)
+	endFall := false
 	b.pp.ack(r.Ack, r.SACK[:r.NSACK], dup, b.ep.inEpisode, r.Time)
 	// Without SACK Linux holds recovery after an ACK of exactly its
 	// end (RFC 6582; lossEpisodes.renoHold), PRR still setting cwnd at
@@ -1140,6 +1142,9 @@ func (b *cwndBuilder) add(r *Record) {
 		b.lossStop()
 	}
 	if (!b.ep.inEpisode || !b.epFast) && !hold {
+		if !b.ep.inEpisode && b.epFast && !ev.start && !ev.undone && !ev.partial && !b.markUndone {
+			endVals, endFall = b.endReduction()
+		}
 		b.prrStop()
 	} else if !b.pp.sack {
 		// Linux counts a duplicate ACK as one segment delivered, and a
@@ -1203,6 +1208,12 @@ func (b *cwndBuilder) add(r *Record) {
 		b.ackPipeSet = true
 		b.ackVals = [3]int64{max(b.prr[0].cwnd, 0), max(b.prr[1].cwnd, 0), 0}
 	}
+	if endFall {
+		// The recovery ended at this ACK with PRR's window above
+		// ssthresh: the line falls to it if no send follows before the
+		// next ACK (ackWithoutSend; a send measures the window).
+		b.ackPipeSet, b.ackVals, b.ackPipeAt = true, endVals, Point{Frame: r.Frame, Time: r.Time}
+	}
 	if r.Window >= 0 {
 		b.rwndEdge, b.haveWin = r.Ack+r.Window, true
 	}
@@ -1264,6 +1275,33 @@ func (b *cwndBuilder) partialUndo(r *Record, reenter bool) {
 		b.line, b.lineTime = prior, r.Time
 	}
 	b.recent = append(b.recent[:0], timedValue{r.Time, max(b.line, prior)})
+}
+
+// endReduction follows Linux at an ACK that ended a fast retransmit's
+// recovery: cwnd is set to ssthresh (tcp_end_cwnd_reduction), where PRR's
+// window was above it too. Without SACK PRR's window is the flight less
+// the segments the duplicate ACKs stand for plus what it lets go, which
+// can stay far above ssthresh to the end where the recovery sent new data
+// (kx_cubic_nosack_200ms_l1: 63 segments at the end, ssthresh 39); the
+// flight then exceeds the window and nothing is sent that would measure
+// it. It gives the line's value under Reno's PRR and CUBIC's, lowered to
+// their ssthresh (none under neither: no fall), and whether one fell;
+// the line falls to it at that ACK where no send follows before the next
+// (ackWithoutSend), under the vote known or with the steps that wait for
+// it — none where no vote is known and none waits (the line is then the
+// pipe's, whatever the algorithm; BBR's never is). Where PRR's window is
+// below ssthresh the sender paces the jump out and the first burst after
+// the end measures it (atSsthresh).
+func (b *cwndBuilder) endReduction() (ws [3]int64, fall bool) {
+	if _, known := b.knownVote(); !known && len(b.deferred) == 0 || b.line < 0 {
+		return ws, false
+	}
+	for i := range ws[:neitherVote] {
+		if p := b.prr[i]; p.on && p.ss > 0 && b.lineUnder(i) > p.ss {
+			ws[i], fall = p.ss, true
+		}
+	}
+	return ws, fall
 }
 
 // disorderAfter follows Linux's open and disorder states at an ACK (a
