@@ -118,6 +118,14 @@ const (
 // sender has no HyStart; it stops the model's growth only where the
 // sender did not fill the window.
 //
+// Its rounds begin at any window, below 16 segments too: Linux resets
+// the round whenever the cumulative ACK passes the round's end before it
+// looks at cwnd (hystart_update), so they start at the first ACK of each
+// flight of slow start; begun only at 16 segments they straddled the
+// kernel's (kx_cubic_vsat_l05: a round begun inside a flight kept a
+// sample of 614 ms where the kernel's began after it, at 627, and ended
+// slow start at 89 segments; the model's ran on to 103).
+//
 // The train's length is judged as Linux 5.7 on does (hystart_ack_delay,
 // for short round trips): half of the least RTT plus the time four GSO
 // bursts take at the sender's pacing rate (twice the window per smoothed
@@ -135,11 +143,14 @@ func (o *openWindow) hystart(t, una, high, rtt, seg int64) {
 	} else {
 		o.srtt += (rtt - o.srtt) / 8
 	}
-	if o.ssOver || !o.slowStart() || o.w < hystartLowWindow*seg {
+	if o.ssOver || !o.slowStart() {
 		return
 	}
 	if una > o.roundEnd {
 		o.roundStart, o.trainAck, o.roundEnd, o.roundRTT, o.samples = t, t, high, 0, 0
+	}
+	if o.w < hystartLowWindow*seg {
+		return
 	}
 	if t-o.trainAck <= hystartAckDelta {
 		o.trainAck = t

@@ -115,6 +115,32 @@ func TestOpenWindowHyStart(t *testing.T) {
 	}
 }
 
+// TestHyStartRoundBelowLowWindow: HyStart's rounds start below its 16
+// segments too (hystart_update resets the round when the cumulative ACK
+// passes its end before it looks at cwnd), so a round begun under 16
+// segments ends where Linux's does, and the next round's eight samples,
+// all risen, end slow start (kx_cubic_vsat_l05: the kernel's round began
+// at the first ACK of a flight, at 89 segments; begun where the window
+// reached 16, the rounds straddled flights and slow start ran on to 103).
+func TestHyStartRoundBelowLowWindow(t *testing.T) {
+	const seg = 1000
+	o := &openWindow{w: 10 * seg, maxOut: 10 * seg, usageSeq: 1 << 40}
+	o.hystart(0, 1, 1, 100e6, seg)       // the least RTT, a round of its own
+	o.hystart(10e6, 2, 1000, 100e6, seg) // a round to 1000 begins at 10 segments
+	o.w = 20 * seg
+	for i := range int64(6) {
+		o.hystart(20e6+10e6*i, 3+i, 1500, 100e6, seg) // in it, at 20 segments
+	}
+	for i := range int64(9) {
+		// The next round: nine samples 20 ms above the least RTT, 10 ms
+		// apart (no train).
+		o.hystart(100e6+10e6*i, 1001+i, 2000, 120e6, seg)
+	}
+	if !o.ssOver || o.ss != 20*seg {
+		t.Errorf("a round of risen samples after one begun at 10 segments: slow start over %v at %d, want over at 20 segments", o.ssOver, o.ss/seg)
+	}
+}
+
 // TestOpenWindowSlowStartBelowSsthresh: Linux is in slow start whenever
 // cwnd is below ssthresh (tcp_in_slow_start), not only at the start: after
 // a loss episode (cwnd at its ssthresh) and an idle RTO the window

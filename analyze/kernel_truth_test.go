@@ -352,6 +352,7 @@ var kernelFloor = map[string]struct {
 	// Recorded on 2026-12-04 (kheld-1207, held out from the rules before
 	// them), bundled for the rules they brought.
 	"kx_cubic_nosack_200ms_l1": {0.99, 0.99, 0, 0, 0}, // PRR's window above ssthresh at the end of recovery falls to it (tcp_end_cwnd_reduction: endReduction), was 80.8% and 82% of 11
+	"kx_cubic_vsat_l05":        {0.99, 0.99, 0, 0, 0}, // HyStart's rounds begin below 16 segments too (hystart_update), so its delay rise is seen where Linux's was, at 89 segments: was 96.8% and 80% of 5
 }
 
 // TestSenderStateAgainstKernel scores the cwnd graph of every kernel
@@ -364,8 +365,8 @@ var kernelFloor = map[string]struct {
 func TestSenderStateAgainstKernel(t *testing.T) {
 	bundled, _ := filepath.Glob(filepath.Join("..", "testdata", "kernel", "*.kernel.jsonl.gz"))
 	heldOut, _ := filepath.Glob(filepath.Join("..", "testdata", "kernel-heldout", "*.kernel.jsonl.gz"))
-	if len(bundled) != 2 || len(heldOut) != 40 {
-		t.Fatalf("%d kernel records in testdata/kernel, %d in testdata/kernel-heldout, want 2 and 40", len(bundled), len(heldOut))
+	if len(bundled) != 2 || len(heldOut) != 41 {
+		t.Fatalf("%d kernel records in testdata/kernel, %d in testdata/kernel-heldout, want 2 and 41", len(bundled), len(heldOut))
 	}
 	bundled = append(bundled, heldOut...)
 	kernels := bundled
