@@ -437,6 +437,17 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 		reenter = e.reentersAfterUndo(a.ack)
 	} else {
 		ev.undone = e.undo(a)
+		if ev.undone && e.sackSeen && e.inEpisode && e.epFast && a.ack > e.cumAck && a.ack < e.episodeEnd && a.ack >= e.rtxEnd {
+			// With SACK too Linux undoes at a partial ACK that proves
+			// the originals arrived and leaves no resend outstanding
+			// (tcp_try_undo_partial: retrans_out 0), and leaves
+			// recovery (tcp_try_keep_open): the episode is over, its
+			// window restored (kx_reno_jitter6_l1: undone 2 ms after
+			// its resend, held open to the next loss 70 ms later, which
+			// it swallowed).
+			ev.partial = true
+			e.inEpisode, e.await, e.reentered = false, false, false
+		}
 	}
 	// A drained end waits for the sender's round trip, but not past a
 	// loss signal: the next episode's window is the one to measure.
