@@ -245,7 +245,7 @@ func compareGraph(kind CompareKind, ins []CompareInput, co CompareOptions) *Grap
 	}
 	for _, in := range ins {
 		if in.L.Stats[in.L.Dir].Path.NearbyPeer {
-			g.Notes = append(g.Notes, in.Label+": ACKs from a proxy beside the capture: acknowledged and delivered mean accepted by the proxy, not by the far end")
+			g.Notes = append(g.Notes, Warning{Kind: NoteProxyACKs, Label: in.Label})
 		}
 	}
 	return g

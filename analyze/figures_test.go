@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"tcpviz/reassembly"
@@ -125,17 +124,17 @@ func TestThroughputWindows(t *testing.T) {
 	}
 	o := SeriesOptions{Conn: &reassembly.Conn{FirstTime: 0}, Dir: reassembly.C2S}
 	// 1 s is shorter than four 400 ms round trips: a warning.
-	if g := throughputGraph(recs, o, GraphParams{}); len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "four median RTTs") {
-		t.Errorf("1 s window: warnings %q", g.Warnings)
+	if g := throughputGraph(recs, o, GraphParams{}); len(g.Warnings) != 1 || g.Warnings[0].Kind != WarnShortWindow {
+		t.Errorf("1 s window: warnings %+v", g.Warnings)
 	}
 	if g := throughputGraph(recs, o, GraphParams{Window: 2e9}); len(g.Warnings) != 0 {
-		t.Errorf("2 s window: warnings %q", g.Warnings)
+		t.Errorf("2 s window: warnings %+v", g.Warnings)
 	}
 	// Four RTTs, as bins: steps 1.6 s apart from the first packet, the
 	// last one closing the last bin.
 	g := throughputGraph(recs, o, GraphParams{RTTs: 4, Bins: true})
 	if len(g.Warnings) != 0 {
-		t.Errorf("4rtt: warnings %q", g.Warnings)
+		t.Errorf("4rtt: warnings %+v", g.Warnings)
 	}
 	s := g.lookup(SeriesThroughput)
 	if s == nil || s.Kind != Steps || len(s.Points) < 3 {
@@ -157,8 +156,8 @@ func TestThroughputWindows(t *testing.T) {
 	for i := range recs {
 		recs[i].Info.AckedFrame = 0
 	}
-	if g := throughputGraph(recs, o, GraphParams{RTTs: 1}); len(g.Warnings) != 1 || !strings.Contains(g.Warnings[0], "no RTT samples") {
-		t.Errorf("no samples: warnings %q", g.Warnings)
+	if g := throughputGraph(recs, o, GraphParams{RTTs: 1}); len(g.Warnings) != 1 || g.Warnings[0].Kind != WarnNoRTTWindow {
+		t.Errorf("no samples: warnings %+v", g.Warnings)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"tcpviz/internal/words"
 	"tcpviz/reassembly"
 )
 
@@ -176,7 +177,7 @@ func IO(r *reassembly.Reader, o IOOptions) (*IOResult, error) {
 	if n := uint64(hi - lo + 1); n > maxIOBins || n*uint64(len(out.Flows)+1) > maxIOCells {
 		per := min(maxIOBins, maxIOCells/uint64(len(out.Flows)+1))
 		return nil, fmt.Errorf("%d intervals of %s from the first packet to the last (a clock step in the capture?): more than the %d that fit; an --interval of %s or more fits",
-			n, fmtDuration(o.Interval), per, fmtDuration(o.Interval*int64((n+per-1)/per)))
+			n, words.Duration(o.Interval), per, words.Duration(o.Interval*int64((n+per-1)/per)))
 	}
 	out.Bins = make([]IOBin, hi-lo+1)
 	for i := range out.Bins {

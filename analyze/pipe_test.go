@@ -227,7 +227,7 @@ func TestBBRSeries(t *testing.T) {
 	g := mk()
 	bbrSeries(g, true)
 	if got, want := fmt.Sprint(names(g)), fmt.Sprint([]string{SeriesPipe, SeriesFastLoss, SeriesBDP, SeriesCwnd}); got != want || len(g.Notes) != 1 {
-		t.Errorf("BBR: series %s, notes %q; want %s and a note", got, g.Notes, want)
+		t.Errorf("BBR: series %s, notes %+v; want %s and a note", got, g.Notes, want)
 	}
 	if g.lookup(SeriesCwnd).Points[0].V[0] != float64(len(seriesBBRCwnd)) {
 		t.Error("BBR: the window drawn is not the model's")
@@ -235,7 +235,7 @@ func TestBBRSeries(t *testing.T) {
 	g = mk()
 	bbrSeries(g, false)
 	if got, want := fmt.Sprint(names(g)), fmt.Sprint([]string{SeriesCwnd, SeriesSsthresh, SeriesFastLoss}); got != want || len(g.Notes) != 0 {
-		t.Errorf("not BBR: series %s, notes %q; want %s", got, g.Notes, want)
+		t.Errorf("not BBR: series %s, notes %+v; want %s", got, g.Notes, want)
 	}
 }
 
@@ -281,7 +281,7 @@ func TestCwndAtReceiver(t *testing.T) {
 	g := feed(b, recs)
 	line := g.lookup(SeriesCwnd)
 	if line == nil || len(g.Notes) != 1 || g.lookup(SeriesSsthresh) != nil {
-		t.Fatalf("at the receiver: line %v, notes %q", line, g.Notes)
+		t.Fatalf("at the receiver: line %v, notes %+v", line, g.Notes)
 	}
 	if last := line.Points[len(line.Points)-1].V[0]; last != 10000 {
 		t.Errorf("the line ends at %v, want 10000: ten segments arrived per round trip", last)

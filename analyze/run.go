@@ -866,13 +866,22 @@ const maxAlsoPackets = 1 << 19
 // Warning is a problem a scan met that did not stop it: what kind, the
 // first packet it concerns (0: none), how many (packets, connections or
 // datagrams, by kind), and for some kinds the link type or the first
-// error. Commands say it in words.
+// error. A graph's warnings and notes (Graph.Warnings, Graph.Notes) are
+// Warnings too, of the graph kinds, with their numbers. Commands say them
+// in words (charts.WarningText).
 type Warning struct {
 	Kind     WarningKind
 	Packet   int64
 	Count    int64
 	LinkType int   // WarnUnknownLink: the link type
 	Err      error // WarnMalformed, WarnDatagramMalformed: the first decoding error, if kept
+	// Label is NoteProxyACKs' compared input ("" on the connection's own
+	// graph), or the parameter of the WarnLogX kinds, whose Values are
+	// the values concerned, as the table shows them.
+	Label, Values string
+	// Window and RTT are WarnShortWindow's averaging window and median
+	// round trip, in ns.
+	Window, RTT int64
 }
 
 // WarningKind is what a Warning is about.
@@ -890,6 +899,17 @@ const (
 	WarnDatagramIncomplete                        // other fragmented datagrams, incomplete (Count, from Packet)
 	WarnDatagramMalformed                         // datagrams that could not be decoded (Count, Err)
 	WarnOther                                     // packets of other problems (Count)
+
+	// What a graph says beside its picture: warnings (Graph.Warnings)
+	// and notes under its legend (Graph.Notes).
+	WarnNoRTTWindow     // an averaging window in RTTs with no RTT sample: 1 s
+	WarnShortWindow     // an averaging window shorter than four median RTTs (Window, RTT)
+	WarnFarEndEstimated // a ladder of one capture: the far end's times estimated
+	WarnLogXNames       // --log-x on a parameter whose values are not all numbers (Label, Values)
+	WarnLogXNonPositive // --log-x: values at or below zero left out (Label, Values)
+	NoteProxyACKs       // ACKs from a proxy beside the capture (Label: a compared input)
+	NoteReceiverFlight  // a cwnd graph at a receiver-side capture: the data arrived per round trip
+	NoteBBRCap          // a BBR sender's cwnd graph: BBR's own cap
 )
 
 // scanWarnings condenses a scan's per-packet problems into a few: one per

@@ -104,10 +104,10 @@ type Graph struct {
 	Series []Series
 	// Warnings are problems with what the graph shows (an averaging
 	// window shorter than the round trip), for the user.
-	Warnings []string
-	// Notes explain what the picture shows, under its legend: samples
-	// that time a loss repair, data acknowledged by a proxy.
-	Notes []string
+	Warnings []Warning
+	// Notes explain what the picture shows, under its legend: data
+	// acknowledged by a proxy, a receiver-side capture's cwnd line.
+	Notes []Warning
 	// UDP is set on a UDP flow's graph (Loaded.UDP): Stream is its
 	// udp.stream, and what its series call acknowledged is what reached
 	// the capture point.

@@ -1678,7 +1678,7 @@ func atReceiver(g *Graph) {
 		out = append(out, s)
 	}
 	g.Series = out
-	g.Notes = append(g.Notes, "receiver-side capture: the line is the data that arrived over each round trip, the sender's flight one one-way delay earlier, not the window it allowed")
+	g.Notes = append(g.Notes, Warning{Kind: NoteReceiverFlight})
 }
 
 // bbrSeries: for a sender that does not reduce its window on loss (BBR,
@@ -1705,7 +1705,7 @@ func bbrSeries(g *Graph, bbr bool) {
 	}
 	g.Series = out
 	if bbr {
-		g.Notes = append(g.Notes, "BBR sender (no reduction on loss): the cwnd estimate is BBR's own cap, 2 × its BDP estimate + 3 segments")
+		g.Notes = append(g.Notes, Warning{Kind: NoteBBRCap})
 	}
 }
 

@@ -2,11 +2,8 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"maps"
-	"math"
 	"slices"
-	"strconv"
 
 	"tcpviz/analyze/internal/stat"
 	"tcpviz/reassembly"
@@ -24,7 +21,7 @@ var median = stat.Median
 // samples of the direction's data (rtts), and says what is wrong with the
 // window chosen: a time shorter than four median RTTs, or no RTT to
 // scale by (a window asked for in RTTs is taken as meant).
-func resolveWindow(rtts []int64, t *GraphParams) []string {
+func resolveWindow(rtts []int64, t *GraphParams) []Warning {
 	if t.Segments >= 2 {
 		return nil
 	}
@@ -32,7 +29,7 @@ func resolveWindow(rtts []int64, t *GraphParams) []string {
 	if t.RTTs > 0 {
 		if !ok {
 			t.Window = 1e9
-			return []string{"no RTT samples to scale the averaging window by: averaging over 1 s"}
+			return []Warning{{Kind: WarnNoRTTWindow}}
 		}
 		t.Window = int64(t.RTTs * float64(rtt))
 	}
@@ -40,23 +37,9 @@ func resolveWindow(rtts []int64, t *GraphParams) []string {
 		t.Window = 1e9
 	}
 	if ok && t.RTTs == 0 && t.Window < minWindowRTTs*rtt {
-		return []string{fmt.Sprintf("the averaging window (%s) is shorter than four median RTTs (4 × %s): the curve follows each round trip's burst; --window 4rtt averages them out",
-			fmtDuration(t.Window), fmtDuration(rtt))}
+		return []Warning{{Kind: WarnShortWindow, Window: t.Window, RTT: rtt}}
 	}
 	return nil
-}
-
-// fmtDuration writes ns as "1 s", "602.4 ms", "12.5 µs", "800 ns".
-func fmtDuration(ns int64) string {
-	switch {
-	case ns >= 1e9:
-		return strconv.FormatFloat(float64(ns)/1e9, 'f', -1, 64) + " s"
-	case ns >= 1e6:
-		return strconv.FormatFloat(math.Round(float64(ns)/1e5)/10, 'f', -1, 64) + " ms"
-	case ns >= 1e3:
-		return strconv.FormatFloat(math.Round(float64(ns)/1e2)/10, 'f', -1, 64) + " µs"
-	}
-	return strconv.FormatInt(ns, 10) + " ns"
 }
 
 // throughputGraph builds the throughput graph of direction o.Dir: at each data

@@ -35,7 +35,7 @@ func ConnGraph(l *analyze.Loaded, q analyze.GraphRequest, z analyze.Zoom, hide [
 	}
 	annotate(l, g)
 	Adjust(g, z, hide)
-	warnings := slices.Clip(g.Warnings) // appended to, not the graph's
+	warnings := WarningTexts(g.Warnings)
 	if v := l.Stats[l.Dir].Path.Vantage; g.Kind == analyze.GraphCwnd && v != analyze.VantageSender {
 		warnings = append(warnings, "the congestion window is estimated from a sender-side capture; this one is "+vantagePhrase(v, "the path")+
 			": the line is the data that reached it over each round trip (the sender's flight one one-way delay earlier), not the window the sender allowed")
@@ -58,7 +58,7 @@ func ConnGraph(l *analyze.Loaded, q analyze.GraphRequest, z analyze.Zoom, hide [
 func annotate(l *analyze.Loaded, g *analyze.Graph) {
 	g.UDP = l.UDP
 	if !l.UDP && l.Stats[l.Dir].Path.NearbyPeer {
-		g.Notes = append(g.Notes, "ACKs from a proxy beside the capture (the receiver answers within a millisecond on a long path): acknowledged and delivered mean accepted by the proxy, not by the far end")
+		g.Notes = append(g.Notes, analyze.Warning{Kind: analyze.NoteProxyACKs})
 	}
 }
 

@@ -279,7 +279,7 @@ func drawFacets(dc draw.Canvas, g *analyze.Graph, o PlotOptions, chunk int) {
 	}
 	leg := &legend{fontSize: o.FontSize}
 	for _, n := range g.Notes {
-		leg.add(n, nil)
+		leg.add(WarningText(n), nil)
 	}
 	top = leg.draw(dc, top-vg.Points(4)) - vg.Points(4)
 	colors := colorIndexes(g)
@@ -460,7 +460,7 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 		leg.add("no packets in this connection direction and window", nil)
 	}
 	for _, n := range g.Notes {
-		leg.add(n, nil)
+		leg.add(WarningText(n), nil)
 	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, pymin, pymax
 	if g.Y.Down {

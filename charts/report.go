@@ -115,7 +115,7 @@ func altText(g *analyze.Graph, caption string) string {
 	}
 	fmt.Fprintf(&b, "; %s; %s", span(g.X, xmin, xmax), span(g.Y, ymin, ymax))
 	for _, n := range g.Notes {
-		b.WriteString(". " + n)
+		b.WriteString(". " + WarningText(n))
 	}
 	return b.String()
 }

@@ -54,7 +54,7 @@ func appendGraphJSON(b []byte, g *analyze.Graph, caption, image string, w, h int
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, n)
+		b = appendJSONString(b, WarningText(n))
 	}
 	b = append(b, `],"series":[`...)
 	colors := colorIndexes(g)

@@ -191,8 +191,8 @@ func TestSweepTextRows(t *testing.T) {
 		if !slices.Equal(g.X.Names, pv.Rows) || len(g.Series) == 0 {
 			t.Fatalf("log %v: axis names %v, %d series; want the rows %v", logX, g.X.Names, len(g.Series), pv.Rows)
 		}
-		if warned := len(g.Warnings) == 1 && strings.Contains(g.Warnings[0], "linear axis"); warned != logX {
-			t.Errorf("log %v: warnings %q; want one that the axis stays linear only under --log-x", logX, g.Warnings)
+		if warned := len(g.Warnings) == 1 && strings.Contains(WarningText(g.Warnings[0]), "linear axis"); warned != logX {
+			t.Errorf("log %v: warnings %v; want one that the axis stays linear only under --log-x", logX, g.Warnings)
 		}
 		var xs []float64
 		for _, pt := range g.Series[0].Points {

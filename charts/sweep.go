@@ -158,12 +158,13 @@ func sweepRow(p *sweep.Pivot, i int) []Value {
 // the 95% confidence interval at each.
 func SweepGraph(p *sweep.Pivot, row, metric, unit string, logX bool) *analyze.Graph {
 	xs, xunit, isNum := p.X, p.XUnit, p.XOK
-	var names, warnings []string
+	var names []string
+	var warnings []analyze.Warning
 	if !sweepNumeric(p) {
 		// A parameter whose values are not all numbers (proto, a
 		// kind): its values in the table's order, evenly spaced.
 		if logX {
-			warnings = append(warnings, fmt.Sprintf("--log-x: %s's values are not all numbers (%s): they are named along a linear axis", row, strings.Join(p.Rows, ", ")))
+			warnings = append(warnings, analyze.Warning{Kind: analyze.WarnLogXNames, Label: row, Values: strings.Join(p.Rows, ", ")})
 		}
 		names, xunit, logX = p.Rows, "", false
 		xs, isNum = make([]float64, len(p.Rows)), make([]bool, len(p.Rows))
@@ -178,7 +179,7 @@ func SweepGraph(p *sweep.Pivot, row, metric, unit string, logX bool) *analyze.Gr
 			}
 		}
 		if len(out) > 0 {
-			warnings = append(warnings, fmt.Sprintf("--log-x: %s=%s at or below zero, left out of the figure", row, strings.Join(out, ", ")))
+			warnings = append(warnings, analyze.Warning{Kind: analyze.WarnLogXNonPositive, Label: row, Values: strings.Join(out, ", ")})
 		}
 	}
 	// Groups side by side at each x (a dodge of 0.6% of the axis each,

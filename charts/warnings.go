@@ -7,8 +7,8 @@ import (
 	"tcpviz/internal/words"
 )
 
-// WarningText says a scan's warning in words (a command prefixes it
-// with the input).
+// WarningText says a scan's warning, or a graph's warning or note, in
+// words (a command prefixes a warning with the input).
 func WarningText(w analyze.Warning) string {
 	n := w.Count
 	switch w.Kind {
@@ -40,6 +40,35 @@ func WarningText(w analyze.Warning) string {
 			first = " (first: " + w.Err.Error() + ")"
 		}
 		return fmt.Sprintf("%s could not be decoded and skipped%s", words.Plural(n, "datagram"), first)
+	case analyze.WarnNoRTTWindow:
+		return "no RTT samples to scale the averaging window by: averaging over 1 s"
+	case analyze.WarnShortWindow:
+		return fmt.Sprintf("the averaging window (%s) is shorter than four median RTTs (4 × %s): the curve follows each round trip's burst; --window 4rtt averages them out",
+			words.Duration(w.Window), words.Duration(w.RTT))
+	case analyze.WarnFarEndEstimated:
+		return "one capture: the far end's times are estimated (half the handshake's round trip beyond the capture) and drawn dashed"
+	case analyze.WarnLogXNames:
+		return fmt.Sprintf("--log-x: %s's values are not all numbers (%s): they are named along a linear axis", w.Label, w.Values)
+	case analyze.WarnLogXNonPositive:
+		return fmt.Sprintf("--log-x: %s=%s at or below zero, left out of the figure", w.Label, w.Values)
+	case analyze.NoteProxyACKs:
+		if w.Label != "" {
+			return w.Label + ": ACKs from a proxy beside the capture: acknowledged and delivered mean accepted by the proxy, not by the far end"
+		}
+		return "ACKs from a proxy beside the capture (the receiver answers within a millisecond on a long path): acknowledged and delivered mean accepted by the proxy, not by the far end"
+	case analyze.NoteReceiverFlight:
+		return "receiver-side capture: the line is the data that arrived over each round trip, the sender's flight one one-way delay earlier, not the window it allowed"
+	case analyze.NoteBBRCap:
+		return "BBR sender (no reduction on loss): the cwnd estimate is BBR's own cap, 2 × its BDP estimate + 3 segments"
 	}
 	return fmt.Sprintf("%s of other problems", words.Plural(n, "packet"))
+}
+
+// WarningTexts says each of ws in words.
+func WarningTexts(ws []analyze.Warning) []string {
+	out := make([]string, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, WarningText(w))
+	}
+	return out
 }

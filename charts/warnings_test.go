@@ -38,3 +38,33 @@ func TestWarningText(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphWarningWords: every kind a graph says (Graph.Warnings and
+// Graph.Notes, typed in analyze) has words of its own here, with its
+// numbers; none falls through to the scan's "other problems".
+func TestGraphWarningWords(t *testing.T) {
+	for _, tt := range []struct {
+		w    analyze.Warning
+		want []string
+	}{
+		{analyze.Warning{Kind: analyze.WarnNoRTTWindow}, []string{"no RTT samples", "1 s"}},
+		{analyze.Warning{Kind: analyze.WarnShortWindow, Window: 1e9, RTT: 602_400_000}, []string{"(1 s)", "4 × 602.4 ms", "--window 4rtt"}},
+		{analyze.Warning{Kind: analyze.WarnFarEndEstimated}, []string{"far end's times are estimated"}},
+		{analyze.Warning{Kind: analyze.WarnLogXNames, Label: "proto", Values: "tcp, udp"}, []string{"proto's values", "(tcp, udp)", "linear axis"}},
+		{analyze.Warning{Kind: analyze.WarnLogXNonPositive, Label: "loss", Values: "0"}, []string{"loss=0 at or below zero"}},
+		{analyze.Warning{Kind: analyze.NoteProxyACKs, Label: "near"}, []string{"near: ACKs from a proxy"}},
+		{analyze.Warning{Kind: analyze.NoteProxyACKs}, []string{"ACKs from a proxy beside the capture (the receiver answers"}},
+		{analyze.Warning{Kind: analyze.NoteReceiverFlight}, []string{"receiver-side capture"}},
+		{analyze.Warning{Kind: analyze.NoteBBRCap}, []string{"BBR sender"}},
+	} {
+		got := WarningText(tt.w)
+		for _, s := range tt.want {
+			if !strings.Contains(got, s) {
+				t.Errorf("kind %d: %q, want %q in it", tt.w.Kind, got, s)
+			}
+		}
+		if strings.Contains(got, "other problems") {
+			t.Errorf("kind %d: %q has no words of its own", tt.w.Kind, got)
+		}
+	}
+}

@@ -313,7 +313,7 @@ func ladderGraph(c *Conn, arrows []ladderAt, names []string, origin int64, estim
 		}
 	}
 	if estimated {
-		g.Warnings = append(g.Warnings, "one capture: the far end's times are estimated (half the handshake's round trip beyond the capture) and drawn dashed")
+		g.Warnings = append(g.Warnings, analyze.Warning{Kind: analyze.WarnFarEndEstimated})
 	}
 	return g
 }

@@ -52,6 +52,6 @@ func (e *env) readFirst(in input, passes int, read func(*source, *reassembly.Rea
 // that drew it.
 func (e *env) graphWarnings(cmd string, g *analyze.Graph) {
 	for _, w := range g.Warnings {
-		fmt.Fprintf(e.stderr, "tcpviz: warning: %s: %s\n", cmd, oneLine(w))
+		fmt.Fprintf(e.stderr, "tcpviz: warning: %s: %s\n", cmd, oneLine(charts.WarningText(w)))
 	}
 }

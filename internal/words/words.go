@@ -4,6 +4,7 @@ package words
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -35,4 +36,17 @@ func BitRate(bps float64) string {
 	default:
 		return fmt.Sprintf("%.0f kbit/s", bps/1e3)
 	}
+}
+
+// Duration writes ns as "1 s", "602.4 ms", "12.5 µs", "800 ns".
+func Duration(ns int64) string {
+	switch {
+	case ns >= 1e9:
+		return strconv.FormatFloat(float64(ns)/1e9, 'f', -1, 64) + " s"
+	case ns >= 1e6:
+		return strconv.FormatFloat(math.Round(float64(ns)/1e5)/10, 'f', -1, 64) + " ms"
+	case ns >= 1e3:
+		return strconv.FormatFloat(math.Round(float64(ns)/1e2)/10, 'f', -1, 64) + " µs"
+	}
+	return strconv.FormatInt(ns, 10) + " ns"
 }
