@@ -654,8 +654,8 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// absent, enough of them to tell (irregularMin): the intervals not
 		// regular (regularCV) and the windows at the losses not steady
 		// (steadyCV), or a few windows far apart (wildCV), none of it data
-		// come late. The RTT near its peak
-		// then says only that the window was at its largest.
+		// come late. The RTT near its peak then says only that the window
+		// was at its largest.
 		unsteady := regular && p.Vantage == VantageSender && !lateData(st, late) && st.EpisodeIntervalCV >= regularCV && st.HasLossFlightCV &&
 			(st.EpisodeIntervals >= irregularMin && st.LossFlights >= irregularMin && st.LossFlightCV >= steadyCV ||
 				st.LossFlights >= minToldEpisodes && st.LossFlightCV >= wildCV)
