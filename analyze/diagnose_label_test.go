@@ -180,3 +180,22 @@ func TestDiagnosisAgainstLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsteadyWindowsNamed: where the windows at the losses decide random
+// loss (wildCV, the unsteady rule) and the intervals alone would not, the
+// sentence and the evidence name the windows (rl_180ms_5m_l05_nosack at
+// its sender: 0.67 over three windows, intervals at 0.59; its sentence
+// once said only "irregular intervals").
+func TestUnsteadyWindowsNamed(t *testing.T) {
+	st := mainStats(t, filepath.Join("..", "testdata", "labelled", "rl_180ms_5m_l05_nosack.tx.pcap.gz"))
+	for _, f := range st.Findings {
+		if f.Kind != FindRandomLoss {
+			continue
+		}
+		if !strings.Contains(f.Text, "windows that varied") || f.Evidence["loss_flights"] < 3 || f.Evidence["loss_flight_cv"] < wildCV {
+			t.Errorf("random loss said as %q, evidence %v: want the windows named", f.Text, f.Evidence)
+		}
+		return
+	}
+	t.Errorf("findings %q, want random_loss", st.Findings.Kinds())
+}
