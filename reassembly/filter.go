@@ -377,6 +377,18 @@ func (p *filterParser) primary() (Filter, error) {
 		}
 		prm.lo, prm.hi, prm.port = uint16(lo), uint16(hi), true
 	}
+	if kind == "host" || kind == "net" {
+		// As libpcap: ip qualifies IPv4 addresses, ip6 IPv6 ones ("ip6
+		// host 10.0.0.1" is an error there, not a filter that matches
+		// nothing).
+		q := proto
+		if !bare {
+			q = p.proto
+		}
+		if a := prm.prefix.Addr(); q == "ip" && a.Is6() || q == "ip6" && a.Is4() {
+			return nil, p.errorf("%s %q: an IPv%d address, which %s does not qualify (ip qualifies IPv4 addresses, ip6 IPv6 ones)", kind, v, map[bool]int{true: 4, false: 6}[a.Is4()], q)
+		}
+	}
 	p.i++
 	// A service's transport is its own, no qualifier: "port ssh or 53".
 	p.last = &qualifiers{qual, side, kind}

@@ -276,6 +276,11 @@ func TestCaptureSuffixRefused(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want a usage error naming the suffix", args, code, stderr)
 		}
 	}
+	// report reads UDP flows too: it says how to have one, not that it
+	// reads TCP connections (found by the reviewer).
+	if _, stderr, _ := tcpviz(t, nil, "report", "--out-dir", out, demoCapture+"#udp0"); !strings.Contains(stderr, "--filter udp") || strings.Contains(stderr, "reads TCP") {
+		t.Errorf("report CAPTURE#udp0: %q; want it to point at --filter udp", stderr)
+	}
 	if left, _ := os.ReadDir(out); len(left) != 0 {
 		t.Errorf("%d entries written", len(left))
 	}

@@ -397,6 +397,8 @@ func suffixRefused(cmd string, in input) error {
 		return nil
 	case cmd == "flows" || cmd == "io":
 		return usagef("%s: %s: name the UDP flow by its number, CAPTURE#udpN (flows lists them)", cmd, charts.EscapeName(in.name))
+	case cmd == "report":
+		return usagef("report: %s: report picks its main flow itself, of either transport: name the capture alone, or with --filter udp for its busiest UDP flow", charts.EscapeName(in.name))
 	}
 	return usagef("%s: %s: CAPTURE#udp names a UDP flow for the graph commands, compare, sweep, flows and io; %s reads TCP connections: name the capture alone", cmd, charts.EscapeName(in.name), cmd)
 }
