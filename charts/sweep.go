@@ -116,8 +116,14 @@ func (m SweepMetric) Of(f *analyze.FlowResult, st *analyze.DirStats) (float64, b
 	return v.F, !math.IsNaN(v.F)
 }
 
+// SweepStats are the statistics of a sweep table's metric, each a
+// column named METRIC_STAT (V_METRIC_STAT for column combination V), in
+// SweepDocs' order.
+var SweepStats = []string{"mean", "sd", "n", "ci95"}
+
 // SweepDocs are the columns of a sweep table: the row parameter, then
-// for each column combination V its metric's mean, sd, n and ci95.
+// for each column combination V its metric's mean, sd, n and ci95
+// (SweepStats).
 func SweepDocs(p *sweep.Pivot, row, metric, unit string) []Doc {
 	docs := []Doc{{Name: row, Kind: String, Doc: "the row parameter's value, as the file names say it"}}
 	for _, v := range p.Cols {
@@ -126,10 +132,10 @@ func SweepDocs(p *sweep.Pivot, row, metric, unit string) []Doc {
 			prefix = v + "_" + metric
 		}
 		docs = append(docs,
-			Doc{Name: prefix + "_mean", Kind: Float, Unit: unit, Doc: "mean over the runs of " + orAll(v)},
-			Doc{Name: prefix + "_sd", Kind: Float, Unit: unit, Doc: "their sample standard deviation (empty below 2 runs)"},
-			Doc{Name: prefix + "_n", Kind: Int, Doc: "how many runs"},
-			Doc{Name: prefix + "_ci95", Kind: Float, Unit: unit, Doc: "half-width of the mean's 95% confidence interval, Student's t (empty below 2 runs)"})
+			Doc{Name: prefix + "_" + SweepStats[0], Kind: Float, Unit: unit, Doc: "mean over the runs of " + orAll(v)},
+			Doc{Name: prefix + "_" + SweepStats[1], Kind: Float, Unit: unit, Doc: "their sample standard deviation (empty below 2 runs)"},
+			Doc{Name: prefix + "_" + SweepStats[2], Kind: Int, Doc: "how many runs"},
+			Doc{Name: prefix + "_" + SweepStats[3], Kind: Float, Unit: unit, Doc: "half-width of the mean's 95% confidence interval, Student's t (empty below 2 runs)"})
 	}
 	return docs
 }

@@ -252,6 +252,12 @@ func TestFieldsEveryTable(t *testing.T) {
 			t.Errorf("%s --fields nope: exit %d, %q; want a usage error", c.args[0], code, stderr)
 		}
 	}
+	// With --cols the metric's columns are named per column value: the
+	// bare name is refused before any input is read (it was refused after
+	// reading them all; here the one input does not exist).
+	if _, stderr, code := tcpviz(t, nil, append(slices.Clone(sweepArgs), "--cols", "proto", "--fields", "rtt,throughput_bps_mean", filepath.Join(t.TempDir(), "none.pcap"))...); code != 2 || !strings.Contains(stderr, "VALUE_throughput_bps_mean") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("sweep --cols proto --fields throughput_bps_mean: exit %d, %q; want a usage error before reading", code, stderr)
+	}
 	if _, stderr, code := tcpviz(t, nil, "io", "--fields", "stream", "-o", filepath.Join(t.TempDir(), "io.png"), demoCapture); code != 2 || !strings.Contains(stderr, "draws the figure") {
 		t.Errorf("io --fields beside a figure: exit %d, %q", code, stderr)
 	}

@@ -53,12 +53,27 @@ func sweepCommand(e *env) *cli.Command {
 				return usagef("sweep: a parameter named proto (--param, --manifest): proto is always one of a sweep's, the main flow's transport; name yours otherwise")
 			}
 			known := append([]string{"proto"}, pf.Names...)
+			metric := c.String("metric")
 			for _, f := range fields.vs {
 				// The columns are known once read; a name none can be is
-				// refused now: a parameter (the rows'), or a statistic.
-				if stat := f[strings.LastIndex(f, "_")+1:]; f != "all" && !strings.ContainsAny(f, "*?[") && !slices.Contains(known, f) &&
-					!slices.Contains([]string{"mean", "sd", "n", "ci95"}, stat) {
-					return usagef("sweep: --fields %q: no such column (want the --rows parameter (%s) or the metric's mean, sd, n, ci95 of a column: throughput_bps_mean)", f, words.Or(known))
+				// refused now: a parameter (the rows'), or a statistic of
+				// the metric, METRIC_STAT, or with --cols V_METRIC_STAT
+				// for a column combination V.
+				if f == "all" || strings.ContainsAny(f, "*?[") || slices.Contains(known, f) {
+					continue
+				}
+				if !slices.ContainsFunc(charts.SweepStats, func(stat string) bool {
+					name := metric + "_" + stat
+					if len(cols.vs) == 0 {
+						return f == name
+					}
+					return len(f) > len(name)+1 && strings.HasSuffix(f, "_"+name)
+				}) {
+					per := metric + "_mean"
+					if len(cols.vs) > 0 {
+						per = "with --cols, a column's: VALUE_" + per + " (tcp_" + per + ")"
+					}
+					return usagef("sweep: --fields %q: no such column (want the --rows parameter (%s) or the metric's %s: %s)", f, words.Or(known), strings.Join(charts.SweepStats, ", "), per)
 				}
 			}
 			for _, n := range cols.vs {
