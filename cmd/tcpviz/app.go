@@ -395,6 +395,9 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input,
 		if err := suffixRefused(c.Command.Name, in); err != nil {
 			return nil, err
 		}
+		if in.usage {
+			return nil, usagef("%v", in.err)
+		}
 	}
 	// The lists the inputs were named in (--manifest, --files-from)
 	// are the run's inputs too: no output writes over them (--manifest

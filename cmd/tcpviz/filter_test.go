@@ -224,11 +224,14 @@ func TestCaptureStreamSuffix(t *testing.T) {
 	if code != 0 || strings.Count(out, "\n") != 3 {
 		t.Errorf("a file named cap#1: exit %d, %q (want both streams)", code, out)
 	}
-	if _, stderr, code := tcpviz(t, nil, "streams", demoCapture+"#99999999999999999999", demoCapture); code != 1 || !strings.Contains(stderr, "out of range") {
-		t.Errorf("an out-of-range stream: exit %d, %q", code, stderr)
+	// A number out of range is a usage error, before anything is read, on
+	// every command as on compare and as -s's (it was an input failure,
+	// exit 1, on the others: the reviewer's finding).
+	if out, stderr, code := tcpviz(t, nil, "streams", demoCapture+"#99999999999999999999", demoCapture); code != 2 || out != "" || !strings.Contains(stderr, "out of range") {
+		t.Errorf("an out-of-range stream: exit %d, %q, %d bytes out", code, stderr, len(out))
 	}
 	// A UDP flow's number out of range says flow (it said stream).
-	if _, stderr, code := tcpviz(t, nil, "seq", "-o", "-", demoCapture+"#udp99999999999999999999"); code != 1 || stderr != "tcpviz: "+demoCapture+"#udp99999999999999999999: flow number out of range\n" {
+	if _, stderr, code := tcpviz(t, nil, "seq", "-o", "-", demoCapture+"#udp99999999999999999999"); code != 2 || stderr != "tcpviz: "+demoCapture+"#udp99999999999999999999: flow number out of range\n" {
 		t.Errorf("an out-of-range UDP flow: exit %d, %q", code, stderr)
 	}
 }

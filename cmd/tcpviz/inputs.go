@@ -24,7 +24,10 @@ type input struct {
 	regular bool   // a regular file, which can be read more than once
 	// err, when set, is why the argument or the file found in a directory
 	// cannot be read (named): it fails on its own, the others are read.
-	err error
+	// With usage set it is the usage error of a CAPTURE#N whose number is
+	// out of range, refused before anything is read (exit 2, as -s's).
+	err   error
+	usage bool
 	// udp is set for CAPTURE#udp (the busiest UDP flow) or CAPTURE#udpN:
 	// graphs draw that UDP flow (udpFlow, -1 for the busiest).
 	udp     bool
@@ -76,6 +79,11 @@ func expandInputs(args []string) []input {
 	failed := func(p string, err error) input {
 		return input{name: p, path: p, err: fmt.Errorf("%s: %w", charts.EscapeName(p), unwrapPathError(err))}
 	}
+	outOfRange := func(p, what string) input {
+		in := failed(p, fmt.Errorf("%s number out of range", what))
+		in.usage = true
+		return in
+	}
 	for _, a := range args {
 		if a == "-" {
 			out = append(out, input{name: "-"})
@@ -89,9 +97,9 @@ func expandInputs(args []string) []input {
 		if fst, ferr := os.Stat(base); base != "" && ferr == nil && !fst.IsDir() {
 			switch {
 			case nerr != nil && udp:
-				out = append(out, failed(a, fmt.Errorf("flow number out of range")))
+				out = append(out, outOfRange(a, "flow"))
 			case nerr != nil:
-				out = append(out, failed(a, fmt.Errorf("stream number out of range")))
+				out = append(out, outOfRange(a, "stream"))
 			case udp:
 				out = append(out, input{name: a, path: base, regular: fst.Mode().IsRegular(), udp: true, udpFlow: n})
 			default:
@@ -106,7 +114,7 @@ func expandInputs(args []string) []input {
 			}
 			if in, ok := joinedInput(base); ok && !udp { // A+B#N: stream N of A
 				if nerr != nil {
-					out = append(out, failed(a, fmt.Errorf("stream number out of range")))
+					out = append(out, outOfRange(a, "stream"))
 					continue
 				}
 				in.stream, in.hasStream = n, true
