@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+
+	"tcpviz/internal/golden"
 )
 
 // TestShardCoversEveryInputOnce: across i = 0…n−1 every input is in
@@ -433,6 +435,16 @@ func TestPartitionsOfStreams(t *testing.T) {
 		if err != nil || f.NumRows() != 1 {
 			t.Errorf("%s: %v rows (%v), want its stream's one", p, f.NumRows(), err)
 		}
+	}
+	// CAPTURE#udpN is named as CAPTURE#N is: the capture's base and
+	// -udpN (it kept the name with its escaped suffix, udp_short.pcap%23udp0).
+	udp := t.TempDir()
+	if _, stderr, code := tcpviz(t, nil, "flows", "--format", "parquet", "--out-dir", udp, filepath.Join(golden.Testdata(), "udp", "udp_short.pcap")+"#udp0"); code != 0 {
+		t.Fatalf("flows #udp0: exit %d: %s", code, stderr)
+	}
+	if parts, _ := filepath.Glob(filepath.Join(udp, "capture=udp_short-udp0-*", "part-0.parquet")); len(parts) != 1 {
+		entries, _ := os.ReadDir(udp)
+		t.Errorf("flows #udp0: partitions %v, want capture=udp_short-udp0-HASH", entries)
 	}
 	other := t.TempDir()
 	_, stderr, code = tcpviz(t, nil, "summary", "--out-dir", other, demoCapture, demoCapture)

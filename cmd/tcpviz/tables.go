@@ -307,9 +307,18 @@ func partitionNames(ins []input) ([]string, error) {
 				full = abs
 			}
 		}
-		if in.hasStream {
+		switch {
+		case in.hasStream:
 			n := strconv.Itoa(in.stream)
 			full, base, named = full+"#"+n, base+"-s"+n, named+"#"+n
+		case in.udp && in.path != "":
+			// CAPTURE#udpN (its name keeps the suffix): the capture's
+			// base and -udpN, as -sN for a stream.
+			n := "udp"
+			if in.udpFlow >= 0 {
+				n += strconv.Itoa(in.udpFlow)
+			}
+			full, base = full+"#"+n, captureBase(input{name: in.path, path: in.path})+"-"+n
 		}
 		out[i] = charts.PartitionName(base, full)
 		if in.err != nil {
