@@ -262,6 +262,9 @@ func (p *filterParser) primary() (Filter, error) {
 			p.last.proto = t
 			return qualify(t, r), nil
 		}
+		if why, ok := unsupported[p.peek()]; ok { // "ip proto 6", "ip broadcast"
+			return nil, p.errorf("%s: not supported: %s", p.peek(), why)
+		}
 		return qualify(t, nil), nil
 	}
 	if why, ok := unsupported[p.peek()]; ok {

@@ -40,6 +40,7 @@ func TestFilterSyntax(t *testing.T) {
 		{"ip6 host 10.0.0.1", `column 10: host "10.0.0.1": an IPv4 address, which ip6 does not qualify`}, // libpcap: 'ip6' modifier applied to ip host
 		{"ip host ::1", `column 9: host "::1": an IPv6 address, which ip does not qualify`},
 		{"ip6 net 10.0.0.0/8", `column 9: net "10.0.0.0/8": an IPv4 address`},
+		{"ip proto 6", "column 4: proto: not supported"}, // it said '"and" or "or" expected before "proto"'
 	} {
 		if _, err := ParseFilter(c.expr); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%q: %v, want %q", c.expr, err, c.err)
