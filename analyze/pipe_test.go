@@ -1081,3 +1081,65 @@ func TestNoVoteFromReentry(t *testing.T) {
 		t.Errorf("a window measured in the re-entered recovery: reductions %v, betas %v; want none", e.reductions, e.betas)
 	}
 }
+
+// TestUndoneEpisodeSsthresh: Linux enters recovery for an episode it
+// later proves spurious and undoes (Eifel here), setting ssthresh as at
+// any fast retransmit, then restores the one before
+// (tcp_undo_cwnd_reduction: prior_ssthresh, the ssthresh before the
+// episode or 3/4 of cwnd then, if more); the graph draws both, at the
+// episode's start and at the ACK that undid it (kw_reno_jitter4_l05:
+// kernel 12, 8 at the entry, 12 again 15 ms later), where it drew none.
+func TestUndoneEpisodeSsthresh(t *testing.T) {
+	const seg = 1000
+	var b builder
+	ts := func(r *Record, val, ecr uint32, flight int64) {
+		r.HasTS, r.TSVal, r.TSEcr = true, val, ecr
+		if flight > 0 {
+			r.Info.BytesInFlight = flight
+		}
+	}
+	for i := range int64(20) { // a window of 20 segments
+		ts(b.data(0, 1+i*seg, seg, 0), 100, 50, (i+1)*seg)
+	}
+	ts(b.ack(100, 1001, 1<<20, 0), 60, 100, 0)
+	for i := range 3 { // the second segment lost
+		ts(b.ack(101+float64(i), 1001, 1<<20, DupAck), 60, 100, 0)
+	}
+	ts(b.data(104, 1001, seg, Retransmission), 200, 60, 19*seg) // a fast retransmit the resend repairs
+	ts(b.ack(200, 20001, 1<<20, 0), 60, 200, 0)
+	for i := range int64(10) { // the window after it: 10 segments
+		ts(b.data(201, 20001+i*seg, seg, 0), 300, 60, (i+1)*seg)
+	}
+	ts(b.ack(300, 21001, 1<<20, 0), 60, 300, 0)
+	for i := range 3 { // the next lost, seemingly
+		ts(b.ack(301+float64(i), 21001, 1<<20, DupAck), 60, 300, 0)
+	}
+	ts(b.data(304, 21001, seg, Retransmission), 400, 60, 9*seg)
+	// The original arrived: the ACK covering the resend echoes its
+	// timestamp, older than the resend's (Eifel): undone.
+	undo := b.ack(350, 30001, 1<<20, 0)
+	ts(undo, 60, 300, 0)
+	undoAt := undo.Time
+	for i := range int64(10) {
+		ts(b.data(351, 30001+i*seg, seg, 0), 450, 60, (i+1)*seg)
+	}
+	ts(b.ack(450, 40001, 1<<20, 0), 60, 450, 0)
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	fast, undone, ss := g.lookup(SeriesFastLoss), g.lookup(SeriesUndoneLoss), g.lookup(SeriesSsthresh)
+	if fast == nil || len(fast.Points) != 2 || undone == nil || len(undone.Points) != 1 || undone.Points[0] != fast.Points[1] {
+		t.Fatalf("fast-retransmit marks %+v, undone %+v: want 2, the second undone", fast, undone)
+	}
+	if ss == nil || len(ss.Points) != 3 {
+		t.Fatalf("ssthresh %+v: want the first episode's, the undone one's at its start and the one restored at the undo", ss)
+	}
+	first, entered, restored := ss.Points[0], ss.Points[1], ss.Points[2]
+	mark := undone.Points[0]
+	w := int64(math.Round(mark.V[0] / seg)) // the window at the undone episode's start, segments
+	if entered.Time != mark.Time || entered.V[0] != float64(linuxSsthresh(VoteReno, w)*seg) {
+		t.Errorf("ssthresh at the undone episode %+v, want at its start (%d) Reno's half of the window then (%d segments)", entered, mark.Time, w)
+	}
+	want := max(first.V[0], float64((w>>1+w>>2)*seg))
+	if restored.Time != undoAt || restored.V[0] != want {
+		t.Errorf("ssthresh restored %+v, want %.0f at the undo (%d): the one before the episode (%.0f) or 3/4 of the window then", restored, want, undoAt, first.V[0])
+	}
+}

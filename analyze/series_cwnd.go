@@ -81,8 +81,10 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     sends once the episode ended, the window the sender settled at
 //     (Linux sets cwnd to ssthresh on leaving recovery: Reno's half,
 //     CUBIC's 0.7), at least two segments; where another episode began at
-//     once, the line's value then; none for an undone episode; half the
-//     line at the loss when the capture ends or another loss comes first;
+//     once, the line's value then; half the line at the loss when the
+//     capture ends or another loss comes first; for an undone episode
+//     its algorithm's reduction of the window then, and at the ACK that
+//     undid it the ssthresh Linux restored (undoSsthresh);
 //   - receive-window: the receiver's advertised window;
 //   - loss marks at each episode's start, as fast retransmit (duplicate
 //     ACKs or SACK blocks came since the last new ACK, or recovery began
@@ -171,6 +173,13 @@ type cwndBuilder struct {
 	// pending one's.
 	ssBasis      []ssBasis
 	pendingBasis ssBasis
+	// lastSs: the last ssthresh drawn (-1 none); priorSs: the one before
+	// the last episode's (-1 none: Linux's was infinite, slow start's),
+	// which an undo restores (undoSsthresh); epSsDrawn: the last
+	// episode's own was drawn.
+	lastSs, priorSs float64
+	epSsDrawn       bool
+	priorAt         int // the point priorSs is (-1: none, or restored in between: partialUndo)
 	// The last episode's mark, drawn once the next begins or the capture
 	// ends (a D-SACK may prove it spurious after it ended): as undone
 	// when markUndone.
@@ -532,7 +541,7 @@ func newCwndBuilder(o SeriesOptions) *cwndBuilder {
 	f := newFrame(GraphCwnd, o)
 	f.g.Y = Axis{Label: "bytes", Unit: "B"}
 	f.g.Columns = []string{"bytes"}
-	b := &cwndBuilder{f: f, set: seriesSet{thin: o.Thin}, line: -1, rwnd: -1, forced: -1}
+	b := &cwndBuilder{f: f, set: seriesSet{thin: o.Thin}, line: -1, rwnd: -1, forced: -1, lastSs: -1, priorSs: -1, priorAt: -1}
 	b.open[VoteReno].ca, b.open[VoteCubic].ca = caReno, caCubic
 	if c := o.Conn; c != nil {
 		b.pp.sack = c.Dir[0].SACKPermitted && c.Dir[1].SACKPermitted
@@ -694,8 +703,60 @@ func (b *cwndBuilder) emitSsthresh(v float64, guessed bool) {
 		if len(b.ssBasis) < maxEpisodeStarts {
 			b.ssBasis = append(b.ssBasis, b.pendingBasis)
 		}
+		b.lastSs, b.epSsDrawn = v, true
 	}
 	b.pending = false
+}
+
+// undoSsthresh draws, at ACK r where the last episode was proven
+// spurious, the ssthresh Linux set on entering it and the one it
+// restored. Linux entered recovery (or loss) and set ssthresh, its
+// algorithm's reduction of the window then, as at any episode — drawn at
+// the episode's start where nothing was measured yet (guessed, as at a
+// loss again before the window was seen: crossCheck draws the
+// algorithm's value) — and at the undo restored prior_ssthresh where it
+// is above (tcp_undo_cwnd_reduction): what tcp_current_ssthresh gave on
+// entering, the ssthresh before the episode or three quarters of cwnd
+// then if more (kw_reno_jitter4_l05: 12, 8 at the entry, 12 again at
+// the undo 15 ms later). Where there was none before (slow start's,
+// infinite, which the undo restores), a step line cannot draw it:
+// neither is drawn, as before, lest the entry's value last to the next
+// episode.
+func (b *cwndBuilder) undoSsthresh(r *Record) {
+	if b.priorSs < 0 {
+		b.pending = false
+		return
+	}
+	if b.pending {
+		b.emitSsthresh(b.pendingFallback, true)
+	}
+	if !b.epSsDrawn || !b.f.inTime(r.Time) {
+		return
+	}
+	v := b.restoredSs(b.pendingBasis.window)
+	if v <= b.lastSs { // Linux restores only one above the ssthresh it set
+		return
+	}
+	b.set.add(SeriesSsthresh, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{v}})
+	if len(b.ssBasis) < maxEpisodeStarts {
+		basis := b.pendingBasis
+		basis.kind, basis.prior, basis.priorAt = ssUndone, b.priorSs, b.priorAt
+		b.ssBasis = append(b.ssBasis, basis)
+	}
+	b.lastSs, b.epSsDrawn = v, false
+}
+
+// restoredSs is the ssthresh an undo of the last episode restores, the
+// window at its start given: Linux's prior_ssthresh, tcp_current_ssthresh
+// on entering — the ssthresh before (priorSs; -1 none: infinite, and so
+// is the result) or 3/4 of cwnd if more.
+func (b *cwndBuilder) restoredSs(window int64) float64 {
+	if b.priorSs < 0 {
+		return -1
+	}
+	seg := max(b.ep.maxSeg, 1)
+	w := (window + seg/2) / seg
+	return max(b.priorSs, float64((w>>1+w>>2)*seg))
 }
 
 // ssBasis is what an ssthresh drawn was measured after: the window at
@@ -720,6 +781,11 @@ type ssBasis struct {
 	// hold: a timeout in RFC 6582's hold, PRR's window there under
 	// Reno's and CUBIC's ssthresh (0: none), the window it reduces.
 	hold [2]int64
+	// prior: for ssUndone, the ssthresh before the episode undone, the
+	// point priorAt's (-1: none; computed, restored at a partial undo
+	// Linux entered recovery again at).
+	prior   float64
+	priorAt int
 }
 
 const (
@@ -727,6 +793,7 @@ const (
 	ssTimeout                  // a timeout's
 	ssTimeoutInRecovery        // a timeout in recovery, or the timer backing off: Linux keeps the ssthresh
 	ssReentry                  // recovery entered again at once: from the last ssthresh
+	ssUndone                   // restored by an undo (undoSsthresh): the one before the episode, or 3/4 of the window then
 )
 
 // crossCheck checks each measured ssthresh against the reduction of the
@@ -758,11 +825,24 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 		return
 	}
 	prev, prevWant := -1.0, -1.0
+	final := make([]float64, 0, len(ss.Points)) // each point's value, checked
 	for i := range ss.Points {
 		p, basis := &ss.Points[i], b.ssBasis[i]
 		w := (basis.window + seg/2) / seg
 		if u := basis.under[vote]; u > 0 {
 			w = (u + seg/2) / seg
+		}
+		if basis.kind == ssUndone {
+			// Linux's prior_ssthresh (undoSsthresh): the ssthresh before
+			// the episode, or 3/4 of the window at its start if more.
+			prior := basis.prior
+			if basis.priorAt >= 0 && basis.priorAt < len(final) {
+				prior = final[basis.priorAt]
+			}
+			p.V[0] = max(prior, prev, float64((w>>1+w>>2)*seg))
+			prev, prevWant = p.V[0], p.V[0]
+			final = append(final, p.V[0])
+			continue
 		}
 		if basis.kind == ssReentry && prev > 0 {
 			w = (int64(prev) + seg/2) / seg // the window it reduces is the last ssthresh
@@ -792,6 +872,7 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 			p.V[0] = want
 		}
 		prev, prevWant = p.V[0], want
+		final = append(final, p.V[0])
 	}
 }
 
@@ -1086,6 +1167,7 @@ func (b *cwndBuilder) add(r *Record) {
 	}
 	if ev.undone {
 		b.markUndone = true
+		b.undoSsthresh(r)
 	}
 	if ev.partial {
 		b.partialUndo(r, ev.start)
@@ -1240,13 +1322,17 @@ func (b *cwndBuilder) partialUndo(r *Record, reenter bool) {
 		prior = b.prr[0].prior
 	}
 	if reenter {
+		// Linux restored prior_ssthresh here, then entered recovery
+		// again from it: the one the next undo restores (undoSsthresh).
+		restored := b.restoredSs(b.pendingBasis.window)
 		b.episode(r, true, b.pendingFallback, true)
+		b.priorSs, b.priorAt = restored, -1
 		b.pendingBasis.window, b.pendingBasis.under = prior, [2]int64{prior, prior} // the ssthresh of the window restored
 		b.pendingFallback = float64(max(prior/2, 2*b.ep.maxSeg))
 		b.prrStart([2]int64{prior, prior})
 		return
 	}
-	b.markUndone, b.pending = true, false
+	b.markUndone = true
 	if _, known := b.knownVote(); !known && len(b.deferred) > 0 {
 		// Steps wait for the vote: the window restored waits with them,
 		// each algorithm's PRR's prior (under neither the line's).
@@ -1528,6 +1614,7 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 		b.emitSsthresh(settle, guessed)
 	}
 	b.drawMark()
+	b.priorSs, b.priorAt, b.epSsDrawn = b.lastSs, len(b.ssBasis)-1, false
 	if b.f.inTime(r.Time) {
 		b.mark, b.markName, b.hasMark = Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(flight)}}, name, true
 		b.pending = true
