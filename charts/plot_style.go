@@ -73,7 +73,7 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesSpurious:   {color: darkGray, width: 3, legend: "spurious retransmission (proven unneeded)"},
 	analyze.SeriesDSACK:      {color: brown, width: 2.4, legend: "D-SACK block (a duplicate arrived)"},
 	analyze.SeriesCwnd:       {color: blue, width: 1.6, legend: "cwnd estimate (the window the sender allowed)"},
-	analyze.SeriesSsthresh:   {color: orange, width: 1.4, legend: "ssthresh estimate (the window settled at after each loss)"},
+	analyze.SeriesSsthresh:   {color: orange, width: 1.4, legend: "ssthresh estimate (the window settled at after each loss; restored where one is undone)"},
 	analyze.SeriesFastLoss:   {color: red, width: 4.5, glyph: draw.PlusGlyph{}, legend: "loss: fast retransmit"},
 	analyze.SeriesRTOLoss:    {color: purple, width: 4.5, glyph: draw.PyramidGlyph{}, legend: "loss: timeout"},
 	analyze.SeriesPipe:       {color: green, width: 1.3, legend: "the sender's pipe (in flight, less SACKed and lost)"},
