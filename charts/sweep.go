@@ -121,6 +121,20 @@ func (m SweepMetric) Of(f *analyze.FlowResult, st *analyze.DirStats) (float64, b
 // SweepDocs' order.
 var SweepStats = []string{"mean", "sd", "n", "ci95"}
 
+// SweepColumnMay tells whether name can be a column of a sweep table of
+// metric before its column combinations are known (SweepDocs): one of
+// the metric's statistics, METRIC_STAT, or with columns (withCols)
+// V_METRIC_STAT for a combination V.
+func SweepColumnMay(name, metric string, withCols bool) bool {
+	return slices.ContainsFunc(SweepStats, func(stat string) bool {
+		col := metric + "_" + stat
+		if !withCols {
+			return name == col
+		}
+		return len(name) > len(col)+1 && strings.HasSuffix(name, "_"+col)
+	})
+}
+
 // SweepDocs are the columns of a sweep table: the row parameter, then
 // for each column combination V its metric's mean, sd, n and ci95
 // (SweepStats).

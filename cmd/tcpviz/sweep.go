@@ -62,13 +62,7 @@ func sweepCommand(e *env) *cli.Command {
 				if f == "all" || strings.ContainsAny(f, "*?[") || slices.Contains(known, f) {
 					continue
 				}
-				if !slices.ContainsFunc(charts.SweepStats, func(stat string) bool {
-					name := metric + "_" + stat
-					if len(cols.vs) == 0 {
-						return f == name
-					}
-					return len(f) > len(name)+1 && strings.HasSuffix(f, "_"+name)
-				}) {
+				if !charts.SweepColumnMay(f, metric, len(cols.vs) > 0) {
 					per := metric + "_mean"
 					if len(cols.vs) > 0 {
 						per = "with --cols, a column's: VALUE_" + per + " (tcp_" + per + ")"
@@ -135,11 +129,7 @@ func sweepCommand(e *env) *cli.Command {
 				}
 			}
 			if none == len(ins) {
-				what := "TCP or UDP"
-				if proto.v != "" {
-					what = strings.ToUpper(proto.v)
-				}
-				return fmt.Errorf("sweep: --filter %q matches no %s flow in %s", filter.Raw, what, words.Plural(int64(none), "capture"))
+				return fmt.Errorf("sweep: --filter %q matches no %s flow in %s", filter.Raw, transports(proto.v), words.Plural(int64(none), "capture"))
 			}
 			if none > 0 {
 				fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: %s left out (no flow --filter %q matches)\n", words.Plural(int64(none), "capture"), filter.Raw)
@@ -168,6 +158,14 @@ func sweepCommand(e *env) *cli.Command {
 			return reported(failed)
 		},
 	}, tf, of, jf, picture, pf, proto, filter, bf)
+}
+
+// transports names the flows --proto picks: TCP or UDP without it.
+func transports(proto string) string {
+	if proto == "" {
+		return "TCP or UDP"
+	}
+	return strings.ToUpper(proto)
 }
 
 // onceEach is ins with each capture once (the same flow of the same
@@ -224,10 +222,7 @@ func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMe
 		res := resultOf(in, warnings, err)
 		if main == nil {
 			if res.err == nil {
-				what := "TCP or UDP"
-				if proto != "" {
-					what = strings.ToUpper(proto)
-				}
+				what := transports(proto)
 				switch {
 				case in.hasStream || in.udp && in.udpFlow >= 0:
 					conn := "connection"
