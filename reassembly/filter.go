@@ -224,6 +224,15 @@ func (p *filterParser) not() (Filter, error) {
 	return p.primary()
 }
 
+// refuseUnsupported is the error of a primitive of tcpdump's the filter
+// does not read (unsupported) at the next token, naming it and why.
+func (p *filterParser) refuseUnsupported() error {
+	if why, ok := unsupported[p.peek()]; ok {
+		return p.errorf("%s: not supported: %s", p.peek(), why)
+	}
+	return nil
+}
+
 func (p *filterParser) primary() (Filter, error) {
 	switch t := p.peek(); t {
 	case "":
@@ -262,13 +271,13 @@ func (p *filterParser) primary() (Filter, error) {
 			p.last.proto = t
 			return qualify(t, r), nil
 		}
-		if why, ok := unsupported[p.peek()]; ok { // "ip proto 6", "ip broadcast"
-			return nil, p.errorf("%s: not supported: %s", p.peek(), why)
+		if err := p.refuseUnsupported(); err != nil { // "ip proto 6", "ip broadcast"
+			return nil, err
 		}
 		return qualify(t, nil), nil
 	}
-	if why, ok := unsupported[p.peek()]; ok {
-		return nil, p.errorf("%s: not supported: %s", p.peek(), why)
+	if err := p.refuseUnsupported(); err != nil {
+		return nil, err
 	}
 	side, qualified := "", false
 	if t := p.peek(); t == "src" || t == "dst" {
