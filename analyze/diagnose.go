@@ -626,6 +626,11 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		burst, expect := overshootBurst(st, first, lost, late)
 		overshoot := slowStartUntilLoss(st) && (first >= overshootMin || burst) &&
 			(eps == 1 || first*(eps-1) >= overshootRatio*later)
+		// After HyStart left slow start on the delay the window still
+		// grows into the queue; a first episode past overshootMin and the
+		// independent bound is that queue's burst all the same.
+		firstBurst := !overshoot && st.SlowStart.Reason == SlowStartDelay && first >= overshootMin && burst &&
+			(eps == 1 || first*(eps-1) >= overshootRatio*later) && (!noSACK(st, rcv) || noSACKSender(st, rcv))
 		// The window at each loss, steady: the flight seen is the sender's,
 		// no receive window capped it, and BBR (no sawtooth) aside.
 		steady := p.Vantage == VantageSender && st.HasLossFlightCV && st.LossFlightCV < steadyBelow(st.LossFlights, st.CongestionControl) && (st.LossFlights >= 3 || near) && !bbr &&
@@ -708,6 +713,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 				also = fmt.Sprintf(" (%d more proven spurious: reordering's)", spuriousLater)
 			}
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episode(s) after it%s, too few to tell their cause", lost, pct, counted, eps-1-spuriousLater, also), ev)
+		case firstBurst && eps-1-spuriousLater < minToldEpisodes:
+			ev["first_episode_resent"], ev["independent_bound"] = float64(first), expect
+			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; the first loss episode resent %d segments, more than the %.0f independent drops would take from the flight: a burst at a full queue (%d loss episode(s) after it, too few to tell theirs)",
+				lost, pct, counted, first, expect, eps-1-spuriousLater), ev)
 		case regular && st.EpisodeIntervalCV < regularBelow(st.EpisodeIntervals) && !delayTells:
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",
