@@ -631,6 +631,12 @@ func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
 		// at it says so, and says nothing of the later losses, which
 		// their intervals tell when there are enough.
 		first, eps, later := firstEpisodeDrops(st, rcv), st.LossEpisodes, st.EpisodeResent-st.FirstEpisodeResent
+		if noSACKSender(st, rcv) {
+			// Go-back-N's resends of what had arrived are no drops: the
+			// later episodes' proven ones are what the first is weighed
+			// against, as the first's are (firstEpisodeDrops).
+			later = min(later, max(p.LostDownstreamLow-first, 0))
+		}
 		if lateData(st, late) && eps > 1 {
 			// Where data came late the first episode's resends are not
 			// all drops (fast retransmit resent reordered segments in
