@@ -73,6 +73,10 @@ type openWindow struct {
 	// recovered: reset by a fast retransmit's episode, whose end left
 	// Linux's cwnd at ssthresh (tcp_end_cwnd_reduction; see burst).
 	recovered bool
+	// heldSs: the episode's ssthresh where the first burst after it
+	// lowered it, and when (see burst): a flight that reaches it soon
+	// after proves it was not lowered.
+	heldSs, heldAt int64
 }
 
 // caAlgo is the algorithm an open window grows by in congestion
@@ -194,6 +198,10 @@ func (o *openWindow) reset(ss, w, seg int64, timeout bool) {
 	*o = c
 }
 
+// heldRounds is how many smoothed RTTs after a first burst that lowered
+// an episode's ssthresh a flight reaching it restores it (openWindow.burst).
+const heldRounds = 4
+
 // cubicBeta is CUBIC's β (tcp_cubic.c: beta, of 1024).
 const cubicBeta = 717
 
@@ -257,11 +265,26 @@ func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64, at
 		if o.ss > o.w {
 			// The flight after the episode is the window it settled at
 			// (see lossEpisodes.settle), as it is drawn.
+			o.heldSs, o.heldAt = o.ss, t
 			o.ss = o.w
 		}
 		return o.w
 	}
 	o.w = max(o.w, pipe)
+	if o.heldSs > 0 {
+		// A flight that reached the episode's ssthresh within a few round
+		// trips of a first burst below it grew faster than congestion
+		// avoidance can: the first burst was held (an application, a
+		// pacing sender), Linux's cwnd stood at ssthresh, and ssthresh
+		// was not lowered (k10_cubic_app2m_l07: 43 segments first, 70
+		// three round trips later, ssthresh 70 through the idle restart
+		// and slow start that followed).
+		if o.srtt <= 0 || t-o.heldAt > heldRounds*o.srtt {
+			o.heldSs = 0
+		} else if pipe+seg >= o.heldSs {
+			o.ss, o.heldSs = max(o.ss, o.heldSs), 0
+		}
+	}
 	// tcp_cwnd_validate: the burst left the window full (within a
 	// segment: tcp_packets_in_flight ≥ cwnd), or a new window of data
 	// began, or more went out in this one while it was not full: the
