@@ -254,12 +254,14 @@ func (o *openWindow) send(t, out, seg, rto int64) {
 // its ssthresh, Linux's cwnd then (tcp_end_cwnd_reduction), which a first
 // burst held back does not measure (cwndBuilder.atSsthresh;
 // kz_cubic_rwnd32: 37 segments behind a 28-segment window, the first
-// burst after a drained end 2, reduced to 25 at the next loss).
+// burst after a drained end 2, reduced to 25 at the next loss), nor
+// does one below HyStart's low window (hystartLowWindow), which HyStart
+// cannot have lowered ssthresh to.
 func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64, atSs bool) int64 {
 	if o.w == 0 {
 		o.w, o.stamp, o.used = max(pipe, measured), t, 0
 		o.maxOut, o.usageSeq, o.pipe = out, high, pipe
-		if o.recovered && atSs {
+		if o.recovered && (atSs || o.w < hystartLowWindow*seg) {
 			o.w = max(o.w, o.ss)
 		}
 		if o.ss > o.w {

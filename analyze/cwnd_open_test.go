@@ -241,23 +241,29 @@ func TestOpenWindowAvoidWhileLimited(t *testing.T) {
 // where the receiver's window held it, or the end left nothing
 // outstanding (the sender paces out again from nothing), Linux's cwnd is
 // the episode's ssthresh all the same (kz_cubic_rwnd32: 37 segments, 2
-// in the first burst after a drained end, 25 at the next loss).
+// in the first burst after a drained end, 25 at the next loss). So is
+// it where that burst is below HyStart's low window, 16 segments: HyStart
+// lowers ssthresh to cwnd only from there (k10_cubic_app2m_l07,
+// kz_reno_rwnd64_l1).
 func TestOpenWindowAfterHeldRecovery(t *testing.T) {
 	const seg, rto = 1000, 300e6
 	for _, tt := range []struct {
 		held        bool
 		timeout     bool
+		burst       int64
 		want, ssNow int64
 	}{
-		{held: true, want: 37, ssNow: 37},
-		{held: false, want: 2, ssNow: 2},
-		{held: true, timeout: true, want: 2, ssNow: 2}, // after a timeout slow start's window is measured
+		{held: true, burst: 2, want: 37, ssNow: 37},
+		{held: false, burst: 2, want: 37, ssNow: 37}, // below HyStart's low window
+		{held: false, burst: 20, want: 20, ssNow: 20},
+		{held: true, timeout: true, burst: 2, want: 2, ssNow: 2}, // after a timeout slow start's window is measured
 	} {
 		var o openWindow
 		o.ca = caCubic
 		o.reset(37*seg, 54*seg, seg, tt.timeout)
-		if w := o.burst(1e9, 2*seg, 2*seg, 2*seg, 100*seg, 98*seg, seg, rto, tt.held); w != tt.want*seg || o.ss != tt.ssNow*seg {
-			t.Errorf("held %v, timeout %v: window %d, ssthresh %d; want %d, %d", tt.held, tt.timeout, w/seg, o.ss/seg, tt.want, tt.ssNow)
+		b := tt.burst * seg
+		if w := o.burst(1e9, b, b, b, 100*seg, 100*seg-b, seg, rto, tt.held); w != tt.want*seg || o.ss != tt.ssNow*seg {
+			t.Errorf("held %v, timeout %v, burst %d: window %d, ssthresh %d; want %d, %d", tt.held, tt.timeout, tt.burst, w/seg, o.ss/seg, tt.want, tt.ssNow)
 		}
 	}
 }
