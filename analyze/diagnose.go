@@ -487,10 +487,10 @@ func windowHeld(st, rcv *DirStats, bottleneck float64) (held bool, window, bdp i
 // the flight: at the loss rate p of the later episodes (their drops over
 // the data packets: a slow start's overshoot, whose burst the first
 // episode holds, would raise the bound past any later burst —
-// cq_60ms_20m_q60k_nots, 73 of 93 tail drops in the overshoot, 5 a later
-// episode against a bound of 6.8, 3.3 without it), from twice what arrives per round trip (F, as
-// overshootBurst), about p·F besides the drop that began the episode, at
-// most 1 + p·F + 3·√(p·F). A queue that overflows drops the flight's
+// cq_60ms_20m_q60k_nots, 73 of 93 tail drops in the overshoot, 5 a
+// later episode against a bound of 6.8, 3.3 without it), from twice
+// what arrives per round trip (F, as overshootBurst), about p·F besides
+// the drop that began the episode, at most 1 + p·F + 3·√(p·F). A queue that overflows drops the flight's
 // excess in a burst; independent drops come one or two an episode (on the
 // labelled and kernel runs, against the bound without its 1: random drops
 // at most 0.94 of it, queue drops 1.6 to 3.2 times it where the first
