@@ -21,27 +21,30 @@ func (c *Capture) keep(match func(*Conn) bool) bool {
 	return len(kept) > 0
 }
 
-// Select keeps the connections f matches at any capture where they were
-// seen (a NAT between captures may change the addresses and ports it
-// sees): on every hop, each connection whose chain of hops — the same
-// connection capture after capture — has one end f matches. It reports
-// whether any is left. The captures' order and the clocks, found from
-// every connection, stay. Of a result that holds one capture alone (no
-// hop), it keeps that capture's connections f matches.
-func (r *Result) Select(f reassembly.Filter) bool {
-	return r.keep(func(c *Conn) bool { v := c.view(); return f.Match(&v) })
-}
-
-// SelectStream keeps connection stream of capture c (one of the
-// result's) as Select keeps those a filter matches: on every hop, along
-// its chain. It reports whether any is left: false when c holds no such
-// connection, or (joined) no hop does.
-func (r *Result) SelectStream(c *Capture, stream int) bool {
-	cc := c.conn(stream)
-	if cc == nil || stream < 0 {
-		return false
+// Select keeps the connections f matches, on every hop along their
+// chain (the same connection capture after capture): those f matches at
+// capture at (one of the result's: CAPTURE#N, at its capture), or, with
+// at nil, at any capture where they were seen (a NAT between captures
+// may change the addresses and ports f sees). It reports whether any is
+// left: false when none matches, or (joined) no hop holds one. The
+// captures' order and the clocks, found from every connection, stay. Of
+// a result that holds one capture alone (no hop), it keeps that
+// capture's connections f matches.
+func (r *Result) Select(at *Capture, f reassembly.Filter) bool {
+	var in map[*Conn]bool // at's connections, when set
+	if at != nil {
+		in = make(map[*Conn]bool, len(at.Conns))
+		for _, c := range at.Conns {
+			in[c] = true
+		}
 	}
-	return r.keep(func(x *Conn) bool { return x == cc })
+	return r.keep(func(c *Conn) bool {
+		if in != nil && !in[c] {
+			return false
+		}
+		v := c.view()
+		return f.Match(&v)
+	})
 }
 
 // keep keeps the connections whose chain has one that matches (Select).

@@ -59,7 +59,7 @@ func (f *filterFlags) excludes(in input, l *analyze.Loaded) error {
 // selectJoined keeps the joined connections the filter matches, if there
 // is one: an error when it matches none.
 func (f *filterFlags) selectJoined(res *join.Result) error {
-	if f.Expr == nil || res.Select(f.Expr) {
+	if f.Expr == nil || res.Select(nil, f.Expr) {
 		return nil
 	}
 	return fmt.Errorf("--filter %q selects no connection seen in both %s", f.Raw, charts.EscapeName(charts.HopName(res.Hops[0])))

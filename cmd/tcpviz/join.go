@@ -95,7 +95,7 @@ func joinCommand(e *env) *cli.Command {
 			if gformat == "" && conn.Stream >= 0 {
 				// -s N: connection N of the first hop's first capture, on
 				// every hop it was seen at, as CAPTURE#N keeps it.
-				if _, _, ok := res.Pick(conn.Stream, -1); !ok || !res.SelectStream(res.Hops[0].Up, conn.Stream) {
+				if !res.Select(res.Hops[0].Up, reassembly.StreamFilter{Set: map[int]bool{conn.Stream: true}}) {
 					return filter.noPick(conn.Stream, res)
 				}
 			}
@@ -233,7 +233,7 @@ func ladderCommand(e *env) *cli.Command {
 				if err := selectStreams(one, ins, caps, conn); err != nil {
 					return err
 				}
-				if filter.Expr != nil && !one.Select(filter.Expr) {
+				if filter.Expr != nil && !one.Select(nil, filter.Expr) {
 					return fmt.Errorf("%s: --filter %q selects no connection", ins[0].display(), filter.Raw)
 				}
 				var ok bool
@@ -288,7 +288,7 @@ func selectStreams(res *join.Result, ins []input, caps []*join.Capture, cf *conn
 		if !in.hasStream {
 			continue
 		}
-		if !res.SelectStream(caps[i], in.stream) {
+		if !res.Select(caps[i], in.streamFilter()) {
 			where := ""
 			if len(ins) > 1 {
 				where = " among the connections joined"
