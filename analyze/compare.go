@@ -80,7 +80,7 @@ func compareKinds() []string {
 }
 
 // compareParams are the parameters compare takes, as its flags say
-// them (GraphOf's entry for compare): those of the graphs it overlays
+// them (Graphs("compare")): those of the graphs it overlays
 // that change a series it draws (ParamSpec.Compare), then graph, what it
 // overlays (the comparisons, and the one-way delay of joined inputs).
 func compareParams() []ParamSpec {

@@ -178,10 +178,11 @@ func TestCompareTable(t *testing.T) {
 // and owd, and its help says each (it once left out loss); the
 // parameters of the overlaid graphs that change a series come first.
 func TestCompareParams(t *testing.T) {
-	spec, err := GraphOf("compare", "")
-	if err != nil || spec.Kind != GraphCompare {
-		t.Fatalf("compare's entry %+v, %v", spec, err)
+	specs := Graphs("compare")
+	if len(specs) != 1 || specs[0].Kind != GraphCompare {
+		t.Fatalf("compare's entries %+v", specs)
 	}
+	spec := specs[0]
 	ps := spec.Params
 	var names []string
 	for _, p := range ps {

@@ -141,7 +141,7 @@ func FuzzAnalysis(f *testing.F) {
 			o := SeriesOptions{Conn: conns[0], Dir: d}
 			l := &Loaded{Conn: conns[0], Dir: d, Records: recs, Stats: a.stats(conns[0])}
 			var graphs []*Graph
-			for _, g := range Graphs() { // a report's graphs
+			for _, g := range Graphs("") { // a report's graphs
 				graphs = append(graphs, g.Draw(recs, o, GraphParams{}))
 			}
 			graphs = append(graphs, rttGraph(recs, o, GraphParams{Sampling: SampleTimestamps}), throughputGraph(recs, o, GraphParams{Segments: 5}),

@@ -1,12 +1,6 @@
 package analyze
 
-import (
-	"fmt"
-	"slices"
-
-	"tcpviz/internal/words"
-	"tcpviz/reassembly"
-)
+import "tcpviz/reassembly"
 
 // GraphKind names a graph: the stem of its derived file names and its key
 // in the registry.
@@ -130,8 +124,25 @@ var graphs = []GraphSpec{
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newCwnd(o) }},
 }
 
-// Graphs returns the registry of graphs, in report order.
-func Graphs() []GraphSpec { return slices.Clone(graphs) }
+// Graphs returns the entries of the registry of graphs command draws, in
+// order ("": every graph, in report order): a graph command's styles, the
+// first one its default (seq: tcptrace, then stevens), and none for a
+// command that draws no graph. compare's entry is not in the registry, as
+// Compare draws it from the inputs' graphs (not Draw): it holds the
+// parameters compare takes, those of the graphs it overlays that change
+// what it draws, then graph, what it overlays.
+func Graphs(command string) []GraphSpec {
+	if command == "compare" {
+		return []GraphSpec{{Kind: GraphCompare, Command: command, Params: compareParams()}}
+	}
+	var out []GraphSpec
+	for _, g := range graphs {
+		if command == "" || g.Command == command {
+			out = append(out, g)
+		}
+	}
+	return out
+}
 
 // lookupGraph returns the registry entry of kind k.
 func lookupGraph(k GraphKind) (GraphSpec, bool) {
@@ -141,31 +152,6 @@ func lookupGraph(k GraphKind) (GraphSpec, bool) {
 		}
 	}
 	return GraphSpec{}, false
-}
-
-// GraphOf returns the entry drawn by command with style ("" for the
-// command's first). compare's (style "") is not in the registry, as
-// Compare draws it from the inputs' graphs (not Draw): it holds the
-// parameters compare takes, those of the graphs it overlays that change
-// what it draws, then graph, what it overlays.
-func GraphOf(command, style string) (GraphSpec, error) {
-	if command == "compare" && style == "" {
-		return GraphSpec{Kind: GraphCompare, Command: command, Params: compareParams()}, nil
-	}
-	var styles []string
-	for _, g := range graphs {
-		if g.Command != command {
-			continue
-		}
-		if style == "" || g.Style == style {
-			return g, nil
-		}
-		styles = append(styles, g.Style)
-	}
-	if len(styles) == 0 {
-		return GraphSpec{}, fmt.Errorf("no graph command %q", command)
-	}
-	return GraphSpec{}, fmt.Errorf("unknown style %q (want %s)", style, words.Or(styles))
 }
 
 // build draws the graph from one connection's records.

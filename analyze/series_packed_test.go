@@ -130,7 +130,7 @@ func FuzzPackedPoints(f *testing.F) {
 // packed once thinned — on captures long enough that some are packed.
 func TestPackMatchesUnpacked(t *testing.T) {
 	var reqs []GraphRequest
-	for _, s := range Graphs() {
+	for _, s := range Graphs("") {
 		reqs = append(reqs, GraphRequest{Spec: s})
 	}
 	for _, tc := range []struct {

@@ -3,6 +3,7 @@ package analyze
 import (
 	"math"
 	"net/netip"
+	"strings"
 	"testing"
 
 	"tcpviz/reassembly"
@@ -338,5 +339,29 @@ func TestCwndNoEpisodeForProbes(t *testing.T) {
 	b.data(ms+52, 2001, 1000, Retransmission)
 	if f := cwndGraph(b.recs, SeriesOptions{Conn: testConn()}).lookup(SeriesFastLoss); f == nil || len(f.Points) != 1 {
 		t.Errorf("fast retransmit marks %+v, want one", f)
+	}
+}
+
+// TestGraphsOfCommand: the registry's entries of a command are its
+// styles, the default first; every graph with none named, in report
+// order; compare's own entry; nothing for a command that draws no graph.
+func TestGraphsOfCommand(t *testing.T) {
+	kinds := func(gs []GraphSpec) string {
+		var out []string
+		for _, g := range gs {
+			out = append(out, string(g.Kind))
+		}
+		return strings.Join(out, ",")
+	}
+	for _, c := range []struct{ command, want string }{
+		{"seq", "seq,stevens"}, {"rtt", "rtt"}, {"compare", "compare"}, {"streams", ""},
+		{"", "seq,stevens,tput,rtt,window,cwnd"},
+	} {
+		if got := kinds(Graphs(c.command)); got != c.want {
+			t.Errorf("Graphs(%q) = %s, want %s", c.command, got, c.want)
+		}
+	}
+	if gs := Graphs("seq"); gs[0].Style != "tcptrace" || gs[1].Style != "stevens" || len(gs[0].Params) == 0 {
+		t.Errorf("seq's styles %q, %q, params %v: want tcptrace (with the --style parameter), then stevens", gs[0].Style, gs[1].Style, gs[0].Params)
 	}
 }

@@ -50,7 +50,7 @@ func stormGraphs(t *testing.T, n int) int64 {
 		return reassembly.NewReader(gencap.Retransmissions(n, 10, 1000, 25_000))
 	}
 	var reqs []GraphRequest
-	for _, g := range Graphs() {
+	for _, g := range Graphs("") {
 		reqs = append(reqs, GraphRequest{Spec: g, Series: SeriesOptions{Thin: thinning{Cols: 4800}}})
 	}
 	runtime.GC()

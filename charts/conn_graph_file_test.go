@@ -12,11 +12,11 @@ import (
 // stream, a UDP flow's as udpN.
 func TestConnGraphFile(t *testing.T) {
 	spec := func(cmd string) analyze.GraphSpec {
-		s, err := analyze.GraphOf(cmd, "")
-		if err != nil {
-			t.Fatal(err)
+		s := analyze.Graphs(cmd)
+		if len(s) == 0 {
+			t.Fatalf("no graph command %q", cmd)
 		}
-		return s
+		return s[0]
 	}
 	ts := analyze.GraphParams{Sampling: analyze.SampleTimestamps}
 	tcp := &analyze.Loaded{Conn: &reassembly.Conn{Stream: 3}}

@@ -482,7 +482,7 @@ func TestSpansAlongTheFoot(t *testing.T) {
 
 // graphSpec is the registry's entry of kind k.
 func graphSpec(k analyze.GraphKind) (analyze.GraphSpec, bool) {
-	for _, g := range analyze.Graphs() {
+	for _, g := range analyze.Graphs("") {
 		if g.Kind == k {
 			return g, true
 		}

@@ -243,7 +243,7 @@ func (b *ReportBuilder) Finish(rep *Report, put Put) error {
 // graph with its defaults, and the RTT also from TCP timestamps.
 func ReportGraphs() []analyze.GraphRequest {
 	var out []analyze.GraphRequest
-	for _, g := range analyze.Graphs() {
+	for _, g := range analyze.Graphs("") {
 		out = append(out, analyze.GraphRequest{Spec: g})
 		if g.Kind == analyze.GraphRTT {
 			out = append(out, analyze.GraphRequest{Spec: g, Params: analyze.GraphParams{Sampling: analyze.SampleTimestamps}})

@@ -654,8 +654,10 @@ type graphParamFlags struct {
 // entry has (analyze.GraphSpec.Params; compare's: those of every graph
 // marked for it, and graph).
 func (f *graphParamFlags) flags() []cli.Flag {
-	g, _ := analyze.GraphOf(f.command, "") // the command's first graph holds them
-	params := g.Params
+	var params []analyze.ParamSpec
+	if gs := analyze.Graphs(f.command); len(gs) > 0 {
+		params = gs[0].Params // the command's first graph holds them
+	}
 	f.choices = map[string]*choiceValue{}
 	var out []cli.Flag
 	for _, p := range params {
@@ -681,11 +683,13 @@ func (f *graphParamFlags) parse(c *cli.Context) error {
 		if v := f.choices["style"]; v != nil {
 			style = v.v
 		}
-		spec, err := analyze.GraphOf(f.command, style)
-		if err != nil {
-			return usagef("%s", err)
+		// The command's first graph, or the one of the --style given (a
+		// choice its flag checked).
+		for i, g := range analyze.Graphs(f.command) {
+			if i == 0 || style != "" && g.Style == style {
+				f.Spec = g
+			}
 		}
-		f.Spec = spec
 	}
 	if f.window != nil {
 		if c.IsSet("segments") && (c.IsSet("window") || c.Bool("bins")) {

@@ -17,7 +17,7 @@ import (
 func graphCommands(e *env) []*cli.Command {
 	var out []*cli.Command
 	seen := map[string]bool{}
-	for _, g := range analyze.Graphs() {
+	for _, g := range analyze.Graphs("") {
 		if seen[g.Command] {
 			continue
 		}

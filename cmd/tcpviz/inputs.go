@@ -397,9 +397,8 @@ func suffixRefused(cmd string, in input) error {
 	if !in.udp {
 		return nil
 	}
-	_, err := analyze.GraphOf(cmd, "")
 	switch {
-	case err == nil || cmd == "sweep":
+	case len(analyze.Graphs(cmd)) > 0 || cmd == "sweep":
 		return nil
 	case (cmd == "flows" || cmd == "io") && in.udpFlow >= 0:
 		return nil

@@ -11,7 +11,7 @@ import (
 // flags its registry entry names, one flag or more each, and no others.
 func TestGraphParamsFromRegistry(t *testing.T) {
 	want := map[string][]string{"seq": {"style"}, "tput": {"window", "segments", "bins"}, "rtt": {"by", "sampling"}, "window": nil, "cwnd": nil}
-	for _, g := range analyze.Graphs() {
+	for _, g := range analyze.Graphs("") {
 		if g.Help == "" {
 			continue // the command's other graphs
 		}
