@@ -2,6 +2,7 @@ package charts
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"tcpviz/analyze"
@@ -28,6 +29,30 @@ func CompareTitle(cmp []analyze.CompareInput) string {
 		labels[i] = ci.Label
 	}
 	return strings.Join(labels, " vs ")
+}
+
+// CompareLabels makes the legend names of compare's inputs, labels (the
+// file names, with their #N), distinct, so that each has its own legend
+// entry, colour and series: inputs whose file names are alike
+// (pep/run.pcap, nopep/run.pcap) are named by their paths as given
+// (paths; "" for joined captures, named by their file names alone); one
+// input named again (G#1 G#1) by its count, "G#1 (2)".
+func CompareLabels(labels, paths []string) {
+	count := map[string]int{}
+	for _, l := range labels {
+		count[l]++
+	}
+	for i, l := range labels {
+		if base := filepath.Base(paths[i]); paths[i] != "" && count[l] > 1 && strings.HasPrefix(l, base) {
+			labels[i] = filepath.Clean(paths[i]) + strings.TrimPrefix(l, base)
+		}
+	}
+	seen := map[string]int{}
+	for i, l := range labels {
+		if seen[l]++; seen[l] > 1 {
+			labels[i] = fmt.Sprintf("%s (%d)", l, seen[l])
+		}
+	}
 }
 
 // CompareNothing is the error of a compare whose graph g has nothing to

@@ -74,19 +74,25 @@ func compareCommand(e *env) *cli.Command {
 			if n := len(labels.vs); n > 0 && n != len(cins) {
 				return usagef("--label: %s for %s (want one per input, in order)", words.Plural(int64(n), "label"), words.Plural(int64(len(cins)), "input"))
 			}
-			if len(labels.vs) == 0 {
-				distinctLabels(cins)
+			series, paths := make([]string, len(cins)), make([]string, len(cins))
+			for i, ci := range cins {
+				series[i] = ci.label
+				if ci.joined == nil {
+					paths[i] = ci.name
+				}
 			}
-			series := make([]string, len(cins))
+			if len(labels.vs) == 0 {
+				charts.CompareLabels(series, paths)
+			}
 			for i := range cins {
 				if len(labels.vs) > 0 {
-					cins[i].label = labels.vs[i]
-					if slices.Contains(series[:i], cins[i].label) {
+					series[i] = labels.vs[i]
+					if slices.Contains(series[:i], series[i]) {
 						// One name, one colour (a hash of it), one --hide.
-						return usagef("--label %q names two inputs: give each its own", cins[i].label)
+						return usagef("--label %q names two inputs: give each its own", series[i])
 					}
 				}
-				series[i] = cins[i].label
+				cins[i].label = series[i]
 			}
 			if err := picture.checkHide(series); err != nil {
 				return err
@@ -274,29 +280,6 @@ func compareArg(a string, stream int) (compareInput, error) {
 		ci.input.stream, ci.hasStream = n, true
 	}
 	return ci, nil
-}
-
-// distinctLabels labels inputs whose file names are alike (pep/run.pcap,
-// nopep/run.pcap) by their paths as given, so that each has its own
-// legend entry, colour and series; one input named again (G#1 G#1) is
-// labelled with its count, "G#1 (2)".
-func distinctLabels(cins []compareInput) {
-	count := map[string]int{}
-	for _, ci := range cins {
-		count[ci.label]++
-	}
-	for i, ci := range cins {
-		if base := filepath.Base(ci.name); count[ci.label] > 1 && ci.joined == nil && strings.HasPrefix(ci.label, base) {
-			cins[i].label = filepath.Clean(ci.name) + strings.TrimPrefix(ci.label, base)
-		}
-	}
-	seen := map[string]int{}
-	for i := range cins {
-		l := cins[i].label
-		if seen[l]++; seen[l] > 1 {
-			cins[i].label = fmt.Sprintf("%s (%d)", l, seen[l])
-		}
-	}
 }
 
 // joinedLabel names joined captures A+B in a legend: their file names.

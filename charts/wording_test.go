@@ -1,0 +1,27 @@
+package charts
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestCompareLabels: alike file names are told apart by their paths as
+// given (their #N kept), joined captures keep their names, one input
+// named again is counted, and distinct labels stay as they are.
+func TestCompareLabels(t *testing.T) {
+	for _, c := range []struct {
+		labels, paths, want []string
+	}{
+		{[]string{"run.pcap", "run.pcap"}, []string{"pep/run.pcap", "nopep/./run.pcap"}, []string{"pep/run.pcap", "nopep/run.pcap"}},
+		{[]string{"run.pcap#1", "run.pcap#1"}, []string{"a/run.pcap", "b/run.pcap"}, []string{"a/run.pcap#1", "b/run.pcap#1"}},
+		{[]string{"G#1", "G#1"}, []string{"G", "G"}, []string{"G#1", "G#1 (2)"}},
+		{[]string{"a+b", "a+b"}, []string{"", ""}, []string{"a+b", "a+b (2)"}},
+		{[]string{"x.pcap", "y.pcap"}, []string{"d/x.pcap", "e/y.pcap"}, []string{"x.pcap", "y.pcap"}},
+	} {
+		got := slices.Clone(c.labels)
+		CompareLabels(got, c.paths)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("CompareLabels(%q, %q) = %q, want %q", c.labels, c.paths, got, c.want)
+		}
+	}
+}
