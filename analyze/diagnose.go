@@ -105,11 +105,8 @@ type Finding struct {
 	Text     string             // said for people, with the numbers
 }
 
-// Findings are a direction's findings, most important first.
-type Findings []Finding
-
 // sentence says the findings in one line: DirStats.Diagnosis.
-func (fs Findings) sentence() string {
+func sentence(fs []Finding) string {
 	parts := make([]string, len(fs))
 	for i, f := range fs {
 		parts[i] = f.Text
@@ -117,10 +114,13 @@ func (fs Findings) sentence() string {
 	return strings.Join(parts, "; ")
 }
 
-// Kinds lists the findings' kinds, most important first, separated by
+// kinds lists the findings' kinds, most important first, separated by
 // ";": the findings column. A slow-start overshoot is loss at a full
 // queue: it brings congestion_loss with it, after the losses' own cause.
-func (fs Findings) Kinds() string {
+func kinds(fs []Finding) string {
+	if len(fs) == 0 {
+		return ""
+	}
 	parts := make([]string, 0, len(fs)+1)
 	for _, f := range fs {
 		if !slices.Contains(parts, f.Kind) {
@@ -574,11 +574,11 @@ func firstEpisodeDrops(st, rcv *DirStats) int64 {
 	return st.FirstEpisodeResent
 }
 
-func diagnose(st, rcv *DirStats, bottleneck float64) Findings {
+func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 	if st.DataPackets < 10 {
 		return nil
 	}
-	var fs Findings
+	var fs []Finding
 	add := func(kind, text string, ev map[string]float64) {
 		fs = append(fs, Finding{Kind: kind, Text: text, Evidence: ev})
 	}

@@ -115,8 +115,8 @@ func scoreLabelled(t *testing.T, dir string) (all *labelScore, halves [2]*labelS
 				}
 			}
 			st := mainStats(t, path)
-			all.add(l.Name, side.name, st.Findings.Kinds(), side.want)
-			halves[i%2].add(l.Name, side.name, st.Findings.Kinds(), side.want)
+			all.add(l.Name, side.name, st.FindingKinds, side.want)
+			halves[i%2].add(l.Name, side.name, st.FindingKinds, side.want)
 		}
 	}
 	return all, halves
@@ -136,7 +136,7 @@ var labelMisses = map[string]string{
 // timers; spurious_timeouts alone was said).
 func TestReorderingBesideSpuriousTimeouts(t *testing.T) {
 	st := mainStats(t, filepath.Join("..", "testdata", "labelled", "ro_60ms_10m_j6_nots.rx.pcap.gz"))
-	got := st.Findings.Kinds()
+	got := st.FindingKinds
 	for _, want := range []string{FindSpuriousTimeouts, FindReordering} {
 		if !slices.Contains(strings.Split(got, ";"), want) {
 			t.Errorf("findings %q, want %s among them", got, want)
@@ -197,5 +197,5 @@ func TestUnsteadyWindowsNamed(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("findings %q, want random_loss", st.Findings.Kinds())
+	t.Errorf("findings %q, want random_loss", st.FindingKinds)
 }

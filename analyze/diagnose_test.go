@@ -104,7 +104,7 @@ func TestDiagnose(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st, rcv := base, DirStats{MaxRwnd: -1}
 			tt.st(&st, &rcv)
-			got := diagnose(&st, &rcv, st.BottleneckBps).sentence()
+			got := sentence(diagnose(&st, &rcv, st.BottleneckBps))
 			if tt.wantNone && got != "" || !tt.wantNone && got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
@@ -170,8 +170,8 @@ func TestSharesFollowAppRateFinding(t *testing.T) {
 		LimitShares: []LimitShare{{FindBottleneck, 0.75}, {FindReceiveWindow, 0.15}, {FindApplication, 0.1}}}
 	rcv := DirStats{MaxRwnd: 4 << 20}
 	fs := diagnose(&st, &rcv, st.BottleneckBps)
-	if fs.Kinds() != FindApplication {
-		t.Fatalf("findings %q, want application", fs.Kinds())
+	if kinds(fs) != FindApplication {
+		t.Fatalf("findings %q, want application", kinds(fs))
 	}
 	if got, want := shares(st.LimitShares), "application=0.85;receive_window=0.15"; got != want {
 		t.Errorf("limit_shares %q, want %q", got, want)
@@ -180,8 +180,8 @@ func TestSharesFollowAppRateFinding(t *testing.T) {
 	// far below the path with nothing lost: the same.
 	st.LimitShares = []LimitShare{{FindBottleneck, 0.51}, {FindApplication, 0.49}}
 	fs = diagnose(&st, &rcv, st.BottleneckBps)
-	if got, want := shares(st.LimitShares), "application=1.00"; fs.Kinds() != FindApplication || got != want {
-		t.Errorf("waited: findings %q, limit_shares %q, want application and %q", fs.Kinds(), got, want)
+	if got, want := shares(st.LimitShares), "application=1.00"; kinds(fs) != FindApplication || got != want {
+		t.Errorf("waited: findings %q, limit_shares %q, want application and %q", kinds(fs), got, want)
 	}
 	// Network limited: the shares stay as measured.
 	st.ThroughputBps = 9e6
@@ -223,7 +223,7 @@ func TestOvershootBurstBeyondIndependentDrops(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			st, rcv := mk(tt.first, tt.resent, tt.eps, tt.lost, tt.fl, tt.late)
-			if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+			if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 				t.Errorf("findings %q, want %q", got, tt.want)
 			}
 		})
@@ -246,7 +246,7 @@ func TestRegularIntervalsYieldToADelayThatTells(t *testing.T) {
 			DelayRanked: true, RankedLossEpisodes: 29, QueueLossEpisodes: 7, RTTAtLossMs: 207, RTTAtLossRank: 0.49, LossEpisodes: 8,
 			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.43, EpisodeIntervals: 7, HasQueueDelay: true, QueueDelayMs: tt.queueMs}
 		rcv := DirStats{MaxRwnd: -1}
-		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 			t.Errorf("queue delay %.1f ms: findings %q, want %q", tt.queueMs, got, tt.want)
 		}
 	}
@@ -264,8 +264,8 @@ func TestSharesFollowReceiveWindowAtReceiver(t *testing.T) {
 		LimitShares: []LimitShare{{FindBottleneck, 0.55}, {FindApplication, 0.4}, {FindReceiverStall, 0.05}}}
 	rcv := DirStats{MaxRwnd: 18000}
 	fs := diagnose(&st, &rcv, 0)
-	if fs.Kinds() != FindReceiveWindow {
-		t.Fatalf("findings %q, want receive_window", fs.Kinds())
+	if kinds(fs) != FindReceiveWindow {
+		t.Fatalf("findings %q, want receive_window", kinds(fs))
 	}
 	if got, want := shares(st.LimitShares), "receive_window=0.95;receiver_stall=0.05"; got != want {
 		t.Errorf("limit_shares %q, want %q", got, want)
@@ -294,7 +294,7 @@ func TestOvershootCountsProvenDropsWithoutSACK(t *testing.T) {
 			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 1.12, EpisodeIntervals: 14}
 		st.SlowStart.Reason, st.SlowStart.Flight = SlowStartLoss, 115*1448
 		rcv := DirStats{MaxRwnd: -1, HandshakeSeen: true}
-		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 			t.Errorf("%d of 69 resends proven drops: findings %q, want %q", tt.proven, got, tt.want)
 		}
 	}
@@ -331,7 +331,7 @@ func TestIrregularIntervalsOverruleTheRTTAtASender(t *testing.T) {
 			st.Path.LostDownstream, st.Path.LostUpstream = 0, 35
 		}
 		rcv := DirStats{MaxRwnd: -1}
-		if got, _, _ := strings.Cut(diagnose(&st, &rcv, 0).Kinds(), ";"); got != tt.want {
+		if got, _, _ := strings.Cut(kinds(diagnose(&st, &rcv, 0)), ";"); got != tt.want {
 			t.Errorf("%s: first finding %q, want %q", tt.name, got, tt.want)
 		}
 	}
@@ -352,7 +352,7 @@ func TestNoApplicationFromGapsWithLossAtReceiver(t *testing.T) {
 			DataPhaseNs: 6e9, Path: PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: tt.lost, LostUpstream: tt.lost},
 			LimitShares: []LimitShare{{FindApplication, 1}}}
 		rcv := DirStats{MaxRwnd: 80000}
-		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 			t.Errorf("%d lost: findings %q, want %q", tt.lost, got, tt.want)
 		}
 	}
@@ -372,7 +372,7 @@ func TestNoStandingQueueFromDelayedACKs(t *testing.T) {
 		st := DirStats{DataPackets: tt.bytes / 1448, DataBytes: tt.bytes, UniqueBytes: tt.bytes, MSS: 1448, RTTSamples: 100, RTTMinMs: 21,
 			DataPhaseNs: 6e9, HasQueueDelay: true, QueueDelayMs: 43, Path: PathStats{HasData: true, Vantage: VantageSender}}
 		rcv := DirStats{MaxRwnd: -1}
-		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 			t.Errorf("%d bytes in 6 s: findings %q, want %q", tt.bytes, got, tt.want)
 		}
 	}
@@ -395,9 +395,9 @@ func TestFewRegularIntervalsNotTold(t *testing.T) {
 			Path:         PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 8, LostUpstream: 8},
 			LossEpisodes: int64(tt.intervals + 1), HasEpisodeIntervalCV: true, EpisodeIntervalCV: tt.cv, EpisodeIntervals: tt.intervals}
 		rcv := DirStats{MaxRwnd: -1}
-		got := strings.Contains(diagnose(&st, &rcv, 0).Kinds(), FindCongestionLoss)
+		got := strings.Contains(kinds(diagnose(&st, &rcv, 0)), FindCongestionLoss)
 		if got != tt.want {
-			t.Errorf("%d intervals at %.2f: congestion_loss %v, want %v (%q)", tt.intervals, tt.cv, got, tt.want, diagnose(&st, &rcv, 0).Kinds())
+			t.Errorf("%d intervals at %.2f: congestion_loss %v, want %v (%q)", tt.intervals, tt.cv, got, tt.want, kinds(diagnose(&st, &rcv, 0)))
 		}
 	}
 }
@@ -433,9 +433,9 @@ func TestOvershootAfterSlowStartHeld(t *testing.T) {
 		}
 		st.SlowStart.Reason, st.SlowStart.Flight = tt.reason, 70*1448
 		rcv := DirStats{MaxRwnd: -1}
-		got := strings.Contains(diagnose(&st, &rcv, 0).Kinds(), FindOvershoot)
+		got := strings.Contains(kinds(diagnose(&st, &rcv, 0)), FindOvershoot)
 		if got != tt.want {
-			t.Errorf("slow start ended by %q at the %s: overshoot %v, want %v (%q)", tt.reason, tt.vantage, got, tt.want, diagnose(&st, &rcv, 0).Kinds())
+			t.Errorf("slow start ended by %q at the %s: overshoot %v, want %v (%q)", tt.reason, tt.vantage, got, tt.want, kinds(diagnose(&st, &rcv, 0)))
 		}
 	}
 }
@@ -461,7 +461,7 @@ func TestOvershootUnderReorderingCountsDrops(t *testing.T) {
 			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.85, EpisodeIntervals: int(tt.eps - 1)}
 		st.SlowStart.Reason, st.SlowStart.Flight = SlowStartLoss, 3*1448
 		rcv := DirStats{MaxRwnd: -1}
-		kinds := diagnose(&st, &rcv, 0).Kinds()
+		kinds := kinds(diagnose(&st, &rcv, 0))
 		if got := strings.Contains(kinds, FindOvershoot); got != tt.want {
 			t.Errorf("%d resent first, %d lost in %d episodes: overshoot %v, want %v (%q)", tt.first, tt.lost, tt.eps, got, tt.want, kinds)
 		}
@@ -486,7 +486,7 @@ func TestIntervalsAfterOvershootBetweenBounds(t *testing.T) {
 			HasEpisodeIntervalCV: true, EpisodeIntervalCV: tt.cv, EpisodeIntervals: 7}
 		st.SlowStart.Reason = SlowStartLoss
 		rcv := DirStats{MaxRwnd: -1}
-		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 			t.Errorf("intervals at %.2f after an overshoot: findings %q, want %q", tt.cv, got, tt.want)
 		}
 	}
@@ -515,7 +515,7 @@ func TestWindowHeldBelowBDPFillsNoQueue(t *testing.T) {
 			LossEpisodes: 5, FirstEpisodeResent: 3, EpisodeResent: 10}
 		st.SlowStart.Reason = SlowStartRwnd
 		rcv := DirStats{MaxRwnd: 40960}
-		if got := diagnose(&st, &rcv, tt.bottleneck).Kinds(); got != tt.want {
+		if got := kinds(diagnose(&st, &rcv, tt.bottleneck)); got != tt.want {
 			t.Errorf("bottleneck %.0f, queue %.0f ms: findings %q, want %q", tt.bottleneck, tt.queueMs, got, tt.want)
 		}
 	}
@@ -540,7 +540,7 @@ func TestSharesFollowLossAtReceiver(t *testing.T) {
 			DataPhaseNs: 6e9, Path: PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: tt.lost, LostUpstream: tt.lost},
 			LimitShares: []LimitShare{{FindApplication, 0.6}, {FindBottleneck, 0.4}}}
 		rcv := DirStats{MaxRwnd: 80000}
-		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.kinds {
+		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.kinds {
 			t.Errorf("%d lost: findings %q, want %q", tt.lost, got, tt.kinds)
 		}
 		if got := shares(st.LimitShares); got != tt.wantShares {
@@ -571,7 +571,7 @@ func TestRTTAtPeakYieldsWhereNoOverflowShows(t *testing.T) {
 			HasLossFlightCV: true, LossFlightCV: tt.flightCV, LossFlights: 6}
 		st.SlowStart.Reason = SlowStartLoss
 		rcv := DirStats{MaxRwnd: 5 << 20}
-		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 			t.Errorf("intervals at %.2f, windows at %.2f: findings %q, want %q", tt.cv, tt.flightCV, got, tt.want)
 		}
 	}
@@ -596,7 +596,7 @@ func TestLaterBurstsAreAFullQueue(t *testing.T) {
 			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.47, EpisodeIntervals: 3}
 		st.SlowStart.Reason = SlowStartDelay // no overshoot
 		rcv := DirStats{MaxRwnd: -1}
-		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 			t.Errorf("%d resent, %d late: findings %q, want %q", tt.resent, tt.late, got, tt.want)
 		}
 	}
@@ -632,7 +632,7 @@ func TestSteadyWindowsBeyondChance(t *testing.T) {
 			HasLossFlightCV: true, LossFlightCV: tt.cv, LossFlights: tt.flights}
 		st.SlowStart.Reason = SlowStartLoss
 		rcv := DirStats{MaxRwnd: 1323008}
-		if got := diagnose(&st, &rcv, 0).Kinds(); got != tt.want {
+		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 			t.Errorf("%s, %d windows at loss at %.3f: findings %q, want %q", tt.cc, tt.flights, tt.cv, got, tt.want)
 		}
 	}
@@ -670,8 +670,8 @@ func TestSharesKeptAtReceiverWithoutLoss(t *testing.T) {
 		LimitShares: []LimitShare{{FindApplication, 0.62}, {FindReceiverStall, 0.17}, {FindBottleneck, 0.21}}}
 	rcv := DirStats{MaxRwnd: 80000, ZeroWindows: 3, ZeroWindowNs: 1e9}
 	fs := diagnose(&st, &rcv, 0)
-	if !strings.Contains(fs.Kinds(), FindReceiverStall) {
-		t.Fatalf("findings %q, want receiver_stall among them", fs.Kinds())
+	if !strings.Contains(kinds(fs), FindReceiverStall) {
+		t.Fatalf("findings %q, want receiver_stall among them", kinds(fs))
 	}
 	if got := shares(st.LimitShares); !strings.Contains(got, "application=0.62") {
 		t.Errorf("limit_shares %q, want the application's 0.62 kept", got)
@@ -714,7 +714,7 @@ func TestShallowReorderingNotNamed(t *testing.T) {
 		st := DirStats{DataPackets: 8637, DataBytes: 8637 * 1448, UniqueBytes: 8600 * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 65,
 			DataPhaseNs: 6e9, Path: PathStats{HasData: true, Vantage: VantageReceiver, Reordered: tt.late}}
 		rcv := DirStats{MaxRwnd: 2 << 20}
-		kinds := diagnose(&st, &rcv, 0).Kinds()
+		kinds := kinds(diagnose(&st, &rcv, 0))
 		if got := strings.Contains(kinds, FindReordering); got != tt.want {
 			t.Errorf("%d of %d late: reordering %v, want %v (%q)", tt.late, st.DataPackets, got, tt.want, kinds)
 		}
@@ -737,7 +737,7 @@ func TestReceiveWindowFromMostPerRTT(t *testing.T) {
 			DataPhaseNs: 8.6e9, maxPerRTT: tt.most,
 			Path: PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 10, LostUpstream: 10}}
 		rcv := DirStats{MaxRwnd: 40544}
-		kinds := diagnose(&st, &rcv, 0).Kinds()
+		kinds := kinds(diagnose(&st, &rcv, 0))
 		if got := strings.Contains(kinds, FindReceiveWindow); got != tt.want {
 			t.Errorf("up to %d bytes a round trip for a %d window: receive_window %v, want %v (%q)", tt.most, rcv.MaxRwnd, got, tt.want, kinds)
 		}
@@ -763,7 +763,7 @@ func TestSpuriousEpisodesAfterOvershootNotCounted(t *testing.T) {
 			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.70, EpisodeIntervals: 9}
 		st.SlowStart.Reason, st.SlowStart.Flight = SlowStartLoss, 20*1448
 		rcv := DirStats{MaxRwnd: 600000}
-		kinds := diagnose(&st, &rcv, 0).Kinds()
+		kinds := kinds(diagnose(&st, &rcv, 0))
 		if got, _, _ := strings.Cut(kinds, ";"); got != tt.want || !strings.Contains(kinds, FindOvershoot) {
 			t.Errorf("%d later episodes spurious: findings %q, want %s first, with the overshoot", tt.spuriousEps, kinds, tt.want)
 		}

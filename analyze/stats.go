@@ -84,10 +84,13 @@ type DirStats struct {
 	ThroughputBps float64
 
 	State string
-	// Findings are what limited this direction, with their evidence;
-	// Diagnosis says them in one line.
-	Findings  Findings
-	Diagnosis string
+	// Findings are what limited this direction, with their evidence,
+	// most important first; Diagnosis says them in one line, and
+	// FindingKinds lists their kinds (the findings column: kinds, most
+	// important first, separated by ";").
+	Findings     []Finding
+	Diagnosis    string
+	FindingKinds string
 	// LossEpisodes counts loss episodes (a resend of bytes already sent
 	// starts one; it ends when all sent before it is acknowledged);
 	// QueueLossEpisodes those that began with the RTT near its peak (the
@@ -1004,7 +1007,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		st, rcv := &out[d], &out[1-d]
 		st.LimitShares = limitShares(st, rcv)
 		st.Findings = diagnose(st, rcv, raw[d])
-		st.Diagnosis = st.Findings.sentence()
+		st.Diagnosis, st.FindingKinds = sentence(st.Findings), kinds(st.Findings)
 		if _, refused := bottleneckRefused(st, rcv); !refused {
 			st.BottleneckBps = raw[d]
 		}
