@@ -161,6 +161,12 @@ func (s GraphSpec) build(recs []Record, o SeriesOptions, p GraphParams) *Graph {
 
 // Draw builds the graph and gives it its title.
 func (s GraphSpec) Draw(recs []Record, o SeriesOptions, p GraphParams) *Graph {
+	if o.Thin.Cols > 0 && o.Thin.From == 0 && o.Thin.To == 0 && o.Conn != nil {
+		// Thinned for a picture whose span nobody set (a UDP flow's
+		// graph, drawn from its records): the connection's, as Load
+		// sets it (thinFor); without it every point fell in one column.
+		o = thinFor([]GraphRequest{{Spec: s, Series: o, Params: p}}, o.Conn.FirstTime, o.Conn.LastTime)[0].Series
+	}
 	g := s.build(recs, o, p)
 	g.Title = s.Title
 	return g
