@@ -474,11 +474,14 @@ func windowHeld(st, rcv *DirStats, bottleneck float64) (held bool, window, bdp i
 	// Between the window and 1.2 times it the estimate alone does not
 	// tell (a window-limited flow's ACKs show at most the link's rate); a
 	// flight held at the window most of the transfer that built no
-	// standing queue (the RTT's median within minQueueMs of its minimum)
-	// never went past the product (rw_80ms_12m_w36: a 43 KB window, a
-	// 5.1 Mbit/s estimate for 51 KB, at the window 92% of the time, the
-	// RTT 2.6 ms up).
-	near := bdp > window && st.share(FindReceiveWindow) >= 0.5 && st.HasQueueDelay && st.QueueDelayMs < minQueueMs
+	// standing queue (the RTT's median within minQueueMs of its minimum,
+	// or a tenth of it on a long path, where a window 20% past the
+	// product would queue a fifth of the round trip) never went past the
+	// product (rw_80ms_12m_w36: a 43 KB window, a 5.1 Mbit/s estimate for
+	// 51 KB, at the window 92% of the time, the RTT 2.6 ms up;
+	// rw_300ms_4m_w40: 49 KB for 56 KB, 87% of the time, 6.3 ms up on
+	// 302 ms).
+	near := bdp > window && st.share(FindReceiveWindow) >= 0.5 && st.HasQueueDelay && st.QueueDelayMs < max(minQueueMs, st.RTTMinMs/10)
 	return bdp == 0 || bdp > window+window/5 || near, window, bdp
 }
 
