@@ -76,7 +76,7 @@ type openWindow struct {
 	// heldSs: the episode's ssthresh where the first burst after it
 	// lowered it, and when (see burst): a flight that reaches it soon
 	// after proves it was not lowered.
-	heldSs, heldAt int64
+	heldSs, heldAt, heldW int64
 }
 
 // caAlgo is the algorithm an open window grows by in congestion
@@ -267,7 +267,7 @@ func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64, at
 		if o.ss > o.w {
 			// The flight after the episode is the window it settled at
 			// (see lossEpisodes.settle), as it is drawn.
-			o.heldSs, o.heldAt = o.ss, t
+			o.heldSs, o.heldAt, o.heldW = o.ss, t, o.w
 			o.ss = o.w
 		}
 		return o.w
@@ -281,9 +281,11 @@ func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64, at
 		// was not lowered (k10_cubic_app2m_l07: 43 segments first, 70
 		// three round trips later, ssthresh 70 through the idle restart
 		// and slow start that followed).
+		// Growth of Reno's segment a round trip, and two more, proves
+		// nothing.
 		if o.srtt <= 0 || t-o.heldAt > heldRounds*o.srtt {
 			o.heldSs = 0
-		} else if pipe+seg >= o.heldSs {
+		} else if pipe+seg >= o.heldSs && pipe-o.heldW > seg*(2+(t-o.heldAt)/o.srtt) {
 			o.ss, o.heldSs = max(o.ss, o.heldSs), 0
 		}
 	}

@@ -297,3 +297,32 @@ func TestAfterRecoveryAtSsthresh(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldSsthreshRestore: an episode's ssthresh a first burst below it
+// lowered comes back where the flight reaches it sooner than congestion
+// avoidance could grow it (k10_cubic_app2m_l07: 43 segments, then 70
+// three round trips later), not where it crept there a segment a round
+// trip (a first burst of 40 for 42, then 41 and 42).
+func TestHeldSsthreshRestore(t *testing.T) {
+	const seg, rto, rtt = 1000, 300e6, 100e6
+	for _, tt := range []struct {
+		first, then int64 // segments
+		rounds      int64
+		want        int64 // ssthresh after
+	}{
+		{first: 43, then: 70, rounds: 3, want: 70},
+		{first: 40, then: 42, rounds: 2, want: 40},
+		{first: 43, then: 70, rounds: 5, want: 43}, // past heldRounds
+	} {
+		var o openWindow
+		o.ca = caCubic
+		o.reset(tt.then*seg, 100*seg, seg, false)
+		o.srtt = rtt
+		o.burst(1e9, tt.first*seg, tt.first*seg, tt.first*seg, 200*seg, 200*seg-tt.first*seg, seg, rto, false)
+		t1 := 1e9 + tt.rounds*rtt
+		o.burst(t1, tt.then*seg, tt.then*seg, tt.then*seg, 300*seg, 300*seg-tt.then*seg, seg, rto, false)
+		if o.ss != tt.want*seg {
+			t.Errorf("first burst %d, %d after %d round trips: ssthresh %d, want %d", tt.first, tt.then, tt.rounds, o.ss/seg, tt.want)
+		}
+	}
+}
