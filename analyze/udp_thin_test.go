@@ -28,15 +28,20 @@ func TestUDPGraphThinned(t *testing.T) {
 	o := SeriesOptions{Conn: l.Conn, Dir: l.Dir}
 	o.Thin.Cols = cols
 	g := Graphs("seq")[0].Draw(l.Records, o, GraphParams{})
+	drawn := 0
 	for _, s := range g.Series {
 		if len(s.Points) == 0 {
 			continue
 		}
+		drawn++
 		span := s.Points[len(s.Points)-1].Time - s.Points[0].Time
 		if len(s.Points) < cols || span < (l.Conn.LastTime-l.Conn.FirstTime)*9/10 {
 			t.Errorf("series %s: %d points over %.1f s of a %.1f s flow of %d datagrams, want at least %d over most of it",
 				s.Name, len(s.Points), float64(span)/1e9, float64(l.Conn.LastTime-l.Conn.FirstTime)/1e9, n, cols)
 		}
+	}
+	if drawn == 0 {
+		t.Fatalf("no series drawn of %d datagrams", n)
 	}
 }
 

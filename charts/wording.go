@@ -35,14 +35,18 @@ func CompareTitle(cmp []analyze.CompareInput) string {
 // file names, with their #N), distinct, so that each has its own legend
 // entry, colour and series: inputs whose file names are alike
 // (pep/run.pcap, nopep/run.pcap) are named by their paths as given
-// (paths; "" for joined captures, named by their file names alone); one
-// input named again (G#1 G#1) by its count, "G#1 (2)".
+// (paths, one a label; "" or none for joined captures, named by their
+// file names alone); one input named again (G#1 G#1) by its count,
+// "G#1 (2)".
 func CompareLabels(labels, paths []string) {
 	count := map[string]int{}
 	for _, l := range labels {
 		count[l]++
 	}
 	for i, l := range labels {
+		if i >= len(paths) {
+			break
+		}
 		if base := filepath.Base(paths[i]); paths[i] != "" && count[l] > 1 && strings.HasPrefix(l, base) {
 			labels[i] = filepath.Clean(paths[i]) + strings.TrimPrefix(l, base)
 		}

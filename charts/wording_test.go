@@ -17,6 +17,7 @@ func TestCompareLabels(t *testing.T) {
 		{[]string{"G#1", "G#1"}, []string{"G", "G"}, []string{"G#1", "G#1 (2)"}},
 		{[]string{"a+b", "a+b"}, []string{"", ""}, []string{"a+b", "a+b (2)"}},
 		{[]string{"x.pcap", "y.pcap"}, []string{"d/x.pcap", "e/y.pcap"}, []string{"x.pcap", "y.pcap"}},
+		{[]string{"a+b", "a+b"}, nil, []string{"a+b", "a+b (2)"}}, // no paths: no panic
 	} {
 		got := slices.Clone(c.labels)
 		CompareLabels(got, c.paths)
