@@ -306,7 +306,7 @@ var kernelFloor = map[string]struct {
 	"kq_cubic_bigq":        {0.995, 0.99, 0, 0, 0},
 	"kq_cubic_nosack_geo":  {0.99, 0.99, 0, 0, 0},
 	"kq_cubic_rto_heavy":   {0.985, 0.99, 0, 0, 0},
-	"kq_reno_2m_loss2":     {0.98, 0.99, 0, 0, 0},  // looked at once: its re-entered recovery gave the ssthresh rule at a re-entry (its algorithm's reduction of the last ssthresh, was 92%); PRR's window where the receiver's window was full in recovery (ackWithoutSend), was 94%
+	"kq_reno_2m_loss2":     {0.995, 0.99, 0, 0, 0}, // after a recovery Reno restarts at ssthresh whatever PRR did (no HyStart: atSsthresh), was 98.5%; looked at once: its re-entered recovery gave the ssthresh rule at a re-entry (its algorithm's reduction of the last ssthresh, was 92%); PRR's window where the receiver's window was full in recovery (ackWithoutSend), was 94%
 	"kq_reno_nosack_loss2": {0.985, 0.99, 0, 0, 0}, // the window after a recovery measured less the duplicate ACKs of the next disorder (limited transmit sends above the window), was 90%; its timeout in recovery: the loss state's window, slow start to ssthresh at go-back-N's cumulative ACKs (lossState), was 85%
 	"kq_reno_nots":         {0.99, 0.99, 0, 0, 0},
 	"kq_reno_reverse_ba":   {0.99, 0.99, 0, 0, 0}, // the kernel's record ends 1.2 s before the sender's last resends (the lab stops it with the client): its last fast retransmit, after it, is not counted

@@ -961,11 +961,12 @@ func (b *cwndBuilder) linesUnder() [2]int64 {
 // the receiver's window (rwndHeld), an end that left nothing
 // outstanding, pacing (the window jumps from PRR's to ssthresh and is
 // paced out over the round trip: kh_reno_1m_3pct, cwnd 94.9% of probes)
-// — but measures the window where HyStart may have lowered ssthresh to
-// cwnd in recovery (prrState.slowStart); under neither algorithm there
+// — but under CUBIC measures the window where HyStart may have lowered
+// ssthresh to cwnd in recovery (prrState.slowStart; Reno has no HyStart:
+// kq_reno_2m_loss2, cwnd 98.5% -> 99.7%); under neither algorithm there
 // is no ssthresh.
 func (b *cwndBuilder) atSsthresh(i int, rwndHeld bool) bool {
-	return rwndHeld || b.ep.drained || i < neitherVote && !b.prr[i].slowStart
+	return rwndHeld || b.ep.drained || i == VoteReno || i < neitherVote && !b.prr[i].slowStart
 }
 
 // priorsAtLoss is the window a fast retransmit reduces under Reno's and
