@@ -3,6 +3,7 @@ package analyze
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 )
 
 // packedPoints holds a long series' points packed, in about a quarter of
@@ -33,21 +34,33 @@ func wholeValue(v float64) (int64, bool) {
 	return int64(v), true
 }
 
+// maxPackedPoint is the most bytes one point takes packed: two varints
+// and, for each value, a varint or a byte and eight.
+const maxPackedPoint = 5 * binary.MaxVarintLen64
+
 func (pk *packedPoints) add(p Point) {
-	b := binary.AppendVarint(pk.buf, p.Frame-pk.frame)
-	b = binary.AppendVarint(b, p.Time-pk.time)
+	// Room for the whole point first, then written in place: one check
+	// of the buffer's capacity per point, not one per byte.
+	b := pk.buf
+	if cap(b)-len(b) < maxPackedPoint {
+		b = slices.Grow(b, maxPackedPoint)
+	}
+	n, w := len(b), b[:cap(b)]
+	n += binary.PutVarint(w[n:], p.Frame-pk.frame)
+	n += binary.PutVarint(w[n:], p.Time-pk.time)
 	for i, v := range p.V {
-		if w, ok := wholeValue(v); ok {
+		if x, ok := wholeValue(v); ok {
 			// The lowest bit tells a whole number (0) from eight bytes (1).
-			d := w - pk.whole[i]
-			b = binary.AppendUvarint(b, uint64(d<<1^d>>63)<<1)
-			pk.whole[i] = w
+			d := x - pk.whole[i]
+			n += binary.PutUvarint(w[n:], uint64(d<<1^d>>63)<<1)
+			pk.whole[i] = x
 		} else {
-			b = binary.AppendUvarint(b, 1)
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+			w[n] = 1
+			binary.LittleEndian.PutUint64(w[n+1:], math.Float64bits(v))
+			n += 9
 		}
 	}
-	pk.buf, pk.frame, pk.time = b, p.Frame, p.Time
+	pk.buf, pk.frame, pk.time = w[:n], p.Frame, p.Time
 	pk.n++
 }
 
@@ -57,25 +70,33 @@ func (pk *packedPoints) each(f func(Point)) {
 		p     Point
 		whole [3]int64
 	)
-	b := pk.buf
-	next := func() int64 {
-		v, n := binary.Varint(b)
-		b = b[n:]
-		return v
-	}
+	b, i := pk.buf, 0
 	for range pk.n {
-		p.Frame += next()
-		p.Time += next()
-		for i := range p.V {
-			u, n := binary.Uvarint(b)
-			b = b[n:]
-			if u&1 == 0 {
-				u >>= 1
-				whole[i] += int64(u>>1) ^ -int64(u&1)
-				p.V[i] = float64(whole[i])
+		// The frame, the time and the three values, each a varint: most
+		// are small differences of one byte, read here, the others by
+		// binary.Uvarint.
+		for k := range 5 {
+			var u uint64
+			if c := b[i]; c < 0x80 {
+				u = uint64(c)
+				i++
 			} else {
-				p.V[i] = math.Float64frombits(binary.LittleEndian.Uint64(b))
-				b = b[8:]
+				v, n := binary.Uvarint(b[i:])
+				u = v
+				i += n
+			}
+			switch {
+			case k == 0:
+				p.Frame += int64(u>>1) ^ -int64(u&1)
+			case k == 1:
+				p.Time += int64(u>>1) ^ -int64(u&1)
+			case u&1 == 0:
+				u >>= 1
+				whole[k-2] += int64(u>>1) ^ -int64(u&1)
+				p.V[k-2] = float64(whole[k-2])
+			default:
+				p.V[k-2] = math.Float64frombits(binary.LittleEndian.Uint64(b[i:]))
+				i += 8
 			}
 		}
 		f(p)

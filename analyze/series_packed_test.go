@@ -277,3 +277,26 @@ func TestSpuriousMovePacked(t *testing.T) {
 		}
 	}
 }
+
+// TestPackedPointsLargest: points that each take the most bytes packed
+// (frames and times jumping across int64's range, no whole value) fit
+// the room add makes for one (maxPackedPoint), whatever room is left in
+// the buffer, and come back bit for bit.
+func TestPackedPointsLargest(t *testing.T) {
+	var pts []Point
+	for i := range 1000 {
+		// Differences of math.MinInt64 each (wrapping): ten bytes.
+		f, v := int64(math.MinInt64), math.Float64frombits(0x7ff8_0000_0000_0000|uint64(i))
+		if i%2 == 1 {
+			f = 0
+		}
+		pts = append(pts, Point{Frame: f, Time: f, V: [3]float64{v, 0.5, math.Copysign(0, -1)}})
+	}
+	pk := packAll(pts)
+	if want := len(pts) * (2*binary.MaxVarintLen64 + 3*9); len(pk.buf) != want {
+		t.Errorf("%d bytes packed, want %d", len(pk.buf), want)
+	}
+	if err := samePoints(pk.appendTo(nil), pts); err != nil {
+		t.Fatal(err)
+	}
+}
