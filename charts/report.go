@@ -82,17 +82,34 @@ type ReportGraph struct {
 // per pixel column, so that g itself need not be kept.
 func newReportGraph(g *analyze.Graph, caption, image string, w, h int) ReportGraph {
 	w, h = PlotOptions{Width: w, Height: h}.Size()
-	return ReportGraph{Caption: caption, Image: image, Alt: altText(g, caption), data: appendGraphJSON(nil, g, caption, image, w, h)}
+	// The range of every point, which the description and the page's
+	// data both say: one pass over the points for the two.
+	r := allPointsRange(g)
+	return ReportGraph{Caption: caption, Image: image, Alt: altText(g, caption, r), data: appendGraphJSON(nil, g, caption, image, w, h, r)}
 }
 
-// altText describes g in words, for those who cannot see it: its
+// pointsRange is axisRange's result.
+type pointsRange struct {
+	xmin, xmax, ymin, ymax float64
+	any                    bool
+}
+
+// allPointsRange is g's axis ranges with every point (axisRange's
+// allPoints), not for a log axis.
+func allPointsRange(g *analyze.Graph) pointsRange {
+	var r pointsRange
+	r.xmin, r.xmax, r.ymin, r.ymax, r.any = axisRange(g, false, true)
+	return r
+}
+
+// altText describes g, of range r (allPointsRange), in words, for those who cannot see it: its
 // caption, each series with its count of points, the axes' ranges in
 // their units, and its notes.
-func altText(g *analyze.Graph, caption string) string {
+func altText(g *analyze.Graph, caption string, r pointsRange) string {
 	var b strings.Builder
 	b.WriteString(caption)
-	xmin, xmax, ymin, ymax, any := axisRange(g, false, true)
-	if !any {
+	xmin, xmax, ymin, ymax := r.xmin, r.xmax, r.ymin, r.ymax
+	if !r.any {
 		b.WriteString(": no points")
 		return b.String()
 	}

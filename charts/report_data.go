@@ -20,9 +20,10 @@ const PagePointsPerPixel = 4
 // appendGraphJSON appends the JSON the report's page draws g from: the
 // axes, the range of the whole graph and every series thinned for a plot
 // of w×h pixels. Frames and times (ns from g.TimeOrigin) are
-// delta-encoded; strings are escaped for HTML (no "<", ">" or "&").
-func appendGraphJSON(b []byte, g *analyze.Graph, caption, image string, w, h int) []byte {
-	xmin, xmax, ymin, ymax, _ := axisRange(g, false, true)
+// delta-encoded; strings are escaped for HTML (no "<", ">" or "&"). r is
+// g's allPointsRange.
+func appendGraphJSON(b []byte, g *analyze.Graph, caption, image string, w, h int, r pointsRange) []byte {
+	xmin, xmax, ymin, ymax := r.xmin, r.xmax, r.ymin, r.ymax
 	b = append(b, `{"title":`...)
 	b = appendJSONString(b, caption)
 	b = append(b, `,"image":`...)
