@@ -1,12 +1,14 @@
 package analyze
 
 import (
-	"encoding/binary"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"tcpviz/internal/capturetest"
+	"tcpviz/internal/udpbuild"
 )
 
 // TestUDPGraphThinned: a UDP flow's graph drawn from its records
@@ -48,39 +50,11 @@ func TestUDPGraphThinned(t *testing.T) {
 // udpCapture is a pcap of n datagrams of one UDP flow, 16 payload bytes
 // each, 0.5 ms apart.
 func udpCapture(n int) []byte {
-	le, be := binary.LittleEndian, binary.BigEndian
-	b := make([]byte, 24, 24+n*74)
-	le.PutUint32(b, 0xa1b2c3d4)
-	le.PutUint16(b[4:], 2)
-	le.PutUint16(b[6:], 4)
-	le.PutUint32(b[16:], 65535)
-	le.PutUint32(b[20:], 1) // Ethernet
-	for i := range n {
-		var f [58]byte
-		be.PutUint16(f[12:], 0x0800)
-		ip := f[14:]
-		ip[0], ip[8], ip[9] = 0x45, 64, 17
-		be.PutUint16(ip[2:], 44)
-		be.PutUint16(ip[4:], uint16(i))
-		copy(ip[12:], []byte{10, 0, 0, 1, 10, 0, 0, 2})
-		var sum uint32
-		for k := 0; k < 20; k += 2 {
-			sum += uint32(be.Uint16(ip[k:]))
-		}
-		sum = sum>>16 + sum&0xffff
-		be.PutUint16(ip[10:], ^uint16(sum+sum>>16))
-		udp := ip[20:]
-		be.PutUint16(udp, 40000)
-		be.PutUint16(udp[2:], 5001)
-		be.PutUint16(udp[4:], 24)
-		be.PutUint32(udp[8:], uint32(i))
-		ns := int64(1.7e18) + int64(i)*500e3
-		var h [16]byte
-		le.PutUint32(h[:], uint32(ns/1e9))
-		le.PutUint32(h[4:], uint32(ns%1e9/1e3))
-		le.PutUint32(h[8:], uint32(len(f)))
-		le.PutUint32(h[12:], uint32(len(f)))
-		b = append(append(b, h[:]...), f[:]...)
+	frames := make([]udpbuild.Frame, n)
+	src, dst := netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:5001")
+	for i := range frames {
+		d := udpbuild.Datagram{Src: src, Dst: dst, Payload: make([]byte, 16), ID: uint32(i)}
+		frames[i] = udpbuild.Frame{T: time.Duration(i) * 500 * time.Microsecond, Data: d.Packet()}
 	}
-	return b
+	return udpbuild.Pcap(frames)
 }
