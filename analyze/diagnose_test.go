@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"tcpviz/internal/capturetest"
 	"testing"
@@ -269,6 +270,38 @@ func TestSharesFollowReceiveWindowAtReceiver(t *testing.T) {
 	}
 	if got, want := shares(st.LimitShares), "receive_window=0.95;receiver_stall=0.05"; got != want {
 		t.Errorf("limit_shares %q, want %q", got, want)
+	}
+}
+
+// TestWindowFilledAtSender: at a sender-side capture, a flight that
+// reached the receiver's window, with what was delivered per round trip
+// (at the median RTT) most of that window, is receiver-window limited
+// even where the bottleneck estimate puts the product at or below the
+// window (jitter bunches ACKs, which read a slower link:
+// mx_60ms_10m_j3_w48, 8.1 Mbit/s on a 10 Mbit/s link). A window the flight
+// reached but that the transfer delivered far less of per round trip, or
+// one it never reached, is not named.
+func TestWindowFilledAtSender(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		flight int64
+		tput   float64 // bit/s over the data phase
+		want   bool
+	}{
+		{"filled", 59000, 6.5e6, true},
+		{"window reached once", 59000, 3e6, false},
+		{"never reached", 40000, 6.5e6, false},
+	} {
+		st := DirStats{DataPackets: 3500, DataBytes: 5100000, UniqueBytes: int64(tt.tput / 8 * 6), MSS: 1448, RTTSamples: 1000,
+			RTTMinMs: 56.6, RTTMedianMs: 65.6, HasHandshakeRTT: true, HandshakeRTTMs: 60, DataPhaseNs: 6e9,
+			MaxBytesInFlight: tt.flight, HasThroughput: true, ThroughputBps: tt.tput,
+			Path: PathStats{HasData: true, Vantage: VantageSender}}
+		rcv := DirStats{MaxRwnd: 60000}
+		fs := diagnose(&st, &rcv, 8.13e6)
+		got := slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindReceiveWindow })
+		if got != tt.want {
+			t.Errorf("%s: findings %q, receive_window %v, want %v", tt.name, kinds(fs), got, tt.want)
+		}
 	}
 }
 
