@@ -279,24 +279,28 @@ func TestSharesFollowReceiveWindowAtReceiver(t *testing.T) {
 // even where the bottleneck estimate puts the product at or below the
 // window (jitter bunches ACKs, which read a slower link:
 // mx_60ms_10m_j3_w48, 8.1 Mbit/s on a 10 Mbit/s link). A window the flight
-// reached but that the transfer delivered far less of per round trip, or
-// one it never reached, is not named.
+// reached but that the transfer delivered far less of per round trip, one
+// it never reached, or one whose scale was misread (the flight far above
+// the windows advertised: gt_v6_any_loss, its SYNs' options cut by the
+// snapshot length) is not named.
 func TestWindowFilledAtSender(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
 		flight int64
 		tput   float64 // bit/s over the data phase
+		avgWin float64 // the mean window advertised
 		want   bool
 	}{
-		{"filled", 59000, 6.5e6, true},
-		{"window reached once", 59000, 3e6, false},
-		{"never reached", 40000, 6.5e6, false},
+		{"filled", 59000, 6.5e6, 58000, true},
+		{"window reached once", 59000, 3e6, 58000, false},
+		{"never reached", 40000, 6.5e6, 58000, false},
+		{"scale misread", 59000, 6.5e6, 1400, false},
 	} {
 		st := DirStats{DataPackets: 3500, DataBytes: 5100000, UniqueBytes: int64(tt.tput / 8 * 6), MSS: 1448, RTTSamples: 1000,
 			RTTMinMs: 56.6, RTTMedianMs: 65.6, HasHandshakeRTT: true, HandshakeRTTMs: 60, DataPhaseNs: 6e9,
 			MaxBytesInFlight: tt.flight, HasThroughput: true, ThroughputBps: tt.tput,
 			Path: PathStats{HasData: true, Vantage: VantageSender}}
-		rcv := DirStats{MaxRwnd: 60000}
+		rcv := DirStats{MaxRwnd: 60000, AvgRwnd: tt.avgWin}
 		fs := diagnose(&st, &rcv, 8.13e6)
 		got := slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindReceiveWindow })
 		if got != tt.want {
