@@ -80,6 +80,17 @@ type lossEpisodes struct {
 	rtx       *[64][3]int64 // seq, end, and the highest end sent before it
 	rtxN      int
 	reordSeen bool
+	// silentRec: before any reordering was seen, an ACK outside an
+	// episode SACKed three segments or more above a hole. Linux's RACK,
+	// its reordering window still 0 then (tcp_rack_reo_wnd: sacked_out
+	// at tp->reordering, reord_seen 0), deemed the hole lost and entered
+	// recovery; where the hole then closes with nothing resent (the
+	// segment came late), it undid that recovery at once
+	// (tcp_try_undo_partial: no retransmission out) — an episode no
+	// resend shows (k11_cubic_jitter3_l05, kx_reno_jitter6_l1: the
+	// first reordering, 3 ms and 6 ms of jitter, recovery left 0.1 ms
+	// later). A resend, or reordering seen, ends it.
+	silentRec bool
 	// Undo (see undo): the last episode's first resend and its timestamp,
 	// whether it can still be proven spurious, whether it was, whether
 	// its reduction was recorded; undone counts the episodes proven.
@@ -294,6 +305,11 @@ type episodeEvent struct {
 	// (undoPartial; undone too).
 	partial bool
 	probe   bool // a tail-loss probe (no episode)
+	// silentEnter: Linux entered recovery at this ACK with nothing to
+	// show for it yet (see silentRec); silentUndo: the ACK closed that
+	// hole with nothing resent: the episode, a fast retransmit's, undone
+	// at once (counted in fast and undone).
+	silentEnter, silentUndo bool
 }
 
 // epAck is what an ACK of the direction's data tells the tracker.
@@ -463,8 +479,14 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 	case !e.haveAck || ack > e.cumAck:
 		if e.haveAck && e.signals > 0 && !e.wasResent(e.cumAck) {
 			// A hole closed with nothing resent: the data came late.
+			if e.silentRec && !e.reordSeen && !e.inEpisode {
+				ev.silentUndo = true
+				e.fast++
+				e.undone++
+			}
 			e.reordSeen = true
 		}
+		e.silentRec = false
 		// A timeout's loss state held at its end (RFC 6582) and left by
 		// this ACK, after duplicate ACKs enough to mark the next segment
 		// lost: Linux enters recovery at once (holdLost).
@@ -481,6 +503,9 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 		e.signals++
 	}
 	e.sackSince = e.sackSince || above
+	if !e.silentRec && !e.reordSeen && !e.inEpisode && a.sack && e.maxSeg > 0 && sackedAbove(a) > 2*e.maxSeg {
+		e.silentRec, ev.silentEnter = true, true
+	}
 	e.drop.ack(ack)
 	if e.inEpisode && ack >= e.episodeEnd {
 		e.inEpisode, e.await, e.awaitFlight, e.endedAt = false, true, e.lossFlight, a.time
@@ -751,8 +776,20 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 // finish settles what the capture's end leaves pending.
 func (e *lossEpisodes) finish() episodeEvent { return e.settle(-1, false) }
 
+// sackedAbove is the bytes a's SACK blocks cover above its cumulative
+// ACK, a D-SACK block left out (it reports data received twice).
+func sackedAbove(a epAck) (n int64) {
+	for i, b := range a.blocks[:a.nBlocks] {
+		if b[1] > a.ack && !(i == 0 && a.hasDSACK) {
+			n += b[1] - max(b[0], a.ack)
+		}
+	}
+	return n
+}
+
 // begin starts an episode, as a fast retransmit or a timeout.
 func (e *lossEpisodes) begin(fast bool) {
+	e.silentRec = false
 	e.inEpisode, e.episodeEnd, e.await, e.reentered = true, e.high, false, false
 	e.rp = recoveryPoint{} // data's begins it at the resend that began the episode
 	e.awaitSeen, e.awaitMax, e.awaitIdle, e.drained = false, 0, false, false

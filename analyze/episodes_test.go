@@ -291,3 +291,61 @@ func TestDrainedEndShowsNoReductionNoVote(t *testing.T) {
 		}
 	}
 }
+
+// TestSilentRecoveryAtFirstReordering: before any reordering was seen,
+// an ACK SACKing three segments above a hole is where Linux's RACK, its
+// reordering window still 0, enters recovery; where the hole then closes
+// with nothing resent, Linux undid it at once, and the tracker counts a
+// fast retransmit's episode, undone, that no resend shows
+// (k11_cubic_jitter3_l05, kx_reno_jitter6_l1: 13 kernel recoveries, 12
+// before this). Two segments SACKed, reordering seen before, or a resend
+// of the hole (an episode of its own) count none.
+func TestSilentRecoveryAtFirstReordering(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		sacked      int64 // segments SACKed above the hole
+		seenBefore  bool  // a hole closed late once already
+		resend      bool  // the hole resent before it closed
+		fast, undne int64
+	}{
+		{"three SACKed, hole closes late", 3, false, false, 1, 1},
+		{"two SACKed", 2, false, false, 0, 0},
+		{"reordering seen before", 3, true, false, 0, 0},
+		{"hole resent", 3, false, true, 1, 0},
+	} {
+		var e lossEpisodes
+		ack := func(ms float64, ack int64, blocks ...[2]int64) episodeEvent {
+			a := epAck{ack: ack, signal: len(blocks) > 0, sack: true, time: int64(ms * 1e6)}
+			for i, b := range blocks {
+				a.blocks[i], a.nBlocks, a.above = b, i+1, true
+			}
+			return e.ack(a)
+		}
+		for i := range int64(20) {
+			e.data(1+i*1000, 1001+i*1000, (i+1)*1000, 0, 0, false, int64(i+1)*1e6, 0)
+		}
+		ack(100, 1001)
+		if tt.seenBefore { // the second segment one ACK late
+			ack(101, 1001, [2]int64{2001, 3001})
+			ack(102, 3001)
+		}
+		h := e.cumAck // the hole: one segment at the cumulative ACK
+		var entered bool
+		for k := int64(1); k <= tt.sacked; k++ {
+			entered = ack(110+float64(k), h, [2]int64{h + 1000, h + 1000 + k*1000}).silentEnter || entered
+		}
+		if entered != (tt.sacked >= 3 && !tt.seenBefore) {
+			t.Errorf("%s: Linux's silent entry %v", tt.name, entered)
+		}
+		if tt.resend {
+			e.data(h, h+1000, 19000, Retransmission, 0, false, 120e6, 0)
+		}
+		ev := ack(130, h+1000+tt.sacked*1000)
+		if ev.silentUndo != (tt.fast == 1 && !tt.resend) {
+			t.Errorf("%s: the closing ACK's silentUndo %v", tt.name, ev.silentUndo)
+		}
+		if e.fast != tt.fast || e.undone != tt.undne {
+			t.Errorf("%s: %d fast, %d undone; want %d, %d", tt.name, e.fast, e.undone, tt.fast, tt.undne)
+		}
+	}
+}

@@ -186,6 +186,7 @@ type cwndBuilder struct {
 	mark                Point
 	markName            string
 	hasMark, markUndone bool
+	silentAt            Point // where Linux entered a recovery no resend shows (episodeEvent.silentEnter)
 	// BBR's model: delivery-rate samples of the last ten round trips
 	// (bytes/ns), the round's start and bytes delivered then.
 	bw                    [10]float64
@@ -1165,6 +1166,20 @@ func (b *cwndBuilder) add(r *Record) {
 		// recovery's tcp_end_cwnd_reduction), so the line's last value
 		// is one of the last round trips' windows (roundMax).
 		b.recent = append(b.recent[:0], timedValue{r.Time, b.line})
+	}
+	if ev.silentEnter {
+		b.silentAt = Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(max(b.line, 0))}}
+	}
+	if ev.silentUndo {
+		// A recovery Linux entered and undid with nothing resent
+		// (lossEpisodes.silentRec): its mark, undone, where it began;
+		// the window and ssthresh stay as they were (Linux restores
+		// them).
+		b.drawMark()
+		if b.f.inTime(b.silentAt.Time) {
+			b.set.add(SeriesFastLoss, Marks, b.silentAt)
+			b.set.add(SeriesUndoneLoss, Marks, b.silentAt)
+		}
 	}
 	if ev.undone {
 		b.markUndone = true
