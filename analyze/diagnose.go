@@ -468,7 +468,7 @@ func windowHeld(st, rcv *DirStats, bottleneck float64) (held bool, window, bdp i
 	mss, rtt := segmentAndRTT(st)
 	bdp = int64(bottleneck / 8 * rtt / 1e3)
 	window = rcv.MaxRwnd
-	if window <= 0 || st.MaxBytesInFlight < window-2*mss {
+	if window <= 0 || st.MaxBytesInFlight < window-2*mss || st.WindowMisread {
 		return false, window, bdp
 	}
 	// Between the window and 1.2 times it the estimate alone does not
@@ -888,7 +888,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		add(FindReceiveWindow, text, ev)
 		limited = true
 	case p.Vantage == VantageSender && window > 0 && st.MaxBytesInFlight >= window-2*mss && st.RTTSamples > 0 &&
-		rate/8*st.RTTMedianMs/1e3 >= rxWindowFull*float64(window) && float64(st.MaxBytesInFlight) <= 2*rcv.AvgRwnd:
+		rate/8*st.RTTMedianMs/1e3 >= rxWindowFull*float64(window) && !st.WindowMisread:
 		// The flight reached the window and what was delivered per round
 		// trip (at the median RTT) filled most of it, though the
 		// bottleneck estimate put the product at or below the window:
@@ -898,11 +898,9 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// between 11 random drops), and jitter bunches ACKs
 		// (mx_60ms_10m_j3_w48: 8.1 Mbit/s on 10, 57 KB for 59 KB, 90%).
 		// On the 417 labelled sender captures, none whose window was
-		// not limiting had its flight reach it. A flight more than twice
-		// the mean window advertised is no window the sender obeyed but
-		// a scale misread: gt_v6_any_loss's SYNs, cut at 96 bytes, lost
-		// their window-scale option, its windows read 1.3 KB raw for
-		// 60 KB in flight, the largest its SYN's 63 KB.
+		// not limiting had its flight reach it. A misread window
+		// (DirStats.WindowMisread) held nothing: gt_v6_any_loss's
+		// largest, 63 KB, is its SYN's, unscaled.
 		add(FindReceiveWindow, fmt.Sprintf("receiver-window limited: about %s delivered per round trip (%.0f ms median) for a %s window", kb(int64(rate/8*st.RTTMedianMs/1e3)), st.RTTMedianMs, kb(window)),
 			map[string]float64{"window_bytes": float64(window), "per_rtt_bytes": rate / 8 * st.RTTMedianMs / 1e3})
 		limited = true

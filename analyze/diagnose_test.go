@@ -280,31 +280,56 @@ func TestSharesFollowReceiveWindowAtReceiver(t *testing.T) {
 // window (jitter bunches ACKs, which read a slower link:
 // mx_60ms_10m_j3_w48, 8.1 Mbit/s on a 10 Mbit/s link). A window the flight
 // reached but that the transfer delivered far less of per round trip, one
-// it never reached, or one whose scale was misread (the flight far above
-// the windows advertised: gt_v6_any_loss, its SYNs' options cut by the
-// snapshot length) is not named.
+// it never reached, or one whose scale was misread (DirStats.WindowMisread)
+// is not named.
 func TestWindowFilledAtSender(t *testing.T) {
 	for _, tt := range []struct {
-		name   string
-		flight int64
-		tput   float64 // bit/s over the data phase
-		avgWin float64 // the mean window advertised
-		want   bool
+		name    string
+		flight  int64
+		tput    float64 // bit/s over the data phase
+		misread bool    // the window's scale misread (DirStats.WindowMisread)
+		want    bool
 	}{
-		{"filled", 59000, 6.5e6, 58000, true},
-		{"window reached once", 59000, 3e6, 58000, false},
-		{"never reached", 40000, 6.5e6, 58000, false},
-		{"scale misread", 59000, 6.5e6, 1400, false},
+		{"filled", 59000, 6.5e6, false, true},
+		{"window reached once", 59000, 3e6, false, false},
+		{"never reached", 40000, 6.5e6, false, false},
+		{"scale misread", 59000, 6.5e6, true, false},
 	} {
 		st := DirStats{DataPackets: 3500, DataBytes: 5100000, UniqueBytes: int64(tt.tput / 8 * 6), MSS: 1448, RTTSamples: 1000,
 			RTTMinMs: 56.6, RTTMedianMs: 65.6, HasHandshakeRTT: true, HandshakeRTTMs: 60, DataPhaseNs: 6e9,
-			MaxBytesInFlight: tt.flight, HasThroughput: true, ThroughputBps: tt.tput,
+			MaxBytesInFlight: tt.flight, HasThroughput: true, ThroughputBps: tt.tput, WindowMisread: tt.misread,
 			Path: PathStats{HasData: true, Vantage: VantageSender}}
-		rcv := DirStats{MaxRwnd: 60000, AvgRwnd: tt.avgWin}
+		rcv := DirStats{MaxRwnd: 60000}
 		fs := diagnose(&st, &rcv, 8.13e6)
 		got := slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindReceiveWindow })
 		if got != tt.want {
 			t.Errorf("%s: findings %q, receive_window %v, want %v", tt.name, kinds(fs), got, tt.want)
+		}
+	}
+}
+
+// TestWindowMisread: a sender whose flight ran past the receiver's window
+// as read for most of its data did not obey that window: its scale is not
+// what the capture shows (gt_v6_any_loss: its SYNs, cut at 96 bytes, lost
+// the window-scale option; the receiver's windows read 1.3 KB raw for
+// 60 KB in flight, "receive_window=0.97" in limit_shares before). The
+// time held by the window is then 0 and no window is named; a run whose
+// window did hold its sender (rw_80ms_12m_w36) keeps both.
+func TestWindowMisread(t *testing.T) {
+	for _, tt := range []struct {
+		file    string
+		misread bool
+	}{
+		{"../testdata/truth-extra/gt_v6_any_loss.tx.pcap", true},
+		{"../testdata/labelled/rw_80ms_12m_w36.tx.pcap.gz", false},
+	} {
+		st := mainStats(t, tt.file)
+		if st.WindowMisread != tt.misread {
+			t.Errorf("%s: window misread %v, want %v", tt.file, st.WindowMisread, tt.misread)
+		}
+		named := slices.ContainsFunc(st.Findings, func(f Finding) bool { return f.Kind == FindReceiveWindow })
+		if tt.misread && (st.RwndLimitedNs != 0 || named) || !tt.misread && (st.RwndLimitedNs == 0 || !named) {
+			t.Errorf("%s: held by the window %d ns, receive_window named %v", tt.file, st.RwndLimitedNs, named)
 		}
 	}
 }

@@ -73,7 +73,15 @@ type DirStats struct {
 	// too full for another segment; ZeroWindowNs the time the windows this
 	// side advertised stayed at zero.
 	RwndLimitedNs, ZeroWindowNs int64
-	KarnRTTSamples              int64
+	// WindowMisread: more than a tenth of the data went out with the
+	// flight past the receiver's window as read, which no sender does:
+	// the window's scale is not what the capture shows (a SYN whose
+	// options the snapshot length cut, gt_v6_any_loss: 1.3 KB windows
+	// read raw for 60 KB in flight). The window then tells nothing of
+	// what held the sender: RwndLimitedNs is 0 and the diagnosis names
+	// no receive window.
+	WindowMisread  bool
+	KarnRTTSamples int64
 
 	KarnRTTMinMs, KarnRTTAvgMs, KarnRTTMaxMs, KarnRTTStdevMs float64
 
@@ -500,6 +508,11 @@ type limits struct {
 	held        senderHeld
 	rwndLimited int64
 	appLimited  int64 // see DirStats.AppLimitedNs
+	// Data segments sent, and those sent with the flight more than two
+	// segments past the receiver's last window: a sender keeps within
+	// the window it obeys, so many such show a window misread (see
+	// DirStats.WindowMisread).
+	sentData, overrun int64
 	// Loss episodes, and whether the queue had grown before each: the
 	// evidence that tells congestion loss from random loss. An episode is
 	// the tracker's drop event (dirAcc.eps.drop): it starts with a
@@ -847,6 +860,12 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 		l.ss.data(s.Time, int64(s.SeqAbs), n, *info)
 	}
 	l.episode(d, s, s.SeqAbs, n, start, info.Path == PathReordered)
+	if n > 0 {
+		l.sentData++
+		if rw >= 0 && info.BytesInFlight > rw+2*max(n, 536) {
+			l.overrun++
+		}
+	}
 	switch kind, from := l.held.data(s.Time, n, info.BytesInFlight, rw, start, d.eps.drop.in, info.Flags&Retransmission != 0, d.ackSeen, d.lastAckTime, d.rttMin); kind {
 	case heldRwnd:
 		l.rwndLimited += s.Time - from
@@ -952,6 +971,9 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 				st.SlowStart.End -= c.FirstTime
 			}
 			st.RwndLimitedNs = l.rwndLimited
+			if st.WindowMisread = l.overrun*10 > l.sentData; st.WindowMisread {
+				st.RwndLimitedNs = 0
+			}
 			st.AppLimitedNs = l.appLimited
 			st.DataPhaseNs = max(l.held.lastData, acc.lastAckTime) - l.held.firstData
 			st.LossEpisodes, st.EpisodeResent, st.FirstEpisodeResent = l.episodes, l.resent, l.firstSent

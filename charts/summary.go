@@ -126,7 +126,7 @@ var SummaryColumns = Schema[SummaryRow]{
 	{"slow_start_flight_bytes", Int, "B", "bytes in flight in the last round that still grew: an estimate of the congestion window reached", func(r *SummaryRow) Value {
 		return IntV(r.Stats.SlowStart.Flight).Or(r.Stats.SlowStart.Found)
 	}},
-	{"rwnd_limited_s", Float, "s", "time the receiver's window had no room for another segment", func(r *SummaryRow) Value {
+	{"rwnd_limited_s", Float, "s", "time the receiver's window had no room for another segment; 0 where more than a tenth of the data went out past the window as read (its scale unknown: no SYN, or one whose options the snapshot length cut)", func(r *SummaryRow) Value {
 		return SecondsV(r.Stats.RwndLimitedNs).Or(r.Stats.DataPackets > 0)
 	}},
 	{"zero_window_s", Float, "s", "time the windows this side advertised stayed closed", func(r *SummaryRow) Value { return SecondsV(r.Stats.ZeroWindowNs) }},
