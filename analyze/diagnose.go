@@ -747,6 +747,17 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
+		case overshoot && irregular && !unsteady && st.EpisodeIntervals < irregularMin && p.Vantage == VantageSender && !bbr &&
+			st.HasLossFlightCV && st.LossFlights >= minToldEpisodes && st.LossFlightCV < steadyCV:
+			// After an overshoot, a few later episodes at irregular
+			// intervals, but at windows within steadyCV of each other
+			// (not steady enough to beat chance: steadyBelow): the two
+			// weak signs disagree, and neither tells (cq_180ms_5m_q40k:
+			// 42 tail drops, 34 in the overshoot, 3 intervals at 0.72,
+			// 3 windows within 7%).
+			ev["interval_cv"], ev["intervals"], ev["loss_flight_cv"], ev["loss_flights"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals), st.LossFlightCV, float64(st.LossFlights)
+			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episodes after it, at irregular intervals (coefficient of variation %.2f) but at windows within %.0f%% of each other: too few to tell their cause",
+				lost, pct, counted, eps-1, st.EpisodeIntervalCV, 100*st.LossFlightCV), ev)
 		case regular && st.EpisodeIntervalCV >= regularCV && st.EpisodeIntervalCV < randomCV && unsteady:
 			// Intervals between the two bounds, which after an overshoot
 			// do not tell (below), with the windows at the losses
