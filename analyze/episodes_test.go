@@ -349,3 +349,30 @@ func TestSilentRecoveryAtFirstReordering(t *testing.T) {
 		}
 	}
 }
+
+// TestBBRNeedsTwoEpisodes: one loss episode that kept the window does not
+// name BBR (a reduction Linux undid unseen keeps it too: Reno under 4–5 ms
+// of jitter, one episode, was named BBR); two do, by vote or by the
+// median reduction.
+func TestBBRNeedsTwoEpisodes(t *testing.T) {
+	for _, tt := range []struct {
+		votes [3]int
+		betas int64
+		want  string
+	}{
+		{[3]int{VoteNone: 1}, 1, "unknown"},
+		{[3]int{VoteNone: 2}, 2, "bbr"},
+		{[3]int{}, 1, "unknown"}, // no vote: the median decides
+		{[3]int{}, 2, "bbr"},
+		{[3]int{VoteReno: 1}, 1, "reno"},
+	} {
+		st := DirStats{DataPackets: 100, LossEpisodesFast: tt.betas, HasBeta: true, BetaMedian: 1, BetaEpisodes: int(tt.betas),
+			ReductionVotes: tt.votes, Path: PathStats{Vantage: VantageSender}}
+		if tt.votes[VoteReno] > 0 {
+			st.BetaMedian = 0.5
+		}
+		if cc, why := congestionControl(&st); cc != tt.want {
+			t.Errorf("votes %v over %d episodes: %s (%s), want %s", tt.votes, tt.betas, cc, why, tt.want)
+		}
+	}
+}
