@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"tcpviz/internal/words"
 )
 
 // lossEpisodes is the one loss-episode tracker of a sender's direction,
@@ -925,7 +926,7 @@ func congestionControl(st *DirStats) (cc, reason string) {
 		return "unknown", "no data after the loss episodes: no reduction measured"
 	}
 	b := st.BetaMedian
-	why := fmt.Sprintf("window after loss %.2f of the window before (median of %d episodes)", b, st.BetaEpisodes)
+	why := fmt.Sprintf("window after loss %.2f of the window before (median of %s)", b, words.Plural(int64(st.BetaEpisodes), "episode"))
 	// Episode by episode, whose reduction it was, where the windows
 	// tell; the median decides without a majority.
 	v := st.ReductionVotes
