@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"tcpviz/internal/words"
 )
 
@@ -81,17 +82,31 @@ type lossEpisodes struct {
 	rtx       *[64][3]int64 // seq, end, and the highest end sent before it
 	rtxN      int
 	reordSeen bool
-	// silentRec: before any reordering was seen, an ACK outside an
-	// episode SACKed three segments or more above a hole. Linux's RACK,
-	// its reordering window still 0 then (tcp_rack_reo_wnd: sacked_out
-	// at tp->reordering, reord_seen 0), deemed the hole lost and entered
-	// recovery; where the hole then closes with nothing resent (the
-	// segment came late), it undid that recovery at once
-	// (tcp_try_undo_partial: no retransmission out) — an episode no
-	// resend shows (k11_cubic_jitter3_l05, kx_reno_jitter6_l1: the
-	// first reordering, 3 ms and 6 ms of jitter, recovery left 0.1 ms
-	// later). A resend, or reordering seen, ends it.
+	// silentRec: an ACK outside an episode SACKed data above a hole
+	// that Linux's RACK deems lost (rackLost) and entered recovery for;
+	// where the hole then closes with nothing resent (the segment came
+	// late), Linux undid that recovery at once (tcp_try_undo_partial: no
+	// retransmission out) — an episode no resend shows
+	// (k11_cubic_jitter3_l05, kx_reno_jitter6_l1: the first reordering,
+	// 3 ms and 6 ms of jitter, recovery left 0.1 ms later;
+	// k13_cubic_jitter5_l05: a hole sent 35 ms before the data SACKed
+	// above it). A resend ends it.
 	silentRec bool
+	// sends: the send times of new data, one mark a millisecond of
+	// sending at most (the first segment sent at least 1 ms after the
+	// last mark), from the cumulative ACK on: a segment went out within
+	// a millisecond after the last mark at or below it (xmitOf).
+	sends []sendMark
+	// RACK's reordering window in quarters of the least RTT (reoSteps,
+	// 0 standing for 1), grown by one at a D-SACK a round trip or more
+	// after the last growth (reoAt) and kept for reoPersist recoveries
+	// more (tcp_rack_update_reo_wnd: TCP_RACK_RECOVERY_THRESH).
+	reoSteps, reoPersist int
+	reoAt                int64
+	// lateSeen: an original arrived late at the capture (lateOriginal):
+	// it is no sender's, whose data leave in order, and its times are
+	// not the sends RACK reads (rackLost).
+	lateSeen bool
 	// Undo (see undo): the last episode's first resend and its timestamp,
 	// whether it can still be proven spurious, whether it was, whether
 	// its reduction was recorded; undone counts the episodes proven.
@@ -414,6 +429,9 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 	if t > 0 {
 		e.lastSend = t
 	}
+	if !e.started || seq >= e.high {
+		e.markSend(seq, t)
+	}
 	if e.started && seq >= e.high {
 		// An episode's end moves only to a proven point: an unproven one
 		// past the sender's would swallow the episode Linux enters at
@@ -480,7 +498,7 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 	case !e.haveAck || ack > e.cumAck:
 		if e.haveAck && e.signals > 0 && !e.wasResent(e.cumAck) {
 			// A hole closed with nothing resent: the data came late.
-			if e.silentRec && !e.reordSeen && !e.inEpisode {
+			if e.silentRec && !e.inEpisode {
 				ev.silentUndo = true
 				e.fast++
 				e.undone++
@@ -493,6 +511,7 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 		// lost: Linux enters recovery at once (holdLost).
 		e.holdLost = e.renoHold && ack > e.holdAt && !e.inEpisode && !e.epFast && e.signals >= 3
 		e.cumAck, e.haveAck, e.signals = ack, true, 0
+		e.trimSends()
 		e.renoHold = e.renoHold && ack <= e.holdAt
 		if above { // a new ACK SACKing data above it: a hole remains, RACK's signal
 			e.preSignal, e.signals = e.lastFlight, 1
@@ -504,12 +523,20 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 		e.signals++
 	}
 	e.sackSince = e.sackSince || above
-	if !e.silentRec && !e.reordSeen && !e.inEpisode && a.sack && e.maxSeg > 0 && sackedAbove(a) > 2*e.maxSeg {
+	e.reoWindow(a)
+	if !e.silentRec && !e.inEpisode && a.sack && !newAck && e.rackLost(a) {
 		e.silentRec, ev.silentEnter = true, true
 	}
 	e.drop.ack(ack)
 	if e.inEpisode && ack >= e.episodeEnd {
 		e.inEpisode, e.await, e.awaitFlight, e.endedAt = false, true, e.lossFlight, a.time
+		if !e.epUndone && e.reoPersist > 0 {
+			// A recovery not undone wears the widened window down
+			// (tcp_try_undo_recovery); once worn, it is one step again.
+			if e.reoPersist--; e.reoPersist == 0 {
+				e.reoSteps = 1
+			}
+		}
 		e.drained = ack >= e.high
 		e.renoHold, e.holdAt = !e.sackSeen && ack == e.episodeEnd, ack
 		if ((above || e.sackSeen && e.lostAbove(ack)) && !e.reordSeen || e.resentInHole(a)) && e.high > ack {
@@ -776,6 +803,101 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 
 // finish settles what the capture's end leaves pending.
 func (e *lossEpisodes) finish() episodeEvent { return e.settle(-1, false) }
+
+// lateOriginal tells the tracker of an original the path found late at
+// the capture (it does not see those as data: they are no resends).
+func (e *lossEpisodes) lateOriginal() { e.lateSeen = true }
+
+// sendMark is when new data from seq on began to go out (lossEpisodes.sends).
+type sendMark struct{ seq, t int64 }
+
+// maxSendMarks bounds lossEpisodes.sends: past it the oldest half goes
+// (the holes older marks would time are seconds old: RACK deemed them
+// lost long before).
+const maxSendMarks = 1 << 13
+
+// markSend records new data [seq, …) sent at t (0 unknown).
+func (e *lossEpisodes) markSend(seq, t int64) {
+	if t <= 0 {
+		return
+	}
+	if n := len(e.sends); n > 0 && t-e.sends[n-1].t < 1e6 {
+		return
+	}
+	if len(e.sends) >= maxSendMarks {
+		e.sends = append(e.sends[:0], e.sends[maxSendMarks/2:]...)
+	}
+	e.sends = append(e.sends, sendMark{seq, t})
+}
+
+// trimSends drops the marks below the cumulative ACK but the last.
+func (e *lossEpisodes) trimSends() {
+	i := sort.Search(len(e.sends), func(i int) bool { return e.sends[i].seq > e.cumAck })
+	if i > 1 {
+		e.sends = append(e.sends[:0], e.sends[i-1:]...)
+	}
+}
+
+// xmitOf is when the new data at seq went out, within a millisecond
+// after it (false: not known).
+func (e *lossEpisodes) xmitOf(seq int64) (int64, bool) {
+	i := sort.Search(len(e.sends), func(i int) bool { return e.sends[i].seq > seq })
+	if i == 0 {
+		return 0, false
+	}
+	return e.sends[i-1].t, true
+}
+
+// rackLost tells whether, at ACK a, Linux's RACK (RFC 8985,
+// tcp_rack_detect_loss) deems the hole at the cumulative ACK lost: data
+// sent after it was SACKed, and sent later by more than the reordering
+// window — 0 before any reordering was seen once three segments or more
+// are SACKed (tcp_rack_reo_wnd: sacked_out at tp->reordering), else a
+// quarter of the least RTT a step (reoWindow). The caller asks only at
+// ACKs that leave the cumulative ACK where it was: one that moves it
+// times the hole by the last segment it covered (tcp_clean_rtx_queue's
+// tcp_rack_advance sets RACK's RTT last), sent before the hole, and
+// deems nothing lost then (k13_reno_jitter3_l06: a hole sent 22 ms
+// before the data SACKed above it, the ACK that SACKed it moving the
+// cumulative ACK over a late segment; Linux stayed in disorder).
+func (e *lossEpisodes) rackLost(a epAck) bool {
+	var sacked, top int64
+	for i, b := range a.blocks[:a.nBlocks] {
+		if b[1] > e.cumAck && !(i == 0 && a.hasDSACK) {
+			sacked += b[1] - max(b[0], e.cumAck)
+			top = max(top, b[1])
+		}
+	}
+	if sacked == 0 || e.maxSeg == 0 {
+		return false
+	}
+	if !e.reordSeen && sacked > 2*e.maxSeg {
+		return true
+	}
+	// The send times are the capture's: at a receiver-side capture they
+	// are arrivals, and the least RTT (from data to its ACK) the
+	// receiver's own delay, under a millisecond; at one where originals
+	// arrive late (a receiver's or one between links) they are not the
+	// sender's either: not told there (gt_mid_jitter_ackloss between its
+	// links: 5 recoveries more, none the sender's).
+	if e.rtt < 1e6 || e.lateSeen {
+		return false
+	}
+	hole, ok := e.xmitOf(e.cumAck)
+	last, ok2 := e.xmitOf(top - 1)
+	return ok && ok2 && last-hole > int64(max(e.reoSteps, 1))*(e.rtt/4)
+}
+
+// reoWindow follows what widens RACK's reordering window: a D-SACK (a
+// segment received twice: a resend was spurious) a round trip or more
+// after the last widening adds a step, kept for 16 recoveries
+// (tcp_rack_update_reo_wnd).
+func (e *lossEpisodes) reoWindow(a epAck) {
+	if a.hasDSACK && (e.reoAt == 0 || a.time-e.reoAt >= e.rtt) {
+		e.reoSteps = min(max(e.reoSteps, 1)+1, 0xff)
+		e.reoPersist, e.reoAt = 16, a.time
+	}
+}
 
 // sackedAbove is the bytes a's SACK blocks cover above its cumulative
 // ACK, a D-SACK block left out (it reports data received twice).

@@ -376,3 +376,62 @@ func TestBBRNeedsTwoEpisodes(t *testing.T) {
 		}
 	}
 }
+
+// TestSilentRecoveryByRACKTime: with reordering seen, RACK deems a hole
+// lost when data sent more than a quarter of the least RTT after it is
+// SACKed (k13_cubic_jitter5_l05: a hole sent 35 ms before the data SACKed
+// above it, on an 89 ms path: Linux entered recovery and undid it when the
+// hole closed late); sent 10 ms before, or SACKed by an ACK that also
+// moved the cumulative ACK (RACK then times the hole by the late segment
+// that ACK covered: k13_reno_jitter3_l06), it is not. A D-SACK widens the
+// window by a quarter RTT (tcp_rack_update_reo_wnd).
+func TestSilentRecoveryByRACKTime(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		gapMs   int64 // the hole sent this long before the data after it
+		advance bool  // the SACKing ACK also moves the cumulative ACK
+		dsack   bool  // a D-SACK came before
+		want    bool
+	}{
+		{"35 ms", 35, false, false, true},
+		{"10 ms", 10, false, false, false},
+		{"35 ms, cumulative ACK moved", 35, true, false, false},
+		{"30 ms", 30, false, false, true},
+		{"30 ms, window widened by a D-SACK", 30, false, true, false},
+	} {
+		var e lossEpisodes
+		ack := func(ms float64, ack int64, blocks ...[2]int64) episodeEvent {
+			a := epAck{ack: ack, signal: len(blocks) > 0, sack: true, time: int64(ms * 1e6), rtt: 80e6}
+			for i, b := range blocks {
+				a.blocks[i], a.nBlocks, a.above = b, i+1, true
+			}
+			if tt.dsack && ms == 60 {
+				a.dsack, a.hasDSACK = blocks[0], true
+			}
+			return e.ack(a)
+		}
+		send := func(i, ms int64) { e.data(1+i*1000, 1001+i*1000, 1000, 0, 0, false, ms*1e6, 0) }
+		for i := range int64(5) {
+			send(i, 1+i)
+		}
+		ack(50, 1001)
+		ack(51, 1001, [2]int64{2001, 3001}) // reordering seen: the hole closes late
+		ack(52, 3001)
+		if tt.dsack {
+			ack(60, 3001, [2]int64{1001, 2001}) // a segment received twice
+		}
+		send(5, 100) // the hole
+		for i := int64(6); i < 10; i++ {
+			send(i, 100+tt.gapMs+i)
+		}
+		if tt.advance {
+			ack(150, 4001) // segment 4 acknowledged by the next ACK too
+		} else {
+			ack(150, 5001)
+		}
+		got := ack(200, 5001, [2]int64{6001, 8001}).silentEnter
+		if got != tt.want {
+			t.Errorf("%s: RACK's entry %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -1086,6 +1086,8 @@ func (b *cwndBuilder) add(r *Record) {
 		var ev episodeEvent
 		if r.Info.Path != PathReordered { // a late original is no resend (as the statistics')
 			ev = b.ep.data(r.Seq, end, r.Info.BytesInFlight, r.Info.Flags, r.TSVal, r.HasTS, r.Time, r.IPID)
+		} else {
+			b.ep.lateOriginal()
 		}
 		if ev.start {
 			b.flush() // the sends before a timeout are a burst of their own

@@ -749,6 +749,8 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 				h.rtxN++
 			}
 			ev = d.eps.data(lo, lo+n, info.BytesInFlight, info.Flags, s.Opt.TSVal, s.Opt.HasTimestamp, s.Time, s.IPID)
+		} else {
+			d.eps.lateOriginal()
 		}
 		d.dataLimits(cs, s, n, info, ev.drop)
 	}
