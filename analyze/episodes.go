@@ -107,6 +107,12 @@ type lossEpisodes struct {
 	// it is no sender's, whose data leave in order, and its times are
 	// not the sends RACK reads (rackLost).
 	lateSeen bool
+	// pathRTT: the handshake's round trip, SYN to the ACK of its SYN/ACK
+	// (tcp.analysis.initial_rtt: the whole path's at any capture; 0
+	// unknown), set by the owner; RACK's window is a quarter of it where
+	// the least RTT seen is less than half of it (a capture between two
+	// links, nearer the receiver, times only the trip beyond it).
+	pathRTT int64
 	// Undo (see undo): the last episode's first resend and its timestamp,
 	// whether it can still be proven spurious, whether it was, whether
 	// its reduction was recorded; undone counts the episodes proven.
@@ -883,9 +889,13 @@ func (e *lossEpisodes) rackLost(a epAck) bool {
 	if e.rtt < 1e6 || e.lateSeen {
 		return false
 	}
+	base := e.rtt
+	if e.pathRTT > 2*base {
+		base = e.pathRTT
+	}
 	hole, ok := e.xmitOf(e.cumAck)
 	last, ok2 := e.xmitOf(top - 1)
-	return ok && ok2 && last-hole > int64(max(e.reoSteps, 1))*(e.rtt/4)
+	return ok && ok2 && last-hole > int64(max(e.reoSteps, 1))*(base/4)
 }
 
 // reoWindow follows what widens RACK's reordering window: a D-SACK (a

@@ -391,15 +391,21 @@ func TestSilentRecoveryByRACKTime(t *testing.T) {
 		gapMs   int64 // the hole sent this long before the data after it
 		advance bool  // the SACKing ACK also moves the cumulative ACK
 		dsack   bool  // a D-SACK came before
+		path    int64 // the handshake's round trip, ns (0: 80 ms, the least RTT's)
 		want    bool
 	}{
-		{"35 ms", 35, false, false, true},
-		{"10 ms", 10, false, false, false},
-		{"35 ms, cumulative ACK moved", 35, true, false, false},
-		{"30 ms", 30, false, false, true},
-		{"30 ms, window widened by a D-SACK", 30, false, true, false},
+		{"35 ms", 35, false, false, 0, true},
+		{"10 ms", 10, false, false, 0, false},
+		{"35 ms, cumulative ACK moved", 35, true, false, 0, false},
+		{"30 ms", 30, false, false, 0, true},
+		{"30 ms, window widened by a D-SACK", 30, false, true, 0, false},
+		// Between two links the least RTT is the trip beyond the capture:
+		// the whole path's (from the handshake) sets the window.
+		{"35 ms, 80 of a 200 ms path beyond the capture", 35, false, false, 200e6, false},
+		{"35 ms, a 100 ms handshake (less than twice the least RTT)", 35, false, false, 100e6, true},
 	} {
 		var e lossEpisodes
+		e.pathRTT = tt.path
 		ack := func(ms float64, ack int64, blocks ...[2]int64) episodeEvent {
 			a := epAck{ack: ack, signal: len(blocks) > 0, sack: true, time: int64(ms * 1e6), rtt: 80e6}
 			for i, b := range blocks {

@@ -198,6 +198,7 @@ type cwndBuilder struct {
 	bbrInEp               bool         // in recovery, as the model last saw it
 	hs                    [3]int64     // the handshake's SYN, SYN/ACK and ACK times
 	hsSeen                int          // how many of the handshake's three were seen
+	mruSyn                int64        // the most recent pure SYN's time (handshake)
 	arr                   []timedValue // at a receiver: data arrived in the last round trip
 	arrSum, arrDrawn      int64
 	// At a receiver: the receiver's timestamps as first sent (t, TSval),
@@ -1707,6 +1708,15 @@ func (b *cwndBuilder) graph() *Graph {
 // handshake notes the times of the client's SYN, the server's SYN/ACK
 // and the client's ACK of it.
 func (b *cwndBuilder) handshake(r *Record) {
+	// The handshake's round trip as the statistics take it
+	// (tcp.analysis.initial_rtt: the most recent pure SYN to the first
+	// pure ACK), for the loss-episode tracker (lossEpisodes.pathRTT).
+	switch {
+	case r.Flags&(reassembly.SYN|reassembly.ACK) == reassembly.SYN:
+		b.mruSyn = r.Time
+	case r.Flags&(reassembly.SYN|reassembly.ACK) == reassembly.ACK && b.mruSyn != 0 && b.ep.pathRTT == 0:
+		b.ep.pathRTT = r.Time - b.mruSyn
+	}
 	switch {
 	case r.Flags&(reassembly.SYN|reassembly.ACK) == reassembly.SYN && r.Dir == reassembly.C2S && b.hsSeen == 0:
 		b.hs[0], b.hsSeen = r.Time, 1

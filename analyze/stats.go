@@ -801,6 +801,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			o.ackDispersion(s.AckAbs, s.Time)
 		}
 		if s.Flags&thSYN == 0 {
+			o.eps.pathRTT = cs.firstRTT // the whole path's round trip (lossEpisodes.pathRTT)
 			o.eps.ack(episodeAck(s, f&DupAck != 0, o.rttMin))
 			if o.sawData {
 				o.holeAck(s, f&DupAck != 0)
