@@ -353,7 +353,7 @@ var kernelFloor = map[string]struct {
 	// them), bundled for the rules they brought.
 	"kx_cubic_nosack_200ms_l1": {0.99, 0.99, 0, 0, 0},    // PRR's window above ssthresh at the end of recovery falls to it (tcp_end_cwnd_reduction: endReduction), was 80.8% and 82% of 11
 	"kx_cubic_vsat_l05":        {0.99, 0.99, 0, 0, 0},    // HyStart's rounds begin below 16 segments too (hystart_update), so its delay rise is seen where Linux's was, at 89 segments: was 96.8% and 80% of 5
-	"kx_reno_jitter6_l1":       {0.96, 0.84, 1, 0, 0.95}, // with SACK a partial ACK that proves the resent data arrived ends the recovery, undone (tcp_try_undo_partial), was held open to the next loss: was 95.6%, 77% of 13, episodes 13+0 / 11+0; the two misses left are undone episodes (one entered and undone with no resend)
+	"kx_reno_jitter6_l1":       {0.96, 0.84, 0, 0, 0.95}, // with SACK a partial ACK that proves the resent data arrived ends the recovery, undone (tcp_try_undo_partial), was held open to the next loss: was 95.6%, 77% of 13, episodes 13+0 / 11+0; the recovery entered and undone with no resend is counted (lossEpisodes.silentRec), was 12+0; the two ssthresh misses left are undone episodes in slow start
 	// Recorded on 2026-12-05 (kheld-1210, held out until scored once),
 	// bundled for the rule it brought.
 	"k10_cubic_app2m_l07": {0.955, 0.99, 0, 0, 0}, // an episode's ssthresh a held first burst lowered is restored where the flight reaches it within four round trips (openWindow.heldSs): was 92.9% and 89% of 9
