@@ -756,8 +756,8 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			// 42 tail drops, 34 in the overshoot, 3 intervals at 0.72,
 			// 3 windows within 7%).
 			ev["interval_cv"], ev["intervals"], ev["loss_flight_cv"], ev["loss_flights"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals), st.LossFlightCV, float64(st.LossFlights)
-			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episodes after it, at irregular intervals (coefficient of variation %.2f) but at windows within %.0f%% of each other: too few to tell their cause",
-				lost, pct, counted, eps-1, st.EpisodeIntervalCV, 100*st.LossFlightCV), ev)
+			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episodes after it not proven spurious, at irregular intervals (coefficient of variation %.2f) but at windows within %.0f%% of each other: too few to tell their cause",
+				lost, pct, counted, eps-1-spuriousLater, st.EpisodeIntervalCV, 100*st.LossFlightCV), ev)
 		case regular && st.EpisodeIntervalCV >= regularCV && st.EpisodeIntervalCV < randomCV && unsteady:
 			// Intervals between the two bounds, which after an overshoot
 			// do not tell (below), with the windows at the losses

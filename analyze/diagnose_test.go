@@ -331,6 +331,16 @@ func TestWindowMisread(t *testing.T) {
 		if tt.misread && (st.RwndLimitedNs != 0 || named) || !tt.misread && (st.RwndLimitedNs == 0 || !named) {
 			t.Errorf("%s: held by the window %d ns, receive_window named %v", tt.file, st.RwndLimitedNs, named)
 		}
+		// The cwnd graph draws the window's band by the same rule.
+		l, err := Load(capturetest.Opener(t, tt.file), LoadOptions{Stream: -1, Dir: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, _ := lookupGraph(GraphCwnd)
+		band := spec.Draw(l.Records, SeriesOptions{Conn: l.Conn, Dir: l.Dir}, GraphParams{}).lookup(SeriesRwndHeld)
+		if drawn := band != nil && len(band.Points) > 0; drawn == tt.misread {
+			t.Errorf("%s: cwnd graph's held-by-rwnd band drawn %v", tt.file, drawn)
+		}
 	}
 }
 

@@ -113,6 +113,12 @@ type lossEpisodes struct {
 	// the least RTT seen is less than half of it (a capture between two
 	// links, nearer the receiver, times only the trip beyond it).
 	pathRTT int64
+	// minRTT: the least round trip the tracker itself timed, from a mark
+	// (sends) to the new ACK of data never resent, the same for the graph
+	// and the statistics (rackLost's base); sackedMost: the most SACKed
+	// above the cumulative ACK by an ACK since it last moved (RACK looks
+	// again only when an ACK SACKs more).
+	minRTT, sackedMost int64
 	// Undo (see undo): the last episode's first resend and its timestamp,
 	// whether it can still be proven spurious, whether it was, whether
 	// its reduction was recorded; undone counts the episodes proven.
@@ -516,6 +522,11 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 		// this ACK, after duplicate ACKs enough to mark the next segment
 		// lost: Linux enters recovery at once (holdLost).
 		e.holdLost = e.renoHold && ack > e.holdAt && !e.inEpisode && !e.epFast && e.signals >= 3
+		if e.haveAck && !e.wasResent(ack-1) && a.time > 0 {
+			if x, ok := e.xmitOf(ack - 1); ok && a.time > x && (e.minRTT == 0 || a.time-x < e.minRTT) {
+				e.minRTT = a.time - x
+			}
+		}
 		e.cumAck, e.haveAck, e.signals = ack, true, 0
 		e.trimSends()
 		e.renoHold = e.renoHold && ack <= e.holdAt
@@ -533,6 +544,10 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 	if !e.silentRec && !e.inEpisode && a.sack && !newAck && e.rackLost(a) {
 		e.silentRec, ev.silentEnter = true, true
 	}
+	if newAck {
+		e.sackedMost = 0
+	}
+	e.sackedMost = max(e.sackedMost, e.sackedAboveCum(a))
 	e.drop.ack(ack)
 	if e.inEpisode && ack >= e.episodeEnd {
 		e.inEpisode, e.await, e.awaitFlight, e.endedAt = false, true, e.lossFlight, a.time
@@ -818,9 +833,13 @@ func (e *lossEpisodes) lateOriginal() { e.lateSeen = true }
 type sendMark struct{ seq, t int64 }
 
 // maxSendMarks bounds lossEpisodes.sends: past it the oldest half goes
-// (the holes older marks would time are seconds old: RACK deemed them
-// lost long before).
-const maxSendMarks = 1 << 13
+// (a second of sending at most: the holes older marks would time RACK
+// deemed lost long before, and a hole below every mark is not timed);
+// before the first ACK (a capture that may never show one) far fewer.
+const (
+	maxSendMarks      = 1 << 10
+	maxSendMarksNoAck = 64
+)
 
 // markSend records new data [seq, …) sent at t (0 unknown).
 func (e *lossEpisodes) markSend(seq, t int64) {
@@ -830,8 +849,12 @@ func (e *lossEpisodes) markSend(seq, t int64) {
 	if n := len(e.sends); n > 0 && t-e.sends[n-1].t < 1e6 {
 		return
 	}
-	if len(e.sends) >= maxSendMarks {
-		e.sends = append(e.sends[:0], e.sends[maxSendMarks/2:]...)
+	limit := maxSendMarks
+	if !e.haveAck {
+		limit = maxSendMarksNoAck
+	}
+	if len(e.sends) >= limit {
+		e.sends = append(e.sends[:0], e.sends[limit/2:]...)
 	}
 	e.sends = append(e.sends, sendMark{seq, t})
 }
@@ -859,7 +882,12 @@ func (e *lossEpisodes) xmitOf(seq int64) (int64, bool) {
 // sent after it was SACKed, and sent later by more than the reordering
 // window — 0 before any reordering was seen once three segments or more
 // are SACKed (tcp_rack_reo_wnd: sacked_out at tp->reordering), else a
-// quarter of the least RTT a step (reoWindow). The caller asks only at
+// quarter of the least RTT a step (reoWindow), at most the RTT: the
+// tracker's own (minRTT), or the handshake's where that is more than
+// twice it (pathRTT: a capture between two links times only the trip
+// beyond it). RACK looks again only where an ACK SACKs more than any
+// before it at the same cumulative ACK (tcp_rack_mark_lost needs
+// rack.advanced: something newly SACKed). The caller asks only at
 // ACKs that leave the cumulative ACK where it was: one that moves it
 // times the hole by the last segment it covered (tcp_clean_rtx_queue's
 // tcp_rack_advance sets RACK's RTT last), sent before the hole, and
@@ -867,14 +895,13 @@ func (e *lossEpisodes) xmitOf(seq int64) (int64, bool) {
 // before the data SACKed above it, the ACK that SACKed it moving the
 // cumulative ACK over a late segment; Linux stayed in disorder).
 func (e *lossEpisodes) rackLost(a epAck) bool {
-	var sacked, top int64
+	sacked, top := e.sackedAboveCum(a), int64(0)
 	for i, b := range a.blocks[:a.nBlocks] {
 		if b[1] > e.cumAck && !(i == 0 && a.hasDSACK) {
-			sacked += b[1] - max(b[0], e.cumAck)
 			top = max(top, b[1])
 		}
 	}
-	if sacked == 0 || e.maxSeg == 0 {
+	if sacked == 0 || e.maxSeg == 0 || sacked <= e.sackedMost {
 		return false
 	}
 	if !e.reordSeen && sacked > 2*e.maxSeg {
@@ -885,39 +912,44 @@ func (e *lossEpisodes) rackLost(a epAck) bool {
 	// receiver's own delay, under a millisecond; at one where originals
 	// arrive late (a receiver's or one between links) they are not the
 	// sender's either: not told there (gt_mid_jitter_ackloss between its
-	// links: 5 recoveries more, none the sender's).
-	if e.rtt < 1e6 || e.lateSeen {
+	// links: 5 recoveries more, none the sender's). Nor on a path so short
+	// that a quarter of its RTT is within twice the marks' millisecond.
+	if e.minRTT < 1e6 || e.lateSeen {
 		return false
 	}
-	base := e.rtt
+	base := e.minRTT
 	if e.pathRTT > 2*base {
 		base = e.pathRTT
 	}
+	if base < 8e6 {
+		return false
+	}
 	hole, ok := e.xmitOf(e.cumAck)
 	last, ok2 := e.xmitOf(top - 1)
-	return ok && ok2 && last-hole > int64(max(e.reoSteps, 1))*(base/4)
+	return ok && ok2 && last-hole > min(int64(max(e.reoSteps, 1))*(base/4), base)
+}
+
+// sackedAboveCum is the bytes a's SACK blocks cover above the cumulative
+// ACK, a D-SACK block left out (it reports data received twice).
+func (e *lossEpisodes) sackedAboveCum(a epAck) (n int64) {
+	for i, b := range a.blocks[:a.nBlocks] {
+		if b[1] > e.cumAck && !(i == 0 && a.hasDSACK) {
+			n += b[1] - max(b[0], e.cumAck)
+		}
+	}
+	return n
 }
 
 // reoWindow follows what widens RACK's reordering window: a D-SACK (a
 // segment received twice: a resend was spurious) a round trip or more
 // after the last widening adds a step, kept for 16 recoveries
-// (tcp_rack_update_reo_wnd).
+// (tcp_rack_update_reo_wnd) — once reordering was seen and something
+// was resent (tcp_dsack_seen ignores the others).
 func (e *lossEpisodes) reoWindow(a epAck) {
-	if a.hasDSACK && (e.reoAt == 0 || a.time-e.reoAt >= e.rtt) {
+	if a.hasDSACK && e.reordSeen && e.rtxN > 0 && (e.reoAt == 0 || a.time-e.reoAt >= e.minRTT) {
 		e.reoSteps = min(max(e.reoSteps, 1)+1, 0xff)
 		e.reoPersist, e.reoAt = 16, a.time
 	}
-}
-
-// sackedAbove is the bytes a's SACK blocks cover above its cumulative
-// ACK, a D-SACK block left out (it reports data received twice).
-func sackedAbove(a epAck) (n int64) {
-	for i, b := range a.blocks[:a.nBlocks] {
-		if b[1] > a.ack && !(i == 0 && a.hasDSACK) {
-			n += b[1] - max(b[0], a.ack)
-		}
-	}
-	return n
 }
 
 // begin starts an episode, as a fast retransmit or a timeout.
@@ -1065,7 +1097,7 @@ func congestionControl(st *DirStats) (cc, reason string) {
 	if best, ok := majorityVote(v); ok {
 		told := v[VoteReno] + v[VoteCubic] + v[VoteNone]
 		{
-			votes := fmt.Sprintf("%s; %d of %d reductions", why, v[best], told)
+			votes := fmt.Sprintf("%s; %d of %s", why, v[best], words.Plural(int64(told), "reduction"))
 			switch best {
 			case VoteCubic:
 				return "cubic", votes + " to CUBIC's 0.7 (717/1024 of the window in segments, as Linux rounds it), not Reno's half"

@@ -390,8 +390,8 @@ func TestSilentRecoveryByRACKTime(t *testing.T) {
 		name    string
 		gapMs   int64 // the hole sent this long before the data after it
 		advance bool  // the SACKing ACK also moves the cumulative ACK
-		dsack   bool  // a D-SACK came before
-		path    int64 // the handshake's round trip, ns (0: 80 ms, the least RTT's)
+		dsack   bool  // a D-SACK of a spurious resend came before
+		path    int64 // the handshake's round trip, ns (0: unknown)
 		want    bool
 	}{
 		{"35 ms", 35, false, false, 0, true},
@@ -407,24 +407,25 @@ func TestSilentRecoveryByRACKTime(t *testing.T) {
 		var e lossEpisodes
 		e.pathRTT = tt.path
 		ack := func(ms float64, ack int64, blocks ...[2]int64) episodeEvent {
-			a := epAck{ack: ack, signal: len(blocks) > 0, sack: true, time: int64(ms * 1e6), rtt: 80e6}
+			a := epAck{ack: ack, signal: len(blocks) > 0, sack: true, time: int64(ms * 1e6)}
 			for i, b := range blocks {
 				a.blocks[i], a.nBlocks, a.above = b, i+1, true
 			}
-			if tt.dsack && ms == 60 {
+			if tt.dsack && ms == 90 {
 				a.dsack, a.hasDSACK = blocks[0], true
 			}
 			return e.ack(a)
 		}
 		send := func(i, ms int64) { e.data(1+i*1000, 1001+i*1000, 1000, 0, 0, false, ms*1e6, 0) }
 		for i := range int64(5) {
-			send(i, 1+i)
+			send(i, 1+i) // the tracker times an 80 ms round trip from these
 		}
-		ack(50, 1001)
-		ack(51, 1001, [2]int64{2001, 3001}) // reordering seen: the hole closes late
-		ack(52, 3001)
+		ack(81, 1001)
+		ack(82, 1001, [2]int64{2001, 3001}) // reordering seen: the hole closes late
+		ack(83, 3001)
 		if tt.dsack {
-			ack(60, 3001, [2]int64{1001, 2001}) // a segment received twice
+			e.data(1001, 2001, 1000, Retransmission, 0, false, 85e6, 0) // resent in vain
+			ack(90, 3001, [2]int64{1001, 2001})                         // and reported twice
 		}
 		send(5, 100) // the hole
 		for i := int64(6); i < 10; i++ {
@@ -438,6 +439,14 @@ func TestSilentRecoveryByRACKTime(t *testing.T) {
 		got := ack(200, 5001, [2]int64{6001, 8001}).silentEnter
 		if got != tt.want {
 			t.Errorf("%s: RACK's entry %v, want %v", tt.name, got, tt.want)
+		}
+		if e.minRTT != 80e6 {
+			t.Errorf("%s: least RTT timed %d ns, want 80 ms", tt.name, e.minRTT)
+		}
+		// The same ACK again SACKs nothing new: RACK does not look again
+		// (it had refused, or entered already).
+		if ev := ack(201, 5001, [2]int64{6001, 8001}); ev.silentEnter {
+			t.Errorf("%s: entered again at an ACK that SACKed nothing new", tt.name)
 		}
 	}
 }

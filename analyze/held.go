@@ -16,7 +16,18 @@ type senderHeld struct {
 	lastLimited         bool
 	dataSeen            bool
 	firstData, lastData int64 // times of the first and the last data segment
+	// Data segments seen, and those sent with the flight more than two
+	// segments past the receiver's last window (see misread).
+	sent, overrun int64
 }
+
+// misread tells whether more than a tenth of the data went out with the
+// flight past the receiver's window as read, which no sender does: the
+// window's scale is not what the capture shows (no SYN, or a SYN whose
+// options the snapshot length cut: gt_v6_any_loss, 1.3 KB windows read
+// raw for 60 KB in flight). The window then tells nothing of what held
+// the sender (DirStats.WindowMisread; the cwnd graph draws no band of it).
+func (h *senderHeld) misread() bool { return h.overrun*10 > h.sent }
 
 // heldKind is what held a sender back (senderHeld).
 type heldKind uint8
@@ -44,6 +55,12 @@ func (h *senderHeld) data(t, n, flight, rwnd int64, start, inEpisode, resend, ac
 	}
 	if !h.dataSeen {
 		h.dataSeen, h.firstData = true, t
+	}
+	if n > 0 {
+		h.sent++
+		if rwnd >= 0 && flight > rwnd+2*max(n, 536) {
+			h.overrun++
+		}
 	}
 	h.maxSeg = max(h.maxSeg, n)
 	h.lastLimited = flight >= 0 && rwnd >= 0 && flight+h.maxSeg > rwnd

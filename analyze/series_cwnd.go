@@ -1701,6 +1701,9 @@ func (b *cwndBuilder) graph() *Graph {
 		bbrSeries(g, looksBBR(votes, beta, hasBeta))
 		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == seriesArrived })
 	}
+	if b.held.misread() { // a window the sender ran past held nothing (senderHeld.misread)
+		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == SeriesRwndHeld })
+	}
 	capWindow(g)
 	return g
 }

@@ -508,11 +508,6 @@ type limits struct {
 	held        senderHeld
 	rwndLimited int64
 	appLimited  int64 // see DirStats.AppLimitedNs
-	// Data segments sent, and those sent with the flight more than two
-	// segments past the receiver's last window: a sender keeps within
-	// the window it obeys, so many such show a window misread (see
-	// DirStats.WindowMisread).
-	sentData, overrun int64
 	// Loss episodes, and whether the queue had grown before each: the
 	// evidence that tells congestion loss from random loss. An episode is
 	// the tracker's drop event (dirAcc.eps.drop): it starts with a
@@ -863,12 +858,6 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 		l.ss.data(s.Time, int64(s.SeqAbs), n, *info)
 	}
 	l.episode(d, s, s.SeqAbs, n, start, info.Path == PathReordered)
-	if n > 0 {
-		l.sentData++
-		if rw >= 0 && info.BytesInFlight > rw+2*max(n, 536) {
-			l.overrun++
-		}
-	}
 	switch kind, from := l.held.data(s.Time, n, info.BytesInFlight, rw, start, d.eps.drop.in, info.Flags&Retransmission != 0, d.ackSeen, d.lastAckTime, d.rttMin); kind {
 	case heldRwnd:
 		l.rwndLimited += s.Time - from
@@ -974,7 +963,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 				st.SlowStart.End -= c.FirstTime
 			}
 			st.RwndLimitedNs = l.rwndLimited
-			if st.WindowMisread = l.overrun*10 > l.sentData; st.WindowMisread {
+			if st.WindowMisread = l.held.misread(); st.WindowMisread {
 				st.RwndLimitedNs = 0
 			}
 			st.AppLimitedNs = l.appLimited

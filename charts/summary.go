@@ -142,7 +142,7 @@ var SummaryColumns = Schema[SummaryRow]{
 		return BoolV(r.Stats.Path.NearbyPeer).Or(r.Stats.Path.HasData)
 	}},
 	// The sender's state.
-	senderCount("loss_episodes_fast", "", "loss episodes begun by a fast retransmit (duplicate ACKs or SACK blocks came): the kernel's recovery; also one Linux enters with nothing resent at the first reordering (three segments SACKed above a hole before any came late) and undoes when the hole closes", func(s *analyze.DirStats) int64 { return s.LossEpisodesFast }),
+	senderCount("loss_episodes_fast", "", "loss episodes begun by a fast retransmit (duplicate ACKs or SACK blocks came): the kernel's recovery; also one Linux enters with nothing resent (RACK deeming a hole lost that then closes late) and undoes at once", func(s *analyze.DirStats) int64 { return s.LossEpisodesFast }),
 	senderCount("loss_episodes_rto", "", "loss episodes begun by a retransmission timeout (no signal since the last new ACK): the kernel's loss state", func(s *analyze.DirStats) int64 { return s.LossEpisodesRTO }),
 	senderCount("tail_loss_probes", "", "the last segment sent again with earlier ones unacknowledged and no duplicate ACK (RFC 8985): no episode", func(s *analyze.DirStats) int64 { return s.TailLossProbes }),
 	{"beta_median", Float, "", "median reduction factor of the fast-retransmit episodes: the window the sender settled at once recovery ended (the flight after its first burst of sends) over the window at the loss (the flight when the first duplicate ACK or SACK came) (Reno 0.5, CUBIC 0.7, BBR about 1); empty at a capture not at the sender", func(r *SummaryRow) Value {
