@@ -403,9 +403,15 @@ func TestSilentRecoveryByRACKTime(t *testing.T) {
 		// the whole path's (from the handshake) sets the window.
 		{"35 ms, 80 of a 200 ms path beyond the capture", 35, false, false, 200e6, false},
 		{"35 ms, a 100 ms handshake (less than twice the least RTT)", 35, false, false, 100e6, true},
+		// An original that arrived late: the capture is no sender's, its
+		// times no sends.
+		{"35 ms, an original seen late", 35, false, false, -1, false},
 	} {
 		var e lossEpisodes
-		e.pathRTT = tt.path
+		e.pathRTT = max(tt.path, 0)
+		if tt.path < 0 {
+			e.lateOriginal()
+		}
 		ack := func(ms float64, ack int64, blocks ...[2]int64) episodeEvent {
 			a := epAck{ack: ack, signal: len(blocks) > 0, sack: true, time: int64(ms * 1e6)}
 			for i, b := range blocks {
@@ -448,5 +454,32 @@ func TestSilentRecoveryByRACKTime(t *testing.T) {
 		if ev := ack(201, 5001, [2]int64{6001, 8001}); ev.silentEnter {
 			t.Errorf("%s: entered again at an ACK that SACKed nothing new", tt.name)
 		}
+	}
+}
+
+// TestReoWindowWearsDown: a D-SACK of a resend, reordering seen, widens
+// RACK's window a quarter RTT for 16 recoveries not undone; the
+// sixteenth brings it back to one step (tcp_try_undo_recovery's
+// reo_wnd_persist). A D-SACK before any reordering widens nothing.
+func TestReoWindowWearsDown(t *testing.T) {
+	var e lossEpisodes
+	e.reoWindow(epAck{hasDSACK: true, time: 1e9})
+	if e.reoSteps > 1 {
+		t.Fatalf("widened to %d steps before any reordering was seen", e.reoSteps)
+	}
+	e.reordSeen, e.rtxN, e.minRTT = true, 1, 80e6
+	e.reoWindow(epAck{hasDSACK: true, time: 2e9})
+	if e.reoSteps != 2 || e.reoPersist != 16 {
+		t.Fatalf("steps %d, persist %d after a D-SACK; want 2, 16", e.reoSteps, e.reoPersist)
+	}
+	for i := range int64(16) {
+		if e.reoSteps != 2 {
+			t.Fatalf("one step again after %d recoveries, want 16", i)
+		}
+		e.inEpisode, e.episodeEnd, e.epUndone = true, 1000*(i+1), false
+		e.ack(epAck{ack: 1000 * (i + 1), time: 3e9 + i*1e8})
+	}
+	if e.reoSteps != 1 {
+		t.Errorf("%d steps after 16 recoveries, want 1", e.reoSteps)
 	}
 }
