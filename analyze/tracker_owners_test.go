@@ -1,11 +1,8 @@
 package analyze
 
 import (
-	"compress/gzip"
-	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/gopacket/gopacket/pcapgo"
@@ -58,45 +55,22 @@ func TestTrackerSameInGraphAndSummary(t *testing.T) {
 	}
 }
 
-// writeDoubled writes the gzipped pcap src to dst with every frame twice.
+// writeDoubled writes the pcap src to dst with every frame twice.
 func writeDoubled(t *testing.T, src, dst string) {
 	t.Helper()
-	f, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var in io.Reader = f
-	if strings.HasSuffix(src, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in = zr
-	}
-	r, err := pcapgo.NewReader(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	frames, link, snaplen := capturetest.Frames(t, src)
 	out, err := os.Create(dst)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer out.Close()
 	w := pcapgo.NewWriter(out)
-	if err := w.WriteFileHeader(r.Snaplen(), r.LinkType()); err != nil {
+	if err := w.WriteFileHeader(snaplen, link); err != nil {
 		t.Fatal(err)
 	}
-	for {
-		data, ci, err := r.ReadPacketData()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, fr := range frames {
 		for range 2 {
-			if err := w.WritePacket(ci, data); err != nil {
+			if err := w.WritePacket(fr.CI, fr.Data); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -1,19 +1,17 @@
 package join
 
 import (
-	"compress/gzip"
 	"encoding/binary"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
 
-	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 	"github.com/gopacket/gopacket/pcapgo"
 
+	"tcpviz/internal/capturetest"
 	"tcpviz/internal/golden"
 	"tcpviz/reassembly"
 )
@@ -90,51 +88,24 @@ func readFile(b *testing.B, path string) *Capture {
 // sequence numbers each way by k times a prime. It
 // returns the packets and the copies written.
 func repeatCapture(b *testing.B, src, dst string, want, copies int) (int, int) {
-	f, err := os.Open(src)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := pcapgo.NewReader(zr)
-	if err != nil {
-		b.Fatal(err)
-	}
-	type frame struct {
-		ci   gopacket.CaptureInfo
-		data []byte
-	}
-	var frames []frame
-	for {
-		data, ci, err := r.ReadPacketData()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		frames = append(frames, frame{ci, append([]byte(nil), data...)})
-	}
+	frames, _, snaplen := capturetest.Frames(b, src)
 	out, err := os.Create(dst)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer out.Close()
 	w := pcapgo.NewWriter(out)
-	if err := w.WriteFileHeader(r.Snaplen(), layers.LinkTypeEthernet); err != nil {
+	if err := w.WriteFileHeader(snaplen, layers.LinkTypeEthernet); err != nil {
 		b.Fatal(err)
 	}
-	span := frames[len(frames)-1].ci.Timestamp.Sub(frames[0].ci.Timestamp) + time.Second
+	span := frames[len(frames)-1].CI.Timestamp.Sub(frames[0].CI.Timestamp) + time.Second
 	if copies == 0 {
 		copies = (want + len(frames) - 1) / len(frames)
 	}
 	buf := make([]byte, 0, 2048)
 	for k := range copies {
 		for _, fr := range frames {
-			buf = append(buf[:0], fr.data...)
+			buf = append(buf[:0], fr.Data...)
 			// Ethernet, IPv4: the ports after the IP header.
 			if len(buf) >= 14+20+4 && buf[12] == 0x08 && buf[13] == 0x00 && buf[23] == 6 {
 				tcp := 14 + int(buf[14]&0x0f)*4
@@ -153,7 +124,7 @@ func repeatCapture(b *testing.B, src, dst string, want, copies int) (int, int) {
 					binary.BigEndian.PutUint32(buf[tcp+8:], binary.BigEndian.Uint32(buf[tcp+8:])+s2c)
 				}
 			}
-			ci := fr.ci
+			ci := fr.CI
 			ci.Timestamp = ci.Timestamp.Add(time.Duration(k) * span)
 			if err := w.WritePacket(ci, buf); err != nil {
 				b.Fatal(err)

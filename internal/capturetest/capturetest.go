@@ -3,8 +3,15 @@
 package capturetest
 
 import (
+	"compress/gzip"
+	"io"
 	"os"
+	"strings"
 	"testing"
+
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+	"github.com/gopacket/gopacket/pcapgo"
 
 	"tcpviz/reassembly"
 )
@@ -36,4 +43,44 @@ func Reader(t testing.TB, path string) *reassembly.Reader {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return r
+}
+
+// Frame is one frame of a classic pcap file, as Frames reads it.
+type Frame struct {
+	CI   gopacket.CaptureInfo
+	Data []byte
+}
+
+// Frames reads every frame of the classic pcap file at path (gzipped if
+// its name ends in .gz), with the file's link type and snapshot length,
+// for tests that write captures of their own from it.
+func Frames(t testing.TB, path string) (frames []Frame, link layers.LinkType, snaplen uint32) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var in io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		in = zr
+	}
+	r, err := pcapgo.NewReader(in)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	for {
+		data, ci, err := r.ReadPacketData()
+		if err == io.EOF {
+			return frames, r.LinkType(), r.Snaplen()
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		frames = append(frames, Frame{ci, append([]byte(nil), data...)})
+	}
 }
