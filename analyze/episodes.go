@@ -904,7 +904,10 @@ func (e *lossEpisodes) rackLost(a epAck) bool {
 	if sacked == 0 || e.maxSeg == 0 || sacked <= e.sackedMost {
 		return false
 	}
-	if !e.reordSeen && sacked > 2*e.maxSeg {
+	// Three segments SACKed: more than two of the largest sent, at least
+	// 536 bytes (a 309-byte message SACKed above a 1-byte one is one
+	// segment, not 300: an iperf3 control connection).
+	if !e.reordSeen && sacked > 2*max(e.maxSeg, 536) {
 		return true
 	}
 	// The send times are the capture's: at a receiver-side capture they

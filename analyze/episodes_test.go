@@ -483,3 +483,22 @@ func TestReoWindowWearsDown(t *testing.T) {
 		t.Errorf("%d steps after 16 recoveries, want 1", e.reoSteps)
 	}
 }
+
+// TestSilentRecoveryCountsSegments: at a receiver-side capture of an
+// iperf3 control connection, a 1-byte message arrived before the 308
+// bytes sent ahead of it (a late original: no data to the tracker, whose
+// largest segment stayed 1 byte); the 309 bytes SACKed above the hole are
+// two segments, not the three RACK's zero window needs before any
+// reordering was seen (gt_j5_loss1_20m drew a recovery there).
+func TestSilentRecoveryCountsSegments(t *testing.T) {
+	var e lossEpisodes
+	e.data(1, 2, 1, 0, 0, false, 1e6, 0)
+	e.ack(epAck{ack: 2, time: 50e6})
+	// [2, 10) is the hole, not arrived yet.
+	e.data(318, 319, 1, 0, 0, false, 61e6, 0) // a byte, first to arrive
+	e.lateOriginal()                          // [10, 318) after it
+	ev := e.ack(epAck{ack: 2, signal: true, sack: true, above: true, blocks: [4][2]int64{{10, 319}}, nBlocks: 1, time: 62e6})
+	if ev.silentEnter {
+		t.Error("309 bytes of two segments SACKed taken for three")
+	}
+}
