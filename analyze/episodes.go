@@ -64,6 +64,7 @@ type lossEpisodes struct {
 	awaitIdle bool
 	lastSend  int64
 	lastAckAt int64 // the last ACK's time (0 none)
+	movedAt   int64 // the last time the cumulative ACK moved (0 none)
 	fast, rto int64 // episodes by kind
 	probes    int64 // tail-loss probes
 	betas     []float64
@@ -406,7 +407,14 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		// kx_reno_nosack_q, 292 ms after the ACK on an 80 ms path).
 		again := e.headSet && e.headAt == e.cumAck && !e.sackSince
 		silent := e.epFast && !e.sackSeen && t > 0 && e.lastAckAt > 0 && e.lastSend <= e.lastAckAt && t-e.lastAckAt >= rtoOf(e.rtt)
-		if (again || silent) && !spurious {
+		// So does a timeout's go-back-N that resent it already, the
+		// ACKs having moved up to it and stopped, after a silence of a
+		// timeout since they last moved: duplicate ACKs resend nothing
+		// in Linux's loss state without SACK, the timer fires again
+		// (k15_reno_nosack_l06: 312 ms on an 83 ms path, 16 duplicate
+		// ACKs between).
+		lossAgain := !e.epFast && !e.sackSeen && e.rtxEnd > e.cumAck && t > 0 && e.movedAt > 0 && e.lastSend <= e.lastAckAt && t-e.movedAt >= rtoOf(e.rtt)
+		if (again || silent || lossAgain) && !spurious {
 			ev.start, ev.fast = true, false
 			e.begin(false)
 			e.rp.begin(ipid)
@@ -528,6 +536,9 @@ func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
 			}
 		}
 		e.cumAck, e.haveAck, e.signals = ack, true, 0
+		if a.time > 0 {
+			e.movedAt = a.time
+		}
 		e.trimSends()
 		e.renoHold = e.renoHold && ack <= e.holdAt
 		if above { // a new ACK SACKing data above it: a hole remains, RACK's signal

@@ -502,3 +502,44 @@ func TestSilentRecoveryCountsSegments(t *testing.T) {
 		t.Error("309 bytes of two segments SACKed taken for three")
 	}
 }
+
+// TestTimeoutAgainInLossState: without SACK, a timeout's go-back-N
+// resends the outstanding segments; where the ACKs move up to one of them
+// and stop, duplicate ACKs resend nothing in Linux's loss state, and the
+// timer fires again: that resend of the head, a timeout's silence after
+// the ACK last moved, is a second timeout (k15_reno_nosack_l06: the kernel
+// entered loss twice, 576 ms apart). Sooner after the ACK moved it is
+// go-back-N's own send, no new episode.
+func TestTimeoutAgainInLossState(t *testing.T) {
+	const ms = int64(1e6)
+	for _, tt := range []struct {
+		after   int64
+		timeout bool
+	}{{rtoOf(80*ms) + ms, true}, {30 * ms, false}} {
+		var e lossEpisodes
+		for i := int64(0); i < 10; i++ {
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, i*ms, 0)
+		}
+		e.ack(epAck{ack: 0, time: 100 * ms, rtt: 80 * ms})
+		// Nothing comes back: the timer resends the head, and the ACK
+		// that follows lets go-back-N resend the rest.
+		if ev := e.data(0, 1000, 10000, Retransmission, 0, false, 400*ms, 0); !ev.start || ev.fast {
+			t.Fatalf("the first timeout: %+v", ev)
+		}
+		e.ack(epAck{ack: 1000, time: 480 * ms, rtt: 80 * ms})
+		for i := int64(1); i < 4; i++ {
+			if ev := e.data(i*1000, i*1000+1000, 9000, Retransmission, 0, false, 480*ms+i*ms/10, 0); ev.start {
+				t.Fatalf("go-back-N's resend of %d taken for an episode: %+v", i*1000, ev)
+			}
+		}
+		// [2000, 3000) was lost again: the ACKs stop at it.
+		e.ack(epAck{ack: 2000, time: 560 * ms, rtt: 80 * ms})
+		for k := int64(1); k <= 3; k++ {
+			e.ack(epAck{ack: 2000, signal: true, time: 560*ms + k*ms, rtt: 80 * ms})
+		}
+		ev := e.data(2000, 3000, 8000, Retransmission, 0, false, 560*ms+tt.after, 0)
+		if got := ev.start && !ev.fast; got != tt.timeout {
+			t.Errorf("the head go-back-N resent, resent again %d ms after the ACK moved to it: %+v, want a timeout %v", tt.after/ms, ev, tt.timeout)
+		}
+	}
+}
