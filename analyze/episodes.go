@@ -391,7 +391,21 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		// (RACK, which needs fewer, needs SACK), and none comes before an
 		// ACK above the last episode's end when one ended exactly there
 		// (renoHold): a resend then is the timer's.
-		ev.start, ev.fast = true, e.signals > 0 && (e.sackSeen || e.signals >= 3 && !e.renoHold) || e.holdLost
+		// Nor is a resend soon after an ACK that moved the cumulative
+		// ACK the timer's: the ACK restarted it (tcp_rearm_rto), whose
+		// least is minRTO. Linux entered recovery at or after that ACK
+		// (k16_cubic_nosack_l15_100ms: leaving a timeout's loss state
+		// with one duplicate ACK since the last new one, the head
+		// resent 0.1 ms after it; k16_reno_nosack_jitter3_l1: an ACK
+		// the path reordered made Linux's third duplicate ACK
+		// Wireshark's second, 15 ms after the ACK moved). Away from the
+		// sender a resend of the timer's that crossed the ACK on the
+		// path is seen up to a round trip of the sender's side after
+		// it: there, only a resend at once (atOnce); near the sender
+		// (the capture's least RTT the whole path's), one within half
+		// minRTO.
+		soon := e.movedAt > 0 && t > 0 && (t-e.movedAt < atOnce || e.nearSender() && t-e.movedAt < minRTO/2)
+		ev.start, ev.fast = true, e.signals > 0 && (e.sackSeen || e.signals >= 3 && !e.renoHold) || e.holdLost || soon
 		e.begin(ev.fast)
 		e.rp.begin(ipid)
 		e.undoable, e.eifelDone = true, false
@@ -964,6 +978,18 @@ func (e *lossEpisodes) reoWindow(a epAck) {
 		e.reoSteps = min(max(e.reoSteps, 1)+1, 0xff)
 		e.reoPersist, e.reoAt = 16, a.time
 	}
+}
+
+// atOnce is how soon after an ACK a sender's resend is the ACK's doing
+// as a sender-side capture sees it: Linux sends a fast retransmit while
+// it processes the ACK (about 0.1 ms on the lab's captures).
+const atOnce = 2e6
+
+// nearSender: the least RTT the tracker timed is the whole path's (at
+// least 9/10 of the handshake's): the capture sees the sender's sends
+// and ACKs about when the sender did.
+func (e *lossEpisodes) nearSender() bool {
+	return e.pathRTT > 0 && e.minRTT > 0 && 10*e.minRTT >= 9*e.pathRTT
 }
 
 // begin starts an episode, as a fast retransmit or a timeout.

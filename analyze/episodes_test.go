@@ -543,3 +543,43 @@ func TestTimeoutAgainInLossState(t *testing.T) {
 		}
 	}
 }
+
+// TestResendSoonAfterNewAckIsNotTheTimer: an ACK that moves the
+// cumulative ACK restarts the retransmission timer, so a resend that
+// follows it at once is Linux's recovery, whatever the duplicate ACKs
+// Wireshark counted (k16_cubic_nosack_l15_100ms: one, leaving a timeout's
+// loss state); near the sender, within half the least RTO too
+// (k16_reno_nosack_jitter3_l1: an ACK the path reordered made Linux's
+// third duplicate ACK Wireshark's second). A resend long after the ACK,
+// or away from the sender (no handshake RTT to tell), stays the timer's.
+func TestResendSoonAfterNewAckIsNotTheTimer(t *testing.T) {
+	const ms = int64(1e6)
+	for _, tt := range []struct {
+		name    string
+		pathRTT int64
+		after   int64
+		dups    int
+		fast    bool
+	}{
+		{"at once", 0, ms / 10, 1, true},
+		{"15 ms, near the sender", 80 * ms, 15 * ms, 2, true},
+		{"15 ms, the vantage unknown", 0, 15 * ms, 2, false},
+		{"15 ms, away from the sender", 300 * ms, 15 * ms, 2, false},
+		{"the timer", 80 * ms, rtoOf(80*ms) + ms, 0, false},
+	} {
+		var e lossEpisodes
+		e.pathRTT = tt.pathRTT
+		for i := int64(0); i < 20; i++ {
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, i*ms, 0)
+		}
+		e.ack(epAck{ack: 1000, time: 81 * ms, rtt: 80 * ms}) // [0, 1000) sent at 0: an 81 ms RTT
+		e.ack(epAck{ack: 5000, time: 100 * ms, rtt: 80 * ms})
+		for k := 1; k <= tt.dups; k++ {
+			e.ack(epAck{ack: 5000, signal: true, time: 100*ms + int64(k)*ms/100, rtt: 80 * ms})
+		}
+		ev := e.data(5000, 6000, 15000, Retransmission, 0, false, 100*ms+tt.after, 0)
+		if !ev.start || ev.fast != tt.fast {
+			t.Errorf("%s: the head resent %.1f ms after the ACK moved, %d duplicate ACKs: %+v, want an episode, fast %v", tt.name, float64(tt.after)/float64(ms), tt.dups, ev, tt.fast)
+		}
+	}
+}
