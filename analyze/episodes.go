@@ -447,7 +447,11 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		}
 		e.rtxEnd = max(e.rtxEnd, end)
 	}
-	if e.await && (!e.inEpisode || e.reentered) && flight > 0 {
+	// In RFC 6582's hold (renoHold) Linux is still in recovery, its
+	// window PRR's, not yet ssthresh (tcp_end_cwnd_reduction sets it at
+	// the ACK above the hold): the flight there measures nothing
+	// (k16_cubic_rwnd32_nosack_l1: 12 segments held, ssthresh 10).
+	if e.await && (!e.inEpisode || e.reentered) && flight > 0 && !e.renoHold {
 		if !e.awaitSeen && !e.reentered && e.started && e.haveAck && e.cumAck >= e.high && t > 0 && e.lastSend > 0 && t-e.lastSend > rtoOf(e.rtt) {
 			e.awaitIdle = true
 		}

@@ -583,3 +583,43 @@ func TestResendSoonAfterNewAckIsNotTheTimer(t *testing.T) {
 		}
 	}
 }
+
+// TestNoSettleInRenoHold: without SACK, a recovery whose end is
+// acknowledged exactly holds (RFC 6582): Linux stays in recovery, its
+// window PRR's, until an ACK above the end, where it sets cwnd to
+// ssthresh (tcp_end_cwnd_reduction). The flight sent in the hold
+// measures nothing; the flight after it measures ssthresh
+// (k16_cubic_rwnd32_nosack_l1: 12 segments in the hold, ssthresh 10).
+func TestNoSettleInRenoHold(t *testing.T) {
+	const ms = int64(1e6)
+	var e lossEpisodes
+	for i := int64(0); i < 10; i++ {
+		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, i*ms, 0)
+	}
+	e.ack(epAck{ack: 1000, time: 50 * ms})
+	for k := int64(1); k <= 3; k++ {
+		e.ack(epAck{ack: 1000, signal: true, time: 50*ms + k*ms})
+	}
+	if ev := e.data(1000, 2000, 9000, Retransmission, 0, false, 54*ms, 0); !ev.start || !ev.fast {
+		t.Fatalf("fast retransmit: %+v", ev)
+	}
+	var got []int64
+	step := func(ev episodeEvent) {
+		if ev.settled {
+			got = append(got, ev.ssthresh)
+		}
+	}
+	step(e.data(10000, 11000, 9000, 0, 0, false, 60*ms, 0)) // new data in recovery
+	step(e.data(11000, 12000, 10000, 0, 0, false, 61*ms, 0))
+	step(e.ack(epAck{ack: 10000, time: 140 * ms})) // exactly the episode's end: the hold
+	for i := int64(12); i < 17; i++ {
+		step(e.data(i*1000, i*1000+1000, (i-7)*1000, 0, 0, false, 141*ms, 0)) // up to 7 segments held in recovery
+	}
+	step(e.ack(epAck{ack: 13000, time: 150 * ms})) // above the end: recovery over
+	step(e.data(17000, 18000, 5000, 0, 0, false, 150*ms, 0))
+	step(e.data(18000, 19000, 6000, 0, 0, false, 151*ms, 0))
+	step(e.ack(epAck{ack: 14000, time: 160 * ms}))
+	if len(got) != 1 || got[0] != 6000 {
+		t.Errorf("ssthresh measured %v, want [6000]: the flight after the hold, not the 7 segments sent in it", got)
+	}
+}

@@ -642,9 +642,9 @@ func TestTimeoutAfterRenoHold(t *testing.T) {
 	r := &renoRun{b: &b}
 	end := r.firstRecovery()
 	r.ms += 100
-	b.ack(r.ms, end, 1<<20, 0) // recovery over, 3000 out
-	r.flight = 3000
-	r.send(1) // the window settled at: 4000
+	b.ack(r.ms, end+1000, 1<<20, 0) // recovery over (above its end: no hold), 2000 out
+	r.flight = 2000
+	r.send(2) // the window settled at: 4000
 	r.ms += 100
 	b.ack(r.ms, r.seq, 1<<20, 0)
 	r.flight = 0
