@@ -1043,6 +1043,16 @@ func (e *lossEpisodes) betaMedian() (float64, bool) {
 	return (b[len(b)/2-1] + b[len(b)/2]) / 2, true
 }
 
+// vote is the reduction the episodes measured, Reno's or CUBIC's, as
+// congestionControl names the algorithm: a majority of the episodes'
+// votes, else the median reduction factor (medianVote).
+func (e *lossEpisodes) vote() (int, bool) {
+	if best, ok := majorityVote(e.reductionVotes()); ok {
+		return best, best != VoteNone
+	}
+	return medianVote(e.betaMedian())
+}
+
 // reductionVotes tells, episode by episode, whose reduction the window
 // after it matches (in segments of maxSeg, as Linux counts them): Reno's
 // and NewReno's half, CUBIC's 717/1024 (0.7 in Linux's integers), both at
@@ -1101,6 +1111,21 @@ func majorityVote(v [3]int) (int, bool) {
 	return best, told > 0 && 2*v[best] > told
 }
 
+// medianVote is the reduction the median reduction factor β stands for
+// where no majority of the episodes voted (congestionControl): Reno's
+// half below 0.6, CUBIC's 0.7 below 0.85, none told below 0.35
+// (timeouts, or the application slowed) or from 0.85 (BBR's, which needs
+// more: minBBRVotes).
+func medianVote(beta float64, hasBeta bool) (int, bool) {
+	switch {
+	case !hasBeta || beta < 0.35 || beta >= 0.85:
+		return 0, false
+	case beta < 0.6:
+		return VoteReno, true
+	}
+	return VoteCubic, true
+}
+
 // Reduction votes, by kind (DirStats.ReductionVotes).
 const (
 	VoteReno = iota
@@ -1154,12 +1179,12 @@ func congestionControl(st *DirStats) (cc, reason string) {
 			return "bbr", votes + " none: no reduction on loss, as BBR"
 		}
 	}
-	switch {
+	switch v, ok := medianVote(b, true); {
 	case b < 0.35:
 		return "unknown", why + ": below any algorithm's reduction (timeouts, or the application slowed)"
-	case b < 0.6:
+	case ok && v == VoteReno:
 		return "reno", why + ": Reno/NewReno halve it"
-	case b < 0.85:
+	case ok:
 		return "cubic", why + ": CUBIC keeps 0.7"
 	}
 	if st.BetaEpisodes < minBBRVotes {

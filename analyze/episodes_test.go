@@ -623,3 +623,35 @@ func TestNoSettleInRenoHold(t *testing.T) {
 		t.Errorf("ssthresh measured %v, want [6000]: the flight after the hold, not the 7 segments sent in it", got)
 	}
 }
+
+// TestVoteFromMedianWithoutMajority: where the episodes' votes have no
+// majority, the graph checks its ssthresh against the algorithm the
+// median reduction factor names, as congestionControl names it
+// (k17_cubic_rwnd40_l1: a 40 KB window holding the flight after most
+// recoveries, no majority, named cubic by a median of 0.67; its
+// ssthresh 60% -> 80% of 10 within 10% of the kernel's). A majority of
+// none (BBR's) or a median that tells nothing checks nothing.
+func TestVoteFromMedianWithoutMajority(t *testing.T) {
+	const seg = 1000
+	for _, tt := range []struct {
+		name       string
+		reductions [][2]int64 // windows in segments
+		vote       int
+		ok         bool
+	}{
+		{"no majority, median CUBIC's", [][2]int64{{20, 10}, {20, 14}, {40, 27}, {30, 30}}, VoteCubic, true},
+		{"no majority, median Reno's", [][2]int64{{20, 10}, {30, 21}, {3, 1}, {3, 1}}, VoteReno, true}, // windows under 4 segments do not vote
+		{"a majority", [][2]int64{{20, 10}, {40, 20}, {30, 21}}, VoteReno, true},
+		{"a majority of none", [][2]int64{{20, 20}, {40, 39}, {30, 21}}, 0, false},
+		{"no majority, median none", [][2]int64{{20, 10}, {20, 14}, {40, 40}, {30, 30}, {3, 3}}, 0, false},
+	} {
+		e := lossEpisodes{maxSeg: seg}
+		for _, r := range tt.reductions {
+			e.reductions = append(e.reductions, [2]int64{r[0] * seg, r[1] * seg})
+			e.betas = append(e.betas, float64(r[1])/float64(r[0]))
+		}
+		if v, ok := e.vote(); ok != tt.ok || ok && v != tt.vote {
+			t.Errorf("%s: vote %d %v, want %d %v", tt.name, v, ok, tt.vote, tt.ok)
+		}
+	}
+}

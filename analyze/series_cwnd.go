@@ -1693,12 +1693,11 @@ func (b *cwndBuilder) graph() *Graph {
 	if b.atReceiver() {
 		atReceiver(g)
 	} else {
-		beta, hasBeta := b.ep.betaMedian()
-		votes := b.ep.reductionVotes()
-		if best, ok := majorityVote(votes); ok {
-			b.crossCheck(g, best)
+		if vote, ok := b.ep.vote(); ok {
+			b.crossCheck(g, vote)
 		}
-		bbrSeries(g, looksBBR(votes, beta, hasBeta))
+		beta, hasBeta := b.ep.betaMedian()
+		bbrSeries(g, looksBBR(b.ep.reductionVotes(), beta, hasBeta))
 		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == seriesArrived })
 	}
 	if b.held.misread() { // a window the sender ran past held nothing (senderHeld.misread)
