@@ -405,7 +405,20 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		// (the capture's least RTT the whole path's), one within half
 		// minRTO.
 		soon := e.movedAt > 0 && t > 0 && (t-e.movedAt < atOnce || e.nearSender() && t-e.movedAt < minRTO/2)
-		ev.start, ev.fast = true, e.signals > 0 && (e.sackSeen || e.signals >= 3 && !e.renoHold) || e.holdLost || soon
+		// And a fast retransmit is an ACK's doing: near the sender, a
+		// resend not at once after the last ACK and a timeout's time
+		// (RTT + 200 ms) after the cumulative ACK last moved, without
+		// SACK (whose RACK has a timer of its own), is the timer's
+		// whatever the duplicate ACKs before it
+		// (k17_cubic_nosack_ackloss_l1: 42 duplicate ACKs that Linux,
+		// its reordering degree raised, did not take for a loss, the
+		// resend 14 ms after the last of them and 323 ms after the ACK
+		// moved on a 100 ms path). Not at once alone does not tell: a
+		// slow link's sender may send its fast retransmit some
+		// milliseconds after the ACK (kz_reno_nosack_l2_geo: 10 ms at
+		// 2 Mbit/s, 120 ms after the ACK moved on a 600 ms path).
+		timer := !e.sackSeen && e.nearSender() && e.lastAckAt > 0 && e.movedAt > 0 && t > 0 && t-e.lastAckAt > atOnce && t-e.movedAt >= rtoOf(e.rtt)
+		ev.start, ev.fast = true, (e.signals > 0 && (e.sackSeen || e.signals >= 3 && !e.renoHold) || e.holdLost) && !timer || soon
 		e.begin(ev.fast)
 		e.rp.begin(ipid)
 		e.undoable, e.eifelDone = true, false

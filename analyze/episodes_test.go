@@ -655,3 +655,48 @@ func TestVoteFromMedianWithoutMajority(t *testing.T) {
 		}
 	}
 }
+
+// TestLateResendIsTheTimers: without SACK, near the sender, a fast
+// retransmit is an ACK's doing; a resend of the head not at once after
+// the last ACK and a timeout's time after the cumulative ACK last moved
+// is the timer's, however many duplicate ACKs came before it
+// (k17_cubic_nosack_ackloss_l1: 42 that Linux, its reordering degree
+// raised, did not take for a loss; the resend 14 ms after the last, 323
+// ms after the ACK moved). Sooner after the ACK moved it is a fast
+// retransmit sent late (kz_reno_nosack_l2_geo: 10 ms after the third
+// duplicate ACK on a 2 Mbit/s link); so is one at once after a duplicate
+// ACK; away from the sender, or with the vantage unknown, the duplicate
+// ACKs decide as before.
+func TestLateResendIsTheTimers(t *testing.T) {
+	const ms = int64(1e6)
+	for _, tt := range []struct {
+		name    string
+		pathRTT int64
+		every   int64 // between the ten duplicate ACKs
+		after   int64 // from the last to the resend
+		fast    bool
+	}{
+		{"14 ms after, an RTO after the ACK moved, near the sender", 80 * ms, 30 * ms, 14 * ms, false},
+		{"14 ms after, sooner than an RTO after the ACK moved", 80 * ms, 5 * ms, 14 * ms, true},
+		{"at once, near the sender", 80 * ms, 30 * ms, ms / 10, true},
+		{"14 ms after, the vantage unknown", 0, 30 * ms, 14 * ms, true},
+	} {
+		var e lossEpisodes
+		e.pathRTT = tt.pathRTT
+		for i := int64(0); i < 20; i++ {
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, i*ms, 0)
+		}
+		e.ack(epAck{ack: 1000, time: 81 * ms, rtt: 80 * ms})
+		e.ack(epAck{ack: 2000, time: 82 * ms, rtt: 80 * ms}) // [1000, 2000) sent at 1 ms: an 81 ms RTT
+		last := int64(0)
+		for k := int64(0); k < 10; k++ {
+			last = 100*ms + k*tt.every
+			e.ack(epAck{ack: 2000, signal: true, time: last, rtt: 80 * ms})
+		}
+		ev := e.data(2000, 3000, 18000, Retransmission, 0, false, last+tt.after, 0)
+		if !ev.start || ev.fast != tt.fast {
+			t.Errorf("%s: the head resent %.1f ms after the last of 10 duplicate ACKs, %.0f ms after the ACK moved: %+v, want an episode, fast %v",
+				tt.name, float64(tt.after)/float64(ms), float64(last+tt.after-82*ms)/float64(ms), ev, tt.fast)
+		}
+	}
+}
