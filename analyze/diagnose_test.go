@@ -880,3 +880,20 @@ func shares(ls []LimitShare) string {
 	}
 	return strings.Join(parts, ";")
 }
+
+// TestWindowHeldNotOnAMisreadWindow: a flight at the receiver's largest
+// window held the sender there, below a bandwidth-delay product 1.2
+// times the window or more; not where the window's scale is not known
+// (WindowMisread: the sender ran past the window as read), whose reading
+// holds nothing (gt_v6_any_loss: receive_window named on a window read
+// without its scale).
+func TestWindowHeldNotOnAMisreadWindow(t *testing.T) {
+	for _, misread := range []bool{false, true} {
+		st := &DirStats{MSS: 1448, RTTMinMs: 100, MaxBytesInFlight: 64000, WindowMisread: misread}
+		rcv := &DirStats{MaxRwnd: 64000}
+		held, window, bdp := windowHeld(st, rcv, 10e6) // 125 KB a round trip
+		if held == misread || window != 64000 || bdp != 125000 {
+			t.Errorf("window misread %v: held %v (window %d, product %d), want held %v, 64000, 125000", misread, held, window, bdp, !misread)
+		}
+	}
+}

@@ -700,3 +700,28 @@ func TestLateResendIsTheTimers(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimSendsKeepsTheHole: the send marks below the cumulative ACK go
+// once it passes them (a long transfer keeps few), all but the last: the
+// hole at the cumulative ACK still knows when it went out, which RACK's
+// time rule and the tracker's own RTT need (rackLost, minRTT).
+func TestTrimSendsKeepsTheHole(t *testing.T) {
+	const ms = int64(1e6)
+	var e lossEpisodes
+	for i := int64(0); i < 100; i++ {
+		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, (i+1)*2*ms, 0)
+		if i == 9 {
+			e.ack(epAck{ack: 1000, time: 21 * ms}) // before it, at most maxSendMarksNoAck
+		}
+	}
+	e.ack(epAck{ack: 50500, time: 301 * ms}) // inside the segment sent at 102 ms
+	if at, ok := e.xmitOf(e.cumAck); !ok || at != 102*ms {
+		t.Errorf("the hole at %d sent at %d ms (%v), want 102 ms", e.cumAck, at/ms, ok)
+	}
+	if at, ok := e.xmitOf(70000); !ok || at != 142*ms {
+		t.Errorf("[70000, 71000) sent at %d ms (%v), want 142 ms", at/ms, ok)
+	}
+	if n := len(e.sends); n != 50 {
+		t.Errorf("%d send marks kept, want 50: those above the cumulative ACK and the one it falls in", n)
+	}
+}
