@@ -465,7 +465,9 @@ func (l *lossState) grow(delivered, seg int64) {
 // below high_seq), the last loss state's where the timer backed off with
 // nothing acknowledged since (backoff: icsk_retransmits is not 0); else
 // a reduction of the window then: PRR's in RFC 6582's hold (holdCwnd),
-// the loss state's own after a new ACK in it, else the line's. None for
+// the loss state's own after a new ACK in it, else the line's under that
+// algorithm (lineUnder: where steps wait for the vote, each algorithm's
+// window differs from the one shown meanwhile). None for
 // a sender the episodes showed does not reduce (BBR).
 func (b *cwndBuilder) lossStart(inRecovery, backoff bool) {
 	seg := b.ep.maxSeg
@@ -476,7 +478,7 @@ func (b *cwndBuilder) lossStart(inRecovery, backoff bool) {
 			*l = lossState{}
 			continue
 		}
-		w := max(b.line, 0)
+		w := max(b.lineUnder(i), 0)
 		ss := int64(0)
 		switch {
 		case inRecovery && b.prr[i].on:

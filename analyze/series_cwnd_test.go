@@ -270,3 +270,27 @@ func TestPRRFallWithoutSACK(t *testing.T) {
 		t.Errorf("the line at the fourth duplicate ACK, no send after it, %.0f, want PRR's cwnd 8000", v)
 	}
 }
+
+// TestLossStartFromEachAlgorithmsLine: a timeout where the line's steps
+// still wait for the algorithm (no episode has shown it) starts the
+// loss state under each algorithm from that algorithm's line, not from
+// the line shown meanwhile: after a recovery the receiver's window held
+// (the pipe below PRR's window, which grew to each algorithm's
+// ssthresh), Linux's cwnd at the timer is that ssthresh and
+// tcp_enter_loss halves it (k18_reno_nosack_ackloss_l1, fresh held-out
+// kernel run: the kernel's loss-state ssthresh 28 segments, the line's
+// 21 from the 41.6 in flight, so every episode after it measured 11 for
+// the kernel's 14: ssthresh 39% -> 100% of 23 episodes).
+func TestLossStartFromEachAlgorithmsLine(t *testing.T) {
+	b := newCwndBuilder(SeriesOptions{Conn: testConn()})
+	b.ep.maxSeg = 1000
+	b.line = 6000 // shown meanwhile: the pipe the receiver's window held
+	b.deferred = []deferredStep{{vals: [3]int64{20000, 28000, 6000}}}
+	b.lossStart(false, false)
+	if got := [2]int64{b.loss[VoteReno].ss, b.loss[VoteCubic].ss}; got != [2]int64{10000, 19000} {
+		t.Errorf("the loss state's ssthresh under Reno and CUBIC %v, want [10000 19000] (half of 20, 717/1024 of 28)", got)
+	}
+	if b.loss[VoteReno].cwnd != 1000 || b.loss[VoteCubic].cwnd != 1000 {
+		t.Errorf("the loss state's cwnd %d, %d, want one segment", b.loss[VoteReno].cwnd, b.loss[VoteCubic].cwnd)
+	}
+}
