@@ -336,8 +336,22 @@ const (
 	// link reordered 1% or more), still counts as late data for the loss
 	// rules (lateData): its resends are not all drops.
 	minReorderShare = 0.01
-	minAppShare     = 0.2
-	minQueueMs      = 5
+	// minAppShare: a sender-side capture whose sender waited with room
+	// to send for this share of the transfer was held by its
+	// application (appAtSender). On the 356 labelled sender captures,
+	// those without a proxy whose application was not limiting waited at
+	// most 0.07 of theirs (cq_30ms_20m_q8k: the waits after its loss
+	// episodes), those whose application was limiting 0.12 and more but
+	// one (ap_200ms_5m_a1500k_l05, 0.06): with random loss besides, the
+	// application's bursts drain at a window the loss keeps small, so
+	// its waits are a smaller share than without (ap_90ms_10m_a2m_l05:
+	// 0.15; mx_80ms_20m_a3m_l05: 0.12). At a nearby peer (a proxy) the
+	// sender also waits for the proxy's ACKs as it drains towards the
+	// slow link: up to 0.15 there with no application limit
+	// (pp_350ms_5m_l1), so the bar is minAppShareNearby.
+	minAppShare       = 0.1
+	minAppShareNearby = 0.2
+	minQueueMs        = 5
 	// appRateShare: a sender-side transfer with nothing lost and the
 	// receive window never full, at less than this share of the
 	// bottleneck estimate, had no more to send.
@@ -857,7 +871,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 	// The sender waited with room to send: its application (or send
 	// buffer) held it.
 	appShare := st.share(FindApplication)
-	appAtSender := p.Vantage == VantageSender && appShare >= minAppShare
+	appAtSender := p.Vantage == VantageSender && (appShare >= minAppShare && !p.NearbyPeer || appShare >= minAppShareNearby)
 	addAppAtSender := func() {
 		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): it had room to send and waited %.0f%% of the transfer; at most %s in flight", 100*appShare, kb(st.MaxBytesInFlight)),
 			map[string]float64{"share": appShare, "max_in_flight_bytes": float64(st.MaxBytesInFlight)})

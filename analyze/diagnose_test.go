@@ -897,3 +897,34 @@ func TestWindowHeldNotOnAMisreadWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestAppWaitsBesideLoss: a sender that waited with room to send for an
+// eighth of the transfer, with random loss besides, was held by its
+// application too (ap_90ms_10m_a2m_l05: waits 0.15 of the transfer, an
+// application at 2 Mbit/s on a 10 Mbit/s link with 0.5% loss, whose
+// bursts drain at the window the loss keeps small); at a nearby peer
+// waits of that share are the proxy's draining, not the application's.
+func TestAppWaitsBesideLoss(t *testing.T) {
+	st := DirStats{DataPackets: 1000, DataBytes: 1448000, MSS: 1448, RTTSamples: 100, RTTMinMs: 90, RTTMedianMs: 94, HasThroughput: true,
+		Path:             PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 9, LostDownstream: 9},
+		MaxBytesInFlight: 118000, BottleneckBps: 4.2e6, ThroughputBps: 1.97e6,
+		RankedLossEpisodes: 5, QueueLossEpisodes: 1, RTTAtLossMs: 92,
+		LimitShares: []LimitShare{{FindBottleneck, 0.88}, {FindApplication, 0.12}}}
+	rcv := DirStats{MaxRwnd: 4 << 20}
+	if got := kinds(diagnose(&st, &rcv, st.BottleneckBps)); got != FindRandomLoss+";"+FindApplication {
+		t.Errorf("findings %q, want random_loss;application", got)
+	}
+	st.LimitShares = []LimitShare{{FindBottleneck, 0.95}, {FindApplication, 0.05}}
+	if got := kinds(diagnose(&st, &rcv, st.BottleneckBps)); got != FindRandomLoss {
+		t.Errorf("waits 0.05 of the transfer: findings %q, want random_loss", got)
+	}
+	st.Path.NearbyPeer, st.Path.RTTToReceiver = true, 120e3
+	st.LimitShares = []LimitShare{{FindBottleneck, 0.85}, {FindApplication, 0.15}}
+	if got := kinds(diagnose(&st, &rcv, st.BottleneckBps)); strings.Contains(got, FindApplication) {
+		t.Errorf("at a nearby peer, waits 0.15: findings %q, want no application", got)
+	}
+	st.LimitShares = []LimitShare{{FindBottleneck, 0.75}, {FindApplication, 0.25}}
+	if got := kinds(diagnose(&st, &rcv, st.BottleneckBps)); !strings.Contains(got, FindApplication) {
+		t.Errorf("at a nearby peer, waits 0.25: findings %q, want application", got)
+	}
+}
