@@ -499,6 +499,18 @@ func windowHeld(st, rcv *DirStats, bottleneck float64) (held bool, window, bdp i
 	return bdp == 0 || bdp > window+window/5 || near, window, bdp
 }
 
+// windowFilled tells whether a sender-side capture's flight reached the
+// receiver's largest window (window) and what was delivered per round
+// trip at the rate (bits/s) and the median RTT filled most of it
+// (rxWindowFull): receiver-window limited, whatever the bottleneck
+// estimate put the product at. A misread window (DirStats.WindowMisread)
+// held nothing.
+func windowFilled(st *DirStats, window int64, rate float64) bool {
+	mss, _ := segmentAndRTT(st)
+	return st.Path.Vantage == VantageSender && window > 0 && st.MaxBytesInFlight >= window-2*mss && st.RTTSamples > 0 &&
+		rate/8*st.RTTMedianMs/1e3 >= rxWindowFull*float64(window) && !st.WindowMisread
+}
+
 // laterBursts tells whether the loss episodes after the first resent
 // more segments each, on average, than independent drops would take from
 // the flight: at the loss rate p of the later episodes (their drops over
@@ -717,7 +729,18 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// or the window at them (both stand still under a window the
 		// receiver holds).
 		held, window, bdp := windowHeld(st, rcv, bottleneck)
-		belowBDP := held && bdp > 0 && p.Vantage == VantageSender && (!st.HasQueueDelay || st.QueueDelayMs < minQueueMs)
+		// So did a flight that filled the window every round trip
+		// (windowFilled) with the RTT's median within minQueueMs of its
+		// minimum, whatever the bottleneck estimate (a window-limited
+		// flow's ACKs show its own rate): rw_90ms_12m_w40_l05, a 49 KB
+		// window on a 12 Mbit/s link at 91 ms, 31 KB delivered a round
+		// trip, the RTT 2.3 ms up, 9 random drops in 5 episodes, 4 of
+		// them with the RTT 9 ms up at its peak (the window's burst).
+		filled := false
+		if st.DataPhaseNs > 0 {
+			filled = windowFilled(st, window, float64(st.UniqueBytes)*8/(float64(st.DataPhaseNs)/1e9))
+		}
+		belowBDP := (held && bdp > 0 || filled) && p.Vantage == VantageSender && (!st.HasQueueDelay || st.QueueDelayMs < minQueueMs)
 		bursts, burstMean, burstBound, burstEps := laterBursts(st, rcv, lost, late)
 		// Where data came late, the later loss episodes proven spurious
 		// (D-SACK, Eifel, the original seen after its resend) were
@@ -730,8 +753,17 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		switch {
 		case belowBDP && max(n, st.LossEpisodes) >= minToldEpisodes:
 			ev["window_bytes"], ev["bdp_bytes"] = float64(window), float64(bdp)
-			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s in %d loss episodes; the flight, held by the receiver's %s window below the bandwidth-delay product (at least %s), never filled a queue",
-				lost, pct, counted, st.LossEpisodes, kb(window), kb(bdp)), ev)
+			below := fmt.Sprintf("below the bandwidth-delay product (at least %s)", kb(bdp))
+			if !held || bdp <= window {
+				// Filled every round trip, the estimate at or below the
+				// window (its own rate): the RTT says no queue stood.
+				below = "every round trip"
+				if st.HasQueueDelay {
+					below += fmt.Sprintf(" with the RTT's median %.1f ms above its minimum", st.QueueDelayMs)
+				}
+			}
+			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s in %d loss episodes; the flight, held by the receiver's %s window %s, never filled a queue",
+				lost, pct, counted, st.LossEpisodes, kb(window), below), ev)
 		case told && near && st.RTTAtLossRank >= rank && !irregular:
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d of %d loss episodes began with %s near its peak (%s, above %.0f%% of other moments): a full queue",
@@ -912,8 +944,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		}
 		add(FindReceiveWindow, text, ev)
 		limited = true
-	case p.Vantage == VantageSender && window > 0 && st.MaxBytesInFlight >= window-2*mss && st.RTTSamples > 0 &&
-		rate/8*st.RTTMedianMs/1e3 >= rxWindowFull*float64(window) && !st.WindowMisread:
+	case windowFilled(st, window, rate):
 		// The flight reached the window and what was delivered per round
 		// trip (at the median RTT) filled most of it, though the
 		// bottleneck estimate put the product at or below the window:

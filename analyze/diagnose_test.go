@@ -928,3 +928,25 @@ func TestAppWaitsBesideLoss(t *testing.T) {
 		t.Errorf("at a nearby peer, waits 0.25: findings %q, want application", got)
 	}
 }
+
+// TestWindowFilledLossIsRandom: a sender whose flight filled the
+// receiver's window every round trip, with the RTT's median 2.3 ms above
+// its minimum (no standing queue), never filled the bottleneck's queue,
+// though the bottleneck estimate (its own rate) put the product near the
+// window and the RTT stood at its peak at most losses (the window's
+// burst): its drops are random (rw_90ms_12m_w40_l05); with a standing
+// queue the RTT at the losses still tells a full queue.
+func TestWindowFilledLossIsRandom(t *testing.T) {
+	st := DirStats{DataPackets: 1485, DataBytes: 2600000, UniqueBytes: 2600000, DataPhaseNs: 8e9, MSS: 1448, HasThroughput: true,
+		RTTSamples: 500, RTTMinMs: 91, RTTMedianMs: 93, HasQueueDelay: true, QueueDelayMs: 2.3, MaxBytesInFlight: 50000,
+		Path:               PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 9, LostDownstream: 9},
+		RankedLossEpisodes: 5, QueueLossEpisodes: 4, RTTAtLossMs: 100, RTTAtLossRank: 0.9, LossEpisodes: 5}
+	rcv := DirStats{MaxRwnd: 49000}
+	if got := kinds(diagnose(&st, &rcv, 4.2e6)); got != FindRandomLoss+";"+FindReceiveWindow {
+		t.Errorf("findings %q, want random_loss;receive_window", got)
+	}
+	st.QueueDelayMs = 30
+	if got := kinds(diagnose(&st, &rcv, 4.2e6)); !strings.HasPrefix(got, FindCongestionLoss) {
+		t.Errorf("a standing queue of 30 ms: findings %q, want congestion_loss first", got)
+	}
+}
