@@ -1163,6 +1163,9 @@ func congestionControl(st *DirStats) (cc, reason string) {
 	case st.Path.Vantage != VantageSender:
 		return "unknown", "not a sender-side capture: the flight seen is not the sender's"
 	case !st.HasBeta:
+		if episodes == 0 && st.ProbeRTTDips > 0 {
+			return "bbr", "no loss episode; " + probeRTTSaid(st)
+		}
 		if episodes == 0 {
 			return "unknown", "no loss episode: no reduction shows the algorithm"
 		}
@@ -1186,6 +1189,9 @@ func congestionControl(st *DirStats) (cc, reason string) {
 			case VoteReno:
 				return "reno", votes + " to Reno's half, not CUBIC's 0.7"
 			}
+			if v[VoteNone] < minBBRVotes && st.ProbeRTTDips > 0 {
+				return "bbr", votes + " none, and " + probeRTTSaid(st)
+			}
 			if v[VoteNone] < minBBRVotes {
 				return "unknown", votes + " none: one loss episode that kept the window is BBR's, or a reduction Linux undid; too few to tell"
 			}
@@ -1200,10 +1206,18 @@ func congestionControl(st *DirStats) (cc, reason string) {
 	case ok:
 		return "cubic", why + ": CUBIC keeps 0.7"
 	}
+	if st.BetaEpisodes < minBBRVotes && st.ProbeRTTDips > 0 {
+		return "bbr", why + ", and " + probeRTTSaid(st)
+	}
 	if st.BetaEpisodes < minBBRVotes {
 		return "unknown", why + ": one loss episode that kept the window is BBR's, or a reduction Linux undid; too few to tell"
 	}
 	return "bbr", why + ": no reduction on loss, as BBR"
+}
+
+// probeRTTSaid says what BBR's ProbeRTT showed (DirStats.ProbeRTTDips).
+func probeRTTSaid(st *DirStats) string {
+	return fmt.Sprintf("the flight fell to four segments for about 200 ms and came back at once (%s), as BBR's ProbeRTT does", words.Plural(int64(st.ProbeRTTDips), "time"))
 }
 
 // minBBRVotes is how many loss episodes must keep the window for BBR to

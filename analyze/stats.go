@@ -172,6 +172,10 @@ type DirStats struct {
 	// room to send and sent nothing: an ACK opened the window and the
 	// next data came later than a sender with data waiting would send it.
 	AppLimitedNs int64
+	// ProbeRTTDips is how many times, at a sender-side capture, the
+	// flight fell to four segments for about 200 ms with nothing lost
+	// and came back at once: BBR's ProbeRTT (probeRTT).
+	ProbeRTTDips int
 	// ArrivalGapNs is the time between data segments longer than a
 	// quarter of the handshake's round trip (at least 2 ms): at a
 	// receiver-side capture, the time the sender sent nothing.
@@ -506,6 +510,7 @@ type limits struct {
 	// The time the receiver's window and the application held the
 	// sender back (senderHeld).
 	held        senderHeld
+	probeRTT    probeRTT // BBR's ProbeRTT (DirStats.ProbeRTTDips)
 	rwndLimited int64
 	appLimited  int64 // see DirStats.AppLimitedNs
 	// Loss episodes, and whether the queue had grown before each: the
@@ -858,6 +863,7 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 		l.ss.data(s.Time, int64(s.SeqAbs), n, *info)
 	}
 	l.episode(d, s, s.SeqAbs, n, start, info.Path == PathReordered)
+	l.probeRTT.data(s.Time, n, info.BytesInFlight, rw, info.Flags&Retransmission != 0, d.rttMin)
 	switch kind, from := l.held.data(s.Time, n, info.BytesInFlight, rw, start, d.eps.drop.in, info.Flags&Retransmission != 0, d.ackSeen, d.lastAckTime, d.rttMin); kind {
 	case heldRwnd:
 		l.rwndLimited += s.Time - from
@@ -967,6 +973,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 				st.RwndLimitedNs = 0
 			}
 			st.AppLimitedNs = l.appLimited
+			st.ProbeRTTDips = l.probeRTT.dips
 			st.DataPhaseNs = max(l.held.lastData, acc.lastAckTime) - l.held.firstData
 			st.LossEpisodes, st.EpisodeResent, st.FirstEpisodeResent = l.episodes, l.resent, l.firstSent
 			lossRanks(&st, acc.cleanRTT, acc.cleanPeak, l.lossEps)
@@ -987,7 +994,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			// The waits after ACKs are the sender's only where it is
 			// captured; the ack_rtt holds the path's queue only from a
 			// point before it.
-			st.AppLimitedNs = 0
+			st.AppLimitedNs, st.ProbeRTTDips = 0, 0
 			if st.Path.Vantage != VantageMiddle {
 				st.HasQueueDelay, st.QueueDelayMs = false, 0
 			}
