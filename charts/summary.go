@@ -148,7 +148,7 @@ var SummaryColumns = Schema[SummaryRow]{
 	{"beta_median", Float, "", "median reduction factor of the fast-retransmit episodes: the window the sender settled at once recovery ended (the flight after its first burst of sends) over the window at the loss (the flight when the first duplicate ACK or SACK came) (Reno 0.5, CUBIC 0.7, BBR about 1); empty at a capture not at the sender", func(r *SummaryRow) Value {
 		return FloatV(r.Stats.BetaMedian, 3).Or(r.Stats.HasBeta && r.Stats.Path.Vantage == analyze.VantageSender)
 	}},
-	{"congestion_control", String, "", "the sender's congestion control as the capture shows it: reno, cubic, bbr or unknown (nothing tells: no loss, or not a sender-side capture)", func(r *SummaryRow) Value {
+	{"congestion_control", String, "", "the sender's congestion control as the capture shows it: reno, cubic, bbr or unknown (nothing tells: no loss, or not a sender-side capture); read from the window after each loss episode, and without loss from BBR's ProbeRTT (the flight at four segments for about 200 ms every 10 s)", func(r *SummaryRow) Value {
 		return StrV(r.Stats.CongestionControl).Or(r.Stats.DataPackets > 0)
 	}},
 	{"congestion_control_reason", String, "", "what congestion_control was read from", func(r *SummaryRow) Value {
