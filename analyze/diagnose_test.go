@@ -950,3 +950,22 @@ func TestWindowFilledLossIsRandom(t *testing.T) {
 		t.Errorf("a standing queue of 30 ms: findings %q, want congestion_loss first", got)
 	}
 }
+
+// TestWindowFilledAgainAndAgain: a sender whose flight filled the
+// largest window 27 times between its loss recoveries was held by it,
+// though the recoveries kept what was delivered a round trip at 56% of
+// it (mx_70ms_12m_j4_l05_w40); a flight that filled it a few times
+// only (a slow start's peak) was not.
+func TestWindowFilledAgainAndAgain(t *testing.T) {
+	st := DirStats{DataPackets: 1736, DataBytes: 2450000, UniqueBytes: 2450000, DataPhaseNs: 6.28e9, MSS: 1448, HasThroughput: true,
+		RTTSamples: 500, RTTMinMs: 65.6, RTTMedianMs: 73.1, HasQueueDelay: true, QueueDelayMs: 7.5, MaxBytesInFlight: 50680, WindowFull: 27,
+		Path: PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 12, LostDownstream: 12}}
+	rcv := DirStats{MaxRwnd: 50680}
+	if got := kinds(diagnose(&st, &rcv, 3.8e6)); !strings.Contains(got, FindReceiveWindow) {
+		t.Errorf("filled 27 times: findings %q, want receive_window among them", got)
+	}
+	st.WindowFull = 5
+	if got := kinds(diagnose(&st, &rcv, 3.8e6)); strings.Contains(got, FindReceiveWindow) {
+		t.Errorf("filled 5 times: findings %q, want no receive_window", got)
+	}
+}
