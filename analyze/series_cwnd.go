@@ -478,7 +478,7 @@ func (b *cwndBuilder) lossStart(inRecovery, backoff bool) {
 			*l = lossState{}
 			continue
 		}
-		w := max(b.lineUnder(i), 0)
+		w := b.timeoutWindow(i)
 		ss := int64(0)
 		switch {
 		case inRecovery && b.prr[i].on:
@@ -496,6 +496,22 @@ func (b *cwndBuilder) lossStart(inRecovery, backoff bool) {
 		*l = lossState{on: true, ss: ss, cwnd: seg}
 	}
 	b.lossDup, b.lossHigh = 0, b.pp.high
+}
+
+// timeoutWindow is the window a timeout reduces under algorithm i
+// (Reno's or CUBIC's): the line's (lineUnder), or where no burst measured
+// the open window since a fast retransmit's recovery ended, the ssthresh
+// Linux set cwnd to at that end (tcp_end_cwnd_reduction), if above it:
+// PRR's window, short of ssthresh where the pipe was, is no measure of it
+// (k20_cubic_nosack_reverse_l1: the receiver's window held the sender
+// after a recovery without SACK left PRR at 80 segments, ssthresh 92;
+// the timer 0.29 s later set 64, 0.7 of 92, not 56).
+func (b *cwndBuilder) timeoutWindow(i int) int64 {
+	w := max(b.lineUnder(i), 0)
+	if o := b.open[i]; o.recovered && o.w == 0 && o.ss > 0 {
+		w = max(w, o.ss)
+	}
+	return w
 }
 
 // lossAck grows the loss state's window at an ACK (una: the cumulative
@@ -1642,8 +1658,11 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 		b.pendingPoint = Point{Frame: r.Frame, Time: r.Time}
 		under := b.linesUnder()
 		for i, p := range b.prr {
-			if fast && p.on {
+			switch {
+			case fast && p.on:
 				under[i] = p.prior // the window PRR reduces (priorsAtLoss)
+			case !fast:
+				under[i] = b.timeoutWindow(i)
 			}
 		}
 		b.pendingBasis = ssBasis{window: flight, under: under, kind: ssFast, afterRecovery: afterRecovery, hystart: fast && b.prrSlowStart[VoteCubic]}

@@ -294,3 +294,27 @@ func TestLossStartFromEachAlgorithmsLine(t *testing.T) {
 		t.Errorf("the loss state's cwnd %d, %d, want one segment", b.loss[VoteReno].cwnd, b.loss[VoteCubic].cwnd)
 	}
 }
+
+// TestTimeoutAfterRecoveryFromSsthresh: a timeout with no burst since a
+// fast retransmit's recovery ended reduces the ssthresh Linux set cwnd to
+// at that end (tcp_end_cwnd_reduction), not PRR's window short of it
+// (k20_cubic_nosack_reverse_l1: PRR at 80 segments, ssthresh 92, the
+// timer's ssthresh 64); once a burst measured the open window, the line.
+func TestTimeoutAfterRecoveryFromSsthresh(t *testing.T) {
+	b := newCwndBuilder(SeriesOptions{Conn: testConn()})
+	b.ep.maxSeg = 1000
+	b.line = 80000
+	b.open[VoteReno] = openWindow{recovered: true, ss: 57000}
+	b.open[VoteCubic] = openWindow{recovered: true, ss: 92000}
+	if got := [2]int64{b.timeoutWindow(VoteReno), b.timeoutWindow(VoteCubic)}; got != [2]int64{80000, 92000} {
+		t.Errorf("windows a timeout reduces %v, want [80000 92000] (the line above Reno's ssthresh, CUBIC's ssthresh above the line)", got)
+	}
+	b.lossStart(false, false)
+	if got := b.loss[VoteCubic].ss; got != 64000 {
+		t.Errorf("the loss state's ssthresh under CUBIC %d, want 64000 (717/1024 of 92)", got)
+	}
+	b.open[VoteCubic].w = 85000 // a burst measured it since
+	if got := b.timeoutWindow(VoteCubic); got != 80000 {
+		t.Errorf("after a burst: %d, want the line, 80000", got)
+	}
+}
