@@ -83,8 +83,11 @@ type Record struct {
 	TSVal  uint32
 	TSEcr  uint32
 	HasTS  bool
-	IPID   uint16 // IPv4 identification (0 for IPv6)
-	Info   PacketInfo
+	// SACKCut: the segment's SACK option ran past the bytes captured, its
+	// blocks unknown (reassembly.Options.SACKCut).
+	SACKCut bool
+	IPID    uint16 // IPv4 identification (0 for IPv6)
+	Info    PacketInfo
 }
 
 // newRecord makes the Record of segment s, numbered as its connection
@@ -103,6 +106,7 @@ func newRecord(s *reassembly.Segment, info PacketInfo) Record {
 	r.Info.Proved = nil // the segment's news, not the record's
 	if r.HasAck {
 		r.Ack = s.RelSeq(s.Dir.Reverse(), s.AckAbs)
+		r.SACKCut = s.Opt.SACKCut
 		for i := 0; i < int(s.Opt.NSACK); i++ {
 			b := s.Opt.SACK[i]
 			// SACK edges are unwrapped next to the ACK they come with.

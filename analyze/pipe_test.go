@@ -1143,3 +1143,31 @@ func TestUndoneEpisodeSsthresh(t *testing.T) {
 		t.Errorf("ssthresh restored %+v, want %.0f at the undo (%d): the one before the episode (%.0f) or 3/4 of the window then", restored, want, undoAt, first.V[0])
 	}
 }
+
+// TestSenderPipeCutSACK: duplicate ACKs whose SACK options the snapshot
+// length cut each SACK the arrival that prompted them, the last original
+// sent a round trip before — so a burst of drops is skipped by time, and
+// RACK deems it lost as it would with the blocks seen; without the cut
+// flag the same ACKs SACK nothing.
+func TestSenderPipeCutSACK(t *testing.T) {
+	run := func(cut bool) (pipe, sacked, lost int64) {
+		var p senderPipe
+		p.sack = true
+		for i := range int64(10) { // ten segments 1 ms apart
+			p.data(i*1000, i*1000+1000, i*1e6)
+		}
+		p.ack(1000, nil, false, false, 100e6) // the first: RTT 100 ms
+		// [1000, 4000) dropped; the arrivals of [4000, 10000) each
+		// prompt a duplicate ACK a round trip after their send.
+		for i := int64(4); i < 10; i++ {
+			p.ackCut(1000, nil, true, false, cut, i*1e6+100e6+1e5)
+		}
+		return p.pipe(), p.sackMarks, p.lostBytes
+	}
+	if pipe, sacked, lost := run(true); pipe != 0 || sacked != 6 || lost != 3000 {
+		t.Errorf("cut: pipe %d, SACKed %d segments, lost %d bytes; want 0, 6 and 3000 (the three dropped)", pipe, sacked, lost)
+	}
+	if pipe, sacked, _ := run(false); pipe != 9000 || sacked != 0 {
+		t.Errorf("not cut: pipe %d, SACKed %d; want 9000 and 0", pipe, sacked)
+	}
+}

@@ -707,6 +707,7 @@ func parseAnyOptions(o *Options, b []byte) {
 			continue
 		}
 		if len(b) < 2 || int(b[1]) < 2 || int(b[1]) > len(b) {
+			o.SACKCut = kind == 5 && len(b) >= 2 && int(b[1]) > len(b)
 			return
 		}
 		v := b[2:b[1]]

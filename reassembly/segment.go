@@ -44,9 +44,13 @@ type Options struct {
 	WScale        int8   // -1: absent
 	SACKPermitted bool
 	HasTimestamp  bool
-	TSVal, TSEcr  uint32
-	NSACK         uint8
-	SACK          [4]SACKBlock
+	// SACKCut: a SACK option ran past the bytes captured (the snapshot
+	// length cut it: IPv6 with timestamps at 96 bytes keeps none of its
+	// blocks), so the blocks it carried are unknown.
+	SACKCut      bool
+	TSVal, TSEcr uint32
+	NSACK        uint8
+	SACK         [4]SACKBlock
 }
 
 // Direction of a segment within its connection.
