@@ -61,3 +61,40 @@ func TestProbeRTTNamesBBR(t *testing.T) {
 		t.Errorf("no loss, one dip: %q (%s), want bbr by its ProbeRTT", cc, why)
 	}
 }
+
+// TestAppIdleWaits: a wait with nothing outstanding (the next segment is
+// the whole flight) longer than a round trip counts as the application's
+// idle wait; one with data still out, or shorter than the round trip,
+// does not.
+func TestAppIdleWaits(t *testing.T) {
+	var h senderHeld
+	rtt := int64(100e6)
+	// data at 0, all acknowledged at 100 ms; next data at 400 ms, alone in flight
+	h.data(0, 1000, 1000, 1<<20, false, false, false, false, 0, rtt)
+	h.data(400e6, 1000, 1000, 1<<20, false, false, false, true, 100e6, rtt)
+	// acknowledged at 500 ms; next at 550 ms (less than a round trip)
+	h.data(550e6, 1000, 1000, 1<<20, false, false, false, true, 500e6, rtt)
+	// acknowledged at 650 ms; next at 900 ms with 5000 bytes still out
+	h.data(900e6, 1000, 6000, 1<<20, false, false, false, true, 650e6, rtt)
+	if h.idles != 1 {
+		t.Errorf("idle waits %d, want 1", h.idles)
+	}
+}
+
+// TestAppFoundByIdleWaits: three idle waits name the application beside
+// random loss though the waits were 9% of the transfer
+// (ap_100ms_10m_a2500k_l05); two do not.
+func TestAppFoundByIdleWaits(t *testing.T) {
+	st := DirStats{DataPackets: 1000, DataBytes: 1448000, MSS: 1448, RTTSamples: 100, RTTMinMs: 100, RTTMedianMs: 104, HasThroughput: true,
+		Path:             PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 11, LostDownstream: 11},
+		MaxBytesInFlight: 131072, ThroughputBps: 2.4e6, RankedLossEpisodes: 6, QueueLossEpisodes: 1, RTTAtLossMs: 102,
+		LimitShares: []LimitShare{{FindBottleneck, 0.91}, {FindApplication, 0.09}}, AppIdleWaits: 3}
+	rcv := DirStats{MaxRwnd: 4 << 20}
+	if got := kinds(diagnose(&st, &rcv, 4.2e6)); got != FindRandomLoss+";"+FindApplication {
+		t.Errorf("3 idle waits: findings %q, want random_loss;application", got)
+	}
+	st.AppIdleWaits = 2
+	if got := kinds(diagnose(&st, &rcv, 4.2e6)); got != FindRandomLoss {
+		t.Errorf("2 idle waits: findings %q, want random_loss", got)
+	}
+}

@@ -176,6 +176,11 @@ type DirStats struct {
 	// flight fell to four segments for about 200 ms with nothing lost
 	// and came back at once: BBR's ProbeRTT (probeRTT).
 	ProbeRTTDips int
+	// AppIdleWaits is how many times, at a sender-side capture, the
+	// sender had nothing outstanding, the window open, and sent nothing
+	// new for more than a round trip (at least 50 ms): its application
+	// had no more (senderHeld).
+	AppIdleWaits int
 	// ArrivalGapNs is the time between data segments longer than a
 	// quarter of the handshake's round trip (at least 2 ms): at a
 	// receiver-side capture, the time the sender sent nothing.
@@ -974,6 +979,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			}
 			st.AppLimitedNs = l.appLimited
 			st.ProbeRTTDips = l.probeRTT.dips
+			st.AppIdleWaits = l.held.idles
 			st.DataPhaseNs = max(l.held.lastData, acc.lastAckTime) - l.held.firstData
 			st.LossEpisodes, st.EpisodeResent, st.FirstEpisodeResent = l.episodes, l.resent, l.firstSent
 			lossRanks(&st, acc.cleanRTT, acc.cleanPeak, l.lossEps)
@@ -994,7 +1000,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			// The waits after ACKs are the sender's only where it is
 			// captured; the ack_rtt holds the path's queue only from a
 			// point before it.
-			st.AppLimitedNs, st.ProbeRTTDips = 0, 0
+			st.AppLimitedNs, st.ProbeRTTDips, st.AppIdleWaits = 0, 0, 0
 			if st.Path.Vantage != VantageMiddle {
 				st.HasQueueDelay, st.QueueDelayMs = false, 0
 			}
