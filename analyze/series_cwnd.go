@@ -589,7 +589,10 @@ func (b *cwndBuilder) flush() {
 
 	var opened [3]int64 // the open window's, under each vote
 	if !b.ep.inEpisode {
-		v = b.roundMax(b.burstTime, v)
+		// The largest of the last two round trips, but never above the
+		// receiver's window now, unless the flight is (a window that
+		// shrank under the data already out).
+		v = max(v, b.rwndAllowed(b.roundMax(b.burstTime, v)))
 		opened = [3]int64{v, v, v}
 		if !b.prr[0].on && !b.prr[1].on && !b.loss[0].on && !b.loss[1].on {
 			for i := range b.open {

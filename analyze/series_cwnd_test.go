@@ -318,3 +318,33 @@ func TestTimeoutAfterRecoveryFromSsthresh(t *testing.T) {
 		t.Errorf("after a burst: %d, want the line, 80000", got)
 	}
 }
+
+// TestLineUnderShrunkWindow: outside recovery the line is the largest
+// flight of the last two round trips, but never above the receiver's
+// window at the burst: a proxy that shrinks its window from a round trip
+// to the next (k21_cubic_pep_l1: 240 segments, then 83) holds the sender
+// to it (cwnd 62.3% -> 78.3% of the kernel's probes on the proxy's leg).
+func TestLineUnderShrunkWindow(t *testing.T) {
+	b := &builder{}
+	seq, ms := int64(1), 0.0
+	for _, n := range []int{2, 4, 8, 16} {
+		for i := range n {
+			b.data(ms, seq, 1000, 0).Info.BytesInFlight = int64(i+1) * 1000
+			seq += 1000
+		}
+		ms += 10
+		b.ack(ms, seq, 1<<20, 0)
+	}
+	b.ack(ms+1, seq, 8000, 0) // the window shrinks to 8 segments
+	for i := range 8 {
+		b.data(ms+2, seq, 1000, 0).Info.BytesInFlight = int64(i+1) * 1000
+		seq += 1000
+	}
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	if v := lineAt(g, ms-1); v != 16000 {
+		t.Fatalf("the line before the window shrank %.0f, want 16000", v)
+	}
+	if v := lineAt(g, ms+3); v != 8000 {
+		t.Errorf("the line after a burst under an 8000-byte window %.0f, want 8000, the window (not the larger window the round trips before had)", v)
+	}
+}
