@@ -889,8 +889,11 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 		if keep {
 			want = prev
 		}
-		half := float64(linuxSsthresh(VoteReno, w) * seg)
-		short := basis.kind == ssFast && p.V[0] < half-max(float64(seg), 0.15*half)
+		ref := float64(linuxSsthresh(VoteReno, w) * seg)
+		if vote == VoteCubic && !basis.hystart && !basis.afterRecovery {
+			ref = want
+		}
+		short := basis.kind == ssFast && p.V[0] < ref-max(float64(seg), 0.15*ref)
 		if keep || held || short || basis.kind == ssReentry && prev > 0 || w >= 2 && (basis.guessed || basis.kind == ssTimeout || basis.kind == ssTimeoutInRecovery || math.Abs(p.V[0]-want) <= max(float64(seg), 0.15*want)) {
 			p.V[0] = want
 		}
