@@ -97,9 +97,10 @@ func appGap(rttMin int64) int64 {
 // segments, and came back to 12 segments within the second after.
 // Reno and CUBIC cut the flight only at a loss; a receiver's window or
 // an application that held the flight there held it longer, or did not
-// give it back at once (on the kernel and labelled runs: the three
-// lossless BBR runs dip once each, 0.21–0.26 s at about 10 s; the lossless
-// Reno and CUBIC runs never, a proxy's closed window 0.46 s to 5.6 s).
+// give it back at once (on the kernel and labelled runs: the five
+// lossless BBR runs dip once or twice each, 0.21–0.26 s at about 10 s;
+// the lossless Reno and CUBIC runs never, a proxy's closed window 0.46 s
+// to 5.6 s).
 type probeRTT struct {
 	maxSeg              int64
 	lastBig, lastResend int64 // the flight last at 12 segments or more; the last resend (0: none)
