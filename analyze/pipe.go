@@ -158,16 +158,11 @@ func (p *senderPipe) data(seq, end, now int64) {
 }
 
 // ack feeds an ACK of the direction's data at time now: the cumulative
-// ACK, its SACK blocks, whether it is a duplicate ACK, and whether the
-// sender is in loss recovery.
-func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, now int64) {
-	p.ackCut(ack, sacks, dup, recovery, false, now)
-}
-
-// ackCut is ack where the ACK's SACK option may have been cut by the
-// snapshot length (cut: Record.SACKCut): a duplicate ACK whose blocks
-// are unknown SACKs the arrival that prompted it (cutSACK).
-func (p *senderPipe) ackCut(ack int64, sacks [][2]int64, dup, recovery, cut bool, now int64) {
+// ACK, its SACK blocks, whether it is a duplicate ACK, whether the
+// sender is in loss recovery, and whether the snapshot length cut its
+// SACK option (Record.SACKCut: a duplicate ACK whose blocks are unknown
+// SACKs the arrival that prompted it, cutSACK).
+func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery, cut bool, now int64) {
 	if !p.started {
 		return
 	}
@@ -292,8 +287,8 @@ func (p *senderPipe) cutSACK(now int64) ([2]int64, bool) {
 	} else {
 		last = max(p.cutScan, p.head)
 	}
-	for j := last; j < len(p.segs); j++ {
-		if s := &p.segs[j]; !s.sacked && !s.retrans && !s.lost && s.seq >= p.una {
+	for j := p.nextLive(last); j < len(p.segs); j = p.nextLive(j + 1) {
+		if s := &p.segs[j]; !s.retrans && !s.lost && s.seq >= p.una {
 			return [2]int64{s.seq, s.end}, true
 		}
 	}

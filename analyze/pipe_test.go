@@ -23,7 +23,7 @@ func TestSenderPipe(t *testing.T) {
 		t.Fatalf("pipe after ten sends %d, want 10000", got)
 	}
 	ns += 100e6 // one round trip: the first acknowledged, [2000, 5000) SACKed
-	p.ack(1000, [][2]int64{{2000, 5000}}, true, false, ns)
+	p.ack(1000, [][2]int64{{2000, 5000}}, true, false, false, ns)
 	// Segment [1000, 2000) was sent before segments since delivered, and
 	// three are SACKed: RACK deems it lost at once (no reordering window).
 	if got := p.pipe(); got != 10000-1000-3000-1000 {
@@ -34,7 +34,7 @@ func TestSenderPipe(t *testing.T) {
 		t.Errorf("pipe after the resend %d, want 6000", got)
 	}
 	// A D-SACK below the ACK changes nothing.
-	p.ack(1000, [][2]int64{{500, 1000}, {2000, 5000}}, true, true, ns+2000)
+	p.ack(1000, [][2]int64{{500, 1000}, {2000, 5000}}, true, true, false, ns+2000)
 	if got := p.pipe(); got != 6000 {
 		t.Errorf("pipe after a D-SACK %d, want 6000", got)
 	}
@@ -46,7 +46,7 @@ func TestSenderPipe(t *testing.T) {
 	if got := p.pipe(); got != 1000 {
 		t.Errorf("pipe after the timeout's resend %d, want 1000", got)
 	}
-	p.ack(5000, nil, false, true, ns+400e6) // the hole filled: [5000, 10000) still out, lost
+	p.ack(5000, nil, false, true, false, ns+400e6) // the hole filled: [5000, 10000) still out, lost
 	if got := p.pipe(); got != 0 {
 		t.Errorf("pipe once the hole is filled %d, want 0 (the rest deemed lost)", got)
 	}
@@ -64,7 +64,7 @@ func TestSenderPipeNewReno(t *testing.T) {
 		p.data(i*1000, i*1000+1000, i)
 	}
 	for i := range int64(3) {
-		p.ack(0, nil, true, false, 1e8+i)
+		p.ack(0, nil, true, false, false, 1e8+i)
 	}
 	if got := p.pipe(); got != 5000 {
 		t.Errorf("pipe after three duplicate ACKs %d, want 5000", got)
@@ -73,13 +73,13 @@ func TestSenderPipeNewReno(t *testing.T) {
 	if got := p.pipe(); got != 5000 {
 		t.Errorf("pipe after the fast retransmit %d, want 5000", got)
 	}
-	p.ack(4000, nil, false, true, 2e8) // a partial ACK of four: three were the dupacks'
+	p.ack(4000, nil, false, true, false, 2e8) // a partial ACK of four: three were the dupacks'
 	if got := p.pipe(); got != 4000 {
 		t.Errorf("pipe after a partial ACK %d, want 4000 (four out, no dupack left)", got)
 	}
 	// More duplicate ACKs than segments out are not counted.
 	for i := range int64(9) {
-		p.ack(4000, nil, true, true, 3e8+i)
+		p.ack(4000, nil, true, true, false, 3e8+i)
 	}
 	if got := p.pipe(); got != 1000 {
 		t.Errorf("pipe after nine duplicate ACKs for four out %d, want 1000", got)
@@ -313,11 +313,11 @@ func FuzzSenderPipe(f *testing.F) {
 					s := arg * 100 % high
 					p.data(s, min(s+100, high), now)
 				}
-			case 2: // an ACK
-				p.ack(min(arg*100, high), nil, arg%3 == 0, arg%2 == 0, now)
+			case 2: // an ACK, its SACK option cut by the snapshot length one time in five
+				p.ack(min(arg*100, high), nil, arg%3 == 0, arg%2 == 0, arg%5 == 0, now)
 			case 3: // an ACK with SACK blocks (any edges)
 				l := arg * 50 % max(high, 1)
-				p.ack(p.una, [][2]int64{{l, l + arg*30}, {l / 2, l}}, true, true, now)
+				p.ack(p.una, [][2]int64{{l, l + arg*30}, {l / 2, l}}, true, true, false, now)
 			case 4:
 				p.timeout()
 			}
@@ -1165,11 +1165,11 @@ func TestSenderPipeCutSACK(t *testing.T) {
 		for i := range int64(10) { // ten segments 1 ms apart
 			p.data(i*1000, i*1000+1000, i*1e6)
 		}
-		p.ack(1000, nil, false, false, 100e6) // the first: RTT 100 ms
+		p.ack(1000, nil, false, false, false, 100e6) // the first: RTT 100 ms
 		// [1000, 4000) dropped; the arrivals of [4000, 10000) each
 		// prompt a duplicate ACK a round trip after their send.
 		for i := int64(4); i < 10; i++ {
-			p.ackCut(1000, nil, true, false, cut, i*1e6+100e6+1e5)
+			p.ack(1000, nil, true, false, cut, i*1e6+100e6+1e5)
 		}
 		return p.pipe(), p.sackMarks, p.lostBytes
 	}
