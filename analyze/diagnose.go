@@ -513,14 +513,23 @@ func windowHeld(st, rcv *DirStats, bottleneck float64) (held bool, window, bdp i
 
 // windowFilled tells whether a sender-side capture's flight reached the
 // receiver's largest window (window) and what was delivered per round
-// trip at the rate (bits/s) and the median RTT filled most of it
+// trip (dataPhaseRate at the median RTT) filled most of it
 // (rxWindowFull): receiver-window limited, whatever the bottleneck
 // estimate put the product at. A misread window (DirStats.WindowMisread)
 // held nothing.
-func windowFilled(st *DirStats, window int64, rate float64) bool {
+func windowFilled(st *DirStats, window int64) bool {
 	mss, _ := segmentAndRTT(st)
 	return st.Path.Vantage == VantageSender && window > 0 && st.MaxBytesInFlight >= window-2*mss && st.RTTSamples > 0 &&
-		rate/8*st.RTTMedianMs/1e3 >= rxWindowFull*float64(window) && !st.WindowMisread
+		dataPhaseRate(st)/8*st.RTTMedianMs/1e3 >= rxWindowFull*float64(window) && !st.WindowMisread
+}
+
+// dataPhaseRate is what the direction delivered over its data phase,
+// bits/s (0 without one).
+func dataPhaseRate(st *DirStats) float64 {
+	if st.DataPhaseNs <= 0 {
+		return 0
+	}
+	return float64(st.UniqueBytes) * 8 / (float64(st.DataPhaseNs) / 1e9)
 }
 
 // laterBursts tells whether the loss episodes after the first resent
@@ -748,11 +757,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// window on a 12 Mbit/s link at 91 ms, 31 KB delivered a round
 		// trip, the RTT 2.3 ms up, 9 random drops in 5 episodes, 4 of
 		// them with the RTT 9 ms up at its peak (the window's burst).
-		filled := false
-		if st.DataPhaseNs > 0 {
-			filled = windowFilled(st, window, float64(st.UniqueBytes)*8/(float64(st.DataPhaseNs)/1e9))
-		}
-		belowBDP := (held && bdp > 0 || filled) && p.Vantage == VantageSender && (!st.HasQueueDelay || st.QueueDelayMs < minQueueMs)
+		belowBDP := (held && bdp > 0 || windowFilled(st, window)) && p.Vantage == VantageSender && (!st.HasQueueDelay || st.QueueDelayMs < minQueueMs)
 		bursts, burstMean, burstBound, burstEps := laterBursts(st, rcv, lost, late)
 		// Where data came late, the later loss episodes proven spurious
 		// (D-SACK, Eifel, the original seen after its resend) were
@@ -944,10 +949,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 	// At a receiver-side capture the flight is not seen: what arrives per
 	// round trip (the handshake's, the path's whole round trip there)
 	// stands for it.
-	var rate, perRTT float64
-	if st.DataPhaseNs > 0 {
-		rate = float64(st.UniqueBytes) * 8 / (float64(st.DataPhaseNs) / 1e9)
-	}
+	rate, perRTT := dataPhaseRate(st), 0.0
 	if st.HasHandshakeRTT {
 		perRTT = rate / 8 * st.HandshakeRTTMs / 1e3
 	}
@@ -965,7 +967,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		}
 		add(FindReceiveWindow, text, ev)
 		limited = true
-	case windowFilled(st, window, rate):
+	case windowFilled(st, window):
 		// The flight reached the window and what was delivered per round
 		// trip (at the median RTT) filled most of it, though the
 		// bottleneck estimate put the product at or below the window:
