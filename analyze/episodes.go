@@ -1107,13 +1107,13 @@ func linuxSsthresh(vote int, w int64) int64 {
 	return max(w/2, 2)
 }
 
-// looksBBR: most loss episodes that tell left the window where it was,
-// or, with no majority, the median reduction factor is about 1.
-func looksBBR(v [3]int, beta float64, hasBeta bool) bool {
-	if best, ok := majorityVote(v); ok {
-		return best == VoteNone
-	}
-	return hasBeta && beta >= 0.85
+// facts is what the episodes tell of the sender's congestion control,
+// with dips ProbeRTT dips seen beside them (ccFacts); the summary reads
+// the same from DirStats (congestionControl).
+func (e *lossEpisodes) facts(dips int) ccFacts {
+	beta, hasBeta := e.betaMedian()
+	return ccFacts{votes: e.reductionVotes(), beta: beta, hasBeta: hasBeta, betaEpisodes: len(e.betas),
+		episodes: e.fast + e.rto, undone: e.undone, probeRTTDips: dips}
 }
 
 // majorityVote is the reduction more than half the episodes that tell
@@ -1147,56 +1147,74 @@ const (
 )
 
 // congestionControl names the congestion control a direction's sender
-// runs, from what a sender-side capture shows of it, and why: whose
-// reduction most of its loss episodes match, window by window in
-// segments (reductionVotes: at a few segments CUBIC's 0.7 rounds to
-// what looks like Reno's half as a ratio), else the median reduction
-// factor (Reno and NewReno halve the window, CUBIC keeps 0.7 of it, BBR
-// does not reduce on loss). Unknown
-// when nothing tells: no loss episode followed by data, or a capture
-// that is not at the sender (the flight seen is not the sender's).
+// runs, from what a sender-side capture shows of it (ccFacts.name), and
+// why. Unknown when the capture is not at the sender (the flight seen
+// is not the sender's).
 func congestionControl(st *DirStats) (cc, reason string) {
-	episodes := st.LossEpisodesFast + st.LossEpisodesRTO
 	switch {
 	case st.DataPackets == 0:
 		return "", ""
 	case st.Path.Vantage != VantageSender:
 		return "unknown", "not a sender-side capture: the flight seen is not the sender's"
-	case !st.HasBeta:
-		if episodes == 0 && st.ProbeRTTDips > 0 {
-			return "bbr", "no loss episode; " + probeRTTSaid(st)
+	}
+	return ccFacts{votes: st.ReductionVotes, beta: st.BetaMedian, hasBeta: st.HasBeta, betaEpisodes: st.BetaEpisodes,
+		episodes: st.LossEpisodesFast + st.LossEpisodesRTO, undone: st.LossEpisodesUndone, probeRTTDips: st.ProbeRTTDips}.name()
+}
+
+// ccFacts is what a sender's loss episodes (lossEpisodes) and its flight
+// (probeRTT) show of its congestion control: the one input of the one
+// decision (ccFacts.name) that the summary's congestion_control and the
+// cwnd graph's view (bbrSeries) both read.
+type ccFacts struct {
+	votes            [3]int  // reductionVotes
+	beta             float64 // betaMedian, if hasBeta
+	hasBeta          bool    //
+	betaEpisodes     int     // the episodes β was measured over
+	episodes, undone int64   // loss episodes, fast and timeout; of them undone
+	probeRTTDips     int     // probeRTT.dips
+}
+
+// name names the algorithm and says why: whose reduction most of the
+// loss episodes match, window by window in segments (reductionVotes: at
+// a few segments CUBIC's 0.7 rounds to what looks like Reno's half as a
+// ratio), else the median reduction factor (Reno and NewReno halve the
+// window, CUBIC keeps 0.7 of it, BBR does not reduce on loss), or BBR's
+// ProbeRTT. Unknown when nothing tells: no loss episode followed by data
+// and no ProbeRTT.
+func (f ccFacts) name() (cc, reason string) {
+	if !f.hasBeta {
+		if f.episodes == 0 && f.probeRTTDips > 0 {
+			return "bbr", "no loss episode; " + probeRTTSaid(f.probeRTTDips)
 		}
-		if episodes == 0 {
+		if f.episodes == 0 {
 			return "unknown", "no loss episode: no reduction shows the algorithm"
 		}
-		if st.LossEpisodesUndone == episodes {
-			return "unknown", fmt.Sprintf("all %d loss episodes proven spurious and undone: no reduction shows the algorithm", episodes)
+		if f.undone == f.episodes {
+			return "unknown", fmt.Sprintf("all %d loss episodes proven spurious and undone: no reduction shows the algorithm", f.episodes)
 		}
 		return "unknown", "no data after the loss episodes: no reduction measured"
 	}
-	b := st.BetaMedian
-	why := fmt.Sprintf("window after loss %.2f of the window before (median of %s)", b, words.Plural(int64(st.BetaEpisodes), "episode"))
+	b := f.beta
+	why := fmt.Sprintf("window after loss %.2f of the window before (median of %s)", b, words.Plural(int64(f.betaEpisodes), "episode"))
 	// Episode by episode, whose reduction it was, where the windows
 	// tell; the median decides without a majority.
-	v := st.ReductionVotes
+	v := f.votes
 	if best, ok := majorityVote(v); ok {
 		told := v[VoteReno] + v[VoteCubic] + v[VoteNone]
-		{
-			votes := fmt.Sprintf("%s; %d of %s", why, v[best], words.Plural(int64(told), "reduction"))
-			switch best {
-			case VoteCubic:
-				return "cubic", votes + " to CUBIC's 0.7 (717/1024 of the window in segments, as Linux rounds it), not Reno's half"
-			case VoteReno:
-				return "reno", votes + " to Reno's half, not CUBIC's 0.7"
-			}
-			if v[VoteNone] < minBBRVotes && st.ProbeRTTDips > 0 {
-				return "bbr", votes + " none, and " + probeRTTSaid(st)
-			}
-			if v[VoteNone] < minBBRVotes {
-				return "unknown", votes + " none: one loss episode that kept the window is BBR's, or a reduction Linux undid; too few to tell"
-			}
-			return "bbr", votes + " none: no reduction on loss, as BBR"
+		votes := fmt.Sprintf("%s; %d of %s", why, v[best], words.Plural(int64(told), "reduction"))
+		switch best {
+		case VoteCubic:
+			return "cubic", votes + " to CUBIC's 0.7 (717/1024 of the window in segments, as Linux rounds it), not Reno's half"
+		case VoteReno:
+			return "reno", votes + " to Reno's half, not CUBIC's 0.7"
 		}
+		if v[VoteNone] < minBBRVotes && f.probeRTTDips > 0 {
+			return "bbr", votes + " none, and " + probeRTTSaid(f.probeRTTDips)
+		}
+		if v[VoteNone] < minBBRVotes {
+			return "unknown", votes + " none: one loss episode that kept the window is BBR's, or a reduction Linux undid; too few to tell"
+		}
+		return "bbr", votes + " none: no reduction on loss, as BBR"
 	}
 	switch v, ok := medianVote(b, true); {
 	case b < 0.35:
@@ -1206,18 +1224,18 @@ func congestionControl(st *DirStats) (cc, reason string) {
 	case ok:
 		return "cubic", why + ": CUBIC keeps 0.7"
 	}
-	if st.BetaEpisodes < minBBRVotes && st.ProbeRTTDips > 0 {
-		return "bbr", why + ", and " + probeRTTSaid(st)
+	if f.betaEpisodes < minBBRVotes && f.probeRTTDips > 0 {
+		return "bbr", why + ", and " + probeRTTSaid(f.probeRTTDips)
 	}
-	if st.BetaEpisodes < minBBRVotes {
+	if f.betaEpisodes < minBBRVotes {
 		return "unknown", why + ": one loss episode that kept the window is BBR's, or a reduction Linux undid; too few to tell"
 	}
 	return "bbr", why + ": no reduction on loss, as BBR"
 }
 
-// probeRTTSaid says what BBR's ProbeRTT showed (DirStats.ProbeRTTDips).
-func probeRTTSaid(st *DirStats) string {
-	return fmt.Sprintf("the flight fell to four segments for about 200 ms and came back at once (%s), as BBR's ProbeRTT does", words.Plural(int64(st.ProbeRTTDips), "time"))
+// probeRTTSaid says what BBR's ProbeRTT showed: dips (probeRTT.dips).
+func probeRTTSaid(dips int) string {
+	return fmt.Sprintf("the flight fell to four segments for about 200 ms and came back at once (%s), as BBR's ProbeRTT does", words.Plural(int64(dips), "time"))
 }
 
 // minBBRVotes is how many loss episodes must keep the window for BBR to

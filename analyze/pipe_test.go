@@ -208,8 +208,22 @@ func TestEpisodeUndo(t *testing.T) {
 // graph draws BBR's model as its window, the pipe beside it and no
 // ssthresh, and says so; for others BBR's series are left out.
 func TestBBRSeries(t *testing.T) {
-	if !looksBBR([3]int{1, 0, 3}, 0.5, true) || looksBBR([3]int{0, 3, 1}, 1, true) || !looksBBR([3]int{1, 1, 0}, 0.95, true) || looksBBR([3]int{}, 0, false) {
-		t.Error("looksBBR: want a majority of no reductions, else a median β of about 1")
+	for _, c := range []struct {
+		f    ccFacts
+		want string
+	}{
+		{ccFacts{votes: [3]int{1, 0, 3}, beta: 0.5, hasBeta: true, betaEpisodes: 4, episodes: 4}, "bbr"},
+		{ccFacts{votes: [3]int{0, 3, 1}, beta: 1, hasBeta: true, betaEpisodes: 4, episodes: 4}, "cubic"},
+		{ccFacts{votes: [3]int{1, 1, 0}, beta: 0.95, hasBeta: true, betaEpisodes: 2, episodes: 2}, "bbr"},
+		// One episode that kept the window: BBR's, or an undo unseen.
+		{ccFacts{votes: [3]int{0, 0, 1}, beta: 1, hasBeta: true, betaEpisodes: 1, episodes: 1}, "unknown"},
+		{ccFacts{votes: [3]int{0, 0, 1}, beta: 1, hasBeta: true, betaEpisodes: 1, episodes: 1, probeRTTDips: 1}, "bbr"},
+		{ccFacts{}, "unknown"},
+		{ccFacts{probeRTTDips: 2}, "bbr"},
+	} {
+		if cc, why := c.f.name(); cc != c.want {
+			t.Errorf("%+v: %s (%s), want %s", c.f, cc, why, c.want)
+		}
 	}
 	names := func(g *Graph) (out []string) {
 		for _, s := range g.Series {
@@ -219,18 +233,21 @@ func TestBBRSeries(t *testing.T) {
 	}
 	mk := func() *Graph {
 		g := &Graph{}
-		for _, n := range []string{SeriesCwnd, SeriesSsthresh, SeriesFastLoss, SeriesBDP, seriesBBRCwnd} {
+		for _, n := range []string{SeriesCwnd, SeriesSsthresh, SeriesFastLoss, SeriesBDP, seriesBBRCwnd, seriesPipeSeen} {
 			g.Series = append(g.Series, Series{Name: n, Points: []Point{{V: [3]float64{float64(len(n))}}}})
 		}
 		return g
 	}
 	g := mk()
 	bbrSeries(g, true)
-	if got, want := fmt.Sprint(names(g)), fmt.Sprint([]string{SeriesPipe, SeriesFastLoss, SeriesBDP, SeriesCwnd}); got != want || len(g.Notes) != 1 {
+	if got, want := fmt.Sprint(names(g)), fmt.Sprint([]string{SeriesFastLoss, SeriesBDP, SeriesCwnd, SeriesPipe}); got != want || len(g.Notes) != 1 {
 		t.Errorf("BBR: series %s, notes %+v; want %s and a note", got, g.Notes, want)
 	}
 	if g.lookup(SeriesCwnd).Points[0].V[0] != float64(len(seriesBBRCwnd)) {
 		t.Error("BBR: the window drawn is not the model's")
+	}
+	if g.lookup(SeriesPipe).Points[0].V[0] != float64(len(seriesPipeSeen)) {
+		t.Error("BBR: the pipe drawn is not the scoreboard's")
 	}
 	g = mk()
 	bbrSeries(g, false)

@@ -24,6 +24,10 @@ const (
 	seriesArrived = "arrived-per-rtt"
 	// SeriesPipe is the sender's pipe where the window drawn is BBR's.
 	SeriesPipe = "pipe"
+	// seriesPipeSeen is the pipe after each burst of sends, as the
+	// scoreboard counts it (senderPipe.pipe): drawn as SeriesPipe in
+	// BBR's view (bbrSeries), where no window model stands over it.
+	seriesPipeSeen = "pipe-seen"
 	// SeriesBDP is BBR's model of the path: the largest delivery rate of
 	// the last ten round trips times the least RTT, in bytes.
 	SeriesBDP = "bdp-estimate"
@@ -192,9 +196,12 @@ type cwndBuilder struct {
 	bw                    [10]float64
 	bwN                   int
 	bwStart, bwDelivered  int64
+	bwMarks               []bwMark     // the ACKs of the last round trip (rateSample)
+	bwRoundBest           float64      // the best rate sample of this round
 	bdp, bbrW             int64        // BBR's model: its BDP and window
 	bbrPrior, bbrConserve int64        // the window before recovery; conservation until
 	bdpDrawn, bbrCwnd     int64        // last drawn
+	pipeDrawn, pipeTime   int64        // the pipe last drawn (seriesPipeSeen), and when
 	bbrInEp               bool         // in recovery, as the model last saw it
 	hs                    [3]int64     // the handshake's SYN, SYN/ACK and ACK times
 	hsSeen                int          // how many of the handshake's three were seen
@@ -209,6 +216,7 @@ type cwndBuilder struct {
 	fullBW     float64
 	fullRounds int
 	bwFull     bool // startup over
+	bbrDrained bool // and the queue it built drained: probing bandwidth
 	// The congestion state's band: the state drawn since stateFrom ("",
 	// open, draws none), the last episode's kind.
 	state     string
@@ -218,6 +226,7 @@ type cwndBuilder struct {
 	// the receiver's last window (rwnd, -1 none), the last new ACK's
 	// time, the least ACK RTT; the band open from heldFrom to heldTo.
 	held             senderHeld
+	probeRTT         probeRTT // BBR's ProbeRTT, for the algorithm's name (ccFacts)
 	rwnd             int64
 	lastNewAck       int64
 	newAckSeen       bool
@@ -577,6 +586,7 @@ func (b *cwndBuilder) flush() {
 	}
 	b.burst = false
 	v := b.pp.pipe()
+	pipe := v
 	rwndHeld := b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge
 	if rwndHeld && v < b.line && !(b.ep.inEpisode && !b.epFast) {
 		// Held by the receive window (less than a segment left in it):
@@ -636,7 +646,7 @@ func (b *cwndBuilder) flush() {
 	}
 	if b.f.inTime(b.burstTime) {
 		b.lastFrame, b.lastTime = b.burstFrame, b.burstTime
-		b.drawBBR(b.burstFrame, b.burstTime)
+		b.drawBBR(b.burstFrame, b.burstTime, pipe)
 	}
 	if wait {
 		if len(b.deferred) == 0 {
@@ -1138,6 +1148,7 @@ func (b *cwndBuilder) add(r *Record) {
 		if ev.probe && b.f.inTime(r.Time) {
 			b.set.add(SeriesTLP, Marks, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(max(b.line, 0))}})
 		}
+		b.probeRTT.data(r.Time, n, r.Info.BytesInFlight, b.rwnd, r.Info.Flags&Retransmission != 0, b.ackRTTMin)
 		kind, from := b.held.data(r.Time, n, r.Info.BytesInFlight, b.rwnd, ev.start, b.ep.inEpisode,
 			r.Info.Flags&Retransmission != 0, b.newAckSeen, b.lastNewAck, b.ackRTTMin)
 		b.hold(kind, from, r)
@@ -1514,16 +1525,32 @@ func (b *cwndBuilder) endHold() {
 	b.heldKind = heldNo
 }
 
-// rateSample takes a delivery-rate sample once a round trip (the least
-// RTT) has passed since the last, and follows BBR's startup: it ends once
+// bwMark is an ACK's time and the bytes delivered by then.
+type bwMark struct{ t, delivered int64 }
+
+// rateSample takes, at each ACK, the delivery rate over the round trip
+// (the least RTT) before it, as Linux's rate samples span one (the best
+// of a round: a fixed round's mean reads BBR's bandwidth, and its BDP,
+// about a tenth low, and its drain never ends: k15_bbr_lossless_40ms);
+// keeps each round's best, and follows BBR's startup: it ends once
 // three rounds in a row grew the largest rate by less than a quarter.
 func (b *cwndBuilder) rateSample(now int64) {
 	rtt := max(b.pp.minRTT, 1e6)
+	b.bwMarks = append(b.bwMarks, bwMark{now, b.pp.delivered})
+	i := 0
+	for i+1 < len(b.bwMarks) && b.bwMarks[i+1].t <= now-rtt {
+		i++
+	}
+	b.bwMarks = b.bwMarks[i:]
+	if m := b.bwMarks[0]; m.t <= now-rtt && now > m.t {
+		b.bwRoundBest = max(b.bwRoundBest, float64(b.pp.delivered-m.delivered)/float64(now-m.t))
+	}
 	switch {
 	case b.bwStart == 0:
 		b.bwStart, b.bwDelivered = now, b.pp.delivered
 	case now-b.bwStart >= rtt:
-		b.bw[b.bwN%len(b.bw)] = float64(b.pp.delivered-b.bwDelivered) / float64(now-b.bwStart)
+		b.bw[b.bwN%len(b.bw)] = max(b.bwRoundBest, float64(b.pp.delivered-b.bwDelivered)/float64(now-b.bwStart))
+		b.bwRoundBest = 0
 		b.bwN++
 		b.bwStart, b.bwDelivered = now, b.pp.delivered
 		bw := slices.Max(b.bw[:min(b.bwN, len(b.bw))])
@@ -1538,20 +1565,28 @@ func (b *cwndBuilder) rateSample(now int64) {
 
 // bbrAck moves BBR's window (Linux's BBR v1, bbr_set_cwnd) on an ACK
 // that delivered acked bytes and had lost ones deemed lost: towards
-// 2/ln 2 times the BDP in startup, twice it and three segments after (no
-// further than acked a time); packet conservation for the first round
-// of loss recovery (the pipe, no less), the window from before restored
-// when it ends; four segments in ProbeRTT (the pipe down to four).
+// 2/ln 2 times the BDP in startup and while the queue it built drains
+// (bbr_check_drain: until the pipe is down to the BDP), twice it and
+// three segments after; up by no more than acked a time, and once the
+// bandwidth stopped growing down to that target at once (min(cwnd +
+// acked, target): kn_bbr_loss's 500 segments after its drain, where a
+// window that never fell read 700); packet conservation for the first
+// round of loss recovery (the pipe, no less), the window from before
+// restored when it ends; four segments in ProbeRTT (the pipe down to
+// four).
 func (b *cwndBuilder) bbrAck(now, acked, lost int64, entered, left bool) {
 	if b.bwN == 0 || b.pp.minRTT == 0 {
 		return
 	}
+	pipe := b.pp.pipe()
+	if b.bwFull && pipe <= b.bdp+3*b.pp.maxSeg {
+		b.bbrDrained = true
+	}
 	gain := 2.0
-	if !b.bwFull {
+	if !b.bbrDrained {
 		gain = 2 / math.Ln2
 	}
 	target := int64(gain*float64(b.bdp)) + 3*b.pp.maxSeg
-	pipe := b.pp.pipe()
 	w := max(b.bbrW-lost, b.pp.maxSeg)
 	switch {
 	case b.bbrW == 0:
@@ -1566,7 +1601,7 @@ func (b *cwndBuilder) bbrAck(now, acked, lost int64, entered, left bool) {
 	case b.ep.inEpisode && now < b.bbrConserve:
 		w = max(w, pipe+acked)
 	case b.bwFull:
-		w = min(w+acked, max(target, w))
+		w = min(w+acked, target)
 	case w < target:
 		w += acked
 	}
@@ -1576,8 +1611,14 @@ func (b *cwndBuilder) bbrAck(now, acked, lost int64, entered, left bool) {
 	b.bbrW = max(w, 4*b.pp.maxSeg)
 }
 
-// drawBBR draws BBR's model at time t: the BDP and BBR's window.
-func (b *cwndBuilder) drawBBR(frame, t int64) {
+// drawBBR draws BBR's model at time t, the BDP and BBR's window, and
+// the pipe then (a segment's change or more), which its view draws
+// under that window.
+func (b *cwndBuilder) drawBBR(frame, t, pipe int64) {
+	if b.pipeTime == 0 || abs64(pipe-b.pipeDrawn) >= b.pp.maxSeg {
+		b.set.add(seriesPipeSeen, Steps, Point{Frame: frame, Time: t, V: [3]float64{float64(pipe)}})
+		b.pipeDrawn, b.pipeTime = pipe, t
+	}
 	if b.bbrW == 0 {
 		return
 	}
@@ -1712,19 +1753,22 @@ func (b *cwndBuilder) graph() *Graph {
 	if b.bbrCwnd > 0 && b.lastTime > b.bbrTime {
 		b.set.add(seriesBBRCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.bbrCwnd)}})
 	}
+	if b.pipeTime > 0 && b.lastTime > b.pipeTime {
+		b.set.add(seriesPipeSeen, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.pipeDrawn)}})
+	}
 	if b.pending { // the capture ended before a round after recovery
 		b.emitSsthresh(b.pendingFallback, true)
 	}
 	g := b.f.g
-	g.Series = b.set.list(append(cwndSeries, SeriesBDP, seriesBBRCwnd, seriesArrived)...)
+	g.Series = b.set.list(append(cwndSeries, SeriesBDP, seriesBBRCwnd, seriesPipeSeen, seriesArrived)...)
 	if b.atReceiver() {
 		atReceiver(g)
 	} else {
 		if vote, ok := b.ep.vote(); ok {
 			b.crossCheck(g, vote)
 		}
-		beta, hasBeta := b.ep.betaMedian()
-		bbrSeries(g, looksBBR(b.ep.reductionVotes(), beta, hasBeta))
+		cc, _ := b.ep.facts(b.probeRTT.dips).name()
+		bbrSeries(g, cc == "bbr")
 		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == seriesArrived })
 	}
 	if b.held.misread() { // a window the sender ran past held nothing (senderHeld.misread)
@@ -1814,7 +1858,7 @@ func atReceiver(g *Graph) {
 	out := g.Series[:0]
 	for _, s := range g.Series {
 		switch s.Name {
-		case SeriesCwnd, SeriesSsthresh, SeriesBDP, seriesBBRCwnd:
+		case SeriesCwnd, SeriesSsthresh, SeriesBDP, seriesBBRCwnd, seriesPipeSeen:
 			continue
 		case seriesArrived:
 			s.Name = SeriesCwnd
@@ -1825,22 +1869,25 @@ func atReceiver(g *Graph) {
 	g.Notes = append(g.Notes, Warning{Kind: NoteReceiverFlight})
 }
 
-// bbrSeries: for a sender that does not reduce its window on loss (BBR,
-// looksBBR), the window drawn is BBR's own (its model: a cap its pacing
-// keeps the flight under), the pipe is drawn as such beside the BDP
-// estimate, and no ssthresh (BBR has none); for others BBR's series are
-// left out.
+// bbrSeries: for a BBR sender (ccFacts.name), the window drawn is BBR's
+// own (its model: a cap its pacing keeps the flight under), the pipe is
+// drawn as the scoreboard counts it (not the window models of Reno and
+// CUBIC, which would grow where BBR's pacing, not its window, held the
+// flight) beside the BDP estimate, and no ssthresh (BBR has none); for
+// others BBR's series are left out.
 func bbrSeries(g *Graph, bbr bool) {
 	out := g.Series[:0]
 	for _, s := range g.Series {
 		switch {
 		case s.Name == SeriesCwnd && bbr:
+			continue
+		case s.Name == seriesPipeSeen && bbr:
 			s.Name = SeriesPipe
 		case s.Name == seriesBBRCwnd && bbr:
 			s.Name = SeriesCwnd
 		case s.Name == SeriesSsthresh && bbr:
 			continue
-		case s.Name == SeriesBDP || s.Name == seriesBBRCwnd:
+		case s.Name == SeriesBDP || s.Name == seriesBBRCwnd || s.Name == seriesPipeSeen:
 			if !bbr {
 				continue
 			}
