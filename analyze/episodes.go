@@ -360,6 +360,15 @@ type epAck struct {
 	time, rtt int64
 }
 
+// cut marks an ACK whose SACK option the snapshot length cut
+// (reassembly.Options.SACKCut: IPv6 at 96 bytes): its blocks are
+// unknown, but a receiver sends them only while it holds data above a
+// hole (RFC 2018): a loss signal, SACK seen, data SACKed above the ACK —
+// whatever Wireshark calls the ACK (a window update, where the window
+// grew: k24_reno_ipv6_l1, whose resend of a lost fast retransmit, RACK's
+// in Linux, read as a timeout without it).
+func (a *epAck) cut() { a.signal, a.sack, a.above = true, true, true }
+
 // data feeds a data segment of the direction sent at t (0 unknown): seq
 // to end, the bytes in flight Wireshark gave it (-1 unknown), its
 // analysis flags, its timestamp (tsval, if hasTS), its IPv4 ID (0 none).

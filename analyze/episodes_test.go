@@ -725,3 +725,41 @@ func TestTrimSendsKeepsTheHole(t *testing.T) {
 		t.Errorf("%d send marks kept, want 50: those above the cumulative ACK and the one it falls in", n)
 	}
 }
+
+// TestCutSACKWindowUpdates: with SACK, an ACK whose SACK option the
+// snapshot length cut (IPv6 at 96 bytes) holds data above a hole whatever
+// Wireshark calls it — a window update where the receiver's window grew
+// (k24_reno_ipv6_l1) — so a second resend of the head after such ACKs is
+// RACK's lost retransmission in recovery, not the timer's; after ACKs
+// that carried no SACK option at all it stays the timer's.
+func TestCutSACKWindowUpdates(t *testing.T) {
+	const ms = int64(1e6)
+	for _, cut := range []bool{true, false} {
+		var e lossEpisodes
+		for i := int64(0); i < 20; i++ {
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, i*ms, 0)
+		}
+		ackAt := func(at int64, win uint16, dup bool) {
+			s := &reassembly.Segment{AckAbs: 1000, Time: at, Window: win}
+			s.Opt.SACKCut = cut
+			e.ack(episodeAck(s, dup, 80*ms))
+		}
+		e.ack(epAck{ack: 1000, time: 100 * ms, rtt: 80 * ms})
+		for k := int64(1); k <= 3; k++ {
+			ackAt(100*ms+k*ms, 100, true) // duplicate ACKs
+		}
+		if ev := e.data(1000, 2000, 19000, Retransmission, 0, false, 104*ms, 0); !ev.start || !ev.fast {
+			t.Fatalf("cut %v: the fast retransmit: %+v", cut, ev)
+		}
+		for i := int64(20); i < 24; i++ {
+			e.data(i*1000, i*1000+1000, 19000, 0, 0, false, 105*ms+i*ms, 0)
+		}
+		for k := int64(1); k <= 6; k++ {
+			ackAt(150*ms+k*ms, 100+uint16(k), false) // the window grew: Wireshark's window updates
+		}
+		ev := e.data(1000, 2000, 19000, Retransmission, 0, false, 190*ms, 0)
+		if timeout := ev.start && !ev.fast; timeout == cut {
+			t.Errorf("cut %v: the head resent again after window updates: %+v, want a timeout %v", cut, ev, !cut)
+		}
+	}
+}

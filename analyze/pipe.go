@@ -160,13 +160,15 @@ func (p *senderPipe) data(seq, end, now int64) {
 // ack feeds an ACK of the direction's data at time now: the cumulative
 // ACK, its SACK blocks, whether it is a duplicate ACK, whether the
 // sender is in loss recovery, and whether the snapshot length cut its
-// SACK option (Record.SACKCut: a duplicate ACK whose blocks are unknown
-// SACKs the arrival that prompted it, cutSACK).
+// SACK option (Record.SACKCut: an ACK below the data outstanding whose
+// blocks are unknown SACKs the arrival that prompted it, cutSACK —
+// whatever Wireshark calls it: where the receiver's window grew, a
+// window update, not a duplicate ACK).
 func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery, cut bool, now int64) {
 	if !p.started {
 		return
 	}
-	if cut && dup && len(sacks) == 0 && p.sack && ack <= p.una {
+	if cut && len(sacks) == 0 && p.sack && ack <= p.una {
 		if b, ok := p.cutSACK(now); ok {
 			p.cut[0] = b
 			sacks = p.cut[:]

@@ -1173,10 +1173,11 @@ func TestUndoneEpisodeSsthresh(t *testing.T) {
 // TestSenderPipeCutSACK: duplicate ACKs whose SACK options the snapshot
 // length cut each SACK the arrival that prompted them, the last original
 // sent a round trip before — so a burst of drops is skipped by time, and
-// RACK deems it lost as it would with the blocks seen; without the cut
-// flag the same ACKs SACK nothing.
+// RACK deems it lost as it would with the blocks seen — duplicate ACKs
+// or not in Wireshark's terms (a window update, where the window grew:
+// k24_reno_ipv6_l1); without the cut flag the same ACKs SACK nothing.
 func TestSenderPipeCutSACK(t *testing.T) {
-	run := func(cut bool) (pipe, sacked, lost int64) {
+	run := func(cut, dup bool) (pipe, sacked, lost int64) {
 		var p senderPipe
 		p.sack = true
 		for i := range int64(10) { // ten segments 1 ms apart
@@ -1186,14 +1187,16 @@ func TestSenderPipeCutSACK(t *testing.T) {
 		// [1000, 4000) dropped; the arrivals of [4000, 10000) each
 		// prompt a duplicate ACK a round trip after their send.
 		for i := int64(4); i < 10; i++ {
-			p.ack(1000, nil, true, false, cut, i*1e6+100e6+1e5)
+			p.ack(1000, nil, dup, false, cut, i*1e6+100e6+1e5)
 		}
 		return p.pipe(), p.sackMarks, p.lostBytes
 	}
-	if pipe, sacked, lost := run(true); pipe != 0 || sacked != 6 || lost != 3000 {
-		t.Errorf("cut: pipe %d, SACKed %d segments, lost %d bytes; want 0, 6 and 3000 (the three dropped)", pipe, sacked, lost)
+	for _, dup := range []bool{true, false} {
+		if pipe, sacked, lost := run(true, dup); pipe != 0 || sacked != 6 || lost != 3000 {
+			t.Errorf("cut, duplicate ACKs %v: pipe %d, SACKed %d segments, lost %d bytes; want 0, 6 and 3000 (the three dropped)", dup, pipe, sacked, lost)
+		}
 	}
-	if pipe, sacked, _ := run(false); pipe != 9000 || sacked != 0 {
+	if pipe, sacked, _ := run(false, true); pipe != 9000 || sacked != 0 {
 		t.Errorf("not cut: pipe %d, SACKed %d; want 9000 and 0", pipe, sacked)
 	}
 }

@@ -1185,6 +1185,9 @@ func (b *cwndBuilder) add(r *Record) {
 	}
 	dup := r.Info.Flags&DupAck != 0
 	a := epAck{ack: r.Ack, signal: dup || r.NSACK > 0, tsecr: r.TSEcr, hasTS: r.HasTS, sack: r.NSACK > 0, time: r.Time, rtt: b.ackRTTMin}
+	if r.SACKCut {
+		a.cut()
+	}
 	for i, s := range r.SACK[:r.NSACK] {
 		a.above = a.above || s[1] > r.Ack
 		if i < len(a.blocks) {

@@ -634,6 +634,9 @@ const queueRank = 0.7
 func episodeAck(s *reassembly.Segment, dup bool, rtt int64) epAck {
 	a := epAck{ack: int64(s.AckAbs), signal: dup || s.Opt.NSACK > 0, tsecr: s.Opt.TSEcr, hasTS: s.Opt.HasTimestamp,
 		sack: s.Opt.NSACK > 0, time: s.Time, rtt: rtt}
+	if s.Opt.SACKCut {
+		a.cut()
+	}
 	for i := 0; i < int(s.Opt.NSACK); i++ {
 		l, r := s.NearAck(s.Opt.SACK[i].Left), s.NearAck(s.Opt.SACK[i].Right)
 		a.above = a.above || r > s.AckAbs
