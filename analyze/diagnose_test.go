@@ -969,3 +969,27 @@ func TestWindowFilledAgainAndAgain(t *testing.T) {
 		t.Errorf("filled 5 times: findings %q, want no receive_window", got)
 	}
 }
+
+// TestRegularIntervalsOfAnAppPacedSender: regular loss intervals tell a
+// window that grew to the same overflow each time; a sender-side capture
+// whose sender waited with room to send for minAppShare of the transfer
+// grew no window to it, and its drops come at its own paced bursts
+// (ap_90ms_10m_a3m_l04: 7 random drops, 3 intervals at 0.18, waits 26%),
+// so the intervals do not tell there. A receiver's gaps are no such
+// measure (a queue's tail drops stall arrivals too): they keep telling.
+func TestRegularIntervalsOfAnAppPacedSender(t *testing.T) {
+	for _, tt := range []struct {
+		vantage Vantage
+		app     float64
+		want    bool
+	}{{VantageSender, 0, true}, {VantageSender, 0.26, false}, {VantageReceiver, 0.26, true}} {
+		st := DirStats{DataPackets: 2000, DataBytes: 2000 * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 90,
+			Path:         PathStats{HasData: true, Vantage: tt.vantage, Retransmitted: 7, LostDownstream: 7},
+			LossEpisodes: 4, HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.18, EpisodeIntervals: 3,
+			LimitShares: []LimitShare{{FindBottleneck, 1 - tt.app}, {FindApplication, tt.app}}}
+		rcv := DirStats{MaxRwnd: -1}
+		if got := strings.Contains(kinds(diagnose(&st, &rcv, 0)), FindCongestionLoss); got != tt.want {
+			t.Errorf("%s, waits %.2f: congestion_loss %v, want %v (%q)", tt.vantage, tt.app, got, tt.want, kinds(diagnose(&st, &rcv, 0)))
+		}
+	}
+}
