@@ -517,7 +517,7 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 // fast retransmit without a resend of its own yet —
 // unless reordering was seen (a hole closed with nothing resent): Linux
 // then waits for the holes (its reordering window and threshold grow).
-func (e *lossEpisodes) ack(a epAck) (ev episodeEvent) {
+func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 	ack, signal, above := a.ack, a.signal, a.above
 	e.sackSeen = e.sackSeen || a.sack || a.above
 	if a.rtt > 0 {
@@ -665,7 +665,7 @@ func (e *lossEpisodes) reentersAfterUndo(ack int64) bool {
 // reports a fast retransmit's start; else the episode is over, undone:
 // undoPartial. Both callers (the cwnd graph, the statistics) read the
 // one decision from ack's event.
-func (e *lossEpisodes) partialUndo(a epAck) bool {
+func (e *lossEpisodes) partialUndo(a *epAck) bool {
 	delayed := !e.rtxSet || int32(a.tsecr-e.rtxTS) < 0
 	return e.inEpisode && e.epFast && !e.sackSeen && !a.sack && a.hasTS && delayed &&
 		e.haveAck && a.ack > e.cumAck && a.ack < e.episodeEnd && a.ack >= e.rtxEnd
@@ -674,7 +674,7 @@ func (e *lossEpisodes) partialUndo(a epAck) bool {
 // renoDupAfter follows Linux's count of duplicate ACKs without SACK
 // (renoDup) after ACK a (newAck: it moved the cumulative ACK, by acked
 // segments), the episode's state after it known.
-func (e *lossEpisodes) renoDupAfter(a epAck, newAck bool, acked int64) {
+func (e *lossEpisodes) renoDupAfter(a *epAck, newAck bool, acked int64) {
 	if !e.started || e.sackSeen {
 		return
 	}
@@ -744,7 +744,7 @@ func (e *lossEpisodes) lostAbove(ack int64) bool {
 // reordering it saw, and resends nothing for it (kz_cubic_jitter3_l1:
 // two recoveries re-entered at the ACK that ended the last, both holes
 // above it resent already, reordering seen).
-func (e *lossEpisodes) resentInHole(a epAck) bool {
+func (e *lossEpisodes) resentInHole(a *epAck) bool {
 	if e.rtx == nil || a.nBlocks == 0 {
 		return false
 	}
@@ -788,7 +788,7 @@ func (e *lossEpisodes) wasResent(seq int64) bool {
 // covers it (both arrived). An undone episode keeps its kind, is counted
 // in undone, and tells nothing of the algorithm (no β, no vote: Linux
 // restores the window).
-func (e *lossEpisodes) undo(a epAck) bool {
+func (e *lossEpisodes) undo(a *epAck) bool {
 	if !e.undoable || e.epUndone {
 		return false
 	}
@@ -945,7 +945,7 @@ func (e *lossEpisodes) xmitOf(seq int64) (int64, bool) {
 // deems nothing lost then (k13_reno_jitter3_l06: a hole sent 22 ms
 // before the data SACKed above it, the ACK that SACKed it moving the
 // cumulative ACK over a late segment; Linux stayed in disorder).
-func (e *lossEpisodes) rackLost(a epAck) bool {
+func (e *lossEpisodes) rackLost(a *epAck) bool {
 	sacked, top := e.sackedAboveCum(a), int64(0)
 	for i, b := range a.blocks[:a.nBlocks] {
 		if b[1] > e.cumAck && !(i == 0 && a.hasDSACK) {
@@ -985,7 +985,7 @@ func (e *lossEpisodes) rackLost(a epAck) bool {
 
 // sackedAboveCum is the bytes a's SACK blocks cover above the cumulative
 // ACK, a D-SACK block left out (it reports data received twice).
-func (e *lossEpisodes) sackedAboveCum(a epAck) (n int64) {
+func (e *lossEpisodes) sackedAboveCum(a *epAck) (n int64) {
 	for i, b := range a.blocks[:a.nBlocks] {
 		if b[1] > e.cumAck && !(i == 0 && a.hasDSACK) {
 			n += b[1] - max(b[0], e.cumAck)
@@ -999,7 +999,7 @@ func (e *lossEpisodes) sackedAboveCum(a epAck) (n int64) {
 // after the last widening adds a step, kept for 16 recoveries
 // (tcp_rack_update_reo_wnd) — once reordering was seen and something
 // was resent (tcp_dsack_seen ignores the others).
-func (e *lossEpisodes) reoWindow(a epAck) {
+func (e *lossEpisodes) reoWindow(a *epAck) {
 	if a.hasDSACK && e.reordSeen && e.rtxN > 0 && (e.reoAt == 0 || a.time-e.reoAt >= e.minRTT) {
 		e.reoSteps = min(max(e.reoSteps, 1)+1, 0xff)
 		e.reoPersist, e.reoAt = 16, a.time

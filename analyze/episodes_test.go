@@ -17,7 +17,7 @@ import (
 func TestPartialUndoDecidedByTracker(t *testing.T) {
 	var e lossEpisodes
 	ack := func(ms float64, ack int64, dup bool) episodeEvent {
-		return e.ack(epAck{ack: ack, signal: dup, tsecr: 100, hasTS: true, time: int64(ms * 1e6)})
+		return e.ack(&epAck{ack: ack, signal: dup, tsecr: 100, hasTS: true, time: int64(ms * 1e6)})
 	}
 	for i := range int64(20) { // a window of 20 segments
 		e.data(1+i*1000, 1001+i*1000, (i+1)*1000, 0, 100, true, 0, 0)
@@ -106,15 +106,15 @@ func TestEpisodeSettledAfterIdleRestart(t *testing.T) {
 		for i := range int64(20) { // a window of 20 segments, RTT 100 ms
 			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 10*ms, 0)
 		}
-		e.ack(epAck{ack: 1000, rtt: 100 * ms, time: 110 * ms})
-		e.ack(epAck{ack: 1000, signal: true, above: true, sack: true, time: 111 * ms})
+		e.ack(&epAck{ack: 1000, rtt: 100 * ms, time: 110 * ms})
+		e.ack(&epAck{ack: 1000, signal: true, above: true, sack: true, time: 111 * ms})
 		e.data(1000, 2000, 19000, Retransmission, 0, false, 112*ms, 0)
-		e.ack(epAck{ack: 20000, time: 212 * ms}) // recovery ends, nothing outstanding
+		e.ack(&epAck{ack: 20000, time: 212 * ms}) // recovery ends, nothing outstanding
 		t0 := 112*ms + idle
 		for i := range int64(14) { // the first burst after it: 14 segments
 			e.data(20000+i*1000, 21000+i*1000, (i+1)*1000, 0, 0, false, t0, 0)
 		}
-		return &e, e.ack(epAck{ack: 21000, time: t0 + 100*ms})
+		return &e, e.ack(&epAck{ack: 21000, time: t0 + 100*ms})
 	}
 	e, ev := run(150 * ms)
 	if !ev.settled || ev.idle || ev.ssthresh != 14000 || len(e.reductions) != 1 {
@@ -146,16 +146,16 @@ func TestEpisodeEndsAtProvenRecoveryPoint(t *testing.T) {
 				e.data(i*1000, i*1000+1000, -1, 0, 0, false, 0, uint16(i+1))
 			}
 		}
-		e.ack(epAck{ack: 4000})
+		e.ack(&epAck{ack: 4000})
 		for range 3 {
-			e.ack(epAck{ack: 4000, signal: true, above: true, sack: true})
+			e.ack(&epAck{ack: 4000, signal: true, above: true, sack: true})
 		}
 		e.data(4000, 5000, -1, Retransmission, 0, false, 0, 11)
 		e.data(10000, 11000, -1, 0, 0, false, 0, tt.newID)
-		e.ack(epAck{ack: 8000, signal: true, above: true, sack: true})
+		e.ack(&epAck{ack: 8000, signal: true, above: true, sack: true})
 		e.data(8000, 9000, -1, Retransmission, 0, false, 0, tt.newID+1)
 		e.data(9000, 10000, -1, Retransmission, 0, false, 0, tt.newID+2)
-		e.ack(epAck{ack: 11000})
+		e.ack(&epAck{ack: 11000})
 		if e.fast != tt.want || e.rto != 0 {
 			t.Errorf("new data with IPv4 ID %d after the resend's 11: %d fast + %d timeout episodes, want %d fast", tt.newID, e.fast, e.rto, tt.want)
 		}
@@ -171,10 +171,10 @@ func drainedEpisode() *lossEpisodes {
 		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
 	}
 	for range 3 {
-		e.ack(epAck{ack: 0, signal: true, above: true, sack: true, time: 1})
+		e.ack(&epAck{ack: 0, signal: true, above: true, sack: true, time: 1})
 	}
 	e.data(0, 1000, 10000, Retransmission, 0, false, 0, 0)
-	e.ack(epAck{ack: 10000, time: 2})
+	e.ack(&epAck{ack: 10000, time: 2})
 	return e
 }
 
@@ -194,11 +194,11 @@ func TestSettleAfterDrainedEnd(t *testing.T) {
 	}
 	e.data(10000, 11000, 1000, 0, 0, false, 3, 0)
 	e.data(11000, 12000, 2000, 0, 0, false, 3, 0)
-	step(e.ack(epAck{ack: 10000, time: 4})) // a window update: the first burst's end
+	step(e.ack(&epAck{ack: 10000, time: 4})) // a window update: the first burst's end
 	for i := int64(12); i < 15; i++ {
 		e.data(i*1000, i*1000+1000, (i-9)*1000, 0, 0, false, 5, 0)
 	}
-	step(e.ack(epAck{ack: 11000, time: 6}))
+	step(e.ack(&epAck{ack: 11000, time: 6}))
 	if len(got) != 1 || got[0] != 5000 {
 		t.Errorf("ssthresh measured %v, want [5000]: the flight until the first segment after the end is acknowledged", got)
 	}
@@ -224,14 +224,14 @@ func TestRecoveryAtOnceAfterTimeoutHold(t *testing.T) {
 		for i := int64(1); i < 10; i++ {
 			e.data(i*1000, i*1000+1000, 10000, Retransmission, 0, false, 0, 0)
 		}
-		e.ack(epAck{ack: 10000})
+		e.ack(&epAck{ack: 10000})
 		for i := int64(10); i < 15; i++ {
 			e.data(i*1000, i*1000+1000, (i-9)*1000, 0, 0, false, 0, 0)
 		}
 		for range dups {
-			e.ack(epAck{ack: 10000, signal: true})
+			e.ack(&epAck{ack: 10000, signal: true})
 		}
-		e.ack(epAck{ack: 11000})
+		e.ack(&epAck{ack: 11000})
 		ev := e.data(11000, 12000, 4000, Retransmission, 0, false, 0, 0)
 		if want := dups >= 3; !ev.start || ev.fast != want {
 			t.Errorf("%d duplicate ACKs in the hold: start %v fast %v, want a start, fast %v", dups, ev.start, ev.fast, want)
@@ -254,14 +254,14 @@ func TestTimeoutAfterSilentPartialAck(t *testing.T) {
 		for i := int64(0); i < 10; i++ {
 			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, i*ms, 0)
 		}
-		e.ack(epAck{ack: 0, time: 100 * ms, rtt: 80 * ms})
+		e.ack(&epAck{ack: 0, time: 100 * ms, rtt: 80 * ms})
 		for k := int64(1); k <= 3; k++ {
-			e.ack(epAck{ack: 0, signal: true, time: 100*ms + k*ms, rtt: 80 * ms})
+			e.ack(&epAck{ack: 0, signal: true, time: 100*ms + k*ms, rtt: 80 * ms})
 		}
 		if ev := e.data(0, 1000, 10000, Retransmission, 0, false, 104*ms, 0); !ev.start || !ev.fast {
 			t.Fatalf("fast retransmit: %+v", ev)
 		}
-		e.ack(epAck{ack: 1000, time: 190 * ms, rtt: 80 * ms}) // partial: 1000 to 10000 outstanding
+		e.ack(&epAck{ack: 1000, time: 190 * ms, rtt: 80 * ms}) // partial: 1000 to 10000 outstanding
 		ev := e.data(1000, 2000, 9000, Retransmission, 0, false, 190*ms+tt.after, 0)
 		if got := ev.start && !ev.fast; got != tt.timeout {
 			t.Errorf("the head resent %d ms after a partial ACK: %+v, want a timeout %v", tt.after/ms, ev, tt.timeout)
@@ -285,7 +285,7 @@ func TestDrainedEndShowsNoReductionNoVote(t *testing.T) {
 		for i := int64(0); i < tt.after; i++ {
 			e.data(10000+i*1000, 11000+i*1000, (i+1)*1000, 0, 0, false, 3, 0)
 		}
-		e.ack(epAck{ack: 11000, time: 4})
+		e.ack(&epAck{ack: 11000, time: 4})
 		if len(e.betas) != tt.betas {
 			t.Errorf("%d segments after a drained end (10 before the loss): β %v, want %d of them", tt.after, e.betas, tt.betas)
 		}
@@ -319,7 +319,7 @@ func TestSilentRecoveryAtFirstReordering(t *testing.T) {
 			for i, b := range blocks {
 				a.blocks[i], a.nBlocks, a.above = b, i+1, true
 			}
-			return e.ack(a)
+			return e.ack(&a)
 		}
 		for i := range int64(20) {
 			e.data(1+i*1000, 1001+i*1000, (i+1)*1000, 0, 0, false, int64(i+1)*1e6, 0)
@@ -420,7 +420,7 @@ func TestSilentRecoveryByRACKTime(t *testing.T) {
 			if tt.dsack && ms == 90 {
 				a.dsack, a.hasDSACK = blocks[0], true
 			}
-			return e.ack(a)
+			return e.ack(&a)
 		}
 		send := func(i, ms int64) { e.data(1+i*1000, 1001+i*1000, 1000, 0, 0, false, ms*1e6, 0) }
 		for i := range int64(5) {
@@ -463,12 +463,12 @@ func TestSilentRecoveryByRACKTime(t *testing.T) {
 // reo_wnd_persist). A D-SACK before any reordering widens nothing.
 func TestReoWindowWearsDown(t *testing.T) {
 	var e lossEpisodes
-	e.reoWindow(epAck{hasDSACK: true, time: 1e9})
+	e.reoWindow(&epAck{hasDSACK: true, time: 1e9})
 	if e.reoSteps > 1 {
 		t.Fatalf("widened to %d steps before any reordering was seen", e.reoSteps)
 	}
 	e.reordSeen, e.rtxN, e.minRTT = true, 1, 80e6
-	e.reoWindow(epAck{hasDSACK: true, time: 2e9})
+	e.reoWindow(&epAck{hasDSACK: true, time: 2e9})
 	if e.reoSteps != 2 || e.reoPersist != 16 {
 		t.Fatalf("steps %d, persist %d after a D-SACK; want 2, 16", e.reoSteps, e.reoPersist)
 	}
@@ -477,7 +477,7 @@ func TestReoWindowWearsDown(t *testing.T) {
 			t.Fatalf("one step again after %d recoveries, want 16", i)
 		}
 		e.inEpisode, e.episodeEnd, e.epUndone = true, 1000*(i+1), false
-		e.ack(epAck{ack: 1000 * (i + 1), time: 3e9 + i*1e8})
+		e.ack(&epAck{ack: 1000 * (i + 1), time: 3e9 + i*1e8})
 	}
 	if e.reoSteps != 1 {
 		t.Errorf("%d steps after 16 recoveries, want 1", e.reoSteps)
@@ -493,11 +493,11 @@ func TestReoWindowWearsDown(t *testing.T) {
 func TestSilentRecoveryCountsSegments(t *testing.T) {
 	var e lossEpisodes
 	e.data(1, 2, 1, 0, 0, false, 1e6, 0)
-	e.ack(epAck{ack: 2, time: 50e6})
+	e.ack(&epAck{ack: 2, time: 50e6})
 	// [2, 10) is the hole, not arrived yet.
 	e.data(318, 319, 1, 0, 0, false, 61e6, 0) // a byte, first to arrive
 	e.lateOriginal()                          // [10, 318) after it
-	ev := e.ack(epAck{ack: 2, signal: true, sack: true, above: true, blocks: [4][2]int64{{10, 319}}, nBlocks: 1, time: 62e6})
+	ev := e.ack(&epAck{ack: 2, signal: true, sack: true, above: true, blocks: [4][2]int64{{10, 319}}, nBlocks: 1, time: 62e6})
 	if ev.silentEnter {
 		t.Error("309 bytes of two segments SACKed taken for three")
 	}
@@ -520,22 +520,22 @@ func TestTimeoutAgainInLossState(t *testing.T) {
 		for i := int64(0); i < 10; i++ {
 			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, i*ms, 0)
 		}
-		e.ack(epAck{ack: 0, time: 100 * ms, rtt: 80 * ms})
+		e.ack(&epAck{ack: 0, time: 100 * ms, rtt: 80 * ms})
 		// Nothing comes back: the timer resends the head, and the ACK
 		// that follows lets go-back-N resend the rest.
 		if ev := e.data(0, 1000, 10000, Retransmission, 0, false, 400*ms, 0); !ev.start || ev.fast {
 			t.Fatalf("the first timeout: %+v", ev)
 		}
-		e.ack(epAck{ack: 1000, time: 480 * ms, rtt: 80 * ms})
+		e.ack(&epAck{ack: 1000, time: 480 * ms, rtt: 80 * ms})
 		for i := int64(1); i < 4; i++ {
 			if ev := e.data(i*1000, i*1000+1000, 9000, Retransmission, 0, false, 480*ms+i*ms/10, 0); ev.start {
 				t.Fatalf("go-back-N's resend of %d taken for an episode: %+v", i*1000, ev)
 			}
 		}
 		// [2000, 3000) was lost again: the ACKs stop at it.
-		e.ack(epAck{ack: 2000, time: 560 * ms, rtt: 80 * ms})
+		e.ack(&epAck{ack: 2000, time: 560 * ms, rtt: 80 * ms})
 		for k := int64(1); k <= 3; k++ {
-			e.ack(epAck{ack: 2000, signal: true, time: 560*ms + k*ms, rtt: 80 * ms})
+			e.ack(&epAck{ack: 2000, signal: true, time: 560*ms + k*ms, rtt: 80 * ms})
 		}
 		ev := e.data(2000, 3000, 8000, Retransmission, 0, false, 560*ms+tt.after, 0)
 		if got := ev.start && !ev.fast; got != tt.timeout {
@@ -572,10 +572,10 @@ func TestResendSoonAfterNewAckIsNotTheTimer(t *testing.T) {
 		for i := int64(0); i < 20; i++ {
 			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, i*ms, 0)
 		}
-		e.ack(epAck{ack: 1000, time: 81 * ms, rtt: 80 * ms}) // [0, 1000) sent at 0: an 81 ms RTT
-		e.ack(epAck{ack: 5000, time: 100 * ms, rtt: 80 * ms})
+		e.ack(&epAck{ack: 1000, time: 81 * ms, rtt: 80 * ms}) // [0, 1000) sent at 0: an 81 ms RTT
+		e.ack(&epAck{ack: 5000, time: 100 * ms, rtt: 80 * ms})
 		for k := 1; k <= tt.dups; k++ {
-			e.ack(epAck{ack: 5000, signal: true, time: 100*ms + int64(k)*ms/100, rtt: 80 * ms})
+			e.ack(&epAck{ack: 5000, signal: true, time: 100*ms + int64(k)*ms/100, rtt: 80 * ms})
 		}
 		ev := e.data(5000, 6000, 15000, Retransmission, 0, false, 100*ms+tt.after, 0)
 		if !ev.start || ev.fast != tt.fast {
@@ -596,9 +596,9 @@ func TestNoSettleInRenoHold(t *testing.T) {
 	for i := int64(0); i < 10; i++ {
 		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, i*ms, 0)
 	}
-	e.ack(epAck{ack: 1000, time: 50 * ms})
+	e.ack(&epAck{ack: 1000, time: 50 * ms})
 	for k := int64(1); k <= 3; k++ {
-		e.ack(epAck{ack: 1000, signal: true, time: 50*ms + k*ms})
+		e.ack(&epAck{ack: 1000, signal: true, time: 50*ms + k*ms})
 	}
 	if ev := e.data(1000, 2000, 9000, Retransmission, 0, false, 54*ms, 0); !ev.start || !ev.fast {
 		t.Fatalf("fast retransmit: %+v", ev)
@@ -611,14 +611,14 @@ func TestNoSettleInRenoHold(t *testing.T) {
 	}
 	step(e.data(10000, 11000, 9000, 0, 0, false, 60*ms, 0)) // new data in recovery
 	step(e.data(11000, 12000, 10000, 0, 0, false, 61*ms, 0))
-	step(e.ack(epAck{ack: 10000, time: 140 * ms})) // exactly the episode's end: the hold
+	step(e.ack(&epAck{ack: 10000, time: 140 * ms})) // exactly the episode's end: the hold
 	for i := int64(12); i < 17; i++ {
 		step(e.data(i*1000, i*1000+1000, (i-7)*1000, 0, 0, false, 141*ms, 0)) // up to 7 segments held in recovery
 	}
-	step(e.ack(epAck{ack: 13000, time: 150 * ms})) // above the end: recovery over
+	step(e.ack(&epAck{ack: 13000, time: 150 * ms})) // above the end: recovery over
 	step(e.data(17000, 18000, 5000, 0, 0, false, 150*ms, 0))
 	step(e.data(18000, 19000, 6000, 0, 0, false, 151*ms, 0))
-	step(e.ack(epAck{ack: 14000, time: 160 * ms}))
+	step(e.ack(&epAck{ack: 14000, time: 160 * ms}))
 	if len(got) != 1 || got[0] != 6000 {
 		t.Errorf("ssthresh measured %v, want [6000]: the flight after the hold, not the 7 segments sent in it", got)
 	}
@@ -686,12 +686,12 @@ func TestLateResendIsTheTimers(t *testing.T) {
 		for i := int64(0); i < 20; i++ {
 			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, i*ms, 0)
 		}
-		e.ack(epAck{ack: 1000, time: 81 * ms, rtt: 80 * ms})
-		e.ack(epAck{ack: 2000, time: 82 * ms, rtt: 80 * ms}) // [1000, 2000) sent at 1 ms: an 81 ms RTT
+		e.ack(&epAck{ack: 1000, time: 81 * ms, rtt: 80 * ms})
+		e.ack(&epAck{ack: 2000, time: 82 * ms, rtt: 80 * ms}) // [1000, 2000) sent at 1 ms: an 81 ms RTT
 		last := int64(0)
 		for k := int64(0); k < 10; k++ {
 			last = 100*ms + k*tt.every
-			e.ack(epAck{ack: 2000, signal: true, time: last, rtt: 80 * ms})
+			e.ack(&epAck{ack: 2000, signal: true, time: last, rtt: 80 * ms})
 		}
 		ev := e.data(2000, 3000, 18000, Retransmission, 0, false, last+tt.after, 0)
 		if !ev.start || ev.fast != tt.fast {
@@ -711,10 +711,10 @@ func TestTrimSendsKeepsTheHole(t *testing.T) {
 	for i := int64(0); i < 100; i++ {
 		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, (i+1)*2*ms, 0)
 		if i == 9 {
-			e.ack(epAck{ack: 1000, time: 21 * ms}) // before it, at most maxSendMarksNoAck
+			e.ack(&epAck{ack: 1000, time: 21 * ms}) // before it, at most maxSendMarksNoAck
 		}
 	}
-	e.ack(epAck{ack: 50500, time: 301 * ms}) // inside the segment sent at 102 ms
+	e.ack(&epAck{ack: 50500, time: 301 * ms}) // inside the segment sent at 102 ms
 	if at, ok := e.xmitOf(e.cumAck); !ok || at != 102*ms {
 		t.Errorf("the hole at %d sent at %d ms (%v), want 102 ms", e.cumAck, at/ms, ok)
 	}
@@ -742,9 +742,10 @@ func TestCutSACKWindowUpdates(t *testing.T) {
 		ackAt := func(at int64, win uint16, dup bool) {
 			s := &reassembly.Segment{AckAbs: 1000, Time: at, Window: win}
 			s.Opt.SACKCut = cut
-			e.ack(episodeAck(s, dup, 80*ms))
+			a := episodeAck(s, dup, 80*ms)
+			e.ack(&a)
 		}
-		e.ack(epAck{ack: 1000, time: 100 * ms, rtt: 80 * ms})
+		e.ack(&epAck{ack: 1000, time: 100 * ms, rtt: 80 * ms})
 		for k := int64(1); k <= 3; k++ {
 			ackAt(100*ms+k*ms, 100, true) // duplicate ACKs
 		}

@@ -97,8 +97,8 @@ func TestEpisodeReentryAndTimeoutInRecovery(t *testing.T) {
 	for i := range int64(10) {
 		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
 	}
-	e.ack(epAck{ack: 1000, signal: false, above: false})
-	e.ack(epAck{ack: 1000, signal: true, above: true})
+	e.ack(&epAck{ack: 1000, signal: false, above: false})
+	e.ack(&epAck{ack: 1000, signal: true, above: true})
 	if ev := e.data(1000, 2000, 9000, Retransmission, 0, false, 0, 0); !ev.start || !ev.fast || !ev.drop {
 		t.Fatalf("fast retransmit: %+v", ev)
 	}
@@ -107,7 +107,7 @@ func TestEpisodeReentryAndTimeoutInRecovery(t *testing.T) {
 	}
 	// The episode's end (everything sent before it, 10000) acknowledged
 	// with [12000, 13000) SACKed: [10000, 12000) lost too.
-	if ev := e.ack(epAck{ack: 10000, signal: true, above: true}); !ev.start || !ev.fast {
+	if ev := e.ack(&epAck{ack: 10000, signal: true, above: true}); !ev.start || !ev.fast {
 		t.Fatalf("re-entry: %+v", ev)
 	}
 	if e.fast != 2 || len(e.starts) != 1 {
@@ -119,7 +119,7 @@ func TestEpisodeReentryAndTimeoutInRecovery(t *testing.T) {
 	if ev := e.data(10000, 11000, 5000, Retransmission, 0, false, 0, 0); ev.start || ev.settled || !ev.drop {
 		t.Errorf("the re-entered episode's resend: %+v, want no start, a drop event", ev)
 	}
-	if ev := e.ack(epAck{ack: 10000, signal: true, above: false}); !ev.settled || ev.ssthresh != 5000 {
+	if ev := e.ack(&epAck{ack: 10000, signal: true, above: false}); !ev.settled || ev.ssthresh != 5000 {
 		t.Errorf("the ACK after the first burst: %+v, want the last episode's ssthresh 5000", ev)
 	}
 	if ev := e.data(10000, 11000, 5000, Retransmission, 0, false, 0, 0); !ev.start || ev.fast {
@@ -168,12 +168,12 @@ func TestEpisodeUndo(t *testing.T) {
 		for i := range int64(10) { // TSval 100+i
 			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, uint32(100+i), true, 0, 0)
 		}
-		e.ack(epAck{ack: 1000, tsecr: 100, hasTS: true})
-		e.ack(epAck{ack: 1000, signal: true, above: true, tsecr: 100, hasTS: true})
+		e.ack(&epAck{ack: 1000, tsecr: 100, hasTS: true})
+		e.ack(&epAck{ack: 1000, signal: true, above: true, tsecr: 100, hasTS: true})
 		e.data(1000, 2000, 9000, Retransmission, 200, true, 0, 0) // the resend, TSval 200
-		e.ack(a)                                                  // recovery ends
+		e.ack(&a)                                                 // recovery ends
 		e.data(10000, 11000, 5000, 0, 210, true, 0, 0)            // the first burst after it
-		e.ack(epAck{ack: 11000, tsecr: 210, hasTS: true})         // settles it
+		e.ack(&epAck{ack: 11000, tsecr: 210, hasTS: true})        // settles it
 		return &e
 	}
 	for _, c := range []struct {
@@ -199,7 +199,7 @@ func TestEpisodeUndo(t *testing.T) {
 	if len(e.reductions) != 1 {
 		t.Fatalf("reductions %v, want one", e.reductions)
 	}
-	if ev := e.ack(epAck{ack: 11000, dsack: [2]int64{1000, 2000}, hasDSACK: true}); !ev.undone || len(e.reductions) != 0 || len(e.betas) != 0 {
+	if ev := e.ack(&epAck{ack: 11000, dsack: [2]int64{1000, 2000}, hasDSACK: true}); !ev.undone || len(e.reductions) != 0 || len(e.betas) != 0 {
 		t.Errorf("a late D-SACK: %+v, reductions %v, betas %v", ev, e.reductions, e.betas)
 	}
 }
@@ -378,9 +378,9 @@ func TestEpisodeKindWithoutSACK(t *testing.T) {
 		for i := range int64(10) {
 			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
 		}
-		e.ack(epAck{ack: 1000})
+		e.ack(&epAck{ack: 1000})
 		for range dups {
-			e.ack(epAck{ack: 1000, signal: true})
+			e.ack(&epAck{ack: 1000, signal: true})
 		}
 		return &e, e.data(1000, 2000, 9000, Retransmission, 0, false, 0, 0)
 	}
@@ -390,11 +390,11 @@ func TestEpisodeKindWithoutSACK(t *testing.T) {
 		}
 	}
 	e, _ := start(3)
-	e.ack(epAck{ack: 10000}) // the episode's end, exactly
+	e.ack(&epAck{ack: 10000}) // the episode's end, exactly
 	e.data(10000, 11000, 1000, 0, 0, false, 0, 0)
 	e.data(11000, 12000, 2000, 0, 0, false, 0, 0)
 	for range 3 {
-		e.ack(epAck{ack: 10000, signal: true})
+		e.ack(&epAck{ack: 10000, signal: true})
 	}
 	if ev := e.data(10000, 11000, 2000, Retransmission, 0, false, 0, 0); !ev.start || ev.fast {
 		t.Errorf("three duplicate ACKs of the held recovery's end: %+v, want a timeout", ev)
@@ -404,8 +404,8 @@ func TestEpisodeKindWithoutSACK(t *testing.T) {
 	for i := range int64(10) {
 		s.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
 	}
-	s.ack(epAck{ack: 1000, above: true, sack: true, signal: true})
-	s.ack(epAck{ack: 2000, above: true, sack: true, signal: true}) // a new ACK, [3000, 4000) SACKed
+	s.ack(&epAck{ack: 1000, above: true, sack: true, signal: true})
+	s.ack(&epAck{ack: 2000, above: true, sack: true, signal: true}) // a new ACK, [3000, 4000) SACKed
 	if ev := s.data(2000, 3000, 8000, Retransmission, 0, false, 0, 0); !ev.start || !ev.fast {
 		t.Errorf("a resend after a new ACK SACKing above it: %+v, want a fast retransmit", ev)
 	}
@@ -802,19 +802,19 @@ func TestEpisodeReentryOnRACKLoss(t *testing.T) {
 		for i := range int64(10) {
 			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
 		}
-		e.ack(epAck{ack: 1000, sack: true})
-		e.ack(epAck{ack: 1000, signal: true, above: true, sack: true}) // [2000, 3000) SACKed
-		e.data(1000, 2000, 9000, Retransmission, 0, false, 0, 0)       // the fast retransmit
+		e.ack(&epAck{ack: 1000, sack: true})
+		e.ack(&epAck{ack: 1000, signal: true, above: true, sack: true}) // [2000, 3000) SACKed
+		e.data(1000, 2000, 9000, Retransmission, 0, false, 0, 0)        // the fast retransmit
 		if newFirst {
 			e.data(10000, 11000, 9000, 0, 0, false, 0, 0) // new data, then a hole resent after it
 		}
-		e.ack(epAck{ack: 1000, signal: true, above: true, sack: true})
+		e.ack(&epAck{ack: 1000, signal: true, above: true, sack: true})
 		e.data(9000, 10000, 9000, Retransmission, 0, false, 0, 0)
 		if !newFirst {
 			e.data(10000, 11000, 9000, 0, 0, false, 0, 0)
 		}
 		// Everything up to the episode's end acknowledged, nothing SACKed above.
-		return &e, e.ack(epAck{ack: 10000, sack: true})
+		return &e, e.ack(&epAck{ack: 10000, sack: true})
 	}
 	if e, ev := run(true); !ev.start || !ev.fast || e.fast != 2 {
 		t.Errorf("new data sent before the last resend, unacknowledged at the end: %+v, %d fast, want recovery again (2)", ev, e.fast)
@@ -929,10 +929,10 @@ func TestEpisodeReentryOnResentHole(t *testing.T) {
 			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
 		}
 		// Reordering: [1000, 2000) SACKed above a hole, which then came late.
-		e.ack(epAck{ack: 1000, signal: true, above: true, sack: true, blocks: [4][2]int64{{2000, 3000}}, nBlocks: 1})
-		e.ack(epAck{ack: 3000, sack: true})
+		e.ack(&epAck{ack: 1000, signal: true, above: true, sack: true, blocks: [4][2]int64{{2000, 3000}}, nBlocks: 1})
+		e.ack(&epAck{ack: 3000, sack: true})
 		// A loss: [3000, 4000) fast retransmitted, new data sent in recovery.
-		e.ack(epAck{ack: 3000, signal: true, above: true, sack: true, blocks: [4][2]int64{{4000, 10000}}, nBlocks: 1})
+		e.ack(&epAck{ack: 3000, signal: true, above: true, sack: true, blocks: [4][2]int64{{4000, 10000}}, nBlocks: 1})
 		e.data(3000, 4000, 7000, Retransmission, 0, false, 0, 0)
 		for i := range int64(3) {
 			e.data(10000+i*1000, 11000+i*1000, 7000, 0, 0, false, 0, 0)
@@ -945,7 +945,7 @@ func TestEpisodeReentryOnResentHole(t *testing.T) {
 			t.Fatalf("setup: %d fast, reordering seen %v", e.fast, e.reordSeen)
 		}
 		// The ACK that ends the episode, [12000, 13000) SACKed above the hole.
-		return &e, e.ack(epAck{ack: 11000, signal: true, above: true, sack: true, blocks: [4][2]int64{{12000, 13000}}, nBlocks: 1})
+		return &e, e.ack(&epAck{ack: 11000, signal: true, above: true, sack: true, blocks: [4][2]int64{{12000, 13000}}, nBlocks: 1})
 	}
 	if e, ev := run(true); !ev.start || !ev.fast || e.fast != 2 {
 		t.Errorf("a resent hole above the ending ACK: %+v, %d fast, want recovery again (2)", ev, e.fast)
@@ -1021,7 +1021,7 @@ func sackRecovery20() *lossEpisodes {
 		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
 	}
 	for range 3 {
-		e.ack(epAck{ack: 1000, signal: true, above: true, sack: true, blocks: [4][2]int64{{2000, 3000}}, nBlocks: 1})
+		e.ack(&epAck{ack: 1000, signal: true, above: true, sack: true, blocks: [4][2]int64{{2000, 3000}}, nBlocks: 1})
 	}
 	e.data(1000, 2000, 20000, Retransmission, 0, false, 0, 0)
 	e.data(20000, 21000, 20000, 0, 0, false, 0, 0)
@@ -1039,9 +1039,9 @@ func TestNoVoteBelowHalf(t *testing.T) {
 		votes [3]int
 	}{{4, [3]int{}}, {10, [3]int{VoteReno: 1}}, {14, [3]int{VoteCubic: 1}}} {
 		e := sackRecovery20()
-		e.ack(epAck{ack: 20000, sack: true}) // the episode's end
+		e.ack(&epAck{ack: 20000, sack: true}) // the episode's end
 		e.data(21000, 22000, tt.after*1000, 0, 0, false, 0, 0)
-		e.ack(epAck{ack: 21000, sack: true})
+		e.ack(&epAck{ack: 21000, sack: true})
 		if got := e.reductionVotes(); got != tt.votes {
 			t.Errorf("20 segments before, %d after: votes %v, want %v", tt.after, got, tt.votes)
 		}
@@ -1056,9 +1056,9 @@ func TestNoVoteBelowHalf(t *testing.T) {
 // within 6%) into random loss by its intervals.
 func TestLossFlightKeptWithoutVote(t *testing.T) {
 	e := sackRecovery20()
-	e.ack(epAck{ack: 20000, sack: true}) // the episode's end
+	e.ack(&epAck{ack: 20000, sack: true}) // the episode's end
 	e.data(21000, 22000, 4000, 0, 0, false, 0, 0)
-	e.ack(epAck{ack: 21000, sack: true})
+	e.ack(&epAck{ack: 21000, sack: true})
 	if got := e.reductionVotes(); got != [3]int{} {
 		t.Fatalf("4 segments after 20: votes %v, want none", got)
 	}
@@ -1098,11 +1098,11 @@ func TestSsthreshAfterHyStartInRecovery(t *testing.T) {
 func TestNoVoteFromReentry(t *testing.T) {
 	e := sackRecovery20()
 	// The episode's end, data SACKed above it: recovery again at once.
-	if ev := e.ack(epAck{ack: 20000, signal: true, above: true, sack: true, blocks: [4][2]int64{{20500, 21000}}, nBlocks: 1}); !ev.start {
+	if ev := e.ack(&epAck{ack: 20000, signal: true, above: true, sack: true, blocks: [4][2]int64{{20500, 21000}}, nBlocks: 1}); !ev.start {
 		t.Fatalf("setup: no re-entry at the end: %+v", ev)
 	}
 	e.data(21000, 22000, 9000, 0, 0, false, 0, 0) // PRR's flight, 9 of 20
-	e.ack(epAck{ack: 20000, signal: true, above: true, sack: true, blocks: [4][2]int64{{20500, 22000}}, nBlocks: 1})
+	e.ack(&epAck{ack: 20000, signal: true, above: true, sack: true, blocks: [4][2]int64{{20500, 22000}}, nBlocks: 1})
 	if len(e.reductions) != 0 || len(e.betas) != 0 {
 		t.Errorf("a window measured in the re-entered recovery: reductions %v, betas %v; want none", e.reductions, e.betas)
 	}

@@ -1199,7 +1199,7 @@ func (b *cwndBuilder) add(r *Record) {
 	}
 	b.rateSample(r.Time)
 	wasIn := b.ep.inEpisode
-	ev := b.ep.ack(a)
+	ev := b.ep.ack(&a)
 	if wasIn && !b.ep.inEpisode && !b.epFast && b.line > 0 {
 		// A timeout's episode ended: Linux leaves its loss state with
 		// cwnd as slow start grew it there (tcp_process_loss,

@@ -810,7 +810,8 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		}
 		if s.Flags&thSYN == 0 {
 			o.eps.pathRTT = cs.firstRTT // the whole path's round trip (lossEpisodes.pathRTT)
-			o.eps.ack(episodeAck(s, f&DupAck != 0, o.rttMin))
+			a := episodeAck(s, f&DupAck != 0, o.rttMin)
+			o.eps.ack(&a)
 			if o.sawData {
 				o.holeAck(s, f&DupAck != 0)
 			}
