@@ -240,7 +240,9 @@ func (st *DirStats) share(kind string) float64 {
 //     ordinary moments' (see lossRanks; bbrQueueRank for BBR), or, when
 //     the RTT does not tell (a queue too small to delay: a median delay
 //     below minQueueMs, or too few losses ranked), when the episodes
-//     came at regular intervals (regularCV), or when the episodes after
+//     came at regular intervals (regularCV; not at a sender-side
+//     capture whose sender the application held: its own bursts pace
+//     the drops), or when the episodes after
 //     the first resent more each than independent drops would at their
 //     own loss rate (laterBursts); random loss otherwise, and whatever the RTT when the
 //     intervals are irregular (randomCV) after a slow-start overshoot, or
@@ -671,6 +673,11 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// surely losses, the rest an upper bound.
 		counted = fmt.Sprintf(" (at least %d: without SACK the resends after a hole are an upper bound)", p.LostDownstreamLow+p.LostUpstream)
 	}
+	// The sender waited with room to send: its application (or send
+	// buffer) held it (at a sender-side capture, which sees its waits).
+	appShare := st.share(FindApplication)
+	byShare := appShare >= minAppShare && !p.NearbyPeer || appShare >= minAppShareNearby
+	appAtSender := p.Vantage == VantageSender && (byShare || st.AppIdleWaits >= minIdleWaits)
 	if p.HasData && lost > 0 && (lost >= 3 || spurious == 0) {
 		pct := 100 * float64(lost) / float64(st.DataPackets)
 		ev := map[string]float64{"lost": float64(lost), "lost_pct": pct, "episodes": float64(st.RankedLossEpisodes), "queue_episodes": float64(st.QueueLossEpisodes)}
@@ -721,15 +728,14 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// of 29 losses near its peak).
 		delayTells := told && n >= minToldEpisodes && st.HasQueueDelay && st.QueueDelayMs >= minQueueMs
 		// Regular intervals are a window's that grew to the same
-		// overflow each time; a sender the application held (its waits
-		// with room to send minAppShare of the transfer and more, as a
-		// sender-side capture measures them: at a receiver the gaps
-		// stand for them, and a queue's tail drops stall arrivals too)
-		// grew no window to a queue's size, and drops at its own paced
-		// bursts come as regularly by chance (ap_90ms_10m_a3m_l04,
-		// ap_110ms_9m_a2500k_l04: 7 random drops each, 3 intervals at
-		// 0.18, waits 26% and 31%).
-		appPaced := p.Vantage == VantageSender && st.share(FindApplication) >= minAppShare
+		// overflow each time; a sender the application held (as the
+		// application finding names it, at a sender-side capture: at a
+		// receiver the gaps stand for its waits, and a queue's tail
+		// drops stall arrivals too) grew no window to a queue's size,
+		// and drops at its own paced bursts come as regularly by chance
+		// (ap_90ms_10m_a3m_l04, ap_110ms_9m_a2500k_l04: 7 random drops
+		// each, 3 intervals at 0.18, waits 26% and 31%).
+		appPaced := appAtSender
 		// A window that grows until a loss fills whatever queue the path
 		// has, so the RTT stands near its peak before every loss, whatever
 		// dropped it; what tells a full queue then is when the drops come:
@@ -927,11 +933,6 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		add(FindACKPathLoss, fmt.Sprintf("ACK path loss: %d of the receiver's packets (%.1f%%) never reached the capture (gaps in their IPv4 IDs)", rcv.IPIDMissing, pct),
 			map[string]float64{"acks_lost": float64(rcv.IPIDMissing), "acks_lost_pct": pct})
 	}
-	// The sender waited with room to send: its application (or send
-	// buffer) held it.
-	appShare := st.share(FindApplication)
-	byShare := appShare >= minAppShare && !p.NearbyPeer || appShare >= minAppShareNearby
-	appAtSender := p.Vantage == VantageSender && (byShare || st.AppIdleWaits >= minIdleWaits)
 	addAppAtSender := func() {
 		ev := map[string]float64{"share": appShare, "max_in_flight_bytes": float64(st.MaxBytesInFlight), "idle_waits": float64(st.AppIdleWaits)}
 		if !byShare {

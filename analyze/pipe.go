@@ -255,8 +255,9 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery, cut bool, n
 	p.detectLoss(recovery, now)
 }
 
-// cutSACK is the block a duplicate ACK whose SACK option the snapshot
-// length cut stood for at time now: the segment whose arrival prompted
+// cutSACK is the block an ACK below the data outstanding whose SACK
+// option the snapshot length cut stood for at time now (a duplicate ACK
+// or, where the window grew, a window update): the segment whose arrival prompted
 // it, taken as the last original sent a round trip (RACK's, else the
 // least) before the ACK — arrivals come in the order sent and a dropped
 // segment prompts no ACK, so the holes are skipped by time — or where

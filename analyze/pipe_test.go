@@ -1200,3 +1200,25 @@ func TestSenderPipeCutSACK(t *testing.T) {
 		t.Errorf("not cut: pipe %d, SACKed %d; want 9000 and 0", pipe, sacked)
 	}
 }
+
+// TestRateMarksAfterClockStep: the ACKs kept for the delivery rate
+// (bwMarks) are a round trip's; a capture whose clock stepped back an
+// hour keeps no more of them (the marks from before the step held every
+// later one until the clock caught up: a million after 100 s of ACKs).
+func TestRateMarksAfterClockStep(t *testing.T) {
+	b := newCwndBuilder(SeriesOptions{})
+	b.pp.minRTT = 10e6
+	for i := int64(0); i < 1000; i++ {
+		b.rateSample(3600e9 + i*1e6)
+	}
+	for i := int64(0); i < 5000; i++ {
+		b.pp.delivered += 1448
+		b.rateSample(i * 1e6)
+	}
+	if n := len(b.bwMarks); n > 12 {
+		t.Errorf("%d marks kept, want a round trip's (11)", n)
+	}
+	if b.bwN == 0 {
+		t.Error("no round counted after the step")
+	}
+}

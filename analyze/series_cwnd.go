@@ -102,8 +102,9 @@ var cwndSeries = []string{SeriesCwnd, SeriesSsthresh, SeriesAdvertised, SeriesFa
 //     (senderHeld, the summary's rwnd_limited_s and app_limited_s), one
 //     band of each kind for holds less than a round trip apart.
 //
-// For a sender that does not reduce on loss the window drawn is BBR's
-// model instead (bbrSeries). At a receiver-side capture, told by the
+// For a BBR sender (ccFacts.name: no reduction on loss, or BBR's
+// ProbeRTT) the window drawn is BBR's model instead, the pipe beside it
+// (bbrSeries). At a receiver-side capture, told by the
 // handshake, the line is the data that arrived per round trip (arrived,
 // atReceiver); callers say so on stderr too (see PathStats.Vantage).
 func cwndGraph(recs []Record, o SeriesOptions) *Graph { return feed(newCwnd(o), recs) }
@@ -1531,6 +1532,10 @@ func (b *cwndBuilder) endHold() {
 // bwMark is an ACK's time and the bytes delivered by then.
 type bwMark struct{ t, delivered int64 }
 
+// maxBWMarks bounds cwndBuilder.bwMarks: the ACKs of a round trip, far
+// more than any window's (Linux's cwnd clamp is 10,000 segments).
+const maxBWMarks = 1 << 16
+
 // rateSample takes, at each ACK, the delivery rate over the round trip
 // (the least RTT) before it, as Linux's rate samples span one (the best
 // of a round: a fixed round's mean reads BBR's bandwidth, and its BDP,
@@ -1539,6 +1544,12 @@ type bwMark struct{ t, delivered int64 }
 // three rounds in a row grew the largest rate by less than a quarter.
 func (b *cwndBuilder) rateSample(now int64) {
 	rtt := max(b.pp.minRTT, 1e6)
+	if n := len(b.bwMarks); n > 0 && now < b.bwMarks[n-1].t || n >= maxBWMarks {
+		// The capture's clock stepped back (the marks before it would
+		// hold every one after until it caught up), or ACKs too many
+		// for a round trip: the rate starts again from here.
+		b.bwMarks, b.bwRoundBest, b.bwStart = b.bwMarks[:0], 0, 0
+	}
 	b.bwMarks = append(b.bwMarks, bwMark{now, b.pp.delivered})
 	i := 0
 	for i+1 < len(b.bwMarks) && b.bwMarks[i+1].t <= now-rtt {
@@ -1569,7 +1580,8 @@ func (b *cwndBuilder) rateSample(now int64) {
 // bbrAck moves BBR's window (Linux's BBR v1, bbr_set_cwnd) on an ACK
 // that delivered acked bytes and had lost ones deemed lost: towards
 // 2/ln 2 times the BDP in startup and while the queue it built drains
-// (bbr_check_drain: until the pipe is down to the BDP), twice it and
+// (bbr_check_drain: until the pipe is down to the BDP and the three
+// segments its target adds), twice it and
 // three segments after; up by no more than acked a time, and once the
 // bandwidth stopped growing down to that target at once (min(cwnd +
 // acked, target): kn_bbr_loss's 500 segments after its drain, where a
