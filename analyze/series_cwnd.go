@@ -135,11 +135,11 @@ func (c *cwndVotes) graph() *Graph {
 }
 
 // knownFinal is the reduction the episodes voted for at the
-// connection's end (call graph first), if it is Reno's or CUBIC's.
-func (b *cwndBuilder) knownFinal() (int, bool) {
-	v, ok := majorityVote(b.ep.reductionVotes())
-	return v, ok && v != VoteNone
-}
+// connection's end (call graph first), if it is Reno's or CUBIC's: the
+// majority's, else the median reduction factor's, as the summary's
+// congestion_control names it (ccFacts.name) and crossCheck draws the
+// ssthresh.
+func (b *cwndBuilder) knownFinal() (int, bool) { return b.ep.vote() }
 
 // cwndBuilder builds Cwnd's graph record by record.
 type cwndBuilder struct {
