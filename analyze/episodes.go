@@ -354,6 +354,7 @@ type epAck struct {
 	blocks  [4][2]int64
 	nBlocks int
 	sack    bool // it carries SACK blocks
+	cutOpt  bool // its SACK option cut by the snapshot length (cut)
 	// Its time, and the least RTT of the direction's data so far (0
 	// none): without SACK an ended episode's window is measured over a
 	// round trip (see settle).
@@ -362,12 +363,14 @@ type epAck struct {
 
 // cut marks an ACK whose SACK option the snapshot length cut
 // (reassembly.Options.SACKCut: IPv6 at 96 bytes): its blocks are
-// unknown, but a receiver sends them only while it holds data above a
-// hole (RFC 2018): a loss signal, SACK seen, data SACKed above the ACK —
+// unknown, but a receiver sends them while it holds data above a hole
+// (RFC 2018): a loss signal, SACK seen, data SACKed above the ACK —
 // whatever Wireshark calls the ACK (a window update, where the window
 // grew: k24_reno_ipv6_l1, whose resend of a lost fast retransmit, RACK's
-// in Linux, read as a timeout without it).
-func (a *epAck) cut() { a.signal, a.sack, a.above = true, true, true }
+// in Linux, read as a timeout without it). Or a D-SACK of a duplicate
+// arrival (RFC 2883), which holds nothing above: where the ACK covers
+// all data sent, nothing is (ack).
+func (a *epAck) cut() { a.signal, a.sack, a.above, a.cutOpt = true, true, true, true }
 
 // data feeds a data segment of the direction sent at t (0 unknown): seq
 // to end, the bytes in flight Wireshark gave it (-1 unknown), its
@@ -519,6 +522,9 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 // then waits for the holes (its reordering window and threshold grow).
 func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 	ack, signal, above := a.ack, a.signal, a.above
+	if a.cutOpt && e.started && ack >= e.high {
+		above = false // a cut D-SACK: no data above the ACK to SACK (cut)
+	}
 	e.sackSeen = e.sackSeen || a.sack || a.above
 	if a.rtt > 0 {
 		e.rtt = a.rtt

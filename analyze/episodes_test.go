@@ -764,3 +764,24 @@ func TestCutSACKWindowUpdates(t *testing.T) {
 		}
 	}
 }
+
+// TestCutDSACKAtTheEdge: a cut SACK option on an ACK of all data sent is
+// a D-SACK of a duplicate arrival (RFC 2883), no data above the ACK: it
+// leaves no loss signal behind, and a later resend with no ACK since is
+// the timer's.
+func TestCutDSACKAtTheEdge(t *testing.T) {
+	const ms = int64(1e6)
+	var e lossEpisodes
+	for i := int64(0); i < 10; i++ {
+		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, i*ms, 0)
+	}
+	e.ack(&epAck{ack: 5000, time: 100 * ms, rtt: 80 * ms})
+	s := &reassembly.Segment{AckAbs: 10000, Time: 110 * ms}
+	s.Opt.SACKCut = true
+	a := episodeAck(s, false, 80*ms)
+	e.ack(&a)
+	e.data(10000, 11000, 1000, 0, 0, false, 120*ms, 0)
+	if ev := e.data(10000, 11000, 1000, Retransmission, 0, false, 120*ms+rtoOf(80*ms)+ms, 0); !ev.start || ev.fast {
+		t.Errorf("a resend after a cut D-SACK and silence: %+v, want a timeout", ev)
+	}
+}
