@@ -5,7 +5,9 @@ import (
 	"math"
 	"slices"
 	"sort"
+
 	"tcpviz/internal/words"
+	"tcpviz/reassembly"
 )
 
 // lossEpisodes is the one loss-episode tracker of a sender's direction,
@@ -359,6 +361,35 @@ type epAck struct {
 	// none): without SACK an ended episode's window is measured over a
 	// round trip (see settle).
 	time, rtt int64
+}
+
+// set makes a what an ACK tells the loss-episode tracker, the one
+// reading of it for the summary (episodeAck, from the segment) and the
+// cwnd graph (from its record): its cumulative ACK and SACK blocks (in
+// one numbering), whether Wireshark called it a duplicate ACK, whether
+// the snapshot length cut its SACK option (cut), its timestamp echo, its
+// time and the direction's least RTT so far. (In place: an epAck is
+// large, and an ACK's cost counts.)
+func (a *epAck) set(ack int64, blocks [][2]int64, dup, cutOpt bool, tsecr uint32, hasTS bool, t, rtt int64) {
+	*a = epAck{ack: ack, signal: dup || len(blocks) > 0, tsecr: tsecr, hasTS: hasTS, sack: len(blocks) > 0, time: t, rtt: rtt}
+	if cutOpt {
+		a.cut()
+	}
+	for i, b := range blocks {
+		a.above = a.above || b[1] > ack
+		if i < len(a.blocks) {
+			a.blocks[i], a.nBlocks = b, i+1
+		}
+	}
+	if len(blocks) > 0 {
+		var second [2]int64
+		if len(blocks) > 1 {
+			second = blocks[1]
+		}
+		if reassembly.IsDSACK(uint64(blocks[0][0]), uint64(blocks[0][1]), uint64(ack), len(blocks) > 1, uint64(second[0]), uint64(second[1])) {
+			a.dsack, a.hasDSACK = blocks[0], true
+		}
+	}
 }
 
 // cut marks an ACK whose SACK option the snapshot length cut

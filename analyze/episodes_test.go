@@ -742,7 +742,8 @@ func TestCutSACKWindowUpdates(t *testing.T) {
 		ackAt := func(at int64, win uint16, dup bool) {
 			s := &reassembly.Segment{AckAbs: 1000, Time: at, Window: win}
 			s.Opt.SACKCut = cut
-			a := episodeAck(s, dup, 80*ms)
+			var a epAck
+			episodeAck(&a, s, dup, 80*ms)
 			e.ack(&a)
 		}
 		e.ack(&epAck{ack: 1000, time: 100 * ms, rtt: 80 * ms})
@@ -778,7 +779,8 @@ func TestCutDSACKAtTheEdge(t *testing.T) {
 	e.ack(&epAck{ack: 5000, time: 100 * ms, rtt: 80 * ms})
 	s := &reassembly.Segment{AckAbs: 10000, Time: 110 * ms}
 	s.Opt.SACKCut = true
-	a := episodeAck(s, false, 80*ms)
+	var a epAck
+	episodeAck(&a, s, false, 80*ms)
 	e.ack(&a)
 	e.data(10000, 11000, 1000, 0, 0, false, 120*ms, 0)
 	if ev := e.data(10000, 11000, 1000, Retransmission, 0, false, 120*ms+rtoOf(80*ms)+ms, 0); !ev.start || ev.fast {

@@ -1185,19 +1185,8 @@ func (b *cwndBuilder) add(r *Record) {
 		b.set.add(SeriesAdvertised, Steps, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(r.Window)}})
 	}
 	dup := r.Info.Flags&DupAck != 0
-	a := epAck{ack: r.Ack, signal: dup || r.NSACK > 0, tsecr: r.TSEcr, hasTS: r.HasTS, sack: r.NSACK > 0, time: r.Time, rtt: b.ackRTTMin}
-	if r.SACKCut {
-		a.cut()
-	}
-	for i, s := range r.SACK[:r.NSACK] {
-		a.above = a.above || s[1] > r.Ack
-		if i < len(a.blocks) {
-			a.blocks[i], a.nBlocks = s, i+1
-		}
-	}
-	if l, rr, ok := dsackOf(r); ok {
-		a.dsack, a.hasDSACK = [2]int64{l, rr}, true
-	}
+	var a epAck
+	a.set(r.Ack, r.SACK[:r.NSACK], dup, r.SACKCut, r.TSEcr, r.HasTS, r.Time, b.ackRTTMin)
 	b.rateSample(r.Time)
 	wasIn := b.ep.inEpisode
 	ev := b.ep.ack(&a)

@@ -629,32 +629,18 @@ const queueFull = 0.8
 // and 0.5–2% loss), tail drops' near the top (0.74–1).
 const queueRank = 0.7
 
-// episodeAck is what ACK s (a duplicate ACK if dup) tells the
-// loss-episode tracker.
-func episodeAck(s *reassembly.Segment, dup bool, rtt int64) epAck {
-	a := epAck{ack: int64(s.AckAbs), signal: dup || s.Opt.NSACK > 0, tsecr: s.Opt.TSEcr, hasTS: s.Opt.HasTimestamp,
-		sack: s.Opt.NSACK > 0, time: s.Time, rtt: rtt}
-	if s.Opt.SACKCut {
-		a.cut()
+// episodeAck makes a what ACK s (a duplicate ACK if dup) tells the
+// loss-episode tracker, its SACK blocks in absolute numbers (epAck.set).
+func episodeAck(a *epAck, s *reassembly.Segment, dup bool, rtt int64) {
+	if s.Opt.NSACK == 0 { // most ACKs: no blocks to unwrap
+		a.set(int64(s.AckAbs), nil, dup, s.Opt.SACKCut, s.Opt.TSEcr, s.Opt.HasTimestamp, s.Time, rtt)
+		return
 	}
-	for i := 0; i < int(s.Opt.NSACK); i++ {
-		l, r := s.NearAck(s.Opt.SACK[i].Left), s.NearAck(s.Opt.SACK[i].Right)
-		a.above = a.above || r > s.AckAbs
-		if i < len(a.blocks) {
-			a.blocks[i], a.nBlocks = [2]int64{int64(l), int64(r)}, i+1
-		}
+	var blocks [len(s.Opt.SACK)][2]int64
+	for i := range int(s.Opt.NSACK) {
+		blocks[i] = [2]int64{int64(s.NearAck(s.Opt.SACK[i].Left)), int64(s.NearAck(s.Opt.SACK[i].Right))}
 	}
-	if s.Opt.NSACK > 0 {
-		l, r := s.NearAck(s.Opt.SACK[0].Left), s.NearAck(s.Opt.SACK[0].Right)
-		var l2, r2 uint64
-		if s.Opt.NSACK > 1 {
-			l2, r2 = s.NearAck(s.Opt.SACK[1].Left), s.NearAck(s.Opt.SACK[1].Right)
-		}
-		if reassembly.IsDSACK(l, r, s.AckAbs, s.Opt.NSACK > 1, l2, r2) {
-			a.dsack, a.hasDSACK = [2]int64{int64(l), int64(r)}, true
-		}
-	}
-	return a
+	a.set(int64(s.AckAbs), blocks[:s.Opt.NSACK], dup, s.Opt.SACKCut, s.Opt.TSEcr, s.Opt.HasTimestamp, s.Time, rtt)
 }
 
 // episode follows loss episodes for a data segment [seq, seq+n); late
@@ -810,7 +796,8 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		}
 		if s.Flags&thSYN == 0 {
 			o.eps.pathRTT = cs.firstRTT // the whole path's round trip (lossEpisodes.pathRTT)
-			a := episodeAck(s, f&DupAck != 0, o.rttMin)
+			var a epAck
+			episodeAck(&a, s, f&DupAck != 0, o.rttMin)
 			o.eps.ack(&a)
 			if o.sawData {
 				o.holeAck(s, f&DupAck != 0)
