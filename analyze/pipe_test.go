@@ -1239,3 +1239,25 @@ func TestGraphDrawsTheSummarysAlgorithm(t *testing.T) {
 		t.Errorf("the line's algorithm %d (%v), the summary's %q; want CUBIC's in both", v, ok, cc)
 	}
 }
+
+// TestBBRDrainEnds: BBR's drain after startup ends where the pipe comes
+// within a quarter of the BDP estimate (and three segments), not only
+// at or below it: ours reads a few percent below Linux's max-filtered
+// rate, so a drain the kernel ended went on in the model
+// (k19_bbr_lossless_q500k). Above that the cap stays at 2/ln 2 times the
+// BDP.
+func TestBBRDrainEnds(t *testing.T) {
+	for _, tt := range []struct {
+		pipe    int64
+		drained bool
+	}{{100000, true}, {120000, true}, {140000, false}} {
+		b := newCwndBuilder(SeriesOptions{})
+		b.pp.data(0, tt.pipe, 0)
+		b.pp.maxSeg, b.pp.minRTT = 1000, 100e6
+		b.bwN, b.bdp, b.bwFull, b.bbrW = 1, 100000, true, 280000
+		b.bbrAck(200e6, 1000, 0, false, false)
+		if b.bbrDrained != tt.drained {
+			t.Errorf("pipe %d against a BDP of 100000: drained %v, want %v", tt.pipe, b.bbrDrained, tt.drained)
+		}
+	}
+}
