@@ -727,15 +727,6 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// drops, 7 intervals at 0.43, the delay a median 117 ms up and 7
 		// of 29 losses near its peak).
 		delayTells := told && n >= minToldEpisodes && st.HasQueueDelay && st.QueueDelayMs >= minQueueMs
-		// Regular intervals are a window's that grew to the same
-		// overflow each time; a sender the application held (as the
-		// application finding names it, at a sender-side capture: at a
-		// receiver the gaps stand for its waits, and a queue's tail
-		// drops stall arrivals too) grew no window to a queue's size,
-		// and drops at its own paced bursts come as regularly by chance
-		// (ap_90ms_10m_a3m_l04, ap_110ms_9m_a2500k_l04: 7 random drops
-		// each, 3 intervals at 0.18, waits 26% and 31%).
-		appPaced := appAtSender
 		// A window that grows until a loss fills whatever queue the path
 		// has, so the RTT stands near its peak before every loss, whatever
 		// dropped it; what tells a full queue then is when the drops come:
@@ -822,7 +813,15 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 				also = fmt.Sprintf(" (%d more proven spurious: reordering's)", spuriousLater)
 			}
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episode(s) after it%s, too few to tell their cause", lost, pct, counted, eps-1-spuriousLater, also), ev)
-		case regular && st.EpisodeIntervalCV < regularBelow(st.EpisodeIntervals) && !delayTells && !appPaced:
+		case regular && st.EpisodeIntervalCV < regularBelow(st.EpisodeIntervals) && !delayTells && !appAtSender:
+			// Regular intervals are a window's that grew to the same
+			// overflow each time; a sender the application held (as the
+			// application finding names it, at a sender-side capture: at
+			// a receiver the gaps stand for its waits, and a queue's
+			// tail drops stall arrivals too) grew no window to a queue's
+			// size, and drops at its own paced bursts come as regularly
+			// by chance (ap_90ms_10m_a3m_l04, ap_110ms_9m_a2500k_l04: 7
+			// random drops each, 3 intervals at 0.18, waits 26% and 31%).
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
