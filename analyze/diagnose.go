@@ -365,7 +365,18 @@ const (
 	// application, whatever the share of its waits (AppIdleWaits).
 	minIdleWaits      = 3
 	minAppShareNearby = 0.2
-	minQueueMs        = 5
+	// minArrivalIdleShare: at a receiver-side capture, a sender that at
+	// least minIdleWaits times sent nothing for more than a round trip
+	// with everything it had sent arrived, and then went on with its next
+	// IPv4 ID (DirStats.arrivalIdles), for this share of the data phase,
+	// had no more to send, loss or not. On the 435 labelled receiver
+	// captures: 59 of the 61 whose application was limiting (the other
+	// two 1 and 3 waits, 1% and 5%), none other but six held by the
+	// receive window (3 or 4 waits, 4–10%, a window's ACKs waited for)
+	// and a queue at 50 Mbit/s (cq_40ms_50m_q50k_nots: 5 waits, 12%,
+	// host hiccups of 43–384 ms on a 43 ms path).
+	minArrivalIdleShare = 0.13
+	minQueueMs          = 5
 	// appRateShare: a sender-side transfer with nothing lost and the
 	// receive window never full, at less than this share of the
 	// bottleneck estimate, had no more to send.
@@ -678,6 +689,9 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 	appShare := st.share(FindApplication)
 	byShare := appShare >= minAppShare && !p.NearbyPeer || appShare >= minAppShareNearby
 	appAtSender := p.Vantage == VantageSender && (byShare || st.AppIdleWaits >= minIdleWaits)
+	// At a receiver-side capture, the sender's waits with everything it
+	// had sent arrived (DirStats.arrivalIdles).
+	appAtReceiver := p.Vantage == VantageReceiver && st.arrivalIdles >= minIdleWaits && float64(st.arrivalIdleNs) >= minArrivalIdleShare*float64(st.arrivalNs)
 	if p.HasData && lost > 0 && (lost >= 3 || spurious == 0) {
 		pct := 100 * float64(lost) / float64(st.DataPackets)
 		ev := map[string]float64{"lost": float64(lost), "lost_pct": pct, "episodes": float64(st.RankedLossEpisodes), "queue_episodes": float64(st.QueueLossEpisodes)}
@@ -813,7 +827,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 				also = fmt.Sprintf(" (%d more proven spurious: reordering's)", spuriousLater)
 			}
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episode(s) after it%s, too few to tell their cause", lost, pct, counted, eps-1-spuriousLater, also), ev)
-		case regular && st.EpisodeIntervalCV < regularBelow(st.EpisodeIntervals) && !delayTells && !appAtSender:
+		case regular && st.EpisodeIntervalCV < regularBelow(st.EpisodeIntervals) && !delayTells && !appAtSender && !appAtReceiver:
 			// Regular intervals are a window's that grew to the same
 			// overflow each time; a sender the application held (as the
 			// application finding names it, at a sender-side capture: at
@@ -1024,6 +1038,11 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		limited = true
 	case appAtSender:
 		addAppAtSender()
+		limited = true
+	case appAtReceiver:
+		sh := float64(st.arrivalIdleNs) / float64(st.arrivalNs)
+		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): %d times everything it had sent had arrived and it sent nothing more for over a round trip (%.0f%% of the transfer)", st.arrivalIdles, 100*sh),
+			map[string]float64{"idle_waits": float64(st.arrivalIdles), "share": sh})
 		limited = true
 	case p.Vantage != VantageReceiver && !lossy && window > 0 && st.MaxBytesInFlight > 0 && st.MaxBytesInFlight < window/2 &&
 		(bdp == 0 || st.MaxBytesInFlight < bdp/2):

@@ -1,8 +1,11 @@
 package analyze
 
 import (
+	"net/netip"
 	"strings"
 	"testing"
+
+	"tcpviz/reassembly"
 )
 
 // probeRun feeds a sender's data segments of 1000 bytes, one every 10 ms:
@@ -96,5 +99,118 @@ func TestAppFoundByIdleWaits(t *testing.T) {
 	st.AppIdleWaits = 2
 	if got := kinds(diagnose(&st, &rcv, 4.2e6)); got != FindRandomLoss {
 		t.Errorf("2 idle waits: findings %q, want random_loss", got)
+	}
+}
+
+// arrivalIdlesOf runs a transfer seen at its receiver through the
+// tracker and the statistics: a handshake of a 100 ms round trip, then
+// bursts of ten 1000-byte segments every 400 ms, each acknowledged at
+// once; burst skip loses its segment at (resent first thing at the next
+// burst), burst jump starts with its IPv4 ID 5 past the last seen. It
+// returns the client's data direction.
+func arrivalIdlesOf(t *testing.T, skip, at, jump int) DirStats {
+	t.Helper()
+	trk := reassembly.NewTracker()
+	a := newAnalyzer()
+	retired := retire(trk)
+	cli, srv := netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:5201")
+	now, id := int64(1e18), uint16(100)
+	send := func(d reassembly.Direction, flags reassembly.Flags, seq, ack uint32, n int) {
+		s := reassembly.Segment{Time: now, PayloadLen: n, Flags: flags, Window: 65535, IPVersion: 4, TTL: 64, Seq: 1000 + seq, Ack: 9000 + ack}
+		s.Src, s.SrcPort, s.Dst, s.DstPort = cli.Addr(), cli.Port(), srv.Addr(), srv.Port()
+		if d == reassembly.S2C {
+			s.Src, s.SrcPort, s.Dst, s.DstPort = srv.Addr(), srv.Port(), cli.Addr(), cli.Port()
+			s.Seq, s.Ack = 9000+seq, 1000+ack
+			s.IPID = 7
+		} else {
+			id++
+			s.IPID = id
+		}
+		s.Opt.WScale = -1
+		a.segment(trk.Track(&s), &s)
+	}
+	send(reassembly.C2S, reassembly.SYN, 0, 0, 0)
+	now += 100e6
+	send(reassembly.S2C, reassembly.SYN|reassembly.ACK, 0, 1, 0)
+	now += 100e6
+	send(reassembly.C2S, reassembly.ACK, 1, 1, 0)
+	next, lost := uint32(1), uint32(0)
+	for b := 0; b < 5; b++ {
+		if b == jump {
+			id += 5
+		}
+		if lost != 0 {
+			send(reassembly.C2S, reassembly.ACK, lost, 1, 1000)
+			lost = 0
+		}
+		for i := 0; i < 10; i++ {
+			now += 1e6
+			if b == skip && i == at {
+				lost, id = next, id+1
+			} else {
+				send(reassembly.C2S, reassembly.ACK, next, 1, 1000)
+			}
+			next += 1000
+		}
+		now += 1e6
+		send(reassembly.S2C, reassembly.ACK, 1, next, 0)
+		now += 400e6
+	}
+	trk.Flush()
+	conns := retired.byStream()
+	if len(conns) != 1 {
+		t.Fatalf("%d connections, want 1", len(conns))
+	}
+	return a.stats(conns[0])[0]
+}
+
+// TestArrivalIdles: at a receiver, a wait longer than the round trip
+// with everything sent arrived, the next data in order and next in the
+// sender's IPv4 IDs, is the sender's own (DirStats.arrivalIdles); one
+// after a lost segment (a hole, or a tail whose ID was taken), or after
+// IDs the capture never saw, is not.
+func TestArrivalIdles(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		skip, at, jump int
+		want           int
+	}{
+		{"every wait", -1, 0, -1, 4},
+		{"a tail lost before the third wait", 2, 9, -1, 3},
+		{"a hole before the third wait", 2, 4, -1, 3},
+		{"IDs skipped before the second wait", -1, 0, 1, 3},
+	} {
+		st := arrivalIdlesOf(t, c.skip, c.at, c.jump)
+		if st.arrivalIdles != c.want {
+			t.Errorf("%s: %d idle waits, want %d", c.name, st.arrivalIdles, c.want)
+		}
+		if c.want == 4 && (st.arrivalIdleNs < 4*380e6 || st.arrivalNs < st.arrivalIdleNs) {
+			t.Errorf("%s: waits of %d ns in %d ns", c.name, st.arrivalIdleNs, st.arrivalNs)
+		}
+	}
+}
+
+// TestAppFoundAtReceiver: at a receiver, three waits of the sender with
+// everything arrived, 20% of the transfer, name the application beside
+// the loss (ap_120ms_8m_a2m_l04); two, or waits of 10%, do not.
+func TestAppFoundAtReceiver(t *testing.T) {
+	st := DirStats{DataPackets: 1000, DataBytes: 1448000, MSS: 1448, HasThroughput: true, HandshakeRTTMs: 120, HasHandshakeRTT: true,
+		Path:          PathStats{HasData: true, Vantage: VantageReceiver, LostUpstream: 6},
+		ThroughputBps: 1.9e6, LossEpisodes: 6, arrivalIdles: 3, arrivalIdleNs: 2e9, arrivalNs: 10e9}
+	rcv := DirStats{MaxRwnd: 4 << 20}
+	base := kinds(diagnose(&st, &rcv, 8e6))
+	if !strings.Contains(base, FindApplication) {
+		t.Errorf("3 waits, 20%%: findings %q, want the application", base)
+	}
+	for _, c := range []struct {
+		name     string
+		idles    int
+		idleNs   int64
+		wantsApp bool
+	}{{"2 waits", 2, 2e9, false}, {"waits of 10%", 3, 1e9, false}} {
+		st.arrivalIdles, st.arrivalIdleNs = c.idles, c.idleNs
+		if got := kinds(diagnose(&st, &rcv, 8e6)); strings.Contains(got, FindApplication) != c.wantsApp {
+			t.Errorf("%s: findings %q", c.name, got)
+		}
 	}
 }

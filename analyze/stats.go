@@ -185,6 +185,16 @@ type DirStats struct {
 	// quarter of the handshake's round trip (at least 2 ms): at a
 	// receiver-side capture, the time the sender sent nothing.
 	ArrivalGapNs int64
+	// arrivalIdles is how many times, at a receiver-side capture, the
+	// sender's data arrived after a wait longer than the handshake's
+	// round trip (at least 50 ms) with everything it had sent arrived
+	// before (no hole), and went on where it stopped with the next IPv4
+	// ID of its counter (it sent nothing in between, so nothing was lost
+	// or resent): the sender had no more to send. arrivalIdleNs is the
+	// time of those waits, arrivalNs the time from the first data
+	// segment to the last.
+	arrivalIdles             int
+	arrivalIdleNs, arrivalNs int64
 	// maxPerRTT is the most data that arrived within one handshake round
 	// trip, from the data segment that began it (retransmissions
 	// included, capture duplicates not): at a receiver-side capture, the
@@ -696,6 +706,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 	d.lastTime = s.Time
 	st.Packets++
 	n := int64(s.PayloadLen)
+	inOrder := false // everything before arrived, and this goes on from it
 	if n > 0 {
 		st.DataPackets++
 		st.DataBytes += n
@@ -703,6 +714,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		if s.Flags&thSYN != 0 {
 			lo++
 		}
+		inOrder = len(d.unique.r) == 1 && d.unique.r[0][1] == lo
 		d.unique.add(lo, lo+uint64(n))
 		if !d.sawData {
 			d.sawData, d.firstDataSeq = true, lo
@@ -718,9 +730,15 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			lo++
 		}
 		if d.lastArrival != 0 {
-			if gap := s.Time - d.lastArrival; gap > max(2e6, cs.firstRTT/4) {
+			gap := s.Time - d.lastArrival
+			if gap > max(2e6, cs.firstRTT/4) {
 				st.ArrivalGapNs += gap
 			}
+			if r := cs.firstRTT; r > 0 && gap > max(r, 50e6) && inOrder && s.IPVersion == 4 && d.ipid.set && s.IPID == d.ipid.hi+1 {
+				st.arrivalIdles++
+				st.arrivalIdleNs += gap
+			}
+			st.arrivalNs += gap
 		}
 		d.lastArrival = s.Time
 		if r := cs.firstRTT; r > 0 {
