@@ -787,3 +787,13 @@ func TestCutDSACKAtTheEdge(t *testing.T) {
 		t.Errorf("a resend after a cut D-SACK and silence: %+v, want a timeout", ev)
 	}
 }
+
+// TestReductionsOff: a cut more than 7% of the window (and a segment)
+// from the nearer of Reno's half and CUBIC's 0.7 is off; one within it,
+// or at a few segments within one, is not.
+func TestReductionsOff(t *testing.T) {
+	e := lossEpisodes{maxSeg: 1000, reductions: [][2]int64{{100000, 82000}, {100000, 70000}, {100000, 52000}, {10000, 8000}, {100000, 95000}}}
+	if v, off := e.reductionVotes(), e.reductionsOff(); v != [3]int{1, 3, 1} || off != 1 {
+		t.Errorf("votes %v, %d off; want [1 3 1], 1 off", v, off)
+	}
+}

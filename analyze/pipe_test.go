@@ -220,6 +220,11 @@ func TestBBRSeries(t *testing.T) {
 		{ccFacts{votes: [3]int{0, 0, 1}, beta: 1, hasBeta: true, betaEpisodes: 1, episodes: 1, probeRTTDips: 1}, "bbr"},
 		{ccFacts{}, "unknown"},
 		{ccFacts{probeRTTDips: 2}, "bbr"},
+		// Most cuts nearer CUBIC's 0.7 but far off it: neither's
+		// (k25_bbr_lossless_q80k); one far off alone decides nothing.
+		{ccFacts{votes: [3]int{0, 12, 1}, off: 12, beta: 0.84, hasBeta: true, betaEpisodes: 13, episodes: 14}, "unknown"},
+		{ccFacts{votes: [3]int{0, 12, 1}, off: 5, beta: 0.84, hasBeta: true, betaEpisodes: 13, episodes: 14}, "cubic"},
+		{ccFacts{votes: [3]int{0, 1, 0}, off: 1, beta: 0.8, hasBeta: true, betaEpisodes: 1, episodes: 1}, "cubic"},
 	} {
 		if cc, why := c.f.name(); cc != c.want {
 			t.Errorf("%+v: %s (%s), want %s", c.f, cc, why, c.want)

@@ -146,6 +146,7 @@ type DirStats struct {
 	BetaMedian                                 float64
 	BetaEpisodes                               int    // the episodes β was measured on
 	ReductionVotes                             [3]int // episodes whose reduction is Reno's, CUBIC's, none (VoteReno...)
+	reductionsOff                              int    // of the Reno and CUBIC votes, those far from both (reductionsOff)
 	HasBeta                                    bool
 	CongestionControl, CongestionControlReason string
 
@@ -1028,7 +1029,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		acc.eps.finish()
 		st.BetaMedian, st.HasBeta = acc.eps.betaMedian()
 		st.BetaEpisodes = len(acc.eps.betas)
-		st.ReductionVotes = acc.eps.reductionVotes()
+		st.ReductionVotes, st.reductionsOff = acc.eps.reductionVotes(), acc.eps.reductionsOff()
 		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()
 		st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = acc.eps.lossFlightCV()
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
