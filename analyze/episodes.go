@@ -1305,6 +1305,8 @@ func (f ccFacts) name() (cc, reason string) {
 	switch v, ok := medianVote(b, true); {
 	case b < 0.35:
 		return "unknown", why + ": below any algorithm's reduction (timeouts, or the application slowed)"
+	case ok && v == VoteReno && f.betaEpisodes < minMedianReno:
+		return "unknown", why + ": near Reno's half, but from too few episodes, whose cuts disagree"
 	case ok && v == VoteReno:
 		return "reno", why + ": Reno/NewReno halve it"
 	case ok:
@@ -1323,6 +1325,15 @@ func (f ccFacts) name() (cc, reason string) {
 func probeRTTSaid(dips int) string {
 	return fmt.Sprintf("the flight fell to four segments for about 200 ms and came back at once (%s), as BBR's ProbeRTT does", words.Plural(int64(dips), "time"))
 }
+
+// minMedianReno is how many episodes a median reduction near Reno's
+// half must come from where the episodes' votes had no majority. On the
+// kernel and labelled runs the median decided five times, from two to
+// four episodes; the two below 0.6, from two episodes each, were CUBIC
+// under a receive window, one cut read as CUBIC's and one far below it
+// (k26_cubic_rwnd48_l05: 42 to 29 segments, then 29 to 12 where the
+// kernel cut 29 to 20 and the flight stayed low; rw_90ms_11m_w32_l04).
+const minMedianReno = 3
 
 // minBBRVotes is how many loss episodes must keep the window for BBR to
 // be named: one alone may be a reduction Linux undid unseen (Reno under
