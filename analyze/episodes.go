@@ -70,9 +70,16 @@ type lossEpisodes struct {
 	fast, rto int64 // episodes by kind
 	probes    int64 // tail-loss probes
 	betas     []float64
-	// reductions: each measured episode's window before and after, bytes
-	// (see reductionVotes).
-	reductions [][2]int64
+	// reductions: each measured episode's window before and after, bytes,
+	// and the cuts between them: 1, or 2 where recovery was entered again
+	// as it ended (see twiceFrom; reductionVotes).
+	reductions [][3]int64
+	// twiceFrom: recovery was entered again as an episode ended (the
+	// drops' repair found more lost): Linux cut the window again, from
+	// the one the first cut left; the window after the second episode
+	// ends is measured against this one, the first's before both cuts
+	// (awaitTwice, once it ended).
+	twiceFrom, awaitTwice int64
 	// flights: each measured episode's window before it, bytes, whether
 	// or not its reduction votes (see lossFlightCV): a window after the
 	// episode that something else held still leaves the window at the
@@ -639,6 +646,7 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 	e.drop.ack(ack)
 	if e.inEpisode && ack >= e.episodeEnd {
 		e.inEpisode, e.await, e.awaitFlight, e.endedAt = false, true, e.lossFlight, a.time
+		e.awaitTwice, e.twiceFrom = e.twiceFrom, 0
 		if !e.epUndone && e.reoPersist > 0 {
 			// A recovery not undone wears the widened window down
 			// (tcp_try_undo_recovery); once worn, it is one step again.
@@ -654,7 +662,7 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 			// one recovery left); the last episode's ssthresh is still
 			// the flight of the next segment sent.
 			e.begin(true)
-			e.lossFlight, e.await, e.reentered = 0, true, true
+			e.lossFlight, e.await, e.reentered, e.twiceFrom = 0, true, true, e.awaitFlight
 			ev.start, ev.fast = true, true
 		}
 	}
@@ -904,9 +912,24 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 	}
 	if e.awaitFlight > 0 && !e.epUndone && !ev.idle && !hidden && !short && !compounded && len(e.reductions) < maxEpisodeStarts {
 		e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.awaitFlight))
-		e.reductions = append(e.reductions, [2]int64{e.awaitFlight, ev.ssthresh})
+		e.reductions = append(e.reductions, [3]int64{e.awaitFlight, ev.ssthresh, 1})
 		e.settledThis = e.undoable
 	}
+	// The second of two cuts in a row (twiceFrom), measured against the
+	// window before both: β is the factor of each (k26_reno_reverse_l05:
+	// Linux's 491 segments cut to 245, recovery entered again at its end,
+	// 242 to 122; neither had a β of its own before). A window after it
+	// below Reno's half twice over, by the same margin as short, is not
+	// a reduction.
+	if from := e.awaitTwice; from > 0 && !e.epUndone && !ev.idle && len(e.reductions) < maxEpisodeStarts {
+		quarter := linuxSsthresh(VoteReno, linuxSsthresh(VoteReno, (from+seg/2)/seg)) * seg
+		if float64(ev.ssthresh) >= float64(quarter)-max(float64(seg), 0.15*float64(quarter)) {
+			e.betas = append(e.betas, math.Sqrt(float64(ev.ssthresh)/float64(from)))
+			e.reductions = append(e.reductions, [3]int64{from, ev.ssthresh, 2})
+			e.settledThis = e.undoable
+		}
+	}
+	e.awaitTwice = 0
 	return ev
 }
 
@@ -1059,6 +1082,7 @@ func (e *lossEpisodes) nearSender() bool {
 func (e *lossEpisodes) begin(fast bool) {
 	e.silentRec = false
 	e.inEpisode, e.episodeEnd, e.await, e.reentered = true, e.high, false, false
+	e.twiceFrom, e.awaitTwice = 0, 0
 	e.rp = recoveryPoint{} // data's begins it at the resend that began the episode
 	e.awaitSeen, e.awaitMax, e.awaitIdle, e.drained = false, 0, false, false
 	e.headSet = false
@@ -1161,6 +1185,9 @@ func (e *lossEpisodes) eachReduction(f func(vote int, off bool)) {
 			continue
 		}
 		reno, cubic := linuxSsthresh(VoteReno, before), linuxSsthresh(VoteCubic, before)
+		if r[2] == 2 { // two cuts in a row (twiceFrom)
+			reno, cubic = linuxSsthresh(VoteReno, reno), linuxSsthresh(VoteCubic, cubic)
+		}
 		dr, dc := abs64(after-reno), abs64(after-cubic)
 		off := float64(min(dr, dc)) > max(1, offReduction*float64(before))
 		switch {

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"math"
 	"testing"
 
 	"tcpviz/internal/capturetest"
@@ -647,7 +648,7 @@ func TestVoteFromMedianWithoutMajority(t *testing.T) {
 	} {
 		e := lossEpisodes{maxSeg: seg}
 		for _, r := range tt.reductions {
-			e.reductions = append(e.reductions, [2]int64{r[0] * seg, r[1] * seg})
+			e.reductions = append(e.reductions, [3]int64{r[0] * seg, r[1] * seg, 1})
 			e.betas = append(e.betas, float64(r[1])/float64(r[0]))
 		}
 		if v, ok := e.vote(); ok != tt.ok || ok && v != tt.vote {
@@ -792,8 +793,34 @@ func TestCutDSACKAtTheEdge(t *testing.T) {
 // from the nearer of Reno's half and CUBIC's 0.7 is off; one within it,
 // or at a few segments within one, is not.
 func TestReductionsOff(t *testing.T) {
-	e := lossEpisodes{maxSeg: 1000, reductions: [][2]int64{{100000, 82000}, {100000, 70000}, {100000, 52000}, {10000, 8000}, {100000, 95000}}}
+	e := lossEpisodes{maxSeg: 1000, reductions: [][3]int64{{100000, 82000, 1}, {100000, 70000, 1}, {100000, 52000, 1}, {10000, 8000, 1}, {100000, 95000, 1}}}
 	if v, off := e.reductionVotes(), e.reductionsOff(); v != [3]int{1, 3, 1} || off != 1 {
 		t.Errorf("votes %v, %d off; want [1 3 1], 1 off", v, off)
+	}
+}
+
+// TestTwoCutsInARow: where recovery was entered again as an episode
+// ended, the window after the second is measured against the one before
+// both (k26_reno_reverse_l05: Linux's 491 segments to 245, then 242 to
+// 122), and votes as two of the algorithm's cuts; one below Reno's half
+// twice over is no reduction.
+func TestTwoCutsInARow(t *testing.T) {
+	for _, c := range []struct {
+		after int64
+		votes [3]int
+		beta  float64
+	}{
+		{122000, [3]int{1, 0, 0}, 0.498},
+		{240000, [3]int{0, 1, 0}, 0.699},
+		{60000, [3]int{}, 0},
+	} {
+		e := lossEpisodes{maxSeg: 1000, sackSeen: true, await: true, awaitSeen: true, awaitMax: c.after, awaitTwice: 491000}
+		e.finish()
+		if v := e.reductionVotes(); v != c.votes {
+			t.Errorf("491 to %d segments: votes %v, want %v", c.after/1000, v, c.votes)
+		}
+		if b, ok := e.betaMedian(); ok != (c.beta > 0) || ok && math.Abs(b-c.beta) > 0.001 {
+			t.Errorf("491 to %d segments: beta %.3f (%v), want %.3f", c.after/1000, b, ok, c.beta)
+		}
 	}
 }

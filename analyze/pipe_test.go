@@ -134,15 +134,15 @@ func TestEpisodeReentryAndTimeoutInRecovery(t *testing.T) {
 // segments, to Reno's half and CUBIC's 717/1024 as Linux rounds them,
 // or to no reduction; small windows and ties tell nothing.
 func TestReductionVotes(t *testing.T) {
-	e := lossEpisodes{maxSeg: 1000, reductions: [][2]int64{
-		{10000, 7000},  // CUBIC: 10·717/1024 = 7
-		{5000, 3000},   // CUBIC: 3 (Reno's would be 2), 0.6 as a ratio
-		{10000, 5000},  // Reno
-		{20000, 19000}, // none
-		{3000, 2000},   // too small to tell
-		{8000, 5000},   // Reno 4, CUBIC 5: CUBIC
-		{6000, 3500},   // Reno 3, CUBIC 4, after 4 (rounded): CUBIC
-		{4000, 2000},   // Reno 2, CUBIC 2: a tie
+	e := lossEpisodes{maxSeg: 1000, reductions: [][3]int64{
+		{10000, 7000, 1},  // CUBIC: 10·717/1024 = 7
+		{5000, 3000, 1},   // CUBIC: 3 (Reno's would be 2), 0.6 as a ratio
+		{10000, 5000, 1},  // Reno
+		{20000, 19000, 1}, // none
+		{3000, 2000, 1},   // too small to tell
+		{8000, 5000, 1},   // Reno 4, CUBIC 5: CUBIC
+		{6000, 3500, 1},   // Reno 3, CUBIC 4, after 4 (rounded): CUBIC
+		{4000, 2000, 1},   // Reno 2, CUBIC 2: a tie
 	}}
 	if got, want := e.reductionVotes(), [3]int{1, 4, 1}; got != want {
 		t.Errorf("votes %v, want %v (Reno, CUBIC, none)", got, want)
@@ -1241,7 +1241,7 @@ func TestRateMarksAfterClockStep(t *testing.T) {
 func TestGraphDrawsTheSummarysAlgorithm(t *testing.T) {
 	b := newCwndBuilder(SeriesOptions{})
 	b.ep.maxSeg = 1000
-	b.ep.reductions = [][2]int64{{20000, 10000}, {20000, 14000}} // Reno's half, CUBIC's 0.7
+	b.ep.reductions = [][3]int64{{20000, 10000, 1}, {20000, 14000, 1}} // Reno's half, CUBIC's 0.7
 	b.ep.betas = []float64{0.5, 0.7, 0.72}
 	v, ok := b.knownFinal()
 	if cc, _ := b.ep.facts(0).name(); !ok || v != VoteCubic || cc != "cubic" {
