@@ -1133,8 +1133,14 @@ func (e *lossEpisodes) vote() (int, bool) {
 	if best, ok := majorityVote(e.reductionVotes()); ok {
 		return best, best != VoteNone
 	}
-	return medianVote(e.betaMedian())
+	v, ok := medianVote(e.betaMedian())
+	return v, ok && medianTells(v, len(e.betas))
 }
+
+// medianTells reports whether a median reduction that stands for vote v
+// (medianVote), from episodes episodes without a majority, names the
+// algorithm: Reno's half needs minMedianReno of them.
+func medianTells(v, episodes int) bool { return v != VoteReno || episodes >= minMedianReno }
 
 // reductionVotes tells, episode by episode, whose reduction the window
 // after it matches (in segments of maxSeg, as Linux counts them): Reno's
@@ -1332,7 +1338,7 @@ func (f ccFacts) name() (cc, reason string) {
 	switch v, ok := medianVote(b, true); {
 	case b < 0.35:
 		return "unknown", why + ": below any algorithm's reduction (timeouts, or the application slowed)"
-	case ok && v == VoteReno && f.betaEpisodes < minMedianReno:
+	case ok && !medianTells(v, f.betaEpisodes):
 		return "unknown", why + ": near Reno's half, but from too few episodes, whose cuts disagree"
 	case ok && v == VoteReno:
 		return "reno", why + ": Reno/NewReno halve it"
@@ -1360,6 +1366,8 @@ func probeRTTSaid(dips int) string {
 // under a receive window, one cut read as CUBIC's and one far below it
 // (k26_cubic_rwnd48_l05: 42 to 29 segments, then 29 to 12 where the
 // kernel cut 29 to 20 and the flight stayed low; rw_90ms_11m_w32_l04).
+// The cwnd graph then draws its measured ssthresh unchecked
+// (lossEpisodes.vote), as for any sender whose algorithm is unknown.
 const minMedianReno = 3
 
 // minBBRVotes is how many loss episodes must keep the window for BBR to

@@ -1270,3 +1270,23 @@ func TestBBRDrainEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphDrawsNoAlgorithmTheSummaryDoesNotName: two reductions that
+// disagree, their median near Reno's half, name no algorithm; nor does
+// the cwnd line draw the ssthresh under Reno's (k26_cubic_rwnd48_l05,
+// CUBIC under a receive window: 92.5% -> 96.8% of the kernel's probes).
+func TestGraphDrawsNoAlgorithmTheSummaryDoesNotName(t *testing.T) {
+	b := newCwndBuilder(SeriesOptions{})
+	b.ep.maxSeg = 1000
+	b.ep.reductions = [][3]int64{{29000, 12000, 1}, {42000, 29000, 1}} // Reno's, CUBIC's
+	b.ep.betas = []float64{0.41, 0.69}
+	v, ok := b.knownFinal()
+	if cc, _ := b.ep.facts(0).name(); ok || cc != "unknown" {
+		t.Errorf("the line's algorithm %d (%v), the summary's %q; want none in both", v, ok, cc)
+	}
+	b.ep.reductions = append(b.ep.reductions, [3]int64{40000, 20000, 1})
+	b.ep.betas = append(b.ep.betas, 0.5)
+	if v, ok := b.knownFinal(); !ok || v != VoteReno {
+		t.Errorf("a third, Reno's: the line's algorithm %d (%v), want Reno's", v, ok)
+	}
+}
