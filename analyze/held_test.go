@@ -106,17 +106,19 @@ func TestAppFoundByIdleWaits(t *testing.T) {
 // tracker and the statistics: a handshake of a 100 ms round trip, then
 // bursts of ten 1000-byte segments every 400 ms, each acknowledged at
 // once; burst skip loses its segment at (resent first thing at the next
-// burst), burst jump starts with its IPv4 ID 5 past the last seen. It
-// returns the client's data direction.
-func arrivalIdlesOf(t *testing.T, skip, at, jump int) DirStats {
+// burst), burst jump starts with its IPv4 ID 5 past the last seen, and
+// the ACK of burst closed advertises a zero window. It returns the
+// client's data direction.
+func arrivalIdlesOf(t *testing.T, skip, at, jump, closed int) DirStats {
 	t.Helper()
 	trk := reassembly.NewTracker()
 	a := newAnalyzer()
 	retired := retire(trk)
 	cli, srv := netip.MustParseAddrPort("10.0.0.1:40000"), netip.MustParseAddrPort("10.0.0.2:5201")
 	now, id := int64(1e18), uint16(100)
+	win := uint16(65535)
 	send := func(d reassembly.Direction, flags reassembly.Flags, seq, ack uint32, n int) {
-		s := reassembly.Segment{Time: now, PayloadLen: n, Flags: flags, Window: 65535, IPVersion: 4, TTL: 64, Seq: 1000 + seq, Ack: 9000 + ack}
+		s := reassembly.Segment{Time: now, PayloadLen: n, Flags: flags, Window: win, IPVersion: 4, TTL: 64, Seq: 1000 + seq, Ack: 9000 + ack}
 		s.Src, s.SrcPort, s.Dst, s.DstPort = cli.Addr(), cli.Port(), srv.Addr(), srv.Port()
 		if d == reassembly.S2C {
 			s.Src, s.SrcPort, s.Dst, s.DstPort = srv.Addr(), srv.Port(), cli.Addr(), cli.Port()
@@ -153,7 +155,11 @@ func arrivalIdlesOf(t *testing.T, skip, at, jump int) DirStats {
 			next += 1000
 		}
 		now += 1e6
+		if b == closed {
+			win = 0
+		}
 		send(reassembly.S2C, reassembly.ACK, 1, next, 0)
+		win = 65535
 		now += 400e6
 	}
 	trk.Flush()
@@ -167,20 +173,21 @@ func arrivalIdlesOf(t *testing.T, skip, at, jump int) DirStats {
 // TestArrivalIdles: at a receiver, a wait longer than the round trip
 // with everything sent arrived, the next data in order and next in the
 // sender's IPv4 IDs, is the sender's own (DirStats.arrivalIdles); one
-// after a lost segment (a hole, or a tail whose ID was taken), or after
-// IDs the capture never saw, is not.
+// after a lost segment (a hole, or a tail whose ID was taken), after
+// IDs the capture never saw, or into a closed window, is not.
 func TestArrivalIdles(t *testing.T) {
 	for _, c := range []struct {
-		name           string
-		skip, at, jump int
-		want           int
+		name                   string
+		skip, at, jump, closed int
+		want                   int
 	}{
-		{"every wait", -1, 0, -1, 4},
-		{"a tail lost before the third wait", 2, 9, -1, 3},
-		{"a hole before the third wait", 2, 4, -1, 3},
-		{"IDs skipped before the second wait", -1, 0, 1, 3},
+		{"every wait", -1, 0, -1, -1, 4},
+		{"a tail lost before the third wait", 2, 9, -1, -1, 3},
+		{"a hole before the third wait", 2, 4, -1, -1, 3},
+		{"IDs skipped before the second wait", -1, 0, 1, -1, 3},
+		{"the window closed before the second wait", -1, 0, -1, 0, 3},
 	} {
-		st := arrivalIdlesOf(t, c.skip, c.at, c.jump)
+		st := arrivalIdlesOf(t, c.skip, c.at, c.jump, c.closed)
 		if st.arrivalIdles != c.want {
 			t.Errorf("%s: %d idle waits, want %d", c.name, st.arrivalIdles, c.want)
 		}

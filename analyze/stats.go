@@ -191,7 +191,8 @@ type DirStats struct {
 	// round trip (at least 50 ms) with everything it had sent arrived
 	// before (no hole), and went on where it stopped with the next IPv4
 	// ID of its counter (it sent nothing in between, so nothing was lost
-	// or resent): the sender had no more to send. arrivalIdleNs is the
+	// or resent), into a receive window with room for it: the sender had
+	// no more to send. arrivalIdleNs is the
 	// time of those waits, arrivalNs the time from the first data
 	// segment to the last.
 	arrivalIdles             int
@@ -735,7 +736,9 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			if gap > max(2e6, cs.firstRTT/4) {
 				st.ArrivalGapNs += gap
 			}
-			if r := cs.firstRTT; r > 0 && gap > max(r, 50e6) && inOrder && s.IPVersion == 4 && d.ipid.set && s.IPID == d.ipid.hi+1 {
+			// (The receiver's window open for this segment: a closed one
+			// held the sender, as its probes into it show.)
+			if r, rw := cs.firstRTT, cs.stats[s.Dir.Reverse()].win.lastWin; r > 0 && gap > max(r, 50e6) && inOrder && s.IPVersion == 4 && d.ipid.set && s.IPID == d.ipid.hi+1 && (rw < 0 || rw >= n) {
 				st.arrivalIdles++
 				st.arrivalIdleNs += gap
 			}
