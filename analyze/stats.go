@@ -708,7 +708,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 	d.lastTime = s.Time
 	st.Packets++
 	n := int64(s.PayloadLen)
-	inOrder := false // everything before arrived, and this goes on from it
+	inOrder := false // after a wait, everything before arrived, and this goes on from it
 	if n > 0 {
 		st.DataPackets++
 		st.DataBytes += n
@@ -716,7 +716,9 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		if s.Flags&thSYN != 0 {
 			lo++
 		}
-		inOrder = len(d.unique.r) == 1 && d.unique.r[0][1] == lo
+		if d.lastArrival != 0 && s.Time-d.lastArrival > minArrivalIdle {
+			inOrder = len(d.unique.r) == 1 && d.unique.r[0][1] == lo
+		}
 		d.unique.add(lo, lo+uint64(n))
 		if !d.sawData {
 			d.sawData, d.firstDataSeq = true, lo
@@ -736,9 +738,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			if gap > max(2e6, cs.firstRTT/4) {
 				st.ArrivalGapNs += gap
 			}
-			// (The receiver's window open for this segment: a closed one
-			// held the sender, as its probes into it show.)
-			if r, rw := cs.firstRTT, cs.stats[s.Dir.Reverse()].win.lastWin; r > 0 && gap > max(r, 50e6) && inOrder && s.IPVersion == 4 && d.ipid.set && s.IPID == d.ipid.hi+1 && (rw < 0 || rw >= n) {
+			if inOrder && d.arrivalIdle(cs, s, gap, n) {
 				st.arrivalIdles++
 				st.arrivalIdleNs += gap
 			}
@@ -888,6 +888,21 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 	case heldApp:
 		l.appLimited += s.Time - from
 	}
+}
+
+// minArrivalIdle is the shortest wait that counts as the sender's own
+// (DirStats.arrivalIdles), however short the round trip.
+const minArrivalIdle = 50e6
+
+// arrivalIdle tells whether data segment s of n bytes, arrived gap after
+// the last with everything before it in, ended a wait of the sender's
+// own (DirStats.arrivalIdles): longer than the handshake's round trip,
+// the next IPv4 ID of the sender's counter (it sent nothing in between),
+// the receiver's window open for it (a closed one held the sender, as
+// its probes into it show).
+func (d *dirAcc) arrivalIdle(cs *connState, s *reassembly.Segment, gap, n int64) bool {
+	r, rw := cs.firstRTT, cs.stats[s.Dir.Reverse()].win.lastWin
+	return r > 0 && gap > r && s.IPVersion == 4 && d.ipid.set && s.IPID == d.ipid.hi+1 && (rw < 0 || rw >= n)
 }
 
 // window follows the windows this side advertises: how long they were 0.
