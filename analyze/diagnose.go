@@ -369,7 +369,7 @@ const (
 	// least minIdleWaits times sent nothing for more than a round trip
 	// with everything it had sent arrived, and then went on with its next
 	// IPv4 ID (DirStats.arrivalIdles), for this share of the data phase,
-	// had no more to send, loss or not. On the 435 labelled receiver
+	// had no more to send, loss or not. On the 467 labelled receiver
 	// captures: 59 of the 61 whose application was limiting (the other
 	// two 1 and 3 waits, 1% and 5%), none other but six held by the
 	// receive window (3 or 4 waits, 4–10%, a window's ACKs waited for)

@@ -661,8 +661,12 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 			// (drop), no β of its own (the window before it is the
 			// one recovery left); the last episode's ssthresh is still
 			// the flight of the next segment sent.
+			undone := e.epUndone // Linux restored the window: one cut from it
 			e.begin(true)
-			e.lossFlight, e.await, e.reentered, e.twiceFrom = 0, true, true, e.awaitFlight
+			e.lossFlight, e.await, e.reentered = 0, true, true
+			if !undone {
+				e.twiceFrom = e.awaitFlight
+			}
 			ev.start, ev.fast = true, true
 		}
 	}
@@ -921,7 +925,10 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 	// 242 to 122; neither had a β of its own before). A window after it
 	// below Reno's half twice over, by the same margin as short, is not
 	// a reduction.
-	if from := e.awaitTwice; from > 0 && !e.epUndone && !ev.idle && len(e.reductions) < maxEpisodeStarts {
+	// One that shows no reduction is no vote: the first episode's own
+	// window, measured in the second, voted already (one loss event, one
+	// vote: minBBRVotes).
+	if from := e.awaitTwice; from > 0 && !e.epUndone && !ev.idle && len(e.reductions) < maxEpisodeStarts && 100*ev.ssthresh < 85*from {
 		quarter := linuxSsthresh(VoteReno, linuxSsthresh(VoteReno, (from+seg/2)/seg)) * seg
 		if float64(ev.ssthresh) >= float64(quarter)-max(float64(seg), 0.15*float64(quarter)) {
 			e.betas = append(e.betas, math.Sqrt(float64(ev.ssthresh)/float64(from)))
@@ -1130,8 +1137,9 @@ func (e *lossEpisodes) betaMedian() (float64, bool) {
 // congestionControl names the algorithm: a majority of the episodes'
 // votes, else the median reduction factor (medianVote).
 func (e *lossEpisodes) vote() (int, bool) {
-	if best, ok := majorityVote(e.reductionVotes()); ok {
-		return best, best != VoteNone
+	votes := e.reductionVotes()
+	if best, ok := majorityVote(votes); ok {
+		return best, best != VoteNone && !offMostly(votes, e.reductionsOff(), best)
 	}
 	v, ok := medianVote(e.betaMedian())
 	return v, ok && medianTells(v, len(e.betas))
@@ -1152,13 +1160,13 @@ func (e *lossEpisodes) reductionVotes() (v [3]int) {
 	return v
 }
 
-// reductionsOff is how many of the reductions voted Reno's or CUBIC's
-// (reductionVotes) were more than offReduction of the window from the
-// nearer: a cut to neither.
-func (e *lossEpisodes) reductionsOff() (n int) {
-	e.eachReduction(func(_ int, off bool) {
+// reductionsOff is, vote by vote (reductionVotes: Reno's, CUBIC's), how
+// many of the reductions that voted for it were more than offReduction
+// of the window from its value: a cut to neither.
+func (e *lossEpisodes) reductionsOff() (n [3]int) {
+	e.eachReduction(func(vote int, off bool) {
 		if off {
-			n++
+			n[vote]++
 		}
 	})
 	return n
@@ -1247,6 +1255,15 @@ func medianVote(beta float64, hasBeta bool) (int, bool) {
 	return VoteCubic, true
 }
 
+// offMostly tells whether most of the votes for best, and two or more,
+// were off its value (reductionsOff): a cut to neither algorithm's, for
+// the summary's name and the graph's line alike (one alone may be an
+// application's: ap_180ms_6m_a1200k_l04, CUBIC held by it, 44 to 35
+// segments in its one episode).
+func offMostly(v, off [3]int, best int) bool {
+	return best != VoteNone && 2*off[best] > v[best] && off[best] >= 2
+}
+
 // voteSaid names a reduction voted for.
 var voteSaid = [...]string{VoteReno: "Reno's half", VoteCubic: "CUBIC's 0.7"}
 
@@ -1278,7 +1295,7 @@ func congestionControl(st *DirStats) (cc, reason string) {
 // cwnd graph's view (bbrSeries) both read.
 type ccFacts struct {
 	votes            [3]int  // reductionVotes
-	off              int     // reductionsOff
+	off              [3]int  // reductionsOff
 	beta             float64 // betaMedian, if hasBeta
 	hasBeta          bool    //
 	betaEpisodes     int     // the episodes β was measured over
@@ -1314,12 +1331,9 @@ func (f ccFacts) name() (cc, reason string) {
 	if best, ok := majorityVote(v); ok {
 		told := v[VoteReno] + v[VoteCubic] + v[VoteNone]
 		votes := fmt.Sprintf("%s; %d of %s", why, v[best], words.Plural(int64(told), "reduction"))
-		// Most of the votes far off what they voted for: a cut to
-		// neither; one alone may be an application's (ap_180ms_6m_a1200k_l04,
-		// CUBIC held by it: 44 to 35 segments, one episode).
-		if best != VoteNone && 2*f.off > v[best] && f.off >= 2 {
+		if offMostly(v, f.off, best) {
 			return "unknown", fmt.Sprintf("%s; %d of %s nearer %s, but %d of them more than %.0f%% of the window off it: a cut to neither Reno's half nor CUBIC's 0.7 (BBR's to its flight through a loss, or one an application or a receiver's window made)",
-				why, v[best], words.Plural(int64(told), "reduction"), voteSaid[best], f.off, 100*offReduction)
+				why, v[best], words.Plural(int64(told), "reduction"), voteSaid[best], f.off[best], 100*offReduction)
 		}
 		switch best {
 		case VoteCubic:

@@ -222,9 +222,9 @@ func TestBBRSeries(t *testing.T) {
 		{ccFacts{probeRTTDips: 2}, "bbr"},
 		// Most cuts nearer CUBIC's 0.7 but far off it: neither's
 		// (k25_bbr_lossless_q80k); one far off alone decides nothing.
-		{ccFacts{votes: [3]int{0, 12, 1}, off: 12, beta: 0.84, hasBeta: true, betaEpisodes: 13, episodes: 14}, "unknown"},
-		{ccFacts{votes: [3]int{0, 12, 1}, off: 5, beta: 0.84, hasBeta: true, betaEpisodes: 13, episodes: 14}, "cubic"},
-		{ccFacts{votes: [3]int{0, 1, 0}, off: 1, beta: 0.8, hasBeta: true, betaEpisodes: 1, episodes: 1}, "cubic"},
+		{ccFacts{votes: [3]int{0, 12, 1}, off: [3]int{0, 12, 0}, beta: 0.84, hasBeta: true, betaEpisodes: 13, episodes: 14}, "unknown"},
+		{ccFacts{votes: [3]int{0, 12, 1}, off: [3]int{0, 5, 0}, beta: 0.84, hasBeta: true, betaEpisodes: 13, episodes: 14}, "cubic"},
+		{ccFacts{votes: [3]int{0, 1, 0}, off: [3]int{0, 1, 0}, beta: 0.8, hasBeta: true, betaEpisodes: 1, episodes: 1}, "cubic"},
 		// No majority: a median near Reno's half from two episodes does
 		// not tell (k26_cubic_rwnd48_l05); from three it does.
 		{ccFacts{votes: [3]int{1, 1, 0}, beta: 0.55, hasBeta: true, betaEpisodes: 2, episodes: 2}, "unknown"},

@@ -146,7 +146,7 @@ type DirStats struct {
 	BetaMedian                                 float64
 	BetaEpisodes                               int    // the episodes β was measured on
 	ReductionVotes                             [3]int // episodes whose reduction is Reno's, CUBIC's, none (VoteReno...)
-	reductionsOff                              int    // of the Reno and CUBIC votes, those far from both (reductionsOff)
+	reductionsOff                              [3]int // of the Reno and CUBIC votes, those far off their value (reductionsOff)
 	HasBeta                                    bool
 	CongestionControl, CongestionControlReason string
 
@@ -191,8 +191,9 @@ type DirStats struct {
 	// round trip (at least 50 ms) with everything it had sent arrived
 	// before (no hole), and went on where it stopped with the next IPv4
 	// ID of its counter (it sent nothing in between, so nothing was lost
-	// or resent), into a receive window with room for it: the sender had
-	// no more to send. arrivalIdleNs is the
+	// or resent), the receiver's window closed for less than half of it
+	// and its last one room for the segment: the sender had no more to
+	// send. arrivalIdleNs is the
 	// time of those waits, arrivalNs the time from the first data
 	// segment to the last.
 	arrivalIdles             int
@@ -323,6 +324,7 @@ type dirAcc struct {
 	ipid        ipidRun
 	owd         *owdTrack // made with the first timestamped data segment
 	lastArrival int64     // time of the last data segment
+	arrivalZW   int64     // the receiver's window closed until then (windowState.closedUntil)
 	// The data arrived since rttBinStart, within a handshake round trip
 	// of it (DirStats.maxPerRTT).
 	rttBinStart, rttBinBytes int64
@@ -742,7 +744,8 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 				st.arrivalIdles++
 				st.arrivalIdleNs += gap
 			}
-			st.arrivalNs += gap
+			d.arrivalZW = cs.stats[s.Dir.Reverse()].win.closedUntil(s.Time)
+			st.arrivalNs += max(gap, 0) // (a capture clock stepped back adds nothing)
 		}
 		d.lastArrival = s.Time
 		if r := cs.firstRTT; r > 0 {
@@ -901,8 +904,19 @@ const minArrivalIdle = 50e6
 // the receiver's window open for it (a closed one held the sender, as
 // its probes into it show).
 func (d *dirAcc) arrivalIdle(cs *connState, s *reassembly.Segment, gap, n int64) bool {
-	r, rw := cs.firstRTT, cs.stats[s.Dir.Reverse()].win.lastWin
-	return r > 0 && gap > r && s.IPVersion == 4 && d.ipid.set && s.IPID == d.ipid.hi+1 && (rw < 0 || rw >= n)
+	rcv := &cs.stats[s.Dir.Reverse()].win
+	r, rw := cs.firstRTT, rcv.lastWin
+	return r > 0 && gap > r && s.IPVersion == 4 && d.ipid.set && s.IPID == d.ipid.hi+1 && (rw < 0 || rw >= n) &&
+		2*(rcv.closedUntil(s.Time)-d.arrivalZW) < gap
+}
+
+// closedUntil is the time the window was zero until t (t not before the
+// last window seen).
+func (ws *windowState) closedUntil(t int64) int64 {
+	if ws.zwOpen {
+		return ws.zeroWinTime + t - ws.zwStart
+	}
+	return ws.zeroWinTime
 }
 
 // window follows the windows this side advertises: how long they were 0.
