@@ -589,12 +589,16 @@ func (b *cwndBuilder) flush() {
 	v := b.pp.pipe()
 	pipe := v
 	rwndHeld := b.haveWin && b.pp.high+b.pp.maxSeg > b.rwndEdge
-	if rwndHeld && v < b.line && !(b.ep.inEpisode && !b.epFast) {
+	if rwndHeld && v < b.line && !b.ep.inEpisode {
 		// Held by the receive window (less than a segment left in it):
 		// the pipe says nothing of cwnd, which does not fall for it; the
-		// window the sender allowed is the smaller of the two. Not after
-		// a timeout: the sender resends from the cumulative ACK on, and
-		// the window is far above it.
+		// window the sender allowed is the smaller of the two. Not in a
+		// loss episode: after a timeout the sender resends from the
+		// cumulative ACK on, and the window is far above it; in fast
+		// recovery cwnd falls whatever held the flight, PRR's window
+		// below (k27_reno_rwnd40_l05: held at the 49 KB window through
+		// recovery, the line read 27 segments after it for the kernel's
+		// 20).
 		v = max(v, min(b.line, b.rwnd))
 	}
 

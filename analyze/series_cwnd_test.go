@@ -348,3 +348,45 @@ func TestLineUnderShrunkWindow(t *testing.T) {
 		t.Errorf("the line after a burst under an 8000-byte window %.0f, want 8000, the window (not the larger window the round trips before had)", v)
 	}
 }
+
+// TestRecoveryUnderHeldWindow: a sender whose flight the receiver's
+// window held (20 segments) still cuts its window in fast recovery: the
+// line falls with PRR, not held at the window it had before the loss
+// (k27_reno_rwnd40_l05: the line stayed at the 49 KB window through
+// recovery and after it, 27 segments where the kernel's cwnd was 20, and
+// the next ssthresh read 13 for 10; on the kernel runs under a receive
+// window cwnd 93.6 -> 99.4%, 92.3 -> 95.3%, 93.8 -> 99.6%).
+func TestRecoveryUnderHeldWindow(t *testing.T) {
+	b := &builder{}
+	const win = 20000
+	seq, ms := int64(1), 0.0
+	for _, n := range []int{10, 20, 20, 20} { // slow start to the window, then held by it
+		for i := range n {
+			b.data(ms, seq, 1000, 0).Info.BytesInFlight = int64(i+1) * 1000
+			seq += 1000
+		}
+		ms += 100
+		b.ack(ms, seq, win, 0)
+	}
+	lost := seq
+	for i := range 20 {
+		b.data(ms+1, seq, 1000, 0).Info.BytesInFlight = int64(i+1) * 1000
+		seq += 1000
+	}
+	ms += 100
+	for k := range 19 { // the 19 segments after the lost one arrive
+		b.ack(ms+float64(k)*0.1, lost, win, DupAck)
+		if k == 2 {
+			b.data(ms+0.35, lost, 1000, Retransmission|FastRetransmission).Info.BytesInFlight = 20000
+		}
+	}
+	recovery := ms + 2
+	b.ack(ms+100, seq, win, 0) // the resend's ACK ends recovery
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	if v := lineAt(g, ms-1); v != win {
+		t.Fatalf("the line before the loss %.0f, want the window, %d", v, win)
+	}
+	if v := lineAt(g, recovery); v >= win {
+		t.Errorf("the line in recovery %.0f, want below the %d-byte window the sender had filled (PRR cuts cwnd whatever held the flight)", v, win)
+	}
+}
