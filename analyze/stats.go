@@ -193,9 +193,8 @@ type DirStats struct {
 	// ID of its counter (it sent nothing in between, so nothing was lost
 	// or resent), the receiver's window closed for less than half of it
 	// and its last one room for the segment: the sender had no more to
-	// send. arrivalIdleNs is the
-	// time of those waits, arrivalNs the time from the first data
-	// segment to the last.
+	// send. arrivalIdleNs is the time of those waits, arrivalNs the time
+	// from the first data segment to the last.
 	arrivalIdles             int
 	arrivalIdleNs, arrivalNs int64
 	// maxPerRTT is the most data that arrived within one handshake round
@@ -744,10 +743,10 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 				st.arrivalIdles++
 				st.arrivalIdleNs += gap
 			}
-			d.arrivalZW = cs.stats[s.Dir.Reverse()].win.closedUntil(s.Time)
 			st.arrivalNs += max(gap, 0) // (a capture clock stepped back adds nothing)
 		}
 		d.lastArrival = s.Time
+		d.arrivalZW = cs.stats[s.Dir.Reverse()].win.closedUntil(s.Time)
 		if r := cs.firstRTT; r > 0 {
 			if s.Time-d.rttBinStart >= r {
 				d.rttBinStart, d.rttBinBytes = s.Time, 0
@@ -901,8 +900,9 @@ const minArrivalIdle = 50e6
 // the last with everything before it in, ended a wait of the sender's
 // own (DirStats.arrivalIdles): longer than the handshake's round trip,
 // the next IPv4 ID of the sender's counter (it sent nothing in between),
-// the receiver's window open for it (a closed one held the sender, as
-// its probes into it show).
+// the receiver's window closed for less than half of it (a closed window
+// held the sender, and its probes into it are the next byte with the
+// next ID) and its last one room for the segment.
 func (d *dirAcc) arrivalIdle(cs *connState, s *reassembly.Segment, gap, n int64) bool {
 	rcv := &cs.stats[s.Dir.Reverse()].win
 	r, rw := cs.firstRTT, rcv.lastWin
