@@ -1332,8 +1332,8 @@ func (f ccFacts) name() (cc, reason string) {
 		told := v[VoteReno] + v[VoteCubic] + v[VoteNone]
 		votes := fmt.Sprintf("%s; %d of %s", why, v[best], words.Plural(int64(told), "reduction"))
 		if offMostly(v, f.off, best) {
-			return "unknown", fmt.Sprintf("%s; %d of %s nearer %s, but %d of them more than %.0f%% of the window off it: a cut to neither Reno's half nor CUBIC's 0.7 (BBR's to its flight through a loss, or one an application or a receiver's window made)",
-				why, v[best], words.Plural(int64(told), "reduction"), voteSaid[best], f.off[best], 100*offReduction)
+			return "unknown", votes + fmt.Sprintf(" nearer %s, but %d of them more than %.0f%% of the window off it: a cut to neither Reno's half nor CUBIC's 0.7 (BBR's to its flight through a loss, or one an application or a receiver's window made)",
+				voteSaid[best], f.off[best], 100*offReduction)
 		}
 		switch best {
 		case VoteCubic:

@@ -259,8 +259,9 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery, cut bool, n
 // option the snapshot length cut stood for at time now (a duplicate ACK
 // or, where the window grew, a window update): the segment whose
 // arrival prompted it, taken as the last original sent a round trip
-// (RACK's, else the least) before the ACK — arrivals come in the order sent and a dropped
-// segment prompts no ACK, so the holes are skipped by time — or where
+// (RACK's, else the least) before the ACK — arrivals come in the order
+// sent and a dropped segment prompts no ACK, so the holes are skipped
+// by time — or where
 // that one is SACKed already, the next not SACKed above it.
 // k19_cubic_ipv6_q20k (IPv6 at 96 bytes: every SACK block cut) had its
 // pipe read far above the kernel's, RACK marking nothing lost without
