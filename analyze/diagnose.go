@@ -765,6 +765,35 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			(st.EpisodeIntervals >= irregularMin && st.LossFlights >= irregularMin && st.LossFlightCV >= steadyCV ||
 				st.LossFlights >= minToldEpisodes && st.LossFlightCV >= wildCV)
 		irregular = irregular || unsteady
+		// The windows at the losses scattered beyond a queue's, enough of
+		// them to outweigh what the RTT's rank or the intervals say of a
+		// full queue (scattered): a queue overflows at about the same
+		// window each time, and its tail drops on the labelled sender
+		// captures without an overshoot came at most 0.15 apart (0.13 on
+		// three windows, 0.15 on 21), while random drops land anywhere on
+		// the sawtooth. Three tiers, none with data come late:
+		//   - irregularMin windows or more, twice steadyCV apart, whatever
+		//     the intervals (ak_100ms_10m_l03_ackloss: 10 random drops,
+		//     windows at 0.31 on 6, intervals at 0.42, regular by chance);
+		//   - more than minToldEpisodes windows as far apart, with the
+		//     intervals as irregular as independent drops' (randomCV) but
+		//     fewer than irregularMin (ap_140ms_9m_a2m_l05: windows at
+		//     0.31 on 4, intervals at 0.98 on 5, the RTT near its peak at
+		//     5 of 6 losses);
+		//   - minToldEpisodes windows steadyCV apart at a sender its
+		//     application held (appAtSender): each of its bursts raises
+		//     the RTT whatever drops it, and a full queue cuts every burst
+		//     at the same flight (the labelled ones with tail drops: at
+		//     most 0.04 apart), random drops anywhere in it (0.05–0.49;
+		//     ap_120ms_10m_a2500k_l04: 0.17 on 3, the RTT near its peak
+		//     at 3 of 4).
+		// It overrules only a full queue read from the RTT's rank or the
+		// intervals (below); every other rule stands.
+		apart := 2 * steadyCV
+		scattered := regular && !irregular && p.Vantage == VantageSender && !lateData(st, late) && st.HasLossFlightCV &&
+			(st.LossFlights >= irregularMin && st.LossFlightCV >= apart ||
+				st.LossFlights > minToldEpisodes && st.EpisodeIntervals > minToldEpisodes && st.EpisodeIntervalCV >= randomCV && st.LossFlightCV >= apart ||
+				appAtSender && st.LossFlights >= minToldEpisodes && st.LossFlightCV >= steadyCV)
 		// A flight the receiver's window held below the bandwidth-delay
 		// product (known, at least 1.2 times the window, or above it with
 		// the flight held there and no standing queue: windowHeld) never filled
@@ -791,6 +820,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		if lateData(st, late) {
 			spuriousLater = min(p.LossEventsSpurious, max(eps-1, 0))
 		}
+		// A full queue read from the RTT's rank at the losses, and from
+		// the intervals between them (the two cases below).
+		rankSays := told && near && st.RTTAtLossRank >= rank && !irregular
+		intervalsSay := regular && st.EpisodeIntervalCV < regularBelow(st.EpisodeIntervals) && !delayTells && !appAtSender && !appAtReceiver
 		switch {
 		case belowBDP && max(n, st.LossEpisodes) >= minToldEpisodes:
 			ev["window_bytes"], ev["bdp_bytes"] = float64(window), float64(bdp)
@@ -805,7 +838,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			}
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s in %d loss episodes; the flight, held by the receiver's %s window %s, never filled a queue",
 				lost, pct, counted, st.LossEpisodes, kb(window), below), ev)
-		case told && near && st.RTTAtLossRank >= rank && !irregular:
+		case rankSays && !scattered:
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d of %d loss episodes began with %s near its peak (%s, above %.0f%% of other moments): a full queue",
 				lost, pct, counted, st.QueueLossEpisodes, n, what, level, 100*st.RTTAtLossRank), ev)
@@ -830,7 +863,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 				also = fmt.Sprintf(" (%d more proven spurious: reordering's)", spuriousLater)
 			}
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episode(s) after it%s, too few to tell their cause", lost, pct, counted, eps-1-spuriousLater, also), ev)
-		case regular && st.EpisodeIntervalCV < regularBelow(st.EpisodeIntervals) && !delayTells && !appAtSender && !appAtReceiver:
+		case intervalsSay && !scattered:
 			// Regular intervals are a window's that grew to the same
 			// overflow each time; a sender the application held (as the
 			// application finding names it, at a sender-side capture: at
@@ -842,6 +875,26 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
+		case scattered && (rankSays || intervalsSay):
+			ev["interval_cv"], ev["intervals"], ev["loss_flight_cv"], ev["loss_flights"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals), st.LossFlightCV, float64(st.LossFlights)
+			intervals := fmt.Sprintf(" as their intervals did (%.2f)", st.EpisodeIntervalCV)
+			switch {
+			case st.EpisodeIntervalCV < regularCV:
+				intervals = fmt.Sprintf(", though at regular intervals (%.2f, over %d)", st.EpisodeIntervalCV, st.EpisodeIntervals)
+			case st.EpisodeIntervalCV < randomCV:
+				intervals = fmt.Sprintf(", at intervals neither regular nor irregular (%.2f)", st.EpisodeIntervalCV)
+			}
+			peak := ""
+			if rankSays {
+				ev["rtt_at_loss_rank"] = st.RTTAtLossRank
+				by := "the window's growth"
+				if appAtSender {
+					by = "the application's bursts"
+				}
+				peak = fmt.Sprintf("; %d of %d began with %s near its peak, where %s put it", st.QueueLossEpisodes, n, what, by)
+			}
+			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s; loss episodes began at windows that varied (coefficient of variation %.2f over %d)%s%s: not a queue overflowing at the same size each time",
+				lost, pct, counted, st.LossFlightCV, st.LossFlights, intervals, peak), ev)
 		case overshoot && irregular && !unsteady && st.EpisodeIntervals < irregularMin && p.Vantage == VantageSender && !bbr &&
 			st.HasLossFlightCV && st.LossFlights >= minToldEpisodes && st.LossFlightCV < steadyCV:
 			// After an overshoot, a few later episodes at irregular

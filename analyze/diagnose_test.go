@@ -993,3 +993,52 @@ func TestRegularIntervalsOfAnAppPacedSender(t *testing.T) {
 		}
 	}
 }
+
+// TestScatteredLossesAreRandom: at a sender-side capture, windows at
+// the losses that varied beyond a queue's overflows outweigh a full queue
+// read from the RTT's rank or the intervals: twice steadyCV apart on five
+// windows with intervals as irregular as independent drops' but too few to
+// tell alone (ap_140ms_9m_a2m_l05: 9 random drops in 6 episodes, 5 with
+// the RTT near its peak, intervals at 0.98, windows at 0.31 on 4); on six
+// windows whatever the intervals (ak_100ms_10m_l03_ackloss: intervals at
+// 0.42, regular by chance, windows at 0.31); steadyCV apart on three at a
+// sender its application held (ap_120ms_10m_a2500k_l04: 0.17, the RTT
+// near its peak at 3 of 4). Windows as steady as a queue's (0.13), too few
+// of them, or intervals short of random on five, leave the rank or the
+// intervals to tell.
+func TestScatteredLossesAreRandom(t *testing.T) {
+	for _, tt := range []struct {
+		name          string
+		intervals     int
+		icv, flightCV float64
+		appWaits      int
+		want, says    string
+	}{
+		{"irregular intervals, scattered windows", 5, 0.98, 0.31, 0, FindRandomLoss, "as their intervals did (0.98)"},
+		{"windows a queue's", 5, 0.98, 0.13, 0, FindCongestionLoss, ""},
+		{"three intervals", 3, 0.98, 0.31, 0, FindCongestionLoss, ""},
+		{"intervals short of random", 5, 0.6, 0.31, 0, FindCongestionLoss, ""},
+		{"six windows, regular intervals", 7, 0.42, 0.31, 0, FindRandomLoss, "though at regular intervals (0.42, over 7)"},
+		{"six windows at a queue's", 7, 0.42, 0.2, 0, FindCongestionLoss, ""},
+		{"application held", 4, 0.22, 0.17, 11, FindRandomLoss + ";" + FindApplication, "where the application's bursts put it"},
+		{"application held, windows a queue's", 4, 0.22, 0.04, 11, FindCongestionLoss + ";" + FindApplication, ""},
+		{"three windows, application not holding", 4, 0.22, 0.17, 0, FindCongestionLoss, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			st := DirStats{DataPackets: 1417, DataBytes: 1417 * 1448, MSS: 1448, RTTSamples: 700, RTTMinMs: 140.7, RTTMedianMs: 143.8,
+				Path:               PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 9, LostDownstream: 9},
+				RankedLossEpisodes: 6, QueueLossEpisodes: 5, RTTAtLossMs: 148.2, RTTAtLossRank: 0.76, LossEpisodes: 6,
+				FirstEpisodeResent: 3, EpisodeResent: 9, CongestionControl: "cubic", HasQueueDelay: true, QueueDelayMs: 3.1,
+				HasEpisodeIntervalCV: true, EpisodeIntervalCV: tt.icv, EpisodeIntervals: tt.intervals,
+				HasLossFlightCV: true, LossFlightCV: tt.flightCV, LossFlights: tt.intervals - 1, AppIdleWaits: tt.appWaits}
+			rcv := DirStats{MaxRwnd: -1}
+			fs := diagnose(&st, &rcv, 0)
+			if got := kinds(fs); got != tt.want {
+				t.Fatalf("findings %q, want %q", got, tt.want)
+			}
+			if tt.says != "" && !strings.Contains(fs[0].Text, "windows that varied") || !strings.Contains(fs[0].Text, tt.says) {
+				t.Errorf("said %q: want the windows named, and %q", fs[0].Text, tt.says)
+			}
+		})
+	}
+}
