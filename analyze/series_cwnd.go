@@ -599,7 +599,16 @@ func (b *cwndBuilder) flush() {
 		// below (k27_reno_rwnd40_l05: held at the 49 KB window through
 		// recovery, the line read 27 segments after it for the kernel's
 		// 20).
-		v = max(v, min(b.line, b.rwnd))
+		line := b.line
+		if n := len(b.deferred); n > 0 {
+			// Steps wait for the algorithm: the line under neither
+			// (without SACK it does not fall in recovery) is no window
+			// either algorithm kept; the lower of theirs is held, and
+			// each one's window after the episode starts at its own
+			// ssthresh (openWindow.burst: atSsthresh).
+			line = min(line, b.deferred[n-1].vals[VoteReno], b.deferred[n-1].vals[VoteCubic])
+		}
+		v = max(v, min(line, b.rwnd))
 	}
 
 	var opened [3]int64 // the open window's, under each vote

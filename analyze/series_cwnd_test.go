@@ -349,17 +349,13 @@ func TestLineUnderShrunkWindow(t *testing.T) {
 	}
 }
 
-// TestRecoveryUnderHeldWindow: a sender whose flight the receiver's
-// window held (20 segments) still cuts its window in fast recovery: the
-// line falls with PRR, not held at the window it had before the loss
-// (k27_reno_rwnd40_l05: the line stayed at the 49 KB window through
-// recovery and after it, 27 segments where the kernel's cwnd was 20, and
-// the next ssthresh read 13 for 10; on the kernel runs under a receive
-// window cwnd 93.6 -> 99.4%, 92.3 -> 95.3%, 93.8 -> 99.6%).
-func TestRecoveryUnderHeldWindow(t *testing.T) {
-	b := &builder{}
-	const win = 20000
-	seq, ms := int64(1), 0.0
+// heldWindowLoss adds a transfer whose flight the receiver's window (win,
+// 20 segments) held, then a window of it of which the first segment is
+// lost: the 19 after it arrive (duplicate ACKs, the third answered by the
+// fast retransmit). It returns the next sequence number to send and the
+// time (ms) of the first duplicate ACK.
+func heldWindowLoss(b *builder, win int64) (seq int64, ms float64) {
+	seq = 1
 	for _, n := range []int{10, 20, 20, 20} { // slow start to the window, then held by it
 		for i := range n {
 			b.data(ms, seq, 1000, 0).Info.BytesInFlight = int64(i+1) * 1000
@@ -380,6 +376,20 @@ func TestRecoveryUnderHeldWindow(t *testing.T) {
 			b.data(ms+0.35, lost, 1000, Retransmission|FastRetransmission).Info.BytesInFlight = 20000
 		}
 	}
+	return seq, ms
+}
+
+// TestRecoveryUnderHeldWindow: a sender whose flight the receiver's
+// window held (20 segments) still cuts its window in fast recovery: the
+// line falls with PRR, not held at the window it had before the loss
+// (k27_reno_rwnd40_l05: the line stayed at the 49 KB window through
+// recovery and after it, 27 segments where the kernel's cwnd was 20, and
+// the next ssthresh read 13 for 10; on the kernel runs under a receive
+// window cwnd 93.6 -> 99.4%, 92.3 -> 95.3%, 93.8 -> 99.6%).
+func TestRecoveryUnderHeldWindow(t *testing.T) {
+	b := &builder{}
+	const win = 20000
+	seq, ms := heldWindowLoss(b, win)
 	recovery := ms + 2
 	b.ack(ms+100, seq, win, 0) // the resend's ACK ends recovery
 	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
@@ -388,5 +398,50 @@ func TestRecoveryUnderHeldWindow(t *testing.T) {
 	}
 	if v := lineAt(g, recovery); v >= win {
 		t.Errorf("the line in recovery %.0f, want below the %d-byte window the sender had filled (PRR cuts cwnd whatever held the flight)", v, win)
+	}
+}
+
+// TestHoldAfterRecoveryWaitingForVote: without SACK the line under
+// neither algorithm does not fall in fast recovery; where the steps still
+// wait for the algorithm (a first episode) and the receiver's window
+// holds the first burst after the recovery (a window of one segment, as
+// the receiver hands the data held above the hole to the application),
+// the line kept under each algorithm is no higher than that algorithm's
+// line as the recovery ended, not the line under neither
+// (k28_reno_rwnd28_l1_nosack: the line back at 20 segments after the
+// recovery for the kernel's 12, the next episode's ssthresh 9 for 7).
+func TestHoldAfterRecoveryWaitingForVote(t *testing.T) {
+	b := &builder{}
+	const win = 20000
+	seq, ms := heldWindowLoss(b, win)
+	ms += 100
+	b.ack(ms, seq, 1000, 0) // the resend's ACK ends recovery; the window one segment
+	b.data(ms+0.1, seq, 1000, 0).Info.BytesInFlight = 1000
+	seq += 1000
+	b.ack(ms+0.2, seq-1000, win, WindowUpdate) // the window opens again
+	for i := range 4 {
+		b.data(ms+0.3, seq, 1000, 0).Info.BytesInFlight = int64(i+2) * 1000
+		seq += 1000
+	}
+	cb := newCwndBuilder(SeriesOptions{Conn: testConn()})
+	var atEnd [3]int64 // each algorithm's line as the recovery ended
+	for i := range b.recs {
+		cb.add(&b.recs[i])
+		if b.recs[i].Time == t0+int64(ms*1e6) {
+			if n := len(cb.deferred); n > 0 {
+				atEnd = cb.deferred[n-1].vals
+			}
+		}
+	}
+	cb.flush()
+	n := len(cb.deferred)
+	if n == 0 || atEnd[VoteReno] == 0 {
+		t.Fatal("no steps wait for the algorithm: the test wants a first episode, its algorithm not told")
+	}
+	if atEnd[VoteReno] >= 17000 {
+		t.Fatalf("Reno's line as the recovery ended %d, want PRR's fall below the 17 segments out", atEnd[VoteReno])
+	}
+	if got := cb.deferred[n-1].vals[VoteReno]; got > atEnd[VoteReno] {
+		t.Errorf("Reno's line after the held burst %d, want at most the %d it ended the recovery at (not the line under neither, which did not fall)", got, atEnd[VoteReno])
 	}
 }
