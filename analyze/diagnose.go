@@ -256,7 +256,8 @@ func (st *DirStats) share(kind string) float64 {
 //     rank where its median rose less than minQueueMs); a slow start still on at the first
 //     loss (slowStartUntilLoss) whose loss episode resent at least
 //     overshootMin segments (or more than independent drops would take
-//     from its flight: overshootBurst), and overshootRatio times the later
+//     from its flight: overshootBurst; after a slow start read as ended
+//     on the delay, both), and overshootRatio times the later
 //     episodes' mean, overshot the path (which brings congestion_loss
 //     into the findings column), its resends counted as drops only where the capture
 //     proves them (firstEpisodeDrops), and, where data came late, no more
@@ -474,7 +475,9 @@ func overshootBurst(st *DirStats, first, lost, late int64) (bool, float64) {
 // bottleneck caps the arrivals as the queue fills, while the sender's
 // window still doubles until the queue drops. A sender that left on the
 // delay (HyStart, which sets ssthresh) or whose own flight stopped
-// growing (the application, pacing) did not overshoot.
+// growing (the application, pacing) did not overshoot — but for a burst
+// in the first loss episode after the delay that no independent drops
+// explain (diagnose: ssDelayBurst).
 func slowStartUntilLoss(st *DirStats) bool {
 	switch st.SlowStart.Reason {
 	case SlowStartLoss, SlowStartRwnd:
@@ -729,7 +732,14 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			first = min(first, max(lost-max(eps-1-p.LossEventsSpurious, 0), 0))
 		}
 		burst, expect := overshootBurst(st, first, lost, late)
-		overshoot := slowStartUntilLoss(st) && (first >= overshootMin || burst) &&
+		// A slow start read as ended on the delay (HyStart's rule) that
+		// lost a burst both overshootMin large and beyond independent
+		// drops in its first episode went on growing into the queue all
+		// the same: on the labelled captures, every such one was a full
+		// queue's (seven runs with a 35–45 KB queue, no timestamps:
+		// 34–36 tail drops; random drops there resent 9 at most).
+		ssDelayBurst := st.SlowStart.Reason == SlowStartDelay && first >= overshootMin && burst
+		overshoot := (slowStartUntilLoss(st) || ssDelayBurst) && (first >= overshootMin || burst) &&
 			(eps == 1 || first*(eps-1) >= overshootRatio*later)
 		// The window at each loss, steady: the flight seen is the sender's,
 		// no receive window capped it, and BBR (no sawtooth) aside.
@@ -965,8 +975,12 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			if noSACKSender(st, rcv) {
 				laterWhat = " proven lost"
 			}
-			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments %s in the loss episode that ended it%s (later episodes: %.1f%s on average): the queue overflowed as slow start ended, whatever the later losses were",
-				first, resent, beyond, mean, laterWhat), ev)
+			which := "the loss episode that ended it"
+			if !slowStartUntilLoss(st) {
+				which = "its first loss episode, the window still growing after the RTT's rise read as slow start's end"
+			}
+			add(FindOvershoot, fmt.Sprintf("slow start overshot the path: %d segments %s in %s%s (later episodes: %.1f%s on average): the queue overflowed as slow start ended, whatever the later losses were",
+				first, resent, which, beyond, mean, laterWhat), ev)
 		}
 	} else if !p.HasData && st.RetransPackets > 0 {
 		if pct := 100 * float64(st.RetransPackets) / float64(st.DataPackets); pct >= 1 {

@@ -479,9 +479,10 @@ func TestFewRegularIntervalsNotTold(t *testing.T) {
 // stopped growing (a bottleneck caps them while the queue fills), was
 // still slow start at the first loss: a burst of 43 drops there, 18 times
 // the later episodes, is an overshoot (ak_40ms_10m_b03_l1, 52 queue drops
-// in the first 0.2 s, 22 random ones after). A sender that left on the
-// delay (HyStart sets ssthresh), or whose own flight stopped growing, did
-// not overshoot.
+// in the first 0.2 s, 22 random ones after). A sender whose own flight
+// stopped growing did not overshoot; nor did one that left on the delay
+// (HyStart sets ssthresh), but for a burst both overshootMin large and
+// beyond independent drops, as this one (TestOvershootAfterDelayEnd).
 func TestOvershootAfterSlowStartHeld(t *testing.T) {
 	for _, tt := range []struct {
 		reason  string
@@ -492,7 +493,7 @@ func TestOvershootAfterSlowStartHeld(t *testing.T) {
 		{SlowStartRwnd, VantageSender, true},
 		{SlowStartStopped, VantageReceiver, true},
 		{SlowStartStopped, VantageSender, false},
-		{SlowStartDelay, VantageSender, false},
+		{SlowStartDelay, VantageSender, true},
 	} {
 		st := DirStats{DataPackets: 2200, DataBytes: 2200 * 1448, UniqueBytes: 2130 * 1448, MSS: 1448, RTTSamples: 500, RTTMinMs: 41,
 			HasThroughput: true, HasHandshakeRTT: true, HandshakeRTTMs: 41,
@@ -666,7 +667,7 @@ func TestLaterBurstsAreAFullQueue(t *testing.T) {
 			RankedLossEpisodes: 38, QueueLossEpisodes: 32, RTTAtLossMs: 1.4, RTTAtLossRank: 0.27,
 			LossEpisodes: 4, FirstEpisodeResent: 22, EpisodeResent: tt.resent,
 			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.47, EpisodeIntervals: 3}
-		st.SlowStart.Reason = SlowStartDelay // no overshoot
+		st.SlowStart.Reason = "" // no slow start read: no overshoot
 		rcv := DirStats{MaxRwnd: -1}
 		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 			t.Errorf("%d resent, %d late: findings %q, want %q", tt.resent, tt.late, got, tt.want)
@@ -1038,6 +1039,42 @@ func TestScatteredLossesAreRandom(t *testing.T) {
 			}
 			if tt.says != "" && !strings.Contains(fs[0].Text, "windows that varied") || !strings.Contains(fs[0].Text, tt.says) {
 				t.Errorf("said %q: want the windows named, and %q", fs[0].Text, tt.says)
+			}
+		})
+	}
+}
+
+// TestOvershootAfterDelayEnd: a slow start read as ended on the delay
+// (HyStart's rule) is no overshoot, unless its first loss episode lost a
+// burst at least overshootMin large and beyond independent drops: the
+// window went on growing into the queue (cq_160ms_6m_q40k_nots: slow
+// start read as ended on the delay at 96 KB, then 35 of its 42 tail
+// drops in the first episode; without the overshoot its 3 later
+// intervals, at 0.56, were read as random loss).
+func TestOvershootAfterDelayEnd(t *testing.T) {
+	for _, tt := range []struct {
+		name         string
+		first, lost  int64
+		reason, want string
+	}{
+		{"a burst of 35 after the delay", 35, 42, SlowStartDelay, "loss_unknown_cause;slow_start_overshoot;congestion_loss"},
+		{"12, not overshootMin", 12, 19, SlowStartDelay, "random_loss"},
+		{"35, growth stopped", 35, 42, SlowStartStopped, "random_loss"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			st := DirStats{DataPackets: 2200, DataBytes: 2200 * 1448, MSS: 1448, RTTSamples: 500, RTTMinMs: 160,
+				Path:               PathStats{HasData: true, Vantage: VantageSender, Retransmitted: tt.lost, LostDownstream: tt.lost},
+				RankedLossEpisodes: 4, QueueLossEpisodes: 4, RTTAtLossMs: 168, RTTAtLossRank: 0.67, LossEpisodes: 4,
+				FirstEpisodeResent: tt.first, EpisodeResent: tt.lost, HasQueueDelay: true, QueueDelayMs: 4.3,
+				HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.56, EpisodeIntervals: 3}
+			st.SlowStart.Reason, st.SlowStart.Flight = tt.reason, 96360
+			rcv := DirStats{MaxRwnd: -1}
+			fs := diagnose(&st, &rcv, 0)
+			if got := kinds(fs); got != tt.want {
+				t.Fatalf("findings %q, want %q", got, tt.want)
+			}
+			if tt.reason == SlowStartDelay && strings.Contains(tt.want, FindOvershoot) && !strings.Contains(sentence(fs), "its first loss episode, the window still growing after the RTT's rise read as slow start's end") {
+				t.Errorf("said %q: want the episode named as the first after the delay's end, not as the one that ended slow start", sentence(fs))
 			}
 		})
 	}
