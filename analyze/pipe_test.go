@@ -767,11 +767,14 @@ func TestSsthreshAtReentry(t *testing.T) {
 // a segment and 15%) measured something else holding the sender, the
 // application or the receiver's window: the algorithm's reduction is
 // drawn. CUBIC's is 0.7 of the window at every fast retransmit but where
-// HyStart may have lowered it in the recovery before, or soon after one
-// (the window at the loss then Linux's last ssthresh, which the line may
-// not show): there only a measurement below Reno's half is overruled
-// (k18_cubic_rwnd56_l06: 13 segments measured after 31, the kernel's 21;
-// nine CUBIC kernel runs to 100% of their ssthresh values, none lower).
+// HyStart may have lowered it in the recovery before: there only a
+// measurement below Reno's half is overruled (k18_cubic_rwnd56_l06: 13
+// segments measured after 31, the kernel's 21; nine CUBIC kernel runs to
+// 100% of their ssthresh values, none lower). Soon after a recovery too
+// (the window at the loss at least the last ssthresh: crossCheck's
+// floor), CUBIC's 0.7 is the bar (k28_cubic_rwnd60_l05_ts0: 14 segments
+// measured after 31, the sender short of its window after a recovery
+// whose end the receiver's window held; the kernel's 21).
 func TestSsthreshBelowHalf(t *testing.T) {
 	const seg = 1000
 	for _, tt := range []struct {
@@ -783,7 +786,7 @@ func TestSsthreshBelowHalf(t *testing.T) {
 		{VoteReno, 40, 50, false, false},
 		{VoteCubic, 45, 70, false, false}, // below 59.5
 		{VoteCubic, 65, 70, false, false}, // within 15%: the algorithm's
-		{VoteCubic, 45, 45, true, false},  // soon after a recovery: above 42.5, it stands
+		{VoteCubic, 45, 70, true, false},  // soon after a recovery: CUBIC's all the same
 		{VoteCubic, 45, 45, false, true},  // HyStart may have lowered it: it stands
 	} {
 		var b cwndBuilder

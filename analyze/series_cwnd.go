@@ -913,8 +913,11 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 		if keep {
 			want = prev
 		}
+		// A measurement short of the algorithm's reduction (Reno's half
+		// where CUBIC's HyStart may have lowered ssthresh in the
+		// recovery before) measured something else holding the sender.
 		ref := float64(linuxSsthresh(VoteReno, w) * seg)
-		if vote == VoteCubic && !basis.hystart && !basis.afterRecovery {
+		if vote == VoteCubic && !basis.hystart {
 			ref = want
 		}
 		short := basis.kind == ssFast && p.V[0] < ref-max(float64(seg), 0.15*ref)
