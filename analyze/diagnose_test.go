@@ -1079,3 +1079,26 @@ func TestOvershootAfterDelayEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestFewIrregularIntervalsAfterOvershootAtReceiver: at a receiver-side
+// capture, fewer than irregularMin loss intervals after slow start's
+// overshoot, however irregular, do not tell random drops from the queue's
+// tail drops (cq_150ms_7m_q36k: 36 tail drops, random_loss claimed from
+// 4 intervals at 1.0); irregularMin of them do.
+func TestFewIrregularIntervalsAfterOvershootAtReceiver(t *testing.T) {
+	for _, tt := range []struct {
+		intervals int
+		want      string
+	}{{4, "loss_unknown_cause;slow_start_overshoot;congestion_loss"}, {irregularMin, "random_loss;slow_start_overshoot;congestion_loss"}} {
+		st := DirStats{DataPackets: 2000, DataBytes: 2000 * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 150,
+			Path:        PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 36, LostUpstream: 36},
+			DelayRanked: true, RankedLossEpisodes: 8, QueueLossEpisodes: 8, RTTAtLossMs: 4, RTTAtLossRank: 0.6,
+			LossEpisodes: int64(tt.intervals) + 1, FirstEpisodeResent: 30, EpisodeResent: 36, HasQueueDelay: true, QueueDelayMs: 2,
+			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 1.0, EpisodeIntervals: tt.intervals}
+		st.SlowStart.Reason, st.SlowStart.Flight = SlowStartStopped, 40*1448
+		rcv := DirStats{MaxRwnd: -1}
+		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
+			t.Errorf("%d intervals: findings %q, want %q", tt.intervals, got, tt.want)
+		}
+	}
+}
