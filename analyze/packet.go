@@ -84,10 +84,14 @@ type Record struct {
 	TSEcr  uint32
 	HasTS  bool
 	// SACKCut: the segment's SACK option ran past the bytes captured, its
-	// blocks unknown (reassembly.Options.SACKCut).
-	SACKCut bool
-	IPID    uint16 // IPv4 identification (0 for IPv6)
-	Info    PacketInfo
+	// blocks not all known (reassembly.Options.SACKCut); SACKPart: bytes
+	// of the block after the whole ones (reassembly.Options.SACKPart),
+	// in SACK[NSACK] where 4 or more: its left edge, and its right's
+	// leading bytes with the rest zero.
+	SACKCut  bool
+	SACKPart uint8
+	IPID     uint16 // IPv4 identification (0 for IPv6)
+	Info     PacketInfo
 }
 
 // newRecord makes the Record of segment s, numbered as its connection
@@ -112,6 +116,11 @@ func newRecord(s *reassembly.Segment, info PacketInfo) Record {
 			// SACK edges are unwrapped next to the ACK they come with.
 			r.SACK[r.NSACK] = [2]int64{s.RelSeq(s.Dir.Reverse(), s.NearAck(b.Left)), s.RelSeq(s.Dir.Reverse(), s.NearAck(b.Right))}
 			r.NSACK++
+		}
+		if n := s.Opt.SACKPart; r.SACKCut && n >= 4 && r.NSACK < len(r.SACK) {
+			b := s.Opt.SACK[r.NSACK]
+			r.SACKPart = n
+			r.SACK[r.NSACK] = [2]int64{s.RelSeq(s.Dir.Reverse(), s.NearAck(b.Left)), s.RelSeq(s.Dir.Reverse(), s.NearAck(b.Right))}
 		}
 	}
 	return r

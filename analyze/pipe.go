@@ -1,6 +1,9 @@
 package analyze
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // senderPipe is a replica of a sender's scoreboard, built from a
 // sender-side capture: what it sent, what came back acknowledged or
@@ -157,19 +160,35 @@ func (p *senderPipe) data(seq, end, now int64) {
 	}
 }
 
+// sackCut is what an ACK's SACK option the snapshot length cut tells
+// (Record.SACKCut, Record.SACKPart): that it was cut (cut), and of the
+// block after the whole ones the bytes captured (part: 4 or more, its
+// left edge; more, the leading bytes of its right edge) and what they
+// read (block, the right edge's unknown bytes zero).
+type sackCut struct {
+	cut   bool
+	part  uint8
+	block [2]int64
+}
+
 // ack feeds an ACK of the direction's data at time now: the cumulative
 // ACK, its SACK blocks, whether it is a duplicate ACK, whether the
 // sender is in loss recovery, and whether the snapshot length cut its
 // SACK option (Record.SACKCut: an ACK below the data outstanding whose
-// blocks are unknown SACKs the arrival that prompted it, cutSACK —
-// whatever Wireshark calls it: where the receiver's window grew, a
-// window update, not a duplicate ACK).
-func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery, cut bool, now int64) {
+// blocks are not captured SACKs the arrival that prompted it — the block
+// its first block's bytes tell, partSACK, or the one its timing does,
+// cutSACK — whatever Wireshark calls it: where the receiver's window
+// grew, a window update, not a duplicate ACK).
+func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sackCut, now int64) {
 	if !p.started {
 		return
 	}
-	if cut && len(sacks) == 0 && p.sack && ack <= p.una {
-		if b, ok := p.cutSACK(now); ok {
+	if cut.cut && len(sacks) == 0 && p.sack && ack <= p.una {
+		b, ok, told := p.partSACK(cut, ack)
+		if !told {
+			b, ok = p.cutSACK(now)
+		}
+		if ok {
 			p.cut[0] = b
 			sacks = p.cut[:]
 		}
@@ -253,6 +272,47 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery, cut bool, n
 		p.fack = max(p.fack, b[1])
 	}
 	p.detectLoss(recovery, now)
+}
+
+// partSACK is the block the first SACK block of a cut option stood for,
+// of which the left edge is known (told; not where fewer than its 4 bytes
+// were captured, or it starts no segment outstanding): where it lies below
+// the cumulative ACK, a D-SACK of a duplicate arrival (RFC 2883), which
+// SACKs nothing new; else the receiver holds [left, R), R the end of a
+// segment, and the arrival that prompted the ACK extends what is SACKed
+// from left already by a segment or more (RFC 2018: the first block holds
+// the latest arrival): R is the least segment end past that run whose
+// leading bytes are those captured (IPv6 with timestamps at 96 bytes
+// keeps two of the right edge's four: an end within 64 KB).
+func (p *senderPipe) partSACK(cut sackCut, ack int64) (_ [2]int64, ok, told bool) {
+	if cut.part < 4 {
+		return [2]int64{}, false, false
+	}
+	left := cut.block[0]
+	if left < ack {
+		return [2]int64{}, false, true
+	}
+	i := p.find(left)
+	if i >= len(p.segs) || p.segs[i].seq != left {
+		return [2]int64{}, false, false
+	}
+	lo, span := int64(math.MinInt64), int64(0)
+	if cut.part > 4 {
+		// The right edge's unknown bytes: 8 − part of them, the span of
+		// values they allow from its leading bytes (block[1] with them
+		// zero).
+		lo, span = cut.block[1], int64(1)<<(8*(8-cut.part))
+	}
+	for j := p.nextLive(i); j < len(p.segs); j = p.nextLive(j + 1) {
+		end := p.segs[j].end
+		if span > 0 && end >= lo+span {
+			break
+		}
+		if end >= lo {
+			return [2]int64{left, end}, true, true
+		}
+	}
+	return [2]int64{}, false, false
 }
 
 // cutSACK is the block an ACK below the data outstanding whose SACK

@@ -23,7 +23,7 @@ func TestSenderPipe(t *testing.T) {
 		t.Fatalf("pipe after ten sends %d, want 10000", got)
 	}
 	ns += 100e6 // one round trip: the first acknowledged, [2000, 5000) SACKed
-	p.ack(1000, [][2]int64{{2000, 5000}}, true, false, false, ns)
+	p.ack(1000, [][2]int64{{2000, 5000}}, true, false, sackCut{}, ns)
 	// Segment [1000, 2000) was sent before segments since delivered, and
 	// three are SACKed: RACK deems it lost at once (no reordering window).
 	if got := p.pipe(); got != 10000-1000-3000-1000 {
@@ -34,7 +34,7 @@ func TestSenderPipe(t *testing.T) {
 		t.Errorf("pipe after the resend %d, want 6000", got)
 	}
 	// A D-SACK below the ACK changes nothing.
-	p.ack(1000, [][2]int64{{500, 1000}, {2000, 5000}}, true, true, false, ns+2000)
+	p.ack(1000, [][2]int64{{500, 1000}, {2000, 5000}}, true, true, sackCut{}, ns+2000)
 	if got := p.pipe(); got != 6000 {
 		t.Errorf("pipe after a D-SACK %d, want 6000", got)
 	}
@@ -46,7 +46,7 @@ func TestSenderPipe(t *testing.T) {
 	if got := p.pipe(); got != 1000 {
 		t.Errorf("pipe after the timeout's resend %d, want 1000", got)
 	}
-	p.ack(5000, nil, false, true, false, ns+400e6) // the hole filled: [5000, 10000) still out, lost
+	p.ack(5000, nil, false, true, sackCut{}, ns+400e6) // the hole filled: [5000, 10000) still out, lost
 	if got := p.pipe(); got != 0 {
 		t.Errorf("pipe once the hole is filled %d, want 0 (the rest deemed lost)", got)
 	}
@@ -64,7 +64,7 @@ func TestSenderPipeNewReno(t *testing.T) {
 		p.data(i*1000, i*1000+1000, i)
 	}
 	for i := range int64(3) {
-		p.ack(0, nil, true, false, false, 1e8+i)
+		p.ack(0, nil, true, false, sackCut{}, 1e8+i)
 	}
 	if got := p.pipe(); got != 5000 {
 		t.Errorf("pipe after three duplicate ACKs %d, want 5000", got)
@@ -73,13 +73,13 @@ func TestSenderPipeNewReno(t *testing.T) {
 	if got := p.pipe(); got != 5000 {
 		t.Errorf("pipe after the fast retransmit %d, want 5000", got)
 	}
-	p.ack(4000, nil, false, true, false, 2e8) // a partial ACK of four: three were the dupacks'
+	p.ack(4000, nil, false, true, sackCut{}, 2e8) // a partial ACK of four: three were the dupacks'
 	if got := p.pipe(); got != 4000 {
 		t.Errorf("pipe after a partial ACK %d, want 4000 (four out, no dupack left)", got)
 	}
 	// More duplicate ACKs than segments out are not counted.
 	for i := range int64(9) {
-		p.ack(4000, nil, true, true, false, 3e8+i)
+		p.ack(4000, nil, true, true, sackCut{}, 3e8+i)
 	}
 	if got := p.pipe(); got != 1000 {
 		t.Errorf("pipe after nine duplicate ACKs for four out %d, want 1000", got)
@@ -339,11 +339,12 @@ func FuzzSenderPipe(f *testing.F) {
 					s := arg * 100 % high
 					p.data(s, min(s+100, high), now)
 				}
-			case 2: // an ACK, its SACK option cut by the snapshot length one time in five
-				p.ack(min(arg*100, high), nil, arg%3 == 0, arg%2 == 0, arg%5 == 0, now)
+			case 2: // an ACK, its SACK option cut by the snapshot length one time in five, some of its first block kept (any edges)
+				l := arg * 70 % max(high, 1)
+				p.ack(min(arg*100, high), nil, arg%3 == 0, arg%2 == 0, sackCut{cut: arg%5 == 0, part: uint8(arg % 8), block: [2]int64{l, l + arg*20 - 2000}}, now)
 			case 3: // an ACK with SACK blocks (any edges)
 				l := arg * 50 % max(high, 1)
-				p.ack(p.una, [][2]int64{{l, l + arg*30}, {l / 2, l}}, true, true, false, now)
+				p.ack(p.una, [][2]int64{{l, l + arg*30}, {l / 2, l}}, true, true, sackCut{}, now)
 			case 4:
 				p.timeout()
 			}
@@ -1182,6 +1183,17 @@ func TestUndoneEpisodeSsthresh(t *testing.T) {
 	}
 }
 
+// tenSent is a SACK sender's pipe with ten segments of 1000 bytes sent
+// 1 ms apart, the first acknowledged 100 ms after its send.
+func tenSent() *senderPipe {
+	p := &senderPipe{sack: true}
+	for i := range int64(10) {
+		p.data(i*1000, i*1000+1000, i*1e6)
+	}
+	p.ack(1000, nil, false, false, sackCut{}, 100e6)
+	return p
+}
+
 // TestSenderPipeCutSACK: duplicate ACKs whose SACK options the snapshot
 // length cut each SACK the arrival that prompted them, the last original
 // sent a round trip before — so a burst of drops is skipped by time, and
@@ -1190,16 +1202,11 @@ func TestUndoneEpisodeSsthresh(t *testing.T) {
 // k24_reno_ipv6_l1); without the cut flag the same ACKs SACK nothing.
 func TestSenderPipeCutSACK(t *testing.T) {
 	run := func(cut, dup bool) (pipe, sacked, lost int64) {
-		var p senderPipe
-		p.sack = true
-		for i := range int64(10) { // ten segments 1 ms apart
-			p.data(i*1000, i*1000+1000, i*1e6)
-		}
-		p.ack(1000, nil, false, false, false, 100e6) // the first: RTT 100 ms
+		p := tenSent()
 		// [1000, 4000) dropped; the arrivals of [4000, 10000) each
 		// prompt a duplicate ACK a round trip after their send.
 		for i := int64(4); i < 10; i++ {
-			p.ack(1000, nil, dup, false, cut, i*1e6+100e6+1e5)
+			p.ack(1000, nil, dup, false, sackCut{cut: cut}, i*1e6+100e6+1e5)
 		}
 		return p.pipe(), p.sackMarks, p.lostBytes
 	}
@@ -1210,6 +1217,38 @@ func TestSenderPipeCutSACK(t *testing.T) {
 	}
 	if pipe, sacked, _ := run(false, true); pipe != 9000 || sacked != 0 {
 		t.Errorf("not cut: pipe %d, SACKed %d; want 9000 and 0", pipe, sacked)
+	}
+}
+
+// TestSenderPipePartSACK: where a cut SACK option kept its first block's
+// left edge and its right edge's leading bytes (IPv6 with timestamps at
+// 96 bytes), the block is read from them, not guessed from the ACK's
+// timing: with the RTT grown by a queue to 150 ms, the arrivals of
+// [4000, 10000) each extend the block from 4000 by a segment, and all six
+// are SACKed, where the timing guess SACKs the last one sent and then
+// nothing; a first block below the cumulative ACK is a D-SACK, which
+// SACKs nothing.
+func TestSenderPipePartSACK(t *testing.T) {
+	run := func(part uint8, dsack bool) (sacked int64) {
+		p := tenSent()
+		for i := int64(4); i < 10; i++ {
+			left := int64(4000)
+			if dsack {
+				left = 0
+			}
+			// The right edge's leading two bytes (zero here: below 64 KB).
+			p.ack(1000, nil, true, false, sackCut{cut: true, part: part, block: [2]int64{left, 0}}, i*1e6+150e6)
+		}
+		return p.sackMarks
+	}
+	if got := run(6, false); got != 6 {
+		t.Errorf("6 bytes of the first block: %d segments SACKed, want 6", got)
+	}
+	if got := run(0, false); got != 1 {
+		t.Errorf("none of the first block: %d segments SACKed, want 1 (the timing's guess, the last sent a round trip before)", got)
+	}
+	if got := run(6, true); got != 0 {
+		t.Errorf("a first block below the ACK (a D-SACK): %d segments SACKed, want none", got)
 	}
 }
 

@@ -1257,7 +1257,7 @@ func (b *cwndBuilder) add(r *Record) {
 	marks, dupacks, una := b.pp.sackMarks, b.pp.dupacks, b.pp.una
 	var endVals [3]int64 // the fall to ssthresh where this ACK ends a recovery (endReduction)
 	endFall := false
-	b.pp.ack(r.Ack, r.SACK[:r.NSACK], dup, b.ep.inEpisode, r.SACKCut, r.Time)
+	b.pp.ack(r.Ack, r.SACK[:r.NSACK], dup, b.ep.inEpisode, sackCut{r.SACKCut, r.SACKPart, r.SACK[min(r.NSACK, len(r.SACK)-1)]}, r.Time)
 	// Without SACK Linux holds recovery after an ACK of exactly its
 	// end (RFC 6582; lossEpisodes.renoHold), PRR still setting cwnd at
 	// each ACK (tcp_cwnd_reduction while tcp_in_cwnd_reduction).

@@ -694,6 +694,23 @@ func parseOptions(o *Options, b []byte) {
 	parseAnyOptions(o, b)
 }
 
+// readSACK reads a SACK option's blocks from v, its bytes after the kind
+// and length; of a cut one (Options.SACKCut) the bytes of the block after
+// the last whole one too (Options.SACKPart).
+func readSACK(o *Options, v []byte) {
+	for len(v) >= 8 && int(o.NSACK) < len(o.SACK) {
+		o.SACK[o.NSACK] = SACKBlock{binary.BigEndian.Uint32(v), binary.BigEndian.Uint32(v[4:])}
+		o.NSACK++
+		v = v[8:]
+	}
+	if !o.SACKCut || len(v) == 0 || int(o.NSACK) == len(o.SACK) {
+		return
+	}
+	var part [8]byte
+	o.SACKPart = uint8(copy(part[:], v))
+	o.SACK[o.NSACK] = SACKBlock{binary.BigEndian.Uint32(part[:]), binary.BigEndian.Uint32(part[4:])}
+}
+
 // parseAnyOptions is parseOptions of any options.
 func parseAnyOptions(o *Options, b []byte) {
 	*o = Options{WScale: -1}
@@ -707,7 +724,9 @@ func parseAnyOptions(o *Options, b []byte) {
 			continue
 		}
 		if len(b) < 2 || int(b[1]) < 2 || int(b[1]) > len(b) {
-			o.SACKCut = kind == 5 && len(b) >= 2 && int(b[1]) > len(b)
+			if o.SACKCut = kind == 5 && len(b) >= 2 && int(b[1]) > len(b); o.SACKCut {
+				readSACK(o, b[2:])
+			}
 			return
 		}
 		v := b[2:b[1]]
@@ -724,11 +743,7 @@ func parseAnyOptions(o *Options, b []byte) {
 		case 4:
 			o.SACKPermitted = true
 		case 5:
-			for len(v) >= 8 && int(o.NSACK) < len(o.SACK) {
-				o.SACK[o.NSACK] = SACKBlock{binary.BigEndian.Uint32(v), binary.BigEndian.Uint32(v[4:])}
-				o.NSACK++
-				v = v[8:]
-			}
+			readSACK(o, v)
 		case 8:
 			if len(v) == 8 {
 				o.HasTimestamp = true

@@ -45,9 +45,14 @@ type Options struct {
 	SACKPermitted bool
 	HasTimestamp  bool
 	// SACKCut: a SACK option ran past the bytes captured (the snapshot
-	// length cut it: IPv6 with timestamps at 96 bytes keeps none of its
-	// blocks), so the blocks it carried are unknown.
+	// length cut it: IPv6 with timestamps at 96 bytes keeps 6 bytes of
+	// its first block's 8), so the blocks it carried are not all known:
+	// the whole ones before the cut are read (NSACK), and SACKPart bytes
+	// of the next (0–7), in SACK[NSACK] where NSACK < 4: its Left where
+	// SACKPart is 4 or more, then the leading bytes of its Right, the
+	// rest zero.
 	SACKCut      bool
+	SACKPart     uint8
 	TSVal, TSEcr uint32
 	NSACK        uint8
 	SACK         [4]SACKBlock
