@@ -90,8 +90,10 @@ type Record struct {
 	// leading bytes with the rest zero.
 	SACKCut  bool
 	SACKPart uint8
-	IPID     uint16 // IPv4 identification (0 for IPv6)
-	Info     PacketInfo
+	// SACKOK: a SYN's SACK-permitted option (RFC 2018).
+	SACKOK bool
+	IPID   uint16 // IPv4 identification (0 for IPv6)
+	Info   PacketInfo
 }
 
 // newRecord makes the Record of segment s, numbered as its connection
@@ -105,7 +107,8 @@ func newRecord(s *reassembly.Segment, info PacketInfo) Record {
 		HasAck: s.Flags&reassembly.ACK != 0,
 		Window: info.Window,
 		TSVal:  s.Opt.TSVal, TSEcr: s.Opt.TSEcr, HasTS: s.Opt.HasTimestamp, IPID: s.IPID,
-		Info: info,
+		SACKOK: s.Flags&reassembly.SYN != 0 && s.Opt.SACKPermitted,
+		Info:   info,
 	}
 	r.Info.Proved = nil // the segment's news, not the record's
 	if r.HasAck {

@@ -206,6 +206,7 @@ type cwndBuilder struct {
 	bbrInEp               bool         // in recovery, as the model last saw it
 	hs                    [3]int64     // the handshake's SYN, SYN/ACK and ACK times
 	hsSeen                int          // how many of the handshake's three were seen
+	sackOK                [2]bool      // each direction's SYN offered SACK (Record.SACKOK)
 	mruSyn                int64        // the most recent pure SYN's time (handshake)
 	arr                   []timedValue // at a receiver: data arrived in the last round trip
 	arrSum, arrDrawn      int64
@@ -573,9 +574,6 @@ func newCwndBuilder(o SeriesOptions) *cwndBuilder {
 	f.g.Columns = []string{"bytes"}
 	b := &cwndBuilder{f: f, set: seriesSet{thin: o.Thin}, line: -1, rwnd: -1, forced: -1, lastSs: -1, priorSs: -1, priorAt: -1}
 	b.open[VoteReno].ca, b.open[VoteCubic].ca = caReno, caCubic
-	if c := o.Conn; c != nil {
-		b.pp.sack = c.Dir[0].SACKPermitted && c.Dir[1].SACKPermitted
-	}
 	return b
 }
 
@@ -1808,6 +1806,13 @@ func (b *cwndBuilder) graph() *Graph {
 // handshake notes the times of the client's SYN, the server's SYN/ACK
 // and the client's ACK of it.
 func (b *cwndBuilder) handshake(r *Record) {
+	if r.Flags&reassembly.SYN != 0 && r.SACKOK {
+		// SACK in use from the handshake on, as the SYNs agree (RFC
+		// 2018), not from the first block seen: IPv6 at 96 bytes keeps
+		// none whole (senderPipe.ack on a cut option).
+		b.sackOK[r.Dir] = true
+		b.pp.sack = b.pp.sack || b.sackOK[0] && b.sackOK[1]
+	}
 	// The handshake's round trip as the statistics take it
 	// (tcp.analysis.initial_rtt: the most recent pure SYN to the first
 	// pure ACK), for the loss-episode tracker (lossEpisodes.pathRTT).

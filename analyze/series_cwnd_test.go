@@ -1,6 +1,10 @@
 package analyze
 
-import "testing"
+import (
+	"testing"
+
+	"tcpviz/reassembly"
+)
 
 // lossRun builds a transfer without SACK whose second loss episode
 // becomes a timeout in recovery: optionally a first fast retransmit
@@ -443,5 +447,31 @@ func TestHoldAfterRecoveryWaitingForVote(t *testing.T) {
 	}
 	if got := cb.deferred[n-1].vals[VoteReno]; got > atEnd[VoteReno] {
 		t.Errorf("Reno's line after the held burst %d, want at most the %d it ended the recovery at (not the line under neither, which did not fall)", got, atEnd[VoteReno])
+	}
+}
+
+// TestSACKFromHandshakeRecords: the cwnd builder takes SACK as in use
+// from the SYNs in its records (both offering it), not from the
+// connection it was made with, which the streaming scan hands it before
+// the tracker has seen the SYN/ACK: an IPv6 capture at 96 bytes, whose
+// SACK options all lose their blocks, otherwise never counts SACK at all
+// and reads none of its cut options (k24_reno_ipv6_l1 in the CLI: its
+// line off the kernel's through every recovery). One SYN without the
+// option leaves SACK off.
+func TestSACKFromHandshakeRecords(t *testing.T) {
+	for _, tt := range []struct {
+		synACKOffers bool
+		want         bool
+	}{{true, true}, {false, false}} {
+		b := &builder{}
+		b.add(Record{Dir: reassembly.C2S, Flags: reassembly.SYN, SACKOK: true})
+		b.add(Record{Time: 1e6, Dir: reassembly.S2C, Flags: reassembly.SYN | reassembly.ACK, HasAck: true, Ack: 1, SACKOK: tt.synACKOffers})
+		cb := newCwndBuilder(SeriesOptions{Conn: testConn()}) // its SACKPermitted unset, as early in a scan
+		for i := range b.recs {
+			cb.add(&b.recs[i])
+		}
+		if cb.pp.sack != tt.want {
+			t.Errorf("SYN/ACK offers SACK %v: SACK in use %v, want %v", tt.synACKOffers, cb.pp.sack, tt.want)
+		}
 	}
 }
