@@ -940,8 +940,8 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			// alone (ten labelled runs, 0.70–1.30 over 3 to 5) as with
 			// random drops beside them (five): their cause is not told.
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
-			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episodes after it, at irregular intervals (coefficient of variation %.2f) too few to tell their cause at a receiver",
-				lost, pct, counted, eps-1, st.EpisodeIntervalCV), ev)
+			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episodes after it not proven spurious, at irregular intervals (coefficient of variation %.2f) too few to tell their cause at a receiver",
+				lost, pct, counted, eps-1-spuriousLater, st.EpisodeIntervalCV), ev)
 		case regular && st.EpisodeIntervalCV >= regularCV && !(overshoot && st.EpisodeIntervalCV < randomCV):
 			// After an overshoot the later tail drops of a queue the
 			// overshoot left full vary more (randomCV): between the two

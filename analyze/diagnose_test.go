@@ -1050,16 +1050,21 @@ func TestScatteredLossesAreRandom(t *testing.T) {
 // window went on growing into the queue (cq_160ms_6m_q40k_nots: slow
 // start read as ended on the delay at 96 KB, then 35 of its 42 tail
 // drops in the first episode; without the overshoot its 3 later
-// intervals, at 0.56, were read as random loss).
+// intervals, at 0.56, were read as random loss). Twenty of a flight so
+// large that independent drops would take as many are no overshoot after
+// the delay, though they are after a slow start the loss ended.
 func TestOvershootAfterDelayEnd(t *testing.T) {
 	for _, tt := range []struct {
 		name         string
 		first, lost  int64
+		flight       int64 // segments slow start reached
 		reason, want string
 	}{
-		{"a burst of 35 after the delay", 35, 42, SlowStartDelay, "loss_unknown_cause;slow_start_overshoot;congestion_loss"},
-		{"12, not overshootMin", 12, 19, SlowStartDelay, "random_loss"},
-		{"35, growth stopped", 35, 42, SlowStartStopped, "random_loss"},
+		{"a burst of 35 after the delay", 35, 42, 66, SlowStartDelay, "loss_unknown_cause;slow_start_overshoot;congestion_loss"},
+		{"12, not overshootMin", 12, 19, 66, SlowStartDelay, "random_loss"},
+		{"35, growth stopped", 35, 42, 66, SlowStartStopped, "random_loss"},
+		{"20 of a 600-segment flight at 1.2%: no more than independent drops", 20, 26, 600, SlowStartDelay, "random_loss"},
+		{"the same, slow start ended by the loss", 20, 26, 600, SlowStartLoss, "loss_unknown_cause;slow_start_overshoot;congestion_loss"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			st := DirStats{DataPackets: 2200, DataBytes: 2200 * 1448, MSS: 1448, RTTSamples: 500, RTTMinMs: 160,
@@ -1067,7 +1072,7 @@ func TestOvershootAfterDelayEnd(t *testing.T) {
 				RankedLossEpisodes: 4, QueueLossEpisodes: 4, RTTAtLossMs: 168, RTTAtLossRank: 0.67, LossEpisodes: 4,
 				FirstEpisodeResent: tt.first, EpisodeResent: tt.lost, HasQueueDelay: true, QueueDelayMs: 4.3,
 				HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.56, EpisodeIntervals: 3}
-			st.SlowStart.Reason, st.SlowStart.Flight = tt.reason, 96360
+			st.SlowStart.Reason, st.SlowStart.Flight = tt.reason, tt.flight*1460
 			rcv := DirStats{MaxRwnd: -1}
 			fs := diagnose(&st, &rcv, 0)
 			if got := kinds(fs); got != tt.want {

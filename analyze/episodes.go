@@ -400,8 +400,9 @@ func (a *epAck) set(ack int64, blocks [][2]int64, dup, cutOpt bool, tsecr uint32
 }
 
 // cut marks an ACK whose SACK option the snapshot length cut
-// (reassembly.Options.SACKCut: IPv6 at 96 bytes): its blocks are
-// unknown, but a receiver sends them while it holds data above a hole
+// (reassembly.Options.SACKCut: IPv6 at 96 bytes, which keeps none of its
+// blocks whole): its blocks are not all known (this tracker reads the
+// whole ones only), but a receiver sends them while it holds data above a hole
 // (RFC 2018): a loss signal, SACK seen, data SACKed above the ACK —
 // whatever Wireshark calls the ACK (a window update, where the window
 // grew: k24_reno_ipv6_l1, whose resend of a lost fast retransmit, RACK's

@@ -1,9 +1,6 @@
 package analyze
 
-import (
-	"math"
-	"slices"
-)
+import "slices"
 
 // senderPipe is a replica of a sender's scoreboard, built from a
 // sender-side capture: what it sent, what came back acknowledged or
@@ -281,9 +278,14 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sa
 // SACKs nothing new; else the receiver holds [left, R), R the end of a
 // segment, and the arrival that prompted the ACK extends what is SACKed
 // from left already by a segment or more (RFC 2018: the first block holds
-// the latest arrival): R is the least segment end past that run whose
-// leading bytes are those captured (IPv6 with timestamps at 96 bytes
-// keeps two of the right edge's four: an end within 64 KB).
+// the latest arrival): R is the least segment end from the first segment
+// not SACKed on — a run SACKed beyond it included, which the arrival
+// joined to the block — whose leading bytes are those captured (IPv6 with
+// timestamps at 96 bytes keeps two of the right edge's four: an end within
+// 64 KB). None fitting, nothing is SACKed. An ACK that repeats the block
+// unextended (a window update while the receiver holds data above a
+// hole) is read as one more arrival all the same: its bytes do not tell
+// the two apart.
 func (p *senderPipe) partSACK(cut sackCut, ack int64) (_ [2]int64, ok, told bool) {
 	if cut.part < 4 {
 		return [2]int64{}, false, false
@@ -296,23 +298,24 @@ func (p *senderPipe) partSACK(cut sackCut, ack int64) (_ [2]int64, ok, told bool
 	if i >= len(p.segs) || p.segs[i].seq != left {
 		return [2]int64{}, false, false
 	}
-	lo, span := int64(math.MinInt64), int64(0)
-	if cut.part > 4 {
-		// The right edge's unknown bytes: 8 − part of them, the span of
-		// values they allow from its leading bytes (block[1] with them
-		// zero).
-		lo, span = cut.block[1], int64(1)<<(8*(8-cut.part))
+	j := p.nextLive(i)
+	if j >= len(p.segs) {
+		return [2]int64{}, false, true
 	}
-	for j := p.nextLive(i); j < len(p.segs); j = p.nextLive(j + 1) {
-		end := p.segs[j].end
-		if span > 0 && end >= lo+span {
-			break
-		}
-		if end >= lo {
-			return [2]int64{left, end}, true, true
-		}
+	if cut.part == 4 {
+		return [2]int64{left, p.segs[j].end}, true, true
 	}
-	return [2]int64{}, false, false
+	// The right edge's unknown bytes: 8 − part of them, the span of
+	// values they allow from its leading bytes (block[1] with them zero).
+	lo, span := cut.block[1], int64(1)<<(8*(8-cut.part))
+	k := j
+	if p.segs[j].end < lo {
+		k = max(p.find(lo-1), j) // the first segment ending at lo or after
+	}
+	if k < len(p.segs) && p.segs[k].end < lo+span {
+		return [2]int64{left, p.segs[k].end}, true, true
+	}
+	return [2]int64{}, false, true
 }
 
 // cutSACK is the block an ACK below the data outstanding whose SACK

@@ -1250,6 +1250,28 @@ func TestSenderPipePartSACK(t *testing.T) {
 	if got := run(6, true); got != 0 {
 		t.Errorf("a first block below the ACK (a D-SACK): %d segments SACKed, want none", got)
 	}
+	// Leading bytes that no end outstanding has (all below 64 KB, the
+	// right edge said to be at 64 KB or above): nothing is SACKed, not
+	// the next segment, nor the timing's guess.
+	p := tenSent()
+	p.ack(1000, nil, true, false, sackCut{cut: true, part: 6, block: [2]int64{4000, 1 << 16}}, 150e6)
+	if p.sackMarks != 0 {
+		t.Errorf("a right edge said to lie in [64 KB, 128 KB) with every end below: %d segments SACKed, want none", p.sackMarks)
+	}
+	// The arrival fills a hole between two SACKed runs: the block from
+	// 2000 now ends where the second run ends (66000, in the 64 KB from
+	// 65536), not at the end of the first segment after that run.
+	p = &senderPipe{sack: true}
+	for i := range int64(70) {
+		p.data(i*1000, i*1000+1000, i*1e6)
+	}
+	p.ack(1000, nil, false, false, sackCut{}, 100e6)
+	p.ack(1000, [][2]int64{{4000, 66000}, {2000, 3000}}, true, false, sackCut{}, 101e6)
+	before := p.sackMarks
+	p.ack(1000, nil, true, false, sackCut{cut: true, part: 6, block: [2]int64{2000, 1 << 16}}, 102e6)
+	if got := p.sackMarks - before; got != 1 || !p.segs[p.find(3000)].sacked || p.segs[p.find(66000)].sacked {
+		t.Errorf("the hole [3000, 4000) filled: %d more SACKed, [3000, 4000) SACKed %v, [66000, 67000) %v; want only the hole", got, p.segs[p.find(3000)].sacked, p.segs[p.find(66000)].sacked)
+	}
 }
 
 // TestRateMarksAfterClockStep: the ACKs kept for the delivery rate

@@ -1806,11 +1806,12 @@ func (b *cwndBuilder) graph() *Graph {
 // handshake notes the times of the client's SYN, the server's SYN/ACK
 // and the client's ACK of it.
 func (b *cwndBuilder) handshake(r *Record) {
-	if r.Flags&reassembly.SYN != 0 && r.SACKOK {
+	if r.Flags&reassembly.SYN != 0 {
 		// SACK in use from the handshake on, as the SYNs agree (RFC
-		// 2018), not from the first block seen: IPv6 at 96 bytes keeps
-		// none whole (senderPipe.ack on a cut option).
-		b.sackOK[r.Dir] = true
+		// 2018; each direction's last SYN, as the tracker keeps it), not
+		// from the first block seen: IPv6 at 96 bytes keeps none whole
+		// (senderPipe.ack on a cut option).
+		b.sackOK[r.Dir] = r.SACKOK
 		b.pp.sack = b.pp.sack || b.sackOK[0] && b.sackOK[1]
 	}
 	// The handshake's round trip as the statistics take it

@@ -677,21 +677,24 @@ func (d *Decoder) decodeTCP(data []byte, p *Packet, seg *Segment, ipVer, ipLeft 
 		// parseOptions' common case, without the call.
 		seg.Opt = Options{WScale: -1, HasTimestamp: true, TSVal: binary.BigEndian.Uint32(opt[4:]), TSEcr: binary.BigEndian.Uint32(opt[8:])}
 	} else {
-		parseOptions(&seg.Opt, opt)
+		parseOptions(&seg.Opt, opt, hl > len(data))
 	}
 	return nil
 }
 
-// parseOptions reads the TCP options tcpviz uses. A malformed option ends
-// the parse, keeping what was read before it.
-func parseOptions(o *Options, b []byte) {
+// parseOptions reads the TCP options tcpviz uses, b those captured; cut
+// tells that the capture ended inside the TCP header (the snapshot
+// length), so that an option running past b was cut (Options.SACKCut),
+// not malformed. A malformed option ends the parse, keeping what was read
+// before it.
+func parseOptions(o *Options, b []byte, cut bool) {
 	// The options of nearly every segment of a connection with timestamps:
 	// NOP, NOP, timestamps; inline, the rest in a call.
 	if len(b) == 12 && binary.BigEndian.Uint32(b) == 0x0101080a {
 		*o = Options{WScale: -1, HasTimestamp: true, TSVal: binary.BigEndian.Uint32(b[4:]), TSEcr: binary.BigEndian.Uint32(b[8:])}
 		return
 	}
-	parseAnyOptions(o, b)
+	parseAnyOptions(o, b, cut)
 }
 
 // readSACK reads a SACK option's blocks from v, its bytes after the kind
@@ -712,7 +715,7 @@ func readSACK(o *Options, v []byte) {
 }
 
 // parseAnyOptions is parseOptions of any options.
-func parseAnyOptions(o *Options, b []byte) {
+func parseAnyOptions(o *Options, b []byte, cut bool) {
 	*o = Options{WScale: -1}
 	for len(b) > 0 {
 		kind := b[0]
@@ -724,7 +727,7 @@ func parseAnyOptions(o *Options, b []byte) {
 			continue
 		}
 		if len(b) < 2 || int(b[1]) < 2 || int(b[1]) > len(b) {
-			if o.SACKCut = kind == 5 && len(b) >= 2 && int(b[1]) > len(b); o.SACKCut {
+			if o.SACKCut = cut && kind == 5 && len(b) >= 2 && int(b[1]) > len(b); o.SACKCut {
 				readSACK(o, b[2:])
 			}
 			return
