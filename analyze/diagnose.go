@@ -543,6 +543,25 @@ func windowFilled(st *DirStats, window int64) bool {
 		dataPhaseRate(st)/8*st.RTTMedianMs/1e3 >= rxWindowFull*float64(window) && !st.WindowMisread
 }
 
+// rxWindowFilled reads at a receiver-side capture, where the flight is
+// not seen, whether the receiver's window (window, its largest) held the
+// sender: what arrives per round trip (the handshake's, the path's whole
+// round trip there: perRTT, which it returns at any vantage) was most of
+// it (rxWindowFull: filled), or what arrived within one round trip, what
+// the sender had out, reached it (filledMax: the bottleneck caps that at
+// the bandwidth-delay product, so a window above it is never reached).
+func rxWindowFilled(st *DirStats, window int64) (perRTT float64, filled, filledMax bool) {
+	if st.HasHandshakeRTT {
+		perRTT = dataPhaseRate(st) / 8 * st.HandshakeRTTMs / 1e3
+	}
+	if st.Path.Vantage != VantageReceiver || window <= 0 {
+		return perRTT, false, false
+	}
+	mss, _ := segmentAndRTT(st)
+	filled = perRTT >= rxWindowFull*float64(window)
+	return perRTT, filled, !filled && st.maxPerRTT >= window-2*mss
+}
+
 // dataPhaseRate is what the direction delivered over its data phase,
 // bits/s (0 without one).
 func dataPhaseRate(st *DirStats) float64 {
@@ -822,6 +841,18 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// trip, the RTT 2.3 ms up, 9 random drops in 5 episodes, 4 of
 		// them with the RTT 9 ms up at its peak (the window's burst).
 		belowBDP := (held && bdp > 0 || windowFilled(st, window)) && p.Vantage == VantageSender && (!st.HasQueueDelay || st.QueueDelayMs < minQueueMs)
+		// So did one a receiver-side capture finds the window held (as its
+		// receive-window finding reads it, below: rxWindowFilled), with
+		// the one-way delay's median within minQueueMs of its minimum:
+		// where the delay's rank or the intervals read a full queue, the
+		// window's own bursts put the delay near its peak at its drops
+		// (rw_110ms_10m_w40_l04 at the receiver: 7 random drops under a
+		// 49 KB window, 40 KB arriving a round trip, the delay 2.6 ms up,
+		// 6 of 6 episodes with it near its peak; the 25 other labelled
+		// receiver captures named window-limited with loss were all
+		// random drops).
+		rxPerRTT, rxFull, rxFullMax := rxWindowFilled(st, window)
+		rxHeldFlat := (rxFull || rxFullMax) && st.HasQueueDelay && st.QueueDelayMs < minQueueMs
 		bursts, burstMean, burstBound, burstEps := laterBursts(st, rcv, lost, late)
 		// Where data came late, the later loss episodes proven spurious
 		// (D-SACK, Eifel, the original seen after its resend) were
@@ -849,7 +880,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			}
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s in %d loss episodes; the flight, held by the receiver's %s window %s, never filled a queue",
 				lost, pct, counted, st.LossEpisodes, kb(window), below), ev)
-		case rankSays && !scattered:
+		case rankSays && !scattered && !rxHeldFlat:
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d of %d loss episodes began with %s near its peak (%s, above %.0f%% of other moments): a full queue",
 				lost, pct, counted, st.QueueLossEpisodes, n, what, level, 100*st.RTTAtLossRank), ev)
@@ -874,7 +905,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 				also = fmt.Sprintf(" (%d more proven spurious: reordering's)", spuriousLater)
 			}
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episode(s) after it%s, too few to tell their cause", lost, pct, counted, eps-1-spuriousLater, also), ev)
-		case intervalsSay && !scattered:
+		case intervalsSay && !scattered && !rxHeldFlat:
 			// Regular intervals are a window's that grew to the same
 			// overflow each time; a sender the application held (as the
 			// application finding names it, at a sender-side capture: at
@@ -886,6 +917,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
+		case rxHeldFlat && (rankSays || intervalsSay):
+			ev["window_bytes"], ev["per_rtt_bytes"], ev["queue_delay_ms"] = float64(window), rxPerRTT, st.QueueDelayMs
+			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s in %d loss episodes; the flight, held by the receiver's %s window (about %s arriving a round trip), with the one-way delay's median %.1f ms above its minimum, never filled a queue: the window's own bursts put the delay near its peak at the drops",
+				lost, pct, counted, st.LossEpisodes, kb(window), kb(int64(rxPerRTT)), st.QueueDelayMs), ev)
 		case scattered && (rankSays || intervalsSay):
 			ev["interval_cv"], ev["intervals"], ev["loss_flight_cv"], ev["loss_flights"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals), st.LossFlightCV, float64(st.LossFlights)
 			intervals := fmt.Sprintf(" as their intervals did (%.2f)", st.EpisodeIntervalCV)
@@ -1055,10 +1090,8 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 	// At a receiver-side capture the flight is not seen: what arrives per
 	// round trip (the handshake's, the path's whole round trip there)
 	// stands for it.
-	rate, perRTT := dataPhaseRate(st), 0.0
-	if st.HasHandshakeRTT {
-		perRTT = rate / 8 * st.HandshakeRTTMs / 1e3
-	}
+	rate := dataPhaseRate(st)
+	perRTT, rxFilled, rxFilledMax := rxWindowFilled(st, window)
 	limited := false
 	switch {
 	case held:
@@ -1099,11 +1132,11 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		add(FindReceiveWindow, fmt.Sprintf("receiver-window limited: the flight filled the %s window %d times, between loss recoveries", kb(window), st.WindowFull),
 			map[string]float64{"window_bytes": float64(window), "window_full": float64(st.WindowFull)})
 		limited = true
-	case p.Vantage == VantageReceiver && window > 0 && perRTT >= rxWindowFull*float64(window):
+	case rxFilled:
 		add(FindReceiveWindow, fmt.Sprintf("receiver-window limited: about %s arrived per round trip (%.0f ms) for a %s window", kb(int64(perRTT)), st.HandshakeRTTMs, kb(window)),
 			map[string]float64{"window_bytes": float64(window), "per_rtt_bytes": perRTT})
 		limited = true
-	case p.Vantage == VantageReceiver && window > 0 && st.maxPerRTT >= window-2*mss:
+	case rxFilledMax:
 		// The flight reached the window, as windowHeld asks at a sender:
 		// what arrived within one round trip is what the sender had out,
 		// and the window caps it (the bottleneck caps it at the

@@ -1107,3 +1107,36 @@ func TestFewIrregularIntervalsAfterOvershootAtReceiver(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowHeldAtReceiverNoQueue: at a receiver-side capture, a flight the
+// receiver's window held (most of a window arriving each round trip), with
+// the one-way delay's median within minQueueMs of its minimum, filled no
+// queue: its drops are random though the delay stood near its peak at them
+// (rw_110ms_10m_w40_l04 at the receiver: 7 random drops under a 49 KB
+// window, 40 KB a round trip, the delay 2.6 ms up, 6 of 6 episodes near
+// its peak). A delay 8 ms up leaves the rank to tell, and so does a
+// window far from full.
+func TestWindowHeldAtReceiverNoQueue(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		queueMs float64
+		perRTT  float64 // bytes arriving a 111 ms round trip
+		want    string
+	}{
+		{"window full, delay flat", 2.6, 40000, "random_loss;receive_window"},
+		{"window full, delay up 8 ms", 8, 40000, "congestion_loss;receive_window"},
+		{"window far from full", 2.6, 10000, "congestion_loss"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			arrived := int64(tt.perRTT / 0.111 * 8) // over the 8 s data phase
+			st := DirStats{DataPackets: 2000, DataBytes: arrived, UniqueBytes: arrived, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 111,
+				DataPhaseNs: 8e9, Path: PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 7, LostUpstream: 7},
+				DelayRanked: true, RankedLossEpisodes: 6, QueueLossEpisodes: 6, RTTAtLossMs: 6, RTTAtLossRank: 0.77, LossEpisodes: 4,
+				FirstEpisodeResent: 2, EpisodeResent: 7, HasQueueDelay: true, QueueDelayMs: tt.queueMs}
+			rcv := DirStats{MaxRwnd: 49 << 10}
+			if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
+				t.Errorf("findings %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
