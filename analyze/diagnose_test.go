@@ -1006,7 +1006,8 @@ func TestRegularIntervalsOfAnAppPacedSender(t *testing.T) {
 // sender its application held (ap_120ms_10m_a2500k_l04: 0.17, the RTT
 // near its peak at 3 of 4). Windows as steady as a queue's (0.13), too few
 // of them, or intervals short of random on five, leave the rank or the
-// intervals to tell.
+// intervals to tell. (The rank here, 0.85, is above the bar an
+// application-held sender's rank must pass: TestApplicationBurstsRaiseTheRank.)
 func TestScatteredLossesAreRandom(t *testing.T) {
 	for _, tt := range []struct {
 		name          string
@@ -1028,7 +1029,7 @@ func TestScatteredLossesAreRandom(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st := DirStats{DataPackets: 1417, DataBytes: 1417 * 1448, MSS: 1448, RTTSamples: 700, RTTMinMs: 140.7, RTTMedianMs: 143.8,
 				Path:               PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 9, LostDownstream: 9},
-				RankedLossEpisodes: 6, QueueLossEpisodes: 5, RTTAtLossMs: 148.2, RTTAtLossRank: 0.76, LossEpisodes: 6,
+				RankedLossEpisodes: 6, QueueLossEpisodes: 5, RTTAtLossMs: 148.2, RTTAtLossRank: 0.85, LossEpisodes: 6,
 				FirstEpisodeResent: 3, EpisodeResent: 9, CongestionControl: "cubic", HasQueueDelay: true, QueueDelayMs: 3.1,
 				HasEpisodeIntervalCV: true, EpisodeIntervalCV: tt.icv, EpisodeIntervals: tt.intervals,
 				HasLossFlightCV: true, LossFlightCV: tt.flightCV, LossFlights: tt.intervals - 1, AppIdleWaits: tt.appWaits}
@@ -1136,6 +1137,39 @@ func TestWindowHeldAtReceiverNoQueue(t *testing.T) {
 			rcv := DirStats{MaxRwnd: 49 << 10}
 			if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 				t.Errorf("findings %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestApplicationBurstsRaiseTheRank: at a sender the application held,
+// its bursts raise the RTT at whatever drops them, so the RTT's rank at
+// the losses tells a full queue only above bbrQueueRank (0.8), as for BBR
+// (ap_100ms_10m_a2m_l04: 6 random drops in 3 episodes, 2 near the peak,
+// ranked 0.72; ap_80ms_10m_a2m_q30k, tail drops, 0.85); a sender the
+// application did not hold keeps queueRank.
+func TestApplicationBurstsRaiseTheRank(t *testing.T) {
+	for _, tt := range []struct {
+		rank     float64
+		appWaits int // a wait with nothing outstanding for a round trip each
+		want     string
+	}{
+		{0.72, 13, FindRandomLoss + ";" + FindApplication},
+		{0.85, 13, FindCongestionLoss + ";" + FindApplication},
+		{0.72, 0, FindCongestionLoss},
+	} {
+		t.Run(fmt.Sprintf("rank %.2f, %d waits", tt.rank, tt.appWaits), func(t *testing.T) {
+			st := DirStats{DataPackets: 1500, DataBytes: 1500 * 1448, MSS: 1448, RTTSamples: 600, RTTMinMs: 101, RTTMedianMs: 104,
+				Path:               PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 6, LostDownstream: 6},
+				RankedLossEpisodes: 3, QueueLossEpisodes: 2, RTTAtLossMs: 108, RTTAtLossRank: tt.rank, LossEpisodes: 3,
+				FirstEpisodeResent: 2, EpisodeResent: 6, CongestionControl: "cubic", HasQueueDelay: true, QueueDelayMs: 3, AppIdleWaits: tt.appWaits}
+			rcv := DirStats{MaxRwnd: -1}
+			fs := diagnose(&st, &rcv, 0)
+			if got := kinds(fs); got != tt.want {
+				t.Fatalf("findings %q, want %q", got, tt.want)
+			}
+			if tt.want == FindRandomLoss+";"+FindApplication && !strings.Contains(fs[0].Text, "the application's own bursts") {
+				t.Errorf("said %q: want the application's bursts named", fs[0].Text)
 			}
 		})
 	}
