@@ -710,6 +710,13 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// surely losses, the rest an upper bound.
 		counted = fmt.Sprintf(" (at least %d: without SACK the resends after a hole are an upper bound)", p.LostDownstreamLow+p.LostUpstream)
 	}
+	// What the receiver's window did to the flight, read once for the
+	// loss cause (a flight it held filled no queue) and for the limit:
+	// at a sender the flight against it (windowHeld), at a receiver-side
+	// capture, where the flight is not seen, what arrives per round trip
+	// (the handshake's, the path's whole round trip there: rxWindowFilled).
+	held, window, bdp := windowHeld(st, rcv, bottleneck)
+	perRTT, rxFilled, rxFilledMax := rxWindowFilled(st, window)
 	// The sender waited with room to send: its application (or send
 	// buffer) held it (at a sender-side capture, which sees its waits).
 	appShare := st.share(FindApplication)
@@ -835,7 +842,6 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// its minimum. Its drops were not a full queue's, whatever the RTT
 		// or the window at them (both stand still under a window the
 		// receiver holds).
-		held, window, bdp := windowHeld(st, rcv, bottleneck)
 		// So did a flight that filled the window every round trip
 		// (windowFilled) with the RTT's median within minQueueMs of its
 		// minimum, whatever the bottleneck estimate (a window-limited
@@ -854,8 +860,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// 6 of 6 episodes with it near its peak; the 25 other labelled
 		// receiver captures named window-limited with loss were all
 		// random drops).
-		rxPerRTT, rxFull, rxFullMax := rxWindowFilled(st, window)
-		rxHeldFlat := (rxFull || rxFullMax) && st.HasQueueDelay && st.QueueDelayMs < minQueueMs
+		rxHeldFlat := (rxFilled || rxFilledMax) && st.HasQueueDelay && st.QueueDelayMs < minQueueMs
 		bursts, burstMean, burstBound, burstEps := laterBursts(st, rcv, lost, late)
 		// Where data came late, the later loss episodes proven spurious
 		// (D-SACK, Eifel, the original seen after its resend) were
@@ -921,9 +926,9 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
 		case rxHeldFlat && (rankSays || intervalsSay):
-			ev["window_bytes"], ev["per_rtt_bytes"], ev["queue_delay_ms"] = float64(window), rxPerRTT, st.QueueDelayMs
+			ev["window_bytes"], ev["per_rtt_bytes"], ev["queue_delay_ms"] = float64(window), perRTT, st.QueueDelayMs
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s in %d loss episodes; the flight, held by the receiver's %s window (about %s arriving a round trip), with the one-way delay's median %.1f ms above its minimum, never filled a queue: the window's own bursts put the delay near its peak at the drops",
-				lost, pct, counted, st.LossEpisodes, kb(window), kb(int64(rxPerRTT)), st.QueueDelayMs), ev)
+				lost, pct, counted, st.LossEpisodes, kb(window), kb(int64(perRTT)), st.QueueDelayMs), ev)
 		case scattered && (rankSays || intervalsSay):
 			ev["interval_cv"], ev["intervals"], ev["loss_flight_cv"], ev["loss_flights"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals), st.LossFlightCV, float64(st.LossFlights)
 			intervals := fmt.Sprintf(" as their intervals did (%.2f)", st.EpisodeIntervalCV)
@@ -1098,13 +1103,8 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		return fs
 	}
 	mss, rtt := segmentAndRTT(st)
-	held, window, bdp := windowHeld(st, rcv, bottleneck)
 	lossy := len(fs) > 0
-	// At a receiver-side capture the flight is not seen: what arrives per
-	// round trip (the handshake's, the path's whole round trip there)
-	// stands for it.
 	rate := dataPhaseRate(st)
-	perRTT, rxFilled, rxFilledMax := rxWindowFilled(st, window)
 	limited := false
 	switch {
 	case held:
