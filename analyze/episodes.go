@@ -74,6 +74,16 @@ type lossEpisodes struct {
 	// and the cuts between them: 1, or 2 where recovery was entered again
 	// as it ended (see twiceFrom; reductionVotes).
 	reductions [][3]int64
+	// restoreBy: the last reduction (reductions' last, its window
+	// before restoreFrom) is watched until then (ns; 0 none): a flight
+	// back at the window before it sooner than any algorithm regrows
+	// one (restored) shows no cut held.
+	restoreBy, restoreFrom int64
+	// edge: the receiver's window's right edge, the last ACK's (if
+	// edgeSet); awaitHeld: a send while the ended episode's window was
+	// measured reached it (the flight was the receiver's, not a cut's).
+	edge               int64
+	edgeSet, awaitHeld bool
 	// twiceFrom: recovery was entered again as an episode ended (the
 	// drops' repair found more lost): Linux cut the window again, from
 	// the one the first cut left; the window after the second episode
@@ -368,6 +378,9 @@ type epAck struct {
 	// none): without SACK an ended episode's window is measured over a
 	// round trip (see settle).
 	time, rtt int64
+	// The receiver's window it advertises (scaled; 0 or less unknown): its
+	// right edge bounds what the sender may send (see restoreBy).
+	win int64
 }
 
 // set makes a what an ACK tells the loss-episode tracker, the one
@@ -377,8 +390,8 @@ type epAck struct {
 // the snapshot length cut its SACK option (cut), its timestamp echo, its
 // time and the direction's least RTT so far. (In place: an epAck is
 // large, and an ACK's cost counts.)
-func (a *epAck) set(ack int64, blocks [][2]int64, dup, cutOpt bool, tsecr uint32, hasTS bool, t, rtt int64) {
-	*a = epAck{ack: ack, signal: dup || len(blocks) > 0, tsecr: tsecr, hasTS: hasTS, sack: len(blocks) > 0, time: t, rtt: rtt}
+func (a *epAck) set(ack int64, blocks [][2]int64, dup, cutOpt bool, tsecr uint32, hasTS bool, t, rtt, win int64) {
+	*a = epAck{ack: ack, signal: dup || len(blocks) > 0, tsecr: tsecr, hasTS: hasTS, sack: len(blocks) > 0, time: t, rtt: rtt, win: win}
 	if cutOpt {
 		a.cut()
 	}
@@ -527,6 +540,15 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		// transmit sends as many above the window: the window is the
 		// flight less them (tcp_packets_in_flight).
 		e.awaitMax, e.awaitSeen = max(e.awaitMax, flight-e.renoDup*e.maxSeg), true
+		e.awaitHeld = e.awaitHeld || e.edgeSet && end >= e.edge-e.maxSeg
+	}
+	if e.restoreBy > 0 {
+		switch {
+		case e.inEpisode || e.await || t <= 0 || t > e.restoreBy:
+			e.restoreBy = 0
+		case flight >= e.restoreFrom-e.maxSeg:
+			e.restored(flight)
+		}
 	}
 	if t > 0 {
 		e.lastSend = t
@@ -570,6 +592,9 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 	}
 	if a.time > 0 {
 		e.lastAckAt = a.time
+	}
+	if a.win > 0 {
+		e.edge, e.edgeSet = a.ack+a.win, true
 	}
 	partial, reenter := e.partialUndo(a), false
 	if partial {
@@ -646,7 +671,7 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 	e.sackedMost = max(e.sackedMost, e.sackedAboveCum(a))
 	e.drop.ack(ack)
 	if e.inEpisode && ack >= e.episodeEnd {
-		e.inEpisode, e.await, e.awaitFlight, e.endedAt = false, true, e.lossFlight, a.time
+		e.inEpisode, e.await, e.awaitFlight, e.endedAt, e.awaitHeld = false, true, e.lossFlight, a.time, false
 		e.awaitTwice, e.twiceFrom = e.twiceFrom, 0
 		if !e.epUndone && e.reoPersist > 0 {
 			// A recovery not undone wears the widened window down
@@ -889,8 +914,8 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 		return ev
 	}
 	ev.settled, ev.ssthresh, ev.idle = true, max(e.awaitMax, 2*e.maxSeg), e.awaitIdle
-	reentered := e.reentered
-	e.await, e.reentered, e.awaitSeen, e.awaitMax, e.awaitIdle = false, false, false, 0, false
+	reentered, held := e.reentered, e.awaitHeld
+	e.await, e.reentered, e.awaitSeen, e.awaitMax, e.awaitIdle, e.awaitHeld = false, false, false, 0, false, false
 	// A drained end that shows no reduction gives no β: the flight at
 	// the loss was what the receiver's window held, and Linux halved a
 	// larger cwnd out of sight (kx_reno_rwnd: 82 segments, 41 in
@@ -919,6 +944,9 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 		e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.awaitFlight))
 		e.reductions = append(e.reductions, [3]int64{e.awaitFlight, ev.ssthresh, 1})
 		e.settledThis = e.undoable
+		if now > 0 && e.rtt > 0 && 100*ev.ssthresh < 85*e.awaitFlight && !held && e.sackSeen && !e.reordSeen && !e.lateSeen && e.awaitFlight >= restoreMin*seg {
+			e.restoreBy, e.restoreFrom = now+restoreRTTs*e.rtt, e.awaitFlight
+		}
 	}
 	// The second of two cuts in a row (twiceFrom), measured against the
 	// window before both: β is the factor of each (k26_reno_reverse_l05:
@@ -939,6 +967,44 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 	}
 	e.awaitTwice = 0
 	return ev
+}
+
+// restoreRTTs: a flight back at the window before a reduction within
+// this many round trips (the least) of its measurement was not cut
+// (restored). BBR leaves recovery with its window before it
+// (prior_cwnd: bbr_set_cwnd_to_recover_or_restore): the flight its
+// recovery's packet conservation lowered comes back as soon as the
+// pacing sends it (k31_bbr_rwnd64_l1, held by a 64 KB window: 55
+// segments, 36–39 after its recoveries for a round trip, then 55 again,
+// read as CUBIC's 0.7). Reno and CUBIC regrow a cut of a window of
+// restoreMin segments or more in more round trips: Reno's segment a
+// round trip, CUBIC's half of one in its Reno-friendly region, far more
+// on its curve, from the 8 (Reno) or 5 (CUBIC) segments that separate
+// the window after the cut from one segment under the window before.
+// Smaller windows come back sooner (kv_reno_3pct_40ms: 5 segments, 2
+// after, 4 again within a round trip); so do windows Linux restored in
+// an undo no capture proves, under reordering (rl_45ms_20m_l15_nosack:
+// 24, 16, 23 in a fifth of one), and without SACK, whose flight counts
+// what the duplicate ACKs stand for (kq_cubic_nosack_geo: 28, 21, 27):
+// none of those is watched.
+const restoreRTTs = 2
+
+// restoreMin is the least window, in segments, whose reduction is
+// watched for a restore (restoreRTTs).
+const restoreMin = 16
+
+// restored takes the last reduction back as none: the flight came back
+// to the window before it (restoreRTTs), the cut measured was held by
+// something else for a while (BBR's recovery, the receiver's window).
+func (e *lossEpisodes) restored(flight int64) {
+
+	e.restoreBy = 0
+	n := len(e.reductions)
+	if n == 0 || e.reductions[n-1][0] != e.restoreFrom || e.reductions[n-1][2] != 1 {
+		return
+	}
+	e.reductions[n-1][1] = min(flight, e.restoreFrom)
+	e.betas[n-1] = float64(e.reductions[n-1][1]) / float64(e.restoreFrom)
 }
 
 // finish settles what the capture's end leaves pending.
@@ -1092,7 +1158,7 @@ func (e *lossEpisodes) begin(fast bool) {
 	e.inEpisode, e.episodeEnd, e.await, e.reentered = true, e.high, false, false
 	e.twiceFrom, e.awaitTwice = 0, 0
 	e.rp = recoveryPoint{} // data's begins it at the resend that began the episode
-	e.awaitSeen, e.awaitMax, e.awaitIdle, e.drained = false, 0, false, false
+	e.awaitSeen, e.awaitMax, e.awaitIdle, e.drained, e.awaitHeld = false, 0, false, false, false
 	e.headSet = false
 	e.undoable, e.epUndone, e.settledThis, e.flightThis = false, false, false, false
 	e.epFast, e.rtxSet, e.rtxEnd = fast, false, 0

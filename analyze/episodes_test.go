@@ -744,7 +744,7 @@ func TestCutSACKWindowUpdates(t *testing.T) {
 			s := &reassembly.Segment{AckAbs: 1000, Time: at, Window: win}
 			s.Opt.SACKCut = cut
 			var a epAck
-			episodeAck(&a, s, dup, 80*ms)
+			episodeAck(&a, s, dup, 80*ms, int64(win))
 			e.ack(&a)
 		}
 		e.ack(&epAck{ack: 1000, time: 100 * ms, rtt: 80 * ms})
@@ -781,7 +781,7 @@ func TestCutDSACKAtTheEdge(t *testing.T) {
 	s := &reassembly.Segment{AckAbs: 10000, Time: 110 * ms}
 	s.Opt.SACKCut = true
 	var a epAck
-	episodeAck(&a, s, false, 80*ms)
+	episodeAck(&a, s, false, 80*ms, -1)
 	e.ack(&a)
 	e.data(10000, 11000, 1000, 0, 0, false, 120*ms, 0)
 	if ev := e.data(10000, 11000, 1000, Retransmission, 0, false, 120*ms+rtoOf(80*ms)+ms, 0); !ev.start || ev.fast {
@@ -893,6 +893,67 @@ func TestTwoCutsFromTheTracker(t *testing.T) {
 		}
 		if want := !undone; (len(twice) == 1) != want || want && twice[0] != [3]int64{40000, 10000, 2} {
 			t.Errorf("undone %v: two-cut reductions %v (all %v), want one of 40 to 10 segments: %v", undone, twice, e.reductions, want)
+		}
+	}
+}
+
+// TestRestoredWindowIsNoCut: a flight back at the window before a
+// reduction within restoreRTTs of its measurement shows no cut held
+// (BBR's restore at recovery's end: k31_bbr_rwnd64_l1, 56 segments, 36
+// after, 55 again within two round trips, read as CUBIC's 0.7); one back
+// later, from a window below restoreMin segments, or measured where the
+// receiver's window held the flight, keeps its vote.
+func TestRestoredWindowIsNoCut(t *testing.T) {
+	const ms, seg = int64(1e6), int64(1000)
+	for _, c := range []struct {
+		name     string
+		segs     int64 // the window before the loss, segments
+		back     int64 // when the flight is back at it, after the measurement
+		held     bool  // the receiver's window held the flight measured
+		restored bool
+	}{
+		{"back within a round trip", 40, 50 * ms, false, true},
+		{"back after three round trips", 40, 300 * ms, false, false},
+		{"a small window", 12, 50 * ms, false, false},
+		{"held by the receiver's window", 40, 50 * ms, true, false},
+	} {
+		var e lossEpisodes
+		n := c.segs
+		for i := range n {
+			e.data(i*seg, (i+1)*seg, (i+1)*seg, 0, 0, false, ms+i*ms/10, 0)
+		}
+		ack := func(a epAck) {
+			a.rtt, a.win = 100*ms, 1000*seg
+			e.ack(&a)
+		}
+		ack(epAck{ack: 0, time: 100 * ms})
+		for k := range int64(3) {
+			ack(epAck{ack: 0, signal: true, above: true, sack: true, time: 101*ms + k*ms})
+		}
+		if ev := e.data(0, seg, n*seg, Retransmission, 0, false, 105*ms, 0); !ev.start || !ev.fast {
+			t.Fatalf("%s: the fast retransmit: %+v", c.name, ev)
+		}
+		ack(epAck{ack: n * seg, time: 200 * ms}) // recovery ends
+		after := n * 7 / 10
+		win := int64(1000) * seg
+		if c.held {
+			win = after * seg // the flight after fills the receiver's window
+		}
+		e.ack(&epAck{ack: n * seg, time: 201 * ms, rtt: 100 * ms, win: win})
+		for i := range after {
+			e.data((n+i)*seg, (n+i+1)*seg, (i+1)*seg, 0, 0, false, 202*ms, 0)
+		}
+		ack(epAck{ack: (n + 1) * seg, time: 210 * ms}) // settles: the window after
+		if len(e.reductions) != 1 || e.reductions[0] != [3]int64{n * seg, after * seg, 1} {
+			t.Fatalf("%s: reductions %v, want one of %d to %d segments", c.name, e.reductions, n, after)
+		}
+		top := n + after
+		for i := top; i < top+n; i++ { // the flight back at the window before
+			e.data(i*seg, (i+1)*seg, (i-top+after)*seg, 0, 0, false, 210*ms+c.back, 0)
+		}
+		v := e.reductionVotes()
+		if restored := v[VoteNone] == 1; restored != c.restored {
+			t.Errorf("%s: votes %v (reductions %v), want the reduction restored %v", c.name, v, e.reductions, c.restored)
 		}
 	}
 }

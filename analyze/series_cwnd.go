@@ -1200,7 +1200,7 @@ func (b *cwndBuilder) add(r *Record) {
 	}
 	dup := r.Info.Flags&DupAck != 0
 	var a epAck
-	a.set(r.Ack, r.SACK[:r.NSACK], dup, r.SACKCut, r.TSEcr, r.HasTS, r.Time, b.ackRTTMin)
+	a.set(r.Ack, r.SACK[:r.NSACK], dup, r.SACKCut, r.TSEcr, r.HasTS, r.Time, b.ackRTTMin, r.Window)
 	b.rateSample(r.Time)
 	wasIn := b.ep.inEpisode
 	ev := b.ep.ack(&a)

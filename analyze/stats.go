@@ -644,16 +644,16 @@ const queueRank = 0.7
 
 // episodeAck makes a what ACK s (a duplicate ACK if dup) tells the
 // loss-episode tracker, its SACK blocks in absolute numbers (epAck.set).
-func episodeAck(a *epAck, s *reassembly.Segment, dup bool, rtt int64) {
+func episodeAck(a *epAck, s *reassembly.Segment, dup bool, rtt, win int64) {
 	if s.Opt.NSACK == 0 { // most ACKs: no blocks to unwrap
-		a.set(int64(s.AckAbs), nil, dup, s.Opt.SACKCut, s.Opt.TSEcr, s.Opt.HasTimestamp, s.Time, rtt)
+		a.set(int64(s.AckAbs), nil, dup, s.Opt.SACKCut, s.Opt.TSEcr, s.Opt.HasTimestamp, s.Time, rtt, win)
 		return
 	}
 	var blocks [len(s.Opt.SACK)][2]int64
 	for i := range int(s.Opt.NSACK) {
 		blocks[i] = [2]int64{int64(s.NearAck(s.Opt.SACK[i].Left)), int64(s.NearAck(s.Opt.SACK[i].Right))}
 	}
-	a.set(int64(s.AckAbs), blocks[:s.Opt.NSACK], dup, s.Opt.SACKCut, s.Opt.TSEcr, s.Opt.HasTimestamp, s.Time, rtt)
+	a.set(int64(s.AckAbs), blocks[:s.Opt.NSACK], dup, s.Opt.SACKCut, s.Opt.TSEcr, s.Opt.HasTimestamp, s.Time, rtt, win)
 }
 
 // episode follows loss episodes for a data segment [seq, seq+n); late
@@ -821,7 +821,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		if s.Flags&thSYN == 0 {
 			o.eps.pathRTT = cs.firstRTT // the whole path's round trip (lossEpisodes.pathRTT)
 			var a epAck
-			episodeAck(&a, s, f&DupAck != 0, o.rttMin)
+			episodeAck(&a, s, f&DupAck != 0, o.rttMin, w)
 			o.eps.ack(&a)
 			if o.sawData {
 				o.holeAck(s, f&DupAck != 0)
