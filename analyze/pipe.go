@@ -38,6 +38,7 @@ type senderPipe struct {
 	// RACK: the latest transmission among segments delivered, the RTT it
 	// took, the least RTT seen and whether reordering was seen.
 	rackXmit, rackRTT, minRTT int64
+	minRTTAt                  int64 // when minRTT last fell (BBR's min_rtt_stamp)
 	reordSeen                 bool
 	fack                      int64 // highest SACKed end
 	nSacked                   int   // outstanding segments SACKed
@@ -206,7 +207,7 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sa
 			p.rackXmit, p.rackRTT = s.xmit, rtt
 		}
 		if rtt > 0 && (p.minRTT == 0 || rtt < p.minRTT) {
-			p.minRTT = rtt
+			p.minRTT, p.minRTTAt = rtt, now
 		}
 	}
 	if ack > p.una {

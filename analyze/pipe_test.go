@@ -1354,3 +1354,35 @@ func TestGraphDrawsNoAlgorithmTheSummaryDoesNotName(t *testing.T) {
 		t.Errorf("a third, Reno's: the line's algorithm %d (%v), want Reno's", v, ok)
 	}
 }
+
+// TestBBRProbeRTTAfterTenSeconds: the BBR model caps its window at four
+// segments for ProbeRTT only once its least RTT has not fallen for
+// probeRTTAfter — not whenever the pipe is as low (k31_bbr_rwnd64_l1: two
+// segments out after each recovery under a 64 KB window, Linux's window
+// restored to 136 segments, drawn at four) — and out of it takes the
+// window before back at once (Linux's prior_cwnd), not an ACK at a time.
+func TestBBRProbeRTTAfterTenSeconds(t *testing.T) {
+	for _, tt := range []struct {
+		now   int64
+		probe bool
+	}{{5e9, false}, {12e9, true}} {
+		b := newCwndBuilder(SeriesOptions{})
+		b.pp.data(0, 3000, 0)
+		b.pp.maxSeg, b.pp.minRTT, b.pp.minRTTAt = 1000, 100e6, 1e9
+		b.bwN, b.bdp, b.bwFull, b.bbrDrained, b.bbrW = 1, 100000, true, true, 200000
+		b.bbrAck(tt.now, 1000, 0, false, false)
+		if probe := b.bbrW == 4000; probe != tt.probe {
+			t.Errorf("at %.0f s, the least RTT set at 1 s, the pipe 3 segments: window %d, want ProbeRTT's four segments %v", float64(tt.now)/1e9, b.bbrW, tt.probe)
+		}
+		if !tt.probe {
+			continue
+		}
+		for seq := int64(3000); seq < 60000; seq += 1000 {
+			b.pp.data(seq, seq+1000, tt.now+300e6)
+		}
+		b.bbrAck(tt.now+300e6, 1000, 0, false, false)
+		if b.bbrW != 200000 {
+			t.Errorf("out of ProbeRTT (the pipe at 60 segments): window %d, want the 200000 before it", b.bbrW)
+		}
+	}
+}

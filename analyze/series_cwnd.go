@@ -204,6 +204,9 @@ type cwndBuilder struct {
 	bdpDrawn, bbrCwnd     int64        // last drawn
 	pipeDrawn, pipeTime   int64        // the pipe last drawn (seriesPipeSeen), and when
 	bbrInEp               bool         // in recovery, as the model last saw it
+	bbrProbe              bool         // in ProbeRTT, as the model last saw it
+	bbrProbePrior         int64        // the window before it
+	bbrProbeEnd           int64        // when the model last left it (0: never)
 	hs                    [3]int64     // the handshake's SYN, SYN/ACK and ACK times
 	hsSeen                int          // how many of the handshake's three were seen
 	sackOK                [2]bool      // each direction's SYN offered SACK (Record.SACKOK)
@@ -1591,7 +1594,8 @@ func (b *cwndBuilder) rateSample(now int64) {
 // window that never fell read 700); packet conservation for the first
 // round of loss recovery (the pipe, no less), the window from before
 // restored when it ends; four segments in ProbeRTT (the pipe down to
-// four).
+// four once the least RTT has not fallen for probeRTTAfter), the window
+// before it restored after.
 func (b *cwndBuilder) bbrAck(now, acked, lost int64, entered, left bool) {
 	if b.bwN == 0 || b.pp.minRTT == 0 {
 		return
@@ -1630,11 +1634,33 @@ func (b *cwndBuilder) bbrAck(now, acked, lost int64, entered, left bool) {
 	case w < target:
 		w += acked
 	}
-	if b.bwFull && !b.ep.inEpisode && pipe <= 4*b.pp.maxSeg {
-		w = 4 * b.pp.maxSeg // ProbeRTT
+	switch {
+	case b.bwFull && !b.ep.inEpisode && pipe <= 4*b.pp.maxSeg && (b.bbrProbe || now-max(b.pp.minRTTAt, b.bbrProbeEnd) >= probeRTTAfter):
+		// ProbeRTT: four segments, the window before it kept
+		// (bbr_save_cwnd), once the least RTT has not fallen for 10 s
+		// (bbr_min_rtt_win_sec) nor been probed — not whenever the pipe
+		// falls as low, as it does after a recovery whose cumulative
+		// jump left as little out under a receiver's window
+		// (k31_bbr_rwnd64_l1: 2 segments, Linux's window restored to
+		// 136, drawn at four for a round trip).
+		if !b.bbrProbe {
+			b.bbrProbe, b.bbrProbePrior = true, b.bbrW
+		}
+		w = 4 * b.pp.maxSeg
+	case b.bbrProbe:
+		// Out of it, the window before restored (bbr_check_probe_rtt_done),
+		// not regrown an ACK at a time.
+		b.bbrProbe, b.bbrProbeEnd = false, now
+		w = max(w, min(b.bbrProbePrior, target))
 	}
 	b.bbrW = max(w, 4*b.pp.maxSeg)
 }
+
+// probeRTTAfter: the model enters ProbeRTT once the least RTT has not
+// fallen, nor been probed, for this long: Linux's 10 s
+// (bbr_min_rtt_win_sec), less a second for the RTT samples the capture
+// times that the kernel's do not (a least RTT it sets later).
+const probeRTTAfter = 9e9
 
 // drawBBR draws BBR's model at time t, the BDP and BBR's window, and
 // the pipe then (a segment's change or more), which its view draws
