@@ -540,7 +540,20 @@ func windowHeld(st, rcv *DirStats, bottleneck float64) (held bool, window, bdp i
 func windowFilled(st *DirStats, window int64) bool {
 	mss, _ := segmentAndRTT(st)
 	return st.Path.Vantage == VantageSender && window > 0 && st.MaxBytesInFlight >= window-2*mss && st.RTTSamples > 0 &&
-		dataPhaseRate(st)/8*st.RTTMedianMs/1e3 >= rxWindowFull*float64(window) && !st.WindowMisread
+		dataPhaseRate(st)/8*st.RTTMedianMs/1e3 >= rxWindowFull*float64(window) && !st.WindowMisread && !queueInWindow(st, window)
+}
+
+// queueInWindow tells whether a window the flight filled held a standing
+// queue rather than the sender's rate: the RTT's median (outside loss)
+// at least twice its minimum, and what the data phase's rate carries in
+// the least RTT under half the window. A larger window would have
+// lengthened the queue, not sped the transfer (ro_16ms_24m_j1_nots: an
+// 888 KB window filled 719 times, 22.9 Mbit/s on a 24 Mbit/s link, the
+// RTT's median 312 ms on a 16 ms path: 46 KB a least RTT; read as
+// receiver-window limited, its standing queue unsaid).
+func queueInWindow(st *DirStats, window int64) bool {
+	return st.HasQueueDelay && st.RTTMinMs > 0 && st.QueueDelayMs >= st.RTTMinMs && st.QueueDelayMs >= minQueueMs &&
+		dataPhaseRate(st)/8*st.RTTMinMs/1e3 < float64(window)/2
 }
 
 // rxWindowFilled reads at a receiver-side capture, where the flight is
@@ -1135,7 +1148,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		add(FindReceiveWindow, fmt.Sprintf("receiver-window limited: about %s delivered per round trip (%.0f ms median) for a %s window", kb(int64(rate/8*st.RTTMedianMs/1e3)), st.RTTMedianMs, kb(window)),
 			map[string]float64{"window_bytes": float64(window), "per_rtt_bytes": rate / 8 * st.RTTMedianMs / 1e3})
 		limited = true
-	case p.Vantage == VantageSender && window > 0 && st.MaxBytesInFlight >= window-2*mss && st.WindowFull >= minWindowFull && !st.WindowMisread:
+	case p.Vantage == VantageSender && window > 0 && st.MaxBytesInFlight >= window-2*mss && st.WindowFull >= minWindowFull && !st.WindowMisread && !queueInWindow(st, window):
 		// The flight filled the largest window again and again, though
 		// loss recovery kept what was delivered a round trip below most
 		// of it (windowFilled): each time the window grew back it capped

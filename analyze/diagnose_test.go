@@ -1174,3 +1174,31 @@ func TestApplicationBurstsRaiseTheRank(t *testing.T) {
 		})
 	}
 }
+
+// TestQueueInWindowIsNoWindowLimit: a flight that filled a window over
+// ten times what the rate carries in the least RTT, the RTT's median
+// many times its minimum, held a standing queue, not the sender's rate:
+// the link and its standing queue are named, not the receiver's window
+// (ro_16ms_24m_j1_nots at its sender: an 888 KB window, 22.9 Mbit/s on a
+// 24 Mbit/s link, the RTT 312 ms on a 16 ms path). With no queue to
+// speak of the same flight is window-limited.
+func TestQueueInWindowIsNoWindowLimit(t *testing.T) {
+	for _, tt := range []struct {
+		queueMs float64
+		want    string
+	}{{296, FindBottleneck + ";" + FindStandingQueue}, {2, FindReceiveWindow}} {
+		st := DirStats{DataPackets: 13059, DataBytes: 19049173, UniqueBytes: 19044793, MSS: 1460, RTTSamples: 5173, RTTMinMs: 16.2,
+			RTTMedianMs: 16.2 + tt.queueMs, MaxBytesInFlight: 909312, WindowFull: 719, HasQueueDelay: true, QueueDelayMs: tt.queueMs,
+			DataPhaseNs: 6328882000, HasThroughput: true, ThroughputBps: 22.9e6, CongestionControl: "unknown",
+			Path: PathStats{HasData: true, Vantage: VantageSender}}
+		if tt.queueMs < 10 {
+			// What the window carries a round trip without the queue: far
+			// more than the link's rate (a window-limited transfer's).
+			st.DataPhaseNs /= 20
+		}
+		rcv := DirStats{MaxRwnd: 909312}
+		if got := kinds(diagnose(&st, &rcv, 23.4e6)); got != tt.want {
+			t.Errorf("queue %.0f ms: findings %q, want %q", tt.queueMs, got, tt.want)
+		}
+	}
+}
