@@ -381,7 +381,20 @@ const (
 	// (cq_40ms_50m_q50k_nots: 5 waits, 12%, host hiccups of 43–384 ms on
 	// a 43 ms path).
 	minArrivalIdleShare = 0.13
-	minQueueMs          = 5
+	// unansweredApp: a sender-side Reno or CUBIC sender that let this
+	// share of minAnswerACKs or more ACKs that made room pass with no new
+	// data (senderHeld.unansweredShare) had none to send. On the labelled
+	// sender captures of heldout-1226a/b and testdata/labelled: those
+	// whose application was limiting 0.38–0.94 but three held below its
+	// rate by loss (0–0.05) and a BBR one; the others at most 0.45 (a
+	// 32 KB window on a 600 ms path), 0.39 at 49 Mbit/s, but the client
+	// legs to a proxy (0.86–0.95: its ACKs come as it drains);
+	// ap_60ms_25m_a15p5m_reno: 0.85 of 4,231, its waits each shorter
+	// than appGap (14.8 of 15.5 Mbit/s on a 25 Mbit/s link, read as
+	// network limited).
+	unansweredApp = 0.6
+	minAnswerACKs = 100
+	minQueueMs    = 5
 	// appRateShare: a sender-side transfer with nothing lost and the
 	// receive window never full, at less than this share of the
 	// bottleneck estimate, had no more to send.
@@ -734,7 +747,12 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 	// buffer) held it (at a sender-side capture, which sees its waits).
 	appShare := st.share(FindApplication)
 	byShare := appShare >= minAppShare && !p.NearbyPeer || appShare >= minAppShareNearby
-	appAtSender := p.Vantage == VantageSender && (byShare || st.AppIdleWaits >= minIdleWaits)
+	// Or it let most of the ACKs that made room pass with no new data
+	// (senderHeld.ack): Reno and CUBIC answer each when they have data
+	// waiting, BBR paces whatever the ACKs (not read for it), and a
+	// nearby peer's ACKs come as the proxy drains.
+	byACKs := !p.NearbyPeer && st.CongestionControl != "bbr" && st.answerACKs >= minAnswerACKs && st.unanswered >= unansweredApp
+	appAtSender := p.Vantage == VantageSender && (byShare || st.AppIdleWaits >= minIdleWaits || byACKs)
 	// At a receiver-side capture, the sender's waits with everything it
 	// had sent arrived (DirStats.arrivalIdles).
 	appAtReceiver := p.Vantage == VantageReceiver && st.arrivalIdles >= minIdleWaits && float64(st.arrivalIdleNs) >= minArrivalIdleShare*float64(st.arrivalNs)
@@ -1096,6 +1114,11 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 	}
 	addAppAtSender := func() {
 		ev := map[string]float64{"share": appShare, "max_in_flight_bytes": float64(st.MaxBytesInFlight), "idle_waits": float64(st.AppIdleWaits)}
+		if !byShare && st.AppIdleWaits < minIdleWaits {
+			ev["unanswered_acks"], ev["acks"] = st.unanswered, float64(st.answerACKs)
+			add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): it let %.0f%% of %d ACKs that made room pass with no new data (a sender with data waiting answers each); it waited %.0f%% of the transfer", 100*st.unanswered, st.answerACKs, 100*appShare), ev)
+			return
+		}
 		if !byShare {
 			// Told by its waits with nothing outstanding: with loss the
 			// application's bursts drain at a window the loss keeps

@@ -1202,3 +1202,30 @@ func TestQueueInWindowIsNoWindowLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestApplicationFromUnansweredACKs: a Reno or CUBIC sender that let most
+// of the ACKs that made room pass with no new data had none to send,
+// though no single wait was long enough to count
+// (ap_60ms_25m_a15p5m_reno at its sender: 0.85 of 4,231, 14.8 of 15.5
+// Mbit/s on a 25 Mbit/s link, read as network limited); BBR paces
+// whatever its ACKs say, and a share like a window-limited sender's
+// tells nothing.
+func TestApplicationFromUnansweredACKs(t *testing.T) {
+	for _, tt := range []struct {
+		unanswered float64
+		cc, want   string
+	}{{0.85, "reno", FindApplication}, {0.45, "reno", FindBottleneck}, {0.85, "bbr", FindBottleneck}} {
+		st := DirStats{DataPackets: 8098, DataBytes: 11665445, UniqueBytes: 11665445, MSS: 1460, RTTSamples: 4232, RTTMinMs: 60.7,
+			RTTMedianMs: 81.1, MaxBytesInFlight: 399816, HasQueueDelay: true, QueueDelayMs: 20.5, DataPhaseNs: 6247338000,
+			HasThroughput: true, ThroughputBps: 14.8e6, CongestionControl: tt.cc, unanswered: tt.unanswered, answerACKs: 4231,
+			Path: PathStats{HasData: true, Vantage: VantageSender}}
+		rcv := DirStats{MaxRwnd: 6 << 20}
+		fs := diagnose(&st, &rcv, 25e6)
+		if got := kinds(fs); got != tt.want {
+			t.Errorf("%s, %.2f unanswered: findings %q, want %q", tt.cc, tt.unanswered, got, tt.want)
+		}
+		if tt.want == FindApplication && !strings.Contains(fs[0].Text, "85% of 4231 ACKs") {
+			t.Errorf("said %q: want the ACKs let pass counted", fs[0].Text)
+		}
+	}
+}

@@ -22,6 +22,38 @@ type senderHeld struct {
 	// idles: the application's waits with nothing outstanding longer
 	// than a round trip (see data).
 	idles int
+	// ACKs that moved the cumulative ACK outside loss recovery, the
+	// receiver's window not full (acks), and those of them the sender
+	// answered with no new data before the next such ACK (unanswered;
+	// see ack).
+	acks, unanswered int
+	answerDue        bool
+}
+
+// ack takes an ACK of the direction's data: whether it moved the
+// cumulative ACK and whether a loss episode is under way. Reno and
+// CUBIC are clocked by ACKs: with data waiting, an ACK that makes room
+// (outside recovery, the receiver's window not full) sends new data
+// before the next one comes; an application that gives its data in
+// bursts lets most pass (see unansweredShare).
+func (h *senderHeld) ack(moved, inEpisode bool) {
+	if !moved || inEpisode || h.lastLimited || !h.dataSeen {
+		return
+	}
+	if h.answerDue {
+		h.unanswered++
+	}
+	h.answerDue = true
+	h.acks++
+}
+
+// unansweredShare is the share of the ACKs that made room that the
+// sender let pass without new data (ack), and how many there were.
+func (h *senderHeld) unansweredShare() (float64, int) {
+	if h.acks == 0 {
+		return 0, 0
+	}
+	return float64(h.unanswered) / float64(h.acks), h.acks
 }
 
 // misread tells whether more than a tenth of the data went out with the
@@ -64,6 +96,9 @@ func (h *senderHeld) data(t, n, flight, rwnd int64, start, inEpisode, resend, ac
 			// other ever).
 			h.idles++
 		}
+	}
+	if !resend {
+		h.answerDue = false
 	}
 	if !h.dataSeen {
 		h.dataSeen, h.firstData = true, t

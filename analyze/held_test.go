@@ -255,3 +255,30 @@ func TestRegularIntervalsBesideAppAtReceiver(t *testing.T) {
 		t.Errorf("regular intervals beside the sender's waits: findings %q, want the application and no full queue", got)
 	}
 }
+
+// TestUnansweredACKs: an ACK-clocked sender with data waiting answers
+// each ACK that makes room with new data; one whose application gives
+// its data in bursts lets most pass. ACKs in loss recovery, that moved
+// nothing, or that came while the receiver's window was full are not
+// counted.
+func TestUnansweredACKs(t *testing.T) {
+	const ms = int64(1e6)
+	var clocked, bursty senderHeld
+	for i := int64(0); i < 100; i++ {
+		now := i * ms
+		clocked.data(now, 1448, 20*1448, 1<<20, false, false, false, true, now, 10*ms)
+		clocked.ack(true, false)
+		if i%10 == 0 { // a burst every tenth ACK
+			bursty.data(now, 1448, 20*1448, 1<<20, false, false, false, true, now, 10*ms)
+		}
+		bursty.ack(true, false)
+		bursty.ack(false, false) // a duplicate: moved nothing
+		bursty.ack(true, true)   // in recovery
+	}
+	if share, n := clocked.unansweredShare(); share != 0 || n != 100 {
+		t.Errorf("an ACK-clocked sender: %.2f of %d ACKs unanswered, want 0 of 100", share, n)
+	}
+	if share, n := bursty.unansweredShare(); share < 0.85 || n != 100 {
+		t.Errorf("a bursty application: %.2f of %d ACKs unanswered, want 0.9 of 100", share, n)
+	}
+}

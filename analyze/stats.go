@@ -143,6 +143,8 @@ type DirStats struct {
 	LossFlightCV                               float64
 	LossFlights                                int
 	HasLossFlightCV                            bool
+	unanswered                                 float64 // the share of the ACKs that made room the sender let pass (senderHeld.unansweredShare)
+	answerACKs                                 int     // of how many
 	BetaMedian                                 float64
 	BetaEpisodes                               int    // the episodes β was measured on
 	ReductionVotes                             [3]int // episodes whose reduction is Reno's, CUBIC's, none (VoteReno...)
@@ -839,6 +841,9 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			o.eps.pathRTT = cs.firstRTT // the whole path's round trip (lossEpisodes.pathRTT)
 			var a epAck
 			episodeAck(&a, s, f&DupAck != 0, o.rttMin, w)
+			if o.limits != nil {
+				o.limits.held.ack(!o.eps.haveAck || int64(s.AckAbs) > o.eps.cumAck, o.eps.inEpisode)
+			}
 			o.eps.ack(&a)
 			if o.sawData {
 				o.holeAck(s, f&DupAck != 0)
@@ -1039,6 +1044,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			st.AppLimitedNs = l.appLimited
 			st.ProbeRTTDips = l.probeRTT.dips
 			st.AppIdleWaits = l.held.idles
+			st.unanswered, st.answerACKs = l.held.unansweredShare()
 			st.DataPhaseNs = max(l.held.lastData, acc.lastAckTime) - l.held.firstData
 			st.LossEpisodes, st.EpisodeResent, st.FirstEpisodeResent = l.episodes, l.resent, l.firstSent
 			lossRanks(&st, acc.cleanRTT, acc.cleanPeak, l.lossEps)
