@@ -1056,6 +1056,24 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		default:
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%: %d after the capture point, %d before it)%s", lost, pct, p.LostDownstream, max(p.LostUpstream, lost-p.LostDownstream), counted), ev)
 		}
+		// Random drops beside a queue's overflows: read as random loss
+		// (the windows at the losses vary), but minToldEpisodes of those
+		// windows or more came at the largest of them (within ceilingNear
+		// and two segments) and as many far below it — the queue overflowing
+		// each time the window grew back to its size (the path's product and
+		// the queue), the random drops cutting it short in between. No
+		// ceiling of the receiver's window, the application's or BBR's, no
+		// data come late, and no overshoot (whose burst names the queue
+		// already). On the labelled sender captures, random drops alone
+		// left at most one window at their largest; mx_40ms_3m_q12k_l19_reno
+		// (20 tail drops at a 12 KB queue, 18 random ones): 8 windows at
+		// 11-12 segments, 8 at 4-7.
+		c, mss := st.lossCeiling, int64(max(st.MSS, 536))
+		if len(fs) > 0 && fs[len(fs)-1].Kind == FindRandomLoss && !overshoot && p.Vantage == VantageSender && !bbr && !appAtSender && !held && !lateData(st, late) &&
+			c.at >= minToldEpisodes && c.below >= minToldEpisodes && c.top >= ceilingMin*mss && !(rcv.MaxRwnd > 0 && c.top >= rcv.MaxRwnd-2*mss) {
+			add(FindCongestionLoss, fmt.Sprintf("congestion loss beside it: %d loss episodes began at the largest window, %s (within %.0f%%), %d far below it: a queue overflowing each time the window grew back to it",
+				c.at, kb(c.top), 100*(1-ceilingNear), c.below), map[string]float64{"ceiling_bytes": float64(c.top), "ceiling_episodes": float64(c.at), "below_episodes": float64(c.below)})
+		}
 		if overshoot {
 			mean := float64(later) / float64(max(eps-1, 1))
 			ev := map[string]float64{"first_episode_resent": float64(first), "later_episode_mean": mean}

@@ -315,6 +315,45 @@ func (e *lossEpisodes) intervalCV() (cv float64, n int, ok bool) {
 	return math.Sqrt(max(sq/float64(n)-mean*mean, 0)) / mean, n, true
 }
 
+// ceilingSplit is how the windows at the losses (lossFlightCV's) stand
+// against the largest of them, top bytes: at of them within ceilingNear
+// of it (and two segments), below of them under ceilingBelow of it.
+type ceilingSplit struct {
+	at, below int
+	top       int64
+}
+
+// Where a queue overflows beside random drops, the windows at its
+// overflows come within ceilingNear of the largest (its size and the
+// path's product), the random drops' far below it: under ceilingBelow
+// of it.
+// A window below ceilingMin segments moves a segment at a time: too
+// coarse to tell a ceiling.
+const (
+	ceilingNear  = 0.9
+	ceilingBelow = 0.75
+	ceilingMin   = 8
+)
+
+// ceiling splits the windows at the losses, the first (slow start's)
+// left out as lossFlightCV leaves it (see ceilingSplit).
+func (e *lossEpisodes) ceiling() (c ceilingSplit) {
+	if len(e.flights) < 2 {
+		return c
+	}
+	fs := e.flights[1:]
+	c.top = slices.Max(fs)
+	for _, f := range fs {
+		switch {
+		case float64(f) >= ceilingNear*float64(c.top) && f >= c.top-2*e.maxSeg:
+			c.at++
+		case float64(f) < ceilingBelow*float64(c.top):
+			c.below++
+		}
+	}
+	return c
+}
+
 // lossFlightCV is the coefficient of variation of the window at the loss
 // (the flight when its first signal came) over the fast-retransmit
 // episodes measured, the first (slow start's) and those proven spurious

@@ -957,3 +957,16 @@ func TestRestoredWindowIsNoCut(t *testing.T) {
 		}
 	}
 }
+
+// TestCeilingSplit: the windows at the losses after the first, against
+// the largest: within ceilingNear of it and two segments (at), under
+// ceilingBelow of it (below), the rest neither.
+func TestCeilingSplit(t *testing.T) {
+	e := lossEpisodes{maxSeg: 1000}
+	for _, w := range []int64{30, 12, 7, 11, 11, 7, 4, 11, 6, 12, 6, 7, 4, 12, 12, 11, 8, 10} {
+		e.flights = append(e.flights, w*1000)
+	}
+	if c := e.ceiling(); c != (ceilingSplit{at: 8, below: 8, top: 12000}) {
+		t.Errorf("%+v, want 8 at 12000 (11-12 segments), 8 below 9 (4-8), the first (30, slow start's) left out", c)
+	}
+}

@@ -143,8 +143,9 @@ type DirStats struct {
 	LossFlightCV                               float64
 	LossFlights                                int
 	HasLossFlightCV                            bool
-	unanswered                                 float64 // the share of the ACKs that made room the sender let pass (senderHeld.unansweredShare)
-	answerACKs                                 int     // of how many
+	lossCeiling                                ceilingSplit // the same windows against their largest (lossEpisodes.ceiling)
+	unanswered                                 float64      // the share of the ACKs that made room the sender let pass (senderHeld.unansweredShare)
+	answerACKs                                 int          // of how many
 	BetaMedian                                 float64
 	BetaEpisodes                               int    // the episodes β was measured on
 	ReductionVotes                             [3]int // episodes whose reduction is Reno's, CUBIC's, none (VoteReno...)
@@ -1087,6 +1088,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		st.ReductionVotes, st.reductionsOff = acc.eps.reductionVotes(), acc.eps.reductionsOff()
 		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()
 		st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = acc.eps.lossFlightCV()
+		st.lossCeiling = acc.eps.ceiling()
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
 		if st.Path.NearbyPeer {
 			// The ACK clock is the nearby peer's: rounds of microseconds
