@@ -388,8 +388,10 @@ const (
 	// whose application was limiting 0.38–0.94 but three held below its
 	// rate by loss (0–0.05) and a BBR one; the others at most 0.45 (a
 	// 32 KB window on a 600 ms path), 0.39 at 49 Mbit/s, but the client
-	// legs to a proxy (0.86–0.95: its ACKs come as it drains);
-	// ap_60ms_25m_a15p5m_reno: 0.85 of 4,231, its waits each shorter
+	// legs to a proxy (0.86–0.95: its ACKs come as it drains) — counting
+	// the ACKs after the last data segment, which count no more (the
+	// shares only fell: those ACKs are all unanswered);
+	// ap_60ms_25m_a15p5m_reno: 0.85 of 4,187, its waits each shorter
 	// than appGap (14.8 of 15.5 Mbit/s on a 25 Mbit/s link, read as
 	// network limited).
 	// fullAtShare, fullAtMin: see fullAtEvery (diagnose). On the
@@ -570,12 +572,14 @@ func windowFilled(st *DirStats, window int64) bool {
 
 // queueInWindow tells whether a window the flight filled held a standing
 // queue rather than the sender's rate: the RTT's median (outside loss)
-// at least twice its minimum, and what the data phase's rate carries in
-// the least RTT under half the window. A larger window would have
-// lengthened the queue, not sped the transfer (ro_16ms_24m_j1_nots: an
-// 888 KB window filled 719 times, 22.9 Mbit/s on a 24 Mbit/s link, the
-// RTT's median 312 ms on a 16 ms path: 46 KB a least RTT; read as
-// receiver-window limited, its standing queue unsaid).
+// at least twice its minimum and minQueueMs above it, and what the data
+// phase's rate carries in the least RTT under half the window. A larger
+// window would have lengthened the queue, not sped the transfer
+// (ro_16ms_24m_j1_nots: an 888 KB window filled 719 times, 22.9 Mbit/s
+// on a 24 Mbit/s link, the RTT's median 312 ms on a 16 ms path: 46 KB a
+// least RTT; read as receiver-window limited, its standing queue
+// unsaid). Where no bottleneck estimate came (windowHeld's bdp 0), the
+// window is still read as holding the sender.
 func queueInWindow(st *DirStats, window int64) bool {
 	return st.HasQueueDelay && st.RTTMinMs > 0 && st.QueueDelayMs >= st.RTTMinMs && st.QueueDelayMs >= minQueueMs &&
 		dataPhaseRate(st)/8*st.RTTMinMs/1e3 < float64(window)/2
@@ -761,9 +765,11 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 	byShare := appShare >= minAppShare && !p.NearbyPeer || appShare >= minAppShareNearby
 	// Or it let most of the ACKs that made room pass with no new data
 	// (senderHeld.ack): Reno and CUBIC answer each when they have data
-	// waiting, BBR paces whatever the ACKs (not read for it), and a
-	// nearby peer's ACKs come as the proxy drains.
-	byACKs := !p.NearbyPeer && st.CongestionControl != "bbr" && st.answerACKs >= minAnswerACKs && st.unanswered >= unansweredApp
+	// waiting; BBR paces whatever the ACKs (not read where the capture
+	// names it or shows its ProbeRTT: a lossless BBR flow without one is
+	// unknown, and stays a risk), and a nearby peer's ACKs come as the
+	// proxy drains.
+	byACKs := !p.NearbyPeer && st.CongestionControl != "bbr" && st.ProbeRTTDips == 0 && st.answerACKs >= minAnswerACKs && st.unanswered >= unansweredApp
 	appAtSender := p.Vantage == VantageSender && (byShare || st.AppIdleWaits >= minIdleWaits || byACKs)
 	// At a receiver-side capture, the sender's waits with everything it
 	// had sent arrived (DirStats.arrivalIdles).
@@ -1095,7 +1101,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// (20 tail drops at a 12 KB queue, 18 random ones): 8 windows at
 		// 11-12 segments, 8 at 4-7.
 		c, mss := st.lossCeiling, int64(max(st.MSS, 536))
-		if len(fs) > 0 && fs[len(fs)-1].Kind == FindRandomLoss && !overshoot && p.Vantage == VantageSender && !bbr && !appAtSender && !held && !lateData(st, late) &&
+		if len(fs) > 0 && fs[len(fs)-1].Kind == FindRandomLoss && !overshoot && p.Vantage == VantageSender && !bbr && !appAtSender && !held && !belowBDP && !lateData(st, late) &&
 			c.at >= minToldEpisodes && c.below >= minToldEpisodes && c.top >= ceilingMin*mss && !(rcv.MaxRwnd > 0 && c.top >= rcv.MaxRwnd-2*mss) {
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss beside it: %d loss episodes began at the largest window, %s (within %.0f%%), %d far below it: a queue overflowing each time the window grew back to it",
 				c.at, kb(c.top), 100*(1-ceilingNear), c.below), map[string]float64{"ceiling_bytes": float64(c.top), "ceiling_episodes": float64(c.at), "below_episodes": float64(c.below)})

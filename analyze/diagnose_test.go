@@ -1184,21 +1184,23 @@ func TestApplicationBurstsRaiseTheRank(t *testing.T) {
 // speak of the same flight is window-limited.
 func TestQueueInWindowIsNoWindowLimit(t *testing.T) {
 	for _, tt := range []struct {
-		queueMs float64
-		want    string
-	}{{296, FindBottleneck + ";" + FindStandingQueue}, {2, FindReceiveWindow}} {
+		queueMs    float64
+		faster     int64   // the rate this many times 22.9 Mbit/s
+		bottleneck float64 // the estimate (0: none)
+		want       string
+	}{
+		{296, 1, 23.4e6, FindBottleneck + ";" + FindStandingQueue},
+		{296, 20, 23.4e6, FindReceiveWindow}, // half the window or more in the least RTT: the window held the rate
+		{2, 20, 23.4e6, FindReceiveWindow},
+	} {
 		st := DirStats{DataPackets: 13059, DataBytes: 19049173, UniqueBytes: 19044793, MSS: 1460, RTTSamples: 5173, RTTMinMs: 16.2,
 			RTTMedianMs: 16.2 + tt.queueMs, MaxBytesInFlight: 909312, WindowFull: 719, HasQueueDelay: true, QueueDelayMs: tt.queueMs,
 			DataPhaseNs: 6328882000, HasThroughput: true, ThroughputBps: 22.9e6, CongestionControl: "unknown",
 			Path: PathStats{HasData: true, Vantage: VantageSender}}
-		if tt.queueMs < 10 {
-			// What the window carries a round trip without the queue: far
-			// more than the link's rate (a window-limited transfer's).
-			st.DataPhaseNs /= 20
-		}
+		st.DataPhaseNs /= tt.faster
 		rcv := DirStats{MaxRwnd: 909312}
-		if got := kinds(diagnose(&st, &rcv, 23.4e6)); got != tt.want {
-			t.Errorf("queue %.0f ms: findings %q, want %q", tt.queueMs, got, tt.want)
+		if got := kinds(diagnose(&st, &rcv, tt.bottleneck)); got != tt.want {
+			t.Errorf("queue %.0f ms, %d times the rate, bottleneck %.0f: findings %q, want %q", tt.queueMs, tt.faster, tt.bottleneck, got, tt.want)
 		}
 	}
 }

@@ -79,6 +79,7 @@ type lossEpisodes struct {
 	// back at the window before it sooner than any algorithm regrows
 	// one (restored) shows no cut held.
 	restoreBy, restoreFrom int64
+	restoreAt              int // its index in reductions
 	// edge: the receiver's window's right edge, the last ACK's (if
 	// edgeSet); awaitHeld: a send while the ended episode's window was
 	// measured reached it (the flight was the receiver's, not a cut's).
@@ -632,7 +633,7 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 	if a.time > 0 {
 		e.lastAckAt = a.time
 	}
-	if a.win > 0 {
+	if a.win > 0 && (!e.haveAck || a.ack >= e.cumAck) { // an old ACK, reordered, moves no edge
 		e.edge, e.edgeSet = a.ack+a.win, true
 	}
 	partial, reenter := e.partialUndo(a), false
@@ -919,7 +920,7 @@ func (e *lossEpisodes) undo(a *epAck) bool {
 	if e.settledThis { // measured already: taken back
 		e.betas = e.betas[:len(e.betas)-1]
 		e.reductions = e.reductions[:len(e.reductions)-1]
-		e.settledThis = false
+		e.settledThis, e.restoreBy = false, 0
 	}
 	if e.flightThis {
 		e.flights = e.flights[:len(e.flights)-1]
@@ -984,7 +985,7 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 		e.reductions = append(e.reductions, [3]int64{e.awaitFlight, ev.ssthresh, 1})
 		e.settledThis = e.undoable
 		if now > 0 && e.rtt > 0 && 100*ev.ssthresh < 85*e.awaitFlight && !held && e.sackSeen && !e.reordSeen && !e.lateSeen && e.awaitFlight >= restoreMin*seg {
-			e.restoreBy, e.restoreFrom = now+restoreRTTs*e.rtt, e.awaitFlight
+			e.restoreBy, e.restoreFrom, e.restoreAt = now+restoreRTTs*e.rtt, e.awaitFlight, len(e.reductions)-1
 		}
 	}
 	// The second of two cuts in a row (twiceFrom), measured against the
@@ -1038,12 +1039,12 @@ const restoreMin = 16
 func (e *lossEpisodes) restored(flight int64) {
 
 	e.restoreBy = 0
-	n := len(e.reductions)
-	if n == 0 || e.reductions[n-1][0] != e.restoreFrom || e.reductions[n-1][2] != 1 {
-		return
+	i := e.restoreAt
+	if i != len(e.reductions)-1 || e.reductions[i][0] != e.restoreFrom || e.reductions[i][2] != 1 {
+		return // taken back (undo), or another measured since
 	}
-	e.reductions[n-1][1] = min(flight, e.restoreFrom)
-	e.betas[n-1] = float64(e.reductions[n-1][1]) / float64(e.restoreFrom)
+	e.reductions[i][1] = min(flight, e.restoreFrom)
+	e.betas[i] = float64(e.reductions[i][1]) / float64(e.restoreFrom)
 }
 
 // finish settles what the capture's end leaves pending.

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"tcpviz/internal/capturetest"
@@ -968,5 +969,21 @@ func TestCeilingSplit(t *testing.T) {
 	}
 	if c := e.ceiling(); c != (ceilingSplit{at: 8, below: 8, top: 12000}) {
 		t.Errorf("%+v, want 8 at 12000 (11-12 segments), 8 below 9 (4-8), the first (30, slow start's) left out", c)
+	}
+}
+
+// TestRestoreWatchEndsAtUndo: a reduction watched for a restore and then
+// proven spurious is taken back with its watch: a flight back at the
+// window before does not rewrite the reduction measured before it
+// (under a receiver's window every window before a loss is the same).
+func TestRestoreWatchEndsAtUndo(t *testing.T) {
+	e := lossEpisodes{maxSeg: 1000, reductions: [][3]int64{{40000, 28000, 1}, {40000, 28000, 1}}, betas: []float64{0.7, 0.7},
+		restoreBy: 1e9, restoreFrom: 40000, restoreAt: 1, settledThis: true, undoable: true, firstSeq: 0, firstEnd: 1000}
+	if !e.undo(&epAck{ack: 0, signal: true, hasDSACK: true, dsack: [2]int64{0, 1000}}) {
+		t.Fatal("the D-SACK proved nothing")
+	}
+	e.data(100000, 101000, 40000, 0, 0, false, 5e8, 0)
+	if want := [][3]int64{{40000, 28000, 1}}; !slices.Equal(e.reductions, want) {
+		t.Errorf("reductions %v after the undo and a flight back at 40 segments, want %v", e.reductions, want)
 	}
 }

@@ -28,6 +28,10 @@ type senderHeld struct {
 	// see ack).
 	acks, unanswered int
 	answerDue        bool
+	// The ACKs since the last new data, and of them those unanswered:
+	// counted once new data comes (those after the last cannot be
+	// answered).
+	pendingACKs, pendingUnanswered int
 }
 
 // ack takes an ACK of the direction's data: whether it moved the
@@ -41,10 +45,10 @@ func (h *senderHeld) ack(moved, inEpisode bool) {
 		return
 	}
 	if h.answerDue {
-		h.unanswered++
+		h.pendingUnanswered++
 	}
 	h.answerDue = true
-	h.acks++
+	h.pendingACKs++
 }
 
 // unansweredShare is the share of the ACKs that made room that the
@@ -98,7 +102,9 @@ func (h *senderHeld) data(t, n, flight, rwnd int64, start, inEpisode, resend, ac
 		}
 	}
 	if !resend {
-		h.answerDue = false
+		h.acks += h.pendingACKs
+		h.unanswered += h.pendingUnanswered
+		h.answerDue, h.pendingACKs, h.pendingUnanswered = false, 0, 0
 	}
 	if !h.dataSeen {
 		h.dataSeen, h.firstData = true, t

@@ -259,11 +259,11 @@ func TestRegularIntervalsBesideAppAtReceiver(t *testing.T) {
 // TestUnansweredACKs: an ACK-clocked sender with data waiting answers
 // each ACK that makes room with new data; one whose application gives
 // its data in bursts lets most pass. ACKs in loss recovery, that moved
-// nothing, or that came while the receiver's window was full are not
-// counted.
+// nothing, that came while the receiver's window was full, or after the
+// last data segment (none can be answered) are not counted.
 func TestUnansweredACKs(t *testing.T) {
 	const ms = int64(1e6)
-	var clocked, bursty senderHeld
+	var clocked, bursty, held senderHeld
 	for i := int64(0); i < 100; i++ {
 		now := i * ms
 		clocked.data(now, 1448, 20*1448, 1<<20, false, false, false, true, now, 10*ms)
@@ -274,11 +274,23 @@ func TestUnansweredACKs(t *testing.T) {
 		bursty.ack(true, false)
 		bursty.ack(false, false) // a duplicate: moved nothing
 		bursty.ack(true, true)   // in recovery
+		if i%10 == 0 {           // the flight at the receiver's window: ACKs wait for room
+			held.data(now, 1448, 20*1448, 20*1448, false, false, false, true, now, 10*ms)
+		}
+		held.ack(true, false)
 	}
+	for _, h := range []*senderHeld{&clocked, &bursty, &held} {
+		h.data(100*ms, 1448, 20*1448, 1<<20, false, false, false, true, 100*ms, 10*ms)
+	}
+	bursty.ack(true, false) // after the last data: not counted
+	bursty.ack(true, false)
 	if share, n := clocked.unansweredShare(); share != 0 || n != 100 {
 		t.Errorf("an ACK-clocked sender: %.2f of %d ACKs unanswered, want 0 of 100", share, n)
 	}
 	if share, n := bursty.unansweredShare(); share < 0.85 || n != 100 {
 		t.Errorf("a bursty application: %.2f of %d ACKs unanswered, want 0.9 of 100", share, n)
+	}
+	if share, n := held.unansweredShare(); n != 0 {
+		t.Errorf("a sender at the receiver's window: %.2f of %d ACKs counted, want none", share, n)
 	}
 }

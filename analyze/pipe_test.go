@@ -1384,5 +1384,10 @@ func TestBBRProbeRTTAfterTenSeconds(t *testing.T) {
 		if b.bbrW != 200000 {
 			t.Errorf("out of ProbeRTT (the pipe at 60 segments): window %d, want the 200000 before it", b.bbrW)
 		}
+		b.pp.ack(57000, nil, false, false, sackCut{}, tt.now+400e6) // the pipe at three segments again, a probe just done
+		b.bbrAck(tt.now+400e6, 1000, 0, false, false)
+		if b.bbrW == 4000 {
+			t.Errorf("the pipe low again 100 ms after ProbeRTT ended: entered it again")
+		}
 	}
 }

@@ -261,7 +261,7 @@ func TestLossEpisodeProof(t *testing.T) {
 // (ndpi__fix2: 407 "missing" beside 175 data segments, read as loss).
 func TestIPIDRunCounter(t *testing.T) {
 	var r ipidRun
-	id := uint16(65000) // wraps
+	id := uint16(65450) // wraps at 65535
 	for i := range 200 {
 		id++
 		switch {
