@@ -1037,7 +1037,6 @@ const restoreMin = 16
 // to the window before it (restoreRTTs), the cut measured was held by
 // something else for a while (BBR's recovery, the receiver's window).
 func (e *lossEpisodes) restored(flight int64) {
-
 	e.restoreBy = 0
 	i := e.restoreAt
 	if i != len(e.reductions)-1 || e.reductions[i][0] != e.restoreFrom || e.reductions[i][2] != 1 {
