@@ -1153,8 +1153,12 @@ func (e *lossEpisodes) rackLost(a *epAck) bool {
 	}
 	hole, ok := e.xmitOf(e.cumAck)
 	last, ok2 := e.xmitOf(top - 1)
-	return ok && ok2 && last-hole > min(int64(max(e.reoSteps, 1))*(base/4), base)
+	return ok && ok2 && last-hole > min(int64(max(e.reoSteps, 1))*(base/4), base)+rackSlack
 }
+
+// rackSlack: xmitOf times a send by its millisecond mark, up to a
+// millisecond early, so a gap within it of RACK's window does not tell.
+const rackSlack = 1e6
 
 // sackedAboveCum is the bytes a's SACK blocks cover above the cumulative
 // ACK, a D-SACK block left out (it reports data received twice).

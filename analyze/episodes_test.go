@@ -398,6 +398,13 @@ func TestSilentRecoveryByRACKTime(t *testing.T) {
 	}{
 		{"35 ms", 35, false, false, 0, true},
 		{"10 ms", 10, false, false, 0, false},
+		// The data after the hole sent 21 and 22 ms after it (the gap and
+		// the 7 ms of segments before the SACKed one) against a 20 ms
+		// window: within the marks' millisecond (rackSlack) it does not
+		// tell (k31_cubic_j4_l03: 14.0 ms against 13.7, a recovery the
+		// kernel never entered); beyond it, it does.
+		{"14 ms", 14, false, false, 0, false},
+		{"15 ms", 15, false, false, 0, true},
 		{"35 ms, cumulative ACK moved", 35, true, false, 0, false},
 		{"30 ms", 30, false, false, 0, true},
 		{"30 ms, window widened by a D-SACK", 30, false, true, 0, false},
