@@ -381,6 +381,18 @@ const (
 	// (cq_40ms_50m_q50k_nots: 5 waits, 12%, host hiccups of 43–384 ms on
 	// a 43 ms path).
 	minArrivalIdleShare = 0.13
+	// fullAtShare, fullAtMin: see fullAtEvery (diagnose). On the
+	// labelled receiver captures with timestamps and no data late, those
+	// with 10 ranked episodes or more at 95% near the delay's peak all
+	// had tail drops (17 of the 226 captures of the bundled set and
+	// heldout-1226a-d; six with random drops beside them, which a
+	// receiver cannot tell there, so the rule waits for no overshoot,
+	// which names the queue and leaves the later drops' cause to the
+	// other signs); random drops alone came at most 81% near it on 31
+	// (a 39 KB window), 0.89 on nine. With data late, jitter's peaks
+	// came before random drops at 96-98%.
+	fullAtShare = 0.95
+	fullAtMin   = 10
 	// unansweredApp: a sender-side Reno or CUBIC sender that let this
 	// share of minAnswerACKs or more ACKs that made room pass with no new
 	// data (senderHeld.unansweredShare) had none to send. On the labelled
@@ -394,18 +406,6 @@ const (
 	// ap_60ms_25m_a15p5m_reno: 0.85 of 4,187, its waits each shorter
 	// than appGap (14.8 of 15.5 Mbit/s on a 25 Mbit/s link, read as
 	// network limited).
-	// fullAtShare, fullAtMin: see fullAtEvery (diagnose). On the
-	// labelled receiver captures with timestamps and no data late, those
-	// with 10 ranked episodes or more at 95% near the delay's peak all
-	// had tail drops (17 of the 226 captures of the bundled set and
-	// heldout-1226a-d; six with random drops beside them, which a
-	// receiver cannot tell there, so the rule waits for no overshoot,
-	// which names the queue and leaves the later drops' cause to the
-	// other signs); random drops alone came at most 81%
-	// near it on 31 (a 39 KB window), 0.89 on nine. With data late,
-	// jitter's peaks came before random drops at 96-98%.
-	fullAtShare   = 0.95
-	fullAtMin     = 10
 	unansweredApp = 0.6
 	minAnswerACKs = 100
 	minQueueMs    = 5
@@ -931,7 +931,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// 52, 0.55). No data come late (jitter puts the delay's peaks at
 		// whatever drops), nor a flight the receiver's window held.
 		fullAtEvery := p.Vantage == VantageReceiver && st.DelayRanked && n >= fullAtMin && float64(st.QueueLossEpisodes) >= fullAtShare*float64(n) &&
-			!lateData(st, late) && !rxHeldFlat && !rankSays && !overshoot
+			!lateData(st, late) && !rxHeldFlat && !overshoot
 		intervalsSay := regular && st.EpisodeIntervalCV < regularBelow(st.EpisodeIntervals) && !delayTells && !appAtSender && !appAtReceiver
 		switch {
 		case belowBDP && max(n, st.LossEpisodes) >= minToldEpisodes:
