@@ -1264,6 +1264,16 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			map[string]float64{"max_in_flight_bytes": float64(st.MaxBytesInFlight), "window_bytes": float64(window)})
 		limited = true
 	}
+	if appAtSender && byShare && !p.NearbyPeer && slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindReceiveWindow }) {
+		// Held by the window while it had data, and waiting with the
+		// window open the rest: an application that writes in bursts,
+		// each filling the window (mx_220ms_1m_w20_a500k: 38 KB writes
+		// at 500 kbit/s into a 23 KB window, 25% of the transfer
+		// waiting, every flight drained first; senderHeld). On the
+		// labelled sender captures no other receiver-window-limited
+		// sender waited 3% of its transfer.
+		addAppAtSender()
+	}
 	// Nothing lost, the receive window never full, a path that carries
 	// far more: the sender had no more to send.
 	farBelow := !lossy && p.Vantage == VantageSender && bottleneck > 0 && st.HasThroughput && st.ThroughputBps < appRateShare*bottleneck &&

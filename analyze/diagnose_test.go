@@ -1255,3 +1255,23 @@ func TestQueueFullAtEveryLossAtReceiver(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowAndApplication: a sender the receiver's window held while it
+// had data, which waited with the window open for a quarter of the
+// transfer (an application writing bursts that each fill the window:
+// mx_220ms_1m_w20_a500k), is limited by both; with waits of 3% the
+// window alone.
+func TestWindowAndApplication(t *testing.T) {
+	st := DirStats{DataPackets: 400, DataBytes: 530000, UniqueBytes: 530000, DataPhaseNs: 8.6e9, MSS: 1448, HasThroughput: true, ThroughputBps: 472000,
+		RTTSamples: 300, RTTMinMs: 221, RTTMedianMs: 275, MaxBytesInFlight: 23168, WindowFull: 40,
+		Path:        PathStats{HasData: true, Vantage: VantageSender},
+		LimitShares: []LimitShare{{FindReceiveWindow, 0.50}, {FindApplication, 0.25}, {FindBottleneck, 0.25}}}
+	rcv := DirStats{MaxRwnd: 23168}
+	if got := kinds(diagnose(&st, &rcv, 1e6)); got != FindReceiveWindow+";"+FindApplication {
+		t.Errorf("findings %q, want receive_window;application", got)
+	}
+	st.LimitShares = []LimitShare{{FindReceiveWindow, 0.75}, {FindBottleneck, 0.22}, {FindApplication, 0.03}}
+	if got := kinds(diagnose(&st, &rcv, 1e6)); got != FindReceiveWindow {
+		t.Errorf("waits of 3%%: findings %q, want receive_window", got)
+	}
+}

@@ -6,11 +6,21 @@ package analyze
 // and of the cwnd graph's window-unknown bands.
 //   - The receiver's window: after a data segment that left less room in
 //     the window last advertised than one of the largest segments, until
-//     the next data segment.
+//     the next data segment, or until the first ACK that left room for
+//     one under its window when the sender then waited as below.
 //   - The application: an ACK made room (it came after the last data
 //     segment, outside loss recovery, the receiver's window not full) and
 //     the next new data came later than a sender with data waiting sends
-//     it (appGap), from that ACK.
+//     it (appGap), from that ACK. Where the receiver's window held the
+//     last data segment and the sender then let all it had sent be
+//     acknowledged, from the first ACK that left room under the window:
+//     a sender with data waiting keeps data out (an application that
+//     writes in bursts fills the window with each, and then waits with
+//     it open: mx_220ms_1m_w20_a500k, an application at 500 kbit/s whose
+//     38 KB writes filled a 23 KB window). With data still out, the
+//     window stays what held it: Linux may wait for more room than a
+//     segment's (kx_reno_rwnd: 28 ms with room for five, its send
+//     buffer's doing or TSO's deferral).
 type senderHeld struct {
 	maxSeg              int64
 	lastLimited         bool
@@ -22,6 +32,10 @@ type senderHeld struct {
 	// idles: the application's waits with nothing outstanding longer
 	// than a round trip (see data).
 	idles int
+	// roomAt is the time of the first ACK after the last data segment
+	// that left room for one of the largest segments under the window
+	// that segment filled (lastLimited), outside loss recovery; 0: none.
+	roomAt, roomFrame int64
 	// ACKs that moved the cumulative ACK outside loss recovery, the
 	// receiver's window not full (acks), and those of them the sender
 	// answered with no new data before the next such ACK (unanswered;
@@ -40,7 +54,13 @@ type senderHeld struct {
 // (outside recovery, the receiver's window not full) sends new data
 // before the next one comes; an application that gives its data in
 // bursts lets most pass (see unansweredShare).
-func (h *senderHeld) ack(moved, inEpisode bool) {
+// It came at t in frame, with flight bytes outstanding after it (-1
+// unknown) and the window rwnd it advertised.
+func (h *senderHeld) ack(t, frame, flight, rwnd int64, moved, inEpisode bool) {
+	room := flight >= 0 && rwnd >= 0 && flight+h.maxSeg <= rwnd
+	if h.lastLimited && moved && !inEpisode && room && h.roomAt <= h.lastData {
+		h.roomAt, h.roomFrame = t, frame
+	}
 	if !moved || inEpisode || h.lastLimited || !h.dataSeen {
 		return
 	}
@@ -82,9 +102,16 @@ const (
 // began a loss episode, inEpisode: one is under way, resend: it is a
 // retransmission; lastAck is the last new ACK's time (if ackSeen) and
 // rttMin the least RTT. It tells what held the sender until t, and
-// since when.
-func (h *senderHeld) data(t, n, flight, rwnd int64, start, inEpisode, resend, ackSeen bool, lastAck, rttMin int64) (kind heldKind, from int64) {
+// since when; where the receiver's window held it before the
+// application did, rwndFrom (else 0) is when the window began to, until
+// from.
+func (h *senderHeld) data(t, n, flight, rwnd int64, start, inEpisode, resend, ackSeen bool, lastAck, rttMin int64) (kind heldKind, from, rwndFrom int64) {
 	switch {
+	case h.lastLimited && h.roomAt > h.lastData && !start && !inEpisode && !resend && flight >= 0 && flight <= n && t-h.roomAt > appGap(rttMin):
+		// The window held the sender until an ACK left room, and the
+		// sender then let everything it had sent be acknowledged (the
+		// flight is this segment): nothing to send.
+		kind, from, rwndFrom = heldApp, h.roomAt, h.lastData
 	case h.lastLimited:
 		kind, from = heldRwnd, h.lastData
 	case !h.dataSeen: // the first: nothing held it yet
@@ -118,7 +145,7 @@ func (h *senderHeld) data(t, n, flight, rwnd int64, start, inEpisode, resend, ac
 	h.maxSeg = max(h.maxSeg, n)
 	h.lastLimited = flight >= 0 && rwnd >= 0 && flight+h.maxSeg > rwnd
 	h.lastData = t
-	return kind, from
+	return kind, from, rwndFrom
 }
 
 // appGap is how long after an ACK that made room a sender with data

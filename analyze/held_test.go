@@ -267,23 +267,23 @@ func TestUnansweredACKs(t *testing.T) {
 	for i := int64(0); i < 100; i++ {
 		now := i * ms
 		clocked.data(now, 1448, 20*1448, 1<<20, false, false, false, true, now, 10*ms)
-		clocked.ack(true, false)
+		clocked.ack(now, 0, -1, -1, true, false)
 		if i%10 == 0 { // a burst every tenth ACK
 			bursty.data(now, 1448, 20*1448, 1<<20, false, false, false, true, now, 10*ms)
 		}
-		bursty.ack(true, false)
-		bursty.ack(false, false) // a duplicate: moved nothing
-		bursty.ack(true, true)   // in recovery
-		if i%10 == 0 {           // the flight at the receiver's window: ACKs wait for room
+		bursty.ack(now, 0, -1, -1, true, false)
+		bursty.ack(now, 0, -1, -1, false, false) // a duplicate: moved nothing
+		bursty.ack(now, 0, -1, -1, true, true)   // in recovery
+		if i%10 == 0 {                           // the flight at the receiver's window: ACKs wait for room
 			held.data(now, 1448, 20*1448, 20*1448, false, false, false, true, now, 10*ms)
 		}
-		held.ack(true, false)
+		held.ack(now, 0, -1, -1, true, false)
 	}
 	for _, h := range []*senderHeld{&clocked, &bursty, &held} {
 		h.data(100*ms, 1448, 20*1448, 1<<20, false, false, false, true, 100*ms, 10*ms)
 	}
-	bursty.ack(true, false) // after the last data: not counted
-	bursty.ack(true, false)
+	bursty.ack(101*ms, 0, -1, -1, true, false) // after the last data: not counted
+	bursty.ack(101*ms, 0, -1, -1, true, false)
 	if share, n := clocked.unansweredShare(); share != 0 || n != 100 {
 		t.Errorf("an ACK-clocked sender: %.2f of %d ACKs unanswered, want 0 of 100", share, n)
 	}
@@ -292,5 +292,40 @@ func TestUnansweredACKs(t *testing.T) {
 	}
 	if share, n := held.unansweredShare(); n != 0 {
 		t.Errorf("a sender at the receiver's window: %.2f of %d ACKs counted, want none", share, n)
+	}
+}
+
+// TestWindowThenApplication: a sender whose data filled the receiver's
+// window and that then let everything it had sent be acknowledged, the
+// window open from the first ACK that left room, was held by the window
+// until that ACK and by its application after it
+// (mx_220ms_1m_w20_a500k); one that still had data out when it sent
+// again was held by the window throughout (kx_reno_rwnd: Linux waited
+// 28 ms with room for five segments), and so was one whose ACKs left no
+// room under the window.
+func TestWindowThenApplication(t *testing.T) {
+	const ms, seg, win = int64(1e6), int64(1448), 16 * int64(1448)
+	run := func(roomy bool, flightAtSend int64) (heldKind, int64, int64) {
+		var h senderHeld
+		for i := int64(0); i < 16; i++ { // a burst up to the window
+			h.data(100*ms+i, seg, (i+1)*seg, win, false, false, false, true, 90*ms, 200*ms)
+		}
+		rwnd := win
+		if !roomy {
+			rwnd = 0 // the receiver closed its window as the ACKs came
+		}
+		for i := int64(1); i <= 16; i++ { // the ACKs, a segment each, 5 ms apart
+			h.ack(300*ms+5*ms*i, 1000+i, (16-i)*seg, rwnd, true, false)
+		}
+		return h.data(500*ms, seg, flightAtSend, win, false, false, false, true, 380*ms, 200*ms)
+	}
+	if kind, from, rwndFrom := run(true, seg); kind != heldApp || from != 305*ms || rwndFrom != 100*ms+15 {
+		t.Errorf("drained, then sent: %v from %d, window from %d; want the application from 305 ms (the first ACK), the window from the last send", kind, from, rwndFrom)
+	}
+	if kind, from, rwndFrom := run(true, 10*seg); kind != heldRwnd || from != 100*ms+15 || rwndFrom != 0 {
+		t.Errorf("data still out: %v from %d, window from %d; want the window from the last send", kind, from, rwndFrom)
+	}
+	if kind, _, rwndFrom := run(false, seg); kind != heldRwnd || rwndFrom != 0 {
+		t.Errorf("no room under the window: %v, window from %d; want the window", kind, rwndFrom)
 	}
 }

@@ -1167,9 +1167,19 @@ func (b *cwndBuilder) add(r *Record) {
 			b.set.add(SeriesTLP, Marks, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(max(b.line, 0))}})
 		}
 		b.probeRTT.data(r.Time, n, r.Info.BytesInFlight, b.rwnd, r.Info.Flags&Retransmission != 0, b.ackRTTMin)
-		kind, from := b.held.data(r.Time, n, r.Info.BytesInFlight, b.rwnd, ev.start, b.ep.inEpisode,
+		kind, from, rwndFrom := b.held.data(r.Time, n, r.Info.BytesInFlight, b.rwnd, ev.start, b.ep.inEpisode,
 			r.Info.Flags&Retransmission != 0, b.newAckSeen, b.lastNewAck, b.ackRTTMin)
-		b.hold(kind, from, r)
+		now := Point{Frame: r.Frame, Time: r.Time}
+		switch {
+		case rwndFrom > 0: // the window until an ACK made room, then the application
+			room := Point{Frame: b.held.roomFrame, Time: from}
+			b.hold(heldRwnd, Point{Frame: b.lastDataFrame, Time: rwndFrom}, room)
+			b.hold(heldApp, room, now)
+		case kind == heldApp: // since the ACK that made room
+			b.hold(kind, Point{Frame: b.lastNewAckFrame, Time: from}, now)
+		default: // since the last data segment
+			b.hold(kind, Point{Frame: b.lastDataFrame, Time: from}, now)
+		}
 		b.lastDataFrame = r.Frame
 		b.moveState(r)
 		if ev.start {
@@ -1366,6 +1376,7 @@ func (b *cwndBuilder) add(r *Record) {
 	if r.Info.AckRTT >= 0 && (b.ackRTTMin == 0 || r.Info.AckRTT < b.ackRTTMin) {
 		b.ackRTTMin = r.Info.AckRTT
 	}
+	b.held.ack(r.Time, r.Frame, b.pp.high-r.Ack, r.Window, !b.newAckSeen || r.Ack > b.lastAckSeq, wasIn)
 	if !b.newAckSeen || r.Ack > b.lastAckSeq {
 		b.newAckSeen, b.lastNewAck, b.lastAckSeq, b.lastNewAckFrame = true, r.Time, r.Ack, r.Frame
 	}
@@ -1505,23 +1516,19 @@ func (b *cwndBuilder) band(name string, from, to Point) {
 	b.set.add(name, Spans, to)
 }
 
-// hold extends the window-unknown band by what held the sender until
-// record r (senderHeld), since from: holds of one kind less than a round
-// trip apart are one band.
-func (b *cwndBuilder) hold(kind heldKind, from int64, r *Record) {
+// hold extends the window-unknown band by what held the sender from start
+// until end (senderHeld): holds of one kind less than a round trip apart
+// are one band.
+func (b *cwndBuilder) hold(kind heldKind, start, end Point) {
 	if kind == heldNo {
 		return
 	}
-	start := Point{Frame: b.lastDataFrame, Time: from} // since the last data segment
-	if kind == heldApp {
-		start.Frame = b.lastNewAckFrame // since the ACK that made room
-	}
-	if kind == b.heldKind && from-b.heldTo.Time <= max(b.ackRTTMin, b.pp.minRTT) {
-		b.heldTo = Point{Frame: r.Frame, Time: r.Time}
+	if kind == b.heldKind && start.Time-b.heldTo.Time <= max(b.ackRTTMin, b.pp.minRTT) {
+		b.heldTo = end
 		return
 	}
 	b.endHold()
-	b.heldKind, b.heldFrom, b.heldTo = kind, start, Point{Frame: r.Frame, Time: r.Time}
+	b.heldKind, b.heldFrom, b.heldTo = kind, start, end
 }
 
 // endHold draws the open window-unknown band.

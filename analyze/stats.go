@@ -843,7 +843,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			var a epAck
 			episodeAck(&a, s, f&DupAck != 0, o.rttMin, w)
 			if o.limits != nil {
-				o.limits.held.ack(!o.eps.haveAck || int64(s.AckAbs) > o.eps.cumAck, o.eps.inEpisode)
+				o.limits.held.ack(s.Time, s.Frame, o.eps.high-int64(s.AckAbs), w, !o.eps.haveAck || int64(s.AckAbs) > o.eps.cumAck, o.eps.inEpisode)
 			}
 			o.eps.ack(&a)
 			if o.sawData {
@@ -907,7 +907,11 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 	}
 	l.episode(d, s, s.SeqAbs, n, start, info.Path == PathReordered)
 	l.probeRTT.data(s.Time, n, info.BytesInFlight, rw, info.Flags&Retransmission != 0, d.rttMin)
-	switch kind, from := l.held.data(s.Time, n, info.BytesInFlight, rw, start, d.eps.drop.in, info.Flags&Retransmission != 0, d.ackSeen, d.lastAckTime, d.rttMin); kind {
+	kind, from, rwndFrom := l.held.data(s.Time, n, info.BytesInFlight, rw, start, d.eps.drop.in, info.Flags&Retransmission != 0, d.ackSeen, d.lastAckTime, d.rttMin)
+	if rwndFrom > 0 {
+		l.rwndLimited += from - rwndFrom
+	}
+	switch kind {
 	case heldRwnd:
 		l.rwndLimited += s.Time - from
 	case heldApp:
