@@ -13,7 +13,8 @@ package analyze
 //     the next new data came later than a sender with data waiting sends
 //     it (appGap), from that ACK. Where the receiver's window held the
 //     last data segment and the sender then let all it had sent be
-//     acknowledged, from the first ACK that left room under the window:
+//     acknowledged before its next full-sized segment, from the first
+//     ACK that left room under the window:
 //     a sender with data waiting keeps data out (an application that
 //     writes in bursts fills the window with each, and then waits with
 //     it open: mx_220ms_1m_w20_a500k, an application at 500 kbit/s whose
@@ -107,10 +108,13 @@ const (
 // from.
 func (h *senderHeld) data(t, n, flight, rwnd int64, start, inEpisode, resend, ackSeen bool, lastAck, rttMin int64) (kind heldKind, from, rwndFrom int64) {
 	switch {
-	case h.lastLimited && h.roomAt > h.lastData && !start && !inEpisode && !resend && flight >= 0 && flight <= n && t-h.roomAt > appGap(rttMin):
+	case h.lastLimited && h.roomAt > h.lastData && !start && !inEpisode && !resend && flight >= 0 && flight <= n && n >= h.maxSeg && t-h.roomAt > appGap(rttMin):
 		// The window held the sender until an ACK left room, and the
 		// sender then let everything it had sent be acknowledged (the
-		// flight is this segment): nothing to send.
+		// flight is this segment) before it sent a full one: nothing to
+		// send. A smaller segment is Nagle's, held until all was
+		// acknowledged whatever the application (kn_rwnd_limited's last
+		// 608 bytes).
 		kind, from, rwndFrom = heldApp, h.roomAt, h.lastData
 	case h.lastLimited:
 		kind, from = heldRwnd, h.lastData

@@ -302,10 +302,11 @@ func TestUnansweredACKs(t *testing.T) {
 // (mx_220ms_1m_w20_a500k); one that still had data out when it sent
 // again was held by the window throughout (kx_reno_rwnd: Linux waited
 // 28 ms with room for five segments), and so was one whose ACKs left no
-// room under the window.
+// room under the window, or that sent less than a segment once all was
+// acknowledged (Nagle's: kn_rwnd_limited's last 608 bytes).
 func TestWindowThenApplication(t *testing.T) {
 	const ms, seg, win = int64(1e6), int64(1448), 16 * int64(1448)
-	run := func(roomy bool, flightAtSend int64) (heldKind, int64, int64) {
+	run := func(roomy bool, flightAtSend int64, n ...int64) (heldKind, int64, int64) {
 		var h senderHeld
 		for i := int64(0); i < 16; i++ { // a burst up to the window
 			h.data(100*ms+i, seg, (i+1)*seg, win, false, false, false, true, 90*ms, 200*ms)
@@ -317,13 +318,20 @@ func TestWindowThenApplication(t *testing.T) {
 		for i := int64(1); i <= 16; i++ { // the ACKs, a segment each, 5 ms apart
 			h.ack(300*ms+5*ms*i, 1000+i, (16-i)*seg, rwnd, true, false)
 		}
-		return h.data(500*ms, seg, flightAtSend, win, false, false, false, true, 380*ms, 200*ms)
+		size := seg
+		if len(n) > 0 {
+			size = n[0]
+		}
+		return h.data(500*ms, size, flightAtSend, win, false, false, false, true, 380*ms, 200*ms)
 	}
 	if kind, from, rwndFrom := run(true, seg); kind != heldApp || from != 305*ms || rwndFrom != 100*ms+15 {
 		t.Errorf("drained, then sent: %v from %d, window from %d; want the application from 305 ms (the first ACK), the window from the last send", kind, from, rwndFrom)
 	}
 	if kind, from, rwndFrom := run(true, 10*seg); kind != heldRwnd || from != 100*ms+15 || rwndFrom != 0 {
 		t.Errorf("data still out: %v from %d, window from %d; want the window from the last send", kind, from, rwndFrom)
+	}
+	if kind, _, rwndFrom := run(true, 608, 608); kind != heldRwnd || rwndFrom != 0 {
+		t.Errorf("drained, then 608 bytes (Nagle's): %v, window from %d; want the window", kind, rwndFrom)
 	}
 	if kind, _, rwndFrom := run(false, seg); kind != heldRwnd || rwndFrom != 0 {
 		t.Errorf("no room under the window: %v, window from %d; want the window", kind, rwndFrom)
