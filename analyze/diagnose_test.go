@@ -1275,3 +1275,28 @@ func TestWindowAndApplication(t *testing.T) {
 		t.Errorf("waits of 3%%: findings %q, want receive_window", got)
 	}
 }
+
+// TestWindowAndApplicationAtReceiver: at a receiver-side capture, a
+// window's worth arriving within a round trip, and between the bursts ten
+// waits with everything arrived, 29% of the transfer, nothing lost
+// (mx_220ms_1m_w20_a500k), name the window and the application; with
+// loss, or waits of 10% (a window's ACKs waited for), the window alone.
+func TestWindowAndApplicationAtReceiver(t *testing.T) {
+	st := DirStats{DataPackets: 365, DataBytes: 524325, UniqueBytes: 524325, DataPhaseNs: 8.6e9, MSS: 1448, HasThroughput: true, ThroughputBps: 484000,
+		HasHandshakeRTT: true, HandshakeRTTMs: 223, maxPerRTT: 23168,
+		Path:         PathStats{HasData: true, Vantage: VantageReceiver},
+		arrivalIdles: 10, arrivalIdleNs: 2.5e9, arrivalNs: 8.6e9}
+	rcv := DirStats{MaxRwnd: 23168}
+	if got := kinds(diagnose(&st, &rcv, 0)); got != FindReceiveWindow+";"+FindApplication {
+		t.Errorf("findings %q, want receive_window;application", got)
+	}
+	st.arrivalIdleNs = 0.86e9
+	if got := kinds(diagnose(&st, &rcv, 0)); got != FindReceiveWindow {
+		t.Errorf("waits of 10%%: findings %q, want receive_window", got)
+	}
+	st.arrivalIdleNs = 2.5e9
+	st.Path.Retransmitted, st.Path.LostUpstream = 9, 9
+	if got := kinds(diagnose(&st, &rcv, 0)); strings.Contains(got, FindApplication) {
+		t.Errorf("with loss: findings %q, want no application", got)
+	}
+}
