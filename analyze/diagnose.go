@@ -820,6 +820,18 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		ssDelayBurst := st.SlowStart.Reason == SlowStartDelay && first >= overshootMin && burst
 		overshoot := (slowStartUntilLoss(st) || ssDelayBurst) && (first >= overshootMin || burst) &&
 			(eps == 1 || first*(eps-1) >= overshootRatio*later)
+		// The windows at the losses, as a sender-side capture sees its
+		// flight, or a receiver-side one what had arrived when each
+		// resend came (arrivedWindows): how far apart they scatter tells
+		// random drops at either (unsteady, scattered, the ceiling below);
+		// that they are alike tells a full queue only at a sender (steady),
+		// a receiver not seeing which algorithm (BBR's windows are alike
+		// whatever drops) or a few alike by chance (mx_480ms_6m_j16_l2_w87:
+		// 3 random drops' within 10%).
+		win, seesWindows := lossWindows{st.LossFlightCV, st.LossFlights, st.HasLossFlightCV, st.lossCeiling}, p.Vantage == VantageSender
+		if p.Vantage == VantageReceiver {
+			win, seesWindows = st.arrivedWindows, true
+		}
 		// The window at each loss, steady: the flight seen is the sender's,
 		// no receive window capped it, and BBR (no sawtooth) aside.
 		steady := p.Vantage == VantageSender && st.HasLossFlightCV && st.LossFlightCV < steadyBelow(st.LossFlights, st.CongestionControl) && (st.LossFlights >= 3 || near) && !bbr &&
@@ -850,9 +862,9 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// (steadyCV), or a few windows far apart (wildCV), none of it data
 		// come late. The RTT near its peak then says only that the window
 		// was at its largest.
-		unsteady := regular && p.Vantage == VantageSender && !lateData(st, late) && st.EpisodeIntervalCV >= regularCV && st.HasLossFlightCV &&
-			(st.EpisodeIntervals >= irregularMin && st.LossFlights >= irregularMin && st.LossFlightCV >= steadyCV ||
-				st.LossFlights >= minToldEpisodes && st.LossFlightCV >= wildCV)
+		unsteady := regular && seesWindows && !lateData(st, late) && st.EpisodeIntervalCV >= regularCV && win.ok &&
+			(st.EpisodeIntervals >= irregularMin && win.n >= irregularMin && win.cv >= steadyCV ||
+				win.n >= minToldEpisodes && win.cv >= wildCV)
 		irregular = irregular || unsteady
 		// The windows at the losses scattered beyond a queue's, enough of
 		// them to outweigh what the RTT's rank or the intervals say of a
@@ -879,10 +891,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// It overrules only a full queue read from the RTT's rank or the
 		// intervals (below); every other rule stands.
 		apart := 2 * steadyCV
-		scattered := regular && !irregular && p.Vantage == VantageSender && !lateData(st, late) && st.HasLossFlightCV &&
-			(st.LossFlights >= irregularMin && st.LossFlightCV >= apart ||
-				st.LossFlights > minToldEpisodes && st.EpisodeIntervals > minToldEpisodes && st.EpisodeIntervalCV >= randomCV && st.LossFlightCV >= apart ||
-				appAtSender && st.LossFlights >= minToldEpisodes && st.LossFlightCV >= steadyCV)
+		scattered := regular && !irregular && seesWindows && !lateData(st, late) && win.ok &&
+			(win.n >= irregularMin && win.cv >= apart ||
+				win.n > minToldEpisodes && st.EpisodeIntervals > minToldEpisodes && st.EpisodeIntervalCV >= randomCV && win.cv >= apart ||
+				appAtSender && win.n >= minToldEpisodes && win.cv >= steadyCV)
 		// A flight the receiver's window held below the bandwidth-delay
 		// product (known, at least 1.2 times the window, or above it with
 		// the flight held there and no standing queue: windowHeld) never filled
@@ -993,7 +1005,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s in %d loss episodes; the flight, held by the receiver's %s window (about %s arriving a round trip), with the one-way delay's median %.1f ms above its minimum, never filled a queue: the window's own bursts put the delay near its peak at the drops",
 				lost, pct, counted, st.LossEpisodes, kb(window), kb(int64(perRTT)), st.QueueDelayMs), ev)
 		case scattered && (rankSays || intervalsSay):
-			ev["interval_cv"], ev["intervals"], ev["loss_flight_cv"], ev["loss_flights"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals), st.LossFlightCV, float64(st.LossFlights)
+			ev["interval_cv"], ev["intervals"], ev["loss_flight_cv"], ev["loss_flights"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals), win.cv, float64(win.n)
 			intervals := fmt.Sprintf(" as their intervals did (%.2f)", st.EpisodeIntervalCV)
 			switch {
 			case st.EpisodeIntervalCV < regularCV:
@@ -1011,7 +1023,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 				peak = fmt.Sprintf("; %d of %d began with %s near its peak, where %s put it", st.QueueLossEpisodes, n, what, by)
 			}
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s; loss episodes began at windows that varied (coefficient of variation %.2f over %d)%s%s: not a queue overflowing at the same size each time",
-				lost, pct, counted, st.LossFlightCV, st.LossFlights, intervals, peak), ev)
+				lost, pct, counted, win.cv, win.n, intervals, peak), ev)
 		case overshoot && irregular && !unsteady && st.EpisodeIntervals < irregularMin && p.Vantage == VantageSender && !bbr &&
 			st.HasLossFlightCV && st.LossFlights >= minToldEpisodes && st.LossFlightCV < steadyCV:
 			// After an overshoot, a few later episodes at irregular
@@ -1030,13 +1042,13 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			// (mx_40ms_10m_q20k_l05 after an overshoot: 11 random drops
 			// beside a 20 KB queue's, intervals at 0.50, windows at 0.17
 			// on 9; rl_180ms_5m_l05_nosack: windows at 0.67 on 3).
-			ev["interval_cv"], ev["intervals"], ev["loss_flight_cv"], ev["loss_flights"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals), st.LossFlightCV, float64(st.LossFlights)
+			ev["interval_cv"], ev["intervals"], ev["loss_flight_cv"], ev["loss_flights"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals), win.cv, float64(win.n)
 			after := ""
 			if overshoot {
 				after = "after slow start's overshoot, "
 			}
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s; %sloss episodes began at windows that varied (coefficient of variation %.2f over %d) as their intervals did (%.2f): not a queue overflowing at the same size each time",
-				lost, pct, counted, after, st.LossFlightCV, st.LossFlights, st.EpisodeIntervalCV), ev)
+				lost, pct, counted, after, win.cv, win.n, st.EpisodeIntervalCV), ev)
 		case overshoot && regular && st.EpisodeIntervalCV >= randomCV && p.Vantage == VantageReceiver && st.EpisodeIntervals < irregularMin:
 			// At a receiver-side capture the intervals are between the
 			// holes that arrive, which the sender's recoveries scatter
@@ -1100,8 +1112,8 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// left at most one window at their largest; mx_40ms_3m_q12k_l19_reno
 		// (20 tail drops at a 12 KB queue, 18 random ones): 8 windows at
 		// 11-12 segments, 8 at 4-7.
-		c, mss := st.lossCeiling, int64(max(st.MSS, 536))
-		if len(fs) > 0 && fs[len(fs)-1].Kind == FindRandomLoss && !overshoot && p.Vantage == VantageSender && !bbr && !appAtSender && !held && !belowBDP && !lateData(st, late) &&
+		c, mss := win.ceil, int64(max(st.MSS, 536))
+		if len(fs) > 0 && fs[len(fs)-1].Kind == FindRandomLoss && !overshoot && seesWindows && !bbr && !appAtSender && !held && !belowBDP && !lateData(st, late) &&
 			c.at >= minToldEpisodes && c.below >= minToldEpisodes && c.top >= ceilingMin*mss && !(rcv.MaxRwnd > 0 && c.top >= rcv.MaxRwnd-2*mss) {
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss beside it: %d loss episodes began at the largest window, %s (within %.0f%%), %d far below it: a queue overflowing each time the window grew back to it",
 				c.at, kb(c.top), 100*(1-ceilingNear), c.below), map[string]float64{"ceiling_bytes": float64(c.top), "ceiling_episodes": float64(c.at), "below_episodes": float64(c.below)})

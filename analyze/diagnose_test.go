@@ -1300,3 +1300,33 @@ func TestWindowAndApplicationAtReceiver(t *testing.T) {
 		t.Errorf("with loss: findings %q, want no application", got)
 	}
 }
+
+// TestReceiverWindowsAtLoss: at a receiver-side capture, loss episodes at
+// regular intervals read as a full queue's unless the windows at the
+// losses, what had arrived when each resend came (arrivedWindows), were
+// scattered, eight of them 0.35 apart: random drops, the ceiling's
+// overflows named beside them where three came at the largest and three
+// far below (mx_30ms_3m_q7k_l13_reno_nots at its receiver). Windows
+// alike do not tell a full queue there (BBR's are alike whatever drops).
+func TestReceiverWindowsAtLoss(t *testing.T) {
+	st := DirStats{DataPackets: 1500, DataBytes: 1500 * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 100,
+		Path:         PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 20, LostUpstream: 20},
+		LossEpisodes: 9, HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.2, EpisodeIntervals: 8}
+	rcv := DirStats{MaxRwnd: -1}
+	if got := kinds(diagnose(&st, &rcv, 0)); got != FindCongestionLoss {
+		t.Fatalf("no windows: findings %q, want congestion_loss", got)
+	}
+	st.arrivedWindows = lossWindows{cv: 0.35, n: 8, ok: true, ceil: ceilingSplit{at: 3, below: 3, top: 12 * 1448}}
+	if got := kinds(diagnose(&st, &rcv, 0)); got != FindRandomLoss+";"+FindCongestionLoss {
+		t.Errorf("windows scattered, three at their largest: findings %q, want random_loss;congestion_loss", got)
+	}
+	st.arrivedWindows.ceil = ceilingSplit{at: 1, below: 6, top: 12 * 1448}
+	if got := kinds(diagnose(&st, &rcv, 0)); got != FindRandomLoss {
+		t.Errorf("windows scattered: findings %q, want random_loss", got)
+	}
+	st.arrivedWindows = lossWindows{cv: 0.03, n: 2, ok: true}
+	st.EpisodeIntervalCV = 0.9
+	if got := kinds(diagnose(&st, &rcv, 0)); strings.Contains(got, FindCongestionLoss) {
+		t.Errorf("irregular intervals, two windows alike: findings %q, want no congestion_loss", got)
+	}
+}

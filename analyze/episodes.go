@@ -95,7 +95,12 @@ type lossEpisodes struct {
 	// or not its reduction votes (see lossFlightCV): a window after the
 	// episode that something else held still leaves the window at the
 	// loss a measurement.
-	flights    []int64
+	flights []int64
+	// arrived: each fast-retransmit episode's window as a receiver-side
+	// capture sees it, what had arrived above the cumulative ACK when its
+	// resend came (the sender resent on the third duplicate ACK, with the
+	// window it had then out beyond the hole; see arrivedWindows).
+	arrived    []int64
 	flightThis bool  // the ended episode's flight is the last of flights
 	preSignal  int64 // the flight when the first signal since the last new ACK came
 	// The last resends (rtx, rtxN of them so far), to tell a hole closed
@@ -338,15 +343,18 @@ const (
 
 // ceiling splits the windows at the losses, the first (slow start's)
 // left out as lossFlightCV leaves it (see ceilingSplit).
-func (e *lossEpisodes) ceiling() (c ceilingSplit) {
-	if len(e.flights) < 2 {
+func (e *lossEpisodes) ceiling() ceilingSplit { return ceilingOf(e.flights, e.maxSeg) }
+
+// ceilingOf splits windows (ceiling's), the first left out.
+func ceilingOf(windows []int64, maxSeg int64) (c ceilingSplit) {
+	if len(windows) < 2 {
 		return c
 	}
-	fs := e.flights[1:]
+	fs := windows[1:]
 	c.top = slices.Max(fs)
 	for _, f := range fs {
 		switch {
-		case float64(f) >= ceilingNear*float64(c.top) && f >= c.top-2*e.maxSeg:
+		case float64(f) >= ceilingNear*float64(c.top) && f >= c.top-2*maxSeg:
 			c.at++
 		case float64(f) < ceilingBelow*float64(c.top):
 			c.below++
@@ -360,17 +368,42 @@ func (e *lossEpisodes) ceiling() (c ceilingSplit) {
 // episodes measured, the first (slow start's) and those proven spurious
 // left out, and how many it is of: near 0 when a full queue drops at the
 // same window each time; random drops come at any window.
-func (e *lossEpisodes) lossFlightCV() (cv float64, n int, ok bool) {
-	if len(e.flights) < 3 {
+func (e *lossEpisodes) lossFlightCV() (cv float64, n int, ok bool) { return windowsCV(e.flights) }
+
+// arrivedWindows are the windows at the losses as a receiver-side
+// capture sees them (arrived), read as lossFlightCV and ceiling read the
+// sender's. The sender resent when the third duplicate ACK reached it:
+// what had arrived above the cumulative ACK by the resend is what it had
+// sent by then, its window at the loss, less what sat in the queue (a
+// full queue's overflows leave their windows alike all the same; random
+// drops' scatter).
+func (e *lossEpisodes) arrivedWindows() lossWindows {
+	cv, n, ok := windowsCV(e.arrived)
+	return lossWindows{cv: cv, n: n, ok: ok, ceil: ceilingOf(e.arrived, e.maxSeg)}
+}
+
+// lossWindows are the windows at the loss episodes after the first: how
+// far apart (coefficient of variation over n, ok with two or more) and
+// how they stand against their largest.
+type lossWindows struct {
+	cv   float64
+	n    int
+	ok   bool
+	ceil ceilingSplit
+}
+
+// windowsCV is lossFlightCV's over windows, the first left out.
+func windowsCV(windows []int64) (cv float64, n int, ok bool) {
+	if len(windows) < 3 {
 		return 0, 0, false
 	}
 	var sum, sq float64
-	for _, f := range e.flights[1:] {
+	for _, f := range windows[1:] {
 		w := float64(f)
 		sum += w
 		sq += w * w
 	}
-	n = len(e.flights) - 1
+	n = len(windows) - 1
 	mean := sum / float64(n)
 	if mean <= 0 {
 		return 0, 0, false
@@ -728,8 +761,10 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 			// one recovery left); the last episode's ssthresh is still
 			// the flight of the next segment sent.
 			undone := e.epUndone // Linux restored the window: one cut from it
+			had := len(e.arrived)
 			e.begin(true)
 			e.lossFlight, e.await, e.reentered = 0, true, true
+			e.arrived = e.arrived[:had] // no window of its own
 			if !undone {
 				e.twiceFrom = e.awaitFlight
 			}
@@ -1216,6 +1251,9 @@ func (e *lossEpisodes) begin(fast bool) {
 	}
 	if fast {
 		e.fast++
+		if len(e.arrived) < maxEpisodeStarts {
+			e.arrived = append(e.arrived, e.high-e.cumAck)
+		}
 	} else {
 		e.rto++
 		e.renoDup = 0 // every outstanding segment deemed lost (tcp_enter_loss)

@@ -144,6 +144,7 @@ type DirStats struct {
 	LossFlights                                int
 	HasLossFlightCV                            bool
 	lossCeiling                                ceilingSplit // the same windows against their largest (lossEpisodes.ceiling)
+	arrivedWindows                             lossWindows  // the windows at the losses as a receiver-side capture sees them
 	unanswered                                 float64      // the share of the ACKs that made room the sender let pass (senderHeld.unansweredShare)
 	answerACKs                                 int          // of how many
 	BetaMedian                                 float64
@@ -1093,6 +1094,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()
 		st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = acc.eps.lossFlightCV()
 		st.lossCeiling = acc.eps.ceiling()
+		st.arrivedWindows = acc.eps.arrivedWindows()
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
 		if st.Path.NearbyPeer {
 			// The ACK clock is the nearby peer's: rounds of microseconds
