@@ -935,8 +935,9 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// the intervals between them (the two cases below).
 		rankSays := told && near && st.RTTAtLossRank >= rank && !irregular
 		// At a receiver-side capture, where the windows at the losses are
-		// not seen: a queue full at fullAtShare of fullAtMin loss episodes
-		// or more (the one-way delay near its peak before each) overflowed,
+		// only estimated (arrivedWindows): a queue full at fullAtShare of
+		// fullAtMin loss episodes or more (the one-way delay near its
+		// peak before each) overflowed,
 		// though the delay stood as high at other moments (a small queue
 		// the loss-limited flow kept full, its rank no help: cq_20ms_4m_q8k,
 		// 41 of 42 near the peak, ranked 0.60; mx_12ms_3m_q5k_l07, 52 of
@@ -967,6 +968,21 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			ev["rtt_at_loss_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTAtLossRank
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d of %d loss episodes began with the one-way delay near its peak (%s): a queue full at every loss",
 				lost, pct, counted, st.QueueLossEpisodes, n, level), ev)
+			if win.ok && win.n >= irregularMin && win.cv >= 2*steadyCV && win.ceil.top >= ceilingMin*int64(max(st.MSS, 536)) {
+				// The windows at the losses scattered (as scattered
+				// reads them, irregularMin or more twice steadyCV
+				// apart), windows of ceilingMin segments or more (a
+				// smaller one moves a segment at a time): random drops
+				// came beside the queue's, cutting the window short
+				// where the queue would have at its size
+				// (mx_40ms_3m_q12k_l19_reno at its receiver: 37 of 37
+				// near the delay's peak, 21 windows 0.38 apart; 18
+				// random drops, 20 tail drops). The tail drops alone
+				// left theirs 0.16-0.20 apart on the labelled receivers
+				// fullAtEvery names.
+				add(FindRandomLoss, fmt.Sprintf("random loss beside it: the windows at the losses varied (coefficient of variation %.2f over %d), where a queue overflows at the same window each time",
+					win.cv, win.n), map[string]float64{"loss_flight_cv": win.cv, "loss_flights": float64(win.n)})
+			}
 		case steady:
 			ev["loss_flight_cv"], ev["loss_flights"] = st.LossFlightCV, float64(st.LossFlights)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d loss episodes after the first began at the same window (within %.0f%%): the window overflowed a queue at the same size each time",

@@ -1330,3 +1330,34 @@ func TestReceiverWindowsAtLoss(t *testing.T) {
 		t.Errorf("irregular intervals, two windows alike: findings %q, want no congestion_loss", got)
 	}
 }
+
+// TestRandomBesideQueueFullAtEveryLoss: a receiver whose loss episodes
+// all began with the one-way delay near its peak (a queue full at each:
+// fullAtEvery) names random drops beside the queue's where the windows at
+// the losses scattered (mx_40ms_3m_q12k_l19_reno at its receiver: 21
+// windows 0.38 apart, up to 13 segments; 18 random drops beside 20 tail
+// drops); not where they stayed within the tail drops' 0.20
+// (cq_20ms_4m_q8k: 31 windows, up to 11 segments), nor where the
+// windows were a few segments, which move a segment at a time.
+func TestRandomBesideQueueFullAtEveryLoss(t *testing.T) {
+	for _, tt := range []struct {
+		cv   float64
+		top  int64
+		want string
+	}{
+		{0.38, 13, FindCongestionLoss + ";" + FindRandomLoss},
+		{0.20, 11, FindCongestionLoss},
+		{0.40, 4, FindCongestionLoss},
+	} {
+		st := DirStats{DataPackets: 1218, DataBytes: 1762253, UniqueBytes: 1762253, MSS: 1460, RTTSamples: 618, RTTMinMs: 0.006, RTTMedianMs: 0.032,
+			HasHandshakeRTT: true, HandshakeRTTMs: 20.9, LossEpisodes: 32, RankedLossEpisodes: 42, QueueLossEpisodes: 41, RTTAtLossMs: 7.9,
+			RTTAtLossRank: 0.60, EpisodeResent: 42, FirstEpisodeResent: 5, EpisodeIntervalCV: 0.53, EpisodeIntervals: 31, HasEpisodeIntervalCV: true,
+			DelayRanked: true, QueueDelayMs: 4.3, HasQueueDelay: true, DataPhaseNs: 6046916000, CongestionControl: "unknown",
+			Path:           PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 42, LostUpstream: 42},
+			arrivedWindows: lossWindows{cv: tt.cv, n: 21, ok: true, ceil: ceilingSplit{at: 1, below: 10, top: tt.top * 1460}}}
+		rcv := DirStats{MaxRwnd: 64512}
+		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
+			t.Errorf("windows %.2f apart, up to %d segments: findings %q, want %q", tt.cv, tt.top, got, tt.want)
+		}
+	}
+}
