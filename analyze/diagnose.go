@@ -208,6 +208,20 @@ func reassignShare(ls []LimitShare, from, to string) []LimitShare {
 	return ls
 }
 
+// moveShare moves up to share of kind from's share to kind to's, in
+// order of size again.
+func moveShare(ls []LimitShare, from, to string, share float64) []LimitShare {
+	i, j := slices.IndexFunc(ls, func(l LimitShare) bool { return l.Kind == from }), slices.IndexFunc(ls, func(l LimitShare) bool { return l.Kind == to })
+	if i < 0 || j < 0 {
+		return ls
+	}
+	share = min(share, ls[i].Share)
+	ls[i].Share -= share
+	ls[j].Share += share
+	slices.SortStableFunc(ls, func(a, b LimitShare) int { return cmp.Compare(b.Share, a.Share) })
+	return ls
+}
+
 func (st *DirStats) share(kind string) float64 {
 	for _, l := range st.LimitShares {
 		if l.Kind == kind {
@@ -1124,12 +1138,13 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// the queue), the random drops cutting it short in between. No
 		// ceiling of the receiver's window, the application's or BBR's, no
 		// data come late, and no overshoot (whose burst names the queue
-		// already). On the labelled sender captures, random drops alone
+		// already), nor a queue full at every loss (fullAtEvery, which
+		// names it too). On the labelled sender captures, random drops alone
 		// left at most one window at their largest; mx_40ms_3m_q12k_l19_reno
 		// (20 tail drops at a 12 KB queue, 18 random ones): 8 windows at
 		// 11-12 segments, 8 at 4-7.
 		c, mss := win.ceil, int64(max(st.MSS, 536))
-		if len(fs) > 0 && fs[len(fs)-1].Kind == FindRandomLoss && !overshoot && seesWindows && !bbr && !appAtSender && !held && !belowBDP && !lateData(st, late) &&
+		if len(fs) > 0 && fs[len(fs)-1].Kind == FindRandomLoss && !fullAtEvery && !overshoot && seesWindows && !bbr && !appAtSender && !held && !belowBDP && !lateData(st, late) &&
 			c.at >= minToldEpisodes && c.below >= minToldEpisodes && c.top >= ceilingMin*mss && !(rcv.MaxRwnd > 0 && c.top >= rcv.MaxRwnd-2*mss) {
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss beside it: %d loss episodes began at the largest window, %s (within %.0f%%), %d far below it: a queue overflowing each time the window grew back to it",
 				c.at, kb(c.top), 100*(1-ceilingNear), c.below), map[string]float64{"ceiling_bytes": float64(c.top), "ceiling_episodes": float64(c.at), "below_episodes": float64(c.below)})
@@ -1295,7 +1310,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			map[string]float64{"max_in_flight_bytes": float64(st.MaxBytesInFlight), "window_bytes": float64(window)})
 		limited = true
 	}
-	if appAtSender && byShare && !p.NearbyPeer && slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindReceiveWindow }) {
+	if appAtSender && byShare && slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindReceiveWindow }) {
 		// Held by the window while it had data, and waiting with the
 		// window open the rest: an application that writes in bursts,
 		// each filling the window (mx_220ms_1m_w20_a500k: 38 KB writes
@@ -1343,7 +1358,14 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// sender held by the window does, a window's worth each round trip
 		// and a wait for the ACKs; the shares say what the finding says,
 		// a closed window (receiver_stall) keeping its own.
+		// Where the sender's waits with everything arrived named the
+		// application beside the window (addAppAtReceiver), those waits
+		// are the application's: the rest of the gaps are the window's
+		// waits for its ACKs.
 		st.LimitShares = reassignShare(reassignShare(st.LimitShares, FindApplication, FindReceiveWindow), FindBottleneck, FindReceiveWindow)
+		if slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindApplication }) && st.arrivalNs > 0 {
+			st.LimitShares = moveShare(st.LimitShares, FindReceiveWindow, FindApplication, float64(st.arrivalIdleNs)/float64(st.arrivalNs))
+		}
 	}
 	lossFound := slices.ContainsFunc(fs, func(f Finding) bool {
 		switch f.Kind {

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -1274,6 +1275,10 @@ func TestWindowAndApplication(t *testing.T) {
 	if got := kinds(diagnose(&st, &rcv, 1e6)); got != FindReceiveWindow {
 		t.Errorf("waits of 3%%: findings %q, want receive_window", got)
 	}
+	st.AppIdleWaits = 3 // the application's sign alone, not its share
+	if got := kinds(diagnose(&st, &rcv, 1e6)); got != FindReceiveWindow {
+		t.Errorf("waits of 3%%, three of them idle: findings %q, want receive_window", got)
+	}
 }
 
 // TestWindowAndApplicationAtReceiver: at a receiver-side capture, a
@@ -1285,11 +1290,19 @@ func TestWindowAndApplicationAtReceiver(t *testing.T) {
 	st := DirStats{DataPackets: 365, DataBytes: 524325, UniqueBytes: 524325, DataPhaseNs: 8.6e9, MSS: 1448, HasThroughput: true, ThroughputBps: 484000,
 		HasHandshakeRTT: true, HandshakeRTTMs: 223, maxPerRTT: 23168,
 		Path:         PathStats{HasData: true, Vantage: VantageReceiver},
-		arrivalIdles: 10, arrivalIdleNs: 2.5e9, arrivalNs: 8.6e9}
+		arrivalIdles: 10, arrivalIdleNs: 2.5e9, arrivalNs: 8.6e9,
+		LimitShares: []LimitShare{{FindBottleneck, 0.71}, {FindApplication, 0.29}}}
 	rcv := DirStats{MaxRwnd: 23168}
 	if got := kinds(diagnose(&st, &rcv, 0)); got != FindReceiveWindow+";"+FindApplication {
 		t.Errorf("findings %q, want receive_window;application", got)
 	}
+	// The shares say what the findings say: the waits with everything
+	// arrived the application's (2.5 s of 8.6), the rest the window's
+	// (its bursts and its waits for the ACKs).
+	if w, a := st.share(FindReceiveWindow), st.share(FindApplication); math.Abs(w-0.709) > 0.001 || math.Abs(a-0.291) > 0.001 {
+		t.Errorf("shares: receive_window %.3f, application %.3f; want 0.709 and 0.291", w, a)
+	}
+	st.LimitShares = nil
 	st.arrivalIdleNs = 0.86e9
 	if got := kinds(diagnose(&st, &rcv, 0)); got != FindReceiveWindow {
 		t.Errorf("waits of 10%%: findings %q, want receive_window", got)
@@ -1306,7 +1319,7 @@ func TestWindowAndApplicationAtReceiver(t *testing.T) {
 // losses, what had arrived when each resend came (arrivedWindows), were
 // scattered, eight of them 0.35 apart: random drops, the ceiling's
 // overflows named beside them where three came at the largest and three
-// far below (mx_30ms_3m_q7k_l13_reno_nots at its receiver). Windows
+// far below (mx_30ms_3m_q7k_l13_reno_nots at its receiver). Five windows
 // alike do not tell a full queue there (BBR's are alike whatever drops).
 func TestReceiverWindowsAtLoss(t *testing.T) {
 	st := DirStats{DataPackets: 1500, DataBytes: 1500 * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 100,
@@ -1324,10 +1337,10 @@ func TestReceiverWindowsAtLoss(t *testing.T) {
 	if got := kinds(diagnose(&st, &rcv, 0)); got != FindRandomLoss {
 		t.Errorf("windows scattered: findings %q, want random_loss", got)
 	}
-	st.arrivedWindows = lossWindows{cv: 0.03, n: 2, ok: true}
+	st.arrivedWindows = lossWindows{cv: 0.03, n: 5, ok: true}
 	st.EpisodeIntervalCV = 0.9
 	if got := kinds(diagnose(&st, &rcv, 0)); strings.Contains(got, FindCongestionLoss) {
-		t.Errorf("irregular intervals, two windows alike: findings %q, want no congestion_loss", got)
+		t.Errorf("irregular intervals, five windows alike: findings %q, want no congestion_loss", got)
 	}
 }
 
@@ -1349,15 +1362,37 @@ func TestRandomBesideQueueFullAtEveryLoss(t *testing.T) {
 		{0.20, 11, FindCongestionLoss},
 		{0.40, 4, FindCongestionLoss},
 	} {
+		n := 21
+		if tt.cv == 0.20 {
+			n = 31
+		}
 		st := DirStats{DataPackets: 1218, DataBytes: 1762253, UniqueBytes: 1762253, MSS: 1460, RTTSamples: 618, RTTMinMs: 0.006, RTTMedianMs: 0.032,
 			HasHandshakeRTT: true, HandshakeRTTMs: 20.9, LossEpisodes: 32, RankedLossEpisodes: 42, QueueLossEpisodes: 41, RTTAtLossMs: 7.9,
 			RTTAtLossRank: 0.60, EpisodeResent: 42, FirstEpisodeResent: 5, EpisodeIntervalCV: 0.53, EpisodeIntervals: 31, HasEpisodeIntervalCV: true,
 			DelayRanked: true, QueueDelayMs: 4.3, HasQueueDelay: true, DataPhaseNs: 6046916000, CongestionControl: "unknown",
 			Path:           PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 42, LostUpstream: 42},
-			arrivedWindows: lossWindows{cv: tt.cv, n: 21, ok: true, ceil: ceilingSplit{at: 1, below: 10, top: tt.top * 1460}}}
+			arrivedWindows: lossWindows{cv: tt.cv, n: n, ok: true, ceil: ceilingSplit{at: 1, below: 10, top: tt.top * 1460}}}
 		rcv := DirStats{MaxRwnd: 64512}
 		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 			t.Errorf("windows %.2f apart, up to %d segments: findings %q, want %q", tt.cv, tt.top, got, tt.want)
+		}
+		if tt.want != FindCongestionLoss {
+			// Windows at the largest too: the queue is named once.
+			st.arrivedWindows.ceil.at = 6
+			queue := 0
+			for _, f := range diagnose(&st, &rcv, 0) {
+				if f.Kind == FindCongestionLoss {
+					queue++
+				}
+			}
+			if queue != 1 {
+				t.Errorf("windows %.2f apart, six at their largest: the queue named %d times, want once", tt.cv, queue)
+			}
+			st.arrivedWindows.ceil.at = 1
+			st.arrivedWindows.n = irregularMin - 1
+			if got := kinds(diagnose(&st, &rcv, 0)); got != FindCongestionLoss {
+				t.Errorf("%d windows %.2f apart: findings %q, want congestion_loss (too few to tell)", irregularMin-1, tt.cv, got)
+			}
 		}
 	}
 }

@@ -100,9 +100,10 @@ type lossEpisodes struct {
 	// capture sees it, what had arrived above the cumulative ACK when its
 	// resend came (the sender resent on the third duplicate ACK, with the
 	// window it had then out beyond the hole; see arrivedWindows).
-	arrived    []int64
-	flightThis bool  // the ended episode's flight is the last of flights
-	preSignal  int64 // the flight when the first signal since the last new ACK came
+	arrived     []int64
+	arrivedThis bool  // the last episode's window is the last of arrived
+	flightThis  bool  // the ended episode's flight is the last of flights
+	preSignal   int64 // the flight when the first signal since the last new ACK came
 	// The last resends (rtx, rtxN of them so far), to tell a hole closed
 	// by one from one closed by late data (reordSeen).
 	rtx       *[64][3]int64 // seq, end, and the highest end sent before it
@@ -764,7 +765,7 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 			had := len(e.arrived)
 			e.begin(true)
 			e.lossFlight, e.await, e.reentered = 0, true, true
-			e.arrived = e.arrived[:had] // no window of its own
+			e.arrived, e.arrivedThis = e.arrived[:had], false // no window of its own
 			if !undone {
 				e.twiceFrom = e.awaitFlight
 			}
@@ -849,8 +850,10 @@ func (e *lossEpisodes) renoDupAfter(a *epAck, newAck bool, acked int64) {
 // taken again (from the same window: no β of its own), not counted as
 // undone.
 func (e *lossEpisodes) reenter() {
+	had := len(e.arrived)
 	e.begin(true)
 	e.lossFlight = 0
+	e.arrived, e.arrivedThis = e.arrived[:had], false // no window of its own
 }
 
 // undoPartial, after a partial undo (partialUndo) with no loss evident
@@ -860,6 +863,17 @@ func (e *lossEpisodes) undoPartial() {
 	e.inEpisode, e.await, e.reentered = false, false, false
 	e.epUndone, e.undoable = true, false
 	e.undone++
+	e.dropArrived()
+}
+
+// dropArrived takes the last episode's window out of arrived, where it
+// is the last: an episode proven spurious was no loss, as flights leaves
+// it out.
+func (e *lossEpisodes) dropArrived() {
+	if e.arrivedThis {
+		e.arrived = e.arrived[:len(e.arrived)-1]
+		e.arrivedThis = false
+	}
 }
 
 // lostAbove reports whether, at an ACK of ack that ends an episode with
@@ -961,6 +975,7 @@ func (e *lossEpisodes) undo(a *epAck) bool {
 		e.flights = e.flights[:len(e.flights)-1]
 		e.flightThis = false
 	}
+	e.dropArrived()
 	return true
 }
 
@@ -1251,10 +1266,12 @@ func (e *lossEpisodes) begin(fast bool) {
 	}
 	if fast {
 		e.fast++
-		if len(e.arrived) < maxEpisodeStarts {
+		e.arrivedThis = len(e.arrived) < maxEpisodeStarts
+		if e.arrivedThis {
 			e.arrived = append(e.arrived, e.high-e.cumAck)
 		}
 	} else {
+		e.arrivedThis = false
 		e.rto++
 		e.renoDup = 0 // every outstanding segment deemed lost (tcp_enter_loss)
 	}

@@ -994,3 +994,35 @@ func TestRestoreWatchEndsAtUndo(t *testing.T) {
 		t.Errorf("reductions %v after the undo and a flight back at 40 segments, want %v", e.reductions, want)
 	}
 }
+
+// TestArrivedWindows: each fast retransmit's start records what had
+// arrived above the cumulative ACK (the window a receiver-side capture
+// sees at the loss); a re-entry of the same recovery records none of its
+// own, an episode proven spurious takes its own back, and a timeout
+// records none.
+func TestArrivedWindows(t *testing.T) {
+	var e lossEpisodes
+	e.maxSeg, e.cumAck = 1000, 0
+	for i, w := range []int64{30e3, 20e3, 30e3, 25e3} {
+		e.high = e.cumAck + w
+		e.begin(true)
+		if i == 2 {
+			e.reenter() // the same drops' repair
+		}
+		e.cumAck += 100e3
+	}
+	if want := []int64{30e3, 20e3, 30e3, 25e3}; !slices.Equal(e.arrived, want) {
+		t.Fatalf("arrived %v, want %v (the re-entry none of its own)", e.arrived, want)
+	}
+	e.dropArrived() // the last proven spurious
+	e.dropArrived() // and nothing more
+	e.high = e.cumAck + 50e3
+	e.begin(false) // a timeout
+	e.dropArrived()
+	if want := []int64{30e3, 20e3, 30e3}; !slices.Equal(e.arrived, want) {
+		t.Errorf("after an undo and a timeout: arrived %v, want %v", e.arrived, want)
+	}
+	if w := e.arrivedWindows(); !w.ok || w.n != 2 || w.ceil.top != 30e3 || w.ceil.at != 1 || w.ceil.below != 1 {
+		t.Errorf("arrivedWindows %+v: want 2 windows after the first, the largest 30 KB, one at it and one far below", w)
+	}
+}

@@ -33,9 +33,10 @@ type senderHeld struct {
 	// idles: the application's waits with nothing outstanding longer
 	// than a round trip (see data).
 	idles int
-	// roomAt is the time of the first ACK after the last data segment
-	// that left room for one of the largest segments under the window
-	// that segment filled (lastLimited), outside loss recovery; 0: none.
+	// roomAt is the time (and roomFrame the frame) of the first ACK,
+	// after a data segment that filled the receiver's window
+	// (lastLimited), that left room for one of the largest segments under
+	// the window it advertised, outside loss recovery; 0: none.
 	roomAt, roomFrame int64
 	// ACKs that moved the cumulative ACK outside loss recovery, the
 	// receiver's window not full (acks), and those of them the sender

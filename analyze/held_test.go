@@ -1,10 +1,14 @@
 package analyze
 
 import (
+	"cmp"
+	"math"
 	"net/netip"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"tcpviz/internal/capturetest"
 	"tcpviz/reassembly"
 )
 
@@ -306,34 +310,87 @@ func TestUnansweredACKs(t *testing.T) {
 // acknowledged (Nagle's: kn_rwnd_limited's last 608 bytes).
 func TestWindowThenApplication(t *testing.T) {
 	const ms, seg, win = int64(1e6), int64(1448), 16 * int64(1448)
-	run := func(roomy bool, flightAtSend int64, n ...int64) (heldKind, int64, int64) {
+	type send struct {
+		closed         bool  // the receiver closed its window as the ACKs came
+		flight, n, at  int64 // the next segment's flight, size (0: a full one) and time (0: 500 ms)
+		resend         bool  // it is a resend
+		firstDup, inEp bool  // the first ACK moved nothing, or came in loss recovery
+	}
+	run := func(c send) (heldKind, int64, int64) {
 		var h senderHeld
 		for i := int64(0); i < 16; i++ { // a burst up to the window
 			h.data(100*ms+i, seg, (i+1)*seg, win, false, false, false, true, 90*ms, 200*ms)
 		}
 		rwnd := win
-		if !roomy {
-			rwnd = 0 // the receiver closed its window as the ACKs came
+		if c.closed {
+			rwnd = 0
 		}
-		for i := int64(1); i <= 16; i++ { // the ACKs, a segment each, 5 ms apart
-			h.ack(300*ms+5*ms*i, 1000+i, (16-i)*seg, rwnd, true, false)
+		at := cmp.Or(c.at, 500*ms)
+		for i := int64(1); i <= 16 && 300*ms+5*ms*i < at; i++ { // the ACKs, a segment each, 5 ms apart
+			h.ack(300*ms+5*ms*i, 1000+i, (16-i)*seg, rwnd, !(i == 1 && c.firstDup), i == 1 && c.inEp)
 		}
-		size := seg
-		if len(n) > 0 {
-			size = n[0]
+		return h.data(at, cmp.Or(c.n, seg), c.flight, win, false, false, c.resend, true, 380*ms, 200*ms)
+	}
+	for _, tt := range []struct {
+		what           string
+		c              send
+		kind           heldKind
+		from, rwndFrom int64
+	}{
+		{"drained, then sent", send{flight: seg}, heldApp, 305 * ms, 100*ms + 15},
+		{"the first ACK a duplicate", send{flight: seg, firstDup: true}, heldApp, 310 * ms, 100*ms + 15},
+		{"the first ACK in recovery", send{flight: seg, inEp: true}, heldApp, 310 * ms, 100*ms + 15},
+		{"data still out", send{flight: 10 * seg}, heldRwnd, 100*ms + 15, 0},
+		{"a segment still out", send{flight: 2 * seg}, heldRwnd, 100*ms + 15, 0},
+		{"drained, then 608 bytes (Nagle's)", send{flight: 608, n: 608}, heldRwnd, 100*ms + 15, 0},
+		{"no room under the window", send{flight: seg, closed: true}, heldRwnd, 100*ms + 15, 0},
+		{"sent 15 ms after the first ACK with room", send{flight: seg, at: 320 * ms}, heldRwnd, 100*ms + 15, 0},
+		{"drained, then a resend", send{flight: seg, resend: true}, heldRwnd, 100*ms + 15, 0},
+	} {
+		if kind, from, rwndFrom := run(tt.c); kind != tt.kind || from != tt.from || rwndFrom != tt.rwndFrom {
+			t.Errorf("%s: %v from %d, the window from %d; want %v from %d, the window from %d", tt.what, kind, from, rwndFrom, tt.kind, tt.from, tt.rwndFrom)
 		}
-		return h.data(500*ms, size, flightAtSend, win, false, false, false, true, 380*ms, 200*ms)
 	}
-	if kind, from, rwndFrom := run(true, seg); kind != heldApp || from != 305*ms || rwndFrom != 100*ms+15 {
-		t.Errorf("drained, then sent: %v from %d, window from %d; want the application from 305 ms (the first ACK), the window from the last send", kind, from, rwndFrom)
+}
+
+// TestWindowThenApplicationCapture: on mx_220ms_1m_w20_a500k's sender
+// (iperf3 at 500 kbit/s writing 38 KB bursts into a 23 KB window) the
+// summary splits the waits between the window (until the first ACK that
+// left room) and the application (after it), a quarter of the transfer
+// the application's, and the cwnd graph draws the same split: its
+// held-by-app bands add up to app_limited_s, and its held-by-rwnd bands
+// cover the window's time.
+func TestWindowThenApplicationCapture(t *testing.T) {
+	file := filepath.Join("..", "testdata", "mx_220ms_1m_w20_a500k.tx.pcap.gz")
+	st := mainStats(t, file)
+	T := float64(st.DataPhaseNs)
+	// Measured: the application 0.254, the window 0.521, of which each
+	// split wait's part up to the first ACK with room (about 24 ms a
+	// burst) is 0.025.
+	if app, rw := float64(st.AppLimitedNs)/T, float64(st.RwndLimitedNs)/T; app < 0.24 || app > 0.27 || rw < 0.51 || rw > 0.53 {
+		t.Errorf("application %.3f, window %.3f of the transfer; want 0.254 and 0.521", app, rw)
 	}
-	if kind, from, rwndFrom := run(true, 10*seg); kind != heldRwnd || from != 100*ms+15 || rwndFrom != 0 {
-		t.Errorf("data still out: %v from %d, window from %d; want the window from the last send", kind, from, rwndFrom)
+	l, err := Load(capturetest.Opener(t, file), LoadOptions{Stream: -1, Dir: -1})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if kind, _, rwndFrom := run(true, 608, 608); kind != heldRwnd || rwndFrom != 0 {
-		t.Errorf("drained, then 608 bytes (Nagle's): %v, window from %d; want the window", kind, rwndFrom)
+	spec, _ := lookupGraph(GraphCwnd)
+	g := spec.Draw(l.Records, SeriesOptions{Conn: l.Conn, Dir: l.Dir}, GraphParams{})
+	span := func(name string) (total int64, n int) {
+		if s := g.lookup(name); s != nil {
+			for i := 0; i+1 < len(s.Points); i += 2 {
+				total += s.Points[i+1].Time - s.Points[i].Time
+				n++
+			}
+		}
+		return total, n
 	}
-	if kind, _, rwndFrom := run(false, seg); kind != heldRwnd || rwndFrom != 0 {
-		t.Errorf("no room under the window: %v, window from %d; want the window", kind, rwndFrom)
+	app, apps := span(SeriesAppHeld)
+	rw, rws := span(SeriesRwndHeld)
+	if apps < 8 || math.Abs(float64(app-st.AppLimitedNs)) > 0.01*float64(st.AppLimitedNs) {
+		t.Errorf("held-by-app bands: %d of them, %d ns; want one a burst, the summary's %d ns", apps, app, st.AppLimitedNs)
+	}
+	if rws < 8 || rw < st.RwndLimitedNs*9/10 {
+		t.Errorf("held-by-rwnd bands: %d of them, %d ns; want one a burst, at least the summary's %d ns", rws, rw, st.RwndLimitedNs)
 	}
 }
