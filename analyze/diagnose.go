@@ -950,13 +950,13 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		rankSays := told && near && st.RTTAtLossRank >= rank && !irregular
 		// At a receiver-side capture, where the windows at the losses are
 		// only estimated (arrivedWindows): a queue full at fullAtShare of
-		// fullAtMin loss episodes or more (the one-way delay near its
-		// peak before each) overflowed,
-		// though the delay stood as high at other moments (a small queue
-		// the loss-limited flow kept full, its rank no help: cq_20ms_4m_q8k,
-		// 41 of 42 near the peak, ranked 0.60; mx_12ms_3m_q5k_l07, 52 of
-		// 52, 0.55). No data come late (jitter puts the delay's peaks at
-		// whatever drops), nor a flight the receiver's window held.
+		// fullAtMin loss episodes or more (the one-way delay near its peak
+		// before each) overflowed, though the delay stood as high at other
+		// moments (a small queue the loss-limited flow kept full, its rank
+		// no help: cq_20ms_4m_q8k, 41 of 42 near the peak, ranked 0.60;
+		// mx_12ms_3m_q5k_l07, 52 of 52, 0.55). No data come late (jitter
+		// puts the delay's peaks at whatever drops), nor a flight the
+		// receiver's window held.
 		fullAtEvery := p.Vantage == VantageReceiver && st.DelayRanked && n >= fullAtMin && float64(st.QueueLossEpisodes) >= fullAtShare*float64(n) &&
 			!lateData(st, late) && !rxHeldFlat && !overshoot
 		intervalsSay := regular && st.EpisodeIntervalCV < regularBelow(st.EpisodeIntervals) && !delayTells && !appAtSender && !appAtReceiver
@@ -1357,11 +1357,11 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// application's) and its arrivals (the bottleneck's) are what a
 		// sender held by the window does, a window's worth each round trip
 		// and a wait for the ACKs; the shares say what the finding says,
-		// a closed window (receiver_stall) keeping its own.
-		// Where the sender's waits with everything arrived named the
-		// application beside the window (addAppAtReceiver), those waits
-		// are the application's: the rest of the gaps are the window's
-		// waits for its ACKs.
+		// a closed window (receiver_stall) keeping its own. Where the
+		// sender's waits with everything arrived named the application
+		// beside the window (addAppAtReceiver), those waits are the
+		// application's: the rest of the gaps are the window's waits for
+		// its ACKs.
 		st.LimitShares = reassignShare(reassignShare(st.LimitShares, FindApplication, FindReceiveWindow), FindBottleneck, FindReceiveWindow)
 		if slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindApplication }) && st.arrivalNs > 0 {
 			st.LimitShares = moveShare(st.LimitShares, FindReceiveWindow, FindApplication, float64(st.arrivalIdleNs)/float64(st.arrivalNs))
