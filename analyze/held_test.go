@@ -387,6 +387,22 @@ func TestWindowThenApplicationCapture(t *testing.T) {
 	}
 	app, apps := span(SeriesAppHeld)
 	rw, rws := span(SeriesRwndHeld)
+	// Every band's ends are packets of the capture, at their times (the
+	// application's from the ACK that made room).
+	at := map[int64]int64{}
+	for _, r := range l.Records {
+		at[r.Frame] = r.Time
+	}
+	for _, name := range []string{SeriesAppHeld, SeriesRwndHeld} {
+		if s := g.lookup(name); s != nil {
+			for _, p := range s.Points {
+				if tm, ok := at[p.Frame]; !ok || tm != p.Time {
+					t.Errorf("%s: a band's end at frame %d, %d ns; that frame is at %d ns", name, p.Frame, p.Time, tm)
+					break
+				}
+			}
+		}
+	}
 	if apps < 8 || math.Abs(float64(app-st.AppLimitedNs)) > 0.01*float64(st.AppLimitedNs) {
 		t.Errorf("held-by-app bands: %d of them, %d ns; want one a burst, the summary's %d ns", apps, app, st.AppLimitedNs)
 	}
