@@ -1233,6 +1233,18 @@ func TestApplicationFromUnansweredACKs(t *testing.T) {
 	}
 }
 
+// fullAtReceiver is cq_20ms_4m_q8k at its receiver: an 8 KB queue at 4
+// Mbit/s, 41 of 42 loss episodes begun with the one-way delay near its
+// peak, ranked 0.60, intervals at 0.53, nothing late.
+func fullAtReceiver() (st, rcv DirStats) {
+	st = DirStats{DataPackets: 1218, DataBytes: 1762253, UniqueBytes: 1762253, MSS: 1460, RTTSamples: 618, RTTMinMs: 0.006, RTTMedianMs: 0.032,
+		HasHandshakeRTT: true, HandshakeRTTMs: 20.9, LossEpisodes: 32, RankedLossEpisodes: 42, QueueLossEpisodes: 41, RTTAtLossMs: 7.9,
+		RTTAtLossRank: 0.60, EpisodeResent: 42, FirstEpisodeResent: 5, EpisodeIntervalCV: 0.53, EpisodeIntervals: 31, HasEpisodeIntervalCV: true,
+		DelayRanked: true, QueueDelayMs: 4.3, HasQueueDelay: true, DataPhaseNs: 6046916000, CongestionControl: "unknown",
+		Path: PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 42, LostUpstream: 42}}
+	return st, DirStats{MaxRwnd: 64512}
+}
+
 // TestQueueFullAtEveryLossAtReceiver: at a receiver-side capture, 95% or
 // more of ten loss episodes or more that began with the one-way delay near
 // its peak are a full queue's, though the delay stood as high at other
@@ -1244,12 +1256,8 @@ func TestQueueFullAtEveryLossAtReceiver(t *testing.T) {
 		near, late int64
 		want       string
 	}{{41, 0, FindCongestionLoss}, {35, 0, FindRandomLoss}, {41, 50, FindRandomLoss}} {
-		st := DirStats{DataPackets: 1218, DataBytes: 1762253, UniqueBytes: 1762253, MSS: 1460, RTTSamples: 618, RTTMinMs: 0.006, RTTMedianMs: 0.032,
-			HasHandshakeRTT: true, HandshakeRTTMs: 20.9, LossEpisodes: 32, RankedLossEpisodes: 42, QueueLossEpisodes: tt.near, RTTAtLossMs: 7.9,
-			RTTAtLossRank: 0.60, EpisodeResent: 42, FirstEpisodeResent: 5, EpisodeIntervalCV: 0.53, EpisodeIntervals: 31, HasEpisodeIntervalCV: true,
-			DelayRanked: true, QueueDelayMs: 4.3, HasQueueDelay: true, DataPhaseNs: 6046916000, CongestionControl: "unknown",
-			Path: PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 42, LostUpstream: 42, Reordered: tt.late}}
-		rcv := DirStats{MaxRwnd: 64512}
+		st, rcv := fullAtReceiver()
+		st.QueueLossEpisodes, st.Path.Reordered = tt.near, tt.late
 		fs := diagnose(&st, &rcv, 0)
 		if got := kinds(fs); !strings.HasPrefix(got, tt.want) || strings.Contains(got, FindRandomLoss) && tt.want == FindCongestionLoss {
 			t.Errorf("%d of 42 near the peak, %d late: findings %q, want %s", tt.near, tt.late, got, tt.want)
@@ -1366,13 +1374,8 @@ func TestRandomBesideQueueFullAtEveryLoss(t *testing.T) {
 		if tt.cv == 0.20 {
 			n = 31
 		}
-		st := DirStats{DataPackets: 1218, DataBytes: 1762253, UniqueBytes: 1762253, MSS: 1460, RTTSamples: 618, RTTMinMs: 0.006, RTTMedianMs: 0.032,
-			HasHandshakeRTT: true, HandshakeRTTMs: 20.9, LossEpisodes: 32, RankedLossEpisodes: 42, QueueLossEpisodes: 41, RTTAtLossMs: 7.9,
-			RTTAtLossRank: 0.60, EpisodeResent: 42, FirstEpisodeResent: 5, EpisodeIntervalCV: 0.53, EpisodeIntervals: 31, HasEpisodeIntervalCV: true,
-			DelayRanked: true, QueueDelayMs: 4.3, HasQueueDelay: true, DataPhaseNs: 6046916000, CongestionControl: "unknown",
-			Path:           PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 42, LostUpstream: 42},
-			arrivedWindows: lossWindows{cv: tt.cv, n: n, ok: true, ceil: ceilingSplit{at: 1, below: 10, top: tt.top * 1460}}}
-		rcv := DirStats{MaxRwnd: 64512}
+		st, rcv := fullAtReceiver()
+		st.arrivedWindows = lossWindows{cv: tt.cv, n: n, ok: true, ceil: ceilingSplit{at: 1, below: 10, top: tt.top * 1460}}
 		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 			t.Errorf("windows %.2f apart, up to %d segments: findings %q, want %q", tt.cv, tt.top, got, tt.want)
 		}
