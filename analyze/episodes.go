@@ -1307,13 +1307,18 @@ func (e *lossEpisodes) vote() (int, bool) {
 		return best, best != VoteNone && !offMostly(votes, e.reductionsOff(), best)
 	}
 	v, ok := medianVote(e.betaMedian())
-	return v, ok && medianTells(v, len(e.betas))
+	return v, ok && medianTells(v, votes, len(e.betas))
 }
 
 // medianTells reports whether a median reduction that stands for vote v
 // (medianVote), from episodes episodes without a majority, names the
-// algorithm: Reno's half needs minMedianReno of them.
-func medianTells(v, episodes int) bool { return v != VoteReno || episodes >= minMedianReno }
+// algorithm: one episode at least voted for it (k32_bbr_rwnd96_l1, BBR
+// held by a 96 KB window: one cut of 84 segments to 72, none, one to
+// 47 that the window's dip made, Reno's half; their median, 0.71, was
+// named CUBIC), and Reno's half needs minMedianReno of them.
+func medianTells(v int, votes [3]int, episodes int) bool {
+	return votes[v] > 0 && (v != VoteReno || episodes >= minMedianReno)
+}
 
 // reductionVotes tells, episode by episode, whose reduction the window
 // after it matches (in segments of maxSeg, as Linux counts them): Reno's
@@ -1517,7 +1522,10 @@ func (f ccFacts) name() (cc, reason string) {
 	switch v, ok := medianVote(b, true); {
 	case b < 0.35:
 		return "unknown", why + ": below any algorithm's reduction (timeouts, or the application slowed)"
-	case ok && !medianTells(v, f.betaEpisodes):
+	case ok && f.votes[v] == 0:
+		return "unknown", why + fmt.Sprintf(": near %s, but no episode's own cut was (%d to Reno's half, %d to CUBIC's 0.7, %d none): the middle of cuts that disagree",
+			voteSaid[v], f.votes[VoteReno], f.votes[VoteCubic], f.votes[VoteNone])
+	case ok && !medianTells(v, f.votes, f.betaEpisodes):
 		return "unknown", why + ": near Reno's half, but from too few episodes, whose cuts disagree"
 	case ok && v == VoteReno:
 		return "reno", why + ": Reno/NewReno halve it"

@@ -229,10 +229,29 @@ func TestBBRSeries(t *testing.T) {
 		// not tell (k26_cubic_rwnd48_l05); from three it does.
 		{ccFacts{votes: [3]int{1, 1, 0}, beta: 0.55, hasBeta: true, betaEpisodes: 2, episodes: 2}, "unknown"},
 		{ccFacts{votes: [3]int{1, 1, 0}, beta: 0.55, hasBeta: true, betaEpisodes: 3, episodes: 3}, "reno"},
+		// No majority and no episode cut to the median's algorithm: the
+		// middle of a cut Reno's and one none (k32_bbr_rwnd96_l1, 84
+		// segments to 47 and to 72) is no CUBIC; with one cut CUBIC's
+		// it is.
+		{ccFacts{votes: [3]int{1, 0, 1}, beta: 0.71, hasBeta: true, betaEpisodes: 2, episodes: 2}, "unknown"},
+		{ccFacts{votes: [3]int{1, 1, 1}, beta: 0.71, hasBeta: true, betaEpisodes: 3, episodes: 3}, "cubic"},
+		{ccFacts{votes: [3]int{0, 1, 1}, beta: 0.55, hasBeta: true, betaEpisodes: 4, episodes: 4}, "unknown"},
 	} {
 		if cc, why := c.f.name(); cc != c.want {
 			t.Errorf("%+v: %s (%s), want %s", c.f, cc, why, c.want)
 		}
+	}
+	// The graph's vote reads the same: the median of those two cuts
+	// names nothing.
+	seg := int64(1448)
+	e := &lossEpisodes{maxSeg: seg, reductions: [][3]int64{{84 * seg, 47 * seg, 1}, {84 * seg, 72 * seg, 1}}, betas: []float64{47.0 / 84, 72.0 / 84}}
+	if v, ok := e.vote(); ok {
+		t.Errorf("vote of cuts 84 to 47 and 84 to 72: %d, want none told", v)
+	}
+	e.reductions = append(e.reductions, [3]int64{84 * seg, 59 * seg, 1})
+	e.betas = append(e.betas, 59.0/84)
+	if v, ok := e.vote(); !ok || v != VoteCubic {
+		t.Errorf("vote with a third cut, 84 to 59: %d %v, want CUBIC's", v, ok)
 	}
 	names := func(g *Graph) (out []string) {
 		for _, s := range g.Series {
