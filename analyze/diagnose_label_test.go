@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -92,18 +93,8 @@ func (sc *labelScore) String() string {
 // from index 0: develop on the even half, check on the odd one).
 func scoreLabelled(t *testing.T, dir string) (all *labelScore, halves [2]*labelScore) {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "*.label.json"))
 	all, halves = newLabelScore(), [2]*labelScore{newLabelScore(), newLabelScore()}
-	for i, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var l runLabel
-		if err := json.Unmarshal(raw, &l); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		base := strings.TrimSuffix(f, ".label.json")
+	eachLabelled(t, dir, func(i int, l runLabel, base string) {
 		for _, side := range []struct {
 			name string
 			want runLabelSide
@@ -118,8 +109,27 @@ func scoreLabelled(t *testing.T, dir string) (all *labelScore, halves [2]*labelS
 			all.add(l.Name, side.name, st.FindingKinds, side.want)
 			halves[i%2].add(l.Name, side.name, st.FindingKinds, side.want)
 		}
-	}
+	})
 	return all, halves
+}
+
+// eachLabelled hands f each labelled run in dir (its *.label.json, in
+// name order): its index, its label and the path of its files less
+// their suffixes (.tx.pcap, .rx.pcap.gz, ...).
+func eachLabelled(t *testing.T, dir string, f func(i int, l runLabel, base string)) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.label.json"))
+	for i, file := range files {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l runLabel
+		if err := json.Unmarshal(raw, &l); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		f(i, l, strings.TrimSuffix(file, ".label.json"))
+	}
 }
 
 // labelMisses are the labelled captures whose findings still miss a true
@@ -198,4 +208,55 @@ func TestUnsteadyWindowsNamed(t *testing.T) {
 		return
 	}
 	t.Errorf("findings %q, want random_loss", st.FindingKinds)
+}
+
+// TestCongestionControlAgainstSettings: at the sender of every labelled
+// run in testdata/labelled the algorithm named is the one the run set
+// (its CC setting, CUBIC where none: Linux's default) or unknown, never
+// another; the two standing-queue runs without loss are named CUBIC by
+// HyStart's delay exit (hystartTells). TCPVIZ_LABELLED names a folder of
+// more runs whose score is logged.
+func TestCongestionControlAgainstSettings(t *testing.T) {
+	score := func(dir string) (right, unknown int, wrong []string) {
+		eachLabelled(t, dir, func(_ int, l runLabel, base string) {
+			path := base + ".tx.pcap"
+			if !exists(path) {
+				if path += ".gz"; !exists(path) {
+					return
+				}
+			}
+			want := cmp.Or(l.Settings["CC"], "cubic")
+			switch st := mainStats(t, path); st.CongestionControl {
+			case want:
+				right++
+			case "unknown":
+				unknown++
+			default:
+				wrong = append(wrong, fmt.Sprintf("%s: %s, want %s (%s)", l.Name, st.CongestionControl, want, st.CongestionControlReason))
+			}
+		})
+		return right, unknown, wrong
+	}
+	dir := filepath.Join("..", "testdata", "labelled")
+	right, unknown, wrong := score(dir)
+	t.Logf("testdata/labelled: %d right, %d unknown, %d wrong", right, unknown, len(wrong))
+	for _, w := range wrong {
+		t.Error(w)
+	}
+	if right < 22 {
+		t.Errorf("%d named right, want at least 22", right)
+	}
+	for _, name := range []string{"sq_40ms_2m", "sq_50ms_5m"} {
+		st := mainStats(t, filepath.Join(dir, name+".tx.pcap.gz"))
+		if st.CongestionControl != "cubic" || !strings.Contains(st.CongestionControlReason, "HyStart") {
+			t.Errorf("%s: %s (%s), want cubic by HyStart", name, st.CongestionControl, st.CongestionControlReason)
+		}
+	}
+	if more := os.Getenv("TCPVIZ_LABELLED"); more != "" {
+		right, unknown, wrong := score(more)
+		t.Logf("%s: %d right, %d unknown, %d wrong", more, right, unknown, len(wrong))
+		for _, w := range wrong {
+			t.Log(w)
+		}
+	}
 }

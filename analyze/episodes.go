@@ -1455,8 +1455,13 @@ func congestionControl(st *DirStats) (cc, reason string) {
 	case st.Path.Vantage != VantageSender:
 		return "unknown", "not a sender-side capture: the flight seen is not the sender's"
 	}
-	return ccFacts{votes: st.ReductionVotes, off: st.reductionsOff, beta: st.BetaMedian, hasBeta: st.HasBeta, betaEpisodes: st.BetaEpisodes,
-		episodes: st.LossEpisodesFast + st.LossEpisodesRTO, undone: st.LossEpisodesUndone, probeRTTDips: st.ProbeRTTDips}.name()
+	f := ccFacts{votes: st.ReductionVotes, off: st.reductionsOff, beta: st.BetaMedian, hasBeta: st.HasBeta, betaEpisodes: st.BetaEpisodes,
+		episodes: st.LossEpisodesFast + st.LossEpisodesRTO, undone: st.LossEpisodesUndone, probeRTTDips: st.ProbeRTTDips,
+		ssDelay: st.SlowStart.Found && st.SlowStart.Reason == SlowStartDelay, ssFlight: st.SlowStart.Flight, maxFlight: st.MaxBytesInFlight, mss: int64(st.MSS)}
+	if st.Duration > 0 {
+		f.appShare = float64(st.AppLimitedNs) / float64(st.Duration)
+	}
+	return f.name()
 }
 
 // ccFacts is what a sender's loss episodes (lossEpisodes) and its flight
@@ -1471,7 +1476,39 @@ type ccFacts struct {
 	betaEpisodes     int     // the episodes β was measured over
 	episodes, undone int64   // loss episodes, fast and timeout; of them undone
 	probeRTTDips     int     // probeRTT.dips
+	// How slow start ended, from the statistics (the summary's; the
+	// graph reads only whether the name is BBR's and leaves it unset):
+	// by HyStart's delay rule with no loss before (SlowStartDelay), the
+	// flight then and the most after it, and the share of the transfer
+	// the application held the sender (hystartTells).
+	ssDelay             bool
+	ssFlight, maxFlight int64
+	mss                 int64 // the sender's announced MSS (0 unknown)
+	appShare            float64
 }
+
+// hystartTells reports whether slow start's end names CUBIC where no
+// reduction does: it ended without a loss when the round trip grew
+// (HyStart's delay rule, which Linux's CUBIC has, on by default, and
+// its Reno lacks: Reno doubles its window until a loss or the
+// receiver's window stops it) at a window HyStart watches
+// (hystartLowWindow segments; not markofu-pcaps' ftp-uploadfailed, a
+// public capture, at 7 KB), the sender was not held by its application
+// (whose rate stops the growth whatever the algorithm:
+// ap_300ms_12m_a6m_reno), and the window went on growing after it to
+// hystartGrowth times the flight at the end (CUBIC's congestion
+// avoidance; BBR's startup leaves at a bandwidth plateau, drains its
+// queue and then keeps about its flight: mx_580ms_10m_a7m_b06_bbr,
+// 1.21). On the labelled and kernel captures, slow start ended by delay
+// in 14 CUBIC transfers, 1 Reno and 1 BBR; the rule names 6 CUBIC ones
+// no reduction had named, and neither other.
+func (f ccFacts) hystartTells() bool {
+	return f.ssDelay && f.probeRTTDips == 0 && f.appShare < 0.05 && f.mss > 0 && f.ssFlight >= hystartLowWindow*f.mss &&
+		float64(f.maxFlight) >= hystartGrowth*float64(f.ssFlight)
+}
+
+// hystartGrowth: see hystartTells.
+const hystartGrowth = 1.5
 
 // name names the algorithm and says why: whose reduction most of the
 // loss episodes match, window by window in segments (reductionVotes: at
@@ -1484,6 +1521,10 @@ func (f ccFacts) name() (cc, reason string) {
 	if !f.hasBeta {
 		if f.episodes == 0 && f.probeRTTDips > 0 {
 			return "bbr", "no loss episode; " + probeRTTSaid(f.probeRTTDips)
+		}
+		if f.hystartTells() {
+			return "cubic", fmt.Sprintf("no reduction measured; slow start ended without a loss when the round trip grew (HyStart's delay rule: CUBIC's, not Reno's), the flight then %s and up to %s after it",
+				kb(f.ssFlight), kb(f.maxFlight))
 		}
 		if f.episodes == 0 {
 			return "unknown", "no loss episode: no reduction shows the algorithm"

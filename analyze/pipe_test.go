@@ -236,6 +236,23 @@ func TestBBRSeries(t *testing.T) {
 		{ccFacts{votes: [3]int{1, 0, 1}, beta: 0.71, hasBeta: true, betaEpisodes: 2, episodes: 2}, "unknown"},
 		{ccFacts{votes: [3]int{1, 1, 1}, beta: 0.71, hasBeta: true, betaEpisodes: 3, episodes: 3}, "cubic"},
 		{ccFacts{votes: [3]int{0, 1, 1}, beta: 0.55, hasBeta: true, betaEpisodes: 4, episodes: 4}, "unknown"},
+		// No reduction measured: slow start's end by HyStart's delay
+		// rule, the flight growing on to 1.5 times, names CUBIC (sq_40ms_2m:
+		// 28,960 bytes then, 340,280 after); not below that growth (BBR's
+		// drain, mx_580ms_10m_a7m_b06_bbr: 1.21), not with the
+		// application holding the sender, not beside ProbeRTT's dips.
+		{ccFacts{ssDelay: true, mss: 1460, ssFlight: 28960, maxFlight: 340280}, "cubic"},
+		{ccFacts{ssDelay: true, mss: 1460, ssFlight: 1688368, maxFlight: 2038784}, "unknown"},
+		// Below HyStart's 16 segments it does not watch the delay; an
+		// unknown segment size tells nothing.
+		{ccFacts{ssDelay: true, mss: 1460, ssFlight: 7300, maxFlight: 43800}, "unknown"},
+		{ccFacts{ssDelay: true, ssFlight: 28960, maxFlight: 340280}, "unknown"},
+		{ccFacts{ssDelay: true, mss: 1460, ssFlight: 28960, maxFlight: 43440, appShare: 0.6}, "unknown"},
+		{ccFacts{ssDelay: true, mss: 1460, ssFlight: 28960, maxFlight: 340280, appShare: 0.06}, "unknown"},
+		{ccFacts{ssDelay: true, mss: 1460, ssFlight: 28960, maxFlight: 340280, probeRTTDips: 1}, "bbr"},
+		{ccFacts{ssDelay: false, mss: 1460, ssFlight: 28960, maxFlight: 340280}, "unknown"},
+		{ccFacts{ssDelay: true, mss: 1460, ssFlight: 28960, maxFlight: 340280, episodes: 1}, "cubic"},
+		{ccFacts{ssDelay: true, mss: 1460, ssFlight: 28960, maxFlight: 340280, episodes: 1, probeRTTDips: 1}, "unknown"},
 	} {
 		if cc, why := c.f.name(); cc != c.want {
 			t.Errorf("%+v: %s (%s), want %s", c.f, cc, why, c.want)
