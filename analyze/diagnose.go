@@ -842,7 +842,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// a receiver not seeing which algorithm (BBR's windows are alike
 		// whatever drops) or a few alike by chance (mx_480ms_6m_j16_l2_w87:
 		// 3 random drops' within 10%).
-		win, seesWindows := lossWindows{st.LossFlightCV, st.LossFlights, st.HasLossFlightCV, st.lossCeiling}, p.Vantage == VantageSender
+		win, seesWindows := lossWindows{st.LossFlightCV, st.LossFlights, st.HasLossFlightCV, st.lossCeiling, st.lossFlightMean}, p.Vantage == VantageSender
 		if p.Vantage == VantageReceiver {
 			win, seesWindows = st.arrivedWindows, true
 		}
@@ -876,7 +876,15 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// (steadyCV), or a few windows far apart (wildCV), none of it data
 		// come late. The RTT near its peak then says only that the window
 		// was at its largest.
-		unsteady := regular && seesWindows && !lateData(st, late) && st.EpisodeIntervalCV >= regularCV && win.ok &&
+		// Windows a segment or less apart (their standard deviation) are
+		// one window as a capture measures it: the flight at the third
+		// duplicate ACK moves by a delayed ACK's two segments, the
+		// arrived estimate by the holes between them (cq_28ms_1m_q4k: 74
+		// tail drops at a 4 KB queue, windows of 3.6 segments at 0.24
+		// apart over 36, read as random drops; mx_40ms_1m_q4k_j1: 0.27
+		// on 26, 0.99 segments).
+		winSpread := win.cv*win.mean >= float64(max(st.MSS, 536))
+		unsteady := regular && seesWindows && winSpread && !lateData(st, late) && st.EpisodeIntervalCV >= regularCV && win.ok &&
 			(st.EpisodeIntervals >= irregularMin && win.n >= irregularMin && win.cv >= steadyCV ||
 				win.n >= minToldEpisodes && win.cv >= wildCV)
 		irregular = irregular || unsteady
@@ -905,7 +913,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// It overrules only a full queue read from the RTT's rank or the
 		// intervals (below); every other rule stands.
 		apart := 2 * steadyCV
-		scattered := regular && !irregular && seesWindows && !lateData(st, late) && win.ok &&
+		scattered := regular && !irregular && seesWindows && winSpread && !lateData(st, late) && win.ok &&
 			(win.n >= irregularMin && win.cv >= apart ||
 				win.n > minToldEpisodes && st.EpisodeIntervals > minToldEpisodes && st.EpisodeIntervalCV >= randomCV && win.cv >= apart ||
 				appAtSender && win.n >= minToldEpisodes && win.cv >= steadyCV)

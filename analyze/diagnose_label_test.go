@@ -243,8 +243,8 @@ func TestCongestionControlAgainstSettings(t *testing.T) {
 	for _, w := range wrong {
 		t.Error(w)
 	}
-	if right < 22 {
-		t.Errorf("%d named right, want at least 22", right)
+	if right < 23 {
+		t.Errorf("%d named right, want at least 23", right)
 	}
 	for _, name := range []string{"sq_40ms_2m", "sq_50ms_5m"} {
 		st := mainStats(t, filepath.Join(dir, name+".tx.pcap.gz"))

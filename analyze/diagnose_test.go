@@ -642,7 +642,7 @@ func TestRTTAtPeakYieldsWhereNoOverflowShows(t *testing.T) {
 			RankedLossEpisodes: 7, QueueLossEpisodes: 7, RTTAtLossMs: 509.8, RTTAtLossRank: 0.79,
 			LossEpisodes: 7, FirstEpisodeResent: 3, EpisodeResent: 13,
 			HasEpisodeIntervalCV: true, EpisodeIntervalCV: tt.cv, EpisodeIntervals: 6,
-			HasLossFlightCV: true, LossFlightCV: tt.flightCV, LossFlights: 6}
+			HasLossFlightCV: true, LossFlightCV: tt.flightCV, LossFlights: 6, lossFlightMean: 100e3}
 		st.SlowStart.Reason = SlowStartLoss
 		rcv := DirStats{MaxRwnd: 5 << 20}
 		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
@@ -703,7 +703,7 @@ func TestSteadyWindowsBeyondChance(t *testing.T) {
 			RankedLossEpisodes: 7, QueueLossEpisodes: 3, RTTAtLossMs: 505, RTTAtLossRank: 0.5,
 			LossEpisodes: 8, FirstEpisodeResent: 3, EpisodeResent: 15,
 			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.78, EpisodeIntervals: 7,
-			HasLossFlightCV: true, LossFlightCV: tt.cv, LossFlights: tt.flights}
+			HasLossFlightCV: true, LossFlightCV: tt.cv, LossFlights: tt.flights, lossFlightMean: 150e3}
 		st.SlowStart.Reason = SlowStartLoss
 		rcv := DirStats{MaxRwnd: 1323008}
 		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
@@ -1026,14 +1026,22 @@ func TestScatteredLossesAreRandom(t *testing.T) {
 		{"application held", 4, 0.22, 0.17, 11, FindRandomLoss + ";" + FindApplication, "where the application's bursts put it"},
 		{"application held, windows a queue's", 4, 0.22, 0.04, 11, FindCongestionLoss + ";" + FindApplication, ""},
 		{"three windows, application not holding", 4, 0.22, 0.17, 0, FindCongestionLoss, ""},
+		// Windows of 3.6 segments 0.25 apart: a segment's spread, one
+		// window as measured (cq_28ms_1m_q4k: 74 tail drops at a 4 KB
+		// queue, windows at 0.25 on 36).
+		{"six windows a segment apart", -7, 0.42, 0.25, 0, FindCongestionLoss, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			segs := 20.0 // the windows' mean, in segments
+			if tt.intervals < 0 {
+				tt.intervals, segs = -tt.intervals, 3.6
+			}
 			st := DirStats{DataPackets: 1417, DataBytes: 1417 * 1448, MSS: 1448, RTTSamples: 700, RTTMinMs: 140.7, RTTMedianMs: 143.8,
 				Path:               PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 9, LostDownstream: 9},
 				RankedLossEpisodes: 6, QueueLossEpisodes: 5, RTTAtLossMs: 148.2, RTTAtLossRank: 0.85, LossEpisodes: 6,
 				FirstEpisodeResent: 3, EpisodeResent: 9, CongestionControl: "cubic", HasQueueDelay: true, QueueDelayMs: 3.1,
 				HasEpisodeIntervalCV: true, EpisodeIntervalCV: tt.icv, EpisodeIntervals: tt.intervals,
-				HasLossFlightCV: true, LossFlightCV: tt.flightCV, LossFlights: tt.intervals - 1, AppIdleWaits: tt.appWaits}
+				HasLossFlightCV: true, LossFlightCV: tt.flightCV, LossFlights: tt.intervals - 1, AppIdleWaits: tt.appWaits, lossFlightMean: segs * 1448}
 			rcv := DirStats{MaxRwnd: -1}
 			fs := diagnose(&st, &rcv, 0)
 			if got := kinds(fs); got != tt.want {
@@ -1337,7 +1345,7 @@ func TestReceiverWindowsAtLoss(t *testing.T) {
 	if got := kinds(diagnose(&st, &rcv, 0)); got != FindCongestionLoss {
 		t.Fatalf("no windows: findings %q, want congestion_loss", got)
 	}
-	st.arrivedWindows = lossWindows{cv: 0.35, n: 8, ok: true, ceil: ceilingSplit{at: 3, below: 3, top: 12 * 1448}}
+	st.arrivedWindows = lossWindows{cv: 0.35, n: 8, ok: true, ceil: ceilingSplit{at: 3, below: 3, top: 12 * 1448}, mean: 9 * 1448}
 	if got := kinds(diagnose(&st, &rcv, 0)); got != FindRandomLoss+";"+FindCongestionLoss {
 		t.Errorf("windows scattered, three at their largest: findings %q, want random_loss;congestion_loss", got)
 	}
@@ -1345,7 +1353,7 @@ func TestReceiverWindowsAtLoss(t *testing.T) {
 	if got := kinds(diagnose(&st, &rcv, 0)); got != FindRandomLoss {
 		t.Errorf("windows scattered: findings %q, want random_loss", got)
 	}
-	st.arrivedWindows = lossWindows{cv: 0.03, n: 5, ok: true}
+	st.arrivedWindows = lossWindows{cv: 0.03, n: 5, ok: true, mean: 9 * 1448}
 	st.EpisodeIntervalCV = 0.9
 	if got := kinds(diagnose(&st, &rcv, 0)); strings.Contains(got, FindCongestionLoss) {
 		t.Errorf("irregular intervals, five windows alike: findings %q, want no congestion_loss", got)
@@ -1375,7 +1383,7 @@ func TestRandomBesideQueueFullAtEveryLoss(t *testing.T) {
 			n = 31
 		}
 		st, rcv := fullAtReceiver()
-		st.arrivedWindows = lossWindows{cv: tt.cv, n: n, ok: true, ceil: ceilingSplit{at: 1, below: 10, top: tt.top * 1460}}
+		st.arrivedWindows = lossWindows{cv: tt.cv, n: n, ok: true, ceil: ceilingSplit{at: 1, below: 10, top: tt.top * 1460}, mean: 0.8 * float64(tt.top) * 1460}
 		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 			t.Errorf("windows %.2f apart, up to %d segments: findings %q, want %q", tt.cv, tt.top, got, tt.want)
 		}

@@ -380,7 +380,7 @@ func (e *lossEpisodes) lossFlightCV() (cv float64, n int, ok bool) { return wind
 // drops' scatter).
 func (e *lossEpisodes) arrivedWindows() lossWindows {
 	cv, n, ok := windowsCV(e.arrived)
-	return lossWindows{cv: cv, n: n, ok: ok, ceil: ceilingOf(e.arrived, e.maxSeg)}
+	return lossWindows{cv: cv, n: n, ok: ok, ceil: ceilingOf(e.arrived, e.maxSeg), mean: windowsMean(e.arrived)}
 }
 
 // lossWindows are the windows at the loss episodes after the first: how
@@ -391,6 +391,19 @@ type lossWindows struct {
 	n    int
 	ok   bool
 	ceil ceilingSplit
+	mean float64 // their mean, bytes
+}
+
+// windowsMean is the mean of windows, the first left out (as windowsCV).
+func windowsMean(windows []int64) float64 {
+	if len(windows) < 2 {
+		return 0
+	}
+	var sum float64
+	for _, w := range windows[1:] {
+		sum += float64(w)
+	}
+	return sum / float64(len(windows)-1)
 }
 
 // windowsCV is lossFlightCV's over windows, the first left out.

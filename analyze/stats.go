@@ -144,6 +144,7 @@ type DirStats struct {
 	LossFlights                                int
 	HasLossFlightCV                            bool
 	lossCeiling                                ceilingSplit // the same windows against their largest (lossEpisodes.ceiling)
+	lossFlightMean                             float64      // their mean, bytes
 	arrivedWindows                             lossWindows  // the windows at the losses as a receiver-side capture sees them
 	unanswered                                 float64      // the share of the ACKs that made room the sender let pass (senderHeld.unansweredShare)
 	answerACKs                                 int          // of how many
@@ -1094,6 +1095,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()
 		st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = acc.eps.lossFlightCV()
 		st.lossCeiling = acc.eps.ceiling()
+		st.lossFlightMean = windowsMean(acc.eps.flights)
 		st.arrivedWindows = acc.eps.arrivedWindows()
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
 		if st.Path.NearbyPeer {
