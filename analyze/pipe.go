@@ -276,7 +276,12 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sa
 // of which the left edge is known (told; not where fewer than its 4 bytes
 // were captured, or it starts no segment outstanding): where it lies below
 // the cumulative ACK, a D-SACK of a duplicate arrival (RFC 2883), which
-// SACKs nothing new; else the receiver holds [left, R), R the end of a
+// SACKs nothing new; where it starts at or below the sender's (a
+// reordered old ACK's), nothing either: Linux takes it for no SACK
+// (tcp_is_sackblock_valid: a block must start above snd_una;
+// k31_reno_j3_l1_v6, IPv6 at 96 bytes: an ACK of 1466 with a block from
+// 2894 after one of 4322, read by its timing as SACKing 11462, a hole
+// Linux never saw); else the receiver holds [left, R), R the end of a
 // segment, and the arrival that prompted the ACK extends what is SACKed
 // from left already by a segment or more (RFC 2018: the first block holds
 // the latest arrival): R is the least segment end from the first segment
@@ -292,7 +297,7 @@ func (p *senderPipe) partSACK(cut sackCut, ack int64) (_ [2]int64, ok, told bool
 		return [2]int64{}, false, false
 	}
 	left := cut.block[0]
-	if left < ack {
+	if left < ack || left <= p.una {
 		return [2]int64{}, false, true
 	}
 	i := p.find(left)

@@ -1310,6 +1310,21 @@ func TestSenderPipePartSACK(t *testing.T) {
 	}
 }
 
+// TestSenderPipePartSACKOldACK: a reordered old ACK (its cumulative ACK
+// below the sender's) whose cut SACK option kept a first block's left
+// edge at or below the sender's cumulative ACK SACKs nothing: Linux takes
+// such a block for none (tcp_is_sackblock_valid), and nor is the block
+// guessed from the ACK's timing (k31_reno_j3_l1_v6: an ACK of 1466 with
+// a block from 2894, after one of 4322, read as SACKing 11462).
+func TestSenderPipePartSACKOldACK(t *testing.T) {
+	p := tenSent()
+	p.ack(4000, nil, false, false, sackCut{}, 101e6)
+	p.ack(1000, nil, true, false, sackCut{cut: true, part: 6, block: [2]int64{2000, 0}}, 150e6)
+	if p.sackMarks != 0 {
+		t.Errorf("an old ACK's block from 2000, the cumulative ACK at 4000: %d segments SACKed, want none", p.sackMarks)
+	}
+}
+
 // TestRateMarksAfterClockStep: the ACKs kept for the delivery rate
 // (bwMarks) are a round trip's; a capture whose clock stepped back an
 // hour keeps no more of them (the marks from before the step held every
