@@ -356,7 +356,7 @@ var kernelFloor = map[string]struct {
 	// Bundled in testdata/kernel-heldout (its README gives the settings):
 	// recorded while this estimate was made (kh_, its tuning set) and
 	// after it (kq_, held out: the four below 90% are the bar's misses).
-	"kh_cubic_jitter":      {0.99, 0.99, 0, 0, 0},
+	"kh_cubic_jitter":      {0.995, 0.99, 0, 0, 0}, // cwnd grows at SACKs once Linux's degree of reordering is above 3 (tcp_may_raise_cwnd), was 99.7%
 	"kh_cubic_nosack_loss": {0.99, 0.99, 0, 0, 0},
 	"kh_cubic_nosack_q":    {0.975, 0.99, 0, 0, 0},
 	"kh_cubic_q30k":        {0.99, 0.99, 0, 0, 0},

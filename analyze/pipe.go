@@ -1,6 +1,9 @@
 package analyze
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // senderPipe is a replica of a sender's scoreboard, built from a
 // sender-side capture: what it sent, what came back acknowledged or
@@ -40,11 +43,14 @@ type senderPipe struct {
 	rackXmit, rackRTT, minRTT int64
 	minRTTAt                  int64 // when minRTT last fell (BBR's min_rtt_stamp)
 	reordSeen                 bool
-	fack                      int64 // highest SACKed end
-	nSacked                   int   // outstanding segments SACKed
-	sackMarks                 int64 // segments SACKed so far, each once
-	delivered                 int64 // bytes acknowledged or SACKed, each once
-	lostBytes                 int64 // bytes RACK deemed lost
+	// reordering: Linux's degree of reordering, tp->reordering, in
+	// segments (see ack); 0 before any.
+	reordering int64
+	fack       int64 // highest SACKed end
+	nSacked    int   // outstanding segments SACKed
+	sackMarks  int64 // segments SACKed so far, each once
+	delivered  int64 // bytes acknowledged or SACKed, each once
+	lostBytes  int64 // bytes RACK deemed lost
 	// cutScan: segments before it were sent too early to be the arrival
 	// a duplicate ACK with a cut SACK option stands for (cutSACK); cut
 	// holds the block made for it.
@@ -194,8 +200,17 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sa
 	if len(sacks) > 0 {
 		p.sack = true
 	}
+	// Linux's tcp_check_sack_reordering: the lowest original never
+	// resent that an ACK delivered (acknowledged or SACKed) below the
+	// highest SACKed end before it (prior_fack) raises tp->reordering to
+	// the segments from it to the highest SACKed end after the ACK (the
+	// cumulative ACK where nothing SACKed is left).
+	priorFack, reord := max(p.fack, p.una), int64(math.MaxInt64)
 	delivered := func(s *pipeSeg) {
 		p.delivered += s.end - s.seq
+		if !s.retrans {
+			reord = min(reord, s.seq)
+		}
 		rtt := now - s.xmit
 		if s.retrans && p.minRTT > 0 && rtt < p.minRTT {
 			return // the original's ACK, not the resend's: no sample
@@ -269,8 +284,23 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sa
 		}
 		p.fack = max(p.fack, b[1])
 	}
+	if mss := p.maxSeg; p.sack && mss > 0 && reord < priorFack {
+		p.reordering = max(p.reordering, defaultReordering, min((max(p.fack, p.una)-reord+mss-1)/mss, maxReordering))
+	}
 	p.detectLoss(recovery, now)
 }
+
+// Linux's degrees of reordering, in segments: the default and the most
+// (net.ipv4's tcp_reordering and tcp_max_reordering).
+const (
+	defaultReordering = 3
+	maxReordering     = 300
+)
+
+// reorderingHigh tells whether Linux's degree of reordering is above its
+// default (tcp_may_raise_cwnd: cwnd then grows at any ACK of forward
+// progress, a new SACK's too, not only at a new cumulative ACK).
+func (p *senderPipe) reorderingHigh() bool { return p.reordering > defaultReordering }
 
 // partSACK is the block the first SACK block of a cut option stood for,
 // of which the left edge is known (told; not where fewer than its 4 bytes

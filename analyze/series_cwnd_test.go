@@ -475,3 +475,61 @@ func TestSACKFromHandshakeRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestGrowthAtSACKsUnderReordering: once Linux has seen reordering deeper
+// than its default of three segments (tp->reordering, raised by
+// tcp_check_sack_reordering: here a hole filled without a resend below
+// six segments SACKed), cwnd grows at every ACK of forward progress, an
+// ACK that only SACKs new data too (tcp_may_raise_cwnd), not only at new
+// cumulative ACKs: in slow start the four SACK-only ACKs of a flight
+// whose first segment came late grow it by four segments, which the ACK
+// that fills the hole does not give back (k32_cubic_rwnd48_l1_j2: the
+// kernel's cwnd 52 to 65 in disorder on SACKs alone, ssthresh 45 where
+// the line had stopped at 52, 37 drawn).
+func TestGrowthAtSACKsUnderReordering(t *testing.T) {
+	b := &builder{}
+	sack := func(ms float64, ack int64, blocks ...[2]int64) {
+		r := b.ack(ms, ack, 1<<20, 0)
+		for _, bl := range blocks {
+			r.SACK[r.NSACK] = bl
+			r.NSACK++
+		}
+	}
+	seq, ms := int64(1), 0.0
+	send := func(n int) int64 {
+		first := seq
+		for range n {
+			b.data(ms, seq, 1000, 0)
+			seq += 1000
+		}
+		return first
+	}
+	send(10)
+	ms += 100
+	b.ack(ms, seq, 1<<20, 0)
+	// 20 segments: the first and the fourth late, the ACK that fills the
+	// first hole SACKing up to six segments above it.
+	s := send(20)
+	ms += 100
+	sack(ms, s, [2]int64{s + 1000, s + 3000})
+	sack(ms+0.1, s+3000, [2]int64{s + 4000, s + 6000})
+	for a := s + 6000; a <= s+20000; a += 1000 {
+		sack(ms+0.2, a)
+	}
+	// 40 segments, the first late: four ACKs SACK the next four.
+	s = send(40)
+	ms += 100
+	for k := int64(1); k <= 4; k++ {
+		sack(ms+float64(k)*0.1, s, [2]int64{s + 1000, s + 1000 + k*1000})
+	}
+	for a := s + 5000; a <= s+40000; a += 1000 {
+		sack(ms+0.5, a)
+	}
+	g := cwndGraph(b.recs, SeriesOptions{Conn: testConn()})
+	if v := lineAt(g, ms+0.45); v != 44000 {
+		t.Errorf("the line after four SACK-only ACKs %.0f, want 44000 (40 segments, grown by the four SACKed)", v)
+	}
+	if v := lineAt(g, ms+1); v != 80000 {
+		t.Errorf("the line after the flight %.0f, want 80000 (slow start: twice the 40 segments delivered)", v)
+	}
+}
