@@ -57,6 +57,10 @@ type lossEpisodes struct {
 	// awaitAck the end of the first segment sent after (see settle).
 	drained  bool
 	awaitAck int64
+	// awaitPaced: since the episode ended the sender sent again pacedGap
+	// or more after its last send with no ACK between: paced, not
+	// clocked by ACKs (see settle).
+	awaitPaced bool
 	// awaitIdle: the first send after the episode ended came after an
 	// RTO without sending, nothing outstanding: Linux restarted its
 	// window (tcp_cwnd_restart: halved once per RTO idle, at least the
@@ -622,6 +626,9 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		if !e.awaitSeen {
 			e.awaitAck = end
 		}
+		if e.awaitSeen && e.lastAckAt < e.lastSend && t-e.lastSend >= pacedGap {
+			e.awaitPaced = true
+		}
 		// Without SACK the duplicate ACKs stand for segments that left
 		// the network (Linux's sacked_out, renoDup), and limited
 		// transmit sends as many above the window: the window is the
@@ -701,9 +708,10 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 			e.inEpisode, e.await, e.reentered = false, false, false
 		}
 	}
-	// A drained end waits for the sender's round trip, but not past a
-	// loss signal: the next episode's window is the one to measure.
-	hold := e.drained && a.ack < e.awaitAck && !a.signal && !a.above
+	// A drained end, or one whose sender paces the window out, waits for
+	// the sender's round trip, but not past a loss signal: the next
+	// episode's window is the one to measure (see settle).
+	hold := (e.drained || e.awaitPaced && e.sackSeen) && a.ack < e.awaitAck && !a.signal && !a.above
 	if s := e.settle(a.time, hold); s.settled {
 		ev.settled, ev.ssthresh, ev.idle = true, s.ssthresh, s.idle
 	}
@@ -1007,7 +1015,16 @@ func (e *lossEpisodes) undo(a *epAck) bool {
 // ack covers the first segment sent after the end (awaitAck), the sender's
 // own round trip (kx_reno_rwnd, a 48 KB window: its first burst, two
 // segments, passed for an ssthresh of 2 where the kernel set 41), or a
-// loss signal (hold, told by ack).
+// loss signal (hold, told by ack). So is, with SACK, an end after which
+// the sender paced the window out (awaitPaced: a send pacedGap or more
+// after the last with no ACK between them; Linux paces at 1.2 windows a
+// smoothed round trip, sk_pacing_ca_ratio, so the first ACK after the
+// end comes before the flight reached ssthresh where that round trip is
+// long: k32_cubic_rwnd96_l05, a 400 ms path, two segments every 14 ms
+// after its recoveries, 42 segments in flight at the first ACK for the
+// kernel's ssthresh 47, measured 0.62 of the window before and the
+// algorithm left unknown; without SACK half the round trip is measured
+// already).
 // finish settles what is pending whatever the time (now < 0).
 func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 	if !e.await || !e.awaitSeen || hold && !e.reentered {
@@ -1018,7 +1035,7 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 	}
 	ev.settled, ev.ssthresh, ev.idle = true, max(e.awaitMax, 2*e.maxSeg), e.awaitIdle
 	reentered, held := e.reentered, e.awaitHeld
-	e.await, e.reentered, e.awaitSeen, e.awaitMax, e.awaitIdle, e.awaitHeld = false, false, false, 0, false, false
+	e.await, e.reentered, e.awaitSeen, e.awaitMax, e.awaitIdle, e.awaitHeld, e.awaitPaced = false, false, false, 0, false, false, false
 	// A drained end that shows no reduction gives no β: the flight at
 	// the loss was what the receiver's window held, and Linux halved a
 	// larger cwnd out of sight (kx_reno_rwnd: 82 segments, 41 in
@@ -1091,6 +1108,10 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 // what the duplicate ACKs stand for (kq_cubic_nosack_geo: 28, 21, 27):
 // none of those is watched.
 const restoreRTTs = 2
+
+// pacedGap: a send this long after the last with no ACK between them
+// was paced, not clocked by ACKs (see settle).
+const pacedGap = 1e6
 
 // restoreMin is the least window, in segments, whose reduction is
 // watched for a restore (restoreRTTs).
@@ -1264,7 +1285,7 @@ func (e *lossEpisodes) begin(fast bool) {
 	e.inEpisode, e.episodeEnd, e.await, e.reentered = true, e.high, false, false
 	e.twiceFrom, e.awaitTwice = 0, 0
 	e.rp = recoveryPoint{} // data's begins it at the resend that began the episode
-	e.awaitSeen, e.awaitMax, e.awaitIdle, e.drained, e.awaitHeld = false, 0, false, false, false
+	e.awaitSeen, e.awaitMax, e.awaitIdle, e.drained, e.awaitHeld, e.awaitPaced = false, 0, false, false, false, false
 	e.headSet = false
 	e.undoable, e.epUndone, e.settledThis, e.flightThis = false, false, false, false
 	e.epFast, e.rtxSet, e.rtxEnd = fast, false, 0

@@ -206,6 +206,58 @@ func TestSettleAfterDrainedEnd(t *testing.T) {
 	}
 }
 
+// TestSettleAfterPacedEnd: where the sender paces the window out after
+// an episode (sends 10 ms apart with no ACK to clock them: Linux's
+// pacing, a window per smoothed round trip), the first ACK after the end
+// comes before the flight reached ssthresh: it is measured until the
+// first segment sent after the end is acknowledged, as after a drained
+// end (k32_cubic_rwnd96_l05, a 400 ms path: two segments every 14 ms
+// after its recoveries, 42 and 19 segments in flight at the first ACK
+// for the kernel's 47 and 39). Sends that ACKs clock (none 10 ms after
+// the last with no ACK between) are measured at the first ACK as before.
+func TestSettleAfterPacedEnd(t *testing.T) {
+	const ms = int64(1e6)
+	for _, tt := range []struct {
+		gap  int64 // between sends after the end
+		want int64
+	}{{10 * ms, 12000}, {0, 9000}} {
+		e := &lossEpisodes{}
+		for i := int64(0); i < 20; i++ {
+			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, ms, 0)
+		}
+		for k := range int64(3) {
+			e.ack(&epAck{ack: 0, signal: true, above: true, sack: true, time: 100*ms + k})
+		}
+		e.data(0, 1000, 20000, Retransmission, 0, false, 101*ms, 0)
+		for i := int64(20); i < 25; i++ { // new data in recovery
+			e.data(i*1000, i*1000+1000, 20000, 0, 0, false, 102*ms, 0)
+		}
+		e.ack(&epAck{ack: 20000, sack: true, time: 200 * ms}) // the end: five segments outstanding
+		var got []int64
+		step := func(ev episodeEvent) {
+			if ev.settled {
+				got = append(got, ev.ssthresh)
+			}
+		}
+		send := func(k int64, flight int64) {
+			e.data(25000+k*1000, 26000+k*1000, flight, 0, 0, false, 200*ms+k*tt.gap+1, 0)
+		}
+		for k := range int64(4) {
+			send(k, (6+k)*1000)
+		}
+		step(e.ack(&epAck{ack: 21000, sack: true, time: 245 * ms})) // sent in recovery
+		for k := int64(4); k < 8; k++ {
+			send(k, (5+k)*1000)
+		}
+		for a := int64(22000); a <= 26000; a += 1000 {
+			step(e.ack(&epAck{ack: a, sack: true, time: 300*ms + a}))
+		}
+		if len(got) != 1 || got[0] != tt.want {
+			t.Errorf("sends %d ms apart after the end: ssthresh measured %v, want [%d]", tt.gap/ms, got, tt.want)
+		}
+	}
+}
+
 // TestRecoveryAtOnceAfterTimeoutHold: without SACK, a timeout's loss
 // state that ended at an ACK of exactly its end holds (RFC 6582) until an
 // ACK above it; three duplicate ACKs in the hold mark the next segment
