@@ -1490,8 +1490,11 @@ func congestionControl(st *DirStats) (cc, reason string) {
 		return "unknown", "not a sender-side capture: the flight seen is not the sender's"
 	}
 	f := ccFacts{votes: st.ReductionVotes, off: st.reductionsOff, beta: st.BetaMedian, hasBeta: st.HasBeta, betaEpisodes: st.BetaEpisodes,
-		episodes: st.LossEpisodesFast + st.LossEpisodesRTO, undone: st.LossEpisodesUndone, probeRTTDips: st.ProbeRTTDips}
-	f.setHyStart(st.SlowStart, st.MaxBytesInFlight, int64(st.MSS), st.AppLimitedNs, st.Duration)
+		episodes: st.LossEpisodesFast + st.LossEpisodesRTO, undone: st.LossEpisodesUndone, probeRTTDips: st.ProbeRTTDips,
+		ssDelay: st.SlowStart.Found && st.SlowStart.Reason == SlowStartDelay, ssFlight: st.SlowStart.Flight, maxFlight: st.MaxBytesInFlight, mss: int64(st.MSS)}
+	if st.Duration > 0 {
+		f.appShare = float64(st.AppLimitedNs) / float64(st.Duration)
+	}
 	return f.name()
 }
 
@@ -1507,14 +1510,14 @@ type ccFacts struct {
 	betaEpisodes     int     // the episodes β was measured over
 	episodes, undone int64   // loss episodes, fast and timeout; of them undone
 	probeRTTDips     int     // probeRTT.dips
-	// How slow start ended (setHyStart, from the statistics or the cwnd
-	// graph's own reading of the same segments):
+	// How slow start ended, from the statistics (the summary's; the
+	// graph reads only whether the name is BBR's and leaves it unset):
 	// by HyStart's delay rule with no loss before (SlowStartDelay), the
 	// flight then and the most after it, and the share of the transfer
 	// the application held the sender (hystartTells).
 	ssDelay             bool
 	ssFlight, maxFlight int64
-	mss                 int64 // the sender's segment: its announced MSS, the graph's largest seen (0 unknown)
+	mss                 int64 // the sender's announced MSS (0 unknown)
 	appShare            float64
 }
 
@@ -1536,16 +1539,6 @@ type ccFacts struct {
 func (f ccFacts) hystartTells() bool {
 	return f.ssDelay && f.probeRTTDips == 0 && f.appShare < 0.05 && f.mss > 0 && f.ssFlight >= hystartLowWindow*f.mss &&
 		float64(f.maxFlight) >= hystartGrowth*float64(f.ssFlight)
-}
-
-// setHyStart sets HyStart's facts (hystartTells): how slow start ended
-// (ss), the most bytes in flight, the segment size, the time the
-// application held the sender of dur.
-func (f *ccFacts) setHyStart(ss SlowStart, maxFlight, mss, appHeld, dur int64) {
-	f.ssDelay, f.ssFlight, f.maxFlight, f.mss = ss.Found && ss.Reason == SlowStartDelay, ss.Flight, maxFlight, mss
-	if dur > 0 {
-		f.appShare = float64(appHeld) / float64(dur)
-	}
 }
 
 // hystartGrowth: see hystartTells.

@@ -3,11 +3,9 @@ package analyze
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"testing"
 
-	"tcpviz/internal/capturetest"
 	"tcpviz/reassembly"
 )
 
@@ -1442,51 +1440,5 @@ func TestBBRProbeRTTAfterTenSeconds(t *testing.T) {
 		if b.bbrW == 4000 {
 			t.Errorf("the pipe low again 100 ms after ProbeRTT ended: entered it again")
 		}
-	}
-}
-
-// TestGraphDrawsHyStartsCUBIC: where no reduction was measured, the cwnd
-// graph reads HyStart's facts as the summary does (the same slowStart fed
-// the same segments, the largest flight, the application's holds over the
-// connection's time: equal on sq_40ms_2m's sender and on ap_50ms_20m_a2m's,
-// which a 2 Mbit/s application held 4.4 s of 6.3) and draws under CUBIC
-// where HyStart's delay exit tells it (ccFacts.hystartTells), as
-// congestion_control names it: on sq_40ms_2m (no loss, a 2 Mbit/s link,
-// slow start left on the delay at 20 segments, the flight up to 340 KB
-// after) both say CUBIC; with the application holding the sender neither
-// does.
-func TestGraphDrawsHyStartsCUBIC(t *testing.T) {
-	build := func(name string) (*cwndBuilder, DirStats) {
-		l, err := Load(capturetest.Opener(t, filepath.Join("..", "testdata", "labelled", name)), LoadOptions{Stream: -1, Dir: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := l.Stats[l.Dir]
-		b := newCwndBuilder(SeriesOptions{Conn: l.Conn, Dir: l.Dir})
-		for i := range l.Records {
-			b.add(&l.Records[i])
-		}
-		b.graph()
-		got, want := b.ss.result, st.SlowStart
-		if !got.Found || got.Reason != want.Reason || got.Flight != want.Flight || got.Rounds != want.Rounds {
-			t.Errorf("%s: the graph's slow start %+v, the summary's %+v", name, got, want)
-		}
-		if b.maxFlight != st.MaxBytesInFlight || b.appHeld != st.AppLimitedNs || b.lastRec.Time-b.firstRec != st.Duration {
-			t.Errorf("%s: the graph's largest flight %d, application's holds %d of %d; the summary's %d, %d of %d", name,
-				b.maxFlight, b.appHeld, b.lastRec.Time-b.firstRec, st.MaxBytesInFlight, st.AppLimitedNs, st.Duration)
-		}
-		return b, st
-	}
-	if _, st := build("ap_50ms_20m_a2m.tx.pcap.gz"); st.AppLimitedNs < 4e9 {
-		t.Errorf("ap_50ms_20m_a2m: held by its application %d ns, want over 4 s", st.AppLimitedNs)
-	}
-	b, st := build("sq_40ms_2m.tx.pcap.gz")
-	v, ok := b.knownFinal()
-	if cc, _ := b.facts().name(); !ok || v != VoteCubic || cc != "cubic" || st.CongestionControl != "cubic" {
-		t.Errorf("the line's algorithm %d (%v), its name %q, the summary's %q; want CUBIC's in all", v, ok, cc, st.CongestionControl)
-	}
-	b.appHeld = b.lastRec.Time - b.firstRec
-	if v, ok := b.knownFinal(); ok {
-		t.Errorf("held by the application throughout: the line's algorithm %d, want none", v)
 	}
 }

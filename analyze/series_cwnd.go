@@ -136,48 +136,10 @@ func (c *cwndVotes) graph() *Graph {
 
 // knownFinal is the reduction the episodes voted for at the
 // connection's end (call graph first), if it is Reno's or CUBIC's: the
-// majority's, else the median reduction factor's, else, where no
-// reduction was measured, CUBIC's where slow start's end tells it
-// (ccFacts.hystartTells), as the summary's congestion_control names it
-// (ccFacts.name) and crossCheck draws the ssthresh.
-func (b *cwndBuilder) knownFinal() (int, bool) {
-	if v, ok := b.ep.vote(); ok {
-		return v, true
-	}
-	if f := b.facts(); !f.hasBeta && f.hystartTells() {
-		return VoteCubic, true
-	}
-	return 0, false
-}
-
-// facts is what the connection showed of its sender's algorithm
-// (ccFacts), as the summary's congestionControl reads it.
-func (b *cwndBuilder) facts() ccFacts {
-	f := b.ep.facts(b.probeRTT.dips)
-	f.setHyStart(b.ss.result, b.maxFlight, b.pp.maxSeg, b.appHeld, b.lastRec.Time-b.firstRec)
-	return f
-}
-
-// slowStart feeds the slow-start reading (ss) as the statistics do: the
-// data segments of the direction drawn, and after the first of them the
-// other direction's ACKs; capture duplicates left out.
-func (b *cwndBuilder) slowStart(r *Record) {
-	o := &b.f.o
-	switch {
-	case r.Info.Flags&CaptureDuplicate != 0 || b.ss.result.Found:
-	case r.Dir == o.Dir && r.Len > 0:
-		if !b.ssOn {
-			b.ss, b.ssOn = newSlowStart(0), true
-		}
-		b.ss.rwnd = b.rwnd
-		b.ss.data(r.Time, r.Seq, int64(r.Len), r.Info)
-	case r.Dir == o.Dir.Reverse() && r.HasAck && b.ssOn:
-		b.ss.ack(r.Time, r.Ack, r.Info)
-	}
-	if r.Dir == o.Dir && r.Info.Flags&CaptureDuplicate == 0 {
-		b.maxFlight = max(b.maxFlight, r.Info.BytesInFlight)
-	}
-}
+// majority's, else the median reduction factor's, as the summary's
+// congestion_control names it (ccFacts.name) and crossCheck draws the
+// ssthresh.
+func (b *cwndBuilder) knownFinal() (int, bool) { return b.ep.vote() }
 
 // cwndBuilder builds Cwnd's graph record by record.
 type cwndBuilder struct {
@@ -268,24 +230,16 @@ type cwndBuilder struct {
 	// The window-unknown bands: what held the sender (senderHeld) from
 	// the receiver's last window (rwnd, -1 none), the last new ACK's
 	// time, the least ACK RTT; the band open from heldFrom to heldTo.
-	held     senderHeld
-	probeRTT probeRTT // BBR's ProbeRTT, for the algorithm's name (ccFacts)
-	// Slow start as the summary reads it (slowStart, fed the same
-	// segments: ssOn once data came), the most bytes in flight, the time
-	// the application held the sender and the first record's: HyStart's
-	// facts for the algorithm's name (ccFacts.setHyStart).
-	ss                 slowStart
-	ssOn               bool
-	maxFlight, appHeld int64
-	firstRec           int64
-	rwnd               int64
-	lastNewAck         int64
-	newAckSeen         bool
-	ackRTTMin          int64
-	heldKind           heldKind
-	heldFrom, heldTo   Point
-	lastAckSeq         int64
-	epAck              int64 // lastAckSeq when the last episode began
+	held             senderHeld
+	probeRTT         probeRTT // BBR's ProbeRTT, for the algorithm's name (ccFacts)
+	rwnd             int64
+	lastNewAck       int64
+	newAckSeen       bool
+	ackRTTMin        int64
+	heldKind         heldKind
+	heldFrom, heldTo Point
+	lastAckSeq       int64
+	epAck            int64 // lastAckSeq when the last episode began
 	// disorder: Linux's, entered from open at a duplicate ACK or one
 	// SACKing new data, kept while SACKed data is outstanding (without
 	// SACK: duplicate ACKs since the last new one); see disorderAfter.
@@ -1171,10 +1125,6 @@ func (b *cwndBuilder) add(r *Record) {
 	f, o := b.f, &b.f.o
 	b.handshake(r)
 	b.lastRec = Point{Frame: r.Frame, Time: r.Time}
-	if b.firstRec == 0 {
-		b.firstRec = r.Time
-	}
-	b.slowStart(r)
 	if r.Dir == o.Dir.Reverse() && r.Flags&(reassembly.SYN|reassembly.FIN|reassembly.RST) == 0 {
 		b.rwnd = r.Window // the receiver's last window, as the summary's
 	}
@@ -1225,10 +1175,8 @@ func (b *cwndBuilder) add(r *Record) {
 			room := Point{Frame: b.held.roomFrame, Time: from}
 			b.hold(heldRwnd, Point{Frame: b.lastDataFrame, Time: rwndFrom}, room)
 			b.hold(heldApp, room, now)
-			b.appHeld += r.Time - from
 		case kind == heldApp: // since the ACK that made room
 			b.hold(kind, Point{Frame: b.lastNewAckFrame, Time: from}, now)
-			b.appHeld += r.Time - from
 		default: // since the last data segment
 			b.hold(kind, Point{Frame: b.lastDataFrame, Time: from}, now)
 		}
@@ -1879,10 +1827,10 @@ func (b *cwndBuilder) graph() *Graph {
 	if b.atReceiver() {
 		atReceiver(g)
 	} else {
-		if vote, ok := b.knownFinal(); ok {
+		if vote, ok := b.ep.vote(); ok {
 			b.crossCheck(g, vote)
 		}
-		cc, _ := b.facts().name()
+		cc, _ := b.ep.facts(b.probeRTT.dips).name()
 		bbrSeries(g, cc == "bbr")
 		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == seriesArrived })
 	}
