@@ -876,11 +876,11 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// (steadyCV), or a few windows far apart (wildCV), none of it data
 		// come late. The RTT near its peak then says only that the window
 		// was at its largest.
-		// Windows a segment or less apart (their standard deviation) are
+		// Windows less than a segment apart (their standard deviation) are
 		// one window as a capture measures it: the flight at the third
 		// duplicate ACK moves by a delayed ACK's two segments, the
 		// arrived estimate by the holes between them (cq_28ms_1m_q4k: 74
-		// tail drops at a 4 KB queue, windows of 3.6 segments at 0.24
+		// tail drops at a 4 KB queue, windows of 3.6 segments at 0.25
 		// apart over 36, read as random drops; mx_40ms_1m_q4k_j1: 0.27
 		// on 26, 0.99 segments).
 		winSpread := win.cv*win.mean >= float64(max(st.MSS, 536))

@@ -119,6 +119,9 @@ func scoreLabelled(t *testing.T, dir string) (all *labelScore, halves [2]*labelS
 func eachLabelled(t *testing.T, dir string, f func(i int, l runLabel, base string)) {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "*.label.json"))
+	if len(files) == 0 {
+		t.Fatalf("no labelled run (*.label.json) in %s", dir)
+	}
 	for i, file := range files {
 		raw, err := os.ReadFile(file)
 		if err != nil {

@@ -648,6 +648,13 @@ func TestRTTAtPeakYieldsWhereNoOverflowShows(t *testing.T) {
 		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
 			t.Errorf("intervals at %.2f, windows at %.2f: findings %q, want %q", tt.cv, tt.flightCV, got, tt.want)
 		}
+		// The same windows of 4 segments: less than a segment apart,
+		// one window as measured (winSpread).
+		if st.lossFlightMean = 4 * 1448; tt.want == FindRandomLoss {
+			if got := kinds(diagnose(&st, &rcv, 0)); got != FindCongestionLoss {
+				t.Errorf("intervals at %.2f, windows of 4 segments at %.2f: findings %q, want %q", tt.cv, tt.flightCV, got, FindCongestionLoss)
+			}
+		}
 	}
 }
 

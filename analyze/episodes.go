@@ -1491,7 +1491,10 @@ func congestionControl(st *DirStats) (cc, reason string) {
 	}
 	f := ccFacts{votes: st.ReductionVotes, off: st.reductionsOff, beta: st.BetaMedian, hasBeta: st.HasBeta, betaEpisodes: st.BetaEpisodes,
 		episodes: st.LossEpisodesFast + st.LossEpisodesRTO, undone: st.LossEpisodesUndone, probeRTTDips: st.ProbeRTTDips,
-		ssDelay: st.SlowStart.Found && st.SlowStart.Reason == SlowStartDelay, ssFlight: st.SlowStart.Flight, maxFlight: st.MaxBytesInFlight, mss: int64(st.MSS)}
+		ssFlight: st.SlowStart.Flight, maxFlight: st.MaxBytesInFlight, mss: int64(st.MSS),
+		// Behind a nearby peer the ACK clock is the peer's: its rounds
+		// say nothing of the sender's slow start (the statistics clear it).
+		ssDelay: st.SlowStart.Found && st.SlowStart.Reason == SlowStartDelay && !st.Path.NearbyPeer}
 	if st.Duration > 0 {
 		f.appShare = float64(st.AppLimitedNs) / float64(st.Duration)
 	}

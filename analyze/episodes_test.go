@@ -1078,3 +1078,14 @@ func TestArrivedWindows(t *testing.T) {
 		t.Errorf("arrivedWindows %+v: want 2 windows after the first, the largest 30 KB, one at it and one far below", w)
 	}
 }
+
+// TestWindowsMean: the windows at the losses' mean leaves the first out,
+// as their coefficient of variation does (windowsCV).
+func TestWindowsMean(t *testing.T) {
+	if m := windowsMean([]int64{100, 10, 20}); m != 15 {
+		t.Errorf("mean of 10 and 20 after 100: %v, want 15", m)
+	}
+	if m := windowsMean([]int64{100}); m != 0 {
+		t.Errorf("mean of none after 100: %v, want 0", m)
+	}
+}

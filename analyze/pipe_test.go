@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"tcpviz/reassembly"
@@ -246,6 +247,8 @@ func TestBBRSeries(t *testing.T) {
 		// Below HyStart's 16 segments it does not watch the delay; an
 		// unknown segment size tells nothing.
 		{ccFacts{ssDelay: true, mss: 1460, ssFlight: 7300, maxFlight: 43800}, "unknown"},
+		{ccFacts{ssDelay: true, mss: 1460, ssFlight: 12 * 1460, maxFlight: 120 * 1460}, "unknown"},
+		{ccFacts{ssDelay: true, mss: 1460, ssFlight: 16 * 1460, maxFlight: 120 * 1460}, "cubic"},
 		{ccFacts{ssDelay: true, ssFlight: 28960, maxFlight: 340280}, "unknown"},
 		{ccFacts{ssDelay: true, mss: 1460, ssFlight: 28960, maxFlight: 43440, appShare: 0.6}, "unknown"},
 		{ccFacts{ssDelay: true, mss: 1460, ssFlight: 28960, maxFlight: 340280, appShare: 0.06}, "unknown"},
@@ -257,6 +260,12 @@ func TestBBRSeries(t *testing.T) {
 		if cc, why := c.f.name(); cc != c.want {
 			t.Errorf("%+v: %s (%s), want %s", c.f, cc, why, c.want)
 		}
+	}
+	// The median between a cut Reno's and one none says why it names
+	// nothing: no episode's cut was CUBIC's.
+	f := ccFacts{votes: [3]int{1, 0, 1}, beta: 0.71, hasBeta: true, betaEpisodes: 2, episodes: 2}
+	if _, why := f.name(); !strings.Contains(why, "no episode's own cut was") {
+		t.Errorf("%+v: said %q, want the cuts' votes named", f, why)
 	}
 	// The graph's vote reads the same: the median of those two cuts
 	// names nothing.
@@ -1440,5 +1449,22 @@ func TestBBRProbeRTTAfterTenSeconds(t *testing.T) {
 		if b.bbrW == 4000 {
 			t.Errorf("the pipe low again 100 ms after ProbeRTT ended: entered it again")
 		}
+	}
+}
+
+// TestHyStartNotBehindANearbyPeer: congestion_control names CUBIC from
+// slow start's delay exit at a sender-side capture, but not where the
+// ACK clock is a nearby peer's (a proxy's microsecond rounds say nothing
+// of the sender's slow start).
+func TestHyStartNotBehindANearbyPeer(t *testing.T) {
+	st := DirStats{DataPackets: 5000, MSS: 1460, MaxBytesInFlight: 100 * 1460, Duration: 10e9,
+		SlowStart: SlowStart{Found: true, Reason: SlowStartDelay, Flight: 20 * 1460},
+		Path:      PathStats{HasData: true, Vantage: VantageSender}}
+	if cc, why := congestionControl(&st); cc != "cubic" {
+		t.Errorf("a sender's delay exit, the flight 5 times after: %s (%s), want cubic", cc, why)
+	}
+	st.Path.NearbyPeer = true
+	if cc, why := congestionControl(&st); cc != "unknown" {
+		t.Errorf("the same behind a nearby peer: %s (%s), want unknown", cc, why)
 	}
 }
