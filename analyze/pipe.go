@@ -42,7 +42,11 @@ type senderPipe struct {
 	// took, the least RTT seen and whether reordering was seen.
 	rackXmit, rackRTT, minRTT int64
 	minRTTAt                  int64 // when minRTT last fell (BBR's min_rtt_stamp)
-	reordSeen                 bool
+	// rackLast: RACK's RTT as Linux keeps it (tp->rack.rtt_us), that
+	// of the last segment an ACK delivered in the order Linux takes
+	// them (see ack), the one loss detection waits on (detectLoss).
+	rackLast  int64
+	reordSeen bool
 	// reordering: Linux's degree of reordering, tp->reordering, in
 	// segments (see ack); 0 before any.
 	reordering int64
@@ -206,7 +210,20 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sa
 	// the segments from it to the highest SACKed end after the ACK (the
 	// cumulative ACK where nothing SACKed is left).
 	priorFack, reord := max(p.fack, p.una), int64(math.MaxInt64)
-	delivered := func(s *pipeSeg) {
+	// RACK's RTT (rackLast) is that of the last segment delivered as
+	// Linux takes them: the SACKed first, in sequence order
+	// (tcp_sacktag_write_queue sorts the blocks), then the ones the
+	// cumulative ACK covers (tcp_clean_rtx_queue), each setting
+	// tp->rack.rtt_us whether or not it was sent after the latest
+	// (tcp_rack_advance; only rack.mstamp waits for that). An ACK that
+	// fills a hole and SACKs above it thus leaves RACK waiting the hole's
+	// RTT, not the SACKed segment's: k35_reno_44m_q9k_j2 (an ACK of a
+	// segment sent 192 ms before, SACKing one sent 152 ms before, the
+	// next hole marked lost by the reordering timer 42 ms later, min_rtt/4
+	// past the hole's RTT: the kernel's cwnd 8 while the pipe read one
+	// lost at once and the window 7, ssthresh 3 for the kernel's 4).
+	cumLast, sackLast, sackLastSeq := int64(-1), int64(-1), int64(-1)
+	delivered := func(s *pipeSeg, cum bool) {
 		p.delivered += s.end - s.seq
 		if !s.retrans {
 			reord = min(reord, s.seq)
@@ -214,6 +231,12 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sa
 		rtt := now - s.xmit
 		if s.retrans && p.minRTT > 0 && rtt < p.minRTT {
 			return // the original's ACK, not the resend's: no sample
+		}
+		switch {
+		case cum:
+			cumLast = rtt
+		case s.seq > sackLastSeq:
+			sackLast, sackLastSeq = rtt, s.seq
 		}
 		if !s.retrans && s.end < p.fack {
 			p.reordSeen = true // delivered below a SACKed segment, never resent
@@ -234,7 +257,7 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sa
 				break
 			}
 			if !s.sacked {
-				delivered(s)
+				delivered(s, true)
 				acked++
 			}
 			p.inNet -= s.counted()
@@ -278,11 +301,17 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sa
 		}
 		for i := p.nextLive(p.find(b[0])); i < len(p.segs) && p.segs[i].end <= b[1]; i = p.nextLive(i + 1) {
 			if p.segs[i].seq >= b[0] {
-				delivered(&p.segs[i])
+				delivered(&p.segs[i], false)
 				p.update(i, func(s *pipeSeg) { s.sacked = true })
 			}
 		}
 		p.fack = max(p.fack, b[1])
+	}
+	switch {
+	case cumLast >= 0:
+		p.rackLast = cumLast
+	case sackLast >= 0:
+		p.rackLast = sackLast
 	}
 	if mss := p.maxSeg; p.sack && mss > 0 && reord < priorFack {
 		p.reordering = max(p.reordering, defaultReordering, min((max(p.fack, p.una)-reord+mss-1)/mss, maxReordering))
@@ -428,7 +457,7 @@ func (p *senderPipe) detectLoss(recovery bool, now int64) {
 			advance = false
 			continue
 		}
-		if now-s.xmit >= p.rackRTT+reo {
+		if now-s.xmit >= p.rackLast+reo {
 			p.lostBytes += s.end - s.seq
 			p.update(i, func(s *pipeSeg) { s.lost, s.retrans = true, false })
 			if advance {

@@ -23,7 +23,8 @@ func TestSenderPipe(t *testing.T) {
 	if got := p.pipe(); got != 10000 {
 		t.Fatalf("pipe after ten sends %d, want 10000", got)
 	}
-	ns += 100e6 // one round trip: the first acknowledged, [2000, 5000) SACKed
+	ns += 100e6 // one round trip: the first acknowledged, then [2000, 5000) SACKed
+	p.ack(1000, nil, false, false, sackCut{}, ns-1000)
 	p.ack(1000, [][2]int64{{2000, 5000}}, true, false, sackCut{}, ns)
 	// Segment [1000, 2000) was sent before segments since delivered, and
 	// three are SACKed: RACK deems it lost at once (no reordering window).
@@ -53,6 +54,32 @@ func TestSenderPipe(t *testing.T) {
 	}
 	if p.head != 5 || p.nSacked != 0 {
 		t.Errorf("scoreboard head %d, SACKed %d: want 5 and 0", p.head, p.nSacked)
+	}
+}
+
+// TestRACKRTTOfLastDelivered: RACK waits on the RTT of the last segment
+// an ACK delivered in Linux's order (tp->rack.rtt_us: the SACKed ones,
+// then those the cumulative ACK covers; tcp_rack_advance sets it for
+// each), not that of the latest sent: an ACK that covers a segment sent
+// 192 ms before and SACKs one sent 152 ms before leaves the hole between
+// them, sent 190 ms before, in flight for min_rtt/4 more
+// (k35_reno_44m_q9k_j2: the kernel's reordering timer marked it lost
+// 42 ms later, its cwnd 8 with 8 in flight, where the pipe read 7).
+func TestRACKRTTOfLastDelivered(t *testing.T) {
+	var p senderPipe
+	p.data(0, 1000, 0)
+	p.ack(1000, nil, false, false, sackCut{}, 150e6) // min_rtt 150 ms
+	p.data(1000, 2000, 200e6)                        // acknowledged 192 ms after
+	p.data(2000, 3000, 202e6)                        // the hole
+	p.data(3000, 4000, 240e6)                        // SACKed 152 ms after
+	p.ack(2000, [][2]int64{{3000, 4000}}, false, false, sackCut{}, 392e6)
+	if got := p.pipe(); got != 1000 {
+		t.Errorf("pipe %d after the ACK, want 1000: the hole not yet lost (RACK's RTT the cumulative ACK's, 192 ms)", got)
+	}
+	// Its RTT and the reordering window (37.5 ms) passed: lost.
+	p.ack(2000, [][2]int64{{3000, 4000}}, true, false, sackCut{}, 432e6)
+	if got := p.pipe(); got != 0 {
+		t.Errorf("pipe %d once the window passed, want 0", got)
 	}
 }
 
