@@ -1383,6 +1383,35 @@ func TestRateMarksAfterClockStep(t *testing.T) {
 	}
 }
 
+// TestLineWaitingDrawnUnderFinalVote: steps still waiting for a
+// majority of votes at the end are drawn under the algorithm the
+// episodes name by their median reduction, as the ssthresh and the
+// summary are, not under neither (k35_cubic_9m_q361k_j12_a5p5m: a
+// recovery entered again at once measured no reduction, the next two
+// CUBIC's; PRR's window 260 segments drawn as the flight, 180).
+func TestLineWaitingDrawnUnderFinalVote(t *testing.T) {
+	b := newCwndBuilder(SeriesOptions{Conn: testConn()})
+	b.ep.maxSeg = 1000
+	b.ep.reductions = [][3]int64{{380000, 328000, 1}, {380000, 169000, 2}} // none, CUBIC's twice
+	b.ep.betas = []float64{0.86, 0.67}
+	if _, ok := b.knownVote(); ok {
+		t.Fatal("setup: a majority of votes")
+	}
+	b.line = 372000
+	b.deferred = []deferredStep{{p: Point{Frame: 5, Time: 5e8}, vals: [3]int64{190000, 260000, 180000}}}
+	var got []float64
+	for _, s := range b.graph().Series {
+		if s.Name == SeriesCwnd {
+			for _, p := range s.Points {
+				got = append(got, p.V[0])
+			}
+		}
+	}
+	if len(got) == 0 || got[0] != 260000 {
+		t.Errorf("the line %v, want PRR's window under CUBIC first, 260000", got)
+	}
+}
+
 // TestGraphDrawsTheSummarysAlgorithm: with no majority among the
 // reductions the median reduction factor decides, for the cwnd graph's
 // line (knownFinal) as for the summary's congestion_control

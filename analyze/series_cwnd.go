@@ -1792,6 +1792,20 @@ func (b *cwndBuilder) episode(r *Record, fast bool, settle float64, guessed bool
 func (b *cwndBuilder) graph() *Graph {
 	b.flush()
 	b.settle(b.ep.finish())
+	// Steps still waiting at the end for a majority of votes are drawn
+	// under the algorithm the connection's episodes name (knownFinal:
+	// the median reduction where the votes tie), the one its ssthresh
+	// is drawn under (crossCheck) and the summary names, not under
+	// neither (k35_cubic_9m_q361k_j12_a5p5m: one recovery entered again
+	// at once measured no reduction, the next two of CUBIC's, a tie; its
+	// line was the flight, 115–233 segments in recovery where PRR left
+	// the kernel's cwnd at ssthresh, 260, and 169 after it where the
+	// application-paced sender left the kernel's 188 unfilled).
+	if _, known := b.knownVote(); !known && !b.flip {
+		if v, ok := b.knownFinal(); ok {
+			b.resolveAs(v)
+		}
+	}
 	b.resolve()
 	b.drawMark()
 	b.band(b.state, b.stateFrom, b.lastRec)
