@@ -128,8 +128,15 @@ func (p *senderPipe) pipe() int64 {
 }
 
 // timeout: a retransmission timeout deems every outstanding segment not
-// SACKed lost (Linux's tcp_enter_loss).
-func (p *senderPipe) timeout() {
+// SACKed lost (Linux's tcp_enter_loss). One outside recovery (calm: open
+// or disorder) with three segments or more SACKed takes the degree of
+// reordering back to the default: the duplicates were a loss's, not
+// reordering's (tcp_enter_loss: "suggests that the degree of reordering
+// is over-estimated").
+func (p *senderPipe) timeout(calm bool) {
+	if calm && p.nSacked >= defaultReordering {
+		p.reordering = min(p.reordering, defaultReordering)
+	}
 	for i := p.head; i < len(p.segs); i++ {
 		if !p.segs[i].sacked {
 			p.update(i, func(s *pipeSeg) { s.lost, s.retrans = true, false })

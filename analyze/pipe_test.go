@@ -40,7 +40,7 @@ func TestSenderPipe(t *testing.T) {
 	if got := p.pipe(); got != 6000 {
 		t.Errorf("pipe after a D-SACK %d, want 6000", got)
 	}
-	p.timeout() // every segment not SACKed is lost, the resend too
+	p.timeout(false) // every segment not SACKed is lost, the resend too
 	if got := p.pipe(); got != 0 {
 		t.Errorf("pipe after a timeout %d, want 0", got)
 	}
@@ -418,7 +418,7 @@ func FuzzSenderPipe(f *testing.F) {
 				l := arg * 50 % max(high, 1)
 				p.ack(p.una, [][2]int64{{l, l + arg*30}, {l / 2, l}}, true, true, sackCut{}, now)
 			case 4:
-				p.timeout()
+				p.timeout(false)
 			}
 			var sum int64
 			sacked := 0
@@ -1522,5 +1522,24 @@ func TestHyStartNotBehindANearbyPeer(t *testing.T) {
 	st.Path.NearbyPeer = true
 	if cc, why := congestionControl(&st); cc != "unknown" {
 		t.Errorf("the same behind a nearby peer: %s (%s), want unknown", cc, why)
+	}
+}
+
+// TestTimeoutLowersReordering: a timeout outside recovery with three
+// segments or more SACKed takes Linux's degree of reordering back to its
+// default (tcp_enter_loss), so cwnd grows at new SACKs no more
+// (reorderingHigh); one in recovery, or with fewer SACKed, leaves it.
+func TestTimeoutLowersReordering(t *testing.T) {
+	for _, tt := range []struct {
+		calm    bool
+		sacked  int
+		want    int64
+		wantHig bool
+	}{{true, 3, defaultReordering, false}, {false, 3, 10, true}, {true, 2, 10, true}} {
+		p := &senderPipe{reordering: 10, nSacked: tt.sacked}
+		p.timeout(tt.calm)
+		if p.reordering != tt.want || p.reorderingHigh() != tt.wantHig {
+			t.Errorf("timeout calm %v with %d SACKed: reordering %d (high %v), want %d", tt.calm, tt.sacked, p.reordering, p.reorderingHigh(), tt.want)
+		}
 	}
 }

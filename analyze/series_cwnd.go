@@ -1156,7 +1156,7 @@ func (b *cwndBuilder) add(r *Record) {
 					}
 				}
 				b.lossStart(b.wasIn && b.epFast, b.wasIn && !b.epFast && b.lastAckSeq == b.epAck)
-				b.pp.timeout()
+				b.pp.timeout(!b.wasIn)
 				b.prrStop()
 			} else {
 				b.prrStart(b.priorsAtLoss())
