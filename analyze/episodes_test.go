@@ -220,7 +220,7 @@ func TestSettleAfterPacedEnd(t *testing.T) {
 	for _, tt := range []struct {
 		gap  int64 // between sends after the end
 		want int64
-	}{{10 * ms, 12000}, {0, 9000}} {
+	}{{10 * ms, 12000}, {ms, 12000}, {ms * 9 / 10, 9000}, {0, 9000}} {
 		e := &lossEpisodes{}
 		for i := int64(0); i < 20; i++ {
 			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, ms, 0)
