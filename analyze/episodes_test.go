@@ -213,8 +213,9 @@ func TestSettleAfterDrainedEnd(t *testing.T) {
 // first segment sent after the end is acknowledged, as after a drained
 // end (k32_cubic_rwnd96_l05, a 400 ms path: two segments every 14 ms
 // after its recoveries, 42 and 19 segments in flight at the first ACK
-// for the kernel's 47 and 39). Sends that ACKs clock (none 10 ms after
-// the last with no ACK between) are measured at the first ACK as before.
+// for the kernel's 47 and 39). Sends that ACKs clock (none 1 ms or more
+// after the last with no ACK between: 0.9 ms apart, or none) are measured
+// at the first ACK as before.
 func TestSettleAfterPacedEnd(t *testing.T) {
 	const ms = int64(1e6)
 	for _, tt := range []struct {
