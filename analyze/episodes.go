@@ -96,7 +96,7 @@ type lossEpisodes struct {
 	// (awaitTwice, once it ended).
 	twiceFrom, awaitTwice int64
 	// flights: each measured episode's window before it, bytes, whether
-	// or not its reduction votes (see lossFlightCV): a window after the
+	// or not its reduction votes (see windowsOf): a window after the
 	// episode that something else held still leaves the window at the
 	// loss a measurement.
 	flights []int64
@@ -326,7 +326,7 @@ func (e *lossEpisodes) intervalCV() (cv float64, n int, ok bool) {
 	return math.Sqrt(max(sq/float64(n)-mean*mean, 0)) / mean, n, true
 }
 
-// ceilingSplit is how the windows at the losses (lossFlightCV's) stand
+// ceilingSplit is how the windows at the losses (windowsOf) stand
 // against the largest of them, top bytes: at of them within ceilingNear
 // of it (and two segments), below of them under ceilingBelow of it.
 type ceilingSplit struct {
@@ -347,8 +347,7 @@ const (
 )
 
 // ceiling splits the windows at the losses, the first (slow start's)
-// left out as lossFlightCV leaves it (see ceilingSplit).
-func (e *lossEpisodes) ceiling() ceilingSplit { return ceilingOf(e.flights, e.maxSeg) }
+// left out as windowsOf leaves it (see ceilingSplit).
 
 // ceilingOf splits windows (ceiling's), the first left out.
 func ceilingOf(windows []int64, maxSeg int64) (c ceilingSplit) {
@@ -368,24 +367,14 @@ func ceilingOf(windows []int64, maxSeg int64) (c ceilingSplit) {
 	return c
 }
 
-// lossFlightCV is the coefficient of variation of the window at the loss
-// (the flight when its first signal came) over the fast-retransmit
-// episodes measured, the first (slow start's) and those proven spurious
-// left out, and how many it is of: near 0 when a full queue drops at the
-// same window each time; random drops come at any window.
-func (e *lossEpisodes) lossFlightCV() (cv float64, n int, ok bool) { return windowsCV(e.flights) }
-
 // arrivedWindows are the windows at the losses as a receiver-side
-// capture sees them (arrived), read as lossFlightCV and ceiling read the
-// sender's. The sender resent when the third duplicate ACK reached it:
+// capture sees them (arrived), read as the sender's flights are
+// (windowsOf). The sender resent when the third duplicate ACK reached it:
 // what had arrived above the cumulative ACK by the resend is what it had
 // sent by then, its window at the loss, less what sat in the queue (a
 // full queue's overflows leave their windows alike all the same; random
 // drops' scatter).
-func (e *lossEpisodes) arrivedWindows() lossWindows {
-	cv, n, ok := windowsCV(e.arrived)
-	return lossWindows{cv: cv, n: n, ok: ok, ceil: ceilingOf(e.arrived, e.maxSeg), mean: windowsMean(e.arrived)}
-}
+func (e *lossEpisodes) arrivedWindows() lossWindows { return windowsOf(e.arrived, e.maxSeg) }
 
 // lossWindows are the windows at the loss episodes after the first: how
 // far apart (coefficient of variation over n, ok with two or more) and
@@ -398,35 +387,30 @@ type lossWindows struct {
 	mean float64 // their mean, bytes
 }
 
-// windowsMean is the mean of windows, the first left out (as windowsCV).
-func windowsMean(windows []int64) float64 {
+// windowsOf reads the windows at the losses, the first (slow start's)
+// left out: how far apart they are (their coefficient of variation over
+// n of them, ok with two or more: near 0 when a full queue drops at the
+// same window each time; random drops come at any window), their mean,
+// and how they stand against their largest (ceilingOf). The sender's are
+// its flights at the fast-retransmit episodes measured, those proven
+// spurious left out (flights); a receiver's what had arrived (arrived).
+func windowsOf(windows []int64, maxSeg int64) lossWindows {
+	w := lossWindows{ceil: ceilingOf(windows, maxSeg)}
 	if len(windows) < 2 {
-		return 0
-	}
-	var sum float64
-	for _, w := range windows[1:] {
-		sum += float64(w)
-	}
-	return sum / float64(len(windows)-1)
-}
-
-// windowsCV is lossFlightCV's over windows, the first left out.
-func windowsCV(windows []int64) (cv float64, n int, ok bool) {
-	if len(windows) < 3 {
-		return 0, 0, false
+		return w
 	}
 	var sum, sq float64
 	for _, f := range windows[1:] {
-		w := float64(f)
-		sum += w
-		sq += w * w
+		x := float64(f)
+		sum += x
+		sq += x * x
 	}
-	n = len(windows) - 1
-	mean := sum / float64(n)
-	if mean <= 0 {
-		return 0, 0, false
+	n := len(windows) - 1
+	w.mean = sum / float64(n)
+	if n >= 2 && w.mean > 0 {
+		w.cv, w.n, w.ok = math.Sqrt(max(sq/float64(n)-w.mean*w.mean, 0))/w.mean, n, true
 	}
-	return math.Sqrt(max(sq/float64(n)-mean*mean, 0)) / mean, n, true
+	return w
 }
 
 // episodeEvent is what one data segment did to the episodes.

@@ -1027,7 +1027,7 @@ func TestCeilingSplit(t *testing.T) {
 	for _, w := range []int64{30, 12, 7, 11, 11, 7, 4, 11, 6, 12, 6, 7, 4, 12, 12, 11, 8, 10} {
 		e.flights = append(e.flights, w*1000)
 	}
-	if c := e.ceiling(); c != (ceilingSplit{at: 8, below: 8, top: 12000}) {
+	if c := windowsOf(e.flights, e.maxSeg).ceil; c != (ceilingSplit{at: 8, below: 8, top: 12000}) {
 		t.Errorf("%+v, want 8 at 12000 (11-12 segments), 8 below 9 (4-8), the first (30, slow start's) left out", c)
 	}
 }
@@ -1081,12 +1081,16 @@ func TestArrivedWindows(t *testing.T) {
 }
 
 // TestWindowsMean: the windows at the losses' mean leaves the first out,
-// as their coefficient of variation does (windowsCV).
+// as their coefficient of variation does (windowsOf); one window after
+// the first has a mean and no spread.
 func TestWindowsMean(t *testing.T) {
-	if m := windowsMean([]int64{100, 10, 20}); m != 15 {
-		t.Errorf("mean of 10 and 20 after 100: %v, want 15", m)
+	if w := windowsOf([]int64{100, 10, 20}, 1); w.mean != 15 || !w.ok || w.n != 2 {
+		t.Errorf("10 and 20 after 100: %+v, want mean 15 over 2", w)
 	}
-	if m := windowsMean([]int64{100}); m != 0 {
-		t.Errorf("mean of none after 100: %v, want 0", m)
+	if w := windowsOf([]int64{100, 10}, 1); w.mean != 10 || w.ok {
+		t.Errorf("10 after 100: %+v, want mean 10, no spread", w)
+	}
+	if w := windowsOf([]int64{100}, 1); w.mean != 0 || w.ok {
+		t.Errorf("none after 100: %+v, want nothing", w)
 	}
 }

@@ -560,20 +560,20 @@ func TestSsthreshKeptAtBackoff(t *testing.T) {
 	}
 }
 
-// TestLossFlightCV: the spread of the window at the loss over the
+// TestLossFlightCV: the spread of the window at the loss (windowsOf) over the
 // episodes after the first (slow start's), at least two of them.
 func TestLossFlightCV(t *testing.T) {
 	e := lossEpisodes{flights: []int64{200, 60}}
-	if _, _, ok := e.lossFlightCV(); ok {
+	if w := windowsOf(e.flights, e.maxSeg); w.ok {
 		t.Error("one episode after the first: a spread")
 	}
 	e.flights = append(e.flights, 60, 60)
-	if cv, n, ok := e.lossFlightCV(); !ok || n != 3 || cv != 0 {
-		t.Errorf("three equal windows after the first: cv %v of %d (%v), want 0 of 3", cv, n, ok)
+	if w := windowsOf(e.flights, e.maxSeg); !w.ok || w.n != 3 || w.cv != 0 {
+		t.Errorf("three equal windows after the first: cv %v of %d (%v), want 0 of 3", w.cv, w.n, w.ok)
 	}
 	e.flights = append(e.flights, 20)
-	if cv, n, _ := e.lossFlightCV(); n != 4 || math.Abs(cv-0.3464) > 1e-3 {
-		t.Errorf("windows 60, 60, 60, 20: cv %v of %d, want 0.346 of 4", cv, n)
+	if w := windowsOf(e.flights, e.maxSeg); w.n != 4 || math.Abs(w.cv-0.3464) > 1e-3 {
+		t.Errorf("windows 60, 60, 60, 20: cv %v of %d, want 0.346 of 4", w.cv, w.n)
 	}
 }
 
@@ -1136,7 +1136,7 @@ func TestNoVoteBelowHalf(t *testing.T) {
 // TestLossFlightKeptWithoutVote: a window after the episode too small to
 // vote (something else held the sender) still leaves the window at the
 // loss, which the steadiness of the windows at the losses reads
-// (lossFlightCV): dropping it with the vote turned cq_40ms_50m_q50k_nots
+// (windowsOf): dropping it with the vote turned cq_40ms_50m_q50k_nots
 // at its sender (51 tail drops, 4 episodes after the first at windows
 // within 6%) into random loss by its intervals.
 func TestLossFlightKeptWithoutVote(t *testing.T) {

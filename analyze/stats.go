@@ -1093,9 +1093,8 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		st.BetaEpisodes = len(acc.eps.betas)
 		st.ReductionVotes, st.reductionsOff = acc.eps.reductionVotes(), acc.eps.reductionsOff()
 		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()
-		st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = acc.eps.lossFlightCV()
-		st.lossCeiling = acc.eps.ceiling()
-		st.lossFlightMean = windowsMean(acc.eps.flights)
+		fw := windowsOf(acc.eps.flights, acc.eps.maxSeg)
+		st.LossFlightCV, st.LossFlights, st.HasLossFlightCV, st.lossCeiling, st.lossFlightMean = fw.cv, fw.n, fw.ok, fw.ceil, fw.mean
 		st.arrivedWindows = acc.eps.arrivedWindows()
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
 		if st.Path.NearbyPeer {
