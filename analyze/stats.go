@@ -138,12 +138,12 @@ type DirStats struct {
 	HasEpisodeIntervalCV bool
 	// LossFlightCV is the coefficient of variation of the window at the
 	// loss over the fast-retransmit episodes after the first (LossFlights
-	// of them; see lossEpisodes.lossFlightCV): near 0 when a full queue
+	// of them; see windowsOf): near 0 when a full queue
 	// drops at the same window each time.
 	LossFlightCV                               float64
 	LossFlights                                int
 	HasLossFlightCV                            bool
-	lossCeiling                                ceilingSplit // the same windows against their largest (lossEpisodes.ceiling)
+	lossCeiling                                ceilingSplit // the same windows against their largest (windowsOf)
 	lossFlightMean                             float64      // their mean, bytes
 	arrivedWindows                             lossWindows  // the windows at the losses as a receiver-side capture sees them
 	unanswered                                 float64      // the share of the ACKs that made room the sender let pass (senderHeld.unansweredShare)
