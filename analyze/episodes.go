@@ -1584,10 +1584,11 @@ func (f ccFacts) name() (cc, reason string) {
 	switch v, ok := medianVote(b, true); {
 	case b < 0.35:
 		return "unknown", why + ": below any algorithm's reduction (timeouts, or the application slowed)"
-	case ok && f.votes[v] == 0:
-		return "unknown", why + fmt.Sprintf(": near %s, but no episode's own cut was (%d to Reno's half, %d to CUBIC's 0.7, %d none): the middle of cuts that disagree",
-			voteSaid[v], f.votes[VoteReno], f.votes[VoteCubic], f.votes[VoteNone])
 	case ok && !medianTells(v, f.votes, f.betaEpisodes):
+		if f.votes[v] == 0 {
+			return "unknown", why + fmt.Sprintf(": near %s, but no episode's own cut was (%d to Reno's half, %d to CUBIC's 0.7, %d none): the middle of cuts that disagree",
+				voteSaid[v], f.votes[VoteReno], f.votes[VoteCubic], f.votes[VoteNone])
+		}
 		return "unknown", why + ": near Reno's half, but from too few episodes, whose cuts disagree"
 	case ok && v == VoteReno:
 		return "reno", why + ": Reno/NewReno halve it"
