@@ -1689,9 +1689,12 @@ func (b *cwndBuilder) drawBBR(frame, t, pipe int64) {
 		b.set.add(SeriesBDP, Steps, Point{Frame: frame, Time: t, V: [3]float64{float64(b.bdp)}})
 		b.bdpDrawn = b.bdp
 	}
-	if abs64(b.bbrW-b.bbrCwnd) >= b.pp.maxSeg { // a segment's change or more
-		b.set.add(seriesBBRCwnd, Steps, Point{Frame: frame, Time: t, V: [3]float64{float64(b.bbrW)}})
-		b.bbrCwnd, b.bbrTime = b.bbrW, t
+	// The window it allows: no more than the receiver's (Linux sends
+	// min(cwnd, snd_wnd); k32_bbr_rwnd48_l05, a 48 KB window under a
+	// model of twice its BDP).
+	if w := b.rwndAllowed(b.bbrW); abs64(w-b.bbrCwnd) >= b.pp.maxSeg { // a segment's change or more
+		b.set.add(seriesBBRCwnd, Steps, Point{Frame: frame, Time: t, V: [3]float64{float64(w)}})
+		b.bbrCwnd, b.bbrTime = w, t
 	}
 }
 
