@@ -105,9 +105,18 @@ type lossEpisodes struct {
 	// resend came (the sender resent on the third duplicate ACK, with the
 	// window it had then out beyond the hole; see arrivedWindows).
 	arrived     []int64
-	arrivedThis bool  // the last episode's window is the last of arrived
-	flightThis  bool  // the ended episode's flight is the last of flights
-	preSignal   int64 // the flight when the first signal since the last new ACK came
+	arrivedThis bool // the last episode's window is the last of arrived
+	flightThis  bool // the ended episode's flight is the last of flights
+	// keptLate: loss episodes, the keptFrom-th or later of those not
+	// undone, of 4 segments or more, after which the flight came back
+	// within 10% of the window before, the receiver's window having held
+	// the sender through recovery (settle's hidden: no β); keptThis: the
+	// ended episode is the last of them. epIndex: the episode's place
+	// among those not undone (1 the first), awaitIndex the ended one's.
+	keptLate            int
+	keptThis            bool
+	epIndex, awaitIndex int64
+	preSignal           int64 // the flight when the first signal since the last new ACK came
 	// The last resends (rtx, rtxN of them so far), to tell a hole closed
 	// by one from one closed by late data (reordSeen).
 	rtx       *[64][3]int64 // seq, end, and the highest end sent before it
@@ -751,6 +760,7 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 	e.drop.ack(ack)
 	if e.inEpisode && ack >= e.episodeEnd {
 		e.inEpisode, e.await, e.awaitFlight, e.endedAt, e.awaitHeld = false, true, e.lossFlight, a.time, false
+		e.awaitIndex = e.epIndex
 		e.awaitTwice, e.twiceFrom = e.twiceFrom, 0
 		if !e.epUndone && e.reoPersist > 0 {
 			// A recovery not undone wears the widened window down
@@ -980,6 +990,10 @@ func (e *lossEpisodes) undo(a *epAck) bool {
 		e.flights = e.flights[:len(e.flights)-1]
 		e.flightThis = false
 	}
+	if e.keptThis {
+		e.keptLate--
+		e.keptThis = false
+	}
 	e.dropArrived()
 	return true
 }
@@ -1040,6 +1054,10 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 	// 56, voted Reno's half and drew the first recoveries under it); a
 	// window that shows no reduction there (BBR's: within 15%) stands.
 	compounded := reentered && 100*ev.ssthresh < 85*e.awaitFlight
+	if hidden && !e.epUndone && !ev.idle && e.awaitFlight >= 4*seg && e.awaitIndex >= keptFrom {
+		e.keptLate++
+		e.keptThis = e.undoable
+	}
 	if e.awaitFlight > 0 && !e.epUndone && !ev.idle && !hidden && len(e.flights) < maxEpisodeStarts {
 		e.flights = append(e.flights, e.awaitFlight)
 		e.flightThis = e.undoable
@@ -1271,7 +1289,7 @@ func (e *lossEpisodes) begin(fast bool) {
 	e.rp = recoveryPoint{} // data's begins it at the resend that began the episode
 	e.awaitSeen, e.awaitMax, e.awaitIdle, e.drained, e.awaitHeld, e.awaitPaced = false, 0, false, false, false, false
 	e.headSet = false
-	e.undoable, e.epUndone, e.settledThis, e.flightThis = false, false, false, false
+	e.undoable, e.epUndone, e.settledThis, e.flightThis, e.keptThis = false, false, false, false, false
 	e.epFast, e.rtxSet, e.rtxEnd = fast, false, 0
 	// The window at the loss: the flight when the first duplicate ACK
 	// or SACK came, before the sender sent on them.
@@ -1293,6 +1311,7 @@ func (e *lossEpisodes) begin(fast bool) {
 		e.rto++
 		e.renoDup = 0 // every outstanding segment deemed lost (tcp_enter_loss)
 	}
+	e.epIndex = e.fast + e.rto - e.undone
 }
 
 func abs64(x int64) int64 {
@@ -1417,7 +1436,7 @@ func linuxSsthresh(vote int, w int64) int64 {
 func (e *lossEpisodes) facts(dips int) ccFacts {
 	beta, hasBeta := e.betaMedian()
 	return ccFacts{votes: e.reductionVotes(), off: e.reductionsOff(), beta: beta, hasBeta: hasBeta, betaEpisodes: len(e.betas),
-		episodes: e.fast + e.rto, undone: e.undone, probeRTTDips: dips}
+		episodes: e.fast + e.rto, undone: e.undone, keptLate: e.keptLate, probeRTTDips: dips}
 }
 
 // majorityVote is the reduction more than half the episodes that tell
@@ -1474,7 +1493,7 @@ func congestionControl(st *DirStats) (cc, reason string) {
 		return "unknown", "not a sender-side capture: the flight seen is not the sender's"
 	}
 	f := ccFacts{votes: st.ReductionVotes, off: st.reductionsOff, beta: st.BetaMedian, hasBeta: st.HasBeta, betaEpisodes: st.BetaEpisodes,
-		episodes: st.LossEpisodesFast + st.LossEpisodesRTO, undone: st.LossEpisodesUndone, probeRTTDips: st.ProbeRTTDips,
+		episodes: st.LossEpisodesFast + st.LossEpisodesRTO, undone: st.LossEpisodesUndone, keptLate: st.keptLate, probeRTTDips: st.ProbeRTTDips,
 		ssFlight: st.SlowStart.Flight, maxFlight: st.MaxBytesInFlight, mss: int64(st.MSS),
 		// Behind a nearby peer the ACK clock is the peer's: its rounds
 		// say nothing of the sender's slow start (the statistics clear it).
@@ -1496,6 +1515,7 @@ type ccFacts struct {
 	hasBeta          bool    //
 	betaEpisodes     int     // the episodes β was measured over
 	episodes, undone int64   // loss episodes, fast and timeout; of them undone
+	keptLate         int     // lossEpisodes.keptLate
 	probeRTTDips     int     // probeRTT.dips
 	// How slow start ended, from the statistics (the summary's; the
 	// graph reads only whether the name is BBR's and leaves it unset):
@@ -1536,9 +1556,36 @@ const hystartGrowth = 1.5
 // a few segments CUBIC's 0.7 rounds to what looks like Reno's half as a
 // ratio), else the median reduction factor (Reno and NewReno halve the
 // window, CUBIC keeps 0.7 of it, BBR does not reduce on loss), or BBR's
-// ProbeRTT. Unknown when nothing tells: no loss episode followed by data
-// and no ProbeRTT.
+// ProbeRTT; where that leaves it unknown, or names Reno or CUBIC from
+// one measurement, a window kept through a loss late in the transfer
+// under the receiver's window (keptLate). Unknown when nothing tells: no
+// loss episode followed by data and no ProbeRTT.
 func (f ccFacts) name() (cc, reason string) {
+	cc, reason = f.reductionName()
+	if f.keptLate > 0 && (cc == "unknown" || cc != "bbr" && f.betaEpisodes < 2) {
+		return "bbr", fmt.Sprintf("%s under the receiver's window left the window where it was at loss episode %d or later: Linux's Reno keeps it at the first at most, CUBIC at the second (%s)",
+			words.Plural(int64(f.keptLate), "loss episode"), keptFrom, reason)
+	}
+	return cc, reason
+}
+
+// keptFrom: held by a receiver's window W, Linux's Reno and CUBIC grow
+// cwnd to at most twice the flight in slow start and not at all after
+// it (tcp_is_cwnd_limited), and each loss multiplies cwnd by β (an RTO's
+// ssthresh too), so a loss episode after which the flight came back
+// within 10% of the window before (cwnd still 0.9 W or more) can be
+// Reno's first (2W to W) and CUBIC's first or second (2W, 1.4W, 0.98W),
+// no later one. BBR leaves recovery with the window it had before
+// (prior_cwnd). On the 273 kernel and labelled senders (k34_–k36_
+// included), such windows of 4 segments or more came at the first
+// episode only in the 72 Reno runs, at the first or second in the 174
+// CUBIC ones, and at the third or later in all nine BBR runs under a
+// receive window (the first such at their third to sixth episode).
+const keptFrom = 3
+
+// reductionName names the algorithm from the reductions, or ProbeRTT,
+// or HyStart (name).
+func (f ccFacts) reductionName() (cc, reason string) {
 	if !f.hasBeta {
 		if f.episodes == 0 && f.probeRTTDips > 0 {
 			return "bbr", "no loss episode; " + probeRTTSaid(f.probeRTTDips)

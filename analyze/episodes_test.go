@@ -167,8 +167,11 @@ func TestEpisodeEndsAtProvenRecoveryPoint(t *testing.T) {
 // drainedEpisode is a tracker after a fast retransmit of the first of ten
 // segments (SACK on) whose ending ACK covered all ten: nothing left
 // outstanding.
-func drainedEpisode() *lossEpisodes {
-	e := &lossEpisodes{}
+func drainedEpisode() *lossEpisodes { return drainedEpisodeAfter(0) }
+
+// drainedEpisodeAfter is drainedEpisode after n episodes before it.
+func drainedEpisodeAfter(n int64) *lossEpisodes {
+	e := &lossEpisodes{fast: n}
 	for i := int64(0); i < 10; i++ {
 		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
 	}
@@ -343,6 +346,65 @@ func TestDrainedEndShowsNoReductionNoVote(t *testing.T) {
 		e.ack(&epAck{ack: 11000, time: 4})
 		if len(e.betas) != tt.betas {
 			t.Errorf("%d segments after a drained end (10 before the loss): β %v, want %d of them", tt.after, e.betas, tt.betas)
+		}
+	}
+}
+
+// TestKeptWindowCounted: a drained end whose flight came back within
+// 10% of the window before, at the third loss episode or later, counts
+// as a window kept late (lossEpisodes.keptLate); one that shows a
+// reduction does not, nor one at the second episode (CUBIC's second
+// cut may keep it), and a D-SACK proving the episode spurious takes it
+// back (Linux restored the window: it tells nothing of the algorithm).
+func TestKeptWindowCounted(t *testing.T) {
+	for _, tt := range []struct {
+		before int64 // episodes before it
+		after  int64 // segments in flight before the first after the end is acknowledged
+		dsack  bool  // a D-SACK of the resend after the episode settled
+		kept   int
+	}{{2, 10, false, 1}, {2, 9, false, 1}, {2, 8, false, 0}, {2, 10, true, 0}, {1, 10, false, 0}, {5, 10, false, 1}} {
+		e := drainedEpisodeAfter(tt.before)
+		for i := int64(0); i < tt.after; i++ {
+			e.data(10000+i*1000, 11000+i*1000, (i+1)*1000, 0, 0, false, 3, 0)
+		}
+		e.ack(&epAck{ack: 11000, time: 4})
+		if tt.dsack {
+			e.ack(&epAck{ack: 12000, time: 5, hasDSACK: true, dsack: [2]int64{0, 1000}})
+		}
+		if e.keptLate != tt.kept {
+			t.Errorf("episode %d, %d segments after a drained end (10 before the loss), D-SACK %v: %d kept late, want %d", tt.before+1, tt.after, tt.dsack, e.keptLate, tt.kept)
+		}
+	}
+}
+
+// TestKeptWindowsNameBBR: a window kept through a loss under the
+// receiver's window at the third episode or later is past what Linux's
+// Reno (the first) or CUBIC (the second) keep: BBR, where the
+// reductions leave the algorithm unknown or name Reno or CUBIC from one
+// measurement (k34_bbr_rwnd80_60ms: one cut, 70 to 45 segments, read as
+// CUBIC's); two reductions or more still name it.
+func TestKeptWindowsNameBBR(t *testing.T) {
+	for _, tt := range []struct {
+		kept  int
+		votes [3]int
+		want  string
+	}{
+		{0, [3]int{}, "unknown"},
+		{1, [3]int{}, "bbr"},
+		{1, [3]int{VoteReno: 1, VoteNone: 1}, "bbr"}, // k32_bbr_rwnd96_l1: no majority
+		{1, [3]int{VoteCubic: 1}, "bbr"},
+		{0, [3]int{VoteCubic: 1}, "cubic"},
+		{1, [3]int{VoteCubic: 2}, "cubic"},
+	} {
+		st := DirStats{DataPackets: 100, LossEpisodesFast: 5, keptLate: tt.kept, ReductionVotes: tt.votes, Path: PathStats{Vantage: VantageSender}}
+		if n := tt.votes[VoteReno] + tt.votes[VoteCubic] + tt.votes[VoteNone]; n > 0 {
+			st.HasBeta, st.BetaEpisodes, st.BetaMedian = true, n, 0.74
+		}
+		if tt.votes[VoteCubic] > 0 {
+			st.BetaMedian = 0.7
+		}
+		if cc, why := congestionControl(&st); cc != tt.want {
+			t.Errorf("%d windows kept late, votes %v: %s (%s), want %s", tt.kept, tt.votes, cc, why, tt.want)
 		}
 	}
 }

@@ -152,6 +152,7 @@ type DirStats struct {
 	BetaEpisodes                               int    // the episodes β was measured on
 	ReductionVotes                             [3]int // episodes whose reduction is Reno's, CUBIC's, none (VoteReno...)
 	reductionsOff                              [3]int // of the Reno and CUBIC votes, those far off their value (reductionsOff)
+	keptLate                                   int    // episodes that kept the window under the receiver's late (lossEpisodes.keptLate)
 	HasBeta                                    bool
 	CongestionControl, CongestionControlReason string
 
@@ -1091,7 +1092,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		acc.eps.finish()
 		st.BetaMedian, st.HasBeta = acc.eps.betaMedian()
 		st.BetaEpisodes = len(acc.eps.betas)
-		st.ReductionVotes, st.reductionsOff = acc.eps.reductionVotes(), acc.eps.reductionsOff()
+		st.ReductionVotes, st.reductionsOff, st.keptLate = acc.eps.reductionVotes(), acc.eps.reductionsOff(), acc.eps.keptLate
 		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()
 		fw := windowsOf(acc.eps.flights, acc.eps.maxSeg)
 		st.LossFlightCV, st.LossFlights, st.HasLossFlightCV, st.lossCeiling, st.lossFlightMean = fw.cv, fw.n, fw.ok, fw.ceil, fw.mean
