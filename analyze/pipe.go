@@ -39,16 +39,18 @@ type senderPipe struct {
 	dupacks  int64 // without SACK: duplicate ACKs since the last new ACK
 	maxSeg   int64
 	// RACK: the latest transmission among segments delivered, the RTT it
-	// took, the least RTT seen and whether reordering was seen.
+	// took and the least RTT seen.
 	rackXmit, rackRTT, minRTT int64
 	minRTTAt                  int64 // when minRTT last fell (BBR's min_rtt_stamp)
 	// rackLast: RACK's RTT as Linux keeps it (tp->rack.rtt_us), that
 	// of the last segment an ACK delivered in the order Linux takes
 	// them (see ack), the one loss detection waits on (detectLoss).
-	rackLast  int64
-	reordSeen bool
+	rackLast int64
 	// reordering: Linux's degree of reordering, tp->reordering, in
-	// segments (see ack); 0 before any.
+	// segments (see ack); 0 before any. reordSeen: it was raised once
+	// at least (tp->reord_seen, set by the same event: RACK's window
+	// waits on it, detectLoss).
+	reordSeen  bool
 	reordering int64
 	fack       int64 // highest SACKed end
 	nSacked    int   // outstanding segments SACKed
@@ -245,9 +247,6 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sa
 		case s.seq > sackLastSeq:
 			sackLast, sackLastSeq = rtt, s.seq
 		}
-		if !s.retrans && s.end < p.fack {
-			p.reordSeen = true // delivered below a SACKed segment, never resent
-		}
 		if s.xmit >= p.rackXmit {
 			p.rackXmit, p.rackRTT = s.xmit, rtt
 		}
@@ -322,6 +321,7 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sa
 	}
 	if mss := p.maxSeg; p.sack && mss > 0 && reord < priorFack {
 		p.reordering = max(p.reordering, defaultReordering, min((max(p.fack, p.una)-reord+mss-1)/mss, maxReordering))
+		p.reordSeen = true
 	}
 	p.detectLoss(recovery, now)
 }

@@ -1563,3 +1563,35 @@ func TestTimeoutLowersReordering(t *testing.T) {
 		}
 	}
 }
+
+// TestReorderingOneEvent: reordering is one event, as Linux's
+// tcp_check_sack_reordering counts it: an original never resent
+// delivered below the highest SACKed end before the ACK sets both the
+// degree (reordering) and the seen flag RACK's window waits on
+// (reordSeen); SACK blocks of one ACK, new above that end, are no
+// reordering, whatever their order in the option (Linux sorts them:
+// the most recent, highest block first here, a lower one after).
+func TestReorderingOneEvent(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		sacks [][][2]int64 // the ACKs' blocks, the cumulative ACK at 0
+		seen  bool
+	}{
+		{"two new blocks in one ACK, highest first", [][][2]int64{{{5000, 6000}, {3000, 4000}}}, false},
+		{"a block below one SACKed before", [][][2]int64{{{5000, 6000}}, {{5000, 6000}, {3000, 4000}}}, true},
+	} {
+		p := &senderPipe{maxSeg: 1000, sack: true}
+		for i := int64(0); i < 10; i++ {
+			p.data(i*1000, i*1000+1000, i*10_000)
+		}
+		for i, s := range tt.sacks {
+			p.ack(0, s, true, false, sackCut{}, 100e6+int64(i)*1000)
+		}
+		if p.reordSeen != tt.seen {
+			t.Errorf("%s: reordering seen %v (degree %d), want %v", tt.name, p.reordSeen, p.reordering, tt.seen)
+		}
+		if (p.reordering > 0) != p.reordSeen {
+			t.Errorf("%s: reordering seen %v but degree %d: two definitions", tt.name, p.reordSeen, p.reordering)
+		}
+	}
+}
