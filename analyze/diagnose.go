@@ -842,13 +842,13 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// a receiver not seeing which algorithm (BBR's windows are alike
 		// whatever drops) or a few alike by chance (mx_480ms_6m_j16_l2_w87:
 		// 3 random drops' within 10%).
-		win, seesWindows := lossWindows{st.LossFlightCV, st.LossFlights, st.HasLossFlightCV, st.lossCeiling, st.lossFlightMean}, p.Vantage == VantageSender
+		win, seesWindows := st.lossWindows, p.Vantage == VantageSender
 		if p.Vantage == VantageReceiver {
 			win, seesWindows = st.arrivedWindows, true
 		}
 		// The window at each loss, steady: the flight seen is the sender's,
 		// no receive window capped it, and BBR (no sawtooth) aside.
-		steady := p.Vantage == VantageSender && st.HasLossFlightCV && st.LossFlightCV < steadyBelow(st.LossFlights, st.CongestionControl) && (st.LossFlights >= 3 || near) && !bbr &&
+		steady := p.Vantage == VantageSender && st.lossWindows.ok && st.lossWindows.cv < steadyBelow(st.lossWindows.n, st.CongestionControl) && (st.lossWindows.n >= 3 || near) && !bbr &&
 			!(rcv.MaxRwnd > 0 && st.MaxBytesInFlight >= rcv.MaxRwnd-2*int64(max(st.MSS, 536)))
 		// Regular intervals stand for the RTT where a queue too small to
 		// delay hides its overflows from it; a queue that held the delay
@@ -1006,9 +1006,9 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 					win.cv, win.n), map[string]float64{"loss_flight_cv": win.cv, "loss_flights": float64(win.n)})
 			}
 		case steady:
-			ev["loss_flight_cv"], ev["loss_flights"] = st.LossFlightCV, float64(st.LossFlights)
+			ev["loss_flight_cv"], ev["loss_flights"] = st.lossWindows.cv, float64(st.lossWindows.n)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d loss episodes after the first began at the same window (within %.0f%%): the window overflowed a queue at the same size each time",
-				lost, pct, counted, st.LossFlights, 100*st.LossFlightCV), ev)
+				lost, pct, counted, st.lossWindows.n, 100*st.lossWindows.cv), ev)
 		case bursts:
 			ev["later_episode_mean"], ev["independent_bound"] = burstMean, burstBound
 			which, did := "", "resent"
@@ -1063,16 +1063,16 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s; loss episodes began at windows that varied (coefficient of variation %.2f over %d)%s%s: not a queue overflowing at the same size each time",
 				lost, pct, counted, win.cv, win.n, intervals, peak), ev)
 		case overshoot && irregular && !unsteady && st.EpisodeIntervals < irregularMin && p.Vantage == VantageSender && !bbr &&
-			st.HasLossFlightCV && st.LossFlights >= minToldEpisodes && st.LossFlightCV < steadyCV:
+			st.lossWindows.ok && st.lossWindows.n >= minToldEpisodes && st.lossWindows.cv < steadyCV:
 			// After an overshoot, a few later episodes at irregular
 			// intervals, but at windows within steadyCV of each other
 			// (not steady enough to beat chance: steadyBelow): the two
 			// weak signs disagree, and neither tells (cq_180ms_5m_q40k:
 			// 42 tail drops, 34 in the overshoot, 3 intervals at 0.72,
 			// 3 windows within 7%).
-			ev["interval_cv"], ev["intervals"], ev["loss_flight_cv"], ev["loss_flights"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals), st.LossFlightCV, float64(st.LossFlights)
+			ev["interval_cv"], ev["intervals"], ev["loss_flight_cv"], ev["loss_flights"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals), st.lossWindows.cv, float64(st.lossWindows.n)
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episodes after it not proven spurious, at irregular intervals (coefficient of variation %.2f) but at windows within %.0f%% of each other: too few to tell their cause",
-				lost, pct, counted, eps-1-spuriousLater, st.EpisodeIntervalCV, 100*st.LossFlightCV), ev)
+				lost, pct, counted, eps-1-spuriousLater, st.EpisodeIntervalCV, 100*st.lossWindows.cv), ev)
 		case regular && st.EpisodeIntervalCV >= regularCV && st.EpisodeIntervalCV < randomCV && unsteady:
 			// Intervals between the two bounds, which after an overshoot
 			// do not tell (below), with the windows at the losses

@@ -74,22 +74,22 @@ func TestDiagnose(t *testing.T) {
 		{name: "losses at the same window each time: a queue, whatever the RTT at them", st: func(st, rcv *DirStats) {
 			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
 			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs = 3, 1, 610
-			st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = 0.05, 3, true
+			st.lossWindows = lossWindows{cv: 0.05, n: 3, ok: true}
 		}, want: "congestion loss: 20 segments lost (2.0%); 3 loss episodes after the first began at the same window (within 5%): the window overflowed a queue at the same size each time"},
 		{name: "two losses at the same window, the RTT near its peak at most: a queue", st: func(st, rcv *DirStats) {
 			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
 			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs, st.RTTAtLossRank = 3, 2, 640, 0.6
-			st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = 0.05, 2, true
+			st.lossWindows = lossWindows{cv: 0.05, n: 2, ok: true}
 		}, want: "congestion loss: 20 segments lost (2.0%); 2 loss episodes after the first began at the same window (within 5%): the window overflowed a queue at the same size each time"},
 		{name: "two losses at the same window: too few to tell", st: func(st, rcv *DirStats) {
 			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
 			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs = 3, 1, 610
-			st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = 0.05, 2, true
+			st.lossWindows = lossWindows{cv: 0.05, n: 2, ok: true}
 		}, want: "random loss: 20 segments lost (2.0%); 2 of 3 loss episodes began with the RTT below its peak (610 ms vs 600 ms minimum): not a full queue"},
 		{name: "losses at the same window, the receive window's: not told so", st: func(st, rcv *DirStats) {
 			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
 			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs = 3, 1, 610
-			st.LossFlightCV, st.LossFlights, st.HasLossFlightCV = 0.05, 3, true
+			st.lossWindows = lossWindows{cv: 0.05, n: 3, ok: true}
 			st.MaxBytesInFlight, rcv.MaxRwnd = 64000, 64000
 		}, want: "random loss: 20 segments lost (2.0%); 2 of 3 loss episodes began with the RTT below its peak (610 ms vs 600 ms minimum): not a full queue; receiver-window limited: 63 KB window"},
 		{name: "an overshoot and two losses after it: too few to tell theirs", st: func(st, rcv *DirStats) {
@@ -642,7 +642,7 @@ func TestRTTAtPeakYieldsWhereNoOverflowShows(t *testing.T) {
 			RankedLossEpisodes: 7, QueueLossEpisodes: 7, RTTAtLossMs: 509.8, RTTAtLossRank: 0.79,
 			LossEpisodes: 7, FirstEpisodeResent: 3, EpisodeResent: 13,
 			HasEpisodeIntervalCV: true, EpisodeIntervalCV: tt.cv, EpisodeIntervals: 6,
-			HasLossFlightCV: true, LossFlightCV: tt.flightCV, LossFlights: 6, lossFlightMean: 100e3}
+			lossWindows: lossWindows{ok: true, cv: tt.flightCV, n: 6, mean: 100e3}}
 		st.SlowStart.Reason = SlowStartLoss
 		rcv := DirStats{MaxRwnd: 5 << 20}
 		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
@@ -650,7 +650,7 @@ func TestRTTAtPeakYieldsWhereNoOverflowShows(t *testing.T) {
 		}
 		// The same windows of 4 segments: less than a segment apart,
 		// one window as measured (winSpread).
-		if st.lossFlightMean = 4 * 1448; tt.want == FindRandomLoss {
+		if st.lossWindows.mean = 4 * 1448; tt.want == FindRandomLoss {
 			if got := kinds(diagnose(&st, &rcv, 0)); got != FindCongestionLoss {
 				t.Errorf("intervals at %.2f, windows of 4 segments at %.2f: findings %q, want %q", tt.cv, tt.flightCV, got, FindCongestionLoss)
 			}
@@ -710,7 +710,7 @@ func TestSteadyWindowsBeyondChance(t *testing.T) {
 			RankedLossEpisodes: 7, QueueLossEpisodes: 3, RTTAtLossMs: 505, RTTAtLossRank: 0.5,
 			LossEpisodes: 8, FirstEpisodeResent: 3, EpisodeResent: 15,
 			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.78, EpisodeIntervals: 7,
-			HasLossFlightCV: true, LossFlightCV: tt.cv, LossFlights: tt.flights, lossFlightMean: 150e3}
+			lossWindows: lossWindows{ok: true, cv: tt.cv, n: tt.flights, mean: 150e3}}
 		st.SlowStart.Reason = SlowStartLoss
 		rcv := DirStats{MaxRwnd: 1323008}
 		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
@@ -1048,7 +1048,7 @@ func TestScatteredLossesAreRandom(t *testing.T) {
 				RankedLossEpisodes: 6, QueueLossEpisodes: 5, RTTAtLossMs: 148.2, RTTAtLossRank: 0.85, LossEpisodes: 6,
 				FirstEpisodeResent: 3, EpisodeResent: 9, CongestionControl: "cubic", HasQueueDelay: true, QueueDelayMs: 3.1,
 				HasEpisodeIntervalCV: true, EpisodeIntervalCV: tt.icv, EpisodeIntervals: tt.intervals,
-				HasLossFlightCV: true, LossFlightCV: tt.flightCV, LossFlights: tt.intervals - 1, AppIdleWaits: tt.appWaits, lossFlightMean: segs * 1448}
+				lossWindows: lossWindows{ok: true, cv: tt.flightCV, n: tt.intervals - 1, mean: segs * 1448}, AppIdleWaits: tt.appWaits}
 			rcv := DirStats{MaxRwnd: -1}
 			fs := diagnose(&st, &rcv, 0)
 			if got := kinds(fs); got != tt.want {

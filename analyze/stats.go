@@ -136,18 +136,14 @@ type DirStats struct {
 	EpisodeIntervalCV    float64
 	EpisodeIntervals     int
 	HasEpisodeIntervalCV bool
-	// LossFlightCV is the coefficient of variation of the window at the
-	// loss over the fast-retransmit episodes after the first (LossFlights
-	// of them; see windowsOf): near 0 when a full queue
-	// drops at the same window each time.
-	LossFlightCV                               float64
-	LossFlights                                int
-	HasLossFlightCV                            bool
-	lossCeiling                                ceilingSplit // the same windows against their largest (windowsOf)
-	lossFlightMean                             float64      // their mean, bytes
-	arrivedWindows                             lossWindows  // the windows at the losses as a receiver-side capture sees them
-	unanswered                                 float64      // the share of the ACKs that made room the sender let pass (senderHeld.unansweredShare)
-	answerACKs                                 int          // of how many
+	// lossWindows are the sender's windows at the loss, its flight at
+	// the fast-retransmit episodes after the first (windowsOf): their
+	// coefficient of variation near 0 when a full queue drops at the same
+	// window each time; arrivedWindows the same as a receiver-side
+	// capture sees them.
+	lossWindows, arrivedWindows                lossWindows
+	unanswered                                 float64 // the share of the ACKs that made room the sender let pass (senderHeld.unansweredShare)
+	answerACKs                                 int     // of how many
 	BetaMedian                                 float64
 	BetaEpisodes                               int    // the episodes β was measured on
 	ReductionVotes                             [3]int // episodes whose reduction is Reno's, CUBIC's, none (VoteReno...)
@@ -1094,9 +1090,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		st.BetaEpisodes = len(acc.eps.betas)
 		st.ReductionVotes, st.reductionsOff, st.keptLate = acc.eps.reductionVotes(), acc.eps.reductionsOff(), acc.eps.keptLate
 		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()
-		fw := windowsOf(acc.eps.flights, acc.eps.maxSeg)
-		st.LossFlightCV, st.LossFlights, st.HasLossFlightCV, st.lossCeiling, st.lossFlightMean = fw.cv, fw.n, fw.ok, fw.ceil, fw.mean
-		st.arrivedWindows = acc.eps.arrivedWindows()
+		st.lossWindows, st.arrivedWindows = windowsOf(acc.eps.flights, acc.eps.maxSeg), acc.eps.arrivedWindows()
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
 		if st.Path.NearbyPeer {
 			// The ACK clock is the nearby peer's: rounds of microseconds
