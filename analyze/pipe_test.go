@@ -1240,8 +1240,8 @@ func TestUndoneEpisodeSsthresh(t *testing.T) {
 	if fast == nil || len(fast.Points) != 2 || undone == nil || len(undone.Points) != 1 || undone.Points[0] != fast.Points[1] {
 		t.Fatalf("fast-retransmit marks %+v, undone %+v: want 2, the second undone", fast, undone)
 	}
-	if ss == nil || len(ss.Points) != 3 {
-		t.Fatalf("ssthresh %+v: want the first episode's, the undone one's at its start and the one restored at the undo", ss)
+	if ss == nil || len(ss.Points) != 4 || ss.Points[3].V != ss.Points[2].V {
+		t.Fatalf("ssthresh %+v: want the first episode's, the undone one's at its start, the one restored at the undo, and that to the last send", ss)
 	}
 	first, entered, restored := ss.Points[0], ss.Points[1], ss.Points[2]
 	mark := undone.Points[0]

@@ -1850,12 +1850,29 @@ func (b *cwndBuilder) graph() *Graph {
 		cc, _ := b.ep.facts(b.probeRTT.dips).name()
 		bbrSeries(g, cc == "bbr")
 		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == seriesArrived })
+		b.closeSsthresh(g)
 	}
 	if b.held.misread() { // a window the sender ran past held nothing (senderHeld.misread)
 		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == SeriesRwndHeld })
 	}
 	capWindow(g)
 	return g
+}
+
+// closeSsthresh draws the last ssthresh to the line's last send, as the
+// line lasts (graph): a step line's last step has no length otherwise,
+// and a connection of one episode drew no ssthresh at all
+// (k36_cubic_q500k_100ms: one point at 9.7 s). After crossCheck, whose
+// points are the episodes'.
+func (b *cwndBuilder) closeSsthresh(g *Graph) {
+	ss := g.lookup(SeriesSsthresh)
+	if ss == nil || b.lastTime == 0 || b.f.o.Time.bounded() && !b.f.inTime(b.lastTime) {
+		return
+	}
+	ss.unpack()
+	if n := len(ss.Points); n > 0 && ss.Points[n-1].Time < b.lastTime {
+		ss.Points = append(ss.Points, Point{Frame: b.lastFrame, Time: b.lastTime, V: ss.Points[n-1].V})
+	}
 }
 
 // handshake notes the times of the client's SYN, the server's SYN/ACK

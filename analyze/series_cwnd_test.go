@@ -533,3 +533,34 @@ func TestGrowthAtSACKsUnderReordering(t *testing.T) {
 		t.Errorf("the line after the flight %.0f, want 80000 (slow start: twice the 40 segments delivered)", v)
 	}
 }
+
+// TestSsthreshLastsToTheLastSend: the last ssthresh is drawn to the
+// line's last send, as the line is (a step line's last step has no
+// length: a connection of one episode, k36_cubic_q500k_100ms, drew no
+// ssthresh at all); not where it ends there already, nor outside a time
+// window that leaves the last send out.
+func TestSsthreshLastsToTheLastSend(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		lastTime int64
+		window   Range
+		want     int
+	}{
+		{"one episode, sends after it", 9e9, Range{}, 2},
+		{"the last send at the episode", 5e9, Range{}, 1},
+		{"a window before the last send", 9e9, Range{Max: 6e9, HasMax: true}, 1},
+	} {
+		b := newCwndBuilder(SeriesOptions{Time: tt.window})
+		b.lastTime, b.lastFrame = tt.lastTime, 900
+		g := &Graph{Series: []Series{{Name: SeriesSsthresh, Kind: Steps, Points: []Point{{Frame: 500, Time: 5e9, V: [3]float64{291048}}}}}}
+		b.closeSsthresh(g)
+		ps := g.Series[0].Points
+		if len(ps) != tt.want {
+			t.Errorf("%s: %d points, want %d", tt.name, len(ps), tt.want)
+			continue
+		}
+		if last := ps[len(ps)-1]; tt.want == 2 && (last.Time != tt.lastTime || last.Frame != 900 || last.V[0] != 291048) {
+			t.Errorf("%s: closing point %+v, want the last send's time and frame at 291048", tt.name, last)
+		}
+	}
+}
