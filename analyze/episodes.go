@@ -1497,7 +1497,8 @@ func congestionControl(st *DirStats) (cc, reason string) {
 		ssFlight: st.SlowStart.Flight, maxFlight: st.MaxBytesInFlight, mss: int64(st.MSS),
 		// Behind a nearby peer the ACK clock is the peer's: its rounds
 		// say nothing of the sender's slow start (the statistics clear it).
-		ssDelay: st.SlowStart.Found && st.SlowStart.Reason == SlowStartDelay && !st.Path.NearbyPeer}
+		ssDelay: st.SlowStart.Found && st.SlowStart.Reason == SlowStartDelay && !st.Path.NearbyPeer,
+		drained: st.startupDrained && !st.Path.NearbyPeer, unanswered: st.unanswered, answerACKs: st.answerACKs}
 	if st.Duration > 0 {
 		f.appShare = float64(st.AppLimitedNs) / float64(st.Duration)
 	}
@@ -1526,6 +1527,13 @@ type ccFacts struct {
 	ssFlight, maxFlight int64
 	mss                 int64 // the sender's announced MSS (0 unknown)
 	appShare            float64
+	// The summary's too: BBR's drain after startup seen (startupDrain;
+	// not behind a nearby peer, whose ACK clock it is), and the share of
+	// answerACKs ACKs that made room the sender let pass with no new data
+	// (senderHeld.unansweredShare): drainTells.
+	drained    bool
+	unanswered float64
+	answerACKs int
 }
 
 // hystartTells reports whether slow start's end names CUBIC where no
@@ -1562,12 +1570,29 @@ const hystartGrowth = 1.5
 // loss episode followed by data and no ProbeRTT.
 func (f ccFacts) name() (cc, reason string) {
 	cc, reason = f.reductionName()
+	if cc == "unknown" && f.drainTells() {
+		return "bbr", reason + "; but the flight fell to half its peak or less after slow start with nothing lost and the sender still sending: BBR's drain after its startup (Reno and CUBIC lower their window only at a loss)"
+	}
 	if f.keptLate > 0 && (cc == "unknown" || cc != "bbr" && f.betaEpisodes < 2) {
 		return "bbr", fmt.Sprintf("%s under the receiver's window left the window where it was at loss episode %d or later: Linux's Reno keeps it at the first at most, CUBIC at the second (%s)",
 			words.Plural(int64(f.keptLate), "loss episode"), keptFrom, reason)
 	}
 	return cc, reason
 }
+
+// drainTells reports whether a drain after slow start (startupDrain)
+// names BBR: the application did not hold the sender (under 5% of the
+// transfer, and it answered all but drainUnanswered of minAnswerACKs or
+// more ACKs that made room: ap_300ms_12m_a6m_reno, Reno at an
+// application's 6 Mbit/s, let 0.73 of 2,618 pass; the lossless BBR runs
+// of k36_ 0.11–0.15).
+func (f ccFacts) drainTells() bool {
+	return f.drained && f.appShare < 0.05 && f.answerACKs >= minAnswerACKs && f.unanswered < drainUnanswered
+}
+
+// drainUnanswered: see drainTells; below the 0.38 of the least
+// application-held sender the diagnosis's unansweredApp was read from.
+const drainUnanswered = 0.3
 
 // keptFrom: held by a receiver's window W, Linux's Reno and CUBIC grow
 // cwnd to at most twice the flight in slow start and not at all after

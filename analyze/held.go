@@ -160,6 +160,69 @@ func appGap(rttMin int64) int64 {
 	return min(max(rttMin/8, 2e6), 50e6)
 }
 
+// startupDrain finds, data segment by data segment of a sender's
+// direction before any loss signal, BBR's drain after its startup: once
+// the bandwidth stopped growing, BBR paces at 1/2.89 of it until the
+// flight is down to its BDP estimate (bbr_check_drain), from the 2 to 3
+// times that its startup left in flight. A drain counts where the flight,
+// at drainPeak segments or more, fell to half or less of that peak (or of
+// the receiver's window, if less) within four least RTTs of being within
+// 10% of it, and stayed there over three sends or more for half a least
+// RTT, the sender sending at least every half RTT. Reno and CUBIC never
+// lower their window without a loss: with data waiting their flight
+// stays at the least of cwnd and the receiver's window. An application
+// that stops feeding the sender lowers it too, which the guards of
+// ccFacts.drainTells leave out. On the kernel and labelled senders: the
+// three lossless BBR runs of k36_ (two down to 0.38–0.39 of 107 and 129
+// segments, sends 0.14–0.17 RTT apart), no lossless Reno or CUBIC run;
+// a Reno sender held by its application at 6 Mbit/s
+// (ap_300ms_12m_a6m_reno) and the client leg to a proxy
+// (pp_18ms_13m_nots) besides.
+type startupDrain struct {
+	maxSeg        int64
+	over, found   bool  // a loss signal came (nothing more to find); a drain was found
+	peak, nearAt  int64 // the most in flight; the last send within 10% of it
+	last, lowFrom int64 // the last send; the first of those low since (0 none)
+	lowSends      int
+}
+
+// data takes a data segment at t of n bytes with flight bytes in flight
+// (-1 unknown), the receiver's last window rwnd (-1 none), the least RTT
+// so far, and whether a loss signal came by now (a resend, a duplicate
+// ACK or a SACK).
+func (d *startupDrain) data(t, n, flight, rwnd, rttMin int64, lossSignal bool) {
+	if d.over = d.over || lossSignal; d.over || d.found {
+		return
+	}
+	d.maxSeg = max(d.maxSeg, n)
+	gap := t - d.last
+	d.last = t
+	if flight < 0 || rttMin <= 0 {
+		return
+	}
+	d.peak = max(d.peak, flight)
+	if 10*flight >= 9*d.peak {
+		d.nearAt = t
+	}
+	ref := d.peak
+	if rwnd >= 0 {
+		ref = min(ref, rwnd)
+	}
+	if d.peak < drainPeak*d.maxSeg || 2*flight > ref || t-d.nearAt > 4*rttMin || gap >= rttMin/2 {
+		d.lowFrom, d.lowSends = 0, 0
+		return
+	}
+	if d.lowFrom == 0 {
+		d.lowFrom = t
+	}
+	if d.lowSends++; d.lowSends >= 3 && t-d.lowFrom >= rttMin/2 {
+		d.found = true
+	}
+}
+
+// drainPeak: see startupDrain.
+const drainPeak = 20
+
 // probeRTT finds, data segment by data segment of a sender's direction,
 // BBR's ProbeRTT: where no lower RTT came for 10 s, BBR caps its flight
 // at four segments for 200 ms and a round trip, then takes its window

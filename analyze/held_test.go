@@ -410,3 +410,101 @@ func TestWindowThenApplicationCapture(t *testing.T) {
 		t.Errorf("held-by-rwnd bands: %d of them, %d ns; want one a burst, at least the summary's %d ns", rws, rw, st.RwndLimitedNs)
 	}
 }
+
+// drainRun feeds startupDrain a startup to 100 segments of 1000 bytes
+// (rtt 100 ms, a send every ms) and then the flight falls to low
+// segments for lowMs, sent every gapMs; lossAt (ms, 0 none) brings a
+// loss signal, rwnd is the receiver's window.
+func drainRun(low, lowMs, gapMs, lossAt float64, rwnd int64) bool {
+	var d startupDrain
+	rtt := int64(100e6)
+	t := int64(0)
+	for f := int64(10); f <= 100; f++ {
+		t += 1e6
+		d.data(t, 1000, f*1000, rwnd, rtt, false)
+	}
+	for ms := gapMs; ms <= lowMs; ms += gapMs {
+		now := t + int64(ms*1e6)
+		d.data(now, 1000, int64(low*1000), rwnd, rtt, lossAt > 0 && ms >= lossAt)
+	}
+	return d.found
+}
+
+// TestStartupDrain: the flight down to 40% of its peak for a round trip
+// with nothing lost, the sender sending every 5 ms, is BBR's drain; not
+// at 60%, not for a tenth of the RTT, not with sends 60 ms apart (an
+// application's pauses), not after a loss signal, not from a peak under
+// drainPeak segments; against a receiver's window below the peak the
+// fall counts from that window.
+func TestStartupDrain(t *testing.T) {
+	for _, c := range []struct {
+		name                      string
+		low, lowMs, gapMs, lossAt float64
+		rwnd                      int64
+		want                      bool
+	}{
+		{"drain", 40, 100, 5, 0, 1 << 20, true},
+		{"to 60%", 60, 100, 5, 0, 1 << 20, false},
+		{"10 ms", 40, 10, 5, 0, 1 << 20, false},
+		{"sends 60 ms apart", 40, 300, 60, 0, 1 << 20, false},
+		{"a loss signal first", 40, 100, 5, 5, 1 << 20, false},
+		{"to 55% of a window of 70", 38, 100, 5, 0, 70000, false},
+		{"to 40% of a window of 70", 28, 100, 5, 0, 70000, true},
+	} {
+		if got := drainRun(c.low, c.lowMs, c.gapMs, c.lossAt, c.rwnd); got != c.want {
+			t.Errorf("%s: drain %v, want %v", c.name, got, c.want)
+		}
+	}
+	var late startupDrain // the fall half a second after the flight was last near its peak
+	for i := int64(1); i <= 700; i++ {
+		f := int64(100000)
+		switch {
+		case i > 600:
+			f = 40000
+		case i > 100:
+			f = 80000
+		}
+		late.data(i*1e6, 1000, f, 1<<20, 100e6, false)
+	}
+	if late.found {
+		t.Errorf("a fall 500 ms (5 RTTs) after the flight was near its peak counted as a drain")
+	}
+	var d startupDrain // a peak under drainPeak segments
+	for i := int64(1); i <= 200; i++ {
+		f := int64(19000)
+		if i > 100 {
+			f = 5000
+		}
+		d.data(i*1e6, 1000, f, 1<<20, 100e6, false)
+	}
+	if d.found {
+		t.Errorf("a fall from 19 segments counted as a drain")
+	}
+}
+
+// TestDrainNamesBBR: a drain after slow start names BBR where nothing
+// else tells, unless the application held the sender (5% of the
+// transfer, or most ACKs that made room let pass), behind a nearby
+// peer, or over too few ACKs.
+func TestDrainNamesBBR(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		appNs      int64
+		unanswered float64
+		acks       int
+		nearby     bool
+		want       string
+	}{
+		{"drain", 0, 0.12, 4000, false, "bbr"},
+		{"the application 10%", 1e9, 0.12, 4000, false, "unknown"},
+		{"ACKs let pass", 0, 0.73, 2618, false, "unknown"},
+		{"few ACKs", 0, 0.12, 50, false, "unknown"},
+		{"a nearby peer", 0, 0.12, 4000, true, "unknown"},
+	} {
+		st := DirStats{DataPackets: 1000, Duration: 10e9, AppLimitedNs: c.appNs, startupDrained: true, unanswered: c.unanswered, answerACKs: c.acks,
+			Path: PathStats{HasData: true, Vantage: VantageSender, NearbyPeer: c.nearby}}
+		if cc, why := congestionControl(&st); cc != c.want {
+			t.Errorf("%s: %q (%s), want %s", c.name, cc, why, c.want)
+		}
+	}
+}

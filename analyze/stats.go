@@ -179,6 +179,10 @@ type DirStats struct {
 	// flight fell to four segments for about 200 ms with nothing lost
 	// and came back at once: BBR's ProbeRTT (probeRTT).
 	ProbeRTTDips int
+	// startupDrained: at a sender-side capture, before any loss signal,
+	// the flight fell to half its peak or less within a few round trips
+	// and stayed there: BBR's drain after startup (startupDrain).
+	startupDrained bool
 	// AppIdleWaits is how many times, at a sender-side capture, the
 	// sender had nothing outstanding, the window open, and sent nothing
 	// new for more than a round trip (at least 50 ms): its application
@@ -545,6 +549,7 @@ type limits struct {
 	// sender back (senderHeld).
 	held        senderHeld
 	probeRTT    probeRTT // BBR's ProbeRTT (DirStats.ProbeRTTDips)
+	drain       startupDrain
 	rwndLimited int64
 	appLimited  int64 // see DirStats.AppLimitedNs
 	// Loss episodes, and whether the queue had grown before each: the
@@ -906,6 +911,7 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 	}
 	l.episode(d, s, s.SeqAbs, n, start, info.Path == PathReordered)
 	l.probeRTT.data(s.Time, n, info.BytesInFlight, rw, info.Flags&Retransmission != 0, d.rttMin)
+	l.drain.data(s.Time, n, info.BytesInFlight, rw, d.rttMin, info.Flags&Retransmission != 0 || d.eps.signals > 0 || d.eps.sackSeen || d.eps.fast+d.eps.rto > 0)
 	kind, from, rwndFrom := l.held.data(s.Time, n, info.BytesInFlight, rw, start, d.eps.drop.in, info.Flags&Retransmission != 0, d.ackSeen, d.lastAckTime, d.rttMin)
 	if rwndFrom > 0 {
 		l.rwndLimited += from - rwndFrom
@@ -1046,7 +1052,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 				st.RwndLimitedNs = 0
 			}
 			st.AppLimitedNs = l.appLimited
-			st.ProbeRTTDips = l.probeRTT.dips
+			st.ProbeRTTDips, st.startupDrained = l.probeRTT.dips, l.drain.found
 			st.AppIdleWaits = l.held.idles
 			st.unanswered, st.answerACKs = l.held.unansweredShare()
 			st.DataPhaseNs = max(l.held.lastData, acc.lastAckTime) - l.held.firstData
@@ -1069,7 +1075,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			// The waits after ACKs are the sender's only where it is
 			// captured; the ack_rtt holds the path's queue only from a
 			// point before it.
-			st.AppLimitedNs, st.ProbeRTTDips, st.AppIdleWaits = 0, 0, 0
+			st.AppLimitedNs, st.ProbeRTTDips, st.AppIdleWaits, st.startupDrained = 0, 0, 0, false
 			if st.Path.Vantage != VantageMiddle {
 				st.HasQueueDelay, st.QueueDelayMs = false, 0
 			}
