@@ -942,7 +942,9 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// 49 KB window, 40 KB arriving a round trip, the delay 2.6 ms up,
 		// 6 of 6 episodes with it near its peak; the 25 other labelled
 		// receiver captures named window-limited with loss were all
-		// random drops).
+		// random drops) — from minToldEpisodes or more, as belowBDP
+		// (mx_80ms_5m_q30k_w29_reno at the receiver: a 30 KB queue's two
+		// tail drops in one episode under a 35 KB window).
 		rxHeldFlat := (rxFilled || rxFilledMax) && st.HasQueueDelay && st.QueueDelayMs < minQueueMs
 		bursts, burstMean, burstBound, burstEps := laterBursts(st, rcv, lost, late)
 		// Where data came late, the later loss episodes proven spurious
@@ -1038,7 +1040,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
-		case rxHeldFlat && (rankSays || intervalsSay):
+		case rxHeldFlat && (rankSays || intervalsSay) && max(n, st.LossEpisodes) >= minToldEpisodes:
 			ev["window_bytes"], ev["per_rtt_bytes"], ev["queue_delay_ms"] = float64(window), perRTT, st.QueueDelayMs
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s in %d loss episodes; the flight, held by the receiver's %s window (about %s arriving a round trip), with the one-way delay's median %.1f ms above its minimum, never filled a queue: the window's own bursts put the delay near its peak at the drops",
 				lost, pct, counted, st.LossEpisodes, kb(window), kb(int64(perRTT)), st.QueueDelayMs), ev)
