@@ -107,16 +107,26 @@ type lossEpisodes struct {
 	arrived     []int64
 	arrivedThis bool // the last episode's window is the last of arrived
 	flightThis  bool // the ended episode's flight is the last of flights
-	// keptLate: loss episodes, the keptFrom-th or later of those not
-	// undone, of 4 segments or more, after which the flight came back
-	// within 10% of the window before, the receiver's window having held
-	// the sender through recovery (settle's hidden: no β); keptThis: the
-	// ended episode is the last of them. epIndex: the episode's place
-	// among those not undone (1 the first), awaitIndex the ended one's.
-	keptLate            int
-	keptThis            bool
-	epIndex, awaitIndex int64
-	preSignal           int64 // the flight when the first signal since the last new ACK came
+	// keptLate: loss episodes at the keptFrom-th cut or later (epIndex),
+	// of 4 segments or more, begun with the flight at the receiver's
+	// window (epAtEdge), after which the flight came back within 10% of
+	// the window before, the receiver's window having held the sender
+	// through recovery (settle's hidden: no β); keptThis: the ended
+	// episode is the last of them.
+	keptLate int
+	keptThis bool
+	// cuts: the episodes at which Linux cut its ssthresh, less those it
+	// undid: each fast retransmit's recovery and each timeout outside
+	// one, not a timeout inside recovery or the timer firing again in
+	// its loss state (tcp_enter_loss keeps ssthresh there), nor a
+	// recovery entered again after a partial undo (one cut for both);
+	// epCut: the episode under way counted one; epIndex: cuts when it
+	// began (its own included); epAtEdge: it began with the flight at
+	// the receiver's window (edge).
+	cuts, epIndex int64
+	epCut         bool
+	epAtEdge      bool
+	preSignal     int64 // the flight when the first signal since the last new ACK came
 	// The last resends (rtx, rtxN of them so far), to tell a hole closed
 	// by one from one closed by late data (reordSeen).
 	rtx       *[64][3]int64 // seq, end, and the highest end sent before it
@@ -568,6 +578,7 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		timer := !e.sackSeen && e.nearSender() && e.lastAckAt > 0 && e.movedAt > 0 && t > 0 && t-e.lastAckAt > atOnce && t-e.movedAt >= rtoOf(e.rtt)
 		ev.start, ev.fast = true, (e.signals > 0 && (e.sackSeen || e.signals >= 3 && !e.renoHold) || e.holdLost) && !timer || soon
 		e.begin(ev.fast)
+		e.cut()
 		e.rp.begin(ipid)
 		e.undoable, e.eifelDone = true, false
 		e.firstSeq, e.firstEnd, e.firstTS, e.firstHasTS = seq, end, tsval, hasTS
@@ -760,7 +771,6 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 	e.drop.ack(ack)
 	if e.inEpisode && ack >= e.episodeEnd {
 		e.inEpisode, e.await, e.awaitFlight, e.endedAt, e.awaitHeld = false, true, e.lossFlight, a.time, false
-		e.awaitIndex = e.epIndex
 		e.awaitTwice, e.twiceFrom = e.twiceFrom, 0
 		if !e.epUndone && e.reoPersist > 0 {
 			// A recovery not undone wears the widened window down
@@ -779,6 +789,7 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 			undone := e.epUndone // Linux restored the window: one cut from it
 			had := len(e.arrived)
 			e.begin(true)
+			e.cut()
 			e.lossFlight, e.await, e.reentered = 0, true, true
 			e.arrived, e.arrivedThis = e.arrived[:had], false // no window of its own
 			if !undone {
@@ -865,8 +876,9 @@ func (e *lossEpisodes) renoDupAfter(a *epAck, newAck bool, acked int64) {
 // taken again (from the same window: no β of its own), not counted as
 // undone.
 func (e *lossEpisodes) reenter() {
-	had := len(e.arrived)
+	had, cut, index := len(e.arrived), e.epCut, e.epIndex
 	e.begin(true)
+	e.epCut, e.epIndex = cut, index // the undone one's cut, taken again
 	e.lossFlight = 0
 	e.arrived, e.arrivedThis = e.arrived[:had], false // no window of its own
 }
@@ -878,6 +890,7 @@ func (e *lossEpisodes) undoPartial() {
 	e.inEpisode, e.await, e.reentered = false, false, false
 	e.epUndone, e.undoable = true, false
 	e.undone++
+	e.uncut()
 	e.dropArrived()
 }
 
@@ -981,6 +994,7 @@ func (e *lossEpisodes) undo(a *epAck) bool {
 	}
 	e.epUndone = true
 	e.undone++
+	e.uncut()
 	if e.settledThis { // measured already: taken back
 		e.betas = e.betas[:len(e.betas)-1]
 		e.reductions = e.reductions[:len(e.reductions)-1]
@@ -1054,7 +1068,7 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 	// 56, voted Reno's half and drew the first recoveries under it); a
 	// window that shows no reduction there (BBR's: within 15%) stands.
 	compounded := reentered && 100*ev.ssthresh < 85*e.awaitFlight
-	if hidden && !e.epUndone && !ev.idle && e.awaitFlight >= 4*seg && e.awaitIndex >= keptFrom {
+	if hidden && !e.epUndone && !ev.idle && e.awaitFlight >= 4*seg && e.epAtEdge && e.epIndex >= keptFrom {
 		e.keptLate++
 		e.keptThis = e.undoable
 	}
@@ -1311,7 +1325,22 @@ func (e *lossEpisodes) begin(fast bool) {
 		e.rto++
 		e.renoDup = 0 // every outstanding segment deemed lost (tcp_enter_loss)
 	}
-	e.epIndex = e.fast + e.rto - e.undone
+	e.epCut, e.epIndex = false, e.cuts
+	e.epAtEdge = e.edgeSet && e.edge-e.high <= 2*max(e.maxSeg, 1)
+}
+
+// cut counts the episode just begun as a cut of ssthresh (cuts).
+func (e *lossEpisodes) cut() {
+	e.cuts++
+	e.epCut, e.epIndex = true, e.cuts
+}
+
+// uncut takes the episode's cut back: Linux undid it.
+func (e *lossEpisodes) uncut() {
+	if e.epCut {
+		e.cuts--
+		e.epCut = false
+	}
 }
 
 func abs64(x int64) int64 {
@@ -1565,8 +1594,9 @@ const hystartGrowth = 1.5
 // ratio), else the median reduction factor (Reno and NewReno halve the
 // window, CUBIC keeps 0.7 of it, BBR does not reduce on loss), or BBR's
 // ProbeRTT; where that leaves it unknown, or names Reno or CUBIC from
-// one measurement, a window kept through a loss late in the transfer
-// under the receiver's window (keptLate). Unknown when nothing tells: no
+// fewer than two measured reductions (HyStart's rule alone included), a
+// window kept through a loss late in the transfer under the receiver's
+// window (keptLate). Unknown when nothing tells: no
 // loss episode followed by data and no ProbeRTT.
 func (f ccFacts) name() (cc, reason string) {
 	cc, reason = f.reductionName()

@@ -167,11 +167,15 @@ func TestEpisodeEndsAtProvenRecoveryPoint(t *testing.T) {
 // drainedEpisode is a tracker after a fast retransmit of the first of ten
 // segments (SACK on) whose ending ACK covered all ten: nothing left
 // outstanding.
-func drainedEpisode() *lossEpisodes { return drainedEpisodeAfter(0) }
+func drainedEpisode() *lossEpisodes { return drainedEpisodeAfter(0, 0) }
 
-// drainedEpisodeAfter is drainedEpisode after n episodes before it.
-func drainedEpisodeAfter(n int64) *lossEpisodes {
-	e := &lossEpisodes{fast: n}
+// drainedEpisodeAfter is drainedEpisode after n episodes that cut the
+// window before it, under a receiver's window of win bytes (0 none).
+func drainedEpisodeAfter(n, win int64) *lossEpisodes {
+	e := &lossEpisodes{fast: n, cuts: n}
+	if win > 0 {
+		e.ack(&epAck{ack: 0, win: win})
+	}
 	for i := int64(0); i < 10; i++ {
 		e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
 	}
@@ -351,19 +355,25 @@ func TestDrainedEndShowsNoReductionNoVote(t *testing.T) {
 }
 
 // TestKeptWindowCounted: a drained end whose flight came back within
-// 10% of the window before, at the third loss episode or later, counts
-// as a window kept late (lossEpisodes.keptLate); one that shows a
-// reduction does not, nor one at the second episode (CUBIC's second
-// cut may keep it), and a D-SACK proving the episode spurious takes it
-// back (Linux restored the window: it tells nothing of the algorithm).
+// 10% of the window before, at the third cut of the window or later, the
+// flight at the receiver's window when the loss came, counts as a window
+// kept late (lossEpisodes.keptLate); one that shows a reduction does not,
+// nor one at the second cut (CUBIC's second may keep it), nor one whose
+// flight the receiver's window did not hold (an application's), and a
+// D-SACK proving the episode spurious takes it back (Linux restored the
+// window: it tells nothing of the algorithm).
 func TestKeptWindowCounted(t *testing.T) {
 	for _, tt := range []struct {
-		before int64 // episodes before it
+		before int64 // cuts before it
+		win    int64 // the receiver's window (0 none seen)
 		after  int64 // segments in flight before the first after the end is acknowledged
 		dsack  bool  // a D-SACK of the resend after the episode settled
 		kept   int
-	}{{2, 10, false, 1}, {2, 9, false, 1}, {2, 8, false, 0}, {2, 10, true, 0}, {1, 10, false, 0}, {5, 10, false, 1}} {
-		e := drainedEpisodeAfter(tt.before)
+	}{
+		{2, 10000, 10, false, 1}, {2, 10000, 9, false, 1}, {2, 10000, 8, false, 0}, {2, 10000, 10, true, 0},
+		{1, 10000, 10, false, 0}, {5, 10000, 10, false, 1}, {2, 0, 10, false, 0}, {2, 40000, 10, false, 0},
+	} {
+		e := drainedEpisodeAfter(tt.before, tt.win)
 		for i := int64(0); i < tt.after; i++ {
 			e.data(10000+i*1000, 11000+i*1000, (i+1)*1000, 0, 0, false, 3, 0)
 		}
@@ -372,8 +382,37 @@ func TestKeptWindowCounted(t *testing.T) {
 			e.ack(&epAck{ack: 12000, time: 5, hasDSACK: true, dsack: [2]int64{0, 1000}})
 		}
 		if e.keptLate != tt.kept {
-			t.Errorf("episode %d, %d segments after a drained end (10 before the loss), D-SACK %v: %d kept late, want %d", tt.before+1, tt.after, tt.dsack, e.keptLate, tt.kept)
+			t.Errorf("after %d cuts, a %d-byte window, %d segments after a drained end (10 before the loss), D-SACK %v: %d kept late, want %d", tt.before, tt.win, tt.after, tt.dsack, e.keptLate, tt.kept)
 		}
+	}
+}
+
+// TestCutsLeaveOutWhatKeepsSsthresh: a timeout inside recovery keeps
+// Linux's ssthresh (tcp_enter_loss cuts it only from open or disorder,
+// or once recovery's window is over), and an episode proven spurious is
+// undone: neither counts as a cut (lossEpisodes.cuts), which keptLate's
+// bound counts.
+func TestCutsLeaveOutWhatKeepsSsthresh(t *testing.T) {
+	e := drainedEpisodeAfter(0, 10000) // one recovery: one cut
+	if e.cuts != 1 || e.epIndex != 1 {
+		t.Fatalf("a fast retransmit: %d cuts, index %d, want 1 and 1", e.cuts, e.epIndex)
+	}
+	e2 := &lossEpisodes{}
+	for i := int64(0); i < 10; i++ {
+		e2.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, 0, 0)
+	}
+	for range 3 {
+		e2.ack(&epAck{ack: 0, signal: true, above: true, sack: true, time: 1})
+	}
+	e2.data(0, 1000, 10000, Retransmission, 0, false, 0, 0)   // recovery: cut 1
+	e2.data(0, 1000, 10000, Retransmission, 0, false, 2e9, 0) // the head again, no ACK since: a timeout in recovery
+	if e2.fast != 1 || e2.rto != 1 || e2.cuts != 1 {
+		t.Errorf("a timeout inside recovery: %d fast + %d timeout episodes, %d cuts; want 1 + 1 and 1 cut", e2.fast, e2.rto, e2.cuts)
+	}
+	e3 := drainedEpisodeAfter(0, 10000)
+	e3.ack(&epAck{ack: 10000, time: 3, hasDSACK: true, dsack: [2]int64{0, 1000}})
+	if e3.cuts != 0 {
+		t.Errorf("a recovery proven spurious: %d cuts, want 0", e3.cuts)
 	}
 }
 

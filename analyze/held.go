@@ -189,7 +189,8 @@ type startupDrain struct {
 // data takes a data segment at t of n bytes with flight bytes in flight
 // (-1 unknown), the receiver's last window rwnd (-1 none), the least RTT
 // so far, and whether a loss signal came by now (a resend, a duplicate
-// ACK or a SACK).
+// ACK or a SACK, or CWR: the sender halved its window at an ECN echo,
+// tcp_enter_cwr, with nothing lost).
 func (d *startupDrain) data(t, n, flight, rwnd, rttMin int64, lossSignal bool) {
 	if d.over = d.over || lossSignal; d.over || d.found {
 		return

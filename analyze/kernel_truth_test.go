@@ -212,8 +212,9 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 			// must draw instead of an ssthresh; else the one set, against
 			// the graph's mark nearest the episode's entry. The probe
 			// records tcp_current_ssthresh, which outside CWR and
-			// recovery is at least 3/4 of cwnd: a value at that floor is
-			// no ssthresh restored (kx_cubic_nosack_l1: cwnd 19 after a
+			// recovery is at least 3/4 of cwnd: a value at that floor
+			// proves no restore, so it is not read as one (an undo that
+			// restored exactly that floor goes unseen; kx_cubic_nosack_l1: cwnd 19 after a
 			// timeout's slow start and CUBIC's step, 13 = 3/4 of it, the
 			// ssthresh set 11; kn_vsat_cubic_rto: cwnd 5, 3, set 2).
 			k.ssProbes++

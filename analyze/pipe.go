@@ -47,9 +47,10 @@ type senderPipe struct {
 	// them (see ack), the one loss detection waits on (detectLoss).
 	rackLast int64
 	// reordering: Linux's degree of reordering, tp->reordering, in
-	// segments (see ack); 0 before any. reordSeen: it was raised once
-	// at least (tp->reord_seen, set by the same event: RACK's window
-	// waits on it, detectLoss).
+	// segments (see ack); 0 before any. reordSeen: the event that raises
+	// it (whether or not it rose) came once at least (tp->reord_seen,
+	// counted by the same tcp_check_sack_reordering: RACK's window waits
+	// on it, detectLoss).
 	reordSeen  bool
 	reordering int64
 	fack       int64 // highest SACKed end

@@ -1435,7 +1435,9 @@ func TestGraphDrawsTheSummarysAlgorithm(t *testing.T) {
 // segments under a 35-segment window, 5.1% -> 93.6% of the kernel's
 // probes).
 func TestBBRWindowAtMostTheReceivers(t *testing.T) {
-	for _, tt := range []struct{ rwnd, want int64 }{{50000, 50000}, {300000, 200000}, {-1, 200000}} {
+	// A window under a quarter of the pipe is one misread
+	// (senderHeld.misread): no cap; one just under the pipe caps it.
+	for _, tt := range []struct{ rwnd, want int64 }{{50000, 50000}, {300000, 200000}, {-1, 200000}, {500, 200000}, {2000, 2000}} {
 		b := newCwndBuilder(SeriesOptions{})
 		b.pp.maxSeg, b.bbrW, b.rwnd = 1000, 200000, tt.rwnd
 		b.drawBBR(1, 1e9, 3000)

@@ -1691,8 +1691,14 @@ func (b *cwndBuilder) drawBBR(frame, t, pipe int64) {
 	}
 	// The window it allows: no more than the receiver's (Linux sends
 	// min(cwnd, snd_wnd); k32_bbr_rwnd48_l05, a 48 KB window under a
-	// model of twice its BDP).
-	if w := b.rwndAllowed(b.bbrW); abs64(w-b.bbrCwnd) >= b.pp.maxSeg { // a segment's change or more
+	// model of twice its BDP), unless the pipe is over four times that
+	// window: its scale is misread (senderHeld.misread; a window that
+	// dips in recovery, holding out-of-order data, still caps it).
+	w := b.bbrW
+	if 4*b.rwnd >= pipe {
+		w = b.rwndAllowed(w)
+	}
+	if abs64(w-b.bbrCwnd) >= b.pp.maxSeg { // a segment's change or more
 		b.set.add(seriesBBRCwnd, Steps, Point{Frame: frame, Time: t, V: [3]float64{float64(w)}})
 		b.bbrCwnd, b.bbrTime = w, t
 	}

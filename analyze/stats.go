@@ -911,7 +911,7 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 	}
 	l.episode(d, s, s.SeqAbs, n, start, info.Path == PathReordered)
 	l.probeRTT.data(s.Time, n, info.BytesInFlight, rw, info.Flags&Retransmission != 0, d.rttMin)
-	l.drain.data(s.Time, n, info.BytesInFlight, rw, d.rttMin, info.Flags&Retransmission != 0 || d.eps.signals > 0 || d.eps.sackSeen || d.eps.fast+d.eps.rto > 0)
+	l.drain.data(s.Time, n, info.BytesInFlight, rw, d.rttMin, info.Flags&Retransmission != 0 || d.eps.signals > 0 || d.eps.sackSeen || d.eps.fast+d.eps.rto > 0 || s.Flags&reassembly.CWR != 0)
 	kind, from, rwndFrom := l.held.data(s.Time, n, info.BytesInFlight, rw, start, d.eps.drop.in, info.Flags&Retransmission != 0, d.ackSeen, d.lastAckTime, d.rttMin)
 	if rwndFrom > 0 {
 		l.rwndLimited += from - rwndFrom
