@@ -988,9 +988,11 @@ func TestTwoCutsInARow(t *testing.T) {
 }
 
 // TestOffVotesNameNeither: most of the winning votes far off their value
-// name no algorithm, in the summary (from DirStats) and for the cwnd
-// graph (lossEpisodes.vote) alike (k25_bbr_lossless_q80k: 12 cuts from
-// 100 to 82-84 segments); the losing votes' being off does not count.
+// name neither Reno nor CUBIC, in the summary (from DirStats) and for
+// the cwnd graph (lossEpisodes.vote) alike (k25_bbr_lossless_q80k: 12
+// cuts from 100 to 82-84 segments): from five of them at a median of
+// 0.75 or more, BBR (minOffBBR); the losing votes' being off does not
+// count.
 func TestOffVotesNameNeither(t *testing.T) {
 	e := lossEpisodes{maxSeg: 1000}
 	for range 12 {
@@ -1004,8 +1006,11 @@ func TestOffVotesNameNeither(t *testing.T) {
 	}
 	st := DirStats{DataPackets: 1000, Path: PathStats{Vantage: VantageSender}, HasBeta: true, BetaMedian: 0.83, BetaEpisodes: 13,
 		LossEpisodesFast: 13, ReductionVotes: e.reductionVotes(), reductionsOff: e.reductionsOff()}
-	if cc, why := congestionControl(&st); cc != "unknown" {
-		t.Errorf("the summary's: %s (%s), want unknown", cc, why)
+	if cc, why := congestionControl(&st); cc != "bbr" {
+		t.Errorf("the summary's: %s (%s), want bbr", cc, why)
+	}
+	if cc, why := e.facts(0).name(); cc != "bbr" {
+		t.Errorf("the graph's: %s (%s), want bbr", cc, why)
 	}
 	// Three Reno votes far off, five CUBIC ones on the mark: CUBIC.
 	f := ccFacts{votes: [3]int{3, 5, 0}, off: [3]int{3, 0, 0}, beta: 0.7, hasBeta: true, betaEpisodes: 8, episodes: 8}

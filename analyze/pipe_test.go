@@ -248,9 +248,13 @@ func TestBBRSeries(t *testing.T) {
 		{ccFacts{votes: [3]int{0, 0, 1}, beta: 1, hasBeta: true, betaEpisodes: 1, episodes: 1, probeRTTDips: 1}, "bbr"},
 		{ccFacts{}, "unknown"},
 		{ccFacts{probeRTTDips: 2}, "bbr"},
-		// Most cuts nearer CUBIC's 0.7 but far off it: neither's
-		// (k25_bbr_lossless_q80k); one far off alone decides nothing.
-		{ccFacts{votes: [3]int{0, 12, 1}, off: [3]int{0, 12, 0}, beta: 0.84, hasBeta: true, betaEpisodes: 13, episodes: 14}, "unknown"},
+		// Most cuts nearer CUBIC's 0.7 but far off it: neither's, BBR's
+		// from minOffBBR of them at a median of offBBRBeta or more
+		// (k25_bbr_lossless_q80k, k34_bbr_q40k_40ms); fewer, or a lower
+		// median, tell nothing; one far off alone decides nothing.
+		{ccFacts{votes: [3]int{0, 12, 1}, off: [3]int{0, 12, 0}, beta: 0.84, hasBeta: true, betaEpisodes: 13, episodes: 14}, "bbr"},
+		{ccFacts{votes: [3]int{0, 4, 1}, off: [3]int{0, 4, 0}, beta: 0.84, hasBeta: true, betaEpisodes: 5, episodes: 5}, "unknown"},
+		{ccFacts{votes: [3]int{0, 12, 1}, off: [3]int{0, 12, 0}, beta: 0.72, hasBeta: true, betaEpisodes: 13, episodes: 14}, "unknown"},
 		{ccFacts{votes: [3]int{0, 12, 1}, off: [3]int{0, 5, 0}, beta: 0.84, hasBeta: true, betaEpisodes: 13, episodes: 14}, "cubic"},
 		{ccFacts{votes: [3]int{0, 1, 0}, off: [3]int{0, 1, 0}, beta: 0.8, hasBeta: true, betaEpisodes: 1, episodes: 1}, "cubic"},
 		// No majority: a median near Reno's half from two episodes does
