@@ -268,6 +268,11 @@ func TestBBRSeries(t *testing.T) {
 		{ccFacts{votes: [3]int{1, 0, 1}, beta: 0.71, hasBeta: true, betaEpisodes: 2, episodes: 2}, "unknown"},
 		{ccFacts{votes: [3]int{1, 1, 1}, beta: 0.71, hasBeta: true, betaEpisodes: 3, episodes: 3}, "cubic"},
 		{ccFacts{votes: [3]int{0, 1, 1}, beta: 0.55, hasBeta: true, betaEpisodes: 4, episodes: 4}, "unknown"},
+		// No majority, the median far above CUBIC's 0.7 and short of
+		// keeping the window (k37_bbr_rwnd150_l1_120ms: 0.85 by rounding,
+		// BBR): none; at 0.76 (k35_cubic_9m_q361k_j12_a5p5m) CUBIC.
+		{ccFacts{votes: [3]int{1, 2, 1}, beta: 0.82, hasBeta: true, betaEpisodes: 4, episodes: 4}, "unknown"},
+		{ccFacts{votes: [3]int{1, 2, 1}, beta: 0.76, hasBeta: true, betaEpisodes: 4, episodes: 4}, "cubic"},
 		// No reduction measured: slow start's end by HyStart's delay
 		// rule, the flight growing on to 1.5 times, names CUBIC (sq_40ms_2m:
 		// 28,960 bytes then, 340,280 after); not below that growth (BBR's
