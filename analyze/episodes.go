@@ -1626,7 +1626,7 @@ func (f ccFacts) name() (cc, reason string) {
 		return "bbr", reason + "; but the flight fell to half its peak or less after slow start with nothing lost and the sender still sending: BBR's drain after its startup (Reno and CUBIC lower their window only at a loss)"
 	}
 	if f.keptLate > 0 && (cc == "unknown" || cc != "bbr" && f.betaEpisodes < 2) {
-		return "bbr", fmt.Sprintf("%s under the receiver's window left the window where it was at loss episode %d or later: Linux's Reno keeps it at the first at most, CUBIC at the second (%s)",
+		return "bbr", fmt.Sprintf("%s under the receiver's window left the window where it was, at Linux's cut %d of the window or later: its Reno keeps it at the first cut at most, CUBIC at the second (%s)",
 			words.Plural(int64(f.keptLate), "loss episode"), keptFrom, reason)
 	}
 	return cc, reason
