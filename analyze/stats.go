@@ -148,7 +148,7 @@ type DirStats struct {
 	BetaEpisodes                               int    // the episodes β was measured on
 	ReductionVotes                             [3]int // episodes whose reduction is Reno's, CUBIC's, none (VoteReno...)
 	reductionsOff                              [3]int // of the Reno and CUBIC votes, those far off their value (reductionsOff)
-	keptLate                                   int    // episodes that kept the window under the receiver's late (lossEpisodes.keptLate)
+	keptLate                                   int    // loss episodes that kept a window the receiver's held, at Linux's third cut or later (lossEpisodes.keptLate)
 	HasBeta                                    bool
 	CongestionControl, CongestionControlReason string
 
