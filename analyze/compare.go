@@ -208,7 +208,7 @@ func compareGraph(kind CompareKind, ins []CompareInput, co CompareOptions) *Grap
 			} else {
 				// The builders take times from the connection's first packet.
 				start := ta.start(in.L)
-				o := SeriesOptions{Conn: in.L.Conn, Dir: in.L.Dir, Time: co.Time, origin: start, hasOrigin: true}
+				o := SeriesOptions{Conn: in.L.Conn, Dir: in.L.Dir, Time: co.Time, Stats: &in.L.Stats[in.L.Dir], origin: start, hasOrigin: true}
 				shift := origin - start
 				o.Time.Min += shift
 				o.Time.Max += shift

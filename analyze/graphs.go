@@ -225,6 +225,11 @@ func (gb *graphBuild) add(c *reassembly.Conn, first int64, r *Record) {
 	}
 }
 
+// statsReader is a builder that reads the statistics of the direction
+// it draws, known once the connection is read, before it draws
+// (SeriesOptions.Stats).
+type statsReader interface{ readStats(st *DirStats) }
+
 // graphRecord is a record handed to the goroutine that draws the
 // graphs (loadPass).
 type graphRecord struct {
@@ -235,15 +240,19 @@ type graphRecord struct {
 }
 
 // graphs returns the graphs of direction d of connection c, titled, and
-// what Transfer needs (nil when no record came).
-func (gb *graphBuild) graphs(c *reassembly.Conn, d reassembly.Direction) ([]*Graph, *transferAcc) {
+// what Transfer needs (nil when no record came); st are the direction's
+// statistics (SeriesOptions.Stats).
+func (gb *graphBuild) graphs(c *reassembly.Conn, d reassembly.Direction, st *DirStats) ([]*Graph, *transferAcc) {
 	out := make([]*Graph, len(gb.reqs))
 	for i, q := range gb.reqs {
 		o := q.Series
-		o.Conn, o.Dir = c, d
+		o.Conn, o.Dir, o.Stats = c, d, st
 		if gb.b[d] == nil {
 			out[i] = q.Spec.Draw(nil, o, q.Params)
 			continue
+		}
+		if r, ok := gb.b[d][i].(statsReader); ok {
+			r.readStats(st)
 		}
 		out[i] = gb.b[d][i].graph()
 		out[i].Title = q.Spec.Title

@@ -124,7 +124,9 @@ func scoreAgainstKernel(t *testing.T, capture, kernel string) kernelScore {
 		mss = 1448
 	}
 	spec, _ := lookupGraph(GraphCwnd)
-	g := spec.Draw(l.Records, SeriesOptions{Conn: c, Dir: d}, GraphParams{})
+	// As the cwnd command draws it: with the direction's statistics,
+	// whose congestion_control names the view (SeriesOptions.Stats).
+	g := spec.Draw(l.Records, SeriesOptions{Conn: c, Dir: d, Stats: &l.Stats[d]}, GraphParams{})
 	line, ss := g.lookup(SeriesCwnd), g.lookup(SeriesSsthresh)
 
 	if line == nil || len(line.Points) == 0 {

@@ -731,13 +731,13 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 	}
 	switch {
 	case gb != nil:
-		l.Graphs, l.transfer = gb.graphs(l.Conn, l.Dir)
+		l.Graphs, l.transfer = gb.graphs(l.Conn, l.Dir, &l.Stats[l.Dir])
 	case len(o.Graphs) > 0:
 		// Absolute sequence numbers count from each direction's final
 		// base: drawn from the records, at the end (newGraphBuild).
 		for _, q := range o.Graphs {
 			so := q.Series
-			so.Conn, so.Dir = l.Conn, l.Dir
+			so.Conn, so.Dir, so.Stats = l.Conn, l.Dir, &l.Stats[l.Dir]
 			l.Graphs = append(l.Graphs, q.Spec.Draw(l.Records, so, q.Params))
 		}
 		l.Records = nil
@@ -745,7 +745,7 @@ func loadPass(open func() (*reassembly.Reader, error), o LoadOptions, stream, hi
 	for _, a := range res.Also {
 		if i := alsoIndex(also, a.Conn.Stream); alsoGB != nil && i >= 0 {
 			a.Dir = also[i].Dir
-			a.Graphs, a.transfer = alsoGB[i].graphs(a.Conn, a.Dir)
+			a.Graphs, a.transfer = alsoGB[i].graphs(a.Conn, a.Dir, &a.Stats[a.Dir])
 		}
 	}
 	return append([]*Loaded{l}, res.Also...), err

@@ -175,6 +175,13 @@ type SeriesOptions struct {
 	// RTT graph, whose dots are shaded by their density, keeps every
 	// point).
 	Thin thinning
+	// Stats, when set, are the statistics of the direction drawn
+	// (Load's), whose congestion_control the cwnd graph's view follows
+	// (cwndBuilder.graph): what names the algorithm from the whole
+	// transfer (HyStart's end of slow start, BBR's drain) the statistics
+	// alone gather. Builders that draw as the capture is read are given
+	// them at the end (graphBuild.graphs).
+	Stats *DirStats
 	// origin, when hasOrigin, is the connection's first packet (ns since
 	// the epoch) instead of Conn.FirstTime: as it was when the first
 	// record was made, for a tracker that runs ahead.

@@ -1850,10 +1850,12 @@ func (b *cwndBuilder) graph() *Graph {
 	if b.atReceiver() {
 		atReceiver(g)
 	} else {
+		cc := b.congestionControl()
 		if vote, ok := b.ep.vote(); ok {
 			b.crossCheck(g, vote)
+		} else if vote, ok := namedVote[cc]; ok {
+			b.crossCheck(g, vote)
 		}
-		cc, _ := b.ep.facts(b.probeRTT.dips).name()
 		bbrSeries(g, cc == "bbr")
 		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == seriesArrived })
 		b.closeSsthresh(g)
@@ -1864,6 +1866,30 @@ func (b *cwndBuilder) graph() *Graph {
 	capWindow(g)
 	return g
 }
+
+// congestionControl names the sender's algorithm as the summary's
+// congestion_control does: from the direction's statistics where the
+// graph was given them (SeriesOptions.Stats, whose facts of the whole
+// transfer, HyStart's end of slow start and BBR's drain, the graph's
+// records alone do not gather), else from the graph's own loss episodes
+// and ProbeRTT dips (ccFacts.name). The view follows it: BBR's model, or
+// Reno's or CUBIC's ssthresh where the episodes left the vote unknown
+// (k36_cubic_q500k_100ms: one loss after HyStart's end, CUBIC's 0.7 of
+// the window, not Reno's half).
+func (b *cwndBuilder) congestionControl() string {
+	if st := b.f.o.Stats; st != nil && st.CongestionControl != "" {
+		return st.CongestionControl
+	}
+	cc, _ := b.ep.facts(b.probeRTT.dips).name()
+	return cc
+}
+
+// namedVote is the reduction of a congestion control named (voteSaid).
+var namedVote = map[string]int{"reno": VoteReno, "cubic": VoteCubic}
+
+// readStats takes the direction's statistics (statsReader), for both
+// builders.
+func (c *cwndVotes) readStats(st *DirStats) { c.first.f.o.Stats, c.other.f.o.Stats = st, st }
 
 // closeSsthresh draws the last ssthresh to the line's last send, as the
 // line lasts (graph): a step line's last step has no length otherwise,

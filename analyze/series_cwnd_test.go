@@ -564,3 +564,51 @@ func TestSsthreshLastsToTheLastSend(t *testing.T) {
 		}
 	}
 }
+
+// TestCwndViewFollowsStats: given the direction's statistics, the cwnd
+// graph's view follows their congestion_control, as the summary names
+// it from facts of the whole transfer the graph's records alone do not
+// gather (HyStart's end of slow start, BBR's drain): Reno's or CUBIC's
+// ssthresh where the graph's own episodes leave the algorithm unknown
+// (one timeout, nothing measured), BBR's model and pipe for BBR — drawn
+// from the records (GraphSpec.Draw) and as the capture is read
+// (graphBuild.graphs, which gets the statistics only at the end).
+func TestCwndViewFollowsStats(t *testing.T) {
+	b, _, _ := lossRun(false)
+	spec, _ := lookupGraph(GraphCwnd)
+	draw := func(cc string) *Graph {
+		o := SeriesOptions{Conn: testConn()}
+		if cc != "" {
+			o.Stats = &DirStats{CongestionControl: cc}
+		}
+		return spec.Draw(b.recs, o, GraphParams{})
+	}
+	ssOf := func(g *Graph) float64 {
+		s := g.lookup(SeriesSsthresh)
+		if s == nil || len(s.Points) == 0 {
+			t.Fatalf("no ssthresh in %v", names(g))
+		}
+		return s.Points[0].V[0]
+	}
+	reno, cubic := ssOf(draw("reno")), ssOf(draw("cubic"))
+	if reno == cubic || cubic < 1.3*reno || cubic > 1.5*reno {
+		t.Errorf("ssthresh under Reno %.0f, under CUBIC %.0f: want CUBIC's 717/1024 against Reno's half of the same window", reno, cubic)
+	}
+	bbrView := func(g *Graph) bool { return g.lookup(SeriesSsthresh) == nil && g.lookup(SeriesPipe) != nil }
+	if g := draw("bbr"); !bbrView(g) {
+		t.Errorf("named bbr, drawn from the records: series %v, want BBR's view (the pipe, no ssthresh)", names(g))
+	}
+	if bbrView(draw("")) || bbrView(draw("cubic")) {
+		t.Error("BBR's view drawn for a sender not named BBR")
+	}
+
+	gb := newGraphBuild([]GraphRequest{{Spec: spec}}, int(reassembly.C2S), false)
+	c := testConn()
+	for i := range b.recs {
+		gb.add(c, 0, &b.recs[i])
+	}
+	gs, _ := gb.graphs(c, reassembly.C2S, &DirStats{CongestionControl: "bbr"})
+	if !bbrView(gs[0]) {
+		t.Errorf("named bbr, drawn as the capture is read: series %v, want BBR's view", names(gs[0]))
+	}
+}

@@ -26,7 +26,7 @@ func ConnGraph(l *analyze.Loaded, q analyze.GraphRequest, z analyze.Zoom, hide [
 			l.Conn.Stream, l.Stats[l.Dir].Src, l.Stats[l.Dir].Dst, ErrNoACKs, strings.ToLower(q.Spec.Title))
 	}
 	o := q.Series
-	o.Conn, o.Dir = l.Conn, l.Dir
+	o.Conn, o.Dir, o.Stats = l.Conn, l.Dir, &l.Stats[l.Dir]
 	var g *analyze.Graph
 	if len(l.Graphs) > 0 {
 		g = l.Graphs[0]
