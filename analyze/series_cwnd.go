@@ -1599,8 +1599,8 @@ func (b *cwndBuilder) rateSample(now int64) {
 // that delivered acked bytes and had lost ones deemed lost: towards
 // 2/ln 2 times the BDP in startup and while the queue it built drains
 // (bbr_check_drain: until the pipe is down to a quarter above the BDP
-// and the three segments its target adds), twice it and
-// three segments after; up by no more than acked a time, and once the
+// and three segments), twice it after, and three TSO goals above either
+// (tsoGoal); up by no more than acked a time, and once the
 // bandwidth stopped growing down to that target at once (min(cwnd +
 // acked, target): kn_bbr_loss's 500 segments after its drain, where a
 // window that never fell read 700); packet conservation for the first
@@ -1627,7 +1627,7 @@ func (b *cwndBuilder) bbrAck(now, acked, lost int64, entered, left bool) {
 	if !b.bbrDrained {
 		gain = 2 / math.Ln2
 	}
-	target := int64(gain*float64(b.bdp)) + 3*b.pp.maxSeg
+	target := int64(gain*float64(b.bdp)) + 3*b.tsoGoal()
 	w := max(b.bbrW-lost, b.pp.maxSeg)
 	switch {
 	case b.bbrW == 0:
@@ -1666,6 +1666,24 @@ func (b *cwndBuilder) bbrAck(now, acked, lost int64, entered, left bool) {
 		w = max(w, min(b.bbrProbePrior, target))
 	}
 	b.bbrW = max(w, 4*b.pp.maxSeg)
+}
+
+// tsoGoal is the bytes of BBR's TSO goal (bbr_tso_segs_goal): the
+// segments its pacing rate sends in a millisecond (the rate >> 10,
+// sk_pacing_shift), at least two (one below 1.2 Mbit/s,
+// bbr_min_tso_segs). Its window keeps three of them above the BDP's
+// gain (bbr_quantization_budget).
+func (b *cwndBuilder) tsoGoal() int64 {
+	seg := b.pp.maxSeg
+	if b.bwN == 0 {
+		return 2 * seg
+	}
+	bw := slices.Max(b.bw[:min(b.bwN, len(b.bw))]) * 1e9 // bytes a second
+	segs := max(int64(bw/1024)/max(seg, 1), 2)
+	if bw < 1.2e6/8 {
+		segs = 1
+	}
+	return segs * seg
 }
 
 // probeRTTAfter: the model enters ProbeRTT once the least RTT has not

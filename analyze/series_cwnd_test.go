@@ -612,3 +612,33 @@ func TestCwndViewFollowsStats(t *testing.T) {
 		t.Errorf("named bbr, drawn as the capture is read: series %v, want BBR's view", names(gs[0]))
 	}
 }
+
+// TestBBRTSOGoal: BBR's window keeps three TSO goals above its BDP's
+// gain, a goal being the segments its rate sends in a millisecond, at
+// least two, one below 1.2 Mbit/s (bbr_tso_segs_goal,
+// bbr_min_tso_segs): k36_bbr_q1m_20ms_20m's kernel at 82 segments over
+// a BDP of about 38, at 20 Mbit/s.
+func TestBBRTSOGoal(t *testing.T) {
+	for _, tt := range []struct {
+		mbit float64
+		want int64 // segments
+	}{{0, 2}, {1, 1}, {20, 2}, {100, 8}, {1000, 84}} {
+		b := newCwndBuilder(SeriesOptions{})
+		b.pp.maxSeg = 1448
+		if tt.mbit > 0 {
+			b.bw[0], b.bwN = tt.mbit*1e6/8/1e9, 1 // bytes a nanosecond
+		}
+		if got := b.tsoGoal(); got != tt.want*1448 {
+			t.Errorf("at %g Mbit/s: %d bytes, want %d segments", tt.mbit, got, tt.want)
+		}
+		if tt.mbit == 0 {
+			continue
+		}
+		// Drained, the bandwidth full: the window cut to the target at once.
+		b.pp.minRTT, b.bdp, b.bwFull, b.bbrW = 20e6, 100*1448, true, 1e9
+		b.bbrAck(1e9, 1448, 0, false, false)
+		if want := (200 + 3*tt.want) * 1448; b.bbrW != want {
+			t.Errorf("at %g Mbit/s: window %d, want twice the BDP and three TSO goals, %d", tt.mbit, b.bbrW, want)
+		}
+	}
+}
