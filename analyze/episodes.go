@@ -84,6 +84,13 @@ type lossEpisodes struct {
 	// one (restored) shows no cut held.
 	restoreBy, restoreFrom int64
 	restoreAt              int // its index in reductions
+	// fillBy: the last reduction (reductions' last, at fillAt) is
+	// revised up to the most in flight (fillMax) while the sender still
+	// fills the window it left recovery with, until then (ns; 0 none):
+	// the flight last grew by a segment or more to fillMark at
+	// fillGrewAt (see refill).
+	fillBy, fillMax, fillMark, fillGrewAt int64
+	fillAt                                int
 	// edge: the receiver's window's right edge, the last ACK's (if
 	// edgeSet); awaitHeld: a send while the ended episode's window was
 	// measured reached it (the flight was the receiver's, not a cut's).
@@ -640,6 +647,17 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		e.awaitMax, e.awaitSeen = max(e.awaitMax, flight-e.renoDup*e.maxSeg), true
 		e.awaitHeld = e.awaitHeld || e.edgeSet && end >= e.edge-e.maxSeg
 	}
+	if e.fillBy > 0 {
+		switch {
+		case e.inEpisode || e.await || t <= 0 || t > e.fillBy || t-e.fillGrewAt > e.rtt/fillStall:
+			e.refill()
+		case flight >= e.fillMark+e.maxSeg:
+			e.fillMark, e.fillGrewAt = flight, t
+			fallthrough
+		default:
+			e.fillMax = max(e.fillMax, flight)
+		}
+	}
 	if e.restoreBy > 0 {
 		switch {
 		case e.inEpisode || e.await || t <= 0 || t > e.restoreBy:
@@ -687,6 +705,9 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 	e.sackSeen = e.sackSeen || a.sack || a.above
 	if a.rtt > 0 {
 		e.rtt = a.rtt
+	}
+	if e.fillBy > 0 && (a.signal || a.above || a.time <= 0 || a.time > e.fillBy || a.time-e.fillGrewAt > e.rtt/fillStall) {
+		e.refill() // a loss signal, or the watch is over (refill)
 	}
 	if a.time > 0 {
 		e.lastAckAt = a.time
@@ -1080,6 +1101,9 @@ func (e *lossEpisodes) settle(now int64, hold bool) (ev episodeEvent) {
 		e.betas = append(e.betas, float64(ev.ssthresh)/float64(e.awaitFlight))
 		e.reductions = append(e.reductions, [3]int64{e.awaitFlight, ev.ssthresh, 1})
 		e.settledThis = e.undoable
+		if now > 0 && e.rtt > 0 && e.sackSeen && !held && !reentered && !e.drained && float64(ev.ssthresh) <= fillBelow*float64(e.awaitFlight) {
+			e.fillBy, e.fillMax, e.fillMark, e.fillGrewAt, e.fillAt = e.endedAt+e.rtt, ev.ssthresh, ev.ssthresh, now, len(e.reductions)-1
+		}
 		if now > 0 && e.rtt > 0 && 100*ev.ssthresh < 85*e.awaitFlight && !held && e.sackSeen && !e.reordSeen && !e.lateSeen && e.awaitFlight >= restoreMin*seg {
 			e.restoreBy, e.restoreFrom, e.restoreAt = now+restoreRTTs*e.rtt, e.awaitFlight, len(e.reductions)-1
 		}
@@ -1146,8 +1170,54 @@ func (e *lossEpisodes) restored(flight int64) {
 	e.betas[i] = float64(e.reductions[i][1]) / float64(e.restoreFrom)
 }
 
+// refill ends the watch of the last reduction's window after (fillBy):
+// the most in flight while the sender still filled the window it left
+// recovery with, up to the window before, is that window. Linux sets
+// cwnd to ssthresh as recovery ends (tcp_end_cwnd_reduction) but queues
+// no more than its pacing rate allows (TCP small queues: about a
+// millisecond at 1.2 windows a smoothed round trip; BBR paces outright),
+// so on a fast path it fills the window over the ACKs that follow, not
+// in the first burst after the end that settle measures
+// (ak_590ms_43m_b09, CUBIC at 43 Mbit/s: 2.8 MB in flight at the first
+// ACK after a 5.6 MB window, read as Reno's half; 4.0 MB a round trip
+// later, 0.73). A sender clocked by ACKs fills its window at once and
+// grows it by a segment a round trip after: the watch ends once the
+// flight has not grown by a segment for a fillStall-th of a round trip;
+// a loss signal, a new episode, a round trip after the end or the
+// capture's end end it too. Watched only where the first burst read
+// fillBelow of the window before or less, where Reno's half and CUBIC's
+// 0.7 are to be told apart: above it CUBIC's own growth over a long
+// round trip would pass for a refill (kn_geo_cubic_loss: 46 segments
+// after 67, as the kernel's ssthresh, 53 within its 600 ms). A window
+// one segment above the first burst's is left as it was: at a few
+// segments that is Reno's growth a round trip after
+// (mx_30ms_3m_q7k_l13_reno_nots: 3 segments after 6, 4 within the round
+// trip, read as CUBIC's 0.7).
+func (e *lossEpisodes) refill() {
+	e.fillBy = 0
+	i := e.fillAt
+	if i != len(e.reductions)-1 || e.reductions[i][2] != 1 {
+		return // another measured since
+	}
+	if after := min(e.fillMax, e.reductions[i][0]); after > e.reductions[i][1]+e.maxSeg {
+		e.reductions[i][1] = after
+		e.betas[i] = float64(after) / float64(e.reductions[i][0])
+	}
+}
+
+// fillStall, fillBelow: see refill.
+const (
+	fillStall = 4
+	fillBelow = 0.6
+)
+
 // finish settles what the capture's end leaves pending.
-func (e *lossEpisodes) finish() episodeEvent { return e.settle(-1, false) }
+func (e *lossEpisodes) finish() episodeEvent {
+	if e.fillBy > 0 {
+		e.refill()
+	}
+	return e.settle(-1, false)
+}
 
 // lateOriginal tells the tracker of an original the path found late at
 // the capture (it does not see those as data: they are no resends).

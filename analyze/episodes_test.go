@@ -1205,3 +1205,82 @@ func TestWindowsMean(t *testing.T) {
 		t.Errorf("none after 100: %+v, want nothing", w)
 	}
 }
+
+// TestPacedRefill: a sender that fills the window it left recovery with
+// over the ACKs after the first burst (paced: ak_590ms_43m_b09, 2.8 MB
+// in flight at the first ACK of a 3.9 MB ssthresh, 4.0 MB a round trip
+// later) has that window measured, up to the window before, while the
+// flight grows by a segment within each quarter of a round trip; one
+// segment more (an ACK-clocked sender's growth), growth after a stall,
+// after a loss signal, or under the receiver's window leaves the first
+// burst's.
+func TestPacedRefill(t *testing.T) {
+	const ms, seg, n = int64(1e6), int64(1000), int64(40)
+	for _, c := range []struct {
+		name  string
+		first int64 // segments in flight after the first burst
+		grow  int64 // segments the flight grows by after it
+		every int64 // one segment every
+		held  bool  // the receiver's window held the first burst
+		sig   bool  // a loss signal after the second segment
+		want  int64 // the window after, segments
+	}{
+		{"paced refill", 20, 8, 5 * ms, false, false, 28},
+		{"one segment more", 20, 1, 5 * ms, false, false, 20},
+		{"a stall between", 20, 8, 30 * ms, false, false, 20},
+		{"a loss signal", 20, 8, 5 * ms, false, true, 22},
+		{"held by the receiver's window", 20, 8, 5 * ms, true, false, 20},
+		{"a first burst above Reno's half", 26, 2, 5 * ms, false, false, 26},
+	} {
+		var e lossEpisodes
+		for i := range n {
+			e.data(i*seg, (i+1)*seg, (i+1)*seg, 0, 0, false, ms+i*ms/10, 0)
+		}
+		ack := func(a epAck) {
+			a.rtt = 100 * ms
+			if a.win == 0 {
+				a.win = 1000 * seg
+			}
+			e.ack(&a)
+		}
+		ack(epAck{ack: 0, time: 100 * ms})
+		for k := range int64(3) {
+			ack(epAck{ack: 0, signal: true, above: true, sack: true, time: 101*ms + k*ms})
+		}
+		if ev := e.data(0, seg, n*seg, Retransmission, 0, false, 105*ms, 0); !ev.start || !ev.fast {
+			t.Fatalf("%s: the fast retransmit: %+v", c.name, ev)
+		}
+		const inRec = 10 // new data sent in recovery, outstanding at its end
+		for i := range int64(inRec) {
+			e.data((n+i)*seg, (n+i+1)*seg, (n-inRec+i+1)*seg, 0, 0, false, 150*ms, 0)
+		}
+		after := c.first
+		win := 1000 * seg
+		if c.held {
+			win = after * seg // the first burst fills it
+		}
+		ack(epAck{ack: n * seg, time: 200 * ms, win: win}) // recovery ends
+		for i := range after - inRec {
+			e.data((n+inRec+i)*seg, (n+inRec+i+1)*seg, (inRec+i+1)*seg, 0, 0, false, 201*ms, 0)
+		}
+		ack(epAck{ack: n * seg, time: 203 * ms, win: win}) // settles: the first burst
+		if len(e.reductions) != 1 || e.reductions[0][1] != after*seg {
+			t.Fatalf("%s: reductions %v, want one of %d to %d segments", c.name, e.reductions, n, after)
+		}
+		top, now := n+after, 203*ms
+		for i := range c.grow {
+			now += c.every
+			if c.sig && i == 2 {
+				ack(epAck{ack: n * seg, signal: true, above: true, sack: true, time: now - ms})
+			}
+			// Each send comes before the next ACK, which acknowledges
+			// nothing new: the flight grows by a segment a send.
+			e.data((top+i)*seg, (top+i+1)*seg, (after+i+1)*seg, 0, 0, false, now, 0)
+			ack(epAck{ack: n * seg, time: now + ms/2, win: win})
+		}
+		e.finish()
+		if got := e.reductions[0][1]; got != c.want*seg {
+			t.Errorf("%s: the window after %d segments (reductions %v), want %d", c.name, got/seg, e.reductions, c.want)
+		}
+	}
+}
