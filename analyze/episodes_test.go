@@ -1091,20 +1091,11 @@ func TestRestoredWindowIsNoCut(t *testing.T) {
 	} {
 		var e lossEpisodes
 		n := c.segs
-		for i := range n {
-			e.data(i*seg, (i+1)*seg, (i+1)*seg, 0, 0, false, ms+i*ms/10, 0)
-		}
 		ack := func(a epAck) {
 			a.rtt, a.win = 100*ms, 1000*seg
 			e.ack(&a)
 		}
-		ack(epAck{ack: 0, time: 100 * ms})
-		for k := range int64(3) {
-			ack(epAck{ack: 0, signal: true, above: true, sack: true, time: 101*ms + k*ms})
-		}
-		if ev := e.data(0, seg, n*seg, Retransmission, 0, false, 105*ms, 0); !ev.start || !ev.fast {
-			t.Fatalf("%s: the fast retransmit: %+v", c.name, ev)
-		}
+		fastRetransmitOf(t, &e, c.name, n, seg, ack)
 		ack(epAck{ack: n * seg, time: 200 * ms}) // recovery ends
 		after := n * 7 / 10
 		win := int64(1000) * seg
@@ -1233,9 +1224,6 @@ func TestPacedRefill(t *testing.T) {
 		{"a first burst above Reno's half", 26, 2, 5 * ms, false, false, 26},
 	} {
 		var e lossEpisodes
-		for i := range n {
-			e.data(i*seg, (i+1)*seg, (i+1)*seg, 0, 0, false, ms+i*ms/10, 0)
-		}
 		ack := func(a epAck) {
 			a.rtt = 100 * ms
 			if a.win == 0 {
@@ -1243,13 +1231,7 @@ func TestPacedRefill(t *testing.T) {
 			}
 			e.ack(&a)
 		}
-		ack(epAck{ack: 0, time: 100 * ms})
-		for k := range int64(3) {
-			ack(epAck{ack: 0, signal: true, above: true, sack: true, time: 101*ms + k*ms})
-		}
-		if ev := e.data(0, seg, n*seg, Retransmission, 0, false, 105*ms, 0); !ev.start || !ev.fast {
-			t.Fatalf("%s: the fast retransmit: %+v", c.name, ev)
-		}
+		fastRetransmitOf(t, &e, c.name, n, seg, ack)
 		const inRec = 10 // new data sent in recovery, outstanding at its end
 		for i := range int64(inRec) {
 			e.data((n+i)*seg, (n+i+1)*seg, (n-inRec+i+1)*seg, 0, 0, false, 150*ms, 0)
@@ -1282,5 +1264,24 @@ func TestPacedRefill(t *testing.T) {
 		if got := e.reductions[0][1]; got != c.want*seg {
 			t.Errorf("%s: the window after %d segments (reductions %v), want %d", c.name, got/seg, e.reductions, c.want)
 		}
+	}
+}
+
+// fastRetransmitOf sends a window of n segments of seg bytes from 1 ms
+// on, three duplicate ACKs SACKing above it from 101 ms (after the first
+// ACK, at 100 ms: a round trip) and the fast retransmit at 105 ms, which
+// must begin a fast episode; each ACK goes through ack.
+func fastRetransmitOf(t *testing.T, e *lossEpisodes, name string, n, seg int64, ack func(epAck)) {
+	t.Helper()
+	const ms = int64(1e6)
+	for i := range n {
+		e.data(i*seg, (i+1)*seg, (i+1)*seg, 0, 0, false, ms+i*ms/10, 0)
+	}
+	ack(epAck{ack: 0, time: 100 * ms})
+	for k := range int64(3) {
+		ack(epAck{ack: 0, signal: true, above: true, sack: true, time: 101*ms + k*ms})
+	}
+	if ev := e.data(0, seg, n*seg, Retransmission, 0, false, 105*ms, 0); !ev.start || !ev.fast {
+		t.Fatalf("%s: the fast retransmit: %+v", name, ev)
 	}
 }
