@@ -706,8 +706,8 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 	if a.rtt > 0 {
 		e.rtt = a.rtt
 	}
-	if e.fillBy > 0 && (a.signal || a.above || a.time <= 0 || a.time > e.fillBy || a.time-e.fillGrewAt > e.rtt/fillStall) {
-		e.refill() // a loss signal, or the watch is over (refill)
+	if e.fillBy > 0 && (a.signal || above || a.time <= 0 || a.time > e.fillBy || a.time-e.fillGrewAt > e.rtt/fillStall) {
+		e.refill() // a loss signal (a D-SACK's included), or the watch is over (refill)
 	}
 	if a.time > 0 {
 		e.lastAckAt = a.time
@@ -1019,7 +1019,7 @@ func (e *lossEpisodes) undo(a *epAck) bool {
 	if e.settledThis { // measured already: taken back
 		e.betas = e.betas[:len(e.betas)-1]
 		e.reductions = e.reductions[:len(e.reductions)-1]
-		e.settledThis, e.restoreBy = false, 0
+		e.settledThis, e.restoreBy, e.fillBy = false, 0, 0
 	}
 	if e.flightThis {
 		e.flights = e.flights[:len(e.flights)-1]
@@ -1036,7 +1036,8 @@ func (e *lossEpisodes) undo(a *epAck) bool {
 // settle, at an ACK at now: the ended episode's ssthresh is the flight
 // after the first burst of sends once it ended (the segments before the
 // next ACK: Linux leaves recovery with cwnd at ssthresh and fills it at
-// once), at least two segments; without SACK the largest flight of the
+// once; where its pacing spreads that fill, the reduction measured is
+// revised as the flight grows: refill), at least two segments; without SACK the largest flight of the
 // round trip after it ended (the cumulative ACK that ends NewReno's
 // recovery frees the whole window at once, and the sender fills it
 // over more than one burst). Where the sender came back after an idle
@@ -1192,7 +1193,11 @@ func (e *lossEpisodes) restored(flight int64) {
 // one segment above the first burst's is left as it was: at a few
 // segments that is Reno's growth a round trip after
 // (mx_30ms_3m_q7k_l13_reno_nots: 3 segments after 6, 4 within the round
-// trip, read as CUBIC's 0.7).
+// trip, read as CUBIC's 0.7). Unlike the restore watch (restoreRTTs), it
+// runs where data came late too (ak_590ms_43m_b09 had): there an undo
+// no capture proves would pass for a refill, back at the window before;
+// on the labelled and kernel senders none did (no name changed but
+// ak_590ms_43m_b09's, to CUBIC).
 func (e *lossEpisodes) refill() {
 	e.fillBy = 0
 	i := e.fillAt

@@ -1222,6 +1222,8 @@ func TestPacedRefill(t *testing.T) {
 		{"a loss signal", 20, 8, 5 * ms, false, true, 22},
 		{"held by the receiver's window", 20, 8, 5 * ms, true, false, 20},
 		{"a first burst above Reno's half", 26, 2, 5 * ms, false, false, 26},
+		{"a round trip after the end at most", 18, 20, 8 * ms, false, false, 30},
+		{"up to the window before", 20, 30, 2 * ms, false, false, 39}, // the restore watch's 39 first
 	} {
 		var e lossEpisodes
 		ack := func(a epAck) {

@@ -1670,21 +1670,27 @@ func (b *cwndBuilder) bbrAck(now, acked, lost int64, entered, left bool) {
 
 // tsoGoal is the bytes of BBR's TSO goal (bbr_tso_segs_goal): the
 // segments its pacing rate sends in a millisecond (the rate >> 10,
-// sk_pacing_shift), at least two (one below 1.2 Mbit/s,
-// bbr_min_tso_segs). Its window keeps three of them above the BDP's
-// gain (bbr_quantization_budget).
+// sk_pacing_shift; the largest delivery rate here, which the pacing
+// rate follows but for its gain), at least two (one below 1.2 Mbit/s,
+// bbr_min_tso_segs), at most tsoMaxBytes and 127 segments. Its window
+// keeps three of them above the BDP's gain (bbr_quantization_budget).
 func (b *cwndBuilder) tsoGoal() int64 {
 	seg := b.pp.maxSeg
 	if b.bwN == 0 {
 		return 2 * seg
 	}
 	bw := slices.Max(b.bw[:min(b.bwN, len(b.bw))]) * 1e9 // bytes a second
-	segs := max(int64(bw/1024)/max(seg, 1), 2)
+	bytes := min(int64(bw/1024), tsoMaxBytes)
+	segs := min(max(bytes/max(seg, 1), 2), 127)
 	if bw < 1.2e6/8 {
 		segs = 1
 	}
 	return segs * seg
 }
+
+// tsoMaxBytes: the most a TSO goal holds (bbr_tso_segs_goal: a legacy
+// GSO packet, 64 KB, less a byte and MAX_TCP_HEADER's 320).
+const tsoMaxBytes = 65536 - 1 - 320
 
 // probeRTTAfter: the model enters ProbeRTT once the least RTT has not
 // fallen, nor been probed, for this long: Linux's 10 s
@@ -1887,7 +1893,7 @@ func (b *cwndBuilder) graph() *Graph {
 
 // congestionControl names the sender's algorithm as the summary's
 // congestion_control does: from the direction's statistics where the
-// graph was given them (SeriesOptions.Stats, whose facts of the whole
+// graph was given those of a sender-side capture (SeriesOptions.Stats, whose facts of the whole
 // transfer, HyStart's end of slow start and BBR's drain, the graph's
 // records alone do not gather), else from the graph's own loss episodes
 // and ProbeRTT dips (ccFacts.name). The view follows it: BBR's model, or
@@ -1895,7 +1901,7 @@ func (b *cwndBuilder) graph() *Graph {
 // (k36_cubic_q500k_100ms: one loss after HyStart's end, CUBIC's 0.7 of
 // the window, not Reno's half).
 func (b *cwndBuilder) congestionControl() string {
-	if st := b.f.o.Stats; st != nil && st.CongestionControl != "" {
+	if st := b.f.o.Stats; st != nil && st.Path.Vantage == VantageSender && st.CongestionControl != "" {
 		return st.CongestionControl
 	}
 	cc, _ := b.ep.facts(b.probeRTT.dips).name()

@@ -579,7 +579,7 @@ func TestCwndViewFollowsStats(t *testing.T) {
 	draw := func(cc string) *Graph {
 		o := SeriesOptions{Conn: testConn()}
 		if cc != "" {
-			o.Stats = &DirStats{CongestionControl: cc}
+			o.Stats = &DirStats{CongestionControl: cc, Path: PathStats{Vantage: VantageSender}}
 		}
 		return spec.Draw(b.recs, o, GraphParams{})
 	}
@@ -601,28 +601,42 @@ func TestCwndViewFollowsStats(t *testing.T) {
 	if bbrView(draw("")) || bbrView(draw("cubic")) {
 		t.Error("BBR's view drawn for a sender not named BBR")
 	}
+	// Statistics away from the sender name nothing (unknown): the
+	// graph's own reading stands.
+	away := spec.Draw(b.recs, SeriesOptions{Conn: testConn(), Stats: &DirStats{CongestionControl: "bbr", Path: PathStats{Vantage: VantageReceiver}}}, GraphParams{})
+	if bbrView(away) {
+		t.Error("BBR's view drawn from the statistics of a capture away from the sender")
+	}
 
 	gb := newGraphBuild([]GraphRequest{{Spec: spec}}, int(reassembly.C2S), false)
 	c := testConn()
 	for i := range b.recs {
 		gb.add(c, 0, &b.recs[i])
 	}
-	gs, _ := gb.graphs(c, reassembly.C2S, &DirStats{CongestionControl: "bbr"})
+	gs, _ := gb.graphs(c, reassembly.C2S, &DirStats{CongestionControl: "bbr", Path: PathStats{Vantage: VantageSender}})
 	if !bbrView(gs[0]) {
 		t.Errorf("named bbr, drawn as the capture is read: series %v, want BBR's view", names(gs[0]))
+	}
+	// Both builders read them: the one drawn under the other algorithm
+	// too (cwndVotes), which the vote may pick.
+	v := newCwnd(SeriesOptions{Conn: c}).(*cwndVotes)
+	st := &DirStats{CongestionControl: "cubic"}
+	v.readStats(st)
+	if v.first.f.o.Stats != st || v.other.f.o.Stats != st {
+		t.Error("readStats left a builder without the statistics")
 	}
 }
 
 // TestBBRTSOGoal: BBR's window keeps three TSO goals above its BDP's
 // gain, a goal being the segments its rate sends in a millisecond, at
-// least two, one below 1.2 Mbit/s (bbr_tso_segs_goal,
-// bbr_min_tso_segs): k36_bbr_q1m_20ms_20m's kernel at 82 segments over
-// a BDP of about 38, at 20 Mbit/s.
+// least two, one below 1.2 Mbit/s, at most a 64 KB GSO packet's
+// (bbr_tso_segs_goal, bbr_min_tso_segs): k36_bbr_q1m_20ms_20m's kernel
+// at 82 segments over a BDP of about 38, at 20 Mbit/s.
 func TestBBRTSOGoal(t *testing.T) {
 	for _, tt := range []struct {
 		mbit float64
 		want int64 // segments
-	}{{0, 2}, {1, 1}, {20, 2}, {100, 8}, {1000, 84}} {
+	}{{0, 2}, {1, 1}, {20, 2}, {100, 8}, {400, 33}, {1000, 45}, {10000, 45}} {
 		b := newCwndBuilder(SeriesOptions{})
 		b.pp.maxSeg = 1448
 		if tt.mbit > 0 {

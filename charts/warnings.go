@@ -59,7 +59,7 @@ func WarningText(w analyze.Warning) string {
 	case analyze.NoteReceiverFlight:
 		return "receiver-side capture: the line is the data that arrived over each round trip, the sender's flight one one-way delay earlier, not the window it allowed"
 	case analyze.NoteBBRCap:
-		return "BBR sender: the cwnd estimate is BBR's own cap, 2 × its BDP estimate (2.89 × in startup and drain) + 3 bursts (1 ms at its rate, 2 segments or more), at most the receiver's window"
+		return "BBR sender: the cwnd estimate is BBR's own cap, 2 × its BDP estimate (2.89 × in startup and drain) + 3 bursts (about 1 ms at its rate each), at most the receiver's window"
 	}
 	return fmt.Sprintf("%s of other problems", words.Plural(n, "packet"))
 }
