@@ -202,6 +202,7 @@ type cwndBuilder struct {
 	bdp, bbrW             int64        // BBR's model: its BDP and window
 	bbrPrior, bbrConserve int64        // the window before recovery; conservation until
 	bdpDrawn, bbrCwnd     int64        // last drawn
+	bdpTime               int64        // the BDP estimate drawn from then
 	pipeDrawn, pipeTime   int64        // the pipe last drawn (seriesPipeSeen), and when
 	bbrInEp               bool         // in recovery, as the model last saw it
 	bbrProbe              bool         // in ProbeRTT, as the model last saw it
@@ -1711,7 +1712,7 @@ func (b *cwndBuilder) drawBBR(frame, t, pipe int64) {
 	}
 	if b.bdp != b.bdpDrawn {
 		b.set.add(SeriesBDP, Steps, Point{Frame: frame, Time: t, V: [3]float64{float64(b.bdp)}})
-		b.bdpDrawn = b.bdp
+		b.bdpDrawn, b.bdpTime = b.bdp, t
 	}
 	// The window it allows: no more than the receiver's (Linux sends
 	// min(cwnd, snd_wnd); k32_bbr_rwnd48_l05, a 48 KB window under a
@@ -1862,6 +1863,9 @@ func (b *cwndBuilder) graph() *Graph {
 	}
 	if b.bbrCwnd > 0 && b.lastTime > b.bbrTime {
 		b.set.add(seriesBBRCwnd, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.bbrCwnd)}})
+	}
+	if b.bdpDrawn > 0 && b.lastTime > b.bdpTime { // the BDP estimate lasts as the line does
+		b.set.add(SeriesBDP, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.bdpDrawn)}})
 	}
 	if b.pipeTime > 0 && b.lastTime > b.pipeTime {
 		b.set.add(seriesPipeSeen, Steps, Point{Frame: b.lastFrame, Time: b.lastTime, V: [3]float64{float64(b.pipeDrawn)}})

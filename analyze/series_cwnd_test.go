@@ -3,6 +3,7 @@ package analyze
 import (
 	"testing"
 
+	"tcpviz/internal/capturetest"
 	"tcpviz/reassembly"
 )
 
@@ -654,5 +655,26 @@ func TestBBRTSOGoal(t *testing.T) {
 		if want := (200 + 3*tt.want) * 1448; b.bbrW != want {
 			t.Errorf("at %g Mbit/s: window %d, want twice the BDP and three TSO goals, %d", tt.mbit, b.bbrW, want)
 		}
+	}
+}
+
+// TestBBRSeriesLastToTheLastSend: in BBR's view the BDP estimate is
+// drawn to the line's last send, as the line and the pipe are
+// (testdata/io/io_cubic2_bbr: it stopped at 3.85 s, the line at 4.19).
+func TestBBRSeriesLastToTheLastSend(t *testing.T) {
+	l, err := Load(capturetest.Opener(t, "../testdata/io/io_cubic2_bbr.pcap.gz"), LoadOptions{Stream: -1, Dir: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := lookupGraph(GraphCwnd)
+	g := spec.Draw(l.Records, SeriesOptions{Conn: l.Conn, Dir: l.Dir, Stats: &l.Stats[l.Dir]}, GraphParams{})
+	line, bdp := g.lookup(SeriesCwnd), g.lookup(SeriesBDP)
+	if line == nil || bdp == nil || g.lookup(SeriesPipe) == nil {
+		t.Fatalf("series %v, want BBR's view with its BDP estimate", names(g))
+	}
+	line.unpack()
+	bdp.unpack()
+	if a, b := line.Points[len(line.Points)-1], bdp.Points[len(bdp.Points)-1]; a.Time != b.Time || a.Frame != b.Frame {
+		t.Errorf("the BDP estimate ends at frame %d (%d ns), the line at frame %d (%d ns)", b.Frame, b.Time, a.Frame, a.Time)
 	}
 }
