@@ -1897,10 +1897,11 @@ func (b *cwndBuilder) graph() *Graph {
 
 // congestionControl names the sender's algorithm as the summary's
 // congestion_control does: from the direction's statistics where the
-// graph was given those of a sender-side capture (SeriesOptions.Stats, whose facts of the whole
-// transfer, HyStart's end of slow start and BBR's drain, the graph's
-// records alone do not gather), else from the graph's own loss episodes
-// and ProbeRTT dips (ccFacts.name). The view follows it: BBR's model, or
+// graph was given those of a sender-side capture (SeriesOptions.Stats:
+// facts of the whole transfer, HyStart's end of slow start and BBR's
+// drain, that the graph's records alone do not gather; elsewhere they
+// say unknown), else from the graph's own loss episodes and ProbeRTT
+// dips (ccFacts.name). The view follows it: BBR's model, or
 // Reno's or CUBIC's ssthresh where the episodes left the vote unknown
 // (k36_cubic_q500k_100ms: one loss after HyStart's end, CUBIC's 0.7 of
 // the window, not Reno's half).
