@@ -75,3 +75,27 @@ func TestCwndTimeWindowSameLine(t *testing.T) {
 		t.Errorf("a window past the end: %d points, want none", len(s.Points))
 	}
 }
+
+// TestCwndAtReceiverNoHeldBands: at a receiver-side capture the cwnd
+// graph draws no band where the sender's window was unknown: the holds
+// are read from the flight, which the receiver does not see (a bulk
+// transfer read as held by its application throughout, before).
+func TestCwndAtReceiverNoHeldBands(t *testing.T) {
+	l, err := Load(capturetest.Opener(t, "../testdata/labelled/sq_50ms_5m.rx.pcap.gz"), LoadOptions{Stream: -1, Dir: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := lookupGraph(GraphCwnd)
+	g := spec.Draw(l.Records, SeriesOptions{Conn: l.Conn, Dir: l.Dir, Stats: &l.Stats[l.Dir]}, GraphParams{})
+	if len(g.Notes) == 0 || g.Notes[len(g.Notes)-1].Kind != NoteReceiverFlight {
+		t.Fatalf("notes %+v: want the receiver's", g.Notes)
+	}
+	if s := g.lookup(SeriesCwnd); s == nil || len(s.Points) < 10 {
+		t.Fatal("no line of the data arrived")
+	}
+	for _, name := range []string{SeriesAppHeld, SeriesRwndHeld} {
+		if s := g.lookup(name); s != nil {
+			t.Errorf("%s drawn at a receiver-side capture (%d points)", name, len(s.Points))
+		}
+	}
+}

@@ -2019,12 +2019,16 @@ func (b *cwndBuilder) arrived(r *Record, n int64) {
 
 // atReceiver makes a receiver-side capture's graph: the bytes that
 // arrived per round trip are the line, no ssthresh nor BBR's model (not
-// measurable there), and a note says what the line is.
+// measurable there), nor the bands where the sender's window was unknown
+// (senderHeld reads the flight, which a receiver sees as the data not yet
+// arrived less what it acknowledged: a bulk transfer read as held by its
+// application throughout, k39_cubic_j3_l05_80ms), and a note says what
+// the line is.
 func atReceiver(g *Graph) {
 	out := g.Series[:0]
 	for _, s := range g.Series {
 		switch s.Name {
-		case SeriesCwnd, SeriesSsthresh, SeriesBDP, seriesBBRCwnd, seriesPipeSeen:
+		case SeriesCwnd, SeriesSsthresh, SeriesBDP, seriesBBRCwnd, seriesPipeSeen, SeriesRwndHeld, SeriesAppHeld:
 			continue
 		case seriesArrived:
 			s.Name = SeriesCwnd

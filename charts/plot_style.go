@@ -107,6 +107,13 @@ var udpLegends = map[string]string{
 	analyze.SeriesDelivery:   "received (each byte once)",
 }
 
+// receiverFlight tells whether g is a cwnd graph drawn at a
+// receiver-side capture, whose line is the data that arrived per round
+// trip, not the window the sender allowed.
+func receiverFlight(g *analyze.Graph) bool {
+	return slices.ContainsFunc(g.Notes, func(w analyze.Warning) bool { return w.Kind == analyze.NoteReceiverFlight })
+}
+
 // palette colours series without a fixed style (the inputs of a
 // comparison), by their position in the graph.
 var palette = []color.RGBA{blue, orange, green, red, purple, brown, pink, gray, olive, cyan}
@@ -178,6 +185,9 @@ func styleOf(g *analyze.Graph, name string, index int) seriesStyle {
 	}
 	if l, ok := udpLegends[name]; ok && g.UDP {
 		s.legend = l
+	}
+	if name == analyze.SeriesCwnd && receiverFlight(g) {
+		s.legend = "data arrived per round trip (the sender's flight, one one-way delay later)"
 	}
 	return s
 }

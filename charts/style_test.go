@@ -263,3 +263,21 @@ func TestSweepLonePoint(t *testing.T) {
 		}
 	}
 }
+
+// TestReceiverFlightLegend: the line of a cwnd graph drawn at a
+// receiver-side capture (its note says so) is named for what it is, the
+// data that arrived per round trip, not the window the sender allowed;
+// elsewhere it is the cwnd estimate.
+func TestReceiverFlightLegend(t *testing.T) {
+	g := &analyze.Graph{Kind: analyze.GraphCwnd}
+	if l := styleOf(g, analyze.SeriesCwnd, 0).legend; !strings.HasPrefix(l, "cwnd estimate") {
+		t.Errorf("sender-side legend %q", l)
+	}
+	g.Notes = []analyze.Warning{{Kind: analyze.NoteReceiverFlight}}
+	if l := styleOf(g, analyze.SeriesCwnd, 0).legend; !strings.HasPrefix(l, "data arrived per round trip") {
+		t.Errorf("receiver-side legend %q", l)
+	}
+	if l := styleOf(g, analyze.SeriesSsthresh, 0).legend; !strings.HasPrefix(l, "ssthresh") {
+		t.Errorf("another series renamed: %q", l)
+	}
+}
