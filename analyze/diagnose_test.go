@@ -1288,6 +1288,32 @@ func TestQueueFullAtEveryLossAtReceiver(t *testing.T) {
 	}
 }
 
+// TestReorderingByIPID: at a receiver-side capture, data segments that
+// arrived behind packets their sender sent after them (by its IPv4 IDs),
+// 1% of the data segments or more, are reordering, though none came late
+// by its sequence number (mx_490ms_1m_j7_w33_a500k_reno_nosack: an
+// application-held sender's segments overtaken by its own pure ACKs, 6
+// of 455); not below 1%, and not at a sender-side capture, where the IDs
+// are the sender's own order.
+func TestReorderingByIPID(t *testing.T) {
+	for _, tt := range []struct {
+		late    int64
+		vantage Vantage
+		want    bool
+	}{{6, VantageReceiver, true}, {4, VantageReceiver, false}, {6, VantageSender, false}} {
+		st := DirStats{DataPackets: 455, DataBytes: 654645, UniqueBytes: 654645, MSS: 1448, DataPhaseNs: 11e9, HasIPIDMissing: true, ipidLateData: tt.late,
+			Path: PathStats{HasData: true, Vantage: tt.vantage}}
+		rcv := DirStats{MaxRwnd: 40544}
+		fs := diagnose(&st, &rcv, 0)
+		if got := strings.Contains(kinds(fs), FindReordering); got != tt.want {
+			t.Errorf("%d of 455 behind a later ID at the %v: findings %q", tt.late, tt.vantage, kinds(fs))
+		}
+		if tt.want && !strings.Contains(sentence(fs), "6 data segments arrived behind packets the sender sent after them (1.3%") {
+			t.Errorf("sentence %q", sentence(fs))
+		}
+	}
+}
+
 // TestWindowAndApplication: a sender the receiver's window held while it
 // had data, which waited with the window open for a quarter of the
 // transfer (an application writing bursts that each fill the window:

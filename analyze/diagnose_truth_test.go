@@ -150,42 +150,24 @@ func TestLossCauseJitterTruth(t *testing.T) {
 	}
 }
 
-// TestIPIDGapsAgainstTruth: at the capture after the link (the receiver's,
+// TestIPIDsAgainstTruth: at the capture after the link (the receiver's,
 // or the sender's when the server sends), the IPv4 IDs the data's sender
 // used and that never arrived are exactly the data frames of that
 // connection the link's log dropped before the last ID that arrived (a
 // drop after it leaves no gap: cq_90ms_10m_q35k_nosack's last two), on
 // every run whose IDs are a counter (reordered ones too: late IDs fill
 // their gaps); with IPv6, or IDs no counter's, the count is unknown,
-// never wrong.
-func TestIPIDGapsAgainstTruth(t *testing.T) {
-	var logs []string
-	for _, dir := range []string{filepath.Join(golden.SharedCaptures(), "truth"), filepath.Join(golden.SharedCaptures(), "kernel"),
-		filepath.Join("..", "testdata", "truth-extra"), filepath.Join("..", "testdata", "labelled")} {
-		m, _ := filepath.Glob(filepath.Join(dir, "*.truth.jsonl.gz"))
-		logs = append(logs, m...)
-	}
-	counted := 0
-	for _, log := range logs {
-		base := strings.TrimSuffix(log, ".truth.jsonl.gz")
-		t.Run(filepath.Base(base), func(t *testing.T) {
-			drops := map[string]int64{}
-			events := readTruth(t, log)
-			for _, e := range events {
-				if (e.Event == "loss" || e.Event == "queue") && e.Len > 0 {
-					drops[e.Dir]++
-				}
-			}
-			// The capture after the link in the data's direction.
-			after, dir := base+".rx.pcap", "a->b"
-			if drops["b->a"] > drops["a->b"] {
-				after, dir = base+".tx.pcap", "b->a"
-			}
-			if _, err := os.Stat(after); err != nil {
-				if after += ".gz"; !exists(after) {
-					t.Skipf("no capture after the link (%s)", filepath.Base(after))
-				}
-			}
+// never wrong. And the data segments that arrived behind a packet their
+// sender sent after them (DirStats.ipidLateData) are the data frames of
+// that connection the log reordered — never more (a copy the network
+// duplicated, or a resend, is not late), and at least 80% of them where
+// it reordered 20 or more (a frame more than ipidLate IDs behind, or one
+// overtaken only by frames the link dropped, leaves no sign).
+func TestIPIDsAgainstTruth(t *testing.T) {
+	counted, reordered := 0, 0
+	for _, log := range idTruthLogs() {
+		t.Run(filepath.Base(strings.TrimSuffix(log, ".truth.jsonl.gz")), func(t *testing.T) {
+			events, after, dir := afterTheLink(t, log)
 			st := mainStats(t, after)
 			if !st.HasIPIDMissing {
 				return
@@ -202,11 +184,61 @@ func TestIPIDGapsAgainstTruth(t *testing.T) {
 			if st.IPIDMissing != want {
 				t.Errorf("%d IPv4 IDs missing, the link dropped %d data frames", st.IPIDMissing, want)
 			}
+			var late int64
+			for _, e := range events {
+				if e.Event == "reorder" && e.Len > 0 && e.Dir == dir && e.Sport == st.Src.Port() {
+					late++
+				}
+			}
+			if late > 0 {
+				reordered++
+			}
+			if got := st.ipidLateData; got > late || late >= 20 && 5*got < 4*late {
+				t.Errorf("%d data segments behind a later IPv4 ID, the link reordered %d data frames", got, late)
+			}
 		})
 	}
-	if counted < 10 {
-		t.Errorf("IDs judged a counter on %d runs, want at least 10 (the 20 bundled labelled runs are IPv4)", counted)
+	if counted < 10 || reordered < 5 {
+		t.Errorf("IDs judged a counter on %d runs, %d of them reordered; want at least 10 (the 20 bundled labelled runs are IPv4) and 5 (those with jitter)", counted, reordered)
 	}
+}
+
+// idTruthLogs lists the link logs of the runs the IPv4-ID tests read:
+// the shared truth and kernel runs and the bundled ones.
+func idTruthLogs() []string {
+	var logs []string
+	for _, dir := range []string{filepath.Join(golden.SharedCaptures(), "truth"), filepath.Join(golden.SharedCaptures(), "kernel"),
+		filepath.Join("..", "testdata", "truth-extra"), filepath.Join("..", "testdata", "labelled")} {
+		m, _ := filepath.Glob(filepath.Join(dir, "*.truth.jsonl.gz"))
+		logs = append(logs, m...)
+	}
+	return logs
+}
+
+// afterTheLink reads a run's link log and finds the capture after the
+// link in the data's direction (the one it dropped more of): the
+// receiver's, or the sender's when the server sends; its direction in
+// the log ("a->b" or "b->a"). It skips the test where there is none.
+func afterTheLink(t *testing.T, log string) (events []truthEvent, after, dir string) {
+	t.Helper()
+	base := strings.TrimSuffix(log, ".truth.jsonl.gz")
+	events = readTruth(t, log)
+	drops := map[string]int64{}
+	for _, e := range events {
+		if (e.Event == "loss" || e.Event == "queue") && e.Len > 0 {
+			drops[e.Dir]++
+		}
+	}
+	after, dir = base+".rx.pcap", "a->b"
+	if drops["b->a"] > drops["a->b"] {
+		after, dir = base+".tx.pcap", "b->a"
+	}
+	if _, err := os.Stat(after); err != nil {
+		if after += ".gz"; !exists(after) {
+			t.Skipf("no capture after the link (%s)", filepath.Base(after))
+		}
+	}
+	return events, after, dir
 }
 
 // idRange is the first and the last IPv4 ID of src's packets in the

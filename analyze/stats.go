@@ -171,6 +171,13 @@ type DirStats struct {
 	// the IDs do not (IPv6, random or constant IDs, too few packets).
 	IPIDMissing    int64
 	HasIPIDMissing bool
+	// ipidLateData counts this side's data segments that reached the
+	// capture behind a packet it sent after them (an IPv4 ID below the
+	// highest seen), where the IDs are a per-connection counter
+	// (HasIPIDMissing): the path reordered them, whatever their
+	// sequence numbers say (a segment overtaken by a pure ACK or a
+	// window update arrives in sequence).
+	ipidLateData int64
 	// AppLimitedNs is the time the sender, at a sender-side capture, had
 	// room to send and sent nothing: an ACK opened the window and the
 	// next data came later than a sender with data waiting would send it.
@@ -493,6 +500,7 @@ type ipidRun struct {
 	set          bool
 	hi           uint16
 	n, fwd, late int64 // packets; of them, steps of +1 to +64 from the highest, and up to ipidLate behind it
+	lateData     int64 // of late, those that carried bytes first seen at the capture
 	miss         int64
 }
 
@@ -812,7 +820,14 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		// Not a reset: Linux answers segments for a socket gone with
 		// resets of its own (ID 0: ak_28ms_2m_b02's receiver, 232 after
 		// the transfer, which left its 18 lost ACKs untold).
+		late := d.ipid.late
 		skipped = d.ipid.add(s.IPID)
+		if n > 0 && d.ipid.late > late && (info.Path == PathNew || info.Path == PathReordered) {
+			// Bytes first seen here: not a copy the network duplicated
+			// (ndpi__fix2: every segment twice, the copy with the ID of
+			// the first).
+			d.ipid.lateData++
+		}
 	}
 	if n > 0 && s.Opt.HasTimestamp {
 		d.owdData(s, skipped > 0)
@@ -1068,6 +1083,9 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			st.ZeroWindowNs += c.LastTime - acc.win.zwStart
 		}
 		st.IPIDMissing, st.HasIPIDMissing = acc.ipid.missing()
+		if st.HasIPIDMissing {
+			st.ipidLateData = acc.ipid.lateData
+		}
 		raw[d] = acc.bottleneck()
 		st.State = string(c.State())
 		st.Path = path[d]

@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -283,5 +284,17 @@ func TestIPIDRunCounter(t *testing.T) {
 	}
 	if miss, ok := shared.missing(); ok {
 		t.Errorf("IDs shared with other connections read as this one's counter: %d missing", miss)
+	}
+}
+
+// TestIPIDLateNotDuplicates: a copy of a segment the network duplicated
+// carries the ID of the first, behind the highest seen, but its bytes
+// were seen: it is no reordered data (ndpi__fix2, every segment of its
+// server twice: 105 of 258 read as late before).
+func TestIPIDLateNotDuplicates(t *testing.T) {
+	golden.NeedCorpus(t)
+	st := mainStats(t, filepath.Join(golden.SharedCaptures(), "real", "ndpi__fix2.pcap"))
+	if !st.HasIPIDMissing || st.ipidLateData != 0 {
+		t.Errorf("IDs a counter %v, %d data segments behind a later ID; want a counter and none", st.HasIPIDMissing, st.ipidLateData)
 	}
 }
