@@ -337,6 +337,7 @@ type dirAcc struct {
 	owd         *owdTrack // made with the first timestamped data segment
 	lastArrival int64     // time of the last data segment
 	arrivalZW   int64     // the receiver's window closed until then (windowState.closedUntil)
+	arrivals    arrivalRate
 	// The data arrived since rttBinStart, within a handshake round trip
 	// of it (DirStats.maxPerRTT).
 	rttBinStart, rttBinBytes int64
@@ -765,16 +766,14 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		}
 		if d.lastArrival != 0 {
 			gap := s.Time - d.lastArrival
-			if gap > max(2e6, cs.firstRTT/4) {
-				st.ArrivalGapNs += gap
-			}
-			if inOrder && d.arrivalIdle(cs, s, gap, n) {
-				st.arrivalIdles++
-				st.arrivalIdleNs += gap
+			w := arrivalGap{gap: gap, n: n, wait: gap > max(2e6, cs.firstRTT/4), idle: inOrder && d.arrivalIdle(cs, s, gap, n)}
+			if w.wait || w.idle {
+				d.arrivals.judge(st, w)
 			}
 			st.arrivalNs += max(gap, 0) // (a capture clock stepped back adds nothing)
 		}
 		d.lastArrival = s.Time
+		d.arrivals.add(st, s.Time, n)
 		d.arrivalZW = cs.stats[s.Dir.Reverse()].win.closedUntil(s.Time)
 		if r := cs.firstRTT; r > 0 {
 			if s.Time-d.rttBinStart >= r {
@@ -939,6 +938,109 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 	}
 }
 
+// arrivalRate follows the fastest rate data arrived at, over blocks of
+// arrivalSpan full segments in a row: at a receiver-side capture behind a
+// bottleneck, its rate (the segments come spaced by their serialization
+// there; a shorter run would read jitter's bunching as the rate). A gap
+// no longer than that rate takes to deliver the segment after it twice
+// over is the link's spacing, not a wait of the sender's: at 1 Mbit/s a
+// full segment takes 12 ms, more than a quarter of a 40 ms round trip,
+// more than a 10 ms one. The gaps before the rate is known (known) wait
+// for it (pending); those of a transfer too short to know it count as
+// they are.
+type arrivalRate struct {
+	start   int64 // arrival of the segment before the block's first
+	bytes   int64 // the block's bytes so far
+	k, n    int   // the block's segments so far; all segments
+	maxSeg  int64 // the largest segment
+	best    float64
+	pending []arrivalGap
+}
+
+// arrivalGap is a gap between two data segments that may be a wait of the
+// sender's: longer than a quarter of the round trip (wait: ArrivalGapNs),
+// or an idle wait (idle: arrivalIdle); n is the bytes of the segment
+// after it.
+type arrivalGap struct {
+	gap, n     int64
+	wait, idle bool
+}
+
+// arrivalSpan is how many segments a block holds; the fastest block of
+// arrivalKnown segments is the link's rate (fewer may all span the
+// sender's own waits: tcptrace's bad_ack_code, 17 segments with 8 waits
+// between them).
+const (
+	arrivalSpan  = 16
+	arrivalKnown = 4 * arrivalSpan
+)
+
+// known tells whether the rate is known: arrivalKnown segments arrived,
+// a block of them full.
+func (a *arrivalRate) known() bool { return a.best > 0 && a.n >= arrivalKnown }
+
+// add takes a data segment of n bytes arrived at t; once the rate is
+// known, the gaps that waited for it are judged.
+func (a *arrivalRate) add(st *DirStats, t, n int64) {
+	a.n++
+	a.maxSeg = max(a.maxSeg, n)
+	if a.n == 1 {
+		a.start = t
+		return
+	}
+	a.bytes += n
+	if a.k++; a.k < arrivalSpan {
+		return
+	}
+	// A block full (a bulk run: an application's small messages come at
+	// its own pace, not the link's): its bytes over the time since the
+	// segment before it.
+	if dt := t - a.start; dt > 0 && 4*a.bytes >= 3*arrivalSpan*a.maxSeg {
+		a.best = max(a.best, float64(a.bytes)/float64(dt))
+	}
+	a.start, a.bytes, a.k = t, 0, 0
+	if a.known() && len(a.pending) > 0 {
+		for _, w := range a.pending {
+			a.judge(st, w)
+		}
+		a.pending = nil
+	}
+}
+
+// judge counts gap w as a wait of the sender's unless it is the link's
+// spacing; before the rate is known it waits (flush counts it as is).
+func (a *arrivalRate) judge(st *DirStats, w arrivalGap) {
+	if !a.known() && len(a.pending) < arrivalKnown {
+		a.pending = append(a.pending, w)
+		return
+	}
+	if a.known() && float64(w.gap) <= 2*float64(w.n)/a.best {
+		return
+	}
+	if w.wait {
+		st.ArrivalGapNs += w.gap
+	}
+	if w.idle {
+		st.arrivalIdles++
+		st.arrivalIdleNs += w.gap
+	}
+}
+
+// flush counts the gaps still waiting for a rate the transfer was too
+// short to give.
+func (a *arrivalRate) flush(st *DirStats) {
+	for _, w := range a.pending {
+		if w.wait {
+			st.ArrivalGapNs += w.gap
+		}
+		if w.idle {
+			st.arrivalIdles++
+			st.arrivalIdleNs += w.gap
+		}
+	}
+	a.pending = nil
+}
+
 // minArrivalIdle is the shortest wait that counts as the sender's own
 // (DirStats.arrivalIdles), however short the round trip.
 const minArrivalIdle = 50e6
@@ -1028,6 +1130,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 	}
 	for d := reassembly.C2S; d <= reassembly.S2C; d++ {
 		acc := &cs.stats[d]
+		acc.arrivals.flush(&acc.s)
 		st := acc.s
 		st.Stream, st.Dir = c.Stream, d
 		src, dst := c.Client, c.Server

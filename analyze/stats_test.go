@@ -298,3 +298,42 @@ func TestIPIDLateNotDuplicates(t *testing.T) {
 		t.Errorf("IDs a counter %v, %d data segments behind a later ID; want a counter and none", st.HasIPIDMissing, st.ipidLateData)
 	}
 }
+
+// TestArrivalSpacingIsNoWait: at a receiver-side capture behind a slow
+// link, segments that arrive at the link's own spacing (1,000 bytes every
+// 12 ms: more than a quarter of the 10 ms round trip) are no wait of the
+// sender's: not counted as time it sent nothing (ak_10ms_1m_b02_nosack at
+// its receiver, 1 Mbit/s behind a standing queue, read as an application
+// that sent nothing 100% of the transfer); a pause of 300 ms is. A
+// transfer too short to know the link's rate (arrivalKnown segments)
+// counts its gaps as before.
+func TestArrivalSpacingIsNoWait(t *testing.T) {
+	for _, tt := range []struct {
+		segments int
+		wantMs   float64
+	}{{200, 300}, {30, 300 + 28*12}} {
+		cv := newConv(t, 1000, 5000)
+		cv.send(seg{dir: c2s, flags: reassembly.SYN, win: 65535})
+		cv.send(seg{dir: s2c, ack: 1, flags: reassembly.SYN, win: 65535, dtMs: 0.1})
+		cv.send(seg{dir: c2s, seq: 1, ack: 1, win: W, dtMs: 10})
+		seq := uint32(1)
+		for i := range tt.segments {
+			dt := 12.0
+			if i == tt.segments/2 {
+				dt = 300
+			}
+			cv.send(seg{dir: c2s, seq: seq, ack: 1, n: mss, win: W, dtMs: dt})
+			seq += mss
+			if i%2 == 1 {
+				cv.send(seg{dir: s2c, seq: 1, ack: seq, win: 60 * W, dtMs: 0.05})
+			}
+		}
+		st := cv.a.stats(cv.trk.Track(&reassembly.Segment{Src: cliAddr.Addr(), Dst: srvAddr.Addr(), SrcPort: cliAddr.Port(), DstPort: srvAddr.Port(), Seq: 1001 + seq - 1, Ack: 5001, Flags: reassembly.ACK}))
+		if v := st[c2s].Path.Vantage; v != VantageReceiver {
+			t.Fatalf("vantage %v, want the receiver's", v)
+		}
+		if got := float64(st[c2s].AppLimitedNs) / 1e6; math.Abs(got-tt.wantMs) > 5 {
+			t.Errorf("%d segments: %.0f ms of waits counted, want %.0f", tt.segments, got, tt.wantMs)
+		}
+	}
+}
