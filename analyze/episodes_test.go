@@ -3,6 +3,7 @@ package analyze
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"tcpviz/internal/capturetest"
@@ -1285,5 +1286,26 @@ func fastRetransmitOf(t *testing.T, e *lossEpisodes, name string, n, seg int64, 
 	}
 	if ev := e.data(0, seg, n*seg, Retransmission, 0, false, 105*ms, 0); !ev.start || !ev.fast {
 		t.Fatalf("%s: the fast retransmit: %+v", name, ev)
+	}
+}
+
+// TestMedianNearNeither: without a majority of the episodes' own cuts, a
+// median reduction between Reno's half and CUBIC's 0.7, near neither
+// (renoMedianTop, cubicMedianLow), names no algorithm (two CUBIC senders
+// under small windows and jitter, at 0.56 and 0.58, were named Reno);
+// near either it names that one.
+func TestMedianNearNeither(t *testing.T) {
+	for _, tt := range []struct {
+		beta float64
+		want string
+	}{{0.50, "reno"}, {0.55, "reno"}, {0.56, "unknown"}, {0.58, "unknown"}, {0.64, "unknown"}, {0.67, "cubic"}, {0.76, "cubic"}} {
+		f := ccFacts{votes: [3]int{VoteReno: 3, VoteCubic: 2, VoteNone: 1}, beta: tt.beta, hasBeta: true, betaEpisodes: 7, episodes: 7}
+		cc, why := f.name()
+		if cc != tt.want {
+			t.Errorf("median %.2f: %s (%s), want %s", tt.beta, cc, why, tt.want)
+		}
+		if cc == "unknown" && !strings.Contains(why, "near neither") {
+			t.Errorf("median %.2f: reason %q", tt.beta, why)
+		}
 	}
 }
