@@ -689,6 +689,13 @@ func laterBursts(st, rcv *DirStats, lost, late int64) (bool, float64, float64, i
 	return mean > bound, mean, bound, later
 }
 
+// reorderedShare tells whether n data segments that came late are
+// reordering, the finding: three or more, and minReorderShare of the data
+// segments.
+func reorderedShare(st *DirStats, n int64) bool {
+	return n >= 3 && float64(n) >= minReorderShare*float64(st.DataPackets)
+}
+
 // lateData tells whether data came late (late segments, at least 3 and
 // one in 200 of the direction's data packets): reordering, whose resends
 // are not drops.
@@ -1206,8 +1213,8 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 	if p.Vantage == VantageReceiver {
 		idLate = st.ipidLateData
 	}
-	idSays := idLate >= 3 && float64(idLate) >= minReorderShare*float64(st.DataPackets)
-	seqSays := lateData(st, late) && float64(late) >= minReorderShare*float64(st.DataPackets)
+	idSays := reorderedShare(st, idLate)
+	seqSays := lateData(st, late) && reorderedShare(st, late)
 	// Data seen arriving late is reordering whatever the timers did; the
 	// spurious resends are reordering's evidence only when the timers did
 	// not send them.
@@ -1221,8 +1228,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		if late > 0 {
 			said = append(said, fmt.Sprintf("%d segments came late (%.1f%%)", late, 100*float64(late)/float64(st.DataPackets)))
 		}
-		if idSays && !seqSays {
+		if idLate > 0 {
 			ev["late_by_ipid"] = float64(idLate)
+		}
+		if idSays && !seqSays {
 			said = append(said, fmt.Sprintf("%d data segments arrived behind packets the sender sent after them (%.1f%%, by their IPv4 IDs)", idLate, 100*float64(idLate)/float64(st.DataPackets)))
 		}
 		if spurious > 0 {

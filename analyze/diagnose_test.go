@@ -1300,13 +1300,14 @@ func TestReorderingByIPID(t *testing.T) {
 		late    int64
 		vantage Vantage
 		want    bool
-	}{{6, VantageReceiver, true}, {4, VantageReceiver, false}, {6, VantageSender, false}} {
-		st := DirStats{DataPackets: 455, DataBytes: 654645, UniqueBytes: 654645, MSS: 1448, DataPhaseNs: 11e9, HasIPIDMissing: true, ipidLateData: tt.late,
+		data    int64
+	}{{6, VantageReceiver, true, 455}, {4, VantageReceiver, false, 455}, {6, VantageSender, false, 455}, {2, VantageReceiver, false, 100}} {
+		st := DirStats{DataPackets: tt.data, DataBytes: 654645, UniqueBytes: 654645, MSS: 1448, DataPhaseNs: 11e9, HasIPIDMissing: true, ipidLateData: tt.late,
 			Path: PathStats{HasData: true, Vantage: tt.vantage}}
 		rcv := DirStats{MaxRwnd: 40544}
 		fs := diagnose(&st, &rcv, 0)
 		if got := strings.Contains(kinds(fs), FindReordering); got != tt.want {
-			t.Errorf("%d of 455 behind a later ID at the %v: findings %q", tt.late, tt.vantage, kinds(fs))
+			t.Errorf("%d of %d behind a later ID at the %v: findings %q", tt.late, tt.data, tt.vantage, kinds(fs))
 		}
 		if tt.want && !strings.Contains(sentence(fs), "6 data segments arrived behind packets the sender sent after them (1.3%") {
 			t.Errorf("sentence %q", sentence(fs))

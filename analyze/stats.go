@@ -196,8 +196,9 @@ type DirStats struct {
 	// had no more (senderHeld).
 	AppIdleWaits int
 	// ArrivalGapNs is the time between data segments longer than a
-	// quarter of the handshake's round trip (at least 2 ms): at a
-	// receiver-side capture, the time the sender sent nothing.
+	// quarter of the handshake's round trip (at least 2 ms) and than the
+	// link's spacing (arrivalRate): at a receiver-side capture, the time
+	// the sender sent nothing.
 	ArrivalGapNs int64
 	// arrivalIdles is how many times, at a receiver-side capture, the
 	// sender's data arrived after a wait longer than the handshake's
@@ -939,15 +940,19 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 }
 
 // arrivalRate follows the fastest rate data arrived at, over blocks of
-// arrivalSpan full segments in a row: at a receiver-side capture behind a
-// bottleneck, its rate (the segments come spaced by their serialization
-// there; a shorter run would read jitter's bunching as the rate). A gap
-// no longer than that rate takes to deliver the segment after it twice
-// over is the link's spacing, not a wait of the sender's: at 1 Mbit/s a
-// full segment takes 12 ms, more than a quarter of a 40 ms round trip,
-// more than a 10 ms one. The gaps before the rate is known (known) wait
-// for it (pending); those of a transfer too short to know it count as
-// they are.
+// arrivalSpan segments averaging three quarters of the largest or more:
+// at a receiver-side capture behind a bottleneck, its rate (the segments
+// come spaced by their serialization there; a shorter block would read
+// jitter's bunching as the rate, a block of small segments an
+// application's pace). A gap no longer than that rate takes to deliver
+// the segment after it twice over is the link's spacing, not a wait of
+// the sender's: at 1 Mbit/s a full segment takes 12 ms, more than a
+// quarter of a round trip under 48 ms (ArrivalGapNs). The gaps of the
+// first arrivalKnown segments wait (pending) and are judged once that
+// many arrived, against the rate if a block gave one, else as they are;
+// those of a shorter transfer count as they are. (An application that
+// sends one full segment at a steady pace looks the same: its gaps are
+// not counted either.)
 type arrivalRate struct {
 	start   int64 // arrival of the segment before the block's first
 	bytes   int64 // the block's bytes so far
@@ -966,21 +971,17 @@ type arrivalGap struct {
 	wait, idle bool
 }
 
-// arrivalSpan is how many segments a block holds; the fastest block of
-// arrivalKnown segments is the link's rate (fewer may all span the
-// sender's own waits: tcptrace's bad_ack_code, 17 segments with 8 waits
-// between them).
+// arrivalSpan is how many segments a block holds; the gaps wait for
+// arrivalKnown segments, whose fastest full block is the link's rate
+// (fewer may all span the sender's own waits: tcptrace's bad_ack_code,
+// 17 segments with 8 waits between them).
 const (
 	arrivalSpan  = 16
 	arrivalKnown = 4 * arrivalSpan
 )
 
-// known tells whether the rate is known: arrivalKnown segments arrived,
-// a block of them full.
-func (a *arrivalRate) known() bool { return a.best > 0 && a.n >= arrivalKnown }
-
-// add takes a data segment of n bytes arrived at t; once the rate is
-// known, the gaps that waited for it are judged.
+// add takes a data segment of n bytes arrived at t; with the
+// arrivalKnown-th, the gaps that waited are judged.
 func (a *arrivalRate) add(st *DirStats, t, n int64) {
 	a.n++
 	a.maxSeg = max(a.maxSeg, n)
@@ -989,34 +990,43 @@ func (a *arrivalRate) add(st *DirStats, t, n int64) {
 		return
 	}
 	a.bytes += n
-	if a.k++; a.k < arrivalSpan {
-		return
+	if a.k++; a.k == arrivalSpan {
+		// A full block: its bytes over the time since the segment
+		// before it.
+		if dt := t - a.start; dt > 0 && 4*a.bytes >= 3*arrivalSpan*a.maxSeg {
+			a.best = max(a.best, float64(a.bytes)/float64(dt))
+		}
+		a.start, a.bytes, a.k = t, 0, 0
 	}
-	// A block full (a bulk run: an application's small messages come at
-	// its own pace, not the link's): its bytes over the time since the
-	// segment before it.
-	if dt := t - a.start; dt > 0 && 4*a.bytes >= 3*arrivalSpan*a.maxSeg {
-		a.best = max(a.best, float64(a.bytes)/float64(dt))
-	}
-	a.start, a.bytes, a.k = t, 0, 0
-	if a.known() && len(a.pending) > 0 {
+	if a.n == arrivalKnown {
 		for _, w := range a.pending {
-			a.judge(st, w)
+			a.count(st, w)
 		}
 		a.pending = nil
 	}
 }
 
-// judge counts gap w as a wait of the sender's unless it is the link's
-// spacing; before the rate is known it waits (flush counts it as is).
+// judge takes gap w: before arrivalKnown segments it waits (pending);
+// after, it counts (count).
 func (a *arrivalRate) judge(st *DirStats, w arrivalGap) {
-	if !a.known() && len(a.pending) < arrivalKnown {
+	if a.n < arrivalKnown {
 		a.pending = append(a.pending, w)
 		return
 	}
-	if a.known() && float64(w.gap) <= 2*float64(w.n)/a.best {
+	a.count(st, w)
+}
+
+// count counts gap w as a wait of the sender's, unless the link's rate
+// is known and it is the link's spacing.
+func (a *arrivalRate) count(st *DirStats, w arrivalGap) {
+	if a.best > 0 && float64(w.gap) <= 2*float64(w.n)/a.best {
 		return
 	}
+	w.tally(st)
+}
+
+// tally counts gap w in st: as a wait, an idle wait, or both.
+func (w arrivalGap) tally(st *DirStats) {
 	if w.wait {
 		st.ArrivalGapNs += w.gap
 	}
@@ -1026,19 +1036,13 @@ func (a *arrivalRate) judge(st *DirStats, w arrivalGap) {
 	}
 }
 
-// flush counts the gaps still waiting for a rate the transfer was too
-// short to give.
+// flush counts into st, as they are, the gaps of a transfer too short to
+// judge them (fewer than arrivalKnown segments); it leaves a's own state
+// as it was, so the statistics read twice read the same.
 func (a *arrivalRate) flush(st *DirStats) {
 	for _, w := range a.pending {
-		if w.wait {
-			st.ArrivalGapNs += w.gap
-		}
-		if w.idle {
-			st.arrivalIdles++
-			st.arrivalIdleNs += w.gap
-		}
+		w.tally(st)
 	}
-	a.pending = nil
 }
 
 // minArrivalIdle is the shortest wait that counts as the sender's own
@@ -1130,8 +1134,8 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 	}
 	for d := reassembly.C2S; d <= reassembly.S2C; d++ {
 		acc := &cs.stats[d]
-		acc.arrivals.flush(&acc.s)
 		st := acc.s
+		acc.arrivals.flush(&st)
 		st.Stream, st.Dir = c.Stream, d
 		src, dst := c.Client, c.Server
 		if d == reassembly.S2C {

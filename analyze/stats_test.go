@@ -311,7 +311,7 @@ func TestArrivalSpacingIsNoWait(t *testing.T) {
 	for _, tt := range []struct {
 		segments int
 		wantMs   float64
-	}{{200, 300}, {30, 300 + 28*12}} {
+	}{{200, 300}, {64, 300}, {65, 300}, {30, 300 + 28*12}} {
 		cv := newConv(t, 1000, 5000)
 		cv.send(seg{dir: c2s, flags: reassembly.SYN, win: 65535})
 		cv.send(seg{dir: s2c, ack: 1, flags: reassembly.SYN, win: 65535, dtMs: 0.1})
@@ -328,12 +328,39 @@ func TestArrivalSpacingIsNoWait(t *testing.T) {
 				cv.send(seg{dir: s2c, seq: 1, ack: seq, win: 60 * W, dtMs: 0.05})
 			}
 		}
-		st := cv.a.stats(cv.trk.Track(&reassembly.Segment{Src: cliAddr.Addr(), Dst: srvAddr.Addr(), SrcPort: cliAddr.Port(), DstPort: srvAddr.Port(), Seq: 1001 + seq - 1, Ack: 5001, Flags: reassembly.ACK}))
+		c := cv.trk.Track(&reassembly.Segment{Src: cliAddr.Addr(), Dst: srvAddr.Addr(), SrcPort: cliAddr.Port(), DstPort: srvAddr.Port(), Seq: 1001 + seq - 1, Ack: 5001, Flags: reassembly.ACK})
+		st := cv.a.stats(c)
+		if again := cv.a.stats(c); again[c2s].AppLimitedNs != st[c2s].AppLimitedNs {
+			t.Errorf("%d segments: read twice, %d ns then %d", tt.segments, st[c2s].AppLimitedNs, again[c2s].AppLimitedNs)
+		}
 		if v := st[c2s].Path.Vantage; v != VantageReceiver {
 			t.Fatalf("vantage %v, want the receiver's", v)
 		}
 		if got := float64(st[c2s].AppLimitedNs) / 1e6; math.Abs(got-tt.wantMs) > 5 {
 			t.Errorf("%d segments: %.0f ms of waits counted, want %.0f", tt.segments, got, tt.wantMs)
 		}
+	}
+}
+
+// TestArrivalRateIdle: the idle waits (arrivalIdles) follow the same
+// rule as the gaps: a pause counts, the link's spacing does not, before
+// the rate is known as after.
+func TestArrivalRateIdle(t *testing.T) {
+	var a arrivalRate
+	var st DirStats
+	var now int64
+	for i := range 100 {
+		gap := int64(12e6)
+		if i == 10 || i == 80 {
+			gap = 300e6
+		}
+		if i > 0 {
+			a.judge(&st, arrivalGap{gap: gap, n: 1000, wait: true, idle: gap > minArrivalIdle})
+		}
+		now += gap
+		a.add(&st, now, 1000)
+	}
+	if st.arrivalIdles != 2 || st.arrivalIdleNs != 600e6 || st.ArrivalGapNs != 600e6 {
+		t.Errorf("%d idle waits of %d ns, %d ns of gaps; want the two pauses", st.arrivalIdles, st.arrivalIdleNs, st.ArrivalGapNs)
 	}
 }

@@ -187,7 +187,7 @@ func styleOf(g *analyze.Graph, name string, index int) seriesStyle {
 		s.legend = l
 	}
 	if name == analyze.SeriesCwnd && receiverFlight(g) {
-		s.legend = "data arrived per round trip (the sender's flight, one one-way delay later)"
+		s.legend = "data arrived per round trip (the sender's flight one one-way delay earlier)"
 	}
 	return s
 }
