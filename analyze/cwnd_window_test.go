@@ -1,7 +1,11 @@
 package analyze
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/gopacket/gopacket/pcapgo"
 
 	"tcpviz/internal/capturetest"
 )
@@ -96,6 +100,57 @@ func TestCwndAtReceiverNoHeldBands(t *testing.T) {
 	for _, name := range []string{SeriesAppHeld, SeriesRwndHeld} {
 		if s := g.lookup(name); s != nil {
 			t.Errorf("%s drawn at a receiver-side capture (%d points)", name, len(s.Points))
+		}
+	}
+}
+
+// TestCwndWithoutHandshake: a capture begun after the handshake still
+// gets its cwnd line, with what it stands on said under the legend: the
+// sender's SYN unseen (its MSS and SACK read from the data), and the
+// receive window as read (unscaled: Linux scales by 2^7) far under the
+// flight, so not drawn as the advertised window; the whole capture
+// draws its window and says neither.
+func TestCwndWithoutHandshake(t *testing.T) {
+	src := "../testdata/kernel-heldout/kh_reno_nosack_q.tx.pcap.gz"
+	frames, link, snaplen := capturetest.Frames(t, src)
+	dst := filepath.Join(t.TempDir(), "nohs.pcap")
+	out, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := pcapgo.NewWriter(out)
+	if err := w.WriteFileHeader(snaplen, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, fr := range frames[40:] { // past both connections' handshakes
+		if err := w.WritePacket(fr.CI, fr.Data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out.Close()
+	spec, _ := lookupGraph(GraphCwnd)
+	notes := func(g *Graph) (hs, misread bool) {
+		for _, n := range g.Notes {
+			hs = hs || n.Kind == NoteNoHandshake
+			misread = misread || n.Kind == NoteWindowMisread
+		}
+		return hs, misread
+	}
+	for _, c := range []struct {
+		path    string
+		without bool
+	}{{src, false}, {dst, true}} {
+		l, err := Load(capturetest.Opener(t, c.path), LoadOptions{Stream: -1, Dir: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := spec.Draw(l.Records, SeriesOptions{Conn: l.Conn, Dir: l.Dir, Stats: &l.Stats[l.Dir]}, GraphParams{})
+		hs, misread := notes(g)
+		if hs != c.without || misread != c.without || (g.lookup(SeriesAdvertised) == nil) != c.without {
+			t.Errorf("%s: no-handshake note %v, misread note %v, window drawn %v", filepath.Base(c.path), hs, misread, g.lookup(SeriesAdvertised) != nil)
+		}
+		if s := g.lookup(SeriesCwnd); s == nil || len(s.Points) < 10 {
+			t.Errorf("%s: no cwnd line", filepath.Base(c.path))
 		}
 	}
 }

@@ -910,6 +910,8 @@ const (
 	NoteProxyACKs       // ACKs from a proxy beside the capture (Label: a compared input)
 	NoteReceiverFlight  // a cwnd graph at a receiver-side capture: the data arrived per round trip
 	NoteBBRCap          // a BBR sender's cwnd graph: BBR's own cap
+	NoteNoHandshake     // a cwnd graph whose sender's SYN was not captured: its MSS and SACK read from the data
+	NoteWindowMisread   // a cwnd graph whose receive window as read the flight ran past: its scale unseen, not drawn
 )
 
 // scanWarnings condenses a scan's per-packet problems into a few: one per

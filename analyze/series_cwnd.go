@@ -1888,8 +1888,17 @@ func (b *cwndBuilder) graph() *Graph {
 		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == seriesArrived })
 		b.closeSsthresh(g)
 	}
-	if b.held.misread() { // a window the sender ran past held nothing (senderHeld.misread)
-		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == SeriesRwndHeld })
+	if b.held.misread() {
+		// A window the sender ran past held nothing (senderHeld.misread):
+		// its scale was not what the capture shows (no handshake, or a
+		// SYN whose options the snapshot length cut), and drawn as read
+		// it would be a window of a few KB under a flight of 150 (a
+		// capture begun after the handshake).
+		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == SeriesRwndHeld || s.Name == SeriesAdvertised })
+		g.Notes = append(g.Notes, Warning{Kind: NoteWindowMisread})
+	}
+	if c := b.f.o.Conn; c != nil && !c.Dir[b.f.o.Dir].SYN {
+		g.Notes = append(g.Notes, Warning{Kind: NoteNoHandshake})
 	}
 	capWindow(g)
 	return g

@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"strings"
 	"testing"
 
 	"tcpviz/analyze"
@@ -34,5 +35,27 @@ func TestConnGraphFile(t *testing.T) {
 		if got := ConnGraphFile("geo", c.q, c.l); got != c.want {
 			t.Errorf("%s: %s, want %s", c.want, got, c.want)
 		}
+	}
+}
+
+// TestConnGraphSaysItsBasis: what a cwnd graph's estimate stands on where
+// the handshake was not seen, said under its legend, is said on stderr
+// too (the warnings ConnGraph returns); other notes are not.
+func TestConnGraphSaysItsBasis(t *testing.T) {
+	g := &analyze.Graph{Kind: analyze.GraphCwnd, Notes: []analyze.Warning{{Kind: analyze.NoteNoHandshake}, {Kind: analyze.NoteWindowMisread}, {Kind: analyze.NoteBBRCap}},
+		Series: []analyze.Series{{Name: analyze.SeriesCwnd, Points: []analyze.Point{{Time: 1, V: [3]float64{1000}}}}}}
+	l := &analyze.Loaded{Conn: &reassembly.Conn{Stream: 1}, Graphs: []*analyze.Graph{g}}
+	l.Stats[l.Dir].Path.Vantage = analyze.VantageSender
+	spec := analyze.Graphs("cwnd")
+	if len(spec) == 0 {
+		t.Fatal("no cwnd graph")
+	}
+	_, warnings, err := ConnGraph(l, analyze.GraphRequest{Spec: spec[0]}, analyze.Zoom{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(warnings, "\n")
+	if len(warnings) != 2 || !strings.Contains(got, "SYN was not captured") || !strings.Contains(got, "ran past the receive window") {
+		t.Errorf("warnings %q: want the two notes on the estimate's basis", warnings)
 	}
 }

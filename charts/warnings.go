@@ -58,6 +58,10 @@ func WarningText(w analyze.Warning) string {
 		return "ACKs from a proxy beside the capture (the receiver answers within a millisecond on a long path): acknowledged and delivered mean accepted by the proxy, not by the far end"
 	case analyze.NoteReceiverFlight:
 		return "receiver-side capture: the line is the data that arrived over each round trip, the sender's flight one one-way delay earlier, not the window it allowed"
+	case analyze.NoteNoHandshake:
+		return "the sender's SYN was not captured: its segment size is the largest seen and SACK is read from the blocks the receiver sent"
+	case analyze.NoteWindowMisread:
+		return "the flight ran past the receive window as read: its scale was not seen (no handshake, or options cut by the snapshot length), so it is not drawn and holds nothing"
 	case analyze.NoteBBRCap:
 		return "BBR sender: the cwnd estimate is BBR's own cap, 2 × its BDP estimate (2.89 × in startup and drain) + 3 bursts (about 1 ms at its rate each), at most the receiver's window"
 	}
