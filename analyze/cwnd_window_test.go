@@ -3,11 +3,13 @@ package analyze
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gopacket/gopacket/pcapgo"
 
 	"tcpviz/internal/capturetest"
+	"tcpviz/reassembly"
 )
 
 // TestCwndTimeWindowSameLine: the cwnd graph of a time window (--from,
@@ -151,6 +153,16 @@ func TestCwndWithoutHandshake(t *testing.T) {
 		}
 		if s := g.lookup(SeriesCwnd); s == nil || len(s.Points) < 10 {
 			t.Errorf("%s: no cwnd line", filepath.Base(c.path))
+		}
+		if c.without {
+			continue
+		}
+		// The receiver's SYN alone unseen: SACK permitted and the window's
+		// scale need both, so the note stands.
+		recs := slices.DeleteFunc(slices.Clone(l.Records), func(r Record) bool { return r.Dir != l.Dir && r.Flags&reassembly.SYN != 0 })
+		g = spec.Draw(recs, SeriesOptions{Conn: l.Conn, Dir: l.Dir, Stats: &l.Stats[l.Dir]}, GraphParams{})
+		if hs, _ := notes(g); !hs {
+			t.Error("the receiver's SYN unseen: no note")
 		}
 	}
 }

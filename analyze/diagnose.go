@@ -1214,7 +1214,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		idLate = st.ipidLateData
 	}
 	idSays := reorderedShare(st, idLate)
-	seqSays := lateData(st, late) && reorderedShare(st, late)
+	seqSays := reorderedShare(st, late) // (lateData's bar is below it)
 	// Data seen arriving late is reordering whatever the timers did; the
 	// spurious resends are reordering's evidence only when the timers did
 	// not send them.

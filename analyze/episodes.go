@@ -1560,13 +1560,25 @@ func majorityVote(v [3]int) (int, bool) {
 // 0.85 (BBR's, which needs more: minBBRVotes).
 func medianVote(beta float64, hasBeta bool) (int, bool) {
 	switch {
-	case !hasBeta || beta < 0.35 || beta >= cubicMedianTop || beta > renoMedianTop && beta < cubicMedianLow:
+	case !hasBeta || beta < 0.35 || beta >= cubicMedianTop || nearNeither(beta):
 		return 0, false
-	case beta <= renoMedianTop:
+	case asPrinted(beta) <= renoMedianTop:
 		return VoteReno, true
 	}
 	return VoteCubic, true
 }
+
+// nearNeither tells whether a median reduction is between renoMedianTop
+// and cubicMedianLow, as the reason prints it (asPrinted).
+func nearNeither(beta float64) bool {
+	b := asPrinted(beta)
+	return b > renoMedianTop && b < cubicMedianLow
+}
+
+// asPrinted is a reduction factor to the two decimals the reason prints:
+// the median of cuts at 0.6 and 0.7 is 0.6499… in floating point, and
+// reads 0.65.
+func asPrinted(beta float64) float64 { return math.Round(beta*100) / 100 }
 
 // renoMedianTop, cubicMedianLow: a median reduction without a majority
 // between them is near neither Reno's half nor CUBIC's 0.7, and names no
@@ -1811,7 +1823,7 @@ func (f ccFacts) reductionName() (cc, reason string) {
 		return "reno", why + ": Reno/NewReno halve it"
 	case ok:
 		return "cubic", why + ": CUBIC keeps 0.7"
-	case b < cubicMedianLow:
+	case nearNeither(b):
 		return "unknown", why + fmt.Sprintf(": between Reno's half and CUBIC's 0.7, near neither, and no majority of the episodes' own cuts (%d to Reno's half, %d to CUBIC's 0.7, %d none)",
 			f.votes[VoteReno], f.votes[VoteCubic], f.votes[VoteNone])
 	case b < 0.85:
@@ -1834,7 +1846,7 @@ func probeRTTSaid(dips int) string {
 // minMedianReno is how many episodes a median reduction near Reno's
 // half must come from where the episodes' votes had no majority. On the
 // kernel and labelled runs the median decided five times, from two to
-// four episodes; the two below 0.6, from two episodes each, were CUBIC
+// four episodes; the two near Reno's half, from two episodes each, were CUBIC
 // under a receive window, one cut read as CUBIC's and one far below it
 // (k26_cubic_rwnd48_l05: 42 to 29 segments, then 29 to 12 where the
 // kernel cut 29 to 20 and the flight stayed low; rw_90ms_11m_w32_l04).

@@ -1298,7 +1298,7 @@ func TestMedianNearNeither(t *testing.T) {
 	for _, tt := range []struct {
 		beta float64
 		want string
-	}{{0.50, "reno"}, {0.55, "reno"}, {0.56, "unknown"}, {0.58, "unknown"}, {0.64, "unknown"}, {0.67, "cubic"}, {0.76, "cubic"}} {
+	}{{0.50, "reno"}, {0.55, "reno"}, {0.551, "reno"}, {0.56, "unknown"}, {0.58, "unknown"}, {0.64, "unknown"}, {0.649, "cubic"}, {0.65, "cubic"}, {0.67, "cubic"}, {0.76, "cubic"}} {
 		f := ccFacts{votes: [3]int{VoteReno: 3, VoteCubic: 2, VoteNone: 1}, beta: tt.beta, hasBeta: true, betaEpisodes: 7, episodes: 7}
 		cc, why := f.name()
 		if cc != tt.want {
@@ -1307,5 +1307,21 @@ func TestMedianNearNeither(t *testing.T) {
 		if cc == "unknown" && !strings.Contains(why, "near neither") {
 			t.Errorf("median %.2f: reason %q", tt.beta, why)
 		}
+	}
+	// A median of two cuts taken at run time, 0.6 and 0.7 of the window:
+	// 0.6499… in floating point, 0.65 as printed, CUBIC's. And the graph's
+	// vote (lossEpisodes.vote) names nothing in the band.
+	e := &lossEpisodes{maxSeg: 1000, betas: []float64{6.0 / 10, 7.0 / 10}}
+	if b, _ := e.betaMedian(); b >= 0.65 {
+		t.Fatalf("the median is %v: not the case this checks", b)
+	}
+	if v, ok := medianVote(e.betaMedian()); !ok || v != VoteCubic {
+		t.Errorf("cuts at 0.6 and 0.7: vote %d (%v), want CUBIC's", v, ok)
+	}
+	// One cut each to Reno's half, to CUBIC's 0.7 and to none: no
+	// majority; the median of the three factors, 0.60, is in the band.
+	e = &lossEpisodes{maxSeg: 1000, betas: []float64{0.50, 0.60, 0.90}, reductions: [][3]int64{{100000, 50000, 1}, {100000, 71000, 1}, {100000, 90000, 1}}}
+	if v, ok := e.vote(); ok {
+		t.Errorf("no majority, median 0.60: the graph votes %d", v)
 	}
 }

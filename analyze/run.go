@@ -910,7 +910,7 @@ const (
 	NoteProxyACKs       // ACKs from a proxy beside the capture (Label: a compared input)
 	NoteReceiverFlight  // a cwnd graph at a receiver-side capture: the data arrived per round trip
 	NoteBBRCap          // a BBR sender's cwnd graph: BBR's own cap
-	NoteNoHandshake     // a cwnd graph whose sender's SYN was not captured: its MSS and SACK read from the data
+	NoteNoHandshake     // a cwnd graph of a connection whose handshake was not captured in full: SACK read from the data, window scale unknown
 	NoteWindowMisread   // a cwnd graph whose receive window as read the flight ran past: its scale unseen, not drawn
 )
 

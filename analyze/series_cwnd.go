@@ -210,6 +210,7 @@ type cwndBuilder struct {
 	bbrProbeEnd           int64        // when the model last left it (0: never)
 	hs                    [3]int64     // the handshake's SYN, SYN/ACK and ACK times
 	hsSeen                int          // how many of the handshake's three were seen
+	synSeen               [2]bool      // a SYN seen from each side (NoteNoHandshake)
 	sackOK                [2]bool      // each direction's SYN offered SACK (Record.SACKOK)
 	mruSyn                int64        // the most recent pure SYN's time (handshake)
 	arr                   []timedValue // at a receiver: data arrived in the last round trip
@@ -1897,7 +1898,10 @@ func (b *cwndBuilder) graph() *Graph {
 		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == SeriesRwndHeld || s.Name == SeriesAdvertised })
 		g.Notes = append(g.Notes, Warning{Kind: NoteWindowMisread})
 	}
-	if c := b.f.o.Conn; c != nil && !c.Dir[b.f.o.Dir].SYN {
+	if !b.synSeen[0] || !b.synSeen[1] {
+		// Either SYN unseen: SACK permitted and window scaling need both.
+		// (From the records: the Conn a pipelined scan hands the builder
+		// is the one of its first packet.)
 		g.Notes = append(g.Notes, Warning{Kind: NoteNoHandshake})
 	}
 	capWindow(g)
@@ -1949,6 +1953,7 @@ func (b *cwndBuilder) closeSsthresh(g *Graph) {
 // and the client's ACK of it.
 func (b *cwndBuilder) handshake(r *Record) {
 	if r.Flags&reassembly.SYN != 0 {
+		b.synSeen[r.Dir] = true
 		// SACK in use from the handshake on, as the SYNs agree (RFC
 		// 2018; each direction's last SYN, as the tracker keeps it), not
 		// from the first block seen: IPv6 at 96 bytes keeps none whole

@@ -196,9 +196,9 @@ type DirStats struct {
 	// had no more (senderHeld).
 	AppIdleWaits int
 	// ArrivalGapNs is the time between data segments longer than a
-	// quarter of the handshake's round trip (at least 2 ms) and than the
-	// link's spacing (arrivalRate): at a receiver-side capture, the time
-	// the sender sent nothing.
+	// quarter of the handshake's round trip (at least 2 ms) and than
+	// twice the link's time for the segment after it (arrivalRate): at a
+	// receiver-side capture, the time the sender sent nothing.
 	ArrivalGapNs int64
 	// arrivalIdles is how many times, at a receiver-side capture, the
 	// sender's data arrived after a wait longer than the handshake's

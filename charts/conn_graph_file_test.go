@@ -55,7 +55,7 @@ func TestConnGraphSaysItsBasis(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Join(warnings, "\n")
-	if len(warnings) != 2 || !strings.Contains(got, "SYN was not captured") || !strings.Contains(got, "ran past the receive window") {
+	if len(warnings) != 2 || !strings.Contains(got, "handshake was not captured") || !strings.Contains(got, "ran past the receive window") {
 		t.Errorf("warnings %q: want the two notes on the estimate's basis", warnings)
 	}
 }

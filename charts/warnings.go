@@ -59,7 +59,7 @@ func WarningText(w analyze.Warning) string {
 	case analyze.NoteReceiverFlight:
 		return "receiver-side capture: the line is the data that arrived over each round trip, the sender's flight one one-way delay earlier, not the window it allowed"
 	case analyze.NoteNoHandshake:
-		return "the sender's SYN was not captured: its segment size is the largest seen and SACK is read from the blocks the receiver sent"
+		return "the handshake was not captured in full: SACK is read from the blocks the receiver sent, and the receive window's scale is not known"
 	case analyze.NoteWindowMisread:
 		return "the flight ran past the receive window as read: its scale was not seen (no handshake, or options cut by the snapshot length), so it is not drawn and holds nothing"
 	case analyze.NoteBBRCap:

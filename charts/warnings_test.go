@@ -56,7 +56,7 @@ func TestGraphWarningWords(t *testing.T) {
 		{analyze.Warning{Kind: analyze.NoteProxyACKs}, []string{"ACKs from a proxy beside the capture (the receiver answers"}},
 		{analyze.Warning{Kind: analyze.NoteReceiverFlight}, []string{"receiver-side capture"}},
 		{analyze.Warning{Kind: analyze.NoteBBRCap}, []string{"BBR sender"}},
-		{analyze.Warning{Kind: analyze.NoteNoHandshake}, []string{"SYN was not captured", "largest seen"}},
+		{analyze.Warning{Kind: analyze.NoteNoHandshake}, []string{"handshake was not captured", "scale is not known"}},
 		{analyze.Warning{Kind: analyze.NoteWindowMisread}, []string{"ran past the receive window", "not drawn"}},
 	} {
 		got := WarningText(tt.w)
