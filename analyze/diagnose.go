@@ -963,8 +963,21 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			spuriousLater = min(p.LossEventsSpurious, max(eps-1, 0))
 		}
 		// A full queue read from the RTT's rank at the losses, and from
-		// the intervals between them (the two cases below).
-		rankSays := told && near && st.RTTAtLossRank >= rank && !irregular
+		// the intervals between them (the two cases below). Where the RTT
+		// (at a receiver, the one-way delay) at the losses stood less
+		// than minQueueMs above its minimum, a rank is read in a few
+		// milliseconds of a window's own bursts and clock ticks: a full
+		// queue that small needs irregularMin episodes near the peak
+		// (on the labelled captures every such full queue had 6 to 80;
+		// mx_420ms_27m_l02_a11p5m at its receiver, three random drops
+		// at 0.2% loss under an application's bursts, 4 ms up, 3 of 3
+		// near the peak).
+		rise := st.RTTAtLossMs - st.RTTMinMs
+		if st.DelayRanked {
+			rise = st.RTTAtLossMs // already above the delay's minimum
+		}
+		rankNear := told && near && st.RTTAtLossRank >= rank && !irregular // as a reading the cases below rebut
+		rankSays := rankNear && (rise >= minQueueMs || n >= irregularMin)
 		// At a receiver-side capture, where the windows at the losses are
 		// only estimated (arrivedWindows): a queue full at fullAtShare of
 		// fullAtMin loss episodes or more (the one-way delay near its peak
@@ -1047,11 +1060,11 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			ev["interval_cv"], ev["intervals"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals)
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; loss episodes came at regular intervals (%d of them, coefficient of variation %.2f): the window overflowed a queue at the same size each time",
 				lost, pct, counted, st.EpisodeIntervals, st.EpisodeIntervalCV), ev)
-		case rxHeldFlat && (rankSays || intervalsSay) && max(n, st.LossEpisodes) >= minToldEpisodes:
+		case rxHeldFlat && (rankNear || intervalsSay) && max(n, st.LossEpisodes) >= minToldEpisodes:
 			ev["window_bytes"], ev["per_rtt_bytes"], ev["queue_delay_ms"] = float64(window), perRTT, st.QueueDelayMs
 			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s in %d loss episodes; the flight, held by the receiver's %s window (about %s arriving a round trip), with the one-way delay's median %.1f ms above its minimum, never filled a queue: the window's own bursts put the delay near its peak at the drops",
 				lost, pct, counted, st.LossEpisodes, kb(window), kb(int64(perRTT)), st.QueueDelayMs), ev)
-		case scattered && (rankSays || intervalsSay):
+		case scattered && (rankNear || intervalsSay):
 			ev["interval_cv"], ev["intervals"], ev["loss_flight_cv"], ev["loss_flights"] = st.EpisodeIntervalCV, float64(st.EpisodeIntervals), win.cv, float64(win.n)
 			intervals := fmt.Sprintf(" as their intervals did (%.2f)", st.EpisodeIntervalCV)
 			switch {
@@ -1061,7 +1074,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 				intervals = fmt.Sprintf(", at intervals neither regular nor irregular (%.2f)", st.EpisodeIntervalCV)
 			}
 			peak := ""
-			if rankSays {
+			if rankNear {
 				ev["rtt_at_loss_rank"] = st.RTTAtLossRank
 				by := "the window's growth"
 				if appAtSender {

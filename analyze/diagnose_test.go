@@ -960,6 +960,29 @@ func TestWindowFilledLossIsRandom(t *testing.T) {
 	}
 }
 
+// TestSmallRiseNeedsEpisodes: at a receiver-side capture, loss episodes
+// that began with the one-way delay near its peak and above most other
+// moments are a full queue; where the delay then stood less than
+// minQueueMs above its minimum, from irregularMin episodes on
+// (mx_420ms_27m_l02_a11p5m: 3 random drops at 0.2% loss, 4 ms up, 3 of 3
+// near the peak, ranked 0.73, read as a full queue), not from three.
+func TestSmallRiseNeedsEpisodes(t *testing.T) {
+	for _, tt := range []struct {
+		rise float64
+		eps  int64
+		want string
+	}{{4, 3, FindRandomLoss}, {8, 3, FindCongestionLoss}, {4, 6, FindCongestionLoss}} {
+		st := DirStats{DataPackets: 2000, DataBytes: 2800000, UniqueBytes: 2800000, DataPhaseNs: 8e9, MSS: 1448,
+			RTTSamples: 500, RTTMinMs: 0.01, HandshakeRTTMs: 420, HasHandshakeRTT: true, DelayRanked: true,
+			Path:               PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: tt.eps, LostUpstream: tt.eps},
+			RankedLossEpisodes: tt.eps, QueueLossEpisodes: tt.eps, RTTAtLossMs: tt.rise, RTTAtLossRank: 0.73, LossEpisodes: tt.eps}
+		rcv := DirStats{MaxRwnd: 4 << 20}
+		if got := kinds(diagnose(&st, &rcv, 0)); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%d episodes %.0f ms up: findings %q, want %s first", tt.eps, tt.rise, got, tt.want)
+		}
+	}
+}
+
 // TestWindowFilledAgainAndAgain: a sender whose flight filled the
 // largest window 27 times between its loss recoveries was held by it,
 // though the recoveries kept what was delivered a round trip at 56% of
