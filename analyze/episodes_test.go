@@ -1325,3 +1325,40 @@ func TestMedianNearNeither(t *testing.T) {
 		t.Errorf("no majority, median 0.60: the graph votes %d", v)
 	}
 }
+
+// TestClearMajority: from six votes on, a Reno or CUBIC majority that
+// fair coin tosses give more than 30% of the time names no algorithm,
+// the median neither (mx_22ms_17m_j8_l05_nosack_nots: 7 of 12 to Reno's
+// half, 0.39 by chance, a median of 0.57: named Reno, now unknown); a
+// clear one stands, fewer votes are not tested, and BBR's majority of
+// none is not either.
+func TestClearMajority(t *testing.T) {
+	for _, tt := range []struct {
+		v    [3]int
+		best int
+		ok   bool
+		off  [3]int
+	}{{[3]int{7, 5, 0}, VoteReno, false, [3]int{}}, {[3]int{11, 4, 0}, VoteReno, true, [3]int{}}, {[3]int{2, 5, 0}, VoteCubic, true, [3]int{}},
+		{[3]int{2, 1, 0}, VoteReno, true, [3]int{}}, {[3]int{4, 5, 11}, VoteNone, true, [3]int{}},
+		{[3]int{3, 5, 0}, VoteCubic, true, [3]int{3, 0, 0}}, {[3]int{5, 7, 0}, VoteCubic, false, [3]int{}}} {
+		if ok := clearerThanChance(tt.v, tt.off, tt.best); ok != tt.ok {
+			t.Errorf("votes %v: clearer than chance %v, want %v", tt.v, ok, tt.ok)
+		}
+	}
+	for _, beta := range []float64{0.50, 0.567, 0.70} {
+		f := ccFacts{votes: [3]int{VoteReno: 7, VoteCubic: 5}, beta: beta, hasBeta: true, betaEpisodes: 13, episodes: 14}
+		if cc, why := f.name(); cc != "unknown" || !strings.Contains(why, "no clearer than chance") {
+			t.Errorf("7 of 12, median %.2f: %s (%s), want unknown", beta, cc, why)
+		}
+	}
+	e := &lossEpisodes{maxSeg: 1000, betas: []float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.7, 0.7, 0.7, 0.7, 0.7}}
+	for i := range 12 {
+		e.reductions = append(e.reductions, [3]int64{100000, int64(1000 * 100 * e.betas[i]), 1})
+	}
+	if v, ok := e.vote(); ok {
+		t.Errorf("7 of 12: the graph votes %d", v)
+	}
+	if c := chance(7, 12); math.Abs(c-0.387) > 0.001 {
+		t.Errorf("7 of 12 by chance %.3f, want 0.387", c)
+	}
+}

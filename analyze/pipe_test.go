@@ -175,10 +175,14 @@ func TestReductionVotes(t *testing.T) {
 	if got, want := e.reductionVotes(), [3]int{1, 4, 1}; got != want {
 		t.Errorf("votes %v, want %v (Reno, CUBIC, none)", got, want)
 	}
-	st := DirStats{DataPackets: 1, HasBeta: true, BetaMedian: 0.55, BetaEpisodes: 6, ReductionVotes: e.reductionVotes()}
+	st := DirStats{DataPackets: 1, HasBeta: true, BetaMedian: 0.55, BetaEpisodes: 6, ReductionVotes: [3]int{1, 5, 0}}
 	st.Path.Vantage = VantageSender
 	if cc, why := congestionControl(&st); cc != "cubic" {
-		t.Errorf("congestion control %q (%s), want cubic: 4 of 6 votes, whatever the median", cc, why)
+		t.Errorf("congestion control %q (%s), want cubic: 5 of 6 votes, whatever the median", cc, why)
+	}
+	st.ReductionVotes = e.reductionVotes() // 4 of 6: no clearer than chance (clearerThanChance)
+	if cc, why := congestionControl(&st); cc != "unknown" {
+		t.Errorf("congestion control %q (%s), want unknown from 4 of 6 votes", cc, why)
 	}
 	st.ReductionVotes = [3]int{2, 2, 0} // no majority: the median (0.55) decides
 	if cc, why := congestionControl(&st); cc != "reno" {
