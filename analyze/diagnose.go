@@ -967,8 +967,9 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// (at a receiver, the one-way delay) at the losses stood less
 		// than minQueueMs above its minimum, a rank is read in a few
 		// milliseconds of a window's own bursts and clock ticks: a full
-		// queue that small needs irregularMin episodes near the peak
-		// (on the labelled captures every such full queue had 6 to 80;
+		// queue that small needs irregularMin ranked episodes, more than
+		// half of them near the peak (on the labelled captures every
+		// such full queue had 6 to 80;
 		// mx_420ms_27m_l02_a11p5m at its receiver, three random drops
 		// at 0.2% loss under an application's bursts, 4 ms up, 3 of 3
 		// near the peak).
@@ -1139,6 +1140,14 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 				lost, pct, counted, eps-1, st.EpisodeIntervalCV, what, st.QueueDelayMs), ev)
 		case told && n < minToldEpisodes && st.LossEpisodes < minToldEpisodes:
 			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in %d loss episode(s): not enough to tell the cause", lost, pct, counted, st.LossEpisodes), ev)
+		case rankNear && !rankSays:
+			// Near the peak and above most other moments, but in a delay
+			// that rose less than minQueueMs, at fewer than irregularMin
+			// episodes (rankSays): random drops at a window's bursts rank
+			// so too.
+			ev["rtt_at_loss_rise_ms"], ev["rtt_at_loss_rank"] = rise, st.RTTAtLossRank
+			add(FindRandomLoss, fmt.Sprintf("random loss: %d segments lost (%.1f%%)%s; %d of %d loss episodes began with %s near its peak, but only %.1f ms above its minimum: too little, on fewer than %d episodes, to tell a full queue from the window's own bursts",
+				lost, pct, counted, st.QueueLossEpisodes, n, what, rise, irregularMin), ev)
 		case told && near:
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
 			if appAtSender && !bbr && st.RTTAtLossRank >= queueRank {

@@ -968,18 +968,32 @@ func TestWindowFilledLossIsRandom(t *testing.T) {
 // near the peak, ranked 0.73, read as a full queue), not from three.
 func TestSmallRiseNeedsEpisodes(t *testing.T) {
 	for _, tt := range []struct {
-		rise float64
-		eps  int64
-		want string
-	}{{4, 3, FindRandomLoss}, {8, 3, FindCongestionLoss}, {4, 6, FindCongestionLoss}} {
+		rise      float64 // the one-way delay at the losses, above its minimum
+		eps, near int64
+		want      string
+	}{{4, 3, 3, FindRandomLoss}, {8, 3, 3, FindCongestionLoss}, {4, 6, 6, FindCongestionLoss}, {4, 6, 4, FindCongestionLoss}, {4, 5, 5, FindRandomLoss}, {5, 3, 3, FindCongestionLoss}} {
+		// RTTMinMs is the receiver's ACK delay there: the delay's rise
+		// is RTTAtLossMs itself.
 		st := DirStats{DataPackets: 2000, DataBytes: 2800000, UniqueBytes: 2800000, DataPhaseNs: 8e9, MSS: 1448,
-			RTTSamples: 500, RTTMinMs: 0.01, HandshakeRTTMs: 420, HasHandshakeRTT: true, DelayRanked: true,
+			RTTSamples: 500, RTTMinMs: 5, HandshakeRTTMs: 420, HasHandshakeRTT: true, DelayRanked: true,
 			Path:               PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: tt.eps, LostUpstream: tt.eps},
-			RankedLossEpisodes: tt.eps, QueueLossEpisodes: tt.eps, RTTAtLossMs: tt.rise, RTTAtLossRank: 0.73, LossEpisodes: tt.eps}
+			RankedLossEpisodes: tt.eps, QueueLossEpisodes: tt.near, RTTAtLossMs: tt.rise, RTTAtLossRank: 0.73, LossEpisodes: tt.eps}
 		rcv := DirStats{MaxRwnd: 4 << 20}
-		if got := kinds(diagnose(&st, &rcv, 0)); !strings.HasPrefix(got, tt.want) {
-			t.Errorf("%d episodes %.0f ms up: findings %q, want %s first", tt.eps, tt.rise, got, tt.want)
+		fs := diagnose(&st, &rcv, 0)
+		if got := kinds(fs); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%d episodes (%d near) %.0f ms up: findings %q, want %s first", tt.eps, tt.near, tt.rise, got, tt.want)
 		}
+		if tt.want == FindRandomLoss && !strings.Contains(sentence(fs), "only 4.0 ms above its minimum") {
+			t.Errorf("%d episodes: sentence %q", tt.eps, sentence(fs))
+		}
+	}
+	// At a sender, the RTT's rise above its minimum.
+	st := DirStats{DataPackets: 2000, DataBytes: 2800000, UniqueBytes: 2800000, DataPhaseNs: 8e9, MSS: 1448, RTTSamples: 500, RTTMinMs: 300,
+		Path:               PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 3, LostDownstream: 3},
+		RankedLossEpisodes: 3, QueueLossEpisodes: 3, RTTAtLossMs: 304, RTTAtLossRank: 0.73, LossEpisodes: 3}
+	rcv := DirStats{MaxRwnd: 4 << 20}
+	if got := kinds(diagnose(&st, &rcv, 0)); !strings.HasPrefix(got, FindRandomLoss) {
+		t.Errorf("at a sender, 3 episodes 4 ms up: findings %q", got)
 	}
 }
 

@@ -1835,8 +1835,13 @@ func (f ccFacts) reductionName() (cc, reason string) {
 				voteSaid[best], f.off[best], 100*offReduction)
 		}
 		if !clearerThanChance(v, f.off, best) {
-			return "unknown", votes + fmt.Sprintf(" nearer %s, a majority fair coin tosses give %.0f%% of the time: no clearer than chance",
-				voteSaid[best], 100*chance(v[best], told-f.off[VoteReno+VoteCubic-best]))
+			other := VoteReno + VoteCubic - best
+			counted := ""
+			if f.off[other] > 0 {
+				counted = fmt.Sprintf(" (of the %d not far off their value)", told-f.off[other])
+			}
+			return "unknown", votes + fmt.Sprintf(" nearer %s, a majority fair coin tosses give %.0f%% of the time%s: no clearer than chance",
+				voteSaid[best], 100*chance(v[best], told-f.off[other]), counted)
 		}
 		switch best {
 		case VoteCubic:
