@@ -229,6 +229,12 @@ func compareGraph(kind CompareKind, ins []CompareInput, co CompareOptions) *Grap
 					g.Warnings = append(g.Warnings, w)
 				}
 			}
+			for _, n := range b.Notes { // what each input's line stands on, said of that input
+				if basisNote(n.Kind) {
+					n.Label = in.Label
+					g.Notes = append(g.Notes, n)
+				}
+			}
 		}
 		s.Name = in.Label
 		if s = shiftedFrom(s, origin, co.Time); len(s.Points) == 0 {
@@ -249,6 +255,14 @@ func compareGraph(kind CompareKind, ins []CompareInput, co CompareOptions) *Grap
 		}
 	}
 	return g
+}
+
+// basisNote tells whether a graph's note of kind k says what its line
+// stands on (a cwnd estimate at a receiver, without the handshake, with
+// its window misread, BBR's cap): a comparison says it of each input
+// whose graph says it.
+func basisNote(k WarningKind) bool {
+	return k == NoteReceiverFlight || k == NoteNoHandshake || k == NoteWindowMisread || k == NoteBBRCap
 }
 
 // shiftedFrom is s with its times from origin, and only those in r.

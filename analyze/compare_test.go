@@ -155,6 +155,29 @@ func TestCompareNotesProxy(t *testing.T) {
 	}
 }
 
+// TestCompareCwndSaysEachInputsBasis: compare --graph cwnd says, of each
+// input by its label, what its line stands on as that input's own cwnd
+// graph does (a receiver-side capture's arrivals), and nothing of an input
+// whose graph says nothing; other comparisons carry no such note.
+func TestCompareCwndSaysEachInputsBasis(t *testing.T) {
+	load := func(side string) *Loaded {
+		l, err := Load(capturetest.Opener(t, filepath.Join("..", "testdata", "labelled", "sq_50ms_5m."+side+".pcap.gz")), LoadOptions{Stream: -1, Dir: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	tx, rx := load("tx"), load("rx")
+	ins := []CompareInput{{Label: "at the sender", L: tx}, {Label: "at the receiver", L: rx}}
+	g := compareGraph(CompareCwnd, ins, CompareOptions{})
+	if want := []Warning{{Kind: NoteReceiverFlight, Label: "at the receiver"}}; !slices.Equal(g.Notes, want) {
+		t.Errorf("cwnd notes %+v, want %+v", g.Notes, want)
+	}
+	if g := compareGraph(CompareDelivered, ins, CompareOptions{}); len(g.Notes) != 0 {
+		t.Errorf("delivered notes %+v, want none", g.Notes)
+	}
+}
+
 // TestCompareTable: Compare gives the graph and the table together, the
 // table's rows in input order with the throughput's ratio to the first;
 // of owd (join draws its graph) the table alone.

@@ -875,7 +875,8 @@ type Warning struct {
 	Count    int64
 	LinkType int   // WarnUnknownLink: the link type
 	Err      error // WarnMalformed, WarnDatagramMalformed: the first decoding error, if kept
-	// Label is NoteProxyACKs' compared input ("" on the connection's own
+	// Label is the compared input a note of a comparison is about
+	// (NoteProxyACKs and the cwnd notes; "" on the connection's own
 	// graph), or the parameter of the WarnLogX kinds, whose Values are
 	// the values concerned, as the table shows them.
 	Label, Values string
@@ -908,10 +909,10 @@ const (
 	WarnLogXNames       // --log-x on a parameter whose values are not all numbers (Label, Values)
 	WarnLogXNonPositive // --log-x: values at or below zero left out (Label, Values)
 	NoteProxyACKs       // ACKs from a proxy beside the capture (Label: a compared input)
-	NoteReceiverFlight  // a cwnd graph at a receiver-side capture: the data arrived per round trip
-	NoteBBRCap          // a BBR sender's cwnd graph: BBR's own cap
-	NoteNoHandshake     // a cwnd graph of a connection whose handshake was not captured in full: SACK read from the data, window scale unknown
-	NoteWindowMisread   // a cwnd graph whose receive window as read the flight ran past: its scale unseen, not drawn
+	NoteReceiverFlight  // a cwnd graph at a receiver-side capture: the data arrived per round trip (Label: a compared input)
+	NoteBBRCap          // a BBR sender's cwnd graph: BBR's own cap (Label: a compared input)
+	NoteNoHandshake     // a cwnd graph of a connection whose handshake was not captured in full: SACK read from the data, window scale unknown (Label: a compared input)
+	NoteWindowMisread   // a cwnd graph whose receive window as read the flight ran past: its scale unseen, not drawn (Label: a compared input)
 )
 
 // scanWarnings condenses a scan's per-packet problems into a few: one per

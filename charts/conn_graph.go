@@ -35,12 +35,7 @@ func ConnGraph(l *analyze.Loaded, q analyze.GraphRequest, z analyze.Zoom, hide [
 	}
 	annotate(l, g)
 	Adjust(g, z, hide)
-	warnings := WarningTexts(g.Warnings)
-	for _, n := range g.Notes { // what the cwnd estimate stands on, said on stderr too
-		if n.Kind == analyze.NoteNoHandshake || n.Kind == analyze.NoteWindowMisread {
-			warnings = append(warnings, WarningText(n))
-		}
-	}
+	warnings := append(WarningTexts(g.Warnings), StderrNotes(g)...)
 	if v := l.Stats[l.Dir].Path.Vantage; g.Kind == analyze.GraphCwnd && v != analyze.VantageSender {
 		warnings = append(warnings, "the congestion window is estimated from a sender-side capture; this one is "+vantagePhrase(v, "the path")+
 			": the line is the data that reached it over each round trip (the sender's flight one one-way delay earlier), not the window the sender allowed")

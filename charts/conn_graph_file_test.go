@@ -40,9 +40,10 @@ func TestConnGraphFile(t *testing.T) {
 
 // TestConnGraphSaysItsBasis: what a cwnd graph's estimate stands on where
 // the handshake was not seen, said under its legend, is said on stderr
-// too (the warnings ConnGraph returns); other notes are not.
+// too (the warnings ConnGraph returns); other notes are not (a receiver's
+// line is said in words of its vantage, here a sender's: nothing).
 func TestConnGraphSaysItsBasis(t *testing.T) {
-	g := &analyze.Graph{Kind: analyze.GraphCwnd, Notes: []analyze.Warning{{Kind: analyze.NoteNoHandshake}, {Kind: analyze.NoteWindowMisread}, {Kind: analyze.NoteBBRCap}},
+	g := &analyze.Graph{Kind: analyze.GraphCwnd, Notes: []analyze.Warning{{Kind: analyze.NoteNoHandshake}, {Kind: analyze.NoteWindowMisread}, {Kind: analyze.NoteBBRCap}, {Kind: analyze.NoteReceiverFlight}},
 		Series: []analyze.Series{{Name: analyze.SeriesCwnd, Points: []analyze.Point{{Time: 1, V: [3]float64{1000}}}}}}
 	l := &analyze.Loaded{Conn: &reassembly.Conn{Stream: 1}, Graphs: []*analyze.Graph{g}}
 	l.Stats[l.Dir].Path.Vantage = analyze.VantageSender
@@ -57,5 +58,23 @@ func TestConnGraphSaysItsBasis(t *testing.T) {
 	got := strings.Join(warnings, "\n")
 	if len(warnings) != 2 || !strings.Contains(got, "handshake was not captured") || !strings.Contains(got, "ran past the receive window") {
 		t.Errorf("warnings %q: want the two notes on the estimate's basis", warnings)
+	}
+}
+
+// TestStderrNotesOfComparedInputs: a comparison's notes on what an
+// input's line stands on name the input, and the receiver's is said on
+// stderr there (a connection's own graph says it in words of its vantage).
+func TestStderrNotesOfComparedInputs(t *testing.T) {
+	g := &analyze.Graph{Kind: analyze.GraphCompare, Notes: []analyze.Warning{{Kind: analyze.NoteReceiverFlight, Label: "rx, GEO"},
+		{Kind: analyze.NoteNoHandshake, Label: "mid"}, {Kind: analyze.NoteBBRCap, Label: "bbr"}}}
+	got := StderrNotes(g)
+	if len(got) != 2 || !strings.HasPrefix(got[0], "rx, GEO: receiver-side capture: ") || !strings.HasPrefix(got[1], "mid: the handshake was not captured") {
+		t.Errorf("stderr notes %q, want the receiver's and the handshake's, each after its input", got)
+	}
+	if text := WarningText(g.Notes[2]); !strings.HasPrefix(text, "bbr: BBR sender: ") {
+		t.Errorf("legend note %q, want it after its input", text)
+	}
+	if s := styleOf(g, analyze.SeriesCwnd, 0); strings.Contains(s.legend, "arrived") {
+		t.Errorf("legend %q: one compared input's receiver-side note renamed the window", s.legend)
 	}
 }

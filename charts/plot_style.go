@@ -109,9 +109,10 @@ var udpLegends = map[string]string{
 
 // receiverFlight tells whether g is a cwnd graph drawn at a
 // receiver-side capture, whose line is the data that arrived per round
-// trip, not the window the sender allowed.
+// trip, not the window the sender allowed (a comparison's note of one
+// input, Label, is not).
 func receiverFlight(g *analyze.Graph) bool {
-	return slices.ContainsFunc(g.Notes, func(w analyze.Warning) bool { return w.Kind == analyze.NoteReceiverFlight })
+	return slices.ContainsFunc(g.Notes, func(w analyze.Warning) bool { return w.Kind == analyze.NoteReceiverFlight && w.Label == "" })
 }
 
 // palette colours series without a fixed style (the inputs of a

@@ -57,15 +57,39 @@ func WarningText(w analyze.Warning) string {
 		}
 		return "ACKs from a proxy beside the capture (the receiver answers within a millisecond on a long path): acknowledged and delivered mean accepted by the proxy, not by the far end"
 	case analyze.NoteReceiverFlight:
-		return "receiver-side capture: the line is the data that arrived over each round trip, the sender's flight one one-way delay earlier, not the window it allowed"
+		return aboutInput(w, "receiver-side capture: the line is the data that arrived over each round trip, the sender's flight one one-way delay earlier, not the window it allowed")
 	case analyze.NoteNoHandshake:
-		return "the handshake was not captured in full: SACK is read from the blocks the receiver sent, and the receive window's scale is not known"
+		return aboutInput(w, "the handshake was not captured in full: SACK is read from the blocks the receiver sent, and the receive window's scale is not known")
 	case analyze.NoteWindowMisread:
-		return "the flight ran past the receive window as read: its scale was not seen (no handshake, or options cut by the snapshot length), so it is not drawn and holds nothing"
+		return aboutInput(w, "the flight ran past the receive window as read: its scale was not seen (no handshake, or options cut by the snapshot length), so it is not drawn and holds nothing")
 	case analyze.NoteBBRCap:
-		return "BBR sender: the cwnd estimate is BBR's own cap, 2 × its BDP estimate (2.89 × in startup and drain) + 3 bursts (about 1 ms at its rate each), at most the receiver's window"
+		return aboutInput(w, "BBR sender: the cwnd estimate is BBR's own cap, 2 × its BDP estimate (2.89 × in startup and drain) + 3 bursts (about 1 ms at its rate each), at most the receiver's window")
 	}
 	return fmt.Sprintf("%s of other problems", words.Plural(n, "packet"))
+}
+
+// aboutInput is a note's text, after the compared input it is about (its
+// Label), if any.
+func aboutInput(w analyze.Warning, text string) string {
+	if w.Label != "" {
+		return w.Label + ": " + text
+	}
+	return text
+}
+
+// StderrNotes are the texts of g's notes said on stderr too: what a cwnd
+// line stands on where the handshake was not seen or the window was
+// misread, and, in a comparison, of each input whose line is a
+// receiver's arrivals (a connection's own graph says that in words of its
+// vantage, ConnGraph).
+func StderrNotes(g *analyze.Graph) []string {
+	var out []string
+	for _, n := range g.Notes {
+		if n.Kind == analyze.NoteNoHandshake || n.Kind == analyze.NoteWindowMisread || n.Kind == analyze.NoteReceiverFlight && n.Label != "" {
+			out = append(out, WarningText(n))
+		}
+	}
+	return out
 }
 
 // WarningTexts says each of ws in words.

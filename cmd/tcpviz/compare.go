@@ -157,6 +157,9 @@ func compareCommand(e *env) *cli.Command {
 			}
 			picture.apply(g)
 			e.graphWarnings("compare", g)
+			for _, n := range charts.StderrNotes(g) {
+				fmt.Fprintf(e.stderr, "tcpviz: warning: compare: %s\n", oneLine(n))
+			}
 			po := picture.Plot
 			po.Facet = c.Bool("facet")
 			po.Capture = charts.CompareTitle(cmp)

@@ -72,6 +72,21 @@ func TestComparePEP(t *testing.T) {
 	}
 }
 
+// TestCompareCwndSaysInputsBasis: compare --graph cwnd says on stderr, of
+// the input captured at the receiver, by its label, that its line is the
+// data that arrived there, and nothing of the sender's.
+func TestCompareCwndSaysInputsBasis(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cmp.csv")
+	_, stderr, code := tcpviz(t, nil, "compare", "--graph", "cwnd", "-o", out,
+		"--label", "sender", "../../testdata/labelled/sq_50ms_5m.tx.pcap.gz", "--label", "receiver", "../../testdata/labelled/sq_50ms_5m.rx.pcap.gz")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(stderr, "receiver-side capture"); n != 1 || !strings.Contains(stderr, "tcpviz: warning: compare: receiver: receiver-side capture: the line is the data that arrived") {
+		t.Errorf("stderr %q: want one note of the receiver's line", stderr)
+	}
+}
+
 func TestComparePointsAndErrors(t *testing.T) {
 	stdout, stderr, code := tcpviz(t, nil, "compare", "--graph", "tput", "-o", "-", "../../testdata/geo_short.pcap", "../../testdata/geo_pep_short.pcap")
 	if code != 0 {
