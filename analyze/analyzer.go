@@ -123,6 +123,7 @@ type connState struct {
 	flow     [2]flow
 	tsMruSyn int64 // time of the most recent pure SYN; 0 none
 	firstRTT int64 // handshake RTT (tcp.analysis.initial_rtt); 0 none
+	hs       handshake
 	stats    [2]dirAcc
 }
 
@@ -286,6 +287,7 @@ func (a *analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassem
 
 	info.Window, info.ScaleFactor = scaledWindow(fwd, s)
 
+	cs.hs.add(s.Dir, flags&thSYN != 0, flags&thACK != 0, s.Time)
 	if flags&thSYN != 0 {
 		if flags&thACK == 0 {
 			cs.tsMruSyn = s.Time

@@ -871,7 +871,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		}
 		if o.limits != nil {
 			if !o.limits.ss.result.Found {
-				o.limits.ss.ack(s.Time, int64(s.AckAbs), *info)
+				o.limits.ss.ack(s.Time, int64(s.AckAbs), *info, s.Opt.TSVal, s.Opt.HasTimestamp)
 			}
 			o.limits.proveSpurious(s)
 		}
@@ -920,9 +920,9 @@ func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info 
 		l = &limits{ss: newSlowStart(0)}
 		d.limits = l
 	}
-	l.ss.rwnd = rw
+	l.ss.rwnd, l.ss.lag = rw, cs.hs.lag(s.Dir)
 	if !l.ss.result.Found { // a PacketInfo copied for nothing, otherwise
-		l.ss.data(s.Time, int64(s.SeqAbs), n, *info)
+		l.ss.data(s.Time, int64(s.SeqAbs), n, *info, s.Opt.TSEcr, s.Opt.HasTimestamp)
 	}
 	l.episode(d, s, s.SeqAbs, n, start, info.Path == PathReordered)
 	l.probeRTT.data(s.Time, n, info.BytesInFlight, rw, info.Flags&Retransmission != 0, d.rttMin)

@@ -57,19 +57,29 @@ type slowStart struct {
 	// base) and of this round, in ns (0: none yet).
 	baseRTT, roundRTT int64
 	maxSeg            int64
-	result            SlowStart
+	// lag is the time from the capture to the sender and back (see
+	// handshake.lag; 0 at the sender): a round whose first segment the
+	// receiver acknowledged ends where the data that ACK released
+	// arrives (farEnd).
+	lag    int64
+	end    farEnd
+	result SlowStart
 }
 
 func newSlowStart(origin int64) slowStart {
 	return slowStart{origin: origin, rwnd: -1, roundRwnd: -1}
 }
 
-// data takes a segment of the data direction.
-func (ss *slowStart) data(t, seq, n int64, info PacketInfo) {
+// data takes a segment of the data direction, with its timestamp echo
+// if hasTS.
+func (ss *slowStart) data(t, seq, n int64, info PacketInfo, tsecr uint32, hasTS bool) {
 	if ss.result.Found {
 		return
 	}
-	if info.Flags&(Retransmission|FastRetransmission) != 0 && ss.rounds+btoi(ss.inRound) > 0 {
+	if ss.end.reached(t, tsecr, hasTS) && ss.endRound() {
+		return
+	}
+	if info.Flags&(Retransmission|FastRetransmission) != 0 && ss.begun() {
 		ss.lost(t)
 		return
 	}
@@ -95,39 +105,66 @@ func (ss *slowStart) data(t, seq, n int64, info PacketInfo) {
 	ss.flight = max(ss.flight, info.BytesInFlight)
 }
 
-// ack takes an ACK from the receiver.
-func (ss *slowStart) ack(t, ack int64, info PacketInfo) {
+// ack takes an ACK from the receiver, with its timestamp if hasTS.
+func (ss *slowStart) ack(t, ack int64, info PacketInfo, tsval uint32, hasTS bool) {
 	if ss.result.Found {
 		return
 	}
-	if info.Flags&DupAck != 0 && ss.rounds+btoi(ss.inRound) > 0 {
+	if info.Flags&DupAck != 0 && ss.begun() {
 		ss.lost(t)
 		return
 	}
 	if info.AckRTT > 0 && ss.inRound && (ss.roundRTT == 0 || info.AckRTT < ss.roundRTT) {
 		ss.roundRTT = info.AckRTT
 	}
-	if !ss.inRound || ack < ss.roundEnd {
+	if !ss.inRound || ack < ss.roundEnd || ss.end.pending {
 		return
 	}
-	// The round trip is over.
+	if ss.lag > 0 { // the data this ACK releases arrives later
+		ss.end.set(t, ss.lag, tsval, hasTS)
+		return
+	}
+	ss.endRound()
+}
+
+// begun tells whether slow start is under way: a round counted, or one
+// that has sent more than a greeting (minRoundBytes). A loss signal before
+// (a greeting resent, the receiver's duplicate ACK of a handshake ACK
+// overtaken by the greeting) does not end it.
+func (ss *slowStart) begun() bool {
+	return ss.rounds > 0 || ss.inRound && ss.sent >= minRoundBytes
+}
+
+// endRound ends the round trip; true when slow start ended with it.
+func (ss *slowStart) endRound() bool {
 	ss.inRound = false
 	if ss.rounds == 0 && ss.sent < minRoundBytes {
-		return // a greeting, not yet slow start
+		return false // a greeting, not yet slow start
 	}
 	if ss.rounds > 0 && float64(ss.sent) < slowStartGrowth*float64(ss.prevSent) {
 		ss.result = SlowStart{Found: true, End: ss.roundStartedTime - ss.origin, Flight: ss.prevFlt, Rounds: ss.rounds, Reason: ss.stopReason()}
-		return
+		return true
 	}
 	if ss.roundRTT > 0 && (ss.baseRTT == 0 || ss.roundRTT < ss.baseRTT) && ss.rounds < 2 {
 		ss.baseRTT = ss.roundRTT
 	}
 	ss.rounds++
-	ss.prevSent, ss.prevFlt = ss.sent, ss.flight
+	ss.prevSent, ss.prevFlt = ss.sent, ss.roundFlight()
+	return false
+}
+
+// roundFlight is the most the round had in flight: what the capture saw
+// outstanding, or, away from the sender (lag), all the round's data,
+// which the sender had sent within one round trip.
+func (ss *slowStart) roundFlight() int64 {
+	if ss.lag > 0 {
+		return ss.sent
+	}
+	return ss.flight
 }
 
 func (ss *slowStart) lost(t int64) {
-	ss.result = SlowStart{Found: true, End: t - ss.origin, Flight: max(ss.prevFlt, ss.flight), Rounds: ss.rounds + btoi(ss.inRound), Reason: SlowStartLoss}
+	ss.result = SlowStart{Found: true, End: t - ss.origin, Flight: max(ss.prevFlt, ss.roundFlight()), Rounds: ss.rounds + btoi(ss.inRound), Reason: SlowStartLoss}
 }
 
 // stopReason says why growth stopped: the receiver's window (the flight
@@ -136,7 +173,7 @@ func (ss *slowStart) lost(t int64) {
 // clamp(base/8, 4 ms, 16 ms)), or neither.
 func (ss *slowStart) stopReason() string {
 	w := ss.roundRwnd
-	if w > 0 && max(ss.flight, ss.prevFlt)+2*ss.maxSeg >= w {
+	if w > 0 && max(ss.roundFlight(), ss.prevFlt)+2*ss.maxSeg >= w {
 		return SlowStartRwnd
 	}
 	if ss.baseRTT > 0 && ss.roundRTT > 0 && ss.roundRTT > ss.baseRTT+min(max(ss.baseRTT/8, 4e6), 16e6) {
@@ -235,6 +272,10 @@ type firstData struct {
 	d                            reassembly.Direction
 	first, start, roundEnd, sent int64
 	haveFirst, inRound, found    bool
+	// Away from the sender, a round ends where the data the ACK released
+	// arrives (slowStart's lag, farEnd).
+	hs  handshake
+	end farEnd
 }
 
 // add takes the next record; true once the answer is known.
@@ -242,12 +283,16 @@ func (f *firstData) add(r *Record) bool {
 	if f.found {
 		return true
 	}
+	f.hs.add(r.Dir, r.Flags&reassembly.SYN != 0, r.HasAck, r.Time)
 	if r.Dir == f.d {
 		if r.Len == 0 || r.Info.Flags&CaptureDuplicate != 0 {
 			return false
 		}
 		if !f.haveFirst {
 			f.first, f.haveFirst = r.Time, true
+		}
+		if f.end.reached(r.Time, r.TSEcr, r.HasTS) {
+			f.inRound = false
 		}
 		if !f.inRound {
 			f.inRound, f.start, f.roundEnd, f.sent = true, r.Time, r.Seq+int64(r.Len), 0
@@ -257,10 +302,89 @@ func (f *firstData) add(r *Record) bool {
 		}
 		return f.found
 	}
-	if f.inRound && r.HasAck && r.Flags&reassembly.SYN == 0 && r.Ack >= f.roundEnd {
-		f.inRound = false
+	if f.inRound && !f.end.pending && r.HasAck && r.Flags&reassembly.SYN == 0 && r.Ack >= f.roundEnd {
+		if lag := f.hs.lag(f.d); lag > 0 {
+			f.end.set(r.Time, lag, r.TSVal, r.HasTS)
+		} else {
+			f.inRound = false
+		}
 	}
 	return false
+}
+
+// farEnd is where a round trip ends at a capture away from the sender,
+// whose receiver acknowledged the round's first segment: at the first
+// data segment sent after that ACK reached the sender, which echoes its
+// timestamp (or a later one: RFC 7323's TS.Recent), else (no
+// timestamps) which arrives the capture's lag after it (handshake.lag;
+// later where a queue has grown since the handshake, so the rounds come
+// out shorter). The time bounds the echo's wait too: twice the lag, then
+// queueing or a sender that stopped echoing ends the round.
+type farEnd struct {
+	pending, byTS bool
+	at            int64
+	ts            uint32
+}
+
+// set starts waiting for the data an ACK at time t (its timestamp tsval,
+// if hasTS) releases, with the capture lag from the sender.
+func (e *farEnd) set(t, lag int64, tsval uint32, hasTS bool) {
+	e.pending, e.byTS, e.ts, e.at = true, hasTS, tsval, t+lag
+	if hasTS {
+		e.at += lag
+	}
+}
+
+// reached tells, at a data segment at time t (its echo tsecr, if hasTS),
+// whether the round it waits for is over; it stops waiting then.
+func (e *farEnd) reached(t int64, tsecr uint32, hasTS bool) bool {
+	if !e.pending || !(e.byTS && hasTS && int32(tsecr-e.ts) >= 0 || t >= e.at) {
+		return false
+	}
+	e.pending = false
+	return true
+}
+
+// handshake is when a connection's handshake passed the capture: the
+// client's SYN, the server's SYN/ACK, and the client's first ACK after
+// it (0: not seen).
+type handshake struct {
+	client           reassembly.Direction
+	syn, synAck, ack int64
+}
+
+// add takes a segment of direction d, with SYN and ACK flags as given, at
+// time t.
+func (h *handshake) add(d reassembly.Direction, syn, ack bool, t int64) {
+	switch {
+	case syn && !ack:
+		*h = handshake{client: d, syn: t}
+	case syn && h.syn > 0 && d != h.client:
+		h.synAck, h.ack = t, 0
+	case ack && h.synAck > 0 && h.ack == 0 && d == h.client:
+		h.ack = t
+	}
+}
+
+// lag is the time from the capture to the sender of direction d's data
+// and back, from the handshake: an ACK seen here reaches the sender, and
+// the data it releases passes here, that much later. At a capture beside
+// the sender (its leg of the handshake under a quarter of the round
+// trip), or without the whole handshake, 0: the data follows the ACK
+// here at once. The client's leg is from the SYN/ACK to its ACK, the
+// server's from the SYN to the SYN/ACK.
+func (h *handshake) lag(d reassembly.Direction) int64 {
+	if h.syn == 0 || h.synAck == 0 || h.ack == 0 {
+		return 0
+	}
+	leg := h.synAck - h.syn
+	if d == h.client {
+		leg = h.ack - h.synAck
+	}
+	if rtt := h.ack - h.syn; rtt <= 0 || 4*leg <= rtt {
+		return 0
+	}
+	return leg
 }
 
 func (f *firstData) at() (int64, bool) {

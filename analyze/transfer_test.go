@@ -45,9 +45,9 @@ func slowStartOf(recs []Record, d reassembly.Direction) SlowStart {
 			ss.rwnd = r.Window
 		}
 		if r.Dir == d {
-			ss.data(r.Time, r.Seq, int64(r.Len), r.Info)
+			ss.data(r.Time, r.Seq, int64(r.Len), r.Info, r.TSEcr, r.HasTS)
 		} else if r.HasAck {
-			ss.ack(r.Time, r.Ack, r.Info)
+			ss.ack(r.Time, r.Ack, r.Info, r.TSVal, r.HasTS)
 		}
 	}
 	return ss.result
@@ -145,5 +145,102 @@ func TestStreamingLimits(t *testing.T) {
 	st = mainStats(t, pep)
 	if st.RwndLimitedNs < 20e9 {
 		t.Errorf("behind the proxy: window limited %d ns, want most of the 32 s", st.RwndLimitedNs)
+	}
+}
+
+// TestHandshakeLag: the time from the capture to a direction's sender and
+// back, from the handshake's legs: the whole round trip for the data of
+// the side across the path, none beside the sender, the near leg at a
+// capture in the middle, none without the whole handshake.
+func TestHandshakeLag(t *testing.T) {
+	const ms = int64(1e6)
+	at := func(syn, synAck, ack int64) handshake {
+		var h handshake
+		h.add(reassembly.C2S, true, false, syn)
+		if synAck > 0 {
+			h.add(reassembly.S2C, true, true, synAck)
+		}
+		if ack > 0 {
+			h.add(reassembly.C2S, false, true, ack)
+		}
+		return h
+	}
+	for _, c := range []struct {
+		name          string
+		h             handshake
+		client, serve int64 // lag of the client's data, of the server's
+	}{
+		{"beside the client", at(1*ms, 101*ms, 101*ms+50e3), 0, 100 * ms},
+		{"beside the server", at(1*ms, 1*ms+40e3, 101*ms), 100*ms - 40e3, 0},
+		{"in the middle", at(1*ms, 61*ms, 101*ms), 40 * ms, 60 * ms},
+		{"no SYN/ACK", at(1*ms, 0, 101*ms), 0, 0},
+		{"no ACK", at(1*ms, 61*ms, 0), 0, 0},
+	} {
+		if got := c.h.lag(reassembly.C2S); got != c.client {
+			t.Errorf("%s: the client's data lag %d, want %d", c.name, got, c.client)
+		}
+		if got := c.h.lag(reassembly.S2C); got != c.serve {
+			t.Errorf("%s: the server's data lag %d, want %d", c.name, got, c.serve)
+		}
+	}
+	// A SYN sent again starts over.
+	h := at(1*ms, 61*ms, 101*ms)
+	h.add(reassembly.C2S, true, false, 200*ms)
+	if h.lag(reassembly.C2S) != 0 {
+		t.Error("a new SYN kept the old handshake's lag")
+	}
+}
+
+// TestSlowStartAtReceiver: at a receiver-side capture a round trip ends
+// where the data the receiver's ACK released arrives, so slow start reads
+// as at the sender: the same rounds, flight and reason, ending within
+// milliseconds of it (each from its SYN), and the transfer's first
+// data byte (compare's time 0) one one-way delay after the sender's
+// (before, the ACK leaving at once ended every round after a segment or
+// two: one round of 4–6 KB, and a time 0 up to a second late).
+func TestSlowStartAtReceiver(t *testing.T) {
+	for _, name := range []string{"ap_100ms_10m_a1m_reno", "rw_80ms_12m_w36", "ak_100ms_10m_b05_w64"} {
+		load := func(side string) *Loaded {
+			l, err := Load(capturetest.Opener(t, filepath.Join("..", "testdata", "labelled", name+"."+side+".pcap.gz")), LoadOptions{Stream: -1, Dir: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l
+		}
+		tx, rx := load("tx"), load("rx")
+		a, b := tx.Stats[tx.Dir].SlowStart, rx.Stats[rx.Dir].SlowStart
+		if !a.Found || a.Rounds < 2 {
+			t.Fatalf("%s: the sender's slow start %+v, want two rounds or more", name, a)
+		}
+		// Each from its own first packet, the SYN, which passed the
+		// receiver's capture one one-way delay after the sender's.
+		if b.Rounds != a.Rounds || b.Flight != a.Flight || b.Reason != a.Reason || abs64(b.End-a.End) > 5e6 {
+			t.Errorf("%s: slow start at the receiver %+v, at the sender %+v", name, b, a)
+		}
+		owd := int64(rx.Stats[rx.Dir].HandshakeRTTMs * 1e6 / 2)
+		if d := AlignFirstData.origin(rx, rx.transferAcc()) - AlignFirstData.origin(tx, tx.transferAcc()); abs64(d-owd) > owd/5 {
+			t.Errorf("%s: the receiver's first data byte %.1f ms after the sender's, want about %.1f (one way)", name, float64(d)/1e6, float64(owd)/1e6)
+		}
+	}
+}
+
+// TestSlowStartGreetingLoss: a loss signal before the transfer's first
+// round (iperf3's cookie resent, a duplicate ACK of the handshake's ACK
+// overtaken by it) does not end slow start; one in a round does.
+func TestSlowStartGreetingLoss(t *testing.T) {
+	ss := newSlowStart(0)
+	ss.data(1e6, 1, 37, PacketInfo{BytesInFlight: 37}, 0, false)
+	ss.ack(2e6, 1, PacketInfo{Flags: DupAck}, 0, false)
+	ss.data(3e6, 1, 37, PacketInfo{Flags: Retransmission, BytesInFlight: 37}, 0, false)
+	if ss.result.Found {
+		t.Fatalf("the greeting's loss ended slow start: %+v", ss.result)
+	}
+	ss.ack(100e6, 38, PacketInfo{}, 0, false)
+	for i := range int64(10) {
+		ss.data(200e6+i, 38+i*1000, 1000, PacketInfo{BytesInFlight: (i + 1) * 1000}, 0, false)
+	}
+	ss.ack(201e6, 38, PacketInfo{Flags: DupAck}, 0, false)
+	if r := ss.result; !r.Found || r.Reason != SlowStartLoss || r.Rounds != 1 || r.Flight != 10000 {
+		t.Errorf("a loss in the first round: %+v, want slow start ended by it after 1 round, 10000 in flight", r)
 	}
 }

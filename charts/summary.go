@@ -117,13 +117,13 @@ var SummaryColumns = Schema[SummaryRow]{
 	ms("karn_rtt_avg_ms", "tcptrace's RTT avg", func(s *analyze.DirStats) (float64, bool) { return s.KarnRTTAvgMs, s.KarnRTTSamples > 0 }),
 	ms("karn_rtt_max_ms", "tcptrace's RTT max", func(s *analyze.DirStats) (float64, bool) { return s.KarnRTTMaxMs, s.KarnRTTSamples > 0 }),
 	ms("karn_rtt_stdev_ms", "tcptrace's RTT stdev", func(s *analyze.DirStats) (float64, bool) { return s.KarnRTTStdevMs, s.KarnRTTSamples > 2 }),
-	{"slow_start_end_s", Float, "s", "when the sender left slow start, from the connection's first packet (by the ACK clock)", func(r *SummaryRow) Value {
+	{"slow_start_end_s", Float, "s", "when the sender left slow start, from the connection's first packet (by the ACK clock; away from the sender a round ends where the data the receiver's ACK released passes the capture)", func(r *SummaryRow) Value {
 		return SecondsV(r.Stats.SlowStart.End).Or(r.Stats.SlowStart.Found)
 	}},
 	{"slow_start_rounds", Int, "", "round trips spent in slow start", func(r *SummaryRow) Value {
 		return IntV(int64(r.Stats.SlowStart.Rounds)).Or(r.Stats.SlowStart.Found)
 	}},
-	{"slow_start_flight_bytes", Int, "B", "bytes in flight in the last round that still grew: an estimate of the congestion window reached", func(r *SummaryRow) Value {
+	{"slow_start_flight_bytes", Int, "B", "bytes in flight in the last round that still grew: an estimate of the congestion window reached (away from the sender, the bytes that passed the capture in that round)", func(r *SummaryRow) Value {
 		return IntV(r.Stats.SlowStart.Flight).Or(r.Stats.SlowStart.Found)
 	}},
 	{"rwnd_limited_s", Float, "s", "time the receiver's window had no room for another segment; 0 where more than a tenth of the data went out past the window as read (its scale unknown: no SYN, or one whose options the snapshot length cut)", func(r *SummaryRow) Value {
