@@ -208,8 +208,7 @@ type cwndBuilder struct {
 	bbrProbe              bool         // in ProbeRTT, as the model last saw it
 	bbrProbePrior         int64        // the window before it
 	bbrProbeEnd           int64        // when the model last left it (0: never)
-	hs                    [3]int64     // the handshake's SYN, SYN/ACK and ACK times
-	hsSeen                int          // how many of the handshake's three were seen
+	hs                    handshake    // the handshake's SYN, SYN/ACK and ACK times
 	synSeen               [2]bool      // a SYN seen from each side (NoteNoHandshake)
 	sackOK                [2]bool      // each direction's SYN offered SACK (Record.SACKOK)
 	mruSyn                int64        // the most recent pure SYN's time (handshake)
@@ -1970,25 +1969,14 @@ func (b *cwndBuilder) handshake(r *Record) {
 	case r.Flags&(reassembly.SYN|reassembly.ACK) == reassembly.ACK && b.mruSyn != 0 && b.ep.pathRTT == 0:
 		b.ep.pathRTT = r.Time - b.mruSyn
 	}
-	switch {
-	case r.Flags&(reassembly.SYN|reassembly.ACK) == reassembly.SYN && r.Dir == reassembly.C2S && b.hsSeen == 0:
-		b.hs[0], b.hsSeen = r.Time, 1
-	case r.Flags&(reassembly.SYN|reassembly.ACK) == reassembly.SYN|reassembly.ACK && r.Dir == reassembly.S2C && b.hsSeen == 1:
-		b.hs[1], b.hsSeen = r.Time, 2
-	case r.Flags&reassembly.ACK != 0 && r.Flags&reassembly.SYN == 0 && r.Dir == reassembly.C2S && b.hsSeen == 2:
-		b.hs[2], b.hsSeen = r.Time, 3
-	}
+	b.hs.add(r.Dir, r.Flags&reassembly.SYN != 0, r.Flags&reassembly.ACK != 0, r.Time)
 }
 
 // atReceiver tells from the handshake whether the capture is nearer the
 // receiver of the graphed direction than its sender: the capturing end
 // answers at once, the far one a round trip later.
 func (b *cwndBuilder) atReceiver() bool {
-	if b.hsSeen < 3 {
-		return false
-	}
-	nearServer := b.hs[1]-b.hs[0] < b.hs[2]-b.hs[1]
-	return nearServer == (b.f.o.Dir == reassembly.C2S)
+	return b.hs.nearerReceiver(b.f.o.Dir)
 }
 
 // arrived follows, for a receiver-side capture, the bytes that arrived
@@ -1996,10 +1984,10 @@ func (b *cwndBuilder) atReceiver() bool {
 // echoing it, smoothed; else the handshake's): the sender's flight, one
 // one-way delay earlier; drawn when it moved by a segment.
 func (b *cwndBuilder) arrived(r *Record, n int64) {
-	if b.hsSeen < 3 {
+	rtt := b.hs.rtt()
+	if rtt <= 0 {
 		return
 	}
-	rtt := b.hs[2] - b.hs[0]
 	if r.HasTS { // the round trip since the receiver sent the timestamp echoed
 		for len(b.tsSent) > 1 && int32(b.tsSent[1].v-int64(r.TSEcr)) <= 0 {
 			b.tsSent = b.tsSent[1:]

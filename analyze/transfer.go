@@ -345,48 +345,6 @@ func (e *farEnd) reached(t int64, tsecr uint32, hasTS bool) bool {
 	return true
 }
 
-// handshake is when a connection's handshake passed the capture: the
-// client's SYN, the server's SYN/ACK, and the client's first ACK after
-// it (0: not seen).
-type handshake struct {
-	client           reassembly.Direction
-	syn, synAck, ack int64
-}
-
-// add takes a segment of direction d, with SYN and ACK flags as given, at
-// time t.
-func (h *handshake) add(d reassembly.Direction, syn, ack bool, t int64) {
-	switch {
-	case syn && !ack:
-		*h = handshake{client: d, syn: t}
-	case syn && h.syn > 0 && d != h.client:
-		h.synAck, h.ack = t, 0
-	case ack && h.synAck > 0 && h.ack == 0 && d == h.client:
-		h.ack = t
-	}
-}
-
-// lag is the time from the capture to the sender of direction d's data
-// and back, from the handshake: an ACK seen here reaches the sender, and
-// the data it releases passes here, that much later. At a capture beside
-// the sender (its leg of the handshake under a quarter of the round
-// trip), or without the whole handshake, 0: the data follows the ACK
-// here at once. The client's leg is from the SYN/ACK to its ACK, the
-// server's from the SYN to the SYN/ACK.
-func (h *handshake) lag(d reassembly.Direction) int64 {
-	if h.syn == 0 || h.synAck == 0 || h.ack == 0 {
-		return 0
-	}
-	leg := h.synAck - h.syn
-	if d == h.client {
-		leg = h.ack - h.synAck
-	}
-	if rtt := h.ack - h.syn; rtt <= 0 || 4*leg <= rtt {
-		return 0
-	}
-	return leg
-}
-
 func (f *firstData) at() (int64, bool) {
 	if f.found {
 		return f.start, true

@@ -1,0 +1,68 @@
+package analyze
+
+import "tcpviz/reassembly"
+
+// handshake is when a connection's handshake passed the capture: the
+// client's SYN, the server's SYN/ACK, and the client's first ACK after
+// it, the first seen of them (seen: 1 to 3; 0 none).
+type handshake struct {
+	client           reassembly.Direction
+	seen             uint8
+	syn, synAck, ack int64
+}
+
+// add takes a segment of direction d, with SYN and ACK flags as given, at
+// time t.
+func (h *handshake) add(d reassembly.Direction, syn, ack bool, t int64) {
+	switch {
+	case syn && !ack:
+		*h = handshake{client: d, seen: 1, syn: t}
+	case syn && h.seen > 0 && d != h.client:
+		h.synAck, h.seen = t, 2
+	case ack && !syn && h.seen == 2 && d == h.client:
+		h.ack, h.seen = t, 3
+	}
+}
+
+// lag is the time from the capture to the sender of direction d's data
+// and back, from the handshake: an ACK seen here reaches the sender, and
+// the data it releases passes here, that much later. At a capture beside
+// the sender (its leg of the handshake under a quarter of the round
+// trip), or without the whole handshake, 0: the data follows the ACK
+// here at once. The client's leg is from the SYN/ACK to its ACK, the
+// server's from the SYN to the SYN/ACK.
+func (h *handshake) lag(d reassembly.Direction) int64 {
+	leg := h.leg(d)
+	if rtt := h.rtt(); rtt <= 0 || 4*leg <= rtt {
+		return 0
+	}
+	return leg
+}
+
+// nearerReceiver tells whether the capture is nearer the receiver of
+// direction d's data than its sender: its leg to the sender is the longer
+// (false without the whole handshake).
+func (h *handshake) nearerReceiver(d reassembly.Direction) bool {
+	return h.rtt() > 0 && h.leg(d) > h.leg(d.Reverse())
+}
+
+// leg is the time from the capture to the sender of direction d's data
+// and back, 0 without the whole handshake.
+func (h *handshake) leg(d reassembly.Direction) int64 {
+	if h.rtt() <= 0 {
+		return 0
+	}
+	if d == h.client {
+		return h.ack - h.synAck
+	}
+	return h.synAck - h.syn
+}
+
+// rtt is the handshake's round trip, from the SYN to the client's ACK of
+// the SYN/ACK, 0 without the whole handshake.
+func (h *handshake) rtt() int64 {
+	if h.seen < 3 {
+		return 0
+	}
+	return h.ack - h.syn
+}
