@@ -196,6 +196,25 @@ func TestCompareTable(t *testing.T) {
 	}
 }
 
+// TestSummarizeSlowStartFromTimeZero: the transfer's slow start ends
+// where the statistics found it, counted from its time 0 (--align) like
+// its other times: from the first data byte, the handshake and the
+// greeting before it earlier (the summary counts from the first packet).
+func TestSummarizeSlowStartFromTimeZero(t *testing.T) {
+	l, err := Load(capturetest.Opener(t, filepath.Join("..", "testdata", "geo_short.pcap")), LoadOptions{Stream: -1, Dir: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	syn, data := Summarize(l, TransferOptions{Align: AlignSYN}), Summarize(l, TransferOptions{Align: AlignFirstData})
+	st := l.Stats[l.Dir].SlowStart
+	if !st.Found || data.Origin-syn.Origin < 500e6 {
+		t.Fatalf("slow start %+v, first data %d ns after the first packet: want both", st, data.Origin-syn.Origin)
+	}
+	if syn.SlowStart.End != st.End+l.Conn.FirstTime-syn.Origin || data.SlowStart.End != syn.SlowStart.End-(data.Origin-syn.Origin) {
+		t.Errorf("slow start ended %d ns from the first packet, %d from the first data byte; the statistics say %d", syn.SlowStart.End, data.SlowStart.End, st.End)
+	}
+}
+
 // TestCompareParams: compare's --graph offers delivered, the comparison
 // of every registered graph that has one (in the registry's order), loss
 // and owd, and its help says each (it once left out loss); the

@@ -432,6 +432,9 @@ func Summarize(l *Loaded, o TransferOptions) Transfer {
 		Delivered: make([]int64, len(at)), TimeTo: make([]int64, len(to)), HasTimeTo: make([]bool, len(to))}
 	ta := l.transferAcc()
 	t.Origin = o.Align.origin(l, ta)
+	if t.SlowStart.Found { // from time 0, as the other times (the statistics count from the first packet)
+		t.SlowStart.End += l.Conn.FirstTime - t.Origin
+	}
 	var acked int64
 	for _, p := range ta.delivered.s.Points {
 		when := p.Time - t.Origin
