@@ -3,12 +3,15 @@ package analyze
 import "tcpviz/reassembly"
 
 // handshake is when a connection's handshake passed the capture: the
-// client's SYN, the server's SYN/ACK, and the client's first ACK after
-// it, the first seen of them (seen: 1 to 3; 0 none).
+// client's latest SYN, the server's first SYN/ACK after it and its latest
+// before the client's ACK of one, and that ACK (seen: 1 to 3; 0 none).
+// The server's leg of the path is from the SYN to its first SYN/ACK (one
+// sent again because the client's ACK was lost does not move it), the
+// client's from the last SYN/ACK to the ACK (the one the client answered).
 type handshake struct {
-	client           reassembly.Direction
-	seen             uint8
-	syn, synAck, ack int64
+	client                       reassembly.Direction
+	seen                         uint8
+	syn, synAck, lastSynAck, ack int64
 }
 
 // add takes a segment of direction d, with SYN and ACK flags as given, at
@@ -17,8 +20,11 @@ func (h *handshake) add(d reassembly.Direction, syn, ack bool, t int64) {
 	switch {
 	case syn && !ack:
 		*h = handshake{client: d, seen: 1, syn: t}
-	case syn && h.seen > 0 && d != h.client:
-		h.synAck, h.seen = t, 2
+	case syn && (h.seen == 1 || h.seen == 2) && d != h.client:
+		if h.seen == 1 {
+			h.synAck = t
+		}
+		h.lastSynAck, h.seen = t, 2
 	case ack && !syn && h.seen == 2 && d == h.client:
 		h.ack, h.seen = t, 3
 	}
@@ -53,16 +59,17 @@ func (h *handshake) leg(d reassembly.Direction) int64 {
 		return 0
 	}
 	if d == h.client {
-		return h.ack - h.synAck
+		return h.ack - h.lastSynAck
 	}
 	return h.synAck - h.syn
 }
 
-// rtt is the handshake's round trip, from the SYN to the client's ACK of
-// the SYN/ACK, 0 without the whole handshake.
+// rtt is the handshake's round trip, its two legs (from the SYN to the
+// client's ACK of the SYN/ACK, a SYN/ACK's resending timer left out), 0
+// without the whole handshake.
 func (h *handshake) rtt() int64 {
 	if h.seen < 3 {
 		return 0
 	}
-	return h.ack - h.syn
+	return h.synAck - h.syn + h.ack - h.lastSynAck
 }

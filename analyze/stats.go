@@ -1168,7 +1168,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		fillRTT(&st, &acc.rtt)
 		acc.karn.fill(&st)
 		if l := acc.limits; l != nil {
-			if ss := l.ss.result; ss.Found {
+			if ss := l.ss.finish(); ss.Found {
 				st.SlowStart = ss
 				st.SlowStart.End -= c.FirstTime
 			}

@@ -127,6 +127,15 @@ func (ss *slowStart) ack(t, ack int64, info PacketInfo, tsval uint32, hasTS bool
 	ss.endRound()
 }
 
+// finish is slow start as the capture ends: a round whose end was still
+// to pass the capture (farEnd) judged with what it sent.
+func (ss slowStart) finish() SlowStart {
+	if !ss.result.Found && ss.end.pending {
+		ss.endRound()
+	}
+	return ss.result
+}
+
 // begun tells whether slow start is under way: a round counted, or one
 // that has sent more than a greeting (minRoundBytes). A loss signal before
 // (a greeting resent, the receiver's duplicate ACK of a handshake ACK
@@ -283,7 +292,9 @@ func (f *firstData) add(r *Record) bool {
 	if f.found {
 		return true
 	}
-	f.hs.add(r.Dir, r.Flags&reassembly.SYN != 0, r.HasAck, r.Time)
+	if r.Info.Flags&CaptureDuplicate == 0 {
+		f.hs.add(r.Dir, r.Flags&reassembly.SYN != 0, r.HasAck, r.Time)
+	}
 	if r.Dir == f.d {
 		if r.Len == 0 || r.Info.Flags&CaptureDuplicate != 0 {
 			return false
@@ -315,11 +326,12 @@ func (f *firstData) add(r *Record) bool {
 // farEnd is where a round trip ends at a capture away from the sender,
 // whose receiver acknowledged the round's first segment: at the first
 // data segment sent after that ACK reached the sender, which echoes its
-// timestamp (or a later one: RFC 7323's TS.Recent), else (no
-// timestamps) which arrives the capture's lag after it (handshake.lag;
-// later where a queue has grown since the handshake, so the rounds come
-// out shorter). The time bounds the echo's wait too: twice the lag, then
-// queueing or a sender that stopped echoing ends the round.
+// timestamp (or a later one: RFC 7323's TS.Recent; one of the same
+// clock tick, the ACK before it, ends the round up to a tick early), else
+// (no timestamps) which arrives the capture's lag after it
+// (handshake.lag; later where a queue has grown since the handshake, so
+// those rounds come out shorter, and the receiver's duplicate ACKs end
+// slow start as they pass the capture, not when they reach the sender).
 type farEnd struct {
 	pending, byTS bool
 	at            int64
@@ -330,15 +342,15 @@ type farEnd struct {
 // if hasTS) releases, with the capture lag from the sender.
 func (e *farEnd) set(t, lag int64, tsval uint32, hasTS bool) {
 	e.pending, e.byTS, e.ts, e.at = true, hasTS, tsval, t+lag
-	if hasTS {
-		e.at += lag
-	}
 }
 
 // reached tells, at a data segment at time t (its echo tsecr, if hasTS),
 // whether the round it waits for is over; it stops waiting then.
 func (e *farEnd) reached(t int64, tsecr uint32, hasTS bool) bool {
-	if !e.pending || !(e.byTS && hasTS && int32(tsecr-e.ts) >= 0 || t >= e.at) {
+	if !e.pending {
+		return false
+	}
+	if over := e.byTS && hasTS && int32(tsecr-e.ts) >= 0 || !(e.byTS && hasTS) && t >= e.at; !over {
 		return false
 	}
 	e.pending = false
