@@ -32,14 +32,13 @@ func (h *handshake) add(d reassembly.Direction, syn, ack bool, t int64) {
 
 // lag is the time from the capture to the sender of direction d's data
 // and back, from the handshake: an ACK seen here reaches the sender, and
-// the data it releases passes here, that much later. At a capture beside
-// the sender (its leg of the handshake under a quarter of the round
-// trip), or without the whole handshake, 0: the data follows the ACK
-// here at once. The client's leg is from the SYN/ACK to its ACK, the
-// server's from the SYN to the SYN/ACK.
+// the data it releases passes here, that much later. At a capture at
+// the sender (its leg of the handshake under vantageNear of the round
+// trip, as PathStats.Vantage places it), or without the whole handshake,
+// 0: the data follows the ACK here at once.
 func (h *handshake) lag(d reassembly.Direction) int64 {
 	leg := h.leg(d)
-	if rtt := h.rtt(); rtt <= 0 || 4*leg <= rtt {
+	if rtt := h.rtt(); rtt <= 0 || float64(leg) < vantageNear*float64(rtt) {
 		return 0
 	}
 	return leg

@@ -173,6 +173,8 @@ func TestHandshakeLag(t *testing.T) {
 		{"beside the client", at(1*ms, 101*ms, 101*ms+50e3), 0, 100 * ms},
 		{"beside the server", at(1*ms, 1*ms+40e3, 101*ms), 100*ms - 40e3, 0},
 		{"in the middle", at(1*ms, 61*ms, 101*ms), 40 * ms, 60 * ms},
+		{"a fifth of the way from the client", at(1*ms, 79*ms, 101*ms), 22 * ms, 78 * ms}, // the middle to Vantage too
+		{"closer to the client", at(1*ms, 82*ms, 101*ms), 0, 81 * ms},
 		{"no SYN/ACK", at(1*ms, 0, 101*ms), 0, 0},
 		{"no ACK", at(1*ms, 61*ms, 0), 0, 0},
 	} {
