@@ -194,6 +194,7 @@ func compareGraph(kind CompareKind, ins []CompareInput, co CompareOptions) *Grap
 		origin := co.Align.origin(in.L, ta)
 		var s Series
 		var with []Series // its companions, named by what they are
+		var notes []Warning
 		switch {
 		case spec.kind == CompareLoss:
 			// Only iperf3 UDP flows have it (LoadOptions.UDP); others draw nothing.
@@ -229,18 +230,19 @@ func compareGraph(kind CompareKind, ins []CompareInput, co CompareOptions) *Grap
 					g.Warnings = append(g.Warnings, w)
 				}
 			}
-			for _, n := range b.Notes { // what each input's line stands on, said of that input
-				if basisNote(n.Kind) {
-					n.Label = in.Label
-					g.Notes = append(g.Notes, n)
-				}
-			}
+			notes = b.Notes
 		}
 		s.Name = in.Label
 		if s = shiftedFrom(s, origin, co.Time); len(s.Points) == 0 {
 			continue
 		}
 		g.Series = append(g.Series, s)
+		for _, n := range notes { // what each drawn input's line stands on, said of that input
+			if basisNote(n.Kind) {
+				n.Label = in.Label
+				g.Notes = append(g.Notes, n)
+			}
+		}
 		for _, c := range with {
 			if cs := shiftedFrom(c, origin, co.Time); len(cs.Points) > 0 {
 				cs.Of = in.Label

@@ -176,6 +176,13 @@ func TestCompareCwndSaysEachInputsBasis(t *testing.T) {
 	if g := compareGraph(CompareDelivered, ins, CompareOptions{}); len(g.Notes) != 0 {
 		t.Errorf("delivered notes %+v, want none", g.Notes)
 	}
+	// An input with nothing in the window asked for is not drawn: nothing
+	// is said of it.
+	late := []CompareInput{ins[0], {Label: "at the receiver", L: rx, Input: "late"}}
+	co := CompareOptions{Time: Range{Min: 3600e9, HasMin: true}}
+	if g := compareGraph(CompareCwnd, late, co); len(g.Series) != 0 || len(g.Notes) != 0 {
+		t.Errorf("an hour in: %d series, notes %+v; want none", len(g.Series), g.Notes)
+	}
 }
 
 // TestCompareTable: Compare gives the graph and the table together, the
