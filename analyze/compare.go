@@ -189,12 +189,13 @@ func compareGraph(kind CompareKind, ins []CompareInput, co CompareOptions) *Grap
 		identify(g, SeriesOptions{Conn: ins[0].L.Conn, Dir: ins[0].L.Dir}) // the first input's, this way
 		g.Dir = ins[0].L.Dir
 	}
+	var proxies []Warning // the drawn inputs whose ACKs come from a proxy beside the capture
 	for _, in := range ins {
 		ta := in.L.transferAcc()
 		origin := co.Align.origin(in.L, ta)
 		var s Series
 		var with []Series // its companions, named by what they are
-		var notes []Warning
+		var warnings, notes []Warning
 		switch {
 		case spec.kind == CompareLoss:
 			// Only iperf3 UDP flows have it (LoadOptions.UDP); others draw nothing.
@@ -225,18 +226,21 @@ func compareGraph(kind CompareKind, ins []CompareInput, co CompareOptions) *Grap
 					with = append(with, Series{Name: c.what, Role: c.series, Kind: cs.Kind, Dashed: dashed, Points: cs.Points})
 				}
 			}
-			for _, w := range b.Warnings { // said once, whichever inputs say it
-				if !slices.Contains(g.Warnings, w) {
-					g.Warnings = append(g.Warnings, w)
-				}
-			}
-			notes = b.Notes
+			warnings, notes = b.Warnings, b.Notes
 		}
 		s.Name = in.Label
 		if s = shiftedFrom(s, origin, co.Time); len(s.Points) == 0 {
 			continue
 		}
 		g.Series = append(g.Series, s)
+		for _, w := range warnings { // said once, whichever drawn inputs say it
+			if !slices.Contains(g.Warnings, w) {
+				g.Warnings = append(g.Warnings, w)
+			}
+		}
+		if in.L.Stats[in.L.Dir].Path.NearbyPeer {
+			proxies = append(proxies, Warning{Kind: NoteProxyACKs, Label: in.Label})
+		}
 		for _, n := range notes { // what each drawn input's line stands on, said of that input
 			if basisNote(n.Kind) {
 				n.Label = in.Label
@@ -251,11 +255,7 @@ func compareGraph(kind CompareKind, ins []CompareInput, co CompareOptions) *Grap
 			}
 		}
 	}
-	for _, in := range ins {
-		if in.L.Stats[in.L.Dir].Path.NearbyPeer {
-			g.Notes = append(g.Notes, Warning{Kind: NoteProxyACKs, Label: in.Label})
-		}
-	}
+	g.Notes = append(g.Notes, proxies...) // after the inputs' own
 	return g
 }
 

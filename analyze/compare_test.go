@@ -153,6 +153,11 @@ func TestCompareNotesProxy(t *testing.T) {
 	if len(g.Notes) != 1 || g.Notes[0] != (Warning{Kind: NoteProxyACKs, Label: "near"}) {
 		t.Errorf("notes %+v, want one for near", g.Notes)
 	}
+	// Not drawn (nothing in the window asked for), nothing said of it.
+	co := CompareOptions{Time: Range{Min: 3600e9, HasMin: true}}
+	if g := compareGraph(CompareDelivered, []CompareInput{{Label: "far", L: far}, {Label: "near", L: near}}, co); len(g.Series) != 0 || len(g.Notes) != 0 {
+		t.Errorf("an hour in: %d series, notes %+v; want none", len(g.Series), g.Notes)
+	}
 }
 
 // TestCompareCwndSaysEachInputsBasis: compare --graph cwnd says, of each

@@ -3,30 +3,40 @@ package analyze
 import "tcpviz/reassembly"
 
 // handshake is when a connection's handshake passed the capture: the
-// client's latest SYN, the server's first SYN/ACK after it and its latest
-// before the client's ACK of one, and that ACK (seen: 1 to 3; 0 none).
-// The server's leg of the path is from the SYN to its first SYN/ACK (one
-// sent again because the client's ACK was lost does not move it), the
-// client's from the last SYN/ACK to the ACK (the one the client answered).
+// client's latest SYN, the server's first SYN/ACK after it, the client's
+// first ACK after that, and the SYN/ACK that ACK answered (seen: 1 to 3;
+// 0 none). The server's leg of the path is from the SYN to its first
+// SYN/ACK (one sent again because the client's ACK was lost does not move
+// it), the client's from the SYN/ACK it answered to its ACK: the one whose
+// timestamp the ACK echoes (the last, where the server sent it again for a
+// lost ACK; the first, where the handshake's round trip outlasted the
+// server's timer), else the first, as PathStats' trips take it.
 type handshake struct {
 	client                       reassembly.Direction
 	seen                         uint8
 	syn, synAck, lastSynAck, ack int64
+	answered                     int64  // the SYN/ACK the ACK answered
+	lastTS                       uint32 // the last SYN/ACK's timestamp, if hasTS (all had one)
+	hasTS                        bool
 }
 
-// add takes a segment of direction d, with SYN and ACK flags as given, at
-// time t.
-func (h *handshake) add(d reassembly.Direction, syn, ack bool, t int64) {
+// add takes a segment of direction d, with SYN and ACK flags and its
+// timestamps (if hasTS) as given, at time t.
+func (h *handshake) add(d reassembly.Direction, syn, ack bool, t int64, tsval, tsecr uint32, hasTS bool) {
 	switch {
 	case syn && !ack:
 		*h = handshake{client: d, seen: 1, syn: t}
 	case syn && (h.seen == 1 || h.seen == 2) && d != h.client:
 		if h.seen == 1 {
-			h.synAck = t
+			h.synAck, h.hasTS = t, hasTS
 		}
-		h.lastSynAck, h.seen = t, 2
+		h.lastSynAck, h.lastTS, h.seen = t, tsval, 2
+		h.hasTS = h.hasTS && hasTS
 	case ack && !syn && h.seen == 2 && d == h.client:
-		h.ack, h.seen = t, 3
+		h.ack, h.seen, h.answered = t, 3, h.synAck
+		if h.hasTS && hasTS && tsecr == h.lastTS {
+			h.answered = h.lastSynAck
+		}
 	}
 }
 
@@ -58,7 +68,7 @@ func (h *handshake) leg(d reassembly.Direction) int64 {
 		return 0
 	}
 	if d == h.client {
-		return h.ack - h.lastSynAck
+		return h.ack - h.answered
 	}
 	return h.synAck - h.syn
 }
@@ -70,5 +80,5 @@ func (h *handshake) rtt() int64 {
 	if h.seen < 3 {
 		return 0
 	}
-	return h.synAck - h.syn + h.ack - h.lastSynAck
+	return h.synAck - h.syn + h.ack - h.answered
 }

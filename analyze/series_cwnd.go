@@ -1969,7 +1969,9 @@ func (b *cwndBuilder) handshake(r *Record) {
 	case r.Flags&(reassembly.SYN|reassembly.ACK) == reassembly.ACK && b.mruSyn != 0 && b.ep.pathRTT == 0:
 		b.ep.pathRTT = r.Time - b.mruSyn
 	}
-	b.hs.add(r.Dir, r.Flags&reassembly.SYN != 0, r.Flags&reassembly.ACK != 0, r.Time)
+	if r.Info.Flags&CaptureDuplicate == 0 {
+		b.hs.add(r.Dir, r.Flags&reassembly.SYN != 0, r.Flags&reassembly.ACK != 0, r.Time, r.TSVal, r.TSEcr, r.HasTS)
+	}
 }
 
 // atReceiver tells from the handshake whether the capture is nearer the

@@ -6,8 +6,9 @@ import "tcpviz/reassembly"
 type SlowStart struct {
 	Found bool
 	// End is when slow start ended, in ns since the connection's first
-	// packet, and Flight the most bytes in flight in the last round that
-	// still grew: an estimate of the congestion window it reached.
+	// packet (a Transfer's: since its time 0, Summarize), and Flight the
+	// most bytes in flight in the last round that still grew: an
+	// estimate of the congestion window it reached.
 	End    int64
 	Flight int64
 	Rounds int    // round trips spent in slow start
@@ -293,7 +294,7 @@ func (f *firstData) add(r *Record) bool {
 		return true
 	}
 	if r.Info.Flags&CaptureDuplicate == 0 {
-		f.hs.add(r.Dir, r.Flags&reassembly.SYN != 0, r.HasAck, r.Time)
+		f.hs.add(r.Dir, r.Flags&reassembly.SYN != 0, r.HasAck, r.Time, r.TSVal, r.TSEcr, r.HasTS)
 	}
 	if r.Dir == f.d {
 		if r.Len == 0 || r.Info.Flags&CaptureDuplicate != 0 {
@@ -437,7 +438,7 @@ func (l *Loaded) transferAcc() *transferAcc {
 // o asks (TransferOptions{}: no instants nor amounts): delivered bytes from its
 // records, from its first packet or its first data byte, slow start as
 // the statistics found it (one state machine, fed while the capture was
-// read, for every command).
+// read, for every command), its end counted from the same time 0.
 func Summarize(l *Loaded, o TransferOptions) Transfer {
 	at, to := o.At, o.ToBytes
 	t := Transfer{SlowStart: l.Stats[l.Dir].SlowStart, Origin: l.Conn.FirstTime,

@@ -1,6 +1,10 @@
 package analyze
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"io"
 	"os"
 	"path/filepath"
 	"tcpviz/internal/capturetest"
@@ -156,12 +160,12 @@ func TestHandshakeLag(t *testing.T) {
 	const ms = int64(1e6)
 	at := func(syn, synAck, ack int64) handshake {
 		var h handshake
-		h.add(reassembly.C2S, true, false, syn)
+		h.add(reassembly.C2S, true, false, syn, 0, 0, false)
 		if synAck > 0 {
-			h.add(reassembly.S2C, true, true, synAck)
+			h.add(reassembly.S2C, true, true, synAck, 0, 0, false)
 		}
 		if ack > 0 {
-			h.add(reassembly.C2S, false, true, ack)
+			h.add(reassembly.C2S, false, true, ack, 0, 0, false)
 		}
 		return h
 	}
@@ -187,23 +191,41 @@ func TestHandshakeLag(t *testing.T) {
 	}
 	// A SYN sent again starts over.
 	h := at(1*ms, 61*ms, 101*ms)
-	h.add(reassembly.C2S, true, false, 200*ms)
+	h.add(reassembly.C2S, true, false, 200*ms, 0, 0, false)
 	if h.lag(reassembly.C2S) != 0 {
 		t.Error("a new SYN kept the old handshake's lag")
 	}
-	// Beside the server, the client's ACK lost: the SYN/ACK sent again a
-	// second later moves neither the server's leg nor the round trip.
-	h = at(1*ms, 1*ms+40e3, 0)
-	h.add(reassembly.S2C, true, true, 1001*ms)
-	h.add(reassembly.C2S, false, true, 1101*ms)
-	if h.lag(reassembly.S2C) != 0 || h.lag(reassembly.C2S) != 100*ms || h.rtt() != 100*ms+40e3 {
-		t.Errorf("SYN/ACK sent again beside the server: server's lag %d, client's %d, round trip %d", h.lag(reassembly.S2C), h.lag(reassembly.C2S), h.rtt())
+	// Beside the server, its SYN/ACK sent again a second later: the
+	// server's leg is to the first; the client's from the one its ACK
+	// echoes (the second: the first ACK lost; the first: a handshake
+	// longer than the server's timer), else (no timestamps) the first.
+	resent := func(echo uint32, hasTS bool) handshake {
+		var h handshake
+		h.add(reassembly.C2S, true, false, 1*ms, 500, 0, hasTS)
+		h.add(reassembly.S2C, true, true, 1*ms+40e3, 7000, 500, hasTS)
+		h.add(reassembly.S2C, true, true, 1001*ms+40e3, 8000, 500, hasTS)
+		h.add(reassembly.C2S, false, true, 1101*ms, 600, echo, hasTS)
+		return h
+	}
+	for _, c := range []struct {
+		name   string
+		h      handshake
+		client int64
+	}{
+		{"the second answered", resent(8000, true), 100*ms - 40e3},
+		{"the first answered", resent(7000, true), 1100*ms - 40e3},
+		{"no timestamps", resent(0, false), 1100*ms - 40e3},
+	} {
+		if c.h.lag(reassembly.S2C) != 0 || c.h.lag(reassembly.C2S) != c.client || c.h.rtt() != c.client+40e3 {
+			t.Errorf("SYN/ACK sent again beside the server, %s: server's lag %d, client's %d (want %d), round trip %d",
+				c.name, c.h.lag(reassembly.S2C), c.h.lag(reassembly.C2S), c.client, c.h.rtt())
+		}
 	}
 	// Beside the client, its ACK lost after the capture: the handshake
 	// seen whole stands.
 	h = at(1*ms, 101*ms, 101*ms+50e3)
-	h.add(reassembly.S2C, true, true, 1101*ms)
-	h.add(reassembly.C2S, false, true, 1101*ms+50e3)
+	h.add(reassembly.S2C, true, true, 1101*ms, 0, 0, false)
+	h.add(reassembly.C2S, false, true, 1101*ms+50e3, 0, 0, false)
 	if h.lag(reassembly.C2S) != 0 || h.lag(reassembly.S2C) != 100*ms {
 		t.Errorf("SYN/ACK sent again beside the client: client's lag %d, server's %d", h.lag(reassembly.C2S), h.lag(reassembly.S2C))
 	}
@@ -295,4 +317,63 @@ func TestSlowStartGreetingLoss(t *testing.T) {
 	if r := ss.result; !r.Found || r.Reason != SlowStartLoss || r.Rounds != 1 || r.Flight != 10000 {
 		t.Errorf("a loss in the first round: %+v, want slow start ended by it after 1 round, 10000 in flight", r)
 	}
+}
+
+// TestSlowStartAtReceiverCaptureEnd: a receiver-side capture that ends
+// while slow start's last round was still passing it gives the slow start
+// the whole capture gives (the statistics judge the round left open).
+func TestSlowStartAtReceiverCaptureEnd(t *testing.T) {
+	path := filepath.Join("..", "testdata", "labelled", "ap_100ms_10m_a1m_reno.rx.pcap.gz")
+	whole, err := Load(capturetest.Opener(t, path), LoadOptions{Stream: -1, Dir: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := whole.Stats[whole.Dir].SlowStart
+	if !want.Found || want.Rounds < 2 {
+		t.Fatalf("the whole capture's slow start %+v: want two rounds or more", want)
+	}
+	// Cut 50 ms into the round that did not grow, before its end (a round
+	// trip of 100 ms after its first ACK) passed the capture.
+	cut := filepath.Join(t.TempDir(), "cut.pcap")
+	if err := os.WriteFile(cut, pcapUntil(t, path, whole.Conn.FirstTime+want.End+50e6), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	part, err := Load(capturetest.Opener(t, cut), LoadOptions{Stream: -1, Dir: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := part.Stats[part.Dir].SlowStart; got != want {
+		t.Errorf("cut in its last round: %+v, the whole capture %+v", got, want)
+	}
+}
+
+// pcapUntil is the gzipped little-endian pcap (microseconds) at path with
+// only its packets up to time until (ns since the epoch).
+func pcapUntil(t *testing.T, path string, until int64) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(z)
+	if err != nil || len(raw) < 24 || binary.LittleEndian.Uint32(raw) != 0xa1b2c3d4 {
+		t.Fatalf("%s: not a little-endian microsecond pcap (%v)", path, err)
+	}
+	var out bytes.Buffer
+	out.Write(raw[:24])
+	for i := 24; i+16 <= len(raw); {
+		ts := int64(binary.LittleEndian.Uint32(raw[i:]))*1e9 + int64(binary.LittleEndian.Uint32(raw[i+4:]))*1e3
+		n := int(binary.LittleEndian.Uint32(raw[i+8:]))
+		if ts > until || i+16+n > len(raw) {
+			break
+		}
+		out.Write(raw[i : i+16+n])
+		i += 16 + n
+	}
+	return out.Bytes()
 }
