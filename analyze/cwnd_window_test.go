@@ -1,12 +1,9 @@
 package analyze
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
-
-	"github.com/gopacket/gopacket/pcapgo"
 
 	"tcpviz/internal/capturetest"
 	"tcpviz/reassembly"
@@ -116,20 +113,7 @@ func TestCwndWithoutHandshake(t *testing.T) {
 	src := "../testdata/kernel-heldout/kh_reno_nosack_q.tx.pcap.gz"
 	frames, link, snaplen := capturetest.Frames(t, src)
 	dst := filepath.Join(t.TempDir(), "nohs.pcap")
-	out, err := os.Create(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := pcapgo.NewWriter(out)
-	if err := w.WriteFileHeader(snaplen, link); err != nil {
-		t.Fatal(err)
-	}
-	for _, fr := range frames[40:] { // past both connections' handshakes
-		if err := w.WritePacket(fr.CI, fr.Data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out.Close()
+	capturetest.WriteFrames(t, dst, frames[40:], link, snaplen) // past both connections' handshakes
 	spec, _ := lookupGraph(GraphCwnd)
 	notes := func(g *Graph) (hs, misread bool) {
 		for _, n := range g.Notes {

@@ -1,11 +1,8 @@
 package analyze
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/gopacket/gopacket/pcapgo"
 
 	"tcpviz/internal/capturetest"
 )
@@ -59,20 +56,9 @@ func TestTrackerSameInGraphAndSummary(t *testing.T) {
 func writeDoubled(t *testing.T, src, dst string) {
 	t.Helper()
 	frames, link, snaplen := capturetest.Frames(t, src)
-	out, err := os.Create(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	w := pcapgo.NewWriter(out)
-	if err := w.WriteFileHeader(snaplen, link); err != nil {
-		t.Fatal(err)
-	}
+	doubled := make([]capturetest.Frame, 0, 2*len(frames))
 	for _, fr := range frames {
-		for range 2 {
-			if err := w.WritePacket(fr.CI, fr.Data); err != nil {
-				t.Fatal(err)
-			}
-		}
+		doubled = append(doubled, fr, fr)
 	}
+	capturetest.WriteFrames(t, dst, doubled, link, snaplen)
 }

@@ -1,10 +1,6 @@
 package analyze
 
 import (
-	"bytes"
-	"compress/gzip"
-	"encoding/binary"
-	"io"
 	"os"
 	"path/filepath"
 	"tcpviz/internal/capturetest"
@@ -334,10 +330,14 @@ func TestSlowStartAtReceiverCaptureEnd(t *testing.T) {
 	}
 	// Cut 50 ms into the round that did not grow, before its end (a round
 	// trip of 100 ms after its first ACK) passed the capture.
-	cut := filepath.Join(t.TempDir(), "cut.pcap")
-	if err := os.WriteFile(cut, pcapUntil(t, path, whole.Conn.FirstTime+want.End+50e6), 0o644); err != nil {
-		t.Fatal(err)
+	frames, link, snaplen := capturetest.Frames(t, path)
+	until := whole.Conn.FirstTime + want.End + 50e6
+	n := 0
+	for n < len(frames) && frames[n].CI.Timestamp.UnixNano() <= until {
+		n++
 	}
+	cut := filepath.Join(t.TempDir(), "cut.pcap")
+	capturetest.WriteFrames(t, cut, frames[:n], link, snaplen)
 	part, err := Load(capturetest.Opener(t, cut), LoadOptions{Stream: -1, Dir: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -345,35 +345,4 @@ func TestSlowStartAtReceiverCaptureEnd(t *testing.T) {
 	if got := part.Stats[part.Dir].SlowStart; got != want {
 		t.Errorf("cut in its last round: %+v, the whole capture %+v", got, want)
 	}
-}
-
-// pcapUntil is the gzipped little-endian pcap (microseconds) at path with
-// only its packets up to time until (ns since the epoch).
-func pcapUntil(t *testing.T, path string, until int64) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := io.ReadAll(z)
-	if err != nil || len(raw) < 24 || binary.LittleEndian.Uint32(raw) != 0xa1b2c3d4 {
-		t.Fatalf("%s: not a little-endian microsecond pcap (%v)", path, err)
-	}
-	var out bytes.Buffer
-	out.Write(raw[:24])
-	for i := 24; i+16 <= len(raw); {
-		ts := int64(binary.LittleEndian.Uint32(raw[i:]))*1e9 + int64(binary.LittleEndian.Uint32(raw[i+4:]))*1e3
-		n := int(binary.LittleEndian.Uint32(raw[i+8:]))
-		if ts > until || i+16+n > len(raw) {
-			break
-		}
-		out.Write(raw[i : i+16+n])
-		i += 16 + n
-	}
-	return out.Bytes()
 }

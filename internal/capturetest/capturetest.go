@@ -84,3 +84,27 @@ func Frames(t testing.TB, path string) (frames []Frame, link layers.LinkType, sn
 		frames = append(frames, Frame{ci, append([]byte(nil), data...)})
 	}
 }
+
+// WriteFrames writes frames to a classic pcap file at path with the given
+// link type and snapshot length: a capture of a test's own, cut or edited
+// from one Frames read.
+func WriteFrames(t testing.TB, path string, frames []Frame, link layers.LinkType, snaplen uint32) {
+	t.Helper()
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	w := pcapgo.NewWriter(out)
+	if err := w.WriteFileHeader(snaplen, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, fr := range frames {
+		if err := w.WritePacket(fr.CI, fr.Data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
