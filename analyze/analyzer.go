@@ -23,9 +23,10 @@ import (
 type analyzer struct {
 	conns []*connState  // by stream number; nil once forgotten
 	path  *pathAnalyzer // what the path did, beside Wireshark's flags
-	// ahead, when set, analyses the path instead of path, in the
-	// goroutine that tracks the connections (see aheadPath).
-	ahead *aheadPath
+	// ahead, when set, analyses the path instead of path, and tcptrace's
+	// RTT state of the connections whose records are not kept, in the
+	// goroutine that tracks the connections (see ahead).
+	ahead *ahead
 	// loopsOnly turns off the sorted-list fast paths (flow.sorted): the
 	// tests compare both ways.
 	loopsOnly bool
@@ -125,6 +126,9 @@ type connState struct {
 	firstRTT int64 // handshake RTT (tcp.analysis.initial_rtt); 0 none
 	hs       handshake
 	stats    [2]dirAcc
+	// karnAhead: tcptrace's RTT state of this connection is kept ahead
+	// (see ahead), not in stats[d].karn.
+	karnAhead bool
 }
 
 func newConnState() *connState {
@@ -187,7 +191,7 @@ func (a *analyzer) addTo(c *reassembly.Conn, s *reassembly.Segment, info *Packet
 	case a.ahead == nil:
 		v = a.path.add(c, s)
 	default:
-		v = PathVerdict(s.Note) // the path analysed ahead (aheadPath.track)
+		v = PathVerdict(s.Note) // the path analysed ahead (ahead.track)
 	}
 	a.verdict = v
 	a.addWire(c, s, info, want)
@@ -231,6 +235,7 @@ func (a *analyzer) scratchState() *connState {
 // if it waited (first: see segment).
 func (a *analyzer) revive(c *reassembly.Conn, first *reassembly.Segment) *connState {
 	cs := newConnState()
+	cs.karnAhead = a.ahead != nil && !a.ahead.keep(c.Stream)
 	for len(a.conns) <= c.Stream {
 		a.conns = append(a.conns, nil)
 	}
@@ -253,7 +258,10 @@ func (a *analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassem
 		cs.stats[s.Dir].s.Packets++
 		return
 	}
-	smp := cs.karnAdd(s)
+	var smp karnSample
+	if !cs.karnAhead {
+		smp = cs.karnAdd(s)
+	}
 	fwd, rev := &cs.flow[s.Dir], &cs.flow[s.Dir.Reverse()]
 	*info = PacketInfo{BytesInFlight: -1, AckRTT: -1, KarnRTT: -1, Path: a.verdict}
 	if smp.frame > 0 {

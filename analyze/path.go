@@ -1,8 +1,6 @@
 package analyze
 
 import (
-	"sync"
-
 	"tcpviz/reassembly"
 )
 
@@ -373,56 +371,4 @@ func vantageOf(toSnd, toRcv int64) Vantage {
 		return VantageReceiver
 	}
 	return VantageMiddle
-}
-
-// aheadPath runs a Path in the goroutine that tracks the connections
-// (reassembly.Scanner.PipelineTrackerAhead), beside the analyzer's own
-// goroutine: the path analysis needs only the segments and the
-// connection as tracked, not Wireshark's. It takes each connection's
-// statistics when the tracker retires it and keeps them until the
-// analyzer, which gets the connection later, forgets it.
-type aheadPath struct {
-	p    *pathAnalyzer // the tracker's goroutine only
-	mu   sync.Mutex
-	done map[*reassembly.Conn]*[2]PathStats
-}
-
-func newAheadPath() *aheadPath {
-	return &aheadPath{p: newPathAnalyzer(), done: map[*reassembly.Conn]*[2]PathStats{}}
-}
-
-// track is the hook for each tracked segment: its verdict goes with it.
-func (ap *aheadPath) track(c *reassembly.Conn, s *reassembly.Segment) {
-	if !s.InICMP { // a quoted header is nothing the path did
-		s.Note = uint8(ap.p.add(c, s))
-	}
-}
-
-// retire is the hook for each retired connection.
-func (ap *aheadPath) retire(c *reassembly.Conn) {
-	if ap.p.conns[c] == nil {
-		return // nothing to keep: stats gives the same (a SYN flood's connections)
-	}
-	st := ap.p.stats(c)
-	ap.p.forget(c)
-	ap.mu.Lock()
-	ap.done[c] = &st
-	ap.mu.Unlock()
-}
-
-// stats returns the statistics of c, which the tracker retired.
-func (ap *aheadPath) stats(c *reassembly.Conn) [2]PathStats {
-	ap.mu.Lock()
-	st := ap.done[c]
-	ap.mu.Unlock()
-	if st == nil {
-		return (&pathAnalyzer{}).stats(c)
-	}
-	return *st
-}
-
-func (ap *aheadPath) forget(c *reassembly.Conn) {
-	ap.mu.Lock()
-	delete(ap.done, c)
-	ap.mu.Unlock()
 }

@@ -122,7 +122,12 @@ type karnDir struct {
 	quads   [4]karnQuad
 	packets int64
 	winLast uint32 // last effective window this side advertised (0 when neither ACK nor SYN)
+	karnSum
+}
 
+// karnSum is what a direction's tcptrace RTT samples add up to: all the
+// statistics keep of them (fill).
+type karnSum struct {
 	n             int64
 	minUs, maxUs  float64
 	sumUs, sum2Us float64
@@ -132,7 +137,12 @@ type karnDir struct {
 // as retransmissions) to the tcptrace RTT state of its connection.
 // It returns the sample an ACK gave for the other direction's data, if any.
 func (cs *connState) karnAdd(s *reassembly.Segment) (smp karnSample) {
-	this, other := &cs.stats[s.Dir].karn, &cs.stats[s.Dir.Reverse()].karn
+	return karnAdd(&cs.stats[s.Dir].karn, &cs.stats[s.Dir.Reverse()].karn, s)
+}
+
+// karnAdd is connState.karnAdd on the states of the segment's direction
+// (this) and the other (other), wherever they are kept (see ahead).
+func karnAdd(this, other *karnDir, s *reassembly.Segment) (smp karnSample) {
 	this.packets++
 	n := uint64(s.PayloadLen)
 	if s.Flags&thSYN != 0 {
@@ -349,7 +359,7 @@ func (k *karnDir) collapse(q int) {
 }
 
 // fill sets st's tcptrace-style RTT fields.
-func (k *karnDir) fill(st *DirStats) {
+func (k *karnSum) fill(st *DirStats) {
 	st.KarnRTTSamples = k.n
 	if k.n == 0 {
 		return

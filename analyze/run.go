@@ -240,9 +240,11 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 				sc.PipelineTracker()
 				break
 			}
-			// The path analysis goes with the tracker: the two goroutines
-			// then share the work about equally.
-			a.ahead = newAheadPath()
+			// The path analysis, and tcptrace's RTT state of the
+			// connections whose records are not kept, go with the tracker:
+			// the two goroutines then share the work more equally (see
+			// ahead).
+			a.ahead = newAhead(func(stream int) bool { return stream == o.Keep || alsoIndex(o.Also, stream) >= 0 })
 			sc.PipelineTrackerAhead(a.ahead.track, a.ahead.retire)
 		}
 		defer sc.Close()

@@ -1130,8 +1130,9 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		}
 	}
 	var path [2]PathStats
+	var karn *[2]karnSum // nil: cs has it
 	if a.ahead != nil {
-		path = a.ahead.stats(c)
+		path, karn = a.ahead.stats(c)
 	} else {
 		path = a.path.stats(c)
 	}
@@ -1166,7 +1167,11 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			st.ThroughputBps = float64(st.UniqueBytes) * 8 / (float64(dur) / 1e9)
 		}
 		fillRTT(&st, &acc.rtt)
-		acc.karn.fill(&st)
+		if karn != nil {
+			karn[d].fill(&st)
+		} else {
+			acc.karn.fill(&st)
+		}
 		if l := acc.limits; l != nil {
 			if ss := l.ss.finish(); ss.Found {
 				st.SlowStart = ss

@@ -544,3 +544,19 @@ func Odd() []Tunnel {
 		{Name: "xmas_synfin.pcap", LinkType: 1, plain: etherIP, frames: xmas},
 	}
 }
+
+// QuotedAfterSYN is a capture of one plain connection whose second packet
+// is an ICMP "fragmentation needed" quoting its SYN: the tracker hands the
+// SYN, which it kept alone until then, on with the quoted header
+// (reassembly.Segment.First).
+func QuotedAfterSYN() []byte {
+	n := 0
+	frames := func(ip []byte) [][]byte {
+		out := [][]byte{etherIP(ip)}
+		if n++; n == 1 {
+			out = append(out, etherIP(icmpError(ip, 3, 4, 68)))
+		}
+		return out
+	}
+	return Tunnel{Name: "icmp_after_syn.pcap", LinkType: 1, plain: etherIP, frames: frames}.Capture()
+}
