@@ -494,7 +494,11 @@ type epAck struct {
 // time and the direction's least RTT so far. (In place: an epAck is
 // large, and an ACK's cost counts.)
 func (a *epAck) set(ack int64, blocks [][2]int64, dup, cutOpt bool, tsecr uint32, hasTS bool, t, rtt, win int64) {
-	*a = epAck{ack: ack, signal: dup || len(blocks) > 0, tsecr: tsecr, hasTS: hasTS, sack: len(blocks) > 0, time: t, rtt: rtt, win: win}
+	// Field by field: the blocks past nBlocks, and dsack unless hasDSACK,
+	// are not read, and zeroing them cost more than the rest.
+	a.ack, a.signal, a.above, a.tsecr, a.hasTS = ack, dup || len(blocks) > 0, false, tsecr, hasTS
+	a.hasDSACK, a.nBlocks, a.sack, a.cutOpt = false, 0, len(blocks) > 0, false
+	a.time, a.rtt, a.win = t, rtt, win
 	if cutOpt {
 		a.cut()
 	}
@@ -532,7 +536,6 @@ func (a *epAck) cut() { a.signal, a.sack, a.above, a.cutOpt = true, true, true, 
 // analysis flags, its timestamp (tsval, if hasTS), its IPv4 ID (0 none).
 func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, hasTS bool, t int64, ipid uint16) (ev episodeEvent) {
 	e.maxSeg = max(e.maxSeg, end-seq)
-	e.sent++
 	e.sent++
 	if flight >= 0 {
 		e.lastFlight = flight

@@ -18,6 +18,10 @@ type handshake struct {
 	answered                     int64  // the SYN/ACK the ACK answered
 	lastTS                       uint32 // the last SYN/ACK's timestamp, if hasTS (all had one)
 	hasTS                        bool
+	// lags are lag's answers, by direction, taken once the handshake is
+	// whole (nothing changes it then but a SYN, which starts it again):
+	// lag is asked of every data segment.
+	lags [2]int64
 }
 
 // add takes a segment of direction d, with SYN and ACK flags and its
@@ -37,6 +41,7 @@ func (h *handshake) add(d reassembly.Direction, syn, ack bool, t int64, tsval, t
 		if h.hasTS && hasTS && tsecr == h.lastTS {
 			h.answered = h.lastSynAck
 		}
+		h.lags = [2]int64{h.lagOf(reassembly.C2S), h.lagOf(reassembly.S2C)}
 	}
 }
 
@@ -46,7 +51,10 @@ func (h *handshake) add(d reassembly.Direction, syn, ack bool, t int64, tsval, t
 // the sender (its leg of the handshake under vantageNear of the round
 // trip, as PathStats.Vantage places it), or without the whole handshake,
 // 0: the data follows the ACK here at once.
-func (h *handshake) lag(d reassembly.Direction) int64 {
+func (h *handshake) lag(d reassembly.Direction) int64 { return h.lags[d&1] }
+
+// lagOf is lag, worked out.
+func (h *handshake) lagOf(d reassembly.Direction) int64 {
 	leg := h.leg(d)
 	if rtt := h.rtt(); rtt <= 0 || float64(leg) < vantageNear*float64(rtt) {
 		return 0
