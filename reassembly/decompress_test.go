@@ -155,16 +155,21 @@ func TestDecompressionStreams(t *testing.T) {
 			var peak uint64
 			for i := 0; sc.Scan(); i++ {
 				if i%200000 == 0 {
+					// What the reading holds (the heap live after a
+					// collection): the heap in use also counts garbage the
+					// collector has not reached yet, more of it the more
+					// loaded the machine (52 MB once, beside other runs).
+					runtime.GC()
 					runtime.ReadMemStats(&ms)
-					peak = max(peak, ms.HeapInuse)
+					peak = max(peak, ms.HeapAlloc)
 				}
 			}
 			if err := sc.Err(); err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%d MB expanded, %d packets, peak heap in use %.1f MB", expansion>>20, sc.Packets(), float64(peak)/1e6)
-			if peak > 48<<20 {
-				t.Errorf("peak heap in use %.1f MB while reading %d MB", float64(peak)/1e6, expansion>>20)
+			t.Logf("%d MB expanded, %d packets, peak live heap %.1f MB", expansion>>20, sc.Packets(), float64(peak)/1e6)
+			if peak > 32<<20 {
+				t.Errorf("peak live heap %.1f MB while reading %d MB", float64(peak)/1e6, expansion>>20)
 			}
 		})
 	}
