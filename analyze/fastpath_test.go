@@ -153,7 +153,9 @@ func TestKeptRecordsScanModesAgree(t *testing.T) {
 		}
 		run := func(mode scanMode, build bool) string {
 			var graphs []string
-			o := RunOptions{Analyze: true, Keep: first.Busiest, Also: also, scan: mode, OnConn: func(*ConnResult) {}}
+			var conns []string // every connection's statistics (the others' RTT state is kept ahead)
+			o := RunOptions{Analyze: true, Keep: first.Busiest, Also: also, scan: mode,
+				OnConn: func(cr *ConnResult) { conns = append(conns, fmt.Sprintf("%+v", *cr)) }}
 			if build {
 				// Records handed over one by one, as graphs are drawn.
 				o.KeepTo = func(c *reassembly.Conn, s *reassembly.Segment, r *Record) {
@@ -172,7 +174,8 @@ func TestKeptRecordsScanModesAgree(t *testing.T) {
 			for _, l := range res.Also {
 				out += fmt.Sprintf("\n%d %+v %+v", l.Conn.Stream, l.Records, l.Stats)
 			}
-			return out
+			slices.Sort(conns)
+			return out + "\n" + strings.Join(conns, "\n")
 		}
 		for _, build := range []bool{false, true} {
 			plain := run(scanPlain, build)

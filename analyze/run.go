@@ -244,7 +244,9 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 			// connections whose records are not kept, go with the tracker:
 			// the two goroutines then share the work more equally (see
 			// ahead).
-			a.ahead = newAhead(func(stream int) bool { return stream == o.Keep || alsoIndex(o.Also, stream) >= 0 })
+			// (Without Analyze, the analysis reads the kept connections
+			// only: the others' RTT state would be work for nothing.)
+			a.ahead = newAhead(func(stream int) bool { return !o.Analyze || stream == o.Keep || alsoIndex(o.Also, stream) >= 0 })
 			sc.PipelineTrackerAhead(a.ahead.track, a.ahead.retire)
 		}
 		defer sc.Close()
