@@ -168,6 +168,10 @@ type ordered[T any] struct {
 	next    int
 	pending map[int]T
 	sink    func(T)
+	// again holds the later parts of a stream that came again (retired
+	// while open, then continued) and was retired again while its first
+	// part still waited: each goes after the one before it.
+	again map[int][]T
 }
 
 func (o *ordered[T]) add(ord int, v T) {
@@ -177,6 +181,13 @@ func (o *ordered[T]) add(ord int, v T) {
 		o.sink(v)
 		return
 	}
+	if _, waits := o.pending[ord]; waits {
+		if o.again == nil {
+			o.again = map[int][]T{}
+		}
+		o.again[ord] = append(o.again[ord], v)
+		return
+	}
 	o.pending[ord] = v
 	for {
 		v, ok := o.pending[o.next]
@@ -184,7 +195,7 @@ func (o *ordered[T]) add(ord int, v T) {
 			break
 		}
 		delete(o.pending, o.next)
-		o.sink(v)
+		o.emit(o.next, v)
 		o.next++
 	}
 	if len(o.pending) > maxPendingConns {
@@ -199,9 +210,20 @@ func (o *ordered[T]) flush() {
 	}
 	slices.Sort(ords)
 	for _, k := range ords {
-		o.sink(o.pending[k])
+		o.emit(k, o.pending[k])
 		delete(o.pending, k)
 		o.next = max(o.next, k+1)
+	}
+}
+
+// emit sinks v, the first part of stream ord, and its later parts.
+func (o *ordered[T]) emit(ord int, v T) {
+	o.sink(v)
+	if more, ok := o.again[ord]; ok {
+		delete(o.again, ord)
+		for _, w := range more {
+			o.sink(w)
+		}
 	}
 }
 

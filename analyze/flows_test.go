@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"net/netip"
 	"os"
@@ -152,5 +153,25 @@ func TestIperf3Rules(t *testing.T) {
 	}
 	if f := flows[0]; f.Packets != [2]int64{19, 1} || f.Bytes != [2]int64{4 + 18*1200, 4} {
 		t.Errorf("packets %v, bytes %v", f.Packets, f.Bytes)
+	}
+}
+
+// TestOrderedStreamRetiredTwiceWhileWaiting: a stream retired while open,
+// continued and retired again while its first part still waited for the
+// streams before it keeps both parts, first part first (the second
+// replaced the first: a summary row lost).
+func TestOrderedStreamRetiredTwiceWhileWaiting(t *testing.T) {
+	var got []string
+	o := &ordered[string]{pending: map[int]string{}, sink: func(s string) { got = append(got, s) }}
+	o.add(2, "2a")
+	o.add(2, "2b")
+	o.add(1, "1")
+	o.add(0, "0")
+	o.add(3, "3")
+	o.add(5, "5a")
+	o.add(5, "5b")
+	o.flush()
+	if want := "[0 1 2a 2b 3 5a 5b]"; fmt.Sprint(got) != want {
+		t.Errorf("sunk %v, want %s", got, want)
 	}
 }

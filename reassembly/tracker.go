@@ -231,6 +231,9 @@ type Tracker struct {
 	// reuseFirst marks the next connection made ReusedPorts (Scanner.Focus:
 	// the connection whose 4-tuple was another's before).
 	reuseFirst bool
+	// expired is Expire's list of the connections it retires (kept for
+	// the next sweep's).
+	expired []*Conn
 	// crowd, when set (by tests), replaces pressureConns.
 	crowd int
 	// OnNew, if set, is called when a connection is created, before the
@@ -413,12 +416,11 @@ func (t *Tracker) Expire(now int64) int {
 	}
 	n := 0
 	minLast := int64(math.MaxInt64)
+	done := t.expired[:0]
 	for k, c := range t.conns {
 		idle := now - c.LastTime
 		st := c.State()
-		done := (st == StateClosed || st == StateReset) && idle > closedIdle ||
-			pressure && idle > pressureIdle
-		if done {
+		if (st == StateClosed || st == StateReset) && idle > closedIdle || pressure && idle > pressureIdle {
 			if c == t.last {
 				t.last = nil
 			}
@@ -426,14 +428,23 @@ func (t *Tracker) Expire(now int64) int {
 			if st != StateClosed && st != StateReset {
 				t.remember(k, c)
 			}
-			if t.OnRetire != nil {
-				t.OnRetire(c)
-			}
+			done = append(done, c)
 			n++
 		} else {
 			minLast = min(minLast, c.LastTime)
 		}
 	}
+	// Retired in stream order, as Flush does: the table's own order is a
+	// map's, another at every run, and so was the order of the rows of
+	// the connections one sweep retired (a crowd's).
+	slices.SortFunc(done, func(a, b *Conn) int { return a.Stream - b.Stream })
+	if t.OnRetire != nil {
+		for _, c := range done {
+			t.OnRetire(c)
+		}
+	}
+	clear(done)
+	t.expired = done[:0]
 	var idle []uint32
 	t.eachLone(func(i uint32) {
 		// Neither closed nor reset: a SYN alone is syn_sent.

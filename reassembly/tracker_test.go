@@ -738,3 +738,38 @@ func TestLoneHandsSYN(t *testing.T) {
 		}
 	}
 }
+
+// TestExpireRetiresInStreamOrder: the open connections a crowd's sweep
+// retires at once are handed on in stream order, as Flush hands on the
+// rest, not in the table's (a map's) order, which differs from run to run.
+func TestExpireRetiresInStreamOrder(t *testing.T) {
+	var pkts []pkt
+	const n = 24
+	for i := range n {
+		c := fmt.Sprintf("10.0.0.1:%d", 41000+i)
+		pkts = append(pkts,
+			pkt{t: ms(i), src: c, dst: srv, seq: 1000, flags: SYN, win: 64240, ipid: 1},
+			pkt{t: ms(i + 1), src: srv, dst: c, seq: 5000, ack: 1001, flags: SYN | ACK, win: 65160, ipid: 100},
+			pkt{t: ms(i + 2), src: c, dst: srv, seq: 1001, ack: 5001, flags: ACK, win: 502, payload: 100, ipid: 2})
+	}
+	segs, _, err := scanAll(t, pcapOf(t, pkts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trk := NewTracker()
+	trk.crowd = 1
+	var order []int
+	trk.OnRetire = func(c *Conn) { order = append(order, c.Stream) }
+	last := segs[0].Time
+	for i := range segs {
+		trk.Track(&segs[i])
+		last = segs[i].Time
+	}
+	trk.Expire(last + int64(pressureIdle) + 1e9) // every one idle past pressureIdle
+	if len(order) != n {
+		t.Fatalf("%d connections retired by one sweep, want %d", len(order), n)
+	}
+	if !slices.IsSorted(order) {
+		t.Errorf("retired in the order %v, want stream order", order)
+	}
+}
