@@ -429,22 +429,10 @@ func (t *Tracker) Expire(now int64) int {
 				t.remember(k, c)
 			}
 			done = append(done, c)
-			n++
 		} else {
 			minLast = min(minLast, c.LastTime)
 		}
 	}
-	// Retired in stream order, as Flush does: the table's own order is a
-	// map's, another at every run, and so was the order of the rows of
-	// the connections one sweep retired (a crowd's).
-	slices.SortFunc(done, func(a, b *Conn) int { return a.Stream - b.Stream })
-	if t.OnRetire != nil {
-		for _, c := range done {
-			t.OnRetire(c)
-		}
-	}
-	clear(done)
-	t.expired = done[:0]
 	var idle []uint32
 	t.eachLone(func(i uint32) {
 		// Neither closed nor reset: a SYN alone is syn_sent.
@@ -454,15 +442,29 @@ func (t *Tracker) Expire(now int64) int {
 			minLast = min(minLast, last)
 		}
 	})
-	for _, i := range idle {
-		k := t.lones.At(i).key
-		c := t.dropLone(i)
-		t.remember(k, c)
+	// Handed on in stream order, the lone ones among the rest, as Flush
+	// does (each lone one's Conn made as it goes: a flood's are many): the
+	// tables' own orders are a map's and a hash table's, another at every
+	// run, and so was the order of the rows of the connections one sweep
+	// retired (a crowd's).
+	slices.SortFunc(done, func(a, b *Conn) int { return a.Stream - b.Stream })
+	slices.SortFunc(idle, func(a, b uint32) int { return t.lones.At(a).stream - t.lones.At(b).stream })
+	for rest := done; len(rest) > 0 || len(idle) > 0; n++ {
+		var c *Conn
+		if len(idle) > 0 && (len(rest) == 0 || t.lones.At(idle[0]).stream < rest[0].Stream) {
+			k := t.lones.At(idle[0]).key
+			c = t.dropLone(idle[0])
+			t.remember(k, c)
+			idle = idle[1:]
+		} else {
+			c, rest = rest[0], rest[1:]
+		}
 		if t.OnRetire != nil {
 			t.OnRetire(c)
 		}
-		n++
 	}
+	clear(done)
+	t.expired = done[:0]
 	t.minLast = minLast
 	return n
 }

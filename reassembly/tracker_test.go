@@ -740,15 +740,19 @@ func TestLoneHandsSYN(t *testing.T) {
 }
 
 // TestExpireRetiresInStreamOrder: the open connections a crowd's sweep
-// retires at once are handed on in stream order, as Flush hands on the
-// rest, not in the table's (a map's) order, which differs from run to run.
+// retires at once, SYNs alone among them, are handed on in stream order,
+// as Flush hands on the rest, not in the tables' orders (a map's, a hash
+// table's), which differ from run to run.
 func TestExpireRetiresInStreamOrder(t *testing.T) {
 	var pkts []pkt
 	const n = 24
 	for i := range n {
 		c := fmt.Sprintf("10.0.0.1:%d", 41000+i)
+		pkts = append(pkts, pkt{t: ms(i), src: c, dst: srv, seq: 1000, flags: SYN, win: 64240, ipid: 1})
+		if i%3 == 1 {
+			continue // a SYN alone (the tracker keeps it apart, as a flood's)
+		}
 		pkts = append(pkts,
-			pkt{t: ms(i), src: c, dst: srv, seq: 1000, flags: SYN, win: 64240, ipid: 1},
 			pkt{t: ms(i + 1), src: srv, dst: c, seq: 5000, ack: 1001, flags: SYN | ACK, win: 65160, ipid: 100},
 			pkt{t: ms(i + 2), src: c, dst: srv, seq: 1001, ack: 5001, flags: ACK, win: 502, payload: 100, ipid: 2})
 	}
