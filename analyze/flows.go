@@ -88,12 +88,21 @@ func (fr *flowRun) newConn(c *reassembly.Conn) {
 	fr.ord++
 }
 
-// segment notes the direction of a connection's first packet.
+// segment notes the direction of a connection's first packet. A
+// connection retired while open that came back (reassembly.Tracker.
+// Continued: no OnNew) is a flow again from its first packet back, in
+// that packet's place, as the other tables list it in parts.
 func (fr *flowRun) segment(c *reassembly.Conn, seg *reassembly.Segment) {
 	if seg.Frame != c.FirstFrame {
 		return
 	}
-	if t := fr.tcp[c.Stream]; t != nil && !t.dirSet {
+	t := fr.tcp[c.Stream]
+	if t == nil {
+		t = &tcpFlow{ord: fr.ord}
+		fr.ord++
+		fr.tcp[c.Stream] = t
+	}
+	if !t.dirSet {
 		t.firstDir, t.dirSet = seg.Dir, true
 	}
 }

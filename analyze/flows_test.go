@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tcpviz/internal/capturetest"
+	"tcpviz/internal/gencap"
 	"tcpviz/internal/golden"
 	"tcpviz/internal/udpbuild"
 	"tcpviz/reassembly"
@@ -173,5 +174,35 @@ func TestOrderedStreamRetiredTwiceWhileWaiting(t *testing.T) {
 	o.flush()
 	if want := "[0 1 2a 2b 3 5a 5b]"; fmt.Sprint(got) != want {
 		t.Errorf("sunk %v, want %s", got, want)
+	}
+}
+
+// TestFlowsContinuedStream: a connection retired while open among a crowd
+// and continued (reassembly.Tracker.Continued) is listed in two parts, as
+// the other tables list it, its packets all counted: its second part was
+// left out (no OnNew for a continued connection).
+func TestFlowsContinuedStream(t *testing.T) {
+	r, err := reassembly.NewReader(gencap.ContinuedInCrowd())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts int
+	var packets int64
+	var order []int
+	_, err = Run(r, RunOptions{Keep: -1, OnFlow: func(f *FlowResult) {
+		order = append(order, f.Flow)
+		if f.Flow == 0 {
+			parts++
+			packets += f.Packets[0] + f.Packets[1]
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parts != 2 || packets != 6 {
+		t.Errorf("the continued connection: %d parts, %d packets; want 2 parts, 6 packets", parts, packets)
+	}
+	if len(order) != 60002 {
+		t.Errorf("%d flows listed, want 60,002", len(order))
 	}
 }

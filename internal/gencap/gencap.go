@@ -283,3 +283,40 @@ func Flight(n, mss, swap int, acks bool, iss uint32) io.Reader {
 		return buf, true
 	})
 }
+
+// ContinuedInCrowd is a pcap of one connection (10.9.9.9:5555 to
+// 192.0.2.80:80: handshake and a data segment) that falls silent among
+// flood SYNs, more live connections than a tracker keeps for good (60,000
+// over 36 s), and sends again, data and its ACK, at 40 s: a tracker
+// retires it while open and continues its stream.
+func ContinuedInCrowd() io.Reader {
+	const cli, srv = 0x0a090909, 0xc0000250
+	a := []segment{
+		{us: 0, src: cli, dst: srv, sport: 5555, dport: 80, seq: 1000, flags: syn, window: 1024, ipid: 1},
+		{us: 100, src: srv, dst: cli, sport: 80, dport: 5555, seq: 9000, ack: 1001, flags: syn | ack, window: 1024, ipid: 2},
+		{us: 200, src: cli, dst: srv, sport: 5555, dport: 80, seq: 1001, ack: 9001, flags: ack, window: 1024, ipid: 3, payload: 100},
+		{us: 300, src: srv, dst: cli, sport: 80, dport: 5555, seq: 9001, ack: 1101, flags: ack, window: 1024, ipid: 4},
+	}
+	later := []segment{
+		{us: 40e6, src: cli, dst: srv, sport: 5555, dport: 80, seq: 1101, ack: 9001, flags: ack, window: 1024, ipid: 5, payload: 100},
+		{us: 40e6 + 100, src: srv, dst: cli, sport: 80, dport: 5555, seq: 9001, ack: 1201, flags: ack, window: 1024, ipid: 6},
+	}
+	const flood = 60000
+	i := 0
+	return newStream(func(buf []byte) ([]byte, bool) {
+		switch {
+		case i < len(a):
+			buf = appendSegment(buf, a[i])
+		case i < len(a)+flood:
+			k := i - len(a)
+			buf = appendSegment(buf, segment{us: 1000 + int64(k)*600, src: 0x0b000000 | uint32(k), dst: srv,
+				sport: uint16(1024 + k%60000), dport: 80, seq: uint32(k) * 7919, flags: syn, window: 1024, ipid: uint16(k)})
+		case i < len(a)+flood+len(later):
+			buf = appendSegment(buf, later[i-len(a)-flood])
+		default:
+			return buf, false
+		}
+		i++
+		return buf, true
+	})
+}
