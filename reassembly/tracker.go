@@ -414,7 +414,6 @@ func (t *Tracker) Expire(now int64) int {
 	if now-t.minLast <= shortest {
 		return 0
 	}
-	n := 0
 	minLast := int64(math.MaxInt64)
 	done := t.expired[:0]
 	for k, c := range t.conns {
@@ -433,36 +432,26 @@ func (t *Tracker) Expire(now int64) int {
 			minLast = min(minLast, c.LastTime)
 		}
 	}
-	var idle []uint32
-	t.eachLone(func(i uint32) {
-		// Neither closed nor reset: a SYN alone is syn_sent.
-		if last := t.lones.At(i).time; pressure && now-last > pressureIdle {
-			idle = append(idle, i)
-		} else {
-			minLast = min(minLast, last)
-		}
-	})
 	// Handed on in stream order, the lone ones among the rest, as Flush
-	// does (each lone one's Conn made as it goes: a flood's are many): the
-	// tables' own orders are a map's and a hash table's, another at every
-	// run, and so was the order of the rows of the connections one sweep
-	// retired (a crowd's).
+	// does: the tables' own orders are a map's and a hash table's, another
+	// at every run, and so was the order of the rows of the connections
+	// one sweep retired (a crowd's).
+	idle := t.lonesInOrder(0, func(i uint32) bool {
+		// Neither closed nor reset: a SYN alone is syn_sent.
+		last := t.lones.At(i).time
+		if pressure && now-last > pressureIdle {
+			return true
+		}
+		minLast = min(minLast, last)
+		return false
+	})
 	slices.SortFunc(done, func(a, b *Conn) int { return a.Stream - b.Stream })
-	slices.SortFunc(idle, func(a, b uint32) int { return t.lones.At(a).stream - t.lones.At(b).stream })
-	for rest := done; len(rest) > 0 || len(idle) > 0; n++ {
-		var c *Conn
-		if len(idle) > 0 && (len(rest) == 0 || t.lones.At(idle[0]).stream < rest[0].Stream) {
-			k := t.lones.At(idle[0]).key
-			c = t.dropLone(idle[0])
-			t.remember(k, c)
-			idle = idle[1:]
-		} else {
-			c, rest = rest[0], rest[1:]
-		}
-		if t.OnRetire != nil {
-			t.OnRetire(c)
-		}
-	}
+	n := t.handOn(done, idle, func(r loneRef) *Conn {
+		k := t.lones.At(r.i).key
+		c := t.dropLone(r.i)
+		t.remember(k, c)
+		return c
+	})
 	clear(done)
 	t.expired = done[:0]
 	t.minLast = minLast
@@ -538,6 +527,79 @@ type loneRef struct {
 	i      uint32
 }
 
+// loneOrder is lone connections in stream order, each as stream<<32 |
+// index (8 bytes a connection: a flood's are many) while streams stay
+// below 2^32, else as a loneRef.
+type loneOrder struct {
+	packed []uint64
+	wide   []loneRef
+}
+
+// lonesInOrder returns the lone connections take keeps, in stream order
+// (n: how many there may be, 0 unknown).
+func (t *Tracker) lonesInOrder(n int, take func(i uint32) bool) *loneOrder {
+	o := &loneOrder{}
+	if uint64(t.next) <= math.MaxUint32 {
+		o.packed = make([]uint64, 0, n)
+		t.eachLone(func(i uint32) {
+			if take(i) {
+				o.packed = append(o.packed, uint64(t.lones.At(i).stream)<<32|uint64(i))
+			}
+		})
+		slices.Sort(o.packed)
+		return o
+	}
+	t.eachLone(func(i uint32) {
+		if take(i) {
+			o.wide = append(o.wide, loneRef{t.lones.At(i).stream, i})
+		}
+	})
+	slices.SortFunc(o.wide, func(a, b loneRef) int { return a.stream - b.stream })
+	return o
+}
+
+// first is the first connection left, false when none is.
+func (o *loneOrder) first() (loneRef, bool) {
+	switch {
+	case len(o.packed) > 0:
+		return loneRef{int(o.packed[0] >> 32), uint32(o.packed[0])}, true
+	case len(o.wide) > 0:
+		return o.wide[0], true
+	}
+	return loneRef{}, false
+}
+
+func (o *loneOrder) pop() {
+	if len(o.packed) > 0 {
+		o.packed = o.packed[1:]
+	} else {
+		o.wide = o.wide[1:]
+	}
+}
+
+// handOn retires the connections of full (in stream order) and the lone
+// ones of lone, merged by stream (OnRetire, when set), and returns how
+// many: conn makes a lone one's Conn as it comes, so that a flood's are
+// not made all at once.
+func (t *Tracker) handOn(full []*Conn, lone *loneOrder, conn func(loneRef) *Conn) (n int) {
+	for ; ; n++ {
+		r, ok := lone.first()
+		var c *Conn
+		switch {
+		case !ok && len(full) == 0:
+			return n
+		case !ok || len(full) > 0 && full[0].Stream < r.stream:
+			c, full = full[0], full[1:]
+		default:
+			c = conn(r)
+			lone.pop()
+		}
+		if t.OnRetire != nil {
+			t.OnRetire(c)
+		}
+	}
+}
+
 // Flush retires every connection still in the table, in stream order.
 // The Conn of a lone connection is made as it is retired, so that a flood
 // of them is not made all at once.
@@ -547,27 +609,7 @@ func (t *Tracker) Flush() {
 		full = append(full, c)
 	}
 	slices.SortFunc(full, func(a, b *Conn) int { return a.Stream - b.Stream })
-	// The lone connections by stream, each as stream<<32 | index: 8 bytes
-	// a connection (a flood's are many), while streams stay below 2^32.
-	var lone []uint64
-	var wide []loneRef
-	if uint64(t.next) <= math.MaxUint32 {
-		lone = make([]uint64, 0, t.lones.Len())
-		t.eachLone(func(i uint32) { lone = append(lone, uint64(t.lones.At(i).stream)<<32|uint64(i)) })
-		slices.Sort(lone)
-	} else {
-		t.eachLone(func(i uint32) { wide = append(wide, loneRef{t.lones.At(i).stream, i}) })
-		slices.SortFunc(wide, func(a, b loneRef) int { return a.stream - b.stream })
-	}
-	next := func() (loneRef, bool) {
-		switch {
-		case len(lone) > 0:
-			return loneRef{int(lone[0] >> 32), uint32(lone[0])}, true
-		case len(wide) > 0:
-			return wide[0], true
-		}
-		return loneRef{}, false
-	}
+	lone := t.lonesInOrder(t.lones.Len(), func(uint32) bool { return true })
 	lones := t.lones
 	t.lones = slab.Slab[loneConn]{}
 	clear(t.conns)
@@ -576,23 +618,7 @@ func (t *Tracker) Flush() {
 	if t.OnRetire == nil {
 		return
 	}
-	for {
-		r, ok := next()
-		if !ok && len(full) == 0 {
-			break
-		}
-		if !ok || len(full) > 0 && full[0].Stream < r.stream {
-			t.OnRetire(full[0])
-			full = full[1:]
-			continue
-		}
-		t.OnRetire(lones.At(r.i).conn())
-		if len(lone) > 0 {
-			lone = lone[1:]
-		} else {
-			wide = wide[1:]
-		}
-	}
+	t.handOn(full, lone, func(r loneRef) *Conn { return lones.At(r.i).conn() })
 	runtime.KeepAlive(lones) // its memory is freed with it
 }
 

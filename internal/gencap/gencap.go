@@ -110,15 +110,17 @@ func SynFlood(n, rate int) io.Reader {
 		if i >= n {
 			return buf, false
 		}
-		buf = appendSegment(buf, segment{
-			us:  int64(i) * 1e6 / int64(rate),
-			src: 0x0a000000 | uint32(i), dst: 0xc0000250,
-			sport: uint16(1024 + i%60000), dport: 80,
-			seq: uint32(i) * 7919, flags: syn, window: 1024, ipid: uint16(i),
-		})
+		buf = appendSegment(buf, floodSYN(i, int64(i)*1e6/int64(rate), 0x0a000000))
 		i++
 		return buf, true
 	})
+}
+
+// floodSYN is a flood's SYN i to 192.0.2.80:80 at us, from its own source
+// address (net + i) with its own initial sequence number.
+func floodSYN(i int, us int64, net uint32) segment {
+	return segment{us: us, src: net | uint32(i), dst: 0xc0000250, sport: uint16(1024 + i%60000), dport: 80,
+		seq: uint32(i) * 7919, flags: syn, window: 1024, ipid: uint16(i)}
 }
 
 // Retransmissions is a pcap of one connection (10.0.0.1:40000 to
@@ -309,8 +311,7 @@ func ContinuedInCrowd() io.Reader {
 			buf = appendSegment(buf, a[i])
 		case i < len(a)+flood:
 			k := i - len(a)
-			buf = appendSegment(buf, segment{us: 1000 + int64(k)*600, src: 0x0b000000 | uint32(k), dst: srv,
-				sport: uint16(1024 + k%60000), dport: 80, seq: uint32(k) * 7919, flags: syn, window: 1024, ipid: uint16(k)})
+			buf = appendSegment(buf, floodSYN(k, 1000+int64(k)*600, 0x0b000000))
 		case i < len(a)+flood+len(later):
 			buf = appendSegment(buf, later[i-len(a)-flood])
 		default:
