@@ -3,6 +3,7 @@ package analyze
 import (
 	"sort"
 
+	"tcpviz/internal/slab"
 	"tcpviz/reassembly"
 )
 
@@ -31,6 +32,7 @@ type analyzer struct {
 	// tests compare both ways.
 	loopsOnly bool
 	scratch   *connState
+	sc        scratch // the statistics' sorted copies
 	// verdict is the path's for the segment being analysed (the
 	// statistics read it: a late original is no resend).
 	verdict PathVerdict
@@ -60,6 +62,9 @@ func (a *analyzer) state(c *reassembly.Conn) *connState {
 // Stats were taken), so that memory follows the live connections.
 func (a *analyzer) forget(c *reassembly.Conn) {
 	if c.Stream < len(a.conns) {
+		if cs := a.conns[c.Stream]; cs != nil {
+			cs.free()
+		}
 		a.conns[c.Stream] = nil
 	}
 	if a.ahead != nil {
@@ -149,6 +154,38 @@ func (cs *connState) init() {
 	}
 }
 
+// free gives back the memory of cs's sample lists, which are outside the
+// Go heap once long (slab.Vec): at once, not when a collection finds cs
+// unreachable, so that a long capture's memory follows its live
+// connections.
+func (cs *connState) free() {
+	for i := range cs.stats {
+		d := &cs.stats[i]
+		d.rtt.free()
+		d.cleanRTT.Free()
+		d.cleanPeak.Free()
+		if t := d.owd; t != nil {
+			t.samples.Free()
+			t.peak.Free()
+			t.drops.Free()
+		}
+	}
+}
+
+// scratch holds the copies of sample lists that the statistics sort at a
+// connection's end, reused from one connection to the next (outside the
+// heap, slab.Vec) rather than made for each: the garbage a long capture
+// leaves is then not in proportion to its connections' samples.
+type scratch [2]slab.Vec[int64]
+
+// copy returns a copy of v in buffer i, valid until the next copy to i.
+func (sc *scratch) copy(i int, v []int64) []int64 {
+	b := &sc[i]
+	b.Reset()
+	b.AppendAll(v)
+	return b.S()
+}
+
 // Serial-number comparisons (RFC 1982), as Wireshark's GT_SEQ and friends.
 func gtSeq(a, b uint32) bool { return int32(a-b) > 0 }
 func ltSeq(a, b uint32) bool { return int32(a-b) < 0 }
@@ -226,6 +263,7 @@ func (a *analyzer) scratchState() *connState {
 		a.scratch = newConnState()
 		return a.scratch
 	}
+	a.scratch.free()
 	*a.scratch = connState{}
 	a.scratch.init()
 	return a.scratch

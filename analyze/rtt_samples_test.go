@@ -5,6 +5,10 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"tcpviz/internal/gencap"
+	"tcpviz/internal/slab"
+	"tcpviz/reassembly"
 )
 
 // samplesOf are ns as a direction's RTT samples.
@@ -74,8 +78,49 @@ func TestRTTSamplesExact(t *testing.T) {
 		if cols(&got) != cols(&want) {
 			t.Fatalf("%d samples: got %+v, want %+v", n, got, want)
 		}
-		if packed := r.ns == nil; packed != !slices.ContainsFunc(ns, func(v int64) bool { return v%1000 != 0 || v/1000 > math.MaxUint32 }) {
+		if packed := !r.wide; packed != !slices.ContainsFunc(ns, func(v int64) bool { return v%1000 != 0 || v/1000 > math.MaxUint32 }) {
 			t.Fatalf("%d samples: kept as µs = %v", n, packed)
 		}
+	}
+}
+
+// TestSampleListsFreedAtForget: a long connection's sample lists are kept
+// outside the heap and given back when the analyzer forgets it, at once,
+// not when a collection finds them unreachable: a long capture's memory
+// follows its live connections.
+func TestSampleListsFreedAtForget(t *testing.T) {
+	const n = 5000
+	r, err := reassembly.NewReader(gencap.Flight(n, 1000, -1, true, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := reassembly.NewScanner(r)
+	a := newAnalyzer()
+	before := slab.Mapped()
+	var c *reassembly.Conn
+	for sc.Scan() {
+		c = sc.Conn()
+		a.segment(c, sc.Segment())
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	st := a.stats(c)
+	if st[reassembly.C2S].RTTSamples < n {
+		t.Fatalf("%d RTT samples, want %d or more", st[reassembly.C2S].RTTSamples, n)
+	}
+	// The samples in µs (4 bytes) and the clean ones with their peaks (8
+	// bytes each), outside the heap; given back at forget (the scanner's
+	// tracker keeps its own slab).
+	lists := slab.Mapped()
+	if held := lists - before; held < n*(4+8+8) {
+		t.Errorf("%d bytes outside the heap for %d samples: want them there", held, n)
+	}
+	a.forget(c)
+	for i := range a.sc { // the statistics' sorted copies, kept for the next connection
+		a.sc[i].Free()
+	}
+	if freed := lists - slab.Mapped(); freed < n*(4+8+8) {
+		t.Errorf("%d bytes given back at forget, want at least %d", freed, n*(4+8+8))
 	}
 }

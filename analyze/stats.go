@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"net/netip"
+	"runtime"
 	"slices"
 	"sort"
 
+	"tcpviz/internal/slab"
 	"tcpviz/reassembly"
 )
 
@@ -328,8 +330,8 @@ type dirAcc struct {
 	rttMin      int64                      // smallest of rtt, 0 before the first
 	recentRTT   [16]struct{ t, rtt int64 } // the latest samples, a ring
 	recentAt    int
-	cleanRTT    []int64 // samples outside loss episodes (a bounded sample of them)
-	cleanPeak   []int64 // rttBefore at each of those samples: the RTT of ordinary moments
+	cleanRTT    slab.Vec[int64] // samples outside loss episodes (a bounded sample of them)
+	cleanPeak   slab.Vec[int64] // rttBefore at each of those samples: the RTT of ordinary moments
 	win         windowState
 	karn        karnDir // tcptrace-style RTT of this direction's data
 	limits      *limits // made with the first data segment
@@ -405,8 +407,8 @@ type owdTrack struct {
 	high          uint64 // highest end of data
 	recent        [16]int64
 	at            int
-	samples, peak []int64
-	drops         []int64
+	samples, peak slab.Vec[int64]
+	drops         slab.Vec[int64]
 }
 
 func (d *dirAcc) owdData(s *reassembly.Segment, idGap bool) {
@@ -422,21 +424,21 @@ func (d *dirAcc) owdData(s *reassembly.Segment, idGap bool) {
 	t.at++
 	drop := idGap || s.SeqAbs > t.high
 	t.high = max(t.high, end)
-	keep := len(t.samples) < maxOWDSamples || t.at%64 == 0
+	keep := t.samples.Len() < maxOWDSamples || t.at%64 == 0
 	if drop || keep {
 		peak := v
 		for _, r := range t.recent[:min(t.at, len(t.recent))] {
 			peak = max(peak, r)
 		}
-		if drop && len(t.drops) < maxOWDSamples {
-			t.drops = append(t.drops, peak)
+		if drop && t.drops.Len() < maxOWDSamples {
+			t.drops.Append(peak)
 		}
-		if n := len(t.samples); n < maxOWDSamples {
-			t.samples = append(t.samples, v)
-			t.peak = append(t.peak, peak)
+		if n := t.samples.Len(); n < maxOWDSamples {
+			t.samples.Append(v)
+			t.peak.Append(peak)
 		} else if keep {
 			i := (t.at / 64) % maxOWDSamples
-			t.samples[i], t.peak[i] = v, peak
+			t.samples.S()[i], t.peak.S()[i] = v, peak
 		}
 	}
 	t.tsLast, t.timeLast = s.Opt.TSVal, s.Time
@@ -446,17 +448,17 @@ func (d *dirAcc) owdData(s *reassembly.Segment, idGap bool) {
 // moments' (see lossRanks), when the sender's clock ticks in milliseconds
 // (within 2% over at least a second): the same evidence as the RTT's at a
 // sender-side capture.
-func (t *owdTrack) ranks(st *DirStats) {
-	if t == nil || len(t.drops) == 0 || !t.msClock() {
+func (t *owdTrack) ranks(st *DirStats, sc *scratch) {
+	if t == nil || t.drops.Len() == 0 || !t.msClock() {
 		return
 	}
-	eps := make([]lossEpisode, len(t.drops))
-	for i, d := range t.drops {
+	eps := make([]lossEpisode, t.drops.Len())
+	for i, d := range t.drops.S() {
 		// Delays are kept relative to the first: shifted so the smallest is positive, as lossRanks wants of an RTT.
 		eps[i].rtt = d
 	}
-	shift := slices.Min(t.samples)
-	samples, peaks := slices.Clone(t.samples), slices.Clone(t.peak)
+	shift := slices.Min(t.samples.S())
+	samples, peaks := sc.copy(0, t.samples.S()), sc.copy(1, t.peak.S())
 	for i := range samples {
 		samples[i] -= shift - 1
 		peaks[i] -= shift - 1
@@ -470,11 +472,11 @@ func (t *owdTrack) ranks(st *DirStats) {
 
 // queueDelay sets, at a receiver-side capture, QueueDelayMs from the
 // one-way delay: its median above its minimum.
-func (t *owdTrack) queueDelay(st *DirStats) {
-	if t == nil || len(t.samples) < 8 || !t.msClock() {
+func (t *owdTrack) queueDelay(st *DirStats, sc *scratch) {
+	if t == nil || t.samples.Len() < 8 || !t.msClock() {
 		return
 	}
-	c := slices.Clone(t.samples)
+	c := sc.copy(0, t.samples.S())
 	med, _ := median(c) // sorts c
 	st.HasQueueDelay, st.QueueDelayMs = true, float64(med-c[0])/1e6
 }
@@ -1098,18 +1100,18 @@ func (d *dirAcc) addRTT(ns int64) {
 	}
 	d.recentRTT[d.recentAt%len(d.recentRTT)] = struct{ t, rtt int64 }{d.lastTime, ns}
 	d.recentAt++
-	if n := len(d.cleanRTT); n < maxCleanRTT {
-		if n == cap(d.cleanRTT) && n >= maxCleanRTT/16 {
+	if n := d.cleanRTT.Len(); n < maxCleanRTT {
+		if n == d.cleanRTT.Cap() && n >= maxCleanRTT/16 {
 			// A long connection: room for all at once, not a
-			// doubling's worth of garbage on the way.
-			d.cleanRTT = slices.Grow(d.cleanRTT, maxCleanRTT-n)
-			d.cleanPeak = slices.Grow(d.cleanPeak, maxCleanRTT-n)
+			// doubling's worth of copies on the way.
+			d.cleanRTT.Grow(maxCleanRTT - n)
+			d.cleanPeak.Grow(maxCleanRTT - n)
 		}
-		d.cleanRTT = append(d.cleanRTT, ns)
-		d.cleanPeak = append(d.cleanPeak, d.rttBefore())
+		d.cleanRTT.Append(ns)
+		d.cleanPeak.Append(d.rttBefore())
 	} else if d.recentAt%64 == 0 {
 		i := (d.recentAt / 64) % maxCleanRTT
-		d.cleanRTT[i], d.cleanPeak[i] = ns, d.rttBefore()
+		d.cleanRTT.S()[i], d.cleanPeak.S()[i] = ns, d.rttBefore()
 	}
 	if d.rttMin == 0 || ns < d.rttMin {
 		d.rttMin = ns
@@ -1187,9 +1189,10 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			st.unanswered, st.answerACKs = l.held.unansweredShare()
 			st.DataPhaseNs = max(l.held.lastData, acc.lastAckTime) - l.held.firstData
 			st.LossEpisodes, st.EpisodeResent, st.FirstEpisodeResent = l.episodes, l.resent, l.firstSent
-			lossRanks(&st, acc.cleanRTT, acc.cleanPeak, l.lossEps)
-			if len(acc.cleanRTT) >= 8 && acc.rttMin > 0 {
-				med, _ := median(slices.Clone(acc.cleanRTT))
+			s := a.sc.copy(0, acc.cleanRTT.S())
+			lossRanks(&st, s, a.sc.copy(1, acc.cleanPeak.S()), l.lossEps)
+			if len(s) >= 8 && acc.rttMin > 0 {
+				med, _ := median(s)
 				st.HasQueueDelay, st.QueueDelayMs = true, float64(med-acc.rttMin)/1e6
 			}
 		}
@@ -1219,8 +1222,8 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			// sender's pauses are the gaps in what arrives.
 			st.AppLimitedNs = st.ArrivalGapNs
 			st.QueueLossEpisodes, st.RankedLossEpisodes, st.RTTAtLossMs, st.RTTAtLossRank = 0, 0, 0, 0
-			acc.owd.ranks(&st)
-			acc.owd.queueDelay(&st)
+			acc.owd.ranks(&st, &a.sc)
+			acc.owd.queueDelay(&st, &a.sc)
 		}
 		st.LossEpisodesFast, st.LossEpisodesRTO, st.TailLossProbes = acc.eps.fast, acc.eps.rto, acc.eps.probes
 		st.LossEpisodesUndone = acc.eps.undone
@@ -1247,6 +1250,9 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			st.BottleneckBps = raw[d]
 		}
 	}
+	// The sample lists and the scratch were read outside the heap (slab.Vec).
+	runtime.KeepAlive(a)
+	runtime.KeepAlive(cs)
 	return out
 }
 
@@ -1258,12 +1264,12 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 // mean rank among the same measure at ordinary moments (peaks, rttBefore
 // at each sample): with delay jitter, the largest RTT of a round trip is
 // near the peak at any moment, and only the rank tells a loss that came
-// with the queue full from one that came at random.
-func lossRanks(st *DirStats, samples, peaks []int64, eps []lossEpisode) {
-	if len(samples) < 8 || len(eps) == 0 {
+// with the queue full from one that came at random. It sorts s and p in
+// place.
+func lossRanks(st *DirStats, s, p []int64, eps []lossEpisode) {
+	if len(s) < 8 || len(eps) == 0 {
 		return
 	}
-	s, p := slices.Clone(samples), slices.Clone(peaks)
 	slices.Sort(s)
 	slices.Sort(p)
 	lo, hi := float64(s[0]), float64(s[len(s)*95/100])
