@@ -162,12 +162,12 @@ func (cs *connState) free() {
 	for i := range cs.stats {
 		d := &cs.stats[i]
 		d.rtt.free()
-		d.cleanRTT.Free()
-		d.cleanPeak.Free()
+		d.cleanRTT.free()
+		d.cleanPeak.free()
 		if t := d.owd; t != nil {
-			t.samples.Free()
-			t.peak.Free()
-			t.drops.Free()
+			t.samples.free()
+			t.peak.free()
+			t.drops.free()
 		}
 	}
 }
@@ -178,13 +178,9 @@ func (cs *connState) free() {
 // leaves is then not in proportion to its connections' samples.
 type scratch [2]slab.Vec[int64]
 
-// copy returns a copy of v in buffer i, valid until the next copy to i.
-func (sc *scratch) copy(i int, v []int64) []int64 {
-	b := &sc[i]
-	b.Reset()
-	b.AppendAll(v)
-	return b.S()
-}
+// copy returns a copy of l's values in buffer i, valid until the next
+// copy to i.
+func (sc *scratch) copy(i int, l *nsList) []int64 { return l.copyTo(&sc[i]) }
 
 // Serial-number comparisons (RFC 1982), as Wireshark's GT_SEQ and friends.
 func gtSeq(a, b uint32) bool { return int32(a-b) > 0 }

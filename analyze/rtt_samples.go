@@ -7,54 +7,111 @@ import (
 	"tcpviz/internal/slab"
 )
 
-// rttSamples are a direction's ACK RTT samples, kept to its end for their
-// exact median. Captures mostly time packets to the microsecond, so the
-// samples are kept as microseconds in 4 bytes each while every one is a
-// whole number of them below 2^32 µs (71 minutes), and as nanoseconds in
-// 8 bytes from the first that is not: half the memory of the busiest
-// connections' largest state (a direction with 200,000 ACKs), and the same
-// values. Long lists live outside the Go heap (slab.Vec) until free.
-type rttSamples struct {
-	us   slab.Vec[uint32]
+// nsList is a list of nanosecond values (a direction's RTT samples, kept
+// to its end for their exact median; the bounded samples of RTT and
+// one-way delay the loss ranks read). Captures mostly time packets to the
+// microsecond, so the values are kept as microseconds in 4 bytes each
+// while every one is a whole number of them within ±2^31 µs (35 minutes),
+// and as nanoseconds in 8 bytes from the first that is not: half the
+// memory of the busiest connections' largest state, and the same values.
+// Long lists live outside the Go heap (slab.Vec) until free.
+type nsList struct {
+	us   slab.Vec[int32]
 	ns   slab.Vec[int64] // all of them, once one did not fit us
 	wide bool            // in ns
 }
 
-func (r *rttSamples) add(v int64) {
-	if !r.wide && v >= 0 && v%1000 == 0 && v/1000 <= math.MaxUint32 {
-		r.us.Append(uint32(v / 1000))
-		return
+// asUS is v in whole microseconds within int32, if it is one.
+func asUS(v int64) (int32, bool) {
+	if v%1000 != 0 || v/1000 < math.MinInt32 || v/1000 > math.MaxInt32 {
+		return 0, false
 	}
+	return int32(v / 1000), true
+}
+
+func (r *nsList) add(v int64) {
 	if !r.wide {
-		r.wide = true
-		r.ns.Grow(max(2*r.us.Len(), 8))
-		for _, u := range r.us.S() {
-			r.ns.Append(int64(u) * 1000)
+		if u, ok := asUS(v); ok {
+			r.us.Append(u)
+			return
 		}
-		r.us.Free()
+		r.widen()
 	}
 	r.ns.Append(v)
 }
 
-func (r *rttSamples) len() int { return r.us.Len() + r.ns.Len() }
+// set makes value i v.
+func (r *nsList) set(i int, v int64) {
+	if !r.wide {
+		if u, ok := asUS(v); ok {
+			r.us.S()[i] = u
+			return
+		}
+		r.widen()
+	}
+	r.ns.S()[i] = v
+}
 
-// sort puts the samples in increasing order (in place: their order is
+// widen moves the values to nanoseconds, for good.
+func (r *nsList) widen() {
+	r.wide = true
+	r.ns.Grow(max(2*r.us.Len(), 8))
+	for _, u := range r.us.S() {
+		r.ns.Append(int64(u) * 1000)
+	}
+	r.us.Free()
+}
+
+func (r *nsList) len() int { return r.us.Len() + r.ns.Len() }
+
+// room is how many values the list holds without growing.
+func (r *nsList) room() int {
+	if r.wide {
+		return r.ns.Cap()
+	}
+	return r.us.Cap()
+}
+
+// grow makes room for n more values.
+func (r *nsList) grow(n int) {
+	if r.wide {
+		r.ns.Grow(n)
+	} else {
+		r.us.Grow(n)
+	}
+}
+
+// sort puts the values in increasing order (in place: their order is
 // nothing but theirs).
-func (r *rttSamples) sort() {
+func (r *nsList) sort() {
 	slices.Sort(r.us.S())
 	slices.Sort(r.ns.S())
 }
 
-// at is sample i, in nanoseconds.
-func (r *rttSamples) at(i int) int64 {
+// at is value i, in nanoseconds.
+func (r *nsList) at(i int) int64 {
 	if r.wide {
 		return r.ns.S()[i]
 	}
 	return int64(r.us.S()[i]) * 1000
 }
 
-// free gives the samples' memory back.
-func (r *rttSamples) free() {
+// copyTo makes b a copy of the values, in nanoseconds, and returns it.
+func (r *nsList) copyTo(b *slab.Vec[int64]) []int64 {
+	b.Reset()
+	if r.wide {
+		b.AppendAll(r.ns.S())
+		return b.S()
+	}
+	b.Grow(r.us.Len())
+	for _, u := range r.us.S() {
+		b.Append(int64(u) * 1000)
+	}
+	return b.S()
+}
+
+// free gives the values' memory back.
+func (r *nsList) free() {
 	r.us.Free()
 	r.ns.Free()
 	r.wide = false

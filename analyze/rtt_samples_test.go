@@ -12,8 +12,8 @@ import (
 )
 
 // samplesOf are ns as a direction's RTT samples.
-func samplesOf(ns []int64) *rttSamples {
-	var r rttSamples
+func samplesOf(ns []int64) *nsList {
+	var r nsList
 	for _, v := range ns {
 		r.add(v)
 	}
@@ -63,7 +63,7 @@ func TestRTTSamplesExact(t *testing.T) {
 			case k%3 == 0 && rng.IntN(50) == 0:
 				ns[i] = rng.Int64N(1e12) // any nanosecond
 			case k%5 == 0 && rng.IntN(80) == 0:
-				ns[i] = (math.MaxUint32 + 1 + rng.Int64N(1e6)) * 1000 // µs past 32 bits
+				ns[i] = (math.MaxInt32 + 1 + rng.Int64N(1e6)) * 1000 // µs past 31 bits
 			default:
 				ns[i] = rng.Int64N(2e6) * 1000
 			}
@@ -78,7 +78,7 @@ func TestRTTSamplesExact(t *testing.T) {
 		if cols(&got) != cols(&want) {
 			t.Fatalf("%d samples: got %+v, want %+v", n, got, want)
 		}
-		if packed := !r.wide; packed != !slices.ContainsFunc(ns, func(v int64) bool { return v%1000 != 0 || v/1000 > math.MaxUint32 }) {
+		if packed := !r.wide; packed != !slices.ContainsFunc(ns, func(v int64) bool { return v%1000 != 0 || v/1000 > math.MaxInt32 || v/1000 < math.MinInt32 }) {
 			t.Fatalf("%d samples: kept as µs = %v", n, packed)
 		}
 	}
@@ -109,18 +109,78 @@ func TestSampleListsFreedAtForget(t *testing.T) {
 	if st[reassembly.C2S].RTTSamples < n {
 		t.Fatalf("%d RTT samples, want %d or more", st[reassembly.C2S].RTTSamples, n)
 	}
-	// The samples in µs (4 bytes) and the clean ones with their peaks (8
-	// bytes each), outside the heap; given back at forget (the scanner's
-	// tracker keeps its own slab).
+	// The samples, the clean ones and their peaks, in µs (4 bytes each),
+	// outside the heap; given back at forget (the scanner's tracker keeps
+	// its own slab).
 	lists := slab.Mapped()
-	if held := lists - before; held < n*(4+8+8) {
+	if held := lists - before; held < n*(4+4+4) {
 		t.Errorf("%d bytes outside the heap for %d samples: want them there", held, n)
 	}
 	a.forget(c)
 	for i := range a.sc { // the statistics' sorted copies, kept for the next connection
 		a.sc[i].Free()
 	}
-	if freed := lists - slab.Mapped(); freed < n*(4+8+8) {
-		t.Errorf("%d bytes given back at forget, want at least %d", freed, n*(4+8+8))
+	if freed := lists - slab.Mapped(); freed < n*(4+4+4) {
+		t.Errorf("%d bytes given back at forget, want at least %d", freed, n*(4+4+4))
+	}
+}
+
+// TestNSListAsPlain: an nsList reads back, after any mix of add and set,
+// exactly what a plain list of nanoseconds holds, whether its values are
+// whole microseconds within 31 bits either way of zero (kept in 4 bytes)
+// or one is not (all moved to nanoseconds at once, by an add or a set).
+func TestNSListAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var b slab.Vec[int64]
+	var wide, packed int
+	for k := range 500 {
+		value := func() int64 {
+			switch {
+			case k%3 == 0 && rng.IntN(400) == 0:
+				return rng.Int64N(2e12) - 1e12 // any nanosecond
+			case k%4 == 0 && rng.IntN(400) == 0:
+				return (math.MinInt32 - 1 - rng.Int64N(1e3)) * 1000 // µs below 31 bits
+			default:
+				return (rng.Int64N(4e6) - 2e6) * 1000
+			}
+		}
+		var l nsList
+		var plain []int64
+		for range rng.IntN(5000) {
+			if len(plain) > 0 && rng.IntN(4) == 0 {
+				i, v := rng.IntN(len(plain)), value()
+				l.set(i, v)
+				plain[i] = v
+			} else {
+				v := value()
+				l.add(v)
+				plain = append(plain, v)
+			}
+		}
+		if l.len() != len(plain) {
+			t.Fatalf("len %d, want %d", l.len(), len(plain))
+		}
+		for i, v := range plain {
+			if got := l.at(i); got != v {
+				t.Fatalf("value %d is %d, want %d", i, got, v)
+			}
+		}
+		if got := l.copyTo(&b); !slices.Equal(got, plain) {
+			t.Fatalf("copy differs from the values")
+		}
+		fits := !slices.ContainsFunc(plain, func(v int64) bool { _, ok := asUS(v); return !ok })
+		if !l.wide && !fits {
+			t.Fatalf("packed although a value does not fit")
+		}
+		if l.wide {
+			wide++
+		} else if len(plain) > 0 {
+			packed++
+		}
+		l.free()
+	}
+	b.Free()
+	if wide == 0 || packed == 0 {
+		t.Errorf("%d lists wide, %d packed: want both kinds tried", wide, packed)
 	}
 }

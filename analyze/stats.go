@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sort"
 
-	"tcpviz/internal/slab"
 	"tcpviz/reassembly"
 )
 
@@ -313,7 +312,7 @@ func (rs *rangeSet) bound() {
 type dirAcc struct {
 	s        DirStats
 	unique   rangeSet
-	rtt      rttSamples
+	rtt      nsList
 	rwndSum  float64
 	rwndN    int64
 	lastTime int64
@@ -330,8 +329,8 @@ type dirAcc struct {
 	rttMin      int64                      // smallest of rtt, 0 before the first
 	recentRTT   [16]struct{ t, rtt int64 } // the latest samples, a ring
 	recentAt    int
-	cleanRTT    slab.Vec[int64] // samples outside loss episodes (a bounded sample of them)
-	cleanPeak   slab.Vec[int64] // rttBefore at each of those samples: the RTT of ordinary moments
+	cleanRTT    nsList // samples outside loss episodes (a bounded sample of them)
+	cleanPeak   nsList // rttBefore at each of those samples: the RTT of ordinary moments
 	win         windowState
 	karn        karnDir // tcptrace-style RTT of this direction's data
 	limits      *limits // made with the first data segment
@@ -407,8 +406,8 @@ type owdTrack struct {
 	high          uint64 // highest end of data
 	recent        [16]int64
 	at            int
-	samples, peak slab.Vec[int64]
-	drops         slab.Vec[int64]
+	samples, peak nsList
+	drops         nsList
 }
 
 func (d *dirAcc) owdData(s *reassembly.Segment, idGap bool) {
@@ -424,21 +423,22 @@ func (d *dirAcc) owdData(s *reassembly.Segment, idGap bool) {
 	t.at++
 	drop := idGap || s.SeqAbs > t.high
 	t.high = max(t.high, end)
-	keep := t.samples.Len() < maxOWDSamples || t.at%64 == 0
+	keep := t.samples.len() < maxOWDSamples || t.at%64 == 0
 	if drop || keep {
 		peak := v
 		for _, r := range t.recent[:min(t.at, len(t.recent))] {
 			peak = max(peak, r)
 		}
-		if drop && t.drops.Len() < maxOWDSamples {
-			t.drops.Append(peak)
+		if drop && t.drops.len() < maxOWDSamples {
+			t.drops.add(peak)
 		}
-		if n := t.samples.Len(); n < maxOWDSamples {
-			t.samples.Append(v)
-			t.peak.Append(peak)
+		if n := t.samples.len(); n < maxOWDSamples {
+			t.samples.add(v)
+			t.peak.add(peak)
 		} else if keep {
 			i := (t.at / 64) % maxOWDSamples
-			t.samples.S()[i], t.peak.S()[i] = v, peak
+			t.samples.set(i, v)
+			t.peak.set(i, peak)
 		}
 	}
 	t.tsLast, t.timeLast = s.Opt.TSVal, s.Time
@@ -449,16 +449,16 @@ func (d *dirAcc) owdData(s *reassembly.Segment, idGap bool) {
 // (within 2% over at least a second): the same evidence as the RTT's at a
 // sender-side capture.
 func (t *owdTrack) ranks(st *DirStats, sc *scratch) {
-	if t == nil || t.drops.Len() == 0 || !t.msClock() {
+	if t == nil || t.drops.len() == 0 || !t.msClock() {
 		return
 	}
-	eps := make([]lossEpisode, t.drops.Len())
-	for i, d := range t.drops.S() {
+	eps := make([]lossEpisode, t.drops.len())
+	for i := range eps {
 		// Delays are kept relative to the first: shifted so the smallest is positive, as lossRanks wants of an RTT.
-		eps[i].rtt = d
+		eps[i].rtt = t.drops.at(i)
 	}
-	shift := slices.Min(t.samples.S())
-	samples, peaks := sc.copy(0, t.samples.S()), sc.copy(1, t.peak.S())
+	samples, peaks := sc.copy(0, &t.samples), sc.copy(1, &t.peak)
+	shift := slices.Min(samples)
 	for i := range samples {
 		samples[i] -= shift - 1
 		peaks[i] -= shift - 1
@@ -473,10 +473,10 @@ func (t *owdTrack) ranks(st *DirStats, sc *scratch) {
 // queueDelay sets, at a receiver-side capture, QueueDelayMs from the
 // one-way delay: its median above its minimum.
 func (t *owdTrack) queueDelay(st *DirStats, sc *scratch) {
-	if t == nil || t.samples.Len() < 8 || !t.msClock() {
+	if t == nil || t.samples.len() < 8 || !t.msClock() {
 		return
 	}
-	c := sc.copy(0, t.samples.S())
+	c := sc.copy(0, &t.samples)
 	med, _ := median(c) // sorts c
 	st.HasQueueDelay, st.QueueDelayMs = true, float64(med-c[0])/1e6
 }
@@ -1100,18 +1100,19 @@ func (d *dirAcc) addRTT(ns int64) {
 	}
 	d.recentRTT[d.recentAt%len(d.recentRTT)] = struct{ t, rtt int64 }{d.lastTime, ns}
 	d.recentAt++
-	if n := d.cleanRTT.Len(); n < maxCleanRTT {
-		if n == d.cleanRTT.Cap() && n >= maxCleanRTT/16 {
+	if n := d.cleanRTT.len(); n < maxCleanRTT {
+		if n == d.cleanRTT.room() && n >= maxCleanRTT/16 {
 			// A long connection: room for all at once, not a
 			// doubling's worth of copies on the way.
-			d.cleanRTT.Grow(maxCleanRTT - n)
-			d.cleanPeak.Grow(maxCleanRTT - n)
+			d.cleanRTT.grow(maxCleanRTT - n)
+			d.cleanPeak.grow(maxCleanRTT - n)
 		}
-		d.cleanRTT.Append(ns)
-		d.cleanPeak.Append(d.rttBefore())
+		d.cleanRTT.add(ns)
+		d.cleanPeak.add(d.rttBefore())
 	} else if d.recentAt%64 == 0 {
 		i := (d.recentAt / 64) % maxCleanRTT
-		d.cleanRTT.S()[i], d.cleanPeak.S()[i] = ns, d.rttBefore()
+		d.cleanRTT.set(i, ns)
+		d.cleanPeak.set(i, d.rttBefore())
 	}
 	if d.rttMin == 0 || ns < d.rttMin {
 		d.rttMin = ns
@@ -1189,8 +1190,8 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			st.unanswered, st.answerACKs = l.held.unansweredShare()
 			st.DataPhaseNs = max(l.held.lastData, acc.lastAckTime) - l.held.firstData
 			st.LossEpisodes, st.EpisodeResent, st.FirstEpisodeResent = l.episodes, l.resent, l.firstSent
-			s := a.sc.copy(0, acc.cleanRTT.S())
-			lossRanks(&st, s, a.sc.copy(1, acc.cleanPeak.S()), l.lossEps)
+			s := a.sc.copy(0, &acc.cleanRTT)
+			lossRanks(&st, s, a.sc.copy(1, &acc.cleanPeak), l.lossEps)
 			if len(s) >= 8 && acc.rttMin > 0 {
 				med, _ := median(s)
 				st.HasQueueDelay, st.QueueDelayMs = true, float64(med-acc.rttMin)/1e6
@@ -1308,7 +1309,7 @@ func rankIn(sorted []int64, v int64) float64 {
 
 // fillRTT computes the RTT columns from the samples (ns). The median of an
 // even number of samples is the mean of the two middle ones.
-func fillRTT(st *DirStats, r *rttSamples) {
+func fillRTT(st *DirStats, r *nsList) {
 	n := r.len()
 	st.RTTSamples = int64(n)
 	if n == 0 {
