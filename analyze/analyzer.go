@@ -172,6 +172,23 @@ func (cs *connState) free() {
 	}
 }
 
+// close gives back the memory outside the heap that the analyzer still
+// holds: the states of the connections not forgotten (a read cut short),
+// the lone SYNs' scratch state and the statistics' sorted copies.
+func (a *analyzer) close() {
+	for _, cs := range a.conns {
+		if cs != nil {
+			cs.free()
+		}
+	}
+	if a.scratch != nil {
+		a.scratch.free()
+	}
+	for i := range a.sc {
+		a.sc[i].Free()
+	}
+}
+
 // scratch holds the copies of sample lists that the statistics sort at a
 // connection's end, reused from one connection to the next (outside the
 // heap, slab.Vec) rather than made for each: the garbage a long capture

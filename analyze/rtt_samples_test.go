@@ -87,41 +87,49 @@ func TestRTTSamplesExact(t *testing.T) {
 // TestSampleListsFreedAtForget: a long connection's sample lists are kept
 // outside the heap and given back when the analyzer forgets it, at once,
 // not when a collection finds them unreachable: a long capture's memory
-// follows its live connections.
+// follows its live connections. What a read cut short leaves unforgotten,
+// and the statistics' sorted copies, go back at close.
 func TestSampleListsFreedAtForget(t *testing.T) {
-	const n = 5000
-	r, err := reassembly.NewReader(gencap.Flight(n, 1000, -1, true, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := reassembly.NewScanner(r)
-	a := newAnalyzer()
-	before := slab.Mapped()
-	var c *reassembly.Conn
-	for sc.Scan() {
-		c = sc.Conn()
-		a.segment(c, sc.Segment())
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	st := a.stats(c)
-	if st[reassembly.C2S].RTTSamples < n {
-		t.Fatalf("%d RTT samples, want %d or more", st[reassembly.C2S].RTTSamples, n)
-	}
-	// The samples, the clean ones and their peaks, in µs (4 bytes each),
-	// outside the heap; given back at forget (the scanner's tracker keeps
-	// its own slab).
-	lists := slab.Mapped()
-	if held := lists - before; held < n*(4+4+4) {
-		t.Errorf("%d bytes outside the heap for %d samples: want them there", held, n)
-	}
-	a.forget(c)
-	for i := range a.sc { // the statistics' sorted copies, kept for the next connection
-		a.sc[i].Free()
-	}
-	if freed := lists - slab.Mapped(); freed < n*(4+4+4) {
-		t.Errorf("%d bytes given back at forget, want at least %d", freed, n*(4+4+4))
+	for _, forget := range []bool{true, false} {
+		const n = 5000
+		r, err := reassembly.NewReader(gencap.Flight(n, 1000, -1, true, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := reassembly.NewScanner(r)
+		a := newAnalyzer()
+		before := slab.Mapped()
+		var c *reassembly.Conn
+		for sc.Scan() {
+			c = sc.Conn()
+			a.segment(c, sc.Segment())
+		}
+		if err := sc.Err(); err != nil {
+			t.Fatal(err)
+		}
+		st := a.stats(c)
+		if st[reassembly.C2S].RTTSamples < n {
+			t.Fatalf("%d RTT samples, want %d or more", st[reassembly.C2S].RTTSamples, n)
+		}
+		// The samples, the clean ones and their peaks, in µs (4 bytes
+		// each), outside the heap, and the sorted copies of the clean ones
+		// and their peaks in ns (8 bytes each); given back at forget and
+		// close (the scanner's tracker keeps its own slab).
+		lists := slab.Mapped()
+		if held := lists - before; held < n*(4+4+4+8+8) {
+			t.Errorf("%d bytes outside the heap for %d samples: want them there", held, n)
+		}
+		want := int64(n * (4 + 4 + 4))
+		if forget {
+			a.forget(c)
+			if freed := lists - slab.Mapped(); freed < want {
+				t.Errorf("%d bytes given back at forget, want at least %d", freed, want)
+			}
+		}
+		a.close()
+		if freed := lists - slab.Mapped(); freed < want+n*(8+8) {
+			t.Errorf("forget %v: %d bytes given back at close, want at least %d", forget, freed, want+n*(8+8))
+		}
 	}
 }
 

@@ -188,6 +188,7 @@ func Run(r *reassembly.Reader, o RunOptions) (*RunResult, error) {
 	var a *analyzer
 	if o.Analyze || o.Keep >= 0 || len(o.Also) > 0 {
 		a = newAnalyzer()
+		defer a.close()
 	}
 	if o.focus != nil {
 		sc.Focus(*o.focus) // before the pipeline starts reading

@@ -46,10 +46,11 @@ func (x *Vec[T]) Append(v T) {
 	x.v = append(x.v, v)
 }
 
-// AppendAll adds the values of v at the end.
+// AppendAll adds the values of v at the end; v may be x's own.
 func (x *Vec[T]) AppendAll(v []T) {
-	x.Grow(len(v))
+	old := x.grow(len(v)) // still mapped while v is read
 	x.v = append(x.v, v...)
+	old.release()
 }
 
 // Reset empties x, keeping its memory for the values to come.
@@ -65,42 +66,47 @@ func (x *Vec[T]) Cap() int { return cap(x.v) }
 func (x *Vec[T]) S() []T { return x.v }
 
 // Grow makes room for n more values without another growth.
-func (x *Vec[T]) Grow(n int) {
+func (x *Vec[T]) Grow(n int) { x.grow(n).release() }
+
+// grow makes room for n more values and returns the mapping the values
+// were in if they moved out of one, for the caller to release.
+func (x *Vec[T]) grow(n int) *mapping {
 	need := len(x.v) + n
 	if need <= cap(x.v) {
-		return
+		return nil
 	}
+	old := x.off
+	x.off = nil
 	var zero T
 	size := int(unsafe.Sizeof(zero))
 	want := max(need, 2*cap(x.v), 8)
 	if size == 0 || want*size <= vecHeapBytes || !pointerFree[T]() {
 		x.v = slices.Grow(x.v, want-len(x.v))
-		return
+		return old
 	}
 	page := os.Getpagesize()
 	want = (want*size + page - 1) / page * page / size // the whole pages mapped
 	v, unmap := mapChunk[T](want)
 	if v == nil { // refused: on the heap
 		x.v = slices.Grow(x.v, want-len(x.v))
-		return
+		return old
 	}
-	v = v[:copy(v, x.v)]
-	x.free()
 	m := &mapping{unmap: unmap}
 	m.cleanup = runtime.AddCleanup(m, func(f func()) { f() }, unmap)
-	x.v, x.off = v, m
+	x.v, x.off = v[:copy(v, x.v)], m
+	return old
 }
 
 // Free drops the values and gives their memory back.
 func (x *Vec[T]) Free() {
-	x.free()
-	x.v = nil
+	x.off.release()
+	x.off, x.v = nil, nil
 }
 
-func (x *Vec[T]) free() {
-	if x.off != nil {
-		x.off.cleanup.Stop()
-		x.off.unmap()
-		x.off = nil
+// release unmaps m (nil: nothing to do).
+func (m *mapping) release() {
+	if m != nil {
+		m.cleanup.Stop()
+		m.unmap()
 	}
 }

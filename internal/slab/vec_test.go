@@ -91,3 +91,30 @@ func TestVecDroppedUnfreed(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestVecAppendOwn: a mapped Vec at its capacity appends its own values:
+// they are read before the mapping they were in is given back.
+func TestVecAppendOwn(t *testing.T) {
+	var x Vec[int64]
+	for i := range 1024 {
+		x.Append(int64(i))
+	}
+	before := Mapped()
+	for x.Len() < x.Cap() {
+		x.Append(int64(x.Len()))
+	}
+	n := x.Len()
+	x.AppendAll(x.S())
+	if x.Len() != 2*n {
+		t.Fatalf("Len %d, want %d", x.Len(), 2*n)
+	}
+	for i, v := range x.S() {
+		if v != int64(i%n) {
+			t.Fatalf("value %d is %d, want %d", i, v, i%n)
+		}
+	}
+	if Mapped() <= before {
+		t.Errorf("mapped %d bytes, then %d: want the values moved to a larger mapping", before, Mapped())
+	}
+	x.Free()
+}
