@@ -142,7 +142,8 @@ func (o *outputSet) commit() error {
 	return nil
 }
 
-// names are the files of the set not yet committed, relative to dir.
+// names are the files of the set not yet committed, relative to dir, in
+// name order.
 func (o *outputSet) names(dir string) []string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -150,6 +151,7 @@ func (o *outputSet) names(dir string) []string {
 	for i, p := range o.paths {
 		out[i], _ = filepath.Rel(dir, p)
 	}
+	slices.Sort(out) // not the order the writers finished in, another at each run
 	return out
 }
 

@@ -254,6 +254,9 @@ func TestReportAgainRemovesStale(t *testing.T) {
 	dir := t.TempDir()
 	folder := report(dir, "-s", "0")
 	first := files(folder)
+	if list, _ := os.ReadFile(filepath.Join(folder, ".tcpviz-report")); !slices.IsSorted(strings.Fields(string(list))) {
+		t.Errorf(".tcpviz-report lists its files in the order they were finished, another at each run, not by name:\n%s", list)
+	}
 	if slices.Equal(first, fresh) {
 		t.Fatalf("the reports of stream 0 and of the busiest flow write the same files: %v", first)
 	}
