@@ -179,8 +179,10 @@ type ordered[T any] struct {
 	sink    func(T)
 	// again holds the later parts of a stream that came again (retired
 	// while open, then continued) and was retired again while its first
-	// part still waited: each goes after the one before it.
-	again map[int][]T
+	// part still waited: each goes after the one before it. nAgain counts
+	// them, towards maxPendingConns.
+	again  map[int][]T
+	nAgain int
 }
 
 func (o *ordered[T]) add(ord int, v T) {
@@ -195,6 +197,9 @@ func (o *ordered[T]) add(ord int, v T) {
 			o.again = map[int][]T{}
 		}
 		o.again[ord] = append(o.again[ord], v)
+		if o.nAgain++; len(o.pending)+o.nAgain > maxPendingConns {
+			o.flush()
+		}
 		return
 	}
 	o.pending[ord] = v
@@ -207,7 +212,7 @@ func (o *ordered[T]) add(ord int, v T) {
 		o.emit(o.next, v)
 		o.next++
 	}
-	if len(o.pending) > maxPendingConns {
+	if len(o.pending)+o.nAgain > maxPendingConns {
 		o.flush()
 	}
 }
@@ -230,6 +235,7 @@ func (o *ordered[T]) emit(ord int, v T) {
 	o.sink(v)
 	if more, ok := o.again[ord]; ok {
 		delete(o.again, ord)
+		o.nAgain -= len(more)
 		for _, w := range more {
 			o.sink(w)
 		}

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -174,6 +175,29 @@ func TestOrderedStreamRetiredTwiceWhileWaiting(t *testing.T) {
 	o.flush()
 	if want := "[0 1 2a 2b 3 5a 5b]"; fmt.Sprint(got) != want {
 		t.Errorf("sunk %v, want %s", got, want)
+	}
+}
+
+// TestOrderedAgainBounded: the later parts of a stream retired again and
+// again while its first part waits count towards maxPendingConns: past
+// it, what waits is let go in order, not held for ever.
+func TestOrderedAgainBounded(t *testing.T) {
+	var got []int
+	o := &ordered[int]{pending: map[int]int{}, sink: func(v int) { got = append(got, v) }}
+	o.add(1, -1) // waits for stream 0
+	for i := range maxPendingConns {
+		o.add(1, i)
+	}
+	if len(got) != maxPendingConns+1 || got[0] != -1 || got[len(got)-1] != maxPendingConns-1 {
+		t.Fatalf("sunk %d values (first %v), want all %d parts of stream 1 in order once more than %d wait", len(got), got[:min(len(got), 3)], maxPendingConns+1, maxPendingConns)
+	}
+	if o.nAgain != 0 || len(o.again) != 0 || len(o.pending) != 0 {
+		t.Errorf("after the flush %d parts (%d streams) and %d firsts still wait", o.nAgain, len(o.again), len(o.pending))
+	}
+	o.add(0, 7) // late: past it, at once
+	o.add(2, 8)
+	if want := []int{7, 8}; !slices.Equal(got[len(got)-2:], want) {
+		t.Errorf("after the flush: %v, want %v", got[len(got)-2:], want)
 	}
 }
 
