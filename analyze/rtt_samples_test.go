@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -191,4 +192,48 @@ func TestNSListAsPlain(t *testing.T) {
 	if wide == 0 || packed == 0 {
 		t.Errorf("%d lists wide, %d packed: want both kinds tried", wide, packed)
 	}
+}
+
+// FuzzNSList: any sequence of adds and sets reads back as a plain list
+// of nanoseconds holds it, value by value and as a copy, and the list is
+// packed in 4 bytes only while every value fits.
+func FuzzNSList(f *testing.F) {
+	f.Add([]byte{0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 128})
+	f.Add(binary.LittleEndian.AppendUint64([]byte{2}, uint64(math.MaxInt32+1)*1000))
+	// Two packed values, then the second set to one that does not fit.
+	seed := binary.LittleEndian.AppendUint64([]byte{2}, 5<<24)
+	seed = binary.LittleEndian.AppendUint64(append(seed, 2), 7<<24)
+	f.Add(binary.LittleEndian.AppendUint64(append(seed, 1), 1001))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var l nsList
+		defer l.free()
+		var plain []int64
+		for ; len(b) >= 9; b = b[9:] {
+			op, v := b[0], int64(binary.LittleEndian.Uint64(b[1:]))
+			if op&2 != 0 { // mostly whole microseconds, of either sign
+				v = v >> 24 * 1000
+			}
+			if op&1 != 0 && len(plain) > 0 {
+				i := int(uint(v) % uint(len(plain)))
+				l.set(i, v)
+				plain[i] = v
+			} else {
+				l.add(v)
+				plain = append(plain, v)
+			}
+		}
+		var c slab.Vec[int64]
+		defer c.Free()
+		if got := l.copyTo(&c); !slices.Equal(got, plain) || l.len() != len(plain) {
+			t.Fatalf("reads back %v, want %v", got, plain)
+		}
+		for i, v := range plain {
+			if l.at(i) != v {
+				t.Fatalf("value %d is %d, want %d", i, l.at(i), v)
+			}
+		}
+		if !l.wide && slices.ContainsFunc(plain, func(v int64) bool { _, ok := asUS(v); return !ok }) {
+			t.Fatal("packed although a value does not fit")
+		}
+	})
 }
