@@ -7,9 +7,14 @@
 # python3, iperf3, tcpdump, ethtool and ../shared/lab (see its README).
 #
 #   scripts/labelled-corpus.sh OUTDIR [NAME...]    # all scenarios, or those named
+#   scripts/labelled-corpus.sh OUTDIR --random SEED N
+#                         # N scenarios drawn from ranges (draw_scenarios.py):
+#                         # a held-out set, the same again from its seed
 #
 # Two scenarios run at once (namespace prefixes la/lb, ports 5301/5302); a
-# run whose label file exists is not recorded again.
+# run whose label file exists is not recorded again, and one that fails
+# (iperf3 or a capture, the log or its label) is tried once more. The
+# scenarios (drawn or listed) are written to OUTDIR/scenarios.txt.
 set -u
 OUT=${1:?output folder}; shift
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -85,6 +90,11 @@ cl_30ms_100m|DELAY=15ms RATE=100 QUEUE=400000
 mx_80ms_10m_j8_q40k_l05|DELAY=40ms JITTER=8ms RATE=10 QUEUE=40000 LOSS=0.005
 rl_150ms_10m_l1_v6|DELAY=75ms RATE=10 QUEUE=200000 LOSS=0.01 IPV6=1
 '
+if [ "${1:-}" = --random ]; then
+  SCENARIOS=$(python3 "$HERE/draw_scenarios.py" "${2:?seed}" "${3:?how many}") || exit 1
+  shift 3
+fi
+printf '%s\n' "$SCENARIOS" | sed '/^$/d' >"$OUT/scenarios.txt"
 run() { # name settings prefix port
   local name=$1 set=$2 p=$3 port=$4
   [ -s "$OUT/$name.label.json" ] && return 0
@@ -92,7 +102,8 @@ run() { # name settings prefix port
     env SNAPLEN=96 DUR=6 $set P=$p PORT=$port BIN=/tmp OUT="$OUT/$name.tx.pcap" RXOUT="$OUT/$name.rx.pcap" \
       TRUTH="$OUT/$name.truth.jsonl" bash "$LAB/scenario.sh" >"$OUT/$name.log" 2>&1
     [ -s "$OUT/$name.truth.jsonl" ] && gzip -f "$OUT/$name.truth.jsonl"
-    if [ -s "$OUT/$name.rx.pcap" ] && [ -s "$OUT/$name.truth.jsonl.gz" ] && \
+    if grep -q '^iperf3 rc=0' "$OUT/$name.log" && [ -s "$OUT/$name.tx.pcap" ] && \
+       [ -s "$OUT/$name.rx.pcap" ] && [ -s "$OUT/$name.truth.jsonl.gz" ] && \
        python3 "$HERE/label_run.py" "$OUT/$name" "$set" >"$OUT/$name.label.json"; then
       rm -f "$OUT/$name.log"; return 0
     fi
