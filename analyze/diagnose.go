@@ -767,7 +767,13 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		late = max(late, st.ReorderedHoles)
 	}
 	counted := ""
-	if noSACKSender(st, rcv) && p.LostDownstreamLow < p.LostDownstream {
+	if bySeq := p.LostDownstream + p.LostUpstream; lost > bySeq {
+		// More of the sender's packets missing from its IPv4 IDs than
+		// the sequence numbers show lost (data repaired in order, or
+		// packets without data): the count says where it comes from, as
+		// the path's columns (lost_*) count only the sequence's.
+		counted = fmt.Sprintf(" (gaps in the sender's IPv4 IDs: %d of its packets never reached the capture; the sequence numbers show %d lost)", lost, bySeq)
+	} else if noSACKSender(st, rcv) && p.LostDownstreamLow < p.LostDownstream {
 		// Without SACK a sender resends after a hole what had arrived
 		// (go-back-N): only the resends of the next expected byte are
 		// surely losses, the rest an upper bound.
@@ -1270,7 +1276,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		ev := map[string]float64{"share": appShare, "max_in_flight_bytes": float64(st.MaxBytesInFlight), "idle_waits": float64(st.AppIdleWaits)}
 		if !byShare && st.AppIdleWaits < minIdleWaits {
 			ev["unanswered_acks"], ev["acks"] = st.unanswered, float64(st.answerACKs)
-			add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): it let %.0f%% of %d ACKs that made room pass with no new data (a sender with data waiting answers each); it waited %.0f%% of the transfer", 100*st.unanswered, st.answerACKs, 100*appShare), ev)
+			add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): it let %s of %d ACKs that made room pass with no new data (a sender with data waiting answers each); it waited %s of the transfer", percent(st.unanswered), st.answerACKs, percent(appShare)), ev)
 			return
 		}
 		if !byShare {
@@ -1278,14 +1284,14 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			// application's bursts drain at a window the loss keeps
 			// small, so the waits are a small share of the transfer
 			// (ap_100ms_10m_a2500k_l05: 9%, 4 such waits).
-			add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): %d times it had nothing outstanding and sent nothing new for more than a round trip; it waited %.0f%% of the transfer", st.AppIdleWaits, 100*appShare), ev)
+			add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): %d times it had nothing outstanding and sent nothing new for more than a round trip; it waited %s of the transfer", st.AppIdleWaits, percent(appShare)), ev)
 			return
 		}
-		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): it had room to send and waited %.0f%% of the transfer; at most %s in flight", 100*appShare, kb(st.MaxBytesInFlight)), ev)
+		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): it had room to send and waited %s of the transfer; at most %s in flight", percent(appShare), kb(st.MaxBytesInFlight)), ev)
 	}
 	addAppAtReceiver := func() {
 		sh := float64(st.arrivalIdleNs) / float64(st.arrivalNs)
-		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): %d times everything it had sent had arrived and it sent nothing more for over a round trip (%.0f%% of the transfer)", st.arrivalIdles, 100*sh),
+		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): %d times everything it had sent had arrived and it sent nothing more for over a round trip (%s of the transfer)", st.arrivalIdles, percent(sh)),
 			map[string]float64{"idle_waits": float64(st.arrivalIdles), "share": sh})
 	}
 	if p.NearbyPeer {
@@ -1356,7 +1362,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		limited = true
 	case p.Vantage == VantageReceiver && st.share(FindApplication) >= rxAppShare && !lossy:
 		sh := st.share(FindApplication)
-		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): nothing arrived %.0f%% of the transfer, with the %s window far from full (about %s a round trip)", 100*sh, kb(window), kb(int64(perRTT))),
+		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): nothing arrived %s of the transfer, with the %s window far from full (about %s a round trip)", percent(sh), kb(window), kb(int64(perRTT))),
 			map[string]float64{"share": sh, "window_bytes": float64(window), "per_rtt_bytes": perRTT})
 		limited = true
 	case appAtSender:
@@ -1469,6 +1475,22 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		}
 	}
 	return fs
+}
+
+// percent writes a share as a whole percentage, but never one that
+// says all or none of what it is not: a share short of 1 that rounds to
+// 100% is "over 99%" (nothing arrived "100% of the transfer" in which
+// 145 data segments arrived, suricata-verify__syn_retransmit_with_ts),
+// one above 0 that rounds to 0% "under 1%".
+func percent(share float64) string {
+	switch p := fmt.Sprintf("%.0f", 100*share); {
+	case p == "100" && share < 1:
+		return "over 99%"
+	case p == "0" && share > 0:
+		return "under 1%"
+	default:
+		return p + "%"
+	}
 }
 
 // bottleneckRefused tells whether the ACK-dispersion estimate is not the

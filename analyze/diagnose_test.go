@@ -1486,3 +1486,48 @@ func TestRandomBesideQueueFullAtEveryLoss(t *testing.T) {
 		}
 	}
 }
+
+// TestPercentNeverAllOrNone: a share short of all never reads 100%, one
+// above none never 0% (suricata-verify__syn_retransmit_with_ts at its
+// receiver: "nothing arrived 100% of the transfer" beside 145 data
+// segments arrived); every other share is written as %.0f writes it.
+func TestPercentNeverAllOrNone(t *testing.T) {
+	for share, want := range map[float64]string{0.996: "over 99%", 1: "100%", 0.004: "under 1%", 0: "0%", 0.125: "12%", 0.5: "50%", 0.994: "99%"} {
+		if got := percent(share); got != want {
+			t.Errorf("percent(%v) = %q, want %q", share, got, want)
+		}
+	}
+	st := DirStats{DataPackets: 145, DataBytes: 208589, MSS: 1448, Path: PathStats{HasData: true, Vantage: VantageReceiver},
+		LimitShares: []LimitShare{{FindApplication, 0.998}, {FindBottleneck, 0.002}}}
+	fs := diagnose(&st, &DirStats{MaxRwnd: 179 << 10}, 0)
+	if !slices.ContainsFunc(fs, func(f Finding) bool { return strings.Contains(f.Text, "nothing arrived over 99% of the transfer") }) {
+		t.Errorf("findings %v: want nothing arrived over 99%% of the transfer", fs)
+	}
+}
+
+// TestLossFromIPIDsSaysSo: at a receiver-side capture, where the sender's
+// IPv4 IDs count more packets missing than the sequence numbers show lost,
+// the loss sentence says its count comes from the IDs and what the
+// sequence shows (chrissanders-packets__http_espn stream 3: "3 segments
+// lost (2.4%)" beside lost_downstream_packets and lost_upstream_packets
+// of 0, the report's path line saying none).
+func TestLossFromIPIDsSaysSo(t *testing.T) {
+	st := DirStats{DataPackets: 127, DataBytes: 180000, MSS: 1448, IPIDMissing: 3, HasIPIDMissing: true,
+		Path: PathStats{HasData: true, Vantage: VantageReceiver}}
+	fs := diagnose(&st, &DirStats{MaxRwnd: 64 << 10}, 0)
+	i := slices.IndexFunc(fs, func(f Finding) bool { return strings.HasPrefix(f.Text, "loss: ") })
+	if i < 0 {
+		t.Fatalf("findings %q: want a loss sentence", kinds(fs))
+	}
+	if !strings.Contains(fs[i].Text, "gaps in the sender's IPv4 IDs: 3 of its packets never reached the capture; the sequence numbers show 0 lost") {
+		t.Errorf("%q: want the IDs named as the count's source", fs[i].Text)
+	}
+	// Where the sequence shows as many, it is the count, said as before.
+	st.Path.LostDownstream = 3
+	fs = diagnose(&st, &DirStats{MaxRwnd: 64 << 10}, 0)
+	for _, f := range fs {
+		if strings.Contains(f.Text, "IPv4 IDs") {
+			t.Errorf("%q: the sequence shows the loss, no ID note wanted", f.Text)
+		}
+	}
+}
