@@ -668,14 +668,48 @@ func (t scaledTicks) Ticks(lo, hi float64) []plot.Tick {
 		return siTicks{n: t.n}.Ticks(lo, hi)
 	}
 	ts := siTicks{n: t.n}.Ticks(lo/t.div, hi/t.div)
+	step := majorStep(ts)
 	for i := range ts {
 		v := ts[i].Value
 		ts[i].Value = v * t.div
 		if ts[i].Label != "" {
-			ts[i].Label = trimFloat(v)
+			ts[i].Label = tickLabel(v, step, trimFloat)
 		}
 	}
 	return ts
+}
+
+// majorStep is the step between ts's labelled ticks (0 with fewer than
+// two).
+func majorStep(ts []plot.Tick) float64 {
+	first := -1
+	for i, t := range ts {
+		if t.Label == "" {
+			continue
+		}
+		if first >= 0 {
+			return t.Value - ts[first].Value
+		}
+		first = i
+	}
+	return 0
+}
+
+// tickLabel labels a tick at v, on an axis labelled every step, with
+// format (three decimals at most); where the step is under a thousandth,
+// with as many decimals as it needs, so that the ticks of a connection
+// of a millisecond do not all read 0 and 0.001.
+func tickLabel(v, step float64, format func(float64) string) string {
+	if !(step > 0) || step >= 1e-3 {
+		return format(v)
+	}
+	d := min(int(-math.Floor(math.Log10(step)))+1, 12)
+	s := strings.TrimRight(strconv.FormatFloat(v, 'f', d, 64), "0")
+	s = strings.TrimSuffix(s, ".")
+	if s == "-0" {
+		s = "0"
+	}
+	return s
 }
 
 // logTicks label the powers of ten of an axis of log10 values (and 2 and 5
@@ -752,7 +786,7 @@ func (t siTicks) Ticks(lo, hi float64) []plot.Tick {
 	for k := math.Ceil(lo / minor); k*minor <= hi+minor*1e-9; k++ {
 		v := k * minor
 		if int64(k)%int64(minors) == 0 {
-			ts = append(ts, plot.Tick{Value: v, Label: SI(v)})
+			ts = append(ts, plot.Tick{Value: v, Label: tickLabel(v, step, SI)})
 		} else {
 			ts = append(ts, plot.Tick{Value: v})
 		}

@@ -21,6 +21,8 @@ import (
 	"tcpviz/internal/capturetest"
 	"testing"
 
+	"gonum.org/v1/plot"
+
 	"tcpviz/analyze"
 	"tcpviz/reassembly"
 )
@@ -237,6 +239,34 @@ func TestSI(t *testing.T) {
 	}
 	if got := strings.Join(labels, " "); got != "0 200k 400k 600k 800k 1M" {
 		t.Errorf("ticks = %q", got)
+	}
+}
+
+// TestTicksUnderAMillisecond: the labelled ticks of an axis spanning a
+// millisecond or less are told apart (pcapplusplus__nanosecs_big_endian,
+// a connection of 1.2 ms, read "0 0 0 0 0 0.001 0.001"), as plain and as
+// scaled ticks; longer spans are labelled as before.
+func TestTicksUnderAMillisecond(t *testing.T) {
+	labels := func(ts []plot.Tick) string {
+		var l []string
+		for _, tk := range ts {
+			if tk.Label != "" {
+				l = append(l, tk.Label)
+			}
+		}
+		return strings.Join(l, " ")
+	}
+	if got := labels(siTicks{n: 8}.Ticks(0, 0.0008)); got != "0 0.0001 0.0002 0.0003 0.0004 0.0005 0.0006 0.0007 0.0008" {
+		t.Errorf("0 to 0.8 ms: %q", got)
+	}
+	if got := labels(scaledTicks{n: 5, div: 1}.Ticks(0, 0.00125)); got != "0 0.00025 0.0005 0.00075 0.001 0.00125" {
+		t.Errorf("scaled, 0 to 1.25 ms: %q", got)
+	}
+	if got := labels(scaledTicks{n: 5, div: 1}.Ticks(0, 10)); got != "0 2 4 6 8 10" {
+		t.Errorf("0 to 10 s: %q", got)
+	}
+	if got := labels(siTicks{n: 4}.Ticks(0, 0.004)); got != "0 0.001 0.002 0.003 0.004" {
+		t.Errorf("0 to 4 ms: %q", got)
 	}
 }
 
