@@ -789,7 +789,12 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 	// The sender waited with room to send: its application (or send
 	// buffer) held it (at a sender-side capture, which sees its waits).
 	appShare := st.share(FindApplication)
-	byShare := appShare >= minAppShare && !p.NearbyPeer || appShare >= minAppShareNearby
+	// Not BBR's: it paces its sends at the rate it estimates for the
+	// path, so its time with room to send is its pacing, not the
+	// application's (heldout-1206a's mx_26ms_3m_q16k_l16_bbr, "it had
+	// room to send and waited 21%" at 2.8 of 3 Mbit/s); its waits with
+	// nothing outstanding (AppIdleWaits) still are.
+	byShare := (appShare >= minAppShare && !p.NearbyPeer || appShare >= minAppShareNearby) && st.CongestionControl != "bbr"
 	// Or it let most of the ACKs that made room pass with no new data
 	// (senderHeld.ack): Reno and CUBIC answer each when they have data
 	// waiting; BBR paces whatever the ACKs (not read where the capture
@@ -1433,6 +1438,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		if slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindApplication }) && st.arrivalNs > 0 {
 			st.LimitShares = moveShare(st.LimitShares, FindReceiveWindow, FindApplication, float64(st.arrivalIdleNs)/float64(st.arrivalNs))
 		}
+	}
+	if st.CongestionControl == "bbr" && p.Vantage == VantageSender && !slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindApplication }) {
+		// BBR's pacing (byShare): the shares say what the findings say.
+		st.LimitShares = reassignShare(st.LimitShares, FindApplication, FindBottleneck)
 	}
 	lossFound := slices.ContainsFunc(fs, func(f Finding) bool {
 		switch f.Kind {

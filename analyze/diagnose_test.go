@@ -1531,3 +1531,29 @@ func TestLossFromIPIDsSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// TestBBRPacingIsNoApplication: a BBR sender's time with room to send
+// is its pacing, not its application's: no application finding from
+// that share, and the shares count it as the path's (heldout-1206a's
+// mx_26ms_3m_q16k_l16_bbr: "it had room to send and waited 21% of the
+// transfer" at 2.8 Mbit/s on a 3 Mbit/s link); the same share names the
+// application of a CUBIC sender.
+func TestBBRPacingIsNoApplication(t *testing.T) {
+	mk := func(cc string) DirStats {
+		return DirStats{DataPackets: 2000, DataBytes: 2896000, MSS: 1448, RTTSamples: 500, RTTMinMs: 28, HasThroughput: true, ThroughputBps: 2.8e6,
+			Path: PathStats{HasData: true, Vantage: VantageSender}, MaxBytesInFlight: 40000, CongestionControl: cc,
+			LimitShares: []LimitShare{{FindBottleneck, 0.79}, {FindApplication, 0.21}}}
+	}
+	rcv := DirStats{MaxRwnd: 4 << 20}
+	bbr := mk("bbr")
+	if fs := diagnose(&bbr, &rcv, 3e6); slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindApplication }) {
+		t.Errorf("BBR: findings %q, want no application", kinds(fs))
+	}
+	if got := shares(bbr.LimitShares); got != "bottleneck=1.00" {
+		t.Errorf("BBR: limit_shares %q, want bottleneck=1.00", got)
+	}
+	cubic := mk("cubic")
+	if fs := diagnose(&cubic, &rcv, 3e6); !slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindApplication }) {
+		t.Errorf("CUBIC: findings %q, want application", kinds(fs))
+	}
+}
