@@ -457,7 +457,7 @@ func newPlot(g *analyze.Graph, o PlotOptions, wpx, hpx, chunk int) (*plot.Plot, 
 		leg.add(cp.legend(ydiv, yunit), cp)
 	}
 	if !any {
-		leg.add("no packets in this connection direction and window", nil)
+		leg.add(emptyNote(g.Kind), nil)
 	}
 	for _, n := range g.Notes {
 		leg.add(WarningText(n), nil)
@@ -755,6 +755,17 @@ func (t logTicks) Ticks(llo, lhi float64) []plot.Tick {
 		ts = kept
 	}
 	return ts
+}
+
+// emptyNote says why a graph of kind has no point: an RTT graph lacks
+// samples (an ACK of data sent once), which a direction with data but no
+// ACK back has none of (chrissanders-packets__tcp_retransmissions' c2s:
+// six data segments, no ACK; the note said it had no packets).
+func emptyNote(kind analyze.GraphKind) string {
+	if kind == analyze.GraphRTT {
+		return "no RTT sample (an ACK of data sent once) in this connection direction and window"
+	}
+	return "nothing to draw in this connection direction and window"
 }
 
 // siTicks puts about n labelled ticks at round values (steps of 1, 2,

@@ -242,6 +242,20 @@ func TestSI(t *testing.T) {
 	}
 }
 
+// TestEmptyNoteSaysWhat: an empty RTT graph says it has no RTT sample,
+// any other empty graph that it has nothing to draw, not that the
+// direction had no packets (it may have had data and no ACK back).
+func TestEmptyNoteSaysWhat(t *testing.T) {
+	if got := emptyNote(analyze.GraphRTT); !strings.Contains(got, "no RTT sample") {
+		t.Errorf("rtt: %q", got)
+	}
+	for _, k := range []analyze.GraphKind{analyze.GraphTCPTrace, analyze.GraphThroughput, analyze.GraphWindow} {
+		if got := emptyNote(k); strings.Contains(got, "packets") || !strings.Contains(got, "nothing to draw") {
+			t.Errorf("%s: %q", k, got)
+		}
+	}
+}
+
 // TestTicksUnderAMillisecond: the labelled ticks of an axis spanning a
 // millisecond or less are told apart (pcapplusplus__nanosecs_big_endian,
 // a connection of 1.2 ms, read "0 0 0 0 0 0.001 0.001"), as plain and as
