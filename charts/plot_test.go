@@ -159,7 +159,7 @@ func TestEmptyGraph(t *testing.T) {
 	if err := Render(&buf, g, SVG, PlotOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), "no packets") {
+	if !strings.Contains(buf.String(), "nothing to draw") {
 		t.Errorf("empty graph has no note")
 	}
 }
