@@ -3,8 +3,11 @@ package analyze
 import "tcpviz/reassembly"
 
 // windowGraph builds the window graph of direction o.Dir: the bytes in flight
-// at each segment sent (as the analysis computes them, SACK-aware), and
-// the receive window the other side advertises (scaled), as a step line.
+// at each segment sent (Wireshark's tcp.analysis.bytes_in_flight: sent and
+// not yet cumulatively acknowledged, SACKed data included, so in a loss
+// recovery it stands above the sender's pipe, which the cwnd graph's
+// estimate models), and the receive window the other side advertises
+// (scaled), as a step line.
 func windowGraph(recs []Record, o SeriesOptions) *Graph { return feed(newWindow(o), recs) }
 
 // windowBuilder builds Window's graph record by record.
