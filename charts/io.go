@@ -41,11 +41,11 @@ var IOColumns = Schema[IORow]{
 		for _, b := range r.Bin.Bytes {
 			all += b
 		}
-		return FloatV(float64(r.Bin.Bytes[r.Flow])/float64(all), -1).Or(all > 0)
+		return FloatV(float64(r.Bin.Bytes[r.Flow])/float64(all), 4).Or(all > 0)
 	}},
 	{"active_flows", Int, "", "flows that carried at least 1% of the interval's payload (all of them, not only the --top): those sharing it", func(r *IORow) Value { return IntV(int64(r.Bin.Active)) }},
 	{"jain_index", Float, "", "Jain's fairness index of the active flows' payload in the interval, (Σx)²/(n·Σx²): 1 when they shared equally, 1/n when one took all (empty when none was active)", func(r *IORow) Value {
-		return FloatV(r.Bin.Jain, -1).Or(!math.IsNaN(r.Bin.Jain))
+		return FloatV(r.Bin.Jain, 4).Or(!math.IsNaN(r.Bin.Jain))
 	}},
 }
 
