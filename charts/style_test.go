@@ -281,3 +281,36 @@ func TestReceiverFlightLegend(t *testing.T) {
 		t.Errorf("another series renamed: %q", l)
 	}
 }
+
+// TestSweepIntervalsCutAtZero: a metric none of whose means is below
+// zero has its intervals cut at zero (two runs at 1 and 9: t's 12.7
+// standard errors reach -46); one with a negative mean keeps them whole.
+func TestSweepIntervalsCutAtZero(t *testing.T) {
+	low := func(values ...float64) float64 {
+		var runs []sweep.Run
+		for _, v := range values {
+			runs = append(runs, sweep.Run{Params: map[string]string{"rtt": "10"}, Value: v, OK: true})
+		}
+		ps, err := sweep.ParseParams([]string{`rtt=rtt(\d+)ms`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pv, _ := ps.Pivot(runs, "rtt", nil)
+		for _, s := range SweepGraph(&pv, "rtt", "throughput_bps", "bit/s", false).Series {
+			if s.Kind == analyze.Bars {
+				return s.Points[0].V[1]
+			}
+		}
+		t.Fatalf("%v: no interval drawn", values)
+		return 0
+	}
+	if got := low(1, 9); got != 0 {
+		t.Errorf("runs 1 and 9: interval from %v, want 0", got)
+	}
+	if got := low(-1, -9); got >= -9 {
+		t.Errorf("runs -1 and -9: interval from %v, want below -9", got)
+	}
+	if got := low(4, 5, 6); got <= 0 || got >= 4 {
+		t.Errorf("runs 4, 5, 6: interval from %v, want between 0 and 4", got)
+	}
+}

@@ -226,6 +226,18 @@ func SweepGraph(p *sweep.Pivot, row, metric, unit string, logX bool) *analyze.Gr
 		Y:       analyze.Axis{Label: metric, Unit: unit},
 		Columns: []string{row, metric, "ci95_high"}, Warnings: warnings}
 	colors := labelColors(p.Cols) // a group's colour in every sweep figure
+	// A metric none of whose means is below zero (a rate, a time, a
+	// count) has its intervals cut at zero: Student's t from two runs is
+	// 12.7 times their standard error, and an interval to -11 Mbit/s
+	// stretched the axis below what the metric can be (helper-75).
+	floor := 0.0
+	for i := range p.Rows {
+		for j := range p.Cols {
+			if c := p.Cells[i][j]; c.N > 0 && c.Mean < 0 {
+				floor = math.Inf(-1)
+			}
+		}
+	}
 	for j, col := range p.Cols {
 		name := col
 		if name == "" {
@@ -240,7 +252,7 @@ func SweepGraph(p *sweep.Pivot, row, metric, unit string, logX bool) *analyze.Gr
 			}
 			line.Points = append(line.Points, analyze.Point{V: [3]float64{x, c.Mean}})
 			if c.N > 1 {
-				bars.Points = append(bars.Points, analyze.Point{V: [3]float64{x, c.Mean - c.CI95, c.Mean + c.CI95}})
+				bars.Points = append(bars.Points, analyze.Point{V: [3]float64{x, max(c.Mean-c.CI95, floor), c.Mean + c.CI95}})
 			}
 		}
 		if len(line.Points) == 1 {
