@@ -928,6 +928,13 @@ func axisRange(g *analyze.Graph, logY, allPoints bool) (xmin, xmax, ymin, ymax f
 	if !any && !z.HasYMin && !z.HasYMax {
 		ymin, ymax = 0, 1
 	}
+	if any && xmin == xmax && g.X.Time && !g.X.Clock && xmin >= 0 && !z.HasXMin && !z.HasXMax {
+		// One instant on a time axis from the connection's first packet:
+		// from 0 to it (or a second), not half a second either side of
+		// it, into negative time.
+		xmin, xmax = 0, math.Max(xmax, 1)
+	}
+	single := any && ymin == ymax && ymin > 0 && g.Y.Unit != "" && !logY && !z.HasYMin && !z.HasYMax
 	xmin, xmax = pad(xmin, xmax, 0.01, z.HasXMin, z.HasXMax)
 	if logY {
 		if !(ymin > 0) {
@@ -939,9 +946,15 @@ func axisRange(g *analyze.Graph, logY, allPoints bool) (xmin, xmax, ymin, ymax f
 		lo, hi := pad(math.Log10(ymin), math.Log10(ymax), 0.03, z.HasYMin, z.HasYMax)
 		ymin, ymax = math.Pow(10, lo), math.Pow(10, hi)
 	} else {
+		if single {
+			ymin = 0 // one value of a quantity: from zero to it, not around it into negative values
+		}
 		ymin, ymax = pad(ymin, ymax, 0.03, z.HasYMin, z.HasYMax)
 		if g.Y.Unit != "" && ymin > 0 && ymin < 0.1*ymax && !z.HasYMin {
 			ymin = 0 // start counts and rates at zero when it costs little
+		}
+		if single {
+			ymin = 0
 		}
 	}
 	return xmin, xmax, ymin, ymax, any

@@ -228,6 +228,13 @@ func (sp *seriesPlot) Plot(c draw.Canvas, p *plot.Plot) {
 	case analyze.Spans:
 		sp.plotSpans(c, trX)
 	case analyze.Steps, analyze.Lines:
+		if len(sp.pts) == 1 {
+			// One point draws no line: a dot shows it (a tput graph of a
+			// single window's throughput drew nothing).
+			q := sp.pts[0]
+			c.DrawGlyph(draw.GlyphStyle{Color: sp.style.color, Radius: max(2*sp.lineStyle().Width, vg.Points(2)), Shape: draw.CircleGlyph{}}, vg.Point{X: trX(q.x), Y: trY(q.y)})
+			return
+		}
 		line := make([]vg.Point, 0, 2*len(sp.pts))
 		for i, q := range sp.pts {
 			x, y := trX(q.x), trY(q.y)

@@ -152,6 +152,47 @@ func absDiff(a, b uint32) uint32 {
 	return b - a
 }
 
+// TestSinglePointGraph: a graph of one point (a tput graph of one
+// window, an RTT graph of one sample) draws it, on axes from zero to it:
+// its line drew nothing, on a time axis from -0.5 s and a y axis around
+// the value into negative values (chrissanders-packets__tcp_zerowindowdead).
+func TestSinglePointGraph(t *testing.T) {
+	mk := func(pts []analyze.Point) *analyze.Graph {
+		return &analyze.Graph{Kind: analyze.GraphThroughput, Title: "one point", XCol: -1,
+			X: analyze.Axis{Label: "time", Unit: "s", Time: true}, Y: analyze.Axis{Label: "throughput", Unit: "bit/s"},
+			Series: []analyze.Series{{Name: "throughput", Kind: analyze.Lines, Points: pts}}}
+	}
+	one := mk([]analyze.Point{{Time: 0, V: [3]float64{10752}}})
+	xmin, xmax, ymin, ymax, _ := axisRange(one, false, false)
+	if xmin < -0.02 || xmax < 1 || ymin != 0 || ymax < 10752 {
+		t.Errorf("axes x %v to %v, y %v to %v: want x from 0 to a second, y from 0 to the value", xmin, xmax, ymin, ymax)
+	}
+	var buf bytes.Buffer
+	if err := Render(&buf, one, PNG, PlotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The point sits at the plot's top left; axes, grid and text are
+	// grey, the legend's sample is above the plot: a coloured pixel in
+	// the left tenth below the legend is the dot.
+	r := img.Bounds()
+	dot := 0
+	for y := r.Min.Y + r.Dy()/10; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Min.X+r.Dx()/10; x++ {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			if absDiff(uint32(c.R), uint32(c.G))+absDiff(uint32(c.G), uint32(c.B)) > 60 {
+				dot++
+			}
+		}
+	}
+	if dot == 0 {
+		t.Errorf("the single point drew nothing")
+	}
+}
+
 // TestEmptyGraph: a direction without data still renders, with a note.
 func TestEmptyGraph(t *testing.T) {
 	g := tcptraceGraph(nil, analyze.SeriesOptions{})
