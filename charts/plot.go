@@ -703,13 +703,7 @@ func tickLabel(v, step float64, format func(float64) string) string {
 	if !(step > 0) || step >= 1e-3 {
 		return format(v)
 	}
-	d := min(int(-math.Floor(math.Log10(step)))+1, 12)
-	s := strings.TrimRight(strconv.FormatFloat(v, 'f', d, 64), "0")
-	s = strings.TrimSuffix(s, ".")
-	if s == "-0" {
-		s = "0"
-	}
-	return s
+	return trimDecimals(v, min(int(-math.Floor(math.Log10(step)))+1, 12))
 }
 
 // logTicks label the powers of ten of an axis of log10 values (and 2 and 5
@@ -821,8 +815,13 @@ func SI(v float64) string {
 	return trimFloat(v)
 }
 
-func trimFloat(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 3, 64)
+// trimFloat writes v with at most three decimals (trimDecimals).
+func trimFloat(v float64) string { return trimDecimals(v, 3) }
+
+// trimDecimals writes v with at most d decimals, trailing zeros dropped
+// (and a negative zero as 0).
+func trimDecimals(v float64, d int) string {
+	s := strconv.FormatFloat(v, 'f', d, 64)
 	s = strings.TrimRight(s, "0")
 	s = strings.TrimSuffix(s, ".")
 	if s == "-0" {
