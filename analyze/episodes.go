@@ -602,16 +602,28 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		// Linux's loss state. So does a recovery's first resend of it
 		// after a silence of a timeout since the last ACK, nothing sent
 		// (NewReno after a partial ACK whose resend PRR held back:
-		// kx_reno_nosack_q, 292 ms after the ACK on an 80 ms path).
+		// kx_reno_nosack_q, 292 ms after the ACK on an 80 ms path); near
+		// the sender, a timeout after the cumulative ACK last moved and
+		// not at once after the last ACK, as duplicate ACKs do not
+		// restart Linux's timer (kc_36ms_1m_q4k_nosack: 244 ms after the
+		// partial ACK, 232 ms after a duplicate). Away from the sender
+		// the ACKs' times are not the sender's (the receiver's side sees
+		// the resend a round trip after the timer fired: the rule read
+		// 9 timeouts for the kernel's 3 at kn_vsat_cubic_rto.rx).
 		again := e.headSet && e.headAt == e.cumAck && !e.sackSince
-		silent := e.epFast && !e.sackSeen && t > 0 && e.lastAckAt > 0 && e.lastSend <= e.lastAckAt && t-e.lastAckAt >= rtoOf(e.rtt)
+		silent := e.epFast && !e.sackSeen && t > 0 && e.lastAckAt > 0 && e.lastSend <= e.lastAckAt &&
+			(t-e.lastAckAt >= rtoOf(e.rtt) || e.nearSender() && e.movedAt > 0 && t-e.lastAckAt > atOnce && t-e.movedAt >= rtoOf(e.rtt))
 		// So does a timeout's go-back-N that resent it already, the
 		// ACKs having moved up to it and stopped, after a silence of a
 		// timeout since they last moved: duplicate ACKs resend nothing
 		// in Linux's loss state without SACK, the timer fires again
 		// (k15_reno_nosack_l06: 312 ms on an 83 ms path, 16 duplicate
-		// ACKs between).
-		lossAgain := !e.epFast && !e.sackSeen && e.rtxEnd > e.cumAck && t > 0 && e.movedAt > 0 && e.lastSend <= e.lastAckAt && t-e.movedAt >= rtoOf(e.rtt)
+		// ACKs between, nothing sent since). They may let new data go:
+		// near the sender a send since the last ACK changes nothing
+		// (kc_70ms_3m_q9k_nosack_reno: 302 ms, a new segment at each of
+		// 16 duplicates, the last 3 ms before the resend); away from it
+		// (see silent) it is required.
+		lossAgain := !e.epFast && !e.sackSeen && e.rtxEnd > e.cumAck && t > 0 && e.movedAt > 0 && (e.lastSend <= e.lastAckAt || e.nearSender()) && t-e.movedAt >= rtoOf(e.rtt)
 		if (again || silent || lossAgain) && !spurious {
 			ev.start, ev.fast = true, false
 			e.begin(false)

@@ -306,14 +306,26 @@ func TestRecoveryAtOnceAfterTimeoutHold(t *testing.T) {
 // resend of the new head after a partial ACK, when nothing was sent for
 // a timeout since that ACK, is the timer's: Linux's loss state
 // (kx_reno_nosack_q: 292 ms of silence on an 80 ms path, a timeout the
-// graph missed). Sent at once after the ACK, it is NewReno's.
+// graph missed). Sent at once after the ACK, it is NewReno's. Duplicate
+// ACKs after the partial ACK do not restart Linux's timer: the silence
+// runs from the ACK that moved, near the sender (kc_36ms_1m_q4k_nosack:
+// the head resent 244 ms after the partial ACK, 232 ms after a duplicate
+// that followed it; the kernel entered its loss state there); where the
+// vantage is unknown only a silence since the last ACK tells.
 func TestTimeoutAfterSilentPartialAck(t *testing.T) {
 	const ms = int64(1e6)
 	for _, tt := range []struct {
 		after   int64
+		dups    int64 // duplicate ACKs 10 ms apart after the partial ACK
+		path    int64 // the handshake's RTT (0: unknown)
 		timeout bool
-	}{{rtoOf(80*ms) + ms, true}, {10 * ms, false}} {
+	}{
+		{rtoOf(80*ms) + ms, 0, 0, true}, {10 * ms, 0, 0, false},
+		{rtoOf(80*ms) + ms, 3, 80 * ms, true}, {30*ms + ms/2, 3, 80 * ms, false},
+		{rtoOf(80*ms) + ms, 3, 0, false},
+	} {
 		var e lossEpisodes
+		e.pathRTT, e.minRTT = tt.path, tt.path // near the sender where known
 		for i := int64(0); i < 10; i++ {
 			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, i*ms, 0)
 		}
@@ -325,9 +337,12 @@ func TestTimeoutAfterSilentPartialAck(t *testing.T) {
 			t.Fatalf("fast retransmit: %+v", ev)
 		}
 		e.ack(&epAck{ack: 1000, time: 190 * ms, rtt: 80 * ms}) // partial: 1000 to 10000 outstanding
+		for k := int64(1); k <= tt.dups; k++ {
+			e.ack(&epAck{ack: 1000, signal: true, time: 190*ms + 10*k*ms, rtt: 80 * ms})
+		}
 		ev := e.data(1000, 2000, 9000, Retransmission, 0, false, 190*ms+tt.after, 0)
 		if got := ev.start && !ev.fast; got != tt.timeout {
-			t.Errorf("the head resent %d ms after a partial ACK: %+v, want a timeout %v", tt.after/ms, ev, tt.timeout)
+			t.Errorf("the head resent %d ms after a partial ACK and %d duplicates (path RTT %d ms): %+v, want a timeout %v", tt.after/ms, tt.dups, tt.path/ms, ev, tt.timeout)
 		}
 	}
 }
@@ -673,14 +688,25 @@ func TestSilentRecoveryCountsSegments(t *testing.T) {
 // timer fires again: that resend of the head, a timeout's silence after
 // the ACK last moved, is a second timeout (k15_reno_nosack_l06: the kernel
 // entered loss twice, 576 ms apart). Sooner after the ACK moved it is
-// go-back-N's own send, no new episode.
+// go-back-N's own send, no new episode. New data sent on the duplicate
+// ACKs changes nothing (kc_70ms_3m_q9k_nosack_reno: 16 new segments, one
+// on each, the head resent 302 ms after the ACK moved and 3 ms after the
+// last of them; the kernel entered loss again there) near the sender;
+// where the vantage is unknown it takes a silence.
 func TestTimeoutAgainInLossState(t *testing.T) {
 	const ms = int64(1e6)
 	for _, tt := range []struct {
 		after   int64
+		sendNew bool  // a new segment sent at each duplicate ACK
+		path    int64 // the handshake's RTT (0: unknown)
 		timeout bool
-	}{{rtoOf(80*ms) + ms, true}, {30 * ms, false}} {
+	}{
+		{rtoOf(80*ms) + ms, false, 0, true}, {30 * ms, false, 0, false},
+		{rtoOf(80*ms) + ms, true, 80 * ms, true}, {30 * ms, true, 80 * ms, false},
+		{rtoOf(80*ms) + ms, true, 0, false},
+	} {
 		var e lossEpisodes
+		e.pathRTT, e.minRTT = tt.path, tt.path // near the sender where known
 		for i := int64(0); i < 10; i++ {
 			e.data(i*1000, i*1000+1000, (i+1)*1000, 0, 0, false, i*ms, 0)
 		}
@@ -700,10 +726,16 @@ func TestTimeoutAgainInLossState(t *testing.T) {
 		e.ack(&epAck{ack: 2000, time: 560 * ms, rtt: 80 * ms})
 		for k := int64(1); k <= 3; k++ {
 			e.ack(&epAck{ack: 2000, signal: true, time: 560*ms + k*ms, rtt: 80 * ms})
+			if tt.sendNew {
+				seq := 9000 + k*1000
+				if ev := e.data(seq, seq+1000, 8000, 0, 0, false, 560*ms+k*ms+ms/10, 0); ev.start {
+					t.Fatalf("new data at a duplicate ACK taken for an episode: %+v", ev)
+				}
+			}
 		}
 		ev := e.data(2000, 3000, 8000, Retransmission, 0, false, 560*ms+tt.after, 0)
 		if got := ev.start && !ev.fast; got != tt.timeout {
-			t.Errorf("the head go-back-N resent, resent again %d ms after the ACK moved to it: %+v, want a timeout %v", tt.after/ms, ev, tt.timeout)
+			t.Errorf("the head go-back-N resent, resent again %d ms after the ACK moved to it (new data sent on the duplicates %v, path RTT %d ms): %+v, want a timeout %v", tt.after/ms, tt.sendNew, tt.path/ms, ev, tt.timeout)
 		}
 	}
 }
