@@ -1394,3 +1394,30 @@ func TestClearMajority(t *testing.T) {
 		t.Errorf("7 of 12 by chance %.3f, want 0.387", c)
 	}
 }
+
+// TestAmbiguousCutWithoutSACK: without SACK, a window after recovery at
+// CUBIC's ssthresh where that is one segment above Reno's tells neither
+// (Linux's Reno grows cwnd on the ACK that ends NewReno's recovery, so
+// its flight after is its ssthresh or one more): kb_40ms_2m_q6k_nosack_reno
+// and ke_40ms_2m_q5k_nosack_reno, 5 segments cut to 2 by the kernel, read
+// 3 and named CUBIC by 29 of 32 such cuts. With SACK, or at Reno's own
+// value, or where the two are further apart, the cut still votes.
+func TestAmbiguousCutWithoutSACK(t *testing.T) {
+	for _, c := range []struct {
+		before, after int64
+		sack          bool
+		votes         [3]int
+	}{
+		{5, 3, false, [3]int{}},
+		{8, 5, false, [3]int{}},
+		{5, 3, true, [3]int{0, 1, 0}},
+		{5, 2, false, [3]int{1, 0, 0}},
+		{20, 14, false, [3]int{0, 1, 0}},
+		{20, 10, false, [3]int{1, 0, 0}},
+	} {
+		e := lossEpisodes{maxSeg: 1000, sackSeen: c.sack, reductions: [][3]int64{{c.before * 1000, c.after * 1000, 1}}}
+		if v := e.reductionVotes(); v != c.votes {
+			t.Errorf("%d to %d segments, SACK %v: votes %v, want %v", c.before, c.after, c.sack, v, c.votes)
+		}
+	}
+}

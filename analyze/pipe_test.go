@@ -160,9 +160,10 @@ func TestEpisodeReentryAndTimeoutInRecovery(t *testing.T) {
 
 // TestReductionVotes: each episode's window after it is matched, in
 // segments, to Reno's half and CUBIC's 717/1024 as Linux rounds them,
-// or to no reduction; small windows and ties tell nothing.
+// or to no reduction; small windows and ties tell nothing. With SACK
+// (without it, see TestAmbiguousCutWithoutSACK).
 func TestReductionVotes(t *testing.T) {
-	e := lossEpisodes{maxSeg: 1000, reductions: [][3]int64{
+	e := lossEpisodes{maxSeg: 1000, sackSeen: true, reductions: [][3]int64{
 		{10000, 7000, 1},  // CUBIC: 10·717/1024 = 7
 		{5000, 3000, 1},   // CUBIC: 3 (Reno's would be 2), 0.6 as a ratio
 		{10000, 5000, 1},  // Reno
