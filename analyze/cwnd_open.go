@@ -77,6 +77,11 @@ type openWindow struct {
 	// lowered it, and when (see burst): a flight that reaches it soon
 	// after proves it was not lowered.
 	heldSs, heldAt, heldW int64
+	// unseen: under Reno, the window congestion avoidance grew to at ACKs
+	// while the sender filled it (see ack), until a burst's pipe reaches
+	// it (0: none); unseenCnt, its count towards the next segment (cnt's,
+	// kept apart so that the window drawn grows as before).
+	unseen, unseenCnt int64
 }
 
 // caAlgo is the algorithm an open window grows by in congestion
@@ -272,7 +277,18 @@ func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64, at
 		}
 		return o.w
 	}
+	if pipe > max(o.w, o.unseen) && o.ca == caReno {
+		// The window grew where unseen's count did not reach a segment:
+		// Linux counts from 0 again after each segment it adds
+		// (tcp_cong_avoid_ai). Carried over, the count ran a step ahead
+		// of the kernel's (ke_200ms_6m_q80k_l1_reno: 18 segments 180 ms
+		// before the kernel's, on a 205 ms path).
+		o.unseenCnt = 0
+	}
 	o.w = max(o.w, pipe)
+	if pipe >= o.unseen {
+		o.unseen = 0
+	}
 	if o.heldSs > 0 {
 		// A flight that reached the episode's ssthresh within a few round
 		// trips of a first burst below it grew faster than congestion
@@ -356,6 +372,23 @@ func (o *openWindow) ack(t, delivered, seg int64) int64 {
 	}
 	if o.ss > 0 && seg > 0 && o.pipe+seg < o.w {
 		o.avoid(t, delivered, seg)
+	} else if o.ss > 0 && seg > 0 && o.ca == caReno {
+		// Where the sender fills the window the pipe measures it, but
+		// not always at once: Linux's cwnd grows at the ACK and the
+		// flight can stay a segment under it for a while (Linux defers
+		// a send smaller than its two-segment chunks while the room is
+		// under a third of the window: tcp_tso_should_defer), or the
+		// next ACK enters recovery first (kb_80ms_2m_q10k_j6_reno,
+		// kc_50ms_2m_q5k_reno: ssthresh a segment under the kernel's at
+		// 19% and 12% of episodes of 4 to 10 segments). Reno's growth at
+		// those ACKs is kept aside (unseen) for the window a fast
+		// retransmit reduces (cwndBuilder.priorsAtLoss), not drawn.
+		// CUBIC's curve, run there, moved ahead of the kernel's
+		// (kc_90ms_2m_q7k_nots: ssthresh 96% -> 69% of episodes).
+		w, cnt := o.w, o.cnt
+		o.w, o.cnt = max(o.unseen, w), o.unseenCnt
+		o.avoid(t, delivered, seg)
+		o.unseen, o.unseenCnt, o.w, o.cnt = o.w, o.cnt, w, cnt
 	}
 	return o.w
 }

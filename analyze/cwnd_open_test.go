@@ -327,3 +327,46 @@ func TestHeldSsthreshRestore(t *testing.T) {
 		}
 	}
 }
+
+// TestRenoGrowthUnseen: under Reno, with the window full, the segment
+// congestion avoidance adds at an ACK is kept aside (unseen), not drawn,
+// until a burst's flight reaches it (kb_80ms_2m_q10k_j6_reno: the
+// kernel's cwnd a segment above the flight at recoveries of 4 to 10
+// segments); a flight above both the window and that growth starts
+// Linux's count again, as its adding a segment does (tcp_cong_avoid_ai;
+// ke_200ms_6m_q80k_l1_reno: carried over, the count ran a step ahead).
+// CUBIC keeps nothing aside.
+func TestRenoGrowthUnseen(t *testing.T) {
+	const seg, rto = 1000, 300e6
+	start := func(ca caAlgo) *openWindow {
+		o := &openWindow{ca: ca, sent: true}
+		o.reset(4*seg, 8*seg, seg, false)
+		o.burst(1e9, 6*seg, 6*seg, 6*seg, 6*seg, 0, seg, rto, true)  // the window: 6 segments
+		o.burst(1e9, 6*seg, 6*seg, 6*seg, 6*seg, 0, seg, rto, false) // full (tcp_cwnd_validate's latch)
+		return o
+	}
+	o := start(caReno)
+	for i := int64(1); i <= 3; i++ { // 6 segments delivered: one more
+		o.ack(1e9+i*1e6, 2*seg, seg)
+	}
+	if o.w != 6*seg || o.unseen != 7*seg {
+		t.Errorf("Reno, a window delivered with the window full: window %d, unseen %d segments; want 6 drawn, 7 unseen", o.w/seg, o.unseen/seg)
+	}
+	o.burst(2e9, 7*seg, 7*seg, 7*seg, 13*seg, 6*seg, seg, rto, false)
+	if o.w != 7*seg || o.unseen != 0 {
+		t.Errorf("the flight reached it: window %d, unseen %d segments; want 7, none", o.w/seg, o.unseen/seg)
+	}
+	o = start(caReno)
+	o.ack(1e9+1e6, 2*seg, seg) // 2 of the 6 counted
+	o.burst(1e9+2e6, 7*seg, 7*seg, 7*seg, 9*seg, 2*seg, seg, rto, false)
+	if o.unseenCnt != 0 {
+		t.Errorf("a flight above the window and its growth: count %d bytes, want 0 (Linux's count starts again)", o.unseenCnt)
+	}
+	o = start(caCubic)
+	for i := int64(1); i <= 6; i++ {
+		o.ack(1e9+i*1e6, 2*seg, seg)
+	}
+	if o.unseen != 0 {
+		t.Errorf("CUBIC: unseen %d segments, want none", o.unseen/seg)
+	}
+}

@@ -1029,10 +1029,15 @@ func (b *cwndBuilder) atSsthresh(i int, rwndHeld bool) bool {
 // held the sender below it, the open window (openWindow): Linux's cwnd
 // grew past the flight there, in slow start up to twice it
 // (tcp_is_cwnd_limited), and tcp_init_cwnd_reduction takes its ssthresh
-// from that cwnd (kz_cubic_rwnd32: 54 segments, 27 in flight, ssthresh 37).
+// from that cwnd (kz_cubic_rwnd32: 54 segments, 27 in flight, ssthresh 37);
+// or, by a segment at most, the window Reno's growth reached at ACKs the
+// flight has not shown yet (openWindow.unseen).
 func (b *cwndBuilder) priorsAtLoss() [2]int64 {
 	w := b.linesUnder()
 	for i := range w {
+		if u := b.open[i].unseen; u > w[i] && u <= w[i]+b.ep.maxSeg {
+			w[i] = u
+		}
 		if b.rwnd >= 0 && b.open[i].w > b.rwnd {
 			w[i] = max(w[i], b.open[i].w)
 		}
