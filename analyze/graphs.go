@@ -113,7 +113,7 @@ var graphs = []GraphSpec{
 		Help: "round-trip time samples over time or sequence number, in ms", Params: []ParamSpec{paramBy, paramSampling},
 		compare:    &compareDef{kind: CompareRTT, series: []string{SeriesRTT, SeriesRTTRepair}},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newRTT(o, p) }},
-	{Kind: GraphWindow, Command: "window", Title: "Window", Series: []string{SeriesInFlight, SeriesAdvertised},
+	{Kind: GraphWindow, Command: "window", Title: "Window", Series: []string{SeriesInFlight, SeriesInFlightUnSACKed, SeriesAdvertised},
 		Help:       "bytes in flight against the advertised receive window",
 		compare:    &compareDef{kind: CompareWindow, help: "bytes in flight", title: "Bytes in flight", series: []string{SeriesInFlight}},
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newWindow(o) }},

@@ -3,6 +3,7 @@ package analyze
 import (
 	"math"
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 
@@ -231,8 +232,39 @@ func TestWindowSeries(t *testing.T) {
 	b.ack(50, 101, 3000, 0)
 	b.ack(51, 201, -1, 0) // unknown window: no point
 	g := windowGraph(b.recs, SeriesOptions{Conn: testConn()})
-	if got := names(g); got[SeriesInFlight] != 1 || got[SeriesAdvertised] != 1 {
-		t.Errorf("series = %v", got)
+	if got := names(g); got[SeriesInFlight] != 1 || got[SeriesAdvertised] != 1 || got[SeriesInFlightUnSACKed] != 0 {
+		t.Errorf("series = %v, want no bytes not SACKed without SACK", got)
+	}
+}
+
+// TestWindowNotSACKed: where the receiver SACKs, the window graph also
+// draws the bytes sent and not acknowledged less those SACKed, at each
+// segment Wireshark's bytes in flight is drawn: a resend of the hole
+// counts the whole flight, not Wireshark's flight to its own end; the
+// cumulative ACK over the SACKed bytes takes them off the board.
+func TestWindowNotSACKed(t *testing.T) {
+	var b builder
+	for i := range int64(10) {
+		b.data(float64(i), 1+i*1000, 1000, 0).Info.BytesInFlight = (i + 1) * 1000
+	}
+	a := b.ack(100, 1001, 65535, 0) // [1001, 2001) lost, [2001, 6001) SACKed
+	a.NSACK, a.SACK[0] = 1, [2]int64{2001, 6001}
+	b.data(101, 1001, 1000, Retransmission).Info.BytesInFlight = 1000
+	b.data(102, 10001, 1000, 0).Info.BytesInFlight = 10000
+	b.ack(200, 10001, 65535, 0) // the hole repaired: all but the last
+	b.data(201, 11001, 1000, 0).Info.BytesInFlight = 2000
+	g := windowGraph(b.recs, SeriesOptions{Conn: testConn()})
+	var got []float64
+	for _, s := range g.Series {
+		if s.Name == SeriesInFlightUnSACKed {
+			for _, p := range s.Points {
+				got = append(got, p.V[0])
+			}
+		}
+	}
+	want := []float64{1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 5000, 6000, 2000}
+	if !slices.Equal(got, want) {
+		t.Errorf("bytes in flight not SACKed %v, want %v", got, want)
 	}
 }
 

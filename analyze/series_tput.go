@@ -75,8 +75,15 @@ type tputBuilder struct {
 	set                    seriesSet
 	sent, acked, delivered *mover
 	bins                   [3]map[int64]*tputBin // throughput, goodput, delivery rate: the bins holding data
-	// sacked holds the ranges above the cumulative ACK that SACK blocks
-	// reported delivered (sorted, disjoint, at most maxSACKed).
+	sackBoard
+}
+
+// sackBoard is the receiver's scoreboard of one direction's data as its
+// ACKs report it: the ranges above the cumulative ACK that SACK blocks
+// reported delivered (sorted, disjoint, at most maxSACKed), for the
+// delivery rate (tputBuilder) and the bytes in flight not SACKed
+// (windowBuilder).
+type sackBoard struct {
 	sacked, spare [][2]int64
 }
 
@@ -86,7 +93,7 @@ const maxSACKed = 64
 // deliver returns the bytes an ACK of cumulative ack (above the previous,
 // prev, when advanced) and SACK blocks reports delivered for the first
 // time, and updates the SACKed ranges.
-func (b *tputBuilder) deliver(prev int64, advanced bool, ack int64, blocks [][2]int64) int64 {
+func (b *sackBoard) deliver(prev int64, advanced bool, ack int64, blocks [][2]int64) int64 {
 	var n int64
 	if advanced {
 		n = ack - prev
@@ -116,7 +123,7 @@ func (b *tputBuilder) deliver(prev int64, advanced bool, ack int64, blocks [][2]
 
 // sackAdd adds [lo, hi) to the SACKed ranges and returns how much of it
 // they held already.
-func (b *tputBuilder) sackAdd(lo, hi int64) int64 {
+func (b *sackBoard) sackAdd(lo, hi int64) int64 {
 	var had int64
 	out := b.spare[:0] // the other buffer: sacked and spare swap
 
@@ -137,6 +144,18 @@ func (b *tputBuilder) sackAdd(lo, hi int64) int64 {
 	}
 	b.spare, b.sacked = b.sacked, out
 	return had
+}
+
+// sackedBelow is the bytes under end the ranges hold (those forgotten
+// past maxSACKed not among them).
+func (b *sackBoard) sackedBelow(end int64) (n int64) {
+	for _, r := range b.sacked {
+		if r[0] >= end {
+			break
+		}
+		n += min(r[1], end) - r[0]
+	}
+	return n
 }
 
 // tputBin is one bin of throughputBins.

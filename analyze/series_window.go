@@ -6,14 +6,29 @@ import "tcpviz/reassembly"
 // at each segment sent (Wireshark's tcp.analysis.bytes_in_flight: sent and
 // not yet cumulatively acknowledged, SACKed data included, so in a loss
 // recovery it stands above the sender's pipe, which the cwnd graph's
-// estimate models), and the receive window the other side advertises
-// (scaled), as a step line.
+// estimate models); where the receiver SACKed, the bytes sent and not
+// acknowledged less those it SACKed, at the same segments
+// (SeriesInFlightUnSACKed: SACK-aware, but without the cwnd graph's loss
+// marking: what was lost stays counted until resent and acknowledged;
+// Wireshark's counts a resend's flight to its own end);
+// and the receive window the other side advertises (scaled), as a step
+// line.
 func windowGraph(recs []Record, o SeriesOptions) *Graph { return feed(newWindow(o), recs) }
+
+// SeriesInFlightUnSACKed is the window graph's bytes in flight less those
+// the receiver SACKed.
+const SeriesInFlightUnSACKed = "bytes-in-flight-unsacked"
 
 // windowBuilder builds Window's graph record by record.
 type windowBuilder struct {
 	f   *frame
 	set seriesSet
+	// The receiver's scoreboard (una: its highest cumulative ACK; sack:
+	// a SACK block came) and the highest end sent.
+	board     sackBoard
+	una, high int64
+	haveAck   bool
+	sack      bool
 }
 
 func newWindow(o SeriesOptions) graphBuilder {
@@ -29,9 +44,25 @@ func (b *windowBuilder) add(r *Record) {
 		return
 	}
 	pt := func(v int64) Point { return Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(v)}} }
+	if r.Dir == o.Dir.Reverse() && r.HasAck && r.Flags&reassembly.SYN == 0 {
+		blocks := r.SACK[:min(r.NSACK, len(r.SACK))]
+		b.sack = b.sack || len(blocks) > 0
+		if !b.haveAck {
+			b.una, b.haveAck = r.Ack, true
+		}
+		top := max(r.Ack, b.una)
+		b.board.deliver(b.una, r.Ack > b.una, top, blocks)
+		b.una = top
+	}
 	switch {
 	case r.Dir == o.Dir && r.Info.BytesInFlight >= 0:
 		b.set.add(SeriesInFlight, Dots, pt(r.Info.BytesInFlight))
+		b.high = max(b.high, r.Seq+int64(r.Len))
+		v := r.Info.BytesInFlight
+		if b.haveAck {
+			v = max(b.high-b.una-b.board.sackedBelow(b.high), 0)
+		}
+		b.set.add(SeriesInFlightUnSACKed, Dots, pt(v))
 	case r.Dir == o.Dir.Reverse() && r.HasAck && r.Window >= 0 && r.Flags&reassembly.RST == 0:
 		b.set.add(SeriesAdvertised, Steps, pt(r.Window))
 	}
@@ -39,7 +70,11 @@ func (b *windowBuilder) add(r *Record) {
 
 func (b *windowBuilder) graph() *Graph {
 	g := b.f.g
-	g.Series = b.set.list(SeriesInFlight, SeriesAdvertised)
+	names := []string{SeriesInFlight, SeriesAdvertised}
+	if b.sack { // else it is the first, point for point
+		names = []string{SeriesInFlight, SeriesInFlightUnSACKed, SeriesAdvertised}
+	}
+	g.Series = b.set.list(names...)
 	capWindow(g)
 	return g
 }
