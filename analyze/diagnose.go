@@ -732,6 +732,61 @@ func firstEpisodeDrops(st, rcv *DirStats) int64 {
 	return st.FirstEpisodeResent
 }
 
+// burstEvidence is what burstDrops read: n segments resent, k of them
+// sent back to back behind another, their share, the share of all
+// segments sent so (base), and the chance p of k or more at base.
+type burstEvidence struct {
+	n, k           int64
+	share, base, p float64
+}
+
+// burstDrops tells whether, at a sender-side capture, the segments resent
+// had gone out back to back behind another (burstTail) far more often
+// than its segments did: at least burstMinLost resent, the share
+// burstMinRise above all segments', with a binomial chance of at most
+// burstMaxP at that share. On the labelled senders (147 captures) it
+// named 32 of 100 with queue drops and none of the 24 with random drops
+// alone.
+func burstDrops(st *DirStats) (burstEvidence, bool) {
+	if st.Path.Vantage != VantageSender || st.burstLost < burstMinLost || st.burstOriginals == 0 {
+		return burstEvidence{}, false
+	}
+	b := burstEvidence{n: st.burstLost, k: st.burstLostFollowers}
+	b.share = float64(b.k) / float64(b.n)
+	b.base = float64(st.burstFollowers) / float64(st.burstOriginals)
+	if b.share < b.base+burstMinRise {
+		return b, false
+	}
+	b.p = binomialTail(b.k, b.n, b.base)
+	return b, b.p <= burstMaxP
+}
+
+// burstDrops' thresholds.
+const (
+	burstMinLost = 6
+	burstMinRise = 0.25
+	burstMaxP    = 1e-3
+)
+
+// binomialTail is the chance of k or more successes in n trials of
+// chance p each.
+func binomialTail(k, n int64, p float64) float64 {
+	switch {
+	case k <= 0 || p >= 1:
+		return 1
+	case p <= 0:
+		return 0
+	}
+	lgn, _ := math.Lgamma(float64(n + 1))
+	var sum float64
+	for i := k; i <= n; i++ {
+		a, _ := math.Lgamma(float64(i + 1))
+		b, _ := math.Lgamma(float64(n - i + 1))
+		sum += math.Exp(lgn - a - b + float64(i)*math.Log(p) + float64(n-i)*math.Log1p(-p))
+	}
+	return min(sum, 1)
+}
+
 func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 	if st.DataPackets < 10 {
 		return nil
@@ -1198,6 +1253,26 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			c.at >= minToldEpisodes && c.below >= minToldEpisodes && c.top >= ceilingMin*mss && !(rcv.MaxRwnd > 0 && c.top >= rcv.MaxRwnd-2*mss) {
 			add(FindCongestionLoss, fmt.Sprintf("congestion loss beside it: %d loss episodes began at the largest window, %s (within %.0f%%), %d far below it: a queue overflowing each time the window grew back to it",
 				c.at, kb(c.top), 100*(1-ceilingNear), c.below), map[string]float64{"ceiling_bytes": float64(c.top), "ceiling_episodes": float64(c.at), "below_episodes": float64(c.below)})
+		}
+		// A queue of a few packets drops the back of the sender's bursts
+		// at whatever window or RTT, which the readings above take for
+		// independent drops (burstDrops): where the segments resent had
+		// gone out behind another far more often than segments did, the
+		// queue is the cause, instead of random loss told from the
+		// losses' windows, intervals or RTT (the bursts', not
+		// independent drops': on three held-out labelled sets the random
+		// loss so replaced was false at 5 senders, true beside the queue
+		// at 2) or of a cause not told.
+		if b, ok := burstDrops(st); ok && !overshoot && !slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindCongestionLoss }) {
+			ev := map[string]float64{"resent_followers": float64(b.k), "resent": float64(b.n), "follower_share": b.share, "followers_all_share": b.base, "binomial_p": b.p}
+			f := Finding{Kind: FindCongestionLoss, Evidence: ev,
+				Text: fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d of the %d segments resent had gone out back to back behind another (%s), where %s of all its segments did (binomial p %.0e): a queue too small for the sender's bursts dropped their back, whatever the window",
+					lost, pct, counted, b.k, b.n, percent(b.share), percent(b.base), b.p)}
+			if i := len(fs) - 1; i >= 0 && (fs[i].Kind == FindLoss || fs[i].Kind == FindRandomLoss) {
+				fs[i] = f
+			} else {
+				fs = append(fs, f)
+			}
 		}
 		if overshoot {
 			mean := float64(later) / float64(max(eps-1, 1))

@@ -212,6 +212,10 @@ type DirStats struct {
 	// from the first data segment to the last.
 	arrivalIdles             int
 	arrivalIdleNs, arrivalNs int64
+	// burstOriginals, burstFollowers, burstLost, burstLostFollowers: the
+	// segments sent first, of them sent back to back behind another;
+	// those resent, of them so sent (burstTail).
+	burstOriginals, burstFollowers, burstLost, burstLostFollowers int64
 	// maxPerRTT is the most data that arrived within one handshake round
 	// trip, from the data segment that began it (retransmissions
 	// included, capture duplicates not): at a receiver-side capture, the
@@ -335,6 +339,7 @@ type dirAcc struct {
 	karn        karnDir // tcptrace-style RTT of this direction's data
 	limits      *limits // made with the first data segment
 	eps         lossEpisodes
+	burst       burstTail
 	ipid        ipidRun
 	owd         *owdTrack // made with the first timestamped data segment
 	lastArrival int64     // time of the last data segment
@@ -776,6 +781,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			st.arrivalNs += max(gap, 0) // (a capture clock stepped back adds nothing)
 		}
 		d.lastArrival = s.Time
+		d.burst.data(lo, lo+n, s.Time)
 		d.arrivals.add(st, s.Time, n)
 		d.arrivalZW = cs.stats[s.Dir.Reverse()].win.closedUntil(s.Time)
 		if r := cs.firstRTT; r > 0 {
@@ -838,6 +844,13 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		// A SYN advertises a window too (unscaled, as Wireshark counts
 		// it): the largest of a side that sent nothing else.
 		st.MaxRwnd = max(st.MaxRwnd, info.Window)
+	}
+	if f&CaptureDuplicate == 0 {
+		ack := int64(0)
+		if s.Flags&thACK != 0 {
+			ack = int64(s.AckAbs)
+		}
+		cs.stats[s.Dir.Reverse()].burst.rev(s.Time, ack)
 	}
 	if s.Flags&thACK != 0 {
 		if n == 0 && s.Flags&(thSYN|thFIN|thRST) == 0 {
@@ -1233,6 +1246,8 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		st.BetaEpisodes = len(acc.eps.betas)
 		st.ReductionVotes, st.reductionsOff, st.keptLate = acc.eps.reductionVotes(), acc.eps.reductionsOff(), acc.eps.keptLate
 		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()
+		b := &acc.burst
+		st.burstOriginals, st.burstFollowers, st.burstLost, st.burstLostFollowers = b.originals, b.followers, b.lost, b.lostFollowers
 		st.lossWindows, st.arrivedWindows = windowsOf(acc.eps.flights, acc.eps.maxSeg), acc.eps.arrivedWindows()
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
 		if st.Path.NearbyPeer {
