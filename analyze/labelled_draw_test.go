@@ -2,11 +2,14 @@ package analyze
 
 import (
 	"bufio"
+	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,4 +97,95 @@ func scenarioVariables(t *testing.T) map[string]bool {
 		t.Fatalf("read %d variables from scenario.sh: its format changed", len(vars))
 	}
 	return vars
+}
+
+// TestLabelRun: scripts/label_run.py gives every bundled labelled run
+// that keeps its link's log the label it has (testdata/labelled), and
+// names a window or an application rate under the path's a true cause
+// only where the link carried at least half the rate it allows: a 99 KB
+// window on a 526 ms, 2 Mbit/s path allows 1.54 Mbit/s; 44 data frames in
+// 9 s (mx_526ms_2m_q4k_w99_l13_nosack_reno's, 0.07 Mbit/s) leave it don't
+// care, 1,100 (1.4 Mbit/s) a true cause; so for an application rate of
+// 1 Mbit/s.
+func TestLabelRun(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3: the labeller (scripts/label_run.py) is not checked")
+	}
+	script := filepath.Join("..", "scripts", "label_run.py")
+	if _, err := os.ReadFile(script); err != nil { // read: go test's cache knows the script
+		t.Fatal(err)
+	}
+	label := func(prefix, settings string) runLabel {
+		t.Helper()
+		out, err := exec.Command(python, script, prefix, settings).Output()
+		if err != nil {
+			t.Fatalf("label_run.py %s %q: %v", prefix, settings, err)
+		}
+		var l runLabel
+		if err := json.Unmarshal(out, &l); err != nil {
+			t.Fatalf("label_run.py %s: %v", prefix, err)
+		}
+		return l
+	}
+	n := 0
+	eachLabelled(t, filepath.Join("..", "testdata", "labelled"), func(_ int, l runLabel, base string) {
+		if !exists(base + ".truth.jsonl.gz") {
+			return
+		}
+		var kv []string
+		for k, v := range l.Settings {
+			kv = append(kv, k+"="+v)
+		}
+		got := label(base, strings.Join(kv, " "))
+		if fmt.Sprint(got.TX, got.RX) != fmt.Sprint(l.TX, l.RX) {
+			t.Errorf("%s: labelled %v %v, the labeller gives %v %v", l.Name, l.TX, l.RX, got.TX, got.RX)
+		}
+		n++
+	})
+	if n < 30 {
+		t.Errorf("%d bundled runs relabelled, want 30 or more", n)
+	}
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		settings string
+		frames   int
+		kind     string
+		true_    bool
+	}{
+		{"DELAY=263ms RATE=2 QUEUE=4000 WINDOW=99K DUR=9", 44, FindReceiveWindow, false},
+		{"DELAY=263ms RATE=2 QUEUE=4000 WINDOW=99K DUR=9", 1100, FindReceiveWindow, true},
+		{"DELAY=50ms RATE=10 APPRATE=1M DUR=6", 100, FindApplication, false},
+		{"DELAY=50ms RATE=10 APPRATE=1M DUR=6", 500, FindApplication, true},
+	} {
+		prefix := filepath.Join(dir, "run")
+		log := fmt.Sprintf(`{"dir":"a->b","event":"total","forwarded":%d,"dropped":0,"reordered":0}`+"\n"+
+			`{"dir":"b->a","event":"total","forwarded":%d,"dropped":0,"reordered":0}`+"\n", tt.frames, tt.frames)
+		writeGzip(t, prefix+".truth.jsonl.gz", log)
+		l := label(prefix, tt.settings)
+		if got := slices.Contains(l.TX.True, tt.kind); got != tt.true_ {
+			t.Errorf("%s, %d frames forwarded: %s true %v, want %v (%+v)", tt.settings, tt.frames, tt.kind, got, tt.true_, l.TX)
+		}
+		if !tt.true_ && !slices.Contains(l.TX.DontCare, tt.kind) {
+			t.Errorf("%s, %d frames forwarded: %s not don't care (%+v)", tt.settings, tt.frames, tt.kind, l.TX)
+		}
+	}
+}
+
+func writeGzip(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	if _, err := zw.Write([]byte(text)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
