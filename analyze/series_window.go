@@ -6,11 +6,13 @@ import "tcpviz/reassembly"
 // at each segment sent (Wireshark's tcp.analysis.bytes_in_flight: sent and
 // not yet cumulatively acknowledged, SACKed data included, so in a loss
 // recovery it stands above the sender's pipe, which the cwnd graph's
-// estimate models); where the receiver SACKed, the bytes sent and not
-// acknowledged less those it SACKed, at the same segments
-// (SeriesInFlightUnSACKed: SACK-aware, but without the cwnd graph's loss
-// marking: what was lost stays counted until resent and acknowledged;
-// Wireshark's counts a resend's flight to its own end);
+// estimate models); at each segment sent while the receiver held data
+// SACKed above its cumulative ACK, the bytes sent and not acknowledged
+// less those it SACKed (SeriesInFlightUnSACKed: SACK-aware, but without
+// the cwnd graph's loss marking: what was lost stays counted until resent
+// and acknowledged; Wireshark's counts a resend's flight to its own end;
+// elsewhere the two are one, and the first is drawn alone, which keeps a
+// long transfer's graph as large as it was);
 // and the receive window the other side advertises (scaled), as a step
 // line.
 func windowGraph(recs []Record, o SeriesOptions) *Graph { return feed(newWindow(o), recs) }
@@ -23,12 +25,11 @@ const SeriesInFlightUnSACKed = "bytes-in-flight-unsacked"
 type windowBuilder struct {
 	f   *frame
 	set seriesSet
-	// The receiver's scoreboard (una: its highest cumulative ACK; sack:
-	// a SACK block came) and the highest end sent.
+	// The receiver's scoreboard (una: its highest cumulative ACK) and the
+	// highest end sent.
 	board     sackBoard
 	una, high int64
 	haveAck   bool
-	sack      bool
 }
 
 func newWindow(o SeriesOptions) graphBuilder {
@@ -46,7 +47,6 @@ func (b *windowBuilder) add(r *Record) {
 	pt := func(v int64) Point { return Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(v)}} }
 	if r.Dir == o.Dir.Reverse() && r.HasAck && r.Flags&reassembly.SYN == 0 {
 		blocks := r.SACK[:min(r.NSACK, len(r.SACK))]
-		b.sack = b.sack || len(blocks) > 0
 		if !b.haveAck {
 			b.una, b.haveAck = r.Ack, true
 		}
@@ -58,11 +58,9 @@ func (b *windowBuilder) add(r *Record) {
 	case r.Dir == o.Dir && r.Info.BytesInFlight >= 0:
 		b.set.add(SeriesInFlight, Dots, pt(r.Info.BytesInFlight))
 		b.high = max(b.high, r.Seq+int64(r.Len))
-		v := r.Info.BytesInFlight
-		if b.haveAck {
-			v = max(b.high-b.una-b.board.sackedBelow(b.high), 0)
+		if sacked := b.board.sackedBelow(b.high); sacked > 0 {
+			b.set.add(SeriesInFlightUnSACKed, Dots, pt(max(b.high-b.una-sacked, 0)))
 		}
-		b.set.add(SeriesInFlightUnSACKed, Dots, pt(v))
 	case r.Dir == o.Dir.Reverse() && r.HasAck && r.Window >= 0 && r.Flags&reassembly.RST == 0:
 		b.set.add(SeriesAdvertised, Steps, pt(r.Window))
 	}
@@ -70,11 +68,7 @@ func (b *windowBuilder) add(r *Record) {
 
 func (b *windowBuilder) graph() *Graph {
 	g := b.f.g
-	names := []string{SeriesInFlight, SeriesAdvertised}
-	if b.sack { // else it is the first, point for point
-		names = []string{SeriesInFlight, SeriesInFlightUnSACKed, SeriesAdvertised}
-	}
-	g.Series = b.set.list(names...)
+	g.Series = b.set.list(SeriesInFlight, SeriesInFlightUnSACKed, SeriesAdvertised)
 	capWindow(g)
 	return g
 }
