@@ -20,8 +20,11 @@ type burstTail struct {
 	counted int64 // resends below it were counted
 	// originals, followers: the segments sent first, of them followers;
 	// lost, lostFollowers: the originals resent (each once), of them
-	// followers.
-	originals, followers, lost, lostFollowers int64
+	// followers; paced: of the originals, those sent pacedGap or more
+	// after both the last data segment and the receiver's last packet
+	// (neither an ACK nor the send before set them off: the sender's
+	// pacing did).
+	originals, followers, lost, lostFollowers, paced int64
 }
 
 type burstMark struct {
@@ -39,11 +42,15 @@ const maxBurstMarks = 1 << 13
 // data takes a data segment [seq, end) sent at t (ns).
 func (b *burstTail) data(seq, end, t int64) {
 	follower := b.lastData > 0 && t-b.lastData < burstGap && b.lastRev <= b.lastData
+	paced := b.lastData > 0 && b.lastRev > 0 && t-b.lastData >= pacedGap && t-b.lastRev >= pacedGap
 	b.lastData = t
 	if seq >= b.high {
 		b.originals++
 		if follower {
 			b.followers++
+		}
+		if paced {
+			b.paced++
 		}
 		if len(b.marks) >= maxBurstMarks {
 			b.marks = append(b.marks[:0], b.marks[maxBurstMarks/2:]...)

@@ -1616,14 +1616,20 @@ func TestBurstTail(t *testing.T) {
 	b.data(2000, 3000, t0+200*us)  // follower
 	b.rev(t0+250*us, 1000)         // an ACK
 	b.data(3000, 4000, t0+300*us)  // a leader: the ACK came between
-	b.data(4000, 5000, t0+1300*us) // a leader: 1 ms after
+	b.data(4000, 5000, t0+1300*us) // a leader: 1 ms after, paced
 	b.data(2000, 3000, t0+50e6)    // resent: a follower's
 	b.data(2000, 3000, t0+60e6)    // again: counted once
 	b.data(3000, 4000, t0+60e6+us) // resent: a leader's
-	if b.originals != 5 || b.followers != 2 || b.lost != 2 || b.lostFollowers != 1 {
-		t.Errorf("originals %d, followers %d, resent %d, of them followers %d; want 5, 2, 2, 1", b.originals, b.followers, b.lost, b.lostFollowers)
+	b.rev(t0+61e6, 0)              // an ACK
+	b.data(5000, 6000, t0+63e6)    // paced: 2 ms after the ACK and the last send
+	b.data(6000, 7000, t0+63e6+us) // a follower
+	if b.paced != 2 {
+		t.Errorf("paced %d, want 2 (a millisecond or more after the last send and the ACK)", b.paced)
 	}
-	if len(b.marks) != 4 || b.marks[0].seq != 1000 {
+	if b.originals != 7 || b.followers != 3 || b.lost != 2 || b.lostFollowers != 1 {
+		t.Errorf("originals %d, followers %d, resent %d, of them followers %d; want 7, 3, 2, 1", b.originals, b.followers, b.lost, b.lostFollowers)
+	}
+	if len(b.marks) != 6 || b.marks[0].seq != 1000 {
 		t.Errorf("marks %v, want those from the cumulative ACK (1000) on", b.marks)
 	}
 }

@@ -1421,3 +1421,24 @@ func TestAmbiguousCutWithoutSACK(t *testing.T) {
 		}
 	}
 }
+
+// TestPacedSenderUnnamed: a sender whose pacing sent most of its segments,
+// at windows of a few segments at its losses, is not named Reno or CUBIC
+// from its cuts: BBR behind a queue of a few packets cuts its flight
+// from its probe to its cruise at each loss, as CUBIC's 0.7
+// (kb_40ms_3m_q6k_bbr: 23 of 31 reductions read as CUBIC's, 75% of its
+// sends paced, 6 segments at its losses). Sent on the ACKs, or at
+// larger windows, where BBR's cuts read as none, the cuts name it.
+func TestPacedSenderUnnamed(t *testing.T) {
+	const seg = 1448
+	for _, tt := range []struct {
+		paced, window float64
+		want          string
+	}{{0.75, 6 * seg, "unknown"}, {0.30, 6 * seg, "cubic"}, {0.75, 40 * seg, "cubic"}, {0.75, 0, "cubic"}} {
+		f := ccFacts{votes: [3]int{VoteCubic: 23, VoteReno: 2}, beta: 0.71, hasBeta: true, betaEpisodes: 31, episodes: 39, mss: seg,
+			paced: tt.paced, lossWindow: tt.window}
+		if cc, why := f.name(); cc != tt.want {
+			t.Errorf("paced %.2f, %.0f segments at the losses: %s (%s), want %s", tt.paced, tt.window/seg, cc, why, tt.want)
+		}
+	}
+}

@@ -216,6 +216,9 @@ type DirStats struct {
 	// segments sent first, of them sent back to back behind another;
 	// those resent, of them so sent (burstTail).
 	burstOriginals, burstFollowers, burstLost, burstLostFollowers int64
+	// burstPaced: of burstOriginals, those the sender's pacing sent
+	// (burstTail.paced).
+	burstPaced int64
 	// maxPerRTT is the most data that arrived within one handshake round
 	// trip, from the data segment that began it (retransmissions
 	// included, capture duplicates not): at a receiver-side capture, the
@@ -1248,6 +1251,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()
 		b := &acc.burst
 		st.burstOriginals, st.burstFollowers, st.burstLost, st.burstLostFollowers = b.originals, b.followers, b.lost, b.lostFollowers
+		st.burstPaced = b.paced
 		st.lossWindows, st.arrivedWindows = windowsOf(acc.eps.flights, acc.eps.maxSeg), acc.eps.arrivedWindows()
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
 		if st.Path.NearbyPeer {
