@@ -267,6 +267,20 @@ func TestWindowNotSACKed(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("bytes in flight not SACKed %v, want %v", got, want)
 	}
+	// A time window from the resend on draws the same values there: the
+	// scoreboard read the ACKs before it.
+	g = windowGraph(b.recs, SeriesOptions{Conn: testConn(), Time: Range{Min: 101e6, HasMin: true}})
+	got = got[:0]
+	for _, s := range g.Series {
+		if s.Name == SeriesInFlightUnSACKed {
+			for _, p := range s.Points {
+				got = append(got, p.V[0])
+			}
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("from the resend on: bytes in flight not SACKed %v, want %v", got, want)
+	}
 }
 
 // TestCwndSeries: slow start doubling per round, a fast retransmit after

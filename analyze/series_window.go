@@ -41,11 +41,10 @@ func newWindow(o SeriesOptions) graphBuilder {
 
 func (b *windowBuilder) add(r *Record) {
 	o := &b.f.o
-	if !b.f.inTime(r.Time) {
-		return
-	}
-	pt := func(v int64) Point { return Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(v)}} }
-	if r.Dir == o.Dir.Reverse() && r.HasAck && r.Flags&reassembly.SYN == 0 {
+	// The scoreboard follows the whole capture; a time window (--from,
+	// --to) only picks what is drawn.
+	switch {
+	case r.Dir == o.Dir.Reverse() && r.HasAck && r.Flags&reassembly.SYN == 0:
 		blocks := r.SACK[:min(r.NSACK, len(r.SACK))]
 		if !b.haveAck {
 			b.una, b.haveAck = r.Ack, true
@@ -53,11 +52,16 @@ func (b *windowBuilder) add(r *Record) {
 		top := max(r.Ack, b.una)
 		b.board.deliver(b.una, r.Ack > b.una, top, blocks)
 		b.una = top
+	case r.Dir == o.Dir:
+		b.high = max(b.high, r.Seq+int64(r.Len))
 	}
+	if !b.f.inTime(r.Time) {
+		return
+	}
+	pt := func(v int64) Point { return Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(v)}} }
 	switch {
 	case r.Dir == o.Dir && r.Info.BytesInFlight >= 0:
 		b.set.add(SeriesInFlight, Dots, pt(r.Info.BytesInFlight))
-		b.high = max(b.high, r.Seq+int64(r.Len))
 		if sacked := b.board.sackedBelow(b.high); sacked > 0 {
 			b.set.add(SeriesInFlightUnSACKed, Dots, pt(max(b.high-b.una-sacked, 0)))
 		}
