@@ -14,9 +14,14 @@ package analyze
 type burstTail struct {
 	lastData, lastRev int64 // the last data segment's time; the receiver's last packet's
 	high              int64 // the highest end sent
-	// marks: the originals from the cumulative ACK on, in sequence
-	// order, at most maxBurstMarks (the oldest half goes past it).
+	// minGap: the least time between two data segments, the capture's
+	// link's time for a segment at most (0 before two).
+	minGap int64
+	// marks: the originals, in sequence order, from marks[head] the ones
+	// from the cumulative ACK on; at most maxBurstMarks (past it the
+	// oldest half goes).
 	marks   []burstMark
+	head    int
 	counted int64 // resends below it were counted
 	// originals, followers: the segments sent first, of them followers;
 	// lost, lostFollowers: the originals resent (each once), of them
@@ -39,10 +44,22 @@ const burstGap = 500e3
 // maxBurstMarks bounds burstTail.marks.
 const maxBurstMarks = 1 << 13
 
-// data takes a data segment [seq, end) sent at t (ns).
-func (b *burstTail) data(seq, end, t int64) {
-	follower := b.lastData > 0 && t-b.lastData < burstGap && b.lastRev <= b.lastData
-	paced := b.lastData > 0 && b.lastRev > 0 && t-b.lastData >= pacedGap && t-b.lastRev >= pacedGap
+// data takes a data segment [seq, end) sent at t (ns); notLost: a resend
+// that is no loss (a tail-loss probe, or one already proven unneeded).
+//
+// Paced: sent pacedGap or more after both the last data segment and the
+// receiver's last packet, and twice the least gap between two segments:
+// on a link slow enough for its segments to leave that far apart (a
+// capture behind a 10 Mbit/s Ethernet: 1.2 ms a segment), a train of
+// them sent on one ACK would read as paced (tcptrace__dsack.dmp, Reno:
+// 100% under the fixed gap alone).
+func (b *burstTail) data(seq, end, t int64, notLost bool) {
+	gap := t - b.lastData
+	follower := b.lastData > 0 && gap < burstGap && b.lastRev <= b.lastData
+	paced := b.lastData > 0 && b.lastRev > 0 && gap >= max(pacedGap, 2*b.minGap) && t-b.lastRev >= pacedGap
+	if b.lastData > 0 && gap > 0 && (b.minGap == 0 || gap < b.minGap) {
+		b.minGap = gap
+	}
 	b.lastData = t
 	if seq >= b.high {
 		b.originals++
@@ -52,14 +69,18 @@ func (b *burstTail) data(seq, end, t int64) {
 		if paced {
 			b.paced++
 		}
-		if len(b.marks) >= maxBurstMarks {
-			b.marks = append(b.marks[:0], b.marks[maxBurstMarks/2:]...)
+		if len(b.marks)-b.head >= maxBurstMarks {
+			b.head += maxBurstMarks / 2
+		}
+		if b.head > 0 && b.head >= len(b.marks)/2 {
+			b.marks = append(b.marks[:0], b.marks[b.head:]...)
+			b.head = 0
 		}
 		b.marks = append(b.marks, burstMark{seq, follower})
 		b.high = end
 		return
 	}
-	if seq < b.counted {
+	if seq < b.counted || notLost {
 		return
 	}
 	b.counted = max(b.counted, end)
@@ -71,9 +92,9 @@ func (b *burstTail) data(seq, end, t int64) {
 	}
 }
 
-// find is the mark of the original that began at seq.
+// find is the mark of the original that began at seq, from head on.
 func (b *burstTail) find(seq int64) (int, bool) {
-	lo, hi := 0, len(b.marks)
+	lo, hi := b.head, len(b.marks)
 	for lo < hi {
 		m := (lo + hi) / 2
 		if b.marks[m].seq < seq {
@@ -89,9 +110,8 @@ func (b *burstTail) find(seq int64) (int, bool) {
 // (0: none), lets the marks below it go.
 func (b *burstTail) rev(t, ack int64) {
 	b.lastRev = t
-	if ack <= 0 || len(b.marks) == 0 || b.marks[0].seq >= ack {
+	if ack <= 0 || b.head >= len(b.marks) || b.marks[b.head].seq >= ack {
 		return
 	}
-	i, _ := b.find(ack)
-	b.marks = append(b.marks[:0], b.marks[i:]...)
+	b.head, _ = b.find(ack)
 }

@@ -1611,25 +1611,38 @@ func TestBurstTail(t *testing.T) {
 	var b burstTail
 	const us = int64(1e3)
 	t0 := int64(1e9)
-	b.data(0, 1000, t0)            // a leader (the first)
-	b.data(1000, 2000, t0+100*us)  // follower
-	b.data(2000, 3000, t0+200*us)  // follower
-	b.rev(t0+250*us, 1000)         // an ACK
-	b.data(3000, 4000, t0+300*us)  // a leader: the ACK came between
-	b.data(4000, 5000, t0+1300*us) // a leader: 1 ms after, paced
-	b.data(2000, 3000, t0+50e6)    // resent: a follower's
-	b.data(2000, 3000, t0+60e6)    // again: counted once
-	b.data(3000, 4000, t0+60e6+us) // resent: a leader's
-	b.rev(t0+61e6, 0)              // an ACK
-	b.data(5000, 6000, t0+63e6)    // paced: 2 ms after the ACK and the last send
-	b.data(6000, 7000, t0+63e6+us) // a follower
-	if b.paced != 2 {
-		t.Errorf("paced %d, want 2 (a millisecond or more after the last send and the ACK)", b.paced)
-	}
+	b.data(0, 1000, t0, false)             // a leader (the first)
+	b.data(1000, 2000, t0+100*us, false)   // follower
+	b.data(2000, 3000, t0+200*us, false)   // follower
+	b.rev(t0+250*us, 1000)                 // an ACK
+	b.data(3000, 4000, t0+300*us, false)   // a leader: the ACK came between
+	b.data(4000, 5000, t0+1300*us, false)  // a leader: 1 ms after, paced
+	b.data(2000, 3000, t0+50e6, false)     // resent: a follower's
+	b.data(2000, 3000, t0+60e6, false)     // again: counted once
+	b.data(3000, 4000, t0+60e6+us, false)  // resent: a leader's
+	b.data(4000, 5000, t0+60e6+2*us, true) // a probe: no loss
+	b.rev(t0+61e6, 0)                      // an ACK
+	b.data(5000, 6000, t0+63e6, false)     // paced: 2 ms after the ACK and the last send
+	b.data(6000, 7000, t0+63e6+us, false)  // a follower
 	if b.originals != 7 || b.followers != 3 || b.lost != 2 || b.lostFollowers != 1 {
 		t.Errorf("originals %d, followers %d, resent %d, of them followers %d; want 7, 3, 2, 1", b.originals, b.followers, b.lost, b.lostFollowers)
 	}
-	if len(b.marks) != 6 || b.marks[0].seq != 1000 {
-		t.Errorf("marks %v, want those from the cumulative ACK (1000) on", b.marks)
+	if b.paced != 2 {
+		t.Errorf("paced %d, want 2 (a millisecond or more after the last send and the ACK)", b.paced)
+	}
+	if n := len(b.marks) - b.head; n != 6 || b.marks[b.head].seq != 1000 {
+		t.Errorf("marks %v from %d, want those from the cumulative ACK (1000) on", b.marks, b.head)
+	}
+	// Behind a slow link a train sent on one ACK leaves 1.2 ms apart:
+	// not paced, its gaps no more than twice the least.
+	const ms = int64(1e6)
+	var s burstTail
+	s.data(0, 1000, t0, false)
+	s.rev(t0+3100*us, 0) // the ACK that lets the train go
+	for i := int64(1); i < 10; i++ {
+		s.data(i*1000, (i+1)*1000, t0+i*1200*us+2*ms, false)
+	}
+	if s.paced != 0 {
+		t.Errorf("a train 1.2 ms apart: %d paced, want 0", s.paced)
 	}
 }

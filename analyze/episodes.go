@@ -1796,8 +1796,8 @@ const hystartGrowth = 1.5
 // loss episode followed by data and no ProbeRTT.
 func (f ccFacts) name() (cc, reason string) {
 	cc, reason = f.reductionName()
-	if (cc == "reno" || cc == "cubic") && f.betaEpisodes > 0 && f.pacedTells() {
-		return "unknown", fmt.Sprintf("%s; but it paced its sends (%s of its segments went out with neither an ACK nor a send in the %.0f ms before them), as BBR does, whose cuts behind a queue of a few packets read as Reno's or CUBIC's at windows this small (%.1f segments at its losses): not told",
+	if cc == "cubic" && f.betaEpisodes > 0 && f.pacedTells() {
+		return "unknown", fmt.Sprintf("%s; but it paced its sends (%s of its segments went out with neither an ACK nor a send in the %.0f ms, and twice its least gap between two segments, before them), as BBR does, whose cuts behind a queue of a few packets read as CUBIC's at windows this small (%.1f segments at its losses): not told",
 			reason, percent(f.paced), pacedGap/1e6, f.lossWindow/float64(f.mss))
 	}
 	if cc == "unknown" && f.drainTells() {
@@ -1811,15 +1811,16 @@ func (f ccFacts) name() (cc, reason string) {
 }
 
 // pacedTells reports whether the sender paced most of its sends
-// (pacedBBR of them or more) at windows of at most pacedWindowMax
-// segments at its losses: BBR behind a queue of a few packets, whose
-// flight falls from its probe to its cruise at each loss, 0.6–0.75 of
-// it, as CUBIC's cut (kb_40ms_3m_q6k_bbr, kc_50ms_2m_q5k_bbr: 23 of 31
-// and 18 of 20 reductions read as CUBIC's; their sends 75% and 73%
-// paced). Reno and CUBIC send on the ACKs unless a pacing qdisc (fq)
-// spreads them, where this leaves their name unknown: on the 102 kernel
-// and 147 labelled senders, Reno's and CUBIC's paced share was at most
-// 0.47, 11 of 19 BBR senders' above 0.5.
+// (pacedBBR of them or more: burstTail) at windows of at most
+// pacedWindowMax segments at its losses: BBR behind a queue of a few
+// packets, whose flight falls from its probe to its cruise at each
+// loss, 0.6–0.75 of it, as CUBIC's cut (kb_40ms_3m_q6k_bbr,
+// kc_50ms_2m_q5k_bbr: 23 of 31 and 18 of 20 reductions read as CUBIC's;
+// their sends 75% and 73% paced). Only a CUBIC name is withheld (Reno's
+// half is not BBR's look). Reno and CUBIC send on the ACKs unless a
+// pacing qdisc (fq) spreads them, where this leaves CUBIC unknown: on
+// the 102 kernel and 147 labelled senders, Reno's and CUBIC's paced
+// share was at most 0.47, 11 of 19 BBR senders' above 0.5.
 func (f ccFacts) pacedTells() bool {
 	return f.paced >= pacedBBR && f.mss > 0 && f.lossWindow > 0 && f.lossWindow <= pacedWindowMax*float64(f.mss)
 }

@@ -1428,14 +1428,21 @@ func TestAmbiguousCutWithoutSACK(t *testing.T) {
 // from its probe to its cruise at each loss, as CUBIC's 0.7
 // (kb_40ms_3m_q6k_bbr: 23 of 31 reductions read as CUBIC's, 75% of its
 // sends paced, 6 segments at its losses). Sent on the ACKs, or at
-// larger windows, where BBR's cuts read as none, the cuts name it.
+// larger windows, where BBR's cuts read as none, the cuts name it; so
+// do Reno's halves, which are not BBR's look.
 func TestPacedSenderUnnamed(t *testing.T) {
 	const seg = 1448
 	for _, tt := range []struct {
 		paced, window float64
 		want          string
-	}{{0.75, 6 * seg, "unknown"}, {0.30, 6 * seg, "cubic"}, {0.75, 40 * seg, "cubic"}, {0.75, 0, "cubic"}} {
-		f := ccFacts{votes: [3]int{VoteCubic: 23, VoteReno: 2}, beta: 0.71, hasBeta: true, betaEpisodes: 31, episodes: 39, mss: seg,
+		reno          bool
+	}{{0.75, 6 * seg, "unknown", false}, {0.30, 6 * seg, "cubic", false}, {0.75, 40 * seg, "cubic", false}, {0.75, 0, "cubic", false},
+		{0.75, 6 * seg, "reno", true}} {
+		v, beta := [3]int{VoteCubic: 23, VoteReno: 2}, 0.71
+		if tt.reno {
+			v, beta = [3]int{VoteCubic: 2, VoteReno: 23}, 0.5
+		}
+		f := ccFacts{votes: v, beta: beta, hasBeta: true, betaEpisodes: 31, episodes: 39, mss: seg,
 			paced: tt.paced, lossWindow: tt.window}
 		if cc, why := f.name(); cc != tt.want {
 			t.Errorf("paced %.2f, %.0f segments at the losses: %s (%s), want %s", tt.paced, tt.window/seg, cc, why, tt.want)

@@ -784,7 +784,6 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 			st.arrivalNs += max(gap, 0) // (a capture clock stepped back adds nothing)
 		}
 		d.lastArrival = s.Time
-		d.burst.data(lo, lo+n, s.Time)
 		d.arrivals.add(st, s.Time, n)
 		d.arrivalZW = cs.stats[s.Dir.Reverse()].win.closedUntil(s.Time)
 		if r := cs.firstRTT; r > 0 {
@@ -810,6 +809,9 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		} else {
 			d.eps.lateOriginal()
 		}
+		// A tail-loss probe or a resend already known unneeded is no
+		// loss (burstTail).
+		d.burst.data(lo, lo+n, s.Time, ev.probe || info.Flags&SpuriousRetrans != 0)
 		d.dataLimits(cs, s, n, info, ev.drop)
 	}
 	f := info.Flags

@@ -48,7 +48,10 @@ with gzip.open(prefix + '.truth.jsonl.gz', 'rt') as f:
 link = float(env.get('RATE', '10')) * 1e6
 bdp = link / 8 * 2 * seconds(env.get('DELAY', '300ms'))
 # The rate the link carried: its data frames over the run (labelled-corpus.sh
-# runs DUR=6 unless set), a full segment each.
+# runs DUR=6 unless set), a full segment each. An estimate: a transfer that
+# ended before DUR, or smaller frames, read lower, and may leave a window or
+# an application rate don't care where it did hold the sender; the margin
+# (half the rate) is for that.
 achieved = forwarded * 1448 * 8 / float(env.get('DUR', '6'))
 qbytes = float(env.get('QUEUE', '0'))
 window = nbytes(env.get('WINDOW')) if env.get('WINDOW') else 0
