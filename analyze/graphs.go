@@ -114,7 +114,7 @@ var graphs = []GraphSpec{
 		compare:    &compareDef{kind: CompareRTT, series: []string{SeriesRTT, SeriesRTTRepair}},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newRTT(o, p) }},
 	{Kind: GraphWindow, Command: "window", Title: "Window", Series: []string{SeriesInFlight, SeriesInFlightUnSACKed, SeriesAdvertised},
-		Help:       "bytes in flight against the advertised receive window",
+		Help:       "bytes in flight (and, where the receiver SACKs, those not SACKed) against the advertised receive window",
 		compare:    &compareDef{kind: CompareWindow, help: "bytes in flight", title: "Bytes in flight", series: []string{SeriesInFlight}},
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newWindow(o) }},
 	{Kind: GraphCwnd, Command: "cwnd", Title: "Congestion window (estimated)", Series: cwndSeries,
