@@ -1646,3 +1646,123 @@ func TestBurstTail(t *testing.T) {
 		t.Errorf("a train 1.2 ms apart: %d paced, want 0", s.paced)
 	}
 }
+
+// TestDenseSpans: the span ending at a segment is the time since the
+// denseSends-th data segment before it (resends among them); an original
+// counts its span once, and again when resent; short are the resends
+// among the shortest spans holding at most denseShare of the originals'.
+func TestDenseSpans(t *testing.T) {
+	for _, tt := range []struct {
+		ns   int64
+		want uint8
+	}{{0, 1}, {-5, 1}, {1023, 1}, {1024, 2}, {2047, 2}, {2048, 6}, {3072, 8}, {4096, 10}, {5120, 11}, {6144, 12}, {7168, 13}, {8192, 14}, {1 << 62, denseBuckets - 1}} {
+		if got := denseBucket(tt.ns); got != tt.want {
+			t.Errorf("denseBucket(%d) = %d, want %d", tt.ns, got, tt.want)
+		}
+	}
+	for ns := int64(1); ns < 1e10; ns = ns*5/4 + 1 {
+		if denseBucket(ns) > denseBucket(ns*5/4+1) {
+			t.Errorf("denseBucket(%d) > denseBucket(%d): not monotonic", ns, ns*5/4+1)
+		}
+	}
+	// Trains of five segments 100 µs apart, 10 ms between trains: the
+	// last of a train ends a span of 400 µs (the four before it in its
+	// train), every other one a span over the 10 ms between trains.
+	var b burstTail
+	const us = int64(1e3)
+	at := int64(1e9)
+	seq := int64(0)
+	for train := 0; train < 40; train++ {
+		for i := 0; i < 5; i++ {
+			b.data(seq, seq+1000, at, false)
+			seq += 1000
+			at += 100 * us
+		}
+		at += 10e3 * us
+	}
+	if b.dense == nil {
+		t.Fatal("no spans counted")
+	}
+	var all int64
+	for _, c := range b.dense.all {
+		all += c
+	}
+	if all != 200-denseSends {
+		t.Errorf("%d spans, want %d (every original after the first %d)", all, 200-denseSends, denseSends)
+	}
+	// The trains' last segments are the shortest spans, a fifth of them;
+	// resend those of ten trains, and the first of two others.
+	for train := int64(1); train <= 10; train++ {
+		b.data(train*5000+4000, train*5000+5000, at, false)
+		at += us
+	}
+	for train := int64(11); train <= 12; train++ {
+		b.data(train*5000, train*5000+1000, at, false)
+		at += us
+	}
+	k, n, base := b.dense.short()
+	if n != 12 || k != 10 {
+		t.Errorf("resent %d, of them short %d; want 12, 10", n, k)
+	}
+	if want := 40.0 / 196; math.Abs(base-want) > 1e-9 {
+		t.Errorf("short share of all %.3f, want %.3f (the 40 trains' last segments of the 196 spans)", base, want)
+	}
+}
+
+// TestDenseDrops: at a sender with SACK, losses that read as random are
+// a queue's where the segments resent had ended the shortest spans far
+// more often than its segments did — not without SACK (go-back-N), not
+// where one segment in 20 came late (a jittered path reorders the
+// densest trains), not on a handful, not at a receiver.
+func TestDenseDrops(t *testing.T) {
+	base := func() (DirStats, DirStats) {
+		st := DirStats{DataPackets: 1500, DataBytes: 1500 * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 100,
+			HandshakeSeen: true, SACKPermitted: true,
+			Path:         PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 25, LostDownstream: 25},
+			LossEpisodes: 9, HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.9, EpisodeIntervals: 8,
+			burstOriginals: 1500, burstFollowers: 345, burstLost: 25, burstLostFollowers: 6}
+		return st, DirStats{MaxRwnd: -1, HandshakeSeen: true, SACKPermitted: true}
+	}
+	st, rcv := base()
+	if got := kinds(diagnose(&st, &rcv, 0)); got != FindRandomLoss {
+		t.Fatalf("irregular intervals, no dense spans: findings %q, want random_loss", got)
+	}
+	for _, tt := range []struct {
+		name         string
+		short, lost  int64
+		base         float64
+		noSACK       bool
+		late         int64
+		vantage      Vantage
+		want         string
+		wantSentence string
+	}{
+		{"dense", 14, 25, 0.2, false, 0, VantageSender, FindCongestionLoss, "where the sender sent densest"},
+		{"as any", 8, 25, 0.2, false, 0, VantageSender, FindRandomLoss, ""},
+		{"a handful", 5, 5, 0.2, false, 0, VantageSender, FindRandomLoss, ""},
+		{"no SACK", 14, 25, 0.2, true, 0, VantageSender, FindRandomLoss, ""},
+		{"late", 14, 25, 0.2, false, 75, VantageSender, "", ""},
+		{"receiver", 14, 25, 0.2, false, 0, VantageReceiver, "", ""},
+	} {
+		st, rcv := base()
+		st.Path.Vantage = tt.vantage
+		st.denseShort, st.denseLost, st.denseBase = tt.short, tt.lost, tt.base
+		if tt.noSACK {
+			rcv.SACKPermitted = false
+		}
+		st.ReorderedHoles = tt.late
+		fs := diagnose(&st, &rcv, 0)
+		if tt.want == "" {
+			if strings.Contains(sentence(fs), "densest") {
+				t.Errorf("%s: %q, want no dense reading", tt.name, sentence(fs))
+			}
+			continue
+		}
+		if got := kinds(fs); got != tt.want {
+			t.Errorf("%s: findings %q, want %q (%s)", tt.name, got, tt.want, sentence(fs))
+		}
+		if !strings.Contains(sentence(fs), tt.wantSentence) {
+			t.Errorf("%s: %q, want it to say %q", tt.name, sentence(fs), tt.wantSentence)
+		}
+	}
+}

@@ -219,6 +219,11 @@ type DirStats struct {
 	// burstPaced: of burstOriginals, those the sender's pacing sent
 	// (burstTail.paced).
 	burstPaced int64
+	// denseLost, denseShort, denseBase: of the originals resent, those
+	// whose span was among the shortest, and the share of all originals'
+	// spans there (burstTail.dense's short).
+	denseLost, denseShort int64
+	denseBase             float64
 	// maxPerRTT is the most data that arrived within one handshake round
 	// trip, from the data segment that began it (retransmissions
 	// included, capture duplicates not): at a receiver-side capture, the
@@ -1254,6 +1259,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		b := &acc.burst
 		st.burstOriginals, st.burstFollowers, st.burstLost, st.burstLostFollowers = b.originals, b.followers, b.lost, b.lostFollowers
 		st.burstPaced = b.paced
+		st.denseShort, st.denseLost, st.denseBase = b.dense.short()
 		st.lossWindows, st.arrivedWindows = windowsOf(acc.eps.flights, acc.eps.maxSeg), acc.eps.arrivedWindows()
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
 		if st.Path.NearbyPeer {
