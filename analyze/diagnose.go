@@ -321,6 +321,9 @@ const (
 	// more intervals; random drops: 0.56–1.12).
 	irregularMin = 2 * minToldEpisodes
 	bbrQueueRank = 0.8
+	// bbrKeptBeta: a BBR sender whose median β is under it showed cuts
+	// (see diagnose's bbr); BBR's "none" is within 15%.
+	bbrKeptBeta = 0.85
 	// steadyCV: at a sender-side capture, fast-retransmit episodes after
 	// the first that began at windows varying less than this were a queue
 	// overflowing at the same window each time, whatever the RTT's rank at
@@ -872,7 +875,14 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		n := st.RankedLossEpisodes
 		told := n > 0 && (p.Vantage != VantageReceiver && st.RTTMinMs > 0 || st.DelayRanked)
 		near := 2*st.QueueLossEpisodes > n
-		bbr := st.CongestionControl == "bbr" // paces and keeps its window on loss: no sawtooth
+		// BBR paces and keeps its window on loss: no sawtooth. Not one
+		// named from its pacing whose flight fell at its losses as a cut
+		// (a median β under bbrKeptBeta): behind a queue of a few packets
+		// it falls from its probe to its cruise at each loss, at the same
+		// window each time, which the readings of the sawtooth tell
+		// (kb_40ms_3m_q6k_bbr; fq_40ms_3m_q6k_bbr and two more such runs
+		// of paced-1206: congestion loss read as random once BBR was named).
+		bbr := st.CongestionControl == "bbr" && !(st.HasBeta && st.BetaMedian < bbrKeptBeta)
 		regular := st.HasEpisodeIntervalCV && st.EpisodeIntervals >= minToldEpisodes && !bbr
 		// BBR keeps its queue near full whatever drops, and an
 		// application-held sender's bursts raise the RTT at whatever

@@ -76,6 +76,18 @@ func TestDiagnose(t *testing.T) {
 			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs = 3, 1, 610
 			st.lossWindows = lossWindows{cv: 0.05, n: 3, ok: true}
 		}, want: "congestion loss: 20 segments lost (2.0%); 3 loss episodes after the first began at the same window (within 5%): the window overflowed a queue at the same size each time"},
+		{name: "BBR whose flight fell at its losses: the same windows tell the queue", st: func(st, rcv *DirStats) {
+			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
+			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs = 3, 1, 610
+			st.lossWindows = lossWindows{cv: 0.05, n: 3, ok: true}
+			st.CongestionControl, st.HasBeta, st.BetaMedian = "bbr", true, 0.71
+		}, want: "congestion loss: 20 segments lost (2.0%); 3 loss episodes after the first began at the same window (within 5%): the window overflowed a queue at the same size each time"},
+		{name: "BBR keeping its window at its losses: the same windows tell nothing", st: func(st, rcv *DirStats) {
+			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
+			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs = 3, 1, 610
+			st.lossWindows = lossWindows{cv: 0.05, n: 3, ok: true}
+			st.CongestionControl, st.HasBeta, st.BetaMedian = "bbr", true, 0.98
+		}, want: "random loss: 20 segments lost (2.0%); 2 of 3 loss episodes began with the RTT below its peak (610 ms vs 600 ms minimum): not a full queue"},
 		{name: "two losses at the same window, the RTT near its peak at most: a queue", st: func(st, rcv *DirStats) {
 			st.Path = PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 20, LostDownstream: 20}
 			st.RankedLossEpisodes, st.QueueLossEpisodes, st.RTTAtLossMs, st.RTTAtLossRank = 3, 2, 640, 0.6

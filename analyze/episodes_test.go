@@ -1422,30 +1422,40 @@ func TestAmbiguousCutWithoutSACK(t *testing.T) {
 	}
 }
 
-// TestPacedSenderUnnamed: a sender whose pacing sent most of its segments,
-// at windows of a few segments at its losses, is not named Reno or CUBIC
-// from its cuts: BBR behind a queue of a few packets cuts its flight
-// from its probe to its cruise at each loss, as CUBIC's 0.7
-// (kb_40ms_3m_q6k_bbr: 23 of 31 reductions read as CUBIC's, 75% of its
-// sends paced, 6 segments at its losses). Sent on the ACKs, or at
-// larger windows, where BBR's cuts read as none, the cuts name it; so
-// do Reno's halves, which are not BBR's look.
-func TestPacedSenderUnnamed(t *testing.T) {
+// TestPacedSenderBBR: a sender whose pacing sent most of its segments is
+// BBR where its cuts name CUBIC (kb_40ms_3m_q6k_bbr: 23 of 31
+// reductions read as CUBIC's, 75% of its sends paced; BBR behind a queue
+// of a few packets cuts its flight from its probe to its cruise) or
+// nothing after two loss episodes or more; not from its pacing where
+// nothing was lost (an interactive sender's segments go out alone), nor
+// where sent on the ACKs; a Reno name, whose halves are not BBR's look,
+// stands.
+func TestPacedSenderBBR(t *testing.T) {
 	const seg = 1448
+	cubicCuts, renoCuts, noCuts := [3]int{VoteCubic: 23, VoteReno: 2}, [3]int{VoteCubic: 2, VoteReno: 23}, [3]int{}
 	for _, tt := range []struct {
-		paced, window float64
-		want          string
-		reno          bool
-	}{{0.75, 6 * seg, "unknown", false}, {0.30, 6 * seg, "cubic", false}, {0.75, 40 * seg, "cubic", false}, {0.75, 0, "cubic", false},
-		{0.75, 6 * seg, "reno", true}} {
-		v, beta := [3]int{VoteCubic: 23, VoteReno: 2}, 0.71
-		if tt.reno {
-			v, beta = [3]int{VoteCubic: 2, VoteReno: 23}, 0.5
+		name     string
+		paced    float64
+		votes    [3]int
+		beta     float64
+		episodes int64
+		want     string
+	}{
+		{"CUBIC's cuts, paced", 0.75, cubicCuts, 0.71, 39, "bbr"},
+		{"CUBIC's cuts, on the ACKs", 0.30, cubicCuts, 0.71, 39, "cubic"},
+		{"CUBIC's cuts, just over half paced", 0.55, cubicCuts, 0.71, 39, "cubic"},
+		{"Reno's halves, paced", 0.75, renoCuts, 0.5, 39, "reno"},
+		{"no cut measured, paced", 0.75, noCuts, 0, 3, "bbr"},
+		{"no cut measured, one loss", 0.75, noCuts, 0, 1, "unknown"},
+		{"nothing lost, paced", 0.90, noCuts, 0, 0, "unknown"},
+		{"no cut measured, on the ACKs", 0.40, noCuts, 0, 3, "unknown"},
+	} {
+		f := ccFacts{votes: tt.votes, beta: tt.beta, hasBeta: tt.beta > 0, episodes: tt.episodes, mss: seg, paced: tt.paced}
+		if tt.beta > 0 {
+			f.betaEpisodes = 31
 		}
-		f := ccFacts{votes: v, beta: beta, hasBeta: true, betaEpisodes: 31, episodes: 39, mss: seg,
-			paced: tt.paced, lossWindow: tt.window}
 		if cc, why := f.name(); cc != tt.want {
-			t.Errorf("paced %.2f, %.0f segments at the losses: %s (%s), want %s", tt.paced, tt.window/seg, cc, why, tt.want)
+			t.Errorf("%s: %s (%s), want %s", tt.name, cc, why, tt.want)
 		}
 	}
 }
