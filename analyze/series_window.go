@@ -2,17 +2,21 @@ package analyze
 
 import "tcpviz/reassembly"
 
-// windowGraph builds the window graph of direction o.Dir: the bytes in flight
-// at each segment sent (Wireshark's tcp.analysis.bytes_in_flight: sent and
-// not yet cumulatively acknowledged, SACKed data included, so in a loss
-// recovery it stands above the sender's pipe, which the cwnd graph's
-// estimate models); at each segment sent while the receiver held data
-// SACKed above its cumulative ACK, the bytes sent and not acknowledged
-// less those it SACKed (SeriesInFlightUnSACKed: SACK-aware, but without
-// the cwnd graph's loss marking: what was lost stays counted until resent
-// and acknowledged; Wireshark's counts a resend's flight to its own end;
-// elsewhere the two are one, and the first is drawn alone, which keeps a
-// long transfer's graph as large as it was);
+// windowGraph builds the window graph of direction o.Dir: the bytes in
+// flight at each segment sent (Wireshark's tcp.analysis.bytes_in_flight:
+// from the segment's end, a resend's own end, down to the cumulative ACK,
+// less the SACK blocks of the latest ACK alone); at each segment sent
+// while the receiver held data SACKed above its cumulative ACK, from the
+// highest byte sent down to the highest cumulative ACK less every range
+// the receiver SACKed above it (SeriesInFlightUnSACKed: its whole
+// scoreboard, not the three or four blocks one ACK carries, and without
+// the cwnd graph's loss marking: what was lost stays counted until
+// acknowledged). The two agree where the latest ACK carries every SACKed
+// range; the second is lower where more holes were open than an ACK's
+// blocks hold, higher at a resend and after an ACK that came late, whose
+// blocks below the cumulative ACK Wireshark subtracts again
+// (gt_jitter_reorder frame 77: 26,064 and 30,408). Elsewhere the first is
+// drawn alone, which keeps a long transfer's graph as large as it was;
 // and the receive window the other side advertises (scaled), as a step
 // line.
 func windowGraph(recs []Record, o SeriesOptions) *Graph { return feed(newWindow(o), recs) }
