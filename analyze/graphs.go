@@ -66,6 +66,9 @@ type GraphSpec struct {
 	// UDP is set for the graphs a UDP flow has (LoadOptions.UDP's records: no
 	// ACKs, so no RTT, flight or window).
 	UDP bool
+	// SeqWindow is set for the graphs a window of sequence numbers
+	// (SeriesOptions.Seq) picks from: those with a sequence axis.
+	SeqWindow bool
 	// newBuilder starts the graph of the connection o names.
 	newBuilder func(o SeriesOptions, p GraphParams) graphBuilder
 	// compare is what compare overlays of it, nil when it is not one of
@@ -98,10 +101,10 @@ var (
 
 // graphs is the registry, in the order a report shows them.
 var graphs = []GraphSpec{
-	{Kind: GraphTCPTrace, Command: "seq", Style: "tcptrace", Title: "Time/sequence (tcptrace)", Series: seqSeriesOrder, UDP: true,
+	{Kind: GraphTCPTrace, Command: "seq", Style: "tcptrace", Title: "Time/sequence (tcptrace)", Series: seqSeriesOrder, UDP: true, SeqWindow: true,
 		Help: "time/sequence graph: --style tcptrace (segments, ACK and window lines, SACK, events) or stevens", Params: []ParamSpec{paramStyle},
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newTCPTrace(o) }},
-	{Kind: GraphStevens, Command: "seq", Style: "stevens", Title: "Time/sequence (Stevens)", Series: stevensSeries, UDP: true,
+	{Kind: GraphStevens, Command: "seq", Style: "stevens", Title: "Time/sequence (Stevens)", Series: stevensSeries, UDP: true, SeqWindow: true,
 		compare: &compareDef{kind: CompareSeq, help: "Stevens",
 			series: []string{SeriesData, SeriesRetrans, SeriesOutOfOrder, SeriesSpurious}},
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newStevens(o) }},
@@ -109,7 +112,7 @@ var graphs = []GraphSpec{
 		Help: "throughput, goodput and delivery rate over time, in bit/s", Params: []ParamSpec{paramWindow},
 		compare:    &compareDef{kind: CompareThroughput, help: "goodput", title: "Goodput", series: []string{SeriesGoodput}},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newThroughput(o, p) }},
-	{Kind: GraphRTT, Command: "rtt", Title: "Round-trip time", Series: []string{SeriesRTT, SeriesRTTRepair},
+	{Kind: GraphRTT, Command: "rtt", Title: "Round-trip time", Series: []string{SeriesRTT, SeriesRTTRepair}, SeqWindow: true,
 		Help: "round-trip time samples over time or sequence number, in ms", Params: []ParamSpec{paramBy, paramSampling},
 		compare:    &compareDef{kind: CompareRTT, series: []string{SeriesRTT, SeriesRTTRepair}},
 		newBuilder: func(o SeriesOptions, p GraphParams) graphBuilder { return newRTT(o, p) }},

@@ -108,7 +108,7 @@ func TestYAxisFlags(t *testing.T) {
 }
 
 // TestHide: hidden series are neither drawn nor exported; an unknown name
-// lists the graph's series.
+// lists the graph's series; hiding them all is refused.
 func TestHide(t *testing.T) {
 	capture, pep := abs(t, demoCapture), abs(t, pepShort)
 	out, _ := run1(t, 0, "seq", "--hide", "ack,window", "--hide", "syn", "-o", "-", capture)
@@ -123,6 +123,12 @@ func TestHide(t *testing.T) {
 	_, stderr, code := tcpviz(t, nil, "tput", "--hide", "goodputt", capture)
 	if code != 2 || !strings.Contains(stderr, `--hide "goodputt": no such series in this graph (want throughput, goodput or delivery-rate)`) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	// Hiding every series leaves nothing to draw: a usage error, not an
+	// empty picture.
+	_, stderr, code = tcpviz(t, nil, "window", "--hide", "bytes-in-flight,receive-window", "--hide", "bytes-in-flight-unsacked", capture)
+	if code != 2 || !strings.Contains(stderr, "--hide: every series of this graph hidden (bytes-in-flight, bytes-in-flight-unsacked, receive-window): nothing left to draw") {
+		t.Errorf("every series hidden: exit %d, stderr %q", code, stderr)
 	}
 	// compare's series are its inputs' labels.
 	out, _ = run1(t, 0, "compare", "--label", "a", "--label", "b", "--hide", "a", "-o", "-", capture, pep)

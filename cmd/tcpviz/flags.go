@@ -459,7 +459,7 @@ func (f *pictureFlags) parse(c *cli.Context) error {
 }
 
 // checkHide is the usage error of a --hide name that is not one of the
-// graph's series. A value that is one whole, commas and all (compare's
+// graph's series, or of names that hide them all. A value that is one whole, commas and all (compare's
 // label "PEP, 85 KB"), names it; another is a list of names.
 func (f *pictureFlags) checkHide(valid []string) error {
 	var hide []string
@@ -474,6 +474,9 @@ func (f *pictureFlags) checkHide(valid []string) error {
 			}
 			hide = append(hide, h)
 		}
+	}
+	if len(valid) > 0 && !slices.ContainsFunc(valid, func(v string) bool { return !slices.Contains(hide, v) }) {
+		return usagef("--hide: every series of this graph hidden (%s): nothing left to draw", strings.Join(valid, ", "))
 	}
 	f.Hide = hide
 	return nil

@@ -110,6 +110,26 @@ func TestPictureSizeLimits(t *testing.T) {
 	}
 }
 
+// TestSeqWindowOnlyWhereDrawn: --seq-from and --seq-to pick from the
+// graphs with a sequence axis (seq, rtt); the others refuse them (they
+// were ignored there) before any input is read.
+func TestSeqWindowOnlyWhereDrawn(t *testing.T) {
+	capture := abs(t, demoCapture) // the test runs elsewhere
+	for _, cmd := range []string{"window", "tput", "cwnd"} {
+		t.Chdir(t.TempDir())
+		_, stderr, code := tcpviz(t, nil, cmd, "--seq-from", "1000", filepath.Join(t.TempDir(), "absent.pcap"))
+		if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, cmd+": --seq-from and --seq-to pick sequence numbers") {
+			t.Errorf("%s --seq-from: exit %d, stderr %q", cmd, code, stderr)
+		}
+	}
+	for _, cmd := range []string{"seq", "rtt"} {
+		t.Chdir(t.TempDir())
+		if _, stderr, code := tcpviz(t, nil, cmd, "--seq-from", "1000", "--seq-to", "200000", "-o", "x.csv", capture); code != 0 {
+			t.Errorf("%s --seq-from: exit %d, stderr %q", cmd, code, stderr)
+		}
+	}
+}
+
 // TestNumbersAsTyped: counts accept 8e6 and suffixes, times accept units.
 func TestNumbersAsTyped(t *testing.T) {
 	for in, want := range map[string]int64{"8e6": 8e6, "8M": 8e6, "1.5k": 1500, "12": 12, "-4": -4} {

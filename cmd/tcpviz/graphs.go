@@ -51,6 +51,9 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 			if err := req.picture.checkHide(req.params.Spec.Series); err != nil {
 				return err
 			}
+			if seq := req.window.Series.Seq; (seq.HasMin || seq.HasMax) && !req.params.Spec.SeqWindow {
+				return usagef("%s: --seq-from and --seq-to pick sequence numbers, which this graph does not draw (seq and rtt do): use --from and --to", name)
+			}
 			ins, err := e.inputsOf(c, &req.batch)
 			if err != nil {
 				return err
