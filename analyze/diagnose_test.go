@@ -22,7 +22,12 @@ func TestDiagnose(t *testing.T) {
 		{name: "window limited below the BDP", st: func(st, rcv *DirStats) {
 			st.MaxBytesInFlight, st.BottleneckBps, rcv.MaxRwnd = 87000, 10e6, 87040
 		}, want: "receiver-window limited: 85 KB window vs at least 732 KB bandwidth-delay product (10.0 Mbit/s × 600 ms)"},
-		{name: "zero windows", st: func(st, rcv *DirStats) { rcv.ZeroWindows = 3 }, want: "receiver stalled: window closed 3 times"},
+		{name: "zero windows", st: func(st, rcv *DirStats) {
+			st.DataPhaseNs, rcv.ZeroWindows, rcv.ZeroWindowNs = 10e9, 3, 200e6
+		}, want: "receiver stalled: window closed 3 times"},
+		{name: "a window closed for a moment: no stall", st: func(st, rcv *DirStats) {
+			st.DataPhaseNs, rcv.ZeroWindows, rcv.ZeroWindowNs = 10e9, 1, 49e3
+		}, wantNone: true},
 		{name: "loss", st: func(st, rcv *DirStats) { st.RetransPackets = 25 }, want: "loss: 2.5% of data packets retransmitted"},
 		{name: "network limited", st: func(st, rcv *DirStats) {
 			st.MaxBytesInFlight, st.BottleneckBps, st.ThroughputBps, rcv.MaxRwnd = 900000, 10e6, 9e6, 4<<20
