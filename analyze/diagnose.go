@@ -887,13 +887,14 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		n := st.RankedLossEpisodes
 		told := n > 0 && (p.Vantage != VantageReceiver && st.RTTMinMs > 0 || st.DelayRanked)
 		near := 2*st.QueueLossEpisodes > n
-		// BBR paces and keeps its window on loss: no sawtooth. Not one
-		// named from its pacing whose flight fell at its losses as a cut
+		// BBR paces and keeps its window on loss: no sawtooth. Not a BBR
+		// sender, however named, whose flight fell at its losses as a cut
 		// (a median β under bbrKeptBeta): behind a queue of a few packets
 		// it falls from its probe to its cruise at each loss, at the same
 		// window each time, which the readings of the sawtooth tell
 		// (kb_40ms_3m_q6k_bbr; fq_40ms_3m_q6k_bbr and two more such runs
-		// of paced-1206: congestion loss read as random once BBR was named).
+		// of paced-1206, named from their pacing: congestion loss read as
+		// random once BBR was named).
 		bbr := st.CongestionControl == "bbr" && !(st.HasBeta && st.BetaMedian < bbrKeptBeta)
 		regular := st.HasEpisodeIntervalCV && st.EpisodeIntervals >= minToldEpisodes && !bbr
 		// BBR keeps its queue near full whatever drops, and an
@@ -1302,8 +1303,9 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			// retransmit resends unneeded (gt_j10_loss1, 23% late: 15
 			// random drops, 43 resent, 23 of them in the shortest
 			// stretches, p 4e-05; gt_j5_loss1_20m, 22% late, the same).
-			// The queues it names on the held-out sets had 1.9% and 4.1%
-			// late.
+			// The queues it names on the held-out sets had 0%, 0.6% and
+			// 4.1% late; gt_j2_loss1 (random drops) has 4.96%, just under
+			// the bar, where the test does not hold.
 			b, ok = denseDrops(st, rcv)
 			dense = ok
 		}
@@ -1314,7 +1316,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 					lost, pct, counted, b.k, b.n, percent(b.share), percent(b.base), b.p)}
 			if dense {
 				f.Evidence = map[string]float64{"resent_dense": float64(b.k), "resent": float64(b.n), "dense_share": b.share, "dense_all_share": b.base, "binomial_p": b.p}
-				f.Text = fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d of the %d segments resent had gone out where the sender sent densest (%s of them in the shortest stretches of %d segments, which held %s of all its segments; binomial p %.0e): a queue of a few packets overflowed there, whatever the window",
+				f.Text = fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d of the %d segments resent had gone out where the sender sent densest (%s of them in the shortest stretches of %d segments, which held %s of all its segments; binomial p %.0e): the queue overflowed there, whatever the window",
 					lost, pct, counted, b.k, b.n, percent(b.share), denseSends+1, percent(b.base), b.p)
 			}
 			if i := len(fs) - 1; i >= 0 && (fs[i].Kind == FindLoss || fs[i].Kind == FindRandomLoss) {

@@ -1812,7 +1812,7 @@ func (f ccFacts) name() (cc, reason string) {
 // in congestion avoidance, but two segments at a time at least
 // (tcp_tso_autosize), which reads as sent on the ACKs: CUBIC and Reno
 // with iperf3 --fq-rate (internal pacing) behind 2–10 Mbit/s links sent
-// 0.13–0.28 so (testdata/labelled/paced-1206.scenarios, five runs),
+// 0.13–0.28 so (testdata/labelled/paced-1206.scenarios, six runs),
 // as without it (0.29), BBR beside them 0.73–0.75. Of the 254 kernel
 // and labelled senders, BBR's 20 of 33 were at 0.5 or more (up to 0.93),
 // Reno's and CUBIC's at most 0.48: Reno behind 1 Mbit/s links

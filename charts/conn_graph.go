@@ -34,11 +34,23 @@ func ConnGraph(l *analyze.Loaded, q analyze.GraphRequest, z analyze.Zoom, hide [
 		g = q.Spec.Draw(l.Records, o, q.Params)
 	}
 	annotate(l, g)
+	var drawn []string // the series with points, before any is hidden
+	for _, s := range g.Series {
+		if len(s.Points) > 0 {
+			drawn = append(drawn, s.Name)
+		}
+	}
 	Adjust(g, z, hide)
 	warnings := append(WarningTexts(g.Warnings), StderrNotes(g)...)
 	if v := l.Stats[l.Dir].Path.Vantage; g.Kind == analyze.GraphCwnd && v != analyze.VantageSender {
 		warnings = append(warnings, "the congestion window is estimated from a sender-side capture; this one is "+vantagePhrase(v, "the path")+
 			": the line is the data that reached it over each round trip (the sender's flight one one-way delay earlier), not the window the sender allowed")
+	}
+	if len(drawn) > 0 && pointCount(g) == 0 {
+		// Every series this connection has was hidden (the graph's
+		// others, which a usage error names, are empty here: a window
+		// graph without SACK has no bytes-in-flight-unsacked).
+		return g, warnings, fmt.Errorf("stream %d (%s): every series drawn here is hidden (%s): nothing left to draw", l.Conn.Stream, l.Dir, strings.Join(drawn, ", "))
 	}
 	timed := o.Time.HasMin || o.Time.HasMax
 	if pointCount(g) > 0 || !timed && !o.Seq.HasMin && !o.Seq.HasMax {

@@ -130,6 +130,13 @@ func TestHide(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "--hide: every series of this graph hidden (bytes-in-flight, bytes-in-flight-unsacked, receive-window): nothing left to draw") {
 		t.Errorf("every series hidden: exit %d, stderr %q", code, stderr)
 	}
+	// Hiding every series this connection has (the demo capture has no
+	// SACK: no bytes-in-flight-unsacked) leaves nothing: a failure of
+	// the input, not an empty picture.
+	stdout, stderr, code := tcpviz(t, nil, "window", "--hide", "bytes-in-flight,receive-window", "-o", "-", capture)
+	if code != 1 || stdout != "" || !strings.Contains(stderr, "every series drawn here is hidden (bytes-in-flight, receive-window): nothing left to draw") {
+		t.Errorf("every series of the connection hidden: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
 	// compare's series are its inputs' labels.
 	out, _ = run1(t, 0, "compare", "--label", "a", "--label", "b", "--hide", "a", "-o", "-", capture, pep)
 	if strings.Contains(out, ",a,") || !strings.Contains(out, ",b,") {
