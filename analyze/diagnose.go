@@ -749,9 +749,10 @@ func firstEpisodeDrops(st, rcv *DirStats) int64 {
 	return st.FirstEpisodeResent
 }
 
-// burstEvidence is what burstDrops read: n segments resent, k of them
-// sent back to back behind another, their share, the share of all
-// segments sent so (base), and the chance p of k or more at base.
+// burstEvidence is what beyondBase read: n segments resent, k of them
+// with the trait (sent back to back behind another, or in the sending's
+// densest stretches), their share, the share of all segments with it
+// (base), and the chance p of k or more at base.
 type burstEvidence struct {
 	n, k           int64
 	share, base, p float64
@@ -759,48 +760,51 @@ type burstEvidence struct {
 
 // burstDrops tells whether, at a sender-side capture, the segments resent
 // had gone out back to back behind another (burstTail) far more often
-// than its segments did: at least burstMinLost resent, the share
-// burstMinRise above all segments', with a binomial chance of at most
-// burstMaxP at that share (gonum's binomial, as clearerThanChance's
-// chance). On the labelled senders (147 captures) it named 32 of 100
-// with queue drops and none of the 24 with random drops alone.
+// than its segments did (beyondBase). On the labelled senders (147
+// captures) it named 32 of 100 with queue drops and none of the 24 with
+// random drops alone.
 func burstDrops(st *DirStats) (burstEvidence, bool) {
-	if st.Path.Vantage != VantageSender || st.burstLost < burstMinLost || st.burstOriginals == 0 {
+	if st.Path.Vantage != VantageSender || st.burstOriginals == 0 {
 		return burstEvidence{}, false
 	}
-	b := burstEvidence{n: st.burstLost, k: st.burstLostFollowers}
-	b.share = float64(b.k) / float64(b.n)
-	b.base = float64(st.burstFollowers) / float64(st.burstOriginals)
-	if b.share < b.base+burstMinRise {
-		return b, false
-	}
-	b.p = distuv.Binomial{N: float64(b.n), P: b.base}.Survival(float64(b.k) - 1) // k or more of n
-	return b, b.p <= burstMaxP
+	return beyondBase(st.burstLostFollowers, st.burstLost, float64(st.burstFollowers)/float64(st.burstOriginals))
 }
 
 // denseDrops tells whether, at a sender-side capture, the segments resent
 // had ended the shortest spans of its sending (burstTail.dense) far more
-// often than its segments did: burstDrops' thresholds on the share of
-// them in the shortest spans (at most denseShare of all), for queues
-// whose drops came where the sender sent densest without its segments
-// going out back to back (a train behind a slower link, or paced).
-// Not without SACK: go-back-N resends what had arrived, the dense flight
-// a timeout's slow start sends (random drops of 2% at
-// kw_reno_nosack_2pct, 15% at rl_45ms_20m_l15_nosack: p 1e-16 and below).
+// often than its segments did: burstDrops' test on the share of them in
+// the shortest spans (at most denseShare of all), for queues whose drops
+// came where the sender sent densest without its segments going out back
+// to back (a train behind a slower link, or paced). Not without SACK:
+// go-back-N resends what had arrived, the dense flight a timeout's slow
+// start sends (random drops of 2% at kw_reno_nosack_2pct, 15% at
+// rl_45ms_20m_l15_nosack: p 1e-16 and below).
 func denseDrops(st, rcv *DirStats) (burstEvidence, bool) {
-	if st.Path.Vantage != VantageSender || noSACK(st, rcv) || st.denseLost < burstMinLost || st.denseBase <= 0 {
+	if st.Path.Vantage != VantageSender || noSACK(st, rcv) || st.denseBase <= 0 {
 		return burstEvidence{}, false
 	}
-	b := burstEvidence{n: st.denseLost, k: st.denseShort, base: st.denseBase}
-	b.share = float64(b.k) / float64(b.n)
+	return beyondBase(st.denseShort, st.denseLost, st.denseBase)
+}
+
+// beyondBase is the test burstDrops and denseDrops make: of n segments
+// resent (burstMinLost at least), k had the trait a share base of all
+// segments had, and their share is burstMinRise above it with a binomial
+// chance of burstMaxP at most at that share (gonum's binomial, as
+// clearerThanChance's chance).
+func beyondBase(k, n int64, base float64) (burstEvidence, bool) {
+	if n < burstMinLost {
+		return burstEvidence{}, false
+	}
+	b := burstEvidence{n: n, k: k, base: base}
+	b.share = float64(k) / float64(n)
 	if b.share < b.base+burstMinRise {
 		return b, false
 	}
-	b.p = distuv.Binomial{N: float64(b.n), P: b.base}.Survival(float64(b.k) - 1) // k or more of n
+	b.p = distuv.Binomial{N: float64(n), P: base}.Survival(float64(k) - 1) // k or more of n
 	return b, b.p <= burstMaxP
 }
 
-// burstDrops' thresholds.
+// beyondBase's thresholds.
 const (
 	burstMinLost = 6
 	burstMinRise = 0.25
