@@ -172,10 +172,12 @@ type LimitShare struct {
 // nothing lost, the window never full and far below the bottleneck, has
 // the rest counted as application (reassignShare); a receiver-side one
 // it finds receiver-window limited has all but a closed window's share
-// counted as the receive window's.
+// counted as the receive window's. None where the diagnosis reads nothing
+// (fewer than minDiagnosed data packets: an iperf3 control connection's
+// few messages read bottleneck=1).
 func limitShares(st, rcv *DirStats) []LimitShare {
 	T := st.DataPhaseNs
-	if T <= 0 || st.DataPackets == 0 {
+	if T <= 0 || st.DataPackets < minDiagnosed {
 		return nil
 	}
 	zw := min(rcv.ZeroWindowNs, T)
@@ -811,8 +813,12 @@ const (
 	burstMaxP    = 1e-3
 )
 
+// minDiagnosed: a direction with fewer data packets is too short to tell
+// what limited it: no findings, no limit shares.
+const minDiagnosed = 10
+
 func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
-	if st.DataPackets < 10 {
+	if st.DataPackets < minDiagnosed {
 		return nil
 	}
 	var fs []Finding

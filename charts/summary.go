@@ -158,7 +158,7 @@ var SummaryColumns = Schema[SummaryRow]{
 	{"findings", String, "", "the diagnosis's kinds, most important first, separated by ';': " + strings.Join(analyze.FindingKinds, ", "), func(r *SummaryRow) Value {
 		return StrV(r.Stats.FindingKinds).Or(r.Stats.DataPackets >= 10)
 	}},
-	{"limit_shares", String, "", "share of the data phase each limit held the sender, largest first: receive_window, receiver_stall, application (measured at a sender-side capture; all the rest when the findings say application because nothing was lost, the window never filled and the rate stayed under 30% of the bottleneck), bottleneck (the rest: congestion window and path), e.g. receive_window=0.62;bottleneck=0.38", func(r *SummaryRow) Value {
+	{"limit_shares", String, "", "share of the data phase each limit held the sender, largest first: receive_window, receiver_stall, application (measured at a sender-side capture; all the rest when the findings say application because nothing was lost, the window never filled and the rate stayed under 30% of the bottleneck), bottleneck (the rest: congestion window and path), e.g. receive_window=0.62;bottleneck=0.38; empty where the direction sent fewer than 10 data packets (no diagnosis)", func(r *SummaryRow) Value {
 		return StrV(limitShares(r.Stats.LimitShares)).Or(len(r.Stats.LimitShares) > 0)
 	}},
 	{"app_limited_s", Float, "s", "time the sender had room to send and sent nothing (an ACK made room, the next data came later than a sender with data waiting sends it); sender-side captures", func(r *SummaryRow) Value {
