@@ -269,10 +269,12 @@ func TestOpenWindowAfterHeldRecovery(t *testing.T) {
 }
 
 // TestAfterRecoveryAtSsthresh: the open window after a fast retransmit's
-// episode starts at ssthresh (atSsthresh) unless CUBIC's HyStart may have
-// lowered it: PRR's cwnd fell below ssthresh at 16 segments or more
-// (Linux in slow start in recovery: kz_cubic_200ms_l2, 56 to 32), where
-// the first burst measures it, unless that burst was held.
+// episode starts at ssthresh (atSsthresh) under Reno and CUBIC, where PRR's
+// cwnd fell below ssthresh too (Linux in slow start in recovery, where
+// CUBIC's HyStart runs: none of the 112 kernel runs on this machine
+// lowered ssthresh there; kf_100ms_8m_q60k_l1, measured from its first
+// burst, cut from 60 segments instead of Linux's 80); PRR's cwnd marks
+// slow start below ssthresh only.
 func TestAfterRecoveryAtSsthresh(t *testing.T) {
 	const seg = 1000
 	p := prrState{on: true, prior: 80 * seg, ss: 56 * seg, cwnd: -1}
@@ -286,15 +288,14 @@ func TestAfterRecoveryAtSsthresh(t *testing.T) {
 		t.Errorf("PRR's cwnd %d above ssthresh 56: marked slow start", p.cwnd/seg)
 	}
 	var b cwndBuilder
-	b.prr[VoteCubic].slowStart = true
-	b.prr[VoteReno].slowStart = true // Reno has no HyStart: at ssthresh all the same
+	b.prr[VoteCubic].slowStart = true // HyStart could have lowered ssthresh: no kernel run did
+	b.prr[VoteReno].slowStart = true  // Reno has no HyStart
 	for _, tt := range []struct {
 		i    int
-		held bool
 		want bool
-	}{{VoteReno, false, true}, {VoteCubic, false, false}, {VoteCubic, true, true}, {neitherVote, false, false}} {
-		if got := b.atSsthresh(tt.i, tt.held); got != tt.want {
-			t.Errorf("algorithm %d, held %v: at ssthresh %v, want %v", tt.i, tt.held, got, tt.want)
+	}{{VoteReno, true}, {VoteCubic, true}, {neitherVote, false}} {
+		if got := b.atSsthresh(tt.i); got != tt.want {
+			t.Errorf("algorithm %d: at ssthresh %v, want %v", tt.i, got, tt.want)
 		}
 	}
 }
