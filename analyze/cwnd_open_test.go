@@ -330,8 +330,9 @@ func TestHeldSsthreshRestore(t *testing.T) {
 }
 
 // TestRenoGrowthUnseen: under Reno, with the window full, the segment
-// congestion avoidance adds at an ACK is kept aside (unseen), not drawn,
-// until a burst's flight reaches it (kb_80ms_2m_q10k_j6_reno: the
+// congestion avoidance adds at an ACK is kept aside (unseen) from the
+// window measured, and drawn at that ACK (ack's value), until a burst's
+// flight reaches it (kb_80ms_2m_q10k_j6_reno: the
 // kernel's cwnd a segment above the flight at recoveries of 4 to 10
 // segments); a flight above both the window and that growth starts
 // Linux's count again, as its adding a segment does (tcp_cong_avoid_ai;
@@ -347,11 +348,12 @@ func TestRenoGrowthUnseen(t *testing.T) {
 		return o
 	}
 	o := start(caReno)
+	var drawn int64
 	for i := int64(1); i <= 3; i++ { // 6 segments delivered: one more
-		o.ack(1e9+i*1e6, 2*seg, seg)
+		drawn = o.ack(1e9+i*1e6, 2*seg, seg)
 	}
-	if o.w != 6*seg || o.unseen != 7*seg {
-		t.Errorf("Reno, a window delivered with the window full: window %d, unseen %d segments; want 6 drawn, 7 unseen", o.w/seg, o.unseen/seg)
+	if o.w != 6*seg || o.unseen != 7*seg || drawn != 7*seg {
+		t.Errorf("Reno, a window delivered with the window full: window %d, unseen %d, drawn %d segments; want 6, 7, 7", o.w/seg, o.unseen/seg, drawn/seg)
 	}
 	o.burst(2e9, 7*seg, 7*seg, 7*seg, 13*seg, 6*seg, seg, rto, false)
 	if o.w != 7*seg || o.unseen != 0 {
@@ -365,9 +367,9 @@ func TestRenoGrowthUnseen(t *testing.T) {
 	}
 	o = start(caCubic)
 	for i := int64(1); i <= 6; i++ {
-		o.ack(1e9+i*1e6, 2*seg, seg)
+		drawn = o.ack(1e9+i*1e6, 2*seg, seg)
 	}
-	if o.unseen != 0 {
-		t.Errorf("CUBIC: unseen %d segments, want none", o.unseen/seg)
+	if o.unseen != 0 || drawn != o.w {
+		t.Errorf("CUBIC: unseen %d segments, drawn %d of %d; want none, the window", o.unseen/seg, drawn/seg, o.w/seg)
 	}
 }
