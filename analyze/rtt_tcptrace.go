@@ -263,9 +263,17 @@ func (k *karnDir) addSeg(q int, first, n uint64, now, frame int64) {
 func (k *karnDir) ackIn(ack uint32, now int64) (smp karnSample) {
 	// Fast path: nothing to acknowledge in a quadrant whichQuad would
 	// return as is (e.g. the ACKs of a side that sends no data).
-	if quad := &k.quads[ack>>30]; quad.exists && quad.next >= 0 && quad.prev >= 0 &&
-		len(quad.segs) == 0 && len(k.quads[quad.prev].segs) == 0 {
-		return
+	// So is one that acknowledges nothing new: the quadrant before holds
+	// nothing unacknowledged (collapse leaves one record of it at most),
+	// and below the ACK this one holds only its first record, already
+	// acknowledged (the ACKs of a side whose SYN alone was acknowledged,
+	// duplicate ACKs).
+	if quad := &k.quads[ack>>30]; quad.exists && quad.next >= 0 && quad.prev >= 0 {
+		prev, segs, a := k.quads[quad.prev].segs, quad.segs, uint64(ack)
+		if (len(prev) == 0 || len(prev) == 1 && prev[0].acked) &&
+			(len(segs) == 0 || (segs[0].acked || a <= segs[0].first) && (len(segs) == 1 || a <= segs[1].first)) {
+			return
+		}
 	}
 	q := k.whichQuad(ack)
 	pq := int(k.quads[q].prev)
