@@ -732,6 +732,15 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 	if a.win > 0 && (!e.haveAck || a.ack >= e.cumAck) { // an old ACK, reordered, moves no edge
 		e.edge, e.edgeSet = a.ack+a.win, true
 	}
+	// An ACK that tells nothing new — no loss signal, no SACK or D-SACK
+	// block, the cumulative ACK not moved — changes nothing below outside
+	// an episode with nothing to settle, undo or hold (renoDupAfter): the
+	// ACKs a side that sends no data gets, most ACKs of a bulk transfer's
+	// reverse direction.
+	if !a.signal && !a.sack && !a.hasDSACK && e.haveAck && ack <= e.cumAck && !e.inEpisode && !e.await &&
+		!e.undoable && !e.drop.in && (!e.started || e.sackSeen || !e.renoHold) {
+		return ev
+	}
 	partial, reenter := e.partialUndo(a), false
 	if partial {
 		ev.partial, e.eifelDone = true, true
