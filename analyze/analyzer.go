@@ -313,7 +313,8 @@ func (a *analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassem
 	if !cs.karnAhead {
 		smp = cs.karnAdd(s)
 	}
-	fwd, rev := &cs.flow[s.Dir], &cs.flow[s.Dir.Reverse()]
+	d := s.Dir & 1 // (the &1 drops the bounds checks)
+	fwd, rev := &cs.flow[d], &cs.flow[d^1]
 	*info = PacketInfo{BytesInFlight: -1, AckRTT: -1, KarnRTT: -1, Path: a.verdict}
 	if smp.frame > 0 {
 		info.KarnRTT, info.KarnFrame, info.KarnSent = smp.rtt, smp.frame, smp.sent
@@ -321,7 +322,7 @@ func (a *analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassem
 	if s.Duplicate {
 		info.Flags = CaptureDuplicate
 		info.Window, info.ScaleFactor = scaledWindow(fwd, s)
-		cs.stats[s.Dir].add(cs, s, info)
+		cs.stats[d].add(cs, s, info)
 		return
 	}
 
@@ -378,9 +379,9 @@ func (a *analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassem
 	if flags&thSYN != 0 {
 		verifyWindowScaling(flags&thACK != 0, fwd, rev)
 	}
-	cs.stats[s.Dir].add(cs, s, info)
+	cs.stats[d].add(cs, s, info)
 	if info.AckRTT >= 0 {
-		cs.stats[s.Dir.Reverse()].addRTT(info.AckRTT)
+		cs.stats[d^1].addRTT(info.AckRTT)
 	}
 }
 

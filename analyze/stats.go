@@ -747,6 +747,7 @@ func (d *dirAcc) init() {
 
 func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 	st := &d.s
+	o := &cs.stats[(s.Dir^1)&1] // the other direction's (the &1 drops the bounds check)
 	if st.Packets > 0 {
 		if gap := s.Time - d.lastTime; gap > d.idleMax {
 			d.idleMax = gap
@@ -782,7 +783,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		}
 		if d.lastArrival != 0 {
 			gap := s.Time - d.lastArrival
-			w := arrivalGap{gap: gap, n: n, wait: gap > max(2e6, cs.firstRTT/4), idle: inOrder && d.arrivalIdle(cs, s, gap, n)}
+			w := arrivalGap{gap: gap, n: n, wait: gap > max(2e6, cs.firstRTT/4), idle: inOrder && d.arrivalIdle(cs, o, s, gap, n)}
 			if w.wait || w.idle {
 				d.arrivals.judge(st, w)
 			}
@@ -790,7 +791,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		}
 		d.lastArrival = s.Time
 		d.arrivals.add(st, s.Time, n)
-		d.arrivalZW = cs.stats[s.Dir.Reverse()].win.closedUntil(s.Time)
+		d.arrivalZW = o.win.closedUntil(s.Time)
 		if r := cs.firstRTT; r > 0 {
 			if s.Time-d.rttBinStart >= r {
 				d.rttBinStart, d.rttBinBytes = s.Time, 0
@@ -817,7 +818,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		// A tail-loss probe or a resend already known unneeded is no
 		// loss (burstTail).
 		d.burst.data(lo, lo+n, s.Time, ev.probe || info.Flags&SpuriousRetrans != 0)
-		d.dataLimits(cs, s, n, info, ev.drop)
+		d.dataLimits(cs, o, s, n, info, ev.drop)
 	}
 	f := info.Flags
 	if s.Flags&thSYN != 0 {
@@ -860,7 +861,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		if s.Flags&thACK != 0 {
 			ack = int64(s.AckAbs)
 		}
-		cs.stats[s.Dir.Reverse()].burst.rev(s.Time, ack)
+		o.burst.rev(s.Time, ack)
 	}
 	if s.Flags&thACK != 0 {
 		if n == 0 && s.Flags&(thSYN|thFIN|thRST) == 0 {
@@ -875,7 +876,6 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		d.rwndN++
 		// This ACK ends the other direction's initial window once it
 		// acknowledges some of its data.
-		o := &cs.stats[s.Dir.Reverse()]
 		if o.sawData && !o.iwDone && s.AckAbs > o.firstDataSeq {
 			o.iwDone = true
 		}
@@ -937,10 +937,10 @@ func (d *dirAcc) countFlags(f Flag, n int64, dupAckNum int) {
 }
 
 // dataLimits follows slow start and receiver-window limitation for a data
-// segment of this direction.
-func (d *dirAcc) dataLimits(cs *connState, s *reassembly.Segment, n int64, info *PacketInfo, start bool) {
+// segment of this direction (o: the other direction's).
+func (d *dirAcc) dataLimits(cs *connState, o *dirAcc, s *reassembly.Segment, n int64, info *PacketInfo, start bool) {
 	l := d.limits
-	rw := cs.stats[s.Dir.Reverse()].win.lastWin
+	rw := o.win.lastWin
 	if l == nil {
 		l = &limits{ss: newSlowStart(0)}
 		d.limits = l
@@ -1084,8 +1084,8 @@ const minArrivalIdle = 50e6
 // the receiver's window closed for less than half of it (a closed window
 // held the sender, and its probes into it are the next byte with the
 // next ID) and its last one room for the segment.
-func (d *dirAcc) arrivalIdle(cs *connState, s *reassembly.Segment, gap, n int64) bool {
-	rcv := &cs.stats[s.Dir.Reverse()].win
+func (d *dirAcc) arrivalIdle(cs *connState, o *dirAcc, s *reassembly.Segment, gap, n int64) bool {
+	rcv := &o.win
 	r, rw := cs.firstRTT, rcv.lastWin
 	return r > 0 && gap > r && s.IPVersion == 4 && d.ipid.set && s.IPID == d.ipid.hi+1 && (rw < 0 || rw >= n) &&
 		2*(rcv.closedUntil(s.Time)-d.arrivalZW) < gap
