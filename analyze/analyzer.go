@@ -134,6 +134,10 @@ type connState struct {
 	// karnAhead: tcptrace's RTT state of this connection is kept ahead
 	// (see ahead), not in stats[d].karn.
 	karnAhead bool
+	// ack is what the ACK being analysed tells the loss-episode tracker
+	// (dirAcc.add), reused from one ACK to the next: epAck.set writes
+	// every field read after it.
+	ack epAck
 }
 
 func newConnState() *connState {
@@ -599,7 +603,9 @@ func (a *analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 			ref := fwd.segs[0].seq
 			fwd.sorted = seq-ref < 1<<30 && seq-ref >= fwd.segs[n-1].nextseq-ref && nextseq-ref < 1<<30
 		}
-		fwd.segs, fwd.segsMem = withRoom(fwd.segs, fwd.segsMem)
+		if len(fwd.segs) == cap(fwd.segs) { // (most appends have room: nothing to write back)
+			fwd.segs, fwd.segsMem = withRoom(fwd.segs, fwd.segsMem)
+		}
 		fwd.segs = append(fwd.segs, unacked{frame: s.Frame, seq: seq, nextseq: nextseq, ts: now})
 		if fwd.bifOK {
 			lo, hi := seq-fwd.bifBase, nextseq-fwd.bifBase
