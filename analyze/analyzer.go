@@ -351,7 +351,9 @@ func (a *analyzer) add(cs *connState, isNew bool, c *reassembly.Conn, s *reassem
 
 	info.Window, info.ScaleFactor = scaledWindow(fwd, s)
 
-	cs.hs.add(s.Dir, flags&thSYN != 0, flags&thACK != 0, s.Time, s.Opt.TSVal, s.Opt.TSEcr, s.Opt.HasTimestamp)
+	if flags&thSYN != 0 || cs.hs.seen == 2 { // only a SYN, or the ACK of a SYN/ACK, moves the handshake
+		cs.hs.add(s.Dir, flags&thSYN != 0, flags&thACK != 0, s.Time, s.Opt.TSVal, s.Opt.TSEcr, s.Opt.HasTimestamp)
+	}
 	if flags&thSYN != 0 {
 		if flags&thACK == 0 {
 			cs.tsMruSyn = s.Time
