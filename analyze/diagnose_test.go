@@ -1736,34 +1736,27 @@ func TestDenseSpans(t *testing.T) {
 // densest trains), not on a handful, not at a receiver.
 func TestDenseDrops(t *testing.T) {
 	base := func() (DirStats, DirStats) {
-		st := DirStats{DataPackets: 1500, DataBytes: 1500 * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 100,
-			HandshakeSeen: true, SACKPermitted: true,
-			Path:         PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 25, LostDownstream: 25},
-			LossEpisodes: 9, HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.9, EpisodeIntervals: 8,
-			burstOriginals: 1500, burstFollowers: 345, burstLost: 25, burstLostFollowers: 6}
-		return st, DirStats{MaxRwnd: -1, HandshakeSeen: true, SACKPermitted: true}
+		st, rcv := irregularLoss(VantageSender, 1500, 25, 9)
+		st.burstOriginals, st.burstFollowers, st.burstLost, st.burstLostFollowers = 1500, 345, 25, 6
+		return st, rcv
 	}
-	st, rcv := base()
-	if got := kinds(diagnose(&st, &rcv, 0)); got != FindRandomLoss {
-		t.Fatalf("irregular intervals, no dense spans: findings %q, want random_loss", got)
-	}
+	wantRandom(t, base, "no dense spans")
 	for _, tt := range []struct {
-		name         string
-		short, lost  int64
-		base         float64
-		noSACK       bool
-		late         int64
-		vantage      Vantage
-		want         string
-		wantSentence string
+		name        string
+		short, lost int64
+		base        float64
+		noSACK      bool
+		late        int64
+		vantage     Vantage
+		want        string
 	}{
-		{"dense", 14, 25, 0.2, false, 0, VantageSender, FindCongestionLoss, "where the sender sent densest"},
-		{"as any", 8, 25, 0.2, false, 0, VantageSender, FindRandomLoss, ""},
-		{"many, a little above: no queue, however unlikely by chance", 230, 400, 0.44, false, 0, VantageSender, FindRandomLoss, ""},
-		{"a handful", 5, 5, 0.2, false, 0, VantageSender, FindRandomLoss, ""},
-		{"no SACK", 14, 25, 0.2, true, 0, VantageSender, FindRandomLoss, ""},
-		{"late", 14, 25, 0.2, false, 75, VantageSender, "", ""},
-		{"receiver", 14, 25, 0.2, false, 0, VantageReceiver, "", ""},
+		{"dense", 14, 25, 0.2, false, 0, VantageSender, FindCongestionLoss},
+		{"as any", 8, 25, 0.2, false, 0, VantageSender, FindRandomLoss},
+		{"many, a little above: no queue, however unlikely by chance", 230, 400, 0.44, false, 0, VantageSender, FindRandomLoss},
+		{"a handful", 5, 5, 0.2, false, 0, VantageSender, FindRandomLoss},
+		{"no SACK", 14, 25, 0.2, true, 0, VantageSender, FindRandomLoss},
+		{"late", 14, 25, 0.2, false, 75, VantageSender, ""},
+		{"receiver", 14, 25, 0.2, false, 0, VantageReceiver, ""},
 	} {
 		st, rcv := base()
 		st.Path.Vantage = tt.vantage
@@ -1772,18 +1765,98 @@ func TestDenseDrops(t *testing.T) {
 			rcv.SACKPermitted = false
 		}
 		st.ReorderedHoles = tt.late
-		fs := diagnose(&st, &rcv, 0)
-		if tt.want == "" {
-			if strings.Contains(sentence(fs), "densest") {
-				t.Errorf("%s: %q, want no dense reading", tt.name, sentence(fs))
-			}
-			continue
+		checkReading(t, tt.name, diagnose(&st, &rcv, 0), tt.want, "where the sender sent densest")
+	}
+}
+
+// checkReading checks the findings fs of test case name: with want
+// empty, that the sentence does not give the reading; else that their
+// kinds are want, and that the sentence gives the reading where want is
+// congestion loss and not otherwise.
+func checkReading(t *testing.T, name string, fs []Finding, want, reading string) {
+	t.Helper()
+	says := strings.Contains(sentence(fs), reading)
+	if want == "" {
+		if says {
+			t.Errorf("%s: %q, want it not to say %q", name, sentence(fs), reading)
 		}
-		if got := kinds(fs); got != tt.want {
-			t.Errorf("%s: findings %q, want %q (%s)", tt.name, got, tt.want, sentence(fs))
+		return
+	}
+	if got := kinds(fs); got != want {
+		t.Errorf("%s: findings %q, want %q (%s)", name, got, want, sentence(fs))
+	}
+	if says != (want == FindCongestionLoss) {
+		t.Errorf("%s: %q: says %q %v, want %v", name, sentence(fs), reading, says, !says)
+	}
+}
+
+// irregularLoss is a direction seen at vantage v that sent packets data
+// segments, lost lost of them in episodes loss episodes at intervals as
+// irregular as independent drops' (random loss, as the intervals read
+// it), and its receiver, both with SACK.
+func irregularLoss(v Vantage, packets, lost, episodes int64) (DirStats, DirStats) {
+	st := DirStats{DataPackets: packets, DataBytes: packets * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 100,
+		HandshakeSeen: true, SACKPermitted: true,
+		Path:         PathStats{HasData: true, Vantage: v, Retransmitted: lost, LostDownstream: lost},
+		LossEpisodes: episodes, HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.9, EpisodeIntervals: int(episodes - 1)}
+	return st, DirStats{MaxRwnd: -1, HandshakeSeen: true, SACKPermitted: true}
+}
+
+// wantRandom fails the test unless base's direction reads as random loss
+// (without: what it lacks of the test's evidence).
+func wantRandom(t *testing.T, base func() (DirStats, DirStats), without string) {
+	t.Helper()
+	st, rcv := base()
+	if got := kinds(diagnose(&st, &rcv, 0)); got != FindRandomLoss {
+		t.Fatalf("irregular intervals, %s: findings %q, want random_loss", without, got)
+	}
+}
+
+// TestRunDrops: at a receiver-side capture, packets missing from the
+// sender's IPv4 IDs in runs far more often than drops independent at its
+// loss rate leave them (runDrops) name a queue: congestion_loss replaces
+// the random loss the loss episodes' intervals read. Not a handful, not
+// runs as chance makes them at that rate, not where one packet in 20 came
+// behind a higher ID, not at a sender.
+func TestRunDrops(t *testing.T) {
+	base := func() (DirStats, DirStats) {
+		st, rcv := irregularLoss(VantageReceiver, 300, 30, 6)
+		st.HasIPIDMissing, st.IPIDMissing, st.ipidPackets = true, 30, 300
+		return st, rcv
+	}
+	wantRandom(t, base, "no runs")
+	for _, tt := range []struct {
+		name                     string
+		missing, after, late, of int64
+		vantage                  Vantage
+		want                     string
+	}{
+		{"runs", 30, 20, 0, 300, VantageReceiver, FindCongestionLoss},
+		{"as chance makes them", 30, 4, 0, 300, VantageReceiver, FindRandomLoss},                  // 13% after another at a 9% loss rate
+		{"a little above, at a high loss rate", 150, 70, 0, 300, VantageReceiver, FindRandomLoss}, // 47% at 33%: under +0.25
+		{"a handful", 5, 4, 0, 300, VantageReceiver, FindRandomLoss},
+		{"late", 30, 20, 15, 300, VantageReceiver, FindRandomLoss},
+		{"sender", 30, 20, 0, 300, VantageSender, FindRandomLoss},
+		{"no data missing", 30, 20, 0, 300, VantageReceiver, ""},
+	} {
+		st, rcv := base()
+		st.Path.Vantage = tt.vantage
+		st.IPIDMissing, st.ipidAfter, st.ipidLate, st.ipidPackets = tt.missing, tt.after, tt.late, tt.of
+		if tt.want == "" { // IDs skipped, no segment lost by the sequence numbers
+			st.Path.LostDownstream, st.Path.Retransmitted = 0, 0
 		}
-		if !strings.Contains(sentence(fs), tt.wantSentence) {
-			t.Errorf("%s: %q, want it to say %q", tt.name, sentence(fs), tt.wantSentence)
-		}
+		checkReading(t, tt.name, diagnose(&st, &rcv, 0), tt.want, "went missing right after another")
+	}
+}
+
+// TestIPIDRunAfter: ipidRun counts, of the IDs a step skips, those right
+// after another skipped one (a step of k: k-1 skipped, k-2 after another).
+func TestIPIDRunAfter(t *testing.T) {
+	var r ipidRun
+	for _, id := range []uint16{1, 2, 5, 6, 10, 11, 12} { // skips 3-4 and 7-9
+		r.add(id)
+	}
+	if r.miss != 5 || r.after != 3 {
+		t.Errorf("missing %d, after another %d; want 5, 3", r.miss, r.after)
 	}
 }

@@ -179,6 +179,10 @@ type DirStats struct {
 	// sequence numbers say (a segment overtaken by a pure ACK or a
 	// window update arrives in sequence).
 	ipidLateData int64
+	// ipidAfter: of IPIDMissing, the IDs skipped right after another
+	// skipped one; ipidLate, ipidPackets: the packets that came behind
+	// the highest ID, of all seen (ipidRun's).
+	ipidAfter, ipidLate, ipidPackets int64
 	// AppLimitedNs is the time the sender, at a sender-side capture, had
 	// room to send and sent nothing: an ACK opened the window and the
 	// next data came later than a sender with data waiting would send it.
@@ -519,6 +523,10 @@ type ipidRun struct {
 	n, fwd, late int64 // packets; of them, steps of +1 to +64 from the highest, and up to ipidLate behind it
 	lateData     int64 // of late, those that carried bytes first seen at the capture
 	miss         int64
+	// after: of the IDs skipped, those right after another skipped (a
+	// step of k skips k-1, k-2 of them after another one): see
+	// diagnose's runDrops. Late packets take back miss, not after.
+	after int64
 }
 
 func (r *ipidRun) add(id uint16) (skipped int64) {
@@ -532,6 +540,7 @@ func (r *ipidRun) add(id uint16) (skipped int64) {
 	case step >= 1 && step <= 64:
 		r.fwd++
 		r.miss += int64(step) - 1
+		r.after += max(int64(step)-2, 0)
 		r.hi = id
 		return int64(step) - 1
 	case step < 0 && step >= -ipidLate:
@@ -1225,6 +1234,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			st.ZeroWindowNs += c.LastTime - acc.win.zwStart
 		}
 		st.IPIDMissing, st.HasIPIDMissing = acc.ipid.missing()
+		st.ipidAfter, st.ipidLate, st.ipidPackets = acc.ipid.after, acc.ipid.late, acc.ipid.n
 		if st.HasIPIDMissing {
 			st.ipidLateData = acc.ipid.lateData
 		}
