@@ -1816,35 +1816,40 @@ func wantRandom(t *testing.T, base func() (DirStats, DirStats), without string) 
 // sender's IPv4 IDs in runs far more often than drops independent at its
 // loss rate leave them (runDrops) name a queue: congestion_loss replaces
 // the random loss the loss episodes' intervals read. Not a handful, not
-// runs as chance makes them at that rate, not where one packet in 20 came
-// behind a higher ID, not at a sender.
+// runs as chance makes them at that rate, not at a sender, and only
+// where the IDs skipped can be the data's: no packet late, no segment
+// longer than the MSS (GRO), no ACK of data the capture did not see, the
+// sequence numbers showing loss, and at most idsPerLoss IDs a segment.
 func TestRunDrops(t *testing.T) {
 	base := func() (DirStats, DirStats) {
 		st, rcv := irregularLoss(VantageReceiver, 300, 30, 6)
-		st.HasIPIDMissing, st.IPIDMissing, st.ipidPackets = true, 30, 300
+		st.HasIPIDMissing, st.IPIDMissing, st.ipidPackets, st.maxData = true, 30, 300, 1448
+		rcv.MSS = 1448
 		return st, rcv
 	}
 	wantRandom(t, base, "no runs")
+	runs := func(st, _ *DirStats) { st.ipidAfter = 20 }
 	for _, tt := range []struct {
-		name                     string
-		missing, after, late, of int64
-		vantage                  Vantage
-		want                     string
+		name  string
+		tweak func(st, rcv *DirStats)
+		want  string
 	}{
-		{"runs", 30, 20, 0, 300, VantageReceiver, FindCongestionLoss},
-		{"as chance makes them", 30, 4, 0, 300, VantageReceiver, FindRandomLoss},                  // 13% after another at a 9% loss rate
-		{"a little above, at a high loss rate", 150, 70, 0, 300, VantageReceiver, FindRandomLoss}, // 47% at 33%: under +0.25
-		{"a handful", 5, 4, 0, 300, VantageReceiver, FindRandomLoss},
-		{"late", 30, 20, 15, 300, VantageReceiver, FindRandomLoss},
-		{"sender", 30, 20, 0, 300, VantageSender, FindRandomLoss},
-		{"no data missing", 30, 20, 0, 300, VantageReceiver, ""},
+		{"runs", runs, FindCongestionLoss},
+		{"as chance makes them", func(st, _ *DirStats) { st.ipidAfter = 4 }, FindRandomLoss}, // 13% after another at a 9% loss rate
+		{"a little above, at a high loss rate", func(st, _ *DirStats) { // 47% at 33%: under +0.25
+			st.IPIDMissing, st.ipidAfter, st.Path.LostDownstream = 150, 70, 150
+		}, FindRandomLoss},
+		{"a handful", func(st, _ *DirStats) { st.IPIDMissing, st.ipidAfter = 5, 4 }, FindRandomLoss},
+		{"sender", func(st, rcv *DirStats) { runs(st, rcv); st.Path.Vantage = VantageSender }, FindRandomLoss},
+		{"a packet late", func(st, rcv *DirStats) { runs(st, rcv); st.ipidLate = 1 }, FindRandomLoss},
+		{"merged segments (GRO)", func(st, rcv *DirStats) { runs(st, rcv); st.maxData = 2 * 1448 }, FindRandomLoss},
+		{"no MSS seen", func(st, rcv *DirStats) { runs(st, rcv); rcv.MSS = 0 }, FindRandomLoss},
+		{"data the capture missed", func(st, rcv *DirStats) { runs(st, rcv); rcv.AckUnseen = 2 }, FindRandomLoss},
+		{"IDs of other packets", func(st, rcv *DirStats) { runs(st, rcv); st.Path.LostDownstream = 9 }, FindRandomLoss}, // 30 IDs for 9 segments
+		{"no data missing", func(st, rcv *DirStats) { runs(st, rcv); st.Path.LostDownstream, st.Path.Retransmitted = 0, 0 }, ""},
 	} {
 		st, rcv := base()
-		st.Path.Vantage = tt.vantage
-		st.IPIDMissing, st.ipidAfter, st.ipidLate, st.ipidPackets = tt.missing, tt.after, tt.late, tt.of
-		if tt.want == "" { // IDs skipped, no segment lost by the sequence numbers
-			st.Path.LostDownstream, st.Path.Retransmitted = 0, 0
-		}
+		tt.tweak(&st, &rcv)
 		checkReading(t, tt.name, diagnose(&st, &rcv, 0), tt.want, "went missing right after another")
 	}
 }

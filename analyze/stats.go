@@ -183,6 +183,8 @@ type DirStats struct {
 	// skipped one; ipidLate, ipidPackets: the packets that came behind
 	// the highest ID, of all seen (ipidRun's).
 	ipidAfter, ipidLate, ipidPackets int64
+	// maxData: the largest data segment, bytes.
+	maxData int64
 	// AppLimitedNs is the time the sender, at a sender-side capture, had
 	// room to send and sent nothing: an ACK opened the window and the
 	// next data came later than a sender with data waiting would send it.
@@ -1235,6 +1237,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		}
 		st.IPIDMissing, st.HasIPIDMissing = acc.ipid.missing()
 		st.ipidAfter, st.ipidLate, st.ipidPackets = acc.ipid.after, acc.ipid.late, acc.ipid.n
+		st.maxData = acc.arrivals.maxSeg
 		if st.HasIPIDMissing {
 			st.ipidLateData = acc.ipid.lateData
 		}
