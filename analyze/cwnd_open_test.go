@@ -14,13 +14,13 @@ func TestOpenWindowFollowsLinux(t *testing.T) {
 	o := openWindow{w: initialWindow * seg}
 	o.send(0, 0, seg, rto)
 	o.burst(0, 6*seg, 6*seg, 6*seg, 6*seg, 0, seg, rto, false)
-	if w := o.ack(0, 6*seg, seg); w != 16*seg {
+	if w := o.ack(0, 6*seg, seg, false); w != 16*seg {
 		t.Fatalf("after the ACK %d, want 16 segments (10 + 6: tcp_slow_start)", w)
 	}
 	// Four out: 16 ≥ 2 × 6 no more (max_packets_out is still 6 in this
 	// window of data): no growth.
 	o.burst(1e6, 4*seg, 4*seg, 4*seg, 10*seg, 6*seg, seg, rto, false)
-	if w := o.ack(0, 4*seg, seg); w != 16*seg {
+	if w := o.ack(0, 4*seg, seg, false); w != 16*seg {
 		t.Fatalf("an ACK while less than half was used grew the window to %d", w)
 	}
 	// Idle for 3.5 RTOs with nothing outstanding: halved three times,
@@ -164,7 +164,7 @@ func TestOpenWindowSlowStartBelowSsthresh(t *testing.T) {
 			t.Fatalf("ssthresh %d: after the idle restart %d, want 32 segments", tc.ss, o.w)
 		}
 		for i := range int64(40) { // a segment acknowledged, one sent, 32 out
-			o.ack(0, seg, seg)
+			o.ack(0, seg, seg, false)
 			o.burst(3+rto*13/10+i, 32*seg, 32*seg, 32*seg, (33+i)*seg, (1+i)*seg, seg, rto, false)
 		}
 		if o.w != tc.want {
@@ -210,7 +210,7 @@ func TestOpenWindowAvoidWhileLimited(t *testing.T) {
 		for una < high {
 			now += 5e6
 			una += seg
-			o.ack(now, seg, seg)
+			o.ack(now, seg, seg, false)
 			for high < data && high-una < o.w && (fill || high-una < 20*seg) {
 				high += seg
 			}
@@ -331,8 +331,8 @@ func TestHeldSsthreshRestore(t *testing.T) {
 
 // TestRenoGrowthUnseen: under Reno, with the window full, the segment
 // congestion avoidance adds at an ACK is kept aside (unseen) from the
-// window measured, and drawn at that ACK (ack's value), until a burst's
-// flight reaches it (kb_80ms_2m_q10k_j6_reno: the
+// window measured, and drawn at that ACK (ack's value) unless it SACKs
+// above a hole, until a burst's flight reaches it (kb_80ms_2m_q10k_j6_reno: the
 // kernel's cwnd a segment above the flight at recoveries of 4 to 10
 // segments); a flight above both the window and that growth starts
 // Linux's count again, as its adding a segment does (tcp_cong_avoid_ai;
@@ -350,24 +350,29 @@ func TestRenoGrowthUnseen(t *testing.T) {
 	o := start(caReno)
 	var drawn int64
 	for i := int64(1); i <= 3; i++ { // 6 segments delivered: one more
-		drawn = o.ack(1e9+i*1e6, 2*seg, seg)
+		drawn = o.ack(1e9+i*1e6, 2*seg, seg, false)
 	}
 	if o.w != 6*seg || o.unseen != 7*seg || drawn != 7*seg {
 		t.Errorf("Reno, a window delivered with the window full: window %d, unseen %d, drawn %d segments; want 6, 7, 7", o.w/seg, o.unseen/seg, drawn/seg)
+	}
+	// An ACK that SACKs above a hole may enter recovery, where Linux
+	// reduces before it grows: the growth is counted, not drawn.
+	if drawn := o.ack(1e9+4e6, seg, seg, true); drawn != 6*seg || o.unseen != 7*seg {
+		t.Errorf("an ACK with holes above it: drawn %d, unseen %d segments; want 6, 7", drawn/seg, o.unseen/seg)
 	}
 	o.burst(2e9, 7*seg, 7*seg, 7*seg, 13*seg, 6*seg, seg, rto, false)
 	if o.w != 7*seg || o.unseen != 0 {
 		t.Errorf("the flight reached it: window %d, unseen %d segments; want 7, none", o.w/seg, o.unseen/seg)
 	}
 	o = start(caReno)
-	o.ack(1e9+1e6, 2*seg, seg) // 2 of the 6 counted
+	o.ack(1e9+1e6, 2*seg, seg, false) // 2 of the 6 counted
 	o.burst(1e9+2e6, 7*seg, 7*seg, 7*seg, 9*seg, 2*seg, seg, rto, false)
 	if o.unseenCnt != 0 {
 		t.Errorf("a flight above the window and its growth: count %d bytes, want 0 (Linux's count starts again)", o.unseenCnt)
 	}
 	o = start(caCubic)
 	for i := int64(1); i <= 6; i++ {
-		drawn = o.ack(1e9+i*1e6, 2*seg, seg)
+		drawn = o.ack(1e9+i*1e6, 2*seg, seg, false)
 	}
 	if o.unseen != 0 || drawn != o.w {
 		t.Errorf("CUBIC: unseen %d segments, drawn %d of %d; want none, the window", o.unseen/seg, drawn/seg, o.w/seg)

@@ -1070,8 +1070,12 @@ func (b *cwndBuilder) rwndAllowed(w int64) int64 {
 // window-limited a round before, drains what it sent).
 func (b *cwndBuilder) openAck(r *Record, delivered int64) {
 	var ws [3]int64
+	holes := r.SACKCut // a cut option: blocks above the ACK (epAck.cut)
+	for _, s := range r.SACK[:min(r.NSACK, len(r.SACK))] {
+		holes = holes || s[1] > r.Ack
+	}
 	for i := range b.open {
-		ws[i] = b.rwndAllowed(b.open[i].ack(r.Time, delivered, b.pp.maxSeg))
+		ws[i] = b.rwndAllowed(b.open[i].ack(r.Time, delivered, b.pp.maxSeg, holes))
 	}
 	vote, known := b.knownVote()
 	if !known {
