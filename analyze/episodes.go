@@ -705,6 +705,47 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 	return ev
 }
 
+// ackEdge is what every ACK tells the tracker before anything else: the
+// least RTT so far, its time, the receiver's right edge (ack + win), and
+// the end of a refill watch (lossSignal: a loss signal, or SACKed data
+// above the ACK).
+func (e *lossEpisodes) ackEdge(lossSignal bool, ack, t, rtt, win int64) {
+	if rtt > 0 {
+		e.rtt = rtt
+	}
+	if e.fillBy > 0 && (lossSignal || t <= 0 || t > e.fillBy || t-e.fillGrewAt > e.rtt/fillStall) {
+		e.refill() // a loss signal (a D-SACK's included), or the watch is over (refill)
+	}
+	if t > 0 {
+		e.lastAckAt = t
+	}
+	if win > 0 && (!e.haveAck || ack >= e.cumAck) { // an old ACK, reordered, moves no edge
+		e.edge, e.edgeSet = ack+win, true
+	}
+}
+
+// quiet reports whether an ACK at ack that tells nothing new — no loss
+// signal, no SACK or D-SACK block, the cumulative ACK not moved — changes
+// nothing past ackEdge: outside an episode with nothing to settle, undo or
+// hold (renoDupAfter). The ACKs a side that sends no data gets, most ACKs
+// of a bulk transfer's reverse direction. (ackEdge changes nothing it
+// reads.)
+func (e *lossEpisodes) quiet(ack int64) bool {
+	return e.haveAck && ack <= e.cumAck && !e.inEpisode && !e.await &&
+		!e.undoable && !e.drop.in && (!e.started || e.sackSeen || !e.renoHold)
+}
+
+// plainAck is ack for an ACK that is no duplicate ACK and carries no SACK
+// option (none cut either) when it is quiet, without the epAck ack reads:
+// it returns false, having done nothing, for any other.
+func (e *lossEpisodes) plainAck(ack, t, rtt, win int64) bool {
+	if !e.quiet(ack) {
+		return false
+	}
+	e.ackEdge(false, ack, t, rtt, win)
+	return true
+}
+
 // ack feeds an ACK of the direction's data: the cumulative ACK, whether
 // it signals a loss (a duplicate ACK, SACK blocks) and whether it SACKs
 // data above the ACK (holes remain). An ACK that ends an episode while
@@ -720,25 +761,8 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 		above = false // a cut D-SACK: no data above the ACK to SACK (cut)
 	}
 	e.sackSeen = e.sackSeen || a.sack || a.above
-	if a.rtt > 0 {
-		e.rtt = a.rtt
-	}
-	if e.fillBy > 0 && (a.signal || above || a.time <= 0 || a.time > e.fillBy || a.time-e.fillGrewAt > e.rtt/fillStall) {
-		e.refill() // a loss signal (a D-SACK's included), or the watch is over (refill)
-	}
-	if a.time > 0 {
-		e.lastAckAt = a.time
-	}
-	if a.win > 0 && (!e.haveAck || a.ack >= e.cumAck) { // an old ACK, reordered, moves no edge
-		e.edge, e.edgeSet = a.ack+a.win, true
-	}
-	// An ACK that tells nothing new — no loss signal, no SACK or D-SACK
-	// block, the cumulative ACK not moved — changes nothing below outside
-	// an episode with nothing to settle, undo or hold (renoDupAfter): the
-	// ACKs a side that sends no data gets, most ACKs of a bulk transfer's
-	// reverse direction.
-	if !a.signal && !a.sack && !a.hasDSACK && e.haveAck && ack <= e.cumAck && !e.inEpisode && !e.await &&
-		!e.undoable && !e.drop.in && (!e.started || e.sackSeen || !e.renoHold) {
+	e.ackEdge(a.signal || above, a.ack, a.time, a.rtt, a.win)
+	if !a.signal && !a.sack && !a.hasDSACK && e.quiet(ack) {
 		return ev
 	}
 	partial, reenter := e.partialUndo(a), false

@@ -895,12 +895,16 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		}
 		if s.Flags&thSYN == 0 {
 			o.eps.pathRTT = cs.firstRTT // the whole path's round trip (lossEpisodes.pathRTT)
-			a := &cs.ack                // set whole by episodeAck (no zeroing of a fresh one)
-			episodeAck(a, s, f&DupAck != 0, o.rttMin, w)
 			if o.limits != nil {
 				o.limits.held.ack(s.Time, s.Frame, o.eps.high-int64(s.AckAbs), w, !o.eps.haveAck || int64(s.AckAbs) > o.eps.cumAck, o.eps.inEpisode)
 			}
-			o.eps.ack(a)
+			// A plain ACK (no duplicate, no SACK option) that tells the
+			// tracker nothing new needs no epAck (plainAck).
+			if s.Opt.NSACK != 0 || s.Opt.SACKCut || f&DupAck != 0 || !o.eps.plainAck(int64(s.AckAbs), s.Time, o.rttMin, w) {
+				a := &cs.ack // set whole by episodeAck (no zeroing of a fresh one)
+				episodeAck(a, s, f&DupAck != 0, o.rttMin, w)
+				o.eps.ack(a)
+			}
 			if o.sawData {
 				o.holeAck(s, f&DupAck != 0)
 			}
