@@ -122,6 +122,12 @@ type karnDir struct {
 	quads   [4]karnQuad
 	packets int64
 	winLast uint32 // last effective window this side advertised (0 when neither ACK nor SYN)
+	// idleAck is an ACK ackIn's fast path returned at, while idle: nothing
+	// changed the quadrants since (add clears it), so the same ACK again
+	// would return there too (karnAdd skips it: the ACKs a side that
+	// sends no data gets).
+	idleAck uint32
+	idle    bool
 	karnSum
 }
 
@@ -154,7 +160,7 @@ func karnAdd(this, other *karnDir, s *reassembly.Segment) (smp karnSample) {
 	if n > 0 && !(other.packets > 0 && other.winLast == 0) {
 		this.add(s.Seq, n, s.Time, s.Frame)
 	}
-	if s.Flags&thACK != 0 {
+	if s.Flags&thACK != 0 && (!other.idle || s.Ack != other.idleAck) {
 		smp = other.ackIn(s.Ack, s.Time)
 	}
 	if s.Flags&thRST == 0 { // tcptrace returns before its window stats on a RST
@@ -199,6 +205,7 @@ func (k *karnDir) whichQuad(seq uint32) int {
 // A segment crossing a quadrant boundary is split there; crossing 2^32,
 // its second part starts at 0, where its ACK finds it.
 func (k *karnDir) add(seq uint32, n uint64, now, frame int64) {
+	k.idle = false
 	first := uint64(seq)
 	last := first + n - 1
 	// Fast path, the usual case: new data after the last segment of a
@@ -272,9 +279,11 @@ func (k *karnDir) ackIn(ack uint32, now int64) (smp karnSample) {
 		prev, segs, a := k.quads[quad.prev].segs, quad.segs, uint64(ack)
 		if (len(prev) == 0 || len(prev) == 1 && prev[0].acked) &&
 			(len(segs) == 0 || (segs[0].acked || a <= segs[0].first) && (len(segs) == 1 || a <= segs[1].first)) {
+			k.idle, k.idleAck = true, ack
 			return
 		}
 	}
+	k.idle = false
 	q := k.whichQuad(ack)
 	pq := int(k.quads[q].prev)
 	var lastXmit int64 // tcptrace's timeval {0,0}
