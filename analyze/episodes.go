@@ -540,19 +540,22 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 	if flight >= 0 {
 		e.lastFlight = flight
 	}
-	spurious, tlp := noLossSignal(seq, end, e.high, e.cumAck, e.haveAck, e.signals > 0, flags&(SpuriousRetrans|ZeroWindowProbe) != 0)
-	if e.started && seq < e.high {
+	resent := e.started && seq < e.high
+	var spurious, tlp bool // read only for a resend or in an episode
+	if resent || e.inEpisode {
+		spurious, tlp = noLossSignal(seq, end, e.high, e.cumAck, e.haveAck, e.signals > 0, flags&(SpuriousRetrans|ZeroWindowProbe) != 0)
+	}
+	if resent {
 		if e.rtx == nil {
 			e.rtx = new([64][3]int64)
 		}
 		e.rtx[e.rtxN%len(e.rtx)] = [3]int64{seq, end, e.high}
 		e.rtxN++
 	}
-	if e.started && seq < e.high && !e.inEpisode && tlp && !spurious {
+	if resent && !e.inEpisode && tlp && !spurious {
 		e.probes++
 		ev.probe = true
 	}
-	resent := e.started && seq < e.high
 	if resent && e.inEpisode {
 		e.rp.resend()
 	}
