@@ -663,15 +663,26 @@ func (a *analyzer) analyzeSeq(cs *connState, fwd, rev *flow, s *reassembly.Segme
 		u.frame = -1
 	}
 	if keep != len(segs) {
+		// Wireshark's loop removed some: the kept are checked for order
+		// on the way, as appending them one by one would (see sorted), so
+		// that a list one resend put out of order takes the fast paths
+		// again once its ACK came, not only once it empties (a large
+		// window may never drain).
 		rev.bifOK = false
-		j := 0
+		j, sorted := 0, true
+		var ref uint32
 		for i := range segs {
-			if segs[i].frame != -1 {
-				segs[j] = segs[i]
+			if u := segs[i]; u.frame != -1 {
+				if j == 0 {
+					ref = u.seq
+				} else if sorted {
+					sorted = u.seq-ref < 1<<30 && u.seq-ref >= segs[j-1].nextseq-ref && u.nextseq-ref < 1<<30
+				}
+				segs[j] = u
 				j++
 			}
 		}
-		rev.segs = segs[:j]
+		rev.segs, rev.sorted = segs[:j], sorted
 	}
 	if info.AckedFrame != 0 && info.AckRTT == 0 {
 		info.AckRTT = -1 // tshark shows no ack_rtt for a zero delay
