@@ -140,6 +140,7 @@ type lossEpisodes struct {
 	// by one from one closed by late data (reordSeen).
 	rtx       *[64][3]int64 // seq, end, and the highest end sent before it
 	rtxN      int
+	rtxTop    int64 // the highest end of any resend rtx took (wasResent: none at or above it)
 	reordSeen bool
 	// silentRec: an ACK outside an episode SACKed data above a hole
 	// that Linux's RACK deems lost (rackLost) and entered recovery for;
@@ -551,6 +552,7 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		}
 		e.rtx[e.rtxN%len(e.rtx)] = [3]int64{seq, end, e.high}
 		e.rtxN++
+		e.rtxTop = max(e.rtxTop, end)
 	}
 	if resent && !e.inEpisode && tlp && !spurious {
 		e.probes++
@@ -1036,7 +1038,7 @@ func (e *lossEpisodes) resentInHole(a *epAck) bool {
 
 // wasResent reports whether one of the last resends covered seq.
 func (e *lossEpisodes) wasResent(seq int64) bool {
-	if e.rtx == nil {
+	if e.rtx == nil || seq >= e.rtxTop { // (above every resend: the usual new ACK)
 		return false
 	}
 	for i := range min(e.rtxN, len(e.rtx)) {
