@@ -671,8 +671,9 @@ func (l *limits) proveSpurious(s *reassembly.Segment) {
 // just before a loss was noticed.
 func (d *dirAcc) rttBefore() int64 {
 	var best int64
-	for _, r := range d.recentRTT {
-		if r.rtt > 0 && d.lastTime-r.t <= d.rttMin*3/2 {
+	now, within := d.lastTime, d.rttMin*3/2
+	for i := range d.recentRTT { // (by index: ranging over the array copied it)
+		if r := &d.recentRTT[i]; r.rtt > 0 && now-r.t <= within {
 			best = max(best, r.rtt)
 		}
 	}
