@@ -360,6 +360,11 @@ func TestRenoGrowthUnseen(t *testing.T) {
 	if drawn := o.ack(1e9+4e6, seg, seg, true); drawn != 6*seg || o.unseen != 7*seg {
 		t.Errorf("an ACK with holes above it: drawn %d, unseen %d segments; want 6, 7", drawn/seg, o.unseen/seg)
 	}
+	// A burst that fills the window measured but not the growth drawn:
+	// the line stays at the growth (it does not dip back for a burst).
+	if w := o.burst(1.5e9, 6*seg, 6*seg, 6*seg, 12*seg, 6*seg, seg, rto, false); w != 7*seg || o.unseen != 7*seg {
+		t.Errorf("a full burst of 6 after growth to 7: drawn %d, unseen %d segments; want 7, 7", w/seg, o.unseen/seg)
+	}
 	o.burst(2e9, 7*seg, 7*seg, 7*seg, 13*seg, 6*seg, seg, rto, false)
 	if o.w != 7*seg || o.unseen != 0 {
 		t.Errorf("the flight reached it: window %d, unseen %d segments; want 7, none", o.w/seg, o.unseen/seg)
