@@ -318,10 +318,9 @@ func (o *openWindow) burst(t, pipe, measured, out, high, una, seg, rto int64, at
 	if o.cwndLimited() {
 		o.used, o.stamp = 0, t
 		// Reno's growth drawn at an ACK (see ack) stands until the flight
-		// reaches it: the next full burst, a segment under it, made the
-		// line dip back a segment and rise again at the next ACK (the
-		// kernel's cwnd did not: kf_56ms_3m_q9k_j5_reno 94.7 -> 95.7% of
-		// probes, six more Reno runs 0.1-0.4 points up, one 0.1 down).
+		// reaches it: a full burst a segment under it is the deferred send
+		// (tcp_tso_should_defer), not a smaller window, where the line
+		// dipped back a segment and rose again at the next ACK.
 		return max(o.w, o.unseen)
 	}
 	o.used = max(o.used, out)
@@ -389,22 +388,17 @@ func (o *openWindow) ack(t, delivered, seg int64, holes bool) int64 {
 		// kc_50ms_2m_q5k_reno: ssthresh a segment under the kernel's at
 		// 19% and 12% of episodes of 4 to 10 segments). Reno's growth at
 		// those ACKs is kept aside (unseen) for the window a fast
-		// retransmit reduces (cwndBuilder.priorsAtLoss) and drawn at the
-		// ACK, where Linux's cwnd grew — not at an ACK that SACKs above a
-		// hole (holes): one that enters recovery reduces before it could
-		// grow (tcp_fastretrans_alert comes before tcp_cong_control), and
-		// drawn there the line rose a segment for the 0.1 ms to the fast
-		// retransmit (31 more spikes than before on the Reno sender
-		// captures of the kernel and labelled held-out sets, 3 with the
-		// holes left out, which cost 0.1-1.0 points on 8 runs). The line,
-		// a segment under the kernel's until the next burst filled it,
-		// missed the 10% at windows under ten segments
-		// (kf_56ms_3m_q9k_j5_reno, Reno behind 5 ms of jitter: cwnd 88.9%
-		// -> 94.7% of probes; kb_40ms_2m_q6k_reno 92.1 -> 98.9%,
-		// ke_44ms_2m_q6k_reno 92.5 -> 99.1%, 25 more Reno runs up
-		// 0.1-6.0 points, two down 0.1-0.2). CUBIC's curve, run
-		// there, moved ahead of the kernel's (kc_90ms_2m_q7k_nots:
-		// ssthresh 96% -> 69% of episodes).
+		// retransmit reduces (cwndBuilder.priorsAtLoss), and drawn at the
+		// ACK, where Linux's cwnd grew: drawn only at the next burst, the
+		// line sat a segment under the kernel's, which misses the 10% at
+		// windows under ten segments (kf_56ms_3m_q9k_j5_reno 88.9% ->
+		// 95.7% of probes, with burst's hold below). Not drawn at an ACK
+		// that SACKs above a hole (holes): one that enters recovery
+		// reduces before it could grow (tcp_fastretrans_alert comes before
+		// tcp_cong_control), and drawn there the line rose a segment for
+		// the 0.1 ms to the fast retransmit. CUBIC's curve, run there,
+		// moved ahead of the kernel's (kc_90ms_2m_q7k_nots: ssthresh 96%
+		// -> 69% of episodes).
 		w, cnt := o.w, o.cnt
 		o.w, o.cnt = max(o.unseen, w), o.unseenCnt
 		o.avoid(t, delivered, seg)

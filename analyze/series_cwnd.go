@@ -1012,23 +1012,19 @@ func (b *cwndBuilder) linesUnder() [2]int64 {
 // atSsthresh tells whether, under algorithm i, the open window after a
 // fast retransmit's episode starts at its ssthresh, Linux's cwnd then
 // (tcp_end_cwnd_reduction), rather than at the first burst after it
-// (openWindow.burst): that burst falls short where something held it —
-// the receiver's window (rwndHeld), an end that left nothing
-// outstanding, pacing (the window jumps from PRR's to ssthresh and is
-// paced out over the round trip: kh_reno_1m_3pct, cwnd 94.9% of probes;
-// kf_100ms_8m_q60k_l1, CUBIC: 60 segments in the first burst after its
-// first recovery, Linux's cwnd 80, and the next loss 37 ms later cut
-// 0.7 of 80, where the graph's 0.7 of the flight gave 47 and the chain
-// of cuts after it stayed short: ssthresh 82% -> 100% of 17) — under
-// Reno and CUBIC alike; under neither there is no ssthresh.
-// CUBIC's HyStart runs in recovery too where PRR's window fell under
-// ssthresh (prrState.slowStart) and could lower ssthresh to it; the
-// window after the episode was measured there until no kernel run showed
-// it: of the 112 on this machine none lowered ssthresh inside a recovery
-// (HyStart's round, begun before the loss, ends only when the cumulative
-// ACK passes it), and measuring cost kf_100ms_8m_q60k_l1 its cuts,
-// k10_cubic_app2m_l07 96.0 -> 98.1% and kw_cubic_sack_l2 97.3 -> 99.6%
-// of probes.
+// (openWindow.burst), which falls short wherever something held the
+// sender — the receiver's window, an end that left nothing outstanding,
+// pacing (the window jumps from PRR's to ssthresh and is paced out over
+// the round trip: kh_reno_1m_3pct; kf_100ms_8m_q60k_l1, CUBIC, 60
+// segments in the first burst for Linux's 80, the next cut 0.7 of 80) —
+// under Reno and CUBIC alike; under neither there is no ssthresh.
+// CUBIC's HyStart runs in recovery where PRR's window fell under
+// ssthresh (prrState.slowStart) and could lower ssthresh to it, but none
+// of the 112 kernel runs on this machine did (HyStart's round, begun
+// before the loss, ends only when the cumulative ACK passes it);
+// measuring the burst there cost kf_100ms_8m_q60k_l1 ssthresh 82% of 17
+// (100% at ssthresh), k10_cubic_app2m_l07 and kw_cubic_sack_l2 2 points
+// of cwnd.
 func (b *cwndBuilder) atSsthresh(i int) bool {
 	return i < neitherVote
 }
@@ -1063,19 +1059,16 @@ func (b *cwndBuilder) rwndAllowed(w int64) int64 {
 }
 
 // openAck grows the window outside recovery at ACK r, which delivered
-// delivered bytes (openWindow.ack), and draws it there when it rose
+// delivered bytes (openWindow.ack; above: it SACKs data above the ACK,
+// epAck's), and draws it there when it rose
 // above the line; where steps wait for the vote, a step more, so the
 // line under each algorithm at a loss (lineUnder) has the growth of the
 // ACKs since the last send (congestion avoidance's while the sender,
 // window-limited a round before, drains what it sent).
-func (b *cwndBuilder) openAck(r *Record, delivered int64) {
+func (b *cwndBuilder) openAck(r *Record, delivered int64, above bool) {
 	var ws [3]int64
-	holes := r.SACKCut // a cut option: blocks above the ACK (epAck.cut)
-	for _, s := range r.SACK[:min(r.NSACK, len(r.SACK))] {
-		holes = holes || s[1] > r.Ack
-	}
 	for i := range b.open {
-		ws[i] = b.rwndAllowed(b.open[i].ack(r.Time, delivered, b.pp.maxSeg, holes))
+		ws[i] = b.rwndAllowed(b.open[i].ack(r.Time, delivered, b.pp.maxSeg, above))
 	}
 	vote, known := b.knownVote()
 	if !known {
@@ -1356,7 +1349,7 @@ func (b *cwndBuilder) add(r *Record) {
 			// (tcp_remove_reno_sacks).
 			newly = max(newly-dupacks*b.pp.maxSeg, b.pp.maxSeg)
 		}
-		b.openAck(r, newly)
+		b.openAck(r, newly, a.above)
 	}
 	if !b.ep.inEpisode {
 		for i := range b.open {

@@ -459,8 +459,9 @@ func (f *pictureFlags) parse(c *cli.Context) error {
 }
 
 // checkHide is the usage error of a --hide name that is not one of the
-// graph's series, or of names that hide them all. A value that is one whole, commas and all (compare's
-// label "PEP, 85 KB"), names it; another is a list of names.
+// graph's series, or of names that hide them all. A value that is one
+// whole, commas and all (compare's label "PEP, 85 KB"), names it; another
+// is a list of names.
 func (f *pictureFlags) checkHide(valid []string) error {
 	var hide []string
 	for _, raw := range f.hide.raw {
