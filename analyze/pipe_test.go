@@ -887,6 +887,32 @@ func TestSsthreshBelowHalf(t *testing.T) {
 	}
 }
 
+// TestSsthreshEitherAlgorithm: where no algorithm is named, a value
+// Reno's and CUBIC's checks both give is drawn (a window of 4 segments:
+// 2 under both), and a measurement where they differ stands (a window of
+// 10: Reno's 5, CUBIC's 7) — kc_36ms_1m_q4k_nosack, a CUBIC sender named
+// unknown, its flight measured 3 where the kernel's ssthresh was 2.
+func TestSsthreshEitherAlgorithm(t *testing.T) {
+	const seg = 1000
+	for _, tt := range []struct {
+		window, measured, want float64
+	}{
+		{4, 3, 2},
+		{3, 3, 2},
+		{10, 6, 6},
+		{10, 8, 8},
+	} {
+		var b cwndBuilder
+		b.ep.maxSeg = seg
+		b.ssBasis = []ssBasis{{window: int64(tt.window * seg), kind: ssFast}}
+		g := &Graph{Series: []Series{{Name: SeriesSsthresh, Points: []Point{{V: [3]float64{tt.measured * seg}}}}}}
+		b.crossCheck(g, VoteNone)
+		if got := g.lookup(SeriesSsthresh).Points[0].V[0]; got != tt.want*seg {
+			t.Errorf("no algorithm named, %.0f segments measured after a window of %.0f: %.0f, want %.0f", tt.measured, tt.window, got/seg, tt.want)
+		}
+	}
+}
+
 // TestEpisodeReentryOnRACKLoss: with SACK, the ACK that ends a recovery
 // with no block left above it still starts the next at once where data
 // above it was sent before a resend it covers: RACK deems that data lost

@@ -864,19 +864,43 @@ const (
 // sets ssthresh from cwnd, at least the line), so something else held
 // the sender after it — the application (kz_cubic_app2m_l05: kernel 115
 // then 80, the flight after 43), the receiver's window, pacing.
+//
+// Where no algorithm is named (unknown: the episodes' cuts, at windows of
+// a few segments, do not tell Reno's half from CUBIC's 0.7), a value both
+// algorithms' checks give is drawn: whichever the sender ran, Linux set
+// it (kc_36ms_1m_q4k_nosack, a CUBIC sender named unknown: windows of 3
+// and 4 segments, the kernel's ssthresh 2 under both rules, the flight
+// measured 3).
 func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 	ss := g.lookup(SeriesSsthresh)
-	seg := b.ep.maxSeg
 	if ss != nil {
 		ss.unpack()
 	}
-	if ss == nil || ss.Unthinned > 0 || len(ss.Points) != len(b.ssBasis) || seg <= 0 || vote != VoteReno && vote != VoteCubic {
+	if ss == nil || ss.Unthinned > 0 || len(ss.Points) != len(b.ssBasis) || b.ep.maxSeg <= 0 {
 		return
 	}
-	prev, prevWant := -1.0, -1.0
-	final := make([]float64, 0, len(ss.Points)) // each point's value, checked
+	if vote == VoteReno || vote == VoteCubic {
+		for i, v := range b.checkedSsthresh(ss.Points, vote) {
+			ss.Points[i].V[0] = v
+		}
+		return
+	}
+	reno, cubic := b.checkedSsthresh(ss.Points, VoteReno), b.checkedSsthresh(ss.Points, VoteCubic)
 	for i := range ss.Points {
-		p, basis := &ss.Points[i], b.ssBasis[i]
+		if reno[i] == cubic[i] {
+			ss.Points[i].V[0] = reno[i]
+		}
+	}
+}
+
+// checkedSsthresh is crossCheck's value for each ssthresh point under
+// vote (Reno or CUBIC).
+func (b *cwndBuilder) checkedSsthresh(points []Point, vote int) []float64 {
+	seg := b.ep.maxSeg
+	prev, prevWant := -1.0, -1.0
+	final := make([]float64, 0, len(points)) // each point's value, checked
+	for i := range points {
+		p, basis := points[i], b.ssBasis[i]
 		w := (basis.window + seg/2) / seg
 		if u := basis.under[vote]; u > 0 {
 			w = (u + seg/2) / seg
@@ -929,6 +953,7 @@ func (b *cwndBuilder) crossCheck(g *Graph, vote int) {
 		prev, prevWant = p.V[0], want
 		final = append(final, p.V[0])
 	}
+	return final
 }
 
 type timedValue struct{ t, v int64 }
@@ -1894,6 +1919,8 @@ func (b *cwndBuilder) graph() *Graph {
 			b.crossCheck(g, vote)
 		} else if vote, ok := namedVote[cc]; ok {
 			b.crossCheck(g, vote)
+		} else if cc != "bbr" {
+			b.crossCheck(g, VoteNone)
 		}
 		bbrSeries(g, cc == "bbr")
 		g.Series = slices.DeleteFunc(g.Series, func(s Series) bool { return s.Name == seriesArrived })
