@@ -1558,7 +1558,7 @@ func (e *lossEpisodes) eachReduction(f func(vote int, off bool)) {
 	seg := func(b int64) int64 { return (b + e.maxSeg/2) / e.maxSeg }
 	for _, r := range e.reductions {
 		before, after := seg(r[0]), seg(r[1])
-		if before < 4 {
+		if before < minTellingWindow {
 			continue
 		}
 		if float64(after) >= 0.85*float64(before) {
@@ -1589,6 +1589,10 @@ func (e *lossEpisodes) eachReduction(f func(vote int, off bool)) {
 	}
 }
 
+// minTellingWindow: a reduction from fewer segments tells nothing
+// (reductionVotes).
+const minTellingWindow = 4
+
 // linuxSsthresh is the ssthresh, in segments, that Linux's Reno (half)
 // or CUBIC (717/1024, its integer 0.7) sets from a window of w segments,
 // at least two.
@@ -1605,8 +1609,26 @@ func linuxSsthresh(vote int, w int64) int64 {
 func (e *lossEpisodes) facts(dips int) ccFacts {
 	beta, hasBeta := e.betaMedian()
 	return ccFacts{votes: e.reductionVotes(), off: e.reductionsOff(), beta: beta, hasBeta: hasBeta, betaEpisodes: len(e.betas),
-		episodes: e.fast + e.rto, undone: e.undone, keptLate: e.keptLate, probeRTTDips: dips}
+		episodes: e.fast + e.rto, undone: e.undone, keptLate: e.keptLate, probeRTTDips: dips, afterSegs: e.afterMedian()}
 }
+
+// afterMedian is the median window after the reductions measured, in
+// segments (0: none measured).
+func (e *lossEpisodes) afterMedian() int64 {
+	if e.maxSeg <= 0 || len(e.reductions) == 0 {
+		return 0
+	}
+	after := make([]int64, len(e.reductions))
+	for i, r := range e.reductions {
+		after[i] = (r[1] + e.maxSeg/2) / e.maxSeg
+	}
+	slices.Sort(after)
+	return after[len(after)/2]
+}
+
+// bbrMinWindow is BBR's least window, in segments (tcp_bbr.c:
+// bbr_cwnd_min_target): Reno's and CUBIC's least ssthresh is two.
+const bbrMinWindow = 4
 
 // majorityVote is the reduction more than half the episodes that tell
 // voted for, if one is.
@@ -1745,7 +1767,7 @@ func congestionControl(st *DirStats) (cc, reason string) {
 		return "unknown", "not a sender-side capture: the flight seen is not the sender's"
 	}
 	f := ccFacts{votes: st.ReductionVotes, off: st.reductionsOff, beta: st.BetaMedian, hasBeta: st.HasBeta, betaEpisodes: st.BetaEpisodes,
-		episodes: st.LossEpisodesFast + st.LossEpisodesRTO, undone: st.LossEpisodesUndone, keptLate: st.keptLate, probeRTTDips: st.ProbeRTTDips,
+		episodes: st.LossEpisodesFast + st.LossEpisodesRTO, undone: st.LossEpisodesUndone, keptLate: st.keptLate, probeRTTDips: st.ProbeRTTDips, afterSegs: st.afterSegs,
 		ssFlight: st.SlowStart.Flight, maxFlight: st.MaxBytesInFlight, mss: int64(st.MSS),
 		// Behind a nearby peer the ACK clock is the peer's: its rounds
 		// say nothing of the sender's slow start (the statistics clear it).
@@ -1772,6 +1794,7 @@ type ccFacts struct {
 	betaEpisodes     int     // the episodes β was measured over
 	episodes, undone int64   // loss episodes, fast and timeout; of them undone
 	keptLate         int     // lossEpisodes.keptLate
+	afterSegs        int64   // lossEpisodes.afterMedian
 	probeRTTDips     int     // probeRTT.dips
 	// How slow start ended, from the statistics (the summary's; the
 	// graph reads only whether the name is BBR's and leaves it unset):
@@ -1965,6 +1988,10 @@ func (f ccFacts) reductionName() (cc, reason string) {
 	case b < 0.35:
 		return "unknown", why + ": below any algorithm's reduction (timeouts, or the application slowed)"
 	case ok && !medianTells(v, f.votes, f.betaEpisodes):
+		if f.votes[VoteReno]+f.votes[VoteCubic]+f.votes[VoteNone] == 0 {
+			return "unknown", why + fmt.Sprintf(": near %s, but no episode came from a window of %d segments or more, where Reno's half and CUBIC's 0.7 differ",
+				voteSaid[v], minTellingWindow)
+		}
 		if f.votes[v] == 0 {
 			return "unknown", why + fmt.Sprintf(": near %s, but no episode's own cut was (%d to Reno's half, %d to CUBIC's 0.7, %d none): the middle of cuts that disagree",
 				voteSaid[v], f.votes[VoteReno], f.votes[VoteCubic], f.votes[VoteNone])
@@ -1979,6 +2006,19 @@ func (f ccFacts) reductionName() (cc, reason string) {
 			f.votes[VoteReno], f.votes[VoteCubic], f.votes[VoteNone])
 	case b < 0.85:
 		return "unknown", why + fmt.Sprintf(": too far above CUBIC's 0.7 for its cuts (%d to Reno's half, %d to CUBIC's 0.7, %d none), short of keeping the window", f.votes[VoteReno], f.votes[VoteCubic], f.votes[VoteNone])
+	}
+	if f.afterSegs > 0 && f.afterSegs < bbrMinWindow {
+		// Kept at two or three segments, the windows were too small for
+		// Reno's or CUBIC's cut to show (both stop at two: from three,
+		// CUBIC's 0.7 is two, and a flight of two or three after a
+		// window as small reads as kept), and under BBR's least: an
+		// application's trickle or a tiny path, not BBR
+		// (mx_26ms_3m_q4k_j3_a1m_nosack_reno, Reno at an application's
+		// 1 Mbit/s: 34 episodes, the median window after them 3
+		// segments, was named BBR; the other 337 kernel and labelled
+		// senders' names stand).
+		return "unknown", why + fmt.Sprintf(": the window after the losses %s (median), too small for Reno's or CUBIC's cut to show (both stop at two), and under BBR's least of %d",
+			words.Plural(f.afterSegs, "segment"), bbrMinWindow)
 	}
 	if f.betaEpisodes < minBBRVotes && f.probeRTTDips > 0 {
 		return "bbr", why + ", and " + probeRTTSaid(f.probeRTTDips)

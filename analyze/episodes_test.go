@@ -1459,3 +1459,21 @@ func TestPacedSenderBBR(t *testing.T) {
 		}
 	}
 }
+
+// TestTinyWindowsNotBBR: windows kept at two or three segments through
+// the losses (no majority of cuts that tell, the median reduction 1.0)
+// are too small for Reno's or CUBIC's cut to show and under BBR's least
+// of four: no algorithm is named; from four segments on, a kept window
+// is BBR's (mx_26ms_3m_q4k_j3_a1m_nosack_reno, Reno at an application's
+// 1 Mbit/s, had been named BBR).
+func TestTinyWindowsNotBBR(t *testing.T) {
+	for _, tt := range []struct {
+		after int64
+		want  string
+	}{{3, "unknown"}, {2, "unknown"}, {4, "bbr"}, {0, "bbr"}} {
+		f := ccFacts{beta: 1, hasBeta: true, betaEpisodes: 34, episodes: 45, afterSegs: tt.after}
+		if cc, why := f.name(); cc != tt.want {
+			t.Errorf("windows of %d segments after the losses: %s (%s), want %s", tt.after, cc, why, tt.want)
+		}
+	}
+}

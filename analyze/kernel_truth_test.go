@@ -577,15 +577,36 @@ func TestReceiverSideCwndAgainstKernel(t *testing.T) {
 	}
 }
 
+// heldOutAlgorithm is the congestion control a held-out kernel run ran:
+// CC= in its NAME.settings.txt (the recorders write the scenario's
+// settings there; scenario.sh's default is cubic), else reno, cubic or
+// bbr in its name, else "" (not judged).
+func heldOutAlgorithm(dir, name string) string {
+	if raw, err := os.ReadFile(filepath.Join(dir, name+".settings.txt")); err == nil {
+		for _, kv := range strings.Fields(string(raw)) {
+			if v, ok := strings.CutPrefix(kv, "CC="); ok {
+				return v
+			}
+		}
+		return "cubic"
+	}
+	cc := ""
+	for _, c := range []string{"reno", "cubic", "bbr"} {
+		if strings.Contains(name, c) {
+			cc = c
+		}
+	}
+	return cc
+}
+
 // TestSenderStateHeldOut scores the kernel-truth runs of the folder
 // TCPVIZ_KERNEL_HELDOUT (recorded as ../shared/lab/record-kernel.sh does;
 // skipped without it) against the sender-state issue's bar rather than
 // today's floors: for Reno and CUBIC, the cwnd line within 10% of the
 // kernel's allowed window at 90% of its probes, ssthresh within 10% at
 // 90% of its episodes, episodes equal by kind; the algorithm named as the
-// run's name says (reno, cubic or bbr in it; a name with "reverse" has
-// the sender's capture at rx; unknown where the kernel had no loss
-// episode).
+// run ran (heldOutAlgorithm; a name with "reverse" has the sender's
+// capture at rx; unknown where the kernel had no loss episode).
 func TestSenderStateHeldOut(t *testing.T) {
 	dir := os.Getenv("TCPVIZ_KERNEL_HELDOUT")
 	if dir == "" {
@@ -610,12 +631,7 @@ func TestSenderStateHeldOut(t *testing.T) {
 			t.Logf("%s: cwnd %.1f%% of %d probes; ssthresh %.0f%% of %d; episodes kernel %d+%d, graph %d+%d; %s (%s); states %.0f%%",
 				name, 100*k.share(), k.probes, 100*k.ssShare(), k.ssProbes, k.recovery, k.loss, k.fastRec, k.timeoutRec,
 				k.stats.CongestionControl, k.stats.CongestionControlReason, 100*k.stateShare())
-			cc := ""
-			for _, c := range []string{"reno", "cubic", "bbr"} {
-				if strings.Contains(name, c) {
-					cc = c
-				}
-			}
+			cc := heldOutAlgorithm(dir, name)
 			bbr := cc == "bbr"
 			if k.recovery+k.loss == 0 && !(bbr && k.stats.ProbeRTTDips > 0) {
 				// No loss at the sender: nothing tells, but BBR's ProbeRTT

@@ -149,6 +149,7 @@ type DirStats struct {
 	BetaEpisodes                               int    // the episodes β was measured on
 	ReductionVotes                             [3]int // episodes whose reduction is Reno's, CUBIC's, none (VoteReno...)
 	reductionsOff                              [3]int // of the Reno and CUBIC votes, those far off their value (reductionsOff)
+	afterSegs                                  int64  // the median window after the reductions, segments (lossEpisodes.afterMedian)
 	keptLate                                   int    // loss episodes that kept a window the receiver's held, at Linux's third cut or later (lossEpisodes.keptLate)
 	HasBeta                                    bool
 	CongestionControl, CongestionControlReason string
@@ -1273,6 +1274,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		st.BetaMedian, st.HasBeta = acc.eps.betaMedian()
 		st.BetaEpisodes = len(acc.eps.betas)
 		st.ReductionVotes, st.reductionsOff, st.keptLate = acc.eps.reductionVotes(), acc.eps.reductionsOff(), acc.eps.keptLate
+		st.afterSegs = acc.eps.afterMedian()
 		st.EpisodeIntervalCV, st.EpisodeIntervals, st.HasEpisodeIntervalCV = acc.eps.intervalCV()
 		b := &acc.burst
 		st.burstOriginals, st.burstFollowers, st.burstLost, st.burstLostFollowers = b.originals, b.followers, b.lost, b.lostFollowers
