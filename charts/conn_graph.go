@@ -42,9 +42,8 @@ func ConnGraph(l *analyze.Loaded, q analyze.GraphRequest, z analyze.Zoom, hide [
 	}
 	Adjust(g, z, hide)
 	warnings := append(WarningTexts(g.Warnings), StderrNotes(g)...)
-	if v := l.Stats[l.Dir].Path.Vantage; g.Kind == analyze.GraphCwnd && v != analyze.VantageSender {
-		warnings = append(warnings, "the congestion window is estimated from a sender-side capture; this one is "+vantagePhrase(v, "the path")+
-			": the line is the data that reached it over each round trip (the sender's flight one one-way delay earlier), not the window the sender allowed")
+	if g.Kind == analyze.GraphCwnd {
+		warnings = append(warnings, cwndBasis(g, l.Stats[l.Dir].Path.Vantage)...)
 	}
 	if len(drawn) > 0 && pointCount(g) == 0 {
 		// Every series this connection has was hidden (the graph's
@@ -131,4 +130,28 @@ func Caption(q analyze.GraphRequest) string {
 		return fmt.Sprintf("%s (%s)", q.Spec.Title, rttSamplingNames[sm])
 	}
 	return q.Spec.Title
+}
+
+// cwndBasis says once what a cwnd graph's line is where the capture is
+// not known to be at the sender, as the graph drew it: the data that
+// arrived per round trip where the graph was drawn at a receiver
+// (receiverFlight, from the handshake's round trips); else, where the
+// path analysis (v: from the handshake or TCP timestamps) does not place
+// the capture at the sender, the sender's model read from a flight that
+// may not be the sender's (sharkfest-traces' SF20_Trace1, no handshake,
+// at the receiver: the warning had said the line was the data arrived
+// where the picture drew the sender's window, ssthresh and bands).
+func cwndBasis(g *analyze.Graph, v analyze.Vantage) []string {
+	const est = "the congestion window is estimated from a sender-side capture; "
+	switch {
+	case receiverFlight(g) && v == analyze.VantageSender:
+		return []string{est + "by its handshake this one is nearer the receiver: the line is the data that reached it over each round trip (the sender's flight one one-way delay earlier), not the window the sender allowed"}
+	case receiverFlight(g):
+		return []string{est + "this one is " + vantagePhrase(v, "the path") + ": the line is the data that reached it over each round trip (the sender's flight one one-way delay earlier), not the window the sender allowed"}
+	case v == analyze.VantageUnknown:
+		return []string{est + "where this one was taken is unknown (no handshake, no timestamps): the graph drew the sender's model from the flight seen here, whose window, ssthresh and states are the sender's only if the capture is near it"}
+	case v != analyze.VantageSender:
+		return []string{est + "the path analysis places this one " + vantagePhrase(v, "the path") + ", but without the handshake's round trips the graph could not tell and drew the sender's model from the flight seen here, whose window, ssthresh and states are the sender's only if the capture is near it"}
+	}
+	return nil
 }

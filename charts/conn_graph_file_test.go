@@ -40,10 +40,10 @@ func TestConnGraphFile(t *testing.T) {
 
 // TestConnGraphSaysItsBasis: what a cwnd graph's estimate stands on where
 // the handshake was not seen, said under its legend, is said on stderr
-// too (the warnings ConnGraph returns); other notes are not (a receiver's
-// line is said in words of its vantage, here a sender's: nothing).
+// too (the warnings ConnGraph returns); other notes are not (BBR's cap;
+// a line drawn at a receiver is said by cwndBasis: TestCwndBasisSaid).
 func TestConnGraphSaysItsBasis(t *testing.T) {
-	g := &analyze.Graph{Kind: analyze.GraphCwnd, Notes: []analyze.Warning{{Kind: analyze.NoteNoHandshake}, {Kind: analyze.NoteWindowMisread}, {Kind: analyze.NoteBBRCap}, {Kind: analyze.NoteReceiverFlight}},
+	g := &analyze.Graph{Kind: analyze.GraphCwnd, Notes: []analyze.Warning{{Kind: analyze.NoteNoHandshake}, {Kind: analyze.NoteWindowMisread}, {Kind: analyze.NoteBBRCap}},
 		Series: []analyze.Series{{Name: analyze.SeriesCwnd, Points: []analyze.Point{{Time: 1, V: [3]float64{1000}}}}}}
 	l := &analyze.Loaded{Conn: &reassembly.Conn{Stream: 1}, Graphs: []*analyze.Graph{g}}
 	l.Stats[l.Dir].Path.Vantage = analyze.VantageSender

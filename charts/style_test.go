@@ -282,6 +282,36 @@ func TestReceiverFlightLegend(t *testing.T) {
 	}
 }
 
+// TestCwndBasisSaid: the warning says what the cwnd graph drew: the data
+// arrived where it was drawn at a receiver, the sender's model where the
+// path analysis places the capture away from the sender but the graph
+// could not tell (SF20_Trace1: the warning had said the line was the data
+// arrived while the picture drew the sender's window), nothing at the
+// sender.
+func TestCwndBasisSaid(t *testing.T) {
+	rx := &analyze.Graph{Kind: analyze.GraphCwnd, Notes: []analyze.Warning{{Kind: analyze.NoteReceiverFlight}}}
+	tx := &analyze.Graph{Kind: analyze.GraphCwnd}
+	for _, tt := range []struct {
+		g    *analyze.Graph
+		v    analyze.Vantage
+		want string // in the one warning; "" none
+	}{
+		{rx, analyze.VantageReceiver, "this one is at the receiver of the path: the line is the data that reached it"},
+		{rx, analyze.VantageSender, "by its handshake this one is nearer the receiver: the line is the data that reached it"},
+		{tx, analyze.VantageReceiver, "places this one at the receiver of the path, but without the handshake's round trips the graph could not tell and drew the sender's model"},
+		{tx, analyze.VantageUnknown, "where this one was taken is unknown (no handshake, no timestamps): the graph drew the sender's model"},
+		{tx, analyze.VantageSender, ""},
+	} {
+		got := cwndBasis(tt.g, tt.v)
+		switch {
+		case tt.want == "" && len(got) != 0:
+			t.Errorf("drawn at the receiver %v, vantage %v: %q, want none", receiverFlight(tt.g), tt.v, got)
+		case tt.want != "" && (len(got) != 1 || !strings.Contains(got[0], tt.want)):
+			t.Errorf("drawn at the receiver %v, vantage %v: %q, want one with %q", receiverFlight(tt.g), tt.v, got, tt.want)
+		}
+	}
+}
+
 // TestSweepIntervalsCutAtZero: a metric none of whose means is below
 // zero has its intervals cut at zero (two runs at 1 and 9: t's 12.7
 // standard errors reach -46); one with a negative mean keeps them whole.
