@@ -582,11 +582,9 @@ func TestReceiverSideCwndAgainstKernel(t *testing.T) {
 // settings there; scenario.sh's default is cubic), else reno, cubic or
 // bbr in its name, else "" (not judged).
 func heldOutAlgorithm(dir, name string) string {
-	if raw, err := os.ReadFile(filepath.Join(dir, name+".settings.txt")); err == nil {
-		for _, kv := range strings.Fields(string(raw)) {
-			if v, ok := strings.CutPrefix(kv, "CC="); ok {
-				return v
-			}
+	if _, err := os.Stat(filepath.Join(dir, name+".settings.txt")); err == nil {
+		if cc := heldOutSetting(dir, name, "CC"); cc != "" {
+			return cc
 		}
 		return "cubic"
 	}
@@ -599,14 +597,30 @@ func heldOutAlgorithm(dir, name string) string {
 	return cc
 }
 
+// heldOutSetting is KEY's value in a held-out run's NAME.settings.txt
+// ("" where it or the file is not).
+func heldOutSetting(dir, name, key string) string {
+	raw, err := os.ReadFile(filepath.Join(dir, name+".settings.txt"))
+	if err != nil {
+		return ""
+	}
+	for _, kv := range strings.Fields(string(raw)) {
+		if v, ok := strings.CutPrefix(kv, key+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
 // TestSenderStateHeldOut scores the kernel-truth runs of the folder
 // TCPVIZ_KERNEL_HELDOUT (recorded as ../shared/lab/record-kernel.sh does;
 // skipped without it) against the sender-state issue's bar rather than
 // today's floors: for Reno and CUBIC, the cwnd line within 10% of the
 // kernel's allowed window at 90% of its probes, ssthresh within 10% at
 // 90% of its episodes, episodes equal by kind; the algorithm named as the
-// run ran (heldOutAlgorithm; a name with "reverse" has the sender's
-// capture at rx; unknown where the kernel had no loss episode).
+// run ran (heldOutAlgorithm; a name with "reverse", or REVERSE=1 in its
+// settings, has the sender's capture at rx; unknown where the kernel had
+// no loss episode).
 func TestSenderStateHeldOut(t *testing.T) {
 	dir := os.Getenv("TCPVIZ_KERNEL_HELDOUT")
 	if dir == "" {
@@ -620,8 +634,8 @@ func TestSenderStateHeldOut(t *testing.T) {
 		name := filepath.Base(kernel[:len(kernel)-len(".kernel.jsonl.gz")])
 		t.Run(name, func(t *testing.T) {
 			side := ".tx.pcap"
-			if strings.Contains(name, "reverse") {
-				side = ".rx.pcap"
+			if strings.Contains(name, "reverse") || heldOutSetting(dir, name, "REVERSE") == "1" {
+				side = ".rx.pcap" // the server sends: its capture is rx
 			}
 			capture := filepath.Join(dir, name+side)
 			if _, err := os.Stat(capture); err != nil {
