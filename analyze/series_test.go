@@ -3,10 +3,12 @@ package analyze
 import (
 	"math"
 	"net/netip"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"tcpviz/internal/capturetest"
 	"tcpviz/reassembly"
 )
 
@@ -386,6 +388,27 @@ func TestCwndNoEpisodeForProbes(t *testing.T) {
 	b.data(ms+52, 2001, 1000, Retransmission)
 	if f := cwndGraph(b.recs, SeriesOptions{Conn: testConn()}).lookup(SeriesFastLoss); f == nil || len(f.Points) != 1 {
 		t.Errorf("fast retransmit marks %+v, want one", f)
+	}
+}
+
+// TestGraphSeriesInRegistry: every series a graph draws is among the
+// names its registry entry says it may draw (which --hide accepts), BBR's
+// view of the cwnd graph included (pipe and bdp-estimate at
+// gt_bbr_loss2's sender had been refused by --hide).
+func TestGraphSeriesInRegistry(t *testing.T) {
+	for _, capture := range []string{"truth-extra/gt_bbr_loss2.tx.pcap", "lossy_sll2.pcap", "geo_short.pcap"} {
+		ld, err := Load(capturetest.Opener(t, filepath.Join("..", "testdata", capture)), LoadOptions{Stream: -1, Dir: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, spec := range Graphs("") {
+			g := spec.Draw(ld.Records, SeriesOptions{Conn: ld.Conn, Dir: ld.Dir}, GraphParams{})
+			for _, s := range g.Series {
+				if len(s.Points) > 0 && !slices.Contains(spec.Series, s.Name) {
+					t.Errorf("%s: the %s graph draws %s, not among its registry's series %v", capture, spec.Kind, s.Name, spec.Series)
+				}
+			}
+		}
 	}
 }
 
