@@ -38,6 +38,8 @@ import (
 // same rule without re-entry (dropEvents), as the path's loss_events.
 type lossEpisodes struct {
 	started    bool
+	firstData  int64 // the first data segment's start (the capture may begin mid-transfer)
+	synSeen    bool  // the sender's SYN was seen (its owner says)
 	high       int64 // highest end of data sent
 	maxSeg     int64
 	lastFlight int64
@@ -462,6 +464,10 @@ type episodeEvent struct {
 	// hole with nothing resent: the episode, a fast retransmit's, undone
 	// at once (counted in fast and undone).
 	silentEnter, silentUndo bool
+	// unseen: with start, the capture began inside an episode (its first
+	// resend is of bytes it never saw sent): its kind, its window and its
+	// reduction were before the capture, and it is counted as nothing.
+	unseen bool
 }
 
 // epAck is what an ACK of the direction's data tells the tracker.
@@ -541,6 +547,9 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 	if flight >= 0 {
 		e.lastFlight = flight
 	}
+	if !e.started {
+		e.firstData = seq
+	}
 	resent := e.started && seq < e.high
 	var spurious, tlp bool // read only for a resend or in an episode
 	if resent || e.inEpisode {
@@ -594,8 +603,12 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		// 2 Mbit/s, 120 ms after the ACK moved on a 600 ms path).
 		timer := !e.sackSeen && e.nearSender() && e.lastAckAt > 0 && e.movedAt > 0 && t > 0 && t-e.lastAckAt > atOnce && t-e.movedAt >= rtoOf(e.rtt)
 		ev.start, ev.fast = true, (e.signals > 0 && (e.sackSeen || e.signals >= 3 && !e.renoHold) || e.holdLost) && !timer || soon
-		e.begin(ev.fast)
-		e.cut()
+		if seq < e.firstData && !e.synSeen && !ev.fast {
+			e.joinUnseen(&ev)
+		} else {
+			e.begin(ev.fast)
+			e.cut()
+		}
 		e.rp.begin(ipid)
 		e.undoable, e.eifelDone = true, false
 		e.firstSeq, e.firstEnd, e.firstTS, e.firstHasTS = seq, end, tsval, hasTS
@@ -1457,6 +1470,28 @@ func (e *lossEpisodes) begin(fast bool) {
 	}
 	e.epCut, e.epIndex = false, e.cuts
 	e.epAtEdge = e.edgeSet && e.edge-e.high <= 2*max(e.maxSeg, 1)
+}
+
+// joinUnseen begins, at a resend of bytes the capture never saw sent
+// (below its first data, the sender's SYN unseen: it began
+// mid-transfer; with the SYN seen, an original below the first data seen
+// was lost before the capture point, and its resend is an episode's as
+// any: tcptrace's single_byte_rexmit, a timeout), where what the capture
+// saw before it does not make it a fast retransmit, the episode the sender
+// was already in: its start, and so its kind (the duplicate ACKs, SACK
+// blocks or silence before it), the window it cut and the cut were before
+// the capture (three duplicate ACKs or SACK blocks seen before it make a
+// fast retransmit the capture saw begin: chrissanders-packets' tcp_dupack). It is drawn and followed as a recovery, counted as no
+// episode, its reduction measured as none (kn_vsat_cubic_rto cut 5 s in,
+// in the kernel's fast recovery: its first resend, after one duplicate
+// ACK seen, had been counted a timeout and drawn with 5.8 s of the loss
+// state).
+func (e *lossEpisodes) joinUnseen(ev *episodeEvent) {
+	fast, arrived := e.fast, len(e.arrived)
+	e.begin(true)
+	e.fast, e.arrived, e.arrivedThis = fast, e.arrived[:arrived], false
+	e.lossFlight = 0
+	ev.fast, ev.unseen = true, true
 }
 
 // cut counts the episode just begun as a cut of ssthresh (cuts).

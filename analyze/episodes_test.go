@@ -1477,3 +1477,34 @@ func TestTinyWindowsNotBBR(t *testing.T) {
 		}
 	}
 }
+
+// TestEpisodeBegunBeforeCapture: a capture that began mid-transfer (the
+// sender's SYN unseen) whose first resend is of bytes it never saw sent,
+// after one duplicate ACK, joins the episode the sender was in: counted
+// as neither a fast retransmit nor a timeout (kn_vsat_cubic_rto cut 5 s
+// in, in the kernel's recovery, had a timeout drawn 32 ms in). With the
+// SYN seen (an original lost before the capture point) it is the
+// timeout it looks like; after three duplicate ACKs, a fast retransmit.
+func TestEpisodeBegunBeforeCapture(t *testing.T) {
+	run := func(syn bool, dups int) (*lossEpisodes, episodeEvent) {
+		var e lossEpisodes
+		e.synSeen = syn
+		for i := range int64(4) {
+			e.data(40000+i*1000, 41000+i*1000, (i+1)*1000, 0, 0, false, 0, 0)
+		}
+		e.ack(&epAck{ack: 1000}) // the cumulative ACK as the capture first sees it
+		for range dups {
+			e.ack(&epAck{ack: 1000, signal: true})
+		}
+		return &e, e.data(1000, 2000, 4000, Retransmission, 0, false, 0, 0)
+	}
+	if e, ev := run(false, 1); !ev.start || !ev.unseen || e.fast+e.rto != 0 || !e.inEpisode {
+		t.Errorf("no SYN, one duplicate ACK: %+v, %d fast, %d timeouts, in an episode %v; want one joined, counted as none", ev, e.fast, e.rto, e.inEpisode)
+	}
+	if e, ev := run(true, 1); !ev.start || ev.unseen || ev.fast || e.rto != 1 {
+		t.Errorf("the SYN seen: %+v, %d timeouts; want a timeout", ev, e.rto)
+	}
+	if e, ev := run(false, 3); !ev.start || ev.unseen || !ev.fast || e.fast != 1 {
+		t.Errorf("no SYN, three duplicate ACKs: %+v, %d fast; want a fast retransmit", ev, e.fast)
+	}
+}

@@ -1199,6 +1199,11 @@ func (b *cwndBuilder) add(r *Record) {
 				b.prrStart(b.priorsAtLoss())
 			}
 			b.episode(r, ev.fast, b.pendingFallback, true)
+			if ev.unseen {
+				// Begun before the capture: no mark, no ssthresh
+				// (lossEpisodes.joinUnseen).
+				b.hasMark, b.pending = false, false
+			}
 		}
 		if ev.probe && b.f.inTime(r.Time) {
 			b.set.add(SeriesTLP, Marks, Point{Frame: r.Frame, Time: r.Time, V: [3]float64{float64(max(b.line, 0))}})
@@ -1991,6 +1996,7 @@ func (b *cwndBuilder) closeSsthresh(g *Graph) {
 func (b *cwndBuilder) handshake(r *Record) {
 	if r.Flags&reassembly.SYN != 0 {
 		b.synSeen[r.Dir] = true
+		b.ep.synSeen = b.ep.synSeen || r.Dir == b.f.o.Dir
 		// SACK in use from the handshake on, as the SYNs agree (RFC
 		// 2018; each direction's last SYN, as the tracker keeps it), not
 		// from the first block seen: IPv6 at 96 bytes keeps none whole

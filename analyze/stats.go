@@ -836,6 +836,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 	f := info.Flags
 	if s.Flags&thSYN != 0 {
 		st.SYNs++
+		d.eps.synSeen = true
 	}
 	if s.Flags&thFIN != 0 {
 		st.FINs++
