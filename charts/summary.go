@@ -142,9 +142,9 @@ var SummaryColumns = Schema[SummaryRow]{
 		return BoolV(r.Stats.Path.NearbyPeer).Or(r.Stats.Path.HasData)
 	}},
 	// The sender's state.
-	senderCount("loss_episodes_fast", "", "loss episodes begun by a fast retransmit (duplicate ACKs or SACK blocks came, or the resend followed at once an ACK that moved the cumulative ACK and so restarted the timer): the kernel's recovery; also one Linux enters with nothing resent (RACK deeming a hole lost that then closes late) and undoes at once", func(s *analyze.DirStats) int64 { return s.LossEpisodesFast }),
-	senderCount("loss_episodes_rto", "", "loss episodes begun by a retransmission timeout (no signal since the last new ACK; at a sender-side capture without SACK also a resend neither at once after an ACK nor sooner than a timeout after the cumulative ACK moved, whatever the duplicate ACKs, and the timer firing again in the loss state): the kernel's loss state", func(s *analyze.DirStats) int64 { return s.LossEpisodesRTO }),
-	senderCount("tail_loss_probes", "", "the last segment sent again with earlier ones unacknowledged and no duplicate ACK (RFC 8985): no episode", func(s *analyze.DirStats) int64 { return s.TailLossProbes }),
+	episodeCount("loss_episodes_fast", "loss episodes begun by a fast retransmit (duplicate ACKs or SACK blocks came, or the resend followed at once an ACK that moved the cumulative ACK and so restarted the timer): the kernel's recovery; also one Linux enters with nothing resent (RACK deeming a hole lost that then closes late) and undoes at once; empty at a capture the path analysis places at the receiver or in the middle, where the sender's episodes are not seen (loss_events counts the drops there)", func(s *analyze.DirStats) int64 { return s.LossEpisodesFast }),
+	episodeCount("loss_episodes_rto", "loss episodes begun by a retransmission timeout (no signal since the last new ACK; at a sender-side capture without SACK also a resend neither at once after an ACK nor sooner than a timeout after the cumulative ACK moved, whatever the duplicate ACKs, and the timer firing again in the loss state): the kernel's loss state; empty at a capture the path analysis places at the receiver or in the middle, where the sender's episodes are not seen (loss_events counts the drops there)", func(s *analyze.DirStats) int64 { return s.LossEpisodesRTO }),
+	episodeCount("tail_loss_probes", "the last segment sent again with earlier ones unacknowledged and no duplicate ACK (RFC 8985): no episode; empty at a capture the path analysis places at the receiver or in the middle, where the sender's episodes are not seen (loss_events counts the drops there)", func(s *analyze.DirStats) int64 { return s.TailLossProbes }),
 	{"beta_median", Float, "", "median reduction factor of the fast-retransmit episodes: the window the sender settled at once recovery ended (the flight after its first burst of sends; where that left it at 0.6 of the window before or less, the most in flight while the sender went on filling it, within a round trip) over the window at the loss (the flight when the first duplicate ACK or SACK came) (Reno 0.5, CUBIC 0.7, BBR about 1; for recovery entered again as it ended, the factor of each of its two cuts); empty at a capture not at the sender", func(r *SummaryRow) Value {
 		return FloatV(r.Stats.BetaMedian, 3).Or(r.Stats.HasBeta && r.Stats.Path.Vantage == analyze.VantageSender)
 	}},
@@ -170,11 +170,25 @@ var SummaryColumns = Schema[SummaryRow]{
 	}},
 	pathCount("spurious_timing_packets", "spurious retransmissions proven by their ACK alone: it came sooner than half the smallest round trip after the resend, so it answered an earlier copy (no D-SACK or timestamp needed)", func(p *analyze.PathStats) int64 { return p.SpuriousTiming }),
 	senderCount("reordered_holes", "packets", "holes the receiver reported in this direction's data (duplicate ACKs, SACK blocks) that closed with no resend: data that came late, not lost", func(s *analyze.DirStats) int64 { return s.ReorderedHoles }),
-	senderCount("loss_episodes_undone", "", "of loss_episodes_fast and loss_episodes_rto, those proven spurious (the first ACK to cover the first resend echoes an older timestamp: Eifel; or a D-SACK covers it; or nothing was resent and the hole closed late), which Linux undoes: no reduction", func(s *analyze.DirStats) int64 { return s.LossEpisodesUndone }),
+	episodeCount("loss_episodes_undone", "of loss_episodes_fast and loss_episodes_rto, those proven spurious (the first ACK to cover the first resend echoes an older timestamp: Eifel; or a D-SACK covers it; or nothing was resent and the hole closed late), which Linux undoes: no reduction; empty at a capture the path analysis places at the receiver or in the middle, where the sender's episodes are not seen (loss_events counts the drops there)", func(s *analyze.DirStats) int64 { return s.LossEpisodesUndone }),
 }
 
 // senderCount is a count of the sender's state, null for a direction
 // that sent no data.
+// episodeCount is a count of the sender's loss episodes or probes
+// (lossEpisodes), empty where the capture is known not to be at the
+// sender: read from what arrived at a receiver, recovery entered again at
+// once and the timer's silences are not the sender's (the receiver sides
+// of 61 kernel runs matched the kernel's recovery and loss entries by kind
+// on 21, where loss_events, the drop events, matched their total on 37).
+// Where the vantage is unknown the counts stand, as at a sender.
+func episodeCount(name, doc string, f func(*analyze.DirStats) int64) summaryCol {
+	return summaryCol{name, Int, "", doc, func(r *SummaryRow) Value {
+		v := r.Stats.Path.Vantage
+		return IntV(f(r.Stats)).Or(r.Stats.DataPackets > 0 && v != analyze.VantageReceiver && v != analyze.VantageMiddle)
+	}}
+}
+
 func senderCount(name, unit, doc string, f func(*analyze.DirStats) int64) summaryCol {
 	return summaryCol{name, Int, unit, doc, func(r *SummaryRow) Value { return IntV(f(r.Stats)).Or(r.Stats.DataPackets > 0) }}
 }

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net/netip"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -218,5 +219,34 @@ func TestLimitSharesCell(t *testing.T) {
 	}
 	if got := limitShares(nil); got != "" {
 		t.Errorf("no shares: %q, want empty", got)
+	}
+}
+
+// TestEpisodeCountsAtTheSender: the sender's episode counts are given
+// where the capture is at the sender or its place unknown, and empty
+// where the path analysis places it at the receiver or in the middle
+// (kn_bbr_loss.rx had read 43 fast episodes for the kernel's 27); a
+// direction without data has none either way.
+func TestEpisodeCountsAtTheSender(t *testing.T) {
+	names := []string{"loss_episodes_fast", "loss_episodes_rto", "tail_loss_probes", "loss_episodes_undone"}
+	for _, tt := range []struct {
+		v     analyze.Vantage
+		data  int64
+		given bool
+	}{
+		{analyze.VantageSender, 10, true}, {analyze.VantageUnknown, 10, true},
+		{analyze.VantageReceiver, 10, false}, {analyze.VantageMiddle, 10, false}, {analyze.VantageSender, 0, false},
+	} {
+		st := analyze.DirStats{DataPackets: tt.data, LossEpisodesFast: 3, LossEpisodesRTO: 1, TailLossProbes: 2, LossEpisodesUndone: 1}
+		st.Path.Vantage = tt.v
+		for _, name := range names {
+			i := slices.IndexFunc(SummaryColumns, func(c summaryCol) bool { return c.Name == name })
+			if i < 0 {
+				t.Fatalf("no column %s", name)
+			}
+			if got := SummaryColumns[i].Cell(&SummaryRow{Stats: &st}).String(); (got != "") != tt.given {
+				t.Errorf("%s at a %s capture, %d data packets: %q, want given %v", name, tt.v, tt.data, got, tt.given)
+			}
+		}
 	}
 }
