@@ -75,6 +75,7 @@ type lossEpisodes struct {
 	lastSend  int64
 	lastAckAt int64 // the last ACK's time (0 none)
 	movedAt   int64 // the last time the cumulative ACK moved (0 none)
+	moved     bool  // the cumulative ACK moved since the first ACK seen
 	fast, rto int64 // episodes by kind
 	probes    int64 // tail-loss probes
 	betas     []float64
@@ -603,7 +604,7 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		// 2 Mbit/s, 120 ms after the ACK moved on a 600 ms path).
 		timer := !e.sackSeen && e.nearSender() && e.lastAckAt > 0 && e.movedAt > 0 && t > 0 && t-e.lastAckAt > atOnce && t-e.movedAt >= rtoOf(e.rtt)
 		ev.start, ev.fast = true, (e.signals > 0 && (e.sackSeen || e.signals >= 3 && !e.renoHold) || e.holdLost) && !timer || soon
-		if seq < e.firstData && !e.synSeen && !ev.fast {
+		if seq < e.firstData && !e.synSeen && !ev.fast && !e.moved && e.lastAckAt > 0 && t-e.lastAckAt < atOnce {
 			e.joinUnseen(&ev)
 		} else {
 			e.begin(ev.fast)
@@ -833,6 +834,7 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 				e.minRTT = a.time - x
 			}
 		}
+		e.moved = e.moved || e.haveAck
 		e.cumAck, e.haveAck, e.signals = ack, true, 0
 		if a.time > 0 {
 			e.movedAt = a.time
@@ -1477,11 +1479,20 @@ func (e *lossEpisodes) begin(fast bool) {
 // mid-transfer; with the SYN seen, an original below the first data seen
 // was lost before the capture point, and its resend is an episode's as
 // any: tcptrace's single_byte_rexmit, a timeout), where what the capture
-// saw before it does not make it a fast retransmit, the episode the sender
-// was already in: its start, and so its kind (the duplicate ACKs, SACK
-// blocks or silence before it), the window it cut and the cut were before
-// the capture (three duplicate ACKs or SACK blocks seen before it make a
-// fast retransmit the capture saw begin: chrissanders-packets' tcp_dupack). It is drawn and followed as a recovery, counted as no
+// saw before it does not make it a fast retransmit and the cumulative ACK
+// has not moved in the capture, the episode the sender was already in:
+// its start, and so its kind (the duplicate ACKs, SACK blocks or silence
+// before it), the window it cut and the cut were before the capture.
+// Three duplicate ACKs or SACK blocks seen before it make a fast
+// retransmit the capture saw begin (chrissanders-packets' tcp_dupack);
+// a cumulative ACK that moved in the capture before it, a capture that
+// saw the sender open, whose silence since is the timer's to judge; and
+// a resend not at once after an ACK (atOnce) is the timer's whatever came
+// before the capture: in recovery Linux resends on ACKs
+// (kb_540ms_1m_q15k_l3_nosack cut at 24.503 s, the kernel in disorder:
+// two duplicate ACKs seen, then 0.53 s of silence and the timeout,
+// counted; kn_vsat_cubic_rto cut 5 s in: the resend 71 µs after a
+// duplicate ACK, joined). It is drawn and followed as a recovery, counted as no
 // episode, its reduction measured as none (kn_vsat_cubic_rto cut 5 s in,
 // in the kernel's fast recovery: its first resend, after one duplicate
 // ACK seen, had been counted a timeout and drawn with 5.8 s of the loss

@@ -1492,11 +1492,11 @@ func TestEpisodeBegunBeforeCapture(t *testing.T) {
 		for i := range int64(4) {
 			e.data(40000+i*1000, 41000+i*1000, (i+1)*1000, 0, 0, false, 0, 0)
 		}
-		e.ack(&epAck{ack: 1000}) // the cumulative ACK as the capture first sees it
-		for range dups {
-			e.ack(&epAck{ack: 1000, signal: true})
+		e.ack(&epAck{ack: 1000, time: 1e9}) // the cumulative ACK as the capture first sees it
+		for i := range dups {
+			e.ack(&epAck{ack: 1000, signal: true, time: 1.3e9 + int64(i)*1e6})
 		}
-		return &e, e.data(1000, 2000, 4000, Retransmission, 0, false, 0, 0)
+		return &e, e.data(1000, 2000, 4000, Retransmission, 0, false, 1.3e9+int64(dups-1)*1e6+100e3, 0) // at once after the last ACK
 	}
 	if e, ev := run(false, 1); !ev.start || !ev.unseen || e.fast+e.rto != 0 || !e.inEpisode {
 		t.Errorf("no SYN, one duplicate ACK: %+v, %d fast, %d timeouts, in an episode %v; want one joined, counted as none", ev, e.fast, e.rto, e.inEpisode)
@@ -1506,5 +1506,29 @@ func TestEpisodeBegunBeforeCapture(t *testing.T) {
 	}
 	if e, ev := run(false, 3); !ev.start || ev.unseen || !ev.fast || e.fast != 1 {
 		t.Errorf("no SYN, three duplicate ACKs: %+v, %d fast; want a fast retransmit", ev, e.fast)
+	}
+	// After a silence (not at once after an ACK): the timer's, whatever
+	// came before the capture (kb_540ms_1m_q15k_l3_nosack cut at 24.503 s).
+	var q lossEpisodes
+	for i := range int64(4) {
+		q.data(40000+i*1000, 41000+i*1000, (i+1)*1000, 0, 0, false, 1e9, 0)
+	}
+	q.ack(&epAck{ack: 1000, time: 1e9})
+	q.ack(&epAck{ack: 1000, signal: true, time: 1.2e9})
+	if ev := q.data(1000, 2000, 4000, Retransmission, 0, false, 1.8e9, 0); !ev.start || ev.unseen || ev.fast || q.rto != 1 {
+		t.Errorf("no SYN, the resend 600 ms after the last ACK: %+v, %d timeouts; want a timeout", ev, q.rto)
+	}
+	// The cumulative ACK moved in the capture before the resend: the
+	// capture saw the sender open; a resend after one duplicate ACK is
+	// the timer's (kb_600ms_1m_q10k_l5_nosack_reno cut at 25.563 s).
+	var e lossEpisodes
+	for i := range int64(4) {
+		e.data(40000+i*1000, 41000+i*1000, (i+1)*1000, 0, 0, false, 0, 0)
+	}
+	e.ack(&epAck{ack: 500, time: 1e9})
+	e.ack(&epAck{ack: 1000, time: 1.3e9}) // moved
+	e.ack(&epAck{ack: 1000, signal: true, time: 1.6e9})
+	if ev := e.data(1000, 2000, 4000, Retransmission, 0, false, 1.6001e9, 0); !ev.start || ev.unseen || ev.fast || e.rto != 1 {
+		t.Errorf("no SYN, the cumulative ACK moved in the capture: %+v, %d timeouts; want a timeout", ev, e.rto)
 	}
 }
