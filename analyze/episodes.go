@@ -2035,7 +2035,7 @@ func (f ccFacts) reductionName() (cc, reason string) {
 		return "unknown", why + ": below any algorithm's reduction (timeouts, or the application slowed)"
 	case ok && !medianTells(v, f.votes, f.betaEpisodes):
 		if f.votes[VoteReno]+f.votes[VoteCubic]+f.votes[VoteNone] == 0 {
-			return "unknown", why + fmt.Sprintf(": near %s, but no episode came from a window of %d segments or more, where Reno's half and CUBIC's 0.7 differ",
+			return "unknown", why + fmt.Sprintf(": near %s, but no episode's own cut told Reno's half from CUBIC's 0.7 (from windows of %d segments or fewer both are two; without SACK, at 5 to 8, a cut to CUBIC's is Reno's grown a segment)",
 				voteSaid[v], minTellingWindow)
 		}
 		if f.votes[v] == 0 {

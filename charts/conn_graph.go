@@ -138,7 +138,8 @@ func Caption(q analyze.GraphRequest) string {
 // (receiverFlight, from the handshake's round trips); else, where the
 // path analysis (v: from the handshake or TCP timestamps) does not place
 // the capture at the sender, the sender's model read from a flight that
-// may not be the sender's (sharkfest-traces' SF20_Trace1, no handshake,
+// may not be the sender's (no handshake, or one whose round trips did not
+// tell: suricata-verify's syn_retransmit_with_ts, microseconds each way) (sharkfest-traces' SF20_Trace1, no handshake,
 // at the receiver: the warning had said the line was the data arrived
 // where the picture drew the sender's window, ssthresh and bands).
 func cwndBasis(g *analyze.Graph, v analyze.Vantage) []string {
@@ -151,7 +152,7 @@ func cwndBasis(g *analyze.Graph, v analyze.Vantage) []string {
 	case v == analyze.VantageUnknown:
 		return []string{est + "where this one was taken is unknown (no handshake, no timestamps): the graph drew the sender's model from the flight seen here, whose window, ssthresh and states are the sender's only if the capture is near it"}
 	case v != analyze.VantageSender:
-		return []string{est + "the path analysis places this one " + vantagePhrase(v, "the path") + ", but without the handshake's round trips the graph could not tell and drew the sender's model from the flight seen here, whose window, ssthresh and states are the sender's only if the capture is near it"}
+		return []string{est + "the path analysis places this one " + vantagePhrase(v, "the path") + ", but the graph, which goes by the handshake's round trips alone, drew the sender's model from the flight seen here, whose window, ssthresh and states are the sender's only if the capture is near it"}
 	}
 	return nil
 }

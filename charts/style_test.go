@@ -298,7 +298,7 @@ func TestCwndBasisSaid(t *testing.T) {
 	}{
 		{rx, analyze.VantageReceiver, "this one is at the receiver of the path: the line is the data that reached it"},
 		{rx, analyze.VantageSender, "by its handshake this one is nearer the receiver: the line is the data that reached it"},
-		{tx, analyze.VantageReceiver, "places this one at the receiver of the path, but without the handshake's round trips the graph could not tell and drew the sender's model"},
+		{tx, analyze.VantageReceiver, "places this one at the receiver of the path, but the graph, which goes by the handshake's round trips alone, drew the sender's model"},
 		{tx, analyze.VantageUnknown, "where this one was taken is unknown (no handshake, no timestamps): the graph drew the sender's model"},
 		{tx, analyze.VantageSender, ""},
 	} {
