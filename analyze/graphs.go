@@ -124,7 +124,7 @@ var graphs = []GraphSpec{
 		Help:       "bytes in flight (and, where the receiver SACKs, those not SACKed) against the advertised receive window",
 		compare:    &compareDef{kind: CompareWindow, help: "bytes in flight", title: "Bytes in flight", series: []string{SeriesInFlight}},
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newWindow(o) }},
-	{Kind: GraphCwnd, Command: "cwnd", Title: "Congestion window (estimated)", Series: append(slices.Clip(cwndSeries), SeriesPipe, SeriesBDP),
+	{Kind: GraphCwnd, Command: "cwnd", Title: "Congestion window (estimated)", Series: append(slices.Clip(cwndSeries), SeriesPipe, SeriesBDP, SeriesDelivery),
 		Help: "estimated congestion window (the sender's pipe after each send), ssthresh at each loss, receive window, loss, timeout and tail-loss-probe marks, congestion-state and window-unknown bands (sender-side captures)",
 		compare: &compareDef{kind: CompareCwnd, help: "estimated", series: []string{SeriesCwnd},
 			with: []companion{{SeriesSsthresh, "ssthresh"}, {SeriesFastLoss, "fast retransmit"}, {SeriesRTOLoss, "timeout"}}},

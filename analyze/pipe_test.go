@@ -1409,11 +1409,11 @@ func TestRateMarksAfterClockStep(t *testing.T) {
 	b := newCwndBuilder(SeriesOptions{})
 	b.pp.minRTT = 10e6
 	for i := int64(0); i < 1000; i++ {
-		b.rateSample(3600e9 + i*1e6)
+		b.rateSample(0, 3600e9+i*1e6)
 	}
 	for i := int64(0); i < 5000; i++ {
 		b.pp.delivered += 1448
-		b.rateSample(i * 1e6)
+		b.rateSample(0, i*1e6)
 	}
 	if n := len(b.bwMarks); n > 12 {
 		t.Errorf("%d marks kept, want a round trip's (11)", n)

@@ -29,7 +29,9 @@ const (
 	// BBR's view (bbrSeries), where no window model stands over it.
 	seriesPipeSeen = "pipe-seen"
 	// SeriesBDP is BBR's model of the path: the largest delivery rate of
-	// the last ten round trips times the least RTT, in bytes.
+	// the last ten round trips times the least RTT, in bytes; beside it
+	// BBR's view draws each round's delivery rate times the least RTT
+	// (SeriesDelivery, in the graph's unit).
 	SeriesBDP = "bdp-estimate"
 	// seriesBBRCwnd is the window BBR sets from it (twice the BDP and
 	// three segments), drawn as cwnd-estimate for a sender that does not
@@ -1256,7 +1258,7 @@ func (b *cwndBuilder) add(r *Record) {
 	dup := r.Info.Flags&DupAck != 0
 	var a epAck
 	a.set(r.Ack, r.SACK[:r.NSACK], dup, r.SACKCut, r.TSEcr, r.HasTS, r.Time, b.ackRTTMin, r.Window)
-	b.rateSample(r.Time)
+	b.rateSample(r.Frame, r.Time)
 	wasIn := b.ep.inEpisode
 	ev := b.ep.ack(&a)
 	if wasIn && !b.ep.inEpisode && !b.epFast && b.line > 0 {
@@ -1602,7 +1604,7 @@ const maxBWMarks = 1 << 16
 // about a tenth low, and its drain never ends: k15_bbr_lossless_40ms);
 // keeps each round's best, and follows BBR's startup: it ends once
 // three rounds in a row grew the largest rate by less than a quarter.
-func (b *cwndBuilder) rateSample(now int64) {
+func (b *cwndBuilder) rateSample(frame, now int64) {
 	rtt := max(b.pp.minRTT, 1e6)
 	if n := len(b.bwMarks); n > 0 && now < b.bwMarks[n-1].t || n >= maxBWMarks {
 		// The capture's clock stepped back (the marks before it would
@@ -1624,6 +1626,12 @@ func (b *cwndBuilder) rateSample(now int64) {
 		b.bwStart, b.bwDelivered = now, b.pp.delivered
 	case now-b.bwStart >= rtt:
 		b.bw[b.bwN%len(b.bw)] = max(b.bwRoundBest, float64(b.pp.delivered-b.bwDelivered)/float64(now-b.bwStart))
+		if b.f.inTime(now) {
+			// BBR's view draws each round's rate in the graph's unit:
+			// the bytes it delivers in the least RTT, against the BDP
+			// (the largest of ten of them).
+			b.set.add(SeriesDelivery, Steps, Point{Frame: frame, Time: now, V: [3]float64{b.bw[b.bwN%len(b.bw)] * float64(b.pp.minRTT)}})
+		}
 		b.bwRoundBest = 0
 		b.bwN++
 		b.bwStart, b.bwDelivered = now, b.pp.delivered
@@ -1915,7 +1923,7 @@ func (b *cwndBuilder) graph() *Graph {
 		b.emitSsthresh(b.pendingFallback, true)
 	}
 	g := b.f.g
-	g.Series = b.set.list(append(cwndSeries, SeriesBDP, seriesBBRCwnd, seriesPipeSeen, seriesArrived)...)
+	g.Series = b.set.list(append(cwndSeries, SeriesBDP, SeriesDelivery, seriesBBRCwnd, seriesPipeSeen, seriesArrived)...)
 	if b.atReceiver() {
 		atReceiver(g)
 	} else {
@@ -2076,7 +2084,7 @@ func atReceiver(g *Graph) {
 	out := g.Series[:0]
 	for _, s := range g.Series {
 		switch s.Name {
-		case SeriesCwnd, SeriesSsthresh, SeriesBDP, seriesBBRCwnd, seriesPipeSeen, SeriesRwndHeld, SeriesAppHeld:
+		case SeriesCwnd, SeriesSsthresh, SeriesBDP, SeriesDelivery, seriesBBRCwnd, seriesPipeSeen, SeriesRwndHeld, SeriesAppHeld:
 			continue
 		case seriesArrived:
 			s.Name = SeriesCwnd
@@ -2105,7 +2113,7 @@ func bbrSeries(g *Graph, bbr bool) {
 			s.Name = SeriesCwnd
 		case s.Name == SeriesSsthresh && bbr:
 			continue
-		case s.Name == SeriesBDP || s.Name == seriesBBRCwnd || s.Name == seriesPipeSeen:
+		case s.Name == SeriesBDP || s.Name == SeriesDelivery || s.Name == seriesBBRCwnd || s.Name == seriesPipeSeen:
 			if !bbr {
 				continue
 			}

@@ -412,6 +412,39 @@ func TestGraphSeriesInRegistry(t *testing.T) {
 	}
 }
 
+// TestBBRViewDrawsDeliveryRate: a BBR sender's cwnd graph draws each
+// round's delivery rate times the least RTT beside the BDP estimate (its
+// largest of ten), near it once the bandwidth is found; a CUBIC sender's
+// draws neither.
+func TestBBRViewDrawsDeliveryRate(t *testing.T) {
+	draw := func(capture string) *Graph {
+		ld, err := Load(capturetest.Opener(t, filepath.Join("..", "testdata", capture)), LoadOptions{Stream: -1, Dir: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, _ := lookupGraph(GraphCwnd)
+		return spec.Draw(ld.Records, SeriesOptions{Conn: ld.Conn, Dir: ld.Dir}, GraphParams{})
+	}
+	g := draw("truth-extra/gt_bbr_loss2.tx.pcap")
+	d, bdp := g.lookup(SeriesDelivery), g.lookup(SeriesBDP)
+	if d == nil || bdp == nil || len(d.Points) < 10 {
+		t.Fatalf("BBR sender: delivery rate %v, BDP %v: want both drawn", d != nil, bdp != nil)
+	}
+	var top, most float64
+	for _, p := range d.Points {
+		top = max(top, p.V[0])
+	}
+	for _, p := range bdp.Points {
+		most = max(most, p.V[0])
+	}
+	if top > most*1.001 || top < most*0.5 {
+		t.Errorf("the largest round's delivery rate × least RTT %.0f, the largest BDP estimate %.0f: want the BDP the largest, the rounds near it", top, most)
+	}
+	if g := draw("lossy_sll2.pcap"); g.lookup(SeriesDelivery) != nil || g.lookup(SeriesBDP) != nil {
+		t.Error("a CUBIC sender's cwnd graph draws BBR's delivery rate or BDP")
+	}
+}
+
 // TestGraphsOfCommand: the registry's entries of a command are its
 // styles, the default first; every graph with none named, in report
 // order; compare's own entry; nothing for a command that draws no graph.

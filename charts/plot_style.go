@@ -191,6 +191,10 @@ func styleOf(g *analyze.Graph, name string, index int) seriesStyle {
 	if name == analyze.SeriesCwnd && receiverFlight(g) {
 		s.legend = "data arrived per round trip (the sender's flight one one-way delay earlier)"
 	}
+	if name == analyze.SeriesDelivery && g.Kind == analyze.GraphCwnd {
+		// BBR's view: each round's delivery rate in bytes, beside the BDP.
+		s.legend, s.width = "delivery rate × least RTT (each round's)", 1
+	}
 	return s
 }
 
