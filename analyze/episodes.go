@@ -611,7 +611,7 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 			e.cut()
 		}
 		e.rp.begin(ipid)
-		e.undoable, e.eifelDone = true, false
+		e.undoable, e.eifelDone = !ev.unseen, false
 		e.firstSeq, e.firstEnd, e.firstTS, e.firstHasTS = seq, end, tsval, hasTS
 	}
 	if e.inEpisode && seq <= e.cumAck && end > e.cumAck {
@@ -1474,29 +1474,25 @@ func (e *lossEpisodes) begin(fast bool) {
 	e.epAtEdge = e.edgeSet && e.edge-e.high <= 2*max(e.maxSeg, 1)
 }
 
-// joinUnseen begins, at a resend of bytes the capture never saw sent
-// (below its first data, the sender's SYN unseen: it began
-// mid-transfer; with the SYN seen, an original below the first data seen
-// was lost before the capture point, and its resend is an episode's as
-// any: tcptrace's single_byte_rexmit, a timeout), where what the capture
-// saw before it does not make it a fast retransmit and the cumulative ACK
-// has not moved in the capture, the episode the sender was already in:
-// its start, and so its kind (the duplicate ACKs, SACK blocks or silence
-// before it), the window it cut and the cut were before the capture.
-// Three duplicate ACKs or SACK blocks seen before it make a fast
-// retransmit the capture saw begin (chrissanders-packets' tcp_dupack);
-// a cumulative ACK that moved in the capture before it, a capture that
-// saw the sender open, whose silence since is the timer's to judge; and
-// a resend not at once after an ACK (atOnce) is the timer's whatever came
-// before the capture: in recovery Linux resends on ACKs
-// (kb_540ms_1m_q15k_l3_nosack cut at 24.503 s, the kernel in disorder:
-// two duplicate ACKs seen, then 0.53 s of silence and the timeout,
-// counted; kn_vsat_cubic_rto cut 5 s in: the resend 71 µs after a
-// duplicate ACK, joined). It is drawn and followed as a recovery, counted as no
-// episode, its reduction measured as none (kn_vsat_cubic_rto cut 5 s in,
-// in the kernel's fast recovery: its first resend, after one duplicate
-// ACK seen, had been counted a timeout and drawn with 5.8 s of the loss
-// state).
+// joinUnseen begins the episode the sender was already in when the
+// capture began: its first resend is of bytes the capture never saw sent
+// (below its first data, the sender's SYN unseen), at once after an ACK
+// (atOnce), with the cumulative ACK not yet moved in the capture and too
+// few signals seen to make it a fast retransmit. The episode's start, and
+// so its kind, the window it cut and the cut, were before the capture: it
+// is followed as a recovery (Linux resends on ACKs only in recovery),
+// counted as no episode, with no reduction and nothing to undo
+// (kn_vsat_cubic_rto cut 5 s in, in the kernel's recovery: the resend 71
+// µs after a duplicate ACK had been counted a timeout and drawn with 5.8 s
+// of the loss state). Where the SYN was seen, an original missing below
+// the first data was lost before the capture point (tcptrace's
+// single_byte_rexmit, a timeout); where three duplicate ACKs or SACK
+// blocks came first, the capture saw a fast retransmit begin
+// (chrissanders-packets' tcp_dupack); where the cumulative ACK moved, the
+// capture saw the sender open; and a resend after a silence is the
+// timer's whatever came before (kb_540ms_1m_q15k_l3_nosack cut at 24.503
+// s, the kernel in disorder: two duplicate ACKs seen, 0.53 s of silence,
+// its timeout): each of those is judged as any resend.
 func (e *lossEpisodes) joinUnseen(ev *episodeEvent) {
 	fast, arrived := e.fast, len(e.arrived)
 	e.begin(true)

@@ -1498,8 +1498,8 @@ func TestEpisodeBegunBeforeCapture(t *testing.T) {
 		}
 		return &e, e.data(1000, 2000, 4000, Retransmission, 0, false, 1.3e9+int64(dups-1)*1e6+100e3, 0) // at once after the last ACK
 	}
-	if e, ev := run(false, 1); !ev.start || !ev.unseen || e.fast+e.rto != 0 || !e.inEpisode {
-		t.Errorf("no SYN, one duplicate ACK: %+v, %d fast, %d timeouts, in an episode %v; want one joined, counted as none", ev, e.fast, e.rto, e.inEpisode)
+	if e, ev := run(false, 1); !ev.start || !ev.unseen || e.fast+e.rto != 0 || !e.inEpisode || e.undoable {
+		t.Errorf("no SYN, one duplicate ACK: %+v, %d fast, %d timeouts, in an episode %v, undoable %v; want one joined, counted as none, nothing to undo", ev, e.fast, e.rto, e.inEpisode, e.undoable)
 	}
 	if e, ev := run(true, 1); !ev.start || ev.unseen || ev.fast || e.rto != 1 {
 		t.Errorf("the SYN seen: %+v, %d timeouts; want a timeout", ev, e.rto)
