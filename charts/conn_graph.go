@@ -137,11 +137,12 @@ func Caption(q analyze.GraphRequest) string {
 // arrived per round trip where the graph was drawn at a receiver
 // (receiverFlight, from the handshake's round trips); else, where the
 // path analysis (v: from the handshake or TCP timestamps) does not place
-// the capture at the sender, the sender's model read from a flight that
-// may not be the sender's (no handshake, or one whose round trips did not
-// tell: suricata-verify's syn_retransmit_with_ts, microseconds each way) (sharkfest-traces' SF20_Trace1, no handshake,
-// at the receiver: the warning had said the line was the data arrived
-// where the picture drew the sender's window, ssthresh and bands).
+// the capture at the sender, that the graph drew the sender's model from
+// a flight that may not be the sender's: no handshake (sharkfest-traces'
+// SF20_Trace1, at the receiver, whose warning had said the line was the
+// data arrived where the picture drew the sender's window, ssthresh and
+// bands), or one whose round trips did not tell (suricata-verify's
+// syn_retransmit_with_ts, microseconds each way).
 func cwndBasis(g *analyze.Graph, v analyze.Vantage) []string {
 	const est = "the congestion window is estimated from a sender-side capture; "
 	switch {
