@@ -125,7 +125,7 @@ var graphs = []GraphSpec{
 		compare:    &compareDef{kind: CompareWindow, help: "bytes in flight", title: "Bytes in flight", series: []string{SeriesInFlight}},
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newWindow(o) }},
 	{Kind: GraphCwnd, Command: "cwnd", Title: "Congestion window (estimated)", Series: append(slices.Clip(cwndSeries), SeriesPipe, SeriesBDP, SeriesDelivery),
-		Help: "estimated congestion window (the sender's pipe after each send), ssthresh at each loss, receive window, loss, timeout and tail-loss-probe marks, congestion-state and window-unknown bands (sender-side captures)",
+		Help: "estimated congestion window (the sender's pipe after each send), ssthresh at each loss, each round's delivery rate times the least RTT, receive window, loss, timeout and tail-loss-probe marks, congestion-state and window-unknown bands (sender-side captures); for a BBR sender its own cap, pipe and BDP estimate instead of window and ssthresh",
 		compare: &compareDef{kind: CompareCwnd, help: "estimated", series: []string{SeriesCwnd},
 			with: []companion{{SeriesSsthresh, "ssthresh"}, {SeriesFastLoss, "fast retransmit"}, {SeriesRTOLoss, "timeout"}}},
 		newBuilder: func(o SeriesOptions, _ GraphParams) graphBuilder { return newCwnd(o) }},

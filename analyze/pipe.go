@@ -57,7 +57,13 @@ type senderPipe struct {
 	nSacked    int   // outstanding segments SACKed
 	sackMarks  int64 // segments SACKed so far, each once
 	delivered  int64 // bytes acknowledged or SACKed, each once
-	lostBytes  int64 // bytes RACK deemed lost
+	// rated: the bytes delivered, for the delivery rate, counted as the
+	// throughput graph's delivery rate counts them: with SACK as
+	// delivered, without it each duplicate ACK a segment delivered when
+	// it comes and a new ACK what it covers less those (reno).
+	rated     int64
+	reno      renoDelivery
+	lostBytes int64 // bytes RACK deemed lost
 	// cutScan: segments before it were sent too early to be the arrival
 	// a duplicate ACK with a cut SACK option stands for (cutSACK); cut
 	// holds the block made for it.
@@ -176,6 +182,7 @@ func (p *senderPipe) data(seq, end, now int64) {
 		p.inNet += end - from
 		p.high = end
 	}
+	p.reno.maxSeg, p.reno.highSent = p.maxSeg, p.high
 }
 
 // sackCut is what an ACK's SACK option the snapshot length cut tells
@@ -255,6 +262,7 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sa
 			p.minRTT, p.minRTTAt = rtt, now
 		}
 	}
+	delivered0 := p.delivered
 	if ack > p.una {
 		acked := int64(0)
 		for p.head < len(p.segs) && p.segs[p.head].seq < ack {
@@ -294,8 +302,17 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sa
 			p.head = 0
 		}
 		p.scan = max(p.scan, p.head)
-	} else if dup && !p.sack && int64(len(p.segs)-p.head) > p.dupacks+1 {
-		p.dupacks++
+		if n := p.delivered - delivered0; !p.sack {
+			p.rated += p.reno.advance(n)
+		} else {
+			p.rated += n
+		}
+		delivered0 = p.delivered
+	} else if dup && !p.sack {
+		p.rated += p.reno.dupack(ack)
+		if int64(len(p.segs)-p.head) > p.dupacks+1 {
+			p.dupacks++
+		}
 	}
 	prev := p.prevSACK
 	p.prevSACK = [4][2]int64{}
@@ -314,6 +331,7 @@ func (p *senderPipe) ack(ack int64, sacks [][2]int64, dup, recovery bool, cut sa
 		}
 		p.fack = max(p.fack, b[1])
 	}
+	p.rated += p.delivered - delivered0 // SACKed
 	switch {
 	case cumLast >= 0:
 		p.rackLast = cumLast

@@ -29,8 +29,8 @@ const (
 	// BBR's view (bbrSeries), where no window model stands over it.
 	seriesPipeSeen = "pipe-seen"
 	// SeriesBDP is BBR's model of the path: the largest delivery rate of
-	// the last ten round trips times the least RTT, in bytes; beside it
-	// BBR's view draws each round's delivery rate times the least RTT
+	// the last ten round trips times the least RTT, in bytes; beside it,
+	// for every sender, each round's delivery rate times the least RTT
 	// (SeriesDelivery, in the graph's unit).
 	SeriesBDP = "bdp-estimate"
 	// seriesBBRCwnd is the window BBR sets from it (twice the BDP and
@@ -1612,29 +1612,29 @@ func (b *cwndBuilder) rateSample(frame, now int64) {
 		// for a round trip: the rate starts again from here.
 		b.bwMarks, b.bwRoundBest, b.bwStart = b.bwMarks[:0], 0, 0
 	}
-	b.bwMarks = append(b.bwMarks, bwMark{now, b.pp.delivered})
+	b.bwMarks = append(b.bwMarks, bwMark{now, b.pp.rated})
 	i := 0
 	for i+1 < len(b.bwMarks) && b.bwMarks[i+1].t <= now-rtt {
 		i++
 	}
 	b.bwMarks = b.bwMarks[i:]
 	if m := b.bwMarks[0]; m.t <= now-rtt && now > m.t {
-		b.bwRoundBest = max(b.bwRoundBest, float64(b.pp.delivered-m.delivered)/float64(now-m.t))
+		b.bwRoundBest = max(b.bwRoundBest, float64(b.pp.rated-m.delivered)/float64(now-m.t))
 	}
 	switch {
 	case b.bwStart == 0:
-		b.bwStart, b.bwDelivered = now, b.pp.delivered
+		b.bwStart, b.bwDelivered = now, b.pp.rated
 	case now-b.bwStart >= rtt:
-		b.bw[b.bwN%len(b.bw)] = max(b.bwRoundBest, float64(b.pp.delivered-b.bwDelivered)/float64(now-b.bwStart))
+		b.bw[b.bwN%len(b.bw)] = max(b.bwRoundBest, float64(b.pp.rated-b.bwDelivered)/float64(now-b.bwStart))
 		if b.f.inTime(now) {
-			// BBR's view draws each round's rate in the graph's unit:
-			// the bytes it delivers in the least RTT, against the BDP
-			// (the largest of ten of them).
+			// Each round's rate in the graph's unit: the bytes it
+			// delivers in the least RTT, against the window (and, in
+			// BBR's view, the BDP: the largest of ten of them).
 			b.set.add(SeriesDelivery, Steps, Point{Frame: frame, Time: now, V: [3]float64{b.bw[b.bwN%len(b.bw)] * float64(b.pp.minRTT)}})
 		}
 		b.bwRoundBest = 0
 		b.bwN++
-		b.bwStart, b.bwDelivered = now, b.pp.delivered
+		b.bwStart, b.bwDelivered = now, b.pp.rated
 		bw := slices.Max(b.bw[:min(b.bwN, len(b.bw))])
 		b.bdp = int64(bw * float64(b.pp.minRTT))
 		if bw >= 1.25*b.fullBW {
@@ -2100,7 +2100,9 @@ func atReceiver(g *Graph) {
 // drawn as the scoreboard counts it (not the window models of Reno and
 // CUBIC, which would grow where BBR's pacing, not its window, held the
 // flight) beside the BDP estimate, and no ssthresh (BBR has none); for
-// others BBR's series are left out.
+// others BBR's series are left out. Each round's delivery rate (times the
+// least RTT) is drawn for every sender: the window above it is what the
+// path queued.
 func bbrSeries(g *Graph, bbr bool) {
 	out := g.Series[:0]
 	for _, s := range g.Series {
@@ -2113,7 +2115,7 @@ func bbrSeries(g *Graph, bbr bool) {
 			s.Name = SeriesCwnd
 		case s.Name == SeriesSsthresh && bbr:
 			continue
-		case s.Name == SeriesBDP || s.Name == SeriesDelivery || s.Name == seriesBBRCwnd || s.Name == seriesPipeSeen:
+		case s.Name == SeriesBDP || s.Name == seriesBBRCwnd || s.Name == seriesPipeSeen:
 			if !bbr {
 				continue
 			}

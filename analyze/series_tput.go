@@ -79,7 +79,8 @@ type tputBuilder struct {
 	reno renoDelivery
 }
 
-// renoDelivery counts delivery without SACK as Linux does for a sender
+// renoDelivery counts delivery without SACK, for the delivery rates of
+// tput and cwnd (senderPipe.rated), as Linux does for a sender
 // whose peer did not agree to SACK (tcp_add_reno_sack,
 // tcp_remove_reno_sacks): each duplicate ACK stands for a segment that
 // arrived (sacked_out, no more than the segments outstanding less the

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"tcpviz/internal/capturetest"
 )
@@ -53,13 +54,15 @@ func TestDeliveryCountsEachByteOnce(t *testing.T) {
 // never exceeds the link's rate by more than 10%, although the goodput
 // does after a repair (the 2 Mbit/s Reno run with 1% loss: 1.23 times the
 // link; without SACK the bundled kernel runs: kh_cubic_nosack_q, 1.17
-// times its 5 Mbit/s link).
+// times its 5 Mbit/s link); without SACK the cwnd graph's delivery rate
+// too, against the path's bandwidth-delay product (it read the repair's
+// cumulative ACK as delivered at once: kw_reno_nosack_2pct 1.5 times).
 func TestDeliveryRateAgainstLink(t *testing.T) {
 	labels, _ := filepath.Glob(filepath.Join("..", "testdata", "labelled", "*.label.json"))
 	if len(labels) < 10 {
 		t.Fatalf("%d labelled runs, want the 20 of testdata/labelled", len(labels))
 	}
-	goodputOver, renoOver := 0, 0
+	goodputOver, renoOver, cwndChecked := 0, 0, 0
 	for _, lf := range labels {
 		raw, err := os.ReadFile(lf)
 		if err != nil {
@@ -107,10 +110,14 @@ func TestDeliveryRateAgainstLink(t *testing.T) {
 			continue
 		}
 		name, settings := strings.TrimSpace(cells[1]), strings.Fields(cells[2])
-		var link float64
+		var link, delay float64
 		for _, kv := range settings {
 			if v, ok := strings.CutPrefix(kv, "RATE="); ok {
 				link, _ = strconv.ParseFloat(v, 64)
+			}
+			if v, ok := strings.CutPrefix(kv, "DELAY="); ok {
+				d, _ := time.ParseDuration(v)
+				delay = d.Seconds()
 			}
 		}
 		capture := filepath.Join("..", "testdata", "kernel-heldout", name+".tx.pcap.gz")
@@ -125,32 +132,57 @@ func TestDeliveryRateAgainstLink(t *testing.T) {
 		if gp > 1.1*link {
 			renoOver++
 		}
+		// The cwnd graph's line, each round's delivery rate times the
+		// least RTT, counts as tput's does (senderPipe.rated): at most
+		// the link's bandwidth-delay product.
+		if bdp := link / 8 * 2 * delay; delay > 0 {
+			if c := cwndDeliveryPeak(t, capture); c > 1.1*bdp || c == 0 {
+				t.Errorf("%s (no SACK): the cwnd graph's delivery rate × least RTT peaks at %.2f times the path's %.0f-byte BDP", name, c/bdp, bdp)
+			}
+			cwndChecked++
+		}
+	}
+	if cwndChecked < 5 {
+		t.Errorf("the cwnd graph's delivery rate checked on %d runs without SACK, want 5 or more", cwndChecked)
 	}
 	if renoOver == 0 {
 		t.Error("without SACK goodput never above the link: the case renoDelivery is for is not in the corpus")
 	}
 }
 
-// peaks is the highest delivery rate and goodput of the throughput graph
-// of capture's main connection, over the default window.
-func peaks(t *testing.T, capture string) (delivery, goodput float64) {
+// mainGraph draws the graph kind of capture's main connection.
+func mainGraph(t *testing.T, capture string, kind GraphKind) *Graph {
 	t.Helper()
 	ld, err := Load(capturetest.Opener(t, capture), LoadOptions{Stream: -1, Dir: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, _ := lookupGraph(GraphThroughput)
-	g := spec.Draw(ld.Records, SeriesOptions{Conn: ld.Conn, Dir: ld.Dir}, GraphParams{})
-	peak := func(name string) float64 {
-		var m float64
-		if s := g.lookup(name); s != nil {
-			for _, p := range s.Points {
-				m = max(m, p.V[0])
-			}
+	spec, _ := lookupGraph(kind)
+	return spec.Draw(ld.Records, SeriesOptions{Conn: ld.Conn, Dir: ld.Dir}, GraphParams{})
+}
+
+// peakOf is the highest point of g's series name, 0 where none.
+func peakOf(g *Graph, name string) float64 {
+	var m float64
+	if s := g.lookup(name); s != nil {
+		for _, p := range s.Points {
+			m = max(m, p.V[0])
 		}
-		return m
 	}
-	return peak(SeriesDelivery), peak(SeriesGoodput)
+	return m
+}
+
+// cwndDeliveryPeak is the highest point of the cwnd graph's delivery
+// rate (each round's, times the least RTT) for capture's main connection.
+func cwndDeliveryPeak(t *testing.T, capture string) float64 {
+	return peakOf(mainGraph(t, capture, GraphCwnd), SeriesDelivery)
+}
+
+// peaks is the highest delivery rate and goodput of the throughput graph
+// of capture's main connection, over the default window.
+func peaks(t *testing.T, capture string) (delivery, goodput float64) {
+	g := mainGraph(t, capture, GraphThroughput)
+	return peakOf(g, SeriesDelivery), peakOf(g, SeriesGoodput)
 }
 
 // TestRenoDelivery: without SACK each duplicate ACK counts a segment

@@ -192,8 +192,9 @@ func styleOf(g *analyze.Graph, name string, index int) seriesStyle {
 		s.legend = "data arrived per round trip (the sender's flight one one-way delay earlier)"
 	}
 	if name == analyze.SeriesDelivery && g.Kind == analyze.GraphCwnd {
-		// BBR's view: each round's delivery rate in bytes, beside the BDP.
-		s.legend, s.width = "delivery rate × least RTT (each round's)", 1
+		// Each round's delivery rate in bytes, beside the window; brown,
+		// as the graph's orange is ssthresh.
+		s.legend, s.width, s.color = "delivery rate × least RTT (each round's)", 1, brown
 	}
 	return s
 }
