@@ -226,6 +226,11 @@ type lossEpisodes struct {
 	holdLost bool
 	// Drop events, what the diagnosis reads of the path (dropEvents).
 	drop dropEvents
+	// split tells the episodes from the drop events one by one
+	// (epSplit); begunAt: an episode began at the resend under way,
+	// inside another as a timeout if begunIn.
+	split            epSplit
+	begunAt, begunIn bool
 	// In an episode: the cumulative ACK at which its first unacknowledged
 	// segment was last resent, and whether SACK blocks came since.
 	headAt             int64
@@ -240,6 +245,25 @@ type lossEpisodes struct {
 }
 
 const maxEpisodeStarts = 4096
+
+// epSplit tells a direction's loss episodes (fast and rto) from its drop
+// events (loss_events' rule: no re-entry) one by one, for the
+// differential test of the two (TestEpisodesAgainstDropEvents): an
+// episode begun at the resend that began a drop event is both; the
+// others are the tracker's alone, each by its reason; a drop event that
+// began no episode is the drop rule's alone.
+type epSplit struct {
+	both      int64 // an episode and a drop event begun at one resend
+	inDrop    int64 // an episode begun at a resend, a drop event already on
+	timeoutIn int64 // a timeout inside an episode: Linux's loss state
+	reentry   int64 // recovery entered again at the ACK that ended the last
+	partial   int64 // recovery entered again after a partial undo
+	silent    int64 // recovery entered and undone with nothing resent
+	// dropAlone: a drop event begun at a resend that began no episode:
+	// the first resend of one entered again at an ACK (its drop event
+	// had ended there), or one joined at the capture's start.
+	dropAlone int64
+}
 
 // dropEvents is the loss-episode rule without re-entry: the drop events
 // the diagnosis reads (lossEpisodes) and the path's loss_events (pathDir),
@@ -609,6 +633,7 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		} else {
 			e.begin(ev.fast)
 			e.cut()
+			e.begunAt = true
 		}
 		e.rp.begin(ipid)
 		e.undoable, e.eifelDone = !ev.unseen, false
@@ -647,6 +672,7 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 			ev.start, ev.fast = true, false
 			e.begin(false)
 			e.rp.begin(ipid)
+			e.begunAt, e.begunIn = true, true
 		}
 		e.headAt, e.headSet, e.sackSince = e.cumAck, true, false
 	}
@@ -655,7 +681,17 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		if len(e.starts) < maxEpisodeStarts {
 			e.starts = append(e.starts, e.sent)
 		}
+		if e.begunAt {
+			e.split.both++
+		} else {
+			e.split.dropAlone++
+		}
+	} else if e.begunAt && e.begunIn {
+		e.split.timeoutIn++
+	} else if e.begunAt {
+		e.split.inDrop++
 	}
+	e.begunAt, e.begunIn = false, false
 	if e.inEpisode && seq < e.high && !spurious {
 		if !e.rtxSet {
 			e.rtxTS, e.rtxSet = tsval, hasTS
@@ -821,6 +857,7 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 				ev.silentUndo = true
 				e.fast++
 				e.undone++
+				e.split.silent++
 			}
 			e.reordSeen = true
 		}
@@ -883,6 +920,7 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 			e.cut()
 			e.lossFlight, e.await, e.reentered = 0, true, true
 			e.arrived, e.arrivedThis = e.arrived[:had], false // no window of its own
+			e.split.reentry++
 			if !undone {
 				e.twiceFrom = e.awaitFlight
 			}
@@ -893,6 +931,7 @@ func (e *lossEpisodes) ack(a *epAck) (ev episodeEvent) {
 	case partial && reenter:
 		e.reenter()
 		ev.start, ev.fast = true, true
+		e.split.partial++
 	case partial:
 		e.undoPartial()
 		ev.undone = true

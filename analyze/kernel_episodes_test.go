@@ -90,3 +90,56 @@ func TestSummaryEpisodesAgainstKernel(t *testing.T) {
 		})
 	}
 }
+
+// TestEpisodesAgainstDropEvents is the differential test of the two
+// counts the one tracker gives at a sender: the loss episodes
+// (loss_episodes_fast + loss_episodes_rto, Linux's entries into recovery
+// and loss) and the drop events (loss_events: the same rule without
+// re-entry, what a receiver's capture of the transfer counts alike). On
+// every kernel run each episode is told from the drop events one by one
+// (epSplit), and:
+//   - every episode and every drop event is accounted for: an episode
+//     begun at the resend that began a drop event is both, the others are
+//     re-entries at the ACK that ended the last, timeouts inside one,
+//     re-entries after a partial undo, recoveries entered and undone with
+//     nothing resent, or begun while a drop event was still on; a drop
+//     event that began none is the first resend of an episode entered
+//     again at an ACK, or was joined at the capture's start;
+//   - the path's loss_events, fed the same resends apart, is the
+//     tracker's drop events;
+//   - where the two counts differ, the kernel sides with the episodes
+//     more often than with the drop events.
+//
+// The log gives the table: kernel recovery + loss, episodes, loss_events,
+// and each kind of difference.
+func TestEpisodesAgainstDropEvents(t *testing.T) {
+	runs := kernelRuns(t)
+	if len(runs) < 31 {
+		t.Fatalf("%d kernel runs, want the 31 bundled at least", len(runs))
+	}
+	var differ, episodesRight, eventsRight int
+	for _, r := range runs {
+		k := scoreAgainstKernel(t, r.capture, r.kernel)
+		st, s := k.stats, k.stats.split
+		eps := st.LossEpisodesFast + st.LossEpisodesRTO
+		told := s.both + s.inDrop + s.timeoutIn + s.reentry + s.partial + s.silent
+		if told != eps {
+			t.Errorf("%s: %d episodes, %d told from the drop events (%+v): an episode begun by no known way", r.name, eps, told, s)
+		}
+		if events := s.both + s.dropAlone; events != st.Path.LossEvents {
+			t.Errorf("%s: loss_events %d, the tracker's drop events %d (%+v): one rule, two answers", r.name, st.Path.LossEvents, events, s)
+		}
+		kernel := int64(k.recovery + k.loss)
+		t.Logf("| %s | %d | %d | %d | both %d, re-entered %d, timeout inside %d, after a partial undo %d, undone unsent %d, in a drop event %d, drop event alone %d |",
+			r.name, kernel, eps, st.Path.LossEvents, s.both, s.reentry, s.timeoutIn, s.partial, s.silent, s.inDrop, s.dropAlone)
+		if eps != st.Path.LossEvents {
+			differ++
+			episodesRight += btoi(eps == kernel)
+			eventsRight += btoi(st.Path.LossEvents == kernel)
+		}
+	}
+	t.Logf("the counts differ on %d of %d runs: the kernel's count is the episodes' on %d, loss_events' on %d", differ, len(runs), episodesRight, eventsRight)
+	if differ == 0 || episodesRight <= eventsRight {
+		t.Errorf("the counts differ on %d runs, the kernel agreeing with the episodes on %d and with loss_events on %d: want the episodes nearer", differ, episodesRight, eventsRight)
+	}
+}

@@ -146,11 +146,12 @@ type DirStats struct {
 	unanswered                                 float64 // the share of the ACKs that made room the sender let pass (senderHeld.unansweredShare)
 	answerACKs                                 int     // of how many
 	BetaMedian                                 float64
-	BetaEpisodes                               int    // the episodes β was measured on
-	ReductionVotes                             [3]int // episodes whose reduction is Reno's, CUBIC's, none (VoteReno...)
-	reductionsOff                              [3]int // of the Reno and CUBIC votes, those far off their value (reductionsOff)
-	afterSegs                                  int64  // the median window after the reductions, segments (lossEpisodes.afterMedian)
-	keptLate                                   int    // loss episodes that kept a window the receiver's held, at Linux's third cut or later (lossEpisodes.keptLate)
+	BetaEpisodes                               int     // the episodes β was measured on
+	ReductionVotes                             [3]int  // episodes whose reduction is Reno's, CUBIC's, none (VoteReno...)
+	reductionsOff                              [3]int  // of the Reno and CUBIC votes, those far off their value (reductionsOff)
+	split                                      epSplit // the loss episodes told from the drop events (lossEpisodes.split)
+	afterSegs                                  int64   // the median window after the reductions, segments (lossEpisodes.afterMedian)
+	keptLate                                   int     // loss episodes that kept a window the receiver's held, at Linux's third cut or later (lossEpisodes.keptLate)
 	HasBeta                                    bool
 	CongestionControl, CongestionControlReason string
 
@@ -1271,6 +1272,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		}
 		st.LossEpisodesFast, st.LossEpisodesRTO, st.TailLossProbes = acc.eps.fast, acc.eps.rto, acc.eps.probes
 		st.LossEpisodesUndone = acc.eps.undone
+		st.split = acc.eps.split
 		acc.eps.finish()
 		st.BetaMedian, st.HasBeta = acc.eps.betaMedian()
 		st.BetaEpisodes = len(acc.eps.betas)
