@@ -41,15 +41,13 @@ const minRoundBytes = 4000
 // out of data to send looks the same as one that stopped growing. Numbers
 // are of the data's direction, in any consistent numbering.
 type slowStart struct {
-	origin           int64 // times are reported from here
-	inRound          bool
-	roundEnd         int64 // the round ends when this is acknowledged
-	sent, prevSent   int64 // new data sent in this and the previous round
-	flight, prevFlt  int64 // most bytes in flight in this and the previous round
-	rounds           int
-	highest          int64
-	started          bool
-	roundStartedTime int64
+	origin          int64 // times are reported from here
+	clk             roundClock
+	sent, prevSent  int64 // new data sent in this and the previous round
+	flight, prevFlt int64 // most bytes in flight in this and the previous round
+	rounds          int
+	highest         int64
+	started         bool
 	// rwnd is the receiver's latest advertised window (-1 unknown), set
 	// by the caller before each data segment; roundRwnd the smallest seen
 	// in this round.
@@ -61,9 +59,8 @@ type slowStart struct {
 	// lag is the time from the capture to the sender and back (see
 	// handshake.lag; 0 at the sender): a round whose first segment the
 	// receiver acknowledged ends where the data that ACK released
-	// arrives (farEnd).
+	// arrives (roundClock).
 	lag    int64
-	end    farEnd
 	result SlowStart
 }
 
@@ -77,7 +74,7 @@ func (ss *slowStart) data(t, seq, n int64, info PacketInfo, tsecr uint32, hasTS 
 	if ss.result.Found {
 		return
 	}
-	if ss.end.reached(t, tsecr, hasTS) && ss.endRound() {
+	if ss.clk.reached(t, tsecr, hasTS) && ss.endRound() {
 		return
 	}
 	if info.Flags&(Retransmission|FastRetransmission) != 0 && ss.begun() {
@@ -87,8 +84,8 @@ func (ss *slowStart) data(t, seq, n int64, info PacketInfo, tsecr uint32, hasTS 
 	if n == 0 {
 		return
 	}
-	if !ss.inRound {
-		ss.inRound, ss.roundEnd, ss.sent, ss.flight, ss.roundStartedTime = true, seq+n, 0, 0, t
+	if ss.clk.begin(t, seq, n) {
+		ss.sent, ss.flight = 0, 0
 		ss.roundRwnd, ss.roundRTT = -1, 0
 	}
 	ss.maxSeg = max(ss.maxSeg, n)
@@ -115,23 +112,18 @@ func (ss *slowStart) ack(t, ack int64, info PacketInfo, tsval uint32, hasTS bool
 		ss.lost(t)
 		return
 	}
-	if info.AckRTT > 0 && ss.inRound && (ss.roundRTT == 0 || info.AckRTT < ss.roundRTT) {
+	if info.AckRTT > 0 && ss.clk.in && (ss.roundRTT == 0 || info.AckRTT < ss.roundRTT) {
 		ss.roundRTT = info.AckRTT
 	}
-	if !ss.inRound || ack < ss.roundEnd || ss.end.pending {
-		return
+	if ss.clk.ack(t, ack, ss.lag, tsval, hasTS) {
+		ss.endRound()
 	}
-	if ss.lag > 0 { // the data this ACK releases arrives later
-		ss.end.set(t, ss.lag, tsval, hasTS)
-		return
-	}
-	ss.endRound()
 }
 
 // finish is slow start as the capture ends: a round whose end was still
 // to pass the capture (farEnd) judged with what it sent.
 func (ss slowStart) finish() SlowStart {
-	if !ss.result.Found && ss.end.pending {
+	if !ss.result.Found && ss.clk.far.pending {
 		ss.endRound()
 	}
 	return ss.result
@@ -142,17 +134,17 @@ func (ss slowStart) finish() SlowStart {
 // (a greeting resent, the receiver's duplicate ACK of a handshake ACK
 // overtaken by the greeting) does not end it.
 func (ss *slowStart) begun() bool {
-	return ss.rounds > 0 || ss.inRound && ss.sent >= minRoundBytes
+	return ss.rounds > 0 || ss.clk.in && ss.sent >= minRoundBytes
 }
 
 // endRound ends the round trip; true when slow start ended with it.
 func (ss *slowStart) endRound() bool {
-	ss.inRound = false
+	ss.clk.in = false
 	if ss.rounds == 0 && ss.sent < minRoundBytes {
 		return false // a greeting, not yet slow start
 	}
 	if ss.rounds > 0 && float64(ss.sent) < slowStartGrowth*float64(ss.prevSent) {
-		ss.result = SlowStart{Found: true, End: ss.roundStartedTime - ss.origin, Flight: ss.prevFlt, Rounds: ss.rounds, Reason: ss.stopReason()}
+		ss.result = SlowStart{Found: true, End: ss.clk.start - ss.origin, Flight: ss.prevFlt, Rounds: ss.rounds, Reason: ss.stopReason()}
 		return true
 	}
 	if ss.roundRTT > 0 && (ss.baseRTT == 0 || ss.roundRTT < ss.baseRTT) && ss.rounds < 2 {
@@ -174,7 +166,7 @@ func (ss *slowStart) roundFlight() int64 {
 }
 
 func (ss *slowStart) lost(t int64) {
-	ss.result = SlowStart{Found: true, End: t - ss.origin, Flight: max(ss.prevFlt, ss.roundFlight()), Rounds: ss.rounds + btoi(ss.inRound), Reason: SlowStartLoss}
+	ss.result = SlowStart{Found: true, End: t - ss.origin, Flight: max(ss.prevFlt, ss.roundFlight()), Rounds: ss.rounds + btoi(ss.clk.in), Reason: SlowStartLoss}
 }
 
 // stopReason says why growth stopped: the receiver's window (the flight
@@ -279,13 +271,11 @@ func firstDataTime(recs []Record, d reassembly.Direction) (int64, bool) {
 
 // firstData finds FirstData record by record.
 type firstData struct {
-	d                            reassembly.Direction
-	first, start, roundEnd, sent int64
-	haveFirst, inRound, found    bool
-	// Away from the sender, a round ends where the data the ACK released
-	// arrives (slowStart's lag, farEnd).
-	hs  handshake
-	end farEnd
+	d                reassembly.Direction
+	first, sent      int64
+	haveFirst, found bool
+	clk              roundClock
+	hs               handshake // away from the sender, its lag (roundClock)
 }
 
 // add takes the next record; true once the answer is known.
@@ -303,25 +293,71 @@ func (f *firstData) add(r *Record) bool {
 		if !f.haveFirst {
 			f.first, f.haveFirst = r.Time, true
 		}
-		if f.end.reached(r.Time, r.TSEcr, r.HasTS) {
-			f.inRound = false
-		}
-		if !f.inRound {
-			f.inRound, f.start, f.roundEnd, f.sent = true, r.Time, r.Seq+int64(r.Len), 0
+		f.clk.reached(r.Time, r.TSEcr, r.HasTS)
+		if f.clk.begin(r.Time, r.Seq, int64(r.Len)) {
+			f.sent = 0
 		}
 		if f.sent += int64(r.Len); f.sent >= minRoundBytes {
 			f.found = true
 		}
 		return f.found
 	}
-	if f.inRound && !f.end.pending && r.HasAck && r.Flags&reassembly.SYN == 0 && r.Ack >= f.roundEnd {
-		if lag := f.hs.lag(f.d); lag > 0 {
-			f.end.set(r.Time, lag, r.TSVal, r.HasTS)
-		} else {
-			f.inRound = false
-		}
+	if r.HasAck && r.Flags&reassembly.SYN == 0 {
+		f.clk.ack(r.Time, r.Ack, f.hs.lag(f.d), r.TSVal, r.HasTS)
 	}
 	return false
+}
+
+// roundClock is the data phase's one round-trip clock, the ACK clock as
+// the capture sees it: a round starts with a data segment sent outside
+// one and ends when the receiver acknowledges that segment — at a
+// capture away from the sender, where the data that ACK released arrives
+// (farEnd). Slow start counts its rounds on it (slowStart), and the
+// first-data alignment finds its first round of more than a greeting
+// (firstData). The sender-state model keeps Linux's own clocks beside
+// it, as the sender counts them: HyStart's round of snd_nxt (cwndOpen)
+// and BBR's rounds of the delivery rate (rateSample).
+type roundClock struct {
+	in    bool
+	end   int64 // the round ends when this is acknowledged
+	start int64 // its first segment's time
+	far   farEnd
+}
+
+// reached takes a data segment at time t (its echo tsecr, if hasTS):
+// true where the round waited for at the far end is over here.
+func (c *roundClock) reached(t int64, tsecr uint32, hasTS bool) bool {
+	if !c.far.reached(t, tsecr, hasTS) {
+		return false
+	}
+	c.in = false
+	return true
+}
+
+// begin takes a data segment of n bytes from seq at time t: true where
+// it starts a round (none was on).
+func (c *roundClock) begin(t, seq, n int64) bool {
+	if c.in {
+		return false
+	}
+	c.in, c.end, c.start = true, seq+n, t
+	return true
+}
+
+// ack takes an ACK of ack at time t (its timestamp tsval, if hasTS),
+// with lag the capture's from the sender (handshake.lag): true where it
+// ends the round here; away from the sender the round then waits for
+// the data the ACK releases (reached).
+func (c *roundClock) ack(t, ack, lag int64, tsval uint32, hasTS bool) bool {
+	if !c.in || ack < c.end || c.far.pending {
+		return false
+	}
+	if lag > 0 {
+		c.far.set(t, lag, tsval, hasTS)
+		return false
+	}
+	c.in = false
+	return true
 }
 
 // farEnd is where a round trip ends at a capture away from the sender,
@@ -360,7 +396,7 @@ func (e *farEnd) reached(t int64, tsecr uint32, hasTS bool) bool {
 
 func (f *firstData) at() (int64, bool) {
 	if f.found {
-		return f.start, true
+		return f.clk.start, true
 	}
 	return f.first, f.haveFirst
 }
