@@ -32,6 +32,14 @@ type burstTail struct {
 	// (neither an ACK nor the send before set them off: the sender's
 	// pacing did).
 	originals, followers, lost, lostFollowers, paced int64
+	// lone, lostLone: of the originals, those sent with at most one
+	// segment outstanding before them (the path near empty: ack, the
+	// highest cumulative ACK; maxSeg the largest segment), and of those
+	// the ones resent: a queue drops a segment only when it is full,
+	// which a flight of two segments cannot fill, where independent
+	// drops take it as any (see diagnose's emptyPathDrops).
+	lone, lostLone int64
+	ack, maxSeg    int64
 	// recent: the times of the last denseSends data segments (any,
 	// resends included), recent[n%denseSends] the oldest; dense: the
 	// spans of the originals and of those resent (nil before an original
@@ -42,9 +50,9 @@ type burstTail struct {
 }
 
 type burstMark struct {
-	seq      int64
-	follower bool
-	span     uint8 // denseBucket of the span ending at it; 0: none
+	seq            int64
+	follower, lone bool
+	span           uint8 // denseBucket of the span ending at it; 0: none
 }
 
 // denseSends (a power of two): the span of a segment is the time from the denseSends-th
@@ -110,6 +118,7 @@ func (b *burstTail) data(seq, end, t int64, notLost bool) {
 		b.minGap = gap
 	}
 	b.lastData = t
+	b.maxSeg = max(b.maxSeg, end-seq)
 	var span uint8
 	if b.n >= denseSends {
 		span = denseBucket(t - b.recent[b.n&(denseSends-1)])
@@ -120,6 +129,10 @@ func (b *burstTail) data(seq, end, t int64, notLost bool) {
 		b.originals++
 		if follower {
 			b.followers++
+		}
+		lone := b.ack > 0 && b.high-b.ack <= b.maxSeg
+		if lone {
+			b.lone++
 		}
 		if paced {
 			b.paced++
@@ -137,7 +150,7 @@ func (b *burstTail) data(seq, end, t int64, notLost bool) {
 			}
 			b.dense.all[span]++
 		}
-		b.marks = append(b.marks, burstMark{seq, follower, span})
+		b.marks = append(b.marks, burstMark{seq, follower, lone, span})
 		b.high = end
 		return
 	}
@@ -149,6 +162,9 @@ func (b *burstTail) data(seq, end, t int64, notLost bool) {
 		b.lost++
 		if b.marks[i].follower {
 			b.lostFollowers++
+		}
+		if b.marks[i].lone {
+			b.lostLone++
 		}
 		if sp := b.marks[i].span; sp > 0 {
 			b.dense.lost[sp]++
@@ -174,6 +190,7 @@ func (b *burstTail) find(seq int64) (int, bool) {
 // (0: none), lets the marks below it go.
 func (b *burstTail) rev(t, ack int64) {
 	b.lastRev = t
+	b.ack = max(b.ack, ack)
 	if ack <= 0 || b.head >= len(b.marks) || b.marks[b.head].seq >= ack {
 		return
 	}

@@ -772,6 +772,35 @@ func burstDrops(st *DirStats) (burstEvidence, bool) {
 	return beyondBase(st.burstLostFollowers, st.burstLost, float64(st.burstFollowers)/float64(st.burstOriginals))
 }
 
+// emptyPathDrops tells whether, at a sender-side capture, the segments
+// sent with the path near empty (burstTail.lone: at most one segment out
+// before them) were resent far less often than its segments were: a
+// queue drops only when full, which two segments in flight cannot fill,
+// where drops independent of the sending take them as any. Of the n so
+// sent, k were resent, where a share base of all originals was: the
+// binomial chance of k or fewer at base is at most emptyMaxP, on
+// burstMinLost originals resent or more. Without SACK the share resent
+// is an upper bound of the share lost (go-back-N resends what had
+// arrived, more of a large flight than of a small one): base is then
+// the share surely lost (lost_downstream_min_packets), k still counting
+// every resend.
+func emptyPathDrops(st, rcv *DirStats) (burstEvidence, bool) {
+	if st.Path.Vantage != VantageSender || st.burstOriginals == 0 || st.burstLost < burstMinLost || st.burstLone == 0 {
+		return burstEvidence{}, false
+	}
+	n, k := st.burstLone, st.burstLostLone
+	base := float64(st.burstLost) / float64(st.burstOriginals)
+	if noSACKSender(st, rcv) {
+		base = min(base, float64(st.Path.LostDownstreamLow)/float64(st.burstOriginals))
+	}
+	b := burstEvidence{n: n, k: k, share: float64(k) / float64(n), base: base}
+	b.p = distuv.Binomial{N: float64(n), P: b.base}.CDF(float64(k)) // k or fewer of n
+	return b, b.p <= emptyMaxP
+}
+
+// emptyMaxP: emptyPathDrops' bar.
+const emptyMaxP = 5e-2
+
 // denseDrops tells whether, at a sender-side capture, the segments resent
 // had ended the shortest spans of its sending (burstTail.dense) far more
 // often than its segments did: burstDrops' test on the share of them in
@@ -1349,10 +1378,14 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// slower link before the capture, or paced, fills a queue of a
 		// few packets as well.
 		b, ok := burstDrops(st)
-		dense, runs := false, false
+		dense, runs, empty := false, false, false
 		if !ok {
 			b, ok = runDrops(st, rcv)
 			runs = ok
+		}
+		if !ok {
+			b, ok = emptyPathDrops(st, rcv)
+			empty = ok
 		}
 		if !ok && 20*late < st.DataPackets {
 			// Not where one segment in 20 or more came late: a jittered
@@ -1366,7 +1399,14 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			b, ok = denseDrops(st, rcv)
 			dense = ok
 		}
-		if ok && !overshoot && !slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindCongestionLoss }) {
+		if overshoot {
+			// The overshoot's burst names the queue already; the later
+			// losses' random reading is replaced only where segments
+			// sent into an empty path were spared.
+			b, ok = emptyPathDrops(st, rcv)
+			empty, dense, runs = ok, false, false
+		}
+		if ok && !slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == FindCongestionLoss }) {
 			ev := map[string]float64{"resent_followers": float64(b.k), "resent": float64(b.n), "follower_share": b.share, "followers_all_share": b.base, "binomial_p": b.p}
 			f := Finding{Kind: FindCongestionLoss, Evidence: ev,
 				Text: fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d of the %d segments resent had gone out back to back behind another (%s), where %s of all its segments did (binomial p %.0e): a queue too small for the sender's bursts dropped their back, whatever the window",
@@ -1375,6 +1415,11 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 				f.Evidence = map[string]float64{"missing_after_missing": float64(b.k), "missing": float64(b.n), "after_share": b.share, "loss_rate": b.base, "binomial_p": b.p}
 				f.Text = fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; %d of the %d packets missing from the sender's IPv4 IDs went missing right after another (%s), where drops independent at its loss rate would take %s (binomial p %.0e): a queue dropped the back of its bursts",
 					lost, pct, counted, b.k, b.n, percent(b.share), percent(b.base), b.p)
+			}
+			if empty {
+				f.Evidence = map[string]float64{"empty_path_resent": float64(b.k), "empty_path_sent": float64(b.n), "empty_path_share": b.share, "resent_share": b.base, "binomial_p": b.p}
+				f.Text = fmt.Sprintf("congestion loss: %d segments lost (%.1f%%)%s; of the %d segments sent with the path near empty (one segment out before them at most) %d were resent (%s), where %s of all its segments were (binomial p %.0e): drops that spare a flight too small to fill a queue are a full queue's",
+					lost, pct, counted, b.n, b.k, percent(b.share), percent(b.base), b.p)
 			}
 			if dense {
 				f.Evidence = map[string]float64{"resent_dense": float64(b.k), "resent": float64(b.n), "dense_share": b.share, "dense_all_share": b.base, "binomial_p": b.p}

@@ -227,6 +227,9 @@ type DirStats struct {
 	// burstPaced: of burstOriginals, those the sender's pacing sent
 	// (burstTail.paced).
 	burstPaced int64
+	// burstLone, burstLostLone: of burstOriginals, those sent with the
+	// path near empty; of them, those resent (burstTail.lone).
+	burstLone, burstLostLone int64
 	// denseLost, denseShort, denseBase: of the originals resent, those
 	// whose span was among the shortest, and the share of all originals'
 	// spans there (burstTail.dense's short).
@@ -1282,6 +1285,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		b := &acc.burst
 		st.burstOriginals, st.burstFollowers, st.burstLost, st.burstLostFollowers = b.originals, b.followers, b.lost, b.lostFollowers
 		st.burstPaced = b.paced
+		st.burstLone, st.burstLostLone = b.lone, b.lostLone
 		st.denseShort, st.denseLost, st.denseBase = b.dense.short()
 		st.lossWindows, st.arrivedWindows = windowsOf(acc.eps.flights, acc.eps.maxSeg), acc.eps.arrivedWindows()
 		st.CongestionControl, st.CongestionControlReason = congestionControl(&st)
