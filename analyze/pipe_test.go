@@ -344,6 +344,9 @@ func TestBBRSeries(t *testing.T) {
 	if g.lookup(SeriesPipe).Points[0].V[0] != float64(len(seriesPipeSeen)) {
 		t.Error("BBR: the pipe drawn is not the scoreboard's")
 	}
+	if v := g.lookup(SeriesFastLoss).Points[0].V[0]; v != float64(len(seriesBBRCwnd)) {
+		t.Errorf("BBR: the loss mark at %g, off the window drawn (%d)", v, len(seriesBBRCwnd))
+	}
 	g = mk()
 	bbrSeries(g, false)
 	if got, want := fmt.Sprint(names(g)), fmt.Sprint([]string{SeriesCwnd, SeriesSsthresh, SeriesFastLoss}); got != want || len(g.Notes) != 0 {

@@ -2125,6 +2125,36 @@ func bbrSeries(g *Graph, bbr bool) {
 	g.Series = out
 	if bbr {
 		g.Notes = append(g.Notes, Warning{Kind: NoteBBRCap})
+		onLine(g)
+	}
+}
+
+// onLine puts the loss, undo and probe marks on the window drawn (BBR's
+// cap, its value at each mark's time): they were placed on the line of
+// the Reno and CUBIC models while the sender was not yet named, and
+// floated off the cap.
+func onLine(g *Graph) {
+	line := g.lookup(SeriesCwnd)
+	if line == nil {
+		return
+	}
+	var ts []int64
+	var vs []float64
+	line.each(func(p Point) { ts, vs = append(ts, p.Time), append(vs, p.V[0]) })
+	for i := range g.Series {
+		s := &g.Series[i]
+		switch s.Name {
+		case SeriesFastLoss, SeriesRTOLoss, SeriesUndoneLoss, SeriesTLP:
+		default:
+			continue
+		}
+		s.unpack()
+		for j, p := range s.Points {
+			// The line's last step at or before the mark.
+			if k, _ := slices.BinarySearch(ts, p.Time+1); k > 0 {
+				s.Points[j].V[0] = vs[k-1]
+			}
+		}
 	}
 }
 
