@@ -112,9 +112,10 @@ func TestAppFoundByIdleWaits(t *testing.T) {
 // once; burst skip loses its segment at (resent first thing at the next
 // burst), burst jump starts with its IPv4 ID 5 past the last seen, and
 // the ACK of burst closed advertises a zero window (reopened by a window
-// update 390 ms later, 10 ms before the next burst, where reopen). It returns the client's data
-// direction.
-func arrivalIdlesOf(t *testing.T, skip, at, jump, closed int, reopen bool) DirStats {
+// update 390 ms later, 10 ms before the next burst, where reopen); each
+// ACK leaves ackDelay after its burst's last segment (the bursts stay
+// 400 ms apart). It returns the client's data direction.
+func arrivalIdlesOf(t *testing.T, skip, at, jump, closed int, reopen bool, ackDelay int64) DirStats {
 	t.Helper()
 	trk := reassembly.NewTracker()
 	a := newAnalyzer()
@@ -159,7 +160,7 @@ func arrivalIdlesOf(t *testing.T, skip, at, jump, closed int, reopen bool) DirSt
 			}
 			next += 1000
 		}
-		now += 1e6
+		now += ackDelay
 		if b == closed {
 			win = 0
 		}
@@ -171,7 +172,7 @@ func arrivalIdlesOf(t *testing.T, skip, at, jump, closed int, reopen bool) DirSt
 			now += 10e6
 			continue
 		}
-		now += 400e6
+		now += 400e6 - (ackDelay - 1e6)
 	}
 	trk.Flush()
 	conns := retired.byStream()
@@ -199,11 +200,11 @@ func TestArrivalIdles(t *testing.T) {
 		{"IDs skipped before the second wait", -1, 0, 1, -1, 3},
 		{"the window closed before the second wait", -1, 0, -1, 0, 3},
 	} {
-		st := arrivalIdlesOf(t, c.skip, c.at, c.jump, c.closed, false)
+		st := arrivalIdlesOf(t, c.skip, c.at, c.jump, c.closed, false, 1e6)
 		if c.closed >= 0 {
 			// Reopened before the data went on: the wait was the
 			// window's still.
-			if re := arrivalIdlesOf(t, c.skip, c.at, c.jump, c.closed, true); re.arrivalIdles != c.want {
+			if re := arrivalIdlesOf(t, c.skip, c.at, c.jump, c.closed, true, 1e6); re.arrivalIdles != c.want {
 				t.Errorf("%s, reopened before the data: %d idle waits, want %d", c.name, re.arrivalIdles, c.want)
 			}
 		}
@@ -212,6 +213,19 @@ func TestArrivalIdles(t *testing.T) {
 		}
 		if c.want == 4 && (st.arrivalIdleNs < 4*380e6 || st.arrivalNs < st.arrivalIdleNs) {
 			t.Errorf("%s: waits of %d ns in %d ns", c.name, st.arrivalIdleNs, st.arrivalNs)
+		}
+	}
+	// The receiver's ACK delayed: the sender waited from the ACK on, not
+	// from the last segment. Released about 50 ms before the next burst,
+	// or 1.16 times the 200 ms handshake before it (an ACK-clocked
+	// sender's wait, and the queue's), the waits are not the sender's
+	// own; released 300 ms before it, they are.
+	for _, c := range []struct {
+		ackDelay int64
+		want     int
+	}{{350e6, 0}, {170e6, 0}, {100e6, 4}} {
+		if st := arrivalIdlesOf(t, -1, 0, -1, -1, false, c.ackDelay); st.arrivalIdles != c.want {
+			t.Errorf("ACKs %d ms after their bursts: %d idle waits, want %d", c.ackDelay/1e6, st.arrivalIdles, c.want)
 		}
 	}
 }

@@ -1101,15 +1101,23 @@ const minArrivalIdle = 50e6
 
 // arrivalIdle tells whether data segment s of n bytes, arrived gap after
 // the last with everything before it in, ended a wait of the sender's
-// own (DirStats.arrivalIdles): longer than the handshake's round trip,
-// the next IPv4 ID of the sender's counter (it sent nothing in between),
+// own (DirStats.arrivalIdles): longer than the handshake's round trip
+// from the receiver's last new ACK where one came after the last
+// segment (a delayed ACK, up to 40 ms and more, is the receiver's wait,
+// not the sender's: in the collapsed transfers behind a queue of two or
+// three packets every round trip an ACK-clocked sender waits for it read
+// as one), the next IPv4 ID of the sender's counter (it sent nothing in between),
 // the receiver's window closed for less than half of it (a closed window
 // held the sender, and its probes into it are the next byte with the
 // next ID) and its last one room for the segment.
 func (d *dirAcc) arrivalIdle(cs *connState, o *dirAcc, s *reassembly.Segment, gap, n int64) bool {
 	rcv := &o.win
 	r, rw := cs.firstRTT, rcv.lastWin
-	return r > 0 && gap > r && s.IPVersion == 4 && d.ipid.set && s.IPID == d.ipid.hi+1 && (rw < 0 || rw >= n) &&
+	since := gap
+	if last := s.Time - gap; d.lastAckTime > last {
+		since = s.Time - d.lastAckTime
+	}
+	return r > 0 && 4*since > 5*r && s.IPVersion == 4 && d.ipid.set && s.IPID == d.ipid.hi+1 && (rw < 0 || rw >= n) &&
 		2*(rcv.closedUntil(s.Time)-d.arrivalZW) < gap
 }
 
