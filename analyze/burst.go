@@ -52,7 +52,10 @@ type burstTail struct {
 type burstMark struct {
 	seq            int64
 	follower, lone bool
-	span           uint8 // denseBucket of the span ending at it; 0: none
+	// probed: a lone original sent again as a tail-loss probe, counted
+	// in lostLone (see data).
+	probed bool
+	span   uint8 // denseBucket of the span ending at it; 0: none
 }
 
 // denseSends (a power of two): the span of a segment is the time from the denseSends-th
@@ -102,7 +105,12 @@ const burstGap = 500e3
 const maxBurstMarks = 1 << 13
 
 // data takes a data segment [seq, end) sent at t (ns); notLost: a resend
-// that is no loss (a tail-loss probe, or one already proven unneeded).
+// that is no loss (a tail-loss probe, or one already proven unneeded);
+// probe: it is a tail-loss probe. A probe of a lone original counts in
+// lostLone all the same: the segment sent last into an empty path is the
+// one a probe resends, whether or not it arrived, and leaving its probes
+// out would spare the lone originals where drops were independent (a
+// sender of small messages over a lossy link: a false full queue).
 //
 // Paced: sent pacedGap or more after both the last data segment and the
 // receiver's last packet, and twice the least gap between two segments:
@@ -110,7 +118,7 @@ const maxBurstMarks = 1 << 13
 // capture behind a 10 Mbit/s Ethernet: 1.2 ms a segment), a train of
 // them sent on one ACK would read as paced (tcptrace__dsack.dmp, Reno:
 // 100% under the fixed gap alone).
-func (b *burstTail) data(seq, end, t int64, notLost bool) {
+func (b *burstTail) data(seq, end, t int64, notLost, probe bool) {
 	gap := t - b.lastData
 	follower := b.lastData > 0 && gap < burstGap && b.lastRev <= b.lastData
 	paced := b.lastData > 0 && b.lastRev > 0 && gap >= max(pacedGap, 2*b.minGap) && t-b.lastRev >= pacedGap
@@ -150,11 +158,18 @@ func (b *burstTail) data(seq, end, t int64, notLost bool) {
 			}
 			b.dense.all[span]++
 		}
-		b.marks = append(b.marks, burstMark{seq, follower, lone, span})
+		b.marks = append(b.marks, burstMark{seq: seq, follower: follower, lone: lone, span: span})
 		b.high = end
 		return
 	}
-	if seq < b.counted || notLost {
+	if seq < b.counted {
+		return
+	}
+	if notLost {
+		if i, ok := b.find(seq); probe && ok && b.marks[i].lone && !b.marks[i].probed {
+			b.marks[i].probed = true
+			b.lostLone++
+		}
 		return
 	}
 	b.counted = max(b.counted, end)
@@ -163,7 +178,7 @@ func (b *burstTail) data(seq, end, t int64, notLost bool) {
 		if b.marks[i].follower {
 			b.lostFollowers++
 		}
-		if b.marks[i].lone {
+		if b.marks[i].lone && !b.marks[i].probed {
 			b.lostLone++
 		}
 		if sp := b.marks[i].span; sp > 0 {

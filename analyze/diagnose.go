@@ -799,7 +799,7 @@ func emptyPathDrops(st, rcv *DirStats) (burstEvidence, bool) {
 }
 
 // emptyMaxP: emptyPathDrops' bar.
-const emptyMaxP = 5e-2
+const emptyMaxP = 1e-2
 
 // denseDrops tells whether, at a sender-side capture, the segments resent
 // had ended the shortest spans of its sending (burstTail.dense) far more

@@ -1631,19 +1631,19 @@ func TestBurstTail(t *testing.T) {
 	var b burstTail
 	const us = int64(1e3)
 	t0 := int64(1e9)
-	b.data(0, 1000, t0, false)             // a leader (the first)
-	b.data(1000, 2000, t0+100*us, false)   // follower
-	b.data(2000, 3000, t0+200*us, false)   // follower
-	b.rev(t0+250*us, 1000)                 // an ACK
-	b.data(3000, 4000, t0+300*us, false)   // a leader: the ACK came between
-	b.data(4000, 5000, t0+1300*us, false)  // a leader: 1 ms after, paced
-	b.data(2000, 3000, t0+50e6, false)     // resent: a follower's
-	b.data(2000, 3000, t0+60e6, false)     // again: counted once
-	b.data(3000, 4000, t0+60e6+us, false)  // resent: a leader's
-	b.data(4000, 5000, t0+60e6+2*us, true) // a probe: no loss
-	b.rev(t0+61e6, 0)                      // an ACK
-	b.data(5000, 6000, t0+63e6, false)     // paced: 2 ms after the ACK and the last send
-	b.data(6000, 7000, t0+63e6+us, false)  // a follower
+	b.data(0, 1000, t0, false, false)            // a leader (the first)
+	b.data(1000, 2000, t0+100*us, false, false)  // follower
+	b.data(2000, 3000, t0+200*us, false, false)  // follower
+	b.rev(t0+250*us, 1000)                       // an ACK
+	b.data(3000, 4000, t0+300*us, false, false)  // a leader: the ACK came between
+	b.data(4000, 5000, t0+1300*us, false, false) // a leader: 1 ms after, paced
+	b.data(2000, 3000, t0+50e6, false, false)    // resent: a follower's
+	b.data(2000, 3000, t0+60e6, false, false)    // again: counted once
+	b.data(3000, 4000, t0+60e6+us, false, false) // resent: a leader's
+	b.data(4000, 5000, t0+60e6+2*us, true, true) // a probe: no loss
+	b.rev(t0+61e6, 0)                            // an ACK
+	b.data(5000, 6000, t0+63e6, false, false)    // paced: 2 ms after the ACK and the last send
+	b.data(6000, 7000, t0+63e6+us, false, false) // a follower
 	if b.originals != 7 || b.followers != 3 || b.lost != 2 || b.lostFollowers != 1 {
 		t.Errorf("originals %d, followers %d, resent %d, of them followers %d; want 7, 3, 2, 1", b.originals, b.followers, b.lost, b.lostFollowers)
 	}
@@ -1657,10 +1657,10 @@ func TestBurstTail(t *testing.T) {
 	// not paced, its gaps no more than twice the least.
 	const ms = int64(1e6)
 	var s burstTail
-	s.data(0, 1000, t0, false)
+	s.data(0, 1000, t0, false, false)
 	s.rev(t0+3100*us, 0) // the ACK that lets the train go
 	for i := int64(1); i < 10; i++ {
-		s.data(i*1000, (i+1)*1000, t0+i*1200*us+2*ms, false)
+		s.data(i*1000, (i+1)*1000, t0+i*1200*us+2*ms, false, false)
 	}
 	if s.paced != 0 {
 		t.Errorf("a train 1.2 ms apart: %d paced, want 0", s.paced)
@@ -1694,7 +1694,7 @@ func TestDenseSpans(t *testing.T) {
 	seq := int64(0)
 	for train := 0; train < 40; train++ {
 		for i := 0; i < 5; i++ {
-			b.data(seq, seq+1000, at, false)
+			b.data(seq, seq+1000, at, false, false)
 			seq += 1000
 			at += 100 * us
 		}
@@ -1713,11 +1713,11 @@ func TestDenseSpans(t *testing.T) {
 	// The trains' last segments are the shortest spans, a fifth of them;
 	// resend those of ten trains, and the first of two others.
 	for train := int64(1); train <= 10; train++ {
-		b.data(train*5000+4000, train*5000+5000, at, false)
+		b.data(train*5000+4000, train*5000+5000, at, false, false)
 		at += us
 	}
 	for train := int64(11); train <= 12; train++ {
-		b.data(train*5000, train*5000+1000, at, false)
+		b.data(train*5000, train*5000+1000, at, false, false)
 		at += us
 	}
 	k, n, base := b.dense.short()

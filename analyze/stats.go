@@ -834,7 +834,7 @@ func (d *dirAcc) add(cs *connState, s *reassembly.Segment, info *PacketInfo) {
 		}
 		// A tail-loss probe or a resend already known unneeded is no
 		// loss (burstTail).
-		d.burst.data(lo, lo+n, s.Time, ev.probe || info.Flags&SpuriousRetrans != 0)
+		d.burst.data(lo, lo+n, s.Time, ev.probe || info.Flags&SpuriousRetrans != 0, ev.probe && info.Flags&SpuriousRetrans == 0)
 		d.dataLimits(cs, o, s, n, info, ev.drop)
 	}
 	f := info.Flags
