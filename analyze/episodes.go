@@ -670,9 +670,26 @@ func (e *lossEpisodes) data(seq, end, flight int64, flags Flag, tsval uint32, ha
 		lossAgain := !e.epFast && !e.sackSeen && e.rtxEnd > e.cumAck && t > 0 && e.movedAt > 0 && (e.lastSend <= e.lastAckAt || e.nearSender()) && t-e.movedAt >= rtoOf(e.rtt)
 		if (again || silent || lossAgain) && !spurious {
 			ev.start, ev.fast = true, false
-			e.begin(false)
+			if e.begunAt {
+				// This very resend began the episode, a fast
+				// retransmit's by the signals before it; the silence
+				// since the last ACK says the timer sent it: one
+				// timeout, not a fast retransmit and a timeout in it
+				// (sharkfest SF20_Trace3: 5.1 s after 11 duplicate
+				// ACKs, counted 1 + 1 where the graph drew one
+				// timeout). Its ssthresh cut stays counted.
+				e.fast--
+				if e.arrivedThis {
+					e.arrived, e.arrivedThis = e.arrived[:len(e.arrived)-1], false
+				}
+				e.begin(false)
+				e.epCut, e.epIndex = true, e.cuts
+			} else {
+				e.begin(false)
+				e.begunIn = true
+			}
 			e.rp.begin(ipid)
-			e.begunAt, e.begunIn = true, true
+			e.begunAt = true
 		}
 		e.headAt, e.headSet, e.sackSince = e.cumAck, true, false
 	}

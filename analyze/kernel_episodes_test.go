@@ -143,3 +143,30 @@ func TestEpisodesAgainstDropEvents(t *testing.T) {
 		t.Errorf("the counts differ on %d runs, the kernel agreeing with the episodes on %d and with loss_events on %d: want the episodes nearer", differ, episodesRight, eventsRight)
 	}
 }
+
+// TestOneResendOneEpisode: a resend that the duplicate ACKs before it
+// would make a fast retransmit, but that came after a silence of a
+// timeout since the last ACK, is one timeout: the summary counts what
+// the cwnd graph marks (sharkfest SF20_Trace3's frame 1825, 5.1 s after
+// 11 duplicate ACKs, was counted a fast retransmit and a timeout inside
+// it, where the graph drew one timeout). Needs ../shared.
+func TestOneResendOneEpisode(t *testing.T) {
+	if !golden.CorpusPresent() {
+		t.Skip("../shared/captures is not here: the sharkfest capture is in its real/")
+	}
+	capture := filepath.Join(golden.SharedCaptures(), "real", "sharkfest-traces__SF20_Trace3.pcapng")
+	st := mainStats(t, capture)
+	g := mainGraph(t, capture, GraphCwnd)
+	marks := 0
+	for _, name := range []string{SeriesFastLoss, SeriesRTOLoss} {
+		if s := g.lookup(name); s != nil {
+			marks += len(s.Points)
+		}
+	}
+	if eps := st.LossEpisodesFast + st.LossEpisodesRTO; eps != int64(marks) || st.LossEpisodesFast != 0 {
+		t.Errorf("summary %d fast + %d timeout, the graph %d marks: want 0 fast and the marks' count", st.LossEpisodesFast, st.LossEpisodesRTO, marks)
+	}
+	if s := st.split; s.both+s.inDrop+s.timeoutIn+s.reentry+s.partial+s.silent != st.LossEpisodesFast+st.LossEpisodesRTO {
+		t.Errorf("episodes %d, told from the drop events %+v", st.LossEpisodesFast+st.LossEpisodesRTO, s)
+	}
+}
