@@ -17,7 +17,9 @@ type kernelRun struct{ name, capture, kernel string }
 // kernelRuns lists the kernel-truth runs: the bundled ones
 // (testdata/kernel, testdata/kernel-heldout), those of
 // ../shared/captures/kernel where it is, and those of the folders
-// TCPVIZ_KERNEL_HELDOUT names (a list, as PATH is).
+// TCPVIZ_KERNEL_HELDOUT names (a list, as PATH is). A download (a name
+// with "reverse", or REVERSE=1 in its settings.txt) is read at its rx
+// capture, the server's, which sends.
 func kernelRuns(t *testing.T) []kernelRun {
 	t.Helper()
 	dirs := []string{filepath.Join("..", "testdata", "kernel"), filepath.Join("..", "testdata", "kernel-heldout")}
@@ -33,8 +35,8 @@ func kernelRuns(t *testing.T) []kernelRun {
 		for _, kernel := range kernels {
 			name := filepath.Base(kernel[:len(kernel)-len(".kernel.jsonl.gz")])
 			side := ".tx.pcap"
-			if strings.Contains(name, "reverse") { // the server sends: its capture is rx
-				side = ".rx.pcap"
+			if strings.Contains(name, "reverse") || heldOutSetting(dir, name, "REVERSE") == "1" {
+				side = ".rx.pcap" // the server sends: its capture is rx
 			}
 			capture := filepath.Join(dir, name+side)
 			if _, err := os.Stat(capture); err != nil {
