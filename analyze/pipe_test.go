@@ -347,6 +347,16 @@ func TestBBRSeries(t *testing.T) {
 	if v := g.lookup(SeriesFastLoss).Points[0].V[0]; v != float64(len(seriesBBRCwnd)) {
 		t.Errorf("BBR: the loss mark at %g, off the window drawn (%d)", v, len(seriesBBRCwnd))
 	}
+	// Matched by frame, the clock stepped back between the line's two
+	// steps; a mark before the line's first step takes its first value.
+	g = &Graph{Series: []Series{
+		{Name: seriesBBRCwnd, Points: []Point{{Frame: 10, Time: 5e9, V: [3]float64{100}}, {Frame: 20, Time: 1e9, V: [3]float64{200}}}},
+		{Name: SeriesRTOLoss, Points: []Point{{Frame: 5, Time: 4e9, V: [3]float64{7}}, {Frame: 25, Time: 2e9, V: [3]float64{7}}, {Frame: 15, Time: 6e9, V: [3]float64{7}}}},
+	}}
+	bbrSeries(g, true)
+	if got := g.lookup(SeriesRTOLoss).Points; got[0].V[0] != 100 || got[1].V[0] != 200 || got[2].V[0] != 100 {
+		t.Errorf("BBR: marks at %g, %g, %g; want 100 (before the line), 200, 100", got[0].V[0], got[1].V[0], got[2].V[0])
+	}
 	g = mk()
 	bbrSeries(g, false)
 	if got, want := fmt.Sprint(names(g)), fmt.Sprint([]string{SeriesCwnd, SeriesSsthresh, SeriesFastLoss}); got != want || len(g.Notes) != 0 {

@@ -2130,17 +2130,19 @@ func bbrSeries(g *Graph, bbr bool) {
 }
 
 // onLine puts the loss, undo and probe marks on the window drawn (BBR's
-// cap, its value at each mark's time): they were placed on the line of
-// the Reno and CUBIC models while the sender was not yet named, and
-// floated off the cap.
+// cap, its value at each mark's frame, or its first where the mark came
+// before it: a capture begun mid-transfer): they were placed on the
+// line of the Reno and CUBIC models while the sender was not yet named,
+// and floated off the cap. Frames, not times: a capture's clock may step
+// back.
 func onLine(g *Graph) {
 	line := g.lookup(SeriesCwnd)
-	if line == nil {
+	if line == nil || line.size() == 0 {
 		return
 	}
-	var ts []int64
+	var fs []int64
 	var vs []float64
-	line.each(func(p Point) { ts, vs = append(ts, p.Time), append(vs, p.V[0]) })
+	line.each(func(p Point) { fs, vs = append(fs, p.Frame), append(vs, p.V[0]) })
 	for i := range g.Series {
 		s := &g.Series[i]
 		switch s.Name {
@@ -2151,9 +2153,8 @@ func onLine(g *Graph) {
 		s.unpack()
 		for j, p := range s.Points {
 			// The line's last step at or before the mark.
-			if k, _ := slices.BinarySearch(ts, p.Time+1); k > 0 {
-				s.Points[j].V[0] = vs[k-1]
-			}
+			k, _ := slices.BinarySearch(fs, p.Frame+1)
+			s.Points[j].V[0] = vs[max(k-1, 0)]
 		}
 	}
 }
