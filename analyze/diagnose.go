@@ -783,7 +783,7 @@ func burstDrops(st *DirStats) (burstEvidence, bool) {
 // is an upper bound of the share lost (go-back-N resends what had
 // arrived, more of a large flight than of a small one): base is then
 // the share surely lost (lost_downstream_min_packets), k still counting
-// every resend.
+// every resend (and a tail-loss probe of one: burstTail.data).
 func emptyPathDrops(st, rcv *DirStats) (burstEvidence, bool) {
 	if st.Path.Vantage != VantageSender || st.burstOriginals == 0 || st.burstLost < burstMinLost || st.burstLone == 0 {
 		return burstEvidence{}, false

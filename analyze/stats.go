@@ -1101,8 +1101,8 @@ const minArrivalIdle = 50e6
 
 // arrivalIdle tells whether data segment s of n bytes, arrived gap after
 // the last with everything before it in, ended a wait of the sender's
-// own (DirStats.arrivalIdles): longer than the handshake's round trip
-// from the receiver's last new ACK where one came after the last
+// own (DirStats.arrivalIdles): longer than 1.25 times the handshake's
+// round trip, from the receiver's last new ACK where one came after the last
 // segment (a delayed ACK, up to 40 ms and more, is the receiver's wait,
 // not the sender's: in the collapsed transfers behind a queue of two or
 // three packets every round trip an ACK-clocked sender waits for it read
