@@ -65,7 +65,7 @@ var seriesStyles = map[string]seriesStyle{
 	analyze.SeriesRST:              {color: red, width: 4, glyph: draw.CrossGlyph{}, legend: "RST"},
 	analyze.SeriesThroughput:       {color: blue, width: 1.2, legend: "throughput (all bytes sent)"},
 	analyze.SeriesGoodput:          {color: green, width: 2.8, legend: "goodput (newly acknowledged)"},
-	analyze.SeriesDelivery:         {color: orange, width: 1.1, legend: "delivery rate (newly delivered, SACKed included)"},
+	analyze.SeriesDelivery:         {color: orange, width: 1.1, legend: "delivery rate (newly delivered, SACKed or duplicate-ACKed included)"},
 	analyze.SeriesRTT:              {color: blue, width: 1.3, legend: "RTT sample", density: true},
 	analyze.SeriesRTTRepair:        {color: orange, width: 1.6, legend: "ack_rtt across a repair (segment resent, or another sent between: --sampling karn leaves it out)", density: true},
 	analyze.SeriesInFlight:         {color: blue, width: 1.2, legend: "bytes in flight (at each segment sent)"},

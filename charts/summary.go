@@ -173,8 +173,6 @@ var SummaryColumns = Schema[SummaryRow]{
 	episodeCount("loss_episodes_undone", "of loss_episodes_fast and loss_episodes_rto, those proven spurious (the first ACK to cover the first resend echoes an older timestamp: Eifel; or a D-SACK covers it; or nothing was resent and the hole closed late), which Linux undoes: no reduction; empty at a capture the path analysis places at the receiver or in the middle, where the sender's episodes are not seen (loss_events counts the drops there)", func(s *analyze.DirStats) int64 { return s.LossEpisodesUndone }),
 }
 
-// senderCount is a count of the sender's state, null for a direction
-// that sent no data.
 // episodeCount is a count of the sender's loss episodes or probes
 // (lossEpisodes), empty where the capture is known not to be at the
 // sender: read from what arrived at a receiver, recovery entered again at
@@ -189,6 +187,8 @@ func episodeCount(name, doc string, f func(*analyze.DirStats) int64) summaryCol 
 	}}
 }
 
+// senderCount is a count of the sender's state, null for a direction
+// that sent no data.
 func senderCount(name, unit, doc string, f func(*analyze.DirStats) int64) summaryCol {
 	return summaryCol{name, Int, unit, doc, func(r *SummaryRow) Value { return IntV(f(r.Stats)).Or(r.Stats.DataPackets > 0) }}
 }
