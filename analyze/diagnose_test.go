@@ -1865,3 +1865,32 @@ func TestIPIDRunAfter(t *testing.T) {
 		t.Errorf("missing %d, after another %d; want 5, 3", r.miss, r.after)
 	}
 }
+
+// TestFewEpisodesAfterOvershootNotToldByTheRTT: after slow start's
+// overshoot (a full queue's burst), fewer than irregularMin later loss
+// episodes mostly below the RTT's peak do not tell random drops: the
+// overshoot's recovery put the peak above where the queue's later tail
+// drops come (mx_406ms_2m_q8k_a0p5m_nots_reno and mx_212ms_2m_q8k_reno
+// at their senders, tail drops only: 3 of 4 below the peak, read as
+// random loss). From irregularMin on the reading stands.
+func TestFewEpisodesAfterOvershootNotToldByTheRTT(t *testing.T) {
+	for _, tt := range []struct {
+		ranked, near int64
+		want, not    string
+	}{
+		{4, 1, FindLoss, FindRandomLoss},
+		{irregularMin, 1, FindRandomLoss, FindLoss},
+	} {
+		st := DirStats{DataPackets: 2200, DataBytes: 2200 * 1448, UniqueBytes: 2130 * 1448, MSS: 1448, RTTSamples: 500, RTTMinMs: 408,
+			HasThroughput: true, HasHandshakeRTT: true, HandshakeRTTMs: 408,
+			Path:               PathStats{HasData: true, Vantage: VantageSender, Retransmitted: 60, LostDownstream: 60},
+			RankedLossEpisodes: tt.ranked, QueueLossEpisodes: tt.near, RTTAtLossMs: 495, RTTAtLossRank: 0.4,
+			LossEpisodes: tt.ranked + 1, FirstEpisodeResent: 43, EpisodeResent: 60}
+		st.SlowStart.Reason, st.SlowStart.Flight = SlowStartLoss, 70*1448
+		rcv := DirStats{MaxRwnd: -1}
+		got := strings.Split(kinds(diagnose(&st, &rcv, 0)), ";")
+		if !slices.Contains(got, FindOvershoot) || !slices.Contains(got, tt.want) || slices.Contains(got, tt.not) {
+			t.Errorf("%d episodes after an overshoot, %d near the RTT's peak: findings %q, want %s and %s, not %s", tt.ranked, tt.near, got, FindOvershoot, tt.want, tt.not)
+		}
+	}
+}
