@@ -37,10 +37,17 @@ type pipeline struct {
 	full chan *segBatch // decoded, in capture order; closed at the end
 	free chan *segBatch // for reuse
 	done chan struct{}  // closed by Close: the producer stops
+
+	// Scan's side, which it writes for every segment: on cache lines of
+	// their own, apart from the fields the producer reads for every
+	// packet (track, aheadTrack), or each write would take the line from
+	// the other core and each read take it back (TestPipelineLayout).
+	_    [64]byte
 	cur  *segBatch
 	i    int  // next segment of cur
 	ev   int  // next event of cur
 	over bool // full was closed and drained
+	_    [64]byte
 
 	// With the tracker in the producer (PipelineTracker).
 	track    bool
@@ -120,8 +127,10 @@ func (s *Scanner) pipeline(track bool) {
 func (s *Scanner) start(p *pipeline) {
 	p.started = true
 	p.onNew, p.onRetire = s.trk.OnNew, s.trk.OnRetire
-	s.trk.OnNew = func(c *Conn) { p.event(c, false, len(p.fill.segs)-1) }
-	s.trk.OnRetire = func(c *Conn) { p.event(c, true, len(p.fill.segs)-1) }
+	// Within Track: before the segment being tracked, which goes into
+	// the batch next (produce).
+	s.trk.OnNew = func(c *Conn) { p.event(c, false, len(p.fill.segs)) }
+	s.trk.OnRetire = func(c *Conn) { p.event(c, true, len(p.fill.segs)) }
 	go s.produce(p)
 }
 
@@ -185,28 +194,40 @@ func (s *Scanner) produce(p *pipeline) {
 	if p.track {
 		inTrack = s.trk.OnRetire
 	}
+	// Each segment is decoded and tracked in seg, which stays in this
+	// core's cache, and copied into the batch when done: the batch's
+	// lines were last read on Scan's core, and writing a field there,
+	// then reading it back (as decoding and tracking do), waits each time
+	// for the line to come back to this one. (Padded: no other object
+	// shares its lines.)
+	scratch := new(struct {
+		_   [64]byte
+		seg Segment
+		_   [64]byte
+	})
+	seg := &scratch.seg
 	for {
 		b := p.fill
 		for len(b.segs) < pipeBatch && len(b.evs) < pipeBatch && s.next() {
 			pk := s.r.Packet()
-			b.segs = append(b.segs, Segment{})
-			seg := &b.segs[len(b.segs)-1]
+			*seg = Segment{}
 			ok, err := s.dec.Decode(pk, seg)
 			if err != nil {
 				s.warn(errPacket(pk.Number, err))
 			}
 			if !ok || s.focus != nil && !s.focus.has(seg) {
-				b.segs = b.segs[:len(b.segs)-1]
 				continue
 			}
 			if !p.track {
+				b.segs = append(b.segs, *seg)
 				continue
 			}
 			c := s.trk.Track(seg)
-			b.conns = append(b.conns, c)
 			if p.aheadTrack != nil {
 				p.aheadTrack(c, seg)
 			}
+			b.segs = append(b.segs, *seg)
+			b.conns = append(b.conns, c)
 			if seg.Frame&expireEvery == 0 && s.focus == nil {
 				s.trk.OnRetire = p.afterEvent
 				s.trk.Expire(seg.Time)

@@ -15,7 +15,8 @@ import (
 // Scan's goroutine or in the pipeline's (with or without hooks there),
 // returns, on every capture at hand
 // (damaged ones included), the same segments assigned to the same streams,
-// the same new and retired connections (as they were when retired),
+// the same new connections (each before its first segment) and retired
+// ones (as they were when retired),
 // warnings, counts and error as a plain one; the hooks run in the
 // pipeline see the same segments, and every retirement before Scan's
 // OnRetire does; and Close stops it midway.
@@ -24,6 +25,7 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 		segs    []Segment
 		streams []int
 		news    []int
+		newAt   []int // the segments handed over before each OnNew
 		retired []int
 		final   []Conn // each retired connection as OnRetire saw it
 		// With hooks in the pipeline: the segments and streams onTrack saw,
@@ -75,7 +77,9 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 			})
 			defer sc.Close()
 		}
-		sc.Tracker().OnNew = func(c *Conn) { tr.news = append(tr.news, c.Stream) }
+		sc.Tracker().OnNew = func(c *Conn) {
+			tr.news, tr.newAt = append(tr.news, c.Stream), append(tr.newAt, len(tr.segs))
+		}
 		sc.Tracker().OnRetire = func(c *Conn) {
 			if mode == pipeAhead {
 				mu.Lock()
@@ -117,8 +121,8 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 				t.Fatalf("%s: the pipeline's hooks saw %d segments, retirements %v; the plain scan %d, %v",
 					path, len(piped.aheadSegs), piped.aheadRetired, len(plain.segs), plain.retired)
 			}
-			same := len(plain.segs) == len(piped.segs) && fmt.Sprint(plain.news, plain.retired, plain.warns, plain.stats, plain.packets, plain.err) ==
-				fmt.Sprint(piped.news, piped.retired, piped.warns, piped.stats, piped.packets, piped.err) &&
+			same := len(plain.segs) == len(piped.segs) && fmt.Sprint(plain.news, plain.newAt, plain.retired, plain.warns, plain.stats, plain.packets, plain.err) ==
+				fmt.Sprint(piped.news, piped.newAt, piped.retired, piped.warns, piped.stats, piped.packets, piped.err) &&
 				reflect.DeepEqual(plain.final, piped.final)
 			for i := 0; same && i < len(plain.segs); i++ {
 				same = sameSegment(plain.segs[i], piped.segs[i]) && plain.streams[i] == piped.streams[i]
@@ -174,6 +178,46 @@ func sameSegment(a, b Segment) bool {
 	}
 	a.First, b.First = nil, nil
 	return a == b
+}
+
+// TestPipelineLayout: what Scan's goroutine writes for every segment
+// (pipeline's cur, i, ev, over; Scanner's segp and cur) is 64 bytes or
+// more from every field the producer's goroutine reads for every packet
+// (pipeline's track and aheadTrack, fill and stopped; Scanner's r, dec,
+// trk, pipe and focus), so that no cache line holds both: a line both
+// use goes from one core to the other and back for every packet.
+func TestPipelineLayout(t *testing.T) {
+	type span struct {
+		name     string
+		off, end uintptr
+	}
+	apart := func(what string, scan, producer []span) {
+		for _, a := range scan {
+			for _, b := range producer {
+				if a.off < b.end+64 && b.off < a.end+64 {
+					t.Errorf("%s: %s (bytes %d-%d) within 64 bytes of %s (%d-%d)", what, a.name, a.off, a.end, b.name, b.off, b.end)
+				}
+			}
+		}
+	}
+	var p pipeline
+	at := func(name string, off, size uintptr) span { return span{name, off, off + size} }
+	apart("pipeline", []span{
+		at("cur", unsafe.Offsetof(p.cur), unsafe.Sizeof(p.cur)), at("i", unsafe.Offsetof(p.i), unsafe.Sizeof(p.i)),
+		at("ev", unsafe.Offsetof(p.ev), unsafe.Sizeof(p.ev)), at("over", unsafe.Offsetof(p.over), unsafe.Sizeof(p.over)),
+	}, []span{
+		at("track", unsafe.Offsetof(p.track), unsafe.Sizeof(p.track)), at("fill", unsafe.Offsetof(p.fill), unsafe.Sizeof(p.fill)),
+		at("stopped", unsafe.Offsetof(p.stopped), unsafe.Sizeof(p.stopped)), at("aheadTrack", unsafe.Offsetof(p.aheadTrack), unsafe.Sizeof(p.aheadTrack)),
+		at("full", unsafe.Offsetof(p.full), unsafe.Sizeof(p.full)), at("free", unsafe.Offsetof(p.free), unsafe.Sizeof(p.free)),
+	})
+	var s Scanner
+	apart("Scanner", []span{
+		at("segp", unsafe.Offsetof(s.segp), unsafe.Sizeof(s.segp)), at("cur", unsafe.Offsetof(s.cur), unsafe.Sizeof(s.cur)),
+	}, []span{
+		at("r", unsafe.Offsetof(s.r), unsafe.Sizeof(s.r)), at("dec", unsafe.Offsetof(s.dec), unsafe.Sizeof(s.dec)),
+		at("trk", unsafe.Offsetof(s.trk), unsafe.Sizeof(s.trk)), at("pipe", unsafe.Offsetof(s.pipe), unsafe.Sizeof(s.pipe)),
+		at("focus", unsafe.Offsetof(s.focus), unsafe.Sizeof(s.focus)), at("warnings", unsafe.Offsetof(s.warnings), unsafe.Sizeof(s.warnings)),
+	})
 }
 
 // TestSegmentSize: segments are copied into the pipeline's batches, one

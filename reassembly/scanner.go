@@ -15,7 +15,11 @@ type Scanner struct {
 	seg  Segment
 	segp *Segment // the segment Segment returns: seg, or one in a pipeline's batch
 	cur  *Conn
-	dg   *datagramPath // nil unless Datagrams was called
+	// segp and cur are written for every segment, in a pipeline by Scan's
+	// goroutine: the fields the producer reads (r, dec, trk, focus, pipe)
+	// are on other cache lines.
+	_  [64]byte
+	dg *datagramPath // nil unless Datagrams was called
 
 	warnings        []error
 	droppedWarnings int64
