@@ -78,8 +78,7 @@ func (s *Scanner) Pipeline() { s.pipeline(false) }
 // too: Scan only hands over what it tracked. The tracker's OnNew and
 // OnRetire (set them before the first Scan, and do not change them after)
 // are still called in Scan's goroutine, in the same order with the
-// segments as without a pipeline; Expire's retirements may come one
-// segment later, which changes nothing for any one connection. But the
+// segments as without a pipeline. But the
 // tracker runs ahead: of the connection Conn returns, only Stream, Client,
 // Server, FirstFrame, Handshake and ReusedPorts can be read during Scan
 // (the segment carries what else the analysis needs as it was: its
@@ -275,6 +274,7 @@ func (s *Scanner) scanPipe() bool {
 	if !p.started {
 		s.start(p)
 	}
+	s.expireDue() // (without the tracker in the producer)
 	for !p.over {
 		if b := p.cur; b != nil {
 			for p.ev < len(b.evs) && b.evs[p.ev].at <= p.i {
@@ -293,7 +293,7 @@ func (s *Scanner) scanPipe() bool {
 				} else {
 					s.cur = s.trk.Track(seg)
 					if seg.Frame&expireEvery == 0 && s.focus == nil {
-						s.trk.Expire(seg.Time)
+						s.sweep, s.sweepAt = true, seg.Time
 					}
 				}
 				p.i++

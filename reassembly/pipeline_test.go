@@ -1,11 +1,13 @@
 package reassembly
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"reflect"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	"tcpviz/internal/golden"
@@ -16,7 +18,9 @@ import (
 // returns, on every capture at hand
 // (damaged ones included), the same segments assigned to the same streams,
 // the same new connections (each before its first segment) and retired
-// ones (as they were when retired),
+// ones (as they were when retired, each after its last segment, also
+// where a sweep after a time step retires the connection of the segment
+// that made it due),
 // warnings, counts and error as a plain one; the hooks run in the
 // pipeline see the same segments, and every retirement before Scan's
 // OnRetire does; and Close stops it midway.
@@ -27,6 +31,7 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 		news    []int
 		newAt   []int // the segments handed over before each OnNew
 		retired []int
+		retAt   []int  // the segments handed over before each OnRetire
 		final   []Conn // each retired connection as OnRetire saw it
 		// With hooks in the pipeline: the segments and streams onTrack saw,
 		// the streams onRetire saw.
@@ -89,7 +94,7 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 					t.Errorf("%s: stream %d retired by Scan before the pipeline's hook saw it", path, c.Stream)
 				}
 			}
-			tr.retired = append(tr.retired, c.Stream)
+			tr.retired, tr.retAt = append(tr.retired, c.Stream), append(tr.retAt, len(tr.segs))
 			tr.final = append(tr.final, *c)
 		}
 		for sc.Scan() {
@@ -121,8 +126,8 @@ func TestPipelineEqualsPlainScan(t *testing.T) {
 				t.Fatalf("%s: the pipeline's hooks saw %d segments, retirements %v; the plain scan %d, %v",
 					path, len(piped.aheadSegs), piped.aheadRetired, len(plain.segs), plain.retired)
 			}
-			same := len(plain.segs) == len(piped.segs) && fmt.Sprint(plain.news, plain.newAt, plain.retired, plain.warns, plain.stats, plain.packets, plain.err) ==
-				fmt.Sprint(piped.news, piped.newAt, piped.retired, piped.warns, piped.stats, piped.packets, piped.err) &&
+			same := len(plain.segs) == len(piped.segs) && fmt.Sprint(plain.news, plain.newAt, plain.retired, plain.retAt, plain.warns, plain.stats, plain.packets, plain.err) ==
+				fmt.Sprint(piped.news, piped.newAt, piped.retired, piped.retAt, piped.warns, piped.stats, piped.packets, piped.err) &&
 				reflect.DeepEqual(plain.final, piped.final)
 			for i := 0; same && i < len(plain.segs); i++ {
 				same = sameSegment(plain.segs[i], piped.segs[i]) && plain.streams[i] == piped.streams[i]
@@ -260,5 +265,69 @@ func TestDSACK(t *testing.T) {
 	}
 	if !IsDSACK[int64](10, 20, 30, false, 0, 0) || !IsDSACK[int64](40, 50, 30, true, 0, 100) || IsDSACK[int64](40, 50, 30, true, 45, 100) {
 		t.Error("IsDSACK on relative numbers")
+	}
+}
+
+// TestSweepAfterItsSegment: a sweep (Expire, every expireEvery+1
+// packets) that retires the connection of the segment that made it due
+// comes after that segment is handed over, in a plain scan as in a
+// pipelined one: a time stepped an hour ahead on packet 8192 moves the
+// sweeps' clock, and connection B's last packet, number 16384, closes it
+// while the clock is far past it (helper-86's mini_back: the plain scan
+// retired B first, and summary counted 4 of its 5 packets).
+func TestSweepAfterItsSegment(t *testing.T) {
+	const a, as, b, bs = "10.0.0.1:40000", "10.0.0.2:80", "10.0.0.3:40001", "10.0.0.4:80"
+	ms := time.Millisecond
+	var pkts []pkt
+	pkts = append(pkts, pkt{src: a, dst: as, seq: 100, flags: SYN, win: 65535})
+	for len(pkts) < 2*(expireEvery+1)-5 {
+		p := pkt{t: time.Duration(len(pkts)) * ms, src: a, dst: as, seq: 101, ack: 1, flags: ACK, win: 65535}
+		if len(pkts) == expireEvery { // packet 8192: an hour ahead
+			p.t = time.Hour
+		}
+		pkts = append(pkts, p)
+	}
+	at := time.Duration(len(pkts)) * ms
+	for i, p := range []pkt{
+		{src: b, dst: bs, seq: 500, flags: SYN, win: 65535},
+		{src: bs, dst: b, seq: 900, ack: 501, flags: SYN | ACK, win: 65535},
+		{src: b, dst: bs, seq: 501, ack: 901, flags: ACK | FIN, win: 65535},
+		{src: bs, dst: b, seq: 901, ack: 502, flags: ACK | FIN, win: 65535},
+		{src: b, dst: bs, seq: 502, ack: 902, flags: ACK, win: 65535}, // packet 16384
+	} {
+		p.t = at + time.Duration(i)*ms
+		pkts = append(pkts, p)
+	}
+	capture := pcapOf(t, pkts)
+	for _, mode := range []string{"plain", "pipelined", "pipelined, the tracker ahead"} {
+		r, err := NewReader(bytes.NewReader(capture))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := NewScanner(r)
+		switch mode {
+		case "pipelined":
+			sc.Pipeline()
+		case "pipelined, the tracker ahead":
+			sc.PipelineTracker()
+		}
+		retired := map[*Conn]bool{}
+		var bRetired, last int64
+		sc.Tracker().OnRetire = func(c *Conn) {
+			retired[c] = true
+			if c.Client.Port() == 40001 {
+				bRetired = last
+			}
+		}
+		for sc.Scan() {
+			last = sc.Segment().Frame
+			if c := sc.Conn(); retired[c] {
+				t.Errorf("%s: packet %d handed over after its connection (stream %d) was retired", mode, last, c.Stream)
+			}
+		}
+		sc.Close()
+		if bRetired != int64(len(pkts)) {
+			t.Errorf("%s: connection B retired after packet %d, want after its last, %d", mode, bRetired, len(pkts))
+		}
 	}
 }

@@ -15,6 +15,12 @@ type Scanner struct {
 	seg  Segment
 	segp *Segment // the segment Segment returns: seg, or one in a pipeline's batch
 	cur  *Conn
+	// sweep, sweepAt: the tracker's Expire is due, at that time, once the
+	// segment just handed over has been dealt with (Scan's next call): a
+	// sweep after a time step may retire the segment's own connection,
+	// which the caller must not see retired before its segment.
+	sweep   bool
+	sweepAt int64
 	// segp and cur are written for every segment, in a pipeline by Scan's
 	// goroutine: the fields the producer reads (r, dec, trk, focus, pipe)
 	// are on other cache lines.
@@ -46,6 +52,7 @@ func (s *Scanner) Scan() bool {
 	if s.pipe != nil {
 		return s.scanPipe()
 	}
+	s.expireDue()
 	for s.next() {
 		p := s.r.Packet()
 		ok, err := s.dec.Decode(p, &s.seg)
@@ -65,7 +72,7 @@ func (s *Scanner) Scan() bool {
 		}
 		s.cur = s.trk.Track(&s.seg)
 		if p.Number&expireEvery == 0 && s.focus == nil {
-			s.trk.Expire(s.seg.Time)
+			s.sweep, s.sweepAt = true, s.seg.Time
 		}
 		return true
 	}
@@ -80,6 +87,14 @@ func (s *Scanner) Scan() bool {
 // expireEvery+1 is how many packets pass between sweeps for finished and
 // idle connections.
 const expireEvery = 1<<13 - 1
+
+// expireDue runs the sweep the last segment handed over made due.
+func (s *Scanner) expireDue() {
+	if s.sweep {
+		s.sweep = false
+		s.trk.Expire(s.sweepAt)
+	}
+}
 
 // errPacket names the packet of a decoding problem.
 func errPacket(n int64, err error) error { return fmt.Errorf("packet %d: %w", n, err) }
