@@ -1334,8 +1334,8 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 			// peak) and with random drops beside them once
 			// (mx_548ms_2m_q33k_l18).
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
-			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episodes after it, %d of them near the peak of %s: too few to tell their cause",
-				lost, pct, counted, eps-1, st.QueueLossEpisodes, what), ev)
+			add(FindLoss, fmt.Sprintf("loss: %d segments lost (%.1f%%)%s in slow start's overshoot and %d loss episodes after it; %d of the %d ranked by %s began near its peak: too few to tell their cause",
+				lost, pct, counted, eps-1, st.QueueLossEpisodes, n, what), ev)
 		case told && near:
 			ev["rtt_at_loss_ms"], ev["rtt_min_ms"], ev["rtt_at_loss_rank"] = st.RTTAtLossMs, st.RTTMinMs, st.RTTAtLossRank
 			if appAtSender && !bbr && st.RTTAtLossRank >= queueRank {

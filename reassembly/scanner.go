@@ -21,9 +21,9 @@ type Scanner struct {
 	// which the caller must not see retired before its segment.
 	sweep   bool
 	sweepAt int64
-	// segp and cur are written for every segment, in a pipeline by Scan's
-	// goroutine: the fields the producer reads (r, dec, trk, focus, pipe)
-	// are on other cache lines.
+	// segp, cur (and sweep, sweepAt) are written by Scan's goroutine, segp
+	// and cur for every segment: in a pipeline the fields the producer
+	// reads (r, dec, trk, focus, pipe) are on other cache lines.
 	_  [64]byte
 	dg *datagramPath // nil unless Datagrams was called
 
