@@ -28,7 +28,7 @@ const (
 // of it (no copy, no allocation per record); byte order is a flag rather
 // than a binary.ByteOrder interface, and timestamps stay integers.
 type pcapReader struct {
-	r        io.Reader
+	*window
 	big      bool // big-endian headers
 	nano     bool
 	swapLens bool // pre-2.3 record header: caplen and len swapped
@@ -36,10 +36,6 @@ type pcapReader struct {
 	snaplen  uint32
 	maxLen   int
 	linkType layers.LinkType
-
-	buf      []byte // buf[pos:end] is read but not yet returned
-	pos, end int
-	rerr     error // the error that ended the last read from r, kept until buf is drained
 }
 
 // pcapBlockSize is how much the reader asks for at once: at least the
@@ -47,12 +43,13 @@ type pcapReader struct {
 // buffer instead of being copied through it.
 const pcapBlockSize = 2 * readBufferSize
 
-func newPcapReader(r io.Reader) (*pcapReader, error) {
-	var h [24]byte
-	if _, err := io.ReadFull(r, h[:]); err != nil {
+func newPcapReader(w *window) (*pcapReader, error) {
+	if err := w.fill(24); err != nil {
 		return nil, fmt.Errorf("pcap header: truncated file header")
 	}
-	p := &pcapReader{r: r}
+	h := w.buf[w.pos : w.pos+24]
+	w.pos += 24
+	p := &pcapReader{window: w}
 	switch binary.LittleEndian.Uint32(h[:]) {
 	case 0xa1b2c3d4:
 	case 0xa1b23c4d:
@@ -106,47 +103,6 @@ func (big byteOrder) u64(b []byte) uint64 {
 		return binary.BigEndian.Uint64(b)
 	}
 	return binary.LittleEndian.Uint64(b)
-}
-
-// fill makes at least n bytes available in buf[pos:end], reading more
-// from r. It returns fewer only when r has no more: then the error that
-// ended the input (io.EOF at a clean end).
-func (p *pcapReader) fill(n int) error {
-	if p.end-p.pos >= n {
-		return nil
-	}
-	if p.rerr != nil {
-		return p.rerr
-	}
-	if p.pos > 0 { // move the partial record to the front
-		p.end = copy(p.buf, p.buf[p.pos:p.end])
-		p.pos = 0
-	}
-	if len(p.buf) < n+pcapBlockSize {
-		// Start small (a short file costs little) and double up to the
-		// block size beyond the record.
-		nb := make([]byte, n+min(max(2*len(p.buf), 64<<10), pcapBlockSize))
-		p.end = copy(nb, p.buf[:p.end])
-		p.buf = nb
-	}
-	for empty := 0; p.end < n; {
-		m, err := p.r.Read(p.buf[p.end:])
-		p.end += m
-		if err != nil {
-			p.rerr = err
-			if p.end >= n {
-				return nil
-			}
-			return err
-		}
-		if m > 0 {
-			empty = 0
-		} else if empty++; empty == 100 { // as bufio gives up on such a reader
-			p.rerr = io.ErrNoProgress
-			return p.rerr
-		}
-	}
-	return nil
 }
 
 // next reads the next record into pk: its data (valid until the next

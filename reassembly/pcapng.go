@@ -44,12 +44,8 @@ import (
 // Blocks are read whole into one buffer and packets handed out as slices
 // of it: nothing is allocated per packet.
 type ngReader struct {
-	r    io.Reader
-	buf  []byte // buf[pos:end] is read but not yet consumed
-	pos  int
-	end  int
-	rerr error // the error that ended the last read from r
-	off  int64 // file offset of buf[pos]
+	*window
+	off int64 // file offset of buf[pos]
 
 	big     bool // byte order of the current section
 	ifaces  []ngIface
@@ -167,8 +163,8 @@ func (n *ngReader) fail(format string, args ...any) error {
 }
 
 // newNgReader reads the first section header block of r.
-func newNgReader(r io.Reader) (*ngReader, error) {
-	n := &ngReader{r: r}
+func newNgReader(w *window) (*ngReader, error) {
+	n := &ngReader{window: w}
 	if err := n.fill(12); err != nil {
 		return nil, errors.New("pcapng header: truncated block")
 	}
@@ -188,56 +184,12 @@ func newNgReader(r io.Reader) (*ngReader, error) {
 // fill makes at least k bytes available in buf[pos:end]. It returns
 // fewer only at the end of the input: then io.ErrUnexpectedEOF if some
 // were there, the reading error (io.EOF at a clean end) otherwise.
-// Like pcapReader's, the buffer starts small and doubles up to the block
-// size beyond the block, so that reads bypass the bufio.Reader in front;
-// but it grows with what was read, not with what a block claims: a
-// damaged length costs no memory the file does not fill.
 func (n *ngReader) fill(k int) error {
-	if n.end-n.pos >= k {
-		return nil
+	err := n.window.fill(k)
+	if err == io.EOF && n.end > n.pos {
+		return io.ErrUnexpectedEOF
 	}
-	if n.pos > 0 { // move what is left to the front
-		n.end = copy(n.buf, n.buf[n.pos:n.end])
-		n.pos = 0
-	}
-	if len(n.buf) < k+pcapBlockSize {
-		// Rounded up to 64 KiB, so that blocks of varying lengths do
-		// not each ask for a new buffer.
-		n.grow((k+min(max(2*len(n.buf), 64<<10), pcapBlockSize)+0xffff)&^0xffff, k)
-	}
-	for empty := 0; n.end < k; {
-		if n.rerr != nil {
-			if n.end > 0 && n.rerr == io.EOF {
-				return io.ErrUnexpectedEOF
-			}
-			return n.rerr
-		}
-		if n.end == len(n.buf) {
-			n.grow(2*len(n.buf), k)
-		}
-		m, err := n.r.Read(n.buf[n.end:])
-		n.end += m
-		if err != nil {
-			n.rerr = err
-		} else if m > 0 {
-			empty = 0
-		} else if empty++; empty == 100 { // as bufio gives up on such a reader
-			n.rerr = io.ErrNoProgress
-		}
-	}
-	return nil
-}
-
-// grow makes buf size bytes long, but not beyond twice what it holds or
-// 1 MiB, whichever is more, nor beyond k plus a block and 64 KiB.
-func (n *ngReader) grow(size, k int) {
-	size = min(size, max(2*n.end, 1<<20), k+pcapBlockSize+64<<10)
-	if size <= len(n.buf) {
-		return
-	}
-	nb := make([]byte, size)
-	copy(nb, n.buf[:n.end])
-	n.buf = nb
+	return err
 }
 
 // skip consumes k bytes of the input without keeping them.

@@ -68,7 +68,7 @@ type Reader struct {
 	linkType   layers.LinkType
 	pkt        Packet
 	err        error
-	closer     func()
+	closer     func() // releases what the reading holds; nil once called
 }
 
 const (
@@ -114,12 +114,34 @@ func sniffFormat(head []byte) (Format, bool) {
 // NewReader detects the format of r from its first bytes (decompressing
 // gzip or zstd first) and reads the file header. The caller closes r.
 func NewReader(r io.Reader) (*Reader, error) {
-	br := bufio.NewReaderSize(r, readBufferSize)
-	rd := &Reader{closer: func() {}}
-	head, _ := br.Peek(8)
+	return newReader(&window{r: r}, func() {})
+}
+
+// NewReaderAhead is NewReader, reading r ahead on a goroutine of its own
+// when Go code may run on more than one core: the reading (the system
+// calls' copy of the file) then runs beside the decoding. The goroutine
+// ends at the end of the input, at an error, or at Close; the caller
+// closes r after Close.
+func NewReaderAhead(r io.Reader) (*Reader, error) {
+	if !readsAhead() {
+		return NewReader(r)
+	}
+	a := startReadAhead(r)
+	rd, err := newReader(&window{ahead: a}, a.stop)
+	if err != nil {
+		a.stop()
+	}
+	return rd, err
+}
+
+// newReader is NewReader from w; stop ends what w's reading holds.
+func newReader(w *window, stop func()) (*Reader, error) {
+	rd := &Reader{closer: stop}
+	w.fill(8)
+	head := w.buf[w.pos:w.end]
 	switch {
 	case bytes.HasPrefix(head, []byte(magicGzip)):
-		zr, err := gzip.NewReader(br)
+		zr, err := gzip.NewReader(bufio.NewReaderSize(w, readBufferSize))
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, errors.New("gzip: truncated before the capture's header (file ends inside it)")
 		}
@@ -127,25 +149,27 @@ func NewReader(r io.Reader) (*Reader, error) {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
 		rd.compressed = "gzip"
-		br = bufio.NewReaderSize(zr, readBufferSize)
+		w = &window{r: zr}
 	case bytes.HasPrefix(head, []byte(magicZstd)):
-		if frame, _ := br.Peek(14); len(frame) >= 6 {
-			if w := zstdWindow(frame); w > zstdMaxWindow {
-				return nil, fmt.Errorf("zstd: the first frame needs a %d MiB window, more than the limit of %d MiB", w>>20, zstdMaxWindow>>20)
+		w.fill(14)
+		if frame := w.buf[w.pos:min(w.end, w.pos+14)]; len(frame) >= 6 {
+			if z := zstdWindow(frame); z > zstdMaxWindow {
+				return nil, fmt.Errorf("zstd: the first frame needs a %d MiB window, more than the limit of %d MiB", z>>20, zstdMaxWindow>>20)
 			}
 		}
 		// One decoding goroutine, streaming: memory is the window (capped)
 		// and a few blocks, whatever the expansion.
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1),
+		zr, err := zstd.NewReader(bufio.NewReaderSize(w, readBufferSize), zstd.WithDecoderConcurrency(1),
 			zstd.WithDecoderMaxWindow(zstdMaxWindow), zstd.WithDecoderMaxMemory(zstdMaxWindow))
 		if err != nil {
 			return nil, fmt.Errorf("zstd: %w", err)
 		}
 		rd.compressed = "zstd"
-		rd.closer = zr.Close
-		br = bufio.NewReaderSize(zstdErrors{zr}, readBufferSize)
+		rd.closer = func() { zr.Close(); stop() }
+		w = &window{r: zstdErrors{zr}}
 	}
-	head, err := br.Peek(8)
+	err := w.fill(8)
+	head = w.buf[w.pos:min(w.end, w.pos+8)]
 	if err != nil && rd.compressed != "" && errors.Is(err, io.ErrUnexpectedEOF) {
 		// Cut before the first 8 bytes of the capture came out (zstd's
 		// first block holds up to 128 KB): no header to read.
@@ -167,19 +191,19 @@ func NewReader(r io.Reader) (*Reader, error) {
 	rd.format = format
 	switch format {
 	case FormatPcap:
-		pr, err := newPcapReader(br)
+		pr, err := newPcapReader(w)
 		if err != nil {
 			return nil, err
 		}
 		rd.src, rd.pcap, rd.linkType = pr, pr, pr.linkType
 	case FormatPcapNG:
-		nr, err := newNgReader(br)
+		nr, err := newNgReader(w)
 		if err != nil {
 			return nil, err
 		}
 		rd.ng = nr
 	case FormatSnoop:
-		sr, err := pcapgo.NewSnoopReader(br)
+		sr, err := pcapgo.NewSnoopReader(w)
 		if err != nil {
 			return nil, fmt.Errorf("snoop header: %w", lower(err))
 		}
@@ -294,12 +318,19 @@ func (r *Reader) fail(err error) {
 	} else {
 		r.err = io.EOF
 	}
-	r.closer()
+	r.Close()
 }
 
-// Close releases what decompression holds (a zstd decoder), for a reader
-// left before its end; the caller still closes the io.Reader it gave.
-func (r *Reader) Close() { r.closer() }
+// Close releases what the reading holds (a zstd decoder, the goroutine
+// reading ahead), for a reader left before its end; it is done by itself
+// at the end or at an error, and may be called again. The caller still
+// closes the io.Reader it gave, after Close.
+func (r *Reader) Close() {
+	if r.closer != nil {
+		r.closer()
+		r.closer = nil
+	}
+}
 
 // Comments are the comments (opt_comment) of the pcapng section header
 // read last: after NewReader, the first section's. Other formats have

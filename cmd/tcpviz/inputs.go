@@ -248,6 +248,7 @@ type source struct {
 	stdin io.Reader
 	path  string // what open reads: the file, or the spool ("" to read stdin once)
 	files []*os.File
+	reads []*reassembly.Reader // what open returned, closed before the files
 	spool string
 	bar   *progress // counts the bytes read, or nil
 	// stop, when set, ends every read once it says true: the output
@@ -355,12 +356,20 @@ func (s *source) open() (*reassembly.Reader, error) {
 	if s.stop != nil {
 		r = stoppable{r, s.stop}
 	}
-	return reassembly.NewReader(r)
+	rd, err := reassembly.NewReaderAhead(r)
+	if err == nil {
+		s.reads = append(s.reads, rd)
+	}
+	return rd, err
 }
 
 // close closes what open opened, removes the spool and clears the
 // progress bar.
 func (s *source) close() {
+	for _, r := range s.reads {
+		r.Close()
+	}
+	s.reads = nil
 	for _, f := range s.files {
 		f.Close()
 	}
