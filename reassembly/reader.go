@@ -127,34 +127,41 @@ func NewReaderAhead(r io.Reader) (*Reader, error) {
 		return NewReader(r)
 	}
 	a := startReadAhead(r)
-	rd, err := newReader(&window{ahead: a}, a.stop)
-	if err != nil {
-		a.stop()
-	}
-	return rd, err
+	return newReader(&window{ahead: a}, a.stop)
 }
 
-// newReader is NewReader from w; stop ends what w's reading holds.
+// newReader is NewReader from w; stop ends what w's reading holds, as
+// does an error.
 func newReader(w *window, stop func()) (*Reader, error) {
 	rd := &Reader{closer: stop}
+	if err := rd.open(w); err != nil {
+		rd.Close()
+		return nil, err
+	}
+	return rd, nil
+}
+
+// open detects the format from w's first bytes, decompressing first, and
+// reads the file header.
+func (rd *Reader) open(w *window) error {
 	w.fill(8)
 	head := w.buf[w.pos:w.end]
 	switch {
 	case bytes.HasPrefix(head, []byte(magicGzip)):
 		zr, err := gzip.NewReader(bufio.NewReaderSize(w, readBufferSize))
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, errors.New("gzip: truncated before the capture's header (file ends inside it)")
+			return errors.New("gzip: truncated before the capture's header (file ends inside it)")
 		}
 		if err != nil {
-			return nil, fmt.Errorf("gzip: %w", err)
+			return fmt.Errorf("gzip: %w", err)
 		}
 		rd.compressed = "gzip"
-		w = &window{r: zr}
+		w = w.decompressed(zr, rd, nil)
 	case bytes.HasPrefix(head, []byte(magicZstd)):
 		w.fill(14)
 		if frame := w.buf[w.pos:min(w.end, w.pos+14)]; len(frame) >= 6 {
 			if z := zstdWindow(frame); z > zstdMaxWindow {
-				return nil, fmt.Errorf("zstd: the first frame needs a %d MiB window, more than the limit of %d MiB", z>>20, zstdMaxWindow>>20)
+				return fmt.Errorf("zstd: the first frame needs a %d MiB window, more than the limit of %d MiB", z>>20, zstdMaxWindow>>20)
 			}
 		}
 		// One decoding goroutine, streaming: memory is the window (capped)
@@ -162,58 +169,57 @@ func newReader(w *window, stop func()) (*Reader, error) {
 		zr, err := zstd.NewReader(bufio.NewReaderSize(w, readBufferSize), zstd.WithDecoderConcurrency(1),
 			zstd.WithDecoderMaxWindow(zstdMaxWindow), zstd.WithDecoderMaxMemory(zstdMaxWindow))
 		if err != nil {
-			return nil, fmt.Errorf("zstd: %w", err)
+			return fmt.Errorf("zstd: %w", err)
 		}
 		rd.compressed = "zstd"
-		rd.closer = func() { zr.Close(); stop() }
-		w = &window{r: zstdErrors{zr}}
+		w = w.decompressed(zstdErrors{zr}, rd, zr.Close)
 	}
 	err := w.fill(8)
 	head = w.buf[w.pos:min(w.end, w.pos+8)]
 	if err != nil && rd.compressed != "" && errors.Is(err, io.ErrUnexpectedEOF) {
 		// Cut before the first 8 bytes of the capture came out (zstd's
 		// first block holds up to 128 KB): no header to read.
-		return nil, fmt.Errorf("%s: truncated before the capture's header (file ends inside it)", rd.compressed)
+		return fmt.Errorf("%s: truncated before the capture's header (file ends inside it)", rd.compressed)
 	}
 	if err != nil && len(head) == 0 {
 		switch {
 		case err == io.EOF:
-			return nil, fmt.Errorf("empty file: %w", ErrNotCapture)
+			return fmt.Errorf("empty file: %w", ErrNotCapture)
 		case rd.compressed != "":
-			return nil, fmt.Errorf("%s: %w", rd.compressed, lower(err))
+			return fmt.Errorf("%s: %w", rd.compressed, lower(err))
 		}
-		return nil, err
+		return err
 	}
 	format, ok := sniffFormat(head)
 	if !ok {
-		return nil, ErrNotCapture
+		return ErrNotCapture
 	}
 	rd.format = format
 	switch format {
 	case FormatPcap:
 		pr, err := newPcapReader(w)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		rd.src, rd.pcap, rd.linkType = pr, pr, pr.linkType
 	case FormatPcapNG:
 		nr, err := newNgReader(w)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		rd.ng = nr
 	case FormatSnoop:
 		sr, err := pcapgo.NewSnoopReader(w)
 		if err != nil {
-			return nil, fmt.Errorf("snoop header: %w", lower(err))
+			return fmt.Errorf("snoop header: %w", lower(err))
 		}
 		lt, err := sr.LinkType()
 		if err != nil {
-			return nil, fmt.Errorf("snoop header: %w", lower(err))
+			return fmt.Errorf("snoop header: %w", lower(err))
 		}
 		rd.src, rd.linkType = sr, *lt
 	}
-	return rd, nil
+	return nil
 }
 
 // zstdMaxWindow caps the window a zstd frame may ask the decoder for. The

@@ -1,6 +1,7 @@
 package reassembly
 
 import (
+	"errors"
 	"io"
 	"runtime"
 	"sync"
@@ -126,6 +127,31 @@ func (w *window) fillAhead(k int) error {
 	return nil
 }
 
+// decompressed is the window to read the capture from when w holds it
+// compressed and dec decompresses it. Read ahead, dec decompresses on a
+// goroutine of its own too (reading w there), and rd's closer stops both;
+// end, if set, releases what dec holds, once nothing reads it.
+func (w *window) decompressed(dec io.Reader, rd *Reader, end func()) *window {
+	if w.ahead == nil {
+		if end != nil {
+			stop := rd.closer
+			rd.closer = func() { end(); stop() }
+		}
+		return &window{r: dec}
+	}
+	a := startReadAhead(dec)
+	stop := rd.closer
+	rd.closer = func() {
+		a.stop()
+		stop() // ends a's read of w, if it waits for a block
+		<-a.exited
+		if end != nil {
+			end()
+		}
+	}
+	return &window{ahead: a}
+}
+
 // Read reads from the window (for the readers that take an io.Reader:
 // decompression, snoop).
 func (w *window) Read(p []byte) (int, error) {
@@ -144,10 +170,11 @@ func (w *window) Read(p []byte) (int, error) {
 // decoding. Blocks go round: read, handed over in order (full), given back
 // once consumed (free); at most aheadBlocks exist.
 type readAhead struct {
-	full chan aheadBlock
-	free chan []byte
-	done chan struct{}
-	once sync.Once
+	full   chan aheadBlock
+	free   chan []byte
+	done   chan struct{}
+	once   sync.Once
+	exited chan struct{} // closed when the goroutine returns
 }
 
 type aheadBlock struct {
@@ -166,19 +193,21 @@ func readsAhead() bool { return runtime.GOMAXPROCS(0) > 1 }
 
 func startReadAhead(r io.Reader) *readAhead {
 	a := &readAhead{
-		full: make(chan aheadBlock, aheadBlocks),
-		free: make(chan []byte, aheadBlocks),
-		done: make(chan struct{}),
+		full:   make(chan aheadBlock, aheadBlocks),
+		free:   make(chan []byte, aheadBlocks),
+		done:   make(chan struct{}),
+		exited: make(chan struct{}),
 	}
 	for range aheadBlocks {
-		a.free <- nil // allocated when first used: a small file needs one
+		a.free <- nil // allocated when first used
 	}
 	go a.run(r)
 	return a
 }
 
 func (a *readAhead) run(r io.Reader) {
-	empty := 0
+	defer close(a.exited)
+	empty, last := 0, 0
 	for {
 		var b []byte
 		select {
@@ -187,7 +216,9 @@ func (a *readAhead) run(r io.Reader) {
 			return
 		}
 		if b == nil {
-			b = make([]byte, aheadBlockSize)
+			// Twice what the last read gave, from 64 KB up to a block:
+			// a small input (or its end) takes small blocks.
+			b = make([]byte, min(aheadBlockSize, max(64<<10, 2*last)))
 		}
 		m, err := r.Read(b)
 		for m == 0 && err == nil {
@@ -198,6 +229,7 @@ func (a *readAhead) run(r io.Reader) {
 			m, err = r.Read(b)
 		}
 		empty = 0
+		last = m
 		a.full <- aheadBlock{b[:m], err} // never blocks: as many places as blocks
 		if err != nil {
 			return
@@ -208,13 +240,21 @@ func (a *readAhead) run(r io.Reader) {
 // get returns the next block read, at nextAt 0, and the error that ended
 // the input after it, if one did; a block with no bytes comes back as nil.
 func (a *readAhead) get() ([]byte, int, error) {
-	blk := <-a.full
+	var blk aheadBlock
+	select {
+	case blk = <-a.full:
+	case <-a.done:
+		return nil, 0, errReadStopped
+	}
 	if len(blk.b) == 0 {
 		a.release(blk.b)
 		return nil, 0, blk.err
 	}
 	return blk.b, 0, blk.err
 }
+
+// errReadStopped ends the reading of a window whose reading was stopped.
+var errReadStopped = errors.New("reading stopped")
 
 // release gives block b back to be read into again; it never blocks: at
 // most aheadBlocks blocks go round.

@@ -2,6 +2,7 @@ package reassembly
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
@@ -13,6 +14,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/klauspost/compress/zstd"
 
 	"tcpviz/internal/golden"
 )
@@ -70,11 +73,7 @@ func (want readDigest) diff(got readDigest) string {
 // whatever GOMAXPROCS is.
 func readAheadOf(src io.Reader) (*Reader, error) {
 	a := startReadAhead(src)
-	rd, err := newReader(&window{ahead: a}, a.stop)
-	if err != nil {
-		a.stop()
-	}
-	return rd, err
+	return newReader(&window{ahead: a}, a.stop)
 }
 
 // chunked hands data out in reads of 1 to max bytes (seeded), so that
@@ -132,6 +131,7 @@ func sameReadAhead(t *testing.T, name string, data []byte, seed uint64) {
 // the same packets, bytes, comments and end read ahead from sources that
 // hand it out in pieces of every size as read in place.
 func TestReadAheadReadsAsInPlace(t *testing.T) {
+	before := runtime.NumGoroutine()
 	names := golden.Bundled()
 	if golden.CorpusPresent() {
 		names = golden.Captures()
@@ -158,6 +158,7 @@ func TestReadAheadReadsAsInPlace(t *testing.T) {
 	if read < 50 {
 		t.Fatalf("only %d captures read", read)
 	}
+	noneLeft(t, before)
 }
 
 // TestReadAheadStops: the reading goroutine ends when the reader is
@@ -165,16 +166,32 @@ func TestReadAheadReadsAsInPlace(t *testing.T) {
 func TestReadAheadStops(t *testing.T) {
 	before := runtime.NumGoroutine()
 	hdr := pcapOf(t, handshake(0, 1000, 5000))
-	rd, err := readAheadOf(io.MultiReader(bytes.NewReader(hdr), endless{}))
+	readThree(t, "endless", io.MultiReader(bytes.NewReader(hdr), endless{}))
+	// Compressed: the goroutine decompressing ahead stops too.
+	var raw bytes.Buffer
+	raw.Write(hdr)
+	raw.Write(make([]byte, 8<<20))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(raw.Bytes())
+	zw.Close()
+	zs, err := zstd.NewWriter(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for n := 0; n < 3; n++ {
-		if !rd.Next() {
-			t.Fatalf("packet %d: %v", n+1, rd.Err())
-		}
-	}
-	rd.Close()
+	readThree(t, "gzip", bytes.NewReader(gz.Bytes()))
+	readThree(t, "zstd", bytes.NewReader(zs.EncodeAll(raw.Bytes(), nil)))
+	// Compressed, from a pipe that sends the start of the stream (less
+	// than a block decompressed) and waits: Close ends the goroutine
+	// decompressing, which waits for more.
+	pr, pw := io.Pipe()
+	go func() {
+		zw := gzip.NewWriter(pw)
+		zw.Write(raw.Bytes()[:20<<10])
+		zw.Flush()
+	}()
+	readThree(t, "gzip from a pipe", pr)
+	pw.Close() // the reading goroutine, in the pipe's Read, ends
 	// An input that fails: the goroutine ends with it.
 	rd2, err := readAheadOf(io.MultiReader(bytes.NewReader(hdr), iotest.ErrReader(io.ErrClosedPipe)))
 	if err != nil {
@@ -185,6 +202,28 @@ func TestReadAheadStops(t *testing.T) {
 	if rd2.Err() == nil || !strings.Contains(rd2.Err().Error(), "closed pipe") {
 		t.Fatalf("got %v, want the input's error", rd2.Err())
 	}
+	noneLeft(t, before)
+}
+
+// readThree reads three packets of src ahead and closes the reader.
+func readThree(t *testing.T, what string, src io.Reader) {
+	t.Helper()
+	rd, err := readAheadOf(src)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	for n := 0; n < 3; n++ {
+		if !rd.Next() {
+			t.Fatalf("%s: packet %d: %v", what, n+1, rd.Err())
+		}
+	}
+	rd.Close()
+}
+
+// noneLeft fails unless the goroutines started since there were before
+// have ended (within 5 s).
+func noneLeft(t *testing.T, before int) {
+	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > before {
 		if time.Now().After(deadline) {
