@@ -121,7 +121,10 @@ func NewReader(r io.Reader) (*Reader, error) {
 // when Go code may run on more than one core: the reading (the system
 // calls' copy of the file) then runs beside the decoding. The goroutine
 // ends at the end of the input, at an error, or at Close; the caller
-// closes r after Close.
+// closes r after Close. A Read of r in progress when Close is called
+// still returns to the goroutine, which then reads no more: r must bear
+// that (an *os.File does; a pipe that may never be written to again
+// would keep the goroutine waiting).
 func NewReaderAhead(r io.Reader) (*Reader, error) {
 	if !readsAhead() {
 		return NewReader(r)

@@ -356,6 +356,14 @@ func (s *source) open() (*reassembly.Reader, error) {
 	if s.stop != nil {
 		r = stoppable{r, s.stop}
 	}
+	// A regular file (or the spool) is read ahead: its reads end soon,
+	// and one in progress when the reader is closed reads a file closed
+	// or about to be. Standard input, a pipe or a FIFO is read in place:
+	// a read of it may wait for ever, and nothing reads it once the
+	// command has returned.
+	if !s.in.regular && s.spool == "" {
+		return reassembly.NewReader(r)
+	}
 	rd, err := reassembly.NewReaderAhead(r)
 	if err == nil {
 		s.reads = append(s.reads, rd)
