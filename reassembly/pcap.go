@@ -38,11 +38,6 @@ type pcapReader struct {
 	linkType layers.LinkType
 }
 
-// pcapBlockSize is how much the reader asks for at once: at least the
-// buffer size of the bufio.Reader in front of it, so that reads bypass that
-// buffer instead of being copied through it.
-const pcapBlockSize = 2 * readBufferSize
-
 func newPcapReader(w *window) (*pcapReader, error) {
 	if err := w.fill(24); err != nil {
 		return nil, fmt.Errorf("pcap header: truncated file header")

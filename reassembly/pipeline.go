@@ -78,8 +78,8 @@ func (s *Scanner) Pipeline() { s.pipeline(false) }
 // too: Scan only hands over what it tracked. The tracker's OnNew and
 // OnRetire (set them before the first Scan, and do not change them after)
 // are still called in Scan's goroutine, in the same order with the
-// segments as without a pipeline. But the
-// tracker runs ahead: of the connection Conn returns, only Stream, Client,
+// segments as without a pipeline. But the tracker runs ahead: of the
+// connection Conn returns, only Stream, Client,
 // Server, FirstFrame, Handshake and ReusedPorts can be read during Scan
 // (the segment carries what else the analysis needs as it was: its
 // Stream, Dir, unwrapped numbers, ConnFirstTime, ClientSYNSeen, Duplicate,

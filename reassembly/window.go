@@ -48,24 +48,30 @@ func (w *window) fill(k int) error {
 		// buffer, and double up to the block size beyond the record.
 		w.grow((k+min(max(2*len(w.buf), 64<<10), pcapBlockSize)+0xffff)&^0xffff, k)
 	}
-	for empty := 0; w.end < k; {
+	for w.end < k {
 		if w.rerr != nil {
 			return w.rerr
 		}
 		if w.end == len(w.buf) {
 			w.grow(2*len(w.buf), k)
 		}
-		m, err := w.r.Read(w.buf[w.end:])
+		m, err := readSome(w.r, w.buf[w.end:])
 		w.end += m
-		if err != nil {
-			w.rerr = err
-		} else if m > 0 {
-			empty = 0
-		} else if empty++; empty == 100 { // as bufio gives up on such a reader
-			w.rerr = io.ErrNoProgress
-		}
+		w.rerr = err
 	}
 	return nil
+}
+
+// readSome reads into b until a read gives bytes or an error; a reader
+// that gives neither 100 times in a row fails with io.ErrNoProgress, as
+// bufio's does.
+func readSome(r io.Reader, b []byte) (int, error) {
+	for range 100 {
+		if m, err := r.Read(b); m > 0 || err != nil {
+			return m, err
+		}
+	}
+	return 0, io.ErrNoProgress
 }
 
 // grow makes buf size bytes long, but not beyond twice what it holds or
@@ -182,6 +188,10 @@ type aheadBlock struct {
 	err error
 }
 
+// pcapBlockSize is how much a window reading in place asks for at once,
+// beyond the record it needs.
+const pcapBlockSize = 2 * readBufferSize
+
 const (
 	aheadBlocks    = 4
 	aheadBlockSize = 256 << 10
@@ -207,7 +217,7 @@ func startReadAhead(r io.Reader) *readAhead {
 
 func (a *readAhead) run(r io.Reader) {
 	defer close(a.exited)
-	empty, last := 0, 0
+	last := 0
 	for {
 		var b []byte
 		select {
@@ -220,15 +230,7 @@ func (a *readAhead) run(r io.Reader) {
 			// a small input (or its end) takes small blocks.
 			b = make([]byte, min(aheadBlockSize, max(64<<10, 2*last)))
 		}
-		m, err := r.Read(b)
-		for m == 0 && err == nil {
-			if empty++; empty == 100 { // as bufio gives up on such a reader
-				err = io.ErrNoProgress
-				break
-			}
-			m, err = r.Read(b)
-		}
-		empty = 0
+		m, err := readSome(r, b)
 		last = m
 		a.full <- aheadBlock{b[:m], err} // never blocks: as many places as blocks
 		if err != nil {

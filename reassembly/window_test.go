@@ -234,6 +234,34 @@ func noneLeft(t *testing.T, before int) {
 	}
 }
 
+// TestReaderGivesUpOnEmptyReads: a reader whose reads give neither bytes
+// nor an error, after the file header or from the start, ends the reading
+// with io.ErrNoProgress, read in place and ahead.
+func TestReaderGivesUpOnEmptyReads(t *testing.T) {
+	before := runtime.NumGoroutine()
+	hdr := pcapOf(t, handshake(0, 1000, 5000))
+	for _, open := range []func(io.Reader) (*Reader, error){NewReader, readAheadOf} {
+		rd, err := open(io.MultiReader(bytes.NewReader(hdr), nothing{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rd.Next() {
+		}
+		if err := rd.Err(); err == nil || !strings.Contains(err.Error(), "multiple Read calls return no data or error") {
+			t.Errorf("after the header: %v, want io.ErrNoProgress", err)
+		}
+		if _, err := open(nothing{}); err == nil || !strings.Contains(err.Error(), "multiple Read calls") {
+			t.Errorf("from the start: %v, want io.ErrNoProgress", err)
+		}
+	}
+	noneLeft(t, before)
+}
+
+// nothing's reads give neither bytes nor an error.
+type nothing struct{}
+
+func (nothing) Read([]byte) (int, error) { return 0, nil }
+
 // endless reads zero bytes for ever: the record data of a capture that
 // does not end.
 type endless struct{}
