@@ -12,6 +12,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+	"github.com/gopacket/gopacket/pcapgo"
 
 	"tcpviz/internal/golden"
 )
@@ -168,6 +173,109 @@ func TestLabelRun(t *testing.T) {
 		}
 		if !tt.true_ && !slices.Contains(l.TX.DontCare, tt.kind) {
 			t.Errorf("%s, %d frames forwarded: %s not don't care (%+v)", tt.settings, tt.frames, tt.kind, l.TX)
+		}
+	}
+}
+
+// TestLabelRunCountsTheTransfer: the labeller counts the drops,
+// reordering and ACK drops of the transfer's connection only (the one
+// that brought the receiver the most payload), and the reordered share
+// of its data frames; iperf3's control connection beside it is not the
+// transfer (mx_150ms_30m_q3k_j6_reno: one of its 1-byte messages
+// reordered, in 67 frames forwarded, made the label say reordering).
+func TestLabelRunCountsTheTransfer(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3: the labeller (scripts/label_run.py) is not checked")
+	}
+	script := filepath.Join("..", "scripts", "label_run.py")
+	if _, err := os.ReadFile(script); err != nil {
+		t.Fatal(err)
+	}
+	prefix := filepath.Join(t.TempDir(), "run")
+	// The receiver's capture: 3 control messages of 1 byte (port 40000),
+	// then 60 data frames of 1448 bytes (port 40002), cut at 96 bytes.
+	f, err := os.Create(prefix + ".rx.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := pcapgo.NewWriter(f)
+	if err := w.WriteFileHeader(96, layers.LinkTypeEthernet); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Unix(1700000000, 0)
+	frame := func(sport uint16, n int) {
+		eth := &layers.Ethernet{SrcMAC: make([]byte, 6), DstMAC: make([]byte, 6), EthernetType: layers.EthernetTypeIPv4}
+		ip := &layers.IPv4{Version: 4, TTL: 64, Protocol: layers.IPProtocolTCP, SrcIP: []byte{10, 0, 0, 1}, DstIP: []byte{10, 0, 0, 2}}
+		tcp := &layers.TCP{SrcPort: layers.TCPPort(sport), DstPort: 5201, ACK: true, PSH: true, Window: 1000}
+		if err := tcp.SetNetworkLayerForChecksum(ip); err != nil {
+			t.Fatal(err)
+		}
+		buf := gopacket.NewSerializeBuffer()
+		opts := gopacket.SerializeOptions{FixLengths: true, ComputeChecksums: true}
+		if err := gopacket.SerializeLayers(buf, opts, eth, ip, tcp, gopacket.Payload(make([]byte, n))); err != nil {
+			t.Fatal(err)
+		}
+		b := buf.Bytes()
+		at = at.Add(time.Millisecond)
+		ci := gopacket.CaptureInfo{Timestamp: at, CaptureLength: min(len(b), 96), Length: len(b)}
+		if err := w.WritePacket(ci, b[:ci.CaptureLength]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 3 {
+		frame(40000, 1)
+	}
+	for range 60 {
+		frame(40002, 1448)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// events: the link's log of one connection: a data frame of n bytes
+	// reordered, 3 dropped at the queue, 3 of its ACKs dropped.
+	events := func(port, n int) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, `{"dir":"a->b","event":"reorder","sport":%d,"dport":5201,"len":%d}`+"\n", port, n)
+		for range 3 {
+			fmt.Fprintf(&b, `{"dir":"a->b","event":"queue","sport":%d,"dport":5201,"len":%d}`+"\n", port, n)
+			fmt.Fprintf(&b, `{"dir":"b->a","event":"loss","sport":5201,"dport":%d,"len":0}`+"\n", port)
+		}
+		return b.String()
+	}
+	for _, tt := range []struct {
+		name, events   string
+		want, dontCare []string // true kinds; kinds that must be don't care
+	}{
+		{"the control connection's message reordered, 3 of its ACKs dropped", events(40000, 1),
+			nil, []string{FindACKPathLoss}},
+		{"one of the transfer's 60 data frames reordered, 3 dropped at the queue, 3 of its ACKs", events(40002, 1448),
+			[]string{FindCongestionLoss, FindReordering, FindACKPathLoss}, nil},
+	} {
+		// The log's totals count every frame: 200 forwarded, so that
+		// the share of one frame in them would be under 1%.
+		writeGzip(t, prefix+".truth.jsonl.gz", tt.events+
+			`{"dir":"a->b","event":"total","forwarded":200,"dropped":3,"reordered":1}`+"\n"+
+			`{"dir":"b->a","event":"total","forwarded":200,"dropped":3,"reordered":0}`+"\n")
+		out, err := exec.Command(python, script, prefix, "DELAY=10ms RATE=10 QUEUE=10000 LOSS_BA=0.05 LOSS_MIN=0 DUR=6").Output()
+		if err != nil {
+			t.Fatalf("%s: label_run.py: %v", tt.name, err)
+		}
+		var l runLabel
+		if err := json.Unmarshal(out, &l); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		got := slices.Clone(l.RX.True)
+		slices.Sort(got)
+		want := slices.Clone(tt.want)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: true at the receiver %v, want %v", tt.name, got, want)
+		}
+		for _, k := range tt.dontCare {
+			if !slices.Contains(l.RX.DontCare, k) {
+				t.Errorf("%s: %s not don't care (%+v)", tt.name, k, l.RX)
+			}
 		}
 	}
 }
