@@ -134,6 +134,9 @@ func (d *renoDelivery) advance(n int64) int64 {
 // (windowBuilder).
 type sackBoard struct {
 	sacked, spare [][2]int64
+	// forgot: the end of the highest range forgotten past maxSACKed;
+	// below it a gap may be data SACKed (filled tells no hole there).
+	forgot int64
 }
 
 // maxSACKed bounds the SACKed ranges kept above the cumulative ACK.
@@ -170,6 +173,42 @@ func (b *sackBoard) deliver(prev int64, advanced bool, ack int64, blocks [][2]in
 	return max(n, 0)
 }
 
+// filled calls hole(lo, hi), before deliver is given the same ACK, for
+// each part [lo, hi) of a hole that the ACK acknowledges (a gap below the
+// highest range SACKed, cumulatively acknowledged or SACKed now). A D-SACK block (at or below the cumulative ACK, or the first
+// inside the second, RFC 2883) fills no hole.
+func (b *sackBoard) filled(prev int64, advanced bool, ack int64, blocks [][2]int64, hole func(lo, hi int64)) {
+	if len(b.sacked) == 0 {
+		return
+	}
+	// gaps calls hole for each gap of the ranges in [lo, hi), above
+	// the ranges forgotten.
+	gaps := func(lo, hi int64) {
+		lo = max(lo, b.forgot)
+		for _, r := range b.sacked {
+			if lo >= hi {
+				return
+			}
+			if r[1] <= lo {
+				continue
+			}
+			if r[0] > lo {
+				hole(lo, min(r[0], hi))
+			}
+			lo = r[1]
+		}
+	}
+	if advanced {
+		gaps(prev, min(ack, b.sacked[len(b.sacked)-1][0]))
+	}
+	for i, blk := range blocks {
+		if i == 0 && len(blocks) > 1 && blk[0] >= blocks[1][0] && blk[1] <= blocks[1][1] {
+			continue
+		}
+		gaps(max(blk[0], ack), min(blk[1], b.sacked[len(b.sacked)-1][0]))
+	}
+}
+
 // sackAdd adds [lo, hi) to the SACKed ranges and returns how much of it
 // they held already.
 func (b *sackBoard) sackAdd(lo, hi int64) int64 {
@@ -189,6 +228,7 @@ func (b *sackBoard) sackAdd(lo, hi int64) int64 {
 	i, _ := slices.BinarySearchFunc(out, nlo, func(r [2]int64, v int64) int { return cmp.Compare(r[0], v) })
 	out = slices.Insert(out, i, [2]int64{nlo, nhi})
 	if len(out) > maxSACKed {
+		b.forgot = max(b.forgot, out[len(out)-maxSACKed-1][1])
 		out = out[len(out)-maxSACKed:] // forget the lowest: they will be counted again when acknowledged
 	}
 	b.spare, b.sacked = b.sacked, out

@@ -364,3 +364,66 @@ func TestArrivalRateIdle(t *testing.T) {
 		t.Errorf("%d idle waits of %d ns, %d ns of gaps; want the two pauses", st.arrivalIdles, st.arrivalIdleNs, st.ArrivalGapNs)
 	}
 }
+
+// TestHoleAckCountsEachHole: the receiver's ACKs as a sender-side capture
+// sees them (segments of 1000 bytes). Each hole of its SACK scoreboard
+// that closes with nothing resent counts its segments late, not only the
+// first hole; a resent hole counts none; an ACK the return path reordered
+// (older than the cumulative ACK so far) counts the one segment at its
+// own cumulative ACK if it SACKed data above it, and nothing counts
+// twice.
+func TestHoleAckCountsEachHole(t *testing.T) {
+	ack := func(cum uint64, blocks ...[2]uint32) *reassembly.Segment {
+		s := &reassembly.Segment{AckAbs: cum, Ack: uint32(cum)}
+		for i, b := range blocks {
+			s.Opt.SACK[i] = reassembly.SACKBlock{Left: b[0], Right: b[1]}
+		}
+		s.Opt.NSACK = uint8(len(blocks))
+		return s
+	}
+	for _, tt := range []struct {
+		name   string
+		resent [][2]uint64
+		acks   []*reassembly.Segment
+		want   int64
+	}{
+		{"two holes, both late", nil, []*reassembly.Segment{
+			ack(0, [2]uint32{1000, 2000}),
+			ack(0, [2]uint32{4000, 5000}, [2]uint32{1000, 2000}),
+			ack(5000)}, 3}, // [0, 1000) and [2000, 4000)
+		{"two holes, the first resent", [][2]uint64{{0, 1000}}, []*reassembly.Segment{
+			ack(0, [2]uint32{1000, 2000}),
+			ack(0, [2]uint32{4000, 5000}, [2]uint32{1000, 2000}),
+			ack(5000)}, 2},
+		{"a hole SACKed late, then acknowledged", nil, []*reassembly.Segment{
+			ack(0, [2]uint32{1000, 2000}),
+			ack(0, [2]uint32{3000, 4000}, [2]uint32{1000, 2000}),
+			ack(0, [2]uint32{1000, 4000}),
+			ack(4000)}, 2}, // [2000, 3000) SACKed, then [0, 1000)
+		{"a D-SACK fills no hole", nil, []*reassembly.Segment{
+			ack(0, [2]uint32{3000, 4000}),
+			ack(0, [2]uint32{1200, 1400}, [2]uint32{1000, 2000}, [2]uint32{3000, 4000})}, 1}, // [1000, 2000) only
+		{"an ACK the return path reordered", nil, []*reassembly.Segment{
+			ack(1000, [2]uint32{2000, 3000}), // the receiver had it all before
+			ack(5000),
+			ack(1000, [2]uint32{3000, 4000}, [2]uint32{2000, 3000}), // older: 1000-2000 was missing then
+			ack(1000, [2]uint32{2000, 3000})},                       // older still: the same hole
+			1}, // [1000, 2000) closed by ack(5000), then nothing new
+		{"reordered ACKs alone", nil, []*reassembly.Segment{
+			ack(1000),
+			ack(6000),
+			ack(1000, [2]uint32{4000, 5000}, [2]uint32{2000, 3000})}, 1}, // only the segment at 1000: the gaps between blocks may hold data SACKed before
+	} {
+		d := &dirAcc{}
+		d.eps.maxSeg = 1000
+		for _, r := range tt.resent {
+			d.holes().resent.add(r[0], r[1])
+		}
+		for _, a := range tt.acks {
+			d.holeAck(a, false)
+		}
+		if d.s.ReorderedHoles != tt.want {
+			t.Errorf("%s: %d segments late, want %d", tt.name, d.s.ReorderedHoles, tt.want)
+		}
+	}
+}

@@ -169,7 +169,7 @@ var SummaryColumns = Schema[SummaryRow]{
 		return IntV(r.Stats.IPIDMissing).Or(r.Stats.HasIPIDMissing)
 	}},
 	pathCount("spurious_timing_packets", "spurious retransmissions proven by their ACK alone: it came sooner than half the smallest round trip after the resend, so it answered an earlier copy (no D-SACK or timestamp needed)", func(p *analyze.PathStats) int64 { return p.SpuriousTiming }),
-	senderCount("reordered_holes", "packets", "holes the receiver reported in this direction's data (duplicate ACKs, SACK blocks) that closed with no resend: data that came late, not lost", func(s *analyze.DirStats) int64 { return s.ReorderedHoles }),
+	senderCount("reordered_holes", "packets", "segments of the holes the receiver reported in this direction's data (every gap below the data its SACK blocks reported, or without SACK the first hole its duplicate ACKs reported) that it then acknowledged with no resend: data that came late, not lost", func(s *analyze.DirStats) int64 { return s.ReorderedHoles }),
 	episodeCount("loss_episodes_undone", "of loss_episodes_fast and loss_episodes_rto, those proven spurious (the first ACK to cover the first resend echoes an older timestamp: Eifel; or a D-SACK covers it; or nothing was resent and the hole closed late), which Linux undoes: no reduction; empty at a capture the path analysis places at the receiver or in the middle, where the sender's episodes are not seen (loss_events counts the drops there)", func(s *analyze.DirStats) int64 { return s.LossEpisodesUndone }),
 }
 
