@@ -1823,7 +1823,7 @@ func wantRandom(t *testing.T, base func() (DirStats, DirStats), without string) 
 func TestRunDrops(t *testing.T) {
 	base := func() (DirStats, DirStats) {
 		st, rcv := irregularLoss(VantageReceiver, 300, 30, 6)
-		st.HasIPIDMissing, st.IPIDMissing, st.ipidPackets, st.maxData = true, 30, 300, 1448
+		st.HasIPIDMissing, st.IPIDMissing, st.ipidGone, st.ipidPackets, st.maxData = true, 30, 30, 300, 1448
 		rcv.MSS = 1448
 		return st, rcv
 	}
@@ -1837,11 +1837,11 @@ func TestRunDrops(t *testing.T) {
 		{"runs", runs, FindCongestionLoss},
 		{"as chance makes them", func(st, _ *DirStats) { st.ipidAfter = 4 }, FindRandomLoss}, // 13% after another at a 9% loss rate
 		{"a little above, at a high loss rate", func(st, _ *DirStats) { // 47% at 33%: under +0.25
-			st.IPIDMissing, st.ipidAfter, st.Path.LostDownstream = 150, 70, 150
+			st.IPIDMissing, st.ipidGone, st.ipidAfter, st.Path.LostDownstream = 150, 150, 70, 150
 		}, FindRandomLoss},
-		{"a handful", func(st, _ *DirStats) { st.IPIDMissing, st.ipidAfter = 5, 4 }, FindRandomLoss},
+		{"a handful", func(st, _ *DirStats) { st.IPIDMissing, st.ipidGone, st.ipidAfter = 5, 5, 4 }, FindRandomLoss},
 		{"sender", func(st, rcv *DirStats) { runs(st, rcv); st.Path.Vantage = VantageSender }, FindRandomLoss},
-		{"a packet late", func(st, rcv *DirStats) { runs(st, rcv); st.ipidLate = 1 }, FindRandomLoss},
+		{"packets late (counted once final)", func(st, rcv *DirStats) { runs(st, rcv); st.ipidLate = 40 }, FindCongestionLoss},
 		{"merged segments (GRO)", func(st, rcv *DirStats) { runs(st, rcv); st.maxData = 2 * 1448 }, FindRandomLoss},
 		{"no MSS seen", func(st, rcv *DirStats) { runs(st, rcv); rcv.MSS = 0 }, FindRandomLoss},
 		{"data the capture missed", func(st, rcv *DirStats) { runs(st, rcv); rcv.AckUnseen = 2 }, FindRandomLoss},
@@ -1854,15 +1854,37 @@ func TestRunDrops(t *testing.T) {
 	}
 }
 
-// TestIPIDRunAfter: ipidRun counts, of the IDs a step skips, those right
-// after another skipped one (a step of k: k-1 skipped, k-2 after another).
+// TestIPIDRunAfter: ipidRun counts the IDs never seen and, of them,
+// those right after another never seen, once final (ipidLate behind the
+// highest), so that a packet come late is neither missing nor breaks a
+// run into two; the window still open at the end counts too.
 func TestIPIDRunAfter(t *testing.T) {
-	var r ipidRun
-	for _, id := range []uint16{1, 2, 5, 6, 10, 11, 12} { // skips 3-4 and 7-9
-		r.add(id)
+	for _, tt := range []struct {
+		ids         []uint16
+		gone, after int64
+	}{
+		{[]uint16{1, 2, 5, 6, 10, 11, 12}, 5, 3},       // skips 3-4 and 7-9
+		{[]uint16{1, 2, 5, 4, 6, 10, 8, 11, 12}, 3, 0}, // 4 and 8 late: 3, 7, 9 missing, none after another
+		{[]uint16{1, 3, 2, 4}, 0, 0},                   // swapped
+	} {
+		var r ipidRun
+		for _, id := range tt.ids {
+			r.add(id)
+		}
+		if gone, after := r.final(); gone != tt.gone || after != tt.after {
+			t.Errorf("%v: missing %d, after another %d; want %d, %d", tt.ids, gone, after, tt.gone, tt.after)
+		}
 	}
-	if r.miss != 5 || r.after != 3 {
-		t.Errorf("missing %d, after another %d; want 5, 3", r.miss, r.after)
+	// Past the window: IDs final as it moves (2,000 packets, every
+	// tenth missing and the one after it: 200 runs of two).
+	var r ipidRun
+	for id := range uint16(2000) {
+		if id%10 != 1 && id%10 != 2 {
+			r.add(id)
+		}
+	}
+	if gone, after := r.final(); gone != 400 || after != 200 {
+		t.Errorf("missing %d, after another %d; want 400, 200", gone, after)
 	}
 }
 

@@ -182,10 +182,11 @@ type DirStats struct {
 	// sequence numbers say (a segment overtaken by a pure ACK or a
 	// window update arrives in sequence).
 	ipidLateData int64
-	// ipidAfter: of IPIDMissing, the IDs skipped right after another
-	// skipped one; ipidLate, ipidPackets: the packets that came behind
-	// the highest ID, of all seen (ipidRun's).
-	ipidAfter, ipidLate, ipidPackets int64
+	// ipidGone: the IDs never seen, packets come late and all, and
+	// ipidAfter those right after another never seen; ipidLate,
+	// ipidPackets: the packets that came behind the highest ID, of all
+	// seen (ipidRun's).
+	ipidGone, ipidAfter, ipidLate, ipidPackets int64
 	// maxData: the largest data segment, bytes.
 	maxData int64
 	// AppLimitedNs is the time the sender, at a sender-side capture, had
@@ -640,10 +641,61 @@ type ipidRun struct {
 	n, fwd, late int64 // packets; of them, steps of +1 to +64 from the highest, and up to ipidLate behind it
 	lateData     int64 // of late, those that carried bytes first seen at the capture
 	miss         int64
-	// after: of the IDs skipped, those right after another skipped (a
-	// step of k skips k-1, k-2 of them after another one): see
-	// diagnose's runDrops. Late packets take back miss, not after.
-	after int64
+	// The IDs of the last ipidLate up to hi that were seen (seen, a
+	// bitmap made with the first step forward, by offset from the first
+	// ID; span: hi's): an ID leaving it is final, missing if never seen,
+	// so that gone counts the IDs missing and goneAfter those right after
+	// another missing one (see diagnose's runDrops), packets come late
+	// and all.
+	seen            *[ipidLate / 64]uint64
+	span            int64
+	gone, goneAfter int64
+	prevGone        bool
+}
+
+// final counts the IDs of the window still open as the window leaves
+// them, and returns the IDs missing and those right after another.
+func (r *ipidRun) final() (gone, after int64) {
+	gone, after, prev := r.gone, r.goneAfter, r.prevGone
+	if r.seen == nil {
+		return gone, after
+	}
+	for off := max(r.span-ipidLate+1, 0); off <= r.span; off++ {
+		miss := r.seen[off%ipidLate/64]&(1<<(off%64)) == 0
+		if miss {
+			gone++
+			if prev {
+				after++
+			}
+		}
+		prev = miss
+	}
+	return gone, after
+}
+
+// advance moves the window step IDs forward: the IDs leaving it are
+// final; the ID at the new top was seen.
+func (r *ipidRun) advance(step int64) {
+	if r.seen == nil {
+		r.seen = new([ipidLate / 64]uint64)
+		r.seen[0] = 1 // the first ID, offset 0
+	}
+	for i := int64(1); i <= step; i++ {
+		off := r.span + i // enters; off-ipidLate, in its slot, leaves
+		if old := off - ipidLate; old >= 0 {
+			miss := r.seen[old%ipidLate/64]&(1<<(old%64)) == 0
+			if miss {
+				r.gone++
+				if r.prevGone {
+					r.goneAfter++
+				}
+			}
+			r.prevGone = miss
+		}
+		r.seen[off%ipidLate/64] &^= 1 << (off % 64)
+	}
+	r.span += step
+	r.seen[r.span%ipidLate/64] |= 1 << (r.span % 64)
 }
 
 func (r *ipidRun) add(id uint16) (skipped int64) {
@@ -657,13 +709,16 @@ func (r *ipidRun) add(id uint16) (skipped int64) {
 	case step >= 1 && step <= 64:
 		r.fwd++
 		r.miss += int64(step) - 1
-		r.after += max(int64(step)-2, 0)
+		r.advance(int64(step))
 		r.hi = id
 		return int64(step) - 1
 	case step < 0 && step >= -ipidLate:
 		r.late++
 		if r.miss > 0 {
 			r.miss--
+		}
+		if off := r.span + int64(step); r.seen != nil && off > r.span-ipidLate && off >= 0 {
+			r.seen[off%ipidLate/64] |= 1 << (off % 64)
 		}
 	}
 	return 0
@@ -1360,7 +1415,8 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			st.ZeroWindowNs += c.LastTime - acc.win.zwStart
 		}
 		st.IPIDMissing, st.HasIPIDMissing = acc.ipid.missing()
-		st.ipidAfter, st.ipidLate, st.ipidPackets = acc.ipid.after, acc.ipid.late, acc.ipid.n
+		st.ipidLate, st.ipidPackets = acc.ipid.late, acc.ipid.n
+		st.ipidGone, st.ipidAfter = acc.ipid.final()
 		st.maxData = acc.arrivals.maxSeg
 		if st.HasIPIDMissing {
 			st.ipidLateData = acc.ipid.lateData
