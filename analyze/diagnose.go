@@ -963,7 +963,16 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 	// unknown, and stays a risk), and a nearby peer's ACKs come as the
 	// proxy drains.
 	byACKs := !p.NearbyPeer && st.CongestionControl != "bbr" && st.ProbeRTTDips == 0 && st.answerACKs >= minAnswerACKs && st.unanswered >= unansweredApp
-	appAtSender := p.Vantage == VantageSender && (byShare || st.AppIdleWaits >= minIdleWaits || byACKs)
+	// A queue that never drained (the median RTT outside loss the
+	// minimum's double or more: standingQueue) is a sender that kept the
+	// link busy, not one held by what it had to send: its flight,
+	// however it waited with the receiver's window open (its congestion
+	// window or send buffer), stood beyond the path's product
+	// (mx_394ms_44m: 9 MB out on a 2.2 MB path, 918 ms of queue above a
+	// 394 ms round trip, "waited 100% of the transfer" with a 20 MB
+	// window). Its waits with nothing outstanding still tell.
+	standing, base := standingQueue(st)
+	appAtSender := p.Vantage == VantageSender && (byShare && !standing || st.AppIdleWaits >= minIdleWaits || byACKs && !standing)
 	// At a receiver-side capture, the sender's waits with everything it
 	// had sent arrived (DirStats.arrivalIdles).
 	appAtReceiver := p.Vantage == VantageReceiver && st.arrivalIdles >= minIdleWaits && float64(st.arrivalIdleNs) >= minArrivalIdleShare*float64(st.arrivalNs)
@@ -1626,7 +1635,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		addAppAtReceiver()
 		limited = true
 	case p.Vantage != VantageReceiver && !lossy && window > 0 && st.MaxBytesInFlight > 0 && st.MaxBytesInFlight < window/2 &&
-		(bdp == 0 || st.MaxBytesInFlight < bdp/2):
+		(bdp == 0 || st.MaxBytesInFlight < bdp/2) && !standing:
 		add(FindApplication, fmt.Sprintf("sender limited (application or send buffer): at most %s in flight, window %s", kb(st.MaxBytesInFlight), kb(window)),
 			map[string]float64{"max_in_flight_bytes": float64(st.MaxBytesInFlight), "window_bytes": float64(window)})
 		limited = true
@@ -1652,9 +1661,12 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		addAppAtReceiver()
 	}
 	// Nothing lost, the receive window never full, a path that carries
-	// far more: the sender had no more to send.
+	// far more: the sender had no more to send. Not where a queue stood
+	// (standing): the link was busy, and an estimate far above what it
+	// carried is the ACKs' bunching (mx_394ms_44m: 408 Mbit/s on a 44
+	// Mbit/s link).
 	farBelow := !lossy && p.Vantage == VantageSender && bottleneck > 0 && st.HasThroughput && st.ThroughputBps < appRateShare*bottleneck &&
-		window > 0 && st.MaxBytesInFlight < window-2*mss
+		window > 0 && st.MaxBytesInFlight < window-2*mss && !standing
 	switch {
 	case !limited && !lossy && bottleneck > 0 && st.HasThroughput && st.ThroughputBps >= 0.5*bottleneck:
 		add(FindBottleneck, fmt.Sprintf("network limited: bottleneck about %s", words.BitRate(bottleneck)), map[string]float64{"bottleneck_bps": bottleneck})
@@ -1708,21 +1720,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		// (bottleneck), as the findings count them.
 		st.LimitShares = reassignShare(st.LimitShares, FindApplication, FindBottleneck)
 	}
-	base, queueShare := st.RTTMinMs, 1.0
-	if p.Vantage == VantageReceiver {
-		// The ack_rtt here is the receiver's ACK delay; the median one-way
-		// delay over the whole transfer, ramp-up included, counts a queue
-		// that stood half the round trip.
-		base, queueShare = st.HandshakeRTTMs, 0.5
-	}
-	// A receiver may hold the ACK of a single full-sized segment until
-	// its delayed-ACK timer fires (RFC 1122 4.2.3.2: up to 500 ms; Linux
-	// 40–200 ms) and must ACK every second one (RFC 5681 4.2): with fewer
-	// than two segments in flight on average (what the data phase carried
-	// per median RTT), each ACK may have waited for that timer, and the
-	// RTT's rise above its minimum is the wait, not a queue.
-	ackHeld := p.Vantage != VantageReceiver && rate/8*(base+st.QueueDelayMs)/1e3 < 2*float64(mss)
-	if !limited && !ackHeld && st.HasQueueDelay && base > 0 && st.QueueDelayMs >= queueShare*base && st.QueueDelayMs >= minQueueMs {
+	if !limited && standing {
 		if p.Vantage == VantageReceiver {
 			add(FindStandingQueue, fmt.Sprintf("standing queue: the one-way delay's median %.0f ms above its minimum, on a %.0f ms round trip (a queue that never drained)", st.QueueDelayMs, base),
 				map[string]float64{"queue_delay_ms": st.QueueDelayMs, "rtt_ms": base})
@@ -1733,6 +1731,29 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 		}
 	}
 	return fs
+}
+
+// standingQueue tells whether the direction's queueing delay (the
+// median RTT outside loss above its minimum; at a receiver-side capture
+// the one-way delay's median above its minimum) stood at the base round
+// trip or more (half of it at a receiver, where the median counts the
+// ramp-up: a queue that stood half the round trip), and minQueueMs at
+// least; base is that round trip.
+func standingQueue(st *DirStats) (standing bool, base float64) {
+	base, queueShare := st.RTTMinMs, 1.0
+	if st.Path.Vantage == VantageReceiver {
+		// The ack_rtt here is the receiver's ACK delay.
+		base, queueShare = st.HandshakeRTTMs, 0.5
+	}
+	// A receiver may hold the ACK of a single full-sized segment until
+	// its delayed-ACK timer fires (RFC 1122 4.2.3.2: up to 500 ms; Linux
+	// 40–200 ms) and must ACK every second one (RFC 5681 4.2): with fewer
+	// than two segments in flight on average (what the data phase carried
+	// per median RTT), each ACK may have waited for that timer, and the
+	// RTT's rise above its minimum is the wait, not a queue.
+	mss, _ := segmentAndRTT(st)
+	ackHeld := st.Path.Vantage != VantageReceiver && dataPhaseRate(st)/8*(base+st.QueueDelayMs)/1e3 < 2*float64(mss)
+	return !ackHeld && st.HasQueueDelay && base > 0 && st.QueueDelayMs >= queueShare*base && st.QueueDelayMs >= minQueueMs, base
 }
 
 // percent writes a share as a whole percentage, but never one that

@@ -1916,3 +1916,42 @@ func TestFewEpisodesAfterOvershootNotToldByTheRTT(t *testing.T) {
 		}
 	}
 }
+
+// TestStandingQueueNotApplication: a lossless sender whose RTT stood at
+// twice its minimum or more (a queue that never drained) kept the link
+// busy: its flight's waits with the receiver's window open (its
+// congestion window's or send buffer's), however long, and an ACK-spacing
+// estimate far above what it carried do not make it application
+// limited (mx_394ms_44m: 9 MB out on a 2.2 MB path, 919 ms of queue above
+// a 394 ms round trip, read as "waited 100% of the transfer"); the
+// queue is named. Without the queue, the same waits are the
+// application's; and waits with nothing outstanding still tell it
+// beside a queue.
+func TestStandingQueueNotApplication(t *testing.T) {
+	base := func() (DirStats, DirStats) {
+		st := DirStats{DataPackets: 20000, DataBytes: 28960000, UniqueBytes: 28960000, MSS: 1448, RTTSamples: 1000, RTTMinMs: 394, RTTMedianMs: 1313,
+			HasQueueDelay: true, QueueDelayMs: 919, HasThroughput: true, ThroughputBps: 31.3e6, BottleneckBps: 407.8e6,
+			DataPhaseNs: 7e9, Path: PathStats{HasData: true, Vantage: VantageSender}, MaxBytesInFlight: 9 << 20,
+			LimitShares: []LimitShare{{FindApplication, 1}}}
+		return st, DirStats{MaxRwnd: 20 << 20}
+	}
+	for _, tt := range []struct {
+		name  string
+		tweak func(st *DirStats)
+		want  string
+	}{
+		{"a queue stood", func(*DirStats) {}, FindStandingQueue},
+		{"no queue", func(st *DirStats) { st.QueueDelayMs, st.RTTMedianMs = 20, 414 }, FindApplication},
+		{"a queue, and waits with nothing outstanding", func(st *DirStats) { st.AppIdleWaits = minIdleWaits }, FindApplication},
+	} {
+		st, rcv := base()
+		tt.tweak(&st)
+		fs := diagnose(&st, &rcv, st.BottleneckBps)
+		if got := kinds(fs); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%s: findings %q, want %s first", tt.name, got, tt.want)
+		}
+		if tt.want == FindStandingQueue && strings.Contains(kinds(fs), FindApplication) {
+			t.Errorf("%s: findings %q name the application", tt.name, kinds(fs))
+		}
+	}
+}
