@@ -971,8 +971,10 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 	// (mx_394ms_44m: 9 MB out on a 2.2 MB path, 918 ms of queue above a
 	// 394 ms round trip, "waited 100% of the transfer" with a 20 MB
 	// window). Its waits with nothing outstanding still tell.
+	// (Not at a nearby peer, where the RTT is the proxy's.)
 	standing, base := standingQueue(st)
-	appAtSender := p.Vantage == VantageSender && (byShare && !standing || st.AppIdleWaits >= minIdleWaits || byACKs && !standing)
+	queueStood := standing && !p.NearbyPeer
+	appAtSender := p.Vantage == VantageSender && (byShare && !queueStood || st.AppIdleWaits >= minIdleWaits || byACKs && !queueStood)
 	// At a receiver-side capture, the sender's waits with everything it
 	// had sent arrived (DirStats.arrivalIdles).
 	appAtReceiver := p.Vantage == VantageReceiver && st.arrivalIdles >= minIdleWaits && float64(st.arrivalIdleNs) >= minArrivalIdleShare*float64(st.arrivalNs)

@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -1875,6 +1876,41 @@ func TestIPIDRunAfter(t *testing.T) {
 			t.Errorf("%v: missing %d, after another %d; want %d, %d", tt.ids, gone, after, tt.gone, tt.after)
 		}
 	}
+	// Against a plain model: of the IDs from the first to the highest
+	// (steps of 1-64 forward; packets up to 1,023 behind it come late),
+	// those never seen, and of them those right after another never
+	// seen; random streams over the counter's wrap.
+	rng := rand.New(rand.NewPCG(7, 11))
+	for range 300 {
+		var r ipidRun
+		first := uint16(rng.IntN(1 << 16))
+		seen := map[int]bool{0: true}
+		r.add(first)
+		top := 0
+		for range 1 + rng.IntN(3000) {
+			var off int
+			if rng.IntN(8) == 0 && top > 0 {
+				off = top - 1 - rng.IntN(min(top, 1023)) // late
+			} else {
+				off = top + 1 + rng.IntN(min(1+rng.IntN(4), 64)) // forward, some skipped
+			}
+			r.add(first + uint16(off))
+			seen[off] = true
+			top = max(top, off)
+		}
+		var gone, after int64
+		for off := 0; off <= top; off++ {
+			if !seen[off] {
+				gone++
+				if off > 0 && !seen[off-1] {
+					after++
+				}
+			}
+		}
+		if g, a := r.final(); g != gone || a != after {
+			t.Fatalf("first ID %d, %d offsets: missing %d, after another %d; the model %d, %d", first, top, g, a, gone, after)
+		}
+	}
 	// Past the window: IDs final as it moves (2,000 packets, every
 	// tenth missing and the one after it: 200 runs of two).
 	var r ipidRun
@@ -1943,6 +1979,13 @@ func TestStandingQueueNotApplication(t *testing.T) {
 		{"a queue stood", func(*DirStats) {}, FindStandingQueue},
 		{"no queue", func(st *DirStats) { st.QueueDelayMs, st.RTTMedianMs = 20, 414 }, FindApplication},
 		{"a queue, and waits with nothing outstanding", func(st *DirStats) { st.AppIdleWaits = minIdleWaits }, FindApplication},
+		{"a queue, and ACKs that made room let pass", func(st *DirStats) {
+			st.LimitShares, st.CongestionControl, st.answerACKs, st.unanswered = nil, "reno", 2*minAnswerACKs, 0.9
+		}, FindStandingQueue},
+		{"ACKs that made room let pass, no queue", func(st *DirStats) {
+			st.LimitShares, st.CongestionControl, st.answerACKs, st.unanswered = nil, "reno", 2*minAnswerACKs, 0.9
+			st.QueueDelayMs, st.RTTMedianMs = 20, 414
+		}, FindApplication},
 	} {
 		st, rcv := base()
 		tt.tweak(&st)

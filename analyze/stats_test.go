@@ -409,13 +409,17 @@ func TestHoleAckCountsEachHole(t *testing.T) {
 			ack(1000, [2]uint32{3000, 4000}, [2]uint32{2000, 3000}), // older: 1000-2000 was missing then
 			ack(1000, [2]uint32{2000, 3000})},                       // older still: the same hole
 			1}, // [1000, 2000) closed by ack(5000), then nothing new
+		{"a block beyond the data sent (sequence numbers shifted, not the blocks)", nil, []*reassembly.Segment{
+			ack(0, [2]uint32{300001000, 300002000}),
+			ack(0, [2]uint32{300003000, 300004000}, [2]uint32{300001000, 300002000}),
+			ack(4000)}, 0},
 		{"reordered ACKs alone", nil, []*reassembly.Segment{
 			ack(1000),
 			ack(6000),
 			ack(1000, [2]uint32{4000, 5000}, [2]uint32{2000, 3000})}, 1}, // only the segment at 1000: the gaps between blocks may hold data SACKed before
 	} {
 		d := &dirAcc{}
-		d.eps.maxSeg = 1000
+		d.eps.maxSeg, d.eps.started, d.eps.high = 1000, true, 10000
 		for _, r := range tt.resent {
 			d.holes().resent.add(r[0], r[1])
 		}
@@ -425,5 +429,23 @@ func TestHoleAckCountsEachHole(t *testing.T) {
 		if d.s.ReorderedHoles != tt.want {
 			t.Errorf("%s: %d segments late, want %d", tt.name, d.s.ReorderedHoles, tt.want)
 		}
+	}
+	// A hole part resent, part late, then read again by an ACK the
+	// return path reordered that reaches past it (segments of 1500):
+	// the late part counts once, and the data past it, which that ACK
+	// shows came after data above it, once more.
+	d := &dirAcc{}
+	d.eps.maxSeg, d.eps.started, d.eps.high = 1500, true, 10000
+	d.holes().resent.add(1000, 1500)
+	for _, a := range []*reassembly.Segment{
+		ack(1000, [2]uint32{2000, 2100}),
+		ack(2100),                        // [1500, 2000) late, [1000, 1500) resent
+		ack(4000),                        // no hole
+		ack(1000, [2]uint32{2500, 4000}), // older: [1000, 2500) missing then, [2000, 2500) late too
+	} {
+		d.holeAck(a, false)
+	}
+	if d.s.ReorderedHoles != 2 {
+		t.Errorf("a hole part resent: %d segments late, want 2", d.s.ReorderedHoles)
 	}
 }
