@@ -175,8 +175,8 @@ func (b *sackBoard) deliver(prev int64, advanced bool, ack int64, blocks [][2]in
 
 // filled calls hole(lo, hi), before deliver is given the same ACK, for
 // each part [lo, hi) of a hole that the ACK acknowledges (a gap below the
-// highest range SACKed, cumulatively acknowledged or SACKed now). A D-SACK block (at or below the cumulative ACK, or the first
-// inside the second, RFC 2883) fills no hole.
+// highest range SACKed, cumulatively acknowledged or SACKed now by
+// blocks, which hold no D-SACK).
 func (b *sackBoard) filled(prev int64, advanced bool, ack int64, blocks [][2]int64, hole func(lo, hi int64)) {
 	if len(b.sacked) == 0 {
 		return
@@ -201,10 +201,7 @@ func (b *sackBoard) filled(prev int64, advanced bool, ack int64, blocks [][2]int
 	if advanced {
 		gaps(prev, min(ack, b.sacked[len(b.sacked)-1][0]))
 	}
-	for i, blk := range blocks {
-		if i == 0 && len(blocks) > 1 && blk[0] >= blocks[1][0] && blk[1] <= blocks[1][1] {
-			continue
-		}
+	for _, blk := range blocks {
 		gaps(max(blk[0], ack), min(blk[1], b.sacked[len(b.sacked)-1][0]))
 	}
 }

@@ -518,14 +518,16 @@ func (d *dirAcc) sackAck(s *reassembly.Segment) {
 	// 300,000,000 up: 735 segments late of 887). The slack is for a
 	// receiver-side capture that records a segment after the ACK that
 	// SACKs it (gt_nots_reorder's control connection: a 1-byte message).
+	// Nor a D-SACK (RFC 2883): a duplicate fills no hole.
 	var blocks [len(s.Opt.SACK)][2]int64
 	n := 0
+	_, _, dsack := s.DSACK()
 	for i := range min(int(s.Opt.NSACK), len(s.Opt.SACK)) {
-		lo, hi := int64(s.NearAck(s.Opt.SACK[i].Left)), int64(s.NearAck(s.Opt.SACK[i].Right))
-		if hi <= lo || d.eps.started && hi > d.eps.high+sackSlack {
+		lo, hi, ok := s.SACK(i)
+		if !ok || i == 0 && dsack || d.eps.started && int64(hi) > d.eps.high+sackSlack {
 			continue
 		}
-		blocks[n] = [2]int64{lo, hi}
+		blocks[n] = [2]int64{int64(lo), int64(hi)}
 		n++
 	}
 	if own := int64(s.AckAbs); own < h.cum && n > 0 {
