@@ -180,8 +180,22 @@ func (p *pipeline) send() bool {
 		p.fill = nil
 		return false
 	}
-	p.fill.segs, p.fill.conns, p.fill.evs = p.fill.segs[:0], p.fill.conns[:0], p.fill.evs[:0]
+	p.fill.own()
 	return true
+}
+
+// own empties a batch taken from the free ones for the producer to fill,
+// and writes every line of it once, in one sweep. Scan's core read those
+// lines last: written one segment at a time, each store waited for its
+// line to come over, in order, and a load of the producer's that the
+// stores queued before it could not answer waited behind them all (the
+// producer's reads of its scratch segment in Track and the path analysis
+// took 0.5 s of the 0.95 s it spent on the bench capture's summary).
+// Cleared at once, the lines come over together.
+func (b *segBatch) own() {
+	clear(b.segs[:cap(b.segs)])
+	clear(b.conns[:cap(b.conns)])
+	b.segs, b.conns, b.evs = b.segs[:0], b.conns[:0], b.evs[:0]
 }
 
 // produce reads and decodes (and tracks) packets into batches until the
@@ -193,7 +207,7 @@ func (s *Scanner) produce(p *pipeline) {
 	case <-p.done:
 		return
 	}
-	p.fill.segs, p.fill.conns, p.fill.evs = p.fill.segs[:0], p.fill.conns[:0], p.fill.evs[:0]
+	p.fill.own()
 	var inTrack func(*Conn) // the hook that records retirements within Track
 	if p.track {
 		inTrack = s.trk.OnRetire

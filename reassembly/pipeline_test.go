@@ -331,3 +331,30 @@ func TestSweepAfterItsSegment(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchOwn: a batch the producer takes back is emptied and every
+// segment and connection slot of it written (zeroed) at once, so that the
+// lines Scan's core read last come over in one sweep (see own), not one
+// store at a time behind the producer's reads of its scratch segment.
+func TestBatchOwn(t *testing.T) {
+	b := &segBatch{segs: make([]Segment, 0, 8), conns: make([]*Conn, 0, 8), evs: make([]pipeEvent, 0, 2)}
+	for i := range 8 {
+		b.segs = append(b.segs, Segment{Frame: int64(i + 1), Seq: 7})
+		b.conns = append(b.conns, &Conn{Stream: i})
+	}
+	b.evs = append(b.evs, pipeEvent{at: 3})
+	b.own()
+	if len(b.segs) != 0 || len(b.conns) != 0 || len(b.evs) != 0 {
+		t.Fatalf("own left %d segments, %d connections, %d events", len(b.segs), len(b.conns), len(b.evs))
+	}
+	for i, s := range b.segs[:cap(b.segs)] {
+		if s != (Segment{}) {
+			t.Errorf("segment slot %d not cleared: frame %d", i, s.Frame)
+		}
+	}
+	for i, c := range b.conns[:cap(b.conns)] {
+		if c != nil {
+			t.Errorf("connection slot %d not cleared", i)
+		}
+	}
+}
