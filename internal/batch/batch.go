@@ -76,6 +76,11 @@ func (h *Handoff[R]) room() {
 	if len(h.cur) == cap(h.cur) {
 		h.full <- h.cur
 		h.cur = <-h.free
+		// Written at once: the other goroutine's core read these items
+		// last, and items written one at a time each wait for their
+		// lines to come over, and hold up this core's loads behind them
+		// (reassembly's segBatch.own measures it).
+		clear(h.cur[:cap(h.cur)])
 	}
 }
 

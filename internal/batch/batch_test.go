@@ -65,3 +65,22 @@ func TestHandoffFailure(t *testing.T) {
 		t.Errorf("nothing added: %v", err)
 	}
 }
+
+// TestHandoffClearsReused: a batch taken back for filling is cleared
+// whole at once (see room), so no item of its last use is left past the
+// ones given since.
+func TestHandoffClearsReused(t *testing.T) {
+	h := New(func(r *[2]int) error { return nil }, nil, "adding")
+	const n = (batches+2)*size + 1 // past every batch's first use
+	for i := range n {
+		h.Add(&[2]int{i + 1, 1})
+	}
+	for i, r := range h.cur[len(h.cur):cap(h.cur)] {
+		if r != [2]int{} {
+			t.Fatalf("item %d past the %d given still holds %v", i, len(h.cur), r)
+		}
+	}
+	if err := h.Finish(); err != nil {
+		t.Fatal(err)
+	}
+}
