@@ -853,10 +853,10 @@ func runDrops(st, rcv *DirStats) (burstEvidence, bool) {
 	bySeq := st.Path.LostDownstream + st.Path.LostUpstream
 	if st.Path.Vantage != VantageReceiver || !st.HasIPIDMissing || st.ipidPackets == 0 ||
 		st.maxData > int64(rcv.MSS) || rcv.AckUnseen > 0 ||
-		bySeq < burstMinLost || st.ipidGone > idsPerLoss*bySeq {
+		bySeq < burstMinLost || st.IPIDMissing > idsPerLoss*bySeq {
 		return burstEvidence{}, false
 	}
-	n := st.ipidGone
+	n := st.IPIDMissing
 	return beyondBase(min(st.ipidAfter, n), n, float64(n)/float64(n+st.ipidPackets))
 }
 
@@ -1503,7 +1503,7 @@ func diagnose(st, rcv *DirStats, bottleneck float64) []Finding {
 	// link reordered 1% of the data frames or more on, and on none of the
 	// others (the most: 0.9%, mx_330ms_7m_j1_b05_reno, 1 ms of jitter).
 	idLate := int64(0)
-	if p.Vantage == VantageReceiver {
+	if p.Vantage == VantageReceiver && st.HasIPIDMissing {
 		idLate = st.ipidLateData
 	}
 	idSays := reorderedShare(st, idLate)

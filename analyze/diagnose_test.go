@@ -1824,7 +1824,7 @@ func wantRandom(t *testing.T, base func() (DirStats, DirStats), without string) 
 func TestRunDrops(t *testing.T) {
 	base := func() (DirStats, DirStats) {
 		st, rcv := irregularLoss(VantageReceiver, 300, 30, 6)
-		st.HasIPIDMissing, st.IPIDMissing, st.ipidGone, st.ipidPackets, st.maxData = true, 30, 30, 300, 1448
+		st.HasIPIDMissing, st.IPIDMissing, st.ipidPackets, st.maxData = true, 30, 300, 1448
 		rcv.MSS = 1448
 		return st, rcv
 	}
@@ -1838,9 +1838,9 @@ func TestRunDrops(t *testing.T) {
 		{"runs", runs, FindCongestionLoss},
 		{"as chance makes them", func(st, _ *DirStats) { st.ipidAfter = 4 }, FindRandomLoss}, // 13% after another at a 9% loss rate
 		{"a little above, at a high loss rate", func(st, _ *DirStats) { // 47% at 33%: under +0.25
-			st.IPIDMissing, st.ipidGone, st.ipidAfter, st.Path.LostDownstream = 150, 150, 70, 150
+			st.IPIDMissing, st.ipidAfter, st.Path.LostDownstream = 150, 70, 150
 		}, FindRandomLoss},
-		{"a handful", func(st, _ *DirStats) { st.IPIDMissing, st.ipidGone, st.ipidAfter = 5, 5, 4 }, FindRandomLoss},
+		{"a handful", func(st, _ *DirStats) { st.IPIDMissing, st.ipidAfter = 5, 4 }, FindRandomLoss},
 		{"sender", func(st, rcv *DirStats) { runs(st, rcv); st.Path.Vantage = VantageSender }, FindRandomLoss},
 		{"packets late (counted once final)", func(st, rcv *DirStats) { runs(st, rcv); st.ipidLate = 40 }, FindCongestionLoss},
 		{"merged segments (GRO)", func(st, rcv *DirStats) { runs(st, rcv); st.maxData = 2 * 1448 }, FindRandomLoss},

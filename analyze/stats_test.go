@@ -290,12 +290,46 @@ func TestIPIDRunCounter(t *testing.T) {
 // TestIPIDLateNotDuplicates: a copy of a segment the network duplicated
 // carries the ID of the first, behind the highest seen, but its bytes
 // were seen: it is no reordered data (ndpi__fix2, every segment of its
-// server twice: 105 of 258 read as late before).
+// server twice: 105 of 258 read as late before). Nor is it a packet of
+// the counter: the server's 1,268 packets hold 690 IDs, and the 381 IDs
+// skipped between them are the ones its other connection took (stream
+// 1's 381), a host's counter, not 381 packets lost (the copies, counted
+// as packets come late, had taken the count to 1).
 func TestIPIDLateNotDuplicates(t *testing.T) {
 	golden.NeedCorpus(t)
 	st := mainStats(t, filepath.Join(golden.SharedCaptures(), "real", "ndpi__fix2.pcap"))
-	if !st.HasIPIDMissing || st.ipidLateData != 0 {
-		t.Errorf("IDs a counter %v, %d data segments behind a later ID; want a counter and none", st.HasIPIDMissing, st.ipidLateData)
+	if st.HasIPIDMissing || st.ipidLateData != 0 {
+		t.Errorf("IDs a counter %v (%d missing), %d data segments behind a later ID; want a shared counter and none", st.HasIPIDMissing, st.IPIDMissing, st.ipidLateData)
+	}
+}
+
+// TestIPIDRunCopiesNotPackets: a packet come late whose ID was seen (a
+// copy the network made) neither takes back an ID missing nor counts as
+// a packet of the counter.
+func TestIPIDRunCopiesNotPackets(t *testing.T) {
+	var r ipidRun
+	for i := range 100 {
+		id := uint16(500 + i)
+		if i%10 == 4 {
+			continue // lost
+		}
+		r.add(id)
+		if i%2 == 0 && i > 10 {
+			r.add(id - 1) // a copy of the one before, or nothing where it was lost
+		}
+	}
+	if miss, ok := r.missing(); !ok || miss != 10 {
+		t.Errorf("a counter with 10 lost and copies: missing %d (%v), want 10", miss, ok)
+	}
+	var shared ipidRun // every other ID skipped, every packet again after the next: 60 IDs, 59 skipped, 119 packets
+	for i := range 60 {
+		shared.add(uint16(2 * i))
+		if i > 0 {
+			shared.add(uint16(2 * (i - 1)))
+		}
+	}
+	if miss, ok := shared.missing(); ok {
+		t.Errorf("IDs every other one skipped, each seen twice, read as a counter: %d missing", miss)
 	}
 }
 
