@@ -68,9 +68,16 @@ func TestPackedPointsRoundTrip(t *testing.T) {
 		p.V[2] = rng.NormFloat64()
 		pts = append(pts, p)
 	}
-	pk := packAll(pts)
+	pk := packAll(pts[:len(pts)/2])
+	first := &pk.full[0][0]
+	for _, p := range pts[len(pts)/2:] {
+		pk.add(p)
+	}
 	if pk.n != len(pts) {
 		t.Fatalf("packed %d points, added %d", pk.n, len(pts))
+	}
+	if len(pk.full) < 4 || &pk.full[0][0] != first {
+		t.Errorf("%d chunks, the first moved %v: want the bytes kept where written, in chunks", len(pk.full), &pk.full[0][0] != first)
 	}
 	if err := samePoints(pk.appendTo(nil), pts); err != nil {
 		t.Fatal(err)
@@ -95,7 +102,7 @@ func TestPackedPointsRoundTrip(t *testing.T) {
 	for i := range 1000 {
 		seqs = append(seqs, Point{Frame: int64(2 * i), Time: int64(i) * 12000, V: [3]float64{float64(i * 1448), float64(i*1448 + 1448), 0}})
 	}
-	if n := len(packAll(seqs).buf); n > 1000*40/4 {
+	if n := packAll(seqs).size(); n > 1000*40/4 {
 		t.Errorf("1000 sequence points packed in %d bytes, more than a quarter of %d", n, 1000*40)
 	}
 }
@@ -293,8 +300,8 @@ func TestPackedPointsLargest(t *testing.T) {
 		pts = append(pts, Point{Frame: f, Time: f, V: [3]float64{v, 0.5, math.Copysign(0, -1)}})
 	}
 	pk := packAll(pts)
-	if want := len(pts) * (2*binary.MaxVarintLen64 + 3*9); len(pk.buf) != want {
-		t.Errorf("%d bytes packed, want %d", len(pk.buf), want)
+	if want := len(pts) * (2*binary.MaxVarintLen64 + 3*9); pk.size() != want {
+		t.Errorf("%d bytes packed, want %d", pk.size(), want)
 	}
 	if err := samePoints(pk.appendTo(nil), pts); err != nil {
 		t.Fatal(err)
