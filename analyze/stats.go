@@ -185,9 +185,8 @@ type DirStats struct {
 	// window update arrives in sequence).
 	ipidLateData int64
 	// ipidAfter: of the IDs never seen (IPIDMissing), those right after
-	// another never seen; ipidLate, ipidPackets: the packets that came
-	// behind the highest ID, of all seen (ipidRun's).
-	ipidAfter, ipidLate, ipidPackets int64
+	// another never seen; ipidPackets: the packets seen (ipidRun's).
+	ipidAfter, ipidPackets int64
 	// maxData: the largest data segment, bytes.
 	maxData int64
 	// AppLimitedNs is the time the sender, at a sender-side capture, had
@@ -780,12 +779,14 @@ const ipidLate = 1024
 // the network made carries its original's ID (ndpi__fix2's server, whose
 // every segment came twice: 1,268 packets, 690 IDs and 381 skipped, the
 // IDs its other connection took).
-func (r *ipidRun) missing() (int64, bool) {
-	gone, _ := r.final()
+// With the IDs missing it returns those right after another missing
+// one (final's), for runDrops.
+func (r *ipidRun) missing() (gone, after int64, ok bool) {
+	gone, after = r.final()
 	if r.n < 20 || 10*(r.fwd+r.late) < 9*(r.n-1) || 2*gone > r.n-r.reused {
-		return 0, false
+		return 0, 0, false
 	}
-	return gone, true
+	return gone, after, true
 }
 
 // limits follows, for data sent in one direction, slow start and the time
@@ -1457,9 +1458,8 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 		if acc.win.zwOpen {
 			st.ZeroWindowNs += c.LastTime - acc.win.zwStart
 		}
-		st.IPIDMissing, st.HasIPIDMissing = acc.ipid.missing()
-		st.ipidLate, st.ipidPackets = acc.ipid.late, acc.ipid.n
-		_, st.ipidAfter = acc.ipid.final()
+		st.IPIDMissing, st.ipidAfter, st.HasIPIDMissing = acc.ipid.missing()
+		st.ipidPackets = acc.ipid.n
 		st.maxData = acc.arrivals.maxSeg
 		st.ipidLateData = acc.ipid.lateData
 		raw[d] = acc.bottleneck()
