@@ -110,6 +110,55 @@ func (r *nsList) copyTo(b *slab.Vec[int64]) []int64 {
 	return b.S()
 }
 
+// halve keeps the values at even indices (0, 2, 4 ...), in order.
+func (r *nsList) halve() {
+	if r.wide {
+		keepEven(&r.ns)
+	} else {
+		keepEven(&r.us)
+	}
+}
+
+func keepEven[T any](v *slab.Vec[T]) {
+	s := v.S()
+	n := (len(s) + 1) / 2
+	for i := range n {
+		s[i] = s[2*i]
+	}
+	v.Truncate(n)
+}
+
+// thinned keeps an even sample of a series in lists of at most limit
+// values: every value until the lists fill, then (each time they fill)
+// every second one of those kept and of those to come, so that what is
+// kept is the series' values at every stride-th place, from its start to
+// its end. (Lists that kept the first values until full, and then
+// overwrote one place in 64 with a later one, held mostly the series'
+// start: a queue that grew over a long transfer read as the queue of its
+// first seconds.)
+type thinned struct {
+	stride int // 0: 1
+	n      int // values offered
+}
+
+// take tells whether the next value of the series is to be kept: add it
+// to the lists, then call fill.
+func (t *thinned) take() bool {
+	keep := t.stride <= 1 || t.n&(t.stride-1) == 0 // stride: a power of 2
+	t.n++
+	return keep
+}
+
+// fill halves a and b (kept side by side) once they hold limit values.
+func (t *thinned) fill(limit int, a, b *nsList) {
+	if a.len() < limit {
+		return
+	}
+	a.halve()
+	b.halve()
+	t.stride = 2 * max(t.stride, 1)
+}
+
 // free gives the values' memory back.
 func (r *nsList) free() {
 	r.us.Free()

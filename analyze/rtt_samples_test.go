@@ -257,3 +257,65 @@ func FuzzNSList(f *testing.F) {
 		}
 	})
 }
+
+// TestThinnedEvenSample: lists thinned to at most limit values hold the
+// series' values at every stride-th place from its first, side by side,
+// over the whole series (the last kept within a stride of its end), and
+// at least half the limit once the series reached it.
+func TestThinnedEvenSample(t *testing.T) {
+	for _, limit := range []int{2, 8, 16, 100} {
+		for n := range 2000 {
+			var th thinned
+			var a, b nsList
+			for i := range n {
+				if th.take() {
+					a.add(int64(i) * 1000)
+					b.add(-int64(i)*1000 - 7) // nanoseconds: the wide form
+					th.fill(limit, &a, &b)
+				}
+			}
+			stride := max(th.stride, 1)
+			want := (n + stride - 1) / stride
+			if a.len() != want || b.len() != want || a.len() >= limit {
+				t.Fatalf("limit %d, %d values: kept %d and %d, want %d (stride %d) below the limit", limit, n, a.len(), b.len(), want, stride)
+			}
+			for k := range want {
+				if a.at(k) != int64(k*stride)*1000 || b.at(k) != -int64(k*stride)*1000-7 {
+					t.Fatalf("limit %d, %d values: kept %d is %d and %d, want place %d", limit, n, k, a.at(k), b.at(k), k*stride)
+				}
+			}
+			if n >= limit && 2*a.len() < limit {
+				t.Fatalf("limit %d, %d values: only %d kept", limit, n, a.len())
+			}
+			a.free()
+			b.free()
+		}
+	}
+}
+
+// TestCleanRTTSpansTransfer: the RTT samples kept outside loss episodes
+// (whose median above the least is queue_delay_ms) are an even sample of
+// a long transfer's, not mostly its first ones: an RTT that climbs from
+// 100 to 1,100 ms over 60,000 samples keeps a median near 600 ms (the
+// first 16,384 and one in 64 after them had it at about 400).
+func TestCleanRTTSpansTransfer(t *testing.T) {
+	var d dirAcc
+	d.init()
+	const n = 60000
+	for i := range n {
+		d.lastTime = int64(i) * 1e6
+		d.addRTT(100e6 + int64(i)*1e9/n)
+	}
+	if d.cleanRTT.len() > maxCleanRTT || d.cleanRTT.len() != d.cleanPeak.len() {
+		t.Fatalf("%d samples and %d peaks kept (at most %d)", d.cleanRTT.len(), d.cleanPeak.len(), maxCleanRTT)
+	}
+	var b slab.Vec[int64]
+	defer b.Free()
+	med, _ := median(d.cleanRTT.copyTo(&b))
+	if math.Abs(float64(med)-600e6) > 5e6 {
+		t.Errorf("median of the samples kept %.1f ms, want 600 ± 5", float64(med)/1e6)
+	}
+	d.cleanRTT.free()
+	d.cleanPeak.free()
+	d.rtt.free()
+}

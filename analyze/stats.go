@@ -373,8 +373,9 @@ type dirAcc struct {
 	rttMin      int64                      // smallest of rtt, 0 before the first
 	recentRTT   [16]struct{ t, rtt int64 } // the latest samples, a ring
 	recentAt    int
-	cleanRTT    nsList // samples outside loss episodes (a bounded sample of them)
+	cleanRTT    nsList // samples outside loss episodes (an even sample of them: cleanThin)
 	cleanPeak   nsList // rttBefore at each of those samples: the RTT of ordinary moments
+	cleanThin   thinned
 	win         windowState
 	karn        karnDir // tcptrace-style RTT of this direction's data
 	limits      *limits // made with the first data segment
@@ -562,7 +563,7 @@ func (d *dirAcc) sackAck(s *reassembly.Segment) {
 // time less TSval, Linux's millisecond clock): at a receiver-side capture
 // its rise above the minimum is the queueing delay on the way. Each data
 // segment's delay, and the largest of the last 16 (the delay's recent
-// peak), are kept (a bounded sample, as the RTT's), and the recent peak
+// peak), are kept (an even sample, as the RTT's), and the recent peak
 // at each loss upstream: a gap in the sender's IPv4 IDs, or new data above
 // a hole. A tail drop comes with the queue full; a random drop at any
 // queue.
@@ -578,7 +579,8 @@ type owdTrack struct {
 	high          uint64 // highest end of data
 	recent        [16]int64
 	at            int
-	samples, peak nsList
+	samples, peak nsList // an even sample of the data's (thin)
+	thin          thinned
 	drops         nsList
 }
 
@@ -595,7 +597,7 @@ func (d *dirAcc) owdData(s *reassembly.Segment, idGap bool) {
 	t.at++
 	drop := idGap || s.SeqAbs > t.high
 	t.high = max(t.high, end)
-	keep := t.samples.len() < maxOWDSamples || t.at%64 == 0
+	keep := t.thin.take()
 	if drop || keep {
 		peak := v
 		for _, r := range t.recent[:min(t.at, len(t.recent))] {
@@ -604,13 +606,10 @@ func (d *dirAcc) owdData(s *reassembly.Segment, idGap bool) {
 		if drop && t.drops.len() < maxOWDSamples {
 			t.drops.add(peak)
 		}
-		if n := t.samples.len(); n < maxOWDSamples {
+		if keep {
 			t.samples.add(v)
 			t.peak.add(peak)
-		} else if keep {
-			i := (t.at / 64) % maxOWDSamples
-			t.samples.set(i, v)
-			t.peak.set(i, peak)
+			t.thin.fill(maxOWDSamples, &t.samples, &t.peak)
 		}
 	}
 	t.tsLast, t.timeLast = s.Opt.TSVal, s.Time
@@ -1357,8 +1356,8 @@ func (d *dirAcc) addRTT(ns int64) {
 	}
 	d.recentRTT[d.recentAt%len(d.recentRTT)] = struct{ t, rtt int64 }{d.lastTime, ns}
 	d.recentAt++
-	if n := d.cleanRTT.len(); n < maxCleanRTT {
-		if n == d.cleanRTT.room() && n >= maxCleanRTT/16 {
+	if d.cleanThin.take() {
+		if n := d.cleanRTT.len(); n == d.cleanRTT.room() && n >= maxCleanRTT/16 && n < maxCleanRTT {
 			// A long connection: room for all at once, not a
 			// doubling's worth of copies on the way.
 			d.cleanRTT.grow(maxCleanRTT - n)
@@ -1366,10 +1365,7 @@ func (d *dirAcc) addRTT(ns int64) {
 		}
 		d.cleanRTT.add(ns)
 		d.cleanPeak.add(d.rttBefore())
-	} else if d.recentAt%64 == 0 {
-		i := (d.recentAt / 64) % maxCleanRTT
-		d.cleanRTT.set(i, ns)
-		d.cleanPeak.set(i, d.rttBefore())
+		d.cleanThin.fill(maxCleanRTT, &d.cleanRTT, &d.cleanPeak)
 	}
 	if d.rttMin == 0 || ns < d.rttMin {
 		d.rttMin = ns

@@ -56,6 +56,9 @@ func (x *Vec[T]) AppendAll(v []T) {
 // Reset empties x, keeping its memory for the values to come.
 func (x *Vec[T]) Reset() { x.v = x.v[:0] }
 
+// Truncate keeps the first n values (n at most Len), and the memory.
+func (x *Vec[T]) Truncate(n int) { x.v = x.v[:n] }
+
 // Len returns how many values x holds.
 func (x *Vec[T]) Len() int { return len(x.v) }
 
