@@ -1755,7 +1755,8 @@ func standingQueue(st *DirStats) (standing bool, base float64) {
 	// RTT's rise above its minimum is the wait, not a queue.
 	mss, _ := segmentAndRTT(st)
 	ackHeld := st.Path.Vantage != VantageReceiver && dataPhaseRate(st)/8*(base+st.QueueDelayMs)/1e3 < 2*float64(mss)
-	return !ackHeld && st.HasQueueDelay && base > 0 && st.QueueDelayMs >= queueShare*base && st.QueueDelayMs >= minQueueMs, base
+	q := st.QueueDelayMs - st.jitterMs
+	return !ackHeld && st.HasQueueDelay && base > 0 && q >= queueShare*base && q >= minQueueMs, base
 }
 
 // percent writes a share as a whole percentage, but never one that

@@ -1999,3 +1999,53 @@ func TestStandingQueueNotApplication(t *testing.T) {
 		}
 	}
 }
+
+// TestJitterSteps: delays drawn for each packet, evenly over 2J, step
+// 2J/3 on average and make about J of the median's rise above the
+// least; a queue that fills and drains slowly makes almost none.
+func TestJitterSteps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var jit, queue jitterSteps
+	for i := range 20000 {
+		jit.add(100e6 + rng.Int64N(14e6) - 7e6) // 100 ms ± 7
+		queue.add(100e6 + int64(i%4000)*5e3)
+	}
+	if got := jit.jitterMs(); math.Abs(got-7) > 0.3 {
+		t.Errorf("jitter of ±7 ms: %.2f ms, want 7 ± 0.3", got)
+	}
+	if got := queue.jitterMs(); got > 0.1 {
+		t.Errorf("a queue filling 5 µs a packet: %.2f ms of jitter, want under 0.1", got)
+	}
+	var one jitterSteps
+	one.add(5e6)
+	one.add(9e6)
+	if got := one.jitterMs(); got != 0 {
+		t.Errorf("one step: %.2f ms, want 0 (too few to say)", got)
+	}
+}
+
+// TestJitterNoStandingQueue: at a receiver, a one-way delay whose median
+// stands 8 ms above its least on a 16 ms round trip is a standing queue,
+// unless jitter accounts for it (mx_16ms_2m_q3k_j7_l05: ±7 ms of jitter
+// and a 12 ms queue, read as a standing queue at its receiver; at its
+// sender the same with the RTT).
+func TestJitterNoStandingQueue(t *testing.T) {
+	for _, vantage := range []Vantage{VantageReceiver, VantageSender} {
+		st := DirStats{DataPackets: 2000, DataBytes: 2800000, UniqueBytes: 2800000, DataPhaseNs: 8e9, MSS: 1448,
+			RTTSamples: 500, RTTMinMs: 16, HandshakeRTTMs: 16, HasHandshakeRTT: true, HasThroughput: true, ThroughputBps: 1.9e6,
+			HasQueueDelay: true, QueueDelayMs: 17, Path: PathStats{HasData: true, Vantage: vantage}}
+		if ok, _ := standingQueue(&st); !ok {
+			t.Errorf("%v: 17 ms above the least on a 16 ms round trip: no standing queue", vantage)
+		}
+		st.jitterMs = 7
+		if ok, _ := standingQueue(&st); vantage == VantageSender && ok || vantage == VantageReceiver && !ok {
+			// The sender wants the whole round trip: 10 ms is not; the
+			// receiver half of it: 10 ms is.
+			t.Errorf("%v: 17 ms above the least, 7 of them jitter: standing queue %v", vantage, ok)
+		}
+		st.jitterMs = 12
+		if ok, _ := standingQueue(&st); ok {
+			t.Errorf("%v: 17 ms above the least, 12 of them jitter: a standing queue", vantage)
+		}
+	}
+}

@@ -257,6 +257,9 @@ type DirStats struct {
 	// smallest: the queueing delay a standing queue adds.
 	QueueDelayMs  float64
 	HasQueueDelay bool
+	// jitterMs is how much of QueueDelayMs the delay's steps from one
+	// sample to the next account for (jitterSteps): not a queue's.
+	jitterMs float64
 	// LimitShares is the share of DataPhaseNs each limit held the sender
 	// (receive_window, receiver_stall, application, bottleneck: the rest),
 	// largest first; empty without a data phase.
@@ -376,6 +379,7 @@ type dirAcc struct {
 	cleanRTT    nsList // samples outside loss episodes (an even sample of them: cleanThin)
 	cleanPeak   nsList // rttBefore at each of those samples: the RTT of ordinary moments
 	cleanThin   thinned
+	cleanSteps  jitterSteps // from one of those samples to the next
 	win         windowState
 	karn        karnDir // tcptrace-style RTT of this direction's data
 	limits      *limits // made with the first data segment
@@ -579,7 +583,8 @@ type owdTrack struct {
 	high          uint64 // highest end of data
 	recent        [16]int64
 	at            int
-	samples, peak nsList // an even sample of the data's (thin)
+	steps         jitterSteps // from one segment's delay to the next's
+	samples, peak nsList      // an even sample of the data's (thin)
 	thin          thinned
 	drops         nsList
 }
@@ -593,6 +598,7 @@ func (d *dirAcc) owdData(s *reassembly.Segment, idGap bool) {
 		d.owd = t
 	}
 	v -= t.first
+	t.steps.add(v)
 	t.recent[t.at%len(t.recent)] = v
 	t.at++
 	drop := idGap || s.SeqAbs > t.high
@@ -650,6 +656,7 @@ func (t *owdTrack) queueDelay(st *DirStats, sc *scratch) {
 	c := sc.copy(0, &t.samples)
 	med, _ := median(c) // sorts c
 	st.HasQueueDelay, st.QueueDelayMs = true, float64(med-c[0])/1e6
+	st.jitterMs = t.steps.jitterMs()
 }
 
 // msClock tells whether the sender's timestamps tick in milliseconds
@@ -1354,6 +1361,7 @@ func (d *dirAcc) addRTT(ns int64) {
 	if d.eps.drop.in {
 		return // timed from a first transmission, across a loss: not the queue's
 	}
+	d.cleanSteps.add(ns)
 	d.recentRTT[d.recentAt%len(d.recentRTT)] = struct{ t, rtt int64 }{d.lastTime, ns}
 	d.recentAt++
 	if d.cleanThin.take() {
@@ -1448,6 +1456,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			if len(s) >= 8 && acc.rttMin > 0 {
 				med, _ := median(s)
 				st.HasQueueDelay, st.QueueDelayMs = true, float64(med-acc.rttMin)/1e6
+				st.jitterMs = acc.cleanSteps.jitterMs()
 			}
 		}
 		st.ZeroWindowNs = acc.win.zeroWinTime
@@ -1467,7 +1476,7 @@ func (a *analyzer) stats(c *reassembly.Conn) [2]DirStats {
 			// point before it.
 			st.AppLimitedNs, st.ProbeRTTDips, st.AppIdleWaits, st.startupDrained = 0, 0, 0, false
 			if st.Path.Vantage != VantageMiddle {
-				st.HasQueueDelay, st.QueueDelayMs = false, 0
+				st.HasQueueDelay, st.QueueDelayMs, st.jitterMs = false, 0, 0
 			}
 		}
 		if st.Path.Vantage == VantageReceiver {
@@ -1607,4 +1616,38 @@ func kb(n int64) string {
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 	}
 	return fmt.Sprintf("%d KB", (n+512)/1024)
+}
+
+// jitterSteps follows how far a delay (an RTT, a one-way delay) moves
+// from one sample to the next. A queue's delay moves slowly, each packet
+// waiting about as long as the one before; jitter (a delay drawn for
+// each packet, as netem's) moves it at every packet: with delays spread
+// evenly over 2J, a step is 2J/3 on average, and the median lies about J
+// above the least. The median's rise above the least is a standing
+// queue's only beyond that.
+type jitterSteps struct {
+	prev      int64
+	n, sumAbs int64 // steps, and their sizes added up (ns)
+	seen      bool
+}
+
+func (j *jitterSteps) add(v int64) {
+	if j.seen {
+		d := v - j.prev
+		if d < 0 {
+			d = -d
+		}
+		j.n++
+		j.sumAbs += d
+	}
+	j.prev, j.seen = v, true
+}
+
+// jitterMs is the rise of the median above the least that jitter alone
+// makes (3/2 of the mean step), ms; 0 before two steps.
+func (j *jitterSteps) jitterMs() float64 {
+	if j.n < 2 {
+		return 0
+	}
+	return 1.5 * float64(j.sumAbs) / float64(j.n) / 1e6
 }
