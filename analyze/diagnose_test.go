@@ -258,19 +258,21 @@ func TestOvershootBurstBeyondIndependentDrops(t *testing.T) {
 // delay (1 ms above its minimum); where the delay stood a median 117 ms
 // above it and ranked 29 losses, 7 near its peak, the queue was not full
 // at them, whatever their intervals (pp_300ms_5m_l1 at the receiver:
-// 30 random drops, none at the queue).
+// 30 random drops, none at the queue). A delay that jitter moved as much
+// tells nothing (mx_26ms_2m_q4k_j7: a 4 KB queue behind ±7 ms of jitter):
+// the intervals do.
 func TestRegularIntervalsYieldToADelayThatTells(t *testing.T) {
 	for _, tt := range []struct {
-		queueMs float64
-		want    string
-	}{{1.2, FindCongestionLoss}, {117, FindRandomLoss}} {
+		queueMs, jitterMs float64
+		want              string
+	}{{1.2, 0, FindCongestionLoss}, {117, 0, FindRandomLoss}, {8, 0, FindRandomLoss}, {8, 7, FindCongestionLoss}, {117, 7, FindRandomLoss}} {
 		st := DirStats{DataPackets: 3000, DataBytes: 3000 * 1448, MSS: 1448, HasHandshakeRTT: true, HandshakeRTTMs: 302,
 			Path:        PathStats{HasData: true, Vantage: VantageReceiver, Retransmitted: 28, LostUpstream: 30},
 			DelayRanked: true, RankedLossEpisodes: 29, QueueLossEpisodes: 7, RTTAtLossMs: 207, RTTAtLossRank: 0.49, LossEpisodes: 8,
-			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.43, EpisodeIntervals: 7, HasQueueDelay: true, QueueDelayMs: tt.queueMs}
+			HasEpisodeIntervalCV: true, EpisodeIntervalCV: 0.43, EpisodeIntervals: 7, HasQueueDelay: true, QueueDelayMs: tt.queueMs, jitterMs: tt.jitterMs}
 		rcv := DirStats{MaxRwnd: -1}
 		if got := kinds(diagnose(&st, &rcv, 0)); got != tt.want {
-			t.Errorf("queue delay %.1f ms: findings %q, want %q", tt.queueMs, got, tt.want)
+			t.Errorf("queue delay %.1f ms, %.1f of it jitter: findings %q, want %q", tt.queueMs, tt.jitterMs, got, tt.want)
 		}
 	}
 }
