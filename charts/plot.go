@@ -787,6 +787,12 @@ func (t siTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	minor := step / float64(minors)
+	if math.Abs(lo/minor) >= 1<<52 || math.Abs(hi/minor) >= 1<<52 {
+		// Steps finer than the values' precision (a range of 10 µs at
+		// three billion seconds): k++ would not move k, and the loop
+		// below would never end. A tick at each end, in full.
+		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', -1, 64)}, {Value: hi, Label: strconv.FormatFloat(hi, 'g', -1, 64)}}
+	}
 	var ts []plot.Tick
 	for k := math.Ceil(lo / minor); k*minor <= hi+minor*1e-9; k++ {
 		v := k * minor

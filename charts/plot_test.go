@@ -20,6 +20,7 @@ import (
 	"strings"
 	"tcpviz/internal/capturetest"
 	"testing"
+	"time"
 
 	"gonum.org/v1/plot"
 
@@ -588,5 +589,30 @@ func TestMinMaxAsMath(t *testing.T) {
 				t.Errorf("max(%v, %v) = %v, math.Max %v", x, y, got, want)
 			}
 		}
+	}
+}
+
+// TestSITicksFinerThanPrecision: an axis whose range is far finer than
+// its values' float64 precision (10 µs at -3e9 s: a capture whose first
+// timestamp is wild; --y-min 1e12 --y-max 1.000000000000001e12) gets its
+// two ends as ticks at once, where the tick loop's k++ stopped moving k
+// and appended ticks until memory ran out; a range just coarse enough
+// still gets its round ticks.
+func TestSITicksFinerThanPrecision(t *testing.T) {
+	ranges := [][2]float64{{1e12, 1.000000000000001e12}, {-3009085439.786, -3009085439.78599}, {-3e20, -3e20 + 1e6}}
+	for _, r := range ranges {
+		done := make(chan []plot.Tick)
+		go func() { done <- (siTicks{n: 5}).Ticks(r[0], r[1]) }()
+		select {
+		case ts := <-done:
+			if len(ts) != 2 || ts[0].Value != r[0] || ts[1].Value != r[1] || ts[0].Label == ts[1].Label {
+				t.Errorf("%v: ticks %v, want the two ends, labelled apart", r, ts)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%v: no ticks after 5 s", r)
+		}
+	}
+	if ts := (siTicks{n: 5}).Ticks(1e12, 1e12+1e3); len(ts) < 5 {
+		t.Errorf("a range of 1000 at 1e12: %d ticks, want round ones", len(ts))
 	}
 }
