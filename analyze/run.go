@@ -888,6 +888,8 @@ type Warning struct {
 	// Window and RTT are WarnShortWindow's averaging window and median
 	// round trip, in ns.
 	Window, RTT int64
+	// Step is WarnClockBack's largest step back, in ns.
+	Step int64
 }
 
 // WarningKind is what a Warning is about.
@@ -904,6 +906,7 @@ const (
 	WarnFragIncomplete                            // fragmented datagrams carrying TCP, incomplete (Count, from Packet)
 	WarnDatagramIncomplete                        // other fragmented datagrams, incomplete (Count, from Packet)
 	WarnDatagramMalformed                         // datagrams that could not be decoded (Count, Err)
+	WarnClockBack                                 // steps back of the capture's clock (Count, from Packet, the largest Step)
 	WarnOther                                     // packets of other problems (Count)
 
 	// What a graph says beside its picture: warnings (Graph.Warnings)
@@ -936,6 +939,9 @@ func scanWarnings(sc *reassembly.Scanner) []Warning {
 	}
 	if n := st.NoTime; n > 0 {
 		out = append(out, Warning{Kind: WarnNoTime, Packet: st.FirstNoTime, Count: n})
+	}
+	if n := st.ClockBack; n > 0 {
+		out = append(out, Warning{Kind: WarnClockBack, Packet: st.FirstClockBack, Count: n, Step: st.MaxClockBack})
 	}
 	ws, more := sc.Warnings()
 	if n := st.Malformed; n > 0 {

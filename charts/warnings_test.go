@@ -27,7 +27,7 @@ func TestWarningText(t *testing.T) {
 		}
 		seen[s] = k
 		switch k {
-		case analyze.WarnBadTime, analyze.WarnNoTime, analyze.WarnUnknownLink, analyze.WarnFragIncomplete, analyze.WarnDatagramIncomplete:
+		case analyze.WarnBadTime, analyze.WarnNoTime, analyze.WarnUnknownLink, analyze.WarnFragIncomplete, analyze.WarnDatagramIncomplete, analyze.WarnClockBack:
 			if !strings.Contains(s, "packet 41") {
 				t.Errorf("kind %d does not name its first packet: %q", k, s)
 			}
@@ -67,6 +67,24 @@ func TestGraphWarningWords(t *testing.T) {
 		}
 		if strings.Contains(got, "other problems") {
 			t.Errorf("kind %d: %q has no words of its own", tt.w.Kind, got)
+		}
+	}
+}
+
+// TestClockBackWords: a step back of the capture's clock is said with its
+// size in units that read (years for a wild timestamp), and several with
+// how many and the largest.
+func TestClockBackWords(t *testing.T) {
+	for _, tt := range []struct {
+		w    analyze.Warning
+		want string
+	}{
+		{analyze.Warning{Kind: analyze.WarnClockBack, Packet: 2, Count: 1, Step: 3009104378e9}, "packet 2: the capture's clock goes back 95.4 years: what spans it"},
+		{analyze.Warning{Kind: analyze.WarnClockBack, Packet: 9, Count: 1, Step: 90e9}, "goes back 90 s: "},
+		{analyze.Warning{Kind: analyze.WarnClockBack, Packet: 9, Count: 4, Step: 3 * 86400e9}, "packet 9: the capture's clock goes back, the first of 4 steps back of more than a minute (the largest 3.0 days): what spans one"},
+	} {
+		if got := WarningText(tt.w); !strings.Contains(got, tt.want) {
+			t.Errorf("%+v: %q, want it to hold %q", tt.w, got, tt.want)
 		}
 	}
 }

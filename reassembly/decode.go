@@ -38,7 +38,19 @@ type DecodeStats struct {
 	// (Packet.NoTime), to be said in a warning.
 	NoTime      int64
 	FirstNoTime int64
+	// ClockBack counts the times the capture's clock stepped back more
+	// than clockBackMin from one packet to the next (a clock set back, a
+	// wild timestamp): what spans a step (times since the first packet,
+	// durations, rates, RTTs) is wrong, as Wireshark shows it too, and is
+	// said in a warning. FirstClockBack is the packet after the first
+	// step, MaxClockBack the largest step (ns).
+	ClockBack, FirstClockBack, MaxClockBack int64
 }
+
+// clockBackMin is the least step back of the capture's clock that is
+// said: packets merged from several interfaces or queues come out of
+// order by far less.
+const clockBackMin = 60e9
 
 // Decoder turns captured packets into Segments: the common encapsulations
 // by hand (fastdecode.go), everything else with gopacket's preallocated
@@ -56,6 +68,10 @@ type Decoder struct {
 	gre    layers.GRE
 
 	Stats DecodeStats
+	// lastTime is the time of the last packet with one (timed: any),
+	// for DecodeStats.ClockBack.
+	lastTime int64
+	timed    bool
 
 	noFast bool // tests: always take the general path
 
@@ -141,6 +157,16 @@ func (d *Decoder) Decode(p *Packet, seg *Segment) (bool, error) {
 		if d.Stats.FirstNoTime == 0 {
 			d.Stats.FirstNoTime = p.Number
 		}
+	}
+	if !p.NoTime && !p.BadTime {
+		if back := d.lastTime - p.Time; d.timed && back > clockBackMin {
+			d.Stats.ClockBack++
+			if d.Stats.FirstClockBack == 0 {
+				d.Stats.FirstClockBack = p.Number
+			}
+			d.Stats.MaxClockBack = max(d.Stats.MaxClockBack, back)
+		}
+		d.lastTime, d.timed = p.Time, true
 	}
 	// The fast path first, here rather than in decode: nearly every
 	// packet is one of its TCP segments, done in one call.
