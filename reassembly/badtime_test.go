@@ -82,8 +82,8 @@ func TestTimestampBeyond2262(t *testing.T) {
 func TestTimestampOffsetBeyond2262(t *testing.T) {
 	frame := pkt{src: cli, dst: srv, seq: 1, flags: SYN, win: 1024}.frame(t)
 	for _, off := range []int64{1 << 62, -1 << 62} {
-		n, st := scanCount(t, pcapngOffset(t, frame, off, 17_000_000_000, 17_000_000_010))
-		if n != 2 || st.BadTime != 2 || st.FirstBadTime != 1 {
+		n, sc := scanCount(t, pcapngOffset(t, frame, off, 17_000_000_000, 17_000_000_010))
+		if st := sc.Stats(); n != 2 || st.BadTime != 2 || st.FirstBadTime != 1 {
 			t.Errorf("offset %d: %d segments, stats %+v: want both packets counted with a bad time", off, n, st)
 		}
 	}
@@ -107,15 +107,15 @@ func TestClockBackCounted(t *testing.T) {
 	frame := pkt{src: cli, dst: srv, seq: 1, flags: SYN, win: 1024}.frame(t)
 	// Tenths of seconds: 100 s, 99 s (back 1 s), 200 s, 100 s (back
 	// 100 s), 300 s, -: 5 s (back 295 s).
-	n, st := scanCount(t, pcapngTenths(t, frame, 1000, 990, 2000, 1000, 3000, 50))
-	if n != 6 || st.ClockBack != 2 || st.FirstClockBack != 4 || st.MaxClockBack != 295e9 {
+	n, sc := scanCount(t, pcapngTenths(t, frame, 1000, 990, 2000, 1000, 3000, 50))
+	if st := sc.Stats(); n != 6 || st.ClockBack != 2 || st.FirstClockBack != 4 || st.MaxClockBack != 295e9 {
 		t.Errorf("%d segments, stats %+v: want 6, two steps back from packet 4, the largest 295 s", n, st)
 	}
 }
 
 // scanCount scans capture and returns how many segments it gave, and the
-// decoder's counts.
-func scanCount(t *testing.T, capture []byte) (int, DecodeStats) {
+// scanner (its counts, its error).
+func scanCount(t *testing.T, capture []byte) (int, *Scanner) {
 	t.Helper()
 	r, err := NewReader(bytes.NewReader(capture))
 	if err != nil {
@@ -126,5 +126,5 @@ func scanCount(t *testing.T, capture []byte) (int, DecodeStats) {
 	for sc.Scan() {
 		n++
 	}
-	return n, sc.Stats()
+	return n, sc
 }

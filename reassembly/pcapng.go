@@ -501,7 +501,8 @@ func (n *ngReader) read(p *Packet) error {
 		}
 		raw := n.u32(h[4:])
 		l := round4(raw)
-		if l > ngMaxBlock {
+		if l > ngMaxBlock || l < raw { // l < raw: rounded past 2^32 to 0
+			l = max(l, raw) // the file's length in the message, not 0
 			return n.fail("block of %d bytes, more than the maximum of %d", l, ngMaxBlock)
 		}
 		n.unlike = n.unlike || raw != l

@@ -3,6 +3,7 @@ package reassembly
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -669,5 +670,21 @@ func TestSectionComments(t *testing.T) {
 	f.Section(false)
 	if r, err := NewReader(bytes.NewReader(f.Bytes())); err != nil || r.Comments() != nil {
 		t.Errorf("no comment: %v, %v", r.Comments(), err)
+	}
+}
+
+// TestPcapngHugeBlockLength: a block length of 2^32-1, which rounds up
+// past 2^32 to 0 in 32 bits (as wiretap rounds), is refused as more than
+// the maximum with the length the file gives, not as a block of 0 bytes.
+func TestPcapngHugeBlockLength(t *testing.T) {
+	frame := pkt{src: cli, dst: srv, seq: 1, flags: SYN, win: 1024}.frame(t)
+	b := pcapngTenths(t, frame, 1000, 1001)
+	// The second packet block's total length: after the section header
+	// (28 bytes), the interface description (32) and the first packet.
+	at := 28 + 32 + 32 + (len(frame)+3)&^3
+	binary.LittleEndian.PutUint32(b[at+4:], 0xffffffff)
+	n, sc := scanCount(t, b)
+	if err := sc.Err(); n != 1 || err == nil || !strings.Contains(err.Error(), "4294967295 bytes, more than the maximum") {
+		t.Errorf("%d segments, error %v: want the first, then the length refused as the file gives it", n, err)
 	}
 }
