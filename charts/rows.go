@@ -215,20 +215,45 @@ func (v Value) appendJSON(dst []byte) []byte {
 	return append(dst, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }
 
-// textRows keeps the rows: a text table aligns its columns on all of them.
+// textRows keeps the rows: a text table aligns its columns on all of
+// them, up to textHoldRows; a longer table is written in blocks of as
+// many rows, each aligned on its own, so that what is held stays bounded
+// (an I/O table of 16 M rows held 3 GB before printing anything).
 type textRows struct {
-	w io.Writer
-	t Table
+	w       io.Writer
+	t       Table
+	started bool // a block was written (and the header with it)
 }
+
+// textHoldRows is the most rows a text table holds before writing them.
+const textHoldRows = 1 << 16
 
 func (x *textRows) WriteRow(row []Value) error {
 	x.t.Rows = append(x.t.Rows, append([]Value(nil), row...))
+	if len(x.t.Rows) >= textHoldRows {
+		return x.flush()
+	}
 	return nil
+}
+
+// flush writes the rows held (after the header, the first time) and
+// lets them go.
+func (x *textRows) flush() error {
+	err := x.t.writeTextRows(x.w, !x.started)
+	x.started = true
+	clear(x.t.Rows)
+	x.t.Rows = x.t.Rows[:0]
+	return err
 }
 
 func (x *textRows) EndGroup() error { return nil }
 
-func (x *textRows) Close() error { return x.t.writeText(x.w) }
+func (x *textRows) Close() error {
+	if x.started && len(x.t.Rows) == 0 {
+		return nil
+	}
+	return x.flush()
+}
 
 // parquetRows writes row groups of at most parquetGroupRows rows.
 type parquetRows struct {

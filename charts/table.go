@@ -610,17 +610,20 @@ func (t *Table) names() []string {
 	return names
 }
 
-// writeText writes the table for a terminal: text cells (file names,
-// labels) with control characters or invalid UTF-8 escaped as messages
-// escape them (EscapeName), so that no terminal escape passes and a tab
-// or a line break does not break the columns. CSV, JSON and Parquet keep
-// them exact: they are data.
-func (t *Table) writeText(w io.Writer) error {
+// writeTextRows writes the table's rows for a terminal, after its header
+// if header is set: text cells (file names, labels) with control
+// characters or invalid UTF-8 escaped as messages escape them
+// (EscapeName), so that no terminal escape passes and a tab or a line
+// break does not break the columns. CSV, JSON and Parquet keep them
+// exact: they are data.
+func (t *Table) writeTextRows(w io.Writer, header bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	for _, n := range t.names() {
-		fmt.Fprintf(tw, "%s\t", EscapeName(n))
+	if header {
+		for _, n := range t.names() {
+			fmt.Fprintf(tw, "%s\t", EscapeName(n))
+		}
+		fmt.Fprintln(tw)
 	}
-	fmt.Fprintln(tw)
 	for _, r := range t.Rows {
 		for _, c := range r {
 			s := c.String()

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -247,6 +248,41 @@ func TestEpisodeCountsAtTheSender(t *testing.T) {
 			if got := SummaryColumns[i].Cell(&SummaryRow{Stats: &st}).String(); (got != "") != tt.given {
 				t.Errorf("%s at a %s capture, %d data packets: %q, want given %v", name, tt.v, tt.data, got, tt.given)
 			}
+		}
+	}
+}
+
+// TestTextTableLongInBlocks: a text table longer than textHoldRows is
+// written as its rows come, in blocks of that many (each aligned on its
+// own, the header once), not held whole until Close; a shorter one is
+// aligned on all its rows, as before.
+func TestTextTableLongInBlocks(t *testing.T) {
+	cols := []Doc{{Name: "i", Kind: Int}, {Name: "name", Kind: String}}
+	var b bytes.Buffer
+	rw := NewRowWriter(&b, TextTable, cols)
+	n := 2*textHoldRows + 5
+	for i := range n {
+		if err := rw.WriteRow([]Value{IntV(int64(i)), StrV(strings.Repeat("x", i%7))}); err != nil {
+			t.Fatal(err)
+		}
+		if i == textHoldRows-2 && b.Len() != 0 {
+			t.Fatalf("%d bytes written before %d rows", b.Len(), textHoldRows)
+		}
+		if i == textHoldRows && b.Len() == 0 {
+			t.Fatalf("nothing written after %d rows: the table is held whole", i+1)
+		}
+	}
+	if err := rw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != n+1 || strings.Count(b.String(), "name") != 1 {
+		t.Fatalf("%d lines, %d headers: want %d and one", len(lines), strings.Count(b.String(), "name"), n+1)
+	}
+	for i, l := range lines[1:] {
+		f := strings.Fields(l)
+		if f[0] != strconv.Itoa(i) {
+			t.Fatalf("line %d: %q", i+1, l)
 		}
 	}
 }
