@@ -38,6 +38,14 @@ func TestIOClockStepRefused(t *testing.T) {
 		}
 		return IO(r, IOOptions{Interval: interval})
 	}
+	// Eighteen days of seconds are refused as well: the table would have
+	// a row for each flow and second (1.36 GB of CSV from a 2.6 KB
+	// capture, found by a tester).
+	binary.LittleEndian.PutUint32(data[len(data)-len(rec):], binary.LittleEndian.Uint32(data[24:])+1_600_000)
+	if _, err := read(1e9); err == nil || !strings.Contains(err.Error(), "clock step") {
+		t.Fatalf("an 18-day step at 1 s: error %v, want the step refused", err)
+	}
+	binary.LittleEndian.PutUint32(data[len(data)-len(rec):], binary.LittleEndian.Uint32(rec))
 	_, err = read(1e6)
 	if err == nil || !strings.Contains(err.Error(), "clock step") || !strings.Contains(err.Error(), "--interval of") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("error %v, want one line saying a clock step and an interval that fits", err)
