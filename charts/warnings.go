@@ -2,7 +2,6 @@ package charts
 
 import (
 	"fmt"
-	"strconv"
 
 	"tcpviz/analyze"
 	"tcpviz/internal/words"
@@ -23,9 +22,9 @@ func WarningText(w analyze.Warning) string {
 		return fmt.Sprintf("packet %d: %s without a timestamp (pcapng simple packet blocks; Wireshark shows none): each placed at the time of the packet before it, or of the first after it, so no RTT or duration spans the years to 1970",
 			w.Packet, words.Plural(n, "packet"))
 	case analyze.WarnClockBack:
-		what := "the capture's clock goes back " + longDuration(w.Step) + ": what spans it"
+		what := "the capture's clock goes back " + words.LongDuration(w.Step) + ": what spans it"
 		if n > 1 {
-			what = fmt.Sprintf("the capture's clock goes back, the first of %d steps back of more than a minute (the largest %s): what spans one", n, longDuration(w.Step))
+			what = fmt.Sprintf("the capture's clock goes back, the first of %d steps back of more than a minute (the largest %s): what spans one", n, words.LongDuration(w.Step))
 		}
 		return fmt.Sprintf("packet %d: %s (times since the first packet, durations, rates, RTTs) is wrong, as Wireshark shows it too", w.Packet, what)
 	case analyze.WarnMalformed:
@@ -106,17 +105,4 @@ func WarningTexts(ws []analyze.Warning) []string {
 		out = append(out, WarningText(w))
 	}
 	return out
-}
-
-// longDuration writes ns as words.Duration does up to a day, in days up
-// to two years, in years beyond (a wild timestamp's step).
-func longDuration(ns int64) string {
-	const day = 86400e9
-	switch {
-	case ns < day:
-		return words.Duration(ns)
-	case ns < 730*day:
-		return strconv.FormatFloat(float64(ns)/day, 'f', 1, 64) + " days"
-	}
-	return strconv.FormatFloat(float64(ns)/(365.25*day), 'f', 1, 64) + " years"
 }

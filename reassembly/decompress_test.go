@@ -96,16 +96,8 @@ func TestZstdWindowCappedInLaterFrame(t *testing.T) {
 	recLen := 16 + int(binary.LittleEndian.Uint32(capture[24+8:]))
 	hdr, rest := capture[:24+recLen], capture[24+recLen:]
 	data := append(zstdRawFrame([]byte{0x00, windowDescriptor(20)}, hdr), zstdRawFrame([]byte{0x00, windowDescriptor(29)}, rest)...)
-	r, err := NewReader(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := NewScanner(r)
-	n := 0
-	for sc.Scan() {
-		n++
-	}
-	err = sc.Err()
+	n, sc := scanCount(t, data)
+	err := sc.Err()
 	if err == nil || !strings.HasPrefix(err.Error(), "packet 2: zstd: ") || !strings.Contains(err.Error(), "128 MiB") {
 		t.Errorf("error %v: want packet 2, zstd and the 128 MiB limit", err)
 	}

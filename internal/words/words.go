@@ -50,3 +50,16 @@ func Duration(ns int64) string {
 	}
 	return strconv.FormatInt(ns, 10) + " ns"
 }
+
+// LongDuration writes ns as Duration does up to a day, in days up to two
+// years, in years beyond (a wild timestamp's step).
+func LongDuration(ns int64) string {
+	const day = 86400e9
+	switch {
+	case ns < day:
+		return Duration(ns)
+	case ns < 730*day:
+		return strconv.FormatFloat(float64(ns)/day, 'f', 1, 64) + " days"
+	}
+	return strconv.FormatFloat(float64(ns)/(365.25*day), 'f', 1, 64) + " years"
+}

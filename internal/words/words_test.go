@@ -15,3 +15,13 @@ func TestWords(t *testing.T) {
 		}
 	}
 }
+
+// TestLongDuration: up to a day as Duration, then days, then years (a
+// wild timestamp's step back).
+func TestLongDuration(t *testing.T) {
+	for ns, want := range map[int64]string{90e9: "90 s", 3 * 86400e9: "3.0 days", 3009104378e9: "95.4 years"} {
+		if got := LongDuration(ns); got != want {
+			t.Errorf("LongDuration(%d) = %q, want %q", ns, got, want)
+		}
+	}
+}
