@@ -479,6 +479,10 @@ func (f StreamFilter) Match(v *FlowView) bool {
 	return f.Set[v.Stream] && (f.Proto == "" || v.Proto == f.Proto) && (f.Next == nil || f.Next.Match(v))
 }
 
+// maxStreamRange bounds how many streams one range of ParseStreamSet
+// names (each is kept in the set).
+const maxStreamRange = 1<<20 + 1
+
 // ParseStreamSet reads stream numbers and ranges: 1,3-5.
 func ParseStreamSet(vs []string) (map[int]bool, error) {
 	set := map[int]bool{}
@@ -490,11 +494,19 @@ func ParseStreamSet(vs []string) (map[int]bool, error) {
 		if isRange {
 			hi, e2 = strconv.Atoi(h)
 		}
-		if e1 != nil || e2 != nil || lo < 0 || hi < lo || hi-lo > 1<<20 {
+		switch {
+		case e1 != nil || e2 != nil || lo < 0:
 			return nil, fmt.Errorf("%q: want stream numbers and ranges (1,3-5)", v)
+		case hi < lo:
+			return nil, fmt.Errorf("%q: want stream numbers and ranges (1,3-5), a range's first number first", v)
+		case hi-lo > maxStreamRange-1:
+			return nil, fmt.Errorf("%q: a range names at most %d streams (leave -s out for every stream)", v, maxStreamRange)
 		}
-		for n := lo; n <= hi; n++ {
+		for n := lo; ; n++ { // (n <= hi would wrap past the largest int)
 			set[n] = true
+			if n == hi {
+				break
+			}
 		}
 	}
 	return set, nil

@@ -1,6 +1,7 @@
 package reassembly
 
 import (
+	"fmt"
 	"net/netip"
 	"slices"
 	"strings"
@@ -253,5 +254,29 @@ func TestFilterIPQualifier(t *testing.T) {
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("%q: %v, matches %q, want %q", expr, err, got, want)
 		}
+	}
+}
+
+// TestStreamSetErrors: each refusal of -s says what is wrong with the
+// item, a range too wide (every stream, 0-2147483647) its bound; the
+// widest range allowed is read whole.
+func TestStreamSetErrors(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"x", `"x": want stream numbers and ranges (1,3-5)`},
+		{"-1", `"-1": want stream numbers and ranges (1,3-5)`},
+		{"5-3", `"5-3": want stream numbers and ranges (1,3-5), a range's first number first`},
+		{"0-2147483647", `"0-2147483647": a range names at most 1048577 streams (leave -s out for every stream)`},
+		{"9223372036854775806-9223372036854775807", ""},
+		{"9223372036854775807", ""}, // hung: n <= hi wrapped
+		{"0-1048577", `"0-1048577": a range names at most 1048577 streams (leave -s out for every stream)`},
+	} {
+		_, err := ParseStreamSet([]string{c.in})
+		if got := fmt.Sprint(err); c.want != "" && got != c.want || c.want == "" && err != nil {
+			t.Errorf("ParseStreamSet(%q): %v, want %q", c.in, err, c.want)
+		}
+	}
+	set, err := ParseStreamSet([]string{"3-1048579"})
+	if err != nil || len(set) != 1048577 || !set[3] || !set[1048579] || set[2] {
+		t.Errorf("3-1048579: %d streams, %v", len(set), err)
 	}
 }
