@@ -99,7 +99,7 @@ func sniffFormat(head []byte) (Format, bool) {
 		return "", false
 	}
 	switch binary.LittleEndian.Uint32(head) {
-	case 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1:
+	case 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1, 0xa1b2cd34, 0x34cdb2a1:
 		return FormatPcap, true
 	}
 	if bytes.HasPrefix(head, []byte(magicPcapNG)) {
