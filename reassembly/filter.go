@@ -1,8 +1,10 @@
 package reassembly
 
 import (
+	"cmp"
 	"fmt"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -479,13 +481,15 @@ func (f StreamFilter) Match(v *FlowView) bool {
 	return f.Set[v.Stream] && (f.Proto == "" || v.Proto == f.Proto) && (f.Next == nil || f.Next.Match(v))
 }
 
-// maxStreamRange bounds how many streams one range of ParseStreamSet
-// names (each is kept in the set).
-const maxStreamRange = 1<<20 + 1
+// maxStreams bounds how many streams ParseStreamSet's lists name, in
+// one range or in all (each is kept in the set).
+const maxStreams = 1<<20 + 1
 
-// ParseStreamSet reads stream numbers and ranges: 1,3-5.
+// ParseStreamSet reads stream numbers and ranges: 1,3-5. The ranges are
+// merged before the set is filled, so that many of them (or one named
+// many times) cost no more than the streams they name.
 func ParseStreamSet(vs []string) (map[int]bool, error) {
-	set := map[int]bool{}
+	var spans [][2]int // [lo, hi]
 	for _, v := range vs {
 		l, h, isRange := strings.Cut(v, "-")
 		lo, e1 := strconv.Atoi(l)
@@ -499,12 +503,30 @@ func ParseStreamSet(vs []string) (map[int]bool, error) {
 			return nil, fmt.Errorf("%q: want stream numbers and ranges (1,3-5)", v)
 		case hi < lo:
 			return nil, fmt.Errorf("%q: want stream numbers and ranges (1,3-5), a range's first number first", v)
-		case hi-lo > maxStreamRange-1:
-			return nil, fmt.Errorf("%q: a range names at most %d streams (leave -s out for every stream)", v, maxStreamRange)
+		case hi-lo > maxStreams-1:
+			return nil, fmt.Errorf("%q: a range names at most %d streams (leave -s out for every stream)", v, maxStreams)
 		}
-		for n := lo; ; n++ { // (n <= hi would wrap past the largest int)
+		spans = append(spans, [2]int{lo, hi})
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	merged, total := spans[:0], 0
+	for _, sp := range spans {
+		if n := len(merged); n > 0 && sp[0]-1 <= merged[n-1][1] {
+			merged[n-1][1] = max(merged[n-1][1], sp[1])
+			continue
+		}
+		merged = append(merged, sp)
+	}
+	for _, sp := range merged {
+		if total += sp[1] - sp[0] + 1; total > maxStreams || total <= 0 {
+			return nil, fmt.Errorf("the ranges name more than %d streams in all (leave -s out for every stream)", maxStreams)
+		}
+	}
+	set := make(map[int]bool, total)
+	for _, sp := range merged {
+		for n := sp[0]; ; n++ { // (n <= hi would wrap past the largest int)
 			set[n] = true
-			if n == hi {
+			if n == sp[1] {
 				break
 			}
 		}

@@ -2,6 +2,7 @@ package reassembly
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
 	"slices"
 	"strings"
@@ -278,5 +279,19 @@ func TestStreamSetErrors(t *testing.T) {
 	set, err := ParseStreamSet([]string{"3-1048579"})
 	if err != nil || len(set) != 1048577 || !set[3] || !set[1048579] || set[2] {
 		t.Errorf("3-1048579: %d streams, %v", len(set), err)
+	}
+	// Many ranges (found by a tester: 100 of them took over 20 s and
+	// 1.3 GB): one named many times is merged, those that name too many
+	// streams together are refused.
+	same := slices.Repeat([]string{"0-1048576"}, 10000)
+	if set, err := ParseStreamSet(same); err != nil || len(set) != 1048577 {
+		t.Errorf("0-1048576 10,000 times: %d streams, %v", len(set), err)
+	}
+	if _, err := ParseStreamSet([]string{"0-1048576", "1048578"}); fmt.Sprint(err) != "the ranges name more than 1048577 streams in all (leave -s out for every stream)" {
+		t.Errorf("1048578 streams: %v", err)
+	}
+	set, err = ParseStreamSet([]string{"7", "3-5", "4-6", "9", "1"})
+	if got := slices.Sorted(maps.Keys(set)); err != nil || !slices.Equal(got, []int{1, 3, 4, 5, 6, 7, 9}) {
+		t.Errorf("7,3-5,4-6,9,1: %v, %v", got, err)
 	}
 }
