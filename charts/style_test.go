@@ -42,6 +42,43 @@ func TestTitleFits(t *testing.T) {
 	}
 }
 
+// TestCutToFit: a word too wide is cut to the same start as cutting a
+// letter at a time gives (the longest that fits with its ellipsis), with
+// a number of measures that grows with the word's length's logarithm: a
+// title (or compare --label) of one word of 100,000 letters took minutes
+// (found by a tester).
+func TestCutToFit(t *testing.T) {
+	sty := plot.New().Title.TextStyle
+	sty.Font.Size = vg.Points(11)
+	for _, c := range []struct {
+		word  string
+		width vg.Length
+	}{
+		{"averyveryverylongcapturefilenamethatcannotfit.pcap", 60},
+		{"é" + strings.Repeat("Wi", 40) + "…", 90},
+		{"ab", 1},
+		{strings.Repeat("x", 100000), 500},
+	} {
+		measures := 0
+		fits := func(s string) bool { measures++; return sty.Width(s) <= c.width }
+		got := cutToFit(c.word, fits)
+		want := c.word // a letter at a time, as before (short words only)
+		for len([]rune(c.word)) < 1000 && sty.Width(want) > c.width && len(want) > 1 {
+			r := []rune(strings.TrimSuffix(want, "…"))
+			if len(r) == 0 {
+				break
+			}
+			want = string(r[:len(r)-1]) + "…"
+		}
+		if len([]rune(c.word)) < 1000 && got != want {
+			t.Errorf("%.20q at %v: %q, a letter at a time %q", c.word, c.width, got, want)
+		}
+		if sty.Width(got) > c.width && got != "…" || measures > 20 {
+			t.Errorf("%.20q at %v: %q (%v wide), %d measures", c.word, c.width, got, sty.Width(got), measures)
+		}
+	}
+}
+
 // TestMarksDistinct: no two kinds of mark look alike: each has its own
 // shape and colour, and each kind of bar its own colour.
 func TestMarksDistinct(t *testing.T) {
