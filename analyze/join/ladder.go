@@ -47,15 +47,15 @@ type LadderOptions struct {
 // connection whose first packet was at origin and whose Packets-th at
 // nth.
 func (o LadderOptions) span(origin int64, nth func() int64) (lo, hi int64) {
-	from, to := int64(0), int64(0)
-	if w := o.Time; w.HasMin || w.HasMax {
-		from, to = w.Min, math.MaxInt64/2
-		if w.HasMax {
-			to = w.Max
-		}
-	}
-	if to <= from {
+	w := o.Time
+	if !w.HasMin && !w.HasMax {
 		return origin, nth()
+	}
+	// A window asked for is the window, even one that holds no packet
+	// (--to 0 or below it took the first packets, as if none were asked).
+	from, to := w.Min, int64(math.MaxInt64/2)
+	if w.HasMax {
+		to = w.Max
 	}
 	return origin + from, origin + to
 }

@@ -104,3 +104,26 @@ func TestLadderOneCapture(t *testing.T) {
 		t.Errorf("%d arrows for the first 20 packets", n)
 	}
 }
+
+// TestLadderSpanAsked: a window asked for is the window, even one that
+// ends at or before the connection's first packet (--to 0: its first
+// instant, --to -1: nothing), not the first packets as when none is asked
+// (found by a tester: ladder --to -1 drew the first 40 packets).
+func TestLadderSpanAsked(t *testing.T) {
+	const origin, nth = 1000, 5000
+	for _, c := range []struct {
+		w      analyze.Range
+		lo, hi int64
+	}{
+		{analyze.Range{}, origin, nth},
+		{analyze.Range{HasMax: true, Max: -1}, origin, origin - 1},
+		{analyze.Range{HasMax: true, Max: 0}, origin, origin},
+		{analyze.Range{HasMin: true, Min: 7, HasMax: true, Max: 7}, origin + 7, origin + 7},
+		{analyze.Range{HasMax: true, Max: 500}, origin, origin + 500},
+	} {
+		lo, hi := LadderOptions{Time: c.w}.span(origin, func() int64 { return nth })
+		if lo != c.lo || hi != c.hi {
+			t.Errorf("%+v: [%d, %d], want [%d, %d]", c.w, lo, hi, c.lo, c.hi)
+		}
+	}
+}
