@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -52,17 +53,54 @@ func ParseParams(specs []string) (*Params, error) {
 	return ps, nil
 }
 
+// maxManifest and maxManifestLine bound a manifest and its header line
+// (a manifest of 100,000 captures with long paths and ten parameters is
+// under 30 MiB).
+const (
+	maxManifest     = 64 << 20
+	maxManifestLine = 64 << 10
+)
+
 // ReadManifest reads a manifest from r: a CSV whose header is file, then
 // the parameters' names. A relative file in it is relative to the
 // manifest's own directory (path names the manifest).
+//
+// A manifest is at most maxManifest bytes, its header line at most
+// maxManifestLine, and it holds no NUL byte: /dev/zero or a capture named
+// by mistake is refused in a moment, not read whole into gigabytes.
 func (ps *Params) ReadManifest(r io.Reader, path string) error {
-	recs, err := csv.NewReader(r).ReadAll()
+	const want = "want a CSV whose header is file, then the parameters' names"
+	// Its first line first: NUL bytes or no line end in it end the read.
+	head := make([]byte, maxManifestLine+1)
+	n, err := io.ReadFull(r, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return err
+	}
+	head = head[:n]
+	switch nl := bytes.IndexByte(head, '\n'); {
+	case bytes.IndexByte(head, 0) >= 0:
+		return fmt.Errorf("holds NUL bytes (a capture?): %s", want)
+	case nl < 0 && n > maxManifestLine:
+		return fmt.Errorf("no line end in its first %d KiB: %s", maxManifestLine>>10, want)
+	}
+	rest, err := io.ReadAll(io.LimitReader(r, maxManifest+1-int64(n)))
+	if err != nil {
+		return err
+	}
+	data := append(head, rest...)
+	switch {
+	case len(data) > maxManifest:
+		return fmt.Errorf("more than %d MiB: %s", maxManifest>>20, want)
+	case bytes.IndexByte(rest, 0) >= 0:
+		return fmt.Errorf("holds NUL bytes (a capture?): %s", want)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
 	if err == nil && len(recs) > 0 && len(recs[0]) > 0 {
 		// A spreadsheet's "CSV UTF-8" starts with a byte-order mark.
 		recs[0][0] = strings.TrimPrefix(recs[0][0], "\ufeff")
 	}
 	if err != nil || len(recs) == 0 || len(recs[0]) < 2 || recs[0][0] != "file" {
-		return fmt.Errorf("want a CSV whose header is file, then the parameters' names")
+		return fmt.Errorf("%s", want)
 	}
 	ps.manifest, ps.manifestPath, ps.ManifestRows = map[string]map[string]string{}, path, nil
 	for _, name := range recs[0][1:] {

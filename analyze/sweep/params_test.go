@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -109,5 +110,50 @@ func TestParamTwice(t *testing.T) {
 		if _, err := ParseParams(specs); err == nil || !strings.Contains(err.Error(), `parameter "`+strings.SplitN(specs[0], "=", 2)[0]+`" twice`) {
 			t.Errorf("%q: %v, want the parameter named twice refused", specs, err)
 		}
+	}
+}
+
+// endless is an input that never ends: b repeated, the bytes read
+// counted.
+type endless struct {
+	b    byte
+	read int64
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = e.b
+	}
+	e.read += int64(len(p))
+	return len(p), nil
+}
+
+// TestManifestBounded: a manifest that is not one (/dev/zero, a capture,
+// a file of one endless line, or one past 64 MiB) is refused after a
+// bounded read, with what is wrong: /dev/zero took 4.5 GB before (found
+// by a tester).
+func TestManifestBounded(t *testing.T) {
+	for _, c := range []struct {
+		r       io.Reader
+		want    string
+		maxRead int64
+	}{
+		{&endless{b: 0}, "holds NUL bytes (a capture?)", maxManifestLine + 1},
+		{&endless{b: 'a'}, "no line end in its first 64 KiB", maxManifestLine + 1},
+		{io.MultiReader(strings.NewReader("file,rtt\n"), &endless{b: 'a'}), "more than 64 MiB", maxManifest + 1},
+		{io.MultiReader(strings.NewReader("file,rtt\nx.pcap,1\n"), strings.NewReader("y\x00")), "holds NUL bytes (a capture?)", 0},
+	} {
+		ps, _ := ParseParams(nil)
+		err := ps.ReadManifest(c.r, "m.csv")
+		if err == nil || !strings.HasPrefix(err.Error(), c.want+": want a CSV whose header is file") {
+			t.Errorf("%T: %v, want %q", c.r, err, c.want)
+		}
+		if e, ok := c.r.(*endless); ok && e.read > c.maxRead {
+			t.Errorf("%q: read %d bytes, at most %d", c.want, e.read, c.maxRead)
+		}
+	}
+	ps, _ := ParseParams(nil)
+	if err := ps.ReadManifest(strings.NewReader("\ufefffile,rtt\nx.pcap,10ms\n"), "/m/m.csv"); err != nil || ps.Values("/m/x.pcap")["rtt"] != "10ms" {
+		t.Errorf("a manifest: %v, %v", err, ps.Values("/m/x.pcap"))
 	}
 }
