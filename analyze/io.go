@@ -178,8 +178,12 @@ func IO(r *reassembly.Reader, o IOOptions) (*IOResult, error) {
 	// fits.
 	if n := uint64(hi - lo + 1); n > maxIOBins || n*uint64(len(out.Flows)+1) > maxIOCells {
 		per := min(maxIOBins, maxIOCells/uint64(len(out.Flows)+1))
-		return nil, fmt.Errorf("%d intervals of %s from the first packet to the last (a clock step in the capture?): more than the %d that fit; an --interval of %s or more fits",
-			n, words.Duration(o.Interval), per, words.Duration(o.Interval*int64((n+per-1)/per)))
+		step := "" // a span of days asks whether the clock stepped; seconds at 1 ns do not
+		if float64(hi-lo+1)*float64(o.Interval) > 24*3600e9 {
+			step = " (a clock step in the capture?)"
+		}
+		return nil, fmt.Errorf("%d intervals of %s from the first packet to the last%s: more than the %d that fit; an --interval of %s or more fits",
+			n, words.Duration(o.Interval), step, per, words.Duration(o.Interval*int64((n+per-1)/per)))
 	}
 	out.Bins = make([]IOBin, hi-lo+1)
 	for i := range out.Bins {

@@ -50,6 +50,15 @@ func TestIOClockStepRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "clock step") || !strings.Contains(err.Error(), "--interval of") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("error %v, want one line saying a clock step and an interval that fits", err)
 	}
+	// A short capture at 1 ns is too many intervals as well, but its
+	// clock did not step: not asked (found by a tester).
+	plain, perr := reassembly.NewReader(bytes.NewReader(data[:len(data)-len(rec)]))
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	if _, err := IO(plain, IOOptions{Interval: 1}); err == nil || strings.Contains(err.Error(), "clock step") || !strings.Contains(err.Error(), "--interval of") {
+		t.Errorf("the capture without its step at 1 ns: error %v, want too many intervals without a clock step", err)
+	}
 	// The interval it names fits.
 	m := regexp.MustCompile(`an --interval of ([0-9.]+) s or more fits`).FindStringSubmatch(err.Error())
 	if m == nil {
