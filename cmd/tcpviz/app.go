@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -13,10 +12,10 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"github.com/xrash/smetrics"
 	"golang.org/x/term"
 
 	"tcpviz/charts"
+	"tcpviz/internal/cmdline"
 )
 
 // Exit codes.
@@ -80,7 +79,7 @@ func commands(e *env) []*cli.Command {
 	cmds = append(cmds, compareCommand(e), sweepCommand(e), ioCommand(e), joinCommand(e), ladderCommand(e), reportCommand(e))
 	cmds = append(cmds, completionCommand(e, func() []*cli.Command { return commands(e) }), manCommand(e, func() *cli.App { return newApp(e) }))
 	for _, c := range cmds {
-		c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return &usageError{flagMessage(err.Error())} }
+		c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return &usageError{cmdline.FlagMessage(err.Error())} }
 		c.HideHelpCommand = true
 	}
 	return cmds
@@ -146,22 +145,22 @@ func runEnv(e *env, args []string) int {
 	switch {
 	case err == nil:
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "tcpviz: %s\n", oneLine(ue.msg))
+		fmt.Fprintf(stderr, "tcpviz: %s\n", cmdline.OneLine(ue.msg))
 		return exitUsage
 	case errors.Is(err, errEmptyShard):
 		return exitOK
 	case errors.Is(err, errVersion):
-		fmt.Fprintln(e.stdout, versionString()) // a failed write is said below
+		fmt.Fprintln(e.stdout, cmdline.Version()) // a failed write is said below
 	case errors.Is(err, errReported):
 		code = exitFailure
 	case out.failed() != nil && errors.Is(err, out.failed()):
 		code = exitFailure // said below
 	default:
-		fmt.Fprintf(stderr, "tcpviz: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(stderr, "tcpviz: %s\n", cmdline.OneLine(err.Error()))
 		code = exitFailure
 	}
 	if werr := out.failed(); werr != nil {
-		fmt.Fprintf(stderr, "tcpviz: standard output: %s\n", oneLine(unwrapPathError(werr).Error()))
+		fmt.Fprintf(stderr, "tcpviz: standard output: %s\n", cmdline.OneLine(unwrapPathError(werr).Error()))
 		code = exitFailure
 	}
 	return code
@@ -211,59 +210,18 @@ func checkCommand(app *cli.App, args []string) error {
 	if strings.HasPrefix(a, "-") {
 		return usagef("%s: flags come after the command (tcpviz COMMAND [flags] CAPTURE ...)", charts.EscapeName(a))
 	}
-	best, dist := "", 3
+	var names []string
 	for _, c := range app.Commands {
 		if c.HasName(a) {
 			return nil
 		}
-		if d := smetrics.WagnerFischer(strings.ToLower(a), c.Name, 1, 1, 1); d < dist || strings.HasPrefix(c.Name, a) && dist > 1 {
-			best, dist = c.Name, min(d, 1)
-		}
+		names = append(names, c.Name)
 	}
-	if best != "" {
+	if best := cmdline.Nearest(a, names); best != "" {
 		return usagef("unknown command %q: did you mean %s? (tcpviz --help lists them)", a, best)
 	}
 	return usagef("unknown command %q (tcpviz --help lists them)", a)
 }
-
-// Messages of Go's flag package, as urfave/cli passes them on.
-var (
-	invalidValue = regexp.MustCompile(`^invalid value ".*" for flag -(\S+): (.*)$`)
-	needsValue   = regexp.MustCompile(`^flag needs an argument: -(\S+)$`)
-	notDefined   = regexp.MustCompile(`^flag provided but not defined: -(\S+)$`)
-)
-
-// flagMessage rewords a flag parsing error to name the flag as typed
-// (--from, -s).
-func flagMessage(msg string) string {
-	if m := invalidValue.FindStringSubmatch(msg); m != nil {
-		return dash(m[1]) + " " + m[2]
-	}
-	if m := needsValue.FindStringSubmatch(msg); m != nil {
-		return dash(m[1]) + ": missing value"
-	}
-	if m := notDefined.FindStringSubmatch(msg); m != nil {
-		return "unknown flag " + dash(m[1])
-	}
-	return msg
-}
-
-// dash is a flag's name as typed: --name, or -n for a letter.
-func dash(name string) string {
-	if len(name) == 1 {
-		return "-" + name
-	}
-	return "--" + name
-}
-
-// oneLine keeps a message on one line: each line break, with the
-// indentation after it, becomes one space; other spaces stay (a value
-// quoted in it, --filter "   ", is shown as given).
-func oneLine(s string) string {
-	return strings.TrimSpace(lineBreak.ReplaceAllString(s, " "))
-}
-
-var lineBreak = regexp.MustCompile(`[ \t]*\r?\n[ \t]*`)
 
 // flagsFirst moves a command's flags before its other arguments, so that
 // `tcpviz seq in.pcap -o out.png` works like `tcpviz seq -o out.png
@@ -348,7 +306,7 @@ func existingInput(a string) bool {
 	if _, err := os.Lstat(a); err == nil {
 		return true
 	}
-	if base, _, _, ok, _ := captureSuffix(a); ok {
+	if base, _, _, ok, _ := cmdline.CaptureSuffix(a); ok {
 		if _, err := os.Lstat(base); err == nil {
 			return true
 		}
@@ -676,7 +634,7 @@ func (e *env) printResult(r fileResult) bool {
 	if len(r.warnings) > 0 {
 		e.bar.hold(func() {
 			for _, w := range r.warnings {
-				fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", oneLine(w))
+				fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", cmdline.OneLine(w))
 			}
 		})
 	}
@@ -686,7 +644,7 @@ func (e *env) printResult(r fileResult) bool {
 	if r.err != nil {
 		// A failed write on stdout is said once, at the end of the run.
 		if werr := e.out.failed(); (werr == nil || !errors.Is(r.err, werr)) && !errors.Is(r.err, errReported) {
-			e.bar.hold(func() { fmt.Fprintf(e.stderr, "tcpviz: %s\n", oneLine(r.err.Error())) })
+			e.bar.hold(func() { fmt.Fprintf(e.stderr, "tcpviz: %s\n", cmdline.OneLine(r.err.Error())) })
 		}
 		return true
 	}

@@ -5,9 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -15,6 +13,7 @@ import (
 	"tcpviz/analyze"
 	"tcpviz/analyze/join"
 	"tcpviz/charts"
+	"tcpviz/internal/cmdline"
 	"tcpviz/internal/words"
 )
 
@@ -158,7 +157,7 @@ func compareCommand(e *env) *cli.Command {
 			picture.apply(g)
 			e.graphWarnings("compare", g)
 			for _, n := range charts.StderrNotes(g) {
-				fmt.Fprintf(e.stderr, "tcpviz: warning: compare: %s\n", oneLine(n))
+				fmt.Fprintf(e.stderr, "tcpviz: warning: compare: %s\n", cmdline.OneLine(n))
 			}
 			po := picture.Plot
 			po.Facet = c.Bool("facet")
@@ -187,30 +186,6 @@ type compareInput struct {
 	udp    bool // CAPTURE#udp or CAPTURE#udpN: a UDP flow, by udp.stream
 	label  string
 	named  string // as named in the table's input column
-}
-
-var (
-	streamSuffix = regexp.MustCompile(`^(.*)#(\d+)$`)
-	udpSuffix    = regexp.MustCompile(`^(.*)#udp(\d*)$`)
-)
-
-// captureSuffix reads the suffix of argument a, the one reading of it for
-// every command: CAPTURE#N (stream N: tcp.stream, or udp.stream under
-// --proto udp) or CAPTURE#udp[N] (UDP flow N; without N, n is -1: the
-// busiest). ok is false without one; err says a number out of range.
-func captureSuffix(a string) (base string, n int, udp, ok bool, err error) {
-	if m := udpSuffix.FindStringSubmatch(a); m != nil {
-		if m[2] == "" {
-			return m[1], -1, true, true, nil
-		}
-		n, err = strconv.Atoi(m[2])
-		return m[1], n, true, true, err
-	}
-	if m := streamSuffix.FindStringSubmatch(a); m != nil {
-		n, err = strconv.Atoi(m[2])
-		return m[1], n, false, true, err
-	}
-	return "", 0, false, false, nil
 }
 
 // parseCompareInputs reads compare's arguments (compareArg); a
@@ -262,7 +237,7 @@ func compareArg(a string, stream int) (compareInput, error) {
 	if in, ok := joinedInput(a); ok {
 		return compareInput{input: in, stream: stream, label: joinedLabel(in), named: a}, nil
 	}
-	base, n, udp, ok, err := captureSuffix(a)
+	base, n, udp, ok, err := cmdline.CaptureSuffix(a)
 	if !ok {
 		return ci, nil
 	}

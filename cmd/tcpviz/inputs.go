@@ -14,6 +14,7 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
+	"tcpviz/internal/cmdline"
 	"tcpviz/reassembly"
 )
 
@@ -90,7 +91,7 @@ func expandInputs(args []string) []input {
 			continue
 		}
 		st, err := os.Stat(a)
-		base, n, udp, suffixed, nerr := captureSuffix(a)
+		base, n, udp, suffixed, nerr := cmdline.CaptureSuffix(a)
 		if err == nil || !suffixed {
 			base = ""
 		}

@@ -5,6 +5,7 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
+	"tcpviz/internal/cmdline"
 	"tcpviz/reassembly"
 )
 
@@ -52,6 +53,6 @@ func (e *env) readFirst(in input, passes int, read func(*source, *reassembly.Rea
 // that drew it.
 func (e *env) graphWarnings(cmd string, g *analyze.Graph) {
 	for _, w := range g.Warnings {
-		fmt.Fprintf(e.stderr, "tcpviz: warning: %s: %s\n", cmd, oneLine(charts.WarningText(w)))
+		fmt.Fprintf(e.stderr, "tcpviz: warning: %s: %s\n", cmd, cmdline.OneLine(charts.WarningText(w)))
 	}
 }
