@@ -11,6 +11,7 @@ import (
 	"tcpviz/analyze"
 	"tcpviz/analyze/sweep"
 	"tcpviz/internal/units"
+	"tcpviz/internal/words"
 )
 
 // A sweep's metric is a number column of the summary (for a TCP flow, of
@@ -133,6 +134,73 @@ func SweepColumnMay(name, metric string, withCols bool) bool {
 		}
 		return len(name) > len(col)+1 && strings.HasSuffix(name, "_"+col)
 	})
+}
+
+// CheckSweepNames is the error, before any capture is read, of a
+// sweep's names that name nothing. params are those --param and
+// --manifest add (proto, the main flow's transport, is always one, and
+// none may be called so); fields, a --fields name none of the tables of
+// metric (by --metric's spelling) can have; cols and row, a --cols or
+// --rows name that is no parameter (row "": none given).
+func CheckSweepNames(params []string, metric string, fields, cols []string, row string) error {
+	if slices.Contains(params, "proto") {
+		return errors.New("sweep: a parameter named proto (--param, --manifest): proto is always one of a sweep's, the main flow's transport; name yours otherwise")
+	}
+	known := append([]string{"proto"}, params...)
+	for _, f := range fields {
+		// The columns are known once read; a name none can be is
+		// refused now: a parameter (the rows'), or a statistic of the
+		// metric, METRIC_STAT, or with --cols V_METRIC_STAT for a
+		// column combination V.
+		if f == "all" || strings.ContainsAny(f, "*?[") || slices.Contains(known, f) {
+			continue
+		}
+		if !SweepColumnMay(f, metric, len(cols) > 0) {
+			per := metric + "_mean"
+			if len(cols) > 0 {
+				per = "with --cols, a column's: VALUE_" + per + " (tcp_" + per + ")"
+			}
+			return fmt.Errorf("sweep: --fields %q: no such column (want the --rows parameter (%s) or the metric's %s: %s)", f, words.Or(known), strings.Join(SweepStats, ", "), per)
+		}
+	}
+	for _, n := range cols {
+		if !slices.Contains(known, n) {
+			return fmt.Errorf("sweep: --cols %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", n, words.Or(known))
+		}
+	}
+	if row == "" {
+		return fmt.Errorf("sweep: --rows: name the parameter of the rows (%s)", words.Or(known))
+	}
+	if !slices.Contains(known, row) {
+		return fmt.Errorf("sweep: --rows %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", row, words.Or(known))
+	}
+	return nil
+}
+
+// SweepLeftOut words the captures a sweep leaves out of its aggregate,
+// of all it read: unmatched in which no flow --filter (filter) matches,
+// skipped more without the row parameter or with the metric not
+// measurable (proto: --proto's transport, "" for either). err ends the
+// run: --filter matched in none.
+func SweepLeftOut(all, unmatched, skipped int, filter, proto, row, metric string) (warnings []string, err error) {
+	if unmatched == all {
+		return nil, fmt.Errorf("sweep: --filter %q matches no %s flow in %s", filter, Transports(proto), words.Plural(int64(unmatched), "capture"))
+	}
+	if unmatched > 0 {
+		warnings = append(warnings, fmt.Sprintf("sweep: %s left out (no flow --filter %q matches)", words.Plural(int64(unmatched), "capture"), filter))
+	}
+	if skipped > 0 {
+		warnings = append(warnings, fmt.Sprintf("sweep: %s left out (no %s parameter, or %s not measurable)", words.Plural(int64(skipped), "capture"), row, metric))
+	}
+	return warnings, nil
+}
+
+// Transports names the flows --proto picks: TCP or UDP without it.
+func Transports(proto string) string {
+	if proto == "" {
+		return "TCP or UDP"
+	}
+	return strings.ToUpper(proto)
 }
 
 // SweepDocs are the columns of a sweep table: the row parameter, then

@@ -3,15 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"tcpviz/analyze"
 	"tcpviz/analyze/sweep"
 	"tcpviz/charts"
-	"tcpviz/internal/words"
 	"tcpviz/reassembly"
 )
 
@@ -49,38 +46,9 @@ func sweepCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "metric", Value: "throughput_bps", Usage: "the summary's or flows' number column to aggregate"},
 			&cli.BoolFlag{Name: "log-x", Usage: "figure: a logarithmic x axis (the row parameter's values above zero)"}, alignFlag, fieldsFl},
 		Action: func(c *cli.Context) error {
-			if slices.Contains(pf.Names, "proto") {
-				return usagef("sweep: a parameter named proto (--param, --manifest): proto is always one of a sweep's, the main flow's transport; name yours otherwise")
-			}
-			known := append([]string{"proto"}, pf.Names...)
-			metric := c.String("metric")
-			for _, f := range fields.vs {
-				// The columns are known once read; a name none can be is
-				// refused now: a parameter (the rows'), or a statistic of
-				// the metric, METRIC_STAT, or with --cols V_METRIC_STAT
-				// for a column combination V.
-				if f == "all" || strings.ContainsAny(f, "*?[") || slices.Contains(known, f) {
-					continue
-				}
-				if !charts.SweepColumnMay(f, metric, len(cols.vs) > 0) {
-					per := metric + "_mean"
-					if len(cols.vs) > 0 {
-						per = "with --cols, a column's: VALUE_" + per + " (tcp_" + per + ")"
-					}
-					return usagef("sweep: --fields %q: no such column (want the --rows parameter (%s) or the metric's %s: %s)", f, words.Or(known), strings.Join(charts.SweepStats, ", "), per)
-				}
-			}
-			for _, n := range cols.vs {
-				if !slices.Contains(known, n) {
-					return usagef("sweep: --cols %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", n, words.Or(known))
-				}
-			}
 			row := c.String("rows")
-			if row == "" {
-				return usagef("sweep: --rows: name the parameter of the rows (%s)", words.Or(known))
-			}
-			if !slices.Contains(known, row) {
-				return usagef("sweep: --rows %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", row, words.Or(known))
+			if err := charts.CheckSweepNames(pf.Names, c.String("metric"), fields.vs, cols.vs, row); err != nil {
+				return usagef("%v", err)
 			}
 			m, err := charts.ParseSweepMetric(c.String("metric"))
 			if err != nil {
@@ -128,14 +96,12 @@ func sweepCommand(e *env) *cli.Command {
 					none++
 				}
 			}
-			if none == len(ins) {
-				return fmt.Errorf("sweep: --filter %q matches no %s flow in %s", filter.Raw, transports(proto.v), words.Plural(int64(none), "capture"))
+			warnings, err := charts.SweepLeftOut(len(ins), none, skipped, filter.Raw, proto.v, row, metric)
+			if err != nil {
+				return err
 			}
-			if none > 0 {
-				fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: %s left out (no flow --filter %q matches)\n", words.Plural(int64(none), "capture"), filter.Raw)
-			}
-			if skipped > 0 {
-				fmt.Fprintf(e.stderr, "tcpviz: warning: sweep: %s left out (no %s parameter, or %s not measurable)\n", words.Plural(int64(skipped), "capture"), row, metric)
+			for _, w := range warnings {
+				fmt.Fprintf(e.stderr, "tcpviz: warning: %s\n", w)
 			}
 			if len(pv.Rows) == 0 {
 				return fmt.Errorf("sweep: no capture to aggregate")
@@ -158,14 +124,6 @@ func sweepCommand(e *env) *cli.Command {
 			return reported(failed)
 		},
 	}, tf, of, jf, picture, pf, proto, filter, bf)
-}
-
-// transports names the flows --proto picks: TCP or UDP without it.
-func transports(proto string) string {
-	if proto == "" {
-		return "TCP or UDP"
-	}
-	return strings.ToUpper(proto)
 }
 
 // onceEach is ins with each capture once (the same flow of the same
@@ -222,7 +180,7 @@ func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMe
 		res := resultOf(in, warnings, err)
 		if main == nil {
 			if res.err == nil {
-				what := transports(proto)
+				what := charts.Transports(proto)
 				switch {
 				case in.hasStream || in.udp && in.udpFlow >= 0:
 					conn := "connection"
