@@ -70,9 +70,9 @@ func graphCommand(e *env, name, usage string) *cli.Command {
 			if err := refuseOutput(out, e.guarded(ins)); err != nil {
 				return err
 			}
-			bases, err := derivedBases(ins, true)
+			bases, err := charts.DerivedBases(namings(ins), true)
 			if err != nil {
-				return err
+				return usagef("%v", err)
 			}
 			failed := false
 			forEachInput(ins, req.jobs.Jobs, func(i int, in input) fileResult {

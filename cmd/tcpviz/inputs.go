@@ -390,20 +390,27 @@ func (s *source) close() {
 	s.bar.finish()
 }
 
-// captureBase is the capture's file name without compression and capture
-// extensions, for derived output names ("stdin" for standard input).
-func captureBase(in input) string {
-	if in.path == "" {
-		return "stdin"
+// naming is in as the names derived from it see it: its absolute
+// path, when it has one, for a partition's hash.
+func (in input) naming() charts.Named {
+	n := charts.Named{Name: in.name, Path: in.path, Stream: in.stream, HasStream: in.hasStream,
+		UDP: in.udp, UDPFlow: in.udpFlow, Failed: in.err != nil}
+	for _, j := range in.others() {
+		n.Joined = append(n.Joined, j.path)
 	}
-	if in.joined != nil { // A+B: a+b
-		b := captureBase(input{name: in.path, path: in.path})
-		for _, j := range in.others() {
-			b += "+" + captureBase(j)
-		}
-		return b
+	if in.path != "" {
+		n.Abs, _ = filepath.Abs(in.path)
 	}
-	return charts.CaptureBase(in.name)
+	return n
+}
+
+// namings are ins as the names derived from them see them.
+func namings(ins []input) []charts.Named {
+	out := make([]charts.Named, len(ins))
+	for i, in := range ins {
+		out[i] = in.naming()
+	}
+	return out
 }
 
 // suffixRefused is the usage error of an input whose suffix command cmd

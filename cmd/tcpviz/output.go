@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -435,72 +434,6 @@ func checkOutDir(dir string) error {
 			return nil
 		}
 	}
-}
-
-// derivedBases returns, for each input, the base of the file names derived
-// from it (<base>-seq-s1.png, <base>-report): the capture's name without
-// its extensions, or, where two inputs would share that, their names as
-// given with path separators replaced, so that one run never writes one
-// derived name twice. The same capture named twice is a usage error,
-// but for streams given apart (CAPTURE#0, CAPTURE#1) when the names
-// hold the stream (streamNamed: the graphs').
-func derivedBases(ins []input, streamNamed bool) ([]string, error) {
-	out := make([]string, len(ins))
-	group := map[string][]input{}
-	for i, in := range ins {
-		out[i] = captureBase(in)
-		if in.err == nil {
-			group[out[i]] = append(group[out[i]], in)
-		}
-	}
-	plain := map[string]string{}           // by base: an input without a stream
-	streams := map[string]map[int]string{} // by base: the streams given
-	for i, in := range ins {
-		if in.err != nil {
-			continue // read nothing, writes nothing
-		}
-		if g := group[out[i]]; len(g) > 1 && !(streamNamed && streamsOfOne(g)) {
-			out[i] = strings.NewReplacer("/", "_", "\\", "_").Replace(filepath.Clean(in.name))
-			if in.path == "" {
-				out[i] = "stdin"
-			}
-		}
-		named, prev := in.name, ""
-		if in.hasStream {
-			named += "#" + strconv.Itoa(in.stream) // as given, in a message
-		}
-		if streamNamed && in.hasStream {
-			if streams[out[i]] == nil {
-				streams[out[i]] = map[int]string{}
-			}
-			prev = plain[out[i]]
-			if p, ok := streams[out[i]][in.stream]; ok {
-				prev = p
-			}
-			streams[out[i]][in.stream] = named
-		} else {
-			prev = plain[out[i]]
-			for _, p := range streams[out[i]] {
-				prev = p // a stream's names may be the busiest's
-			}
-			plain[out[i]] = named
-		}
-		if prev != "" {
-			return nil, usagef("%s and %s would write the same output names: name each capture once", charts.EscapeName(prev), charts.EscapeName(named))
-		}
-	}
-	return out, nil
-}
-
-// streamsOfOne says whether ins are streams given apart of one capture
-// named alike (CAPTURE#0, CAPTURE#1).
-func streamsOfOne(ins []input) bool {
-	for _, in := range ins {
-		if !in.hasStream || filepath.Clean(in.name) != filepath.Clean(ins[0].name) {
-			return false
-		}
-	}
-	return true
 }
 
 // refuseReportDirs returns a usage error, before anything is read, when a

@@ -44,11 +44,11 @@ func reportCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			bases, err := derivedBases(ins, false)
-			if err == nil {
-				err = refuseReportDirs(ins, e.guarded(ins), bases, output.OutDir)
-			}
+			bases, err := charts.DerivedBases(namings(ins), false)
 			if err != nil {
+				return usagef("%v", err)
+			}
+			if err := refuseReportDirs(ins, e.guarded(ins), bases, output.OutDir); err != nil {
 				return err
 			}
 			// A report holds a connection's graphs while it draws them,

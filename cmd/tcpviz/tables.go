@@ -6,7 +6,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -252,9 +251,9 @@ func (s seenFilter) Match(v *reassembly.FlowView) bool {
 // writePartitions writes each input's rows as Parquet to a partition of
 // its own in dir (writePartition).
 func writePartitions[R any](e *env, spec charts.TableKind[R], dir string, jf *jobsFlags, ins []input) error {
-	bases, err := partitionNames(ins)
+	bases, err := charts.PartitionNames(namings(ins))
 	if err != nil {
-		return err
+		return usagef("%v", err)
 	}
 	if err := makeDir(dir, e.made); err != nil {
 		return err
@@ -291,45 +290,6 @@ func writePartition[R any](spec charts.TableKind[R], src *source, dir string, al
 		res.lines = append(res.lines, charts.EscapeName(path))
 	}
 	return res
-}
-
-// partitionNames are the Hive-style partition folders of the inputs
-// (charts.PartitionName), hashing each one's absolute path (and
-// CAPTURE#N's stream: a partition of its own, <base>-s<N>). One input
-// named twice is a usage error: its partitions would be one.
-func partitionNames(ins []input) ([]string, error) {
-	out := make([]string, len(ins))
-	seen := map[string]string{}
-	for i, in := range ins {
-		full, base, named := in.name, captureBase(in), in.name
-		if in.path != "" {
-			if abs, err := filepath.Abs(in.path); err == nil {
-				full = abs
-			}
-		}
-		switch {
-		case in.hasStream:
-			n := strconv.Itoa(in.stream)
-			full, base, named = full+"#"+n, base+"-s"+n, named+"#"+n
-		case in.udp && in.path != "":
-			// CAPTURE#udpN (its name keeps the suffix): the capture's
-			// base and -udpN, as -sN for a stream.
-			n := "udp"
-			if in.udpFlow >= 0 {
-				n += strconv.Itoa(in.udpFlow)
-			}
-			full, base = full+"#"+n, captureBase(input{name: in.path, path: in.path})+"-"+n
-		}
-		out[i] = charts.PartitionName(base, full)
-		if in.err != nil {
-			continue // read nothing, writes nothing
-		}
-		if prev, ok := seen[out[i]]; ok {
-			return nil, usagef("%s and %s would write the same partition: name each capture once", charts.EscapeName(prev), charts.EscapeName(named))
-		}
-		seen[out[i]] = named
-	}
-	return out, nil
 }
 
 // prefixErr names the input in an error from reading it.

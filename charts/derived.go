@@ -1,0 +1,142 @@
+package charts
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Named is an input of a run as the names derived from it see it.
+type Named struct {
+	Name string // as the user named it (CAPTURE#udpN's keeps the suffix)
+	Path string // the capture's path, "" for standard input
+	// Abs is the capture's absolute path (partitions hash it), "" when
+	// it has none: Name is hashed.
+	Abs       string
+	Stream    int // CAPTURE#N (HasStream): connection N
+	HasStream bool
+	UDP       bool // CAPTURE#udp[N]: UDP flow UDPFlow (-1: the busiest)
+	UDPFlow   int
+	Joined    []string // A+B: the paths of the captures joined with it (B)
+	Failed    bool     // it cannot be read: it writes nothing
+}
+
+// Base is the start of the names derived from the input: its capture's
+// CaptureBase, "stdin" for standard input, a+b for joined captures A+B.
+func (in Named) Base() string {
+	switch {
+	case in.Path == "":
+		return "stdin"
+	case in.Joined != nil:
+		b := CaptureBase(in.Path)
+		for _, j := range in.Joined {
+			b += "+" + CaptureBase(j)
+		}
+		return b
+	}
+	return CaptureBase(in.Name)
+}
+
+// DerivedBases returns, for each input, the base of the file names derived
+// from it (<base>-seq-s1.png, <base>-report): its Base, or, where two
+// inputs would share that, their names as given with path separators
+// replaced, so that one run never writes one derived name twice. The same
+// capture named twice is an error (a usage error), but for streams given
+// apart (CAPTURE#0, CAPTURE#1) when the names hold the stream
+// (streamNamed: the graphs').
+func DerivedBases(ins []Named, streamNamed bool) ([]string, error) {
+	out := make([]string, len(ins))
+	group := map[string][]Named{}
+	for i, in := range ins {
+		out[i] = in.Base()
+		if !in.Failed {
+			group[out[i]] = append(group[out[i]], in)
+		}
+	}
+	plain := map[string]string{}           // by base: an input without a stream
+	streams := map[string]map[int]string{} // by base: the streams given
+	for i, in := range ins {
+		if in.Failed {
+			continue // read nothing, writes nothing
+		}
+		if g := group[out[i]]; len(g) > 1 && !(streamNamed && streamsOfOne(g)) {
+			out[i] = strings.NewReplacer("/", "_", "\\", "_").Replace(filepath.Clean(in.Name))
+			if in.Path == "" {
+				out[i] = "stdin"
+			}
+		}
+		named, prev := in.Name, ""
+		if in.HasStream {
+			named += "#" + strconv.Itoa(in.Stream) // as given, in a message
+		}
+		if streamNamed && in.HasStream {
+			if streams[out[i]] == nil {
+				streams[out[i]] = map[int]string{}
+			}
+			prev = plain[out[i]]
+			if p, ok := streams[out[i]][in.Stream]; ok {
+				prev = p
+			}
+			streams[out[i]][in.Stream] = named
+		} else {
+			prev = plain[out[i]]
+			for _, p := range streams[out[i]] {
+				prev = p // a stream's names may be the busiest's
+			}
+			plain[out[i]] = named
+		}
+		if prev != "" {
+			return nil, fmt.Errorf("%s and %s would write the same output names: name each capture once", EscapeName(prev), EscapeName(named))
+		}
+	}
+	return out, nil
+}
+
+// streamsOfOne says whether ins are streams given apart of one capture
+// named alike (CAPTURE#0, CAPTURE#1).
+func streamsOfOne(ins []Named) bool {
+	for _, in := range ins {
+		if !in.HasStream || filepath.Clean(in.Name) != filepath.Clean(ins[0].Name) {
+			return false
+		}
+	}
+	return true
+}
+
+// PartitionNames are the Hive-style partition folders of the inputs
+// (PartitionName), hashing each one's absolute path (and CAPTURE#N's
+// stream: a partition of its own, <base>-s<N>). One input named twice is
+// an error (a usage error): its partitions would be one.
+func PartitionNames(ins []Named) ([]string, error) {
+	out := make([]string, len(ins))
+	seen := map[string]string{}
+	for i, in := range ins {
+		full, base, named := in.Name, in.Base(), in.Name
+		if in.Abs != "" {
+			full = in.Abs
+		}
+		switch {
+		case in.HasStream:
+			n := strconv.Itoa(in.Stream)
+			full, base, named = full+"#"+n, base+"-s"+n, named+"#"+n
+		case in.UDP && in.Path != "":
+			// CAPTURE#udpN (its name keeps the suffix): the capture's
+			// base and -udpN, as -sN for a stream.
+			n := "udp"
+			if in.UDPFlow >= 0 {
+				n += strconv.Itoa(in.UDPFlow)
+			}
+			full, base = full+"#"+n, CaptureBase(in.Path)+"-"+n
+		}
+		out[i] = PartitionName(base, full)
+		if in.Failed {
+			continue // read nothing, writes nothing
+		}
+		if prev, ok := seen[out[i]]; ok {
+			return nil, fmt.Errorf("%s and %s would write the same partition: name each capture once", EscapeName(prev), EscapeName(named))
+		}
+		seen[out[i]] = named
+	}
+	return out, nil
+}
