@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"tcpviz/analyze"
+	"tcpviz/internal/words"
 )
 
 // ErrNoACKs is ConnGraph's error for a graph a UDP flow cannot have (no
@@ -89,6 +90,30 @@ func Adjust(g *analyze.Graph, z analyze.Zoom, hide []string) {
 		}
 	}
 	g.Series = kept
+}
+
+// HideSeries is which of a graph's series (valid) --hide's values (raw,
+// as given) name: a value that is one whole, commas and all (compare's
+// label "PEP, 85 KB"), names it; another is a list of names. A name of no
+// series, or names that hide them all, is an error (a usage error).
+func HideSeries(raw, valid []string) ([]string, error) {
+	var hide []string
+	for _, r := range raw {
+		if whole := strings.TrimSpace(r); slices.Contains(valid, whole) {
+			hide = append(hide, whole)
+			continue
+		}
+		for _, h := range strings.Split(r, ",") {
+			if h = strings.TrimSpace(h); !slices.Contains(valid, h) {
+				return nil, fmt.Errorf("--hide %q: no such series in this graph (want %s)", h, words.Or(valid))
+			}
+			hide = append(hide, h)
+		}
+	}
+	if len(valid) > 0 && !slices.ContainsFunc(valid, func(v string) bool { return !slices.Contains(hide, v) }) {
+		return nil, fmt.Errorf("--hide: every series of this graph hidden (%s): nothing left to draw", strings.Join(valid, ", "))
+	}
+	return hide, nil
 }
 
 // ConnGraphFile is the file name a graph command derives for the graph q

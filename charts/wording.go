@@ -3,9 +3,11 @@ package charts
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"tcpviz/analyze"
+	"tcpviz/internal/words"
 )
 
 // Empty is the warning of a table whose capture held packets but none of
@@ -31,14 +33,38 @@ func CompareTitle(cmp []analyze.CompareInput) string {
 	return strings.Join(labels, " vs ")
 }
 
-// CompareLabels makes the legend names of compare's inputs, labels (the
+// CompareSeries names compare's inputs in its graph's legend, its series
+// and its table's label column: the labels given (--label: one per input,
+// in order, each its own: one name, one colour, a hash of it, one
+// --hide), else the inputs' own names (names: their file names with
+// their #N; paths: each one's path as given, "" for joined captures)
+// made distinct (compareLabels). A folder is an input per capture in it:
+// the labels name those, as the legend does.
+func CompareSeries(given, names, paths []string) ([]string, error) {
+	if n := len(given); n > 0 && n != len(names) {
+		return nil, fmt.Errorf("--label: %s for %s (want one per input, in order)", words.Plural(int64(n), "label"), words.Plural(int64(len(names)), "input"))
+	}
+	if len(given) == 0 {
+		series := slices.Clone(names)
+		compareLabels(series, paths)
+		return series, nil
+	}
+	for i, l := range given {
+		if slices.Contains(given[:i], l) {
+			return nil, fmt.Errorf("--label %q names two inputs: give each its own", l)
+		}
+	}
+	return slices.Clone(given), nil
+}
+
+// compareLabels makes the legend names of compare's inputs, labels (the
 // file names, with their #N), distinct, so that each has its own legend
 // entry, colour and series: inputs whose file names are alike
 // (pep/run.pcap, nopep/run.pcap) are named by their paths as given
 // (paths, one a label; "" or none for joined captures, named by their
 // file names alone); one input named again (G#1 G#1) by its count,
 // "G#1 (2)".
-func CompareLabels(labels, paths []string) {
+func compareLabels(labels, paths []string) {
 	count := map[string]int{}
 	for _, l := range labels {
 		count[l]++

@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -20,9 +21,32 @@ func TestCompareLabels(t *testing.T) {
 		{[]string{"a+b", "a+b"}, nil, []string{"a+b", "a+b (2)"}}, // no paths: no panic
 	} {
 		got := slices.Clone(c.labels)
-		CompareLabels(got, c.paths)
+		compareLabels(got, c.paths)
 		if !slices.Equal(got, c.want) {
-			t.Errorf("CompareLabels(%q, %q) = %q, want %q", c.labels, c.paths, got, c.want)
+			t.Errorf("compareLabels(%q, %q) = %q, want %q", c.labels, c.paths, got, c.want)
 		}
+	}
+}
+
+// TestCompareSeries: the labels given name the inputs, one each, each
+// its own; without, the inputs' names made distinct.
+func TestCompareSeries(t *testing.T) {
+	names, paths := []string{"run.pcap", "run.pcap"}, []string{"a/run.pcap", "b/run.pcap"}
+	for _, c := range []struct {
+		given []string
+		want  string
+	}{
+		{nil, "[a/run.pcap b/run.pcap] <nil>"},
+		{[]string{"PEP", "no PEP"}, "[PEP no PEP] <nil>"},
+		{[]string{"PEP"}, "[] --label: 1 label for 2 inputs (want one per input, in order)"},
+		{[]string{"PEP", "PEP"}, `[] --label "PEP" names two inputs: give each its own`},
+	} {
+		series, err := CompareSeries(c.given, names, paths)
+		if got := fmt.Sprint(series, " ", err); got != c.want {
+			t.Errorf("CompareSeries(%q) = %s, want %s", c.given, got, c.want)
+		}
+	}
+	if names[0] != "run.pcap" {
+		t.Errorf("CompareSeries changed the names given: %q", names)
 	}
 }

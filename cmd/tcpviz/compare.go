@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -14,7 +13,6 @@ import (
 	"tcpviz/analyze/join"
 	"tcpviz/charts"
 	"tcpviz/internal/cmdline"
-	"tcpviz/internal/words"
 )
 
 func compareCommand(e *env) *cli.Command {
@@ -68,29 +66,18 @@ func compareCommand(e *env) *cli.Command {
 					return err
 				}
 			}
-			// A folder is an input per capture in it: the labels name
-			// those, as the legend does.
-			if n := len(labels.vs); n > 0 && n != len(cins) {
-				return usagef("--label: %s for %s (want one per input, in order)", words.Plural(int64(n), "label"), words.Plural(int64(len(cins)), "input"))
-			}
-			series, paths := make([]string, len(cins)), make([]string, len(cins))
+			names, paths := make([]string, len(cins)), make([]string, len(cins))
 			for i, ci := range cins {
-				series[i] = ci.label
+				names[i] = ci.label
 				if ci.joined == nil {
 					paths[i] = ci.name
 				}
 			}
-			if len(labels.vs) == 0 {
-				charts.CompareLabels(series, paths)
+			series, err := charts.CompareSeries(labels.vs, names, paths)
+			if err != nil {
+				return usagef("%v", err)
 			}
 			for i := range cins {
-				if len(labels.vs) > 0 {
-					series[i] = labels.vs[i]
-					if slices.Contains(series[:i], series[i]) {
-						// One name, one colour (a hash of it), one --hide.
-						return usagef("--label %q names two inputs: give each its own", series[i])
-					}
-				}
 				cins[i].label = series[i]
 			}
 			if err := picture.checkHide(series); err != nil {

@@ -459,25 +459,12 @@ func (f *pictureFlags) parse(c *cli.Context) error {
 }
 
 // checkHide is the usage error of a --hide name that is not one of the
-// graph's series, or of names that hide them all. A value that is one
-// whole, commas and all (compare's label "PEP, 85 KB"), names it; another
-// is a list of names.
+// graph's series (valid), or of names that hide them all
+// (charts.HideSeries).
 func (f *pictureFlags) checkHide(valid []string) error {
-	var hide []string
-	for _, raw := range f.hide.raw {
-		if whole := strings.TrimSpace(raw); slices.Contains(valid, whole) {
-			hide = append(hide, whole)
-			continue
-		}
-		for _, h := range strings.Split(raw, ",") {
-			if h = strings.TrimSpace(h); !slices.Contains(valid, h) {
-				return usagef("--hide %q: no such series in this graph (want %s)", h, words.Or(valid))
-			}
-			hide = append(hide, h)
-		}
-	}
-	if len(valid) > 0 && !slices.ContainsFunc(valid, func(v string) bool { return !slices.Contains(hide, v) }) {
-		return usagef("--hide: every series of this graph hidden (%s): nothing left to draw", strings.Join(valid, ", "))
+	hide, err := charts.HideSeries(f.hide.raw, valid)
+	if err != nil {
+		return usagef("%v", err)
 	}
 	f.Hide = hide
 	return nil
