@@ -17,7 +17,11 @@ import (
 // the analysis's results become its rows, and the fast paths its writers
 // take (Writer).
 type TableKind[R any] struct {
-	Schema Schema[R]
+	// Command is the tcpviz command that writes it, Help says what it
+	// lists (--help, the man page, completion) and Description how
+	// (the command's --help), as a graph's GraphSpec says them.
+	Command, Help, Description string
+	Schema                     Schema[R]
 	// Terminal, if set, are the columns a text table shows when none are
 	// named (a table too wide to read otherwise).
 	Terminal []string
@@ -73,8 +77,10 @@ func (f bothFilter) Match(v *reassembly.FlowView) bool { return f.a.Match(v) && 
 
 // StreamsTable is streams: a row per TCP connection.
 var StreamsTable = TableKind[StreamRow]{
-	Schema: StreamsColumns,
-	File:   func(r *StreamRow) string { return r.File },
+	Command: "streams",
+	Help:    "list TCP connections: endpoints, start, duration, packets and bytes each way, state",
+	Schema:  StreamsColumns,
+	File:    func(r *StreamRow) string { return r.File },
 	Conn: func(file string, cr *analyze.ConnResult, add func(*StreamRow)) {
 		add(&StreamRow{File: file, Info: cr.Info})
 	},
@@ -82,6 +88,11 @@ var StreamsTable = TableKind[StreamRow]{
 
 // SummaryTable is summary: a row per connection direction.
 var SummaryTable = TableKind[SummaryRow]{
+	Command: "summary",
+	Help:    "per-connection, per-direction statistics: counts of Wireshark's analysis flags, windows, RTT, throughput",
+	Description: "One row per connection direction (c2s then s2c, in stream order). Counts equal tshark's\n" +
+		"tcp.analysis.* flags; rtt_* use tcp.analysis.ack_rtt; an empty cell means not measurable.\n" +
+		"--columns lists every column with its unit and meaning.",
 	Analyze:  true,
 	Schema:   SummaryColumns,
 	File:     func(r *SummaryRow) string { return r.File },
@@ -99,6 +110,12 @@ var SummaryTable = TableKind[SummaryRow]{
 
 // PacketsTable is packets: a row per TCP segment, with its analysis.
 var PacketsTable = TableKind[PacketRow]{
+	Command: "packets",
+	Help:    "one row per TCP packet with its analysis: Wireshark's tcp.analysis flags, bytes in flight, ack RTT, the path's verdict",
+	Description: "The per-packet analysis summary counts, as tshark -T fields -e tcp.analysis.* gives it, streamed\n" +
+		"in capture order (memory follows the live connections). The flags equal tshark's frame by frame.\n" +
+		"Several inputs are read one after the other (-j does not apply), their rows in input order.\n" +
+		"--fields picks columns; --columns lists them with their meaning.",
 	Analyze: true,
 	Schema:  PacketsColumns,
 	File:    func(r *PacketRow) string { return r.File },
@@ -116,6 +133,13 @@ var PacketsTable = TableKind[PacketRow]{
 
 // FlowsTable is flows: a row per flow of any transport.
 var FlowsTable = TableKind[FlowRow]{
+	Command: "flows",
+	Help:    "list flows of every transport: TCP as streams, UDP by 5-tuple (iperf3 UDP: loss, reordering, jitter as iperf3 reports them)",
+	Description: "One row per flow, in order of first packet. flow is tcp.stream for TCP and udp.stream for UDP,\n" +
+		"as Wireshark numbers them; src is the side that sent the first packet; bytes are transport payload.\n" +
+		"Fragmented UDP datagrams are reassembled. Flows recognised as iperf3 UDP tests get the app_* columns,\n" +
+		"computed as iperf3's receiver does (from a receiver-side capture they match its report).\n" +
+		"--columns lists every column with its unit and meaning.",
 	Schema: FlowsColumns,
 	File:   func(r *FlowRow) string { return r.File },
 	Flow: func(file string, fr *analyze.FlowResult, add func(*FlowRow)) {

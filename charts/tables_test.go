@@ -112,3 +112,22 @@ func TestTableOnly(t *testing.T) {
 		t.Errorf("matched %d over two reads, want 2", n)
 	}
 }
+
+// TestTableKindsHelp: every table says the command that writes it and
+// what it lists (its command's --help); a Description, when there is
+// one, ends its sentence.
+func TestTableKindsHelp(t *testing.T) {
+	for _, c := range []struct{ command, help, description string }{
+		{StreamsTable.Command, StreamsTable.Help, StreamsTable.Description},
+		{SummaryTable.Command, SummaryTable.Help, SummaryTable.Description},
+		{PacketsTable.Command, PacketsTable.Help, PacketsTable.Description},
+		{FlowsTable.Command, FlowsTable.Help, FlowsTable.Description},
+	} {
+		if c.command == "" || c.help == "" || c.description != "" && !strings.HasSuffix(c.description, ".") {
+			t.Errorf("table %q: help %q, description %q", c.command, c.help, c.description)
+		}
+	}
+	if got := []string{StreamsTable.Command, SummaryTable.Command, PacketsTable.Command, FlowsTable.Command}; strings.Join(got, " ") != "streams summary packets flows" {
+		t.Errorf("commands %q", got)
+	}
+}

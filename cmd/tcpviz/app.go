@@ -74,7 +74,8 @@ const exitCodesHelp = `EXIT STATUS:
 
 // commands are tcpviz's commands, in the order --help lists them.
 func commands(e *env) []*cli.Command {
-	cmds := []*cli.Command{streamsCommand(e), flowsCommand(e), summaryCommand(e), packetsCommand(e)}
+	cmds := []*cli.Command{tableCommand(e, charts.StreamsTable), tableCommand(e, charts.FlowsTable),
+		tableCommand(e, charts.SummaryTable), tableCommand(e, charts.PacketsTable)}
 	cmds = append(cmds, graphCommands(e)...)
 	cmds = append(cmds, compareCommand(e), sweepCommand(e), ioCommand(e), joinCommand(e), ladderCommand(e), reportCommand(e))
 	cmds = append(cmds, completionCommand(e, func() []*cli.Command { return commands(e) }), manCommand(e, func() *cli.App { return newApp(e) }))

@@ -15,34 +15,6 @@ import (
 	"tcpviz/reassembly"
 )
 
-func streamsCommand(e *env) *cli.Command {
-	return tableCommand(e, &cli.Command{
-		Name:  "streams",
-		Usage: "list TCP connections: endpoints, start, duration, packets and bytes each way, state",
-	}, charts.StreamsTable)
-}
-
-func packetsCommand(e *env) *cli.Command {
-	return tableCommand(e, &cli.Command{
-		Name:  "packets",
-		Usage: "one row per TCP packet with its analysis: Wireshark's tcp.analysis flags, bytes in flight, ack RTT, the path's verdict",
-		Description: "The per-packet analysis summary counts, as tshark -T fields -e tcp.analysis.* gives it, streamed\n" +
-			"in capture order (memory follows the live connections). The flags equal tshark's frame by frame.\n" +
-			"Several inputs are read one after the other (-j does not apply), their rows in input order.\n" +
-			"--fields picks columns; --columns lists them with their meaning.",
-	}, charts.PacketsTable)
-}
-
-func summaryCommand(e *env) *cli.Command {
-	return tableCommand(e, &cli.Command{
-		Name:  "summary",
-		Usage: "per-connection, per-direction statistics: counts of Wireshark's analysis flags, windows, RTT, throughput",
-		Description: "One row per connection direction (c2s then s2c, in stream order). Counts equal tshark's\n" +
-			"tcp.analysis.* flags; rtt_* use tcp.analysis.ack_rtt; an empty cell means not measurable.\n" +
-			"--columns lists every column with its unit and meaning.",
-	}, charts.SummaryTable)
-}
-
 // tableRows reads one input and hands its rows to add (TableKind.Scan),
 // CAPTURE#N's alone (inputSpec).
 func tableRows[R any](spec charts.TableKind[R], src *source, add func(*R)) fileResult {
@@ -67,17 +39,17 @@ func tableRows[R any](spec charts.TableKind[R], src *source, add func(*R)) fileR
 	return res
 }
 
-// tableCommand completes cmd as a command that prints one table for all
-// its inputs: to standard output, or -o FILE (its extension picks the
+// tableCommand is the command of a table (kind.Command: streams, flows,
+// summary, packets), which prints one table for all its inputs: to standard output, or -o FILE (its extension picks the
 // format when --format is not given), or, as Parquet, one Hive-style
 // partition per input in --out-dir. As CSV or Parquet the rows stream
 // out: with one input as connections finish (memory follows the live
 // connections), with several input by input. JSON and the text table are
 // written once every input is read.
-func tableCommand[R any](e *env, cmd *cli.Command, kind charts.TableKind[R]) *cli.Command {
+func tableCommand[R any](e *env, kind charts.TableKind[R]) *cli.Command {
 	tf, jf, bf := &tableFlags{}, &jobsFlags{}, &batchFlags{}
 	of := tableOutput()
-	cmd.ArgsUsage = "CAPTURE|DIR|- ..."
+	cmd := &cli.Command{Name: kind.Command, Usage: kind.Help, Description: kind.Description, ArgsUsage: "CAPTURE|DIR|- ..."}
 	fieldsFl, fields := fieldsFlag()
 	pf := &paramFlags{}
 	streamsFl, streams := streamsFlag()
