@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"tcpviz/analyze"
+	"tcpviz/reassembly"
 )
 
 // Named is an input of a run as the names derived from it see it.
@@ -36,6 +39,58 @@ func (in Named) Base() string {
 		return b
 	}
 	return CaptureBase(in.Name)
+}
+
+// Display is the input's name fit for a message or a title: standard
+// input said so, control characters escaped.
+func (in Named) Display() string {
+	if in.Path == "" {
+		return "standard input"
+	}
+	return EscapeName(in.Name)
+}
+
+// StreamFilter keeps the flow CAPTURE#N (TCP stream N) or CAPTURE#udpN
+// (UDP flow N) names, nil for a whole capture.
+func (in Named) StreamFilter() reassembly.Filter {
+	switch {
+	case in.HasStream:
+		return reassembly.StreamFilter{Set: map[int]bool{in.Stream: true}, Proto: "tcp"}
+	case in.UDP:
+		return reassembly.StreamFilter{Set: map[int]bool{in.UDPFlow: true}, Proto: "udp"}
+	}
+	return nil
+}
+
+// Absent is the error of the flow CAPTURE#N or CAPTURE#udpN names not
+// found in the capture.
+func (in Named) Absent() error {
+	if in.UDP {
+		return fmt.Errorf("%s: no UDP flow %d", in.Display(), in.UDPFlow)
+	}
+	return fmt.Errorf("%s: no stream %d", in.Display(), in.Stream)
+}
+
+// SuffixRefused is the error (a usage error) of an input whose suffix
+// command cmd does not read (it would take the whole capture):
+// CAPTURE#udpN is a UDP flow for the graph commands, compare (which reads
+// its own arguments), sweep, flows and io, CAPTURE#udp (the busiest) for
+// the first three; CAPTURE#N is every command's.
+func SuffixRefused(cmd string, in Named) error {
+	if !in.UDP {
+		return nil
+	}
+	switch {
+	case len(analyze.Graphs(cmd)) > 0 || cmd == "sweep":
+		return nil
+	case (cmd == "flows" || cmd == "io") && in.UDPFlow >= 0:
+		return nil
+	case cmd == "flows" || cmd == "io":
+		return fmt.Errorf("%s: %s: name the UDP flow by its number, CAPTURE#udpN (flows lists them)", cmd, EscapeName(in.Name))
+	case cmd == "report":
+		return fmt.Errorf("report: %s: report picks its main flow itself, of either transport: name the capture alone, or with --filter udp for its busiest UDP flow", EscapeName(in.Name))
+	}
+	return fmt.Errorf("%s: %s: CAPTURE#udp names a UDP flow for the graph commands, compare, sweep, flows and io; %s reads TCP connections: name the capture alone", cmd, EscapeName(in.Name), cmd)
 }
 
 // DerivedBases returns, for each input, the base of the file names derived

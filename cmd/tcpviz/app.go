@@ -351,8 +351,8 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input,
 		if in.joined != nil && c.Command.Name != "report" {
 			return nil, usagef("%s: %s: joined captures (A+B) are for report and compare; join and ladder take the captures as separate arguments", c.Command.Name, in.display())
 		}
-		if err := suffixRefused(c.Command.Name, in); err != nil {
-			return nil, err
+		if err := charts.SuffixRefused(c.Command.Name, in.naming()); err != nil {
+			return nil, usagef("%v", err)
 		}
 		if in.usage {
 			return nil, usagef("%v", in.err)

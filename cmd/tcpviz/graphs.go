@@ -109,7 +109,7 @@ func loadMain(e *env, in input, udp bool, cf connFlags, proto string, filter *fi
 	}
 	o.AnyTransport, o.Select = proto == "", filter.Expr
 	l, res := loadInput(e, in, cf, o)
-	if err := filter.excludes(in, l); err != nil {
+	if err := filter.Excludes(in.named(), l); err != nil {
 		res.err = err
 		return nil, res
 	}

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"tcpviz/analyze"
 	"tcpviz/charts"
 	"tcpviz/internal/cmdline"
 	"tcpviz/reassembly"
@@ -53,12 +52,7 @@ func (in input) others() []input {
 
 // display is the input's name fit for a message or a title: standard
 // input said so, control characters escaped.
-func (in input) display() string {
-	if in.path == "" {
-		return "standard input"
-	}
-	return charts.EscapeName(in.name)
-}
+func (in input) display() string { return charts.Named{Name: in.name, Path: in.path}.Display() }
 
 // named is the input as the user named it, in a message: display with
 // CAPTURE#N's stream (CAPTURE#udpN's name keeps its suffix).
@@ -390,16 +384,13 @@ func (s *source) close() {
 	s.bar.finish()
 }
 
-// naming is in as the names derived from it see it: its absolute
-// path, when it has one, for a partition's hash.
+// naming is in as the names derived from it, and the wording of its
+// flow, see it.
 func (in input) naming() charts.Named {
 	n := charts.Named{Name: in.name, Path: in.path, Stream: in.stream, HasStream: in.hasStream,
 		UDP: in.udp, UDPFlow: in.udpFlow, Failed: in.err != nil}
 	for _, j := range in.others() {
 		n.Joined = append(n.Joined, j.path)
-	}
-	if in.path != "" {
-		n.Abs, _ = filepath.Abs(in.path)
 	}
 	return n
 }
@@ -411,28 +402,6 @@ func namings(ins []input) []charts.Named {
 		out[i] = in.naming()
 	}
 	return out
-}
-
-// suffixRefused is the usage error of an input whose suffix command cmd
-// does not read (it would take the whole capture): CAPTURE#udpN is a UDP
-// flow for the graph commands, compare (which reads its own arguments),
-// sweep, flows and io, CAPTURE#udp (the busiest) for the first three;
-// CAPTURE#N is every command's.
-func suffixRefused(cmd string, in input) error {
-	if !in.udp {
-		return nil
-	}
-	switch {
-	case len(analyze.Graphs(cmd)) > 0 || cmd == "sweep":
-		return nil
-	case (cmd == "flows" || cmd == "io") && in.udpFlow >= 0:
-		return nil
-	case cmd == "flows" || cmd == "io":
-		return usagef("%s: %s: name the UDP flow by its number, CAPTURE#udpN (flows lists them)", cmd, charts.EscapeName(in.name))
-	case cmd == "report":
-		return usagef("report: %s: report picks its main flow itself, of either transport: name the capture alone, or with --filter udp for its busiest UDP flow", charts.EscapeName(in.name))
-	}
-	return usagef("%s: %s: CAPTURE#udp names a UDP flow for the graph commands, compare, sweep, flows and io; %s reads TCP connections: name the capture alone", cmd, charts.EscapeName(in.name), cmd)
 }
 
 // joinedInput reads A.pcap+B.pcap[+C.pcap...] as A.pcap joined with the

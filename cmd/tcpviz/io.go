@@ -71,7 +71,7 @@ func ioCommand(e *env) *cli.Command {
 					stream = in.stream
 				}
 				if in.udp { // CAPTURE#udpN: that UDP flow alone
-					keep = seenFilter{in.streamFilter(), &seen, sel}
+					keep = charts.Seen(in.naming().StreamFilter(), &seen, sel)
 					if counted == nil {
 						counted = new(atomic.Int64)
 					}
@@ -84,7 +84,7 @@ func ioCommand(e *env) *cli.Command {
 					}
 					res := resultOf(in, out.Warnings, err)
 					if err == nil && (in.hasStream || in.udp) && !seen.Load() {
-						res.err = in.absent()
+						res.err = in.naming().Absent()
 					}
 					return res
 				})
@@ -114,7 +114,7 @@ func ioCommand(e *env) *cli.Command {
 			if err := e.writeOutput(of.Output, ins, e.stdout, write); err != nil {
 				return err
 			}
-			if err := selectedNothing(matched, selection(filter, streams)); err != nil && !failed {
+			if err := filter.SelectsNothing(matched, streams.vs); err != nil && !failed {
 				return err
 			}
 			return reported(failed)

@@ -89,21 +89,21 @@ func joinCommand(e *env) *cli.Command {
 			if res == nil {
 				return readErr
 			}
-			if err := filter.selectJoined(res); err != nil {
+			if err := filter.SelectJoined(res); err != nil {
 				return err
 			}
 			if gformat == "" && conn.Stream >= 0 {
 				// -s N: connection N of the first hop's first capture, on
 				// every hop it was seen at, as CAPTURE#N keeps it.
 				if !res.Select(res.Hops[0].Up, reassembly.StreamFilter{Set: map[int]bool{conn.Stream: true}}) {
-					return filter.noPick(conn.Stream, res)
+					return filter.NoPick(conn.Stream, res)
 				}
 			}
 			write := func(w io.Writer) error { return charts.WriteJoin(w, format, res, fields.vs) }
 			if gformat != "" {
 				ch, d, ok := res.Pick(conn.Stream, conn.Dir)
 				if !ok {
-					return filter.noPick(conn.Stream, res)
+					return filter.NoPick(conn.Stream, res)
 				}
 				g, err := join.Graph(analyze.GraphKind(graph.v), res.Hops[0], ch, d)
 				if err != nil {
@@ -253,12 +253,12 @@ func ladderCommand(e *env) *cli.Command {
 					return err
 				}
 				readErr = err
-				if err := filter.selectJoined(res); err != nil {
+				if err := filter.SelectJoined(res); err != nil {
 					return err
 				}
 				var ok bool
 				if g, ok, err = res.Ladder(conn.Stream, o); !ok {
-					return filter.noPick(conn.Stream, res)
+					return filter.NoPick(conn.Stream, res)
 				} else if err != nil {
 					return err
 				}
@@ -280,24 +280,14 @@ func ladderCommand(e *env) *cli.Command {
 }
 
 // selectStreams keeps, of res (caps read from ins), the connection each
-// CAPTURE#N names: stream N of that capture, on every hop it was seen
-// at. It then stands for -s, whatever -s says (cf.Stream -1: the one
-// kept), as in the graph commands.
+// CAPTURE#N names (charts.SelectStreams), which then stands for -s
+// (cf.Stream -1: the one kept).
 func selectStreams(res *join.Result, ins []input, caps []*join.Capture, cf *connFlags) error {
-	for i, in := range ins {
-		if !in.hasStream {
-			continue
-		}
-		if !res.Select(caps[i], in.streamFilter()) {
-			where := ""
-			if len(ins) > 1 {
-				where = " among the connections joined"
-			}
-			return fmt.Errorf("%s#%d: no such connection%s", in.display(), in.stream, where)
-		}
+	selected, err := charts.SelectStreams(res, caps, namings(ins))
+	if selected {
 		cf.Stream = -1
 	}
-	return nil
+	return err
 }
 
 // reportJoined adds to a report of A+B… the section of the joined

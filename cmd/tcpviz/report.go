@@ -139,7 +139,7 @@ func reportOf(e *env, in input, all []input, base, outDir string, cf connFlags, 
 	if loadErr != nil {
 		res.err = prefixErr(in, loadErr)
 	}
-	if err := filter.excludes(in, l); err != nil {
+	if err := filter.Excludes(in.named(), l); err != nil {
 		res.err = err
 		files.abort()
 		return res

@@ -82,7 +82,7 @@ func sweepCommand(e *env) *cli.Command {
 			said := make([]bool, len(ins))      // failed with no value: its error said it
 			unmatched := make([]bool, len(ins)) // no flow --filter matches: left out
 			failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
-				res := sweepRun(e, &runs[i], in, pf, m, analyze.Align(align.v), proto.v, filter.flow(), &unmatched[i])
+				res := sweepRun(e, &runs[i], in, pf, m, analyze.Align(align.v), proto.v, filter.Flow(), &unmatched[i])
 				said[i] = res.err != nil && !runs[i].OK
 				return res
 			})

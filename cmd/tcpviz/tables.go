@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
-	"strings"
 	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
@@ -30,7 +28,7 @@ func tableRows[R any](spec charts.TableKind[R], src *source, add func(*R)) fileR
 	out, err := spec.Scan(r, file, add)
 	res := resultOf(src.in, out.Warnings, err)
 	if err == nil && seen != nil && !seen.Load() {
-		res.err = src.in.absent()
+		res.err = src.in.naming().Absent()
 		return res
 	}
 	if w := spec.Empty(out); err == nil && w != "" {
@@ -112,7 +110,7 @@ func tableCommand[R any](e *env, kind charts.TableKind[R]) *cli.Command {
 		if err != nil {
 			return err
 		}
-		if err := selectedNothing(spec.Matched(), selection(ff, streams)); err != nil {
+		if err := ff.SelectsNothing(spec.Matched(), streams.vs); err != nil {
 			return err
 		}
 		return inputFailed
@@ -173,57 +171,24 @@ func writeTable[R any](e *env, w io.Writer, spec charts.TableKind[R], format cha
 // inputSpec is spec for input in: CAPTURE#N keeps that stream's rows,
 // and seen says whether the capture held it (nil for a whole capture).
 func inputSpec[R any](spec charts.TableKind[R], in input) (_ charts.TableKind[R], seen *atomic.Bool) {
-	f := in.streamFilter()
+	f := in.naming().StreamFilter()
 	if f == nil {
 		return spec, nil
 	}
 	seen = new(atomic.Bool)
-	return spec.Only(seenFilter{f, seen, nil}), seen
-}
-
-// streamFilter keeps the flow CAPTURE#N (TCP stream N) or CAPTURE#udpN
-// (UDP flow N) names, nil for a whole capture.
-func (in input) streamFilter() reassembly.Filter {
-	switch {
-	case in.hasStream:
-		return reassembly.StreamFilter{Set: map[int]bool{in.stream: true}, Proto: "tcp"}
-	case in.udp:
-		return reassembly.StreamFilter{Set: map[int]bool{in.udpFlow: true}, Proto: "udp"}
-	}
-	return nil
-}
-
-// absent is the error of the flow CAPTURE#N or CAPTURE#udpN names not
-// found in the capture.
-func (in input) absent() error {
-	if in.udp {
-		return fmt.Errorf("%s: no UDP flow %d", in.display(), in.udpFlow)
-	}
-	return fmt.Errorf("%s: no stream %d", in.display(), in.stream)
-}
-
-// seenFilter is f, noting whether it kept anything. Only asks it before
-// the filters already there (--filter, -s): seen says the stream is in
-// the capture, whatever they keep of it.
-// then, when set, is asked after (io's --filter).
-type seenFilter struct {
-	f    reassembly.Filter
-	seen *atomic.Bool
-	then reassembly.Filter
-}
-
-func (s seenFilter) Match(v *reassembly.FlowView) bool {
-	if !s.f.Match(v) {
-		return false
-	}
-	s.seen.Store(true)
-	return s.then == nil || s.then.Match(v)
+	return spec.Only(charts.Seen(f, seen, nil)), seen
 }
 
 // writePartitions writes each input's rows as Parquet to a partition of
 // its own in dir (writePartition).
 func writePartitions[R any](e *env, spec charts.TableKind[R], dir string, jf *jobsFlags, ins []input) error {
-	bases, err := charts.PartitionNames(namings(ins))
+	named := namings(ins)
+	for i, in := range ins {
+		if in.path != "" {
+			named[i].Abs, _ = filepath.Abs(in.path) // hashed: the partition of that file
+		}
+	}
+	bases, err := charts.PartitionNames(named)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -277,31 +242,3 @@ type inputError struct {
 
 func (e *inputError) Error() string { return e.in.display() + ": " + e.err.Error() }
 func (e *inputError) Unwrap() error { return e.err }
-
-// selectedNothing is the error of a --filter (or -s) that matched no
-// connection or flow (exit 1), nil without one.
-func selectedNothing(matched *atomic.Int64, what string) error {
-	if matched != nil && matched.Load() == 0 {
-		return fmt.Errorf("%s selects no connection or flow", what)
-	}
-	return nil
-}
-
-// selection names the run's --filter and -s.
-func selection(ff *filterFlags, streams *listValue) string {
-	var parts []string
-	if ff.Expr != nil {
-		parts = append(parts, fmt.Sprintf("--filter %q", ff.Raw))
-	}
-	if streams != nil && len(streams.vs) > 0 {
-		// (urfave/cli sets a flag's value once per name it has: -s, --stream)
-		var seen []string
-		for _, v := range streams.vs {
-			if !slices.Contains(seen, v) {
-				seen = append(seen, v)
-			}
-		}
-		parts = append(parts, "-s "+strings.Join(seen, ","))
-	}
-	return strings.Join(parts, " with ")
-}
