@@ -379,7 +379,7 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input,
 			e.runInputs = append(e.runInputs, input{name: l.path, path: l.path})
 		}
 	}
-	if bf != nil && bf.Shard.n > 1 {
+	if bf != nil && bf.Shard.N > 1 {
 		if ins = shardOf(ins, bf.Shard); len(ins) == 0 {
 			return nil, errEmptyShard
 		}

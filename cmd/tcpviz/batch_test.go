@@ -13,6 +13,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"tcpviz/internal/cmdline"
 	"tcpviz/internal/golden"
 )
 
@@ -26,7 +27,7 @@ func TestShardCoversEveryInputOnce(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 8} {
 		seen := map[string]int{}
 		for i := range n {
-			for _, in := range shardOf(ins, shardValue{i, n}) {
+			for _, in := range shardOf(ins, cmdline.Share{I: i, N: n}) {
 				seen[in.name]++
 			}
 		}
@@ -38,7 +39,7 @@ func TestShardCoversEveryInputOnce(t *testing.T) {
 		rev := slices.Clone(ins)
 		slices.Reverse(rev)
 		for i := range n {
-			a, b := shardOf(ins, shardValue{i, n}), shardOf(rev, shardValue{i, n})
+			a, b := shardOf(ins, cmdline.Share{I: i, N: n}), shardOf(rev, cmdline.Share{I: i, N: n})
 			slices.Reverse(b)
 			if !slices.Equal(a, b) {
 				t.Fatalf("n=%d share %d changes with the order of the inputs", n, i)

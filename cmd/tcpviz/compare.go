@@ -13,6 +13,7 @@ import (
 	"tcpviz/analyze/join"
 	"tcpviz/charts"
 	"tcpviz/internal/cmdline"
+	"tcpviz/internal/units"
 )
 
 func compareCommand(e *env) *cli.Command {
@@ -28,9 +29,9 @@ func compareCommand(e *env) *cli.Command {
 		output  = graphOutput("directory for the default graph file name (compare-<graph>.png)", false)
 	)
 	alignFlag, align := newAlignFlag()
-	at := durations()
-	toBytes := sizes()
-	labels := &listValue{}
+	at := units.Durations()
+	toBytes := units.Sizes()
+	labels := &cmdline.List{}
 	defaultAt, defaultToBytes := charts.TransferDefaults()
 	groups := []flagGroup{&conn, &proto, &filter, &window, &picture, &output, &table, &jobs, &params}
 	return withFlags(&cli.Command{
@@ -50,7 +51,7 @@ func compareCommand(e *env) *cli.Command {
 			&cli.GenericFlag{Name: "label", Value: labels, Usage: "name of the next input in the legend and the table's label column (repeatable, in input order)"},
 			&cli.BoolFlag{Name: "facet", Usage: "small multiples: each input in a panel of its own, every panel on one scale"}},
 		Action: func(c *cli.Context) error {
-			graph := params.choices["graph"].v
+			graph := params.choices["graph"].V
 			kind := analyze.CompareKind(graph)
 			owd := kind == analyze.CompareOWD
 			format := table.resolve(isTerminal(e.stdout))
@@ -73,7 +74,7 @@ func compareCommand(e *env) *cli.Command {
 					paths[i] = ci.name
 				}
 			}
-			series, err := charts.CompareSeries(labels.vs, names, paths)
+			series, err := charts.CompareSeries(labels.Vs, names, paths)
 			if err != nil {
 				return usagef("%v", err)
 			}
@@ -104,7 +105,7 @@ func compareCommand(e *env) *cli.Command {
 			if err := refuseOutput(out, e.guarded(ins)); err != nil {
 				return err
 			}
-			al := analyze.Align(align.v)
+			al := analyze.Align(align.V)
 			co := analyze.CompareOptions{Align: al, Time: window.Series.Time, Params: params.Params}
 			lo := analyze.CompareLoad(kind, co)
 			picture.Plot.Thin(output.Format, lo.Graphs)
@@ -113,7 +114,7 @@ func compareCommand(e *env) *cli.Command {
 				cf := conn
 				cf.Stream = cins[i].stream
 				var res fileResult
-				loads[i], res = loadMain(e, in, cins[i].udp, cf, proto.v, &filter, lo)
+				loads[i], res = loadMain(e, in, cins[i].udp, cf, proto.V, &filter, lo)
 				return res
 			})
 			var cmp []analyze.CompareInput
@@ -125,7 +126,7 @@ func compareCommand(e *env) *cli.Command {
 			if len(cmp) == 0 {
 				return errReported
 			}
-			to := charts.CompareTransfer(analyze.TransferOptions{Align: al, At: at.vs, ToBytes: toBytes.vs})
+			to := charts.CompareTransfer(analyze.TransferOptions{Align: al, At: at.Vs, ToBytes: toBytes.Vs})
 			g, rows := analyze.Compare(kind, cmp, co, to)
 			if owd {
 				var owdFailed bool
@@ -280,7 +281,7 @@ func (e *env) compareOWD(cins []compareInput, loads []*analyze.Loaded, co analyz
 
 // newAlignFlag is --align, time 0 of compare's (and a sweep's) transfer
 // numbers.
-func newAlignFlag() (cli.Flag, *choiceValue) {
+func newAlignFlag() (cli.Flag, *cmdline.Choice) {
 	return choiceFlag("align", nil, string(analyze.AlignFirstData), []string{string(analyze.AlignFirstData), string(analyze.AlignSYN)},
 		"time 0 of each input: its first data byte (a leading greeting such as iperf3's cookie skipped), or its first packet", "")
 }

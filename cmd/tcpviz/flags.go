@@ -1,19 +1,16 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
+	"tcpviz/internal/cmdline"
 	"tcpviz/internal/units"
 	"tcpviz/internal/words"
 	"tcpviz/reassembly"
@@ -26,104 +23,31 @@ import (
 // a bad one is a usage error naming the flag (exit 2) before any input is
 // read.
 
-// A flag value type: urfave/cli calls Set with the text given.
-
-// intValue is an integer flag within [min, max]; it accepts 8e6 and the
-// suffixes k, M, G (×1000) where a count is typed.
-type intValue struct {
-	v, min, max int64
-}
-
-func (f *intValue) Set(s string) error {
-	v, err := units.Count(s)
-	if errors.Is(err, units.ErrTooLarge) {
-		return fmt.Errorf("%q is out of range (want %d to %d)", s, f.min, f.max)
-	}
-	if err != nil {
-		return err
-	}
-	if v < f.min || v > f.max {
-		return fmt.Errorf("%d is out of range (want %d to %d)", v, f.min, f.max)
-	}
-	f.v = v
-	return nil
-}
-
-func (f *intValue) String() string { return strconv.FormatInt(f.v, 10) }
-
-// secondsValue is a time in seconds: 1.5, 1.5s, 600ms, 2m; within ±max.
-type secondsValue struct {
-	ns  int64
-	max time.Duration
-	pos bool // must be positive
-}
-
-func (f *secondsValue) Set(s string) error {
-	ns, err := units.Seconds(s, f.max, f.pos)
-	if err != nil {
-		return err
-	}
-	f.ns = ns
-	return nil
-}
-
-func (f *secondsValue) String() string { return time.Duration(f.ns).String() }
-
-// choiceValue is one of a fixed set of words.
-type choiceValue struct {
-	v       string
-	choices []string
-}
-
-func (f *choiceValue) Set(s string) error {
-	for _, c := range f.choices {
-		if s == c {
-			f.v = s
-			return nil
-		}
-	}
-	return fmt.Errorf("%q: want %s", s, words.Or(f.choices))
-}
-
-func (f *choiceValue) String() string { return f.v }
-
-// numberValue is a real number: 1500, 2.5, 1.5k, 8M, 2G (×1000).
-type numberValue struct {
-	v float64
-}
-
-func (f *numberValue) Set(s string) error {
-	v, err := units.Number(s)
-	if err != nil {
-		return err
-	}
-	f.v = v
-	return nil
-}
-
-func (f *numberValue) String() string { return strconv.FormatFloat(f.v, 'g', -1, 64) }
+// A flag value type (units' and cmdline's: IntValue, SecondsValue,
+// NumberValue, WindowValue, ListValue, Choice, List): urfave/cli calls
+// Set with the text given.
 
 // fieldsFlag is --fields, the one declaration of every table's: the
 // columns to write, in order.
-func fieldsFlag() (cli.Flag, *listValue) {
-	v := &listValue{split: true}
+func fieldsFlag() (cli.Flag, *cmdline.List) {
+	v := &cmdline.List{Split: true}
 	return &cli.GenericFlag{Name: "fields", Value: v, Usage: "only these columns, in this order (comma-separated; rtt_* or *_ms for every column matching)", DefaultText: "all"}, v
 }
 
 // streamsFlag is -s of the commands of many flows (the tables, io), one
 // declaration: stream numbers and ranges, read by streamSet.
-func streamsFlag() (cli.Flag, *listValue) {
-	v := &listValue{split: true, want: "stream numbers and ranges (1,3-5)"}
+func streamsFlag() (cli.Flag, *cmdline.List) {
+	v := &cmdline.List{Split: true, Want: "stream numbers and ranges (1,3-5)"}
 	return &cli.GenericFlag{Name: "stream", Aliases: []string{"s"}, Value: v, Usage: "only these streams (flows' numbers for flows and io): 1,3-5", DefaultText: "all"}, v
 }
 
 // streamSet is the streams -s names (numbers and ranges), nil without
 // it; a bad list is a usage error.
-func streamSet(v *listValue) (map[int]bool, error) {
-	if len(v.vs) == 0 {
+func streamSet(v *cmdline.List) (map[int]bool, error) {
+	if len(v.Vs) == 0 {
 		return nil, nil
 	}
-	set, err := reassembly.ParseStreamSet(v.vs)
+	set, err := reassembly.ParseStreamSet(v.Vs)
 	if err != nil {
 		return nil, usagef("-s %v", err)
 	}
@@ -147,119 +71,21 @@ func checkFields(cmd string, fields []string, figure bool, cols []charts.Doc) er
 	return nil
 }
 
-// listValue is a repeatable flag collecting words; with split, a value
-// may also list several, separated by commas (raw keeps each value as
-// given).
-type listValue struct {
-	vs    []string
-	raw   []string
-	split bool
-	want  string // what an item is, for the error of an empty one ("a non-empty name")
-}
-
-func (f *listValue) Set(s string) error {
-	f.raw = append(f.raw, s)
-	parts := []string{s}
-	if f.split {
-		parts = strings.Split(s, ",")
-	}
-	for _, p := range parts {
-		if p = strings.TrimSpace(p); p == "" {
-			want := f.want
-			if want == "" {
-				want = "a non-empty name"
-			}
-			return fmt.Errorf("%q: want %s", s, want)
-		}
-		f.vs = append(f.vs, p)
-	}
-	return nil
-}
-
-func (f *listValue) String() string { return strings.Join(f.vs, ",") }
-
-// listOf is a repeatable list of values, each read by parse and shown by
-// format; a value may list several, separated by commas. A value given
-// again (in any spelling: 1s and 1000ms) is kept once, where it came
-// first: each is a column of its own.
-type listOf[T comparable] struct {
-	vs     []T
-	parse  func(string) (T, error)
-	format func(T) string
-}
-
-// durations are positive times: 1s,5s,500ms.
-func durations() *listOf[int64] {
-	return &listOf[int64]{
-		parse:  func(s string) (int64, error) { return units.Seconds(s, maxSeconds, true) },
-		format: func(ns int64) string { return time.Duration(ns).String() }}
-}
-
-// sizes are positive amounts of bytes: 1MiB, 500KB, 64KiB, 1e6 (KB, MB,
-// GB and k, M, G are ×1000; KiB, MiB, GiB ×1024).
-func sizes() *listOf[int64] {
-	return &listOf[int64]{parse: units.Size, format: func(n int64) string { return strconv.FormatInt(n, 10) }}
-}
-
-func (f *listOf[T]) Set(s string) error {
-	for _, p := range strings.Split(s, ",") {
-		v, err := f.parse(p)
-		if err != nil {
-			return err
-		}
-		if !slices.Contains(f.vs, v) {
-			f.vs = append(f.vs, v)
-		}
-	}
-	return nil
-}
-
-func (f *listOf[T]) String() string {
-	var out []string
-	for _, v := range f.vs {
-		out = append(out, f.format(v))
-	}
-	return strings.Join(out, ",")
-}
-
-// windowValue is an averaging window: a time (1s, 200ms, or seconds), or
-// a multiple of the connection's median round-trip time (rtt, 4rtt).
-type windowValue struct {
-	ns   int64
-	rtts float64
-}
-
-func (f *windowValue) Set(s string) error {
-	ns, rtts, err := units.Window(s)
-	if err != nil {
-		return err
-	}
-	f.ns, f.rtts = ns, rtts
-	return nil
-}
-
-func (f *windowValue) String() string {
-	if f.rtts > 0 {
-		return strconv.FormatFloat(f.rtts, 'g', -1, 64) + "rtt"
-	}
-	return time.Duration(f.ns).String()
-}
-
 // Flag constructors. Each call makes a new value, so commands share no
 // state.
 
-func intFlag(name string, aliases []string, def, min, max int64, usage, defText string) (*cli.GenericFlag, *intValue) {
-	v := &intValue{v: def, min: min, max: max}
+func intFlag(name string, aliases []string, def, min, max int64, usage, defText string) (*cli.GenericFlag, *units.IntValue) {
+	v := &units.IntValue{V: def, Min: min, Max: max}
 	return &cli.GenericFlag{Name: name, Aliases: aliases, Value: v, Usage: usage, DefaultText: defText}, v
 }
 
-func secondsFlag(name string, def, max time.Duration, pos bool, usage string) (*cli.GenericFlag, *secondsValue) {
-	v := &secondsValue{ns: int64(def), max: max, pos: pos}
+func secondsFlag(name string, def, max time.Duration, pos bool, usage string) (*cli.GenericFlag, *units.SecondsValue) {
+	v := &units.SecondsValue{NS: int64(def), Max: max, Pos: pos}
 	return &cli.GenericFlag{Name: name, Value: v, Usage: usage}, v
 }
 
-func choiceFlag(name string, aliases []string, def string, choices []string, usage, defText string) (*cli.GenericFlag, *choiceValue) {
-	v := &choiceValue{v: def, choices: choices}
+func choiceFlag(name string, aliases []string, def string, choices []string, usage, defText string) (*cli.GenericFlag, *cmdline.Choice) {
+	v := &cmdline.Choice{V: def, Choices: choices}
 	return &cli.GenericFlag{Name: name, Aliases: aliases, Value: v, Usage: usage + " (" + words.Or(choices) + ")", DefaultText: defText}, v
 }
 
@@ -292,8 +118,8 @@ func withFlags(cmd *cli.Command, groups ...flagGroup) *cli.Command {
 
 // connFlags choose a connection and a direction.
 type connFlags struct {
-	stream    *intValue
-	direction *choiceValue
+	stream    *units.IntValue
+	direction *cmdline.Choice
 	Stream    int // -1: the connection with the most payload
 	Dir       int // -1: the direction with the most payload
 }
@@ -308,9 +134,9 @@ func (f *connFlags) flags() []cli.Flag {
 func (f *connFlags) parse(c *cli.Context) error {
 	f.Stream, f.Dir = -1, -1
 	if c.IsSet("stream") {
-		f.Stream = int(f.stream.v)
+		f.Stream = int(f.stream.V)
 	}
-	switch f.direction.v {
+	switch f.direction.V {
 	case "c2s":
 		f.Dir = int(reassembly.C2S)
 	case "s2c":
@@ -325,8 +151,8 @@ const maxSeconds = units.MaxSeconds
 // windowFlags choose a window on the connection and how numbers are shown.
 type windowFlags struct {
 	timeOnly       bool // --from and --to only (compare)
-	from, to       *secondsValue
-	seqFrom, seqTo *intValue
+	from, to       *units.SecondsValue
+	seqFrom, seqTo *units.IntValue
 	Series         analyze.SeriesOptions
 }
 
@@ -352,10 +178,10 @@ func (f *windowFlags) flags() []cli.Flag {
 func (f *windowFlags) parse(c *cli.Context) error {
 	o := &f.Series
 	if c.IsSet("from") {
-		o.Time.HasMin, o.Time.Min = true, f.from.ns
+		o.Time.HasMin, o.Time.Min = true, f.from.NS
 	}
 	if c.IsSet("to") {
-		o.Time.HasMax, o.Time.Max = true, f.to.ns
+		o.Time.HasMax, o.Time.Max = true, f.to.NS
 	}
 	if o.Time.HasMin && o.Time.HasMax && o.Time.Min >= o.Time.Max {
 		return usagef("--from must be before --to")
@@ -364,10 +190,10 @@ func (f *windowFlags) parse(c *cli.Context) error {
 		return nil
 	}
 	if c.IsSet("seq-from") {
-		o.Seq.HasMin, o.Seq.Min = true, f.seqFrom.v
+		o.Seq.HasMin, o.Seq.Min = true, f.seqFrom.V
 	}
 	if c.IsSet("seq-to") {
-		o.Seq.HasMax, o.Seq.Max = true, f.seqTo.v
+		o.Seq.HasMax, o.Seq.Max = true, f.seqTo.V
 	}
 	if o.Seq.HasMin && o.Seq.HasMax && o.Seq.Min >= o.Seq.Max {
 		return usagef("--seq-from must be below --seq-to")
@@ -379,14 +205,14 @@ func (f *windowFlags) parse(c *cli.Context) error {
 // pictureFlags size and title a picture, and with axes set the y axis
 // of a graph: its range, log scale, and series to hide.
 type pictureFlags struct {
-	theme         *choiceValue
-	fontSize      *numberValue
-	lineWidth     *numberValue
+	theme         *cmdline.Choice
+	fontSize      *units.NumberValue
+	lineWidth     *units.NumberValue
 	axes          bool
 	noHide        bool // axes but no --hide (sweep: its series are known once read)
-	width, height *intValue
-	yMin, yMax    *numberValue
-	hide          *listValue
+	width, height *units.IntValue
+	yMin, yMax    *units.NumberValue
+	hide          *cmdline.List
 	Plot          charts.PlotOptions
 	Zoom          analyze.Zoom // the y bounds asked for
 	Hide          []string
@@ -397,7 +223,7 @@ func (f *pictureFlags) flags() []cli.Flag {
 	h, hv := intFlag("height", nil, charts.DefaultHeight, charts.MinSide, charts.MaxSide, "picture height in pixels", "")
 	f.width, f.height = wv, hv
 	theme, tv := choiceFlag("theme", nil, "default", charts.Themes, "the look: default (Wireshark's colours on a grid) or paper (a journal's figure: colour-blind and grayscale safe, every line its own dashes and markers, no grid)", "")
-	f.theme, f.fontSize, f.lineWidth = tv, &numberValue{}, &numberValue{}
+	f.theme, f.fontSize, f.lineWidth = tv, &units.NumberValue{}, &units.NumberValue{}
 	out := []cli.Flag{w, h, &cli.StringFlag{Name: "title", Usage: "title instead of the generated one"}, theme,
 		&cli.GenericFlag{Name: "font-size", Value: f.fontSize, DefaultText: "10",
 			Usage: fmt.Sprintf("size of the tick labels in points, %g to %g (the title, axis labels and legend scale with it)", charts.MinFontSize, charts.MaxFontSize)},
@@ -406,7 +232,7 @@ func (f *pictureFlags) flags() []cli.Flag {
 	if !f.axes {
 		return out
 	}
-	f.yMin, f.yMax, f.hide = &numberValue{}, &numberValue{}, &listValue{split: true}
+	f.yMin, f.yMax, f.hide = &units.NumberValue{}, &units.NumberValue{}, &cmdline.List{Split: true}
 	out = append(out,
 		&cli.GenericFlag{Name: "y-min", Value: f.yMin, Usage: "bottom of the y axis, in the unit of the data (bytes, ms, bit/s; 1.5k, 8M)", DefaultText: "from the data"},
 		&cli.GenericFlag{Name: "y-max", Value: f.yMax, Usage: "top of the y axis; points above it are drawn as marks on the edge", DefaultText: "from the data, without a lone outlier"},
@@ -418,34 +244,34 @@ func (f *pictureFlags) flags() []cli.Flag {
 }
 
 func (f *pictureFlags) parse(c *cli.Context) error {
-	f.Plot = charts.PlotOptions{Width: int(f.width.v), Height: int(f.height.v), Title: c.String("title")}
+	f.Plot = charts.PlotOptions{Width: int(f.width.V), Height: int(f.height.V), Title: c.String("title")}
 	if err := charts.CheckSize(f.Plot.Width, f.Plot.Height); err != nil {
 		return err
 	}
-	if f.theme.v != "default" {
-		f.Plot.Theme = f.theme.v
+	if f.theme.V != "default" {
+		f.Plot.Theme = f.theme.V
 	}
 	if c.IsSet("font-size") {
-		if err := charts.CheckFontSize(f.fontSize.v); err != nil {
-			return usagef("--font-size %g: %v", f.fontSize.v, err)
+		if err := charts.CheckFontSize(f.fontSize.V); err != nil {
+			return usagef("--font-size %g: %v", f.fontSize.V, err)
 		}
-		f.Plot.FontSize = f.fontSize.v
+		f.Plot.FontSize = f.fontSize.V
 	}
 	if c.IsSet("line-width") {
-		if err := charts.CheckLineWidth(f.lineWidth.v); err != nil {
-			return usagef("--line-width %g: %v", f.lineWidth.v, err)
+		if err := charts.CheckLineWidth(f.lineWidth.V); err != nil {
+			return usagef("--line-width %g: %v", f.lineWidth.V, err)
 		}
-		f.Plot.LineWidth = f.lineWidth.v
+		f.Plot.LineWidth = f.lineWidth.V
 	}
 	if !f.axes {
 		return nil
 	}
 	f.Zoom = analyze.Zoom{}
 	if c.IsSet("y-min") {
-		f.Zoom.YMin, f.Zoom.HasYMin = f.yMin.v, true
+		f.Zoom.YMin, f.Zoom.HasYMin = f.yMin.V, true
 	}
 	if c.IsSet("y-max") {
-		f.Zoom.YMax, f.Zoom.HasYMax = f.yMax.v, true
+		f.Zoom.YMax, f.Zoom.HasYMax = f.yMax.V, true
 	}
 	if f.Zoom.HasYMin && f.Zoom.HasYMax && f.Zoom.YMin >= f.Zoom.YMax {
 		return usagef("--y-min must be below --y-max")
@@ -454,7 +280,7 @@ func (f *pictureFlags) parse(c *cli.Context) error {
 	if f.Plot.LogY && (f.Zoom.HasYMin && f.Zoom.YMin <= 0 || f.Zoom.HasYMax && f.Zoom.YMax <= 0) {
 		return usagef("--log-y: --y-min and --y-max must be positive")
 	}
-	f.Hide = f.hide.vs
+	f.Hide = f.hide.Vs
 	return nil
 }
 
@@ -462,7 +288,7 @@ func (f *pictureFlags) parse(c *cli.Context) error {
 // graph's series (valid), or of names that hide them all
 // (charts.HideSeries).
 func (f *pictureFlags) checkHide(valid []string) error {
-	hide, err := charts.HideSeries(f.hide.raw, valid)
+	hide, err := charts.HideSeries(f.hide.Raw, valid)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -553,7 +379,7 @@ func graphFormat(out string) (charts.GraphFormat, error) {
 
 // tableFlags choose a table's format.
 type tableFlags struct {
-	format, times *choiceValue
+	format, times *cmdline.Choice
 	Format        charts.TableFormat // "" until resolved against the output
 	Times         charts.TimeFormat  // CSV's times
 }
@@ -576,8 +402,8 @@ func (f *tableFlags) flags() []cli.Flag {
 }
 
 func (f *tableFlags) parse(*cli.Context) error {
-	f.Format = charts.TableFormat(f.format.v)
-	f.Times = charts.TimeFormat(f.times.v)
+	f.Format = charts.TableFormat(f.format.V)
+	f.Times = charts.TimeFormat(f.times.V)
 	return nil
 }
 
@@ -614,7 +440,7 @@ func (f *tableOutFlags) format(tf *tableFlags, terminal bool) (charts.TableForma
 
 // jobsFlags set how many inputs are processed at once.
 type jobsFlags struct {
-	jobs *intValue
+	jobs *units.IntValue
 	Jobs int
 }
 
@@ -625,7 +451,7 @@ func (f *jobsFlags) flags() []cli.Flag {
 }
 
 func (f *jobsFlags) parse(*cli.Context) error {
-	f.Jobs = int(f.jobs.v)
+	f.Jobs = int(f.jobs.V)
 	return nil
 }
 
@@ -634,9 +460,9 @@ func (f *jobsFlags) parse(*cli.Context) error {
 // graphs it overlays).
 type graphParamFlags struct {
 	command  string
-	choices  map[string]*choiceValue // by parameter name
-	window   *windowValue
-	segments *intValue
+	choices  map[string]*cmdline.Choice // by parameter name
+	window   *units.WindowValue
+	segments *units.IntValue
 	Spec     analyze.GraphSpec
 	Params   analyze.GraphParams
 }
@@ -649,7 +475,7 @@ func (f *graphParamFlags) flags() []cli.Flag {
 	if gs := analyze.Graphs(f.command); len(gs) > 0 {
 		params = gs[0].Params // the command's first graph holds them
 	}
-	f.choices = map[string]*choiceValue{}
+	f.choices = map[string]*cmdline.Choice{}
 	var out []cli.Flag
 	for _, p := range params {
 		if p.Choices != nil {
@@ -659,7 +485,7 @@ func (f *graphParamFlags) flags() []cli.Flag {
 			continue
 		}
 		// The averaging window of the throughput.
-		f.window = &windowValue{} // unset: analyze's default, one second
+		f.window = &units.WindowValue{} // unset: analyze's default, one second
 		s, sv := intFlag("segments", nil, 0, 2, 1<<20, "average over the last N segments instead (like tcptrace)", "")
 		f.segments = sv
 		out = append(out, &cli.GenericFlag{Name: p.Name, Value: f.window, DefaultText: "1s", Usage: p.Help}, s,
@@ -672,7 +498,7 @@ func (f *graphParamFlags) parse(c *cli.Context) error {
 	if f.command != "compare" {
 		style := ""
 		if v := f.choices["style"]; v != nil {
-			style = v.v
+			style = v.V
 		}
 		// The command's first graph, or the one of the --style given (a
 		// choice its flag checked).
@@ -686,16 +512,16 @@ func (f *graphParamFlags) parse(c *cli.Context) error {
 		if c.IsSet("segments") && (c.IsSet("window") || c.Bool("bins")) {
 			return usagef("--segments excludes --window and --bins")
 		}
-		f.Params.Window, f.Params.RTTs, f.Params.Bins = f.window.ns, f.window.rtts, c.Bool("bins")
+		f.Params.Window, f.Params.RTTs, f.Params.Bins = f.window.NS, f.window.RTTs, c.Bool("bins")
 		if c.IsSet("segments") {
-			f.Params.Segments = int(f.segments.v)
+			f.Params.Segments = int(f.segments.V)
 		}
 	}
 	if v := f.choices["sampling"]; v != nil {
-		f.Params.Sampling = analyze.RTTSampling(v.v)
+		f.Params.Sampling = analyze.RTTSampling(v.V)
 	}
 	if v := f.choices["by"]; v != nil {
-		f.Params.BySeq = v.v == "seq"
+		f.Params.BySeq = v.V == "seq"
 	}
 	return nil
 }

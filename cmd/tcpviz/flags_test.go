@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"tcpviz/internal/cmdline"
 	"tcpviz/internal/golden"
 	"tcpviz/internal/units"
 )
@@ -37,30 +38,30 @@ func TestEveryFlagValidatedOnce(t *testing.T) {
 				value = g.Value
 			}
 			switch v := value; v.(type) {
-			case *intValue:
+			case *units.IntValue:
 				bad = []string{"abc", "1e30", "1.5x"}
-				if v.(*intValue).min >= 0 {
+				if v.(*units.IntValue).Min >= 0 {
 					bad = append(bad, "-3")
 				}
-			case *secondsValue:
+			case *units.SecondsValue:
 				bad = []string{"abc", "1e30", "NaN"}
-			case *choiceValue:
+			case *cmdline.Choice:
 				bad = []string{"abc"}
-			case *numberValue:
+			case *units.NumberValue:
 				bad = []string{"abc", "NaN", "1e999", "Inf"}
-			case *windowValue:
+			case *units.WindowValue:
 				bad = []string{"abc", "1e30", "NaN", "0rtt", "-2rtt", "xrtt"}
-			case *listOf[int64]: // --at's times, --to-bytes' sizes
+			case *units.ListValue[int64]: // --at's times, --to-bytes' sizes
 				bad = []string{"abc", "1s,,2s", "-1s", "0"}
 				if name == "to-bytes" {
 					bad = []string{"abc", "-1", "1XB", "0", "1e30"}
 				}
-			case *listValue:
+			case *cmdline.List:
 				bad = []string{" "}
-				if v.(*listValue).split {
+				if v.(*cmdline.List).Split {
 					bad = append(bad, ",", "no-such-series")
 				}
-			case *shardValue:
+			case *cmdline.Share:
 				bad = []string{"abc", "2/2", "1e30/3", "-1/4"}
 			default: // names and titles: only a missing value is wrong
 				if _, ok := f.(*cli.StringFlag); !ok {
@@ -142,12 +143,6 @@ func TestNumbersAsTyped(t *testing.T) {
 			t.Errorf("units.Count(%q) accepted", in)
 		}
 	}
-	for in, want := range map[string]int64{"1.5": 1.5e9, "600ms": 6e8, "2s": 2e9, "0": 0} {
-		v := secondsValue{max: maxSeconds}
-		if err := v.Set(in); err != nil || v.ns != want {
-			t.Errorf("seconds %q = %d, %v; want %d", in, v.ns, err, want)
-		}
-	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "x.csv")
 	if _, stderr, code := tcpviz(t, nil, "tput", "--window", "600ms", "--from", "1.5s", "--to", "5", "-s", "1e0", "-o", out, demoCapture); code != 0 {
@@ -220,8 +215,8 @@ func TestNonFiniteValues(t *testing.T) {
 				continue
 			}
 			switch g.Value.(type) {
-			case *secondsValue, *numberValue, *windowValue:
-			case *listOf[int64]:
+			case *units.SecondsValue, *units.NumberValue, *units.WindowValue:
+			case *units.ListValue[int64]:
 				if f.Names()[0] != "at" { // --to-bytes takes sizes, not times
 					continue
 				}

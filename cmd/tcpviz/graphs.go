@@ -9,6 +9,7 @@ import (
 
 	"tcpviz/analyze"
 	"tcpviz/charts"
+	"tcpviz/internal/cmdline"
 	"tcpviz/reassembly"
 )
 
@@ -144,12 +145,12 @@ func (req *graphRequest) graphOf(e *env, in input, ins []input, base string) fil
 	qs := []analyze.GraphRequest{{Spec: req.params.Spec, Series: req.window.Series, Params: req.params.Params}}
 	req.picture.Plot.Thin(req.output.Format, qs)
 	q := qs[0]
-	l, res := loadMain(e, in, in.udp, cf, req.proto.v, &req.filter, analyze.LoadOptions{Graphs: qs})
+	l, res := loadMain(e, in, in.udp, cf, req.proto.V, &req.filter, analyze.LoadOptions{Graphs: qs})
 	if l == nil {
 		return res
 	}
 	g, warnings, err := charts.ConnGraph(l, q, req.picture.Zoom, req.picture.Hide)
-	if errors.Is(err, charts.ErrNoACKs) && !in.udp && req.proto.v != "udp" {
+	if errors.Is(err, charts.ErrNoACKs) && !in.udp && req.proto.V != "udp" {
 		// The main flow came out UDP (a UDP test): with no --filter,
 		// --proto tcp draws its TCP connection; a filter chose it.
 		how := "the capture's main flow; --proto tcp draws the busiest TCP connection's"
@@ -194,13 +195,13 @@ func (req *graphRequest) graphOf(e *env, in input, ins []input, base string) fil
 
 // protoFlags choose the transport of the main flow (of a graph, of each
 // input of compare or sweep).
-type protoFlags struct{ *choiceValue }
+type protoFlags struct{ *cmdline.Choice }
 
 // contradicts is the usage error of a CAPTURE#udp input (name, a UDP
 // flow) under --proto tcp, which asks for a TCP connection: the suffix
 // was taken and the flag ignored.
 func (f *protoFlags) contradicts(cmd, name string, udp bool) error {
-	if !udp || f.v != "tcp" {
+	if !udp || f.V != "tcp" {
 		return nil
 	}
 	return usagef("%s: %s names a UDP flow, --proto tcp a TCP connection: give one", cmd, charts.EscapeName(name))
@@ -209,7 +210,7 @@ func (f *protoFlags) contradicts(cmd, name string, udp bool) error {
 func (f *protoFlags) flags() []cli.Flag {
 	fl, v := choiceFlag("proto", nil, "", []string{"tcp", "udp"}, "the transport of the main flow (-s: its tcp.stream or udp.stream)",
 		"the flow that carried the most payload, TCP or UDP (iperf3's UDP test, not its control connection)")
-	f.choiceValue = v
+	f.Choice = v
 	return []cli.Flag{fl}
 }
 

@@ -41,7 +41,7 @@ func ioCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := checkFields("io", fields.vs, figure != "", charts.IOColumns.Docs()); err != nil {
+			if err := checkFields("io", fields.Vs, figure != "", charts.IOColumns.Docs()); err != nil {
 				return err
 			}
 			ins, err := e.inputsFor(c, nil, of.Output)
@@ -76,7 +76,7 @@ func ioCommand(e *env) *cli.Command {
 						counted = new(atomic.Int64)
 					}
 				}
-				o := analyze.IOOptions{Interval: iv.ns, Top: int(tv.v), Keep: charts.IOKeep(keep, counted, stream, &seen)}
+				o := analyze.IOOptions{Interval: iv.NS, Top: int(tv.V), Keep: charts.IOKeep(keep, counted, stream, &seen)}
 				return e.readOnce(in, func(r *reassembly.Reader) fileResult {
 					out, err := analyze.IO(r, o)
 					if results[i] = out; out == nil {
@@ -96,7 +96,7 @@ func ioCommand(e *env) *cli.Command {
 					files[i] = in.path // CAPTURE#udpN: the capture, as CAPTURE#N's
 				}
 			}
-			write := func(w io.Writer) error { return charts.WriteIO(w, format, files, results, fields.vs) }
+			write := func(w io.Writer) error { return charts.WriteIO(w, format, files, results, fields.Vs) }
 			if figure != "" {
 				r := results[0]
 				if r == nil {
@@ -105,7 +105,7 @@ func ioCommand(e *env) *cli.Command {
 				if len(r.Bins) == 0 {
 					return fmt.Errorf("io: %s: no flow carried payload%s", ins[0].display(), map[bool]string{true: " that --filter matches", false: ""}[filter.Expr != nil])
 				}
-				g := charts.IOGraph(r, gv.v)
+				g := charts.IOGraph(r, gv.V)
 				picture.apply(g)
 				po := picture.Plot
 				po.Capture = charts.CaptureTitle(ins[0].name, ins[0].path == "")
@@ -114,7 +114,7 @@ func ioCommand(e *env) *cli.Command {
 			if err := e.writeOutput(of.Output, ins, e.stdout, write); err != nil {
 				return err
 			}
-			if err := filter.SelectsNothing(matched, streams.vs); err != nil && !failed {
+			if err := filter.SelectsNothing(matched, streams.Vs); err != nil && !failed {
 				return err
 			}
 			return reported(failed)

@@ -38,13 +38,13 @@ func joinCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{graphFlag,
 			&cli.BoolFlag{Name: "columns", Usage: "list the columns (name, type and unit, meaning) and exit"}, fieldsFl},
 		Action: func(c *cli.Context) error {
-			if err := picture.checkHide(join.GraphSeries(analyze.GraphKind(graph.v))); err != nil {
+			if err := picture.checkHide(join.GraphSeries(analyze.GraphKind(graph.V))); err != nil {
 				return err
 			}
 			var gformat charts.GraphFormat
-			if graph.v != "" {
+			if graph.V != "" {
 				if of.Output == "" {
-					return usagef("join --graph %s: name the picture with -o (.png .svg .pdf, or .csv .json for its points; - for its points on standard output)", graph.v)
+					return usagef("join --graph %s: name the picture with -o (.png .svg .pdf, or .csv .json for its points; - for its points on standard output)", graph.V)
 				}
 				f, err := graphFormat(of.Output)
 				if err != nil {
@@ -55,7 +55,7 @@ func joinCommand(e *env) *cli.Command {
 			if c.Bool("columns") {
 				return charts.WriteDocs(e.stdout, charts.JoinColumns.Docs())
 			}
-			if err := checkFields("join", fields.vs, gformat != "", charts.JoinColumns.Docs()); err != nil {
+			if err := checkFields("join", fields.Vs, gformat != "", charts.JoinColumns.Docs()); err != nil {
 				return err
 			}
 			if of.OutDir != "" {
@@ -99,15 +99,15 @@ func joinCommand(e *env) *cli.Command {
 					return filter.NoPick(conn.Stream, res)
 				}
 			}
-			write := func(w io.Writer) error { return charts.WriteJoin(w, format, res, fields.vs) }
+			write := func(w io.Writer) error { return charts.WriteJoin(w, format, res, fields.Vs) }
 			if gformat != "" {
 				ch, d, ok := res.Pick(conn.Stream, conn.Dir)
 				if !ok {
 					return filter.NoPick(conn.Stream, res)
 				}
-				g, err := join.Graph(analyze.GraphKind(graph.v), res.Hops[0], ch, d)
+				g, err := join.Graph(analyze.GraphKind(graph.V), res.Hops[0], ch, d)
 				if err != nil {
-					return fmt.Errorf("--graph %s: %w", graph.v, err)
+					return fmt.Errorf("--graph %s: %w", graph.V, err)
 				}
 				picture.apply(g)
 				e.graphWarnings("join", g)
@@ -218,7 +218,7 @@ func ladderCommand(e *env) *cli.Command {
 			if err := refuseSameCapture("ladder", ins); err != nil {
 				return err
 			}
-			o := join.LadderOptions{Packets: int(pv.v), Time: window.Series.Time}
+			o := join.LadderOptions{Packets: int(pv.V), Time: window.Series.Time}
 			var g *analyze.Graph
 			var readErr error
 			if len(ins) == 1 {

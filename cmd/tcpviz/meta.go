@@ -20,8 +20,8 @@ func describe(cmds []*cli.Command) []cmdline.Command {
 			if _, ok := f.(*cli.BoolFlag); !ok {
 				fd.Takes = true
 				if g, ok := f.(*cli.GenericFlag); ok {
-					if c, ok := g.Value.(*choiceValue); ok {
-						fd.Choices = c.choices
+					if c, ok := g.Value.(*cmdline.Choice); ok {
+						fd.Choices = c.Choices
 					}
 				}
 				switch f.Names()[0] {

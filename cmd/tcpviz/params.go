@@ -7,6 +7,7 @@ import (
 
 	"tcpviz/analyze/sweep"
 	"tcpviz/charts"
+	"tcpviz/internal/cmdline"
 	"tcpviz/reassembly"
 )
 
@@ -16,7 +17,7 @@ import (
 // from a manifest (--manifest FILE: a CSV of file, then one column a
 // parameter).
 type paramFlags struct {
-	param *listValue
+	param *cmdline.List
 	*sweep.Params
 	// paths are the files of the inputs whose comments can be read (the
 	// regular files check was given), by the name their rows give them.
@@ -24,7 +25,7 @@ type paramFlags struct {
 }
 
 func (f *paramFlags) flags() []cli.Flag {
-	f.param = &listValue{}
+	f.param = &cmdline.List{}
 	return []cli.Flag{
 		&cli.GenericFlag{Name: "param", Value: f.param, Usage: "NAME=REGEX: a parameter of each capture read from its file name, the first group; NAME: from its pcapng comment's NAME=VALUE (repeatable): a param_NAME column"},
 		&cli.StringFlag{Name: "manifest", Usage: "a CSV file: a file column, then one column per parameter (param_<column> columns); its files are the inputs when none is named"},
@@ -32,7 +33,7 @@ func (f *paramFlags) flags() []cli.Flag {
 }
 
 func (f *paramFlags) parse(c *cli.Context) error {
-	ps, err := sweep.ParseParams(f.param.vs)
+	ps, err := sweep.ParseParams(f.param.Vs)
 	if err != nil {
 		return usagef("--param %v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"tcpviz/internal/cmdline"
 	"testing"
 )
 
@@ -28,7 +29,7 @@ func TestShardNeverOverwritesAnInput(t *testing.T) {
 	// Both shares must be non-empty for the case to mean anything.
 	all := expandInputs([]string{dir})
 	for i := range 2 {
-		if len(shardOf(all, shardValue{i, 2})) == 0 {
+		if len(shardOf(all, cmdline.Share{I: i, N: 2})) == 0 {
 			t.Fatalf("share %d/2 of %d captures is empty", i, len(all))
 		}
 	}
@@ -52,7 +53,7 @@ func TestShardNeverOverwritesAnInput(t *testing.T) {
 	for _, share := range []string{"0/2", "1/2"} {
 		args := []string{"seq", "--shard", share, "--out-dir", dir, dir}
 		_, stderr, code := tcpviz(t, nil, args...)
-		kept := shardOf(all, shardValue{map[string]int{"0/2": 0, "1/2": 1}[share], 2})
+		kept := shardOf(all, cmdline.Share{I: map[string]int{"0/2": 0, "1/2": 1}[share], N: 2})
 		for _, in := range kept {
 			if base := filepath.Base(in.path); base == "a.pcap" || base == "b.pcap" {
 				if code != 1 || !strings.Contains(stderr, "refusing to overwrite an input") {

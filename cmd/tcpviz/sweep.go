@@ -9,13 +9,14 @@ import (
 	"tcpviz/analyze"
 	"tcpviz/analyze/sweep"
 	"tcpviz/charts"
+	"tcpviz/internal/cmdline"
 	"tcpviz/reassembly"
 )
 
 func sweepCommand(e *env) *cli.Command {
 	tf, of, jf := &tableFlags{}, tableOutput(), &jobsFlags{}
 	picture, pf := &pictureFlags{axes: true, noHide: true}, &paramFlags{}
-	cols := &listValue{split: true}
+	cols := &cmdline.List{Split: true}
 	proto := &protoFlags{}
 	filter := &filterFlags{}
 	alignFlag, align := newAlignFlag()
@@ -47,7 +48,7 @@ func sweepCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "log-x", Usage: "figure: a logarithmic x axis (the row parameter's values above zero)"}, alignFlag, fieldsFl},
 		Action: func(c *cli.Context) error {
 			row := c.String("rows")
-			if err := charts.CheckSweepNames(pf.Names, c.String("metric"), fields.vs, cols.vs, row); err != nil {
+			if err := charts.CheckSweepNames(pf.Names, c.String("metric"), fields.Vs, cols.Vs, row); err != nil {
 				return usagef("%v", err)
 			}
 			m, err := charts.ParseSweepMetric(c.String("metric"))
@@ -59,10 +60,10 @@ func sweepCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := checkFields("sweep", fields.vs, graph != "", nil); err != nil {
+			if err := checkFields("sweep", fields.Vs, graph != "", nil); err != nil {
 				return err
 			}
-			if format == charts.TextTable && graph == "" && len(fields.vs) > 0 {
+			if format == charts.TextTable && graph == "" && len(fields.Vs) > 0 {
 				return usagef("sweep: --fields picks the columns of -f csv, json, ndjson or parquet; the text table writes each cell as mean ± 95%% interval (runs)")
 			}
 			ins, err := e.inputsFor(c, bf, of.Output, pf.args(c)...)
@@ -82,11 +83,11 @@ func sweepCommand(e *env) *cli.Command {
 			said := make([]bool, len(ins))      // failed with no value: its error said it
 			unmatched := make([]bool, len(ins)) // no flow --filter matches: left out
 			failed := e.eachInput(ins, jf.Jobs, func(i int, in input) fileResult {
-				res := sweepRun(e, &runs[i], in, pf, m, analyze.Align(align.v), proto.v, filter.Flow(), &unmatched[i])
+				res := sweepRun(e, &runs[i], in, pf, m, analyze.Align(align.V), proto.V, filter.Flow(), &unmatched[i])
 				said[i] = res.err != nil && !runs[i].OK
 				return res
 			})
-			pv, skipped := pf.Pivot(runs, row, cols.vs)
+			pv, skipped := pf.Pivot(runs, row, cols.Vs)
 			none := 0
 			for i := range said {
 				if said[i] || unmatched[i] {
@@ -96,7 +97,7 @@ func sweepCommand(e *env) *cli.Command {
 					none++
 				}
 			}
-			warnings, err := charts.SweepLeftOut(len(ins), none, skipped, filter.Raw, proto.v, row, metric)
+			warnings, err := charts.SweepLeftOut(len(ins), none, skipped, filter.Raw, proto.V, row, metric)
 			if err != nil {
 				return err
 			}
@@ -106,10 +107,10 @@ func sweepCommand(e *env) *cli.Command {
 			if len(pv.Rows) == 0 {
 				return fmt.Errorf("sweep: no capture to aggregate")
 			}
-			if err := checkFields("sweep", fields.vs, false, charts.SweepDocs(&pv, row, metric, unit)); err != nil && graph == "" {
+			if err := checkFields("sweep", fields.Vs, false, charts.SweepDocs(&pv, row, metric, unit)); err != nil && graph == "" {
 				return err
 			}
-			write := func(w io.Writer) error { return charts.WriteSweep(w, format, &pv, row, metric, unit, fields.vs) }
+			write := func(w io.Writer) error { return charts.WriteSweep(w, format, &pv, row, metric, unit, fields.Vs) }
 			if graph != "" {
 				g := charts.SweepGraph(&pv, row, metric, unit, c.Bool("log-x"))
 				e.graphWarnings("sweep", g)

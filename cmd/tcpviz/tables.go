@@ -72,7 +72,7 @@ func tableCommand[R any](e *env, kind charts.TableKind[R]) *cli.Command {
 			spec = spec.Only(reassembly.StreamFilter{Set: set})
 		}
 		toStdout := of.OutDir == "" && (of.Output == "" || of.Output == "-")
-		sel, shortened, err := spec.Fields(fields.vs, toStdout && tf.resolve(isTerminal(e.stdout)) == charts.TextTable)
+		sel, shortened, err := spec.Fields(fields.Vs, toStdout && tf.resolve(isTerminal(e.stdout)) == charts.TextTable)
 		if err != nil {
 			return usagef("--fields %v", err)
 		}
@@ -110,7 +110,7 @@ func tableCommand[R any](e *env, kind charts.TableKind[R]) *cli.Command {
 		if err != nil {
 			return err
 		}
-		if err := ff.SelectsNothing(spec.Matched(), streams.vs); err != nil {
+		if err := ff.SelectsNothing(spec.Matched(), streams.Vs); err != nil {
 			return err
 		}
 		return inputFailed

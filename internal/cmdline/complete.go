@@ -1,9 +1,11 @@
-// Package cmdline writes what tcpviz says about its own command line,
-// from a plain description of its commands (the command, cmd/tcpviz,
-// describes them; this package knows no flag library): the shell
-// completion scripts, the finishing of the manual page, the version line,
-// flag spellings, the rewording of flag errors, the command nearest a
-// typo, and the grammar of a capture's suffix (CAPTURE#N, CAPTURE#udpN).
+// Package cmdline is the words and grammar of tcpviz's command line that
+// are neither flag declarations nor files (cmd/tcpviz keeps those; this
+// package knows no flag library): from a plain description of the
+// commands, the shell completion scripts and the finishing of the manual
+// page; the version line, flag spellings, the rewording of flag errors
+// and the command nearest a typo; the grammar of a capture's suffix
+// (CAPTURE#N, CAPTURE#udpN), of a --files-from list and of a --shard
+// share; and the flag values that are words (a choice, a list).
 package cmdline
 
 import (

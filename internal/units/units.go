@@ -1,6 +1,7 @@
 // Package units reads numbers as people type them on a command line or
 // in a metric's name: counts with SI suffixes (8e6, 1.5k, 8M), times
-// (1.5, 1.5s, 600ms, 2m) and amounts of bytes (1MiB, 500KB, 65536).
+// (1.5, 1.5s, 600ms, 2m) and amounts of bytes (1MiB, 500KB, 65536); its
+// Value types hold a flag's number so read (Go's flag.Value).
 package units
 
 import (
