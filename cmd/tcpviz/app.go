@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"tcpviz/charts"
+	"tcpviz/internal/batch"
 	"tcpviz/internal/cmdline"
 )
 
@@ -582,38 +583,14 @@ func (c *countingReader) Read(b []byte) (int, error) {
 
 // forEachInput processes inputs with up to jobs workers and hands the
 // results to emit in input order, each as soon as it and all before it are
-// done. A worker that panics (a bug) fails its input with a one-line
-// error naming it; the other inputs' results are kept.
+// done (batch.InOrder). A worker that panics (a bug) fails its input with
+// a one-line error naming it; the other inputs' results are kept.
 func forEachInput(ins []input, jobs int, work func(int, input) fileResult, emit func(int, input, fileResult)) {
-	if jobs < 1 {
-		jobs = 1
-	}
-	results := make([]chan fileResult, len(ins))
-	for i := range results {
-		results[i] = make(chan fileResult, 1)
-	}
-	sem := make(chan struct{}, jobs)
-	var wg sync.WaitGroup
-	go func() {
-		for i, in := range ins {
-			sem <- struct{}{}
-			wg.Add(1)
-			go func(i int, in input) {
-				defer wg.Done()
-				defer func() { <-sem }()
-				defer func() {
-					if r := recover(); r != nil {
-						results[i] <- fileResult{err: fmt.Errorf("%s: internal error: %v (a bug in tcpviz: please report it, with the capture if you can)", in.display(), r)}
-					}
-				}()
-				results[i] <- work(i, in)
-			}(i, in)
-		}
-	}()
-	for i, in := range ins {
-		emit(i, in, <-results[i])
-	}
-	wg.Wait()
+	batch.InOrder(len(ins), jobs, func(i int) fileResult { return work(i, ins[i]) },
+		func(i int, r any) fileResult {
+			return fileResult{err: fmt.Errorf("%s: internal error: %v (a bug in tcpviz: please report it, with the capture if you can)", ins[i].display(), r)}
+		},
+		func(i int, r fileResult) { emit(i, ins[i], r) })
 }
 
 // eachInput processes inputs as forEachInput does, with a progress bar

@@ -2,7 +2,8 @@
 // that making them takes one core and using them another: a table's rows
 // made by the analysis and written by a writer, a connection's records
 // and the graphs drawn of them. The hand-over costs a channel operation
-// per batch, not per item.
+// per batch, not per item. InOrder does work on many goroutines and hands
+// the results on in order (a command's inputs, read in parallel).
 package batch
 
 import "fmt"
