@@ -74,6 +74,21 @@ func annotate(l *analyze.Loaded, g *analyze.Graph) {
 	}
 }
 
+// WhyNoACKs is err, and when it is ErrNoACKs of a main flow that came out
+// UDP (a UDP test) though no UDP flow was asked for, how to draw a TCP
+// connection's instead: with no --filter, --proto tcp draws the busiest;
+// a filter (filtered) chose the flow.
+func WhyNoACKs(err error, filtered bool) error {
+	if !errors.Is(err, ErrNoACKs) {
+		return err
+	}
+	how := "the capture's main flow; --proto tcp draws the busiest TCP connection's"
+	if filtered {
+		how = "the busiest flow --filter matches; add 'and tcp' to it for a TCP connection's"
+	}
+	return fmt.Errorf("%w (%s)", err, how)
+}
+
 // Adjust sets the y bounds z asks for on g and leaves out the series
 // hide names.
 func Adjust(g *analyze.Graph, z analyze.Zoom, hide []string) {

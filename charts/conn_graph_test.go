@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 )
@@ -24,6 +25,26 @@ func TestHideSeries(t *testing.T) {
 		hide, err := HideSeries(c.raw, valid)
 		if got := fmt.Sprint(hide, " ", err); got != c.want {
 			t.Errorf("HideSeries(%q) = %s, want %s", c.raw, got, c.want)
+		}
+	}
+}
+
+// TestWhyNoACKs: a graph of ACKs of a main flow that came out UDP says
+// how to draw a TCP connection's; another error is left as it is.
+func TestWhyNoACKs(t *testing.T) {
+	for _, c := range []struct {
+		err      error
+		filtered bool
+		want     string
+	}{
+		{ErrNoACKs, false, "has no ACKs (the capture's main flow; --proto tcp draws the busiest TCP connection's)"},
+		{fmt.Errorf("stream 3: %w", ErrNoACKs), true, "stream 3: has no ACKs (the busiest flow --filter matches; add 'and tcp' to it for a TCP connection's)"},
+		{errors.New("damaged"), true, "damaged"},
+		{nil, false, "<nil>"},
+	} {
+		err := WhyNoACKs(c.err, c.filtered)
+		if fmt.Sprint(err) != c.want || c.err != nil && !errors.Is(err, c.err) {
+			t.Errorf("WhyNoACKs(%v): %v, want %s", c.err, err, c.want)
 		}
 	}
 }

@@ -50,6 +50,15 @@ func (in Named) Display() string {
 	return EscapeName(in.Name)
 }
 
+// Given is the input as the user named it, in a message: Display with
+// CAPTURE#N's stream (CAPTURE#udpN's name keeps its suffix).
+func (in Named) Given() string {
+	if in.HasStream && !in.UDP {
+		return in.Display() + "#" + strconv.Itoa(in.Stream)
+	}
+	return in.Display()
+}
+
 // StreamFilter keeps the flow CAPTURE#N (TCP stream N) or CAPTURE#udpN
 // (UDP flow N) names, nil for a whole capture.
 func (in Named) StreamFilter() reassembly.Filter {

@@ -12,6 +12,7 @@ import (
 	"tcpviz/analyze/sweep"
 	"tcpviz/internal/units"
 	"tcpviz/internal/words"
+	"tcpviz/reassembly"
 )
 
 // A sweep's metric is a number column of the summary (for a TCP flow, of
@@ -193,6 +194,45 @@ func SweepLeftOut(all, unmatched, skipped int, filter, proto, row, metric string
 		warnings = append(warnings, fmt.Sprintf("sweep: %s left out (no %s parameter, or %s not measurable)", words.Plural(int64(skipped), "capture"), row, metric))
 	}
 	return warnings, nil
+}
+
+// SweepPick is how a sweep run chooses its main flow in input in
+// (sweep.MainFlow's keep), among those keep keeps (nil: any): CAPTURE#N
+// its connection N (under --proto udp, proto, its UDP flow N), CAPTURE#udpN
+// its UDP flow N; a whole capture, keep's.
+func SweepPick(in Named, proto string, keep func(*reassembly.FlowView) bool) func(*reassembly.FlowView) bool {
+	switch {
+	case in.UDP && in.UDPFlow >= 0:
+		return func(v *reassembly.FlowView) bool {
+			return v.Stream == in.UDPFlow && (keep == nil || keep(v))
+		}
+	case in.HasStream:
+		return func(v *reassembly.FlowView) bool {
+			return (v.Proto == "tcp" || proto != "") && v.Stream == in.Stream && (keep == nil || keep(v))
+		}
+	}
+	return keep
+}
+
+// SweepNoFlow is the error of a sweep run in which no main flow was found
+// (proto: its transport, "" for either; filtered: --filter chose among
+// the flows), nil when --filter matched none of a whole capture's flows:
+// it is left out, said once for all (SweepLeftOut).
+func SweepNoFlow(in Named, proto string, filtered bool) error {
+	switch {
+	case in.HasStream || in.UDP && in.UDPFlow >= 0:
+		conn := "connection"
+		if proto == "udp" {
+			conn = "UDP flow"
+		}
+		if filtered {
+			return fmt.Errorf("%s: no such %s that --filter matches", in.Given(), conn)
+		}
+		return fmt.Errorf("%s: no such %s", in.Given(), conn)
+	case filtered:
+		return nil
+	}
+	return fmt.Errorf("%s: no %s flow", in.Display(), Transports(proto))
 }
 
 // Transports names the flows --proto picks: TCP or UDP without it.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"tcpviz/reassembly"
 )
 
 // TestCheckSweepNames: a sweep's --fields, --cols and --rows names are
@@ -44,5 +46,52 @@ func TestSweepLeftOut(t *testing.T) {
 	}
 	if ws, err := SweepLeftOut(2, 0, 0, "", "", "rtt", "throughput_bps"); ws != nil || err != nil || Transports("") != "TCP or UDP" {
 		t.Errorf("none left out: %q, %v", ws, err)
+	}
+}
+
+// TestSweepPick: CAPTURE#N's run is connection N (UDP flow N under
+// --proto udp), CAPTURE#udpN's UDP flow N, each among those --filter
+// keeps; when there is none, the error names the input as given, and a
+// whole capture --filter matched nothing of is left out (nil).
+func TestSweepPick(t *testing.T) {
+	tcp2, udp3 := Named{Name: "x.pcap", Path: "x.pcap", Stream: 2, HasStream: true}, Named{Name: "x.pcap#udp3", Path: "x.pcap", UDP: true, UDPFlow: 3}
+	odd := func(v *reassembly.FlowView) bool { return v.Stream%2 == 1 }
+	for _, c := range []struct {
+		in     Named
+		proto  string
+		keep   func(*reassembly.FlowView) bool
+		picks  []reassembly.FlowView
+		misses []reassembly.FlowView
+	}{
+		{tcp2, "", nil, []reassembly.FlowView{{Proto: "tcp", Stream: 2}}, []reassembly.FlowView{{Proto: "udp", Stream: 2}, {Proto: "tcp", Stream: 3}}},
+		{tcp2, "udp", nil, []reassembly.FlowView{{Proto: "udp", Stream: 2}}, []reassembly.FlowView{{Proto: "udp", Stream: 1}}},
+		{tcp2, "", odd, nil, []reassembly.FlowView{{Proto: "tcp", Stream: 2}}},
+		{udp3, "udp", odd, []reassembly.FlowView{{Proto: "udp", Stream: 3}}, []reassembly.FlowView{{Proto: "udp", Stream: 2}}},
+		{Named{Name: "x"}, "", odd, []reassembly.FlowView{{Proto: "udp", Stream: 1}}, []reassembly.FlowView{{Proto: "tcp", Stream: 2}}},
+	} {
+		pick := SweepPick(c.in, c.proto, c.keep)
+		for _, v := range c.picks {
+			if !pick(&v) {
+				t.Errorf("%s (proto %q): %+v not picked", c.in.Given(), c.proto, v)
+			}
+		}
+		for _, v := range c.misses {
+			if pick(&v) {
+				t.Errorf("%s (proto %q): %+v picked", c.in.Given(), c.proto, v)
+			}
+		}
+	}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{SweepNoFlow(tcp2, "", false), "x.pcap#2: no such connection"},
+		{SweepNoFlow(udp3, "udp", true), "x.pcap#udp3: no such UDP flow that --filter matches"},
+		{SweepNoFlow(Named{Name: "x", Path: "x"}, "tcp", false), "x: no TCP flow"},
+		{SweepNoFlow(Named{Name: "x", Path: "x"}, "", true), "<nil>"},
+	} {
+		if fmt.Sprint(c.err) != c.want {
+			t.Errorf("%v, want %s", c.err, c.want)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -150,14 +149,8 @@ func (req *graphRequest) graphOf(e *env, in input, ins []input, base string) fil
 		return res
 	}
 	g, warnings, err := charts.ConnGraph(l, q, req.picture.Zoom, req.picture.Hide)
-	if errors.Is(err, charts.ErrNoACKs) && !in.udp && req.proto.V != "udp" {
-		// The main flow came out UDP (a UDP test): with no --filter,
-		// --proto tcp draws its TCP connection; a filter chose it.
-		how := "the capture's main flow; --proto tcp draws the busiest TCP connection's"
-		if req.filter.Expr != nil {
-			how = "the busiest flow --filter matches; add 'and tcp' to it for a TCP connection's"
-		}
-		err = fmt.Errorf("%w (%s)", err, how)
+	if !in.udp && req.proto.V != "udp" {
+		err = charts.WhyNoACKs(err, req.filter.Expr != nil)
 	}
 	for _, w := range warnings {
 		res.warnings = append(res.warnings, fmt.Sprintf("%s: stream %d (%s): %s", in.display(), l.Conn.Stream, l.Dir, w))

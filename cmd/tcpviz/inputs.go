@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"tcpviz/charts"
@@ -56,12 +55,7 @@ func (in input) display() string { return charts.Named{Name: in.name, Path: in.p
 
 // named is the input as the user named it, in a message: display with
 // CAPTURE#N's stream (CAPTURE#udpN's name keeps its suffix).
-func (in input) named() string {
-	if in.hasStream && !in.udp {
-		return in.display() + "#" + strconv.Itoa(in.stream)
-	}
-	return in.display()
-}
+func (in input) named() string { return in.naming().Given() }
 
 // expandInputs turns command-line arguments into captures: files as named,
 // directories walked recursively keeping only files (and links to files)

@@ -166,37 +166,12 @@ func sweepRun(e *env, run *sweep.Run, in input, pf *paramFlags, m charts.SweepMe
 		passes = 2 // compare's numbers read the connection again
 	}
 	return e.readFirst(in, passes, func(src *source, r *reassembly.Reader) fileResult {
-		pick := keep
-		if in.hasStream { // CAPTURE#N: that connection (--proto udp: UDP flow) is the run's flow
-			pick = func(v *reassembly.FlowView) bool {
-				return (v.Proto == "tcp" || proto != "") && v.Stream == in.stream && (keep == nil || keep(v))
-			}
-		}
-		if in.udp && in.udpFlow >= 0 { // CAPTURE#udpN: that UDP flow, as --proto udp CAPTURE#N
-			pick = func(v *reassembly.FlowView) bool {
-				return v.Stream == in.udpFlow && (keep == nil || keep(v))
-			}
-		}
-		main, st, warnings, err := sweep.MainFlow(r, proto, pick)
+		main, st, warnings, err := sweep.MainFlow(r, proto, charts.SweepPick(in.naming(), proto, keep))
 		res := resultOf(in, warnings, err)
 		if main == nil {
 			if res.err == nil {
-				what := charts.Transports(proto)
-				switch {
-				case in.hasStream || in.udp && in.udpFlow >= 0:
-					conn := "connection"
-					if proto == "udp" {
-						conn = "UDP flow"
-					}
-					res.err = fmt.Errorf("%s: no such %s", in.named(), conn)
-					if keep != nil {
-						res.err = fmt.Errorf("%s: no such %s that --filter matches", in.named(), conn)
-					}
-				case keep != nil:
-					*unmatched = true // left out, said once for all
-				default:
-					res.err = fmt.Errorf("%s: no %s flow", in.display(), what)
-				}
+				res.err = charts.SweepNoFlow(in.naming(), proto, keep != nil)
+				*unmatched = res.err == nil // left out, said once for all
 			}
 			return res
 		}
