@@ -703,6 +703,23 @@ func selectNames(n int, name func(int) string, names []string) (_ []int, bad str
 	return out, ""
 }
 
+// CheckFields is the error (a usage error) of --fields on command cmd
+// whose output is one table of cols (nil: known once read, nothing to
+// check yet) or a figure: a name that picks no column, or any beside a
+// figure.
+func CheckFields(cmd string, fields []string, figure bool, cols []Doc) error {
+	if len(fields) == 0 || len(fields) == 1 && fields[0] == "all" {
+		return nil
+	}
+	if figure {
+		return fmt.Errorf("%s: --fields picks the columns of the table; -o with .png .svg .pdf draws the figure", cmd)
+	}
+	if _, err := SelectDocs(cols, fields); cols != nil && err != nil {
+		return fmt.Errorf("%s: --fields %v", cmd, err)
+	}
+	return nil
+}
+
 // SelectDocs is the indexes of the columns of cols that names picks
 // (--fields; as Select), nil for all of them (names empty or "all").
 func SelectDocs(cols []Doc, names []string) ([]int, error) {

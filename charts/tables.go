@@ -333,6 +333,26 @@ func (t TableTarget) Format(asked TableFormat) (TableFormat, error) {
 	return format, nil
 }
 
+// FigureOrTable is what -o asks of a command (cmd) whose output is one
+// table or one figure (sweep, io): a figure for .png .svg .pdf (figure
+// set), else the table's Format (asked: --format). Dir is refused: the
+// output is one. An error is the user's (a usage error).
+func (t TableTarget) FigureOrTable(cmd string, asked TableFormat) (figure GraphFormat, format TableFormat, err error) {
+	if t.Dir != "" {
+		return "", "", fmt.Errorf("%s: --out-dir: the output is one table or one figure; name it with -o", cmd)
+	}
+	if fig := FigureOf(t.Output); fig != "" {
+		return fig, CSV, nil
+	}
+	format, err = t.Format(asked)
+	if err != nil && asked == "" && t.Output != "" && t.Output != "-" {
+		// Only the extension can be wrong: a figure's is one too.
+		return "", "", fmt.Errorf("-o %s: unknown format %q (want .png .svg .pdf for the figure, .csv .json .ndjson .txt .parquet for the table, or --format)",
+			EscapeName(t.Output), filepath.Ext(t.Output))
+	}
+	return "", format, err
+}
+
 // tableFormatOf is the table format a file name's extension says (.csv
 // .json .ndjson .jsonl .txt .parquet, in any case); false for another
 // extension, "" for none.

@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -129,5 +130,53 @@ func TestTableKindsHelp(t *testing.T) {
 	}
 	if got := []string{StreamsTable.Command, SummaryTable.Command, PacketsTable.Command, FlowsTable.Command}; strings.Join(got, " ") != "streams summary packets flows" {
 		t.Errorf("commands %q", got)
+	}
+}
+
+// TestFigureOrTable: -o of a command of one table or one figure is a
+// figure for .png .svg .pdf, else the table's format; an extension of
+// neither names both kinds, and --out-dir is refused.
+func TestFigureOrTable(t *testing.T) {
+	for _, c := range []struct {
+		t     TableTarget
+		asked TableFormat
+		want  string
+	}{
+		{TableTarget{Output: "x.svg"}, "", "svg csv <nil>"},
+		{TableTarget{Output: "x.json"}, "", " json <nil>"},
+		{TableTarget{Terminal: true}, "", " table <nil>"},
+		{TableTarget{Output: "x.dat"}, CSV, " csv <nil>"},
+		{TableTarget{Output: "x.dat"}, "", "  -o x.dat: unknown format \".dat\" (want .png .svg .pdf for the figure, .csv .json .ndjson .txt .parquet for the table, or --format)"},
+		{TableTarget{Dir: "d"}, "", "  io: --out-dir: the output is one table or one figure; name it with -o"},
+		{TableTarget{Terminal: true}, ParquetFormat, "  --format parquet is binary: name -o FILE.parquet or --out-dir DIR, or redirect standard output"},
+	} {
+		fig, format, err := c.t.FigureOrTable("io", c.asked)
+		if got := fmt.Sprint(fig, " ", format, " ", err); got != c.want {
+			t.Errorf("%+v %q: %q, want %q", c.t, c.asked, got, c.want)
+		}
+	}
+}
+
+// TestCheckFields: --fields names a table's columns: none beside a
+// figure, and a name that picks none is refused once the columns are
+// known.
+func TestCheckFields(t *testing.T) {
+	cols := []Doc{{Name: "stream"}, {Name: "rtt_ms"}}
+	for _, c := range []struct {
+		fields []string
+		figure bool
+		cols   []Doc
+		want   string
+	}{
+		{nil, true, cols, "<nil>"},
+		{[]string{"all"}, true, cols, "<nil>"},
+		{[]string{"stream", "rtt_*"}, false, cols, "<nil>"},
+		{[]string{"nope"}, false, nil, "<nil>"},
+		{[]string{"stream"}, true, cols, "io: --fields picks the columns of the table; -o with .png .svg .pdf draws the figure"},
+		{[]string{"nope"}, false, cols, "io: --fields "},
+	} {
+		if got := fmt.Sprint(CheckFields("io", c.fields, c.figure, c.cols)); !strings.HasPrefix(got, c.want) || c.want == "io: --fields " && len(got) == len(c.want) {
+			t.Errorf("%q (figure %v): %s, want %s", c.fields, c.figure, got, c.want)
+		}
 	}
 }

@@ -55,18 +55,11 @@ func streamSet(v *cmdline.List) (map[int]bool, error) {
 }
 
 // checkFields is the usage error of --fields on command cmd whose output
-// is one table of cols (nil: known once read) or a figure: a name that
-// picks no column, or any beside a figure or a text table other than a
-// table of cols.
+// is one table of cols (nil: known once read) or a figure
+// (charts.CheckFields).
 func checkFields(cmd string, fields []string, figure bool, cols []charts.Doc) error {
-	if len(fields) == 0 || len(fields) == 1 && fields[0] == "all" {
-		return nil
-	}
-	if figure {
-		return usagef("%s: --fields picks the columns of the table; -o with .png .svg .pdf draws the figure", cmd)
-	}
-	if _, err := charts.SelectDocs(cols, fields); cols != nil && err != nil {
-		return usagef("%s: --fields %v", cmd, err)
+	if err := charts.CheckFields(cmd, fields, figure, cols); err != nil {
+		return usagef("%v", err)
 	}
 	return nil
 }

@@ -474,21 +474,13 @@ func refuseReportDirs(ins, all []input, bases []string, outDir string) error {
 
 // figureOrTable is what -o asks of a command whose output is one table
 // or one figure (sweep, io): a figure for .png .svg .pdf (figure set),
-// the table's format otherwise.
+// the table's format otherwise (charts.TableTarget.FigureOrTable).
 func (f *tableOutFlags) figureOrTable(cmd string, tf *tableFlags, tty bool) (figure charts.GraphFormat, format charts.TableFormat, err error) {
-	if f.OutDir != "" {
-		return "", "", usagef("%s: --out-dir: the output is one table or one figure; name it with -o", cmd)
+	figure, format, err = charts.TableTarget{Output: f.Output, Dir: f.OutDir, Terminal: tty}.FigureOrTable(cmd, tf.Format)
+	if err != nil {
+		return "", "", usagef("%v", err)
 	}
-	if fig := charts.FigureOf(f.Output); fig != "" {
-		return fig, charts.CSV, nil
-	}
-	format, err = f.format(tf, tty)
-	if err != nil && tf.Format == "" && f.Output != "" && f.Output != "-" {
-		// Only the extension can be wrong: a figure's is one too.
-		return "", "", usagef("-o %s: unknown format %q (want .png .svg .pdf for the figure, .csv .json .ndjson .txt .parquet for the table, or --format)",
-			charts.EscapeName(f.Output), filepath.Ext(f.Output))
-	}
-	return "", format, err
+	return figure, format, nil
 }
 
 // writeOutput writes an output of a command: to standard output (no -o,
