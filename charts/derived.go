@@ -80,12 +80,16 @@ func (in Named) Absent() error {
 	return fmt.Errorf("%s: no stream %d", in.Display(), in.Stream)
 }
 
-// SuffixRefused is the error (a usage error) of an input whose suffix
-// command cmd does not read (it would take the whole capture):
-// CAPTURE#udpN is a UDP flow for the graph commands, compare (which reads
-// its own arguments), sweep, flows and io, CAPTURE#udp (the busiest) for
+// InputRefused is the error (a usage error) of an input whose form
+// command cmd does not read (it would take the whole capture, or the
+// first of A+B): joined captures A+B are report's (and compare's, which
+// reads its own arguments); CAPTURE#udpN is a UDP flow for the graph
+// commands, compare, sweep, flows and io, CAPTURE#udp (the busiest) for
 // the first three; CAPTURE#N is every command's.
-func SuffixRefused(cmd string, in Named) error {
+func InputRefused(cmd string, in Named) error {
+	if in.Joined != nil && cmd != "report" {
+		return fmt.Errorf("%s: %s: joined captures (A+B) are for report and compare; join and ladder take the captures as separate arguments", cmd, in.Display())
+	}
 	if !in.UDP {
 		return nil
 	}

@@ -66,13 +66,17 @@ func TestNamedFlow(t *testing.T) {
 	}
 	for cmd, want := range map[string]string{"seq": "<nil>", "sweep": "<nil>", "flows": "<nil>",
 		"summary": "summary: x.pcap#udp1: CAPTURE#udp names a UDP flow for the graph commands, compare, sweep, flows and io; summary reads TCP connections: name the capture alone"} {
-		if got := fmt.Sprint(SuffixRefused(cmd, udp)); got != want {
-			t.Errorf("SuffixRefused(%s): %s, want %s", cmd, got, want)
+		if got := fmt.Sprint(InputRefused(cmd, udp)); got != want {
+			t.Errorf("InputRefused(%s): %s, want %s", cmd, got, want)
 		}
+	}
+	joined := Named{Name: "a.pcap+b.pcap", Path: "a.pcap", Joined: []string{"b.pcap"}}
+	if err := InputRefused("seq", joined); fmt.Sprint(err) != "seq: a.pcap+b.pcap: joined captures (A+B) are for report and compare; join and ladder take the captures as separate arguments" || InputRefused("report", joined) != nil {
+		t.Errorf("InputRefused(seq, A+B): %v", err)
 	}
 	busiest := udp
 	busiest.UDPFlow = -1
-	if err := SuffixRefused("io", busiest); fmt.Sprint(err) != "io: x.pcap#udp1: name the UDP flow by its number, CAPTURE#udpN (flows lists them)" {
-		t.Errorf("SuffixRefused(io, CAPTURE#udp): %v", err)
+	if err := InputRefused("io", busiest); fmt.Sprint(err) != "io: x.pcap#udp1: name the UDP flow by its number, CAPTURE#udpN (flows lists them)" {
+		t.Errorf("InputRefused(io, CAPTURE#udp): %v", err)
 	}
 }

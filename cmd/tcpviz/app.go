@@ -349,10 +349,7 @@ func (e *env) inputsOf(c *cli.Context, bf *batchFlags, more ...string) ([]input,
 	}
 	ins := expandInputs(args)
 	for _, in := range ins {
-		if in.joined != nil && c.Command.Name != "report" {
-			return nil, usagef("%s: %s: joined captures (A+B) are for report and compare; join and ladder take the captures as separate arguments", c.Command.Name, in.display())
-		}
-		if err := charts.SuffixRefused(c.Command.Name, in.naming()); err != nil {
+		if err := charts.InputRefused(c.Command.Name, in.naming()); err != nil {
 			return nil, usagef("%v", err)
 		}
 		if in.usage {
