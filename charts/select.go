@@ -88,6 +88,46 @@ func (f Filter) SelectsNothing(matched *atomic.Int64, streams []string) error {
 	return fmt.Errorf("%s selects no connection or flow", strings.Join(parts, " with "))
 }
 
+// Ladder draws the ladder of connection stream (-1: the busiest) of res
+// among those the filter matches: of one capture (res holds it alone;
+// name: its name, in errors, as the window's) or of the captures joined.
+// A time window (o.Time) that holds no packet draws nothing: an error, as
+// the graph commands'.
+func (f Filter) Ladder(res *join.Result, name string, stream int, o join.LadderOptions) (*analyze.Graph, error) {
+	var g *analyze.Graph
+	if len(res.Captures) == 1 {
+		if f.Expr != nil && !res.Select(nil, f.Expr) {
+			return nil, fmt.Errorf("%s: --filter %q selects no connection", name, f.Raw)
+		}
+		var ok bool
+		var err error
+		g, ok, err = res.Ladder(stream, o)
+		switch {
+		case !ok && f.Expr != nil:
+			return nil, fmt.Errorf("%s: -s %d: no such connection among those --filter %q matches", name, stream, f.Raw)
+		case !ok:
+			return nil, fmt.Errorf("%s: -s %d: no such connection", name, stream)
+		case err != nil:
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	} else {
+		if err := f.SelectJoined(res); err != nil {
+			return nil, err
+		}
+		var ok bool
+		var err error
+		if g, ok, err = res.Ladder(stream, o); !ok {
+			return nil, f.NoPick(stream, res)
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	if timed := o.Time.HasMin || o.Time.HasMax; timed && !slices.ContainsFunc(g.Series, func(s analyze.Series) bool { return len(s.Points) > 0 }) {
+		return nil, fmt.Errorf("%s: stream %d: nothing to draw in the window asked for", name, g.Stream)
+	}
+	return g, nil
+}
+
 // SelectStreams keeps, of res (caps read from ins), the connection each
 // CAPTURE#N names: stream N of that capture, on every hop it was seen at.
 // selected says one was named: it then stands for -s, whatever -s says,

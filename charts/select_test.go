@@ -2,11 +2,14 @@ package charts
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 
 	"tcpviz/analyze"
 	"tcpviz/analyze/join"
+	"tcpviz/internal/golden"
 	"tcpviz/reassembly"
 )
 
@@ -78,5 +81,51 @@ func TestNamedFlow(t *testing.T) {
 	busiest.UDPFlow = -1
 	if err := InputRefused("io", busiest); fmt.Sprint(err) != "io: x.pcap#udp1: name the UDP flow by its number, CAPTURE#udpN (flows lists them)" {
 		t.Errorf("InputRefused(io, CAPTURE#udp): %v", err)
+	}
+}
+
+// TestLadderOfOne: the ladder of one capture names it in each error: a
+// --filter that selects nothing, a stream not there (among those the
+// filter keeps), a window without a packet.
+func TestLadderOfOne(t *testing.T) {
+	// A capture read afresh for each case: Select keeps its connections
+	// in place.
+	one := func() *join.Result {
+		f, err := os.Open(filepath.Join(golden.Testdata(), "geo_short.pcap"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		c, err := join.Read("geo_short.pcap", mustReader(t, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &join.Result{Captures: []*join.Capture{c}}
+	}
+	port1, err := reassembly.ParseFilter("port 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tcp, err := reassembly.ParseFilter("tcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	far := join.LadderOptions{Packets: 10, Time: analyze.Range{HasMin: true, Min: 1e15}}
+	for _, c := range []struct {
+		f      Filter
+		stream int
+		o      join.LadderOptions
+		want   string
+	}{
+		{Filter{}, -1, join.LadderOptions{Packets: 10}, "<nil>"},
+		{Filter{Expr: port1, Raw: "port 1"}, -1, join.LadderOptions{Packets: 10}, `g.pcap: --filter "port 1" selects no connection`},
+		{Filter{}, 999, join.LadderOptions{Packets: 10}, "g.pcap: -s 999: no such connection"},
+		{Filter{Expr: tcp, Raw: "tcp"}, 999, join.LadderOptions{Packets: 10}, `g.pcap: -s 999: no such connection among those --filter "tcp" matches`},
+		{Filter{}, -1, far, "g.pcap: stream 1: nothing to draw in the window asked for"},
+	} {
+		g, err := c.f.Ladder(one(), "g.pcap", c.stream, c.o)
+		if fmt.Sprint(err) != c.want || err == nil && (g == nil || len(g.Series) == 0) {
+			t.Errorf("%q -s %d: %v, want %s", c.f.Raw, c.stream, err, c.want)
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -219,7 +218,7 @@ func ladderCommand(e *env) *cli.Command {
 				return err
 			}
 			o := join.LadderOptions{Packets: int(pv.V), Time: window.Series.Time}
-			var g *analyze.Graph
+			var res *join.Result
 			var readErr error
 			if len(ins) == 1 {
 				caps, failed, err := e.readCaptures(ins, 1)
@@ -229,44 +228,19 @@ func ladderCommand(e *env) *cli.Command {
 				if failed {
 					readErr = errReported
 				}
-				one := &join.Result{Captures: caps}
-				if err := selectStreams(one, ins, caps, conn); err != nil {
+				res = &join.Result{Captures: caps}
+				if err := selectStreams(res, ins, caps, conn); err != nil {
 					return err
-				}
-				if filter.Expr != nil && !one.Select(nil, filter.Expr) {
-					return fmt.Errorf("%s: --filter %q selects no connection", ins[0].display(), filter.Raw)
-				}
-				var ok bool
-				g, ok, err = one.Ladder(conn.Stream, o)
-				switch {
-				case !ok && filter.Expr != nil:
-					return fmt.Errorf("%s: -s %d: no such connection among those --filter %q matches", ins[0].display(), conn.Stream, filter.Raw)
-				case !ok:
-					return fmt.Errorf("%s: -s %d: no such connection", ins[0].display(), conn.Stream)
-				case err != nil:
-					return fmt.Errorf("%s: %w", ins[0].display(), err)
 				}
 			} else {
 				defer debug.SetGCPercent(debug.SetGCPercent(50))
-				res, err := e.joinInputs(ins, jf.Jobs, conn)
-				if res == nil {
-					return err
-				}
-				readErr = err
-				if err := filter.SelectJoined(res); err != nil {
-					return err
-				}
-				var ok bool
-				if g, ok, err = res.Ladder(conn.Stream, o); !ok {
-					return filter.NoPick(conn.Stream, res)
-				} else if err != nil {
-					return err
+				if res, readErr = e.joinInputs(ins, jf.Jobs, conn); res == nil {
+					return readErr
 				}
 			}
-			if timed := o.Time.HasMin || o.Time.HasMax; timed && !slices.ContainsFunc(g.Series, func(s analyze.Series) bool { return len(s.Points) > 0 }) {
-				// As the graph commands: a window that holds no packet
-				// draws nothing.
-				return fmt.Errorf("%s: stream %d: nothing to draw in the window asked for", ins[0].display(), g.Stream)
+			g, err := filter.Ladder(res, ins[0].display(), conn.Stream, o)
+			if err != nil {
+				return err
 			}
 			e.graphWarnings("ladder", g)
 			po := picture.Plot
