@@ -2,6 +2,7 @@ package cmdline
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -101,16 +102,37 @@ func (s Share) Holds(name string) bool {
 // is one), as --files-from reads them. Lines empty or of only white
 // space, and comments (lines that start with #), are skipped; nothing
 // else is interpreted: spaces around a name belong to it.
+//
+// A list is refused at its first line that holds a NUL byte (no path
+// does: a capture or another binary file named by mistake gave a line of
+// error a "line" before), one longer than maxPathLine, or past maxPaths
+// paths.
 func ReadPaths(r io.Reader) ([]string, error) {
 	var out []string
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 64<<10), maxPathLine)
+	n := 0 // lines read
 	for sc.Scan() {
+		n++
 		line := strings.TrimSuffix(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+		switch {
+		case strings.IndexByte(line, 0) >= 0:
+			return nil, fmt.Errorf("line %d holds NUL bytes: not a list of paths, one a line (a capture? name it as an input)", n)
+		case strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#"):
 			continue
+		case len(out) == maxPaths:
+			return nil, fmt.Errorf("more than %d paths", maxPaths)
 		}
 		out = append(out, line)
 	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return nil, fmt.Errorf("line %d is longer than %d MiB: not a list of paths, one a line", n+1, maxPathLine>>20)
+	}
 	return out, sc.Err()
 }
+
+// maxPathLine and maxPaths bound a list of paths: its lines and how many.
+const (
+	maxPathLine = 1 << 20
+	maxPaths    = 1 << 22
+)

@@ -50,3 +50,23 @@ func TestReadPaths(t *testing.T) {
 		t.Errorf("%q, %v; want %s", paths, err, want)
 	}
 }
+
+// TestReadPathsRefused: a list that is not one stops at its first bad
+// line, with its number: a capture named by mistake printed a line of
+// error for each of its 134,870 "lines" (13 MB), /dev/zero gave bufio's
+// "token too long" (found by a tester); past maxPaths paths it stops.
+func TestReadPathsRefused(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"a.pcap\n# x\n\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\nb.pcap\n", "line 3 holds NUL bytes: not a list of paths, one a line (a capture? name it as an input)"},
+		{"a.pcap\n" + strings.Repeat("x", maxPathLine+1) + "\n", "line 2 is longer than 1 MiB: not a list of paths, one a line"},
+		{strings.Repeat("p\n", maxPaths+1), fmt.Sprintf("more than %d paths", maxPaths)},
+	} {
+		paths, err := ReadPaths(strings.NewReader(c.in))
+		if fmt.Sprint(err) != c.want || paths != nil {
+			t.Errorf("%.20q: %d paths, %v; want %q", c.in, len(paths), err, c.want)
+		}
+	}
+	if paths, err := ReadPaths(strings.NewReader(strings.Repeat("p\n", maxPaths))); err != nil || len(paths) != maxPaths {
+		t.Errorf("%d paths: %v", len(paths), err)
+	}
+}
