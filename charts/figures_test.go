@@ -106,6 +106,23 @@ func TestLogY(t *testing.T) {
 	if labelled < 2 {
 		t.Errorf("narrow log axis: %d labels", labelled)
 	}
+	// 311 decades (--y-min 1e-308) are labelled every 32nd: each was,
+	// with eight ticks between, a black smear (found by a tester); ten
+	// decades keep every one and its ticks.
+	for _, c := range []struct {
+		lo, hi        float64
+		ticks, labels int
+	}{{-308, 3, 10, 10}, {-7, 3, 91, 11}} {
+		ts, labels := logTicks{div: 1}.Ticks(c.lo, c.hi), 0
+		for _, tk := range ts {
+			if tk.Label != "" {
+				labels++
+			}
+		}
+		if len(ts) != c.ticks || labels != c.labels {
+			t.Errorf("log axis 1e%v to 1e%v: %d ticks, %d labelled; want %d, %d", c.lo, c.hi, len(ts), labels, c.ticks, c.labels)
+		}
+	}
 }
 
 // TestDensityAlpha: dots of a dense cloud are shaded by their cell's

@@ -728,6 +728,9 @@ func tickLabel(v, step float64, format func(float64) string) string {
 // plain ticks when that labels fewer than two.
 type logTicks struct{ div float64 }
 
+// maxLogDecades is how many decades a log axis labels at most.
+const maxLogDecades = 10
+
 // Ticks implements plot.Ticker.
 func (t logTicks) Ticks(llo, lhi float64) []plot.Tick {
 	lo, hi := math.Pow(10, llo), math.Pow(10, lhi)
@@ -735,11 +738,24 @@ func (t logTicks) Ticks(llo, lhi float64) []plot.Tick {
 		return nil
 	}
 	few := math.Log10(hi/lo) < 3
+	// Past maxLogDecades decades (--y-min 1e-308: 311 of them, each
+	// labelled, smeared the axis black; found by a tester), every
+	// every-th decade is labelled and ticked, and no other.
+	every := 1.0
+	if d := math.Ceil(math.Log10(hi)) - math.Floor(math.Log10(lo)); d > maxLogDecades {
+		every = math.Ceil(d / maxLogDecades)
+	}
 	var ts []plot.Tick
 	labelled := 0
 	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		if every > 1 && math.Mod(e, every) != 0 {
+			continue
+		}
 		p := math.Pow(10, e)
 		for m := 1.0; m <= 9; m++ {
+			if every > 1 && m > 1 {
+				break
+			}
 			v := m * p
 			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
 				continue
