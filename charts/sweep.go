@@ -164,9 +164,14 @@ func CheckSweepNames(params []string, metric string, fields, cols []string, row 
 			return fmt.Errorf("sweep: --fields %q: no such column (want the --rows parameter (%s) or the metric's %s: %s)", f, words.Or(known), strings.Join(SweepStats, ", "), per)
 		}
 	}
-	for _, n := range cols {
+	for i, n := range cols {
 		if !slices.Contains(known, n) {
 			return fmt.Errorf("sweep: --cols %q: no such parameter (want %s; --param NAME=REGEX adds one from the file names, --param NAME from the pcapng comments)", n, words.Or(known))
+		}
+		if slices.Contains(cols[:i], n) {
+			// Its values would be combined with themselves
+			// (geo_geo_geo_throughput_bps_mean, found by a tester).
+			return fmt.Errorf("sweep: --cols %q named twice: each parameter once", n)
 		}
 	}
 	if row == "" {

@@ -25,6 +25,8 @@ func TestCheckSweepNames(t *testing.T) {
 		{params: params, cols: []string{"delay"}, row: "rtt", want: `--cols "delay": no such parameter (want proto, rtt or kind;`},
 		{params: params, want: "--rows: name the parameter of the rows (proto, rtt or kind)"},
 		{params: params, row: "delay", want: `--rows "delay": no such parameter`},
+		{params: params, cols: []string{"kind", "proto", "kind"}, row: "rtt", want: `sweep: --cols "kind" named twice: each parameter once`},
+		{params: params, cols: []string{"kind", "proto"}, row: "rtt"},
 	} {
 		err := CheckSweepNames(c.params, "throughput_bps", c.fields, c.cols, c.row)
 		if got := fmt.Sprint(err); c.want == "" && err != nil || c.want != "" && !strings.Contains(got, c.want) {
