@@ -216,7 +216,7 @@ func (f *pictureFlags) flags() []cli.Flag {
 	h, hv := intFlag("height", nil, charts.DefaultHeight, charts.MinSide, charts.MaxSide, "picture height in pixels", "")
 	f.width, f.height = wv, hv
 	theme, tv := choiceFlag("theme", nil, "default", charts.Themes, "the look: default (Wireshark's colours on a grid) or paper (a journal's figure: colour-blind and grayscale safe, every line its own dashes and markers, no grid)", "")
-	f.theme, f.fontSize, f.lineWidth = tv, &units.NumberValue{}, &units.NumberValue{}
+	f.theme, f.fontSize, f.lineWidth = tv, &units.NumberValue{Range: charts.CheckFontSize}, &units.NumberValue{Range: charts.CheckLineWidth}
 	out := []cli.Flag{w, h, &cli.StringFlag{Name: "title", Usage: "title instead of the generated one"}, theme,
 		&cli.GenericFlag{Name: "font-size", Value: f.fontSize, DefaultText: "10",
 			Usage: fmt.Sprintf("size of the tick labels in points, %g to %g (the title, axis labels and legend scale with it)", charts.MinFontSize, charts.MaxFontSize)},

@@ -22,6 +22,8 @@ var (
 	ErrNaN      = errors.New("is not a number")
 	ErrInfinite = errors.New("is not a finite number")
 	ErrTooLarge = errors.New("too large")
+	// ErrOutOfRange: a Number beyond ±MaxNumber.
+	ErrOutOfRange = errors.New("out of range")
 )
 
 // SISuffix splits a number as typed into its digits and the multiplier

@@ -3,6 +3,7 @@ package units
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,12 +57,22 @@ func (f *SecondsValue) String() string { return time.Duration(f.NS).String() }
 
 // NumberValue is a real number, typed as a Number: 1500, 2.5, 1.5k, 8M,
 // 2G (×1000).
+//
+// Range, if set, says what the flag takes: a number beyond Number's
+// bounds is refused with its words (--font-size 9223372036854775807 said
+// "want -1e18 to 1e18" of a flag that takes 4 to 40, found by a tester).
 type NumberValue struct {
-	V float64
+	V     float64
+	Range func(float64) error
 }
 
 func (f *NumberValue) Set(s string) error {
 	v, err := Number(s)
+	if errors.Is(err, ErrOutOfRange) && f.Range != nil {
+		if rerr := f.Range(math.Inf(1)); rerr != nil {
+			return fmt.Errorf("%q is %w", s, rerr)
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package units
 
 import (
+	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -48,5 +50,35 @@ func TestValues(t *testing.T) {
 	sizes := Sizes()
 	if err := sizes.Set("1MiB,100KB"); err != nil || sizes.String() != "1048576,100000" || time.Duration(at.Vs[1]) != 500*time.Millisecond {
 		t.Errorf("sizes: %s, %v", sizes.String(), err)
+	}
+}
+
+// TestNumberValueRange: a number beyond Number's bounds is refused in
+// the words of the flag's own range when it has one (--font-size
+// 9223372036854775807 said "want -1e18 to 1e18", found by a tester).
+func TestNumberValueRange(t *testing.T) {
+	points := func(v float64) error {
+		if !(v >= 4 && v <= 40) {
+			return errors.New("out of range (want 4 to 40 points)")
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		in   string
+		rng  func(float64) error
+		want string
+	}{
+		{"9223372036854775807", points, `"9223372036854775807" is out of range (want 4 to 40 points)`},
+		{"-1e30", points, `"-1e30" is out of range (want 4 to 40 points)`},
+		{"1e30", nil, `"1e30" is out of range (want -1e18 to 1e18)`},
+		{"x", points, `"x" is not a number (want 1500, 2.5, 1.5k or 8M)`},
+	} {
+		v := &NumberValue{Range: c.rng}
+		if err := v.Set(c.in); fmt.Sprint(err) != c.want {
+			t.Errorf("%q: %v, want %q", c.in, err, c.want)
+		}
+	}
+	if v := (&NumberValue{Range: points}); v.Set("12") != nil || v.V != 12 {
+		t.Errorf("12: %v", v.V)
 	}
 }

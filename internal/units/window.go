@@ -21,7 +21,7 @@ func Number(s string) (float64, error) {
 	case errors.Is(err, ErrInfinite):
 		return 0, fmt.Errorf("%q %v (want 1500, 2.5, 1.5k or 8M)", s, err)
 	case errors.Is(err, ErrTooLarge) || err == nil && math.Abs(v) > MaxNumber:
-		return 0, fmt.Errorf("%q is out of range (want -1e18 to 1e18)", s)
+		return 0, fmt.Errorf("%q is %w (want -1e18 to 1e18)", s, ErrOutOfRange)
 	case err != nil:
 		return 0, fmt.Errorf("%q is not a number (want 1500, 2.5, 1.5k or 8M)", s)
 	}
