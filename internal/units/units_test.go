@@ -1,6 +1,7 @@
 package units
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -18,7 +19,8 @@ func TestAsTyped(t *testing.T) {
 			t.Errorf("Seconds(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
-	for in, want := range map[string]int64{"1MiB": 1 << 20, "500KB": 500e3, "65536": 65536, "2k": 2000} {
+	for in, want := range map[string]int64{"1MiB": 1 << 20, "500KB": 500e3, "65536": 65536, "2k": 2000,
+		"1.5MB": 1.5e6, "1.5MiB": 1.5 * (1 << 20), "0.5KiB": 512, "1TB": 1e12, "1TiB": 1 << 40, "1e15": 1e15} {
 		if got, err := Size(in); err != nil || got != want {
 			t.Errorf("Size(%q) = %d, %v; want %d", in, got, err, want)
 		}
@@ -33,9 +35,16 @@ func TestAsTyped(t *testing.T) {
 			t.Errorf("Seconds(%q) accepted", in)
 		}
 	}
-	for _, in := range []string{"0", "-1MiB", "1.5B", "MiB", "2PB"} {
+	for _, in := range []string{"0", "-1MiB", "1.5B", "MiB", "2PB", "0.3KiB", "NaN", "InfMB"} {
 		if _, err := Size(in); err == nil {
 			t.Errorf("Size(%q) accepted", in)
+		}
+	}
+	// Beyond 1 PiB the message says the bound (it said "not an amount of
+	// bytes" of 9223372036854775807, found by a tester).
+	for _, in := range []string{"9223372036854775807", "1e16", "2000TB", "1025TiB"} {
+		if _, err := Size(in); err == nil || !strings.Contains(err.Error(), "is more than 1 PiB") {
+			t.Errorf("Size(%q): %v", in, err)
 		}
 	}
 }
