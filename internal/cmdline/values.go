@@ -69,12 +69,20 @@ func (f *List) String() string { return strings.Join(f.Vs, ",") }
 // archive across workers without coordination.
 type Share struct{ I, N int }
 
+// maxShares bounds N.
+const maxShares = 1 << 20
+
 func (s *Share) Set(v string) error {
 	a, b, ok := strings.Cut(v, "/")
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || n > 1<<20 || i < 0 || i >= n {
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
 		return fmt.Errorf("%q: want i/n with 0 ≤ i < n, such as 0/4", v)
+	}
+	if n > maxShares {
+		// (Said apart: 0 ≤ i < n held of 0/9223372036854775807, found
+		// by a tester.)
+		return fmt.Errorf("%q: want at most %d shares", v, maxShares)
 	}
 	s.I, s.N = i, n
 	return nil

@@ -30,6 +30,10 @@ func TestWordValues(t *testing.T) {
 			t.Errorf("--shard %q accepted", bad)
 		}
 	}
+	// Too many shares say the bound (0 ≤ i < n holds).
+	if err := s.Set("0/9223372036854775807"); fmt.Sprint(err) != `"0/9223372036854775807": want at most 1048576 shares` {
+		t.Errorf("0/9223372036854775807: %v", err)
+	}
 	if err := s.Set("1/4"); err != nil || s.String() != "1/4" {
 		t.Errorf("1/4: %v, %s", err, s.String())
 	}
