@@ -728,7 +728,8 @@ func tickLabel(v, step float64, format func(float64) string) string {
 // plain ticks when that labels fewer than two.
 type logTicks struct{ div float64 }
 
-// maxLogDecades is how many decades a log axis labels at most.
+// maxLogDecades: a log axis of more decades labels every n-th of them,
+// about this many.
 const maxLogDecades = 10
 
 // Ticks implements plot.Ticker.

@@ -97,7 +97,7 @@ const pcapTryRecords = 3
 
 // variant is the record header's extra length of the file's variant:
 // of those its magic allows, the first whose first records read with
-// fewest signs of a wrong guess (pcapOdd), as wiretap picks. A file of
+// fewest signs of a wrong guess (oddRecords), as wiretap picks. A file of
 // the standard magic whose first records read as libpcap's keeps it, so
 // that a damaged record further on stays one.
 func (p *pcapReader) variant(modified bool) int {
