@@ -35,7 +35,7 @@ func TestAsTyped(t *testing.T) {
 			t.Errorf("Seconds(%q) accepted", in)
 		}
 	}
-	for _, in := range []string{"0", "-1MiB", "1.5B", "MiB", "2PB", "0.3KiB", "NaN", "InfMB"} {
+	for _, in := range []string{"0", "-1MiB", "1.5B", "MiB", "2PB", "0.3KiB", "NaN", "InfMB", "-1e30"} {
 		if _, err := Size(in); err == nil {
 			t.Errorf("Size(%q) accepted", in)
 		}
